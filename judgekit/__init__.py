@@ -1,0 +1,54 @@
+"""judgekit — the judge's companion for VTES tournaments.
+
+`create_app()` is the app factory: it resolves the instance folder, opens and migrates the
+database, loads the rules corpus and its search index (building what is missing), and
+registers one blueprint per area.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Flask
+
+from judgekit import paths
+from judgekit.db import migrate, open_db
+
+__version__ = "0.1.0"
+
+
+def create_app(config: dict[str, Any] | None = None,
+               progress: Callable[[str], None] | None = None) -> Flask:
+    """Build the Flask app.
+
+    `config` may set INSTANCE (the instance folder), CONTENT_DIR, TESTING, and any Flask
+    setting. `progress` receives one-line messages about first-start work (index build).
+    """
+    config = dict(config or {})
+    instance = paths.instance_dir(config.pop("INSTANCE", None))
+    app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
+    app.config.from_mapping(
+        SECRET_KEY=paths.secret_key(instance),
+        DATABASE=str(instance / "judgekit.db"),
+        INDEX_DIR=str(instance / "index"),
+        CONTENT_DIR=str(paths.content_dir()),
+        MAX_CONTENT_LENGTH=512 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config)
+    say = progress or (lambda message: None)
+
+    db = open_db(app.config["DATABASE"])
+    try:
+        migrate(db)
+    finally:
+        db.close()
+
+    from judgekit.rules.service import RulesService
+    app.extensions["rules"] = RulesService.open(
+        app.config["CONTENT_DIR"], app.config["INDEX_DIR"], progress=say)
+
+    from judgekit import views
+    views.init_app(app)
+    return app

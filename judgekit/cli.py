@@ -1,0 +1,125 @@
+"""The `judgekit` command: serve, build, search, check, export, demo, cards.
+
+Every command is a thin wrapper over the same domain functions the web app uses. Errors
+end with one line on stderr and a non-zero exit.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from judgekit import paths
+
+
+class Fail(click.ClickException):
+    """One-line error, exit status 1."""
+
+    def show(self, file=None):
+        click.echo(f"judgekit: {self.format_message()}", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--instance", envvar="JUDGEKIT_INSTANCE", type=click.Path(file_okay=False),
+              default=None, help="Instance folder (database, index, secret). Default ./instance.")
+@click.version_option(package_name="judgekit")
+@click.pass_context
+def main(ctx: click.Context, instance: str | None) -> None:
+    """judgekit — the judge's companion for VTES tournaments."""
+    ctx.obj = {"instance": instance}
+
+
+def make_app(ctx: click.Context, quiet: bool = False):
+    from judgekit import create_app
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"judgekit: {message}", err=True)
+
+    return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 for the venue network).")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, threads: int) -> None:
+    """Start the app on a production WSGI server (waitress)."""
+    import waitress
+
+    started = time.perf_counter()
+    app = make_app(ctx)
+    click.echo(f"judgekit: ready in {time.perf_counter() - started:.2f}s — "
+               f"open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/ "
+               f"(instance {app.instance_path})", err=True)
+    try:
+        waitress.serve(app, host=host, port=port, threads=threads, ident="judgekit",
+                       channel_timeout=60)
+    except OSError as exc:
+        raise Fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Rebuild the search index even if content did not change.")
+@click.pass_context
+def build(ctx: click.Context, force: bool) -> None:
+    """Create the database and (re)build the search index from content/."""
+    from judgekit.db import migrate, open_db
+    from judgekit.rules.service import RulesService
+
+    instance = paths.instance_dir(ctx.obj["instance"])
+    db = open_db(instance / "judgekit.db")
+    try:
+        migrate(db)
+    finally:
+        db.close()
+    started = time.perf_counter()
+    service = RulesService.open(paths.content_dir(), instance / "index", force=force,
+                                progress=lambda m: click.echo(f"judgekit: {m}", err=True))
+    click.echo(f"judgekit: {len(service.corpus.documents)} documents, "
+               f"{service.index.doc_count()} index entries, ready in {time.perf_counter() - started:.2f}s")
+
+
+@main.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100))
+@click.option("--json", "as_json", is_flag=True, help="Print the same JSON as GET /api/search.")
+@click.pass_context
+def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Search the rules, e.g. `judgekit search vp withdraw`."""
+    from judgekit.rules.service import RulesService
+
+    instance = paths.instance_dir(ctx.obj["instance"])
+    service = RulesService.open(paths.content_dir(), instance / "index",
+                                progress=lambda m: click.echo(f"judgekit: {m}", err=True))
+    text = " ".join(query)
+    try:
+        payload = service.search_payload(text, limit=limit)
+    except ValueError as exc:
+        raise Fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    if not payload["results"]:
+        click.echo("no results")
+        return
+    for r in payload["results"]:
+        click.echo(f"{r['doc']} {r['section']}  {r['title']}\n    {r['url']}\n    {strip_marks(r['snippet'])}")
+
+
+def strip_marks(snippet: str) -> str:
+    """Plain text of a search snippet (highlights shown as *word*)."""
+    import html
+    import re
+    return html.unescape(re.sub(r"</?mark>", "*", snippet))
+
+
+def run() -> None:  # pragma: no cover
+    main(prog_name="judgekit")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run())

@@ -1,0 +1,64 @@
+// judgekit: small shared behaviour. No framework, no build step.
+(function () {
+  "use strict";
+  // "/" focuses the search box (unless typing in a field already).
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var box = document.querySelector("[data-search-main]") || document.querySelector("[data-search-shortcut]");
+    if (box) { ev.preventDefault(); box.focus(); box.select(); }
+  });
+
+  // Copy-link buttons: copy the absolute URL of the anchor they carry.
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest && ev.target.closest("[data-copy-link]");
+    if (!btn) return;
+    ev.preventDefault();
+    var url = new URL(btn.getAttribute("data-copy-link"), location.href).href;
+    function done() { btn.classList.add("copied"); setTimeout(function () { btn.classList.remove("copied"); }, 1500); }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(url).then(done, function () { fallback(url); done(); });
+    } else { fallback(url); done(); }
+    if (navigator.share && btn.hasAttribute("data-share") && /Mobi/.test(navigator.userAgent)) {
+      navigator.share({ url: url }).catch(function () {});
+    }
+  });
+  function fallback(text) {
+    var ta = document.createElement("textarea");
+    ta.value = text; ta.setAttribute("readonly", ""); ta.style.position = "absolute"; ta.style.left = "-9999px";
+    document.body.appendChild(ta); ta.select();
+    try { document.execCommand("copy"); } catch (e) { /* ignore */ }
+    document.body.removeChild(ta);
+  }
+
+  // Glossary terms: show the definition on hover (desktop) or tap (phone).
+  var pop = null;
+  function hidePop() { if (pop) { pop.remove(); pop = null; } }
+  function showPop(a) {
+    hidePop();
+    var def = a.getAttribute("data-definition");
+    if (!def) return;
+    pop = document.createElement("div");
+    pop.className = "term-pop"; pop.setAttribute("role", "tooltip");
+    pop.textContent = def;
+    var more = document.createElement("a"); more.href = a.href; more.textContent = " Read in Appendix B";
+    pop.appendChild(document.createElement("br")); pop.appendChild(more);
+    document.body.appendChild(pop);
+    var r = a.getBoundingClientRect();
+    pop.style.top = (window.scrollY + r.bottom + 6) + "px";
+    pop.style.left = Math.max(8, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - pop.offsetWidth - 8)) + "px";
+  }
+  document.addEventListener("mouseover", function (ev) {
+    var a = ev.target.closest && ev.target.closest("a.term");
+    if (a && matchMedia("(hover: hover)").matches) showPop(a);
+  });
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest("a.term");
+    if (a && !matchMedia("(hover: hover)").matches && (!pop || pop.dataset.for !== a.href)) {
+      ev.preventDefault(); showPop(a); if (pop) pop.dataset.for = a.href; return;
+    }
+    if (pop && !(ev.target.closest && ev.target.closest(".term-pop"))) hidePop();
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hidePop(); });
+})();

@@ -1,0 +1,157 @@
+"""Web plumbing shared by every area: the per-request database, JSON errors, CSRF.
+
+Area blueprints live in `judgekit/<area>/views.py`; `init_app` registers them. Views stay
+thin: parse the request, call the domain function, render or jsonify the result.
+"""
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+from typing import Any
+
+from flask import (Flask, current_app, g, jsonify, render_template, request,
+                   session)
+from werkzeug.exceptions import HTTPException
+
+from judgekit.db import open_db
+
+log = logging.getLogger("judgekit")
+
+
+# --- database -----------------------------------------------------------------------
+
+def get_db():
+    """The request's database connection, opened on first use and closed at teardown."""
+    if "db" not in g:
+        g.db = open_db(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def rules():
+    """The loaded rules corpus and search index (`judgekit.rules.service.RulesService`)."""
+    return current_app.extensions["rules"]
+
+
+# --- errors ---------------------------------------------------------------------------
+
+class ApiError(Exception):
+    """Raise in a view to answer with a 4xx JSON error (or an error page for HTML)."""
+
+    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.field = field
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"error": self.message, "status": self.status}
+        if self.field:
+            out["field"] = self.field
+        out.update(self.extra)
+        return out
+
+
+def wants_json() -> bool:
+    if request.path.startswith("/api/") or request.path.endswith((".json",)):
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+
+
+def error_response(status: int, message: str, body: dict[str, Any] | None = None):
+    if wants_json():
+        return jsonify(body or {"error": message, "status": status}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def json_body(required: bool = True) -> Any:
+    """The request's JSON body, or an ApiError saying what is wrong with it."""
+    if not request.data and not required:
+        return None
+    if not request.is_json:
+        raise ApiError(415, "send JSON with Content-Type: application/json")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "the body is not valid JSON")
+    return data
+
+
+# --- CSRF -------------------------------------------------------------------------------
+
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def csrf_token() -> str:
+    token = session.get("csrf")
+    if not token:
+        token = session["csrf"] = secrets.token_urlsafe(24)
+    return token
+
+
+def check_csrf() -> None:
+    """Forms must carry the session's CSRF token; JSON with a signed-in cookie, the header.
+
+    Requests authenticated by a bearer token carry no ambient authority and are exempt.
+    Cross-site pages cannot send `application/json` without a CORS preflight, so JSON from
+    an anonymous client needs no token.
+    """
+    if request.method not in UNSAFE:
+        return
+    if request.headers.get("Authorization", "").startswith("Bearer "):
+        return
+    expected = session.get("csrf")
+    sent = request.form.get("csrf_token") if request.form else None
+    sent = sent or request.headers.get("X-CSRF-Token")
+    is_form = request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data")
+    signed_in = bool(session.get("auth"))
+    if is_form or signed_in or not request.is_json:
+        if not expected or not sent or not hmac.compare_digest(str(sent), str(expected)):
+            if request.is_json or request.path.startswith("/api/"):
+                raise ApiError(403, "missing or wrong CSRF token: reload the page and try again")
+            raise ApiError(400, "This form has expired (missing or wrong CSRF token). "
+                                "Go back, reload the page and send it again.")
+
+
+# --- registration ----------------------------------------------------------------------
+
+def init_app(app: Flask) -> None:
+    from judgekit.recorder.views import bp as recorder_bp
+    from judgekit.rules.views import bp as rules_bp
+    from judgekit.tournament.views import bp as tournament_bp
+    from judgekit.trainer.views import bp as trainer_bp
+
+    for bp in (rules_bp, recorder_bp, tournament_bp, trainer_bp):
+        app.register_blueprint(bp)
+
+    app.teardown_appcontext(close_db)
+    app.before_request(check_csrf)
+    app.jinja_env.globals["csrf_token"] = csrf_token
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        return error_response(exc.status, exc.message, exc.body())
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        messages = {
+            400: "The request could not be understood.",
+            404: "There is nothing at this address.",
+            405: "This address does not accept that method.",
+            413: "The request is too large.",
+            415: "Unsupported content type.",
+        }
+        message = messages.get(exc.code or 500, exc.description or exc.name)
+        return error_response(exc.code or 500, message)
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception):  # pragma: no cover - the last line of defence
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return error_response(500, "Something went wrong on our side; nothing was changed.")
