@@ -16,7 +16,7 @@ import sqlite_utils
 STORES = [
     "judgekit.tournament.store",
     "judgekit.recorder.store",
-    "judgekit.tournament.penalty_store",
+    "judgekit.tournament.penalties.store",
 ]
 
 
