@@ -1,0 +1,1 @@
+"""Penalties: infraction catalogs, escalation proposals, record replay and exports (pure)."""
