@@ -158,6 +158,8 @@ def check_inline(text: str, lineno: int, rep: Report) -> None:
         rep.error(lineno, f"HTML entity left in the text: {em.group(0)!r}")
     if "bi-link" in text or "link-45deg" in text or "¶" in text:
         rep.error(lineno, "link-icon leftover")
+    if re.search("Â|â€|\ufffd|\xa0", text):
+        rep.warn(lineno, "mis-decoded or non-breaking character (extraction damage?)")
     if text.count("**") % 2:
         rep.warn(lineno, "odd number of '**' (unbalanced bold)")
     for lm in re.finditer(r"\[([^\]]*)\]\(([^)]*)\)", text):
@@ -189,7 +191,11 @@ def check_body(lines: list[str], start: int, rep: Report) -> None:
             level = len(hm.group(1))
             if level > 4:
                 rep.error(lineno, "heading deeper than level 4")
-            if level > prev_level + 1:
+            if prev_level == 0 and level > 1:
+                # the format's own example puts unnumbered sections at '##'; the loader
+                # decides whether a document may start below level 1
+                rep.warn(lineno, f"document starts at heading level {level}, not 1")
+            elif level > prev_level + 1:
                 rep.error(lineno, f"heading level {level} skips a level (previous level {prev_level})")
             sid, title = heading_id(level, hm.group(2), lineno, rep)
             check_inline(title, lineno, rep)
