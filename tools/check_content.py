@@ -122,7 +122,7 @@ def heading_id(level: int, title: str, lineno: int, rep: Report) -> tuple[str, s
     if am:
         number, rest = am.group(1), am.group(2)
         if level != 1:
-            rep.error(lineno, f"'Appendix {number}' must be a level-1 heading")
+            rep.error(lineno, f"'Appendix {number}' must be a top-level heading")
         sid = number
     elif nm and (nm.group(1)[0].isdigit() or "." in nm.group(1)):
         number, dot, rest = nm.group(1), nm.group(2), nm.group(3)
@@ -171,6 +171,8 @@ def check_inline(text: str, lineno: int, rep: Report) -> None:
 def check_body(lines: list[str], start: int, rep: Report) -> None:
     ids: dict[str, int] = {}
     prev_level = 0
+    base = None
+    stack: list[tuple[int, str, str | None]] = []  # (level, id, number) of open sections
     current_section = None  # id
     i = start
     n = len(lines)
@@ -188,16 +190,23 @@ def check_body(lines: list[str], start: int, rep: Report) -> None:
 
         hm = HEADING.match(line)
         if hm:
-            level = len(hm.group(1))
+            hashes = len(hm.group(1))
+            if base is None:
+                base = hashes  # the first heading's level is the document's top level
+            if hashes < base:
+                rep.error(lineno, f"heading level {hashes} is above the document's top level {base}")
+            level = hashes - base + 1
             if level > 4:
-                rep.error(lineno, "heading deeper than level 4")
-            if prev_level == 0 and level > 1:
-                # the format's own example puts unnumbered sections at '##'; the loader
-                # decides whether a document may start below level 1
-                rep.warn(lineno, f"document starts at heading level {level}, not 1")
-            elif level > prev_level + 1:
-                rep.error(lineno, f"heading level {level} skips a level (previous level {prev_level})")
+                rep.error(lineno, "heading deeper than four levels")
+            if level > prev_level + 1:
+                rep.error(lineno, f"heading level {hashes} skips a level")
             sid, title = heading_id(level, hm.group(2), lineno, rep)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            number = sid if re.fullmatch(r"(?:\d+|[A-Z])(?:\.\d+)*", sid) else None
+            if number and stack and stack[-1][2] and not number.startswith(stack[-1][2] + "."):
+                rep.error(lineno, f"section {number} is not inside its parent {stack[-1][2]}")
+            stack.append((level, sid, number))
             check_inline(title, lineno, rep)
             if sid in ids:
                 rep.error(lineno, f"duplicate section id {sid!r} (first at line {ids[sid]})")
@@ -213,7 +222,7 @@ def check_body(lines: list[str], start: int, rep: Report) -> None:
             # a block quote: must be an example, ends at a blank line
             first = re.sub(r"^\s*>\s?", "", line)
             if not first.startswith("**Example"):
-                rep.error(lineno, "block quote that is not an example (first line must start with '**Example')")
+                rep.warn(lineno, "block quote that is not an example (an example's first line starts with '**Example')")
             else:
                 rep.examples += 1
             j = i
@@ -365,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         counts = {}
         for level, _, _ in rep.sections:
             counts[level] = counts.get(level, 0) + 1
-        levels = ", ".join(f"h{k}: {v}" for k, v in sorted(counts.items()))
+        levels = ", ".join(f"depth {k}: {v}" for k, v in sorted(counts.items()))
         print(f"  {rep.meta.get('id', '?')} ({rep.meta.get('kind', '?')}, edition {rep.meta.get('edition', '?')}): "
               f"{len(rep.sections)} sections ({levels}), {rep.examples} examples, "
               f"{rep.tables} tables, {rep.terms} glossary terms")
