@@ -34,9 +34,9 @@ def create_app(config: dict[str, Any] | None = None,
         MAX_CONTENT_LENGTH=512 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        JSON_SORT_KEYS=False,
     )
     app.config.update(config)
+    app.json.sort_keys = False  # keep the documented key order of API answers
     say = progress or (lambda message: None)
 
     db = open_db(app.config["DATABASE"])

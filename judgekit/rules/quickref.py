@@ -1,0 +1,141 @@
+"""The quick-reference page: the numbers a judge needs at hand, each linked to its rule.
+
+The lines are our own summaries; every number that exists elsewhere comes from its one
+source: tournament points from `judgekit.tournament.scoring`, the recursion table and the
+banned list straight from the rules corpus, default stealth from the recorder's action
+table when it exists. Each line names the section it summarises.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from judgekit.rules.corpus import Block, Corpus
+from judgekit.rules.search import section_url
+from judgekit.tournament.scoring import TP_BY_PLACE
+
+TR = "tournament-rules"
+AN = "announcements"
+
+
+@dataclass
+class Line:
+    text: str
+    doc: str
+    section: str
+    anchor: str | None = None
+
+    @property
+    def url(self) -> str:
+        return section_url(self.doc, self.section, self.anchor)
+
+    @property
+    def ref(self) -> str:
+        return self.section if self.doc == TR else self.section.replace("-", " ")
+
+
+@dataclass
+class Card:
+    id: str
+    title: str
+    lines: list[Line] = field(default_factory=list)
+    table: tuple[list[str], list[list[str]]] | None = None
+    block: tuple[str, str, Block] | None = None   # (doc, section, block) shown as in the rules
+
+
+def _block(corpus: Corpus, doc_id: str, section_id: str, kind: str) -> tuple[str, str, Block] | None:
+    doc = corpus.get(doc_id)
+    sec = doc.section(section_id) if doc else None
+    if sec is None:
+        return None
+    for b in sec.blocks:
+        if b.kind == kind:
+            return doc_id, section_id, b
+    return None
+
+
+def _tp_rows() -> tuple[list[str], list[list[str]]]:
+    five, four = TP_BY_PLACE[5], TP_BY_PLACE[4]
+    four_by_place = dict(zip([1, 2, 4, 5], four))
+    header = ["Place", "5 players", "4 players"]
+    rows = []
+    for place in range(1, 6):
+        rows.append([str(place), str(five[place - 1]),
+                     str(four_by_place.get(place, "— (table bye)"))])
+    return header, rows
+
+
+def build(corpus: Corpus) -> list[Card]:
+    cards: list[Card] = []
+
+    cards.append(Card("ranking", "Ranking after the preliminary rounds", [
+        Line("Game wins, then victory points, then tournament points.", TR, "3.1"),
+        Line("Remaining ties for the top five: a fair random method (coin, die).", TR, "3.1"),
+        Line("The five best play the final; the final's VP decide the winner, ties by preliminary rank; "
+             "the other finalists tie for second.", TR, "3.7.5"),
+        Line("Without a final (fewer than 8 players, announced before round 1) the preliminary "
+             "results decide.", TR, "3.1.6"),
+    ]))
+
+    cards.append(Card("vp", "Victory points", [
+        Line("Your prey is ousted: 1 VP.", TR, "3.7.2"),
+        Line("Withdrawal: ½ VP (not 1).", TR, "3.7.2"),
+        Line("Time limit reached: ½ VP to each player not ousted; a lone survivor gets 1 VP.", TR, "3.7.2"),
+        Line("Concession: scored as if the remaining players ousted the conceders in sequence.", TR, "3.5"),
+        Line("Intentional draw: scored as if the time limit was reached.", TR, "3.6"),
+    ]))
+
+    cards.append(Card("gw", "Game win", [
+        Line("At least 2 VP and more VP than every other player at the table; no game win on a tie.",
+             TR, "3.7.1"),
+    ]))
+
+    header, rows = _tp_rows()
+    cards.append(Card("tp", "Tournament points", [
+        Line("By place at the table on VP. At 4 players third place is the empty “table bye”.", TR, "3.7.3"),
+        Line("Tied players share the average of the places they occupy "
+             f"(two tied first at 5 players: ({TP_BY_PLACE[5][0]} + {TP_BY_PLACE[5][1]}) / 2 = "
+             f"{(TP_BY_PLACE[5][0] + TP_BY_PLACE[5][1]) // 2} each).", TR, "3.7.4"),
+    ], table=(header, rows)))
+
+    cards.append(Card("time", "Time call", [
+        Line("Rounds last at least two hours; the limit is announced before play.", TR, "3.1.1"),
+        Line("At the call, the game ends after the current minion action, or at the end of the current "
+             "phase when the call comes outside the minion phase.", TR, "3.1.1"),
+        Line("Rulings longer than a minute and in-game breaks may add time to a table.", TR, "2.8"),
+    ]))
+
+    cards.append(Card("stealth", "Standard stealth (declare it only when different)", [
+        Line("0 stealth: bleed and every action not listed below (action cards and cards in play "
+             "unless they say otherwise).", AN, "action-declaration"),
+        Line("+1 stealth: hunt, equip, recruit ally, employ retainer, political action.", AN, "action-declaration"),
+        Line("+1 stealth: leave torpor and rescue from torpor.", AN, "action-declaration"),
+        Line("A bleed always states its amount, and the new total whenever it changes.", AN, "action-declaration"),
+    ]))
+
+    cards.append(Card("decks", "Deck sizes", [
+        Line("Constructed: library 60 to 90 cards, crypt at least 12.", TR, "6.2"),
+        Line("Limited: with starters, library 40 and crypt 12 at least; otherwise by boosters per player "
+             "(table below); never more than 90 library cards.", TR, "7.2.1"),
+    ]))
+
+    recursion = _block(corpus, TR, "7.2.2", "table")
+    cards.append(Card("recursion", "Limited: minimum sizes and recursions (Swainbank)", [
+        Line("A recursion is a discard phase action that shuffles the library cards of your ash heap "
+             "back into your library. With recursions left you cannot withdraw.", TR, "7.2.2"),
+    ], block=recursion))
+
+    banned = _block(corpus, TR, "4.1.1", "list")
+    cards.append(Card("banned", "Banned cards", [
+        Line("Banned in every VEKN tournament, constructed and limited:", TR, "4.1.1"),
+    ], block=banned))
+
+    cards.append(Card("announce", "Announcements at a glance", [
+        Line("Name the card and every choice: discipline and level when there is a choice, X, targets.",
+             AN, "card-declaration"),
+        Line("After declaring an action the acting player passes (“any blocks?” counts).", AN, "forbidden-shortcuts"),
+        Line("Each player who may block passes explicitly (“no block” counts) before reacting.", AN,
+             "forbidden-shortcuts"),
+        Line("Replace a card before playing the next one; declare the end of the turn.", AN, "forbidden-shortcuts"),
+        Line("Votes: the number and the side; name the voting vampire when not using all votes.", AN, "votes"),
+    ]))
+    return cards

@@ -1,0 +1,65 @@
+"""The rules as the app serves them: the loaded corpus, its search index, its renderer.
+
+`RulesService.open()` loads the corpus, (re)builds the search index only when the content
+hash changed, and opens it. One service per app; it is read-only and thread-safe.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+from judgekit.rules.corpus import Corpus, load_corpus
+from judgekit.rules.search import (QueryError, SearchIndex, build_index,
+                                   index_is_current)
+
+_CORPUS_CACHE: dict[tuple, Corpus] = {}
+
+
+def cached_corpus(content_dir: str | Path) -> Corpus:
+    """Parse the content once per process (keyed by the files' names, sizes and mtimes)."""
+    from judgekit.rules.corpus import content_files
+
+    files = content_files(Path(content_dir))
+    key = (str(content_dir),) + tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+    corpus = _CORPUS_CACHE.get(key)
+    if corpus is None:
+        corpus = load_corpus(content_dir)
+        _CORPUS_CACHE.clear()
+        _CORPUS_CACHE[key] = corpus
+    return corpus
+
+
+class RulesService:
+    def __init__(self, corpus: Corpus, index: SearchIndex):
+        self.corpus = corpus
+        self.index = index
+        from judgekit.rules.render import Renderer
+        self.renderer = Renderer(corpus)
+
+    @classmethod
+    def open(cls, content_dir: str | Path, index_dir: str | Path, force: bool = False,
+             progress: Callable[[str], None] | None = None) -> "RulesService":
+        corpus = cached_corpus(content_dir)
+        if force or not index_is_current(corpus, index_dir):
+            if progress:
+                progress("building the search index (first start or changed content)…")
+            build_index(corpus, index_dir, progress=progress)
+        return cls(corpus, SearchIndex(corpus, index_dir))
+
+    def search_payload(self, query: str, limit: int = 10) -> dict:
+        """The JSON of GET /api/search (raises ValueError for an unusable query)."""
+        started = time.perf_counter()
+        try:
+            hits, _ = self.index.search(query, limit=limit)
+        except QueryError as exc:
+            raise ValueError(str(exc)) from None
+        return {
+            "query": query,
+            "took_ms": round((time.perf_counter() - started) * 1000, 2),
+            "results": [
+                {"doc": h.entry.doc, "section": h.entry.section, "title": h.entry.title,
+                 "url": h.url, "snippet": h.snippet, "score": h.score}
+                for h in hits
+            ],
+        }

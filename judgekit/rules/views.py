@@ -1,0 +1,144 @@
+"""Pages and API of the rules reference."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+
+from judgekit.rules import history as history_mod
+from judgekit.rules import nearby
+from judgekit.rules.search import MAX_QUERY, QueryError
+from judgekit.views import ApiError, rules
+
+bp = Blueprint("rules", __name__)
+
+MAX_LIMIT = 50
+
+
+def _limit(default: int = 10) -> int:
+    raw = request.args.get("limit")
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(400, "limit must be a whole number between 1 and 50", field="limit")
+    if not 1 <= value <= MAX_LIMIT:
+        raise ApiError(400, "limit must be a whole number between 1 and 50", field="limit")
+    return value
+
+
+@bp.get("/")
+def home():
+    svc = rules()
+    return render_template("rules/home.html", documents=svc.corpus.current)
+
+
+@bp.get("/api/search")
+def api_search():
+    q = request.args.get("q", "")
+    limit = _limit()
+    if not q.strip():
+        raise ApiError(400, "the query is empty: pass ?q=words", field="q")
+    if len(q) > MAX_QUERY:
+        raise ApiError(400, f"the query is too long ({len(q)} characters; at most {MAX_QUERY})", field="q")
+    try:
+        return jsonify(rules().search_payload(q, limit=limit))
+    except ValueError as exc:
+        raise ApiError(400, str(exc), field="q")
+
+
+@bp.get("/search")
+def search_page():
+    q = request.args.get("q", "")
+    svc = rules()
+    error = None
+    groups: list[tuple] = []
+    took = None
+    status = 200
+    if q.strip():
+        try:
+            payload = svc.search_payload(q, limit=25)
+        except ValueError as exc:
+            error, status = str(exc), 400
+        else:
+            took = payload["took_ms"]
+            by_doc: dict[str, list] = {}
+            for r in payload["results"]:
+                by_doc.setdefault(r["doc"], []).append(r)
+            groups = [(svc.corpus.get(d), rs) for d, rs in by_doc.items()]
+    return render_template("rules/search.html", q=q, groups=groups, error=error, took=took,
+                           documents=svc.corpus.current), status
+
+
+@bp.get("/rules/")
+@bp.get("/rules")
+def index():
+    return redirect(url_for("rules.home"))
+
+
+@bp.get("/rules/<doc_id>")
+def document(doc_id: str):
+    svc = rules()
+    doc = svc.corpus.get(doc_id)
+    if doc is None:
+        return _not_found(doc_id, None)
+    sections = [doc.sections[s] for s in doc.sections]
+    return render_template("rules/document.html", doc=doc, top=doc.top, full=True,
+                           sections=sections, **_doc_context(doc))
+
+
+@bp.get("/rules/<doc_id>/<path:section_id>")
+def section(doc_id: str, section_id: str):
+    svc = rules()
+    doc = svc.corpus.get(doc_id)
+    if doc is None:
+        return _not_found(doc_id, section_id)
+    section_id = section_id.strip().rstrip("./")
+    if section_id == "intro":
+        return redirect(url_for("rules.document", doc_id=doc_id) + "#intro")
+    sec = doc.section(section_id) or doc.section(section_id.upper())
+    if sec is None:
+        return _not_found(doc_id, section_id)
+    if sec.id != section_id:
+        return redirect(url_for("rules.section", doc_id=doc_id, section_id=sec.id))
+    return render_template("rules/section.html", doc=doc, sec=sec,
+                           crumbs=doc.ancestors(sec.id),
+                           prev=doc.section(sec.prev) if sec.prev else None,
+                           next=doc.section(sec.next) if sec.next else None,
+                           **_doc_context(doc))
+
+
+def _doc_context(doc):
+    svc = rules()
+    return {
+        "render": svc.renderer,
+        "changes": history_mod.ChangeFinder(svc.corpus),
+        "editions": svc.corpus.editions_of(doc.history_of or doc.id),
+        "current_doc": svc.corpus.get(doc.history_of) if doc.is_history else doc,
+    }
+
+
+def _not_found(doc_id: str, section_id: str | None):
+    svc = rules()
+    suggestions = nearby.suggest(svc.corpus, svc.index, doc_id, section_id)
+    if section_id is None or svc.corpus.get(doc_id) is None:
+        message = f"There is no rules document called “{doc_id}”."
+    else:
+        message = f"There is no section “{section_id}” in {svc.corpus.get(doc_id).title}."
+    if request.path.startswith("/api/"):
+        raise ApiError(404, message)
+    return render_template("error.html", status=404, title="No such section", message=message,
+                           suggestions=suggestions), 404
+
+
+@bp.get("/history")
+def history_page():
+    svc = rules()
+    reports = history_mod.edition_reports(svc.corpus)
+    return render_template("rules/history.html", reports=reports)
+
+
+@bp.get("/reference")
+def reference():
+    from judgekit.rules import quickref
+    svc = rules()
+    return render_template("rules/reference.html", ref=quickref.build(svc.corpus), render=svc.renderer)

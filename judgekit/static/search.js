@@ -1,0 +1,98 @@
+// Search as you type on the home page: results update without a page reload.
+// Without JavaScript the form submits to /search and works the same.
+(function () {
+  "use strict";
+  var form = document.querySelector("[data-live-search]");
+  if (!form) return;
+  var input = form.querySelector("input[name=q]");
+  var out = document.getElementById("live-results");
+  var contents = document.getElementById("contents");
+  var timer = null, controller = null, last = "";
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+  var docTitles = {};
+  document.querySelectorAll("nav.toc").forEach(function (nav) {
+    var a = nav.querySelector("h2 a");
+    if (a) docTitles[a.getAttribute("href").split("/").pop()] = a.textContent;
+  });
+
+  function render(data) {
+    if (!data.results.length) {
+      out.innerHTML = '<p class="search-meta">Nothing matches “' + esc(data.query) +
+        '”. Try fewer words or a section number.</p>';
+      return;
+    }
+    var groups = {}, order = [];
+    data.results.forEach(function (r) {
+      if (!groups[r.doc]) { groups[r.doc] = []; order.push(r.doc); }
+      groups[r.doc].push(r);
+    });
+    var html = '<p class="search-meta">' + data.results.length + " results · " + data.took_ms + " ms" +
+      (data.offline ? " · offline" : "") + "</p>";
+    order.forEach(function (doc) {
+      html += '<section class="group"><h2>' + esc(docTitles[doc] || doc) + "</h2><ol>";
+      groups[doc].forEach(function (r) {
+        // the snippet is HTML from our server: escaped text with <mark> only
+        html += '<li><a href="' + esc(r.url) + '"><span class="title">' + esc(r.title) +
+          '</span><span class="snippet">' + r.snippet + "</span></a></li>";
+      });
+      html += "</ol></section>";
+    });
+    out.innerHTML = html;
+  }
+
+  function run() {
+    var q = input.value.trim();
+    if (q === last) return;
+    last = q;
+    var url = new URL(location.href);
+    if (q) url.searchParams.set("q", q); else url.searchParams.delete("q");
+    history.replaceState(null, "", url.pathname + url.search);
+    if (!q) { out.innerHTML = ""; if (contents) contents.hidden = false; return; }
+    if (contents) contents.hidden = true;
+    if (controller) controller.abort();
+    controller = new AbortController();
+    fetch("/api/search?limit=12&q=" + encodeURIComponent(q), { signal: controller.signal })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (res) {
+        if (!res.ok) { out.innerHTML = '<p class="flash flash-error">' + esc(res.body.error || "Search failed") + "</p>"; return; }
+        render(res.body);
+      })
+      .catch(function (err) {
+        if (err.name === "AbortError") return;
+        if (window.judgekitOfflineSearch) {
+          window.judgekitOfflineSearch(q).then(render);
+        } else {
+          out.innerHTML = '<p class="flash flash-error">The server cannot be reached.</p>';
+        }
+      });
+  }
+
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(run, 90);
+  });
+  form.addEventListener("submit", function (ev) {
+    var first = out.querySelector("a");
+    if (first && input.value.trim() === last) { ev.preventDefault(); location.href = first.href; }
+  });
+  input.addEventListener("keydown", function (ev) {
+    if (ev.key === "ArrowDown") {
+      var first = out.querySelector("a");
+      if (first) { ev.preventDefault(); first.focus(); }
+    }
+  });
+  out.addEventListener("keydown", function (ev) {
+    var links = Array.prototype.slice.call(out.querySelectorAll("a"));
+    var i = links.indexOf(document.activeElement);
+    if (i < 0) return;
+    if (ev.key === "ArrowDown" && i < links.length - 1) { ev.preventDefault(); links[i + 1].focus(); }
+    if (ev.key === "ArrowUp") { ev.preventDefault(); (i > 0 ? links[i - 1] : input).focus(); }
+  });
+  var initial = new URL(location.href).searchParams.get("q");
+  if (initial) { input.value = initial; run(); }
+})();
