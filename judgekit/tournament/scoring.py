@@ -1,0 +1,439 @@
+"""Victory points, game wins and tournament points of one table (tournament rules 3.5–3.7).
+
+This module is the one place where the scoring facts live: how a game's outcome turns into
+each seat's VP (`derive_vp`), whether a table's reported VP are possible (`check_table`),
+and the game win and tournament points of a table (`game_wins`, `tournament_points`,
+`score_table`). Everything here is a pure function over plain data; problems are returned
+as `TableError` values for the UI to show, never raised.
+
+Seats are numbered from 1 in seating order, clockwise. A seat's prey is the next surviving
+seat (seat 1 preys on seat 2, the last seat on seat 1); its predator is the previous
+surviving seat.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+#: Tournament points by place at the table (3.7.3). At a four-player table the third
+#: place is the empty "table bye", so the four players take places 1, 2, 4 and 5.
+TP_BY_PLACE: dict[int, tuple[int, ...]] = {
+    5: (60, 48, 36, 24, 12),
+    4: (60, 48, 24, 12),
+}
+
+#: VP for a withdrawal in a tournament (3.7.2: a half, not the full VP of the game rules).
+WITHDRAW_VP = 0.5
+#: VP for each player not ousted when the time limit is reached (3.7.2).
+TIME_OUT_VP = 0.5
+#: Game win threshold (3.7.1).
+GW_MIN_VP = 2
+
+TABLE_SIZES = (4, 5)
+
+OUTCOME_TYPES = ("oust", "withdraw", "concede", "time-out", "draw")
+
+
+@dataclass(frozen=True)
+class TableError:
+    """A reason why a table's numbers or outcome cannot stand; `rule` is a section id."""
+
+    code: str
+    message: str
+    seat: int | None = None
+    rule: str = "3.7.2"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class VpResult:
+    """Each seat's VP derived from a game's outcome events.
+
+    `vps[i]` is seat i+1's VP. `out` says how each seat left the game ("ousted by seat 3",
+    "withdrew", "conceded to seat 1"); `finished` is true once the game is over (one player
+    left, time limit, or intentional draw); `ended_by` names how it ended.
+    """
+
+    vps: list[float]
+    survivors: list[int]
+    out: dict[int, str] = field(default_factory=dict)
+    withdrawn: list[int] = field(default_factory=list)
+    finished: bool = False
+    ended_by: str | None = None
+    errors: list[TableError] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "vps": list(self.vps),
+            "survivors": list(self.survivors),
+            "out": {str(k): v for k, v in self.out.items()},
+            "withdrawn": list(self.withdrawn),
+            "finished": self.finished,
+            "ended_by": self.ended_by,
+            "errors": [e.to_dict() for e in self.errors],
+        }
+
+
+def _num(vp: float) -> float:
+    """Normalise a VP value (2.0 -> 2.0, keeps halves exact)."""
+    return float(Fraction(vp).limit_denominator(2))
+
+
+# --- deriving VP from the outcome ------------------------------------------------------
+
+def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
+    """Each seat's VP from a game's outcome events, in the order they happened.
+
+    Events are dicts with a `type` among `oust`, `withdraw`, `concede` (these carry the
+    `seat` concerned), `time-out` and `draw` (intentional draw); an optional `seq` orders
+    them. Rules applied:
+
+    - oust of seat X: X's predator (the previous surviving seat) scores 1 VP (3.7.2);
+    - withdrawal of seat X: X scores ½ VP and leaves; nobody scores for it (3.7.2);
+    - concession (3.5): once all players but one have conceded, the result is recorded as if
+      the remaining player had ousted the conceders in sequence, starting with its prey;
+      a concession that is not joined by all but one player is reported and ignored;
+    - time-out, intentional draw (3.6): each player not ousted scores ½ VP (a lone
+      survivor would score 1);
+    - when a single player is left, that player scores 1 VP for being the last standing.
+
+    Events that make no sense (an unknown seat, a seat already out, anything after the end)
+    are reported in `errors` and skipped; the rest is still scored.
+    """
+    n = int(seat_count)
+    result = VpResult(vps=[0.0] * n, survivors=list(range(1, n + 1)))
+    if n not in TABLE_SIZES:
+        result.errors.append(TableError(
+            "table-size", f"a table has 4 or 5 seats, not {n}", rule="3.1.2"))
+    if n < 1:
+        result.finished = True
+        return result
+
+    ordered = sorted(enumerate(events), key=lambda ie: (_seq_key(ie[1]), ie[0]))
+    conceding: list[int] = []
+
+    def add(seat: int, vp: float) -> None:
+        result.vps[seat - 1] = _num(result.vps[seat - 1] + vp)
+
+    def predator_of(seat: int) -> int:
+        alive = result.survivors
+        return alive[(alive.index(seat) - 1) % len(alive)]
+
+    def leave(seat: int) -> None:
+        result.survivors.remove(seat)
+        if len(result.survivors) == 1 and not result.finished:
+            last = result.survivors[0]
+            add(last, 1)
+            result.finished = True
+            result.ended_by = result.ended_by or "last-standing"
+
+    def drop_pending(reason: str) -> None:
+        if conceding:
+            seats = ", ".join(str(s) for s in conceding)
+            result.errors.append(TableError(
+                "concession-incomplete",
+                f"seat(s) {seats} conceded, but a concession needs all players but one "
+                f"to agree ({reason}); it was not scored",
+                seat=conceding[0], rule="3.5"))
+            conceding.clear()
+
+    for _, event in ordered:
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind not in OUTCOME_TYPES:
+            result.errors.append(TableError(
+                "event-unknown", f"unknown outcome event {kind!r}", rule="3.7.2"))
+            continue
+        if result.finished:
+            result.errors.append(TableError(
+                "event-after-end", f"'{kind}' recorded after the game had ended; ignored",
+                seat=_seat_or_none(event)))
+            continue
+        if kind in ("time-out", "draw"):
+            drop_pending(f"'{kind}' came first")
+            alive = list(result.survivors)
+            if len(alive) == 1:
+                add(alive[0], 1)
+            else:
+                for seat in alive:
+                    add(seat, TIME_OUT_VP)
+            result.finished = True
+            result.ended_by = kind
+            continue
+
+        seat = _seat_or_none(event)
+        if seat is None or not 1 <= seat <= n:
+            result.errors.append(TableError(
+                "seat-unknown", f"'{kind}' names seat {event.get('seat')!r}, "
+                f"but the table has seats 1 to {n}"))
+            continue
+        if seat not in result.survivors:
+            result.errors.append(TableError(
+                "seat-already-out", f"seat {seat} is already out of the game "
+                f"({result.out.get(seat, 'out')}); '{kind}' ignored", seat=seat))
+            continue
+
+        if kind == "concede":
+            if seat in conceding:
+                continue
+            conceding.append(seat)
+            if len(conceding) == len(result.survivors) - 1:
+                remaining = next(s for s in result.survivors if s not in conceding)
+                conceders = set(conceding)
+                conceding.clear()
+                while len(result.survivors) > 1:
+                    alive = result.survivors
+                    prey = alive[(alive.index(remaining) + 1) % len(alive)]
+                    assert prey in conceders
+                    add(remaining, 1)
+                    result.out[prey] = f"conceded to seat {remaining}"
+                    result.ended_by = "concession"
+                    leave(prey)
+            continue
+
+        drop_pending(f"'{kind}' of seat {seat} came first")
+        if kind == "oust":
+            if len(result.survivors) < 2:  # pragma: no cover - the game would be over
+                continue
+            predator = predator_of(seat)
+            add(predator, 1)
+            result.out[seat] = f"ousted by seat {predator}"
+            leave(seat)
+        elif kind == "withdraw":
+            add(seat, WITHDRAW_VP)
+            result.out[seat] = "withdrew"
+            result.withdrawn.append(seat)
+            leave(seat)
+
+    drop_pending("the others played on")
+    return result
+
+
+def _seq_key(event: Any) -> float:
+    if isinstance(event, dict) and isinstance(event.get("seq"), (int, float)):
+        return float(event["seq"])
+    return math.inf
+
+
+def _seat_or_none(event: dict[str, Any]) -> int | None:
+    seat = event.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, (int, str)):
+        return None
+    try:
+        return int(seat)
+    except ValueError:
+        return None
+
+
+# --- checking reported VP ----------------------------------------------------------------
+
+def parse_vp(value: Any) -> float | None:
+    """A VP value from user input ("1.5", "1,5", "½", 2) or None if it is not a number."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        text = value.strip().replace(",", ".").replace("½", ".5")
+        if text.startswith("."):
+            text = "0" + text
+        if text == "":
+            return None
+        try:
+            number = float(text)
+        except ValueError:
+            return None
+        return number if math.isfinite(number) else None
+    return None
+
+
+def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[TableError]:
+    """Whether the VP reported for a table, in seating order, are possible.
+
+    Returns the list of reasons they are not (empty when they are). The checks, in order:
+    4 or 5 seats; every VP a non-negative multiple of ½; the VP rounded up add up to the
+    number of players (fewer: the game looks unfinished; more: impossible); and some order
+    of ousts around the table, ended by the last player standing or by the time limit,
+    gives exactly these VP. `withdrawn` names the seats that withdrew (their ½ VP is then
+    not read as a survivor's): without it, a withdrawal usually looks like a time-out.
+    """
+    n = len(vps)
+    if n not in TABLE_SIZES:
+        return [TableError("table-size", f"a table has 4 or 5 players, not {n}", rule="3.1.2")]
+    errors: list[TableError] = []
+    values: list[float] = []
+    for seat, raw in enumerate(vps, 1):
+        vp = parse_vp(raw)
+        if vp is None:
+            errors.append(TableError("vp-not-number", f"seat {seat}: {raw!r} is not a number", seat))
+        elif vp < 0:
+            errors.append(TableError("vp-negative", f"seat {seat}: VP cannot be negative ({_fmt(vp)})", seat))
+        elif vp * 2 != int(vp * 2):
+            errors.append(TableError("vp-not-half", f"seat {seat}: VP come in halves, {_fmt(vp)} is not one", seat))
+        elif vp > n:
+            errors.append(TableError("vp-too-many", f"seat {seat}: {_fmt(vp)} VP is more than a {n}-player table can give", seat))
+        values.append(vp if vp is not None else 0.0)
+    if errors:
+        return errors
+
+    withdrawn_set = frozenset(int(s) for s in withdrawn)
+    bad = sorted(s for s in withdrawn_set if not 1 <= s <= n)
+    if bad:
+        return [TableError("seat-unknown", f"withdrawn seat {bad[0]} is not at this {n}-player table", bad[0])]
+
+    total = sum(math.ceil(v) for v in values)
+    if total < n:
+        return [TableError(
+            "vp-unfinished",
+            f"the VP rounded up add up to {total}, not {n}: the game looks unfinished "
+            f"(is a survivor's ½ VP or an oust missing?)")]
+    if total > n:
+        return [TableError(
+            "vp-too-many",
+            f"the VP rounded up add up to {total}, more than the {n} players: "
+            f"there are more VP than the table can give")]
+
+    key = tuple(_num(v) for v in values)
+    if key in _reachable(n, withdrawn_set):
+        return []
+    halves = [s for s, v in enumerate(key, 1) if v % 1 and s not in withdrawn_set]
+    if len(halves) == 1 and not withdrawn_set:
+        return [TableError(
+            "vp-lone-half",
+            f"seat {halves[0]} has a lone ½ VP: a single survivor at the time limit scores "
+            f"1 VP, not ½ (if seat {halves[0]} withdrew, mark the withdrawal)", halves[0])]
+    return [TableError(
+        "vp-oust-order",
+        "no order of ousts around this table gives these VP: each whole VP must be the oust "
+        "of the scorer's next surviving prey, and at the time limit every survivor has ½")]
+
+
+@lru_cache(maxsize=64)
+def _reachable(n: int, withdrawn: frozenset[int]) -> frozenset[tuple[float, ...]]:
+    """Every VP vector a game of `n` seats can end with, given which seats withdrew.
+
+    Enumerates every sequence of ousts (and the given withdrawals) and every way the game
+    can end; at most a few thousand sequences for five seats.
+    """
+    found: set[tuple[float, ...]] = set()
+
+    def walk(alive: tuple[int, ...], vps: tuple[float, ...], pending: frozenset[int]) -> None:
+        if len(alive) == 1:
+            if not pending:
+                v = list(vps)
+                v[alive[0] - 1] += 1
+                found.add(tuple(v))
+            return
+        if not pending:  # time limit or intentional draw
+            v = list(vps)
+            for s in alive:
+                v[s - 1] += TIME_OUT_VP
+            found.add(tuple(v))
+        for i, seat in enumerate(alive):
+            rest = alive[:i] + alive[i + 1:]
+            v = list(vps)
+            if seat in pending:
+                v[seat - 1] += WITHDRAW_VP
+                walk(rest, tuple(v), pending - {seat})
+            else:
+                predator = alive[(i - 1) % len(alive)]
+                v[predator - 1] += 1
+                walk(rest, tuple(v), pending)
+
+    walk(tuple(range(1, n + 1)), (0.0,) * n, withdrawn)
+    return frozenset(found)
+
+
+def differences(recorded: Sequence[float], reported: Sequence[Any]) -> list[int]:
+    """Seats (from 1) whose reported VP differ from the VP derived from the record."""
+    out = []
+    for seat, (a, b) in enumerate(zip(recorded, reported), 1):
+        vb = parse_vp(b)
+        if vb is None or _num(a) != _num(vb):
+            out.append(seat)
+    return out
+
+
+# --- game wins and tournament points ------------------------------------------------------
+
+def game_wins(vps: Sequence[float]) -> list[int]:
+    """1 for the seat that wins the game (3.7.1): at least 2 VP and more than anyone else."""
+    out = [0] * len(vps)
+    if not vps:
+        return out
+    best = max(vps)
+    if best >= GW_MIN_VP and sum(1 for v in vps if v == best) == 1:
+        out[list(vps).index(best)] = 1
+    return out
+
+
+def places(vps: Sequence[float]) -> list[list[int]]:
+    """The table places (1-based, as in 3.7.3) each seat occupies, tied seats sharing them.
+
+    At a four-player table place 3 is the table bye and is skipped.
+    """
+    n = len(vps)
+    slots = [1, 2, 4, 5] if n == 4 else list(range(1, n + 1))
+    order = sorted(range(n), key=lambda i: -vps[i])
+    out: list[list[int]] = [[] for _ in range(n)]
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and vps[order[j + 1]] == vps[order[i]]:
+            j += 1
+        shared = slots[i:j + 1]
+        for k in range(i, j + 1):
+            out[order[k]] = shared
+        i = j + 1
+    return out
+
+
+def tournament_points(vps: Sequence[float]) -> list[int]:
+    """Tournament points of each seat (3.7.3): by place on VP, ties share the average."""
+    n = len(vps)
+    if n not in TP_BY_PLACE:
+        raise ValueError(f"tournament points are defined for tables of 4 or 5, not {n}")
+    by_place = dict(zip([1, 2, 3, 4, 5] if n == 5 else [1, 2, 4, 5], TP_BY_PLACE[n]))
+    out = []
+    for shared in places(vps):
+        avg = Fraction(sum(by_place[p] for p in shared), len(shared))
+        # TP steps are multiples of 12, so every average of consecutive places is whole.
+        out.append(int(avg) if avg.denominator == 1 else float(avg))
+    return out
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    vp: float
+    gw: int
+    tp: int
+    place: float  # average place at the table (1.5 for a tie for first and second)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def score_table(vps: Sequence[float]) -> list[SeatScore]:
+    """VP, GW, TP and place of each seat of a finished table (VP assumed valid)."""
+    values = [_num(v) for v in vps]
+    gws = game_wins(values)
+    tps = tournament_points(values)
+    out = []
+    for vp, gw, tp, shared in zip(values, gws, tps, places(values)):
+        out.append(SeatScore(vp=vp, gw=gw, tp=tp, place=sum(shared) / len(shared)))
+    return out
+
+
+def _fmt(vp: float) -> str:
+    return format_vp(vp)
+
+
+def format_vp(vp: float | None) -> str:
+    """1.5 -> '1.5', 2.0 -> '2', None -> '–'."""
+    if vp is None:
+        return "–"
+    return str(int(vp)) if float(vp).is_integer() else f"{vp:g}"

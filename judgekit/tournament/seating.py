@@ -1,0 +1,263 @@
+"""Seating of the preliminary rounds (tournament rules 3.1.2).
+
+- Tables of 5 and 4, as many of 5 as possible (`table_sizes`).
+- 6, 7 and 11 players cannot be split that way: some players sit out each round, so that
+  every player plays the same number of games (`staggered_plan`, `choose_sit_outs`).
+- Random and impartial: a seeded shuffle, so the same seed gives the same seating; the
+  seed is recorded with the round.
+- No exact predator→prey pair of an earlier round is repeated wherever possible; as a
+  secondary aim, players who already shared a table are kept apart (`seat_round`).
+
+Player ids are any hashable values (the store uses integers). A round is a list of tables,
+each a list of player ids in seat order (seat 1 first). Pure functions, no I/O.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Sequence
+
+Player = Hashable
+Table = list
+Round = list
+
+#: Weight of one repeated predator→prey pair against one repeated table-mate pair.
+PP_WEIGHT = 1000
+#: Local-search budget per table (the search stops earlier when nothing is repeated).
+STEPS_PER_TABLE = 400
+#: Fresh shuffles tried when the search still leaves a predator→prey repeat.
+RESTARTS = 5
+
+
+@dataclass
+class SeatingProblem:
+    """A reason a round cannot be seated, for the UI to show."""
+
+    code: str
+    message: str
+    rule: str = "3.1.2"
+
+
+def table_sizes(players: int) -> list[int] | None:
+    """Table sizes for `players` players: as many 5s as possible, the rest 4s.
+
+    None when it cannot be done (fewer than 4 players, or 6, 7 or 11 players).
+    """
+    if players < 4:
+        return None
+    tables = -(-players // 5)
+    fours = 5 * tables - players
+    if fours > tables:
+        return None
+    return [5] * (tables - fours) + [4] * fours
+
+
+def needs_sit_outs(players: int) -> bool:
+    """True for the counts (6, 7, 11) that cannot be split into tables of 4 and 5."""
+    return players >= 4 and table_sizes(players) is None
+
+
+def staggered_plan(players: int, rounds: int) -> list[int] | None:
+    """How many players play in each round when some must sit out (3.1.2).
+
+    Every player plays the same number of games: the largest number below `rounds` that
+    can be reached. Returns the number of players seated per round (each a count that
+    `table_sizes` accepts), or None if no such plan exists (e.g. 7 players over 4 rounds).
+    For 6 players and 4 rounds: [5, 5, 4, 4] — everyone plays 3 games and sits out once.
+    """
+    seatable = [k for k in range(4, players) if table_sizes(k) is not None]
+    if not seatable or rounds < 2:
+        return None
+    for games in range(rounds - 1, 0, -1):
+        target = players * games
+        best: tuple[int, ...] | None = None
+        for combo in itertools.combinations_with_replacement(sorted(seatable, reverse=True), rounds):
+            if sum(combo) != target:
+                continue
+            # prefer even rounds (small spread), then more players per round early
+            if best is None or (max(combo) - min(combo)) < (max(best) - min(best)):
+                best = combo
+        if best is not None:
+            return list(best)
+    return None
+
+
+def choose_sit_outs(players: Sequence[Player], count: int, sat_out: dict[Player, int],
+                    rng: random.Random) -> list[Player]:
+    """The `count` players who sit out: those who sat out least so far, at random among equals."""
+    if count <= 0:
+        return []
+    pool = list(players)
+    rng.shuffle(pool)
+    pool.sort(key=lambda p: sat_out.get(p, 0))
+    return pool[:count]
+
+
+def predator_prey_pairs(table: Sequence[Player]) -> list[tuple[Player, Player]]:
+    """The (predator, prey) pairs of a table: each seat preys on the next, the last on the first."""
+    n = len(table)
+    if n < 2:
+        return []
+    return [(table[i], table[(i + 1) % n]) for i in range(n)]
+
+
+@dataclass
+class History:
+    """What earlier rounds did: predator→prey pairs and how often two players shared a table."""
+
+    pp: set[tuple[Player, Player]] = field(default_factory=set)
+    met: Counter = field(default_factory=Counter)
+
+    @classmethod
+    def of(cls, rounds: Iterable[Sequence[Sequence[Player]]]) -> "History":
+        h = cls()
+        for round_ in rounds:
+            h.add_round(round_)
+        return h
+
+    def add_round(self, round_: Sequence[Sequence[Player]]) -> None:
+        for table in round_:
+            self.pp.update(predator_prey_pairs(table))
+            for a, b in itertools.combinations(table, 2):
+                self.met[_pair(a, b)] += 1
+
+
+def _pair(a: Player, b: Player) -> tuple[Player, Player]:
+    return (a, b) if repr(a) <= repr(b) else (b, a)
+
+
+@dataclass
+class Seating:
+    """A seated round: tables in order (table 1 first), who sat out, the seed, what repeats."""
+
+    tables: list[list[Player]]
+    sit_outs: list[Player]
+    seed: int
+    repeated_pp: list[tuple[Player, Player]]
+    repeated_mates: int
+    problems: list[SeatingProblem] = field(default_factory=list)
+
+
+def repeats(round_: Sequence[Sequence[Player]], history: History) -> tuple[list[tuple[Player, Player]], int]:
+    """The predator→prey pairs of `round_` already seen, and the count of table-mate repeats."""
+    pp = [p for table in round_ for p in predator_prey_pairs(table) if p in history.pp]
+    mates = sum(history.met[_pair(a, b)] for table in round_
+                for a, b in itertools.combinations(table, 2))
+    return pp, mates
+
+
+def seat_round(players: Sequence[Player], history: History | Iterable = (), *, seed: int,
+               sit_out: int = 0, sat_out: dict[Player, int] | None = None,
+               steps_per_table: int = STEPS_PER_TABLE) -> Seating:
+    """Seat one round.
+
+    `players` are those present (not dropped), in any order: the result depends only on
+    the set of players, the history and the seed. `sit_out` players sit out this round,
+    chosen among those who sat out least (`sat_out` counts earlier sit-outs).
+
+    Method: a seeded shuffle into tables of 5 and 4, then a local search that swaps seats
+    to remove every predator→prey pair seen in an earlier round (weight 1000) and, second,
+    pairs of players who already shared a table (weight 1 per earlier meeting). The search
+    is deterministic for a given seed and stops as soon as nothing repeats.
+    """
+    rng = random.Random(seed)
+    if not isinstance(history, History):
+        history = History.of(history)
+    roster = sorted(set(players), key=repr)
+    if len(roster) != len(list(players)):
+        dupes = [p for p, c in Counter(players).items() if c > 1]
+        return Seating([], [], seed, [], 0, [SeatingProblem(
+            "duplicate-player", f"player(s) listed twice: {', '.join(map(str, dupes))}")])
+    out = choose_sit_outs(roster, sit_out, sat_out or {}, rng)
+    playing = [p for p in roster if p not in set(out)]
+    sizes = table_sizes(len(playing))
+    if sizes is None:
+        if len(playing) < 4:
+            msg = f"{len(playing)} players cannot make a table: a table needs 4 or 5 players"
+        else:
+            msg = (f"{len(playing)} players cannot be split into tables of 4 and 5: "
+                   f"some must sit out this round (6, 7 and 11 players)")
+        return Seating([], out, seed, [], 0, [SeatingProblem("cannot-seat", msg)])
+
+    best: tuple[tuple[int, int], list[list[Player]]] | None = None
+    for _ in range(RESTARTS):
+        rng.shuffle(playing)
+        tables: list[list[Player]] = []
+        i = 0
+        for size in sizes:
+            tables.append(playing[i:i + size])
+            i += size
+        _improve(tables, history, rng, steps_per_table * len(tables))
+        pp, mates = repeats(tables, history)
+        if best is None or (len(pp), mates) < best[0]:
+            best = ((len(pp), mates), tables)
+        if not pp:
+            break
+    tables = best[1]
+    pp, mates = repeats(tables, history)
+    return Seating(tables, out, seed, pp, mates)
+
+
+def _table_cost(table: Sequence[Player], history: History) -> int:
+    cost = 0
+    pp = history.pp
+    n = len(table)
+    for i in range(n):
+        if (table[i], table[(i + 1) % n]) in pp:
+            cost += PP_WEIGHT
+    met = history.met
+    if met:
+        for a, b in itertools.combinations(table, 2):
+            cost += met.get(_pair(a, b), 0)
+    return cost
+
+
+def _improve(tables: list[list[Player]], history: History, rng: random.Random, steps: int) -> None:
+    """Swap seats to lower the repeat cost; accepts equal-cost moves to wander off plateaus."""
+    if not history.pp and not history.met:
+        return
+    costs = [_table_cost(t, history) for t in tables]
+    seats = [(ti, si) for ti, t in enumerate(tables) for si in range(len(t))]
+    for _ in range(steps):
+        bad = [ti for ti, c in enumerate(costs) if c]
+        if not bad:
+            return
+        ta = rng.choice(bad)
+        sa = rng.randrange(len(tables[ta]))
+        tb, sb = rng.choice(seats)
+        if (ta, sa) == (tb, sb):
+            continue
+        before = costs[ta] + (costs[tb] if tb != ta else 0)
+        A, B = tables[ta], tables[tb]
+        A[sa], B[sb] = B[sb], A[sa]
+        ca = _table_cost(A, history)
+        cb = _table_cost(B, history) if tb != ta else 0
+        if ca + cb <= before:
+            costs[ta] = ca
+            if tb != ta:
+                costs[tb] = cb
+        else:
+            A[sa], B[sb] = B[sb], A[sa]
+
+
+def swap_seats(tables: Sequence[Sequence[Player]], a: Player, b: Player) -> list[list[Player]]:
+    """A copy of the round with players `a` and `b` exchanging seats (a sitting-out player
+    may be swapped in: pass him as `b` and he takes `a`'s seat)."""
+    out = [list(t) for t in tables]
+    pos = {p: (ti, si) for ti, t in enumerate(out) for si, p in enumerate(t)}
+    if a not in pos:
+        raise KeyError(a)
+    ta, sa = pos[a]
+    if b in pos:
+        tb, sb = pos[b]
+        out[ta][sa], out[tb][sb] = b, a
+    else:
+        out[ta][sa] = b
+    return out
+
+
+def swap_warnings(tables: Sequence[Sequence[Player]], history: History) -> list[tuple[Player, Player]]:
+    """For a seating changed by hand: its (predator, prey) pairs already seen in earlier rounds."""
+    return repeats(tables, history)[0]
