@@ -1,0 +1,243 @@
+"""Penalty records as plain dicts: replay (amendments, lifts, approvals) and checks.
+
+Records are append-only (`design.md`): a correction is a new record pointing at the old
+one. Each record is a dict with the fields in `RECORD_FIELDS` (see `docs/penalties.md`);
+`kind` is one of `KINDS`:
+
+- `issue`   — a penalty given to a player (the default when `kind` is missing);
+- `amend`   — changes fields of an earlier record (`refers_to`); its non-empty
+              `AMENDABLE` fields replace the old ones;
+- `lift`    — withdraws an earlier record: it no longer counts anywhere;
+- `approve` — the head judge's approval of an earlier record (`judge` approves, `reason`).
+
+`replay(records)` applies them and returns every issued record with its current values and
+a `status`; `in_force(records)` keeps the ones that still count. Pure: no Flask, no
+database; checks return `RecordProblem` lists.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KINDS = ("issue", "amend", "lift", "approve")
+
+RECORD_FIELDS = (
+    "id",               # assigned by the store; unique within the tournament's records
+    "kind",             # issue | amend | lift | approve
+    "refers_to",        # id of the record an amend/lift/approve is about
+    "tournament",       # tournament id
+    "round",            # round number (None outside a round)
+    "table",            # table number in the round
+    "game",             # recorder game id
+    "event",            # recorder event id/seq the penalty comes from
+    "player",           # player id in the tournament (None: not registered)
+    "player_name",      # name as shown (denormalised for exports)
+    "vekn",             # VEKN number
+    "judge",            # who recorded this record (issuer, amender, lifter, approver)
+    "catalog",          # catalog id ("v2")
+    "infraction",       # infraction id in that catalog
+    "variant",          # variant id, or None for the default case
+    "penalty",          # level name ("Warning"); None only for remedy-only infractions
+    "proposed",         # what escalation proposed when the record was made
+    "description",      # what happened, in the judge's words
+    "rule",             # citation: "doc/section" (e.g. "announcements/forbidden-shortcuts")
+    "time",             # ISO 8601 UTC, set by the store
+    "approved_by",      # head judge who approved a deviation or SA/DQ
+    "approval_reason",  # the head judge's reason
+    "reason",           # why: for a deviation, an amendment, a lift or an approval
+)
+
+# What an `amend` may change.
+AMENDABLE = ("infraction", "variant", "penalty", "description", "rule", "round", "table",
+             "game", "event", "player", "player_name", "vekn")
+
+STATUS_IN_FORCE = "in force"
+STATUS_AMENDED = "amended"
+STATUS_LIFTED = "lifted"
+
+
+@dataclass(frozen=True)
+class RecordProblem:
+    """Something wrong with a record a judge is about to store (`field` may be None)."""
+    field: str | None
+    message: str
+    suggestions: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def kind_of(record: dict) -> str:
+    return record.get("kind") or "issue"
+
+
+def _key(value) -> str | None:
+    return None if value is None else str(value)
+
+
+def replay(records) -> list[dict]:
+    """Every `issue` record, in input order, as a copy with its current values applied and
+    these extra keys: `status` (in force / amended / lifted), `amended_by` (ids),
+    `lifted_by` (id or None), `original_penalty` (set once amended). An issue record may
+    also carry `lifted: True` or `lifted_by` itself (a store may precompute them).
+    Amend/lift/approve records pointing at unknown ids are ignored here (`check_record`
+    refuses them before they are stored)."""
+    issued: dict[str, dict] = {}
+    order: list[dict] = []
+    parent: dict[str, str] = {}      # amend id -> the record it amends
+    for rec in records:
+        if kind_of(rec) != "issue":
+            continue
+        copy = dict(rec)
+        copy.setdefault("amended_by", [])
+        copy["amended_by"] = list(copy["amended_by"])
+        if copy.get("lifted") and not copy.get("lifted_by"):
+            copy["lifted_by"] = True
+        copy.setdefault("lifted_by", None)
+        order.append(copy)
+        if rec.get("id") is not None:
+            issued[_key(rec["id"])] = copy
+    for rec in records:
+        if kind_of(rec) == "amend" and rec.get("id") is not None:
+            parent[_key(rec["id"])] = _key(rec.get("refers_to"))
+
+    def root(ref):
+        seen = set()
+        ref = _key(ref)
+        while ref in parent and ref not in seen:
+            seen.add(ref)
+            ref = parent[ref]
+        return issued.get(ref)
+
+    for rec in records:
+        kind = kind_of(rec)
+        if kind == "issue":
+            continue
+        target = root(rec.get("refers_to"))
+        if target is None:
+            continue
+        if kind == "amend":
+            if "original_penalty" not in target:
+                target["original_penalty"] = target.get("penalty")
+            for name in AMENDABLE:
+                if name in rec and rec[name] not in (None, ""):
+                    target[name] = rec[name]
+            target["amended_by"].append(rec.get("id"))
+            if rec.get("reason"):
+                target["amend_reason"] = rec["reason"]
+        elif kind == "lift":
+            if not target["lifted_by"]:
+                target["lifted_by"] = rec.get("id", True)
+                target["lift_reason"] = rec.get("reason")
+        elif kind == "approve":
+            target["approved_by"] = rec.get("approved_by") or rec.get("judge")
+            target["approval_reason"] = rec.get("approval_reason") or rec.get("reason")
+    for rec in order:
+        if rec["lifted_by"]:
+            rec["status"] = STATUS_LIFTED
+        elif rec["amended_by"]:
+            rec["status"] = STATUS_AMENDED
+        else:
+            rec["status"] = STATUS_IN_FORCE
+    return order
+
+
+def in_force(records) -> list[dict]:
+    """The issued records that still count: lifted ones dropped, amendments applied."""
+    return [r for r in replay(records) if r["status"] != STATUS_LIFTED]
+
+
+def record_status(records) -> dict[str, str]:
+    """str(id) -> status for every issue record with an id."""
+    return {_key(r["id"]): r["status"] for r in replay(records) if r.get("id") is not None}
+
+
+def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
+                 proposal=None) -> list[RecordProblem]:
+    """What is wrong with `record` before it is stored (empty list: fine).
+
+    `existing`: the tournament's records so far (for `refers_to`); `registered`: whether
+    the player is in the event (an unregistered player may only be given the catalog's
+    lightest head-judge level or heavier: the guide says to add them); `proposal`: the
+    `Proposal` the form showed (else the record's `proposed` text) — a penalty that
+    differs from it needs a `reason` (and the head judge's approval, see
+    `escalation.needs_head_judge`)."""
+    from judgekit.tournament.penalties.escalation import deviates, description_required
+
+    problems: list[RecordProblem] = []
+    kind = kind_of(record)
+    if kind not in KINDS:
+        return [RecordProblem("kind", f"Unknown record kind '{kind}' "
+                                      f"(expected one of {', '.join(KINDS)}).")]
+    if not str(record.get("judge") or "").strip():
+        problems.append(RecordProblem("judge", "The record needs the judge who makes it."))
+
+    merged = dict(record)
+    if kind != "issue":
+        ref = record.get("refers_to")
+        if ref in (None, ""):
+            problems.append(RecordProblem("refers_to", f"A {kind} must name the record it is about."))
+            return problems
+        current = {_key(r.get("id")): r for r in replay(existing) if r.get("id") is not None}
+        ids = {_key(r.get("id")): r for r in existing if r.get("id") is not None}
+        target_raw = ids.get(_key(ref))
+        if target_raw is None:
+            problems.append(RecordProblem("refers_to", f"There is no penalty record {ref} to {kind}."))
+            return problems
+        target_id = _key(ref)
+        while kind_of(ids[target_id]) == "amend" and _key(ids[target_id].get("refers_to")) in ids:
+            target_id = _key(ids[target_id].get("refers_to"))
+        target = current.get(target_id)
+        if target is None:
+            problems.append(RecordProblem("refers_to", f"Record {ref} is a {kind_of(target_raw)}, "
+                                                       f"not a penalty: {kind} the penalty itself."))
+            return problems
+        if target["status"] == STATUS_LIFTED:
+            problems.append(RecordProblem("refers_to", f"Record {ref} has already been lifted."))
+            return problems
+        if kind in ("amend", "lift") and not str(record.get("reason") or "").strip():
+            problems.append(RecordProblem("reason", f"Say why the record is {kind}ed."))
+        if kind != "amend":
+            return problems
+        merged = dict(target)
+        for name in AMENDABLE:
+            if name in record and record[name] not in (None, ""):
+                merged[name] = record[name]
+        merged["reason"] = record.get("reason")
+
+    if merged.get("player") in (None, "") and not str(merged.get("player_name") or "").strip():
+        problems.append(RecordProblem("player", "The record needs a player."))
+    found = catalog.lookup(str(merged.get("infraction") or ""))
+    if not found.ok:
+        problems.append(RecordProblem("infraction", found.message, found.suggestions))
+        return problems
+    inf = found.infraction
+    if merged.get("variant") and inf.variant(merged["variant"]) is None:
+        known = ", ".join(v.id for v in inf.variants) or "none"
+        problems.append(RecordProblem("variant", f"{inf.name} has no case '{merged['variant']}' "
+                                                 f"(cases: {known})."))
+    penalty = merged.get("penalty")
+    if penalty in (None, ""):
+        if inf.default is not None:
+            problems.append(RecordProblem("penalty", "Choose a penalty."))
+        penalty = None
+    elif catalog.level(penalty) is None:
+        problems.append(RecordProblem("penalty", f"'{penalty}' is not a penalty of the "
+                                                 f"{catalog.name} ({', '.join(catalog.level_names())})."))
+        return problems
+    else:
+        penalty = catalog.level(penalty).name
+    if description_required(catalog, inf, penalty) and not str(merged.get("description") or "").strip():
+        problems.append(RecordProblem("description", f"A description is required for "
+                                                     f"{inf.name} ({penalty or 'remedy'})."))
+    if not registered and catalog.head_judge_levels:
+        floor = min(catalog.head_judge_levels, key=catalog.rank)
+        if catalog.rank(penalty) < catalog.rank(floor):
+            problems.append(RecordProblem("player", f"This player is not registered in the event: "
+                                                    f"only a {floor} or heavier can be given "
+                                                    f"(then add the player)."))
+    reference = proposal if proposal is not None else merged.get("proposed")
+    if reference not in (None, "") and deviates(catalog, penalty, reference) \
+            and not str(merged.get("reason") or "").strip():
+        problems.append(RecordProblem("reason", "The penalty differs from the proposed one: "
+                                                "give the reason for the head judge."))
+    return problems
