@@ -1,0 +1,558 @@
+#!/usr/bin/env python3
+"""Regenerate `content/cards/` (card facts, no card text) from the krcg wheel on PyPI.
+
+    python tools/update_cards.py                      # pip download krcg==5.14, then generate
+    python tools/update_cards.py --wheel krcg-5.14-py3-none-any.whl
+    judgekit cards update [--wheel PATH]              # the same
+
+The wheel is a zip holding the VEKN card lists `krcg/cards/vtescrypt.csv` and
+`krcg/cards/vteslib.csv`. They are read with the `csv` module; facts are derived from the
+card text while generating, and the text itself is never written. Writes
+`content/cards/crypt.json`, `content/cards/library.json` (one card per line) and
+`content/cards/README.md`, then prints one summary line. Standard library only; the
+download uses `pip download`.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+if str(REPO_DIR) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(REPO_DIR))
+
+from judgekit.recorder.cards import DISCIPLINES, title_votes  # noqa: E402  (one table of votes)
+
+KRCG_VERSION = "5.14"
+CRYPT_CSV = "krcg/cards/vtescrypt.csv"
+LIBRARY_CSV = "krcg/cards/vteslib.csv"
+
+# ---------------------------------------------------------------------------- wheel I/O
+
+
+def download_wheel(version: str, dest: Path) -> Path:
+    """`pip download krcg==VERSION` (pure-Python wheel, no dependencies) into dest."""
+    cmd = [sys.executable, "-m", "pip", "download", f"krcg=={version}", "--no-deps",
+           "--python-version", "3.12", "--only-binary=:all:", "--quiet", "-d", str(dest)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"pip download krcg=={version} failed: "
+                           f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+    wheels = sorted(dest.glob(f"krcg-{version}-*.whl"))
+    if not wheels:
+        raise RuntimeError(f"pip download krcg=={version} gave no wheel in {dest}")
+    return wheels[0]
+
+
+def read_wheel(path: Path) -> tuple[list[dict], list[dict], str]:
+    """(crypt rows, library rows, krcg version) from a krcg wheel."""
+    path = Path(path)
+    with zipfile.ZipFile(path) as zf:
+        names = set(zf.namelist())
+        missing = [n for n in (CRYPT_CSV, LIBRARY_CSV) if n not in names]
+        if missing:
+            raise ValueError(f"{path.name}: not a krcg wheel with card lists (missing {', '.join(missing)})")
+        crypt = read_csv(zf.read(CRYPT_CSV))
+        library = read_csv(zf.read(LIBRARY_CSV))
+        version = ""
+        for n in names:
+            if n.endswith(".dist-info/METADATA"):
+                m = re.search(r"^Version:\s*(\S+)", zf.read(n).decode("utf-8", "replace"), re.M)
+                version = m.group(1) if m else ""
+    if not version:
+        m = re.match(r"krcg-([^-]+)-", path.name)
+        version = m.group(1) if m else "unknown"
+    return crypt, library, version
+
+
+def read_csv(data: bytes) -> list[dict]:
+    """Rows of a VEKN CSV (UTF-8 with or without BOM; fields may hold newlines)."""
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+
+
+# ------------------------------------------------------------------------- crypt facts
+
+_BONUS = re.compile(r"^([+-]\d+) (bleed|stealth|strength|intercept)\.?$")
+
+
+def crypt_bonuses(text: str) -> dict[str, int]:
+    """Unconditional bonuses a crypt card states: a sentence that is nothing but "+1
+    bleed" (or stealth/strength/intercept), possibly after the sect/title prefix
+    ("Camarilla Prince of Buenos Aires: +1 bleed."). Conditional ones ("+1 bleed against
+    ...", "can burn 1 blood to get +1 stealth") and [MERGED] text are ignored."""
+    text = text.split("[MERGED]", 1)[0]
+    out: dict[str, int] = {}
+    for segment in re.split(r"(?<=[.:])\s+|\n", text):
+        m = _BONUS.match(segment.strip())
+        if m:
+            key = f"{m.group(2)}_bonus"
+            out[key] = out.get(key, 0) + int(m.group(1))
+    return {k: v for k, v in out.items() if v}
+
+
+def crypt_disciplines(column: str, text: str) -> dict[str, int]:
+    """{"aus": 2, "for": 1} from "for AUS" (upper case = superior); gargoyles stating
+    "Flight [FLIGHT]" (outside [MERGED] text) get {"fli": 1}."""
+    out: dict[str, int] = {}
+    for token in column.split():
+        code = token.lower()
+        if code in DISCIPLINES:
+            out[code] = 2 if token.isupper() else 1
+    if "Flight [FLIGHT]" in text.split("[MERGED]", 1)[0]:
+        out.setdefault("fli", 1)
+    return dict(sorted(out.items()))
+
+
+def to_int(value: str) -> int | str | None:
+    value = (value or "").strip()
+    if not value:
+        return None
+    if value.upper() == "X":
+        return "X"
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
+def crypt_facts(row: dict) -> dict:
+    """The stored facts of one crypt CSV row (defaults omitted: no aka, not advanced,
+    no title, 0 votes, 0 bonuses)."""
+    text = row.get("Card Text", "")
+    title = (row.get("Title") or "").strip().lower() or None
+    capacity = to_int(row.get("Capacity", ""))
+    d: dict = {"id": int(row["Id"]), "name": row["Name"].strip()}
+    aka = [a.strip() for a in (row.get("Aka") or "").split(";") if a.strip()]
+    if aka:
+        d["aka"] = aka
+    d["clan"] = (row.get("Clan") or "").strip()
+    d["capacity"] = capacity if isinstance(capacity, int) else None
+    d["group"] = (row.get("Group") or "").strip().upper()
+    if (row.get("Adv") or "").strip():
+        d["advanced"] = True
+    d["disciplines"] = crypt_disciplines(row.get("Disciplines", ""), text)
+    if title:
+        d["title"] = title
+        votes = title_votes(title)
+        if votes:
+            d["votes"] = votes
+    if (row.get("Type") or "Vampire").strip() != "Vampire":
+        d["type"] = row["Type"].strip()
+    d.update(crypt_bonuses(text))
+    return d
+
+
+# ----------------------------------------------------------------------- library facts
+
+_MARKER_RUN = re.compile(r"^\s*((?:\[[^\]\n]+\]\s*(?:or\s+|&\s*)?)+)")
+
+
+def effect_markers(text: str) -> list[list[tuple[str, str]]]:
+    """For each line of text that starts with discipline markers, the groups of
+    (code, level) it names: "[pot] or [tha] Strike" -> [[("pot", "inferior")], [("tha",
+    "inferior")]]; "[AUS][PRE] ..." -> [[("aus", "superior"), ("pre", "superior")]].
+    Markers inside a sentence ("cards requiring Dominate [dom]") are references, not effects.
+    """
+    lines = []
+    for line in text.splitlines():
+        m = _MARKER_RUN.match(line)
+        if not m:
+            continue
+        groups: list[list[tuple[str, str]]] = [[]]
+        for tok in re.finditer(r"\[([^\]\n]+)\]|\bor\b", m.group(1)):
+            raw = tok.group(1)
+            if raw is None:  # "or": the next markers are an alternative
+                groups.append([])
+            elif raw.strip().upper() == "FLIGHT":
+                groups[-1].append(("fli", "inferior"))
+            elif raw.strip().lower() in DISCIPLINES:
+                raw = raw.strip()
+                groups[-1].append((raw.lower(), "superior" if raw.isupper() else "inferior"))
+        groups = [g for g in groups if g]
+        if groups:
+            lines.append(groups)
+    return lines
+
+
+# --- heuristics for what a player must declare (kept conservative; see the README)
+
+_OBJECT = r"(?:a|an|any|another|one|two|three|up to \w+|x|\d+)\b"
+_NOT_TARGETS = re.compile(
+    r"^(?:\S+\s+){0,3}?(?:discipline|disciplines|clan|clans|number|circle|sect|path|title|"
+    r"strike|political action|card type|type|word|color|virtue|trait|new one|new seating)\b", re.I)
+_CHOOSE = re.compile(r"(?:^|[.;:]\s+|\n|\]\s*|\band\s+)[Cc]hoose\s+(" + _OBJECT + r"[^.;\n]*)")
+_PUT_ON = re.compile(r"\bPut this card on (?:" + _OBJECT + r")", re.I)
+_RETARGET = re.compile(r"\b[Cc]hange the target of\b")
+# a directed action whose effect starts with a verb acting on an object to be chosen
+_DIRECTED = re.compile(
+    r"Ⓓ\s*(?:(?:Enter combat with|Burn|Steal|Lock|Unlock|Take control of|"
+    r"Diablerize|Remove|Stun|Send|Move|Give|Look at|Inflict [^.;\n]*? on|Put \d+ [\w-]+ counters? on|"
+    r"Burn \d+ (?:blood|pool|life) from)\s+" + _OBJECT + r"|Bleed (?:any|another|a|your predator or)\b|"
+    r"Choose\b)", re.I)
+_ALLOCATE = re.compile(r"\b[Aa]llocate \d+ \w+ (?:among|between)\b")
+_CHOOSE_NUMBER = re.compile(r"(?:^|[.;:]\s+|\n|\]\s*)Choose a number\b")
+_MOVE_AMOUNT = re.compile(
+    r"(?:^|[.;:]\s+|\n|\]\s*|\band\s+)[Mm]ove (?:\d+ to \d+|any amount of|any number of|up to \d+)\s+"
+    r"(?:of (?:those |your )?)?(?:blood|pool|life|counters?|blood counters?)\b")
+_DELAY = re.compile(r"\bDo not replace (?:this card |these cards )?(?:until|as long as)\b", re.I)
+_TRIFLE = re.compile(r"(?:^|\n|\.\s)Trifle\.")
+
+
+def needs_target(text: str, types: tuple[str, ...]) -> bool:
+    """Whether the card's text makes its player choose a target as it is played (see README)."""
+    for m in _CHOOSE.finditer(text):
+        obj = re.sub(r"^" + _OBJECT + r"\s*", "", m.group(1), flags=re.I)
+        if not _NOT_TARGETS.match(obj):
+            return True
+    if _PUT_ON.search(text) or _RETARGET.search(text) or _DIRECTED.search(text):
+        return True
+    if "Political Action" in types and _ALLOCATE.search(text):
+        return True
+    return False
+
+
+def needs_amount(text: str, types: tuple[str, ...]) -> bool:
+    """Villein-like: the player picks how much as the card is played (see README)."""
+    if _ALLOCATE.search(text) or _CHOOSE_NUMBER.search(text):
+        return True
+    if set(types) & {"Action", "Political Action", "Ally", "Retainer", "Equipment", "Event"}:
+        return False  # chosen when the action resolves, or by a card in play later
+    for m in _MOVE_AMOUNT.finditer(text):
+        sentence_start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        before = text[sentence_start:m.start()]
+        if not re.search(r"\b(?:can|may|During|When|If|Each time|As a)\b", before):
+            return True
+    return False
+
+
+def requirement_of(column: str) -> tuple[str, tuple[str, ...]]:
+    column = (column or "").strip().lower()
+    if not column:
+        return "none", ()
+    if "/" in column:
+        kind, parts = "choice", column.split("/")
+    elif "&" in column:
+        kind, parts = "combo", column.split("&")
+    else:
+        kind, parts = "single", [column]
+    codes = tuple(p.strip() for p in parts if p.strip())
+    return kind, codes
+
+
+def library_facts(row: dict) -> dict:
+    """The stored facts of one library CSV row (defaults omitted: no aka, requirement
+    "none", no levels, no costs, false flags, no needs)."""
+    text = (row.get("Card Text") or "").replace("\r\n", "\n")
+    types = tuple(t.strip() for t in (row.get("Type") or "").split("/") if t.strip())
+    requirement, codes = requirement_of(row.get("Discipline", ""))
+    markers = effect_markers(text)
+    levels: dict[str, set[str]] = {}
+    groups: set[frozenset[str]] = set()
+    for line in markers:
+        for group in line:
+            groups.add(frozenset(code for code, _ in group))
+            for code, level in group:
+                levels.setdefault(code, set()).add(level)
+    for code in codes:  # a required discipline with no marked effect: any level will do
+        levels.setdefault(code, {"inferior"})
+    costs = {k: to_int(row.get(col, "")) for k, col in
+             (("pool_cost", "Pool Cost"), ("blood_cost", "Blood Cost"),
+              ("conviction_cost", "Conviction Cost"))}
+    needs = []
+    if requirement == "choice" or len(groups) > 1:
+        needs.append("discipline")
+    if any(len(v) > 1 for v in levels.values()):
+        needs.append("level")
+    if "X" in costs.values():
+        needs.append("x")
+    if needs_target(text, types):
+        needs.append("target")
+    if needs_amount(text, types):
+        needs.append("amount")
+
+    d: dict = {"id": int(row["Id"]), "name": row["Name"].strip()}
+    aka = [a.strip() for a in (row.get("Aka") or "").split(";") if a.strip()]
+    if aka:
+        d["aka"] = aka
+    d["types"] = list(types)
+    if requirement != "none":
+        d["requirement"] = requirement
+        d["disciplines"] = list(codes)
+    if levels:
+        d["levels"] = {k: [lv for lv in ("inferior", "superior") if lv in v]
+                       for k, v in sorted(levels.items())}
+    for k, v in costs.items():
+        if v is not None:
+            d[k] = v
+    if (row.get("Burn Option") or "").strip().lower() in ("y", "yes"):
+        d["burn_option"] = True
+    if _TRIFLE.search(text):
+        d["trifle"] = True
+    if _DELAY.search(text):
+        d["delays_replacement"] = True
+    if needs:
+        d["needs"] = needs
+    return d
+
+
+# ------------------------------------------------------------------------------ output
+
+
+def dump_cards(path: Path, source: dict, cards: list[dict]) -> int:
+    """Write {"source": ..., "cards": [...]} with one card per line; returns the size."""
+    lines = ["{\"source\": " + json.dumps(source, ensure_ascii=False, sort_keys=True) + ",",
+             "\"cards\": ["]
+    body = [json.dumps(c, ensure_ascii=False, separators=(",", ":")) for c in cards]
+    lines.append(",\n".join(body))
+    lines.append("]}")
+    data = "\n".join(lines) + "\n"
+    path.write_text(data, encoding="utf-8")
+    return len(data.encode("utf-8"))
+
+
+def generate(crypt_rows: list[dict], library_rows: list[dict], out_dir: Path,
+             version: str) -> dict:
+    """Write the three files into out_dir; returns counts for the summary line."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    crypt = sorted((crypt_facts(r) for r in crypt_rows if r.get("Name")), key=lambda c: c["id"])
+    library = sorted((library_facts(r) for r in library_rows if r.get("Name")), key=lambda c: c["id"])
+    source = {"package": "krcg", "version": version, "files": [CRYPT_CSV, LIBRARY_CSV],
+              "licence": "krcg: MIT (c) Lionel Panhaleux; card data (c) Paradox Interactive AB, "
+                         "published by the VEKN"}
+    sizes = {
+        "crypt.json": dump_cards(out_dir / "crypt.json", {**source, "kind": "crypt"}, crypt),
+        "library.json": dump_cards(out_dir / "library.json", {**source, "kind": "library"}, library),
+    }
+    counts = {
+        "crypt": len(crypt),
+        "library": len(library),
+        "titled": sum(1 for c in crypt if c.get("title")),
+        "with_bonus": sum(1 for c in crypt if any(k.endswith("_bonus") for k in c)),
+        "needs": {n: sum(1 for c in library if n in c.get("needs", ()))
+                  for n in ("discipline", "level", "x", "target", "amount")},
+        "delays_replacement": sum(1 for c in library if c.get("delays_replacement")),
+        "trifle": sum(1 for c in library if c.get("trifle")),
+        "burn_option": sum(1 for c in library if c.get("burn_option")),
+        "sizes": sizes,
+        "version": version,
+    }
+    (out_dir / "README.md").write_text(readme(version, counts), encoding="utf-8")
+    return counts
+
+
+def summary_line(counts: dict) -> str:
+    n = counts["needs"]
+    return (f"cards: krcg {counts['version']}: {counts['crypt']} crypt "
+            f"({counts['titled']} titled, {counts['with_bonus']} with bonuses), "
+            f"{counts['library']} library (needs: " +
+            ", ".join(f"{k} {v}" for k, v in n.items()) +
+            f"; {counts['delays_replacement']} delay replacement, {counts['trifle']} trifles, "
+            f"{counts['burn_option']} burn option); "
+            f"{sum(counts['sizes'].values()) // 1024} KiB")
+
+
+def readme(version: str, counts: dict) -> str:
+    return README_TEMPLATE.format(version=version, crypt=counts["crypt"],
+                                  library=counts["library"])
+
+
+README_TEMPLATE = """\
+# Card facts (`content/cards/`)
+
+Facts about every VTES card, used by the recorder's declaration checks (does this vampire
+have superior Auspex? must this card's player name a target? how many votes does this
+prince have?). **Generated — do not edit by hand**: run `judgekit cards update` (or
+`python tools/update_cards.py`), review the diff, commit.
+
+## Source and credit
+
+- Source: the VEKN card lists `krcg/cards/vtescrypt.csv` and `krcg/cards/vteslib.csv`
+  packaged in the `krcg` wheel, version **{version}**, on PyPI
+  (`pip download krcg=={version} --no-deps --python-version 3.12 --only-binary=:all:`).
+- krcg is MIT-licensed, © Lionel Panhaleux (https://github.com/lionel-panhaleux/krcg).
+- Card data © Paradox Interactive AB; the card lists are published by the Vampire: Elder
+  Kindred Network (VEKN, https://www.vekn.net). Vampire: The Eternal Struggle is a trademark
+  of Paradox Interactive AB.
+- Only facts are kept: names, numbers, disciplines, titles and what a card requires its
+  player to declare. **No card text and no flavour text is stored**; the text is read while
+  generating to derive the facts below, then dropped. Players read the card itself.
+
+{crypt} crypt cards, {library} library cards.
+
+## Regenerating
+
+```
+judgekit cards update                     # downloads krcg=={version} with pip, regenerates
+judgekit cards update --wheel PATH.whl    # from a wheel you already have (offline)
+python tools/update_cards.py --version 5.15   # another krcg release
+```
+
+The command prints one summary line (counts). Generation uses the standard library only.
+
+## File format
+
+`crypt.json` and `library.json` are `{{"source": {{...}}, "cards": [...]}}` with one card
+per line (small diffs), sorted by VEKN card id. To keep the files small, a field equal to
+its default is left out; the defaults are given below.
+
+### Crypt (`crypt.json`)
+
+| field | meaning | default |
+|---|---|---|
+| `id` | VEKN card id | — |
+| `name` | card name as printed | — |
+| `aka` | other spellings / names (list) | `[]` |
+| `clan` | clan (for imbued: creed) | — |
+| `capacity` | capacity (for imbued: life) | — |
+| `group` | grouping, `"1"`…`"7"` or `"ANY"` | — |
+| `advanced` | advanced vampire | `false` |
+| `disciplines` | `{{"aus": 2, "dom": 1}}`: 1 inferior, 2 superior (imbued: virtues, level 1). Gargoyles whose card says "Flight [FLIGHT]" get `"fli": 1` | `{{}}` |
+| `title` | title from the card list, lower case (`prince`, `inner circle`, …, or `1 vote` / `2 votes` for independents with votes) | none |
+| `votes` | votes of the title, from `judgekit/recorder/cards.py:VOTES_BY_TITLE` | `0` |
+| `type` | `Imbued` for imbued (vampires have no `type`) | vampire |
+| `bleed_bonus`, `stealth_bonus`, `strength_bonus`, `intercept_bonus` | unconditional bonus the card states ("+1 bleed."); see below | `0` |
+
+Votes per title (primer / rulebook): primogen 1, prince 2, justicar 3, Inner Circle 4;
+bishop 1, archbishop 2, cardinal 3, regent 4; baron 2; magaji (and kholo) 2; independents
+"1 vote"/"2 votes". **Priscus: stored as 3, but the prisci vote as a group**: the prisci
+block has 3 votes in all, cast according to the prisci sub-referendum where each ready
+priscus has one *ballot*. A player with two prisci does not have 6 votes. Titles gained in
+play (cards) and titles of the [MERGED] side of advanced vampires are not included.
+
+**Bonuses.** Only a sentence that is nothing but a bonus counts: "+1 bleed.", "+2
+strength.", "-1 stealth." (negative values are kept), also right after the sect/title
+prefix ("Camarilla Prince of Buenos Aires: +1 bleed."). Conditional bonuses ("+1 bleed
+against a Methuselah who controls…", "can burn 1 blood to get +1 stealth", "while…") and
+[MERGED] abilities are *not* counted. Known limits: a bonus written inside a longer
+sentence ("… and +1 bleed") is missed; the default bleed is 1, so a vampire with
+`bleed_bonus` 1 bleeds for 2 (Catalina Vega).
+
+### Library (`library.json`)
+
+| field | meaning | default |
+|---|---|---|
+| `id`, `name`, `aka` | as for crypt cards | |
+| `types` | card types, e.g. `["Action Modifier", "Reaction"]` | — |
+| `requirement` | discipline requirement: `single` (`dom`), `choice` (`vis/tha`: any one of them), `combo` (`pot&pre`: all of them) | `none` |
+| `disciplines` | the codes named by the requirement | `[]` |
+| `levels` | for each discipline, the levels that have an effect: `{{"dom": ["inferior", "superior"]}}` from the `[dom]`/`[DOM]` markers that start a line of the text; a required discipline with no marker gets `["inferior"]` (any level plays it) | `{{}}` |
+| `pool_cost`, `blood_cost`, `conviction_cost` | cost; `"X"` for X | none |
+| `burn_option` | has the burn option | `false` |
+| `trifle` | is a trifle | `false` |
+| `delays_replacement` | text says "Do not replace until/as long as…" (the player draws later; the forbidden shortcut of not replacing does not apply) | `false` |
+| `needs` | what the player must declare beyond the card's name (below) | `[]` |
+
+**`needs`** — from the announcement guidelines (a card play must name the discipline and
+the level if there is a choice, X, and the targets; Villein-like effects state target and
+amount before replacing):
+
+- `discipline` — the requirement is a choice (`vis/tha`, "The Platinum Protocol"), or the
+  text has effect lines under different disciplines ("[pot] or [tha] Strike…", an
+  `[obe]` line and a `[for]` line). A combo card whose lines all name the same
+  disciplines does not need it.
+- `level` — some discipline has both an inferior and a superior effect (Govern the
+  Unaligned, Eyes of Argus, Deflection).
+- `x` — a cost is X.
+- `target` — conservative text heuristic, true when the text:
+  - says "Choose a/an/any/another/one/two/up to N/X …" where the thing chosen is not a
+    Discipline, clan, number, sect, path, title or strike (Seduction: "Choose a younger
+    vampire"); or
+  - says "Put this card on a/an/any/another …" (Villein: "on a vampire you control"), not
+    "on this/the acting vampire"; or
+  - says "Change the target of …" (Deflection: the new Methuselah); or
+  - is a directed action (Ⓓ) whose effect acts on an object still to be chosen ("Ⓓ
+    Burn a location", "Ⓓ Enter combat with a ready minion", "Ⓓ Bleed any Methuselah");
+    a plain "Ⓓ Bleed" is *not* a target choice (the target is the prey); or
+  - is a political action that allocates points among Methuselahs (Kine Resources
+    Contested: the terms name them).
+
+  Known false negatives (target not flagged): effects that pick their object without
+  those words ("Add 3 blood to a younger vampire in your uncontrolled region" — superior
+  Govern the Unaligned; "Unlock a vampire…"), cancel cards (Direct Intervention: the card
+  cancelled is the one just played, so nothing to name). Known false positives: a
+  "Choose …"/"Put this card on a …" sentence that belongs to an ability used later by the
+  card in play rather than to playing the card; the choice of a referendum's terms.
+- `amount` — conservative: the text allocates points ("Allocate 4 points among…"), says
+  "Choose a number", or — for cards other than actions, political actions, allies,
+  retainers, equipment and events — *moves* a chosen quantity: "move 2 to 5 blood"
+  (Villein), "Move any amount of blood" (Minion Tap), "Move up to 3 blood", not inside a
+  "can/may/during/when/if/each time/as a" sentence (abilities used later). Amounts chosen
+  when an action resolves are not flagged.
+
+Derived flags are heuristics over the text as of krcg {version}: when a check built on them
+looks wrong for a card, look the card up, and fix the heuristic in
+`tools/update_cards.py` (with a test in `tests/test_cards.py`), not the JSON.
+
+## Using the facts
+
+```python
+from judgekit.recorder.cards import load_cards, parse_discipline
+cards = load_cards()
+cards.find("Catalina Vega").bleed_bonus          # 1 (bleeds for 2)
+cards.find("Andi Liu").level("aus")              # 1: no superior Auspex
+cards.library("Govern the Unaligned").levels     # {{"dom": ("inferior", "superior")}}
+cards.find("Theo Bell (ADV)")                    # the advanced version
+cards.suggest("Govern the Unalligned")           # ["Govern the Unaligned", ...]
+cards.complete("gov")                            # quick-entry completion
+parse_discipline("superior Dominate")            # ("dom", 2)
+```
+
+Names are matched without case, accents or punctuation, with the `aka` list, and with or
+without a leading "The". A name shared by several crypt cards gives the most recent
+(highest group) non-advanced one unless the query names the version: "(ADV)", "(G2)",
+"(G2 ADV)", or a trailing "adv". When a crypt and a library card share a name (none do in
+krcg {version}), `find` returns the crypt card.
+"""
+
+
+# -------------------------------------------------------------------------------- main
+
+
+def run(wheel: Path | None = None, out_dir: Path | None = None,
+        version: str = KRCG_VERSION) -> dict:
+    """Generate content/cards from a wheel (downloaded with pip when not given)."""
+    if out_dir is None:
+        from judgekit.paths import content_dir
+        out_dir = content_dir() / "cards"
+    if wheel is None:
+        with tempfile.TemporaryDirectory(prefix="krcg-") as tmp:
+            wheel_path = download_wheel(version, Path(tmp))
+            crypt, library, found = read_wheel(wheel_path)
+    else:
+        crypt, library, found = read_wheel(Path(wheel))
+    counts = generate(crypt, library, Path(out_dir), found)
+    try:  # a running process should see the new files
+        from judgekit.recorder.cards import clear_cache
+        clear_cache()
+    except ImportError:  # pragma: no cover
+        pass
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--wheel", type=Path, help="a krcg wheel already downloaded (no network)")
+    parser.add_argument("--version", default=KRCG_VERSION,
+                        help=f"krcg version to download (default {KRCG_VERSION})")
+    parser.add_argument("--out", type=Path, help="output folder (default content/cards)")
+    args = parser.parse_args(argv)
+    try:
+        counts = run(args.wheel, args.out, args.version)
+    except (OSError, RuntimeError, ValueError, zipfile.BadZipFile, KeyError) as exc:
+        print(f"update_cards: {exc}", file=sys.stderr)
+        return 1
+    print(summary_line(counts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
