@@ -117,6 +117,49 @@ def strip_marks(snippet: str) -> str:
     return html.unescape(re.sub(r"</?mark>", "*", snippet))
 
 
+@main.group()
+def cards() -> None:
+    """Card facts (content/cards) used by the recorder's declaration checks."""
+
+
+@cards.command("update")
+@click.option("--wheel", type=click.Path(exists=True, dir_okay=False),
+              help="A krcg wheel already downloaded (otherwise `pip download` fetches it).")
+@click.option("--version", "krcg_version", default=None, help="krcg version to download (default: the tool's).")
+def cards_update(wheel: str | None, krcg_version: str | None) -> None:
+    """Regenerate content/cards from the VEKN card lists in the krcg wheel."""
+    import importlib.util
+
+    tool = paths.REPO_DIR / "tools" / "update_cards.py"
+    if not tool.exists():
+        raise Fail(f"{tool} not found: run this from a judgekit checkout")
+    spec = importlib.util.spec_from_file_location("judgekit_update_cards", tool)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        counts = module.run(wheel, None, krcg_version or module.KRCG_VERSION)
+    except Exception as exc:  # one line, whatever went wrong (pip, zip, csv)
+        raise Fail(str(exc))
+    click.echo(module.summary_line(counts))
+
+
+@cards.command("show")
+@click.argument("name", nargs=-1, required=True)
+def cards_show(name: tuple[str, ...]) -> None:
+    """Print the facts of one card as JSON, e.g. `judgekit cards show Theo Bell (ADV)`."""
+    import dataclasses
+
+    from judgekit.recorder.cards import load_cards
+
+    index = load_cards()
+    text = " ".join(name)
+    card = index.find(text)
+    if card is None:
+        hint = index.suggest(text)
+        raise Fail(f"no card named {text!r}" + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
+    click.echo(json.dumps(dataclasses.asdict(card), ensure_ascii=False))
+
+
 def run() -> None:  # pragma: no cover
     main(prog_name="judgekit")
 
