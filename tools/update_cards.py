@@ -506,6 +506,11 @@ cards.complete("gov")                            # quick-entry completion
 parse_discipline("superior Dominate")            # ("dom", 2)
 ```
 
+`load_cards()` is cached per content folder and reads the JSON lazily (card objects are
+built on first use); `cards.warm()` builds the completion/suggestion tables up front
+(otherwise the first `complete`/`suggest` call does). Basic strikes such as "hand strike"
+are not cards: `find("Hand Strike")` is None.
+
 Names are matched without case, accents or punctuation, with the `aka` list, and with or
 without a leading "The". A name shared by several crypt cards gives the most recent
 (highest group) non-advanced one unless the query names the version: "(ADV)", "(G2)",

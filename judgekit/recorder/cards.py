@@ -210,7 +210,7 @@ Card = CryptCard | LibraryCard
 _TRANSLIT = str.maketrans({
     "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
     "ß": "ss", "đ": "d", "Đ": "D", "ı": "i", "þ": "th", "ð": "d", "’": "'", "‘": "'",
-    "“": "\"", "”": "\"", "—": "-", "–": "-",
+    "“": "\"", "”": "\"", "—": "-", "–": "-", "™": "", "®": "", "©": "",
 })
 _QUOTES = "'`´\""
 # for name_key: delete every ASCII character that is not a lower-case letter or a digit
