@@ -20,6 +20,7 @@ LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 TABLE_SEP = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 TERM = re.compile(r"^\*\*([^*]+?):\*\*\s*(.*)$", re.S)
 EXAMPLE_START = re.compile(r"^\*\*Example\b")
+EDITORIAL = re.compile(r"^\*Editorial note:\s*(.*?)\*$", re.S)
 
 
 class ContentError(ValueError):
@@ -40,7 +41,7 @@ class ListItem:
 
 @dataclass
 class Block:
-    kind: str                     # paragraph | list | table | example | term | quote
+    kind: str                     # paragraph | list | table | example | term | quote | note
     anchor: str
     line: int
     text: str = ""                # paragraph, term definition (Markdown inline)
@@ -64,7 +65,7 @@ class Block:
             return " ".join(strip_inline(c) for c in cells)
         if self.kind in ("example", "quote"):
             return " ".join(b.plain() for b in self.blocks)
-        return ""
+        return ""  # editorial notes are ours, not rules text: not searched, not diffed
 
 
 def _plain_items(items: list[ListItem]) -> list[str]:
@@ -154,7 +155,9 @@ class Corpus:
 
     @property
     def current(self) -> list[Document]:
-        return [d for d in self.documents.values() if not d.is_history]
+        """Current documents in reading order (front matter `order`, then id)."""
+        docs = [d for d in self.documents.values() if not d.is_history]
+        return sorted(docs, key=lambda d: (int(d.meta.get("order", 50)), d.id))
 
     @property
     def history(self) -> list[Document]:
@@ -276,7 +279,10 @@ class _BlockParser:
         if "{%" in text or "{{" in text:
             raise ContentError(self.path, start, "template markup ({% / {{) is not allowed in content")
         m = TERM.match(text) if self.terms else None
-        if m:
+        if EDITORIAL.match(text):
+            self.blocks.append(Block("note", f"{self.base}-note{len(self.blocks) + 1}", start,
+                                     text=EDITORIAL.match(text).group(1).strip()))
+        elif m:
             term = m.group(1).strip()
             self.blocks.append(Block("term", f"term-{slugify(term)}", start, text=m.group(2).strip(), term=term))
         else:

@@ -73,6 +73,8 @@ class Renderer:
     def _block(self, doc: Document, sec: Section | None, b: Block, state: dict) -> RenderedBlock:
         if b.kind == "paragraph":
             return RenderedBlock("paragraph", b.anchor, self.inline(doc, sec, b.text, state))
+        if b.kind == "note":
+            return RenderedBlock("note", b.anchor, self._md.reset().convert(b.text)[3:-4])
         if b.kind == "term":
             state["terms_done"].add(b.term)
             body = self.inline(doc, sec, b.text, state)

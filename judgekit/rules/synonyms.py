@@ -51,6 +51,15 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "drop": ("bowing out", "drop"),
     "quit": ("bowing out",),
     "leave": ("bowing out", "early departure"),
+    "left": ("leave", "bowing out"),
+    "went": ("go",),
+    "survivor": ("surviving", "survive"),
+    "lone": ("last",),
+    "can play": ("eligible",),
+    "allowed to play": ("eligible",),
+    "play in": ("participate", "eligible"),
+    "playing": ("participate",),
+    "participate": ("eligible",),
     "late": ("tardiness", "late arrival"),
     "cheat": ("cheating",),
     "penalty": ("penalty", "judge's guide"),
@@ -139,6 +148,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "direct intervention": ("cancel", "cancellation"),
     "wake": ("wake",),
     "replace": ("replace", "replacement"),
+    "two cards": ("multiple cards",),
+    "several cards": ("multiple cards",),
     "draw card": ("replace",),
     "misplay": ("misplay", "misrepresentation"),
     "misrepresent": ("misrepresented", "misrepresentation"),
@@ -169,14 +180,3 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 
 # Keys that expand only when typed in capitals (they are common English words otherwise).
 CASE_SENSITIVE = {"to": "TO"}
-
-
-def expansions(token: str, original: str) -> tuple[str, ...]:
-    """Rules phrases a judge's word stands for ('' if none)."""
-    key = token.lower()
-    if key in CASE_SENSITIVE and original != CASE_SENSITIVE[key]:
-        return ()
-    return SYNONYMS.get(key, ())
-
-
-MAX_PHRASE = max(len(k.split()) for k in SYNONYMS)
