@@ -1,0 +1,128 @@
+"""The round clock of a game, and the time-extension guidance.
+
+This module is the one place the extension facts live (Tournament Conduct & Infraction
+Guide v2, §1.2.4; see `content/penalties`): extensions compensate only for time lost to
+judge activity — under about a minute none, 1–3 minutes +2, 3–5 minutes +3 to +5, over 5
+minutes +5 to +10 — and they stack at a table up to a cap of 10 minutes per round unless
+a major disruption or the head judge allows more. Tournament rules 3.1.1: a round lasts at
+least two hours.
+
+Pure functions over event dicts; times are seconds since the epoch (floats) or the ISO
+strings the store writes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+EXTENSION_CAP_MIN = 10
+MIN_ROUND_MIN = 120
+DEFAULT_LIMIT_MIN = 120
+
+
+def suggest_extension(judge_minutes: float) -> tuple[int, int]:
+    """The (low, high) extension in minutes for `judge_minutes` of judge time at a table."""
+    if judge_minutes < 1:
+        return (0, 0)
+    if judge_minutes <= 3:
+        return (2, 2)
+    if judge_minutes <= 5:
+        return (3, 5)
+    return (5, 10)
+
+
+def over_cap(total_minutes: float) -> bool:
+    """Whether a table's stacked extensions exceed the per-round cap."""
+    return total_minutes > EXTENSION_CAP_MIN
+
+
+def to_epoch(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    try:
+        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class RoundClock:
+    limit_min: int = DEFAULT_LIMIT_MIN
+    started_at: float | None = None
+    paused_at: float | None = None
+    paused_total: float = 0.0
+    extensions: list[dict[str, Any]] = field(default_factory=list)
+    called_at: float | None = None
+
+    @property
+    def extended_min(self) -> int:
+        return sum(e["minutes"] for e in self.extensions)
+
+    def remaining(self, now: float) -> float | None:
+        """Seconds left on the clock at `now` (negative once over), None before the start."""
+        if self.started_at is None:
+            return None
+        at = self.paused_at if self.paused_at is not None else now
+        if self.called_at is not None:
+            at = min(at, self.called_at)
+        elapsed = at - self.started_at - self.paused_total
+        return (self.limit_min + self.extended_min) * 60 - elapsed
+
+    def ends_at(self) -> float | None:
+        """When the round ends (epoch seconds) if the clock keeps running, None if paused."""
+        if self.started_at is None or self.paused_at is not None:
+            return None
+        return self.started_at + self.paused_total + (self.limit_min + self.extended_min) * 60
+
+    def to_dict(self, now: float | None = None) -> dict[str, Any]:
+        out = {"limit_min": self.limit_min, "started_at": self.started_at,
+               "paused": self.paused_at is not None, "paused_total_s": round(self.paused_total, 3),
+               "extended_min": self.extended_min, "extensions": list(self.extensions),
+               "cap_min": EXTENSION_CAP_MIN, "over_cap": over_cap(self.extended_min),
+               "called": self.called_at is not None, "ends_at": self.ends_at()}
+        if now is not None:
+            out["remaining_s"] = self.remaining(now)
+        return out
+
+
+def apply(clock: RoundClock, event: dict[str, Any]) -> None:
+    """Update the clock for one event (unknown types are ignored)."""
+    t = event["type"]
+    at = to_epoch(event.get("time"))
+    if t == "game.start":
+        if event.get("limit_min"):
+            clock.limit_min = event["limit_min"]
+        if clock.started_at is None and at is not None:
+            clock.started_at = at
+    elif t == "sync" and event.get("time_left_min") is not None and at is not None:
+        clock.started_at = at - (clock.limit_min + clock.extended_min - event["time_left_min"]) * 60
+        clock.paused_total = 0.0
+    elif t == "time.pause" and clock.paused_at is None and at is not None:
+        clock.paused_at = at
+    elif t == "time.resume" and clock.paused_at is not None and at is not None:
+        clock.paused_total += max(0.0, at - clock.paused_at)
+        clock.paused_at = None
+    elif t == "time.extend":
+        clock.extensions.append({"seq": event.get("seq"), "minutes": event["minutes"],
+                                 "reason": event.get("reason", ""),
+                                 "judge": event.get("judge", "anonymous"),
+                                 "judge_minutes": event.get("judge_minutes")})
+    elif t == "time.call" and clock.called_at is None:
+        clock.called_at = at if at is not None else 0.0
+
+
+def clock_from_events(events: Iterable[dict[str, Any]], limit_min: int | None = None) -> RoundClock:
+    clock = RoundClock(limit_min=limit_min or DEFAULT_LIMIT_MIN)
+    for event in events:
+        apply(clock, event)
+    return clock

@@ -1,0 +1,355 @@
+"""The recorder's event vocabulary and the validation of incoming events.
+
+An event is a JSON object with a `type` and the fields of that type. `validate_event`
+checks one event against the vocabulary and returns either the normalized event (card and
+vampire names in their canonical spelling) or an `EventError` naming the field and the
+reason. Validation only refuses malformed input; whether the sequence makes sense is the
+engine's job (it stores everything and reports findings).
+
+Fields every event may carry: `seat` (the acting seat, 1..n, where one applies),
+`judge` (who recorded it; default "anonymous"), `client_id` (made by the client so that a
+retried request is stored once), `text` (free words), `unlisted` (true: accept card or
+vampire names that are not in the card list, e.g. a card newer than the list).
+The server adds `seq` (1, 2, ... per game) and `time` (UTC, ISO 8601).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+PHASES = ("unlock", "master", "minion", "influence", "discard")
+COMBAT_STEPS = ("pre-range", "range", "pre-strike", "strike", "damage", "press")
+# Windows a shortcut can skip and an interrupt can name.
+WINDOWS = PHASES + ("after-action", "minion-end") + COMBAT_STEPS
+ACTIONS = ("bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
+           "rescue", "diablerie", "anarch", "card", "other")
+OUTCOMES = ("success", "blocked", "failed", "cancelled")
+TALK_KINDS = ("negotiate", "question", "answer", "hypothetical", "raised-voice", "slur",
+              "physical-threat")
+PRESS = ("continue", "end", "none")
+LEVELS = ("inferior", "superior")
+
+# Field kinds: seat, seats, int, num, str, bool, card, minion, name, dict, seq,
+# disc (a discipline code or a list of them), or a tuple of allowed strings.
+CARD_FIELDS = {"card": "card", "minion": "minion", "discipline": "disc", "level": LEVELS,
+               "x": "int", "target": "name", "target_seat": "seat", "amount": "int",
+               "phase": WINDOWS, "window": WINDOWS, "bleed_change": "int",
+               "bleed_total": "int", "delays_replacement": "bool", "stealth": "int",
+               "wake": "bool"}
+
+# type -> (seat: "required" | "optional" | "none", {field: kind}, required fields)
+VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
+    "game.start": ("none", {"limit_min": "int"}, ()),
+    "sync": ("required", {"phase": PHASES, "turn": "int", "ousted": "seats", "edge": "seat",
+                          "board": "dict", "time_left_min": "num"}, ("phase",)),
+    "turn.start": ("required", {}, ()),
+    "phase": ("required", {"phase": PHASES}, ("phase",)),
+    "card.play": ("required", dict(CARD_FIELDS), ("card",)),
+    "card.replace": ("required", {"card": "card", "count": "int"}, ()),
+    "action.declare": ("required", dict(CARD_FIELDS, action=ACTIONS, directed="bool",
+                                         terms="str", terms_choice="bool", locked="bool",
+                                         actual_amount="int", actual_stealth="int"),
+                       ("action",)),
+    "action.pass": ("required", {}, ()),
+    "block.pass": ("required", {}, ()),
+    "block.declare": ("required", {"minion": "minion"}, ()),
+    "block.result": ("optional", {"blocked": "bool"}, ("blocked",)),
+    "reaction": ("required", dict(CARD_FIELDS), ()),
+    "combat.step": ("optional", {"step": COMBAT_STEPS + ("end",)}, ("step",)),
+    "strike": ("required", {"strike": "str", "damage": "int", "card": "card",
+                            "discipline": "disc", "level": LEVELS, "minion": "minion"}, ()),
+    "press": ("required", {"press": PRESS}, ()),
+    "action.result": ("optional", {"outcome": OUTCOMES, "amount": "int"}, ("outcome",)),
+    "bleed.total": ("required", {"amount": "int"}, ("amount",)),
+    "referendum.terms": ("required", {"terms": "str"}, ()),
+    "vote": ("required", {"votes": "int", "side": ("for", "against"), "vampire": "minion",
+                          "available": "int", "burn_edge": "bool"}, ()),
+    "referendum.result": ("none", {"passed": "bool"}, ("passed",)),
+    "turn.end": ("required", {}, ()),
+    "shortcut": ("required", {"to": WINDOWS}, ("to",)),
+    "interrupt": ("required", dict(CARD_FIELDS), ()),
+    "cancel": ("required", {"card": "card", "target_seq": "seq", "target_card": "card",
+                            "wake": "bool", "minion": "minion", "discipline": "disc",
+                            "level": LEVELS}, ()),
+    "effect": ("required", {"name": "str", "phase": WINDOWS, "window": WINDOWS,
+                            "minion": "minion", "changes": "bool"}, ("name",)),
+    "transfer": ("required", {"amount": "int", "minion": "minion"}, ()),
+    "discard": ("required", {"card": "card"}, ()),
+    "minion.in": ("required", {"minion": "minion"}, ("minion",)),
+    "minion.out": ("required", {"minion": "minion"}, ("minion",)),
+    "talk": ("required", {"kind": TALK_KINDS}, ("kind",)),
+    "talk.stop": ("required", {}, ()),
+    "oust": ("required", {}, ()),
+    "withdraw": ("required", {}, ()),
+    "concede": ("required", {}, ()),
+    "draw.intentional": ("none", {}, ()),
+    "game.end": ("none", {"reason": "str"}, ()),
+    "loop.mark": ("optional", {"state": "dict", "label": "str"}, ("state",)),
+    "judge.call": ("optional", {"reason": "str"}, ()),
+    "ruling": ("optional", {"finding_seq": "seq"}, ()),
+    "misplay": ("optional", {}, ()),
+    "penalty": ("optional", {"infraction": "str", "penalty": "str", "finding_seq": "seq"}, ()),
+    "time.extend": ("none", {"minutes": "int", "reason": "str", "judge_minutes": "num"},
+                    ("minutes",)),
+    "time.pause": ("none", {"reason": "str"}, ()),
+    "time.resume": ("none", {}, ()),
+    "time.call": ("none", {}, ()),
+    "note": ("optional", {}, ("text",)),
+    "retract": ("none", {"target": "seq", "reason": "str"}, ("target",)),
+    "amend": ("none", {"target": "seq", "fields": "dict"}, ("target", "fields")),
+}
+
+COMMON = {"type": "str", "seat": "seat", "judge": "str", "client_id": "str", "text": "str",
+          "unlisted": "bool"}
+SERVER_FIELDS = ("seq", "time")
+MAX_STR = 2000
+MAX_NAME = 120
+DISC_RE = re.compile(r"^[a-zA-Z]{3,4}$")
+
+
+@dataclass
+class EventError:
+    """Why an event was refused: the field at fault and the reason (and name suggestions)."""
+    field: str
+    reason: str
+    index: int | None = None
+    suggestions: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"field": self.field, "error": self.reason}
+        if self.index is not None:
+            out["index"] = self.index
+        if self.suggestions:
+            out["suggestions"] = self.suggestions
+        return out
+
+    def __str__(self) -> str:
+        where = f"event {self.index + 1}: " if self.index is not None else ""
+        hint = f" (did you mean: {', '.join(self.suggestions)}?)" if self.suggestions else ""
+        return f"{where}{self.field}: {self.reason}{hint}"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _lookup(cards, value: str, kind: str):
+    """The card object for `value` (crypt or library as `kind` says), or None."""
+    if cards is None:
+        return None
+    if kind == "card":
+        return cards.library(value)
+    found = cards.crypt(value)
+    return found if found is not None else cards.find(value)
+
+
+def _suggest(cards, value: str) -> list[str]:
+    try:
+        return list(cards.suggest(value))[:5]
+    except Exception:  # a suggestion is a courtesy, never a reason to fail
+        return []
+
+
+def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | EventError:
+    """Check one incoming event; return it normalized, or an EventError.
+
+    `cards` is the card index (`judgekit.recorder.cards.CardIndex` or anything with the
+    same `crypt/library/find/suggest`); without it names are not checked.
+    """
+    if not isinstance(raw, dict):
+        return EventError("event", "an event must be a JSON object")
+    etype = raw.get("type")
+    if etype is None:
+        return EventError("type", "missing")
+    if not isinstance(etype, str):
+        return EventError("type", "must be a string")
+    if etype not in VOCABULARY:
+        return EventError("type", f"unknown event type {etype!r}")
+    seat_rule, fields, required = VOCABULARY[etype]
+    out: dict[str, Any] = {"type": etype}
+    for key in raw:
+        if key in SERVER_FIELDS:
+            continue  # set by the server; a client's value is ignored
+        if key not in fields and key not in COMMON:
+            return EventError(key, f"unknown field for {etype}")
+    unlisted = raw.get("unlisted", False)
+    if not isinstance(unlisted, bool):
+        return EventError("unlisted", "must be true or false")
+    for key, value in raw.items():
+        if key in SERVER_FIELDS or key == "type":
+            continue
+        kind = fields.get(key) or COMMON[key]
+        if value is None:
+            continue
+        checked = _check(key, kind, value, n_seats, cards, unlisted)
+        if isinstance(checked, EventError):
+            return checked
+        out[key] = checked
+    if seat_rule == "required" and "seat" not in out:
+        return EventError("seat", f"missing: {etype} needs the acting seat")
+    if seat_rule == "none" and "seat" in out:
+        out.pop("seat")
+    for key in required:
+        if key not in out:
+            return EventError(key, "missing")
+    if "judge" not in out:
+        out["judge"] = "anonymous"
+    return out
+
+
+def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool):
+    if isinstance(kind, tuple):
+        if not isinstance(value, str) or value not in kind:
+            return EventError(key, f"must be one of: {', '.join(kind)}")
+        return value
+    if kind == "seat":
+        if not _is_int(value):
+            return EventError(key, "must be a seat number")
+        if not 1 <= value <= n_seats:
+            return EventError(key, f"seat {value} is out of range 1..{n_seats}")
+        return value
+    if kind == "seats":
+        if not isinstance(value, list):
+            return EventError(key, "must be a list of seat numbers")
+        for item in value:
+            err = _check(key, "seat", item, n_seats, cards, unlisted)
+            if isinstance(err, EventError):
+                return err
+        return list(value)
+    if kind == "seq":
+        if not _is_int(value) or value < 1:
+            return EventError(key, "must be an event number (1 or more)")
+        return value
+    if kind == "int":
+        if not _is_int(value):
+            return EventError(key, "must be a whole number")
+        if not -1000 <= value <= 1000:
+            return EventError(key, "is out of range")
+        if key in ("amount", "x", "votes", "minutes", "limit_min", "count", "available",
+                   "stealth", "damage", "turn") and value < 0:
+            return EventError(key, "must not be negative")
+        if key == "minutes" and value == 0:
+            return EventError(key, "must be more than 0")
+        return value
+    if kind == "num":
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value != value:
+            return EventError(key, "must be a number")
+        if value < 0 or value > 10000:
+            return EventError(key, "is out of range")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            return EventError(key, "must be true or false")
+        return value
+    if kind == "dict":
+        if not isinstance(value, dict):
+            return EventError(key, "must be a JSON object")
+        if len(repr(value)) > 20000:
+            return EventError(key, "is too large")
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            return EventError(key, "must be a string")
+        if len(value) > (MAX_NAME if key in ("judge", "client_id") else MAX_STR):
+            return EventError(key, "is too long")
+        return value
+    if kind == "disc":
+        items = value if isinstance(value, list) else [value]
+        if not items or not all(isinstance(v, str) for v in items):
+            return EventError(key, "must be a discipline code such as \"dom\" (\"DOM\" for superior) or a list of them")
+        out = []
+        for item in items:
+            norm = _discipline(item, cards)
+            if norm is None:
+                return EventError(key, f"not a discipline: {item!r}")
+            out.append(norm)
+        return out if isinstance(value, list) else out[0]
+    if kind in ("card", "minion", "name"):
+        if not isinstance(value, str) or not value.strip():
+            return EventError(key, "must be a name")
+        if len(value) > MAX_NAME:
+            return EventError(key, "is too long")
+        value = " ".join(value.split())
+        if kind == "name" or cards is None:
+            return value
+        found = _lookup(cards, value, kind)
+        if found is not None:
+            return found.name
+        if unlisted:
+            return value
+        what = "card" if kind == "card" else "vampire or minion"
+        return EventError(key, f"unknown {what} name {value!r} (send \"unlisted\": true to record it anyway)",
+                          suggestions=_suggest(cards, value))
+    raise AssertionError(f"unknown field kind {kind!r}")  # pragma: no cover
+
+
+def _discipline(text: str, cards) -> str | None:
+    """A discipline code, keeping the case convention (lower: inferior, upper: superior)."""
+    text = text.strip()
+    try:
+        from judgekit.recorder.cards import DISCIPLINES
+    except ImportError:  # pragma: no cover - card facts ship with the package
+        DISCIPLINES = {}
+    if DISC_RE.match(text) and (not DISCIPLINES or text.lower() in DISCIPLINES):
+        return text if text.isupper() else text.lower()
+    parse = getattr(cards, "parse_discipline", None) if cards is not None else None
+    if parse is None:
+        try:
+            from judgekit.recorder.cards import parse_discipline as parse
+        except ImportError:
+            return None
+    try:
+        code, level = parse(text)
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not code:
+        return None
+    return code.upper() if level == 2 else code.lower()
+
+
+def validate_batch(raw: Any, n_seats: int, cards=None) -> list[dict[str, Any]] | EventError:
+    """One event or a list of them; all valid or the first error (with its index)."""
+    items = raw if isinstance(raw, list) else [raw]
+    if isinstance(raw, list) and not raw:
+        return EventError("events", "the list is empty")
+    if len(items) > 500:
+        return EventError("events", "at most 500 events per request")
+    out = []
+    for i, item in enumerate(items):
+        result = validate_event(item, n_seats, cards)
+        if isinstance(result, EventError):
+            if isinstance(raw, list):
+                result.index = i
+            return result
+        out.append(result)
+    return out
+
+
+def describe(event: dict[str, Any], names: list[str] | None = None) -> str:
+    """A short human line for an event (the log on the page, the CLI)."""
+    def who(seat):
+        if seat is None:
+            return ""
+        if names and 1 <= seat <= len(names):
+            return f"{names[seat - 1]} ({seat})"
+        return f"seat {seat}"
+
+    t = event["type"]
+    s = who(event.get("seat"))
+    bits = []
+    for key in ("action", "minion", "card", "discipline", "level", "x", "target", "amount",
+                "stealth", "phase", "window", "to", "outcome", "strike", "damage", "press",
+                "votes", "side", "vampire", "kind", "name", "terms", "minutes", "reason",
+                "target_seq", "step", "blocked"):
+        if key in event and event[key] is not None and event[key] != "":
+            value = event[key]
+            if key == "target_seat":
+                value = who(value)
+            bits.append(f"{key}={value}" if key in ("x", "stealth", "target_seq", "damage", "blocked") else str(value))
+    if event.get("target_seat"):
+        bits.append(f"→ {who(event['target_seat'])}")
+    line = f"{t}" + (f" · {s}" if s else "") + (": " + " · ".join(str(b) for b in bits) if bits else "")
+    if event.get("text"):
+        line += f" — “{event['text']}”"
+    return line

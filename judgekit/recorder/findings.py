@@ -1,0 +1,171 @@
+"""The recorder's findings: one table of codes, and the `Finding` value the engine emits.
+
+Every code the engine can report is a row of `CODES`: its severity, whether the
+declaration it concerns stays binding (None when that question does not apply), a default
+one-line message, the citation into the rules corpus (a section id, never copied text) and
+the infraction suggested to the judge (v2 catalog names, `content/penalties`; None when the
+finding is not an infraction by itself). Codes are stable machine names: tests, the CLI,
+the page and the tournament area rely on them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ANN = "announcements"
+TR = "tournament-rules"
+
+# Severities, from informative to serious.
+SEVERITIES = ("info", "warning", "sequence", "declaration", "forbidden-shortcut",
+              "misplay", "conduct", "loop", "time")
+
+GRV = "Game Rule Violation"
+PIM = "Public Information Miscommunication"
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    severity: str
+    binding: bool | None
+    message: str
+    cite: dict[str, str]
+    infraction: str | None
+
+
+def _c(code, severity, binding, message, doc, section, infraction):
+    return Code(code, severity, binding, message, {"doc": doc, "section": section}, infraction)
+
+
+CODES: dict[str, Code] = {c.code: c for c in [
+    # The announcement procedure — forbidden shortcuts.
+    _c("action-pass-missing", "forbidden-shortcut", None,
+       "Someone acted on the action before the acting player passed (\"any blocks?\" counts as passing).",
+       ANN, "forbidden-shortcuts", GRV),
+    _c("block-pass-missing", "forbidden-shortcut", None,
+       "A block opportunity was not explicitly passed (\"no block\") before a reaction, an effect or the resolution.",
+       ANN, "forbidden-shortcuts", GRV),
+    _c("block-out-of-order", "forbidden-shortcut", None,
+       "On an undirected action the predator acted before the prey passed on blocking.",
+       ANN, "forbidden-shortcuts", GRV),
+    _c("block-not-eligible", "sequence", None,
+       "This player has no block opportunity on this action (directed: only the target; undirected: prey and predator).",
+       ANN, "forbidden-shortcuts", GRV),
+    _c("replace-missing", "forbidden-shortcut", None,
+       "A card was played before the previous card was replaced.",
+       ANN, "forbidden-shortcuts", GRV),
+    _c("end-of-turn-missing", "forbidden-shortcut", None,
+       "A new turn started without the previous player declaring the end of their turn.",
+       ANN, "forbidden-shortcuts", GRV),
+    # Declarations.
+    _c("bleed-amount-missing", "declaration", None,
+       "A bleed was declared without its amount.",
+       ANN, "action-declaration", GRV),
+    _c("bleed-total-not-restated", "declaration", None,
+       "The bleed amount changed during the action and the new total was not stated.",
+       ANN, "action-declaration", GRV),
+    _c("stealth-undeclared", "declaration", None,
+       "The action's stealth is not the standard one for its type and was not declared.",
+       ANN, "action-declaration", GRV),
+    _c("card-choice-missing", "declaration", False,
+       "A card was played without a required choice; the player is not bound to any choice.",
+       ANN, "card-declaration", GRV),
+    _c("discipline-unavailable", "misplay", False,
+       "The declared discipline or level is one the minion does not have: the declaration is void (misplay).",
+       ANN, "card-declaration", GRV),
+    _c("misrepresented", "misplay", True,
+       "A valid declaration was misrepresented: it stays binding, and it is a misplay.",
+       ANN, "action-declaration", PIM),
+    _c("declaration-binding", "declaration", True,
+       "A declaration was made and is binding: it cannot be taken back.",
+       ANN, "hypotheticals", GRV),
+    # Votes and referendum terms.
+    _c("vote-incomplete", "declaration", None,
+       "Votes were announced without their number or their side.",
+       ANN, "votes", GRV),
+    _c("vote-vampire-missing", "declaration", None,
+       "Not all available votes were committed and the voting vampire was not named.",
+       ANN, "votes", GRV),
+    _c("terms-unconfirmed", "declaration", None,
+       "The political action succeeded and polling started without the terms being confirmed.",
+       ANN, "votes", GRV),
+    # Shortcuts and windows.
+    _c("phase-passed", "sequence", None,
+       "This belongs to a phase or step the player already passed (by a shortcut or explicitly).",
+       ANN, "shortcuts", GRV),
+    _c("shortcut-voided", "info", False,
+       "An opponent interrupted a shortcut in its window: the shortcut does not bind and the sequence resumes there.",
+       ANN, "shortcuts", None),
+    _c("interrupt-too-late", "sequence", None,
+       "Too late: the next card or effect was already played after that window.",
+       ANN, "shortcuts", None),
+    _c("cancel-too-late", "sequence", None,
+       "Too late to cancel (or wake against) that card: the next card was already announced.",
+       ANN, "cancellation", None),
+    # Table talk.
+    _c("discussion-after-stop", "conduct", None,
+       "Discussion went on after the acting player required it to stop and the last question and answer were given.",
+       ANN, "pace", "Slow Play"),
+    _c("unsportsmanlike", "conduct", None,
+       "Table talk that is not allowed: raised voice, slur, or physical threat (even in jest).",
+       ANN, "table-talk", "Unsportsmanlike Conduct — Minor"),
+    # Loops (tournament rules 4.9).
+    _c("loop-detected", "loop", None,
+       "The game state was completely restored to an earlier state: a loop; the activity cannot be begun again until the state changes.",
+       TR, "4.9", None),
+    _c("loop-repeated", "loop", None,
+       "The looping activity was begun again without a change of game state.",
+       TR, "4.9", GRV),
+    # Time.
+    _c("time-over", "time", None,
+       "The round's time was called: this happens after the point where the game ends.",
+       TR, "3.1.1", GRV),
+    _c("time-limit-short", "warning", None,
+       "The round's time limit is under the two-hour minimum.",
+       TR, "3.1.1", None),
+    _c("extension-over-cap", "warning", None,
+       "Time extensions at this table now exceed the 10-minute cap per round (only for a major disruption or with the head judge's approval).",
+       TR, "2.8", None),
+]}
+
+
+@dataclass
+class Finding:
+    seq: int
+    code: str
+    message: str
+    seat: int | None = None
+    severity: str = ""
+    binding: bool | None = None
+    cite: dict[str, str] = field(default_factory=dict)
+    infraction: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "code": self.code, "severity": self.severity,
+                "binding": self.binding, "message": self.message, "cite": dict(self.cite),
+                "infraction": self.infraction, "seat": self.seat}
+
+
+def make(code: str, seq: int, message: str | None = None, *, seat: int | None = None,
+         infraction: str | None = ..., binding: bool | None = ..., section: str | None = None,
+         anchor: str | None = None) -> Finding:
+    """A finding for `code` at event `seq`; the table gives every default."""
+    row = CODES[code]
+    cite = dict(row.cite)
+    if section:
+        cite["section"] = section
+    if anchor:
+        cite["anchor"] = anchor
+    return Finding(seq=seq, code=code, message=message or row.message, seat=seat,
+                   severity=row.severity,
+                   binding=row.binding if binding is ... else binding,
+                   cite=cite,
+                   infraction=row.infraction if infraction is ... else infraction)
+
+
+def cite_url(cite: dict[str, str]) -> str:
+    """The address of a citation in the rules pages: /rules/<doc>/<section>[#anchor]."""
+    url = f"/rules/{cite['doc']}/{cite['section']}"
+    if cite.get("anchor"):
+        url += "#" + cite["anchor"]
+    return url

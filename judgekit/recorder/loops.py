@@ -1,0 +1,132 @@
+"""Loop detection (tournament rules 4.9).
+
+Two ways to see a loop:
+
+* **Marks.** The judge records `loop.mark` events carrying the public state the players
+  agree on (pools, cards in play and their lock state, blood, hand/library/ash heap
+  sizes, maneuvers and presses available, out-of-turn master plays). When a mark's state
+  is identical to an earlier mark's, the activity recorded between the two is a loop.
+* **Repetition.** Without marks: the same block of events (at least two, including an
+  action, a strike or a press) recorded twice in a row with no event that changes the
+  game state among them.
+
+Once a loop is detected the activity is "armed": beginning it again (its first event
+recurs: same minion, same action or combat sequence) before the state changes is
+`loop-repeated`. Any state-changing event, or a mark with a different state, disarms it.
+Pure and deterministic: `LoopTracker.feed` returns the codes to report for one event.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+# Events that are not part of the game sequence (talk, judge work, time): ignored here.
+OFF_BOARD = {"note", "judge.call", "ruling", "misplay", "penalty", "time.extend",
+             "time.pause", "time.resume", "time.call", "talk", "talk.stop", "retract",
+             "amend", "game.start", "loop.mark"}
+# Event types that never change the game state by themselves.
+NEUTRAL = {"action.declare", "action.pass", "block.pass", "block.declare", "block.result",
+           "combat.step", "press", "shortcut", "interrupt"}
+# The events that can begin an activity.
+ACTIVITY = {"action.declare", "strike", "press", "effect", "block.declare"}
+SIGNATURE_KEYS = ("type", "seat", "minion", "action", "card", "strike", "damage", "press",
+                  "window", "to", "step", "target_seat", "target", "name", "outcome",
+                  "blocked", "amount", "discipline", "level")
+MAX_PERIOD = 20
+ACTIVITY_TYPES = {json.dumps(t) for t in ACTIVITY}
+
+
+def signature(event: dict[str, Any]) -> tuple:
+    return tuple((k, json.dumps(event.get(k), sort_keys=True)) for k in SIGNATURE_KEYS
+                 if event.get(k) is not None)
+
+
+def changes_state(event: dict[str, Any]) -> bool:
+    t = event["type"]
+    if "changes" in event and isinstance(event["changes"], bool):
+        return event["changes"]
+    if t in NEUTRAL:
+        return False
+    if t == "strike":
+        return not (event.get("damage") == 0 or "dodge" in str(event.get("strike", "")).lower())
+    if t == "effect":
+        return False
+    if t == "action.result":
+        return event.get("outcome") == "success" and event.get("amount", 1) != 0
+    return True
+
+
+def canonical_state(state: dict[str, Any]) -> str:
+    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class LoopTracker:
+    marks: list[tuple[int, str, int]] = field(default_factory=list)  # (seq, state, history index)
+    history: list[tuple] = field(default_factory=list)   # signatures of game events
+    run: list[tuple] = field(default_factory=list)       # since the last state change
+    armed: tuple | None = None                           # the looping activity
+    armed_seq: int | None = None
+
+    def feed(self, event: dict[str, Any]) -> list[tuple[str, str]]:
+        """Codes (with a message) to report for this event."""
+        t = event["type"]
+        if t == "loop.mark":
+            return self._mark(event)
+        if t in OFF_BOARD:
+            return []
+        sig = signature(event)
+        out: list[tuple[str, str]] = []
+        if self.armed is not None:
+            if sig == self.armed[0]:
+                out.append(("loop-repeated",
+                            f"The loop detected at event {self.armed_seq} is begun again "
+                            "without a change of game state."))
+            elif sig not in self.armed:
+                self.armed = None
+        self.history.append(sig)
+        if changes_state(event) and (self.armed is None or sig not in self.armed):
+            self.run = []
+            self.armed = None
+            return out
+        self.run.append(sig)
+        if len(self.run) > 2 * MAX_PERIOD:
+            del self.run[0]
+        if self.armed is None:
+            period = self._repetition()
+            if period:
+                block = tuple(self.run[-period:])
+                self.armed, self.armed_seq = block, event.get("seq")
+                self.run = []
+                out.append(("loop-detected",
+                            f"The same {period} events were recorded twice in a row with no "
+                            "change of game state: a loop."))
+        return out
+
+    def _repetition(self) -> int | None:
+        n = len(self.run)
+        for k in range(2, min(MAX_PERIOD, n // 2) + 1):
+            block = self.run[-k:]
+            if block == self.run[-2 * k:-k] and any(s[0][1] in ACTIVITY_TYPES for s in block):
+                return k
+        return None
+
+    def _mark(self, event: dict[str, Any]) -> list[tuple[str, str]]:
+        state = canonical_state(event.get("state") or {})
+        seq = event.get("seq") or 0
+        here = len(self.history)
+        out: list[tuple[str, str]] = []
+        earlier = next((m for m in reversed(self.marks) if m[1] == state), None)
+        if earlier is not None and here > earlier[2]:
+            activity = tuple(self.history[earlier[2]:here])
+            if self.armed is None or self.armed != activity:
+                self.armed, self.armed_seq = activity, seq
+                out.append(("loop-detected",
+                            f"The state marked here is identical to the mark at event {earlier[0]}: "
+                            "the activity in between is a loop."))
+            self.run = []
+        elif self.armed is not None:
+            self.armed = None  # a mark with a different state: the state changed
+        self.marks.append((seq, state, here))
+        return out
