@@ -1,4 +1,519 @@
-"""Web views of the tournament area (thin: parse, call the domain, render)."""
-from flask import Blueprint
+"""Web views of the tournament area (thin: parse, call the store, render or jsonify).
+
+Pages (phone first): the list of tournaments, a tournament's dashboard, a round's seating
+(printable), a table's result entry, the standings (printable, and a public view), the
+final's seat choice. JSON API under /api/tournaments and CSV/JSON exports.
+
+Every write goes through one store function; the penalties/sign-in area puts its
+permission checks in front of the `POST` handlers here.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import wraps
+
+from flask import (Blueprint, Response, flash, jsonify, redirect, render_template, request,
+                   url_for)
+
+from judgekit.tournament import store
+from judgekit.tournament.scoring import format_vp
+from judgekit.tournament.store import TournamentError
+from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("tournament", __name__)
+
+
+@bp.app_template_filter("vp")
+def _vp_filter(value):
+    return format_vp(value)
+
+
+def api(fn):
+    """JSON endpoint: a TournamentError becomes a 4xx JSON error."""
+    @wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TournamentError as exc:
+            raise ApiError(exc.status, exc.message, field=exc.field, **exc.extra)
+    return wrapper
+
+
+def page(fn):
+    """HTML endpoint: a TournamentError becomes an error page with the message."""
+    @wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TournamentError as exc:
+            raise ApiError(exc.status, exc.message, field=exc.field)
+    return wrapper
+
+
+def form_action(endpoint_of_failure):
+    """HTML form POST: on a TournamentError, flash the message and go back to the page."""
+    def deco(fn):
+        @wraps(fn)
+        def wrapper(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except TournamentError as exc:
+                if exc.status == 404:
+                    raise ApiError(404, exc.message)
+                flash(exc.message, "error")
+                return redirect(endpoint_of_failure(**kwargs))
+        return wrapper
+    return deco
+
+
+def who() -> str | None:
+    """Who is making the change (the sign-in area will fill this in)."""
+    return None
+
+
+def _dashboard_url(tid, **_):
+    return url_for("tournament.dashboard", tid=tid)
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+@bp.get("/tournaments")
+def index():
+    return render_template("tournament/index.html", tournaments=store.list_tournaments(get_db()))
+
+
+@bp.post("/tournaments")
+def create_form():
+    try:
+        tid = store.create_tournament(get_db(), _form_dict())
+    except TournamentError as exc:
+        flash(exc.message, "error")
+        return render_template("tournament/index.html", tournaments=store.list_tournaments(get_db()),
+                               form=request.form), exc.status
+    return redirect(url_for("tournament.dashboard", tid=tid))
+
+
+def _form_dict() -> dict:
+    data = {k: v for k, v in request.form.items() if k != "csrf_token"}
+    if "has_final_present" in data:
+        data["has_final"] = "has_final" in request.form
+    return data
+
+
+@bp.get("/tournaments/<tid>")
+@page
+def dashboard(tid):
+    db = get_db()
+    return render_template("tournament/dashboard.html", d=store.dashboard(db, tid))
+
+
+@bp.post("/tournaments/<tid>/players")
+@form_action(_dashboard_url)
+def add_player_form(tid):
+    p = store.add_player(get_db(), tid, {"name": request.form.get("name"), "vekn": request.form.get("vekn")})
+    flash(f"{p['name']} registered" + ("" if p["rated"] else " (no VEKN number: not rated)"), "ok")
+    return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
+
+
+@bp.post("/tournaments/<tid>/players/<pid>/checkin")
+@form_action(_dashboard_url)
+def checkin_form(tid, pid):
+    p = store.set_checked_in(get_db(), tid, pid, request.form.get("checked_in") == "1")
+    flash(f"{p['name']} {'checked in' if p['checked_in'] else 'marked absent'}", "ok")
+    return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
+
+
+@bp.post("/tournaments/<tid>/players/<pid>/drop")
+@form_action(_dashboard_url)
+def drop_form(tid, pid):
+    p = store.drop_player(get_db(), tid, pid, request.form.get("dropped", "1") == "1")
+    flash(f"{p['name']} {'dropped out' if p['dropped'] else 'reinstated'}", "ok")
+    return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
+
+
+@bp.post("/tournaments/<tid>/rounds")
+@form_action(_dashboard_url)
+def start_round_form(tid):
+    seed = request.form.get("seed") or None
+    if seed is not None and not seed.strip().isdigit():
+        raise TournamentError(400, "the seed must be a whole number", "seed")
+    r = store.start_round(get_db(), tid, seed=int(seed) if seed else None)
+    for w in r.get("warnings", []):
+        flash(w, "warn")
+    return redirect(url_for("tournament.round_page", tid=tid, n=r["number"]))
+
+
+def _round_url(tid, n, **_):
+    return url_for("tournament.round_page", tid=tid, n=n)
+
+
+@bp.get("/tournaments/<tid>/rounds/<n>")
+@page
+def round_page(tid, n):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    r = store.round_detail(db, t["id"], n)
+    return render_template("tournament/round.html", t=t, r=r,
+                           players=[p for p in store.players(db, t["id"]) if not p["dropped"]])
+
+
+@bp.post("/tournaments/<tid>/rounds/<n>/swap")
+@form_action(_round_url)
+def swap_form(tid, n):
+    r = store.swap_seats(get_db(), tid, n, request.form.get("a"), request.form.get("b"), by=who())
+    flash("Seats swapped", "ok")
+    for w in r["warnings"]:
+        flash(w, "warn")
+    return redirect(url_for("tournament.round_page", tid=tid, n=n))
+
+
+@bp.post("/tournaments/<tid>/rounds/<n>/close")
+@form_action(_round_url)
+def close_form(tid, n):
+    store.close_round(get_db(), tid, n)
+    flash(f"Round {n} closed", "ok")
+    return redirect(url_for("tournament.dashboard", tid=tid))
+
+
+@bp.route("/tournaments/<tid>/rounds/<n>/tables/<table>", methods=["GET", "POST"])
+@page
+def table_page(tid, n, table):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    detail = store.table_detail(db, t["id"], n, table)
+    status, error, values, reason = 200, None, None, None
+    if request.method == "POST":
+        size = detail["size"]
+        values = [request.form.get(f"vp{k}", "") for k in range(1, size + 1)]
+        withdrawn = [k for k in range(1, size + 1) if request.form.get(f"wd{k}")]
+        action = request.form.get("action", "enter")
+        reason = request.form.get("reason", "")
+        try:
+            if action == "override":
+                store.override_result(db, t["id"], n, table, values, reason, by=who())
+                flash(f"Table {table}: override recorded", "ok")
+            else:
+                after = store.enter_result(db, t["id"], n, table, values, withdrawn=withdrawn,
+                                           note=request.form.get("note"), by=who())
+                if after["state"] == "invalid":
+                    flash(f"Table {table}: stored, but the numbers are not possible — see below", "error")
+                else:
+                    flash(f"Table {table}: result stored", "ok")
+            return redirect(url_for("tournament.table_page", tid=t["id"], n=n, table=table))
+        except TournamentError as exc:
+            status, error = exc.status, exc.message
+    return render_template("tournament/table.html", t=t, tb=detail, error=error, values=values,
+                           reason=reason), status
+
+
+@bp.get("/tournaments/<tid>/standings")
+@page
+def standings_page(tid):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return render_template("tournament/standings.html", t=t, s=store.standings(db, t["id"]),
+                           res=store.results(db, t["id"]), public=False,
+                           prelims=len([r for r in store.rounds(db, t["id"])
+                                        if r["kind"] == "prelim" and r["status"] == "closed"]))
+
+
+@bp.get("/tournaments/<tid>/public")
+@page
+def public_standings(tid):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return render_template("tournament/standings.html", t=t, s=store.standings(db, t["id"]),
+                           res=store.results(db, t["id"]), public=True,
+                           prelims=len([r for r in store.rounds(db, t["id"])
+                                        if r["kind"] == "prelim" and r["status"] == "closed"]))
+
+
+@bp.post("/tournaments/<tid>/toss")
+@form_action(lambda tid, **_: url_for("tournament.standings_page", tid=tid))
+def toss_form(tid):
+    res = store.record_toss(get_db(), tid, by=who())
+    flash(f"Toss drawn (seed {res['seed']})", "ok")
+    return redirect(url_for("tournament.standings_page", tid=tid))
+
+
+def _final_url(tid, **_):
+    return url_for("tournament.final_page", tid=tid)
+
+
+@bp.get("/tournaments/<tid>/final")
+@page
+def final_page(tid):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return render_template("tournament/final.html", t=t, f=store.final_state(db, t["id"]))
+
+
+@bp.post("/tournaments/<tid>/final/start")
+@form_action(_final_url)
+def final_start_form(tid):
+    store.start_final(get_db(), tid)
+    return redirect(url_for("tournament.final_page", tid=tid))
+
+
+@bp.post("/tournaments/<tid>/final/place")
+@form_action(_final_url)
+def final_place_form(tid):
+    store.place_final_card(get_db(), tid, request.form.get("player_id"), request.form.get("position"), by=who())
+    return redirect(url_for("tournament.final_page", tid=tid))
+
+
+@bp.post("/tournaments/<tid>/final/reset")
+@form_action(_final_url)
+def final_reset_form(tid):
+    store.reset_final_choices(get_db(), tid, by=who())
+    return redirect(url_for("tournament.final_page", tid=tid))
+
+
+@bp.post("/tournaments/<tid>/final/seat")
+@form_action(_final_url)
+def final_seat_form(tid):
+    store.seat_final(get_db(), tid)
+    return redirect(url_for("tournament.final_page", tid=tid))
+
+
+# --- exports -----------------------------------------------------------------------------------
+
+def _csv(rows: list[dict], filename: str) -> Response:
+    buf = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return Response(buf.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/tournaments/<tid>/export/standings.<fmt>")
+@api
+def export_standings(tid, fmt):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    rows = store.standings_rows(db, t["id"])
+    if fmt == "csv":
+        return _csv(rows, f"standings-{t['id']}.csv")
+    if fmt == "json":
+        return jsonify({"tournament": t["id"], "name": t["name"], "standings": rows})
+    raise ApiError(404, "export as .csv or .json")
+
+
+@bp.get("/tournaments/<tid>/export/seating.<fmt>")
+@api
+def export_seating(tid, fmt):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    rounds = store.rounds(db, t["id"])
+    which = request.args.get("round")
+    if which:
+        rows = store.seating_rows(db, t["id"], which)
+    else:
+        rows = [row for r in rounds for row in store.seating_rows(db, t["id"], r["number"])]
+    if fmt == "csv":
+        return _csv(rows, f"seating-{t['id']}.csv")
+    if fmt == "json":
+        return jsonify({"tournament": t["id"], "name": t["name"], "seating": rows})
+    raise ApiError(404, "export as .csv or .json")
+
+
+# --- JSON API ----------------------------------------------------------------------------------
+
+def _standings_json(db, tid) -> dict:
+    s = store.standings(db, tid)
+    return {"standings": [r.to_dict() for r in s.rows], "needs_toss": s.needs_toss,
+            "finalists": s.finalists}
+
+
+@bp.get("/api/tournaments")
+@api
+def api_list():
+    return jsonify({"tournaments": store.list_tournaments(get_db())})
+
+
+@bp.post("/api/tournaments")
+@api
+def api_create():
+    db = get_db()
+    tid = store.create_tournament(db, json_body())
+    return jsonify(store.get_tournament(db, tid)), 201
+
+
+@bp.get("/api/tournaments/<tid>")
+@api
+def api_get(tid):
+    db = get_db()
+    d = store.dashboard(db, tid)
+    return jsonify({**d["tournament"], "players": d["players"],
+                    "rounds": [{k: r[k] for k in ("number", "kind", "status", "seed", "sit_outs", "open_tables")}
+                               for r in d["rounds"]],
+                    "final": d["final"]})
+
+
+@bp.get("/api/tournaments/<tid>/players")
+@api
+def api_players(tid):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return jsonify({"players": store.players(db, t["id"])})
+
+
+@bp.post("/api/tournaments/<tid>/players")
+@api
+def api_add_player(tid):
+    body = json_body()
+    db = get_db()
+    if isinstance(body, list):
+        # several at once: all or nothing
+        from judgekit.db import transaction
+        out = []
+        with transaction(db):
+            for item in body:
+                out.append(store.add_player(db, tid, item))
+        return jsonify({"players": out}), 201
+    return jsonify(store.add_player(db, tid, body)), 201
+
+
+@bp.patch("/api/tournaments/<tid>/players/<pid>")
+@api
+def api_update_player(tid, pid):
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "send an object: {\"checked_in\": bool} or {\"dropped\": bool}")
+    db = get_db()
+    p = store.get_player(db, store.get_tournament(db, tid)["id"], pid)
+    if "checked_in" in body:
+        p = store.set_checked_in(db, tid, pid, bool(body["checked_in"]))
+    if "dropped" in body:
+        p = store.drop_player(db, tid, pid, bool(body["dropped"]))
+    return jsonify(p)
+
+
+@bp.post("/api/tournaments/<tid>/rounds")
+@api
+def api_start_round(tid):
+    body = json_body(required=False) or {}
+    if not isinstance(body, dict):
+        raise ApiError(400, "send an object (optionally with seed or tables)")
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ApiError(400, "seed must be a whole number", field="seed")
+    r = store.start_round(get_db(), tid, seed=seed, tables=body.get("tables"))
+    return jsonify(r), 201
+
+
+@bp.get("/api/tournaments/<tid>/rounds/<n>")
+@api
+def api_round(tid, n):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return jsonify(store.round_detail(db, t["id"], n))
+
+
+@bp.post("/api/tournaments/<tid>/rounds/<n>/swap")
+@api
+def api_swap(tid, n):
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {\"a\": player id, \"b\": player id}")
+    return jsonify(store.swap_seats(get_db(), tid, n, body.get("a"), body.get("b"), by=who()))
+
+
+@bp.post("/api/tournaments/<tid>/rounds/<n>/close")
+@api
+def api_close(tid, n):
+    return jsonify(store.close_round(get_db(), tid, n))
+
+
+@bp.get("/api/tournaments/<tid>/rounds/<n>/tables/<table>")
+@api
+def api_table(tid, n, table):
+    return jsonify(store.table_detail(get_db(), tid, n, table))
+
+
+@bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/result")
+@api
+def api_result(tid, n, table):
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {\"vps\": [...], \"withdrawn\": [seats], \"note\": \"...\"}")
+    return jsonify(store.enter_result(get_db(), tid, n, table, body.get("vps"), withdrawn=body.get("withdrawn"),
+                                      note=body.get("note"), by=who())), 201
+
+
+@bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/override")
+@api
+def api_override(tid, n, table):
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {\"vps\": [...], \"reason\": \"...\"}")
+    return jsonify(store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
+                                         by=who())), 201
+
+
+@bp.get("/api/tournaments/<tid>/standings")
+@api
+def api_standings(tid):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return jsonify(_standings_json(db, t["id"]))
+
+
+@bp.post("/api/tournaments/<tid>/toss")
+@api
+def api_toss(tid):
+    body = json_body(required=False) or {}
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {} or {\"players\": [ids], \"seed\": n}")
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ApiError(400, "seed must be a whole number", field="seed")
+    res = store.record_toss(get_db(), tid, body.get("players"), seed=seed, by=who())
+    return jsonify({**res, "places": {str(k): v for k, v in res["places"].items()}}), 201
+
+
+@bp.get("/api/tournaments/<tid>/final")
+@api
+def api_final(tid):
+    return jsonify(_jsonable(store.final_state(get_db(), tid)))
+
+
+@bp.post("/api/tournaments/<tid>/final")
+@api
+def api_final_start(tid):
+    return jsonify(_jsonable(store.start_final(get_db(), tid))), 201
+
+
+@bp.post("/api/tournaments/<tid>/final/place")
+@api
+def api_final_place(tid):
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {\"player_id\": id, \"position\": gap}")
+    return jsonify(_jsonable(store.place_final_card(get_db(), tid, body.get("player_id"), body.get("position"),
+                                                    by=who())))
+
+
+@bp.post("/api/tournaments/<tid>/final/seat")
+@api
+def api_final_seat(tid):
+    body = json_body(required=False) or {}
+    seed = body.get("seed") if isinstance(body, dict) else None
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ApiError(400, "seed must be a whole number", field="seed")
+    return jsonify(_jsonable(store.seat_final(get_db(), tid, seed=seed))), 201
+
+
+@bp.get("/api/tournaments/<tid>/results")
+@api
+def api_results(tid):
+    return jsonify(_jsonable(store.results(get_db(), tid)))
+
+
+def _jsonable(obj):
+    """dict keys as strings (player ids are ints in the domain)."""
+    return json.loads(json.dumps(obj, default=str))

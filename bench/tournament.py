@@ -1,0 +1,131 @@
+"""Tournament figures: seating a big round, computing the standings.
+
+    python bench/tournament.py [--players 300] [--repeat 5] [--no-store]
+
+1. Seat round 4 of a 300-player event (60 tables) whose three earlier rounds were seated
+   by the same code: time, and predator→prey pairs repeated from earlier rounds
+   (target: 0 repeats, ≤ 2 s).
+2. The standings after 4 rounds with a random, valid result at every table:
+   time (target ≤ 100 ms) — the pure computation, and (unless --no-store) the same through
+   the SQLite store, reading every table's result as the standings page does.
+
+Prints one line per figure; not a test.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from judgekit.tournament.scoring import derive_vp  # noqa: E402
+from judgekit.tournament.seating import History, seat_round  # noqa: E402
+from judgekit.tournament.standings import Entrant, compute  # noqa: E402
+
+
+def random_outcome(n: int, rng: random.Random) -> list[dict]:
+    """A random finished game: ousts (and now and then a withdrawal), then the time limit."""
+    alive = list(range(1, n + 1))
+    events = []
+    while len(alive) > 1 and rng.random() < 0.6:
+        seat = rng.choice(alive)
+        events.append({"type": "withdraw" if rng.random() < 0.05 else "oust", "seat": seat,
+                       "seq": len(events) + 1})
+        alive.remove(seat)
+    if len(alive) > 1:
+        events.append({"type": "time-out", "seq": len(events) + 1})
+    return events
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--players", type=int, default=300)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-store", action="store_true")
+    args = ap.parse_args()
+    players = list(range(1, args.players + 1))
+
+    # --- seating ----------------------------------------------------------------------
+    history = History()
+    rounds = []
+    for r in range(1, 4):
+        seating = seat_round(players, history, seed=r)
+        rounds.append(seating.tables)
+        history.add_round(seating.tables)
+    times, repeats, mates = [], [], []
+    for k in range(args.repeat):
+        t0 = time.perf_counter()
+        s4 = seat_round(players, History.of(rounds), seed=1000 + k)
+        times.append(time.perf_counter() - t0)
+        repeats.append(len(s4.repeated_pp))
+        mates.append(s4.repeated_mates)
+    print(f"seat round 4 of {args.players} players ({len(s4.tables)} tables), 3 earlier rounds, "
+          f"{args.repeat} seeds: median {ms(statistics.median(times))}, max {ms(max(times))}; "
+          f"repeated predator->prey pairs: max {max(repeats)}; repeated table-mates: max {max(mates)}")
+
+    # --- standings -----------------------------------------------------------------------
+    rounds.append(s4.tables)
+    rng = random.Random(4)
+    derived = [[(table, derive_vp(len(table), random_outcome(len(table), rng))) for table in round_]
+               for round_ in rounds]
+    results = [[list(zip(table, d.vps)) for table, d in round_] for round_ in derived]
+    entrants = [Entrant(p, f"Player {p}", str(3000000 + p)) for p in players]
+    adjustments = [{"player_id": p, "vp": -1} for p in rng.sample(players, 5)]
+    times = []
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        standings = compute(entrants, results, adjustments=adjustments, disqualified={players[0]})
+        times.append(time.perf_counter() - t0)
+    print(f"standings after 4 rounds, {args.players} players (pure): median {ms(statistics.median(times))}, "
+          f"max {ms(max(times))}; ties to toss in the top 5: {len(standings.needs_toss)}")
+
+    if args.no_store:
+        return
+    try:
+        from judgekit.db import migrate, open_db
+        from judgekit.tournament import store
+    except ImportError as exc:  # pragma: no cover
+        print(f"store figure skipped: {exc}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        db = open_db(Path(tmp) / "bench.db")
+        migrate(db)
+        tid = store.create_tournament(db, {"name": "Bench", "rounds_planned": 4})
+        ids = {}
+        for p in players:
+            ids[p] = store.add_player(db, tid, {"name": f"Player {p}", "vekn": str(3000000 + p)})["id"]
+        seat_time = None
+        for r, round_ in enumerate(results, 1):
+            if r < 4:
+                rnd = store.start_round(db, tid, tables=[[ids[pid] for pid, _ in t] for t in round_], seed=r)
+            else:  # round 4 seated by the store itself, as the dashboard's button does
+                t0 = time.perf_counter()
+                rnd = store.start_round(db, tid, seed=4)
+                seat_time = time.perf_counter() - t0
+                rnd_repeats = len(rnd["warnings"])
+            for table_no, (table, d) in enumerate(derived[r - 1], 1):
+                store.enter_result(db, tid, rnd["number"], table_no, d.vps, withdrawn=d.withdrawn, by="bench")
+            store.close_round(db, tid, rnd["number"])
+        print(f"seat round 4 through the store (history read from SQLite, tables written): "
+              f"{ms(seat_time)}; repeated predator->prey pairs: {rnd_repeats}")
+        times = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            store.standings(db, tid)
+            times.append(time.perf_counter() - t0)
+        print(f"standings after 4 rounds, {args.players} players (from SQLite, as the page does): "
+              f"median {ms(statistics.median(times))}, max {ms(max(times))}")
+        db.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""The store with a recorded game (a stand-in recorder) and the penalties hooks."""
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from judgekit.db import migrate, open_db
+from judgekit.tournament import store
+
+
+class FakeRecorder:
+    """Stands in for judgekit.recorder.store: games and their outcome events."""
+
+    def __init__(self):
+        self.games = {}
+
+    def create_game(self, db, seats, **kw):
+        gid = len(self.games) + 1
+        self.games[gid] = {"seats": seats, "finished": False, "events": [], "kw": kw}
+        return gid
+
+    def game_outcome(self, db, game_id):
+        if game_id not in self.games:
+            raise LookupError(game_id)
+        g = self.games[game_id]
+        return {"seats": g["seats"], "finished": g["finished"], "events": list(g["events"])}
+
+
+@pytest.fixture
+def db(tmp_path):
+    d = open_db(tmp_path / "t.db")
+    migrate(d)
+    migrate(d)  # idempotent
+    yield d
+    d.close()
+
+
+@pytest.fixture
+def rec(monkeypatch):
+    fake = FakeRecorder()
+    monkeypatch.setattr(store, "_recorder", lambda: fake)
+    return fake
+
+
+def setup_round(db, n=4):
+    tid = store.create_tournament(db, {"name": "T"})
+    for i in range(n):
+        store.add_player(db, tid, {"name": f"P{i}", "vekn": str(i + 1)})
+    return tid, store.start_round(db, tid, seed=1)
+
+
+def test_each_table_is_a_recorder_game(db, rec):
+    tid, r = setup_round(db, 9)
+    assert [t["game_id"] for t in r["tables"]] == [1, 2]
+    g = rec.games[1]
+    assert g["seats"] == [s["name"] for s in r["tables"][0]["seats"]]
+    assert g["kw"]["tournament_id"] == tid and g["kw"]["round_no"] == 1 and g["kw"]["table_no"] == 1
+    assert g["kw"]["time_limit_min"] == 120
+
+
+def test_recorded_outcome_scores_the_table(db, rec):
+    tid, r = setup_round(db)
+    rec.games[1]["events"] = [{"type": "oust", "seat": 2, "seq": 3}]
+    t = store.table_detail(db, tid, 1, 1)
+    assert t["state"] == "in-progress" and t["recorded_vps"] == [1, 0, 0, 0]
+    rec.games[1]["events"].append({"type": "time-out", "seq": 9})
+    rec.games[1]["finished"] = True
+    t = store.table_detail(db, tid, 1, 1)
+    assert t["state"] == "finished" and t["source"] == "recorder" and t["vps"] == [1.5, 0, 0.5, 0.5]
+    assert [s["tp"] for s in t["seats"]] == [60, 12, 36, 36]
+    # players report something else: both are shown, the seats that differ are named
+    t = store.enter_result(db, tid, 1, 1, [1.5, 0, 1, 0])
+    assert t["differs"] == [3, 4] and t["recorded_vps"] == [1.5, 0, 0.5, 0.5]
+    # back to the record: the scorekeeper enters the recorded numbers, then closes
+    store.enter_result(db, tid, 1, 1, [1.5, 0, 0.5, 0.5])
+    closed = store.close_round(db, tid, 1)
+    assert closed["status"] == "closed"
+    s = store.standings(db, tid)
+    assert s.rows[0].vp == 1.5 and s.rows[0].tp == 60
+
+
+def test_close_snapshots_recorded_vp(db, rec):
+    tid, r = setup_round(db)
+    rec.games[1].update(finished=True, events=[{"type": "oust", "seat": s, "seq": s} for s in (2, 3, 4)])
+    store.close_round(db, tid, 1)
+    hist = store.result_history(db, tid, 1, 1)
+    assert [h["kind"] for h in hist] == ["recorded"] and hist[0]["vps"] == [4, 0, 0, 0]
+    # the standings no longer depend on the recorder
+    rec.games.clear()
+    assert store.standings(db, tid).rows[0].vp == 4
+
+
+def test_recorded_nonsense_makes_the_table_invalid(db, rec):
+    tid, r = setup_round(db)
+    rec.games[1].update(finished=True, events=[{"type": "oust", "seat": 2}, {"type": "oust", "seat": 2},
+                                               {"type": "time-out"}])
+    t = store.table_detail(db, tid, 1, 1)
+    assert t["state"] == "invalid" and t["errors"][0]["code"] == "seat-already-out"
+
+
+def test_penalty_hooks_feed_the_standings(db, monkeypatch):
+    tid, r = setup_round(db, 5)
+    store.enter_result(db, tid, 1, 1, [5, 0, 0, 0, 0])
+    store.close_round(db, tid, 1)
+    winner = r["tables"][0]["seats"][0]["player_id"]
+    second = r["tables"][0]["seats"][1]["player_id"]
+    fake = types.SimpleNamespace(
+        standing_adjustments=lambda db, t: [{"player_id": winner, "vp": -1}],
+        disqualified_players=lambda db, t: {second})
+    monkeypatch.setattr(store, "_penalties_hook", lambda name: getattr(fake, name))
+    s = store.standings(db, tid)
+    assert s.row(winner).vp == 4 and s.row(winner).adjustment == -1
+    assert s.row(second).status == "disqualified" and s.row(second).rank is None
+    assert store.standing_adjustments(db, tid) == [{"player_id": winner, "vp": -1}]
+
+
+def test_hooks_default_to_nothing(db, monkeypatch):
+    monkeypatch.setattr(store, "_penalties_hook", lambda name: None)
+    assert store.standing_adjustments(db, 1) == [] and store.disqualified_players(db, 1) == set()
+
+
+def test_tournament_without_final_ranks_by_preliminaries(db, rec):
+    tid = store.create_tournament(db, {"name": "Small", "has_final": False, "rounds_planned": 2})
+    for i in range(4):
+        store.add_player(db, tid, {"name": f"P{i}"})
+    champion = None
+    for n in (1, 2):
+        r = store.start_round(db, tid, seed=n)
+        ids = [s["player_id"] for s in r["tables"][0]["seats"]]
+        champion = champion or ids[0]
+        vps = [4 if p == champion else 0 for p in ids]  # the same player sweeps twice
+        store.enter_result(db, tid, n, 1, vps)
+        store.close_round(db, tid, n)
+    res = store.results(db, tid)
+    assert res["finished"] and res["winner"] == champion
+    assert res["rows"][0]["player_id"] == champion and res["rows"][0]["place"] == 1
+    assert all(r["rating"]["finalist_bonus"] == 0 for r in res["rows"])
+    with pytest.raises(store.TournamentError) as exc:
+        store.start_final(db, tid)
+    assert exc.value.status == 409
