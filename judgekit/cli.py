@@ -160,6 +160,100 @@ def cards_show(name: tuple[str, ...]) -> None:
     click.echo(json.dumps(dataclasses.asdict(card), ensure_ascii=False))
 
 
+def _open_migrated(ctx: click.Context):
+    from judgekit.db import migrate, open_db
+
+    db = open_db(paths.instance_dir(ctx.obj["instance"]) / "judgekit.db")
+    migrate(db)
+    return db
+
+
+@main.group()
+def export() -> None:
+    """Export a tournament's data (standings, seating) as CSV or JSON."""
+
+
+def _export_rows(ctx: click.Context, tournament: int, fmt: str, rows_of) -> None:
+    import csv
+
+    from judgekit.tournament.store import TournamentError
+
+    db = _open_migrated(ctx)
+    try:
+        rows = rows_of(db)
+    except TournamentError as exc:
+        raise Fail(exc.message)
+    finally:
+        db.close()
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+    elif rows:
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+@export.command("standings")
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.pass_context
+def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
+    """Standings (after the final: the final ranking, with rating points)."""
+    from judgekit.tournament import store
+    _export_rows(ctx, tournament, fmt, lambda db: store.standings_rows(db, tournament))
+
+
+@export.command("seating")
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.pass_context
+def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
+    """Seating: round, table, seat, player, VEKN number."""
+    from judgekit.tournament import store
+
+    def rows_of(db):
+        store.get_tournament(db, tournament)
+        numbers = [round_no] if round_no else [r["number"] for r in store.rounds(db, tournament)]
+        return [row for n in numbers for row in store.seating_rows(db, tournament, n)]
+    _export_rows(ctx, tournament, fmt, rows_of)
+
+
+@main.command()
+@click.option("--seed", default=2024, show_default=True, type=int, help="Seed of the random results.")
+@click.pass_context
+def demo(ctx: click.Context, seed: int) -> None:
+    """Create a small demo tournament (12 players, 3 rounds played, final ready)."""
+    from judgekit.tournament.demo import create_demo
+
+    db = _open_migrated(ctx)
+    try:
+        tid = create_demo(db, seed=seed)
+    finally:
+        db.close()
+    click.echo(f"judgekit: demo tournament {tid} created — `judgekit serve`, then open /tournaments/{tid}")
+
+
+@main.command()
+@click.argument("transcript", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--seats", default=5, show_default=True, type=click.IntRange(4, 5),
+              help="Seats at the table when the transcript has no game line.")
+def check(transcript: str, seats: int) -> None:
+    """Replay a recorder transcript (JSON Lines) and print one JSON finding per line."""
+    from judgekit.recorder.cards import load_cards
+    from judgekit.recorder.transcript import TranscriptError, check_transcript
+
+    with click.open_file(transcript, encoding="utf-8") as fh:
+        try:
+            result = check_transcript(fh, cards=load_cards(), seats=seats)
+        except UnicodeDecodeError:
+            raise Fail(f"{transcript}: not a UTF-8 text file")
+    if isinstance(result, TranscriptError):
+        raise Fail(f"{transcript}: {result}")
+    for finding in result:
+        click.echo(json.dumps(finding, ensure_ascii=False))
+
+
 def run() -> None:  # pragma: no cover
     main(prog_name="judgekit")
 
