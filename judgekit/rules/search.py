@@ -60,6 +60,16 @@ def analyze(text: str) -> list[tuple[str, int, int]]:
             for t in ANALYZER(text, positions=False, chars=True)]
 
 
+@lru_cache(maxsize=65536)
+def stem_word(word: str) -> tuple[str, ...]:
+    """The indexed stem(s) of one query word (usually one; none for a stop word)."""
+    return tuple(s for s, _, _ in analyze(word))
+
+
+def query_stems(text: str) -> list[str]:
+    return [s for w in re.findall(WORD, text) for s in stem_word(w)]
+
+
 def make_schema() -> Schema:
     return Schema(
         key=ID(stored=True, unique=True),
@@ -385,7 +395,7 @@ class SearchIndex:
 
     def _groups(self, text: str) -> list[Group]:
         """One group per word of the query, or per synonym phrase when several words form one."""
-        words = [(w, [s for s, _, _ in analyze(w)]) for w in re.findall(WORD, text)]
+        words = [(w, stem_word(w)) for w in re.findall(WORD, text)]
         groups: list[Group] = []
         # words typed in capitals that are otherwise common ("TO")
         for w, _ in words:
@@ -434,7 +444,7 @@ class SearchIndex:
             if alts:
                 subs.append(alts[0] if len(alts) == 1 else Or(alts))
         # adjacent words of the query found together earn a bonus ("end of turn")
-        stems = [s for s, _, _ in analyze(text)]
+        stems = query_stems(text)
         for a, b in zip(stems, stems[1:]):
             if a in self.field_vocab["body"] and b in self.field_vocab["body"] and a != b:
                 subs.append(Q.Phrase("body", [a, b], boost=0.6))
@@ -467,7 +477,7 @@ class SearchIndex:
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]
-        stems = [s for s, _, _ in analyze(text)]
+        stems = query_stems(text)
         phrases += [((a, b), 0.6) for a, b in zip(stems, stems[1:]) if a != b]
         for alt, boost in phrases:
             if not all(a in self.df for a in alt):

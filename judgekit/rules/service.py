@@ -5,7 +5,9 @@ hash changed, and opens it. One service per app; it is read-only and thread-safe
 """
 from __future__ import annotations
 
+import os
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -31,11 +33,18 @@ def cached_corpus(content_dir: str | Path) -> Corpus:
 
 
 class RulesService:
-    def __init__(self, corpus: Corpus, index: SearchIndex):
+    def __init__(self, corpus: Corpus, index: SearchIndex, cache_size: int | None = None):
         self.corpus = corpus
         self.index = index
         from judgekit.rules.render import Renderer
         self.renderer = Renderer(corpus)
+        if cache_size is None:
+            cache_size = int(os.environ.get("JUDGEKIT_SEARCH_CACHE", "2048"))
+        # The content cannot change while the app runs, so answers to repeated queries
+        # (the same question at several tables, search-as-you-type going back and forth)
+        # are kept. JUDGEKIT_SEARCH_CACHE=0 turns this off (bench/serve.py measures both).
+        self._results = lru_cache(maxsize=cache_size)(self._results_uncached) if cache_size \
+            else self._results_uncached
 
     @classmethod
     def open(cls, content_dir: str | Path, index_dir: str | Path, force: bool = False,
@@ -47,19 +56,20 @@ class RulesService:
             build_index(corpus, index_dir, progress=progress)
         return cls(corpus, SearchIndex(corpus, index_dir))
 
+    def _results_uncached(self, query: str, limit: int) -> tuple[dict, ...]:
+        hits, _ = self.index.search(query, limit=limit)
+        return tuple({"doc": h.entry.doc, "section": h.entry.section, "title": h.entry.title,
+                      "url": h.url, "snippet": h.snippet, "score": h.score} for h in hits)
+
     def search_payload(self, query: str, limit: int = 10) -> dict:
         """The JSON of GET /api/search (raises ValueError for an unusable query)."""
         started = time.perf_counter()
         try:
-            hits, _ = self.index.search(query, limit=limit)
+            results = self._results(query, limit)
         except QueryError as exc:
             raise ValueError(str(exc)) from None
         return {
             "query": query,
             "took_ms": round((time.perf_counter() - started) * 1000, 2),
-            "results": [
-                {"doc": h.entry.doc, "section": h.entry.section, "title": h.entry.title,
-                 "url": h.url, "snippet": h.snippet, "score": h.score}
-                for h in hits
-            ],
+            "results": [dict(r) for r in results],
         }

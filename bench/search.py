@@ -1,0 +1,125 @@
+"""Search benchmark: in-process latency (snippets included) against an SQLite FTS5 baseline.
+
+    python bench/search.py [--rounds 20]
+
+Prints, over the queries of tests/search_queries (and bench/heldout_queries.tsv if present):
+- index build time from content;
+- judgekit search p50/p95 (the served path: BM25F over whoosh's postings, snippets);
+- whoosh's own matchers on the same queries (for comparison);
+- SQLite FTS5 (porter tokenizer) over the same entries, OR of the query words,
+  bm25 ranking with snippet(): p50/p95, and the ratio judgekit/FTS5;
+- hit@3 on each query set.
+Figures, not assertions: run it on an idle machine.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from judgekit import paths  # noqa: E402
+from judgekit.rules.corpus import load_corpus  # noqa: E402
+from judgekit.rules.search import SearchIndex, build_index, entries_of  # noqa: E402
+
+
+def load_queries(path: Path) -> list[tuple[str, list[str]]]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            q, exp = line.split("\t")
+            out.append((q, [e.strip() for e in exp.split(",")]))
+    return out
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def timed(fn, queries: list[str], rounds: int) -> list[float]:
+    for q in queries:  # warm caches
+        fn(q)
+    out = []
+    for _ in range(rounds):
+        for q in queries:
+            t = time.perf_counter()
+            fn(q)
+            out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def fts5(entries):
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE e USING fts5(key UNINDEXED, title, body, tokenize='porter unicode61 remove_diacritics 2')")
+    db.executemany("INSERT INTO e(key, title, body) VALUES (?, ?, ?)",
+                   [(x.key, x.title, x.body) for x in entries])
+
+    def search(q: str):
+        words = re.findall(r"\w+", q.lower())
+        if not words:
+            return []
+        match = " OR ".join(f'"{w}"' for w in words)
+        return db.execute(
+            "SELECT key, snippet(e, 2, '<mark>', '</mark>', ' … ', 28) FROM e WHERE e MATCH ? "
+            "ORDER BY bm25(e, 3.0, 1.0) LIMIT 10", (match,)).fetchall()
+
+    return search
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=20)
+    args = ap.parse_args()
+
+    corpus = load_corpus(paths.content_dir())
+    with tempfile.TemporaryDirectory() as tmp:
+        builds = []
+        for i in range(3):
+            t = time.perf_counter()
+            build_index(corpus, Path(tmp) / f"ix{i}")
+            builds.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        fresh = load_corpus(paths.content_dir())
+        parse = time.perf_counter() - t
+        t = time.perf_counter()
+        index = SearchIndex(corpus, Path(tmp) / "ix0")
+        open_s = time.perf_counter() - t
+        print(f"corpus: {len(fresh.documents)} documents parsed in {parse * 1000:.0f} ms; "
+              f"{index.doc_count()} index entries")
+        print(f"index build from content: best {min(builds):.2f} s, worst {max(builds):.2f} s (target <= 2 s); "
+              f"open with postings in memory: {open_s * 1000:.0f} ms")
+
+        sets = [("tests/search_queries", ROOT / "tests" / "search_queries"),
+                ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv")]
+        sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
+        queries = [q for q, _ in sets[0][1]]
+
+        ours = timed(lambda q: index.search(q, limit=10), queries, args.rounds)
+        whoosh = timed(lambda q: index.search(q, limit=10, engine="whoosh"), queries, max(1, args.rounds // 4))
+        base = fts5(entries_of(corpus))
+        fts = timed(base, queries, args.rounds)
+
+        print(f"queries: {len(queries)} x {args.rounds} rounds, limit 10, snippets included")
+        print(f"judgekit search : p50 {statistics.median(ours):.3f} ms  p95 {pct(ours, 95):.3f} ms  (target p95 <= 3 ms)")
+        print(f"whoosh matchers : p50 {statistics.median(whoosh):.3f} ms  p95 {pct(whoosh, 95):.3f} ms  (same queries through whoosh's searcher)")
+        print(f"SQLite FTS5     : p50 {statistics.median(fts):.3f} ms  p95 {pct(fts, 95):.3f} ms")
+        print(f"ratio judgekit/FTS5: p50 {statistics.median(ours) / statistics.median(fts):.1f}x  "
+              f"p95 {pct(ours, 95) / pct(fts, 95):.1f}x  (target <= 3x)")
+        for name, qs in sets:
+            hits = 0
+            for q, expected in qs:
+                got = [f"{h.entry.doc}/{h.entry.section}" for h in index.search(q, limit=3)[0]]
+                hits += any(e in got for e in expected)
+            print(f"hit@3 on {name}: {hits}/{len(qs)} = {hits / len(qs):.3f}")
+
+
+if __name__ == "__main__":
+    main()

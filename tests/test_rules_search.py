@@ -1,0 +1,179 @@
+"""Search: relevance on judges' own questions, the API's shape, bad input, the CLI."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from judgekit.cli import main as cli
+
+QUERIES = Path(__file__).with_name("search_queries")
+
+
+def load_queries(path: Path = QUERIES) -> list[tuple[str, list[str]]]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        query, expected = line.split("\t")
+        out.append((query, [e.strip() for e in expected.split(",")]))
+    return out
+
+
+@pytest.fixture
+def service(app):
+    return app.extensions["rules"]
+
+
+def test_query_set_is_big_enough():
+    queries = load_queries()
+    assert len(queries) >= 40
+    assert len({q for q, _ in queries}) == len(queries)
+
+
+def test_hit_at_3_on_judges_questions(service):
+    queries = load_queries()
+    misses = []
+    for query, expected in queries:
+        got = [f"{r['doc']}/{r['section']}" for r in service.search_payload(query, limit=3)["results"]]
+        if not any(e in got for e in expected):
+            misses.append((query, expected, got))
+    hit_rate = 1 - len(misses) / len(queries)
+    assert hit_rate >= 0.9, f"hit@3 = {hit_rate:.2f}; misses: {misses}"
+
+
+@pytest.mark.parametrize("query, section", [
+    ("3.7.2", "3.7.2"), ("section 4.1.1", "4.1.1"), ("7.2.2.", "7.2.2"), ("A.2.1", "A.2.1"),
+    ("appendix b", "B"), ("forbidden-shortcuts", "forbidden-shortcuts"),
+])
+def test_a_section_number_goes_straight_to_it(service, query, section):
+    first = service.search_payload(query)["results"][0]
+    assert first["section"] == section
+
+
+def test_one_typo_is_tolerated(service):
+    first = service.search_payload("withdrawl")["results"][0]
+    assert first["section"] in ("3.7.2", "3.7")
+    assert "<mark>" in first["snippet"]
+
+
+def test_synonyms_reach_the_rules_words(service):
+    results = service.search_payload("swainbank")["results"]
+    assert results[0]["section"] == "7.2.2"
+    hj = [r["section"] for r in service.search_payload("appeal hj")["results"][:3]]
+    assert "2.7" in hj
+
+
+def test_to_expands_only_in_capitals(service):
+    upper = service.index._groups("TO")
+    lower = service.index._groups("what to do")
+    assert any(("tournament", "organ") in g.alts or ("tournament", "organiz") in g.alts for g in upper)
+    assert not any("organ" in " ".join(" ".join(a) for a in g.alts) for g in lower)
+
+
+def test_api_shape_is_exactly_the_documented_one(client):
+    body = client.get("/api/search?q=vp+withdraw&limit=3").get_json()
+    assert list(body) == ["query", "took_ms", "results"]
+    assert body["query"] == "vp withdraw" and isinstance(body["took_ms"], float)
+    assert 1 <= len(body["results"]) <= 3
+    for r in body["results"]:
+        assert list(r) == ["doc", "section", "title", "url", "snippet", "score"]
+        assert r["url"].startswith(f"/rules/{r['doc']}")
+    scores = [r["score"] for r in body["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_snippets_escape_the_text_and_only_mark_matches(client):
+    body = client.get("/api/search?q=%3Cscript%3E%20proxy").get_json()
+    for r in body["results"]:
+        stripped = r["snippet"].replace("<mark>", "").replace("</mark>", "")
+        assert "<" not in stripped
+
+
+@pytest.mark.parametrize("url, status", [
+    ("/api/search", 400),
+    ("/api/search?q=", 400),
+    ("/api/search?q=%20%20", 400),
+    ("/api/search?q=" + "a" * 10_000, 400),
+    ("/api/search?q=proxy&limit=0", 400),
+    ("/api/search?q=proxy&limit=abc", 400),
+    ("/api/search?q=proxy&limit=999", 400),
+])
+def test_bad_api_queries_get_a_4xx_json_error(client, url, status):
+    r = client.get(url)
+    assert r.status_code == status
+    body = r.get_json()
+    assert body["status"] == status and body["error"]
+
+
+@pytest.mark.parametrize("q", ['"vp', "vp*", "(proxy", "proxy AND sleeves", "q:proxy", "OR", "🧛 proxy",
+                               "🧛", "Présence du juge", "éçà", "\\", "%", "'", "--", "NOT"])
+def test_query_syntax_and_odd_text_never_fail(client, q):
+    r = client.get("/api/search", query_string={"q": q})
+    assert r.status_code == 200
+    assert isinstance(r.get_json()["results"], list)
+    page = client.get("/search", query_string={"q": q})
+    assert page.status_code == 200
+
+
+def test_accented_query_matches_unaccented_text(client):
+    r = client.get("/api/search", query_string={"q": "récursion"}).get_json()
+    assert r["results"][0]["section"] == "7.2.2"
+
+
+def test_search_page_works_without_javascript_and_groups_by_document(client):
+    html = client.get("/search?q=block+before+prey").get_data(as_text=True)
+    assert "Tournament Announcement Guidelines" in html
+    assert 'href="/rules/announcements/forbidden-shortcuts' in html
+    assert "<mark>" in html
+
+
+@pytest.mark.parametrize("q, fragment", [("", "Type a few words"), ("x" * 10_000, "too long")])
+def test_search_page_bad_input_is_a_readable_message(client, q, fragment):
+    r = client.get("/search", query_string={"q": q})
+    assert r.status_code in (200, 400)
+    assert fragment in r.get_data(as_text=True)
+
+
+def test_cli_search_json_is_the_api_json(app, client, tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["--instance", app.instance_path, "search", "vp", "withdraw", "--json", "--limit", "4"])
+    assert res.exit_code == 0, res.output
+    cli_body = json.loads(res.stdout.strip().splitlines()[-1])
+    api_body = client.get("/api/search?q=vp+withdraw&limit=4").get_json()
+    for body in (cli_body, api_body):
+        body.pop("took_ms")
+    assert cli_body == api_body
+
+
+def test_cli_search_plain_output_and_bad_query(app):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["--instance", app.instance_path, "search", "proxy"])
+    assert res.exit_code == 0 and "4.5" in res.output and "/rules/tournament-rules/4.5" in res.output
+    long = runner.invoke(cli, ["--instance", app.instance_path, "search", "x" * 600])
+    assert long.exit_code == 1
+    assert long.stderr.strip().startswith("judgekit: the query is too long")
+    assert len(long.stderr.strip().splitlines()) == 1
+
+
+def test_index_is_rebuilt_only_when_content_changes(tmp_path):
+    import shutil
+
+    from judgekit import paths
+    from judgekit.rules.service import RulesService
+
+    content = tmp_path / "content"
+    shutil.copytree(paths.content_dir() / "rules", content / "rules")
+    messages: list[str] = []
+    RulesService.open(content, tmp_path / "index", progress=messages.append)
+    assert any("built" in m for m in messages)
+    messages.clear()
+    RulesService.open(content, tmp_path / "index", progress=messages.append)
+    assert messages == []
+    doc = content / "rules" / "announcements.md"
+    doc.write_text(doc.read_text() + "\nA new paragraph about zebras.\n")
+    svc = RulesService.open(content, tmp_path / "index", progress=messages.append)
+    assert any("built" in m for m in messages)
+    assert svc.search_payload("zebras")["results"][0]["section"] == "hypotheticals"

@@ -1,0 +1,125 @@
+"""The rules pages through the app's client: sections, links, 404s, reference, history."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+def test_home_has_a_focused_search_box_and_both_tables_of_contents(client):
+    html = client.get("/").get_data(as_text=True)
+    assert re.search(r'<input id="q"[^>]*autofocus', html)
+    assert 'href="/rules/tournament-rules/3.7.2"' in html
+    assert 'href="/rules/announcements/forbidden-shortcuts"' in html
+
+
+def test_section_page_has_breadcrumbs_prev_next_and_copy_links(client):
+    html = client.get("/rules/tournament-rules/3.7.2").get_data(as_text=True)
+    assert "Victory Point Scoring" in html
+    assert 'href="/rules/tournament-rules/3.7">3.7. Determining a Game Winner' in html  # crumb
+    assert 'rel="prev" href="/rules/tournament-rules/3.7.1"' in html
+    assert 'rel="next" href="/rules/tournament-rules/3.7.3"' in html
+    assert 'data-copy-link="/rules/tournament-rules/3.7.2#3.7.2-p1"' in html
+    assert 'id="3.7.2-p1"' in html
+    assert "Black Chantry" in html  # the copyright line
+
+
+def test_section_page_includes_its_subsections(client):
+    html = client.get("/rules/tournament-rules/3.7").get_data(as_text=True)
+    for sub in ("3.7.1", "3.7.5"):
+        assert f'id="{sub}"' in html
+
+
+def test_examples_are_addressable_and_marked(client):
+    html = client.get("/rules/announcements/shortcuts").get_data(as_text=True)
+    assert re.search(r'<aside class="example block" id="shortcuts-ex3"', html)
+    assert 'class="example-label">Example 3<' in html
+
+
+def test_cross_references_become_links(client):
+    html = client.get("/rules/tournament-rules/3.6").get_data(as_text=True)
+    # "(see 3.7.2. Victory Point Scoring)"
+    assert re.search(r'<a class="xref" href="/rules/tournament-rules/3.7.2"[^>]*>3.7.2. Victory Point Scoring</a>', html)
+    html = client.get("/rules/announcements").get_data(as_text=True)
+    # "(see Action declaration)"
+    assert re.search(r'<a class="xref" href="/rules/announcements/action-declaration"[^>]*>Action declaration</a>', html)
+
+
+def test_decimal_numbers_are_not_taken_for_sections(client):
+    html = client.get("/rules/tournament-rules/3.7.4").get_data(as_text=True)
+    assert "one-half" in html
+    assert 'href="/rules/tournament-rules/1.5"' not in html
+
+
+def test_glossary_terms_link_to_their_definition_with_it_attached(client):
+    html = client.get("/rules/tournament-rules/4.5").get_data(as_text=True)
+    m = re.search(r'<a class="term" href="/rules/tournament-rules/B#term-proxy-card" data-definition="([^"]+)"', html)
+    assert m and "represent another card" in m.group(1)
+
+
+def test_appendix_b_defines_terms_with_anchors(client):
+    html = client.get("/rules/tournament-rules/B").get_data(as_text=True)
+    assert 'id="term-public-information"' in html
+
+
+@pytest.mark.parametrize("url, fragment", [
+    ("/rules/tournament-rules/3.7.9", "3.7"),          # nearest existing parent
+    ("/rules/tournament-rules/shortcuts", "Shortcuts"),  # words: searched
+    ("/rules/announcements/shortcut", "Shortcuts"),     # close id
+    ("/rules/tournament-rulez", "VEKN Tournament Rules"),
+    ("/rules/tournament-rulez/3.7.2", "Victory Point Scoring"),
+])
+def test_unknown_addresses_are_404_pages_with_suggestions(client, url, fragment):
+    r = client.get(url)
+    assert r.status_code == 404
+    html = r.get_data(as_text=True)
+    assert 'class="suggestions"' in html and fragment in html
+    assert "Traceback" not in html
+
+
+def test_section_ids_are_forgiving(client):
+    r = client.get("/rules/tournament-rules/3.7.2.")
+    assert r.status_code in (200, 302)
+    assert client.get("/rules/tournament-rules/a.2.1").status_code == 302
+
+
+def test_reference_lines_link_to_their_sections(client):
+    html = client.get("/reference").get_data(as_text=True)
+    assert "60" in html and "48" in html and "table bye" in html
+    for section in ("3.7.1", "3.7.2", "3.7.3", "3.1.1", "6.2", "7.2.2", "4.1.1", "3.1"):
+        assert f'href="/rules/tournament-rules/{section}"' in html, section
+    assert 'href="/rules/announcements/action-declaration"' in html
+    assert "Succubus Club" in html          # banned list from the corpus
+    assert re.search(r"<td>7</td><td>7</td><td>35</td><td>1</td>", html)  # recursion table from the corpus
+
+
+def test_changed_sections_show_a_word_diff_against_older_editions(client):
+    html = client.get("/rules/tournament-rules/3.1.5").get_data(as_text=True)
+    assert "Changes since the 2007 edition" in html
+    assert "<del>with fewer than 12 players" in html
+    assert "<ins>that is neither a national championship" in html
+
+
+def test_history_page_lists_editions_and_changed_sections(client):
+    html = client.get("/history").get_data(as_text=True)
+    assert "2007" in html and "intermediate" in html.lower()
+    assert 'href="/rules/tournament-rules/3.1.5"' in html
+
+
+def test_old_edition_pages_are_marked_as_history(client):
+    html = client.get("/rules/tournament-rules-2007/3.1.5").get_data(as_text=True)
+    assert "History" in html and "fewer than 12 players" in html
+    assert 'href="/rules/tournament-rules"' in html
+
+
+def test_unknown_api_path_is_json_and_unknown_page_is_html(client):
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.get_json()["status"] == 404
+    r = client.get("/nothing")
+    assert r.status_code == 404 and "text/html" in r.content_type
+
+
+def test_method_not_allowed_is_a_clean_405(client):
+    r = client.post("/api/search", json={})
+    assert r.status_code in (403, 405)
+    assert r.get_json()["error"]
