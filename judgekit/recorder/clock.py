@@ -89,7 +89,8 @@ class RoundClock:
                "paused": self.paused_at is not None, "paused_total_s": round(self.paused_total, 3),
                "extended_min": self.extended_min, "extensions": list(self.extensions),
                "cap_min": EXTENSION_CAP_MIN, "over_cap": over_cap(self.extended_min),
-               "called": self.called_at is not None, "ends_at": self.ends_at()}
+               "called": self.called_at is not None, "called_at": self.called_at,
+               "paused_at": self.paused_at, "ends_at": self.ends_at()}
         if now is not None:
             out["remaining_s"] = self.remaining(now)
         return out

@@ -1,4 +1,197 @@
-"""Web views of the recorder area (thin: parse, call the domain, render)."""
-from flask import Blueprint
+"""Web views of the recorder area (thin: parse the request, call the domain, render).
+
+Writes go through one function per kind of write (`write_new_game`, `write_events`) so
+that sign-in checks (issue 5) can be added in one place each. Until then the views are
+open and each event records the `judge` the client sends (default "anonymous").
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
+                   request, url_for)
+
+from judgekit.recorder import clock, findings, notation, store
+from judgekit.recorder.events import VOCABULARY, describe
+from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("recorder", __name__)
+
+
+@lru_cache(maxsize=4)
+def _load_cards(content_dir: str):
+    from pathlib import Path
+
+    from judgekit.recorder.cards import load_cards
+    return load_cards(Path(content_dir) if content_dir else None).warm()
+
+
+def cards():
+    """The card index (loaded once per content folder, on first use)."""
+    return _load_cards(current_app.config.get("CONTENT_DIR", ""))
+
+
+def current_judge() -> str | None:
+    """The signed-in judge's name; None while there is no sign-in (the client's value counts)."""
+    return None
+
+
+def _fail(err: store.StoreError):
+    extra = {k: v for k, v in err.to_dict().items() if k not in ("error", "status", "field")}
+    raise ApiError(err.status, err.reason, field=err.field, **extra)
+
+
+def _summaries(events, seats):
+    for e in events:
+        e["summary"] = describe(e, seats)
+        for f in e.get("findings", []):
+            f["url"] = findings.cite_url(f["cite"])
+    return events
+
+
+# --- writes (one function per kind) -----------------------------------------------------
+
+def write_new_game(data) -> int:
+    if not isinstance(data, dict):
+        raise ApiError(400, "send a JSON object with the seats", field="seats")
+    unknown = set(data) - {"seats", "label", "time_limit_min", "tournament_id", "round_no", "table_no"}
+    if unknown:
+        raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
+    try:
+        return store.create_game(get_db(), data.get("seats"), label=data.get("label"),
+                                 time_limit_min=data.get("time_limit_min"),
+                                 tournament_id=data.get("tournament_id"),
+                                 round_no=data.get("round_no"), table_no=data.get("table_no"))
+    except store.GameError as exc:
+        raise ApiError(400, exc.reason, field=exc.field)
+
+
+def write_events(game_id: int, payload) -> store.Appended:
+    result = store.append_events(get_db(), game_id, payload, cards=cards(),
+                                 judge=current_judge(), now=time.time())
+    if isinstance(result, store.StoreError):
+        _fail(result)
+    return result
+
+
+# --- JSON API ----------------------------------------------------------------------------
+
+@bp.post("/api/games")
+def api_create_game():
+    game_id = write_new_game(json_body())
+    return jsonify({"id": game_id, "url": url_for("recorder.game_page", game_id=game_id),
+                    "api": url_for("recorder.api_game", game_id=game_id)}), 201
+
+
+@bp.get("/api/games")
+def api_list_games():
+    tid = request.args.get("tournament_id", type=int)
+    return jsonify({"games": store.list_games(get_db(), tournament_id=tid)})
+
+
+@bp.get("/api/games/<int:game_id>")
+def api_game(game_id: int):
+    view = store.game_view(get_db(), game_id, cards=cards(), now=time.time())
+    if view is None:
+        raise ApiError(404, f"there is no game {game_id}")
+    _summaries(view["events"], view["game"]["seats"])
+    for f in view["findings"]:
+        f["url"] = findings.cite_url(f["cite"])
+    view["server_now"] = time.time()
+    return jsonify(view)
+
+
+@bp.post("/api/games/<int:game_id>/events")
+def api_append(game_id: int):
+    payload = json_body()
+    if isinstance(payload, dict) and "events" in payload and "type" not in payload:
+        payload = payload["events"]
+    result = write_events(game_id, payload)
+    game = store.get_game(get_db(), game_id)
+    for f in result.findings:
+        f["url"] = findings.cite_url(f["cite"])
+    body = {"events": _summaries(result.events, game["seats"]), "new": result.new,
+            "findings": result.findings, "state": result.state, "server_now": time.time()}
+    return jsonify(body), 201 if result.new else 200
+
+
+@bp.post("/api/games/<int:game_id>/parse")
+def api_parse(game_id: int):
+    """Quick-entry line -> events (validated, not stored): the page then posts them."""
+    data = json_body()
+    game = store.get_game(get_db(), game_id)
+    if game is None:
+        raise ApiError(404, f"there is no game {game_id}")
+    if not isinstance(data, dict) or not isinstance(data.get("line"), str):
+        raise ApiError(400, "send {\"line\": \"...\"}", field="line")
+    last = data.get("last_seq")
+    parsed = notation.parse_line(data["line"], len(game["seats"]),
+                                 last if isinstance(last, int) else None)
+    if isinstance(parsed, notation.ParseError):
+        raise ApiError(400, parsed.message, field="line", statement=parsed.statement)
+    from judgekit.recorder.events import validate_batch
+    checked = validate_batch(parsed, len(game["seats"]), cards())
+    if not isinstance(checked, list):
+        _fail(store.StoreError.from_event_error(checked))
+    return jsonify({"events": checked, "summaries": [describe(e, game["seats"]) for e in checked]})
+
+
+@bp.get("/api/games/<int:game_id>/outcome")
+def api_outcome(game_id: int):
+    try:
+        return jsonify(store.game_outcome(get_db(), game_id))
+    except LookupError as exc:
+        raise ApiError(404, str(exc))
+
+
+@bp.get("/api/cards/complete")
+def api_complete():
+    q = request.args.get("q", "")[:80]
+    kind = request.args.get("kind")
+    if kind not in (None, "", "crypt", "library"):
+        raise ApiError(400, "kind is crypt or library", field="kind")
+    limit = min(max(request.args.get("limit", 8, type=int) or 8, 1), 30)
+    names = cards().complete(q, limit, kind or None) if q.strip() else []
+    return jsonify({"q": q, "names": names})
+
+
+@bp.get("/api/recorder/vocabulary")
+def api_vocabulary():
+    return jsonify({t: {"seat": rule, "fields": {k: (list(v) if isinstance(v, tuple) else v)
+                                                  for k, v in fields.items()},
+                        "required": list(req)}
+                    for t, (rule, fields, req) in VOCABULARY.items()})
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+@bp.get("/games")
+def games_page():
+    return render_template("recorder/games.html", games=store.list_games(get_db()),
+                           min_round=clock.MIN_ROUND_MIN)
+
+
+@bp.post("/games")
+def games_create():
+    seats = [request.form.get(f"seat{i}", "").strip() for i in range(1, 6)]
+    seats = [s for s in seats if s]
+    limit = request.form.get("time_limit_min", type=int)
+    try:
+        game_id = store.create_game(get_db(), seats, label=request.form.get("label") or "Practice game",
+                                    time_limit_min=limit)
+    except store.GameError as exc:
+        return render_template("recorder/games.html", games=store.list_games(get_db()),
+                               error=exc.reason, form=request.form,
+                               min_round=clock.MIN_ROUND_MIN), 400
+    return redirect(url_for("recorder.game_page", game_id=game_id), 303)
+
+
+@bp.get("/games/<int:game_id>")
+def game_page(game_id: int):
+    game = store.get_game(get_db(), game_id)
+    if game is None:
+        abort(404)
+    guidance = [{"judge_minutes": m, "range": clock.suggest_extension(m)} for m in (0.5, 2, 4, 6)]
+    return render_template("recorder/game.html", game=game, guidance=guidance,
+                           cap=clock.EXTENSION_CAP_MIN, verbs=notation.VERBS)

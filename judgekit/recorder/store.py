@@ -1,0 +1,352 @@
+"""The recorder's tables (`games`, `events`) and the functions that read and write them.
+
+Append-only: an event is never updated or deleted; a correction is a new `retract` or
+`amend` event. Each event has a per-game `seq` (1, 2, ...) and an optional client-made
+`client_id`, unique per game, so a retried request is stored once (same content: the
+stored event is returned; different content under the same id: refused).
+
+Checking is incremental: a per-process cache keeps each game's engine in step with the
+database, so appending an event replays only that event (a retract or amend, or an engine
+out of step with the database, replays the whole game). The database stays the only
+truth: the cache is dropped whenever its last seq does not match.
+
+Pure domain code: no Flask. Errors are returned as values (`StoreError`).
+"""
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+
+from judgekit.db import transaction
+from judgekit.recorder import engine as enginemod
+from judgekit.recorder.clock import now_iso
+from judgekit.recorder.events import EventError, validate_batch
+
+MIN_SEATS, MAX_SEATS = 4, 5
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """Create the recorder's tables and indexes if they are missing (idempotent)."""
+    if "games" not in db.table_names():
+        db["games"].create({
+            "id": int, "label": str, "seats": str, "tournament_id": int, "round_no": int,
+            "table_no": int, "time_limit_min": int, "created": str,
+        }, pk="id", not_null={"seats", "created"})
+    if "events" not in db.table_names():
+        db["events"].create({
+            "id": int, "game_id": int, "seq": int, "client_id": str, "type": str,
+            "seat": int, "judge": str, "time": str, "data": str,
+        }, pk="id", not_null={"game_id", "seq", "type", "time", "data"},
+            foreign_keys=[("game_id", "games", "id")])
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_seq ON events (game_id, seq)")
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_client ON events (game_id, client_id)")
+    db.execute("CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id, round_no, table_no)")
+
+
+@dataclass
+class StoreError:
+    """Why a write was refused: HTTP-like status, the field, the reason."""
+    status: int
+    field: str | None
+    reason: str
+    index: int | None = None
+    suggestions: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"error": self.reason, "status": self.status}
+        if self.field:
+            out["field"] = self.field
+        if self.index is not None:
+            out["index"] = self.index
+        if self.suggestions:
+            out["suggestions"] = self.suggestions
+        return out
+
+    @classmethod
+    def from_event_error(cls, err: EventError, status: int = 400) -> "StoreError":
+        if err.suggestions or "unknown card" in err.reason or "unknown vampire" in err.reason:
+            status = 422
+        return cls(status, err.field, str(err) if err.index is not None else err.reason,
+                   err.index, list(err.suggestions))
+
+
+class GameError(ValueError):
+    """Bad arguments to `create_game` (the field and the reason)."""
+
+    def __init__(self, field: str, reason: str):
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+# --- games ----------------------------------------------------------------------------
+
+def check_seats(seats: Any) -> list[str]:
+    if not isinstance(seats, list):
+        raise GameError("seats", "must be a list of player names in seat order")
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise GameError("seats", f"a table has {MIN_SEATS} or {MAX_SEATS} seats, not {len(seats)}")
+    names = []
+    for name in seats:
+        if not isinstance(name, str) or not name.strip():
+            raise GameError("seats", "each seat needs a player name")
+        if len(name) > 80:
+            raise GameError("seats", "a player name is at most 80 characters")
+        names.append(" ".join(name.split()))
+    return names
+
+
+def create_game(db, seats: list[str], *, tournament_id: int | None = None,
+                round_no: int | None = None, table_no: int | None = None,
+                time_limit_min: int | None = None, label: str | None = None) -> int:
+    """Create a game (one table) and return its id. Raises GameError on bad arguments."""
+    names = check_seats(seats)
+    for key, value in (("tournament_id", tournament_id), ("round_no", round_no),
+                       ("table_no", table_no), ("time_limit_min", time_limit_min)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise GameError(key, "must be a whole number")
+    if time_limit_min is not None and not 1 <= time_limit_min <= 24 * 60:
+        raise GameError("time_limit_min", "must be between 1 and 1440 minutes")
+    if label is not None and (not isinstance(label, str) or len(label) > 200):
+        raise GameError("label", "must be a string of at most 200 characters")
+    row = {"label": label or "", "seats": json.dumps(names), "tournament_id": tournament_id,
+           "round_no": round_no, "table_no": table_no, "time_limit_min": time_limit_min,
+           "created": now_iso()}
+    with transaction(db):
+        return db["games"].insert(row).last_pk
+
+
+def _game_row(row: dict[str, Any]) -> dict[str, Any]:
+    out = dict(row)
+    out["seats"] = json.loads(out["seats"])
+    return out
+
+
+def get_game(db, game_id: int) -> dict[str, Any] | None:
+    rows = list(db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+    return _game_row(rows[0]) if rows else None
+
+
+def list_games(db, tournament_id: int | None = None, limit: int = 200) -> list[dict[str, Any]]:
+    where, args = "", []
+    if tournament_id is not None:
+        where, args = "WHERE g.tournament_id = ?", [tournament_id]
+    sql = (f"SELECT g.*, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) AS event_count "
+           f"FROM games g {where} ORDER BY g.id DESC LIMIT ?")
+    return [_game_row(r) for r in db.query(sql, args + [limit])]
+
+
+# --- events ---------------------------------------------------------------------------
+
+def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
+    event = json.loads(row["data"])
+    event["seq"] = row["seq"]
+    event["time"] = row["time"]
+    return event
+
+
+def load_events(db, game_id: int, after_seq: int = 0) -> list[dict[str, Any]]:
+    rows = db.query("SELECT seq, time, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+                    [game_id, after_seq])
+    return [_event_from_row(r) for r in rows]
+
+
+def _content(event: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in event.items() if k not in ("seq", "time", "judge")},
+                      sort_keys=True)
+
+
+@dataclass
+class Appended:
+    events: list[dict[str, Any]]          # as stored (new or earlier duplicates), in order
+    new: int                              # how many were newly stored
+    findings: list[dict[str, Any]]        # findings of the newly stored events
+    state: dict[str, Any]
+
+
+def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = None,
+                  durable: bool = True, now: float | None = None) -> Appended | StoreError:
+    """Validate and append one event or a list (all or nothing); then check them.
+
+    A `client_id` already stored for this game returns the stored event (idempotent); the
+    same id with different content is refused (409). `judge`, when given (a signed-in
+    judge), is recorded on every event instead of the one the client sent.
+    """
+    game = get_game(db, game_id)
+    if game is None:
+        return StoreError(404, None, f"there is no game {game_id}")
+    checked = validate_batch(raw, len(game["seats"]), cards)
+    if isinstance(checked, EventError):
+        return StoreError.from_event_error(checked)
+    if judge:
+        for event in checked:
+            event["judge"] = judge
+    stored: list[dict[str, Any]] = []
+    new_events: list[dict[str, Any]] = []
+    conn = db.conn
+    if durable:
+        conn.execute("PRAGMA synchronous=FULL")
+    try:
+        with transaction(db):
+            last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                [game_id]).fetchone()[0]
+            seen_ids: dict[str, dict[str, Any]] = {}
+            for i, event in enumerate(checked):
+                cid = event.get("client_id")
+                if cid is not None:
+                    if cid in seen_ids:
+                        if _content(seen_ids[cid]) != _content(event):
+                            return StoreError(409, "client_id", f"client_id {cid!r} is used twice with different content", i)
+                        stored.append(seen_ids[cid])
+                        continue
+                    row = conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND client_id = ?",
+                                       [game_id, cid]).fetchone()
+                    if row is not None:
+                        earlier = _event_from_row({"seq": row[0], "time": row[1], "data": row[2]})
+                        if _content(earlier) != _content(event):
+                            return StoreError(409, "client_id",
+                                              f"client_id {cid!r} was already stored (event {row[0]}) with different content",
+                                              i if isinstance(raw, list) else None)
+                        stored.append(dict(earlier, duplicate=True))
+                        continue
+                if event["type"] in ("retract", "amend"):
+                    if event["target"] > last:
+                        return StoreError(400, "target", f"there is no event {event['target']} in this game",
+                                          i if isinstance(raw, list) else None)
+                last += 1
+                event = dict(event, seq=last, time=now_iso())
+                data = {k: v for k, v in event.items() if k not in ("seq", "time")}
+                conn.execute(
+                    "INSERT INTO events (game_id, seq, client_id, type, seat, judge, time, data) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [game_id, last, cid, event["type"], event.get("seat"), event.get("judge"),
+                     event["time"], json.dumps(data, ensure_ascii=False)])
+                stored.append(event)
+                new_events.append(event)
+                if cid is not None:
+                    seen_ids[cid] = event
+    finally:
+        if durable:
+            conn.execute("PRAGMA synchronous=NORMAL")
+    eng = _checked_engine(db, game, cards, new_events)
+    seqs = {e["seq"] for e in new_events}
+    new_findings = [f.to_dict() for f in eng.findings if f.seq in seqs]
+    by_seq: dict[int, list] = {}
+    for f in new_findings:
+        by_seq.setdefault(f["seq"], []).append(f)
+    out = [dict(e, findings=by_seq.get(e["seq"], [])) for e in stored]
+    return Appended(events=out, new=len(new_events), findings=new_findings,
+                    state=eng.state(now))
+
+
+# --- checking (engine cache) ---------------------------------------------------------------
+
+_lock = threading.Lock()
+_engines: dict[tuple[str, int], tuple[enginemod.Engine, int, threading.Lock]] = {}
+_MAX_CACHED = 512
+
+
+def _db_key(db) -> str:
+    try:
+        row = db.conn.execute("PRAGMA database_list").fetchone()
+        return row[2] or f"memory:{id(db.conn)}"
+    except Exception:  # pragma: no cover
+        return f"conn:{id(db.conn)}"
+
+
+def _full_replay(db, game, cards) -> tuple[enginemod.Engine, int]:
+    events = load_events(db, game["id"])
+    eng = enginemod.Engine(game["seats"], cards=cards, time_limit_min=game.get("time_limit_min"))
+    playable, _ = enginemod.effective_events(events)
+    for event in playable:
+        eng.feed(event)
+    return eng, events[-1]["seq"] if events else 0
+
+
+def _checked_engine(db, game, cards, new_events: list[dict[str, Any]],
+                    any_cards: bool = False) -> enginemod.Engine:
+    """The game's engine, in step with the database (fed incrementally when it can be)."""
+    key = (_db_key(db), game["id"])
+    with _lock:
+        entry = _engines.get(key) or (None, -1, threading.Lock())
+        _engines.setdefault(key, entry)
+    glock = entry[2]
+    with glock:
+        with _lock:
+            eng, last, _ = _engines.get(key, entry)
+        current = db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                  [game["id"]]).fetchone()[0]
+        usable = eng is not None and (any_cards or eng.cards is cards)
+        if usable and last == current:
+            pass  # already in step (another request fed these events)
+        elif usable and new_events and last == new_events[0]["seq"] - 1 \
+                and current == new_events[-1]["seq"] \
+                and all(e["type"] not in ("retract", "amend") for e in new_events):
+            for event in new_events:
+                eng.feed(event)
+            last = current
+        else:
+            if eng is not None and any_cards:
+                cards = eng.cards
+            eng, last = _full_replay(db, game, cards)
+        with _lock:
+            if len(_engines) >= _MAX_CACHED and key not in _engines:
+                _engines.pop(next(iter(_engines)))
+            _engines[key] = (eng, last, glock)
+        return eng
+
+
+def forget(db=None) -> None:
+    """Drop cached engines (all, or those of one database)."""
+    with _lock:
+        if db is None:
+            _engines.clear()
+        else:
+            key = _db_key(db)
+            for k in [k for k in _engines if k[0] == key]:
+                del _engines[k]
+
+
+def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[str, Any] | None:
+    """{"game", "state", "events", "findings"} — the GET /api/games/<id> body."""
+    game = get_game(db, game_id)
+    if game is None:
+        return None
+    events = load_events(db, game_id)
+    eng = _checked_engine(db, game, cards, [])
+    _, retracted = enginemod.effective_events(events)
+    findings = [f.to_dict() for f in eng.findings]
+    by_seq: dict[int, list] = {}
+    for f in findings:
+        by_seq.setdefault(f["seq"], []).append(f)
+    annotated = [dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []))
+                 for e in events]
+    return {"game": game, "state": eng.state(now), "events": annotated, "findings": findings}
+
+
+def replay_game(db, game_id: int, cards=None) -> enginemod.Replay | None:
+    """A full replay from the database (no cache): what the bench times."""
+    game = get_game(db, game_id)
+    if game is None:
+        return None
+    return enginemod.replay(load_events(db, game_id), game["seats"], cards=cards,
+                            time_limit_min=game.get("time_limit_min"))
+
+
+def game_outcome(db, game_id: int) -> dict[str, Any]:
+    """The outcome the tournament scores: seats, finished, ordered outcome events.
+
+    Events: {"type": "oust"|"withdraw"|"concede", "seat": n, "seq": s}, {"type": "time-out",
+    "seq": s}, {"type": "draw", "seq": s} (intentional draw), in game order.
+    """
+    game = get_game(db, game_id)
+    if game is None:
+        raise LookupError(f"there is no game {game_id}")
+    eng = _checked_engine(db, game, None, [], any_cards=True)
+    return {"seats": list(game["seats"]), "finished": bool(eng.finished),
+            "events": eng.outcome_events()}

@@ -1,0 +1,159 @@
+"""The recorder's JSON API and pages over Flask: happy paths and every kind of bad input."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from recorder_helpers import SEATS
+
+
+@pytest.fixture
+def game(client):
+    r = client.post("/api/games", json={"seats": SEATS, "label": "Final", "time_limit_min": 150})
+    assert r.status_code == 201
+    return r.get_json()["id"]
+
+
+def post(client, gid, body, **kw):
+    return client.post(f"/api/games/{gid}/events", json=body, **kw)
+
+
+def test_create_get_and_list(client, game):
+    r = client.get(f"/api/games/{game}")
+    body = r.get_json()
+    assert r.status_code == 200 and set(body) >= {"state", "events", "findings"}
+    assert body["game"]["seats"] == SEATS and body["state"]["clock"]["limit_min"] == 150
+    assert any(g["id"] == game for g in client.get("/api/games").get_json()["games"])
+
+
+def test_post_one_and_a_list_with_findings_and_links(client, game):
+    r = post(client, game, {"type": "turn.start", "seat": 1})
+    assert r.status_code == 201 and r.get_json()["events"][0]["seq"] == 1
+    r = post(client, game, [{"type": "action.declare", "seat": 1, "action": "hunt", "minion": "Modius"},
+                            {"type": "block.declare", "seat": 5, "minion": "Alice Chen"}])
+    body = r.get_json()
+    assert sorted(f["code"] for f in body["findings"]) == ["action-pass-missing", "block-out-of-order"]
+    assert all(f["url"] == "/rules/announcements/forbidden-shortcuts" for f in body["findings"])
+    got = client.get(f"/api/games/{game}").get_json()
+    assert [e["seq"] for e in got["events"]] == [1, 2, 3]
+    assert got["events"][2]["findings"] and got["events"][2]["summary"].startswith("block.declare")
+
+
+def test_events_wrapper_object_is_accepted(client, game):
+    r = post(client, game, {"events": [{"type": "turn.start", "seat": 1}]})
+    assert r.status_code == 201
+
+
+@pytest.mark.parametrize("body, status, field", [
+    ({"type": "teleport", "seat": 1}, 400, "type"),
+    ({"seat": 1}, 400, "type"),
+    ({"type": "action.pass"}, 400, "seat"),
+    ({"type": "action.pass", "seat": "one"}, 400, "seat"),
+    ({"type": "action.pass", "seat": 6}, 400, "seat"),
+    ({"type": "action.declare", "seat": 1, "action": "bleed", "amount": "2"}, 400, "amount"),
+    ({"type": "card.play", "seat": 1, "card": "Govern the Unalined"}, 422, "card"),
+    ([], 400, "events"),
+    ("just a string", 400, "event"),
+    ([{"type": "turn.start", "seat": 1}, {"type": "x"}], 400, "type"),
+])
+def test_bad_events_are_refused_and_nothing_is_stored(client, game, body, status, field):
+    post(client, game, {"type": "note", "text": "before"})
+    r = post(client, game, body)
+    assert r.status_code == status
+    err = r.get_json()
+    assert err["field"] == field and err["error"]
+    events = client.get(f"/api/games/{game}").get_json()["events"]
+    assert [e["type"] for e in events] == ["note"]
+
+
+def test_unknown_card_error_carries_suggestions(client, game):
+    r = post(client, game, {"type": "card.play", "seat": 1, "card": "Govern the Unalined"})
+    assert "Govern the Unaligned" in r.get_json()["suggestions"]
+
+
+def test_nonexistent_game(client):
+    assert post(client, 4242, {"type": "turn.start", "seat": 1}).status_code == 404
+    r = client.get("/api/games/4242")
+    assert r.status_code == 404 and r.get_json()["error"]
+    assert client.get("/games/4242").status_code == 404
+
+
+def test_broken_json_and_wrong_content_type(client, game):
+    r = client.post(f"/api/games/{game}/events", data='{"type": "turn.start",',
+                    content_type="application/json")
+    assert r.status_code == 400 and "JSON" in r.get_json()["error"]
+    r = client.post(f"/api/games/{game}/events", data="type=turn.start", content_type="text/plain")
+    assert r.status_code in (403, 415)
+
+
+def test_one_megabyte_body_is_refused(client, game):
+    big = json.dumps({"type": "note", "text": "x" * (1024 * 1024)})
+    r = client.post(f"/api/games/{game}/events", data=big, content_type="application/json")
+    assert r.status_code == 413 and r.get_json()["error"]
+    assert client.get(f"/api/games/{game}").get_json()["events"] == []
+
+
+def test_duplicate_client_id_is_stored_once(client, game):
+    e = {"type": "turn.start", "seat": 1, "client_id": "tab-1:0001"}
+    assert post(client, game, e).status_code == 201
+    r = post(client, game, e)
+    assert r.status_code == 200 and r.get_json()["new"] == 0
+    r = post(client, game, dict(e, seat=2))
+    assert r.status_code == 409 and r.get_json()["field"] == "client_id"
+    assert len(client.get(f"/api/games/{game}").get_json()["events"]) == 1
+
+
+def test_create_game_bad_input(client):
+    for body, field in (({"seats": ["A", "B"]}, "seats"), ({}, "seats"),
+                        ({"seats": SEATS, "colour": 1}, "colour"),
+                        ({"seats": SEATS, "time_limit_min": "long"}, "time_limit_min")):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400 and r.get_json()["field"] == field
+
+
+def test_parse_notation_and_post_the_same_events(client, game):
+    r = client.post(f"/api/games/{game}/parse", json={"line": "1 start; 1 bleed catalina vega =2 +Govern the Unaligned :dom"})
+    body = r.get_json()
+    assert r.status_code == 200
+    assert body["events"][1] == {"type": "action.declare", "seat": 1, "action": "bleed",
+                                 "minion": "Catalina Vega", "amount": 2, "card": "Govern the Unaligned",
+                                 "discipline": "dom", "judge": "anonymous"}
+    assert post(client, game, body["events"]).status_code == 201
+    r = client.post(f"/api/games/{game}/parse", json={"line": "7 go"})
+    assert r.status_code == 400 and r.get_json()["field"] == "line"
+    r = client.post(f"/api/games/{game}/parse", json={"line": "1 +Govern the Unalined"})
+    assert r.status_code == 422 and r.get_json()["suggestions"]
+
+
+def test_complete_names(client):
+    names = client.get("/api/cards/complete?q=Govern&kind=library").get_json()["names"]
+    assert "Govern the Unaligned" in names
+    assert "Modius" in client.get("/api/cards/complete?q=modi&kind=crypt").get_json()["names"]
+    assert client.get("/api/cards/complete?q=x&kind=bogus").status_code == 400
+
+
+def test_outcome_endpoint(client, game):
+    post(client, game, [{"type": "oust", "seat": 3}])
+    assert client.get(f"/api/games/{game}/outcome").get_json()["events"] == [
+        {"type": "oust", "seat": 3, "seq": 1}]
+
+
+def test_pages(client, game):
+    r = client.get(f"/games/{game}")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and "recorder.js" in html and "recorder.css" in html
+    assert 'name="csrf-token"' in html
+    assert client.get("/games").status_code == 200
+
+
+def test_new_practice_game_form(client):
+    client.get("/games")
+    with client.session_transaction() as s:
+        token = s["csrf"]
+    r = client.post("/games", data={"seat1": "A", "seat2": "B", "seat3": "C", "seat4": "D",
+                                    "time_limit_min": "120", "csrf_token": token})
+    assert r.status_code == 303 and "/games/" in r.headers["Location"]
+    r = client.post("/games", data={"seat1": "A", "csrf_token": token})
+    assert r.status_code == 400 and "seats" in r.get_data(as_text=True)
+    assert client.post("/games", data={"seat1": "A"}).status_code == 400  # no CSRF token

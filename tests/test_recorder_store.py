@@ -1,0 +1,155 @@
+"""The recorder's store: migrations, append-only events, client-id idempotency, outcome."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from judgekit.db import migrate, open_db
+from judgekit.recorder import store
+from recorder_helpers import SEATS, cards, ev
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = open_db(tmp_path / "r.db")
+    migrate(db)
+    yield db
+    store.forget(db)
+    db.close()
+
+
+def test_migrate_is_idempotent(db):
+    store.migrate(db)
+    store.migrate(db)
+    assert {"games", "events"} <= set(db.table_names())
+    indexes = {i.name for i in db["events"].indexes}
+    assert {"events_game_seq", "events_game_client"} <= indexes
+
+
+def test_create_game_and_bad_arguments(db):
+    gid = store.create_game(db, SEATS, tournament_id=3, round_no=1, table_no=2, time_limit_min=150,
+                            label="R1 T2")
+    game = store.get_game(db, gid)
+    assert game["seats"] == SEATS and game["table_no"] == 2 and game["time_limit_min"] == 150
+    for bad in (SEATS[:3], SEATS + ["Fay"], "Ann,Ben", ["Ann", "", "C", "D"], [1, 2, 3, 4]):
+        with pytest.raises(store.GameError) as err:
+            store.create_game(db, bad)
+        assert err.value.field == "seats"
+    with pytest.raises(ValueError):
+        store.create_game(db, SEATS, round_no="one")
+
+
+def test_append_assigns_seq_time_and_judge(db):
+    gid = store.create_game(db, SEATS)
+    out = store.append_events(db, gid, [ev("turn.start", 1), ev("action.pass", 1, judge="Marie")],
+                              cards=cards())
+    assert [e["seq"] for e in out.events] == [1, 2] and out.new == 2
+    assert out.events[0]["judge"] == "anonymous" and out.events[1]["judge"] == "Marie"
+    assert out.events[0]["time"].endswith("Z")
+    signed = store.append_events(db, gid, ev("action.pass", 1, judge="liar"), cards=cards(),
+                                 judge="Head Judge")
+    assert signed.events[0]["judge"] == "Head Judge"
+
+
+def test_append_returns_new_findings_and_state(db):
+    gid = store.create_game(db, SEATS)
+    store.append_events(db, gid, ev("turn.start", 1), cards=cards())
+    out = store.append_events(db, gid, ev("action.declare", 1, action="bleed", minion="Modius"),
+                              cards=cards())
+    assert [f["code"] for f in out.findings] == ["bleed-amount-missing"]
+    assert out.events[0]["findings"][0]["seq"] == 2
+    assert out.state["action"]["kind"] == "bleed"
+
+
+def test_client_id_is_idempotent_and_conflicts_refused(db):
+    gid = store.create_game(db, SEATS)
+    first = store.append_events(db, gid, ev("turn.start", 1, client_id="c1"), cards=cards())
+    again = store.append_events(db, gid, ev("turn.start", 1, client_id="c1"), cards=cards())
+    assert again.new == 0 and again.events[0]["seq"] == first.events[0]["seq"]
+    assert again.events[0].get("duplicate") is True
+    clash = store.append_events(db, gid, ev("turn.start", 2, client_id="c1"), cards=cards())
+    assert isinstance(clash, store.StoreError) and clash.status == 409
+    assert len(store.load_events(db, gid)) == 1
+
+
+def test_a_bad_event_in_a_batch_stores_nothing(db):
+    gid = store.create_game(db, SEATS)
+    store.append_events(db, gid, ev("turn.start", 1), cards=cards())
+    result = store.append_events(db, gid, [ev("action.pass", 1), ev("fly", 1)], cards=cards())
+    assert isinstance(result, store.StoreError) and result.index == 1 and result.field == "type"
+    assert [e["type"] for e in store.load_events(db, gid)] == ["turn.start"]
+
+
+def test_unknown_card_is_refused_with_suggestions(db):
+    gid = store.create_game(db, SEATS)
+    result = store.append_events(db, gid, ev("card.play", 1, card="Govern the Unalined"),
+                                 cards=cards())
+    assert result.status == 422 and "Govern the Unaligned" in result.suggestions
+    ok = store.append_events(db, gid, ev("card.play", 1, card="Tomorrow's Card", unlisted=True),
+                             cards=cards())
+    assert ok.events[0]["card"] == "Tomorrow's Card"
+
+
+def test_retract_must_point_at_an_existing_event(db):
+    gid = store.create_game(db, SEATS)
+    bad = store.append_events(db, gid, {"type": "retract", "target": 1}, cards=cards())
+    assert bad.status == 400 and bad.field == "target"
+    store.append_events(db, gid, ev("action.declare", 1, action="bleed", minion="Modius"), cards=cards())
+    out = store.append_events(db, gid, {"type": "retract", "target": 1}, cards=cards())
+    assert out.state["action"] is None
+    view = store.game_view(db, gid, cards=cards())
+    assert view["findings"] == [] and view["events"][0]["retracted"] is True
+
+
+def test_events_are_append_only_at_the_database_level(db):
+    gid = store.create_game(db, SEATS)
+    store.append_events(db, gid, ev("turn.start", 1), cards=cards())
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO events (game_id, seq, type, time, data) VALUES (?, 1, 'note', 'x', '{}')",
+                   [gid])
+
+
+def test_missing_game(db):
+    result = store.append_events(db, 999, ev("turn.start", 1), cards=cards())
+    assert result.status == 404
+    assert store.game_view(db, 999) is None
+    with pytest.raises(LookupError):
+        store.game_outcome(db, 999)
+
+
+def test_incremental_check_matches_full_replay(db):
+    from test_recorder_engine import clean_game, CASES
+    gid = store.create_game(db, SEATS)
+    events = clean_game() + CASES["replace-missing"] + CASES["loop-repeated"]
+    for e in events:
+        store.append_events(db, gid, e, cards=cards())
+    store.append_events(db, gid, {"type": "retract", "target": 5}, cards=cards())
+    store.append_events(db, gid, ev("note", text="after the retract"), cards=cards())
+    cached = store.game_view(db, gid, cards=cards())
+    full = store.replay_game(db, gid, cards=cards())
+    assert cached["findings"] == full.findings
+    assert cached["state"]["turn"] == full.state["turn"]
+
+
+def test_game_outcome_for_the_tournament(db):
+    gid = store.create_game(db, SEATS, tournament_id=1, round_no=1, table_no=1)
+    store.append_events(db, gid, [ev("turn.start", 1), ev("oust", 2), ev("withdraw", 4),
+                                  ev("concede", 5), ev("time.call"), ev("game.end")], cards=cards())
+    out = store.game_outcome(db, gid)
+    assert out == {"seats": SEATS, "finished": True,
+                   "events": [{"type": "oust", "seat": 2, "seq": 2},
+                              {"type": "withdraw", "seat": 4, "seq": 3},
+                              {"type": "concede", "seat": 5, "seq": 4},
+                              {"type": "time-out", "seq": 6}]}
+    gid2 = store.create_game(db, SEATS[:4])
+    store.append_events(db, gid2, [ev("draw.intentional")], cards=cards())
+    assert store.game_outcome(db, gid2)["events"] == [{"type": "draw", "seq": 1}]
+    gid3 = store.create_game(db, SEATS)
+    assert store.game_outcome(db, gid3) == {"seats": SEATS, "finished": False, "events": []}
+
+
+def test_game_finishes_when_one_player_is_left(db):
+    gid = store.create_game(db, SEATS[:4])
+    store.append_events(db, gid, [ev("oust", 2), ev("oust", 3), ev("oust", 4)], cards=cards())
+    assert store.game_outcome(db, gid)["finished"] is True
