@@ -405,3 +405,28 @@ def test_forms_flash_errors_instead_of_failing(client, tid):
     r = client.post(f"/tournaments/{tid}/players", data={"csrf_token": token, "name": "B", "vekn": "5"},
                     follow_redirects=True)
     assert r.status_code == 200 and "already registered" in r.get_data(as_text=True)
+
+
+# --- with the real recorder: a table's VP come from its recorded game --------------------
+
+def test_recorded_game_scores_its_table(client, tid):
+    add_players(client, tid, 4)
+    r1 = start(client, tid)
+    table = r1["tables"][0]
+    game = table["game_id"]
+    if game is None:
+        pytest.skip("the recorder's store is not there")
+    events = [{"type": "oust", "seat": 2}, {"type": "time.call"}]
+    r = client.post(f"/api/games/{game}/events", json=events)
+    assert r.status_code == 201, r.get_json()
+    t = client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()
+    # time called but play goes on to the end of the phase: still in progress, the VP
+    # shown as they would stand at the time limit
+    assert t["state"] == "in-progress" and t["recorded_vps"] == [1.5, 0, 0.5, 0.5]
+    assert client.post(f"/api/games/{game}/events", json={"type": "game.end"}).status_code == 201
+    t = client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()
+    assert t["state"] == "finished" and t["source"] == "recorder"
+    assert t["vps"] == [1.5, 0, 0.5, 0.5]
+    assert client.post(f"/api/tournaments/{tid}/rounds/1/close", json={}).status_code == 200
+    top = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"][0]
+    assert top["player_id"] == table["seats"][0]["player_id"] and top["tp"] == 60

@@ -291,17 +291,23 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
     - an override row: "overridden", its VP count;
     - an entered (or recorded-at-close) row: "finished" if the table check passes, else
       "invalid" with the reasons;
-    - no row but a finished recorded game: its derived VP, checked the same way;
+    - no row but a recorded game the recorder calls finished: its derived VP, checked the
+      same way (an outcome that does not add up, e.g. a game ended without a time call,
+      shows as invalid);
     - otherwise "in-progress".
     When both an entry and a finished record exist and differ, `differs` lists the seats.
     """
     recorded: VpResult | None = None
+    done = False
     if outcome is not None:
         recorded = derive_vp(size, outcome.get("events") or [])
+        # the recorder says when the game is over (after a time call, play goes on to the
+        # end of the action or phase); a game it calls over is scored and checked
+        done = bool(outcome.get("finished", recorded.finished))
     out: dict[str, Any] = {
         "state": "in-progress", "vps": None, "source": None, "errors": [],
         "recorded_vps": recorded.vps if recorded else None,
-        "recorded_finished": bool(recorded and recorded.finished),
+        "recorded_finished": done,
         "recorded_errors": [e.to_dict() for e in recorded.errors] if recorded else [],
         "reported_vps": None, "differs": [], "reason": None, "withdrawn": [],
     }
@@ -318,9 +324,9 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
             errors = check_table(entry["vps"], out["withdrawn"])
             out["errors"] = [e.to_dict() for e in errors]
             out["state"] = "invalid" if errors else "finished"
-        if recorded and recorded.finished and entry["kind"] != "recorded":
+        if recorded and done and entry["kind"] != "recorded":
             out["differs"] = differences(recorded.vps, entry["vps"])
-    elif recorded is not None and recorded.finished:
+    elif recorded is not None and done:
         out["vps"] = recorded.vps
         out["source"] = "recorder"
         out["withdrawn"] = recorded.withdrawn
