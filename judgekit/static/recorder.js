@@ -1,0 +1,421 @@
+/* The table recorder page: renders GET /api/games/<id>, posts events, quick entry.
+   Plain JS, no build step. Every button and the quick-entry line end in the same
+   POST /api/games/<id>/events as any API client. */
+(function () {
+  "use strict";
+  var root = document.getElementById("rec");
+  if (!root) return;
+  var API = root.dataset.api;
+  var SEATS = JSON.parse(root.dataset.seats);
+  var CAP = +root.dataset.cap;
+  var GUIDANCE = JSON.parse(root.dataset.guidance);
+  var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  var TAB = Math.random().toString(36).slice(2, 8) + Date.now().toString(36).slice(-4);
+  var counter = 0, view = null, offset = 0, busy = false;
+  var $ = function (id) { return document.getElementById(id); };
+  var ACTIONS = ["bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
+                 "rescue", "diablerie", "anarch", "card", "other"];
+  var TALK = ["negotiate", "question", "answer", "hypothetical", "raised-voice", "slur", "physical-threat"];
+  var WINDOWS = ["unlock", "master", "minion", "after-action", "minion-end", "influence", "discard",
+                 "pre-range", "range", "pre-strike", "strike", "damage", "press"];
+  var LABELS = {seat: "Seat", minion: "Minion", card: "Card", action: "Action", amount: "Amount",
+    target_seat: "Target seat", target: "Target", strike: "Strike", damage: "Damage", votes: "Votes",
+    side: "Side", vampire: "Voting vampire", terms: "Terms", minutes: "Minutes",
+    judge_minutes: "Judge time at the table (min)", reason: "Reason", kind: "What was said",
+    text: "Text", discipline: "Discipline (dom / DOM)", window: "Window", phase: "Phase"};
+  var NUMBERS = {amount: 1, damage: 1, votes: 1, minutes: 1, judge_minutes: 1};
+
+  function judge() { return localStorage.getItem("judgekit.judge") || "anonymous"; }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (k === "class") e.className = attrs[k]; else e.setAttribute(k, attrs[k]);
+    }
+    if (text != null) e.textContent = text;
+    return e;
+  }
+  function who(seat) { return seat ? SEATS[seat - 1] + " (" + seat + ")" : ""; }
+  function say(msg, isError) {
+    var m = $("rec-msg");
+    m.textContent = msg || "";
+    m.classList.toggle("is-error", !!isError);
+  }
+
+  // --- network --------------------------------------------------------------------------
+  function request(method, url, body) {
+    var opts = {method: method, headers: {"Accept": "application/json", "X-CSRF-Token": CSRF},
+                credentials: "same-origin"};
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(url, opts).then(function (r) {
+      return r.json().catch(function () { return {error: "HTTP " + r.status}; })
+        .then(function (data) { return {ok: r.ok, status: r.status, data: data}; });
+    });
+  }
+  function load() {
+    return request("GET", API).then(function (res) {
+      if (!res.ok) { say(res.data.error || "Could not load the game.", true); return; }
+      offset = res.data.server_now - Date.now() / 1000;
+      view = res.data;
+      render();
+    }).catch(function () { say("Offline? Could not load the game.", true); });
+  }
+  var chain = Promise.resolve(true);
+  function enqueue(job) {
+    // Entries go out one request at a time, in the order they were made.
+    chain = chain.then(job, job);
+    return chain;
+  }
+  function send(events) { return enqueue(function () { return sendNow(events, 0); }); }
+  function sendNow(events, attempt) {
+    // A retried POST carries the same client ids: the server stores each event once.
+    events = events.map(function (e) {
+      var out = Object.assign({}, e);
+      if (!out.client_id) out.client_id = TAB + ":" + (++counter);
+      if (!out.judge) out.judge = judge();
+      return out;
+    });
+    attempt = attempt || 0;
+    busy = true;
+    return request("POST", API + "/events", events).then(function (res) {
+      busy = false;
+      if (!res.ok) {
+        var d = res.data, msg = d.error || ("HTTP " + res.status);
+        if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+        if (res.status >= 500 && attempt < 3) return retry(events, attempt);
+        say(msg, true);
+        return false;
+      }
+      var fs = res.data.findings || [];
+      say(fs.length ? fs.length + " finding" + (fs.length > 1 ? "s" : "") + ": " +
+          fs.map(function (f) { return f.code; }).join(", ") : "Recorded.", fs.length > 0);
+      return load().then(function () { return true; });
+    }).catch(function () {
+      busy = false;
+      if (attempt < 3) return retry(events, attempt);
+      say("Not sent (network). Try again: the entry will not be doubled.", true);
+      return false;
+    });
+  }
+  function retry(events, attempt) {
+    return new Promise(function (ok) { setTimeout(ok, 400 * (attempt + 1)); })
+      .then(function () { return sendNow(events, attempt + 1); });
+  }
+
+  // --- rendering ------------------------------------------------------------------------
+  function render() {
+    var st = view.state;
+    renderSeats(st);
+    renderNext(st);
+    renderLog();
+    tick();
+    var b = $("rec-banner");
+    if (st.time.called) {
+      b.hidden = false;
+      b.textContent = (st.time.over ? "Game over by time: " : "Time called — the game ends ") + st.time.ends;
+    } else if (st.finished) {
+      b.hidden = false; b.textContent = "Game finished.";
+    } else b.hidden = true;
+  }
+
+  function renderSeats(st) {
+    var n = SEATS.length, a = st.action, turn = st.turn;
+    var acting = turn.ended ? null : turn.seat;
+    var actor = acting ? st.seats[acting - 1] : null;
+    document.querySelectorAll(".rec-seat").forEach(function (node) {
+      var s = +node.dataset.seat, info = st.seats[s - 1];
+      // Seat 1 at the bottom, play goes clockwise (your prey sits on your left).
+      var angle = Math.PI / 2 + (s - 1) * 2 * Math.PI / n;
+      node.style.left = (50 + 39 * Math.cos(angle)) + "%";
+      node.style.top = (50 + 40 * Math.sin(angle)) + "%";
+      var tags = [];
+      if (info.out) tags.push(info.out);
+      if (s === acting) tags.push("▶ acting");
+      if (actor && s === actor.prey) tags.push("prey");
+      if (actor && s === actor.predator) tags.push("predator");
+      if (a && a.target_seat === s) tags.push("target");
+      if (a && a.done.indexOf(s) >= 0) tags.push(a.attempting === s ? "blocking" : "passed");
+      if (info.pending_replace) tags.push("to replace");
+      if (st.edge === s) tags.push("Edge");
+      node.querySelector(".rec-seat-tags").textContent = tags.join(" · ");
+      node.classList.toggle("is-acting", s === acting);
+      node.classList.toggle("is-target", !!(a && a.target_seat === s));
+      var waiting = a && a.actor_passed && !a.blocked && a.attempting == null &&
+        a.eligible.filter(function (x) { return a.done.indexOf(x) < 0; })[0] === s;
+      node.classList.toggle("is-waiting", !!waiting);
+      node.classList.toggle("is-out", !!info.out);
+    });
+    var c = $("rec-center");
+    c.textContent = "";
+    if (!turn.seat) { c.appendChild(el("b", {}, "Not started")); return; }
+    c.appendChild(el("b", {}, "Turn " + turn.number + " · " + SEATS[turn.seat - 1]));
+    c.appendChild(el("div", {}, turn.ended ? "turn ended" : turn.phase + " phase"));
+    if (a) {
+      var line = a.kind + (a.minion ? " · " + a.minion : "") + (a.amount != null ? " · " + a.amount : "") +
+        (a.target_seat ? " → " + SEATS[a.target_seat - 1] : "");
+      c.appendChild(el("div", {}, line));
+      var wait = !a.actor_passed ? "acting player to pass" :
+        st.combat ? "combat: " + st.combat.step + " (round " + st.combat.round + ")" :
+        a.attempting != null ? "block attempt by " + SEATS[a.attempting - 1] : "";
+      if (wait) c.appendChild(el("div", {}, wait));
+    }
+  }
+
+  function renderNext(st) {
+    var box = $("rec-next");
+    box.textContent = "";
+    (st.next || []).forEach(function (step) {
+      var btn = el("button", {type: "button", "class": step.kind === "secondary" ? "is-secondary" : ""}, step.label);
+      btn.addEventListener("click", function () {
+        if (step.ask && step.ask.length) ask(step.label, step.event, step.ask);
+        else send([step.event]);
+      });
+      box.appendChild(btn);
+    });
+    var more = $("rec-more");
+    if (!more.childNodes.length) buildMore();
+  }
+
+  function buildMore() {
+    var more = $("rec-more");
+    var acting = function () { return view && view.state.turn.seat; };
+    var items = [
+      ["Card…", function () { ask("Play a card", {type: "card.play", seat: acting()}, ["seat", "card", "minion", "discipline", "target", "amount"]); }],
+      ["Reaction…", function () { ask("Reaction", {type: "reaction"}, ["seat", "card", "minion", "discipline", "target_seat"]); }],
+      ["Replace", function () { ask("Replace a card", {type: "card.replace"}, ["seat"]); }],
+      ["Wait! (interrupt)…", function () { ask("Interrupt a shortcut", {type: "interrupt"}, ["seat", "window", "card"]); }],
+      ["Talk…", function () { ask("Table talk", {type: "talk"}, ["seat", "kind", "text"]); }],
+      ["Stop talk", function () { send([{type: "talk.stop", seat: acting()}]); }],
+      ["Oust…", function () { ask("Oust", {type: "oust"}, ["seat"]); }],
+      ["Start clock", function () { send([{type: "game.start"}]); }],
+      ["Pause / resume", function () {
+        var c = view.state.clock; send([{type: c.paused ? "time.resume" : "time.pause"}]); }],
+      ["Extend time…", function () { ask("Time extension", {type: "time.extend"}, ["judge_minutes", "minutes", "reason"]); }],
+      ["Time call", function () { if (confirm("Call time for this table?")) send([{type: "time.call"}]); }],
+      ["Note…", function () { ask("Note", {type: "note"}, ["text"]); }],
+      ["Judge: " + judge(), function (btn) {
+        var name = prompt("Your name as judge (recorded on each entry):", judge());
+        if (name) { localStorage.setItem("judgekit.judge", name.trim().slice(0, 80)); btn.textContent = "Judge: " + judge(); }
+      }]
+    ];
+    items.forEach(function (item) {
+      var b = el("button", {type: "button"}, item[0]);
+      b.addEventListener("click", function () { item[1](b); });
+      more.appendChild(b);
+    });
+  }
+
+  function field(name, value) {
+    var input;
+    var options = name === "seat" || name === "target_seat" ? SEATS.map(function (_, i) { return [i + 1, who(i + 1)]; }) :
+      name === "action" ? ACTIONS.map(function (x) { return [x, x]; }) :
+      name === "side" ? [["for", "for"], ["against", "against"]] :
+      name === "kind" ? TALK.map(function (x) { return [x, x]; }) :
+      name === "window" ? WINDOWS.map(function (x) { return [x, x]; }) : null;
+    if (options) {
+      input = el("select", {name: name});
+      if (name === "target_seat" || name === "window") input.appendChild(el("option", {value: ""}, "—"));
+      options.forEach(function (o) {
+        var opt = el("option", {value: o[0]}, o[1]);
+        if (String(o[0]) === String(value)) opt.selected = true;
+        input.appendChild(opt);
+      });
+    } else {
+      input = el("input", {name: name, type: NUMBERS[name] ? "number" : "text", autocomplete: "off"});
+      if (NUMBERS[name]) { input.min = "0"; input.step = name === "judge_minutes" ? "0.5" : "1"; input.inputMode = "numeric"; }
+      if (value != null) input.value = value;
+      if (name === "minion" || name === "vampire" || name === "card") {
+        input.addEventListener("input", function () {
+          suggestFor(input.value, name === "card" ? "library" : "crypt", function (pick) { input.value = pick; });
+        });
+      }
+    }
+    var label = el("label", {}, LABELS[name] || name);
+    label.appendChild(input);
+    return label;
+  }
+
+  function ask(title, base, names) {
+    var form = $("rec-ask");
+    form.textContent = "";
+    form.hidden = false;
+    form.appendChild(el("div", {"class": "rec-ask-title"}, title));
+    names.forEach(function (n) { form.appendChild(field(n, base[n])); });
+    var hint = null;
+    if (names.indexOf("judge_minutes") >= 0) {
+      hint = el("p", {"class": "rec-ask-hint"}, "Guidance: " + GUIDANCE.map(function (g) {
+        return (g.judge_minutes < 1 ? "< 1 min" : "≈" + g.judge_minutes + " min") + " → " +
+          (g.range[1] ? "+" + g.range[0] + (g.range[1] !== g.range[0] ? "–" + g.range[1] : "") : "none");
+      }).join("; ") + ". Cap " + CAP + " min per round.");
+      form.appendChild(hint);
+      var jm = form.querySelector("[name=judge_minutes]"), mins = form.querySelector("[name=minutes]");
+      jm.addEventListener("input", function () {
+        var m = +jm.value, r = m < 1 ? [0, 0] : m <= 3 ? [2, 2] : m <= 5 ? [3, 5] : [5, 10];
+        if (!mins.value || mins.dataset.auto) { mins.value = r[0] || ""; mins.dataset.auto = "1"; }
+        var total = (view.state.clock.extended_min || 0) + (+mins.value || 0);
+        hint.textContent = "Suggested: " + (r[1] ? "+" + r[0] + (r[1] !== r[0] ? " to +" + r[1] : "") + " min" : "no extension") +
+          (total > CAP ? " — over the " + CAP + "-minute cap (" + total + " min)!" : "");
+      });
+    }
+    var ok = el("button", {type: "submit"}, "Record");
+    var cancel = el("button", {type: "button"}, "Cancel");
+    cancel.addEventListener("click", function () { form.hidden = true; });
+    form.appendChild(ok); form.appendChild(cancel);
+    form.onsubmit = function (ev) {
+      ev.preventDefault();
+      var event = Object.assign({}, base);
+      names.forEach(function (n) {
+        var v = form.querySelector("[name=" + n + "]").value.trim();
+        if (v === "") { delete event[n]; return; }
+        event[n] = (n === "seat" || n === "target_seat" || (NUMBERS[n] && n !== "judge_minutes")) ? parseInt(v, 10) :
+          n === "judge_minutes" ? parseFloat(v) : v;
+      });
+      send([event]).then(function (ok) { if (ok) form.hidden = true; });
+    };
+    var first = form.querySelector("input, select");
+    if (first) first.focus();
+  }
+
+  function renderLog() {
+    var log = $("rec-log");
+    log.textContent = "";
+    var events = view.events.slice().reverse();
+    events.forEach(function (e) {
+      var li = el("li", {"data-seq": e.seq, "class": e.retracted ? "is-retracted" : ""});
+      var sum = el("div", {"class": "rec-sum"});
+      sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
+      sum.appendChild(document.createTextNode(e.summary || e.type));
+      li.appendChild(sum);
+      var t = e.time ? new Date(e.time) : null;
+      li.appendChild(el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
+        " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "")));
+      (e.findings || []).forEach(function (f) {
+        var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
+        box.appendChild(el("span", {"class": "rec-f-code"}, f.code));
+        box.appendChild(document.createTextNode(" " + f.message + " "));
+        var link = el("a", {href: f.url}, "rule ›");
+        box.appendChild(link);
+        if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +
+          (f.binding === true ? " · binding" : f.binding === false ? " · not binding" : "")));
+        box.appendChild(el("span", {"class": "rec-penalty", "data-finding": e.seq + ":" + f.code}));
+        li.appendChild(box);
+      });
+      log.appendChild(li);
+    });
+  }
+
+  // --- the clock ------------------------------------------------------------------------
+  function fmt(s) {
+    var neg = s < 0; s = Math.abs(Math.round(s));
+    var h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
+    return (neg ? "+" : "") + (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(sec).padStart(2, "0");
+  }
+  function tick() {
+    if (!view) return;
+    var c = view.state.clock, box = $("rec-clock");
+    var now = Date.now() / 1000 + offset;
+    var time = box.querySelector(".rec-clock-time"), note = box.querySelector(".rec-clock-note");
+    box.className = "rec-clock";
+    if (c.started_at == null) {
+      time.textContent = fmt((c.limit_min + c.extended_min) * 60);
+      note.textContent = "not started";
+      return;
+    }
+    var at = c.paused_at != null ? c.paused_at : now;
+    if (c.called_at != null) at = Math.min(at, c.called_at);
+    var left = (c.limit_min + c.extended_min) * 60 - (at - c.started_at - c.paused_total_s);
+    time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
+    note.textContent = c.called ? "time called" : c.paused ? "paused" :
+      (c.extended_min ? "+" + c.extended_min + " min" + (c.over_cap ? " (over cap!)" : "") : c.limit_min + " min round");
+    if (c.called) box.classList.add("is-called");
+    else if (left < 0) box.classList.add("is-over");
+    else if (left < 600) box.classList.add("is-low");
+  }
+
+  // --- quick entry and name suggestions ---------------------------------------------------
+  var suggestTimer = null;
+  function suggestFor(prefix, kind, pick) {
+    clearTimeout(suggestTimer);
+    var box = $("rec-suggest");
+    if (!prefix || prefix.trim().length < 2) { box.textContent = ""; return; }
+    suggestTimer = setTimeout(function () {
+      request("GET", "/api/cards/complete?limit=6&kind=" + kind + "&q=" + encodeURIComponent(prefix.trim()))
+        .then(function (res) {
+          box.textContent = "";
+          (res.data.names || []).forEach(function (name) {
+            var b = el("button", {type: "button", role: "option"}, name);
+            b.addEventListener("click", function () { pick(name); box.textContent = ""; });
+            box.appendChild(b);
+          });
+        });
+    }, 120);
+  }
+  var CRYPT_VERBS = /^(?:\d\s+)?(bleed|hunt|equip|recruit|employ|political|pol|leave|rescue|diablerie|anarch|act|action|other|block|in|out|react|play|transfer|cancel|wake)\s+([^+@=*:~^#!"]*)$/i;
+  function lineContext(line) {
+    var stmt = line.split(";").pop().replace(/^\s+/, "");
+    var m = /([+^])([^+@=*:~^#!"]*)$/.exec(stmt);
+    if (m) return {kind: "library", prefix: m[2], start: line.length - m[2].length};
+    m = /@([A-Za-z][^+@=*:~^#!"]*)$/.exec(stmt);
+    if (m) return {kind: "crypt", prefix: m[1], start: line.length - m[1].length};
+    m = CRYPT_VERBS.exec(stmt);
+    if (m && m[2].trim()) return {kind: "crypt", prefix: m[2], start: line.length - m[2].length};
+    return null;
+  }
+  var input = $("rec-input");
+  input.addEventListener("input", function () {
+    var ctx = lineContext(input.value);
+    if (!ctx) { $("rec-suggest").textContent = ""; return; }
+    suggestFor(ctx.prefix, ctx.kind, function (name) {
+      input.value = input.value.slice(0, ctx.start) + name + " ";
+      input.focus();
+    });
+  });
+  $("rec-line").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var line = input.value.trim();
+    if (!line) return;
+    enqueue(function () {
+      var last = lastActive();
+      return request("POST", API + "/parse", {line: line, last_seq: last ? last.seq : null}).then(function (res) {
+        if (!res.ok) {
+          var d = res.data, msg = d.error || "Not understood";
+          if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+          say(msg, true);
+          return false;
+        }
+        return sendNow(res.data.events, 0).then(function (ok) {
+          if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
+          return ok;
+        });
+      });
+    });
+  });
+  function lastActive() {
+    if (!view) return null;
+    for (var i = view.events.length - 1; i >= 0; i--) {
+      var e = view.events[i];
+      if (!e.retracted && e.type !== "retract" && e.type !== "amend") return e;
+    }
+    return null;
+  }
+  $("rec-undo").addEventListener("click", function () {
+    var last = lastActive();
+    if (!last) { say("Nothing to undo."); return; }
+    send([{type: "retract", target: last.seq, reason: "undo"}]).then(function (ok) {
+      if (ok) say("Retracted #" + last.seq + " (" + (last.summary || last.type) + ").");
+    });
+  });
+
+  load();
+  setInterval(tick, 1000);
+  setInterval(function () {
+    if (document.visibilityState !== "visible" || busy || !view) return;
+    request("GET", API).then(function (res) {
+      if (res.ok && res.data.events.length !== view.events.length) {
+        offset = res.data.server_now - Date.now() / 1000; view = res.data; render();
+      }
+    }).catch(function () {});
+  }, 5000);
+})();

@@ -1,0 +1,125 @@
+"""The table judge's page on a phone-size screen: record a whole turn with the buttons and
+the quick-entry line, see a finding inline with its rule link, undo it, watch the clock."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from judgekit.db import open_db
+from judgekit.recorder import store
+
+SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
+
+
+def new_game(live_app, **kw):
+    db = open_db(live_app.config["DATABASE"])
+    try:
+        return store.create_game(db, SEATS, label="Final", **kw)
+    finally:
+        db.close()
+
+
+def stored(live_app, game_id):
+    db = open_db(live_app.config["DATABASE"])
+    try:
+        return store.load_events(db, game_id)
+    finally:
+        db.close()
+
+
+def line(page, text):
+    page.fill("#rec-input", text)
+    page.click(".rec-send")
+    try:
+        expect(page.locator("#rec-input")).to_have_value("")
+    except AssertionError:
+        raise AssertionError(f"{text!r} not recorded: {page.locator('#rec-msg').inner_text()}")
+
+
+def test_record_a_whole_turn_on_a_phone(page, live_server, live_app, shot):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    next_ = page.locator("#rec-next button")
+    expect(next_.first).to_have_text("Start turn: Ann (seat 1)")
+    next_.first.click()
+    expect(page.locator(".rec-seat[data-seat='1']")).to_have_class(re.compile("is-acting"))
+
+    # A master card by quick entry, then the replace button the engine offers.
+    line(page, "1 +Villein @Modius =2")
+    page.get_by_role("button", name="Ann: replace Villein").click()
+    expect(page.get_by_role("button", name="Ann: replace Villein")).to_have_count(0)
+
+    # A bleed with the buttons: declare (form with name completion), pass, no block, success.
+    page.get_by_role("button", name="Ann declares an action…").click()
+    page.select_option("#rec-ask select[name=action]", "bleed")
+    page.fill("#rec-ask input[name=minion]", "Modi")
+    page.locator("#rec-suggest button", has_text="Modius").click()
+    expect(page.locator("#rec-ask input[name=minion]")).to_have_value("Modius")
+    page.fill("#rec-ask input[name=amount]", "1")
+    page.click("#rec-ask button[type=submit]")
+    expect(page.locator("#rec-ask")).to_be_hidden()
+    page.get_by_role("button", name=re.compile("Ann \\(seat 1\\): pass")).click()
+    expect(page.locator(".rec-seat[data-seat='2']")).to_have_class(re.compile("is-waiting"))
+    page.get_by_role("button", name="Ben (seat 2): no block").click()
+    page.get_by_role("button", name="Action succeeds").click()
+
+    # A hunt in one line, then influence, discard and the end of the turn.
+    line(page, "1 hunt Alice Chen; 1 go; 2 nb; 5 nb; ok")
+    page.get_by_role("button", name="Next phase: influence").click()
+    line(page, "1 transfer =4; 1 discard")
+    page.get_by_role("button", name="Ann: end of turn").click()
+    expect(next_.first).to_have_text("Start turn: Ben (seat 2)")
+
+    events = stored(live_app, gid)
+    assert [e["type"] for e in events] == [
+        "turn.start", "card.play", "card.replace", "action.declare", "action.pass", "block.pass",
+        "action.result", "action.declare", "action.pass", "block.pass", "block.pass",
+        "action.result", "phase", "transfer", "discard", "turn.end"]
+    assert events[3]["minion"] == "Modius" and events[3]["amount"] == 1
+    assert len({e["client_id"] for e in events}) == len(events)
+    expect(page.locator("#rec-log li")).to_have_count(16)
+    expect(page.locator(".rec-f")).to_have_count(0)       # a clean turn: no findings
+    shot(page, "recorder-turn-360")
+
+
+def test_finding_inline_with_rule_link_and_one_tap_undo(page, live_server, live_app, shot):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    line(page, "1 start; 1 bleed catalina vega =1")
+    finding = page.locator(".rec-f[data-code='misrepresented']")
+    expect(finding).to_have_count(1)
+    expect(finding.locator("a")).to_have_attribute("href", "/rules/announcements/action-declaration")
+    expect(finding).to_have_attribute("data-finding", "2:misrepresented")
+    expect(page.locator("#rec-msg")).to_contain_text("misrepresented")
+    shot(page, "recorder-finding-360", full_page=False)
+
+    page.click("#rec-undo")
+    expect(page.locator("#rec-log li.is-retracted")).to_have_count(1)
+    expect(page.locator(".rec-f")).to_have_count(0)
+    assert stored(live_app, gid)[-1] == {**stored(live_app, gid)[-1], "type": "retract", "target": 2}
+
+
+def test_unknown_name_shows_suggestions(page, live_server, live_app):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    page.fill("#rec-input", "1 +Govern the Unalined")
+    page.click(".rec-send")
+    expect(page.locator("#rec-msg")).to_contain_text("did you mean: Govern the Unaligned")
+    assert stored(live_app, gid) == []
+
+
+def test_clock_counts_down_and_time_call_banner(page, live_server, live_app, shot):
+    gid = new_game(live_app, time_limit_min=120)
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator(".rec-clock-note")).to_have_text("not started")
+    page.get_by_role("button", name="Start clock").click()
+    clock = page.locator(".rec-clock-time")
+    expect(clock).to_have_text(re.compile(r"^1:59:5\d$"))
+    first = clock.inner_text()
+    page.wait_for_timeout(1300)
+    assert clock.inner_text() != first
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Time call").click()
+    expect(page.locator("#rec-banner")).to_contain_text("Time called")
+    shot(page, "recorder-time-360", full_page=False)
