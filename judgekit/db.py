@@ -15,6 +15,7 @@ import sqlite_utils
 # Modules exposing `migrate(db: sqlite_utils.Database) -> None`, run in this order.
 STORES = [
     "judgekit.tournament.store",
+    "judgekit.auth.store",
     "judgekit.recorder.store",
     "judgekit.tournament.penalties.store",
 ]

@@ -1,0 +1,102 @@
+"""Who may do what: the roles of a tournament and the actions each may take, as a table.
+
+Roles are ordered: a head judge may do everything a judge may, an organizer everything a
+head judge may. The public (nobody signed in) may only do the actions whose minimum role
+is `ANYONE`. Pure data and functions: the web part (`judgekit.auth.views`) asks
+`allows(role, action)` before a view runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ANYONE = "anyone"
+JUDGE = "judge"
+HEAD_JUDGE = "head_judge"
+ORGANIZER = "organizer"
+
+# Signed-in roles, lowest first (the order is the hierarchy).
+ROLES = (JUDGE, HEAD_JUDGE, ORGANIZER)
+LABELS = {ANYONE: "anyone", JUDGE: "judge", HEAD_JUDGE: "head judge", ORGANIZER: "organizer"}
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    role: str           # the lowest role allowed (ANYONE, JUDGE, HEAD_JUDGE, ORGANIZER)
+    description: str
+
+
+_TABLE = [
+    # anyone
+    ("rules.read", ANYONE, "read the rules, search them, use the announcement trainer"),
+    ("standings.public", ANYONE, "see the published (public) standings of a tournament"),
+    ("tournament.list", ANYONE, "see the list of tournaments and sign in to one"),
+    ("tournament.create", ANYONE, "create a tournament (the creator becomes its organizer)"),
+    ("practice.record", ANYONE, "record a stand-alone practice game"),
+    # judge
+    ("tournament.view", JUDGE, "see the dashboard, rounds, tables, standings, the final"),
+    ("events.record", JUDGE, "record events on the tournament's games"),
+    ("results.enter", JUDGE, "enter the VP reported at a table"),
+    ("penalties.issue", JUDGE, "issue a penalty (SA/DQ wait for the head judge)"),
+    ("penalties.player", JUDGE, "see one player's penalty record in this event"),
+    ("time.extend", JUDGE, "record a time extension at a table"),
+    # head judge
+    ("penalties.list", HEAD_JUDGE, "see all penalties, repeat offenders, pending approvals"),
+    ("penalties.approve", HEAD_JUDGE, "approve a Standings Adjustment, Disqualification or deviation"),
+    ("penalties.amend", HEAD_JUDGE, "amend or lift a penalty record"),
+    ("results.override", HEAD_JUDGE, "override a table's score with a written reason"),
+    ("rounds.swap", HEAD_JUDGE, "swap two players' seats in an open round"),
+    ("rounds.close", HEAD_JUDGE, "close a round"),
+    ("final.run", HEAD_JUDGE, "draw tosses, start and seat the final"),
+    ("export", HEAD_JUDGE, "export penalties, standings and seating; print the penalty report"),
+    # organizer
+    ("players.manage", ORGANIZER, "register, check in, drop and reinstate players"),
+    ("rounds.start", ORGANIZER, "seat the next preliminary round"),
+    ("codes.manage", ORGANIZER, "issue new sign-in codes (the old ones stop working)"),
+]
+
+ACTIONS: dict[str, Action] = {name: Action(name, role, text) for name, role, text in _TABLE}
+
+
+def rank(role: str | None) -> int:
+    """0 for the public, then 1 (judge), 2 (head judge), 3 (organizer); -1 if unknown."""
+    if role in (None, ANYONE):
+        return 0
+    return ROLES.index(role) + 1 if role in ROLES else -1
+
+
+def minimum(action_or_role: str) -> str:
+    """The lowest role for an action name, or the role itself when given a role."""
+    if action_or_role in ACTIONS:
+        return ACTIONS[action_or_role].role
+    if action_or_role in ROLES or action_or_role == ANYONE:
+        return action_or_role
+    raise KeyError(f"unknown action or role {action_or_role!r}")
+
+
+def allows(role: str | None, action_or_role: str) -> bool:
+    """Whether someone with `role` (None: not signed in) may take the action."""
+    r = rank(role)
+    return r >= 0 and r >= rank(minimum(action_or_role))
+
+
+def actions_of(role: str | None) -> list[Action]:
+    """Every action `role` may take, in table order."""
+    return [a for a in ACTIONS.values() if allows(role, a.name)]
+
+
+def label(role: str | None) -> str:
+    return LABELS.get(role or ANYONE, str(role))
+
+
+def parse_role(text: str | None) -> str | None:
+    """"Head judge", "head-judge", "HJ", "head_judge" -> "head_judge"; None if unknown."""
+    key = "".join(ch for ch in (text or "").lower() if ch.isalnum())
+    return {"judge": JUDGE, "j": JUDGE, "headjudge": HEAD_JUDGE, "hj": HEAD_JUDGE, "h": HEAD_JUDGE,
+            "organizer": ORGANIZER, "organiser": ORGANIZER, "to": ORGANIZER, "o": ORGANIZER}.get(key)
+
+
+def table_rows() -> list[dict]:
+    """The table for documentation: action, lowest role, what it is."""
+    return [{"action": a.name, "role": label(a.role), "description": a.description}
+            for a in ACTIONS.values()]
