@@ -65,7 +65,12 @@
       .catch(function (err) {
         if (err.name === "AbortError") return;
         if (window.judgekitOfflineSearch) {
-          window.judgekitOfflineSearch(q).then(render);
+          window.judgekitOfflineSearch(q).then(function (data) {
+            if (q !== last) return;   // a newer query was typed meanwhile
+            if (data.error && !data.results.length) {
+              out.innerHTML = '<p class="flash flash-error">Offline: ' + esc(data.error) + "</p>";
+            } else render(data);
+          });
         } else {
           out.innerHTML = '<p class="flash flash-error">The server cannot be reached.</p>';
         }
