@@ -123,12 +123,13 @@ def check_csrf() -> None:
 # --- registration ----------------------------------------------------------------------
 
 def init_app(app: Flask) -> None:
+    from judgekit.offline.views import bp as offline_bp
     from judgekit.recorder.views import bp as recorder_bp
     from judgekit.rules.views import bp as rules_bp
     from judgekit.tournament.views import bp as tournament_bp
     from judgekit.trainer.views import bp as trainer_bp
 
-    for bp in (rules_bp, recorder_bp, tournament_bp, trainer_bp):
+    for bp in (rules_bp, recorder_bp, tournament_bp, trainer_bp, offline_bp):
         app.register_blueprint(bp)
 
     app.teardown_appcontext(close_db)

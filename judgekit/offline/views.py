@@ -1,0 +1,178 @@
+"""Web side of offline use: manifest, service worker, offline search index, status.
+
+- `GET /manifest.webmanifest` — makes the app installable (home screen, standalone).
+- `GET /sw.js` — the service worker (`static/sw.js`) served from the root so that its scope
+  is the whole site, preceded by its configuration: cache version, precache list, rules.
+- `GET /offline/search-index.json` — the compact index `static/offline-search.js` searches.
+- `GET /offline/ping` — a tiny never-cached answer the status badge uses to tell whether
+  the server can be reached (the browser's `navigator.onLine` says nothing about that).
+- `GET /offline` — what is saved for offline use; also the page shown offline for an
+  address that was never saved.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import threading
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, render_template, request
+
+from judgekit.offline import precache
+from judgekit.offline.search_index import index_version, offline_index_json
+from judgekit.views import rules
+
+bp = Blueprint("offline", __name__)
+
+SW_SOURCE = "sw.js"   # in the static folder; excluded from the precache list
+
+
+class _State:
+    """Per-app memo of the precache plan and the offline index (rebuilt when files change)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.plan_key = None
+        self.plan: precache.Plan | None = None
+        self.index_key = None
+        self.index_json: bytes = b""
+        self.index_gzip: bytes = b""
+
+
+def _state() -> _State:
+    return current_app.extensions.setdefault("offline", _State())
+
+
+def _template_dir() -> Path:
+    return Path(current_app.root_path) / (current_app.template_folder or "templates")
+
+
+def _stat_key(paths) -> tuple:
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            out.append((str(p), st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((str(p), None, None))
+    return tuple(out)
+
+
+def plan() -> precache.Plan:
+    """The current precache plan (recomputed when a template or static file changes)."""
+    svc = rules()
+    static_dir = Path(current_app.static_folder)
+    files = precache.static_files(static_dir) + precache.template_files(_template_dir())
+    key = (svc.corpus.content_hash, _stat_key(files))
+    state = _state()
+    with state.lock:
+        if state.plan_key != key:
+            p = precache.build_plan(svc.corpus, static_dir, _template_dir(),
+                                    index_version(svc.index))
+            sw_url = f"{current_app.static_url_path}/{SW_SOURCE}"
+            p.urls = [u for u in p.urls if u != sw_url]
+            state.plan, state.plan_key = p, key
+        return state.plan
+
+
+def _index_bytes() -> tuple[bytes, bytes, str]:
+    svc = rules()
+    version = index_version(svc.index)
+    state = _state()
+    with state.lock:
+        if state.index_key != version:
+            raw = offline_index_json(svc.index).encode()
+            state.index_json, state.index_gzip = raw, gzip.compress(raw, 6)
+            state.index_key = version
+        return state.index_json, state.index_gzip, version
+
+
+@bp.app_context_processor
+def _offline_context():
+    """`offline_status` in every template: what the status badge shows."""
+    try:
+        p = plan()
+    except Exception:  # the badge must never break a page (e.g. an error page mid-start)
+        current_app.logger.exception("offline status unavailable")
+        return {}
+    index_url = next((u for u in p.urls if u.startswith("/offline/search-index.json")), "")
+    return {"offline_status": {"version": p.version, "edition": p.edition,
+                        "content_hash": p.content_hash, "index_url": index_url}}
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    body = {
+        "name": "judgekit — VTES judge's companion",
+        "short_name": "judgekit",
+        "description": "VEKN tournament rules, announcement guidelines and a table recorder, "
+                       "usable offline in the hall.",
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": "#fffdfa",
+        "theme_color": "#5b1a1a",
+        "lang": "en",
+        "icons": [
+            {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png",
+             "purpose": "any"},
+            {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png",
+             "purpose": "any"},
+            {"src": "/static/icons/icon-maskable-512.png", "sizes": "512x512",
+             "type": "image/png", "purpose": "maskable"},
+        ],
+    }
+    resp = Response(json.dumps(body, ensure_ascii=False, indent=1),
+                    mimetype="application/manifest+json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/sw.js")
+def service_worker():
+    p = plan()
+    source = (Path(current_app.static_folder) / SW_SOURCE).read_text(encoding="utf-8")
+    config = json.dumps(p.config(), ensure_ascii=False, separators=(",", ":"))
+    body = f"self.JUDGEKIT_OFFLINE = {config};\n{source}"
+    resp = Response(body, mimetype="text/javascript")
+    # the browser compares the script's bytes to find a new version: never serve a stale one
+    resp.headers["Cache-Control"] = "no-cache, max-age=0"
+    return resp
+
+
+@bp.get("/offline/search-index.json")
+def search_index():
+    raw, packed, version = _index_bytes()
+    etag = f'"{version}"'
+    immutable = request.args.get("v") == version
+    cache = "public, max-age=31536000, immutable" if immutable else "no-cache"
+    if request.if_none_match.contains(version):
+        resp = Response(status=304)
+    elif "gzip" in request.accept_encodings:
+        resp = Response(packed, mimetype="application/json")
+        resp.headers["Content-Encoding"] = "gzip"
+    else:
+        resp = Response(raw, mimetype="application/json")
+    resp.headers["ETag"] = etag
+    resp.headers["Vary"] = "Accept-Encoding"
+    resp.headers["Cache-Control"] = cache
+    return resp
+
+
+@bp.get("/offline/ping")
+def ping():
+    resp = Response(status=204)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/offline")
+def offline_page():
+    p = plan()
+    svc = rules()
+    documents = [(d, len(d.sections)) for d in list(svc.corpus.current) + list(svc.corpus.history)]
+    return render_template("offline/offline.html", plan=p, documents=documents,
+                           page_count=sum(1 for u in p.urls if not u.startswith("/static/")))

@@ -1,0 +1,126 @@
+// Offline status: registers the service worker (/sw.js) and keeps the header badge true —
+// whether the server can be reached right now, which edition of the rules this page holds,
+// and whether a copy for offline use is saved on this device.
+//
+// Other scripts use `window.judgekitNet`:
+//   isOnline() -> bool      last known reachability of the server
+//   check() -> Promise<bool> ask the server now (GET /offline/ping, never cached)
+//   onChange(fn)             fn(online) whenever reachability changes
+(function () {
+  "use strict";
+  var PREFIX = "judgekit-", RUNTIME = "judgekit-runtime", DONE = "/offline/__saved";
+  var PING_EVERY = 20000, PING_TIMEOUT = 4000;
+  var badge = document.querySelector("[data-offline-badge]");
+  var edition = badge ? badge.getAttribute("data-edition") : "";
+  var state = { online: navigator.onLine, saved: null };
+  var listeners = [];
+  var canSave = "serviceWorker" in navigator && window.isSecureContext && "caches" in window;
+
+  function savedText() {
+    if (!canSave) return "not kept offline";
+    if (state.saved === true) return "saved";
+    if (state.saved === "saving") return "saving…";
+    return "not saved yet";
+  }
+
+  function render() {
+    document.documentElement.setAttribute("data-net", state.online ? "online" : "offline");
+    if (badge) {
+      badge.classList.toggle("is-offline", !state.online);
+      badge.classList.toggle("is-saved", state.saved === true);
+      var net = badge.querySelector(".net-state");
+      var saved = badge.querySelector(".net-saved");
+      if (net) net.textContent = state.online ? "Online" : "Offline";
+      if (saved) saved.textContent = state.saved === true ? "✓" : (state.saved === "saving" ? "…" : "");
+      var sentence = (state.online ? "Online" : "Offline — using the copy on this device") +
+        ". " + edition + ". Offline copy: " + savedText() + ".";
+      badge.setAttribute("title", sentence);
+      badge.setAttribute("aria-label", sentence);
+    }
+    var page = document.querySelector("[data-offline-page]");
+    if (page) {
+      var n = page.querySelector("[data-offline-net]");
+      var s = page.querySelector("[data-offline-saved]");
+      if (n) n.textContent = state.online ? "online: the server answers" : "offline: the server cannot be reached";
+      if (s) s.textContent = !canSave
+        ? "not possible on this address (a service worker needs https:// or localhost)"
+        : state.saved === true ? "saved: the rules, search and reference work offline"
+        : state.saved === "saving" ? "saving…" : "not saved yet";
+      var missed = page.querySelector("[data-offline-missed]");
+      if (missed) missed.hidden = location.pathname === "/offline";
+    }
+  }
+
+  function setOnline(value) {
+    var changed = state.online !== value;
+    state.online = value;
+    render();
+    if (changed) listeners.forEach(function (fn) { try { fn(value); } catch (e) { console.error(e); } });
+  }
+
+  var pending = null;
+  function check() {
+    if (!navigator.onLine) { setOnline(false); return Promise.resolve(false); }
+    if (pending) return pending;
+    var ctrl = "AbortController" in window ? new AbortController() : null;
+    var timer = setTimeout(function () { if (ctrl) ctrl.abort(); }, PING_TIMEOUT);
+    pending = fetch("/offline/ping", { cache: "no-store", signal: ctrl && ctrl.signal })
+      .then(function (r) { return r.ok; }, function () { return false; })
+      .then(function (ok) { clearTimeout(timer); pending = null; setOnline(ok); return ok; });
+    return pending;
+  }
+
+  function checkSaved() {
+    if (!canSave) { render(); return Promise.resolve(); }
+    return caches.keys().then(function (names) {
+      var copies = names.filter(function (n) { return n.indexOf(PREFIX) === 0 && n !== RUNTIME; });
+      return Promise.all(copies.map(function (n) {
+        return caches.open(n).then(function (c) { return c.match(DONE); });
+      }));
+    }).then(function (found) {
+      if (found.some(Boolean)) state.saved = true;
+      else if (state.saved !== "saving") state.saved = false;
+      render();
+    }).catch(function () { render(); });
+  }
+
+  function watch(worker) {
+    if (!worker) return;
+    state.saved = state.saved === true ? true : "saving";
+    render();
+    worker.addEventListener("statechange", function () {
+      if (worker.state === "activated" || worker.state === "redundant") {
+        if (state.saved === "saving") state.saved = false;
+        checkSaved();
+      }
+    });
+  }
+
+  window.judgekitNet = {
+    isOnline: function () { return state.online; },
+    check: check,
+    onChange: function (fn) { listeners.push(fn); }
+  };
+
+  window.addEventListener("online", function () { check(); });
+  window.addEventListener("offline", function () { setOnline(false); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") check();
+  });
+  setInterval(function () { if (document.visibilityState !== "hidden") check(); }, PING_EVERY);
+
+  if (canSave) {
+    navigator.serviceWorker.addEventListener("message", function (ev) {
+      if (ev.data && ev.data.type === "judgekit-saved") checkSaved();
+    });
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function (reg) {
+      watch(reg.installing || reg.waiting);
+      reg.addEventListener("updatefound", function () { watch(reg.installing); });
+    }).catch(function (err) {
+      console.warn("judgekit: the offline copy cannot be kept:", err && err.message);
+    });
+  }
+  render();
+  checkSaved();
+  check();
+})();

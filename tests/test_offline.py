@@ -1,0 +1,246 @@
+"""Offline use: manifest, icons, service worker config, precache list and its version,
+the offline search index and its consistency with the server's index."""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+
+from judgekit.offline import precache
+from judgekit.offline.compare import compare, read_queries
+from judgekit.offline.search_index import FIELDS, build_offline_index
+from judgekit.rules.corpus import load_corpus
+from judgekit.rules.search import WORD, analyze
+from judgekit.rules.synonyms import SYNONYMS
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "judgekit" / "static"
+TEMPLATES = ROOT / "judgekit" / "templates"
+
+
+def sw_config(client) -> dict:
+    body = client.get("/sw.js").get_data(as_text=True)
+    m = re.match(r"self\.JUDGEKIT_OFFLINE = (\{.*?\});\n", body)
+    assert m, body[:200]
+    return json.loads(m.group(1))
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+# --- manifest and icons ---------------------------------------------------------------------
+
+def test_manifest_makes_the_app_installable(client):
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200
+    assert r.mimetype == "application/manifest+json"
+    m = json.loads(r.data)
+    assert m["start_url"] == "/" and m["scope"] == "/" and m["display"] == "standalone"
+    sizes = {}
+    for icon in m["icons"]:
+        data = client.get(icon["src"]).data
+        w, h = png_size(data)
+        assert f"{w}x{h}" == icon["sizes"], icon
+        sizes.setdefault(icon.get("purpose", "any"), set()).add(w)
+    assert {192, 512} <= sizes["any"]
+    assert 512 in sizes["maskable"]
+
+
+def test_every_page_links_the_manifest_and_shows_the_badge(client):
+    html = client.get("/rules/tournament-rules/3.7.2").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    badge = re.search(r'<a class="net-badge"[^>]*>.*?</a>', html).group(0)
+    assert "Rules 2025" in badge
+    assert 'data-offline-index="/offline/search-index.json?v=' in badge
+    assert "offline.js" in html and "offline-search.js" in html
+
+
+def test_icon_script_draws_pngs_of_the_declared_sizes(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_icons", ROOT / "tools" / "make_icons.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    data = mod.png(16, mod.render(16, 0.2, 1.0))
+    assert png_size(data) == (16, 16)
+    for name, (size, _, _) in mod.ICONS.items():
+        assert png_size((STATIC / "icons" / name).read_bytes()) == (size, size), name
+
+
+# --- service worker and precache ---------------------------------------------------------------
+
+def test_service_worker_is_served_from_the_root_never_stale(client):
+    r = client.get("/sw.js")
+    assert r.status_code == 200
+    assert r.mimetype == "text/javascript"
+    assert "no-cache" in r.headers["Cache-Control"]
+    cfg = sw_config(client)
+    assert re.fullmatch(r"[0-9a-f]{12}", cfg["version"])
+    assert cfg["edition"] == "Rules 2025"
+    assert "/trainer" in cfg["runtime_prefixes"] and "/games/" in cfg["runtime_prefixes"]
+    assert "/api/search" in cfg["never_cache"]
+
+
+def test_precache_lists_every_document_and_section_and_each_answers_200(client, app):
+    cfg = sw_config(client)
+    urls = cfg["precache"]
+    assert len(urls) == len(set(urls))
+    corpus = app.extensions["rules"].corpus
+    for doc in corpus.documents.values():          # current and older editions
+        assert f"/rules/{doc.id}" in urls
+        for sid in doc.sections:
+            assert f"/rules/{doc.id}/{sid}" in urls
+    for page in ("/", "/reference", "/history", "/offline", "/static/app.css",
+                 "/static/offline.js", "/static/offline-search.js", "/static/icons/icon-192.png"):
+        assert page in urls
+    assert "/static/sw.js" not in urls
+    assert any(u.startswith("/offline/search-index.json?v=") for u in urls)
+    # one failing address would make the whole install fail in the browser
+    failing = [(u, code) for u in urls if (code := client.get(u).status_code) != 200]
+    assert failing == []
+
+
+@pytest.fixture
+def content_copy(tmp_path):
+    dest = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "rules", dest / "rules")
+    return dest
+
+
+def test_plan_version_follows_the_content_hash(content_copy):
+    before = precache.build_plan(load_corpus(content_copy), STATIC, TEMPLATES, "idx1")
+    again = precache.build_plan(load_corpus(content_copy), STATIC, TEMPLATES, "idx1")
+    assert again.version == before.version and again.urls == before.urls
+    path = content_copy / "rules" / "tournament-rules.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Victory Point", "Victory Points", 1),
+                    encoding="utf-8")
+    after = precache.build_plan(load_corpus(content_copy), STATIC, TEMPLATES, "idx1")
+    assert after.content_hash != before.content_hash
+    assert after.version != before.version
+
+
+def test_plan_version_follows_static_files_and_index_version(tmp_path):
+    corpus = load_corpus(ROOT / "content")
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "a.js").write_text("one")
+    first = precache.build_plan(corpus, static, TEMPLATES, "idx1")
+    assert "/static/a.js" in first.urls
+    (static / "a.js").write_text("two")
+    second = precache.build_plan(corpus, static, TEMPLATES, "idx1")
+    assert second.version != first.version
+    third = precache.build_plan(corpus, static, TEMPLATES, "idx2")
+    assert third.version != second.version
+    assert "/offline/search-index.json?v=idx2" in third.urls
+
+
+def test_edition_label_names_dated_editions_only():
+    corpus = load_corpus(ROOT / "content")
+    assert precache.edition_label(corpus) == "Rules 2025"
+
+
+def test_ping_and_offline_page(client):
+    r = client.get("/offline/ping")
+    assert r.status_code == 204 and r.headers["Cache-Control"] == "no-store"
+    html = client.get("/offline").get_data(as_text=True)
+    assert "Offline use" in html and "VEKN Tournament Rules" in html
+    assert "data-offline-missed" in html
+
+
+# --- offline search index ------------------------------------------------------------------------
+
+def test_search_index_endpoint_is_versioned_and_compressed(client):
+    cfg = sw_config(client)
+    url = next(u for u in cfg["precache"] if u.startswith("/offline/search-index.json"))
+    version = url.split("v=")[1]
+    r = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers["Content-Encoding"] == "gzip"
+    assert "immutable" in r.headers["Cache-Control"]
+    data = json.loads(gzip.decompress(r.data))
+    assert data["version"] == version
+    plain = client.get("/offline/search-index.json")
+    assert "Content-Encoding" not in plain.headers and plain.headers["Cache-Control"] == "no-cache"
+    assert json.loads(plain.data)["version"] == version
+    assert client.get(url, headers={"If-None-Match": f'"{version}"'}).status_code == 304
+
+
+def browser_like_tokens(data: dict, text: str) -> list[str]:
+    """Tokenize as offline-search.js does: the word pattern, then the shipped stem map."""
+    out = []
+    for w in re.findall(WORD, text):
+        stem = data["words"][w.lower()]
+        if stem:
+            out.append(stem)
+    return out
+
+
+def test_offline_index_rebuilds_the_servers_postings_exactly(app):
+    """From the shipped words map alone, the browser's weights equal whoosh's postings."""
+    index = app.extensions["rules"].index
+    data = build_offline_index(index)
+    p = index.postings
+    assert [e["key"] for e in data["entries"]] == p.keys
+    for f in FIELDS:
+        rebuilt: dict[str, list[tuple[int, float]]] = {}
+        for docnum, e in enumerate(data["entries"]):
+            counts: dict[str, int] = {}
+            for stem in browser_like_tokens(data, e[f]):
+                counts[stem] = counts.get(stem, 0) + 1
+            for stem, n in counts.items():
+                weight = struct.unpack("f", struct.pack("f", n * data["posting_boosts"][f]))[0]
+                rebuilt.setdefault(stem, []).append((docnum, weight))
+        assert rebuilt == {t: list(pl) for t, pl in p.terms[f].items()}, f
+        assert [e["lengths"][FIELDS.index(f)] for e in data["entries"]] == p.lengths[f]
+    assert data["token_totals"]["body"] == sum(len(analyze(e["body"])) for e in data["entries"])
+
+
+def test_offline_index_ships_synonyms_stemmed_like_the_server(app):
+    index = app.extensions["rules"].index
+    data = build_offline_index(index)
+    table = {tuple(k): [tuple(a) for a in alts] for k, alts in data["synonyms"]}
+    assert table[("vp",)] == [("victori", "point")]
+    assert table[("swainbank",)] == [("recurs",)]
+    assert ("to",) not in table                       # "TO" expands only in capitals
+    assert data["case_sensitive"][0]["typed"] == "TO"
+    # every word of the synonym table stems without the browser having to guess
+    for key, alts in SYNONYMS.items():
+        for phrase in (key, *alts):
+            for w in re.findall(WORD, phrase):
+                assert w.lower() in data["words"], w
+    assert data["words"]["the"] == 0 and data["words"]["withdrawal"] == "withdraw"
+
+
+# --- comparison ----------------------------------------------------------------------------------
+
+def r(doc, section, title=None):
+    return {"doc": doc, "section": section, "title": title or section}
+
+
+def test_overlap_counts_shared_top3_results_whatever_their_order():
+    report = compare(["a", "b", "c"],
+                     [[r("d", "1"), r("d", "2"), r("d", "3"), r("d", "4")],
+                      [r("d", "1"), r("d", "1", "1 — Example 1"), r("d", "2")],
+                      []],
+                     [[r("d", "3"), r("d", "1"), r("d", "2")],
+                      [r("d", "1"), r("d", "9"), r("d", "1", "1 — Example 2")],
+                      []])
+    assert [q.overlap for q in report.queries] == [1.0, pytest.approx(1 / 3), 1.0]
+    assert report.overlap == pytest.approx((1 + 1 / 3 + 1) / 3)
+    assert report.identical == pytest.approx(1 / 3)
+    assert report.same_first == pytest.approx(2 / 3)
+    with pytest.raises(ValueError):
+        compare(["a"], [], [[]])
+
+
+def test_read_queries_skips_comments(tmp_path):
+    f = tmp_path / "q.tsv"
+    f.write_text("# comment\n\nvp withdraw\ttournament-rules/3.7.2\nproxy\n", encoding="utf-8")
+    assert read_queries(f) == ["vp withdraw", "proxy"]
+    assert len(read_queries(ROOT / "tests" / "search_queries")) > 50
