@@ -842,21 +842,7 @@ class Engine:
         declared = declared if isinstance(declared, list) else ([declared] if declared else [])
         level_word = e.get("level")
         vampire = self.crypt(e.get("minion"))
-        missing = []
-        if "discipline" in needs and requirement == "choice" and not declared:
-            missing.append("the discipline used")
-        if "level" in needs and not declared and not level_word and vampire is not None:
-            used = card_discs if requirement != "choice" else []
-            levels = getattr(lib, "levels", {}) or {}
-            if any(len(levels.get(d, ())) > 1 and self.minion_level(vampire, d) >= 2 for d in used):
-                missing.append("the discipline level")
-        if "x" in needs and e.get("x") is None:
-            missing.append("the X cost")
-        terms = bool(e.get("terms")) and e["type"] == "action.declare"
-        if "target" in needs and not e.get("target") and not e.get("target_seat") and not terms:
-            missing.append("the target")
-        if "amount" in needs and e.get("amount") is None and not terms:
-            missing.append("the amount")
+        missing = [CHOICE_WORDS[k] for k in missing_choices(lib, e, vampire)]
         if missing:
             before = " before replacing" if "amount" in needs else ""
             self.flag("card-choice-missing", seq,
@@ -1188,6 +1174,41 @@ class Engine:
             "last_seq": self.last_seq,
             "next": next_steps(self),
         }
+
+
+CHOICE_WORDS = {"discipline": "the discipline used", "level": "the discipline level",
+                "x": "the X cost", "target": "the target", "amount": "the amount"}
+
+
+def missing_choices(lib, event: dict[str, Any], vampire=None) -> list[str]:
+    """The required choices a card play leaves unannounced (card declaration).
+
+    `lib` is the played library card, `event` the play (card.play, reaction,
+    action.declare, ...), `vampire` the crypt card of its minion (None if unknown). Returns
+    keys among "discipline", "level", "x", "target", "amount" (`CHOICE_WORDS` says them in
+    words). The level counts only when the minion could use more than one level.
+    """
+    needs = set(getattr(lib, "needs", ()) or ())
+    requirement = getattr(lib, "requirement", "none") or "none"
+    card_discs = [d.lower() for d in (getattr(lib, "disciplines", ()) or ())]
+    declared = event.get("discipline")
+    declared = declared if isinstance(declared, list) else ([declared] if declared else [])
+    missing = []
+    if "discipline" in needs and requirement == "choice" and not declared:
+        missing.append("discipline")
+    if "level" in needs and not declared and not event.get("level") and vampire is not None:
+        used = card_discs if requirement != "choice" else []
+        levels = getattr(lib, "levels", {}) or {}
+        if any(len(levels.get(d, ())) > 1 and Engine.minion_level(vampire, d) >= 2 for d in used):
+            missing.append("level")
+    if "x" in needs and event.get("x") is None:
+        missing.append("x")
+    terms = bool(event.get("terms")) and event.get("type") == "action.declare"
+    if "target" in needs and not event.get("target") and not event.get("target_seat") and not terms:
+        missing.append("target")
+    if "amount" in needs and event.get("amount") is None and not terms:
+        missing.append("amount")
+    return missing
 
 
 def next_steps(eng: Engine) -> list[dict[str, Any]]:
