@@ -2,8 +2,7 @@
 
 The lines are our own summaries; every number that exists elsewhere comes from its one
 source: tournament points from `judgekit.tournament.scoring`, the recursion table and the
-banned list straight from the rules corpus, default stealth from the recorder's action
-table when it exists. Each line names the section it summarises.
+banned list straight from the rules corpus, standard stealth from the recorder's action table. Each line names the section it summarises.
 """
 from __future__ import annotations
 
@@ -11,6 +10,7 @@ from dataclasses import dataclass, field
 
 from judgekit.rules.corpus import Block, Corpus
 from judgekit.rules.search import section_url
+from judgekit.recorder.engine import STANDARD_STEALTH
 from judgekit.tournament.scoring import TP_BY_PLACE
 
 TR = "tournament-rules"
@@ -51,6 +51,22 @@ def _block(corpus: Corpus, doc_id: str, section_id: str, kind: str) -> tuple[str
         if b.kind == kind:
             return doc_id, section_id, b
     return None
+
+
+ACTION_NAMES = {
+    "bleed": "bleed", "hunt": "hunt", "equip": "equip", "recruit": "recruit an ally",
+    "employ": "employ a retainer", "political": "political action", "leave-torpor": "leave torpor",
+    "rescue": "rescue from torpor", "diablerie": "diablerie", "anarch": "become anarch",
+    "card": "action cards (unless the card says otherwise)", "other": "other actions",
+}
+
+
+def _stealth_lines() -> list[tuple[str, list[str]]]:
+    """Standard stealth by action, from the recorder's table (the one place it lives)."""
+    by_value: dict[int, list[str]] = {}
+    for kind, value in STANDARD_STEALTH.items():
+        by_value.setdefault(value, []).append(ACTION_NAMES.get(kind, kind.replace("-", " ")))
+    return [(f"+{v}" if v else "0", names) for v, names in sorted(by_value.items())]
 
 
 def _tp_rows() -> tuple[list[str], list[list[str]]]:
@@ -105,10 +121,9 @@ def build(corpus: Corpus) -> list[Card]:
     ]))
 
     cards.append(Card("stealth", "Standard stealth (declare it only when different)", [
-        Line("0 stealth: bleed and every action not listed below (action cards and cards in play "
-             "unless they say otherwise).", AN, "action-declaration"),
-        Line("+1 stealth: hunt, equip, recruit ally, employ retainer, political action.", AN, "action-declaration"),
-        Line("+1 stealth: leave torpor and rescue from torpor.", AN, "action-declaration"),
+        Line(f"{value} stealth: {', '.join(names)}.", AN, "action-declaration")
+        for value, names in _stealth_lines()
+    ] + [
         Line("A bleed always states its amount, and the new total whenever it changes.", AN, "action-declaration"),
     ]))
 
