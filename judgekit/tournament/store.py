@@ -113,6 +113,9 @@ def migrate(db: sqlite_utils.Database) -> None:
         "id": int, "tournament_id": int, "kind": str, "player_id": int, "position": int,
         "by": str, "created_at": str,
     }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id")], if_not_exists=True)
+    # added by the penalties area: the id of the penalty catalog the event uses (None: default)
+    if "catalog" not in db[T_TOURNAMENTS].columns_dict:
+        db[T_TOURNAMENTS].add_column("catalog", str)
 
 
 # --- the recorder, behind a thin adapter ---------------------------------------------------
@@ -429,7 +432,8 @@ def _clean_bool(value: Any, default: bool) -> bool:
 def create_tournament(db, data: dict) -> int:
     """A new tournament. `data`: name, date, location, level (standard | national |
     continental), rounds_planned (2-10 preliminary rounds), time_limit_min (≥ 120, 3.1.1),
-    final_time_limit_min, has_final (3.1.6 allows none below 8 players)."""
+    final_time_limit_min, has_final (3.1.6 allows none below 8 players), catalog (the
+    penalty catalog id, default: the default catalog)."""
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the tournament's fields")
     name = _clean_text(data.get("name"), "name", required=True)
@@ -446,9 +450,22 @@ def create_tournament(db, data: dict) -> int:
         "final_time_limit_min": _clean_int(data.get("final_time_limit_min"), "final_time_limit_min",
                                            MIN_TIME_LIMIT, 900, None),
         "has_final": int(_clean_bool(data.get("has_final"), True)),
+        "catalog": _clean_catalog(data.get("catalog")),
         "created_at": now(),
     }
     return db[T_TOURNAMENTS].insert(row).last_pk
+
+
+def _clean_catalog(value: Any) -> str | None:
+    """The penalty catalog id (None: the default one); checked against the catalogs the
+    penalties area knows."""
+    if value in (None, ""):
+        return None
+    ids = _penalties_hook("catalog_ids")
+    known = list(ids()) if ids else []
+    if not isinstance(value, str) or value not in known:
+        raise TournamentError(400, f"catalog must be one of {', '.join(known) or 'the default'}", "catalog")
+    return value
 
 
 def clean_vekn(value: Any) -> str | None:

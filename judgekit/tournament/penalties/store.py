@@ -1,0 +1,521 @@
+"""Penalty records in SQLite (table `penalty_records`), append-only.
+
+Every write is one function (`issue`, `approve`, `lift`, `amend`) that checks the record
+with the pure domain (`records.check_record`, `escalation.propose`) and stores one row, or
+returns a `Refused` value saying why (with the problems per field); nothing raises for bad
+input. A row is never updated or deleted: an amendment, a lift or an approval is a new row
+pointing at the penalty (`refers_to`). The server sets `time`; a client-made `client_id`
+(unique per tournament) makes a retried POST store one row (same content: the stored row is
+returned; other content under the same id: refused).
+
+What the head judge must see (SA, DQ, deviations) is stored at once and waits for an
+approval; a head judge or organizer who issues such a penalty approves it by issuing it.
+A Standings Adjustment (−1 VP) and a Disqualification take effect in the standings once
+approved (`standing_adjustments`, `disqualified_players`: the hooks the tournament store
+calls).
+
+A tournament's catalog is its `catalog` column (None: the default catalog, v2).
+No Flask here.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from judgekit.auth import roles
+from judgekit.db import transaction
+from judgekit.tournament import store as tstore
+from judgekit.tournament.penalties.catalog import (Catalog, catalogs_dir, default_catalog,
+                                                   load_catalogs)
+from judgekit.tournament.penalties.escalation import (Proposal, head_judge_reasons,
+                                                      needs_head_judge, propose)
+from judgekit.tournament.penalties.export import (penalties_csv, penalties_json,
+                                                  penalty_report, player_report)
+from judgekit.tournament.penalties.records import (STATUS_LIFTED, RecordProblem, check_record,
+                                                   kind_of, replay)
+
+T_RECORDS = "penalty_records"
+
+# record field -> column (SQL keywords avoided)
+_COLUMNS = {"tournament": "tournament_id", "table": "table_no"}
+_STORED = ("kind", "refers_to", "tournament", "round", "table", "game", "event", "player",
+           "player_name", "vekn", "judge", "judge_role", "catalog", "infraction", "variant",
+           "penalty", "proposed", "description", "rule", "time", "approved_by",
+           "approval_reason", "reason", "client_id")
+
+SA_LEVELS = ("Standings Adjustment",)
+RULE_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[A-Za-z0-9][A-Za-z0-9.\-]*(#[A-Za-z0-9._\-]+)?$")
+MAX_TEXT = {"description": 2000, "reason": 1000, "approval_reason": 1000, "player_name": 80,
+            "rule": 200, "infraction": 200, "variant": 80, "penalty": 80}
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """Create `penalty_records` if it is missing (idempotent)."""
+    db[T_RECORDS].create({
+        "id": int, "tournament_id": int, "kind": str, "refers_to": int, "round": int,
+        "table_no": int, "game": int, "event": int, "player": int, "player_name": str,
+        "vekn": str, "judge": str, "judge_role": str, "catalog": str, "infraction": str,
+        "variant": str, "penalty": str, "proposed": str, "description": str, "rule": str,
+        "time": str, "approved_by": str, "approval_reason": str, "reason": str,
+        "client_id": str,
+    }, pk="id", not_null={"tournament_id", "kind", "judge", "time"},
+        foreign_keys=[("tournament_id", "tournaments", "id")], if_not_exists=True)
+    db[T_RECORDS].create_index(["tournament_id", "id"], if_not_exists=True)
+    db[T_RECORDS].create_index(["tournament_id", "client_id"], unique=True, if_not_exists=True)
+
+
+# --- results --------------------------------------------------------------------------------
+
+@dataclass
+class Refused:
+    """Why a record was not stored: an HTTP-like status and the problems (per field)."""
+    status: int
+    problems: list[RecordProblem]
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        return " ".join(p.message for p in self.problems)
+
+    @property
+    def field(self) -> str | None:
+        return self.problems[0].field if self.problems else None
+
+    def to_dict(self) -> dict:
+        return {"error": self.message, "status": self.status, "field": self.field,
+                "problems": [{"field": p.field, "message": p.message,
+                              "suggestions": list(p.suggestions)} for p in self.problems],
+                **self.extra}
+
+
+def _refused(status: int, field_name: str | None, message: str, suggestions=(), **extra) -> Refused:
+    return Refused(status, [RecordProblem(field_name, message, tuple(suggestions))], extra)
+
+
+@dataclass
+class Stored:
+    record: dict                      # the row as stored
+    duplicate: bool = False           # a retried POST: nothing new was stored
+    added_player: dict | None = None  # the player added to the event for this record
+    needs_head_judge: bool = False
+    head_judge_reasons: list[str] = field(default_factory=list)
+    proposal: Proposal | None = None
+
+
+# --- catalogs -------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4)
+def _catalogs(directory: str) -> dict[str, Catalog]:
+    return load_catalogs(Path(directory))
+
+
+def catalogs(directory: str | Path | None = None) -> dict[str, Catalog]:
+    """The catalogs by id, loaded once (raises CatalogError on bad content: call it at start)."""
+    return _catalogs(str(directory or catalogs_dir()))
+
+
+def catalog_ids() -> list[str]:
+    """Hook for the tournament store: the ids a tournament may choose."""
+    return list(catalogs())
+
+
+def catalog_choices() -> list[dict]:
+    """[{"id", "name", "default"}] for a form."""
+    return [{"id": c.id, "name": c.name, "default": c.default} for c in catalogs().values()]
+
+
+def catalog_of(db, tournament: dict | int) -> Catalog:
+    """The tournament's catalog (its `catalog` column, else the default)."""
+    t = tournament if isinstance(tournament, dict) else tstore.get_tournament(db, tournament)
+    cats = catalogs()
+    chosen = t.get("catalog")
+    return cats.get(chosen) if chosen in cats else default_catalog(cats)
+
+
+# --- reading --------------------------------------------------------------------------------------
+
+def _record_of(row: dict) -> dict:
+    rec = {"id": row["id"]}
+    for name in _STORED:
+        rec[name] = row.get(_COLUMNS.get(name, name))
+    return rec
+
+
+def records(db, tournament_id: int) -> list[dict]:
+    """Every stored record of the tournament, oldest first (all kinds)."""
+    if not db[T_RECORDS].exists():
+        return []
+    return [_record_of(r) for r in db[T_RECORDS].rows_where("tournament_id = ?", [tournament_id],
+                                                             order_by="id")]
+
+
+def get_record(db, tournament_id: int, record_id: Any) -> dict | None:
+    try:
+        rid = int(record_id)
+    except (TypeError, ValueError):
+        return None
+    rows = list(db[T_RECORDS].rows_where("tournament_id = ? and id = ?", [tournament_id, rid], limit=1))
+    return _record_of(rows[0]) if rows else None
+
+
+def current(db, tournament_id: int) -> list[dict]:
+    """The issued records with amendments, lifts and approvals applied (`records.replay`)."""
+    return replay(records(db, tournament_id))
+
+
+def _approved_in_force(db, tournament_id: int) -> list[dict]:
+    return [r for r in current(db, tournament_id)
+            if r["status"] != STATUS_LIFTED and r.get("approved_by")]
+
+
+def standing_adjustments(db, tournament_id: int) -> list[dict]:
+    """Hook for the standings: −1 VP per approved Standings Adjustment in force."""
+    return [{"player_id": r["player"], "vp": -1, "record": r["id"]}
+            for r in _approved_in_force(db, tournament_id)
+            if r.get("player") is not None and r.get("penalty") in SA_LEVELS]
+
+
+def disqualified_players(db, tournament_id: int) -> set[int]:
+    """Hook for the standings and the seating: players with an approved DQ in force."""
+    return {r["player"] for r in _approved_in_force(db, tournament_id)
+            if r.get("player") is not None and str(r.get("penalty") or "").startswith("Disqualification")}
+
+
+def report(db, tournament_id: int):
+    """The printable per-event report (`export.penalty_report`)."""
+    t = tstore.get_tournament(db, tournament_id)
+    return penalty_report(records(db, t["id"]), catalog_of(db, t))
+
+
+def player_record(db, tournament_id: int, player_id: int):
+    """One player's report (`export.player_report`), or None when they have no record."""
+    t = tstore.get_tournament(db, tournament_id)
+    return player_report(records(db, t["id"]), player_id, catalog_of(db, t))
+
+
+def export_csv(db, tournament_id: int, *, bom: bool = False) -> str:
+    t = tstore.get_tournament(db, tournament_id)
+    return penalties_csv(records(db, t["id"]), catalog_of(db, t), bom=bom)
+
+
+def export_json(db, tournament_id: int) -> list[dict]:
+    t = tstore.get_tournament(db, tournament_id)
+    return penalties_json(records(db, t["id"]), catalog_of(db, t))
+
+
+# --- cleaning input ----------------------------------------------------------------------------------
+
+class _Bad(Exception):
+    def __init__(self, refused: Refused):
+        self.refused = refused
+
+
+def _text(data: dict, name: str) -> str | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise _Bad(_refused(400, name, f"{name} must be text."))
+    text = str(value).strip()
+    if not text:
+        return None
+    limit = MAX_TEXT.get(name, 200)
+    if len(text) > limit:
+        raise _Bad(_refused(400, name, f"{name} is too long (at most {limit} characters)."))
+    return text
+
+
+def _int(data: dict, name: str, lo: int = 0, hi: int = 10**9) -> int | None:
+    value = data.get(name)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise _Bad(_refused(400, name, f"{name} must be a whole number."))
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise _Bad(_refused(400, name, f"{name} must be a whole number, not {value!r}."))
+    if not lo <= n <= hi:
+        raise _Bad(_refused(400, name, f"{name} must be between {lo} and {hi}."))
+    return n
+
+
+def _rule(data: dict) -> str | None:
+    rule = _text(data, "rule")
+    if rule is None:
+        return None
+    rule = rule.lstrip("/")
+    if rule.startswith("rules/"):
+        rule = rule[len("rules/"):]
+    if not RULE_RE.match(rule):
+        raise _Bad(_refused(400, "rule", "Cite a rule as document/section, e.g. "
+                                          "tournament-rules/3.7.2 or announcements/forbidden-shortcuts."))
+    return rule
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _same_request(stored: dict, rec: dict) -> bool:
+    """Whether a retried request (same client_id) asks for what was stored: every field it
+    gives must match (fields it leaves out were filled in by the server the first time)."""
+    for name in ("kind", "refers_to", "round", "table", "game", "event", "player_name", "vekn",
+                 "infraction", "variant", "penalty", "description", "rule", "reason"):
+        value = rec.get(name)
+        if value is not None and value != stored.get(name):
+            return False
+    return True
+
+
+def _by_client_id(db, tournament_id: int, client_id: str | None) -> dict | None:
+    if not client_id:
+        return None
+    rows = list(db[T_RECORDS].rows_where("tournament_id = ? and client_id = ?",
+                                         [tournament_id, client_id], limit=1))
+    return _record_of(rows[0]) if rows else None
+
+
+def _insert(db, rec: dict) -> dict:
+    row = {_COLUMNS.get(k, k): rec.get(k) for k in _STORED}
+    rid = db[T_RECORDS].insert(row).last_pk
+    return dict(rec, id=rid)
+
+
+def _find_player(db, tournament_id: int, pid: int | None, name: str | None, vekn: str | None):
+    """(player row or None, registered?) — by id, else by VEKN number, else by exact name."""
+    if pid is not None:
+        try:
+            return tstore.get_player(db, tournament_id, pid), True
+        except tstore.TournamentError:
+            raise _Bad(_refused(404, "player", f"There is no player {pid} in this tournament. "
+                                               "Choose a player of the event, or give the name of "
+                                               "someone who is not registered."))
+    everyone = tstore.players(db, tournament_id)
+    if vekn:
+        for p in everyone:
+            if p["vekn"] == vekn:
+                return p, True
+    if name:
+        key = " ".join(name.split()).casefold()
+        hits = [p for p in everyone if " ".join(p["name"].split()).casefold() == key]
+        if len(hits) == 1:
+            return hits[0], True
+    return None, False
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+def propose_for(db, tournament_id: int, player_id: int | None, infraction: str,
+                variant: str | None = None) -> Proposal:
+    """The proposal the form shows for `player_id` (None: an unregistered player: no history)."""
+    t = tstore.get_tournament(db, tournament_id)
+    earlier = records(db, t["id"]) if player_id is not None else []
+    return propose(catalog_of(db, t), infraction, earlier, variant,
+                   player=player_id if player_id is not None else -1, tournament=t["id"])
+
+
+def issue(db, tournament_id: Any, data: dict, *, judge: str, role: str) -> Stored | Refused:
+    """Issue a penalty. `data`: player (id) or player_name (+ vekn) for someone not
+    registered; infraction (id or name), variant, penalty (default: the proposal),
+    description, rule ("doc/section"), reason (needed when the penalty deviates), round,
+    table, game, event, client_id, proposed_seen (the penalty the form showed: if another
+    record changed the proposal meanwhile, the request is refused so the judge can look
+    again), approve + approval_reason (head judge / organizer only)."""
+    if not isinstance(data, dict):
+        return _refused(400, None, "Send the penalty as an object with its fields.")
+    try:
+        t = tstore.get_tournament(db, tournament_id)
+    except tstore.TournamentError as exc:
+        return _refused(exc.status, None, exc.message)
+    try:
+        return _issue(db, t, data, judge, role)
+    except _Bad as bad:
+        return bad.refused
+
+
+def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
+    cat = catalog_of(db, t)
+    pid = _int(data, "player", 1)
+    name = _text(data, "player_name")
+    vekn = None
+    if data.get("vekn") not in (None, ""):
+        try:
+            vekn = tstore.clean_vekn(data.get("vekn"))
+        except tstore.TournamentError as exc:
+            return _refused(400, "vekn", exc.message)
+    client_id = _text(data, "client_id")
+    wants_approval = _flag(data.get("approve"))
+    if wants_approval and not roles.allows(role, "penalties.approve"):
+        return _refused(403, "approve", "Only the head judge or the organizer may approve a penalty.")
+    rec = {
+        "kind": "issue", "tournament": t["id"], "refers_to": None,
+        "round": _int(data, "round", 1, 100), "table": _int(data, "table", 1, 1000),
+        "game": _int(data, "game", 1), "event": _int(data, "event", 1),
+        "judge": judge, "judge_role": role, "catalog": cat.id,
+        "infraction": _text(data, "infraction"), "variant": _text(data, "variant"),
+        "penalty": _text(data, "penalty"), "description": _text(data, "description"),
+        "rule": _rule(data), "reason": _text(data, "reason"),
+        "approved_by": None, "approval_reason": None, "client_id": client_id,
+    }
+    found = cat.lookup(rec["infraction"] or "")
+    if not found.ok:
+        return _refused(422 if found.suggestions else 400, "infraction", found.message,
+                        found.suggestions)
+    rec["infraction"] = found.infraction.id
+    if rec["variant"]:
+        chosen = found.infraction.variant(rec["variant"])
+        rec["variant"] = chosen.id if chosen else rec["variant"]
+    if rec["penalty"] is not None and cat.level(rec["penalty"]) is not None:
+        rec["penalty"] = cat.level(rec["penalty"]).name
+    seen = _text(data, "proposed_seen")
+    seen_level = None if seen in (None, "none") else (cat.level(seen).name if cat.level(seen) else seen)
+    with transaction(db):
+        player, registered = _find_player(db, t["id"], pid, name, vekn)
+        if player is not None:
+            rec.update(player=player["id"], player_name=player["name"], vekn=player["vekn"])
+        else:
+            rec.update(player=None, player_name=name, vekn=vekn)
+        earlier = _by_client_id(db, t["id"], client_id)
+        if earlier is not None:
+            if not _same_request(earlier, rec):
+                return _refused(409, "client_id", f"client_id {client_id!r} was already used for "
+                                                  f"record {earlier['id']} with other content.")
+            return Stored(earlier, duplicate=True)
+        existing = records(db, t["id"])
+        proposal = propose(cat, rec["infraction"], existing if registered else [], rec["variant"],
+                           player=rec["player"] if registered else -1, tournament=t["id"])
+        if seen is not None and proposal.ok and seen_level != proposal.penalty:
+            return _refused(409, "penalty", f"Another penalty was recorded for this player meanwhile: "
+                                            f"the proposal is now {proposal.penalty or 'a remedy only'} "
+                                            f"({proposal.reason}) Check it and send again.",
+                            proposal=proposal.penalty)
+        if rec["penalty"] is None:
+            rec["penalty"] = proposal.penalty
+        rec["proposed"] = proposal.penalty
+        problems = check_record(cat, rec, existing, registered=registered, proposal=proposal)
+        if problems:
+            status = 422 if any(p.suggestions for p in problems) else 400
+            return Refused(status, problems)
+        added = None
+        if not registered:
+            try:
+                added = tstore.add_player(db, t["id"], {"name": rec["player_name"], "vekn": rec["vekn"]})
+            except tstore.TournamentError:
+                added = None  # e.g. the final has begun: the record keeps the name only
+            if added is not None:
+                rec.update(player=added["id"], player_name=added["name"], vekn=added["vekn"])
+        hj = needs_head_judge(cat, rec["penalty"], proposal)
+        reasons = head_judge_reasons(cat, rec["penalty"], proposal)
+        if hj and roles.allows(role, "penalties.approve"):
+            rec["approved_by"] = judge
+            rec["approval_reason"] = _text(data, "approval_reason") or rec["reason"] or \
+                f"issued by the {roles.label(role)}"
+        rec["time"] = now()
+        stored = _insert(db, rec)
+    return Stored(stored, added_player=added, needs_head_judge=hj and not stored["approved_by"],
+                  head_judge_reasons=reasons, proposal=proposal)
+
+
+def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *, judge: str,
+               role: str, action: str) -> Stored | Refused:
+    if not isinstance(data, dict):
+        return _refused(400, None, "Send an object.")
+    if not roles.allows(role, action):
+        return _refused(403, None, f"Only the head judge or the organizer may {kind} a penalty.")
+    try:
+        t = tstore.get_tournament(db, tournament_id)
+    except tstore.TournamentError as exc:
+        return _refused(exc.status, None, exc.message)
+    try:
+        ref = _int({"refers_to": refers_to}, "refers_to", 1)
+        rec = {"kind": kind, "tournament": t["id"], "refers_to": ref, "judge": judge,
+               "judge_role": role, "catalog": catalog_of(db, t).id,
+               "reason": _text(data, "reason"), "client_id": _text(data, "client_id")}
+        if kind == "amend":
+            for name in ("infraction", "variant", "penalty", "description"):
+                rec[name] = _text(data, name)
+            rec["rule"] = _rule(data)
+    except _Bad as bad:
+        return bad.refused
+    cat = catalog_of(db, t)
+    with transaction(db):
+        earlier = _by_client_id(db, t["id"], rec["client_id"])
+        if earlier is not None:
+            if earlier["kind"] != kind or earlier["refers_to"] != ref:
+                return _refused(409, "client_id", f"client_id {rec['client_id']!r} was already used "
+                                                  f"for record {earlier['id']}.")
+            return Stored(earlier, duplicate=True)
+        existing = records(db, t["id"])
+        target = next((r for r in replay(existing) if r["id"] == ref), None)
+        if kind == "amend" and rec.get("infraction"):
+            found = cat.lookup(rec["infraction"])
+            if not found.ok:
+                return _refused(422 if found.suggestions else 400, "infraction", found.message,
+                                found.suggestions)
+            rec["infraction"] = found.infraction.id
+        if kind == "amend" and rec.get("penalty") and cat.level(rec["penalty"]):
+            rec["penalty"] = cat.level(rec["penalty"]).name
+        problems = check_record(cat, rec, existing)
+        if problems:
+            missing = any(p.field == "refers_to" and p.message.startswith("There is no") for p in problems)
+            return Refused(404 if missing else (409 if target is not None and target["status"] == STATUS_LIFTED
+                                                else 400), problems)
+        if kind == "approve":
+            if target.get("approved_by"):
+                return _refused(409, "refers_to", f"Record {ref} was already approved by "
+                                                  f"{target['approved_by']}.")
+            if not needs_head_judge(cat, target.get("penalty"), target.get("proposed")):
+                return _refused(409, "refers_to", f"Record {ref} ({target.get('penalty')}) needs no approval.")
+            rec["approved_by"] = judge
+            rec["approval_reason"] = rec["reason"]
+        rec["time"] = now()
+        stored = _insert(db, rec)
+    return Stored(stored)
+
+
+def approve(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, judge: str,
+            role: str) -> Stored | Refused:
+    """The head judge approves an SA/DQ or a deviation (`reason` optional)."""
+    return _follow_up(db, tournament_id, "approve", refers_to, data or {}, judge=judge, role=role,
+                      action="penalties.approve")
+
+
+def lift(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, judge: str,
+         role: str) -> Stored | Refused:
+    """Lift (withdraw) a penalty: it no longer counts anywhere. `reason` required."""
+    return _follow_up(db, tournament_id, "lift", refers_to, data or {}, judge=judge, role=role,
+                      action="penalties.amend")
+
+
+def amend(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, judge: str,
+          role: str) -> Stored | Refused:
+    """Change fields of a penalty (infraction, variant, penalty, description, rule); `reason`
+    required. The amended values count from then on (escalation, standings, exports)."""
+    return _follow_up(db, tournament_id, "amend", refers_to, data or {}, judge=judge, role=role,
+                      action="penalties.amend")
+
+
+def pending(db, tournament_id: int) -> list[dict]:
+    """Penalties in force that wait for the head judge."""
+    return report(db, tournament_id).pending
+
+
+def kinds_count(db, tournament_id: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in records(db, tournament_id):
+        out[kind_of(r)] = out.get(kind_of(r), 0) + 1
+    return out
