@@ -12,7 +12,7 @@ Pure functions.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date
 from typing import Iterable
 
@@ -50,7 +50,7 @@ class EventRating:
     total: float
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return dict(vars(self))
 
 
 def event_rating(vp: float, gw: int, players: int, finish: str | None = None,

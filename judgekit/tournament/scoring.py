@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
@@ -80,8 +79,11 @@ class VpResult:
 
 
 def _num(vp: float) -> float:
-    """Normalise a VP value (2.0 -> 2.0, keeps halves exact)."""
-    return float(Fraction(vp).limit_denominator(2))
+    """A VP value as a float, snapped to the nearest half when it is one (halves are exact
+    in binary floating point, so sums of VP stay exact)."""
+    x = float(vp)
+    h = round(x * 2)
+    return h / 2 if abs(x * 2 - h) < 1e-9 else x
 
 
 # --- deriving VP from the outcome ------------------------------------------------------
@@ -400,9 +402,9 @@ def tournament_points(vps: Sequence[float]) -> list[int]:
     by_place = dict(zip([1, 2, 3, 4, 5] if n == 5 else [1, 2, 4, 5], TP_BY_PLACE[n]))
     out = []
     for shared in places(vps):
-        avg = Fraction(sum(by_place[p] for p in shared), len(shared))
+        total = sum(by_place[p] for p in shared)
         # TP steps are multiples of 12, so every average of consecutive places is whole.
-        out.append(int(avg) if avg.denominator == 1 else float(avg))
+        out.append(total // len(shared) if total % len(shared) == 0 else total / len(shared))
     return out
 
 

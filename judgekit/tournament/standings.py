@@ -12,7 +12,7 @@ player ids. Pure functions, no I/O.
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable, Sequence
 
 from judgekit.tournament.scoring import score_table
@@ -56,7 +56,7 @@ class Row:
         return (-self.gw, -self.vp, -self.tp)
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
+        out = dict(vars(self))  # shallow: every field is a plain value (asdict deep-copies)
         out["status"] = self.status
         return out
 

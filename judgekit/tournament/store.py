@@ -997,12 +997,12 @@ def final_state(db, tournament_id: Any) -> dict:
     return out
 
 
-def results(db, tournament_id: Any) -> dict:
+def results(db, tournament_id: Any, computed: standings_mod.Standings | None = None) -> dict:
     """Final ranking of the event: the final's winner first, the other finalists tied 2nd,
     then everyone else in preliminary order (3.7.5); without a final, the preliminary
     standings (3.1.6). Includes rating points (Appendix A)."""
     t = get_tournament(db, tournament_id)
-    s = standings(db, t["id"])
+    s = computed if computed is not None else standings(db, t["id"])
     fs = final_state(db, t["id"])
     final_vps: dict[int, float] = {}
     winner = None

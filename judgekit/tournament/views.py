@@ -213,8 +213,9 @@ def table_page(tid, n, table):
 def standings_page(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
-    return render_template("tournament/standings.html", t=t, s=store.standings(db, t["id"]),
-                           res=store.results(db, t["id"]), public=False,
+    s = store.standings(db, t["id"])
+    return render_template("tournament/standings.html", t=t, s=s,
+                           res=store.results(db, t["id"], s), public=False,
                            prelims=len([r for r in store.rounds(db, t["id"])
                                         if r["kind"] == "prelim" and r["status"] == "closed"]))
 
@@ -224,8 +225,9 @@ def standings_page(tid):
 def public_standings(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
-    return render_template("tournament/standings.html", t=t, s=store.standings(db, t["id"]),
-                           res=store.results(db, t["id"]), public=True,
+    s = store.standings(db, t["id"])
+    return render_template("tournament/standings.html", t=t, s=s,
+                           res=store.results(db, t["id"], s), public=True,
                            prelims=len([r for r in store.rounds(db, t["id"])
                                         if r["kind"] == "prelim" and r["status"] == "closed"]))
 
