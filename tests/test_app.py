@@ -1,0 +1,85 @@
+"""The app factory, the instance folder and `judgekit serve`/`build` on a fresh folder."""
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from judgekit import create_app
+from judgekit.cli import main as cli
+
+
+def test_instance_folder_holds_database_index_and_secret(tmp_path, shared_index):
+    app = create_app({"INSTANCE": tmp_path / "inst", "INDEX_DIR": str(shared_index)})
+    inst = Path(app.instance_path)
+    assert inst == (tmp_path / "inst").resolve()
+    assert (inst / "judgekit.db").exists()
+    key = inst / "secret_key"
+    assert key.exists() and stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert app.config["SECRET_KEY"] == key.read_text().strip()
+    again = create_app({"INSTANCE": tmp_path / "inst", "INDEX_DIR": str(shared_index)})
+    assert again.config["SECRET_KEY"] == app.config["SECRET_KEY"]  # generated once, then reused
+
+
+def test_environment_variable_chooses_the_instance(tmp_path, shared_index, monkeypatch):
+    monkeypatch.setenv("JUDGEKIT_INSTANCE", str(tmp_path / "from-env"))
+    app = create_app({"INDEX_DIR": str(shared_index)})
+    assert Path(app.instance_path) == (tmp_path / "from-env").resolve()
+
+
+def test_build_creates_database_and_index_and_says_so(tmp_path):
+    res = CliRunner().invoke(cli, ["--instance", str(tmp_path / "i"), "build"])
+    assert res.exit_code == 0, res.output
+    assert "index entries" in res.stdout
+    assert "search index built" in res.stderr
+    assert (tmp_path / "i" / "index" / "content_hash").exists()
+    again = CliRunner().invoke(cli, ["--instance", str(tmp_path / "i"), "build"])
+    assert "search index built" not in again.stderr  # unchanged content: not rebuilt
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_starts_waitress_on_a_fresh_instance_and_answers(tmp_path):
+    port = _free_port()
+    env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp_path / "inst"))
+    proc = subprocess.Popen([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        body = None
+        deadline = time.time() + 60
+        while time.time() < deadline and body is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/search?q=proxy", timeout=2) as r:
+                    body = r.read().decode()
+            except OSError:
+                time.sleep(0.2)
+        assert body and '"section":"4.5"' in body.replace(" ", "")
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    assert "building the search index" in err  # the visible first-start progress line
+    assert f"http://127.0.0.1:{port}/" in err
+
+
+def test_serve_on_a_busy_port_fails_with_one_line(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp_path / "inst"))
+        proc = subprocess.run([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
+                              env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("judgekit: cannot listen on") and "Traceback" not in proc.stderr
