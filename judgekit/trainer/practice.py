@@ -1,0 +1,368 @@
+"""Free practice: the player announces a play for a given situation, the recorder checks it.
+
+A prompt (`content/trainer/practice/*.toml`, format in `content/trainer/README.md`) gives
+a situation, a task and phrases to tap. The phrases the player taps become recorder events
+(`compose`); the engine replays the prompt's `before` events, the player's events and the
+prompt's `after` events (what the table does next), and `check` turns every finding into
+advice in plain words ("say the bleed amount", "pass on the block first") with the rules
+link, plus a hint for every goal of the task the player has not met yet.
+
+The player may also type a line in the recorder's quick-entry notation
+(`judgekit.recorder.notation`), when that module is available.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judgekit.recorder import engine
+from judgekit.recorder.events import EventError, validate_event
+from judgekit.trainer.scenarios import SECTIONS, ScenarioProblem, rules_url
+
+MAX_SAID = 40     # phrases in one declaration
+
+
+@dataclass(frozen=True)
+class Phrase:
+    id: str
+    text: str
+    event: dict[str, Any] | None = None
+    adds: dict[str, Any] | None = None
+    to: tuple[str, ...] = ()
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class Goal:
+    match: dict[str, Any]
+    hint: str
+
+
+@dataclass(frozen=True)
+class Prompt:
+    id: str
+    section: str
+    title: str
+    situation: str
+    task: str
+    seats: tuple[str, ...]
+    you: int
+    before: tuple[dict[str, Any], ...]
+    after: tuple[dict[str, Any], ...]
+    phrases: tuple[Phrase, ...]
+    goals: tuple[Goal, ...]
+    model: tuple[str, ...]
+    anchor: str | None = None
+
+    @property
+    def url(self) -> str:
+        return rules_url(self.section, self.anchor)
+
+    def phrase(self, phrase_id: str) -> Phrase | None:
+        return next((p for p in self.phrases if p.id == phrase_id), None)
+
+    @property
+    def groups(self) -> list[tuple[str, list[Phrase]]]:
+        out: dict[str, list[Phrase]] = {}
+        for p in self.phrases:
+            out.setdefault(p.group or "Say", []).append(p)
+        return list(out.items())
+
+
+@dataclass
+class Advice:
+    code: str           # a finding code, or "goal" / "order" for the trainer's own advice
+    tip: str
+    detail: str = ""    # the recorder's own message, when there is one
+    url: str = ""
+    seq: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "tip": self.tip, "detail": self.detail, "url": self.url}
+
+
+@dataclass
+class Result:
+    ok: bool
+    said: list[str]
+    events: list[dict[str, Any]]
+    advice: list[Advice] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "said": self.said, "events": self.events,
+                "advice": [a.to_dict() for a in self.advice], "findings": self.findings,
+                "error": self.error}
+
+
+# --- loading ----------------------------------------------------------------------------
+
+def load_prompts(folder: Path, cards=None) -> list[Prompt]:
+    """Every prompt of `folder`; ValueError listing every problem (file and prompt)."""
+    prompts: list[Prompt] = []
+    problems: list[ScenarioProblem] = []
+    for path in sorted(Path(folder).glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            problems.append(ScenarioProblem(path.name, None, f"cannot read ({exc})"))
+            continue
+        for i, raw in enumerate(data.get("prompt") or [], 1):
+            label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{i}"
+            errors: list[str] = []
+            prompt = _parse_prompt(raw, cards, errors)
+            problems += [ScenarioProblem(path.name, label, e) for e in errors]
+            if prompt is not None and not errors:
+                prompts.append(prompt)
+    ids = [p.id for p in prompts]
+    for dup in {i for i in ids if ids.count(i) > 1}:
+        problems.append(ScenarioProblem(str(folder), dup, "id used twice"))
+    if problems:
+        raise ValueError("\n".join(str(p) for p in problems))
+    return prompts
+
+
+def _events(raw, key, n, cards, errors, required=False) -> tuple[dict[str, Any], ...]:
+    items = raw.get(key, [])
+    if not isinstance(items, list) or (required and not items):
+        errors.append(f"{key} must be a list of recorder events")
+        return ()
+    out = []
+    for i, e in enumerate(items, 1):
+        result = validate_event(e, n, cards)
+        if isinstance(result, EventError):
+            errors.append(f"{key} event {i}: {result}")
+        else:
+            out.append(result)
+    return tuple(out)
+
+
+def _parse_prompt(raw, cards, errors) -> Prompt | None:
+    if not isinstance(raw, dict):
+        errors.append("a prompt must be a table")
+        return None
+    known = {"id", "section", "anchor", "title", "situation", "task", "seats", "you",
+             "before", "after", "phrase", "goal", "model"}
+    if set(raw) - known:
+        errors.append(f"unknown field(s): {', '.join(sorted(set(raw) - known))}")
+    for key in ("id", "title", "situation", "task"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            errors.append(f"{key} is missing")
+    if raw.get("section") not in SECTIONS:
+        errors.append(f"section must be one of: {', '.join(SECTIONS)}")
+    seats = raw.get("seats")
+    if not (isinstance(seats, list) and 4 <= len(seats) <= 5 and all(isinstance(s, str) for s in seats)):
+        errors.append("seats must be 4 or 5 names")
+        return None
+    you = raw.get("you")
+    if not isinstance(you, int) or not 1 <= you <= len(seats):
+        errors.append("you must be a seat number")
+    before = _events(raw, "before", len(seats), cards, errors)
+    after = _events(raw, "after", len(seats), cards, errors)
+    phrases = []
+    for i, p in enumerate(raw.get("phrase") or [], 1):
+        if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not isinstance(p.get("text"), str):
+            errors.append(f"phrase {i}: needs an id and a text")
+            continue
+        if set(p) - {"id", "text", "event", "adds", "to", "group"}:
+            errors.append(f"phrase {p['id']!r}: unknown field(s)")
+        event = p.get("event")
+        adds = p.get("adds")
+        if event is None and adds is None:
+            errors.append(f"phrase {p['id']!r}: needs an event or adds")
+        if event is not None:
+            checked = validate_event(event, len(seats), cards)
+            if isinstance(checked, EventError):
+                # an event phrase may rely on its `adds` for a required field
+                checked = validate_event(dict(event, **(adds or {})), len(seats), cards)
+            if isinstance(checked, EventError):
+                errors.append(f"phrase {p['id']!r}: {checked}")
+        to = p.get("to", [])
+        if adds is not None and (not isinstance(adds, dict) or not isinstance(to, list) or not to):
+            errors.append(f"phrase {p['id']!r}: adds needs a table and a `to` list of event types")
+        phrases.append(Phrase(p["id"], " ".join(p["text"].split()), event, adds, tuple(to),
+                              p.get("group", "")))
+    if len({p.id for p in phrases}) != len(phrases):
+        errors.append("phrase ids repeat")
+    goals = []
+    for i, g in enumerate(raw.get("goal") or [], 1):
+        if not isinstance(g, dict) or not isinstance(g.get("match"), dict) or not isinstance(g.get("hint"), str):
+            errors.append(f"goal {i}: needs a match table and a hint")
+            continue
+        goals.append(Goal(g["match"], " ".join(g["hint"].split())))
+    model = raw.get("model")
+    ids = {p.id for p in phrases}
+    if not isinstance(model, list) or not model or any(m not in ids for m in model):
+        errors.append("model must list phrase ids")
+    if errors:
+        return None
+    return Prompt(id=raw["id"], section=raw["section"], title=raw["title"].strip(),
+                  situation=" ".join(raw["situation"].split()), task=" ".join(raw["task"].split()),
+                  seats=tuple(seats), you=you, before=before, after=after,
+                  phrases=tuple(phrases), goals=tuple(goals), model=tuple(model),
+                  anchor=raw.get("anchor"))
+
+
+# --- from phrases to events ------------------------------------------------------------
+
+def compose(prompt: Prompt, said: list[str]) -> tuple[list[dict[str, Any]], list[str], list[Advice]]:
+    """The player's events for the tapped phrases, the words said, and order problems."""
+    events: list[dict[str, Any]] = []
+    words: list[str] = []
+    advice: list[Advice] = []
+    for pid in said[:MAX_SAID]:
+        phrase = prompt.phrase(pid)
+        if phrase is None:
+            continue
+        words.append(phrase.text)
+        last = events[-1] if events else None
+        if phrase.adds is not None and last is not None and last["type"] in phrase.to \
+                and not any(k in last for k in phrase.adds):
+            last.update(phrase.adds)
+        elif phrase.event is not None:
+            events.append(dict(phrase.event, **(phrase.adds or {})))
+        else:
+            advice.append(Advice("order", f"“{phrase.text}” has nothing to belong to here: say it "
+                                          "right after the card, action or vote it completes, "
+                                          "before anything else happens.",
+                                 url=prompt.url))
+    return events, words, advice
+
+
+def _matches(event: dict[str, Any], match: dict[str, Any]) -> bool:
+    return all(event.get(k) == v for k, v in match.items())
+
+
+# --- checking ---------------------------------------------------------------------------
+
+def check(prompt: Prompt, said: list[str], cards=None) -> Result:
+    """Check a declaration given as tapped phrase ids."""
+    events, words, advice = compose(prompt, said)
+    if not events and not advice:
+        return Result(False, words, [], [Advice("goal", "Tap what you would say, in order.")],
+                      error="nothing said yet")
+    return check_events(prompt, events, cards, words=words, advice=advice)
+
+
+def check_line(prompt: Prompt, line: str, cards=None) -> Result:
+    """Check a declaration typed in the recorder's quick-entry notation."""
+    parse = notation_parser()
+    if parse is None:
+        return Result(False, [line], [], error="typing is not available: tap the phrases instead")
+    parsed = parse(line, len(prompt.seats))
+    if not isinstance(parsed, list):
+        message = getattr(parsed, "message", str(parsed))
+        return Result(False, [line], [], error=message)
+    # A statement without a seat is the player's own (validation drops the seat from
+    # event types that take none).
+    events = [dict(e) if "seat" in e else dict(e, seat=prompt.you) for e in parsed]
+    return check_events(prompt, events, cards, words=[line])
+
+
+def notation_parser():
+    """`parse_line` of the recorder's quick-entry notation, or None if it is not there."""
+    try:
+        from judgekit.recorder.notation import parse_line
+    except ImportError:  # the notation is optional for the trainer
+        return None
+    return parse_line
+
+
+def check_events(prompt: Prompt, events: list[dict[str, Any]], cards=None,
+                 words: list[str] | None = None, advice: list[Advice] | None = None) -> Result:
+    advice = list(advice or [])
+    valid = []
+    n = len(prompt.seats)
+    for i, e in enumerate(events, 1):
+        result = validate_event(e, n, cards)
+        if isinstance(result, EventError):
+            return Result(False, words or [], events, advice, error=f"statement {i}: {result}")
+        valid.append(result)
+    transcript = list(prompt.before) + valid + list(prompt.after)
+    first = len(prompt.before) + 1
+    findings = engine.check(transcript, list(prompt.seats), cards=cards)
+    numbered = {i: e for i, e in enumerate(transcript, 1)}
+    for f in findings:
+        if f["seq"] < first or f["severity"] in ("info", "warning"):
+            continue
+        advice.append(Advice(f["code"], tip_for(f, numbered.get(f["seq"], {}), prompt, cards),
+                             detail=f["message"], url=_cite(f), seq=f["seq"]))
+    for goal in prompt.goals:
+        if not any(_matches(e, goal.match) for e in valid):
+            advice.append(Advice("goal", goal.hint, url=prompt.url))
+    ok = not advice
+    return Result(ok, words or [], valid, advice, findings)
+
+
+def _cite(finding: dict[str, Any]) -> str:
+    cite = finding.get("cite") or {}
+    if cite.get("doc") == "announcements":
+        return rules_url(cite["section"], cite.get("anchor"))
+    if cite.get("doc"):
+        return f"/rules/{cite['doc']}/{cite['section']}"
+    return ""
+
+
+def _choice_words(event: dict[str, Any], cards) -> list[str]:
+    if cards is None or not event.get("card"):
+        return []
+    lib = cards.library(event["card"])
+    if lib is None:
+        return []
+    vampire = cards.crypt(event["minion"]) if event.get("minion") else None
+    words = {"discipline": "which discipline you use", "level": "the level (inferior or superior)",
+             "x": "how much X is", "target": "the target", "amount": "the amount"}
+    return [words[k] for k in engine.missing_choices(lib, event, vampire)]
+
+
+def tip_for(finding: dict[str, Any], event: dict[str, Any], prompt: Prompt, cards=None) -> str:
+    """Plain advice for one finding, from the player's point of view."""
+    code = finding["code"]
+    mine = finding.get("seat") == prompt.you
+    card = event.get("card")
+    if code == "action-pass-missing":
+        return "Pass once your action is announced: say “Any blocks?” before anyone answers."
+    if code == "block-pass-missing":
+        if mine:
+            return "Pass on the block first: say “No block” before you play a reaction."
+        return ("Wait until everyone who may block has passed (“No block”) before the action "
+                "goes through.")
+    if code == "block-out-of-order":
+        return "On an undirected action the prey answers first: wait for the prey's “No block”."
+    if code == "bleed-amount-missing":
+        return "Say the bleed amount: “… bleeds you for 2”."
+    if code == "bleed-total-not-restated":
+        return "The bleed changed: say the new total (“the bleed is now 3”)."
+    if code == "stealth-undeclared":
+        return "Say the stealth: this action does not start at its standard stealth."
+    if code == "card-choice-missing":
+        missing = _choice_words(event, cards)
+        what = " and ".join(missing) if missing else "every choice it asks for"
+        return f"Name {what} as you play {card or 'the card'}, before replacing it."
+    if code == "replace-missing":
+        return (f"Replace each card before the next one: draw for the previous card before you "
+                f"play {card or 'another card'}.")
+    if code == "discipline-unavailable":
+        return "That minion cannot play the card like this: check its disciplines and the level."
+    if code == "misrepresented":
+        return "Say the real numbers: the declaration binds, but announcing it wrongly is a misplay."
+    if code == "vote-incomplete":
+        return "Say how many votes and which side: “3 votes against”."
+    if code == "vote-vampire-missing":
+        return "You are not using all your votes: say which vampire votes (“Anneke votes 3 against”)."
+    if code == "terms-unconfirmed":
+        return "Confirm the terms once the action succeeds, before the votes (“terms as announced”)."
+    if code == "declaration-binding":
+        return "What you announced stands: you cannot take it back."
+    if code in ("phase-passed", "interrupt-too-late", "cancel-too-late"):
+        return "Too late: that window closed when the game moved on."
+    if code == "end-of-turn-missing":
+        return "Say out loud that your turn is over (“end of turn”)."
+    if code == "unsportsmanlike":
+        return "Keep the talk civil: no shouting, insults or threats."
+    if code == "discussion-after-stop":
+        return "After the last question and answer, decide without more discussion."
+    return finding.get("message", "")
