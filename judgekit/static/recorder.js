@@ -51,13 +51,16 @@
     }
     return fetch(url, opts).then(function (r) {
       return r.json().catch(function () { return {error: "HTTP " + r.status}; })
-        .then(function (data) { return {ok: r.ok, status: r.status, data: data}; });
+        .then(function (data) {
+          // a copy the service worker kept (offline): its server_now is old
+          return {ok: r.ok, status: r.status, data: data, cached: r.headers.get("X-Judgekit-Offline") === "cached"};
+        });
     });
   }
   function load() {
     return request("GET", API).then(function (res) {
       if (!res.ok) { say(res.data.error || "Could not load the game.", true); return; }
-      offset = res.data.server_now - Date.now() / 1000;
+      if (!res.cached) offset = res.data.server_now - Date.now() / 1000;
       view = res.data;
       render();
     }).catch(function () { say("Offline? Could not load the game.", true); });
@@ -68,15 +71,21 @@
     chain = chain.then(job, job);
     return chain;
   }
-  function send(events) { return enqueue(function () { return sendNow(events, 0); }); }
-  function sendNow(events, attempt) {
-    // A retried POST carries the same client ids: the server stores each event once.
-    events = events.map(function (e) {
+  function stamp(events) {
+    return events.map(function (e) {
       var out = Object.assign({}, e);
       if (!out.client_id) out.client_id = TAB + ":" + (++counter);
       if (!out.judge) out.judge = judge();
       return out;
     });
+  }
+  function send(events) {
+    if (outbox) return outbox.send(events);   // offline-queue.js: kept on the device, sent in order
+    return enqueue(function () { return sendNow(events, 0); });
+  }
+  function sendNow(events, attempt) {
+    // A retried POST carries the same client ids: the server stores each event once.
+    events = stamp(events);
     attempt = attempt || 0;
     busy = true;
     return request("POST", API + "/events", events).then(function (res) {
@@ -304,6 +313,7 @@
       });
       log.appendChild(li);
     });
+    if (outbox) outbox.decorate(log);   // entries not yet sent, on top
   }
 
   // --- the clock ------------------------------------------------------------------------
@@ -376,6 +386,12 @@
     ev.preventDefault();
     var line = input.value.trim();
     if (!line) return;
+    if (outbox) {   // kept on the device first, then parsed and sent in order (offline-queue.js)
+      outbox.sendLine(line).then(function (ok) {
+        if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
+      });
+      return;
+    }
     enqueue(function () {
       var last = lastActive();
       return request("POST", API + "/parse", {line: line, last_seq: last ? last.seq : null}).then(function (res) {
@@ -401,6 +417,10 @@
     return null;
   }
   $("rec-undo").addEventListener("click", function () {
+    if (outbox && outbox.pendingCount()) {   // the newest unsent entry never reached the record
+      outbox.dropLast().then(function (item) { if (item) say("Dropped the last entry not yet sent."); });
+      return;
+    }
     var last = lastActive();
     if (!last) { say("Nothing to undo."); return; }
     send([{type: "retract", target: last.seq, reason: "undo"}]).then(function (ok) {
@@ -408,14 +428,25 @@
     });
   });
 
+  var outbox = window.judgekitOutbox ? window.judgekitOutbox(API, {
+    request: request, load: load, say: say, lastActive: lastActive, serialize: enqueue, stamp: stamp,
+    seats: SEATS, rerender: function () { if (view) renderLog(); else outbox.decorate($("rec-log")); }
+  }) : null;
   load();
+  if (outbox) outbox.start();
   setInterval(tick, 1000);
-  setInterval(function () {
-    if (document.visibilityState !== "visible" || busy || !view) return;
+  // Other judges' entries: poll, and look again whenever the page comes back into view.
+  function refresh() {
+    if (document.visibilityState !== "visible" || busy) return;
+    if (!view) { if (navigator.onLine) load(); return; }
     request("GET", API).then(function (res) {
       if (res.ok && res.data.events.length !== view.events.length) {
-        offset = res.data.server_now - Date.now() / 1000; view = res.data; render();
+        if (!res.cached) offset = res.data.server_now - Date.now() / 1000;
+        view = res.data; render();
       }
     }).catch(function () {});
-  }, 5000);
+  }
+  setInterval(refresh, 5000);
+  window.addEventListener("focus", refresh);
+  document.addEventListener("visibilitychange", refresh);
 })();

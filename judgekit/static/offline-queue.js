@@ -1,0 +1,322 @@
+// The recorder's outbox: every entry is written to IndexedDB on this device first, then
+// sent to the server in the order it was made. When the connection drops the entries wait
+// ("not yet sent") and survive a reload; they are sent, in order, when it returns. Each
+// entry carries client-made ids, so an entry sent twice (a reply lost on the way back) is
+// stored once. The server checks every entry on arrival; the page then shows its findings.
+//
+// window.judgekitOutbox(api, hooks) -> outbox, with hooks from recorder.js:
+//   request(method, url, body) -> Promise<{ok, status, data}> (rejects when unreachable)
+//   load() -> Promise     reload the game from GET <api> and render it
+//   say(message, isError)  the page's status line
+//   lastActive() -> event  the last event not retracted (context for quick-entry lines)
+//   serialize(job)        run job after the page's other requests (one at a time)
+//   stamp(events)         add client ids and the judge's name to events that lack them
+//   seats                  the seat names
+//   rerender()            render the log again (the outbox then decorates it)
+// outbox.send(events) / outbox.sendLine(line) -> Promise<true | false | "queued">:
+//   true: stored on the server; false: refused (the page shows why); "queued": kept here.
+(function () {
+  "use strict";
+  var DB_NAME = "judgekit-offline", STORE = "outbox", RETRY_MS = 8000;
+
+  // --- storage: IndexedDB, or memory when the browser has none -------------------------
+  function MemoryStore() { this.rows = []; this.next = 1; }
+  MemoryStore.prototype.all = function () { return Promise.resolve(this.rows.slice()); };
+  MemoryStore.prototype.add = function (item) {
+    item.id = this.next++; this.rows.push(item); return Promise.resolve(item);
+  };
+  MemoryStore.prototype.put = function (item) {
+    this.rows = this.rows.map(function (r) { return r.id === item.id ? item : r; });
+    return Promise.resolve(item);
+  };
+  MemoryStore.prototype.remove = function (id) {
+    this.rows = this.rows.filter(function (r) { return r.id !== id; }); return Promise.resolve();
+  };
+
+  function IdbStore(db) { this.db = db; }
+  IdbStore.prototype.run = function (mode, fn) {
+    var db = this.db;
+    return new Promise(function (ok, fail) {
+      var tx = db.transaction(STORE, mode), result;
+      var req = fn(tx.objectStore(STORE));
+      if (req) req.onsuccess = function () { result = req.result; };
+      tx.oncomplete = function () { ok(result); };
+      tx.onerror = tx.onabort = function () { fail(tx.error); };
+    });
+  };
+  IdbStore.prototype.all = function () { return this.run("readonly", function (s) { return s.getAll(); }); };
+  IdbStore.prototype.add = function (item) {
+    return this.run("readwrite", function (s) { return s.add(item); })
+      .then(function (id) { item.id = id; return item; });
+  };
+  IdbStore.prototype.put = function (item) {
+    return this.run("readwrite", function (s) { return s.put(item); }).then(function () { return item; });
+  };
+  IdbStore.prototype.remove = function (id) { return this.run("readwrite", function (s) { return s.delete(id); }); };
+
+  var storePromise = null;
+  function openStore() {
+    if (storePromise) return storePromise;
+    storePromise = new Promise(function (ok) {
+      if (!window.indexedDB) { ok(new MemoryStore()); return; }
+      var req;
+      try { req = indexedDB.open(DB_NAME, 1); } catch (e) { ok(new MemoryStore()); return; }
+      req.onupgradeneeded = function () {
+        req.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      };
+      req.onsuccess = function () { ok(new IdbStore(req.result)); };
+      req.onerror = req.onblocked = function () {
+        console.warn("judgekit: IndexedDB unavailable, unsent entries live only in this tab");
+        ok(new MemoryStore());
+      };
+    });
+    return storePromise;
+  }
+
+  function online() {
+    return navigator.onLine && (!window.judgekitNet || window.judgekitNet.isOnline());
+  }
+
+  function uid() {
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+  }
+
+  // --- the outbox of one game -----------------------------------------------------------
+  window.judgekitOutbox = function (api, hooks) {
+    var pending = [];            // this game's items, oldest first (a copy of the store)
+    var flushing = null, timer = null, fresh = {};
+
+    function refreshList() {
+      return openStore().then(function (s) { return s.all(); }).then(function (rows) {
+        pending = rows.filter(function (r) { return r.game === api; })
+          .sort(function (a, b) { return a.id - b.id; });
+        return pending;
+      });
+    }
+
+    function changed() {
+      hooks.rerender();
+      schedule();
+    }
+
+    function schedule() {
+      clearTimeout(timer);
+      if (pending.some(function (i) { return i.state === "pending"; })) {
+        timer = setTimeout(function () { flush(); }, RETRY_MS);
+      }
+    }
+
+    function add(item) {
+      item.game = api;
+      item.made_at = new Date().toISOString();
+      item.state = "pending";
+      item.uid = uid();
+      var first = !pending.some(function (i) { return i.state === "pending"; });
+      return openStore().then(function (s) { return s.add(item); }).then(function (stored) {
+        if (first && online()) fresh[stored.id] = true;   // tried at once: a refusal is shown, not kept
+        return refreshList();
+      }).then(function () { changed(); return item; });
+    }
+
+    function describeRefusal(res) {
+      var d = res.data || {}, msg = d.error || ("HTTP " + res.status);
+      if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+      return msg;
+    }
+
+    function findingsText(list) {
+      return list.length ? list.length + " finding" + (list.length > 1 ? "s" : "") + ": " +
+        list.map(function (f) { return f.code; }).join(", ") : "";
+    }
+
+    // one item: parse it if it is a quick-entry line, post it; -> "sent" | "refused" | "stop"
+    function sendItem(store, item, report) {
+      var parsed = item.events ? Promise.resolve("ok") :
+        hooks.request("POST", api + "/parse", { line: item.line, last_seq: (hooks.lastActive() || {}).seq || null })
+          .then(function (res) {
+            if (!res.ok) return res;    // judged below like a refused or failed post
+            // the parsed events get ids made from the item's own id: a retry sends the same ones
+            // (the parser fills in "anonymous": the page's judge goes on the entry instead)
+            item.events = hooks.stamp(res.data.events.map(function (e, i) {
+              var copy = Object.assign({ client_id: item.uid + ":" + i }, e);
+              delete copy.judge;
+              return copy;
+            }));
+            return store.put(item).then(function () { return "ok"; });
+          });
+      return parsed.then(function (res) {
+        if (res !== "ok") return res;
+        return hooks.request("POST", api + "/events", item.events);
+      }).then(function (res) {
+        if (res.ok) {
+          report.sent += 1;
+          report.findings = report.findings.concat(res.data.findings || []);
+          return store.remove(item.id).then(function () { return "sent"; });
+        }
+        if (res.status >= 500 || res.status === 401 || res.status === 403) {
+          report.error = res.status >= 500 ? "the server failed (" + res.status + "); will try again"
+            : describeRefusal(res) + " — the entries are kept on this device";
+          return "stop";
+        }
+        report.refusals[item.id] = describeRefusal(res);
+        if (fresh[item.id]) return store.remove(item.id).then(function () { return "refused"; });
+        item.state = "refused";
+        item.error = report.refusals[item.id];
+        return store.put(item).then(function () { return "refused"; });
+      }, function () {
+        report.offline = true;        // the server cannot be reached: keep everything, stop here
+        return "stop";
+      });
+    }
+
+    function flushNow() {
+      var report = { sent: 0, findings: [], refusals: {}, offline: false, error: null };
+      return Promise.all([openStore(), refreshList()]).then(function (both) {
+        var store = both[0];
+        var queue = pending.filter(function (i) { return i.state === "pending"; });
+        if (!navigator.onLine) { report.offline = true; queue = []; }
+        var i = 0;
+        function next() {
+          if (i >= queue.length) return Promise.resolve();
+          var item = queue[i++];
+          return sendItem(store, item, report).then(function (outcome) {
+            delete fresh[item.id];
+            if (outcome === "stop") return null;
+            // a later quick-entry line is read against the game as it now stands
+            var lineLater = queue.slice(i).some(function (q) { return !q.events; });
+            return (outcome === "sent" && lineLater ? hooks.load() : Promise.resolve()).then(next);
+          });
+        }
+        return next();
+      }).then(function () { return refreshList(); }).then(function () {
+        return report.sent ? hooks.load() : null;
+      }).then(function () {
+        var refused = Object.keys(report.refusals).map(function (k) { return report.refusals[k]; });
+        var waiting = pending.filter(function (p) { return p.state === "pending"; }).length;
+        if (refused.length) hooks.say(refused.join(" · "), true);
+        else if (report.error) hooks.say("Not sent: " + report.error, true);
+        else if (waiting) {
+          hooks.say(waiting + " entr" + (waiting > 1 ? "ies" : "y") + " kept on this device, not yet sent" +
+            (report.offline ? " (offline). They go out in order when the connection returns." : "."), false);
+        } else if (report.sent) {
+          var f = findingsText(report.findings);
+          hooks.say(f || (report.sent > 1 ? "Sent " + report.sent + " entries." : "Recorded."), !!f);
+        }
+        changed();
+        return report;
+      });
+    }
+
+    function flush() {
+      // called while a flush runs: run again after it (it may have missed a newer entry)
+      if (flushing) return flushing.then(function () { return flush(); });
+      var job = function () {
+        var locks = navigator.locks;   // one tab at a time sends this game's outbox
+        return locks && locks.request ? locks.request("judgekit-outbox " + api, flushNow) : flushNow();
+      };
+      flushing = hooks.serialize(job).then(function (report) {
+        flushing = null; return report;
+      }, function (err) {
+        flushing = null; console.error(err); return null;
+      });
+      return flushing;
+    }
+
+    function outcomeOf(item) {
+      return flush().then(function (report) {
+        var still = pending.filter(function (p) { return p.id === item.id; })[0];
+        if (!still) return report && report.refusals[item.id] ? false : true;
+        return still.state === "refused" ? false : "queued";
+      });
+    }
+
+    // --- showing what waits ---------------------------------------------------------------
+    function summary(item) {
+      if (!item.events) return "“" + item.line + "”";
+      return item.events.map(function (e) {
+        var parts = [e.type];
+        if (e.seat) parts.push(hooks.seats[e.seat - 1] + " (" + e.seat + ")");
+        ["action", "minion", "card", "amount", "target_seat", "kind", "text", "target"].forEach(function (k) {
+          if (e[k] !== undefined && e[k] !== null && e[k] !== "") parts.push(k === "target_seat" ? "→ seat " + e[k] : String(e[k]));
+        });
+        return parts.join(" · ");
+      }).join("; ");
+    }
+
+    function decorate(log) {
+      if (!log) return;
+      log.querySelectorAll("[data-queued]").forEach(function (n) { n.remove(); });
+      var waiting = pending.filter(function (p) { return p.state === "pending"; }).length;
+      pending.forEach(function (item) {
+        var li = document.createElement("li");
+        li.className = "is-queued" + (item.state === "refused" ? " is-refused" : "");
+        li.setAttribute("data-queued", item.id);
+        var head = document.createElement("div");
+        head.className = "rec-sum";
+        var tag = document.createElement("span");
+        tag.className = "queue-state";
+        tag.textContent = item.state === "refused" ? "refused" : "not yet sent";
+        head.appendChild(tag);
+        head.appendChild(document.createTextNode(" " + summary(item)));
+        li.appendChild(head);
+        var meta = document.createElement("div");
+        meta.className = "rec-meta";
+        meta.textContent = new Date(item.made_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) +
+          " · kept on this device" + (item.error ? " · " + item.error : "");
+        li.appendChild(meta);
+        if (item.state === "refused") {
+          var drop = document.createElement("button");
+          drop.type = "button"; drop.className = "queue-drop"; drop.textContent = "Discard";
+          drop.addEventListener("click", function () { discard(item.id); });
+          li.appendChild(drop);
+        }
+        log.insertBefore(li, log.firstChild);   // newest first, above the stored events
+      });
+      var banner = document.getElementById("rec-queue");
+      if (!banner) {
+        banner = document.createElement("p");
+        banner.id = "rec-queue"; banner.className = "queue-banner"; banner.setAttribute("role", "status");
+        log.parentNode.insertBefore(banner, log);
+      }
+      banner.hidden = !waiting;
+      banner.textContent = waiting ? waiting + " entr" + (waiting > 1 ? "ies" : "y") +
+        " not yet sent — kept on this device and sent in order when the connection returns." : "";
+      var next = document.getElementById("rec-next");
+      if (next) next.toggleAttribute("data-stale", waiting > 0);
+    }
+
+    function discard(id) {
+      return openStore().then(function (s) { return s.remove(id); })
+        .then(refreshList).then(changed);
+    }
+
+    function start() {
+      refreshList().then(function () { changed(); if (pending.length) flush(); });
+      window.addEventListener("online", function () { flush(); });
+      window.addEventListener("focus", function () { if (pending.length) flush(); });
+      if (window.judgekitNet) window.judgekitNet.onChange(function (up) { if (up) flush(); });
+    }
+
+    return {
+      start: start,
+      flush: flush,
+      decorate: decorate,
+      pendingCount: function () { return pending.filter(function (p) { return p.state === "pending"; }).length; },
+      send: function (events) {
+        return add({ kind: "events", events: hooks.stamp(events) }).then(outcomeOf);
+      },
+      sendLine: function (line) {
+        return add({ kind: "line", line: line, events: null }).then(outcomeOf);
+      },
+      // Undo while entries wait: the newest unsent one is dropped (it never reached the record)
+      dropLast: function () {
+        return (flushing || Promise.resolve()).then(function () {
+          var last = pending.filter(function (p) { return p.state === "pending"; }).pop();
+          if (!last) return null;
+          return discard(last.id).then(function () { return last; });
+        });
+      },
+      items: function () { return pending.slice(); }
+    };
+  };
+})();
