@@ -139,3 +139,21 @@ def test_tournament_without_final_ranks_by_preliminaries(db, rec):
     with pytest.raises(store.TournamentError) as exc:
         store.start_final(db, tid)
     assert exc.value.status == 409
+
+
+def test_racing_round_start_is_a_409_not_a_crash(db, monkeypatch):
+    tid, r = setup_round(db, 8)
+    store.enter_result(db, tid, 1, 1, [4, 0, 0, 0])
+    store.enter_result(db, tid, 1, 2, [4, 0, 0, 0])
+    store.close_round(db, tid, 1)
+    # the second click read the same "last round" before the first one wrote round 2
+    real = store._prelim_rounds
+    store.start_round(db, tid, seed=2)
+    monkeypatch.setattr(store, "_prelim_rounds",
+                        lambda d, t: [x for x in real(d, t) if x["number"] < 2])
+    with pytest.raises(store.TournamentError) as exc:
+        store.start_round(db, tid, seed=3)
+    assert exc.value.status == 409 and "meanwhile" in exc.value.message
+    monkeypatch.undo()
+    assert [x["number"] for x in store.rounds(db, tid)] == [1, 2]
+    assert len(store.round_tables(db, tid, 2)) == 2  # the first click's round is intact

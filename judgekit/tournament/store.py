@@ -17,9 +17,10 @@ Bad input raises `TournamentError(status, message, field)`; nothing is written t
 from __future__ import annotations
 
 import json
-import random
 import re
 import secrets
+import sqlite3
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
@@ -57,6 +58,17 @@ class TournamentError(Exception):
         self.message = message
         self.field = field
         self.extra = extra
+
+
+@contextmanager
+def _unique(message: str, field: str | None = None):
+    """Turn a unique-index violation (two clicks racing) into a 409 with `message`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if "UNIQUE" not in str(exc):
+            raise
+        raise TournamentError(409, message, field)
 
 
 def now() -> str:
@@ -493,7 +505,7 @@ def add_player(db, tournament_id: Any, data: dict) -> dict:
     vekn = clean_vekn(data.get("vekn"))
     if _final_started(db, t):
         raise TournamentError(409, "the final has begun: no more players can join")
-    with transaction(db):
+    with _unique(f"VEKN number {vekn} is already registered here", "vekn"), transaction(db):
         if vekn and _row(db, T_PLAYERS, "tournament_id = ? and vekn = ?", [t["id"], vekn]):
             other = _row(db, T_PLAYERS, "tournament_id = ? and vekn = ?", [t["id"], vekn])
             raise TournamentError(409, f"VEKN number {vekn} is already registered here ({other['name']})",
@@ -616,7 +628,7 @@ def start_round(db, tournament_id: Any, *, seed: int | None = None,
         sit_outs = result.sit_outs
 
     warnings = seating_mod.swap_warnings(plan_tables, history)
-    with transaction(db):
+    with _unique(f"round {number} was started meanwhile: reload the page"), transaction(db):
         rid = db[T_ROUNDS].insert({
             "tournament_id": t["id"], "number": number, "kind": "prelim", "seed": seed,
             "status": "open", "sit_outs": json.dumps(sit_outs), "time_limit_min": t["time_limit_min"],
@@ -955,7 +967,7 @@ def seat_final(db, tournament_id: Any, *, seed: int | None = None) -> dict:
     by_id = {p["id"]: p for p in players(db, t["id"])}
     number = _last_round_number(db, t["id"]) + 1
     limit = t["final_time_limit_min"] or t["time_limit_min"]
-    with transaction(db):
+    with _unique("the final was opened meanwhile: reload the page"), transaction(db):
         rid = db[T_ROUNDS].insert({"tournament_id": t["id"], "number": number, "kind": "final",
                                    "seed": seed, "status": "open", "sit_outs": "[]",
                                    "time_limit_min": limit, "started_at": now()}).last_pk
