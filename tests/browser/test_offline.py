@@ -236,3 +236,40 @@ def test_a_reply_lost_on_the_way_back_does_not_double_the_entry(browser, live_se
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_a_line_refused_on_arrival_stays_marked_and_the_rest_is_sent(page, live_server, live_app):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("#rec-next button").first).to_have_text("Start turn: Ann (seat 1)")
+    page.context.set_offline(True)
+    for text in ("1 start", "1 frobnicate Modius", "1 unlock"):   # the middle one is no verb
+        line(page, text)
+    expect(page.locator("#rec-log li.is-queued")).to_have_count(3)
+    page.context.set_offline(False)
+    refused = page.locator("#rec-log li.is-refused")
+    expect(refused).to_have_count(1, timeout=30_000)
+    expect(refused).to_contain_text("frobnicate")
+    expect(page.locator("#rec-log li.is-queued")).to_have_count(1)      # only the refused one
+    assert [e["type"] for e in api_game(live_server, gid)["events"]] == ["turn.start", "phase"]
+    refused.get_by_role("button", name="Discard").click()
+    expect(page.locator("#rec-log li.is-queued")).to_have_count(0)
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(2)
+
+
+def test_the_browser_stems_unknown_words_like_the_server(page, live_server):
+    """Porter2 in offline-search.js against whoosh's, on words the offline map does not hold."""
+    import re
+
+    from whoosh.lang.porter2 import stem
+    words = set()
+    for path in list((ROOT / "content" / "rules" / "history").glob("*.md")) + list((ROOT / "docs").glob("*.md")):
+        words.update(w.lower() for w in re.findall(r"[A-Za-z]+", path.read_text(encoding="utf-8")))
+    words |= {"generously", "communism", "arsenal", "skies", "dying", "inning", "proceed", "kiwis",
+              "hopping", "hoping", "agreed", "feed", "luxuriated", "tiebraker", "fluently", "geology",
+              "conditional", "yelling", "sayings", "cried", "ties", "eerily", "news", "dyed"}
+    words = sorted(words)
+    page.goto(live_server + "/offline")
+    got = page.evaluate("ws => ws.map(w => judgekitOfflineSearch.internals.porter2(w))", words)
+    differ = [(w, stem(w), g) for w, g in zip(words, got) if stem(w) != g]
+    assert len(words) > 1500 and differ == []
