@@ -96,9 +96,14 @@ class RoundClock:
         return out
 
 
+CLOCK_TYPES = {"game.start", "sync", "time.pause", "time.resume", "time.extend", "time.call"}
+
+
 def apply(clock: RoundClock, event: dict[str, Any]) -> None:
     """Update the clock for one event (unknown types are ignored)."""
     t = event["type"]
+    if t not in CLOCK_TYPES:
+        return
     at = to_epoch(event.get("time"))
     if t == "game.start":
         if event.get("limit_min"):

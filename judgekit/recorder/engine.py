@@ -94,6 +94,9 @@ class Combat:
     over: bool = False
 
 
+_HANDLERS: dict[str, Any] = {}
+
+
 class Engine:
     """Feed events one by one (`feed`), read `state()` and `findings` at any point."""
 
@@ -203,8 +206,10 @@ class Engine:
     def feed(self, event: dict[str, Any]) -> list[F.Finding]:
         """Apply one (valid) event; return the findings it produced."""
         before = len(self.findings)
-        seq = event.get("seq") or self.last_seq + 1
-        event = dict(event, seq=seq)
+        seq = event.get("seq")
+        if not seq:
+            seq = self.last_seq + 1
+            event = dict(event, seq=seq)
         self.last_seq = seq
         self.event_count += 1
         t = event["type"]
@@ -216,9 +221,11 @@ class Engine:
             if a is not None and a.restate_pending is not None and not a.resolved \
                     and t not in ("bleed.total", "card.replace") and event.get("bleed_total") is None:
                 self._restate_check(seq)
-        handler = getattr(self, "_on_" + t.replace(".", "_"), None)
+        handler = _HANDLERS.get(t)
+        if handler is None and t not in _HANDLERS:
+            handler = _HANDLERS[t] = getattr(Engine, "_on_" + t.replace(".", "_"), None)
         if handler is not None:
-            handler(event)
+            handler(self, event)
         for code, message in self.loops.feed(event):
             self.flag(code, seq, message, seat=event.get("seat"))
         return self.findings[before:]

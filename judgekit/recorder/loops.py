@@ -34,12 +34,25 @@ SIGNATURE_KEYS = ("type", "seat", "minion", "action", "card", "strike", "damage"
                   "window", "to", "step", "target_seat", "target", "name", "outcome",
                   "blocked", "amount", "discipline", "level")
 MAX_PERIOD = 20
-ACTIVITY_TYPES = {json.dumps(t) for t in ACTIVITY}
+ACTIVITY_TYPES = set(ACTIVITY)
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    return json.dumps(value, sort_keys=True)
+
+
+_SIG_KEYS = frozenset(SIGNATURE_KEYS) - {"type"}
+_SIMPLE = (str, int, float, bool)
 
 
 def signature(event: dict[str, Any]) -> tuple:
-    return tuple((k, json.dumps(event.get(k), sort_keys=True)) for k in SIGNATURE_KEYS
-                 if event.get(k) is not None)
+    """What identifies an event for repetition: its kind, who, what (not when, not who recorded)."""
+    rest = [(k, v if isinstance(v, _SIMPLE) else _hashable(v)) for k, v in event.items()
+            if k in _SIG_KEYS and v is not None]
+    rest.sort()
+    return (event["type"], tuple(rest))
 
 
 def changes_state(event: dict[str, Any]) -> bool:
@@ -108,7 +121,7 @@ class LoopTracker:
         n = len(self.run)
         for k in range(2, min(MAX_PERIOD, n // 2) + 1):
             block = self.run[-k:]
-            if block == self.run[-2 * k:-k] and any(s[0][1] in ACTIVITY_TYPES for s in block):
+            if block == self.run[-2 * k:-k] and any(s[0] in ACTIVITY_TYPES for s in block):
                 return k
         return None
 

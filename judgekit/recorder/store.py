@@ -151,9 +151,16 @@ def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_events(db, game_id: int, after_seq: int = 0) -> list[dict[str, Any]]:
-    rows = db.query("SELECT seq, time, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-                    [game_id, after_seq])
-    return [_event_from_row(r) for r in rows]
+    rows = db.conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND seq > ? "
+                           "ORDER BY seq", [game_id, after_seq])
+    loads = json.loads
+    out = []
+    for seq, at, data in rows:
+        event = loads(data)
+        event["seq"] = seq
+        event["time"] = at
+        out.append(event)
+    return out
 
 
 def _content(event: dict[str, Any]) -> str:
