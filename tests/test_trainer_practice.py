@@ -39,6 +39,7 @@ def test_missing_pass_after_the_action():
     assert codes(r) == ["action-pass-missing"]
     assert "Any blocks?" in r.advice[0].tip
     assert r.advice[0].url == "/rules/announcements/forbidden-shortcuts"
+    assert r.advice[0].rule == "Forbidden shortcuts"
 
 
 def test_missing_block_pass_before_a_reaction():

@@ -38,7 +38,7 @@ def test_a_whole_session_without_javascript(client):
     seen, right = [], 0
     for n in range(1, 11):
         html = text(client.get("/trainer/session"))
-        assert f"question {n} of 10" in html
+        assert f"Question {n} of 10" in html
         sid = re.search(r'name="scenario" value="([^"]+)"', html).group(1)
         choices = re.findall(r'name="choice" value="([^"]+)"', html)
         assert 2 <= len(choices) <= 5
@@ -80,7 +80,7 @@ def test_a_section_session_stays_in_its_section(client):
     csrf = token(client)
     client.post("/trainer/session", data={"csrf_token": csrf, "section": "pace"})
     html = text(client.get("/trainer/session"))
-    assert "question 1 of 3" in html and "Pace of discussion" in html
+    assert "Question 1 of 3" in html and "Pace of discussion" in html
     assert client.post("/trainer/session", data={"csrf_token": csrf, "section": "nope"}).status_code == 400
 
 

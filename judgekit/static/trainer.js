@@ -130,7 +130,7 @@
         if (meter && myMeter) myMeter.replaceWith(document.importNode(meter, true));
         if (history.replaceState) history.replaceState(null, "", got.url.split("#")[0] + "#result");
         recordResult(document);
-        mine.focus();
+        focusResult(mine);
       }).catch(function () {
         // Fall back to the plain form post.
         var hidden = document.createElement("input");
@@ -185,12 +185,12 @@
           var li = el("li");
           li.appendChild(el("p", "tr-tip", a.tip));
           if (a.detail) li.appendChild(el("p", "muted tr-small", "Recorder: " + a.detail));
-          if (a.url) { var link = el("a", "", "Read the rule"); link.href = a.url; li.appendChild(link); }
+          if (a.url) { var link = el("a", "", "Read the rule" + (a.rule ? ": " + a.rule : "")); link.href = a.url; li.appendChild(link); }
           ul.appendChild(li);
         });
         result.appendChild(ul);
       }
-      result.focus();
+      focusResult(result);
     }
     function check(body) {
       body.prompt = root.getAttribute("data-practice");
@@ -223,13 +223,22 @@
     render();
   }
 
+  // Move focus to a result and bring its top into view below the sticky header.
+  function focusResult(el) {
+    el.focus({ preventScroll: true });
+    var header = document.querySelector(".top");
+    var offset = header && getComputedStyle(header).position === "sticky" ? header.offsetHeight + 8 : 8;
+    var top = el.getBoundingClientRect().top + window.scrollY - offset;
+    window.scrollTo(0, Math.max(0, top));
+  }
+
   function init() {
     recordResult(document);
     showProgress();
     enhanceAnswers();
     enhancePractice();
     var target = location.hash === "#result" ? document.getElementById("result") : document.querySelector("[data-focus-on-load]");
-    if (target && target.innerHTML.trim()) target.focus();
+    if (target && target.innerHTML.trim()) focusResult(target);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

@@ -78,9 +78,11 @@ class Advice:
     detail: str = ""    # the recorder's own message, when there is one
     url: str = ""
     seq: int | None = None
+    rule: str = ""      # the name of the rule the url points at ("Forbidden shortcuts")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "tip": self.tip, "detail": self.detail, "url": self.url}
+        return {"code": self.code, "tip": self.tip, "detail": self.detail, "url": self.url,
+                "rule": self.rule}
 
 
 @dataclass
@@ -228,7 +230,7 @@ def compose(prompt: Prompt, said: list[str]) -> tuple[list[dict[str, Any]], list
             advice.append(Advice("order", f"“{phrase.text}” has nothing to belong to here: say it "
                                           "right after the card, action or vote it completes, "
                                           "before anything else happens.",
-                                 url=prompt.url))
+                                 url=prompt.url, rule=SECTIONS[prompt.section]))
     return events, words, advice
 
 
@@ -288,22 +290,24 @@ def check_events(prompt: Prompt, events: list[dict[str, Any]], cards=None,
     for f in findings:
         if f["seq"] < first or f["severity"] in ("info", "warning"):
             continue
+        url, rule = _cite(f)
         advice.append(Advice(f["code"], tip_for(f, numbered.get(f["seq"], {}), prompt, cards),
-                             detail=f["message"], url=_cite(f), seq=f["seq"]))
+                             detail=f["message"], url=url, seq=f["seq"], rule=rule))
     for goal in prompt.goals:
         if not any(_matches(e, goal.match) for e in valid):
-            advice.append(Advice("goal", goal.hint, url=prompt.url))
+            advice.append(Advice("goal", goal.hint, url=prompt.url, rule=SECTIONS[prompt.section]))
     ok = not advice
     return Result(ok, words or [], valid, advice, findings)
 
 
-def _cite(finding: dict[str, Any]) -> str:
+def _cite(finding: dict[str, Any]) -> tuple[str, str]:
+    """The rules address a finding cites, and the name to show for it."""
     cite = finding.get("cite") or {}
-    if cite.get("doc") == "announcements":
-        return rules_url(cite["section"], cite.get("anchor"))
+    if cite.get("doc") == "announcements" and cite.get("section") in SECTIONS:
+        return rules_url(cite["section"], cite.get("anchor")), SECTIONS[cite["section"]]
     if cite.get("doc"):
-        return f"/rules/{cite['doc']}/{cite['section']}"
-    return ""
+        return f"/rules/{cite['doc']}/{cite['section']}", f"section {cite['section']}"
+    return "", ""
 
 
 def _choice_words(event: dict[str, Any], cards) -> list[str]:

@@ -180,7 +180,7 @@ def practice_page(prompt_id: str):
             result = practice_mod.check_line(prompt, line, c.cards)
     words = [prompt.phrase(p).text for p in said]
     return render_template("trainer/practice.html", prompt=prompt, said=said, words=words,
-                           result=result, line=line,
+                           result=result, line=line, prompt_rule=SECTIONS[prompt.section],
                            typing=practice_mod.notation_parser() is not None)
 
 

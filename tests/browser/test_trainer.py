@@ -1,0 +1,181 @@
+"""The announcement trainer in a real phone-sized browser: a session of 10 answered right
+and wrong, explanations and rule links, progress that survives a reload, free practice,
+and the no-JavaScript flow."""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from playwright.sync_api import expect
+
+from judgekit import paths
+from judgekit.recorder.cards import load_cards
+from judgekit.trainer.scenarios import ANSWERS, load_scenarios
+
+STORE = "judgekit.trainer.v1"
+
+
+@lru_cache(maxsize=1)
+def catalog():
+    return load_scenarios(paths.content_dir() / "trainer", load_cards())
+
+
+def current(page):
+    sid = page.locator("article[data-scenario]").get_attribute("data-scenario")
+    return catalog().get(sid)
+
+
+def answer(page, scenario, right: bool):
+    choice = scenario.answer if right else next(c for c in scenario.shown_choices if c != scenario.answer)
+    page.locator(f"button.tr-choice[value='{choice}']").click()
+    result = page.locator("#result")
+    expect(result).to_be_focused()                    # focus moves to the result
+    return result
+
+
+def scroll_below_header(page, selector):
+    page.evaluate("s => window.scrollTo(0, document.querySelector(s).getBoundingClientRect().top"
+                  " + window.scrollY - document.querySelector('.top').offsetHeight - 8)", selector)
+
+
+def no_sideways_scroll(page):
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+
+
+def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_server, shot):
+    page.goto(live_server + "/trainer")
+    expect(page.locator("h1")).to_have_text("Announcement trainer")
+    expect(page.locator(".top-nav a", has_text="Trainer")).to_be_visible()
+    no_sideways_scroll(page)
+    page.get_by_role("button", name="Start a session of 10").click()
+    expect(page).to_have_url(re.compile(r"/trainer/session$"))
+
+    # Question 1, answered right.
+    expect(page.locator(".tr-count")).to_contain_text("Question 1 of 10")
+    first = current(page)
+    expect(page.locator(".tr-statement")).to_contain_text(first.statement[:30])
+    buttons = page.locator("button.tr-choice")
+    assert buttons.count() == len(first.choices)
+    assert all(buttons.nth(i).bounding_box()["height"] >= 48 for i in range(buttons.count()))
+    no_sideways_scroll(page)
+    shot(page, "trainer-question-phone", full_page=False)
+    result = answer(page, first, right=True)
+    expect(result).to_have_class(re.compile("is-right"))
+    expect(result.locator(".tr-verdict")).to_contain_text("Right")
+    expect(result.locator(".tr-explanation")).to_have_text(first.explanation)
+    link = result.locator("a[data-rule-link]")
+    assert link.get_attribute("href") == first.url
+    expect(page.locator(".tr-answered li.is-right")).to_contain_text(ANSWERS[first.answer].label)
+    shot(page, "trainer-answer-right-phone", full_page=False)
+
+    # Question 2, answered wrong.
+    page.get_by_role("link", name="Next question").click()
+    expect(page.locator(".tr-count")).to_contain_text("Question 2 of 10")
+    second = current(page)
+    result = answer(page, second, right=False)
+    expect(result).to_have_class(re.compile("is-wrong"))
+    expect(result.locator(".tr-verdict")).to_contain_text(f"Not quite: it is “{ANSWERS[second.answer].label}”")
+    expect(result.locator(".tr-explanation")).to_have_text(second.explanation)
+    assert result.locator("a[data-rule-link]").get_attribute("href") == second.url
+    expect(page.locator(".tr-answered li.is-wrong")).to_contain_text("your answer")
+    expect(result.locator(".tr-yours")).to_contain_text("You answered")
+    expect(page.locator(".tr-answered li.is-right")).to_contain_text("right answer")
+    shot(page, "trainer-answer-wrong-phone", full_page=False)
+
+    # The browser kept both answers; a reload of the result does not count it twice.
+    stored = json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
+    assert [(a["id"], a["ok"]) for a in stored["answers"]] == [(first.id, True), (second.id, False)]
+    page.reload()
+    stored = json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
+    assert len(stored["answers"]) == 2
+
+    # The rest of the session, then the summary.
+    right = 1
+    for n in range(3, 11):
+        page.get_by_role("link", name=re.compile("Next question")).click()
+        expect(page.locator(".tr-count")).to_contain_text(f"Question {n} of 10")
+        answer(page, current(page), right=n % 2 == 1)
+        right += n % 2 == 1
+    page.get_by_role("link", name="See your results").click()
+    expect(page.locator("h1")).to_have_text(f"{right} of 10 right")
+    expect(page.locator(".tr-lines li")).to_have_count(10)
+
+    # Progress survives a reload of the start page: mastery and review per section.
+    page.goto(live_server + "/trainer")
+    page.reload()
+    first_row = page.locator(f".tr-sections li[data-section='{first.section}']")
+    expect(first_row.locator("[data-score]")).to_contain_text("right")
+    wrong_row = page.locator(f".tr-sections li[data-section='{second.section}']")
+    expect(wrong_row).to_have_attribute("data-status", re.compile("review|learning"))
+    expect(page.locator("[data-review]")).to_be_visible()
+    stored = json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
+    assert len(stored["answers"]) == 10
+    scroll_below_header(page, "#progress-h")
+    shot(page, "trainer-progress-phone", full_page=False)
+
+
+def test_rule_link_lands_on_the_example(page, live_server):
+    page.goto(live_server + "/trainer/q/cd-superior-wake-without-superior")
+    page.locator("button.tr-choice[value='misplay-not-binding']").click()
+    link = page.locator("#result a[data-rule-link]")
+    expect(link).to_have_text("Read the rule: Card declaration, Example 1")
+    link.click()
+    expect(page).to_have_url(re.compile(r"/rules/announcements/card-declaration#card-declaration-ex1$"))
+    expect(page.locator("#card-declaration-ex1")).to_be_in_viewport()
+
+
+def test_free_practice_explains_what_is_missing(page, live_server, shot):
+    page.goto(live_server + "/trainer/practice/bleed-with-an-action-card")
+    expect(page.locator("h1")).to_have_text("Bleed with an action card")
+    for text in ("Alexa Draper bleeds Bram", "with Govern the Unaligned", "(draw to replace the card)"):
+        page.get_by_role("button", name=text, exact=True).click()
+    expect(page.locator("[data-said-list] li")).to_have_count(3)
+    page.get_by_role("button", name="Check my announcement").click()
+    result = page.locator("#result")
+    expect(result).to_be_focused()
+    expect(result.locator(".tr-verdict")).to_contain_text("3 things to fix")
+    tips = result.locator(".tr-tip")
+    expect(tips.nth(0)).to_contain_text("Say the bleed amount")
+    expect(tips.nth(1)).to_contain_text("Name the level (inferior or superior) as you play Govern the Unaligned")
+    expect(tips.nth(2)).to_contain_text("Any blocks?")
+    expect(result.locator("a").first).to_have_text("Read the rule: Action declaration")
+    no_sideways_scroll(page)
+    scroll_below_header(page, "#said-h")
+    shot(page, "trainer-practice-phone", full_page=False)
+
+    page.get_by_role("button", name="Start over").click()
+    expect(page.locator("[data-said-list] li")).to_have_count(0)
+    for text in ("Alexa Draper bleeds Bram", "with Govern the Unaligned", "at inferior", "for 2",
+                 "(draw to replace the card)", "Any blocks?"):
+        page.get_by_role("button", name=text, exact=True).click()
+    page.get_by_role("button", name="Check my announcement").click()
+    expect(page.locator("#result .tr-verdict")).to_have_text("Well announced: nothing missing.")
+
+
+def test_replacing_before_the_second_card(page, live_server):
+    page.goto(live_server + "/trainer/practice/two-cards-one-action")
+    for text in ("Lucinde bleeds Bram", "with Govern the Unaligned", "at inferior", "for 3",
+                 "Cloak the Gathering on Lucinde", "Any blocks?"):
+        page.get_by_role("button", name=text, exact=True).click()
+    page.get_by_role("button", name="Check my announcement").click()
+    expect(page.locator("#result .tr-tip").first).to_contain_text(
+        "draw for the previous card before you play Cloak the Gathering")
+
+
+def test_questions_work_without_javascript(browser, live_server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/trainer")
+        page.get_by_role("button", name="Practise Votes and referendum terms").click()
+        expect(page.locator(".tr-count")).to_contain_text("Question 1 of 6")
+        scenario = current(page)
+        page.locator(f"button.tr-choice[value='{scenario.answer}']").click()
+        expect(page).to_have_url(re.compile(r"/trainer/session\?r=1#result$"))
+        expect(page.locator("#result .tr-verdict")).to_contain_text("Right")
+        expect(page.locator("#result a[data-rule-link]")).to_have_attribute("href", scenario.url)
+        page.get_by_role("link", name="Next question").click()
+        expect(page.locator(".tr-count")).to_contain_text("Question 2 of 6")
+    finally:
+        context.close()
