@@ -131,6 +131,10 @@ def init_app(app: Flask) -> None:
 
     for bp in (rules_bp, recorder_bp, tournament_bp, trainer_bp, offline_bp):
         app.register_blueprint(bp)
+    from judgekit.auth.views import bp as auth_bp
+    from judgekit.tournament.penalties.views import bp as penalties_bp
+    for bp in (auth_bp, penalties_bp):  # sign-in, roles; penalties and time extensions
+        app.register_blueprint(bp)
 
     app.teardown_appcontext(close_db)
     app.before_request(check_csrf)

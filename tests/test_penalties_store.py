@@ -33,15 +33,19 @@ def judge(db, tid, data, role="judge", name="Jo"):
 
 def test_issue_stores_one_row_with_server_time_and_the_proposal(db, t):
     tid, (ana, *_) = t
+    game = tstore.start_round(db, tid, seed=1)["tables"][0]["game_id"]
+    nowhere = judge(db, tid, {"player": ana, "infraction": "slow play", "round": 1, "table": 2})
+    assert isinstance(nowhere, pstore.Refused) and nowhere.status == 404 and nowhere.field == "table"
     res = judge(db, tid, {"player": ana, "infraction": "Game Rule Violation",
                           "description": "blocked before the prey passed",
-                          "rule": "/rules/announcements/forbidden-shortcuts", "round": 1, "table": 2})
+                          "rule": "/rules/announcements/forbidden-shortcuts", "round": 1, "table": 1})
     assert isinstance(res, pstore.Stored), res
     rec = res.record
     assert rec["penalty"] == "Caution" and rec["proposed"] == "Caution"
     assert rec["infraction"] == "game-rule-violation" and rec["catalog"] == "v2"
     assert rec["player_name"] == "Ana" and rec["vekn"] == "100" and rec["judge"] == "Jo"
     assert rec["rule"] == "announcements/forbidden-shortcuts" and rec["time"].endswith("+00:00")
+    assert (rec["round"], rec["table"], rec["game"]) == (1, 1, game) and game is not None
     assert [r["id"] for r in pstore.records(db, tid)] == [rec["id"]]
     assert not res.needs_head_judge
 

@@ -13,7 +13,15 @@ from judgekit.tournament.scoring import derive_vp
 def tid(client):
     r = client.post("/api/tournaments", json={"name": "Test Cup", "rounds_planned": 3})
     assert r.status_code == 201
+    sign_in_as_creator(client, r)
     return r.get_json()["id"]
+
+
+def sign_in_as_creator(client, created):
+    """The creator gets the organizer's bearer token with the new tournament: use it."""
+    body = created.get_json()
+    assert body["role"] == "organizer" and set(body["codes"]) == {"judge", "head_judge", "organizer"}
+    client.environ_base["HTTP_AUTHORIZATION"] = "Bearer " + body["token"]
 
 
 def add_players(client, tid, n, start=1):
@@ -137,7 +145,9 @@ def test_player_without_vekn_is_added_not_rated(client, tid):
 
 
 def test_seven_players_sit_out_in_turn(client):
-    tid = client.post("/api/tournaments", json={"name": "Small", "rounds_planned": 3, "has_final": False}).get_json()["id"]
+    created = client.post("/api/tournaments", json={"name": "Small", "rounds_planned": 3, "has_final": False})
+    sign_in_as_creator(client, created)
+    tid = created.get_json()["id"]
     ids = add_players(client, tid, 7)
     sat = []
     for n in (1, 2, 3):
@@ -365,7 +375,9 @@ def test_too_few_players_cannot_be_seated(client, tid):
 
 
 def test_seven_players_over_four_rounds_has_no_plan(client):
-    tid = client.post("/api/tournaments", json={"name": "S", "rounds_planned": 4}).get_json()["id"]
+    created = client.post("/api/tournaments", json={"name": "S", "rounds_planned": 4})
+    sign_in_as_creator(client, created)
+    tid = created.get_json()["id"]
     add_players(client, tid, 7)
     r = client.post(f"/api/tournaments/{tid}/rounds", json={})
     assert r.status_code == 409 and "sit-out plan" in r.get_json()["error"]
@@ -393,7 +405,8 @@ def test_result_form_keeps_input_on_error(client, tid):
     assert client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()["vps"] == [1.5, 0, 0.5, 0.5]
 
 
-def test_form_without_csrf_is_refused(client, tid):
+def test_form_without_csrf_is_refused(client, tid, signed_in):
+    signed_in(client, tid, "organizer", how="session")  # a browser's cookie, not a bearer token
     r = client.post(f"/tournaments/{tid}/players", data={"name": "X"})
     assert r.status_code == 400
     assert client.get(f"/api/tournaments/{tid}/players").get_json()["players"] == []

@@ -17,6 +17,7 @@ from functools import wraps
 from flask import (Blueprint, Response, flash, jsonify, redirect, render_template, request,
                    url_for)
 
+from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
 from judgekit.tournament import store
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
@@ -69,8 +70,8 @@ def form_action(endpoint_of_failure):
 
 
 def who() -> str | None:
-    """Who is making the change (the sign-in area will fill this in)."""
-    return None
+    """Who is making the change: the signed-in name (`judgekit.auth.views.require_role`)."""
+    return current_name()
 
 
 def _dashboard_url(tid, **_):
@@ -92,6 +93,7 @@ def create_form():
         flash(exc.message, "error")
         return render_template("tournament/index.html", tournaments=store.list_tournaments(get_db()),
                                form=request.form), exc.status
+    on_tournament_created(tid, request.form.get("organizer"))  # codes; the creator is the organizer
     return redirect(url_for("tournament.dashboard", tid=tid))
 
 
@@ -103,6 +105,7 @@ def _form_dict() -> dict:
 
 
 @bp.get("/tournaments/<tid>")
+@requires("tournament.view")
 @page
 def dashboard(tid):
     db = get_db()
@@ -110,6 +113,7 @@ def dashboard(tid):
 
 
 @bp.post("/tournaments/<tid>/players")
+@requires("players.manage")
 @form_action(_dashboard_url)
 def add_player_form(tid):
     p = store.add_player(get_db(), tid, {"name": request.form.get("name"), "vekn": request.form.get("vekn")})
@@ -118,6 +122,7 @@ def add_player_form(tid):
 
 
 @bp.post("/tournaments/<tid>/players/<pid>/checkin")
+@requires("players.manage")
 @form_action(_dashboard_url)
 def checkin_form(tid, pid):
     p = store.set_checked_in(get_db(), tid, pid, request.form.get("checked_in") == "1")
@@ -126,6 +131,7 @@ def checkin_form(tid, pid):
 
 
 @bp.post("/tournaments/<tid>/players/<pid>/drop")
+@requires("players.manage")
 @form_action(_dashboard_url)
 def drop_form(tid, pid):
     p = store.drop_player(get_db(), tid, pid, request.form.get("dropped", "1") == "1")
@@ -134,6 +140,7 @@ def drop_form(tid, pid):
 
 
 @bp.post("/tournaments/<tid>/rounds")
+@requires("rounds.start")
 @form_action(_dashboard_url)
 def start_round_form(tid):
     seed = request.form.get("seed") or None
@@ -150,6 +157,7 @@ def _round_url(tid, n, **_):
 
 
 @bp.get("/tournaments/<tid>/rounds/<n>")
+@requires("tournament.view")
 @page
 def round_page(tid, n):
     db = get_db()
@@ -160,6 +168,7 @@ def round_page(tid, n):
 
 
 @bp.post("/tournaments/<tid>/rounds/<n>/swap")
+@requires("rounds.swap")
 @form_action(_round_url)
 def swap_form(tid, n):
     r = store.swap_seats(get_db(), tid, n, request.form.get("a"), request.form.get("b"), by=who())
@@ -170,6 +179,7 @@ def swap_form(tid, n):
 
 
 @bp.post("/tournaments/<tid>/rounds/<n>/close")
+@requires("rounds.close")
 @form_action(_round_url)
 def close_form(tid, n):
     store.close_round(get_db(), tid, n)
@@ -178,6 +188,7 @@ def close_form(tid, n):
 
 
 @bp.route("/tournaments/<tid>/rounds/<n>/tables/<table>", methods=["GET", "POST"])
+@requires("tournament.view")
 @page
 def table_page(tid, n, table):
     db = get_db()
@@ -185,6 +196,8 @@ def table_page(tid, n, table):
     detail = store.table_detail(db, t["id"], n, table)
     status, error, values, reason = 200, None, None, None
     if request.method == "POST":
+        require_role(t["id"], "results.override" if request.form.get("action") == "override"
+                     else "results.enter")
         size = detail["size"]
         values = [request.form.get(f"vp{k}", "") for k in range(1, size + 1)]
         withdrawn = [k for k in range(1, size + 1) if request.form.get(f"wd{k}")]
@@ -209,6 +222,7 @@ def table_page(tid, n, table):
 
 
 @bp.get("/tournaments/<tid>/standings")
+@requires("tournament.view")
 @page
 def standings_page(tid):
     db = get_db()
@@ -233,6 +247,7 @@ def public_standings(tid):
 
 
 @bp.post("/tournaments/<tid>/toss")
+@requires("final.run")
 @form_action(lambda tid, **_: url_for("tournament.standings_page", tid=tid))
 def toss_form(tid):
     res = store.record_toss(get_db(), tid, by=who())
@@ -245,6 +260,7 @@ def _final_url(tid, **_):
 
 
 @bp.get("/tournaments/<tid>/final")
+@requires("tournament.view")
 @page
 def final_page(tid):
     db = get_db()
@@ -253,6 +269,7 @@ def final_page(tid):
 
 
 @bp.post("/tournaments/<tid>/final/start")
+@requires("final.run")
 @form_action(_final_url)
 def final_start_form(tid):
     store.start_final(get_db(), tid)
@@ -260,6 +277,7 @@ def final_start_form(tid):
 
 
 @bp.post("/tournaments/<tid>/final/place")
+@requires("final.run")
 @form_action(_final_url)
 def final_place_form(tid):
     store.place_final_card(get_db(), tid, request.form.get("player_id"), request.form.get("position"), by=who())
@@ -267,6 +285,7 @@ def final_place_form(tid):
 
 
 @bp.post("/tournaments/<tid>/final/reset")
+@requires("final.run")
 @form_action(_final_url)
 def final_reset_form(tid):
     store.reset_final_choices(get_db(), tid, by=who())
@@ -274,6 +293,7 @@ def final_reset_form(tid):
 
 
 @bp.post("/tournaments/<tid>/final/seat")
+@requires("final.run")
 @form_action(_final_url)
 def final_seat_form(tid):
     store.seat_final(get_db(), tid)
@@ -293,6 +313,7 @@ def _csv(rows: list[dict], filename: str) -> Response:
 
 
 @bp.get("/tournaments/<tid>/export/standings.<fmt>")
+@requires("export")
 @api
 def export_standings(tid, fmt):
     db = get_db()
@@ -306,6 +327,7 @@ def export_standings(tid, fmt):
 
 
 @bp.get("/tournaments/<tid>/export/seating.<fmt>")
+@requires("export")
 @api
 def export_seating(tid, fmt):
     db = get_db()
@@ -341,11 +363,14 @@ def api_list():
 @api
 def api_create():
     db = get_db()
-    tid = store.create_tournament(db, json_body())
-    return jsonify(store.get_tournament(db, tid)), 201
+    body = json_body()
+    tid = store.create_tournament(db, body)
+    access = on_tournament_created(tid, body.get("organizer"))  # codes + the creator's token
+    return jsonify({**store.get_tournament(db, tid), **access}), 201
 
 
 @bp.get("/api/tournaments/<tid>")
+@requires("tournament.view")
 @api
 def api_get(tid):
     db = get_db()
@@ -357,6 +382,7 @@ def api_get(tid):
 
 
 @bp.get("/api/tournaments/<tid>/players")
+@requires("tournament.view")
 @api
 def api_players(tid):
     db = get_db()
@@ -365,6 +391,7 @@ def api_players(tid):
 
 
 @bp.post("/api/tournaments/<tid>/players")
+@requires("players.manage")
 @api
 def api_add_player(tid):
     body = json_body()
@@ -381,6 +408,7 @@ def api_add_player(tid):
 
 
 @bp.patch("/api/tournaments/<tid>/players/<pid>")
+@requires("players.manage")
 @api
 def api_update_player(tid, pid):
     body = json_body()
@@ -396,6 +424,7 @@ def api_update_player(tid, pid):
 
 
 @bp.post("/api/tournaments/<tid>/rounds")
+@requires("rounds.start")
 @api
 def api_start_round(tid):
     body = json_body(required=False) or {}
@@ -409,6 +438,7 @@ def api_start_round(tid):
 
 
 @bp.get("/api/tournaments/<tid>/rounds/<n>")
+@requires("tournament.view")
 @api
 def api_round(tid, n):
     db = get_db()
@@ -417,6 +447,7 @@ def api_round(tid, n):
 
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/swap")
+@requires("rounds.swap")
 @api
 def api_swap(tid, n):
     body = json_body()
@@ -426,18 +457,21 @@ def api_swap(tid, n):
 
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/close")
+@requires("rounds.close")
 @api
 def api_close(tid, n):
     return jsonify(store.close_round(get_db(), tid, n))
 
 
 @bp.get("/api/tournaments/<tid>/rounds/<n>/tables/<table>")
+@requires("tournament.view")
 @api
 def api_table(tid, n, table):
     return jsonify(store.table_detail(get_db(), tid, n, table))
 
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/result")
+@requires("results.enter")
 @api
 def api_result(tid, n, table):
     body = json_body()
@@ -448,6 +482,7 @@ def api_result(tid, n, table):
 
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/override")
+@requires("results.override")
 @api
 def api_override(tid, n, table):
     body = json_body()
@@ -458,6 +493,7 @@ def api_override(tid, n, table):
 
 
 @bp.get("/api/tournaments/<tid>/standings")
+@requires("tournament.view")
 @api
 def api_standings(tid):
     db = get_db()
@@ -466,6 +502,7 @@ def api_standings(tid):
 
 
 @bp.post("/api/tournaments/<tid>/toss")
+@requires("final.run")
 @api
 def api_toss(tid):
     body = json_body(required=False) or {}
@@ -479,18 +516,21 @@ def api_toss(tid):
 
 
 @bp.get("/api/tournaments/<tid>/final")
+@requires("tournament.view")
 @api
 def api_final(tid):
     return jsonify(_jsonable(store.final_state(get_db(), tid)))
 
 
 @bp.post("/api/tournaments/<tid>/final")
+@requires("final.run")
 @api
 def api_final_start(tid):
     return jsonify(_jsonable(store.start_final(get_db(), tid))), 201
 
 
 @bp.post("/api/tournaments/<tid>/final/place")
+@requires("final.run")
 @api
 def api_final_place(tid):
     body = json_body()
@@ -501,6 +541,7 @@ def api_final_place(tid):
 
 
 @bp.post("/api/tournaments/<tid>/final/seat")
+@requires("final.run")
 @api
 def api_final_seat(tid):
     body = json_body(required=False) or {}
@@ -511,6 +552,7 @@ def api_final_seat(tid):
 
 
 @bp.get("/api/tournaments/<tid>/results")
+@requires("tournament.view")
 @api
 def api_results(tid):
     return jsonify(_jsonable(store.results(get_db(), tid)))

@@ -395,6 +395,11 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
                 return _refused(409, "client_id", f"client_id {client_id!r} was already used for "
                                                   f"record {earlier['id']} with other content.")
             return Stored(earlier, duplicate=True)
+        if rec["game"] is None and rec["round"] and rec["table"]:
+            try:
+                rec["game"] = tstore.table_detail(db, t["id"], rec["round"], rec["table"])["game_id"]
+            except tstore.TournamentError:
+                return _refused(404, "table", f"There is no table {rec['table']} in round {rec['round']}.")
         existing = records(db, t["id"])
         proposal = propose(cat, rec["infraction"], existing if registered else [], rec["variant"],
                            player=rec["player"] if registered else -1, tournament=t["id"])

@@ -1,0 +1,386 @@
+"""Sign-in pages, the token API, and the permission helpers other views call.
+
+- Pages: `/tournaments/<tid>/sign-in` (name + code -> a signed-cookie session holding the
+  tournament id, role, name and the code's generation), `/tournaments/<tid>/sign-out`,
+  `/tournaments/<tid>/codes` (the organizer issues new codes; they are shown once).
+- API: `POST /api/tournaments/<tid>/tokens` ({"name", "code"} -> a bearer token, stored
+  hashed), `DELETE /api/tokens/current`, `GET /api/tournaments/<tid>/me`.
+- Helpers: `require_role(tid, "judge")` or `require_role(tid, "penalties.approve")` (a role
+  or an action of `roles.ACTIONS`) returns the `Identity` or stops the request: 401 when
+  nobody is signed in for this tournament, 403 when the role is too low (JSON for the API,
+  a page with a sign-in link for forms); a page (GET) redirects to the sign-in page with a
+  message instead. `@requires(action)` does the same for a view with a `tid` argument.
+
+A bearer token (`Authorization: Bearer jk_…`) is accepted on every route; cookie sessions
+are CSRF-checked by `judgekit.views.check_csrf` before any view runs.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (Blueprint, flash, g, jsonify, redirect, render_template, request, session,
+                   url_for)
+
+from judgekit.auth import roles
+from judgekit.auth import store as auth_store
+from judgekit.auth.codes import clean_name
+from judgekit.views import ApiError, get_db, json_body, wants_json
+
+bp = Blueprint("auth", __name__)
+
+SESSION_KEY = "auth"
+FRESH_CODES_KEY = "fresh_codes"
+MAX_FAILURES, FAILURE_WINDOW_S = 10, 600
+
+
+@dataclass(frozen=True)
+class Identity:
+    tournament: int
+    role: str
+    name: str
+    via: str  # "session" or "token"
+
+    def may(self, action: str) -> bool:
+        return roles.allows(self.role, action)
+
+    @property
+    def label(self) -> str:
+        return roles.label(self.role)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tournament": self.tournament, "role": self.role, "role_label": self.label,
+                "name": self.name, "via": self.via}
+
+
+class AuthError(ApiError):
+    """401/403 with what is needed and where to sign in."""
+
+    def __init__(self, status: int, message: str, tid: int, needed: str):
+        super().__init__(status, message, needed_role=needed,
+                         sign_in=url_for("auth.sign_in", tid=tid))
+        self.tid = tid
+        self.needed = needed
+
+
+class SignInRedirect(Exception):
+    def __init__(self, tid: int, message: str):
+        super().__init__(message)
+        self.tid = tid
+        self.message = message
+
+
+# --- who is asking ----------------------------------------------------------------------------
+
+def _tournament(tid) -> dict:
+    from judgekit.tournament import store as tstore
+    try:
+        return tstore.get_tournament(get_db(), tid)
+    except tstore.TournamentError as exc:
+        raise ApiError(exc.status, exc.message)
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[7:].strip() or None
+    return None
+
+
+def identity(tid) -> Identity | None:
+    """Who is signed in for tournament `tid` (bearer token first, then the session)."""
+    try:
+        tid = int(tid)
+    except (TypeError, ValueError):
+        return None
+    cache = g.setdefault("_auth_identities", {})
+    if tid in cache:
+        return cache[tid]
+    who = None
+    token = _bearer()
+    if token:
+        found = auth_store.identify_token(get_db(), token)
+        if found and found["tournament"] == tid:
+            who = Identity(tid, found["role"], found["name"], "token")
+    else:
+        entry = (session.get(SESSION_KEY) or {}).get(str(tid))
+        if isinstance(entry, dict) and entry.get("role") in roles.ROLES:
+            if auth_store.session_valid(get_db(), tid, entry["role"], entry.get("gen")):
+                who = Identity(tid, entry["role"], str(entry.get("name") or "?"), "session")
+    cache[tid] = who
+    return who
+
+
+def _is_page_request() -> bool:
+    return request.method in ("GET", "HEAD") and not wants_json()
+
+
+def require_role(tid, action: str) -> Identity:
+    """The signed-in identity if it may take `action` (a role or an action name) in
+    tournament `tid`; otherwise stop the request (404 for an unknown tournament first)."""
+    t = _tournament(tid)
+    needed = roles.minimum(action)
+    if needed == roles.ANYONE:
+        who = identity(t["id"])
+        g.identity = who
+        return who  # type: ignore[return-value]
+    who = identity(t["id"])
+    if who is not None and who.may(action):
+        g.identity = who
+        return who
+    what = roles.ACTIONS[action].description if action in roles.ACTIONS else f"do this"
+    needed_label = roles.label(needed)
+    if needed == roles.HEAD_JUDGE:
+        needed_label = "head judge or the organizer"
+    if who is None:
+        message = f"Sign in to {t['name']} as {_article(needed_label)} to {what}."
+        if _bearer():
+            message = (f"This token is not valid for {t['name']} (unknown, revoked, or made "
+                       f"with a code that was replaced): sign in again as {_article(needed_label)}.")
+        if _is_page_request():
+            raise SignInRedirect(t["id"], message)
+        raise AuthError(401, message, t["id"], needed)
+    message = (f"Only the {needed_label} may {what}; you are signed in to {t['name']} as "
+               f"{who.label} {who.name}.")
+    if _is_page_request():
+        raise SignInRedirect(t["id"], message + " Sign in with another code to go on.")
+    raise AuthError(403, message, t["id"], needed)
+
+
+def _article(text: str) -> str:
+    return ("an " if text[:1] in "aeiou" else "a ") + text
+
+
+def requires(action: str):
+    """Decorator for a view with a `tid` argument: `require_role(tid, action)` first."""
+    def deco(fn):
+        @wraps(fn)
+        def wrapper(*args, **kwargs):
+            require_role(kwargs["tid"], action)
+            return fn(*args, **kwargs)
+        wrapper.required_action = action  # read by the role-boundary tests
+        return wrapper
+    return deco
+
+
+def current_name() -> str | None:
+    """The name of whoever passed the last `require_role` of this request."""
+    who = g.get("identity")
+    return who.name if who else None
+
+
+# --- signing in and out --------------------------------------------------------------------------
+
+_failures: dict[tuple[str, int], list[float]] = {}
+_failures_lock = threading.Lock()
+
+
+def _too_many_failures(tid: int) -> bool:
+    key = (request.remote_addr or "?", tid)
+    cutoff = time.monotonic() - FAILURE_WINDOW_S
+    with _failures_lock:
+        recent = [t for t in _failures.get(key, []) if t > cutoff]
+        _failures[key] = recent
+        return len(recent) >= MAX_FAILURES
+
+
+def _count_failure(tid: int) -> None:
+    with _failures_lock:
+        _failures.setdefault((request.remote_addr or "?", tid), []).append(time.monotonic())
+
+
+def _check_sign_in(tid: int, name: Any, code: Any) -> tuple[str, str, int]:
+    """(clean name, role, generation) or an ApiError (400/401/429) saying what is wrong."""
+    if _too_many_failures(tid):
+        raise ApiError(429, "Too many wrong codes from this device: wait ten minutes and try again.")
+    clean = clean_name(name if isinstance(name, str) else None)
+    if clean is None:
+        raise ApiError(400, "Give your name (at most 60 characters): it goes on every record you make.",
+                       field="name")
+    if not isinstance(code, str) or not code.strip():
+        raise ApiError(400, "Give the code the organizer handed you.", field="code")
+    found = auth_store.check_code(get_db(), tid, code)
+    if found is None:
+        _count_failure(tid)
+        raise ApiError(401, "That code is not valid for this tournament. Check it with the organizer "
+                            "(codes look like J-7KQ3-M9XP-4TRW; case and dashes do not matter).",
+                       field="code")
+    return clean, found[0], found[1]
+
+
+def sign_in_session(tid: int, role: str, name: str, gen: int | None = None) -> None:
+    """Put `role`/`name` for tournament `tid` in the signed session cookie."""
+    if gen is None:
+        gen = auth_store.generation(get_db(), tid, role)
+    entries = dict(session.get(SESSION_KEY) or {})
+    entries[str(tid)] = {"role": role, "name": name, "gen": gen}
+    session[SESSION_KEY] = entries
+    session["csrf"] = secrets.token_urlsafe(24)  # a new token with every sign-in
+    g.pop("_auth_identities", None)
+
+
+def _safe_next(target: str | None) -> str | None:
+    if not target:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") \
+            or "\\" in target:
+        return None
+    return target
+
+
+@bp.route("/tournaments/<tid>/sign-in", methods=["GET", "POST"])
+def sign_in(tid):
+    t = _tournament(tid)
+    nxt = _safe_next(request.values.get("next"))
+    error, field, status = None, None, 200
+    if request.method == "POST":
+        try:
+            name, role, gen = _check_sign_in(t["id"], request.form.get("name"), request.form.get("code"))
+        except ApiError as exc:
+            error, field, status = exc.message, exc.field, exc.status
+        else:
+            sign_in_session(t["id"], role, name, gen)
+            flash(f"Signed in to {t['name']} as {roles.label(role)} {name}.", "ok")
+            return redirect(nxt or url_for("tournament.dashboard", tid=t["id"]))
+    return render_template("auth/sign_in.html", t=t, who=identity(t["id"]), next=nxt or "",
+                           error=error, field=field, name=request.form.get("name", "")), status
+
+
+@bp.post("/tournaments/<tid>/sign-out")
+def sign_out(tid):
+    t = _tournament(tid)
+    entries = dict(session.get(SESSION_KEY) or {})
+    entries.pop(str(t["id"]), None)
+    session[SESSION_KEY] = entries
+    flash(f"Signed out of {t['name']}.", "ok")
+    return redirect(url_for("tournament.public_standings", tid=t["id"]))
+
+
+@bp.post("/api/tournaments/<tid>/tokens")
+def api_token(tid):
+    t = _tournament(tid)
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {\"name\": \"your name\", \"code\": \"J-…\"}")
+    name, role, gen = _check_sign_in(t["id"], body.get("name"), body.get("code"))
+    token = auth_store.issue_token(get_db(), t["id"], role, name, gen)
+    return jsonify({"token": token, "tournament": t["id"], "role": role, "name": name,
+                    "use": "send it as the header  Authorization: Bearer <token>"}), 201
+
+
+@bp.delete("/api/tokens/current")
+def api_revoke():
+    token = _bearer()
+    if not token or not auth_store.revoke_token(get_db(), token):
+        raise ApiError(401, "send the token to revoke as  Authorization: Bearer <token>")
+    return jsonify({"revoked": True})
+
+
+@bp.get("/api/tournaments/<tid>/me")
+def api_me(tid):
+    t = _tournament(tid)
+    who = identity(t["id"])
+    return jsonify({"signed_in": who is not None, **(who.to_dict() if who else {}),
+                    "may": [a.name for a in roles.actions_of(who.role if who else None)]})
+
+
+# --- codes (organizer) ------------------------------------------------------------------------------
+
+def on_tournament_created(tid: int, creator: str | None = None) -> dict:
+    """Issue the three codes of a new tournament and sign its creator in as organizer:
+    a session for a form, a bearer token (returned) for the JSON API."""
+    db = get_db()
+    codes = auth_store.issue_codes(db, tid)
+    name = clean_name(creator) or "Organizer"
+    if request.is_json or request.path.startswith("/api/"):
+        token = auth_store.issue_token(db, tid, roles.ORGANIZER, name)
+        return {"codes": codes, "token": token, "role": roles.ORGANIZER, "name": name}
+    sign_in_session(tid, roles.ORGANIZER, name)
+    _remember_fresh_codes(tid, codes)
+    return {"codes": codes, "role": roles.ORGANIZER, "name": name}
+
+
+def _remember_fresh_codes(tid: int, codes: dict[str, str]) -> None:
+    fresh = dict(session.get(FRESH_CODES_KEY) or {})
+    fresh[str(tid)] = codes
+    session[FRESH_CODES_KEY] = fresh
+
+
+def take_fresh_codes(tid) -> dict[str, str] | None:
+    """Codes issued a moment ago in this browser (shown once, then forgotten)."""
+    fresh = dict(session.get(FRESH_CODES_KEY) or {})
+    codes = fresh.pop(str(tid), None)
+    if codes is not None:
+        session[FRESH_CODES_KEY] = fresh
+    return codes
+
+
+@bp.get("/tournaments/<tid>/codes")
+@requires("codes.manage")
+def codes_page(tid):
+    t = _tournament(tid)
+    return render_template("auth/codes.html", t=t, codes=take_fresh_codes(t["id"]),
+                           table=roles.table_rows(), roles=roles.ROLES, label=roles.label)
+
+
+@bp.post("/tournaments/<tid>/codes")
+@requires("codes.manage")
+def codes_issue(tid):
+    t = _tournament(tid)
+    which = request.form.get("role", "all")
+    chosen = roles.ROLES if which == "all" else (which,) if which in roles.ROLES else None
+    if chosen is None:
+        raise ApiError(400, f"unknown role {which!r}", field="role")
+    codes = auth_store.issue_codes(get_db(), t["id"], chosen)
+    who = g.identity
+    if who.via == "session" and who.role in chosen:
+        sign_in_session(t["id"], who.role, who.name)  # keep the organizer signed in
+    _remember_fresh_codes(t["id"], codes)
+    flash("New codes issued: the old ones no longer work, and whoever signed in with them "
+          "must sign in again.", "ok")
+    return redirect(url_for("auth.codes_page", tid=t["id"]))
+
+
+@bp.post("/api/tournaments/<tid>/codes")
+@requires("codes.manage")
+def api_codes_issue(tid):
+    t = _tournament(tid)
+    body = json_body(required=False) or {}
+    wanted = body.get("roles", list(roles.ROLES)) if isinstance(body, dict) else None
+    if not isinstance(wanted, list) or not wanted or any(r not in roles.ROLES for r in wanted):
+        raise ApiError(400, f"roles must be a list of {', '.join(roles.ROLES)}", field="roles")
+    return jsonify({"codes": auth_store.issue_codes(get_db(), t["id"], wanted)}), 201
+
+
+# --- errors, template helpers ------------------------------------------------------------------------
+
+@bp.app_errorhandler(SignInRedirect)
+def _to_sign_in(exc: SignInRedirect):
+    flash(exc.message, "warn")
+    return redirect(url_for("auth.sign_in", tid=exc.tid, next=request.full_path.rstrip("?")))
+
+
+@bp.app_errorhandler(AuthError)
+def _denied(exc: AuthError):
+    headers = {}
+    if exc.status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="judgekit"'
+    if wants_json() or request.is_json:
+        return jsonify(exc.body()), exc.status, headers
+    return render_template("auth/denied.html", status=exc.status, message=exc.message,
+                           tid=exc.tid), exc.status, headers
+
+
+@bp.app_context_processor
+def _template_helpers():
+    def may(tid, action):
+        who = identity(tid)
+        return bool(who and who.may(action))
+    return {"auth_identity": identity, "auth_may": may, "auth_fresh_codes": take_fresh_codes,
+            "role_label": roles.label}

@@ -1,0 +1,214 @@
+"""Time extensions at tournament tables.
+
+One place for the record: an extension is the recorder's `time.extend` event on the
+table's game (minutes, reason, judge_minutes, the judge, server time, client id). An
+extension entered on the recorder page and one entered from the tournament side are the
+same kind of row in the same table; the tournament side only appends that event and reads
+the game's clock back. The amounts and the cap come from `judgekit.recorder.clock`
+(`suggest_extension`, `EXTENSION_CAP_MIN`, `over_cap`): nothing is copied here.
+
+A table's end time: the game's clock when a judge has started it on the recorder
+(`game.start`, `sync`, pauses), else the round's start + the round's time + the table's
+extensions.
+
+No Flask. Bad input returns `Refused` (from the penalty store), never raises.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from judgekit.recorder import clock as clockmod
+from judgekit.tournament import store as tstore
+from judgekit.tournament.penalties.store import Refused, _refused
+
+MAX_MINUTES = 60
+
+
+def suggestion(judge_minutes: Any) -> dict | Refused:
+    """The extension for `judge_minutes` of judge time at a table (v2 §1.2.4)."""
+    try:
+        minutes = float(str(judge_minutes).replace(",", "."))
+    except (TypeError, ValueError):
+        return _refused(400, "judge_minutes", "judge_minutes must be a number of minutes.")
+    if not 0 <= minutes <= 600 or minutes != minutes:
+        return _refused(400, "judge_minutes", "judge_minutes must be between 0 and 600.")
+    low, high = clockmod.suggest_extension(minutes)
+    if high == 0:
+        text = "Under about a minute of judge time: no extension."
+    elif low == high:
+        text = f"{minutes:g} minutes of judge time: extend by {low} minutes."
+    else:
+        text = f"{minutes:g} minutes of judge time: extend by {low} to {high} minutes."
+    return {"judge_minutes": minutes, "low": low, "high": high, "text": text,
+            "cap_min": clockmod.EXTENSION_CAP_MIN}
+
+
+def _recorder():
+    try:
+        from judgekit.recorder import store as recorder_store
+    except ImportError:  # pragma: no cover - the recorder is part of the package
+        return None
+    return recorder_store
+
+
+def _epoch(iso: str | None) -> float | None:
+    return clockmod.to_epoch(iso) if iso else None
+
+
+def iso(epoch: float | None) -> str | None:
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
+
+
+def _table_clock(db, round_row: dict, table: dict, now: float) -> dict:
+    rec = _recorder()
+    limit = round_row.get("time_limit_min") or clockmod.DEFAULT_LIMIT_MIN
+    out: dict[str, Any] = {"round": round_row["number"], "table": table["number"],
+                           "game_id": table.get("game_id"), "limit_min": limit, "extended_min": 0,
+                           "extensions": [], "cap_min": clockmod.EXTENSION_CAP_MIN,
+                           "over_cap": False, "ends_at": None, "source": None, "paused": False,
+                           "called": False, "remaining_s": None}
+    clock = None
+    if rec is not None and table.get("game_id") is not None:
+        view = rec.game_view(db, table["game_id"], now=now)
+        if view is not None:
+            clock = view["state"]["clock"]
+            out["extensions"] = [
+                {"seq": e["seq"], "minutes": e.get("minutes"), "reason": e.get("reason", ""),
+                 "judge": e.get("judge") or "anonymous", "judge_minutes": e.get("judge_minutes"),
+                 "time": e.get("time"), "client_id": e.get("client_id")}
+                for e in view["events"] if e["type"] == "time.extend" and not e.get("retracted")]
+    if clock is not None:
+        out["extended_min"] = clock["extended_min"]
+        out["over_cap"] = clock["over_cap"]
+        out["paused"] = clock["paused"]
+        out["called"] = clock["called"]
+        if clock.get("started_at") is not None:
+            out["limit_min"] = clock["limit_min"]
+            out["ends_at"] = clock["ends_at"]
+            out["remaining_s"] = clock.get("remaining_s")
+            out["source"] = "game"
+    if out["source"] is None and round_row.get("started_at"):
+        start = _epoch(round_row["started_at"])
+        if start is not None:
+            out["ends_at"] = start + (limit + out["extended_min"]) * 60
+            out["remaining_s"] = out["ends_at"] - now
+            out["source"] = "round"
+    out["ends_at_iso"] = iso(out["ends_at"])
+    return out
+
+
+def round_clocks(db, tournament_id: Any, number: Any = None, now: float | None = None) -> dict | None:
+    """The clocks of a round's tables (default: the open preliminary or final round):
+    `{"round", "status", "tables": [{table, game_id, limit_min, extended_min, extensions,
+    over_cap, ends_at (epoch), ends_at_iso, source ("game" | "round"), remaining_s}]}`,
+    or None when there is no such round."""
+    now = time.time() if now is None else now
+    t = tstore.get_tournament(db, tournament_id)
+    rounds = tstore.rounds(db, t["id"])
+    if number is None:
+        chosen = next((r for r in reversed(rounds) if r["status"] == "open"), None)
+    else:
+        chosen = tstore.get_round(db, t["id"], number)
+    if chosen is None:
+        return None
+    detail = tstore.round_detail(db, t["id"], chosen["number"])
+    tables = [_table_clock(db, chosen, tb, now) for tb in detail["tables"]]
+    for tb, d in zip(tables, detail["tables"]):
+        tb["players"] = [s["name"] for s in d["seats"]]
+    return {"round": chosen["number"], "kind": chosen["kind"], "status": chosen["status"],
+            "tables": tables, "cap_min": clockmod.EXTENSION_CAP_MIN}
+
+
+def table_clock(db, tournament_id: Any, number: Any, table_no: Any, now: float | None = None) -> dict:
+    now = time.time() if now is None else now
+    t = tstore.get_tournament(db, tournament_id)
+    r = tstore.get_round(db, t["id"], number)
+    detail = tstore.table_detail(db, t["id"], number, table_no)
+    return _table_clock(db, r, detail, now)
+
+
+@dataclass
+class Extended:
+    clock: dict          # the table's clock after the extension
+    event: dict          # the recorder event as stored
+    duplicate: bool
+    warning: str | None  # past the cap (stored all the same, confirmed)
+
+
+def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, judge: str,
+           now: float | None = None) -> Extended | Refused:
+    """Record an extension at one table: appends `time.extend` to the table's game.
+
+    `data`: minutes (whole, 1-60; default: the low end of the suggestion for
+    judge_minutes), reason (required), judge_minutes (optional), client_id, confirm_over_cap
+    (needed when the table's extensions would pass the per-round cap)."""
+    if not isinstance(data, dict):
+        return _refused(400, None, "Send the extension as an object: minutes, reason, judge_minutes.")
+    try:
+        t = tstore.get_tournament(db, tournament_id)
+        r = tstore.get_round(db, t["id"], number)
+        detail = tstore.table_detail(db, t["id"], number, table_no)
+    except tstore.TournamentError as exc:
+        return _refused(exc.status, exc.field, exc.message)
+    if r["status"] != "open":
+        return _refused(409, None, f"Round {r['number']} is closed: its tables' time can no longer change.")
+    rec = _recorder()
+    if rec is None or detail.get("game_id") is None:
+        return _refused(409, None, "This table has no recorded game to hold the extension.")
+    judge_minutes = None
+    if data.get("judge_minutes") not in (None, ""):
+        s = suggestion(data.get("judge_minutes"))
+        if isinstance(s, Refused):
+            return s
+        judge_minutes = s["judge_minutes"]
+    minutes = data.get("minutes")
+    if minutes in (None, ""):
+        if judge_minutes is None:
+            return _refused(400, "minutes", "Give the minutes of the extension (or the judge time at "
+                                            "the table, to use the suggested amount).")
+        minutes = clockmod.suggest_extension(judge_minutes)[0]
+        if minutes == 0:
+            return _refused(400, "minutes", "Under about a minute of judge time gives no extension "
+                                            "(v2 §1.2.4); give the minutes if there is another reason.")
+    try:
+        minutes = int(str(minutes).strip()) if not isinstance(minutes, bool) else None
+    except ValueError:
+        minutes = None
+    if minutes is None or not 1 <= minutes <= MAX_MINUTES:
+        return _refused(400, "minutes", f"minutes must be a whole number from 1 to {MAX_MINUTES}.")
+    reason = str(data.get("reason") or "").strip()
+    if not reason:
+        return _refused(400, "reason", "Say why (e.g. \"ruling on Direct Intervention, 4 minutes\").")
+    if len(reason) > 300:
+        return _refused(400, "reason", "The reason is at most 300 characters.")
+    client_id = data.get("client_id") or None
+    if client_id is not None and (not isinstance(client_id, str) or len(client_id) > 100):
+        return _refused(400, "client_id", "client_id must be a short text.")
+    now = time.time() if now is None else now
+    before = _table_clock(db, r, detail, now)
+    total = before["extended_min"] + minutes
+    warning = None
+    retry = client_id is not None and any(e["client_id"] == client_id for e in before["extensions"])
+    if clockmod.over_cap(total) and not retry:
+        warning = (f"Table {detail['number']} would have {total} minutes of extensions, over the "
+                   f"{clockmod.EXTENSION_CAP_MIN}-minute cap per round: only for a major disruption "
+                   "or with the head judge's leave.")
+        confirmed = data.get("confirm_over_cap") in (True, "1", "true", "on", "yes")
+        if not confirmed:
+            return _refused(409, "confirm_over_cap", warning, over_cap=True, total_min=total,
+                            cap_min=clockmod.EXTENSION_CAP_MIN)
+    event = {"type": "time.extend", "minutes": minutes, "reason": reason}
+    if judge_minutes is not None:
+        event["judge_minutes"] = judge_minutes
+    if client_id:
+        event["client_id"] = client_id
+    res = rec.append_events(db, detail["game_id"], event, judge=judge, now=now)
+    if isinstance(res, rec.StoreError):
+        return _refused(res.status, res.field, res.reason)
+    after = _table_clock(db, r, detail, now)
+    return Extended(after, res.events[0], duplicate=res.new == 0, warning=warning)

@@ -1,0 +1,537 @@
+"""Web views of penalties and time extensions (thin: parse, check the role, call the store).
+
+Pages (phone first): the penalty form (`/tournaments/<tid>/penalties/new`, pre-filled from a
+recorder finding through `/games/<id>/penalty?event=&code=`), the head judge's list
+(`/tournaments/<tid>/penalties`), a player's record, the printable report, the table
+clocks with the extension form (`/tournaments/<tid>/time`). JSON API under
+`/api/tournaments/<tid>/penalties…`, `/api/tournaments/<tid>/clocks`,
+`/api/time/suggest`. Exports: `/tournaments/<tid>/export/penalties.csv|.json`.
+
+Every route names the action it needs (`judgekit.auth.roles`); penalty records are never
+shown to someone who is not signed in to the tournament.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+
+from flask import (Blueprint, Response, flash, g, jsonify, redirect, render_template, request,
+                   url_for)
+
+from judgekit.auth.views import require_role, requires
+from judgekit.tournament import store as tstore
+from judgekit.tournament.penalties import extensions
+from judgekit.tournament.penalties import store as pstore
+from judgekit.tournament.penalties.escalation import (description_required, head_judge_reasons,
+                                                      needs_head_judge)
+from judgekit.tournament.penalties.export import CSV_COLUMNS
+from judgekit.views import ApiError, get_db, json_body
+
+bp = Blueprint("penalties", __name__)
+
+FORM_FIELDS = ("player", "player_name", "vekn", "infraction", "variant", "penalty", "description",
+               "rule", "reason", "approval_reason", "round", "table", "game", "event", "client_id",
+               "proposed_seen", "finding", "next")
+
+
+@bp.record_once
+def _load_catalogs(state) -> None:
+    pstore.catalogs()  # bad catalog content stops the app at start-up, not at the first penalty
+
+
+def _t(tid) -> dict:
+    try:
+        return tstore.get_tournament(get_db(), tid)
+    except tstore.TournamentError as exc:
+        raise ApiError(exc.status, exc.message)
+
+
+def _fail(refused: pstore.Refused):
+    body = refused.to_dict()
+    extra = {k: v for k, v in body.items() if k not in ("error", "status", "field")}
+    raise ApiError(refused.status, refused.message, field=refused.field, **extra)
+
+
+def _safe_next(target: str | None) -> str | None:
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return None
+
+
+def _int_or_none(value):
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+# --- the form -------------------------------------------------------------------------------------
+
+def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict:
+    """Everything the form shows for `values` (the query or the posted form)."""
+    who = g.identity
+    cat = pstore.catalog_of(db, t)
+    everyone = tstore.players(db, t["id"])
+    pid = _int_or_none(values.get("player"))
+    player = next((p for p in everyone if p["id"] == pid), None)
+    seats = []
+    rnd, table = _int_or_none(values.get("round")), _int_or_none(values.get("table"))
+    if rnd and table:
+        try:
+            seats = tstore.table_detail(db, t["id"], rnd, table)["seats"]
+        except tstore.TournamentError:
+            seats = []
+    found = cat.lookup(values.get("infraction")) if values.get("infraction") else None
+    inf = found.infraction if found and found.ok else None
+    proposal = None
+    if inf is not None and (player is not None or values.get("player_name")):
+        proposal = pstore.propose_for(db, t["id"], player["id"] if player else None, inf.id,
+                                      values.get("variant") or None)
+    penalty = values.get("penalty") or (proposal.penalty if proposal and proposal.ok else None)
+    record = pstore.player_record(db, t["id"], player["id"]) if player else None
+    hj_reasons = head_judge_reasons(cat, penalty, proposal) if proposal and proposal.ok else []
+    finding = None
+    if values.get("finding") and values.get("game") and values.get("event"):
+        finding = _finding(db, _int_or_none(values.get("game")), _int_or_none(values.get("event")),
+                           values.get("finding"))
+    return {
+        "t": t, "who": who, "cat": cat, "categories": cat.categories(), "players": everyone,
+        "seats": seats, "player": player, "inf": inf, "lookup": found, "proposal": proposal,
+        "penalty": penalty, "record": record, "values": values, "errors": errors or {},
+        "needs_hj": bool(proposal and proposal.ok and needs_head_judge(cat, penalty, proposal)),
+        "hj_reasons": hj_reasons,
+        "description_required": bool(inf and description_required(cat, inf, penalty)),
+        "finding": finding, "client_id": values.get("client_id") or secrets.token_urlsafe(12),
+        "may_approve": who.may("penalties.approve"),
+    }
+
+
+def _finding(db, game_id: int | None, seq: int | None, code: str | None) -> dict | None:
+    if game_id is None or seq is None:
+        return None
+    from judgekit.recorder import store as rstore
+    view = rstore.game_view(db, game_id)
+    if view is None:
+        return None
+    for f in view["findings"]:
+        if f["seq"] == seq and (code is None or f["code"] == code):
+            seat = f.get("seat")
+            if seat is None:
+                event = next((e for e in view["events"] if e["seq"] == seq), {})
+                seat = event.get("seat")
+            return dict(f, seat=seat, game=view["game"])
+    return None
+
+
+@bp.get("/games/<int:game_id>/penalty")
+def from_finding(game_id: int):
+    """One tap from a recorder finding: the penalty form of the game's tournament, pre-filled
+    (player of the seat, game, event, suggested infraction, citation)."""
+    from judgekit.recorder import store as rstore
+    from judgekit.recorder.findings import cite_url
+    db = get_db()
+    game = rstore.get_game(db, game_id)
+    if game is None:
+        raise ApiError(404, f"there is no game {game_id}")
+    if not game.get("tournament_id"):
+        raise ApiError(404, "This is a practice game: penalties are recorded in a tournament only.")
+    tid = game["tournament_id"]
+    require_role(tid, "penalties.issue")
+    seq = request.args.get("event", type=int)
+    f = _finding(db, game_id, seq, request.args.get("code"))
+    args = {"game": game_id, "round": game.get("round_no"), "table": game.get("table_no"),
+            "next": url_for("recorder.game_page", game_id=game_id)}
+    if seq:
+        args["event"] = seq
+    if f is not None:
+        args["finding"] = f["code"]
+        if f.get("infraction"):
+            args["infraction"] = f["infraction"]
+        if f.get("cite"):
+            args["rule"] = cite_url(f["cite"]).removeprefix("/rules/")
+        args["description"] = f"Event #{f['seq']}: {f['message']}"
+        if f.get("seat") and game.get("round_no") and game.get("table_no"):
+            try:
+                seats = tstore.table_detail(db, tid, game["round_no"], game["table_no"])["seats"]
+                if 1 <= f["seat"] <= len(seats):
+                    args["player"] = seats[f["seat"] - 1]["player_id"]
+            except tstore.TournamentError:
+                pass
+    return redirect(url_for("penalties.new_form", tid=tid, **{k: v for k, v in args.items() if v is not None}))
+
+
+@bp.get("/tournaments/<tid>/penalties/new")
+@requires("penalties.issue")
+def new_form(tid):
+    db = get_db()
+    t = _t(tid)
+    values = {k: request.args.get(k, "") for k in FORM_FIELDS}
+    return render_template("penalties/form.html", **_form_context(db, t, values))
+
+
+@bp.post("/tournaments/<tid>/penalties/new")
+@requires("penalties.issue")
+def issue_form(tid):
+    db = get_db()
+    t = _t(tid)
+    values = {k: request.form.get(k, "") for k in FORM_FIELDS}
+    if request.form.get("player") == "other":
+        values["player"] = ""
+    if request.form.get("action") == "refresh":
+        values["penalty"] = ""
+        return render_template("penalties/form.html", **_form_context(db, t, values))
+    data = {k: v for k, v in values.items() if k not in ("finding", "next")}
+    data["approve"] = request.form.get("approve") == "1"
+    who = g.identity
+    res = pstore.issue(db, t["id"], data, judge=who.name, role=who.role)
+    if isinstance(res, pstore.Refused):
+        errors: dict[str, list] = {}
+        for p in res.problems:
+            errors.setdefault(p.field or "form", []).append(p)
+        ctx = _form_context(db, t, values, errors)
+        return render_template("penalties/form.html", **ctx), res.status
+    rec = res.record
+    what = f"{rec['penalty'] or 'Remedy'} for {rec['player_name']} ({_inf_name(db, t, rec)})"
+    if res.duplicate:
+        flash(f"Already recorded: {what} (record {rec['id']}).", "ok")
+    else:
+        flash(f"Recorded: {what}." + (f" {rec['player_name']} was added to the event." if res.added_player else ""),
+              "ok")
+        if res.needs_head_judge:
+            flash("Waiting for the head judge's approval: " + " ".join(res.head_judge_reasons), "warn")
+    nxt = _safe_next(values.get("next"))
+    if nxt:
+        return redirect(nxt)
+    if rec.get("player") is not None:
+        return redirect(url_for("penalties.player_page", tid=t["id"], pid=rec["player"]))
+    return redirect(url_for("penalties.new_form", tid=t["id"]))
+
+
+def _inf_name(db, t, rec) -> str:
+    inf = pstore.catalog_of(db, t).get(rec.get("infraction") or "")
+    return inf.name if inf else str(rec.get("infraction"))
+
+
+# --- head judge's list, player record, report ---------------------------------------------------------
+
+def _decorate(db, t, recs):
+    cat = pstore.catalog_of(db, t)
+    out = []
+    for r in recs:
+        inf = cat.get(r.get("infraction") or "")
+        out.append(dict(r, infraction_name=inf.name if inf else r.get("infraction"),
+                        category=inf.category if inf else None,
+                        abbr=cat.abbr(r["penalty"]) if r.get("penalty") else "—",
+                        needs_hj=needs_head_judge(cat, r.get("penalty"), r.get("proposed")),
+                        reasons=head_judge_reasons(cat, r.get("penalty"), r.get("proposed"))))
+    return out
+
+
+@bp.get("/tournaments/<tid>/penalties")
+@requires("penalties.list")
+def list_page(tid):
+    db = get_db()
+    t = _t(tid)
+    rep = pstore.report(db, t["id"])
+    current = _decorate(db, t, pstore.current(db, t["id"]))
+    current.sort(key=lambda r: r["id"], reverse=True)
+    offenders = [p for p in rep.players if len(p.records) > 1 or p.repeats]
+    return render_template("penalties/list.html", t=t, rep=rep, records=current,
+                           pending=_decorate(db, t, rep.pending), offenders=offenders,
+                           cat=pstore.catalog_of(db, t), log_count=len(pstore.records(db, t["id"])))
+
+
+@bp.get("/tournaments/<tid>/penalties/players/<pid>")
+@requires("penalties.player")
+def player_page(tid, pid):
+    db = get_db()
+    t = _t(tid)
+    try:
+        player = tstore.get_player(db, t["id"], pid)
+    except tstore.TournamentError as exc:
+        raise ApiError(exc.status, exc.message)
+    rep = pstore.player_record(db, t["id"], player["id"])
+    cat = pstore.catalog_of(db, t)
+    return render_template("penalties/player.html", t=t, player=player, rep=rep, cat=cat,
+                           records=_decorate(db, t, rep.records) if rep else [],
+                           lifted=_decorate(db, t, rep.lifted) if rep else [],
+                           levels=cat.level_names())
+
+
+@bp.get("/tournaments/<tid>/penalties/report")
+@requires("export")
+def report_page(tid):
+    db = get_db()
+    t = _t(tid)
+    rep = pstore.report(db, t["id"])
+    players = [(p, _decorate(db, t, p.records), _decorate(db, t, p.lifted)) for p in rep.players]
+    return render_template("penalties/report.html", t=t, rep=rep, players=players,
+                           cat=pstore.catalog_of(db, t), generated=extensions.iso(time.time()))
+
+
+def _follow_up_form(tid, rid, fn, done: str):
+    db = get_db()
+    t = _t(tid)
+    who = g.identity
+    data = {k: v for k, v in request.form.items() if k not in ("csrf_token", "next")}
+    res = fn(db, t["id"], rid, data, judge=who.name, role=who.role)
+    if isinstance(res, pstore.Refused):
+        if res.status == 404:
+            raise ApiError(404, res.message)
+        flash(res.message, "error")
+    else:
+        flash(f"Record {rid} {done}.", "ok")
+    nxt = _safe_next(request.form.get("next"))
+    return redirect(nxt or url_for("penalties.list_page", tid=t["id"]))
+
+
+@bp.post("/tournaments/<tid>/penalties/<rid>/approve")
+@requires("penalties.approve")
+def approve_form(tid, rid):
+    return _follow_up_form(tid, rid, pstore.approve, "approved")
+
+
+@bp.post("/tournaments/<tid>/penalties/<rid>/lift")
+@requires("penalties.amend")
+def lift_form(tid, rid):
+    return _follow_up_form(tid, rid, pstore.lift, "lifted")
+
+
+@bp.post("/tournaments/<tid>/penalties/<rid>/amend")
+@requires("penalties.amend")
+def amend_form(tid, rid):
+    return _follow_up_form(tid, rid, pstore.amend, "amended")
+
+
+# --- exports ---------------------------------------------------------------------------------------------
+
+@bp.get("/tournaments/<tid>/export/penalties.<fmt>")
+@requires("export")
+def export_penalties(tid, fmt):
+    db = get_db()
+    t = _t(tid)
+    if fmt == "csv":
+        text = pstore.export_csv(db, t["id"], bom=request.args.get("excel") == "1")
+        return Response(text.encode("utf-8"), mimetype="text/csv",
+                        headers={"Content-Type": "text/csv; charset=utf-8",
+                                 "Content-Disposition": f'attachment; filename="penalties-{t["id"]}.csv"',
+                                 "Cache-Control": "no-store"})
+    if fmt == "json":
+        body = {"tournament": t["id"], "name": t["name"], "catalog": pstore.catalog_of(db, t).id,
+                "columns": list(CSV_COLUMNS),
+                "penalties": pstore.export_json(db, t["id"])}
+        return Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="penalties-{t["id"]}.json"',
+                                 "Cache-Control": "no-store"})
+    raise ApiError(404, "export as .csv or .json")
+
+
+# --- time extensions ------------------------------------------------------------------------------------------
+
+@bp.get("/tournaments/<tid>/time")
+@requires("time.extend")
+def time_page(tid):
+    db = get_db()
+    t = _t(tid)
+    clocks = extensions.round_clocks(db, t["id"], request.args.get("round") or None)
+    return render_template("penalties/time.html", t=t, clocks=clocks, values={}, errors={},
+                           guidance=_guidance(), focus=request.args.get("table", type=int))
+
+
+def _guidance() -> list[dict]:
+    return [extensions.suggestion(m) for m in (0.5, 2, 4, 6)]
+
+
+@bp.post("/tournaments/<tid>/rounds/<n>/tables/<table>/extend")
+@requires("time.extend")
+def extend_form(tid, n, table):
+    db = get_db()
+    t = _t(tid)
+    data = {k: v for k, v in request.form.items() if k != "csrf_token"}
+    res = extensions.extend(db, t["id"], n, table, data, judge=g.identity.name)
+    if isinstance(res, pstore.Refused):
+        if res.status == 404:
+            raise ApiError(404, res.message)
+        clocks = extensions.round_clocks(db, t["id"], n)
+        return render_template("penalties/time.html", t=t, clocks=clocks, values=data,
+                               errors={"table": _int_or_none(table), "message": res.message,
+                                       "field": res.field, "over_cap": res.extra.get("over_cap")},
+                               guidance=_guidance(), focus=_int_or_none(table)), res.status
+    ends = res.clock["ends_at_iso"]
+    flash(f"Table {table}: +{res.event['minutes']} min recorded"
+          + (f"; the table now ends at {ends[11:16]} UTC" if ends else "") + ".", "ok")
+    if res.warning:
+        flash(res.warning, "warn")
+    return redirect(url_for("penalties.time_page", tid=t["id"], round=n) + f"#table-{table}")
+
+
+# --- JSON API -------------------------------------------------------------------------------------------------
+
+def _record_json(res: pstore.Stored) -> dict:
+    out = {"record": res.record, "duplicate": res.duplicate,
+           "needs_head_judge": res.needs_head_judge, "head_judge_reasons": res.head_judge_reasons}
+    if res.added_player:
+        out["added_player"] = res.added_player
+    if res.proposal is not None:
+        out["proposal"] = res.proposal.to_dict()
+    return out
+
+
+@bp.get("/api/tournaments/<tid>/penalties")
+@requires("penalties.list")
+def api_list(tid):
+    db = get_db()
+    t = _t(tid)
+    rep = pstore.report(db, t["id"])
+    return jsonify({"tournament": t["id"], "catalog": pstore.catalog_of(db, t).id,
+                    "penalties": pstore.current(db, t["id"]), "log": pstore.records(db, t["id"]),
+                    "pending": [r["id"] for r in rep.pending], "totals": rep.totals})
+
+
+@bp.post("/api/tournaments/<tid>/penalties")
+@requires("penalties.issue")
+def api_issue(tid):
+    body = json_body()
+    who = g.identity
+    res = pstore.issue(get_db(), _t(tid)["id"], body, judge=who.name, role=who.role)
+    if isinstance(res, pstore.Refused):
+        _fail(res)
+    return jsonify(_record_json(res)), 200 if res.duplicate else 201
+
+
+@bp.get("/api/tournaments/<tid>/penalties/propose")
+@requires("penalties.issue")
+def api_propose(tid):
+    db = get_db()
+    t = _t(tid)
+    cat = pstore.catalog_of(db, t)
+    pid = request.args.get("player", type=int)
+    if pid is not None:
+        try:
+            tstore.get_player(db, t["id"], pid)
+        except tstore.TournamentError as exc:
+            raise ApiError(404, exc.message, field="player")
+    found = cat.lookup(request.args.get("infraction", ""))
+    if not found.ok:
+        raise ApiError(422 if found.suggestions else 400, found.message, field="infraction",
+                       suggestions=list(found.suggestions))
+    p = pstore.propose_for(db, t["id"], pid, found.infraction.id, request.args.get("variant") or None)
+    if not p.ok:
+        raise ApiError(400, p.error, field="variant")
+    penalty = request.args.get("penalty") or p.penalty
+    return jsonify({"proposal": p.to_dict(), "infraction": found.infraction.to_dict(),
+                    "options": found.infraction.options(),
+                    "needs_head_judge": needs_head_judge(cat, penalty, p),
+                    "head_judge_reasons": head_judge_reasons(cat, penalty, p),
+                    "description_required": description_required(cat, found.infraction, penalty),
+                    "player_record": (pstore.player_record(db, t["id"], pid).to_dict()
+                                      if pid is not None and pstore.player_record(db, t["id"], pid) else None)})
+
+
+def _api_follow_up(tid, rid, fn):
+    body = json_body(required=False) or {}
+    who = g.identity
+    res = fn(get_db(), _t(tid)["id"], rid, body, judge=who.name, role=who.role)
+    if isinstance(res, pstore.Refused):
+        _fail(res)
+    return jsonify(_record_json(res)), 200 if res.duplicate else 201
+
+
+@bp.post("/api/tournaments/<tid>/penalties/<rid>/approve")
+@requires("penalties.approve")
+def api_approve(tid, rid):
+    return _api_follow_up(tid, rid, pstore.approve)
+
+
+@bp.post("/api/tournaments/<tid>/penalties/<rid>/lift")
+@requires("penalties.amend")
+def api_lift(tid, rid):
+    return _api_follow_up(tid, rid, pstore.lift)
+
+
+@bp.post("/api/tournaments/<tid>/penalties/<rid>/amend")
+@requires("penalties.amend")
+def api_amend(tid, rid):
+    return _api_follow_up(tid, rid, pstore.amend)
+
+
+@bp.get("/api/tournaments/<tid>/players/<pid>/penalties")
+@requires("penalties.player")
+def api_player(tid, pid):
+    db = get_db()
+    t = _t(tid)
+    try:
+        player = tstore.get_player(db, t["id"], pid)
+    except tstore.TournamentError as exc:
+        raise ApiError(exc.status, exc.message)
+    rep = pstore.player_record(db, t["id"], player["id"])
+    levels = pstore.catalog_of(db, t).level_names()
+    return jsonify(rep.to_dict() if rep else {"player": player["id"], "player_name": player["name"],
+                                              "vekn": player["vekn"], "records": [], "lifted": [],
+                                              "totals": {lv: 0 for lv in levels}, "repeats": {}})
+
+
+@bp.get("/api/tournaments/<tid>/penalties/report")
+@requires("export")
+def api_report(tid):
+    return jsonify(pstore.report(get_db(), _t(tid)["id"]).to_dict())
+
+
+@bp.get("/api/tournaments/<tid>/catalog")
+@requires("penalties.issue")
+def api_catalog(tid):
+    cat = pstore.catalog_of(get_db(), _t(tid))
+    return jsonify({"id": cat.id, "name": cat.name, "levels": cat.level_names(),
+                    "ladder": list(cat.ladder), "head_judge_levels": list(cat.head_judge_levels),
+                    "infractions": [i.to_dict() for i in cat.infractions]})
+
+
+@bp.get("/api/tournaments/<tid>/clocks")
+@requires("tournament.view")
+def api_clocks(tid):
+    db = get_db()
+    t = _t(tid)
+    return jsonify({"clocks": extensions.round_clocks(db, t["id"], request.args.get("round") or None),
+                    "server_now": time.time()})
+
+
+@bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/extend")
+@requires("time.extend")
+def api_extend(tid, n, table):
+    body = json_body()
+    res = extensions.extend(get_db(), _t(tid)["id"], n, table, body, judge=g.identity.name)
+    if isinstance(res, pstore.Refused):
+        _fail(res)
+    return jsonify({"clock": res.clock, "event": res.event, "duplicate": res.duplicate,
+                    "warning": res.warning}), 200 if res.duplicate else 201
+
+
+@bp.get("/api/time/suggest")
+def api_suggest():
+    res = extensions.suggestion(request.args.get("judge_minutes"))
+    if isinstance(res, pstore.Refused):
+        _fail(res)
+    return jsonify(res)
+
+
+# --- template helpers ------------------------------------------------------------------------------------------
+
+@bp.app_context_processor
+def _helpers():
+    def dashboard_clocks(tid):
+        """The open round's table clocks for the dashboard (None without an open round)."""
+        try:
+            return extensions.round_clocks(get_db(), tid)
+        except tstore.TournamentError:
+            return None
+    return {"new_client_id": lambda: secrets.token_urlsafe(10), "dashboard_clocks": dashboard_clocks,
+            "penalty_catalogs": pstore.catalog_choices}
+
+
+@bp.app_template_filter("hhmm")
+def _hhmm(value) -> str:
+    """An ISO time as HH:MM (UTC; the page's script shows local time)."""
+    if not value:
+        return ""
+    return str(value)[11:16]
