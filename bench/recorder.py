@@ -20,6 +20,7 @@ import http.client
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -217,7 +218,7 @@ def bench_http(tmp: Path, tables: int, rate: float, duration: float, durable: bo
                 stored = json.loads(conn.getresponse().read())["events"]
             except TimeoutError:
                 if os.environ.get("BENCH_SERVER"):
-                    server.send_signal(10)
+                    server.send_signal(signal.SIGUSR1)  # the wrapper dumps its threads
                     time.sleep(1)
                 raise
             ids = [e.get("client_id") for e in stored]
