@@ -254,26 +254,6 @@ def check(transcript: str, seats: int) -> None:
         click.echo(json.dumps(finding, ensure_ascii=False))
 
 
-@main.command()
-@click.argument("transcript", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--seats", default=5, show_default=True, type=click.IntRange(4, 5),
-              help="Seats at the table when the transcript has no game line.")
-def check(transcript: str, seats: int) -> None:
-    """Replay a recorder transcript (JSON Lines) and print one JSON finding per line."""
-    from judgekit.recorder.cards import load_cards
-    from judgekit.recorder.transcript import TranscriptError, check_transcript
-
-    with click.open_file(transcript, encoding="utf-8") as fh:
-        try:
-            result = check_transcript(fh, cards=load_cards(), seats=seats)
-        except UnicodeDecodeError:
-            raise Fail(f"{transcript}: not a UTF-8 text file")
-    if isinstance(result, TranscriptError):
-        raise Fail(f"{transcript}: {result}")
-    for finding in result:
-        click.echo(json.dumps(finding, ensure_ascii=False))
-
-
 def run() -> None:  # pragma: no cover
     main(prog_name="judgekit")
 
