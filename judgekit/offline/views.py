@@ -15,6 +15,7 @@ import gzip
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request
@@ -35,6 +36,7 @@ class _State:
         self.lock = threading.Lock()
         self.plan_key = None
         self.plan: precache.Plan | None = None
+        self.checked_at = 0.0
         self.index_key = None
         self.index_json: bytes = b""
         self.index_gzip: bytes = b""
@@ -59,14 +61,22 @@ def _stat_key(paths) -> tuple:
     return tuple(out)
 
 
+RECHECK_S = 2.0   # how often the files are looked at again (a page render must stay cheap)
+
+
 def plan() -> precache.Plan:
     """The current precache plan (recomputed when a template or static file changes)."""
     svc = rules()
+    state = _state()
+    now = time.monotonic()
+    if state.plan is not None and state.plan.content_hash == svc.corpus.content_hash \
+            and now - state.checked_at < RECHECK_S:
+        return state.plan
     static_dir = Path(current_app.static_folder)
     files = precache.static_files(static_dir) + precache.template_files(_template_dir())
     key = (svc.corpus.content_hash, _stat_key(files))
-    state = _state()
     with state.lock:
+        state.checked_at = now
         if state.plan_key != key:
             p = precache.build_plan(svc.corpus, static_dir, _template_dir(),
                                     index_version(svc.index))
