@@ -24,7 +24,7 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, flash, g, jsonify, redirect, render_template, request, session,
+from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_template, request, session,
                    url_for)
 
 from judgekit.auth import roles
@@ -176,22 +176,27 @@ def current_name() -> str | None:
 
 # --- signing in and out --------------------------------------------------------------------------
 
-_failures: dict[tuple[str, int], list[float]] = {}
 _failures_lock = threading.Lock()
+
+
+def _failures() -> dict[tuple[str, int], list[float]]:
+    """Recent wrong codes per (client address, tournament), kept per app in memory."""
+    return current_app.extensions.setdefault("auth_failures", {})
 
 
 def _too_many_failures(tid: int) -> bool:
     key = (request.remote_addr or "?", tid)
     cutoff = time.monotonic() - FAILURE_WINDOW_S
     with _failures_lock:
-        recent = [t for t in _failures.get(key, []) if t > cutoff]
-        _failures[key] = recent
+        failures = _failures()
+        recent = [t for t in failures.get(key, []) if t > cutoff]
+        failures[key] = recent
         return len(recent) >= MAX_FAILURES
 
 
 def _count_failure(tid: int) -> None:
     with _failures_lock:
-        _failures.setdefault((request.remote_addr or "?", tid), []).append(time.monotonic())
+        _failures().setdefault((request.remote_addr or "?", tid), []).append(time.monotonic())
 
 
 def _check_sign_in(tid: int, name: Any, code: Any) -> tuple[str, str, int]:

@@ -1,8 +1,9 @@
 """Web views of the recorder area (thin: parse the request, call the domain, render).
 
-Writes go through one function per kind of write (`write_new_game`, `write_events`) so
-that sign-in checks (issue 5) can be added in one place each. Until then the views are
-open and each event records the `judge` the client sends (default "anonymous").
+Writes go through one function per kind of write (`write_new_game`, `write_events`), each
+with its sign-in check: a game that belongs to a tournament takes writes from that
+tournament's signed-in judges only (their name is recorded on each event); practice games
+stay open and record the `judge` the client sends (default "anonymous").
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from functools import lru_cache
 from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
                    request, url_for)
 
+from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, findings, notation, store
 from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.views import ApiError, get_db, json_body
@@ -49,8 +51,9 @@ def durable() -> bool:
 
 
 def current_judge() -> str | None:
-    """The signed-in judge's name; None while there is no sign-in (the client's value counts)."""
-    return None
+    """The signed-in judge's name on a tournament's game; None on a practice game (the
+    client's value counts)."""
+    return current_name()
 
 
 def _fail(err: store.StoreError):
@@ -74,6 +77,8 @@ def write_new_game(data) -> int:
     unknown = set(data) - {"seats", "label", "time_limit_min", "tournament_id", "round_no", "table_no"}
     if unknown:
         raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
+    if data.get("tournament_id") is not None:  # a tournament's games belong to its judges
+        require_role(data["tournament_id"], "events.record")
     try:
         return store.create_game(get_db(), data.get("seats"), label=data.get("label"),
                                  time_limit_min=data.get("time_limit_min"),
@@ -102,6 +107,9 @@ def keep_database_open() -> None:
 
 
 def write_events(game_id: int, payload) -> store.Appended:
+    game = store.get_game(get_db(), game_id)
+    if game is not None and game.get("tournament_id"):  # practice games stay open to anyone
+        require_role(game["tournament_id"], "events.record")
     keep_database_open()
     result = store.append_events(get_db(), game_id, payload, cards=cards(),
                                  judge=current_judge(), now=time.time(), durable=durable())

@@ -308,7 +308,10 @@
         box.appendChild(link);
         if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +
           (f.binding === true ? " · binding" : f.binding === false ? " · not binding" : "")));
-        box.appendChild(el("span", {"class": "rec-penalty", "data-finding": e.seq + ":" + f.code}));
+        var pen = el("span", {"class": "rec-penalty", "data-finding": e.seq + ":" + f.code});
+        if (root.dataset.penalty) pen.appendChild(el("a", {"class": "rec-penalty-link",  // tournament games: one tap to the form
+          href: root.dataset.penalty + "?event=" + e.seq + "&code=" + encodeURIComponent(f.code)}, "Penalty…"));
+        box.appendChild(pen);
         li.appendChild(box);
       });
       log.appendChild(li);
@@ -338,7 +341,8 @@
     var left = (c.limit_min + c.extended_min) * 60 - (at - c.started_at - c.paused_total_s);
     time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
     note.textContent = c.called ? "time called" : c.paused ? "paused" :
-      (c.extended_min ? "+" + c.extended_min + " min" + (c.over_cap ? " (over cap!)" : "") : c.limit_min + " min round");
+      (c.extended_min ? "+" + c.extended_min + " min" + (c.over_cap ? " (over cap!)" : "") : c.limit_min + " min round") +
+      (c.ends_at && !c.called ? " · ends " + new Date(c.ends_at * 1000).toTimeString().slice(0, 5) : "");
     if (c.called) box.classList.add("is-called");
     else if (left < 0) box.classList.add("is-over");
     else if (left < 600) box.classList.add("is-low");
