@@ -1,0 +1,278 @@
+"""Role boundaries, table-driven over the app's URL map.
+
+Every write endpoint (POST, PUT, PATCH, DELETE) is either guarded by an action of the roles
+table (`@requires`, read from the view function) or listed here as open with the reason.
+A signed-out client gets 401 on every guarded write, a plain judge 403 on every head-judge
+or organizer write, a head judge 403 on every organizer write — and the database is
+byte-for-byte unchanged afterwards. Pages and read APIs are checked the same way (a page
+redirects to the sign-in page instead)."""
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+
+from judgekit.auth import roles
+from judgekit.db import open_db
+
+# Writes anyone may make, and why.
+OPEN_WRITES = {
+    "tournament.create_form": "creating a tournament makes you its organizer",
+    "tournament.api_create": "same, over the API",
+    "auth.sign_in": "the sign-in form itself",
+    "auth.sign_out": "signing out",
+    "auth.api_token": "exchanging a code for a token",
+    "auth.api_revoke": "revoking the token you present",
+    "recorder.games_create": "practice games (no tournament) are open",
+    "recorder.api_parse": "parses a line, stores nothing",
+    "trainer.start_session": "the trainer is public; progress stays in the browser",
+    "trainer.session_answer": "trainer",
+    "trainer.question_answer": "trainer",
+    "trainer.practice_page": "trainer",
+    "trainer.api_check": "trainer",
+    "trainer.api_progress": "trainer",
+}
+# Writes whose guard depends on the request (checked inside the view): endpoint -> action.
+CONDITIONAL = {
+    "tournament.table_page": "results.enter",     # action=override needs results.override
+    "recorder.api_append": "events.record",       # on a tournament's game; practice games open
+    "recorder.api_create_game": "events.record",  # with a tournament_id
+}
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+# Bodies that would succeed (or at least reach the store) if the guard were missing.
+BODIES = {
+    "tournament.add_player_form": {"name": "Zed", "vekn": "999"},
+    "tournament.api_add_player": {"name": "Zed", "vekn": "999"},
+    "tournament.api_update_player": {"dropped": True},
+    "tournament.drop_form": {"dropped": "1"},
+    "tournament.checkin_form": {"checked_in": "0"},
+    "tournament.table_page": {"vp1": "4", "vp2": "0", "vp3": "0", "vp4": "0"},
+    "tournament.api_result": {"vps": [4, 0, 0, 0]},
+    "tournament.api_override": {"vps": [4, 0, 0, 0], "reason": "the players agreed"},
+    "tournament.api_swap": {"a": 1, "b": 2},
+    "tournament.swap_form": {"a": "1", "b": "2"},
+    "penalties.issue_form": {"player": "1", "infraction": "slow-play"},
+    "penalties.api_issue": {"player": 1, "infraction": "slow play"},
+    "penalties.approve_form": {"reason": "ok"},
+    "penalties.api_approve": {"reason": "ok"},
+    "penalties.lift_form": {"reason": "wrong player"},
+    "penalties.api_lift": {"reason": "wrong player"},
+    "penalties.amend_form": {"penalty": "Caution", "reason": "changed my mind"},
+    "penalties.api_amend": {"penalty": "Caution", "reason": "changed my mind"},
+    "penalties.extend_form": {"minutes": "3", "reason": "ruling"},
+    "penalties.api_extend": {"minutes": 3, "reason": "ruling"},
+    "auth.codes_issue": {"role": "all"},
+    "auth.api_codes_issue": {},
+    "recorder.api_append": {"type": "note", "text": "hello"},
+}
+
+
+@pytest.fixture
+def world(app, client):
+    """A tournament with 8 players, round 1 open (two tables, each a recorder game) and one
+    pending Standings Adjustment (record 1)."""
+    r = client.post("/api/tournaments", json={"name": "Boundary Cup"})
+    tid, token = r.get_json()["id"], r.get_json()["token"]
+    org = {"Authorization": f"Bearer {token}"}
+    players = client.post(f"/api/tournaments/{tid}/players", headers=org,
+                          json=[{"name": f"P{k}", "vekn": str(100 + k)} for k in range(8)]).get_json()["players"]
+    rnd = client.post(f"/api/tournaments/{tid}/rounds", headers=org, json={"seed": 1}).get_json()
+    sa = client.post(f"/api/tournaments/{tid}/penalties", headers=org,
+                     json={"player": players[0]["id"], "infraction": "marked cards", "variant": "pattern",
+                           "description": "bent", "approve": False})
+    assert sa.status_code == 201
+    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    return {"tid": tid, "game": rnd["tables"][0]["game_id"], "pid": players[0]["id"],
+            "args": {"tid": tid, "n": 1, "table": 1, "pid": players[0]["id"], "rid": 1,
+                     "game_id": rnd["tables"][0]["game_id"], "prompt_id": "x", "scenario_id": "x",
+                     "fmt": "csv"}}
+
+
+def snapshot(app) -> str:
+    db = open_db(app.config["DATABASE"])
+    try:
+        h = hashlib.sha256()
+        for (name,) in db.execute("select name from sqlite_master where type = 'table' order by name").fetchall():
+            h.update(name.encode())
+            for row in db.execute(f'select * from "{name}" order by rowid').fetchall():
+                h.update(repr(row).encode())
+        return h.hexdigest()
+    finally:
+        db.close()
+
+
+def write_rules(app):
+    for rule in app.url_map.iter_rules():
+        for method in sorted(rule.methods & WRITE_METHODS):
+            yield rule, method
+
+
+def required(app, endpoint):
+    view = app.view_functions[endpoint]
+    return getattr(view, "required_action", None) or CONDITIONAL.get(endpoint)
+
+
+def url_of(rule, args):
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", lambda m: str(args[m.group(1)]), rule.rule)
+
+
+def send(client, method, url, endpoint, csrf=None, extra=None):
+    body = dict(BODIES.get(endpoint, {}), **(extra or {}))
+    if url.startswith("/api/"):
+        headers = {"X-CSRF-Token": csrf} if csrf else {}
+        return client.open(url, method=method, json=body, headers=headers)
+    return client.open(url, method=method, data=dict(body, csrf_token=csrf or ""))
+
+
+def session_csrf(client):
+    html = client.get("/").get_data(as_text=True)
+    return re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+
+
+def test_every_write_endpoint_is_guarded_or_listed_as_open(app):
+    unguarded = []
+    for rule, method in write_rules(app):
+        if required(app, rule.endpoint) is None and rule.endpoint not in OPEN_WRITES:
+            unguarded.append(f"{method} {rule.rule} ({rule.endpoint})")
+    assert not unguarded, "write endpoints with no role check: " + ", ".join(unguarded)
+    for endpoint in OPEN_WRITES:
+        assert endpoint in app.view_functions, f"stale entry {endpoint}"
+    for rule, _ in write_rules(app):
+        action = required(app, rule.endpoint)
+        assert action is None or action in roles.ACTIONS
+
+
+def guarded(app, lowest_above=None):
+    """(rule, method, action) for guarded writes, optionally only those above a role."""
+    out = []
+    for rule, method in write_rules(app):
+        action = required(app, rule.endpoint)
+        if action is None:
+            continue
+        if lowest_above is not None and roles.allows(lowest_above, action):
+            continue
+        out.append((rule, method, action))
+    return out
+
+
+def test_signed_out_gets_401_on_every_guarded_write_and_nothing_changes(app, client, world):
+    csrf = session_csrf(client)
+    before = snapshot(app)
+    checked = []
+    for rule, method, action in guarded(app):
+        url = url_of(rule, world["args"])
+        extra = {"tournament_id": world["tid"], "seats": ["A", "B", "C", "D"]} \
+            if rule.endpoint == "recorder.api_create_game" else None
+        r = send(client, method, url, rule.endpoint, csrf=None if url.startswith("/api/") else csrf, extra=extra)
+        assert r.status_code == 401, (method, url, r.status_code, r.get_data(as_text=True)[:300])
+        assert snapshot(app) == before, f"{method} {url} changed the database"
+        checked.append(rule.endpoint)
+    assert len(checked) >= 35
+    assert {"penalties.api_approve", "tournament.api_override", "recorder.api_append",
+            "recorder.api_create_game", "penalties.issue_form", "auth.codes_issue"} <= set(checked)
+
+
+@pytest.mark.parametrize("how", ["token", "session"])
+def test_a_plain_judge_gets_403_on_head_judge_and_organizer_writes(app, client, world, signed_in, how):
+    csrf = signed_in(client, world["tid"], "judge", how=how)
+    if how == "token":
+        csrf = None
+    before = snapshot(app)
+    denied = []
+    for rule, method, action in guarded(app, lowest_above="judge"):
+        url = url_of(rule, world["args"])
+        r = send(client, method, url, rule.endpoint, csrf=csrf)
+        assert r.status_code == 403, (method, url, r.status_code, r.get_data(as_text=True)[:300])
+        assert snapshot(app) == before, f"{method} {url} changed the database"
+        denied.append(rule.endpoint)
+    # the override of a table's score goes through the table form too
+    r = send(client, "POST", f"/tournaments/{world['tid']}/rounds/1/tables/1", "tournament.table_page",
+             csrf=csrf, extra={"action": "override", "reason": "the players agreed"})
+    assert r.status_code == 403 and snapshot(app) == before
+    assert {"penalties.api_approve", "penalties.approve_form", "penalties.api_lift", "tournament.api_override",
+            "tournament.api_close", "tournament.api_add_player", "auth.api_codes_issue"} <= set(denied)
+
+
+def test_a_head_judge_gets_403_on_organizer_writes(app, client, world, signed_in):
+    signed_in(client, world["tid"], "head_judge")
+    before = snapshot(app)
+    denied = []
+    for rule, method, action in guarded(app, lowest_above="head_judge"):
+        r = send(client, method, url_of(rule, world["args"]), rule.endpoint)
+        assert r.status_code == 403, (method, rule.rule, r.status_code)
+        denied.append(rule.endpoint)
+    assert snapshot(app) == before
+    assert {"tournament.api_add_player", "tournament.api_start_round", "auth.api_codes_issue"} <= set(denied)
+    assert "penalties.api_approve" not in denied
+
+
+def test_judges_of_another_tournament_get_401(app, client, world, signed_in):
+    other = client.post("/api/tournaments", json={"name": "Other"}).get_json()["id"]
+    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    signed_in(client, other, "organizer")
+    before = snapshot(app)
+    for rule, method, action in guarded(app):
+        r = send(client, method, url_of(rule, world["args"]), rule.endpoint,
+                 extra={"tournament_id": world["tid"], "seats": ["A", "B", "C", "D"]}
+                 if rule.endpoint == "recorder.api_create_game" else None)
+        assert r.status_code == 401, (method, rule.rule, r.status_code)
+    assert snapshot(app) == before
+
+
+QUERY = {"penalties.api_propose": "?player=1&infraction=slow-play"}
+
+
+def reads(app):
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint == "static":
+            continue
+        action = getattr(app.view_functions[rule.endpoint], "required_action", None)
+        if action:
+            yield rule, action
+
+
+def test_guarded_pages_and_reads(app, client, world, signed_in):
+    api = lambda url: url.startswith("/api/") or url.endswith(".json")  # noqa: E731
+    for rule, action in reads(app):
+        url = url_of(rule, world["args"])
+        r = client.get(url)
+        if api(url):
+            assert r.status_code == 401, url
+        else:
+            assert r.status_code == 302 and "/sign-in?next=" in r.location, url
+    signed_in(client, world["tid"], "judge", how="session")
+    for rule, action in reads(app):
+        url = url_of(rule, world["args"]) + QUERY.get(rule.endpoint, "")
+        r = client.get(url)
+        if roles.allows("judge", action):
+            assert r.status_code == 200, (url, r.status_code)
+        elif api(url):
+            assert r.status_code == 403, url
+        else:
+            assert r.status_code == 302 and "/sign-in" in r.location, url
+
+
+def test_penalty_records_never_reach_the_public(app, client, world):
+    secret = "bent corners on every master"
+    pages = [f"/tournaments/{world['tid']}/public", "/tournaments", "/api/tournaments",
+             f"/api/games/{world['game']}", f"/games/{world['game']}", "/api/search?q=marked+cards"]
+    for url in pages:
+        r = client.get(url)
+        assert r.status_code == 200 and secret not in r.get_data(as_text=True) and "bent" not in \
+            r.get_data(as_text=True), url
+
+
+def test_practice_games_stay_open(client):
+    r = client.post("/api/games", json={"seats": ["A", "B", "C", "D"]})
+    assert r.status_code == 201
+    gid = r.get_json()["id"]
+    r = client.post(f"/api/games/{gid}/events", json={"type": "note", "text": "hi", "judge": "Pat"})
+    assert r.status_code == 201 and r.get_json()["events"][0]["judge"] == "Pat"
+
+
+def test_tournament_games_record_the_signed_in_judge(client, world, signed_in):
+    signed_in(client, world["tid"], "judge", name="Jo Judge")
+    r = client.post(f"/api/games/{world['game']}/events", json={"type": "note", "text": "hi", "judge": "Mallory"})
+    assert r.status_code == 201 and r.get_json()["events"][0]["judge"] == "Jo Judge"
