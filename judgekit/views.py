@@ -8,6 +8,7 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
+import threading
 from typing import Any
 
 from flask import (Flask, current_app, g, jsonify, render_template, request,
@@ -22,16 +23,26 @@ log = logging.getLogger("judgekit")
 # --- database -----------------------------------------------------------------------
 
 def get_db():
-    """The request's database connection, opened on first use and closed at teardown."""
+    """The request's database connection.
+
+    Each server thread keeps its own connection for the life of the app instead of
+    opening one per request: SQLite checkpoints and deletes the WAL file whenever the last
+    connection to a database closes, which would cost an fsync on almost every request.
+    """
     if "db" not in g:
-        g.db = open_db(current_app.config["DATABASE"])
+        pool = current_app.extensions["db_pool"]
+        db = getattr(pool, "db", None)
+        if db is None:
+            db = pool.db = open_db(current_app.config["DATABASE"])
+        g.db = db
     return g.db
 
 
 def close_db(exc: BaseException | None = None) -> None:
+    """End of request: the connection stays open for the thread, but never mid-transaction."""
     db = g.pop("db", None)
-    if db is not None:
-        db.close()
+    if db is not None and db.conn.in_transaction:
+        db.conn.execute("ROLLBACK")
 
 
 def rules():
@@ -136,6 +147,7 @@ def init_app(app: Flask) -> None:
     for bp in (auth_bp, penalties_bp):  # sign-in, roles; penalties and time extensions
         app.register_blueprint(bp)
 
+    app.extensions["db_pool"] = threading.local()
     app.teardown_appcontext(close_db)
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token
