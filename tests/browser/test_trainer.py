@@ -115,9 +115,15 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     shot(page, "trainer-progress-phone", full_page=False)
 
 
-def test_rule_link_lands_on_the_example(page, live_server):
+def test_rule_link_lands_on_the_example(page, live_server, shot):
+    # A fixed question, so that the README's screenshots can be taken again identically.
     page.goto(live_server + "/trainer/q/cd-superior-wake-without-superior")
-    page.locator("button.tr-choice[value='misplay-not-binding']").click()
+    scroll_below_header(page, ".tr-title")
+    shot(page, "trainer-fixed-question-phone", full_page=False)
+    page.locator("button.tr-choice[value='misplay-binding']").click()
+    expect(page.locator("#result")).to_be_focused()
+    expect(page.locator("#result .tr-verdict")).to_have_text("Not quite: it is “Misplay, not binding”.")
+    shot(page, "trainer-fixed-answer-phone", full_page=False)
     link = page.locator("#result a[data-rule-link]")
     expect(link).to_have_text("Read the rule: Card declaration, Example 1")
     link.click()
