@@ -170,7 +170,7 @@ def _open_migrated(ctx: click.Context):
 
 @main.group()
 def export() -> None:
-    """Export a tournament's data (standings, seating) as CSV or JSON."""
+    """Export a tournament's data (standings, seating, penalties) as CSV or JSON."""
 
 
 def _export_rows(ctx: click.Context, tournament: int, fmt: str, rows_of) -> None:
@@ -219,6 +219,53 @@ def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fm
     _export_rows(ctx, tournament, fmt, rows_of)
 
 
+@export.command("penalties")
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.option("--excel", is_flag=True, help="CSV with a byte-order mark, for Excel.")
+@click.pass_context
+def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool) -> None:
+    """Penalty records: one row per record (issue, amend, lift, approve), spreadsheet-safe."""
+    from judgekit.tournament.penalties import store as pstore
+    from judgekit.tournament.store import TournamentError
+
+    db = _open_migrated(ctx)
+    try:
+        if fmt == "csv":
+            text = pstore.export_csv(db, tournament, bom=excel)
+        else:
+            text = json.dumps(pstore.export_json(db, tournament), ensure_ascii=False, indent=1) + "\n"
+    except TournamentError as exc:
+        raise Fail(exc.message)
+    finally:
+        db.close()
+    click.echo(text, nl=False)
+
+
+@main.command()
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.option("--role", type=click.Choice(["all", "judge", "head_judge", "organizer"]), default="all",
+              show_default=True)
+@click.pass_context
+def codes(ctx: click.Context, tournament: int, role: str) -> None:
+    """Issue new sign-in codes for a tournament and print them (the old ones stop working)."""
+    from judgekit.auth import store as auth_store
+    from judgekit.auth.roles import ROLES
+    from judgekit.tournament.store import TournamentError, get_tournament
+
+    db = _open_migrated(ctx)
+    try:
+        t = get_tournament(db, tournament)
+        issued = auth_store.issue_codes(db, t["id"], ROLES if role == "all" else (role,))
+    except TournamentError as exc:
+        raise Fail(exc.message)
+    finally:
+        db.close()
+    for r, code in issued.items():
+        click.echo(f"{r:<11} {code}")
+    click.echo(f"sign in at /tournaments/{tournament}/sign-in", err=True)
+
+
 @main.command()
 @click.option("--seed", default=2024, show_default=True, type=int, help="Seed of the random results.")
 @click.pass_context
@@ -229,9 +276,12 @@ def demo(ctx: click.Context, seed: int) -> None:
     db = _open_migrated(ctx)
     try:
         tid = create_demo(db, seed=seed)
+        from judgekit.auth.store import issue_codes
+        issued = issue_codes(db, tid)
     finally:
         db.close()
     click.echo(f"judgekit: demo tournament {tid} created — `judgekit serve`, then open /tournaments/{tid}")
+    click.echo("sign-in codes: " + ", ".join(f"{role} {code}" for role, code in issued.items()))
 
 
 @main.command()
