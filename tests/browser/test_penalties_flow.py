@@ -9,7 +9,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+import threading
 
+import pytest
 from playwright.sync_api import expect
 
 from judgekit.auth import store as auth_store
@@ -18,6 +20,25 @@ from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import store as pstore
 
 NAMES = ["Ana", "Bruno", "Carla", "Dario", "Elsa", "Filip", "Gina", "Hugo"]
+
+
+@pytest.fixture(scope="module")
+def own_app(tmp_path_factory, shared_index):
+    """This test's own instance: the session's live server is shared with tests that expect
+    no tournament to exist yet (the tournament list then opens its creation form)."""
+    from judgekit import create_app
+    return create_app({"INSTANCE": tmp_path_factory.mktemp("penalties-instance"),
+                       "INDEX_DIR": str(shared_index)})
+
+
+@pytest.fixture(scope="module")
+def own_server(own_app):
+    from werkzeug.serving import make_server
+    server = make_server("127.0.0.1", 0, own_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
 
 
 def seed(live_app):
@@ -59,8 +80,9 @@ def open_penalty_from_latest_finding(page):
     expect(page.locator("h1")).to_have_text("New penalty")
 
 
-def test_judge_issues_escalates_head_judge_approves_and_exports(page, live_server, live_app, shot):
-    base = live_server
+def test_judge_issues_escalates_head_judge_approves_and_exports(page, own_server, own_app, shot):
+    base = own_server
+    live_app = own_app
     tid, table, codes = seed(live_app)
     gid = table["game_id"]
     offender = table["seats"][0]  # seat 1 at table 1
