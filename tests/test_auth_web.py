@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from judgekit.auth import store as auth_store
 from judgekit.db import open_db
 
 

@@ -19,7 +19,6 @@ No Flask here.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -39,7 +38,7 @@ from judgekit.tournament.penalties.escalation import (Proposal, head_judge_reaso
 from judgekit.tournament.penalties.export import (penalties_csv, penalties_json,
                                                   penalty_report, player_report)
 from judgekit.tournament.penalties.records import (STATUS_LIFTED, RecordProblem, check_record,
-                                                   kind_of, replay)
+                                                   replay)
 
 T_RECORDS = "penalty_records"
 
@@ -517,10 +516,3 @@ def amend(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, j
 def pending(db, tournament_id: int) -> list[dict]:
     """Penalties in force that wait for the head judge."""
     return report(db, tournament_id).pending
-
-
-def kinds_count(db, tournament_id: int) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for r in records(db, tournament_id):
-        out[kind_of(r)] = out.get(kind_of(r), 0) + 1
-    return out

@@ -420,13 +420,13 @@ def api_propose(tid):
     if not p.ok:
         raise ApiError(400, p.error, field="variant")
     penalty = request.args.get("penalty") or p.penalty
+    record = pstore.player_record(db, t["id"], pid) if pid is not None else None
     return jsonify({"proposal": p.to_dict(), "infraction": found.infraction.to_dict(),
                     "options": found.infraction.options(),
                     "needs_head_judge": needs_head_judge(cat, penalty, p),
                     "head_judge_reasons": head_judge_reasons(cat, penalty, p),
                     "description_required": description_required(cat, found.infraction, penalty),
-                    "player_record": (pstore.player_record(db, t["id"], pid).to_dict()
-                                      if pid is not None and pstore.player_record(db, t["id"], pid) else None)})
+                    "player_record": record.to_dict() if record else None})
 
 
 def _api_follow_up(tid, rid, fn):
