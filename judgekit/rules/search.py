@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import pickle
 import re
 import shutil
 import threading
@@ -36,7 +37,7 @@ from judgekit.rules.synonyms import CASE_SENSITIVE, SYNONYMS
 
 MAX_QUERY = 500
 # Bump when the schema, the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "3"
+INDEX_VERSION = "4"
 WORD = r"\w+(?:[.'’]\w+)*"
 
 SECTION_QUERY = re.compile(
@@ -158,6 +159,9 @@ def build_index(corpus: Corpus, index_dir: str | Path,
             progress(f"indexing the rules… {i}/{len(entries)} entries")
     writer.commit()
     ix.close()
+    with open(tmp / ANALYSIS_FILE, "wb") as fh:
+        pickle.dump({"stamp": index_stamp(corpus), "entries": analyse_entries(entries)}, fh,
+                    protocol=pickle.HIGHEST_PROTOCOL)
     (tmp / "content_hash").write_text(index_stamp(corpus))
     old = index_dir.with_name(f"{index_dir.name}.old-{os.getpid()}-{threading.get_ident()}")
     if index_dir.exists():
@@ -166,6 +170,27 @@ def build_index(corpus: Corpus, index_dir: str | Path,
     shutil.rmtree(old, ignore_errors=True)
     if progress:
         progress(f"search index built: {len(entries)} entries in {time.perf_counter() - started:.2f}s")
+
+
+ANALYSIS_FILE = "analysis.pickle"
+
+
+def analyse_entries(entries: Iterable[Entry]) -> dict[str, dict[str, list[tuple[str, int, int]]]]:
+    """Each entry's analysed words with their offsets (for snippets, phrases and coverage)."""
+    return {e.key: {"body": analyze(e.body), "title": analyze(e.title), "context": analyze(e.context)}
+            for e in entries}
+
+
+def load_analysis(corpus: Corpus, index_dir: str | Path) -> dict | None:
+    """The analysis saved next to the index at build time, if it is for this content."""
+    try:
+        with open(Path(index_dir) / ANALYSIS_FILE, "rb") as fh:
+            saved = pickle.load(fh)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError):
+        return None
+    if not isinstance(saved, dict) or saved.get("stamp") != index_stamp(corpus):
+        return None
+    return saved["entries"]
 
 
 def index_stamp(corpus: Corpus) -> str:
@@ -222,16 +247,13 @@ class Postings:
             terms: dict[str, dict[str, list[tuple[int, float]]]] = {}
             lengths: dict[str, list[int]] = {}
             avg: dict[str, float] = {}
+            terms = {field: {} for field in FIELD_BOOSTS}
+            for field, term, docnum, weight, _ in r.iter_postings():  # one pass over all postings
+                table = terms.get(field)
+                if table is not None:
+                    word = term.decode("utf-8") if isinstance(term, bytes) else term
+                    table.setdefault(word, []).append((docnum, weight))
             for field in FIELD_BOOSTS:
-                table: dict[str, list[tuple[int, float]]] = {}
-                for term in r.field_terms(field):
-                    m = r.postings(field, term)
-                    plist = []
-                    while m.is_active():
-                        plist.append((m.id(), m.weight()))
-                        m.next()
-                    table[term] = plist
-                terms[field] = table
                 lengths[field] = [r.doc_field_length(d, field, 0) for d in range(n)]
                 avg[field] = (r.field_length(field) / n) if n else 1.0
         return cls(keys, terms, lengths, avg, n, {k: i for i, k in enumerate(keys)})
@@ -321,12 +343,14 @@ class SearchIndex:
         self.corpus = corpus
         self.ix = windex.open_dir(str(index_dir))
         self.entries = {e.key: e for e in entries_of(corpus)}
-        self._tokens = {key: analyze(e.body) for key, e in self.entries.items()}
+        analysed = load_analysis(corpus, index_dir) or analyse_entries(self.entries.values())
+        self._tokens = {key: a["body"] for key, a in analysed.items()}
         self._stems: dict[str, frozenset[str]] = {}
         df: dict[str, int] = {}
         for key, e in self.entries.items():
             stems = frozenset([s for s, _, _ in self._tokens[key]]
-                              + [s for s, _, _ in analyze(f"{e.title} {e.context}")])
+                              + [s for s, _, _ in analysed[key]["title"]]
+                              + [s for s, _, _ in analysed[key]["context"]])
             self._stems[key] = stems
             for st in stems:
                 df[st] = df.get(st, 0) + 1
@@ -334,7 +358,7 @@ class SearchIndex:
         self.postings = Postings.load(self.ix)
         self.field_vocab = {f: set(terms) for f, terms in self.postings.terms.items()}
         self._positions = {key: _positions(tokens) for key, tokens in self._tokens.items()}
-        self._title_positions = {key: _positions(analyze(e.title)) for key, e in self.entries.items()}
+        self._title_positions = {key: _positions(a["title"]) for key, a in analysed.items()}
         term_docs: dict[str, set[int]] = {}
         for table in self.postings.terms.values():
             for term, plist in table.items():
