@@ -1,7 +1,7 @@
 """Pages and API of the rules reference."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from judgekit.rules import history as history_mod
 from judgekit.rules import nearby
@@ -41,9 +41,10 @@ def api_search():
     if len(q) > MAX_QUERY:
         raise ApiError(400, f"the query is too long ({len(q)} characters; at most {MAX_QUERY})", field="q")
     try:
-        return jsonify(rules().search_payload(q, limit=limit))
+        body = rules().search_json(q, limit=limit)
     except ValueError as exc:
         raise ApiError(400, str(exc), field="q")
+    return current_app.response_class(body, mimetype="application/json")
 
 
 @bp.get("/search")
