@@ -88,29 +88,10 @@ def write_new_game(data) -> int:
         raise ApiError(400, exc.reason, field=exc.field)
 
 
-_keepers: dict[str, object] = {}
-
-
-def keep_database_open() -> None:
-    """Hold one idle connection to the app's database for the life of the process.
-
-    SQLite checkpoints and deletes the WAL when the *last* connection to a database
-    closes; with one connection per request that happens on almost every request (an
-    fsync and a file re-creation, ~10 ms here). An idle connection kept open avoids it.
-    """
-    path = current_app.config["DATABASE"]
-    if path not in _keepers:
-        with _cards_lock:
-            if path not in _keepers:
-                from judgekit.db import open_db
-                _keepers[path] = open_db(path)
-
-
 def write_events(game_id: int, payload) -> store.Appended:
     game = store.get_game(get_db(), game_id)
     if game is not None and game.get("tournament_id"):  # practice games stay open to anyone
         require_role(game["tournament_id"], "events.record")
-    keep_database_open()
     result = store.append_events(get_db(), game_id, payload, cards=cards(),
                                  judge=current_judge(), now=time.time(), durable=durable())
     if isinstance(result, store.StoreError):
@@ -135,7 +116,6 @@ def api_list_games():
 
 @bp.get("/api/games/<int:game_id>")
 def api_game(game_id: int):
-    keep_database_open()
     view = store.game_view(get_db(), game_id, cards=cards(), now=time.time())
     if view is None:
         raise ApiError(404, f"there is no game {game_id}")
