@@ -104,6 +104,21 @@ def test_duplicate_client_id_is_stored_once(client, game):
     assert len(client.get(f"/api/games/{game}").get_json()["events"]) == 1
 
 
+@pytest.mark.parametrize("batch, status, field", [
+    # the third reuses c2 with other words: the first two must not be stored either
+    ([{"type": "note", "text": "one", "client_id": "c1"}, {"type": "note", "text": "two", "client_id": "c2"},
+      {"type": "note", "text": "other", "client_id": "c2"}], 409, "client_id"),
+    # the retract points past the end of the game: the note before it must not be stored
+    ([{"type": "note", "text": "one"}, {"type": "retract", "target": 5}], 400, "target"),
+])
+def test_a_refused_batch_stores_nothing(client, game, batch, status, field):
+    r = post(client, game, batch)
+    assert r.status_code == status and r.get_json()["field"] == field
+    assert client.get(f"/api/games/{game}").get_json()["events"] == []
+    r = post(client, game, batch[:1])  # the game goes on from seq 1
+    assert r.status_code == 201 and r.get_json()["events"][0]["seq"] == 1
+
+
 def test_create_game_bad_input(client):
     for body, field in (({"seats": ["A", "B"]}, "seats"), ({}, "seats"),
                         ({"seats": SEATS, "colour": 1}, "colour"),

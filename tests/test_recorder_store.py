@@ -81,6 +81,16 @@ def test_a_bad_event_in_a_batch_stores_nothing(db):
     assert [e["type"] for e in store.load_events(db, gid)] == ["turn.start"]
 
 
+def test_a_refused_batch_writes_nothing_even_inside_the_callers_transaction(db):
+    from judgekit.db import transaction
+    gid = store.create_game(db, SEATS)
+    with transaction(db):  # the caller's transaction commits whatever was written
+        result = store.append_events(db, gid, [ev("note", text="one"), {"type": "retract", "target": 5}],
+                                     cards=cards(), durable=False)
+    assert result.status == 400 and result.index == 1
+    assert store.load_events(db, gid) == []
+
+
 def test_unknown_card_is_refused_with_suggestions(db):
     gid = store.create_game(db, SEATS)
     result = store.append_events(db, gid, ev("card.play", 1, card="Govern the Unalined"),

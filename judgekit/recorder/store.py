@@ -193,8 +193,6 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     if judge:
         for event in checked:
             event["judge"] = judge
-    stored: list[dict[str, Any]] = []
-    new_events: list[dict[str, Any]] = []
     conn = db.conn
     if durable:
         conn.execute("PRAGMA synchronous=FULL")
@@ -202,41 +200,17 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         with transaction(db):
             last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
                                 [game_id]).fetchone()[0]
-            seen_ids: dict[str, dict[str, Any]] = {}
-            for i, event in enumerate(checked):
-                cid = event.get("client_id")
-                if cid is not None:
-                    if cid in seen_ids:
-                        if _content(seen_ids[cid]) != _content(event):
-                            return StoreError(409, "client_id", f"client_id {cid!r} is used twice with different content", i)
-                        stored.append(seen_ids[cid])
-                        continue
-                    row = conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND client_id = ?",
-                                       [game_id, cid]).fetchone()
-                    if row is not None:
-                        earlier = _event_from_row({"seq": row[0], "time": row[1], "data": row[2]})
-                        if _content(earlier) != _content(event):
-                            return StoreError(409, "client_id",
-                                              f"client_id {cid!r} was already stored (event {row[0]}) with different content",
-                                              i if isinstance(raw, list) else None)
-                        stored.append(dict(earlier, duplicate=True))
-                        continue
-                if event["type"] in ("retract", "amend"):
-                    if event["target"] > last:
-                        return StoreError(400, "target", f"there is no event {event['target']} in this game",
-                                          i if isinstance(raw, list) else None)
-                last += 1
-                event = dict(event, seq=last, time=now_iso())
+            plan = _plan_batch(conn, game_id, checked, last, isinstance(raw, list))
+            if isinstance(plan, StoreError):
+                return plan  # decided before the first INSERT: a refused batch writes nothing
+            stored, new_events = plan
+            for event in new_events:
                 data = {k: v for k, v in event.items() if k not in ("seq", "time")}
                 conn.execute(
                     "INSERT INTO events (game_id, seq, client_id, type, seat, judge, time, data) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [game_id, last, cid, event["type"], event.get("seat"), event.get("judge"),
-                     event["time"], json.dumps(data, ensure_ascii=False)])
-                stored.append(event)
-                new_events.append(event)
-                if cid is not None:
-                    seen_ids[cid] = event
+                    [game_id, event["seq"], event.get("client_id"), event["type"], event.get("seat"),
+                     event.get("judge"), event["time"], json.dumps(data, ensure_ascii=False)])
     finally:
         if durable:
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -250,6 +224,45 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     return Appended(events=out, new=len(new_events), findings=new_findings,
                     state=eng.state(now))
 
+
+
+def _plan_batch(conn, game_id: int, checked: list[dict[str, Any]], last: int, is_list: bool
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | StoreError:
+    """Decide every event of a batch before anything is written: (the events as answered,
+    in order — earlier duplicates as stored —, the new ones numbered from `last` + 1), or
+    the refusal of the whole batch. Nothing is written here, so a refusal leaves no trace
+    even when the caller's transaction goes on and commits."""
+    stored: list[dict[str, Any]] = []
+    new_events: list[dict[str, Any]] = []
+    seen_ids: dict[str, dict[str, Any]] = {}
+    for i, event in enumerate(checked):
+        where = i if is_list else None
+        cid = event.get("client_id")
+        if cid is not None:
+            if cid in seen_ids:
+                if _content(seen_ids[cid]) != _content(event):
+                    return StoreError(409, "client_id", f"client_id {cid!r} is used twice with different content", where)
+                stored.append(seen_ids[cid])
+                continue
+            row = conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND client_id = ?",
+                               [game_id, cid]).fetchone()
+            if row is not None:
+                earlier = _event_from_row({"seq": row[0], "time": row[1], "data": row[2]})
+                if _content(earlier) != _content(event):
+                    return StoreError(409, "client_id",
+                                      f"client_id {cid!r} was already stored (event {row[0]}) with different content",
+                                      where)
+                stored.append(dict(earlier, duplicate=True))
+                continue
+        if event["type"] in ("retract", "amend") and event["target"] > last:
+            return StoreError(400, "target", f"there is no event {event['target']} in this game", where)
+        last += 1
+        event = dict(event, seq=last, time=now_iso())
+        stored.append(event)
+        new_events.append(event)
+        if cid is not None:
+            seen_ids[cid] = event
+    return stored, new_events
 
 # --- checking (engine cache) ---------------------------------------------------------------
 
