@@ -6,6 +6,27 @@ import pytest
 from judgekit import create_app
 
 
+@pytest.fixture(autouse=True, scope="session")
+def cheap_code_hashes():
+    """Sign-in codes are hashed with a tiny scrypt cost in tests (about 80 ms less per
+    tournament created). The production cost is checked in tests/test_auth_domain.py."""
+    from judgekit.auth import codes
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codes, "SCRYPT_N", 2 ** 4)
+        yield
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A migrated database of its own (no app), for the store tests."""
+    from judgekit.db import migrate, open_db
+    d = open_db(tmp_path / "test.db")
+    migrate(d)
+    migrate(d)  # idempotent
+    yield d
+    d.close()
+
+
 @pytest.fixture(scope="session")
 def shared_index(tmp_path_factory):
     """One index folder for the whole run: building it once keeps the suite fast."""

@@ -5,7 +5,6 @@ import pytest
 
 from judgekit.auth import codes, roles
 from judgekit.auth import store as auth_store
-from judgekit.db import migrate, open_db
 from judgekit.tournament import store as tstore
 
 
@@ -45,6 +44,28 @@ def test_code_hash_is_salted_and_verifies_typed_variants():
     assert not codes.verify_code(other, h1)
     assert not codes.verify_code(code, "garbage") and not codes.verify_code(None, h1)
     assert not codes.verify_code(code, "bcrypt$1$2$3$aa$bb")
+
+
+def test_production_scrypt_cost(monkeypatch):
+    """The suite hashes with a tiny cost (tests/conftest.py); production uses N=2^14, r=8, p=1."""
+    assert codes.PRODUCTION_SCRYPT == (2 ** 14, 8, 1)
+    n, r, p = codes.PRODUCTION_SCRYPT
+    monkeypatch.setattr(codes, "SCRYPT_N", n)
+    monkeypatch.setattr(codes, "SCRYPT_R", r)
+    monkeypatch.setattr(codes, "SCRYPT_P", p)
+    code = codes.new_code("judge")
+    stored = codes.hash_code(code)
+    assert stored.startswith("scrypt$16384$8$1$")
+    assert codes.verify_code(code, stored) and not codes.verify_code(codes.new_code("judge"), stored)
+
+
+def test_the_module_default_is_the_production_cost():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", "from judgekit.auth import codes; "
+                          "print((codes.SCRYPT_N, codes.SCRYPT_R, codes.SCRYPT_P) == codes.PRODUCTION_SCRYPT)"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
 
 
 def test_tokens_are_random_and_hashed():
@@ -92,15 +113,6 @@ def test_unknown_roles_and_actions():
 
 
 # --- store ---------------------------------------------------------------------------------------------
-
-@pytest.fixture
-def db(tmp_path):
-    d = open_db(tmp_path / "a.db")
-    migrate(d)
-    migrate(d)
-    yield d
-    d.close()
-
 
 def test_codes_are_stored_hashed_and_checked(db):
     tid = tstore.create_tournament(db, {"name": "T"})

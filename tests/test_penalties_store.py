@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.db import migrate, open_db
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import store as pstore
 from judgekit.tournament.penalties.catalog import default_catalog
-
-
-@pytest.fixture
-def db(tmp_path):
-    d = open_db(tmp_path / "p.db")
-    migrate(d)
-    migrate(d)
-    yield d
-    d.close()
 
 
 @pytest.fixture

@@ -362,7 +362,7 @@ def test_bad_tournament_input(client, body, field):
 
 
 def test_not_json_and_wrong_shapes(client, tid):
-    assert client.post("/api/tournaments", data="x", content_type="text/plain").status_code in (400, 403, 415)
+    assert client.post("/api/tournaments", data="x", content_type="text/plain").status_code == 415
     assert client.post("/api/tournaments", json=[1, 2]).status_code == 400
     assert client.post(f"/api/tournaments/{tid}/rounds", json={"seed": "x"}).status_code == 400
     assert client.post(f"/api/tournaments/{tid}/rounds", json={"tables": "x"}).status_code == 400

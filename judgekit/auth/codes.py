@@ -26,8 +26,11 @@ PREFIX = {JUDGE: "J", HEAD_JUDGE: "H", ORGANIZER: "O"}
 ROLE_OF_PREFIX = {v: k for k, v in PREFIX.items()}
 TOKEN_PREFIX = "jk_"
 
-# scrypt cost: ~16 MB and a few tens of milliseconds per check.
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+# scrypt cost in production: ~16 MB and a few tens of milliseconds per check.
+PRODUCTION_SCRYPT = (2 ** 14, 8, 1)
+# The cost of new hashes (N, r, p): module settings, so that the test suite can make hashing
+# cheap (tests/conftest.py). A stored hash names its own cost, so `verify_code` checks any.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = PRODUCTION_SCRYPT
 
 
 def new_code(role: str) -> str:
