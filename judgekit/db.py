@@ -35,13 +35,7 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
     """Bring every area's tables up to date. Returns the names of the stores migrated."""
     done = []
     for name in STORES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:  # area not built yet
-                continue
-            raise
-        module.migrate(db)
+        importlib.import_module(name).migrate(db)
         done.append(name)
     return done
 

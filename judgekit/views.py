@@ -16,6 +16,7 @@ from flask import (Flask, current_app, g, jsonify, render_template, request,
 from werkzeug.exceptions import HTTPException
 
 from judgekit.db import open_db
+from judgekit.errors import AppError
 
 log = logging.getLogger("judgekit")
 
@@ -52,22 +53,11 @@ def rules():
 
 # --- errors ---------------------------------------------------------------------------
 
-class ApiError(Exception):
-    """Raise in a view to answer with a 4xx JSON error (or an error page for HTML)."""
+class ApiError(AppError):
+    """Raise in a view to answer with a 4xx JSON error (or an error page for HTML).
 
-    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.field = field
-        self.extra = extra
-
-    def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.message, "status": self.status}
-        if self.field:
-            out["field"] = self.field
-        out.update(self.extra)
-        return out
+    Same fields as every `judgekit.errors.AppError` (the tournament store's
+    `TournamentError` too): one handler in `init_app` answers them all."""
 
 
 def wants_json() -> bool:
@@ -111,17 +101,20 @@ def check_csrf() -> None:
     """Forms must carry the session's CSRF token; JSON with a signed-in cookie, the header.
 
     Requests authenticated by a bearer token carry no ambient authority and are exempt.
+    A body sent to the API that is neither JSON nor a form is refused first (415).
     Cross-site pages cannot send `application/json` without a CORS preflight, so JSON from
     an anonymous client needs no token.
     """
     if request.method not in UNSAFE:
         return
+    is_form = request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data")
+    if request.path.startswith("/api/") and request.content_length and not (request.is_json or is_form):
+        raise ApiError(415, "send JSON with Content-Type: application/json")
     if request.headers.get("Authorization", "").startswith("Bearer "):
         return
     expected = session.get("csrf")
     sent = request.form.get("csrf_token") if request.form else None
     sent = sent or request.headers.get("X-CSRF-Token")
-    is_form = request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data")
     signed_in = bool(session.get("auth"))
     if is_form or signed_in or not request.is_json:
         if not expected or not sent or not hmac.compare_digest(str(sent), str(expected)):
@@ -152,8 +145,8 @@ def init_app(app: Flask) -> None:
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token
 
-    @app.errorhandler(ApiError)
-    def _api_error(exc: ApiError):
+    @app.errorhandler(AppError)  # ApiError, TournamentError: JSON under /api/, else a page
+    def _app_error(exc: AppError):
         return error_response(exc.status, exc.message, exc.body())
 
     @app.errorhandler(HTTPException)

@@ -78,9 +78,10 @@ def test_unknown_addresses_are_404_pages_with_suggestions(client, url, fragment)
 
 
 def test_section_ids_are_forgiving(client):
-    r = client.get("/rules/tournament-rules/3.7.2.")
-    assert r.status_code in (200, 302)
-    assert client.get("/rules/tournament-rules/a.2.1").status_code == 302
+    for sloppy, canonical in (("3.7.2.", "3.7.2"), ("a.2.1", "A.2.1"), ("3.7.2/", "3.7.2")):
+        r = client.get(f"/rules/tournament-rules/{sloppy}")
+        assert r.status_code == 302, sloppy
+        assert r.headers["Location"].endswith(f"/rules/tournament-rules/{canonical}")
 
 
 def test_reference_lines_link_to_their_sections(client):
@@ -121,5 +122,11 @@ def test_unknown_api_path_is_json_and_unknown_page_is_html(client):
 
 def test_method_not_allowed_is_a_clean_405(client):
     r = client.post("/api/search", json={})
-    assert r.status_code in (403, 405)
-    assert r.get_json()["error"]
+    assert r.status_code == 405
+    assert r.get_json() == {"error": "This address does not accept that method.", "status": 405}
+
+
+def test_api_body_that_is_not_json_is_a_415(client):
+    r = client.post("/api/games", data="seats=a", content_type="text/plain")
+    assert r.status_code == 415
+    assert r.get_json()["error"].startswith("send JSON")

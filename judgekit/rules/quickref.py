@@ -1,7 +1,8 @@
 """The quick-reference page: the numbers a judge needs at hand, each linked to its rule.
 
 The lines are our own summaries; every number that exists elsewhere comes from its one
-source: tournament points from `judgekit.tournament.scoring`, the recursion table and the
+source: VP, game-win and tournament-point numbers from `judgekit.tournament.scoring`, round
+time and the extension cap from `judgekit.recorder.clock`, the recursion table and the
 banned list straight from the rules corpus, standard stealth from the recorder's action table. Each line names the section it summarises.
 """
 from __future__ import annotations
@@ -10,8 +11,9 @@ from dataclasses import dataclass, field
 
 from judgekit.rules.corpus import Block, Corpus
 from judgekit.rules.search import section_url
+from judgekit.recorder.clock import EXTENSION_CAP_MIN, MIN_ROUND_MIN
 from judgekit.recorder.engine import STANDARD_STEALTH
-from judgekit.tournament.scoring import TP_BY_PLACE
+from judgekit.tournament.scoring import GW_MIN_VP, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
 
 TR = "tournament-rules"
 AN = "announcements"
@@ -69,6 +71,10 @@ def _stealth_lines() -> list[tuple[str, list[str]]]:
     return [(f"+{v}" if v else "0", names) for v, names in sorted(by_value.items())]
 
 
+def _half(vp: float) -> str:
+    return "½" if vp == 0.5 else f"{vp:g}"
+
+
 def _tp_rows() -> tuple[list[str], list[list[str]]]:
     five, four = TP_BY_PLACE[5], TP_BY_PLACE[4]
     four_by_place = dict(zip([1, 2, 4, 5], four))
@@ -94,15 +100,16 @@ def build(corpus: Corpus) -> list[Card]:
 
     cards.append(Card("vp", "Victory points", [
         Line("Your prey is ousted: 1 VP.", TR, "3.7.2"),
-        Line("Withdrawal: ½ VP (not 1).", TR, "3.7.2"),
-        Line("Time limit reached: ½ VP to each player not ousted; a lone survivor gets 1 VP.", TR, "3.7.2"),
+        Line(f"Withdrawal: {_half(WITHDRAW_VP)} VP (not 1).", TR, "3.7.2"),
+        Line(f"Time limit reached: {_half(TIME_OUT_VP)} VP to each player not ousted; "
+             "a lone survivor gets 1 VP.", TR, "3.7.2"),
         Line("Concession: scored as if the remaining players ousted the conceders in sequence.", TR, "3.5"),
         Line("Intentional draw: scored as if the time limit was reached.", TR, "3.6"),
     ]))
 
     cards.append(Card("gw", "Game win", [
-        Line("At least 2 VP and more VP than every other player at the table; no game win on a tie.",
-             TR, "3.7.1"),
+        Line(f"At least {GW_MIN_VP} VP and more VP than every other player at the table; "
+             "no game win on a tie.", TR, "3.7.1"),
     ]))
 
     header, rows = _tp_rows()
@@ -114,10 +121,12 @@ def build(corpus: Corpus) -> list[Card]:
     ], table=(header, rows)))
 
     cards.append(Card("time", "Time call", [
-        Line("Rounds last at least two hours; the limit is announced before play.", TR, "3.1.1"),
+        Line(f"Rounds last at least {MIN_ROUND_MIN // 60} hours; the limit is announced before play.",
+             TR, "3.1.1"),
         Line("At the call, the game ends after the current minion action, or at the end of the current "
              "phase when the call comes outside the minion phase.", TR, "3.1.1"),
-        Line("Rulings longer than a minute and in-game breaks may add time to a table.", TR, "2.8"),
+        Line("Rulings longer than a minute and in-game breaks may add time to a table "
+             f"(at most {EXTENSION_CAP_MIN} minutes a round without the head judge).", TR, "2.8"),
     ]))
 
     cards.append(Card("stealth", "Standard stealth (declare it only when different)", [

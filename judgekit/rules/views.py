@@ -93,13 +93,13 @@ def section(doc_id: str, section_id: str):
     doc = svc.corpus.get(doc_id)
     if doc is None:
         return _not_found(doc_id, section_id)
-    section_id = section_id.strip().rstrip("./")
-    if section_id == "intro":
+    wanted = section_id.strip().rstrip("./")
+    if wanted == "intro":
         return redirect(url_for("rules.document", doc_id=doc_id) + "#intro")
-    sec = doc.section(section_id) or doc.section(section_id.upper())
+    sec = doc.section(wanted) or doc.section(wanted.upper())
     if sec is None:
-        return _not_found(doc_id, section_id)
-    if sec.id != section_id:
+        return _not_found(doc_id, wanted)
+    if sec.id != section_id:  # "3.7.2." or "a.2.1": send the reader to the canonical address
         return redirect(url_for("rules.section", doc_id=doc_id, section_id=sec.id))
     return render_template("rules/section.html", doc=doc, sec=sec,
                            crumbs=doc.ancestors(sec.id),
