@@ -142,6 +142,26 @@ def test_incremental_check_matches_full_replay(db):
     assert cached["state"]["turn"] == full.state["turn"]
 
 
+def test_callers_without_a_card_index_get_the_card_checks_and_the_cached_engine(db, monkeypatch):
+    """The penalties area calls game_view/append_events/game_outcome without cards: it
+    gets the package's card facts (the same findings) and the engine the recorder's own
+    calls keep in step (no full replay of the game)."""
+    gid = store.create_game(db, SEATS)
+    store.append_events(db, gid, [ev("turn.start", 1), ev("action.declare", 1, action="bleed", minion="Modius",
+                                                           amount=1, card="Govern the Unaligned")], cards=cards())
+    replays = []
+    full_replay = store._full_replay
+    monkeypatch.setattr(store, "_full_replay", lambda *a: replays.append(a) or full_replay(*a))
+    view = store.game_view(db, gid)
+    assert [f["code"] for f in view["findings"]] == ["discipline-unavailable"]
+    store.game_outcome(db, gid)
+    assert store.append_events(db, gid, {"type": "time.extend", "minutes": 2}).new == 1
+    assert store.game_view(db, gid, cards=cards())["findings"] == view["findings"]
+    assert replays == []
+    refused = store.append_events(db, gid, ev("card.play", 1, card="Govern the Unalined"))
+    assert refused.status == 422 and "Govern the Unaligned" in refused.suggestions
+
+
 def test_game_outcome_for_the_tournament(db):
     gid = store.create_game(db, SEATS, tournament_id=1, round_no=1, table_no=1)
     store.append_events(db, gid, [ev("turn.start", 1), ev("oust", 2), ev("withdraw", 4),

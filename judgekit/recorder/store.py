@@ -10,6 +10,9 @@ database, so appending an event replays only that event (a retract or amend, or 
 out of step with the database, replays the whole game). The database stays the only
 truth: the cache is dropped whenever its last seq does not match.
 
+Card facts: a caller that passes no card index gets the package's (`load_cards()`, loaded
+once per process), so every caller sees the same findings and shares the cached engines.
+
 Pure domain code: no Flask. Errors are returned as values (`StoreError`).
 """
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sqlite_utils
 
 from judgekit.db import transaction
 from judgekit.recorder import engine as enginemod
+from judgekit.recorder.cards import load_cards
 from judgekit.recorder.clock import now_iso
 from judgekit.recorder.events import EventError, validate_batch
 
@@ -187,6 +191,7 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     game = get_game(db, game_id)
     if game is None:
         return StoreError(404, None, f"there is no game {game_id}")
+    cards = _card_index(cards)
     checked = validate_batch(raw, len(game["seats"]), cards)
     if isinstance(checked, EventError):
         return StoreError.from_event_error(checked)
@@ -279,6 +284,11 @@ def _db_key(db) -> str:
         return f"conn:{id(db.conn)}"
 
 
+def _card_index(cards):
+    """The caller's card index, else the package's (see the module's docstring)."""
+    return cards if cards is not None else load_cards()
+
+
 def _full_replay(db, game, cards) -> tuple[enginemod.Engine, int]:
     events = load_events(db, game["id"])
     eng = enginemod.Engine(game["seats"], cards=cards, time_limit_min=game.get("time_limit_min"))
@@ -288,8 +298,7 @@ def _full_replay(db, game, cards) -> tuple[enginemod.Engine, int]:
     return eng, events[-1]["seq"] if events else 0
 
 
-def _checked_engine(db, game, cards, new_events: list[dict[str, Any]],
-                    any_cards: bool = False) -> enginemod.Engine:
+def _checked_engine(db, game, cards, new_events: list[dict[str, Any]]) -> enginemod.Engine:
     """The game's engine, in step with the database (fed incrementally when it can be)."""
     key = (_db_key(db), game["id"])
     with _lock:
@@ -301,7 +310,7 @@ def _checked_engine(db, game, cards, new_events: list[dict[str, Any]],
             eng, last, _ = _engines.get(key, entry)
         current = db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
                                   [game["id"]]).fetchone()[0]
-        usable = eng is not None and (any_cards or eng.cards is cards)
+        usable = eng is not None and eng.cards is cards  # else built from other card facts
         if usable and last == current:
             pass  # already in step (another request fed these events)
         elif usable and new_events and last == new_events[0]["seq"] - 1 \
@@ -311,8 +320,6 @@ def _checked_engine(db, game, cards, new_events: list[dict[str, Any]],
                 eng.feed(event)
             last = current
         else:
-            if eng is not None and any_cards:
-                cards = eng.cards
             eng, last = _full_replay(db, game, cards)
         with _lock:
             if len(_engines) >= _MAX_CACHED and key not in _engines:
@@ -338,7 +345,7 @@ def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[st
     if game is None:
         return None
     events = load_events(db, game_id)
-    eng = _checked_engine(db, game, cards, [])
+    eng = _checked_engine(db, game, _card_index(cards), [])
     _, retracted = enginemod.effective_events(events)
     findings = [f.to_dict() for f in eng.findings]
     by_seq: dict[int, list] = {}
@@ -354,7 +361,7 @@ def replay_game(db, game_id: int, cards=None) -> enginemod.Replay | None:
     game = get_game(db, game_id)
     if game is None:
         return None
-    return enginemod.replay(load_events(db, game_id), game["seats"], cards=cards,
+    return enginemod.replay(load_events(db, game_id), game["seats"], cards=_card_index(cards),
                             time_limit_min=game.get("time_limit_min"))
 
 
@@ -367,6 +374,6 @@ def game_outcome(db, game_id: int) -> dict[str, Any]:
     game = get_game(db, game_id)
     if game is None:
         raise LookupError(f"there is no game {game_id}")
-    eng = _checked_engine(db, game, None, [], any_cards=True)
+    eng = _checked_engine(db, game, _card_index(None), [])
     return {"seats": list(game["seats"]), "finished": bool(eng.finished),
             "events": eng.outcome_events()}

@@ -8,36 +8,25 @@ stay open and record the `judge` the client sends (default "anonymous").
 from __future__ import annotations
 
 import os
-import threading
 import time
-from functools import lru_cache
+from pathlib import Path
 
 from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
                    request, url_for)
 
 from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, findings, notation, store
+from judgekit.recorder.cards import load_cards
 from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("recorder", __name__)
 
 
-@lru_cache(maxsize=4)
-def _load_cards(content_dir: str):
-    from pathlib import Path
-
-    from judgekit.recorder.cards import load_cards
-    return load_cards(Path(content_dir) if content_dir else None).warm()
-
-
-_cards_lock = threading.Lock()
-
-
 def cards():
-    """The card index (loaded once per content folder, on first use; one loader at a time)."""
-    with _cards_lock:
-        return _load_cards(current_app.config.get("CONTENT_DIR", ""))
+    """The card index of the app's content folder (`load_cards` loads it once, thread-safe)."""
+    content = current_app.config.get("CONTENT_DIR")
+    return load_cards(Path(content) if content else None)
 
 
 def durable() -> bool:
