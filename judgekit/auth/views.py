@@ -30,6 +30,7 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 from judgekit.auth import roles
 from judgekit.auth import store as auth_store
 from judgekit.auth.codes import clean_name
+from judgekit.tournament import store as tstore
 from judgekit.views import ApiError, get_db, json_body, wants_json
 
 bp = Blueprint("auth", __name__)
@@ -77,14 +78,6 @@ class SignInRedirect(Exception):
 
 # --- who is asking ----------------------------------------------------------------------------
 
-def _tournament(tid) -> dict:
-    from judgekit.tournament import store as tstore
-    try:
-        return tstore.get_tournament(get_db(), tid)
-    except tstore.TournamentError as exc:
-        raise ApiError(exc.status, exc.message)
-
-
 def _bearer() -> str | None:
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
@@ -123,7 +116,7 @@ def _is_page_request() -> bool:
 def require_role(tid, action: str) -> Identity:
     """The signed-in identity if it may take `action` (a role or an action name) in
     tournament `tid`; otherwise stop the request (404 for an unknown tournament first)."""
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     needed = roles.minimum(action)
     if needed == roles.ANYONE:
         who = identity(t["id"])
@@ -241,7 +234,7 @@ def _safe_next(target: str | None) -> str | None:
 
 @bp.route("/tournaments/<tid>/sign-in", methods=["GET", "POST"])
 def sign_in(tid):
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     nxt = _safe_next(request.values.get("next"))
     error, field, status = None, None, 200
     if request.method == "POST":
@@ -259,7 +252,7 @@ def sign_in(tid):
 
 @bp.post("/tournaments/<tid>/sign-out")
 def sign_out(tid):
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     entries = dict(session.get(SESSION_KEY) or {})
     entries.pop(str(t["id"]), None)
     session[SESSION_KEY] = entries
@@ -269,7 +262,7 @@ def sign_out(tid):
 
 @bp.post("/api/tournaments/<tid>/tokens")
 def api_token(tid):
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     body = json_body()
     if not isinstance(body, dict):
         raise ApiError(400, "send {\"name\": \"your name\", \"code\": \"J-…\"}")
@@ -289,7 +282,7 @@ def api_revoke():
 
 @bp.get("/api/tournaments/<tid>/me")
 def api_me(tid):
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     who = identity(t["id"])
     return jsonify({"signed_in": who is not None, **(who.to_dict() if who else {}),
                     "may": [a.name for a in roles.actions_of(who.role if who else None)]})
@@ -329,7 +322,7 @@ def take_fresh_codes(tid) -> dict[str, str] | None:
 @bp.get("/tournaments/<tid>/codes")
 @requires("codes.manage")
 def codes_page(tid):
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     return render_template("auth/codes.html", t=t, codes=take_fresh_codes(t["id"]),
                            table=roles.table_rows(), roles=roles.ROLES, label=roles.label)
 
@@ -337,7 +330,7 @@ def codes_page(tid):
 @bp.post("/tournaments/<tid>/codes")
 @requires("codes.manage")
 def codes_issue(tid):
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     which = request.form.get("role", "all")
     chosen = roles.ROLES if which == "all" else (which,) if which in roles.ROLES else None
     if chosen is None:
@@ -355,7 +348,7 @@ def codes_issue(tid):
 @bp.post("/api/tournaments/<tid>/codes")
 @requires("codes.manage")
 def api_codes_issue(tid):
-    t = _tournament(tid)
+    t = tstore.get_tournament(get_db(), tid)
     body = json_body(required=False) or {}
     wanted = body.get("roles", list(roles.ROLES)) if isinstance(body, dict) else None
     if not isinstance(wanted, list) or not wanted or any(r not in roles.ROLES for r in wanted):

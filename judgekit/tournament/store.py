@@ -27,6 +27,7 @@ from typing import Any, Iterable, Sequence
 import sqlite_utils
 
 from judgekit.db import transaction
+from judgekit.errors import AppError
 from judgekit.tournament import final as final_mod
 from judgekit.tournament import rating as rating_mod
 from judgekit.tournament import seating as seating_mod
@@ -49,15 +50,9 @@ T_TOSSES = "tournament_tosses"
 T_FINAL = "tournament_final_choices"
 
 
-class TournamentError(Exception):
-    """Bad input or a request that cannot be carried out; `status` is the HTTP status."""
-
-    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.field = field
-        self.extra = extra
+class TournamentError(AppError):
+    """Bad input or a request that cannot be carried out; `status` is the HTTP status (the
+    fields of `judgekit.errors.AppError`: the app answers it like any other)."""
 
 
 @contextmanager

@@ -31,28 +31,6 @@ def _vp_filter(value):
     return format_vp(value)
 
 
-def api(fn):
-    """JSON endpoint: a TournamentError becomes a 4xx JSON error."""
-    @wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except TournamentError as exc:
-            raise ApiError(exc.status, exc.message, field=exc.field, **exc.extra)
-    return wrapper
-
-
-def page(fn):
-    """HTML endpoint: a TournamentError becomes an error page with the message."""
-    @wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except TournamentError as exc:
-            raise ApiError(exc.status, exc.message, field=exc.field)
-    return wrapper
-
-
 def form_action(endpoint_of_failure):
     """HTML form POST: on a TournamentError, flash the message and go back to the page."""
     def deco(fn):
@@ -62,7 +40,7 @@ def form_action(endpoint_of_failure):
                 return fn(*args, **kwargs)
             except TournamentError as exc:
                 if exc.status == 404:
-                    raise ApiError(404, exc.message)
+                    raise  # nothing to go back to: the error page
                 flash(exc.message, "error")
                 return redirect(endpoint_of_failure(**kwargs))
         return wrapper
@@ -106,7 +84,6 @@ def _form_dict() -> dict:
 
 @bp.get("/tournaments/<tid>")
 @requires("tournament.view")
-@page
 def dashboard(tid):
     db = get_db()
     return render_template("tournament/dashboard.html", d=store.dashboard(db, tid))
@@ -158,7 +135,6 @@ def _round_url(tid, n, **_):
 
 @bp.get("/tournaments/<tid>/rounds/<n>")
 @requires("tournament.view")
-@page
 def round_page(tid, n):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -189,7 +165,6 @@ def close_form(tid, n):
 
 @bp.route("/tournaments/<tid>/rounds/<n>/tables/<table>", methods=["GET", "POST"])
 @requires("tournament.view")
-@page
 def table_page(tid, n, table):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -223,7 +198,6 @@ def table_page(tid, n, table):
 
 @bp.get("/tournaments/<tid>/standings")
 @requires("tournament.view")
-@page
 def standings_page(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -235,7 +209,6 @@ def standings_page(tid):
 
 
 @bp.get("/tournaments/<tid>/public")
-@page
 def public_standings(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -261,7 +234,6 @@ def _final_url(tid, **_):
 
 @bp.get("/tournaments/<tid>/final")
 @requires("tournament.view")
-@page
 def final_page(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -314,7 +286,6 @@ def _csv(rows: list[dict], filename: str) -> Response:
 
 @bp.get("/tournaments/<tid>/export/standings.<fmt>")
 @requires("export")
-@api
 def export_standings(tid, fmt):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -328,7 +299,6 @@ def export_standings(tid, fmt):
 
 @bp.get("/tournaments/<tid>/export/seating.<fmt>")
 @requires("export")
-@api
 def export_seating(tid, fmt):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -354,13 +324,11 @@ def _standings_json(db, tid) -> dict:
 
 
 @bp.get("/api/tournaments")
-@api
 def api_list():
     return jsonify({"tournaments": store.list_tournaments(get_db())})
 
 
 @bp.post("/api/tournaments")
-@api
 def api_create():
     db = get_db()
     body = json_body()
@@ -371,7 +339,6 @@ def api_create():
 
 @bp.get("/api/tournaments/<tid>")
 @requires("tournament.view")
-@api
 def api_get(tid):
     db = get_db()
     d = store.dashboard(db, tid)
@@ -383,7 +350,6 @@ def api_get(tid):
 
 @bp.get("/api/tournaments/<tid>/players")
 @requires("tournament.view")
-@api
 def api_players(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -392,7 +358,6 @@ def api_players(tid):
 
 @bp.post("/api/tournaments/<tid>/players")
 @requires("players.manage")
-@api
 def api_add_player(tid):
     body = json_body()
     db = get_db()
@@ -409,7 +374,6 @@ def api_add_player(tid):
 
 @bp.patch("/api/tournaments/<tid>/players/<pid>")
 @requires("players.manage")
-@api
 def api_update_player(tid, pid):
     body = json_body()
     if not isinstance(body, dict):
@@ -425,7 +389,6 @@ def api_update_player(tid, pid):
 
 @bp.post("/api/tournaments/<tid>/rounds")
 @requires("rounds.start")
-@api
 def api_start_round(tid):
     body = json_body(required=False) or {}
     if not isinstance(body, dict):
@@ -439,7 +402,6 @@ def api_start_round(tid):
 
 @bp.get("/api/tournaments/<tid>/rounds/<n>")
 @requires("tournament.view")
-@api
 def api_round(tid, n):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -448,7 +410,6 @@ def api_round(tid, n):
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/swap")
 @requires("rounds.swap")
-@api
 def api_swap(tid, n):
     body = json_body()
     if not isinstance(body, dict):
@@ -458,21 +419,18 @@ def api_swap(tid, n):
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/close")
 @requires("rounds.close")
-@api
 def api_close(tid, n):
     return jsonify(store.close_round(get_db(), tid, n))
 
 
 @bp.get("/api/tournaments/<tid>/rounds/<n>/tables/<table>")
 @requires("tournament.view")
-@api
 def api_table(tid, n, table):
     return jsonify(store.table_detail(get_db(), tid, n, table))
 
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/result")
 @requires("results.enter")
-@api
 def api_result(tid, n, table):
     body = json_body()
     if not isinstance(body, dict):
@@ -483,7 +441,6 @@ def api_result(tid, n, table):
 
 @bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/override")
 @requires("results.override")
-@api
 def api_override(tid, n, table):
     body = json_body()
     if not isinstance(body, dict):
@@ -494,7 +451,6 @@ def api_override(tid, n, table):
 
 @bp.get("/api/tournaments/<tid>/standings")
 @requires("tournament.view")
-@api
 def api_standings(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -503,7 +459,6 @@ def api_standings(tid):
 
 @bp.post("/api/tournaments/<tid>/toss")
 @requires("final.run")
-@api
 def api_toss(tid):
     body = json_body(required=False) or {}
     if not isinstance(body, dict):
@@ -517,21 +472,18 @@ def api_toss(tid):
 
 @bp.get("/api/tournaments/<tid>/final")
 @requires("tournament.view")
-@api
 def api_final(tid):
     return jsonify(_jsonable(store.final_state(get_db(), tid)))
 
 
 @bp.post("/api/tournaments/<tid>/final")
 @requires("final.run")
-@api
 def api_final_start(tid):
     return jsonify(_jsonable(store.start_final(get_db(), tid))), 201
 
 
 @bp.post("/api/tournaments/<tid>/final/place")
 @requires("final.run")
-@api
 def api_final_place(tid):
     body = json_body()
     if not isinstance(body, dict):
@@ -542,7 +494,6 @@ def api_final_place(tid):
 
 @bp.post("/api/tournaments/<tid>/final/seat")
 @requires("final.run")
-@api
 def api_final_seat(tid):
     body = json_body(required=False) or {}
     seed = body.get("seed") if isinstance(body, dict) else None
@@ -553,7 +504,6 @@ def api_final_seat(tid):
 
 @bp.get("/api/tournaments/<tid>/results")
 @requires("tournament.view")
-@api
 def api_results(tid):
     return jsonify(_jsonable(store.results(get_db(), tid)))
 

@@ -40,13 +40,6 @@ def _load_catalogs(state) -> None:
     pstore.catalogs()  # bad catalog content stops the app at start-up, not at the first penalty
 
 
-def _t(tid) -> dict:
-    try:
-        return tstore.get_tournament(get_db(), tid)
-    except tstore.TournamentError as exc:
-        raise ApiError(exc.status, exc.message)
-
-
 def _fail(refused: pstore.Refused):
     body = refused.to_dict()
     extra = {k: v for k, v in body.items() if k not in ("error", "status", "field")}
@@ -165,7 +158,7 @@ def from_finding(game_id: int):
 @requires("penalties.issue")
 def new_form(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     values = {k: request.args.get(k, "") for k in FORM_FIELDS}
     return render_template("penalties/form.html", **_form_context(db, t, values))
 
@@ -174,7 +167,7 @@ def new_form(tid):
 @requires("penalties.issue")
 def issue_form(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     values = {k: request.form.get(k, "") for k in FORM_FIELDS}
     if request.form.get("player") == "other":
         values["player"] = ""
@@ -232,7 +225,7 @@ def _decorate(db, t, recs):
 @requires("penalties.list")
 def list_page(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
     current = _decorate(db, t, pstore.current(db, t["id"]))
     current.sort(key=lambda r: r["id"], reverse=True)
@@ -246,11 +239,8 @@ def list_page(tid):
 @requires("penalties.player")
 def player_page(tid, pid):
     db = get_db()
-    t = _t(tid)
-    try:
-        player = tstore.get_player(db, t["id"], pid)
-    except tstore.TournamentError as exc:
-        raise ApiError(exc.status, exc.message)
+    t = tstore.get_tournament(db, tid)
+    player = tstore.get_player(db, t["id"], pid)
     rep = pstore.player_record(db, t["id"], player["id"])
     cat = pstore.catalog_of(db, t)
     return render_template("penalties/player.html", t=t, player=player, rep=rep, cat=cat,
@@ -263,7 +253,7 @@ def player_page(tid, pid):
 @requires("export")
 def report_page(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
     players = [(p, _decorate(db, t, p.records), _decorate(db, t, p.lifted)) for p in rep.players]
     return render_template("penalties/report.html", t=t, rep=rep, players=players,
@@ -272,7 +262,7 @@ def report_page(tid):
 
 def _follow_up_form(tid, rid, fn, done: str):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     who = g.identity
     data = {k: v for k, v in request.form.items() if k not in ("csrf_token", "next")}
     res = fn(db, t["id"], rid, data, judge=who.name, role=who.role)
@@ -310,7 +300,7 @@ def amend_form(tid, rid):
 @requires("export")
 def export_penalties(tid, fmt):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     if fmt == "csv":
         text = pstore.export_csv(db, t["id"], bom=request.args.get("excel") == "1")
         return Response(text.encode("utf-8"), mimetype="text/csv",
@@ -333,7 +323,7 @@ def export_penalties(tid, fmt):
 @requires("time.extend")
 def time_page(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     clocks = extensions.round_clocks(db, t["id"], request.args.get("round") or None)
     return render_template("penalties/time.html", t=t, clocks=clocks, values={}, errors={},
                            guidance=_guidance(), focus=request.args.get("table", type=int))
@@ -347,7 +337,7 @@ def _guidance() -> list[dict]:
 @requires("time.extend")
 def extend_form(tid, n, table):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     data = {k: v for k, v in request.form.items() if k != "csrf_token"}
     res = extensions.extend(db, t["id"], n, table, data, judge=g.identity.name)
     if isinstance(res, pstore.Refused):
@@ -382,7 +372,7 @@ def _record_json(res: pstore.Stored) -> dict:
 @requires("penalties.list")
 def api_list(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
     return jsonify({"tournament": t["id"], "catalog": pstore.catalog_of(db, t).id,
                     "penalties": pstore.current(db, t["id"]), "log": pstore.records(db, t["id"]),
@@ -394,7 +384,7 @@ def api_list(tid):
 def api_issue(tid):
     body = json_body()
     who = g.identity
-    res = pstore.issue(get_db(), _t(tid)["id"], body, judge=who.name, role=who.role)
+    res = pstore.issue(get_db(), tid, body, judge=who.name, role=who.role)
     if isinstance(res, pstore.Refused):
         _fail(res)
     return jsonify(_record_json(res)), 200 if res.duplicate else 201
@@ -404,7 +394,7 @@ def api_issue(tid):
 @requires("penalties.issue")
 def api_propose(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     cat = pstore.catalog_of(db, t)
     pid = request.args.get("player", type=int)
     if pid is not None:
@@ -432,7 +422,7 @@ def api_propose(tid):
 def _api_follow_up(tid, rid, fn):
     body = json_body(required=False) or {}
     who = g.identity
-    res = fn(get_db(), _t(tid)["id"], rid, body, judge=who.name, role=who.role)
+    res = fn(get_db(), tid, rid, body, judge=who.name, role=who.role)
     if isinstance(res, pstore.Refused):
         _fail(res)
     return jsonify(_record_json(res)), 200 if res.duplicate else 201
@@ -460,11 +450,8 @@ def api_amend(tid, rid):
 @requires("penalties.player")
 def api_player(tid, pid):
     db = get_db()
-    t = _t(tid)
-    try:
-        player = tstore.get_player(db, t["id"], pid)
-    except tstore.TournamentError as exc:
-        raise ApiError(exc.status, exc.message)
+    t = tstore.get_tournament(db, tid)
+    player = tstore.get_player(db, t["id"], pid)
     rep = pstore.player_record(db, t["id"], player["id"])
     levels = pstore.catalog_of(db, t).level_names()
     return jsonify(rep.to_dict() if rep else {"player": player["id"], "player_name": player["name"],
@@ -475,13 +462,13 @@ def api_player(tid, pid):
 @bp.get("/api/tournaments/<tid>/penalties/report")
 @requires("export")
 def api_report(tid):
-    return jsonify(pstore.report(get_db(), _t(tid)["id"]).to_dict())
+    return jsonify(pstore.report(get_db(), tid).to_dict())
 
 
 @bp.get("/api/tournaments/<tid>/catalog")
 @requires("penalties.issue")
 def api_catalog(tid):
-    cat = pstore.catalog_of(get_db(), _t(tid))
+    cat = pstore.catalog_of(get_db(), tid)
     return jsonify({"id": cat.id, "name": cat.name, "levels": cat.level_names(),
                     "ladder": list(cat.ladder), "head_judge_levels": list(cat.head_judge_levels),
                     "infractions": [i.to_dict() for i in cat.infractions]})
@@ -491,7 +478,7 @@ def api_catalog(tid):
 @requires("tournament.view")
 def api_clocks(tid):
     db = get_db()
-    t = _t(tid)
+    t = tstore.get_tournament(db, tid)
     return jsonify({"clocks": extensions.round_clocks(db, t["id"], request.args.get("round") or None),
                     "server_now": time.time()})
 
@@ -500,7 +487,7 @@ def api_clocks(tid):
 @requires("time.extend")
 def api_extend(tid, n, table):
     body = json_body()
-    res = extensions.extend(get_db(), _t(tid)["id"], n, table, body, judge=g.identity.name)
+    res = extensions.extend(get_db(), tid, n, table, body, judge=g.identity.name)
     if isinstance(res, pstore.Refused):
         _fail(res)
     return jsonify({"clock": res.clock, "event": res.event, "duplicate": res.duplicate,
