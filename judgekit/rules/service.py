@@ -14,9 +14,10 @@ from typing import Callable
 
 from judgekit.rules.corpus import Corpus, load_corpus
 from judgekit.rules.search import (QueryError, SearchIndex, build_index,
-                                   index_is_current)
+                                   index_is_current, index_stamp)
 
 _CORPUS_CACHE: dict[tuple, Corpus] = {}
+_SERVICES: dict[tuple[str, str], "RulesService"] = {}
 
 
 def cached_corpus(content_dir: str | Path) -> Corpus:
@@ -51,11 +52,21 @@ class RulesService:
     def open(cls, content_dir: str | Path, index_dir: str | Path, force: bool = False,
              progress: Callable[[str], None] | None = None) -> "RulesService":
         corpus = cached_corpus(content_dir)
+        key = (str(Path(index_dir).resolve()), index_stamp(corpus))
         if force or not index_is_current(corpus, index_dir):
             if progress:
                 progress("building the search index (first start or changed content)…")
             build_index(corpus, index_dir, progress=progress)
-        return cls(corpus, SearchIndex(corpus, index_dir))
+            _SERVICES.pop(key, None)
+        service = _SERVICES.get(key)
+        if service is None:
+            # Read-only and thread-safe: apps of one process that share an index folder
+            # (the test suite, a CLI command after `build`) share one opened service.
+            service = cls(corpus, SearchIndex(corpus, index_dir))
+            if len(_SERVICES) >= 4:
+                _SERVICES.pop(next(iter(_SERVICES)))
+            _SERVICES[key] = service
+        return service
 
     def _results_uncached(self, query: str, limit: int) -> tuple[tuple[dict, ...], str]:
         """The results for a query, and the same serialised once as JSON (for the API)."""
