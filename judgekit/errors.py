@@ -5,10 +5,18 @@
   `judgekit.tournament.store.TournamentError` (raised by the tournament store) are its
   subclasses, and one error handler (`judgekit.views.init_app`) answers all of them: JSON
   `{"error", "status", "field"?, ...extra}` under /api/, an error page otherwise.
+- `parse_int(value, lo, hi)`: the one parser of whole numbers from requests (URL parts,
+  query arguments, form fields, JSON values). It never raises: anything that is not a
+  whole number within the bounds is None, and each area says what is wrong in its own
+  words. Ids are bounded by SQLite's INTEGER (`MAX_INT`), so a huge number is "not found"
+  or "out of range", never a crash.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
+
+MAX_INT = 2 ** 63 - 1  # the largest SQLite INTEGER
 
 
 class AppError(Exception):
@@ -28,3 +36,30 @@ class AppError(Exception):
             out["field"] = self.field
         out.update(self.extra)
         return out
+
+
+def parse_int(value: Any, lo: int = 1, hi: int = MAX_INT) -> int | None:
+    """`value` as a whole number from `lo` to `hi` (default: an id, 1 to 2**63 - 1), or None.
+
+    Accepts an int, a float with no fractional part, or decimal text (spaces around it
+    ignored). Refuses booleans, other types, fractions, infinities, NaN, malformed text and
+    numbers outside the bounds — a number too large for SQLite included."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value) or not value.is_integer():
+            return None
+        n = int(value)
+    elif isinstance(value, int):
+        n = value
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text or len(text) > 30 or not text.lstrip("+-").isascii() or not text.lstrip("+-").isdigit():
+            return None
+        try:
+            n = int(text)
+        except (ValueError, OverflowError):
+            return None
+    else:
+        return None
+    return n if lo <= n <= hi else None

@@ -14,9 +14,10 @@ from typing import Any
 from flask import (Flask, current_app, g, jsonify, render_template, request,
                    session)
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter, ValidationError
 
 from judgekit.db import open_db
-from judgekit.errors import AppError
+from judgekit.errors import AppError, parse_int
 
 log = logging.getLogger("judgekit")
 
@@ -124,9 +125,28 @@ def check_csrf() -> None:
                                 "Go back, reload the page and send it again.")
 
 
+# --- routes ----------------------------------------------------------------------------
+
+class IdConverter(BaseConverter):
+    """`<id:name>` in a route: a whole number from 1 to 2**63 - 1 (`errors.parse_int`), so
+    a view gets an int that fits SQLite; anything else (`abc`, `0`, 30 digits) is a 404."""
+    regex = r"\d{1,19}"
+    weight = 50
+
+    def to_python(self, value: str) -> int:
+        n = parse_int(value)
+        if n is None:
+            raise ValidationError()
+        return n
+
+    def to_url(self, value: Any) -> str:
+        return str(int(value))
+
+
 # --- registration ----------------------------------------------------------------------
 
 def init_app(app: Flask) -> None:
+    app.url_map.converters["id"] = IdConverter  # before any blueprint's routes
     from judgekit.offline.views import bp as offline_bp
     from judgekit.recorder.views import bp as recorder_bp
     from judgekit.rules.views import bp as rules_bp
