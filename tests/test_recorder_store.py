@@ -162,6 +162,22 @@ def test_callers_without_a_card_index_get_the_card_checks_and_the_cached_engine(
     assert refused.status == 422 and "Govern the Unaligned" in refused.suggestions
 
 
+def test_game_clock_reads_the_clock_of_the_full_view_without_the_engine(db, monkeypatch):
+    gid = store.create_game(db, SEATS, time_limit_min=150)
+    store.append_events(db, gid, [{"type": "game.start"}, ev("turn.start", 1), {"type": "time.pause"},
+                                  {"type": "time.resume"}, {"type": "time.extend", "minutes": 3, "reason": "a"},
+                                  {"type": "time.extend", "minutes": 4, "reason": "b"},
+                                  {"type": "retract", "target": 5},
+                                  {"type": "amend", "target": 6, "fields": {"minutes": 2}},
+                                  ev("note", text="between"), {"type": "time.call"}], cards=cards())
+    full = store.game_view(db, gid, now=1e10)["state"]["clock"]
+    monkeypatch.setattr(store, "_checked_engine", None)  # the clock needs no engine
+    got = store.game_clock(db, gid, now=1e10)
+    assert got["clock"] == full and got["clock"]["extended_min"] == 2 and got["clock"]["limit_min"] == 150
+    assert [(e["seq"], e["minutes"], e["reason"]) for e in got["extensions"]] == [(6, 2, "b")]
+    assert store.game_clock(db, 999) is None
+
+
 def test_game_outcome_for_the_tournament(db):
     gid = store.create_game(db, SEATS, tournament_id=1, round_no=1, table_no=1)
     store.append_events(db, gid, [ev("turn.start", 1), ev("oust", 2), ev("withdraw", 4),

@@ -21,11 +21,12 @@ import json
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Iterable
 
 import sqlite_utils
 
 from judgekit.db import transaction
+from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
 from judgekit.recorder.clock import now_iso
@@ -154,9 +155,15 @@ def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
-def load_events(db, game_id: int, after_seq: int = 0) -> list[dict[str, Any]]:
-    rows = db.conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND seq > ? "
-                           "ORDER BY seq", [game_id, after_seq])
+def load_events(db, game_id: int, after_seq: int = 0,
+                types: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """A game's events in seq order (after `after_seq`; only the given `types` if any)."""
+    sql, args = "SELECT seq, time, data FROM events WHERE game_id = ? AND seq > ?", [game_id, after_seq]
+    if types is not None:
+        types = list(types)
+        sql += f" AND type IN ({', '.join('?' * len(types))})"
+        args += types
+    rows = db.conn.execute(sql + " ORDER BY seq", args)
     loads = json.loads
     out = []
     for seq, at, data in rows:
@@ -354,6 +361,20 @@ def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[st
     annotated = [dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []))
                  for e in events]
     return {"game": game, "state": eng.state(now), "events": annotated, "findings": findings}
+
+
+def game_clock(db, game_id: int, now: float | None = None) -> dict[str, Any] | None:
+    """A game's round clock without the checks (no engine, no card facts; reads only the
+    clock's events and the corrections): {"game", "clock" (as `state["clock"]` of
+    `game_view`), "extensions" (the standing `time.extend` events, as amended)}, or None."""
+    game = get_game(db, game_id)
+    if game is None:
+        return None
+    events = load_events(db, game_id, types=clockmod.CLOCK_TYPES | {"retract", "amend"})
+    playable, _ = enginemod.effective_events(events)
+    clock = clockmod.clock_from_events(playable, game.get("time_limit_min"))
+    return {"game": game, "clock": clock.to_dict(now),
+            "extensions": [e for e in playable if e["type"] == "time.extend"]}
 
 
 def replay_game(db, game_id: int, cards=None) -> enginemod.Replay | None:

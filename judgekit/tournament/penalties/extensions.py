@@ -74,14 +74,14 @@ def _table_clock(db, round_row: dict, table: dict, now: float) -> dict:
                            "called": False, "remaining_s": None}
     clock = None
     if rec is not None and table.get("game_id") is not None:
-        view = rec.game_view(db, table["game_id"], now=now)
+        view = rec.game_clock(db, table["game_id"], now=now)  # the clock only: no checks
         if view is not None:
-            clock = view["state"]["clock"]
+            clock = view["clock"]
             out["extensions"] = [
                 {"seq": e["seq"], "minutes": e.get("minutes"), "reason": e.get("reason", ""),
                  "judge": e.get("judge") or "anonymous", "judge_minutes": e.get("judge_minutes"),
                  "time": e.get("time"), "client_id": e.get("client_id")}
-                for e in view["events"] if e["type"] == "time.extend" and not e.get("retracted")]
+                for e in view["extensions"]]
     if clock is not None:
         out["extended_min"] = clock["extended_min"]
         out["over_cap"] = clock["over_cap"]
