@@ -131,3 +131,35 @@ def test_swap_warns_when_it_repeats_a_predator_prey_pair():
 
 def test_swap_in_a_player_who_sat_out():
     assert swap_seats([[1, 2, 3, 4]], 3, 9) == [[1, 2, 9, 4]]
+
+
+# --- sit-outs between rounds (drops, late arrivals) ------------------------------------------
+
+from judgekit.tournament.seating import remaining_plan, round_sit_outs  # noqa: E402
+
+
+def test_remaining_plan_keeps_the_first_rounds_plan_when_nobody_changes():
+    # 6 players, 4 rounds: after a first round of 5, the plan goes on with everyone at 3 games
+    played = {p: 1 for p in "abcde"} | {"f": 0}
+    counts, need = remaining_plan(played, 3)
+    assert sorted(counts, reverse=True) == [5, 4, 4]
+    assert need == {p: 2 for p in "abcde"} | {"f": 3}
+    sit_out, priority, equal = round_sit_outs(played, 3)
+    assert (sit_out, equal) == (1, True)
+    assert min(priority, key=priority.get) != "f"  # f must play every remaining round
+
+
+def test_a_drop_leaving_eleven_seats_as_many_as_possible():
+    # 12 played round 1, one dropped: 11 with two rounds left cannot end equal; seat 10, not 5
+    played = {p: 1 for p in range(11)}
+    assert remaining_plan(played, 2) is None
+    sit_out, priority, equal = round_sit_outs(played, 2)
+    assert (sit_out, equal) == (1, False)
+    # next round: the one who sat out plays; one of those with most games sits out
+    played = {p: 2 for p in range(10)} | {10: 1}
+    sit_out, priority, equal = round_sit_outs(played, 1)
+    assert sit_out == 1 and priority[10] > priority[0]
+
+
+def test_seatable_counts_need_no_sit_out():
+    assert round_sit_outs({p: 0 for p in range(9)}, 3) == (0, {}, True)

@@ -157,3 +157,28 @@ def test_racing_round_start_is_a_409_not_a_crash(db, monkeypatch):
     monkeypatch.undo()
     assert [x["number"] for x in store.rounds(db, tid)] == [1, 2]
     assert len(store.round_tables(db, tid, 2)) == 2  # the first click's round is intact
+
+
+def test_a_drop_after_round_one_keeps_the_later_rounds_full(db):
+    """12 players, 3 rounds, one drops after round 1: rounds 2 and 3 seat 10 of the 11
+    (two tables of 5), not the 8 and 5 of a plan made for 11 players from the start."""
+    tid = store.create_tournament(db, {"name": "Drop", "rounds_planned": 3})
+    ids = [store.add_player(db, tid, {"name": f"P{i}", "vekn": str(100 + i)})["id"] for i in range(12)]
+    games: dict[int, int] = {i: 0 for i in ids}
+
+    def play(number: int, round_: dict) -> None:
+        for table in round_["tables"]:
+            seats = [s["player_id"] for s in table["seats"]]
+            for p in seats:
+                games[p] += 1
+            store.enter_result(db, tid, number, table["number"], [0.5] * len(seats))
+        store.close_round(db, tid, number)
+
+    play(1, store.start_round(db, tid, seed=3))
+    store.drop_player(db, tid, ids[0])
+    for number in (2, 3):
+        r = store.start_round(db, tid, seed=number)
+        assert sorted(len(t["seats"]) for t in r["tables"]) == [5, 5], number
+        play(number, r)
+    left = [games[p] for p in ids[1:]]
+    assert sorted(left) == [2, 2] + [3] * 9   # everyone plays at least 2 of the 3 rounds

@@ -2,7 +2,8 @@
 
 - Tables of 5 and 4, as many of 5 as possible (`table_sizes`).
 - 6, 7 and 11 players cannot be split that way: some players sit out each round, so that
-  every player plays the same number of games (`staggered_plan`, `choose_sit_outs`).
+  every player plays the same number of games (`staggered_plan`; between rounds, with
+  drops and late arrivals, `remaining_plan` and `round_sit_outs`).
 - Random and impartial: a seeded shuffle, so the same seed gives the same seating; the
   seed is recorded with the round.
 - No exact predator→prey pair of an earlier round is repeated wherever possible; as a
@@ -67,26 +68,82 @@ def staggered_plan(players: int, rounds: int) -> list[int] | None:
     `table_sizes` accepts), or None if no such plan exists (e.g. 7 players over 4 rounds).
     For 6 players and 4 rounds: [5, 5, 4, 4] — everyone plays 3 games and sits out once.
     """
-    seatable = [k for k in range(4, players) if table_sizes(k) is not None]
-    if not seatable or rounds < 2:
+    if rounds < 2:
         return None
-    for games in range(rounds - 1, 0, -1):
-        target = players * games
+    plan = remaining_plan({p: 0 for p in range(players)}, rounds, most=rounds - 1)
+    return plan[0] if plan else None
+
+
+def _realisable(need: Sequence[int], counts: Sequence[int]) -> bool:
+    """Whether players needing `need` more games can fill rounds seating `counts` players,
+    nobody twice in a round (Gale–Ryser for a bipartite degree sequence)."""
+    if sum(need) != sum(counts):
+        return False
+    running = 0
+    for k, c in enumerate(sorted(counts, reverse=True), 1):
+        running += c
+        if running > sum(min(n, k) for n in need):
+            return False
+    return True
+
+
+def remaining_plan(played: dict[Player, int], rounds_left: int,
+                   most: int | None = None) -> tuple[list[int], dict[Player, int]] | None:
+    """Seat counts for the remaining rounds so that every present player ends with the same
+    number of games, given the games each has played so far (drops and late arrivals
+    change who is present between rounds).
+
+    Returns (players seated in each remaining round, largest first; games each player
+    still plays), or None when no such plan exists. `most` caps the final number of games.
+    """
+    n = len(played)
+    if n < 4 or rounds_left < 1:
+        return None
+    seatable = sorted((k for k in range(4, n + 1) if table_sizes(k) is not None), reverse=True)
+    top = max(played.values(), default=0)
+    highest = top + rounds_left if most is None else min(most, top + rounds_left)
+    for total in range(highest, top - 1, -1):
+        need = {p: total - g for p, g in played.items()}
+        if any(v < 0 or v > rounds_left for v in need.values()):
+            continue
+        wanted = sum(need.values())
         best: tuple[int, ...] | None = None
-        for combo in itertools.combinations_with_replacement(sorted(seatable, reverse=True), rounds):
-            if sum(combo) != target:
+        for combo in itertools.combinations_with_replacement(seatable, rounds_left):
+            if sum(combo) != wanted or not _realisable(list(need.values()), combo):
                 continue
-            # prefer even rounds (small spread), then more players per round early
             if best is None or (max(combo) - min(combo)) < (max(best) - min(best)):
                 best = combo
         if best is not None:
-            return list(best)
+            return sorted(best, reverse=True), need
     return None
+
+
+def round_sit_outs(played: dict[Player, int], rounds_left: int) -> tuple[int, dict[Player, int], bool]:
+    """How many present players sit out this round, a priority for choosing them (the
+    lowest sit out first, for `seat_round(sit_out=..., sat_out=...)`), and whether every
+    player can still end with the same number of games.
+
+    When the players can still end with equal games (`remaining_plan`), this round seats
+    the plan's largest count and those who need the fewest further games sit out. When
+    they cannot (a drop left 11 players with two rounds to go), as many as possible play
+    and those who have played most sit out.
+    """
+    n = len(played)
+    if table_sizes(n) is not None:
+        return 0, {}, len(set(played.values())) <= 1
+    plan = remaining_plan(played, rounds_left)
+    if plan is not None:
+        counts, need = plan
+        return n - counts[0], need, True
+    seatable = [k for k in range(4, n + 1) if table_sizes(k) is not None]
+    seat = max(seatable, default=0)
+    return n - seat, {p: -g for p, g in played.items()}, False
 
 
 def choose_sit_outs(players: Sequence[Player], count: int, sat_out: dict[Player, int],
                     rng: random.Random) -> list[Player]:
-    """The `count` players who sit out: those who sat out least so far, at random among equals."""
+    """The `count` players who sit out: the lowest `sat_out` values first (e.g. those who sat
+    out least so far, or who need the fewest further games), at random among equals."""
     if count <= 0:
         return []
     pool = list(players)

@@ -578,7 +578,8 @@ def start_round(db, tournament_id: Any, *, seed: int | None = None,
     dq = disqualified_players(db, t["id"])
     active = [p for p in active if p not in dq]
     seed = int(seed) if seed is not None else secrets.randbelow(2**31)
-    history = seating_mod.History.of(round_tables(db, t["id"], r["number"]) for r in prelims)
+    earlier = [round_tables(db, t["id"], r["number"]) for r in prelims]
+    history = seating_mod.History.of(earlier)
 
     if tables is not None:
         if not isinstance(tables, list) or not all(isinstance(tb, list) for tb in tables):
@@ -604,18 +605,20 @@ def start_round(db, tournament_id: Any, *, seed: int | None = None,
         sit_outs = [p for p in active if p not in set(seated)]
         plan_tables = clean_tables
     else:
-        sit_out = 0
-        if seating_mod.needs_sit_outs(len(active)):
-            plan = seating_mod.staggered_plan(len(active), t["rounds_planned"])
-            if plan is None or number > len(plan):
-                raise TournamentError(409, f"{len(active)} players cannot be split into tables of 4 and 5, and "
-                                      f"no sit-out plan fits {t['rounds_planned']} rounds (3.1.2): change the "
-                                      "number of rounds or of players")
-            sit_out = len(active) - plan[number - 1]
-        sat_out: dict[int, int] = {}
-        for r in prelims:
-            for p in r["sit_outs"]:
-                sat_out[p] = sat_out.get(p, 0) + 1
+        # Games each present player has played so far: with drops and late arrivals the
+        # sit-outs are planned over the rounds left, not from the first round's numbers.
+        played = {p: 0 for p in active}
+        for round_ in earlier:
+            for table in round_:
+                for p in table:
+                    if p in played:
+                        played[p] += 1
+        rounds_left = max(1, t["rounds_planned"] - number + 1)
+        sit_out, sat_out, equal = seating_mod.round_sit_outs(played, rounds_left)
+        if sit_out and not equal and number == 1:
+            raise TournamentError(409, f"{len(active)} players cannot be split into tables of 4 and 5, and "
+                                  f"no sit-out plan fits {t['rounds_planned']} rounds (3.1.2): change the "
+                                  "number of rounds or of players")
         result = seating_mod.seat_round(active, history, seed=seed, sit_out=sit_out, sat_out=sat_out)
         if result.problems:
             raise TournamentError(409, result.problems[0].message)
