@@ -170,7 +170,8 @@ def test_lift_of_a_record_that_does_not_exist(client, world, signed_in):
     assert r.status_code == 404 and "no penalty record 42" in r.get_json()["error"]
     r = client.post(f"/tournaments/{world['tid']}/penalties/42/lift", data={"reason": "typo"})
     assert r.status_code == 404 and "no penalty record 42" in r.get_data(as_text=True)
-    assert api(client, world, "POST", "/penalties/abc/lift", {"reason": "typo"}).status_code == 400
+    # a record id that is not one (the route takes ids only) is no address at all
+    assert api(client, world, "POST", "/penalties/abc/lift", {"reason": "typo"}).status_code == 404
 
 
 # --- the head judge ------------------------------------------------------------------------------------

@@ -47,3 +47,115 @@ def test_a_tournament_error_keeps_its_field_and_extras(client, world):
     assert r.status_code == 409 and r.get_json()["open_tables"] == [1, 2]
     page = client.get(f"/tournaments/{world['tid']}/rounds/9")
     assert page.status_code == 404 and page.mimetype == "text/html"
+
+
+# --- huge numbers, infinities: bounded, never a 500 ------------------------------------------------
+
+HUGE = "9" * 30
+BIG = 10 ** 30
+
+# (method, path, JSON body or None); {tid} is the tournament, {game} a table's recorder game
+NEVER_500 = [
+    ("get", f"/tournaments/{HUGE}/public", None),
+    ("get", f"/tournaments/{HUGE}", None),
+    ("get", f"/api/tournaments/{HUGE}", None),
+    ("get", f"/api/tournaments/{HUGE}/me", None),
+    ("get", f"/tournaments/{{tid}}/rounds/{HUGE}", None),
+    ("get", f"/api/tournaments/{{tid}}/rounds/1/tables/{HUGE}", None),
+    ("get", f"/games/{HUGE}/penalty", None),
+    ("get", f"/games/{{game}}/penalty?event={HUGE}&code=x", None),
+    ("get", f"/tournaments/{{tid}}/penalties/players/{HUGE}", None),
+    ("get", f"/api/tournaments/{{tid}}/players/{HUGE}/penalties", None),
+    ("get", f"/tournaments/{{tid}}/penalties/new?player={HUGE}&round={HUGE}&table=1", None),
+    ("get", f"/tournaments/{{tid}}/penalties/new?player=1&round=1&table={HUGE}&game={HUGE}&event={HUGE}"
+            "&finding=x&infraction=slow+play", None),
+    ("get", f"/tournaments/{{tid}}/export/seating.csv?round={HUGE}", None),
+    ("get", f"/tournaments/{{tid}}/export/seating.json?round={HUGE}", None),
+    ("get", f"/api/tournaments/{{tid}}/penalties/propose?player={HUGE}&infraction=slow+play", None),
+    ("get", f"/tournaments/{{tid}}/time?round={HUGE}&table={HUGE}", None),
+    ("get", f"/api/tournaments/{{tid}}/clocks?round={HUGE}", None),
+    ("get", f"/api/time/suggest?judge_minutes={HUGE}", None),
+    ("post", "/api/tournaments/{tid}/rounds/1/swap", '{"a": Infinity, "b": 1}'),
+    ("post", "/api/tournaments/{tid}/rounds/1/swap", {"a": BIG, "b": 1}),
+    ("post", "/api/tournaments/{tid}/rounds/1/swap", {"a": 1, "b": -BIG}),
+    ("post", "/api/tournaments/{tid}/rounds/1/tables/1/result", {"vps": [10 ** 400, 0, 0, 0]}),
+    ("post", "/api/tournaments/{tid}/rounds/1/tables/1/result", '{"vps": [Infinity, 0, 0, NaN]}'),
+    ("post", "/api/tournaments/{tid}/rounds/1/tables/1/result", {"vps": [4, 0, 0, 0], "withdrawn": [BIG]}),
+    ("post", "/api/tournaments/{tid}/rounds/1/tables/1/override", {"vps": [BIG, 0, 0, 0], "reason": "agreed by all"}),
+    ("post", "/api/tournaments/{tid}/toss", {"seed": BIG}),
+    ("post", "/api/tournaments/{tid}/toss", {"players": [BIG, 1]}),
+    ("post", "/api/tournaments/{tid}/rounds", {"seed": BIG}),
+    ("post", "/api/tournaments/{tid}/final/seat", {"seed": BIG}),
+    ("post", "/api/tournaments/{tid}/final/place", {"player_id": BIG, "position": BIG}),
+    ("post", "/api/tournaments/{tid}/players", {"name": "Zed", "vekn": BIG}),
+    ("patch", f"/api/tournaments/{{tid}}/players/{HUGE}", {"dropped": True}),
+    ("post", "/api/tournaments", {"name": "X", "rounds_planned": BIG}),
+    ("post", "/api/tournaments", '{"name": "X", "time_limit_min": Infinity}'),
+    ("post", "/api/tournaments/{tid}/penalties", {"player": BIG, "infraction": "slow play"}),
+    ("post", "/api/tournaments/{tid}/penalties", {"player": 1, "infraction": "slow play", "round": BIG,
+                                                  "table": BIG, "game": BIG, "event": BIG}),
+    ("post", f"/api/tournaments/{{tid}}/penalties/{HUGE}/approve", {}),
+    ("post", "/api/tournaments/{tid}/rounds/1/tables/1/extend", {"minutes": BIG, "reason": "ruling"}),
+    ("post", "/api/tournaments/{tid}/rounds/1/tables/1/extend", {"judge_minutes": 10 ** 400, "reason": "ruling"}),
+    ("post", f"/api/tournaments/{{tid}}/rounds/{HUGE}/tables/1/extend", {"minutes": 2, "reason": "ruling"}),
+]
+
+
+@pytest.mark.parametrize("method,path,body", NEVER_500, ids=[f"{m} {p[:60]}" for m, p, _ in NEVER_500])
+def test_huge_numbers_are_never_a_500(client, world, method, path, body):
+    url = path.format(tid=world["tid"], game=world["round"]["tables"][0]["game_id"])
+    kwargs = {}
+    if isinstance(body, str):
+        kwargs = {"data": body, "content_type": "application/json"}
+    elif body is not None:
+        kwargs = {"json": body}
+    r = client.open(url, method=method.upper(), **kwargs)
+    assert r.status_code < 500, (r.status_code, r.get_data(as_text=True)[:300])
+
+
+@pytest.mark.parametrize("method,path,body,status,field", [
+    ("post", "/api/tournaments/{tid}/rounds/1/swap", '{"a": Infinity, "b": 1}', 404, None),
+    ("post", "/api/tournaments/{tid}/rounds/1/tables/1/result", {"vps": [10 ** 400, 0, 0, 0]}, 400, "vps"),
+    ("post", "/api/tournaments/{tid}/toss", {"seed": BIG}, 400, "seed"),
+    ("post", "/api/tournaments/{tid}/rounds", {"seed": BIG}, 400, "seed"),
+    ("post", "/api/tournaments/{tid}/final/seat", {"seed": BIG}, 400, "seed"),
+    ("post", "/api/tournaments/{tid}/penalties", {"player": BIG, "infraction": "slow play"}, 400, "player"),
+    ("get", f"/api/tournaments/{{tid}}/penalties/propose?player={HUGE}&infraction=slow+play", None, 404, "player"),
+    ("get", f"/api/tournaments/{HUGE}/me", None, 404, None),
+    ("get", f"/tournaments/{{tid}}/export/seating.json?round={HUGE}", None, 404, None),
+])
+def test_huge_numbers_get_the_right_answer(client, world, method, path, body, status, field):
+    url = path.format(tid=world["tid"])
+    kwargs = {"data": body, "content_type": "application/json"} if isinstance(body, str) else \
+        ({"json": body} if body is not None else {})
+    r = client.open(url, method=method.upper(), **kwargs)
+    assert r.status_code == status, r.get_data(as_text=True)[:300]
+    if field:
+        assert r.get_json()["field"] == field
+
+
+def test_a_huge_seed_on_the_round_form_is_refused(client, world, signed_in):
+    created = client.post("/api/tournaments", json={"name": "Seed Cup"}).get_json()
+    tid = created["id"]
+    client.environ_base["HTTP_AUTHORIZATION"] = "Bearer " + created["token"]
+    client.post(f"/api/tournaments/{tid}/players", json=[{"name": f"S{k}"} for k in range(8)])
+    csrf = signed_in(client, tid, "organizer", how="session")
+    for seed in (HUGE, "²", "-1", "1.5"):
+        r = client.post(f"/tournaments/{tid}/rounds", data={"csrf_token": csrf, "seed": seed})
+        assert r.status_code == 302 and r.location.endswith(f"/tournaments/{tid}")
+        assert client.get(f"/api/tournaments/{tid}").get_json()["rounds"] == []
+    r = client.post(f"/tournaments/{tid}/rounds", data={"csrf_token": csrf, "seed": "12"})
+    assert r.status_code == 302 and client.get(f"/api/tournaments/{tid}").get_json()["rounds"][0]["seed"] == 12
+
+
+def test_cli_export_of_a_huge_tournament_id_fails_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from judgekit.cli import main
+    for args in (["export", "standings", "--tournament", HUGE[:20]],
+                 ["export", "seating", "--tournament", HUGE[:20]],
+                 ["export", "penalties", "--tournament", HUGE[:20]],
+                 ["codes", "--tournament", HUGE[:20]]):
+        r = CliRunner().invoke(main, ["--instance", str(tmp_path / "i"), *args])
+        assert r.exit_code == 1, (args, r.output)
+        assert r.output == f"judgekit: no tournament {HUGE[:20]}\n"

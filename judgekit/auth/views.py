@@ -232,7 +232,7 @@ def _safe_next(target: str | None) -> str | None:
     return target
 
 
-@bp.route("/tournaments/<tid>/sign-in", methods=["GET", "POST"])
+@bp.route("/tournaments/<id:tid>/sign-in", methods=["GET", "POST"])
 def sign_in(tid):
     t = tstore.get_tournament(get_db(), tid)
     nxt = _safe_next(request.values.get("next"))
@@ -250,7 +250,7 @@ def sign_in(tid):
                            error=error, field=field, name=request.form.get("name", "")), status
 
 
-@bp.post("/tournaments/<tid>/sign-out")
+@bp.post("/tournaments/<id:tid>/sign-out")
 def sign_out(tid):
     t = tstore.get_tournament(get_db(), tid)
     entries = dict(session.get(SESSION_KEY) or {})
@@ -260,7 +260,7 @@ def sign_out(tid):
     return redirect(url_for("tournament.public_standings", tid=t["id"]))
 
 
-@bp.post("/api/tournaments/<tid>/tokens")
+@bp.post("/api/tournaments/<id:tid>/tokens")
 def api_token(tid):
     t = tstore.get_tournament(get_db(), tid)
     body = json_body()
@@ -280,7 +280,7 @@ def api_revoke():
     return jsonify({"revoked": True})
 
 
-@bp.get("/api/tournaments/<tid>/me")
+@bp.get("/api/tournaments/<id:tid>/me")
 def api_me(tid):
     t = tstore.get_tournament(get_db(), tid)
     who = identity(t["id"])
@@ -319,7 +319,7 @@ def take_fresh_codes(tid) -> dict[str, str] | None:
     return codes
 
 
-@bp.get("/tournaments/<tid>/codes")
+@bp.get("/tournaments/<id:tid>/codes")
 @requires("codes.manage")
 def codes_page(tid):
     t = tstore.get_tournament(get_db(), tid)
@@ -327,7 +327,7 @@ def codes_page(tid):
                            table=roles.table_rows(), roles=roles.ROLES, label=roles.label)
 
 
-@bp.post("/tournaments/<tid>/codes")
+@bp.post("/tournaments/<id:tid>/codes")
 @requires("codes.manage")
 def codes_issue(tid):
     t = tstore.get_tournament(get_db(), tid)
@@ -345,7 +345,7 @@ def codes_issue(tid):
     return redirect(url_for("auth.codes_page", tid=t["id"]))
 
 
-@bp.post("/api/tournaments/<tid>/codes")
+@bp.post("/api/tournaments/<id:tid>/codes")
 @requires("codes.manage")
 def api_codes_issue(tid):
     t = tstore.get_tournament(get_db(), tid)

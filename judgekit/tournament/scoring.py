@@ -238,7 +238,11 @@ def parse_vp(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(value) else None
+        try:
+            number = float(value)  # an int too large for a float overflows (10**400)
+        except OverflowError:
+            return None
+        return number if math.isfinite(number) else None
     if isinstance(value, str):
         text = value.strip().replace(",", ".").replace("½", ".5")
         if text.startswith("."):

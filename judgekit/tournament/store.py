@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 import sqlite_utils
 
 from judgekit.db import transaction
-from judgekit.errors import AppError
+from judgekit.errors import MAX_INT, AppError, parse_int
 from judgekit.tournament import final as final_mod
 from judgekit.tournament import rating as rating_mod
 from judgekit.tournament import seating as seating_mod
@@ -197,12 +197,11 @@ def _row(db, table: str, where: str, params: Sequence[Any]) -> dict | None:
 
 
 def _int_id(value: Any, what: str) -> int:
-    if isinstance(value, bool):
+    """An id (`errors.parse_int`), or a 404: nothing can have a malformed or huge id."""
+    n = parse_int(value)
+    if n is None:
         raise TournamentError(404, f"no {what} {value!r}")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise TournamentError(404, f"no {what} {value!r}")
+    return n
 
 
 def get_tournament(db, tournament_id: Any) -> dict:
@@ -415,17 +414,21 @@ def _clean_text(value: Any, field: str, *, required: bool = False, max_len: int 
 
 
 def _clean_int(value: Any, field: str, lo: int, hi: int, default: int | None = None) -> int | None:
+    """A whole number from `lo` to `hi` (`errors.parse_int`), `default` when not given, or a
+    400 naming the field."""
     if value is None or value == "":
         return default
-    if isinstance(value, bool):
-        raise TournamentError(400, f"{field} must be a whole number", field)
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise TournamentError(400, f"{field} must be a whole number", field)
-    if not lo <= n <= hi:
-        raise TournamentError(400, f"{field} must be between {lo} and {hi}", field)
+    n = parse_int(value, lo, hi)
+    if n is None:
+        raise TournamentError(400, f"{field} must be a whole number from {lo} to {hi}", field)
     return n
+
+
+def _seed(value: Any) -> int:
+    """A random seed as given (0 to 2**63 - 1: it is stored), or a fresh one."""
+    if value is None or value == "":
+        return secrets.randbelow(2**31)
+    return _clean_int(value, "seed", 0, MAX_INT)
 
 
 def _clean_bool(value: Any, default: bool) -> bool:
@@ -556,7 +559,7 @@ def _final_started(db, t: dict) -> bool:
     return bool(t.get("finalists"))
 
 
-def start_round(db, tournament_id: Any, *, seed: int | None = None,
+def start_round(db, tournament_id: Any, *, seed: Any = None,
                 tables: list[list[Any]] | None = None) -> dict:
     """Seat and open the next preliminary round.
 
@@ -565,6 +568,7 @@ def start_round(db, tournament_id: Any, *, seed: int | None = None,
     round by hand instead. Each table becomes a recorder game when the recorder is there.
     """
     t = get_tournament(db, tournament_id)
+    seed = _seed(seed)
     if _final_started(db, t):
         raise TournamentError(409, "the final has begun: no more preliminary rounds")
     prelims = _prelim_rounds(db, t["id"])
@@ -577,7 +581,6 @@ def start_round(db, tournament_id: Any, *, seed: int | None = None,
     active = [p["id"] for p in everyone if not p["dropped"] and p["checked_in"]]
     dq = disqualified_players(db, t["id"])
     active = [p for p in active if p not in dq]
-    seed = int(seed) if seed is not None else secrets.randbelow(2**31)
     earlier = [round_tables(db, t["id"], r["number"]) for r in prelims]
     history = seating_mod.History.of(earlier)
 
@@ -852,11 +855,12 @@ def standings(db, tournament_id: Any) -> standings_mod.Standings:
                                  toss=tosses(db, t["id"]))
 
 
-def record_toss(db, tournament_id: Any, group: Any = None, *, seed: int | None = None,
+def record_toss(db, tournament_id: Any, group: Any = None, *, seed: Any = None,
                 by: str | None = None) -> dict:
     """Draw the order of a group of players tied in the top five (3.1), recording the seed.
     Without `group`, the first tie that still needs a toss is drawn."""
     t = get_tournament(db, tournament_id)
+    seed = _seed(seed)
     s = standings(db, t["id"])
     if group is None:
         if not s.needs_toss:
@@ -870,7 +874,6 @@ def record_toss(db, tournament_id: Any, group: Any = None, *, seed: int | None =
         keys = {rows[p].key() if p in rows else None for p in ids}
         if len(keys) != 1 or None in keys:
             raise TournamentError(409, "these players are not tied on GW, VP and TP", "players")
-    seed = int(seed) if seed is not None else secrets.randbelow(2**31)
     places = standings_mod.draw_toss(ids, seed)
     db[T_TOSSES].insert({"tournament_id": t["id"], "players": json.dumps(ids), "seed": seed,
                          "places": json.dumps({str(k): v for k, v in places.items()}), "by": by,
@@ -949,9 +952,10 @@ def reset_final_choices(db, tournament_id: Any, *, by: str | None = None) -> dic
     return final_state(db, t["id"])
 
 
-def seat_final(db, tournament_id: Any, *, seed: int | None = None) -> dict:
+def seat_final(db, tournament_id: Any, *, seed: Any = None) -> dict:
     """Draw the first player at random and open the final as a table (a recorder game)."""
     t = get_tournament(db, tournament_id)
+    seed = _seed(seed)
     if not t["finalists"]:
         raise TournamentError(409, "the final has not been set up")
     if _final_round(db, t["id"]):
@@ -959,7 +963,6 @@ def seat_final(db, tournament_id: Any, *, seed: int | None = None) -> dict:
     choice = _final_choice(db, t)
     if not choice.done:
         raise TournamentError(409, "every finalist must place a card first")
-    seed = int(seed) if seed is not None else secrets.randbelow(2**31)
     first = final_mod.draw_first_player(choice.row, seed)
     order = final_mod.seat_order(choice.row, first)
     by_id = {p["id"]: p for p in players(db, t["id"])}

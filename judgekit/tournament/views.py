@@ -82,14 +82,14 @@ def _form_dict() -> dict:
     return data
 
 
-@bp.get("/tournaments/<tid>")
+@bp.get("/tournaments/<id:tid>")
 @requires("tournament.view")
 def dashboard(tid):
     db = get_db()
     return render_template("tournament/dashboard.html", d=store.dashboard(db, tid))
 
 
-@bp.post("/tournaments/<tid>/players")
+@bp.post("/tournaments/<id:tid>/players")
 @requires("players.manage")
 @form_action(_dashboard_url)
 def add_player_form(tid):
@@ -98,7 +98,7 @@ def add_player_form(tid):
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
 
-@bp.post("/tournaments/<tid>/players/<pid>/checkin")
+@bp.post("/tournaments/<id:tid>/players/<id:pid>/checkin")
 @requires("players.manage")
 @form_action(_dashboard_url)
 def checkin_form(tid, pid):
@@ -107,7 +107,7 @@ def checkin_form(tid, pid):
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
 
-@bp.post("/tournaments/<tid>/players/<pid>/drop")
+@bp.post("/tournaments/<id:tid>/players/<id:pid>/drop")
 @requires("players.manage")
 @form_action(_dashboard_url)
 def drop_form(tid, pid):
@@ -116,14 +116,11 @@ def drop_form(tid, pid):
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
 
-@bp.post("/tournaments/<tid>/rounds")
+@bp.post("/tournaments/<id:tid>/rounds")
 @requires("rounds.start")
 @form_action(_dashboard_url)
 def start_round_form(tid):
-    seed = request.form.get("seed") or None
-    if seed is not None and not seed.strip().isdigit():
-        raise TournamentError(400, "the seed must be a whole number", "seed")
-    r = store.start_round(get_db(), tid, seed=int(seed) if seed else None)
+    r = store.start_round(get_db(), tid, seed=request.form.get("seed"))
     for w in r.get("warnings", []):
         flash(w, "warn")
     return redirect(url_for("tournament.round_page", tid=tid, n=r["number"]))
@@ -133,7 +130,7 @@ def _round_url(tid, n, **_):
     return url_for("tournament.round_page", tid=tid, n=n)
 
 
-@bp.get("/tournaments/<tid>/rounds/<n>")
+@bp.get("/tournaments/<id:tid>/rounds/<id:n>")
 @requires("tournament.view")
 def round_page(tid, n):
     db = get_db()
@@ -143,7 +140,7 @@ def round_page(tid, n):
                            players=[p for p in store.players(db, t["id"]) if not p["dropped"]])
 
 
-@bp.post("/tournaments/<tid>/rounds/<n>/swap")
+@bp.post("/tournaments/<id:tid>/rounds/<id:n>/swap")
 @requires("rounds.swap")
 @form_action(_round_url)
 def swap_form(tid, n):
@@ -154,7 +151,7 @@ def swap_form(tid, n):
     return redirect(url_for("tournament.round_page", tid=tid, n=n))
 
 
-@bp.post("/tournaments/<tid>/rounds/<n>/close")
+@bp.post("/tournaments/<id:tid>/rounds/<id:n>/close")
 @requires("rounds.close")
 @form_action(_round_url)
 def close_form(tid, n):
@@ -163,7 +160,7 @@ def close_form(tid, n):
     return redirect(url_for("tournament.dashboard", tid=tid))
 
 
-@bp.route("/tournaments/<tid>/rounds/<n>/tables/<table>", methods=["GET", "POST"])
+@bp.route("/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>", methods=["GET", "POST"])
 @requires("tournament.view")
 def table_page(tid, n, table):
     db = get_db()
@@ -196,7 +193,7 @@ def table_page(tid, n, table):
                            reason=reason), status
 
 
-@bp.get("/tournaments/<tid>/standings")
+@bp.get("/tournaments/<id:tid>/standings")
 @requires("tournament.view")
 def standings_page(tid):
     db = get_db()
@@ -208,7 +205,7 @@ def standings_page(tid):
                                         if r["kind"] == "prelim" and r["status"] == "closed"]))
 
 
-@bp.get("/tournaments/<tid>/public")
+@bp.get("/tournaments/<id:tid>/public")
 def public_standings(tid):
     db = get_db()
     t = store.get_tournament(db, tid)
@@ -219,7 +216,7 @@ def public_standings(tid):
                                         if r["kind"] == "prelim" and r["status"] == "closed"]))
 
 
-@bp.post("/tournaments/<tid>/toss")
+@bp.post("/tournaments/<id:tid>/toss")
 @requires("final.run")
 @form_action(lambda tid, **_: url_for("tournament.standings_page", tid=tid))
 def toss_form(tid):
@@ -232,7 +229,7 @@ def _final_url(tid, **_):
     return url_for("tournament.final_page", tid=tid)
 
 
-@bp.get("/tournaments/<tid>/final")
+@bp.get("/tournaments/<id:tid>/final")
 @requires("tournament.view")
 def final_page(tid):
     db = get_db()
@@ -240,7 +237,7 @@ def final_page(tid):
     return render_template("tournament/final.html", t=t, f=store.final_state(db, t["id"]))
 
 
-@bp.post("/tournaments/<tid>/final/start")
+@bp.post("/tournaments/<id:tid>/final/start")
 @requires("final.run")
 @form_action(_final_url)
 def final_start_form(tid):
@@ -248,7 +245,7 @@ def final_start_form(tid):
     return redirect(url_for("tournament.final_page", tid=tid))
 
 
-@bp.post("/tournaments/<tid>/final/place")
+@bp.post("/tournaments/<id:tid>/final/place")
 @requires("final.run")
 @form_action(_final_url)
 def final_place_form(tid):
@@ -256,7 +253,7 @@ def final_place_form(tid):
     return redirect(url_for("tournament.final_page", tid=tid))
 
 
-@bp.post("/tournaments/<tid>/final/reset")
+@bp.post("/tournaments/<id:tid>/final/reset")
 @requires("final.run")
 @form_action(_final_url)
 def final_reset_form(tid):
@@ -264,7 +261,7 @@ def final_reset_form(tid):
     return redirect(url_for("tournament.final_page", tid=tid))
 
 
-@bp.post("/tournaments/<tid>/final/seat")
+@bp.post("/tournaments/<id:tid>/final/seat")
 @requires("final.run")
 @form_action(_final_url)
 def final_seat_form(tid):
@@ -284,7 +281,7 @@ def _csv(rows: list[dict], filename: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-@bp.get("/tournaments/<tid>/export/standings.<fmt>")
+@bp.get("/tournaments/<id:tid>/export/standings.<fmt>")
 @requires("export")
 def export_standings(tid, fmt):
     db = get_db()
@@ -297,7 +294,7 @@ def export_standings(tid, fmt):
     raise ApiError(404, "export as .csv or .json")
 
 
-@bp.get("/tournaments/<tid>/export/seating.<fmt>")
+@bp.get("/tournaments/<id:tid>/export/seating.<fmt>")
 @requires("export")
 def export_seating(tid, fmt):
     db = get_db()
@@ -337,7 +334,7 @@ def api_create():
     return jsonify({**store.get_tournament(db, tid), **access}), 201
 
 
-@bp.get("/api/tournaments/<tid>")
+@bp.get("/api/tournaments/<id:tid>")
 @requires("tournament.view")
 def api_get(tid):
     db = get_db()
@@ -348,7 +345,7 @@ def api_get(tid):
                     "final": d["final"]})
 
 
-@bp.get("/api/tournaments/<tid>/players")
+@bp.get("/api/tournaments/<id:tid>/players")
 @requires("tournament.view")
 def api_players(tid):
     db = get_db()
@@ -356,7 +353,7 @@ def api_players(tid):
     return jsonify({"players": store.players(db, t["id"])})
 
 
-@bp.post("/api/tournaments/<tid>/players")
+@bp.post("/api/tournaments/<id:tid>/players")
 @requires("players.manage")
 def api_add_player(tid):
     body = json_body()
@@ -372,7 +369,7 @@ def api_add_player(tid):
     return jsonify(store.add_player(db, tid, body)), 201
 
 
-@bp.patch("/api/tournaments/<tid>/players/<pid>")
+@bp.patch("/api/tournaments/<id:tid>/players/<id:pid>")
 @requires("players.manage")
 def api_update_player(tid, pid):
     body = json_body()
@@ -387,20 +384,17 @@ def api_update_player(tid, pid):
     return jsonify(p)
 
 
-@bp.post("/api/tournaments/<tid>/rounds")
+@bp.post("/api/tournaments/<id:tid>/rounds")
 @requires("rounds.start")
 def api_start_round(tid):
     body = json_body(required=False) or {}
     if not isinstance(body, dict):
         raise ApiError(400, "send an object (optionally with seed or tables)")
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ApiError(400, "seed must be a whole number", field="seed")
-    r = store.start_round(get_db(), tid, seed=seed, tables=body.get("tables"))
+    r = store.start_round(get_db(), tid, seed=body.get("seed"), tables=body.get("tables"))
     return jsonify(r), 201
 
 
-@bp.get("/api/tournaments/<tid>/rounds/<n>")
+@bp.get("/api/tournaments/<id:tid>/rounds/<id:n>")
 @requires("tournament.view")
 def api_round(tid, n):
     db = get_db()
@@ -408,7 +402,7 @@ def api_round(tid, n):
     return jsonify(store.round_detail(db, t["id"], n))
 
 
-@bp.post("/api/tournaments/<tid>/rounds/<n>/swap")
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/swap")
 @requires("rounds.swap")
 def api_swap(tid, n):
     body = json_body()
@@ -417,19 +411,19 @@ def api_swap(tid, n):
     return jsonify(store.swap_seats(get_db(), tid, n, body.get("a"), body.get("b"), by=who()))
 
 
-@bp.post("/api/tournaments/<tid>/rounds/<n>/close")
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/close")
 @requires("rounds.close")
 def api_close(tid, n):
     return jsonify(store.close_round(get_db(), tid, n))
 
 
-@bp.get("/api/tournaments/<tid>/rounds/<n>/tables/<table>")
+@bp.get("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>")
 @requires("tournament.view")
 def api_table(tid, n, table):
     return jsonify(store.table_detail(get_db(), tid, n, table))
 
 
-@bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/result")
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/result")
 @requires("results.enter")
 def api_result(tid, n, table):
     body = json_body()
@@ -439,7 +433,7 @@ def api_result(tid, n, table):
                                       note=body.get("note"), by=who())), 201
 
 
-@bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/override")
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/override")
 @requires("results.override")
 def api_override(tid, n, table):
     body = json_body()
@@ -449,7 +443,7 @@ def api_override(tid, n, table):
                                          by=who())), 201
 
 
-@bp.get("/api/tournaments/<tid>/standings")
+@bp.get("/api/tournaments/<id:tid>/standings")
 @requires("tournament.view")
 def api_standings(tid):
     db = get_db()
@@ -457,32 +451,29 @@ def api_standings(tid):
     return jsonify(_standings_json(db, t["id"]))
 
 
-@bp.post("/api/tournaments/<tid>/toss")
+@bp.post("/api/tournaments/<id:tid>/toss")
 @requires("final.run")
 def api_toss(tid):
     body = json_body(required=False) or {}
     if not isinstance(body, dict):
         raise ApiError(400, "send {} or {\"players\": [ids], \"seed\": n}")
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ApiError(400, "seed must be a whole number", field="seed")
-    res = store.record_toss(get_db(), tid, body.get("players"), seed=seed, by=who())
+    res = store.record_toss(get_db(), tid, body.get("players"), seed=body.get("seed"), by=who())
     return jsonify({**res, "places": {str(k): v for k, v in res["places"].items()}}), 201
 
 
-@bp.get("/api/tournaments/<tid>/final")
+@bp.get("/api/tournaments/<id:tid>/final")
 @requires("tournament.view")
 def api_final(tid):
     return jsonify(_jsonable(store.final_state(get_db(), tid)))
 
 
-@bp.post("/api/tournaments/<tid>/final")
+@bp.post("/api/tournaments/<id:tid>/final")
 @requires("final.run")
 def api_final_start(tid):
     return jsonify(_jsonable(store.start_final(get_db(), tid))), 201
 
 
-@bp.post("/api/tournaments/<tid>/final/place")
+@bp.post("/api/tournaments/<id:tid>/final/place")
 @requires("final.run")
 def api_final_place(tid):
     body = json_body()
@@ -492,17 +483,16 @@ def api_final_place(tid):
                                                     by=who())))
 
 
-@bp.post("/api/tournaments/<tid>/final/seat")
+@bp.post("/api/tournaments/<id:tid>/final/seat")
 @requires("final.run")
 def api_final_seat(tid):
     body = json_body(required=False) or {}
-    seed = body.get("seed") if isinstance(body, dict) else None
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ApiError(400, "seed must be a whole number", field="seed")
-    return jsonify(_jsonable(store.seat_final(get_db(), tid, seed=seed))), 201
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {} or {\"seed\": n}")
+    return jsonify(_jsonable(store.seat_final(get_db(), tid, seed=body.get("seed")))), 201
 
 
-@bp.get("/api/tournaments/<tid>/results")
+@bp.get("/api/tournaments/<id:tid>/results")
 @requires("tournament.view")
 def api_results(tid):
     return jsonify(_jsonable(store.results(get_db(), tid)))

@@ -30,6 +30,7 @@ import sqlite_utils
 
 from judgekit.auth import roles
 from judgekit.db import transaction
+from judgekit.errors import MAX_INT, parse_int
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.catalog import (Catalog, catalogs_dir, default_catalog,
                                                    load_catalogs)
@@ -235,18 +236,15 @@ def _text(data: dict, name: str) -> str | None:
     return text
 
 
-def _int(data: dict, name: str, lo: int = 0, hi: int = 10**9) -> int | None:
+def _int(data: dict, name: str, lo: int = 1, hi: int = MAX_INT) -> int | None:
+    """`data[name]` as a whole number from `lo` to `hi` (`errors.parse_int`), None when not
+    given; anything else is refused naming the field."""
     value = data.get(name)
     if value is None or value == "":
         return None
-    if isinstance(value, bool):
-        raise _Bad(_refused(400, name, f"{name} must be a whole number."))
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise _Bad(_refused(400, name, f"{name} must be a whole number, not {value!r}."))
-    if not lo <= n <= hi:
-        raise _Bad(_refused(400, name, f"{name} must be between {lo} and {hi}."))
+    n = parse_int(value, lo, hi)
+    if n is None:
+        raise _Bad(_refused(400, name, f"{name} must be a whole number from {lo} to {hi}, not {value!r}."))
     return n
 
 

@@ -26,6 +26,7 @@ from judgekit.tournament.penalties import store as pstore
 from judgekit.tournament.penalties.escalation import (description_required, head_judge_reasons,
                                                       needs_head_judge)
 from judgekit.tournament.penalties.export import CSV_COLUMNS
+from judgekit.errors import parse_int
 from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("penalties", __name__)
@@ -52,13 +53,6 @@ def _safe_next(target: str | None) -> str | None:
     return None
 
 
-def _int_or_none(value):
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
-
-
 # --- the form -------------------------------------------------------------------------------------
 
 def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict:
@@ -66,10 +60,10 @@ def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict
     who = g.identity
     cat = pstore.catalog_of(db, t)
     everyone = tstore.players(db, t["id"])
-    pid = _int_or_none(values.get("player"))
+    pid = parse_int(values.get("player"))
     player = next((p for p in everyone if p["id"] == pid), None)
     seats = []
-    rnd, table = _int_or_none(values.get("round")), _int_or_none(values.get("table"))
+    rnd, table = parse_int(values.get("round")), parse_int(values.get("table"))
     if rnd and table:
         try:
             seats = tstore.table_detail(db, t["id"], rnd, table)["seats"]
@@ -86,7 +80,7 @@ def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict
     hj_reasons = head_judge_reasons(cat, penalty, proposal) if proposal and proposal.ok else []
     finding = None
     if values.get("finding") and values.get("game") and values.get("event"):
-        finding = _finding(db, _int_or_none(values.get("game")), _int_or_none(values.get("event")),
+        finding = _finding(db, parse_int(values.get("game")), parse_int(values.get("event")),
                            values.get("finding"))
     return {
         "t": t, "who": who, "cat": cat, "categories": cat.categories(), "players": everyone,
@@ -117,7 +111,7 @@ def _finding(db, game_id: int | None, seq: int | None, code: str | None) -> dict
     return None
 
 
-@bp.get("/games/<int:game_id>/penalty")
+@bp.get("/games/<id:game_id>/penalty")
 def from_finding(game_id: int):
     """One tap from a recorder finding: the penalty form of the game's tournament, pre-filled
     (player of the seat, game, event, suggested infraction, citation)."""
@@ -131,7 +125,7 @@ def from_finding(game_id: int):
         raise ApiError(404, "This is a practice game: penalties are recorded in a tournament only.")
     tid = game["tournament_id"]
     require_role(tid, "penalties.issue")
-    seq = request.args.get("event", type=int)
+    seq = parse_int(request.args.get("event"))
     f = _finding(db, game_id, seq, request.args.get("code"))
     args = {"game": game_id, "round": game.get("round_no"), "table": game.get("table_no"),
             "next": url_for("recorder.game_page", game_id=game_id)}
@@ -154,7 +148,7 @@ def from_finding(game_id: int):
     return redirect(url_for("penalties.new_form", tid=tid, **{k: v for k, v in args.items() if v is not None}))
 
 
-@bp.get("/tournaments/<tid>/penalties/new")
+@bp.get("/tournaments/<id:tid>/penalties/new")
 @requires("penalties.issue")
 def new_form(tid):
     db = get_db()
@@ -163,7 +157,7 @@ def new_form(tid):
     return render_template("penalties/form.html", **_form_context(db, t, values))
 
 
-@bp.post("/tournaments/<tid>/penalties/new")
+@bp.post("/tournaments/<id:tid>/penalties/new")
 @requires("penalties.issue")
 def issue_form(tid):
     db = get_db()
@@ -221,7 +215,7 @@ def _decorate(db, t, recs):
     return out
 
 
-@bp.get("/tournaments/<tid>/penalties")
+@bp.get("/tournaments/<id:tid>/penalties")
 @requires("penalties.list")
 def list_page(tid):
     db = get_db()
@@ -235,7 +229,7 @@ def list_page(tid):
                            cat=pstore.catalog_of(db, t), log_count=len(pstore.records(db, t["id"])))
 
 
-@bp.get("/tournaments/<tid>/penalties/players/<pid>")
+@bp.get("/tournaments/<id:tid>/penalties/players/<id:pid>")
 @requires("penalties.player")
 def player_page(tid, pid):
     db = get_db()
@@ -249,7 +243,7 @@ def player_page(tid, pid):
                            levels=cat.level_names())
 
 
-@bp.get("/tournaments/<tid>/penalties/report")
+@bp.get("/tournaments/<id:tid>/penalties/report")
 @requires("export")
 def report_page(tid):
     db = get_db()
@@ -276,19 +270,19 @@ def _follow_up_form(tid, rid, fn, done: str):
     return redirect(nxt or url_for("penalties.list_page", tid=t["id"]))
 
 
-@bp.post("/tournaments/<tid>/penalties/<rid>/approve")
+@bp.post("/tournaments/<id:tid>/penalties/<id:rid>/approve")
 @requires("penalties.approve")
 def approve_form(tid, rid):
     return _follow_up_form(tid, rid, pstore.approve, "approved")
 
 
-@bp.post("/tournaments/<tid>/penalties/<rid>/lift")
+@bp.post("/tournaments/<id:tid>/penalties/<id:rid>/lift")
 @requires("penalties.amend")
 def lift_form(tid, rid):
     return _follow_up_form(tid, rid, pstore.lift, "lifted")
 
 
-@bp.post("/tournaments/<tid>/penalties/<rid>/amend")
+@bp.post("/tournaments/<id:tid>/penalties/<id:rid>/amend")
 @requires("penalties.amend")
 def amend_form(tid, rid):
     return _follow_up_form(tid, rid, pstore.amend, "amended")
@@ -296,7 +290,7 @@ def amend_form(tid, rid):
 
 # --- exports ---------------------------------------------------------------------------------------------
 
-@bp.get("/tournaments/<tid>/export/penalties.<fmt>")
+@bp.get("/tournaments/<id:tid>/export/penalties.<fmt>")
 @requires("export")
 def export_penalties(tid, fmt):
     db = get_db()
@@ -319,21 +313,21 @@ def export_penalties(tid, fmt):
 
 # --- time extensions ------------------------------------------------------------------------------------------
 
-@bp.get("/tournaments/<tid>/time")
+@bp.get("/tournaments/<id:tid>/time")
 @requires("time.extend")
 def time_page(tid):
     db = get_db()
     t = tstore.get_tournament(db, tid)
     clocks = extensions.round_clocks(db, t["id"], request.args.get("round") or None)
     return render_template("penalties/time.html", t=t, clocks=clocks, values={}, errors={},
-                           guidance=_guidance(), focus=request.args.get("table", type=int))
+                           guidance=_guidance(), focus=parse_int(request.args.get("table")))
 
 
 def _guidance() -> list[dict]:
     return [extensions.suggestion(m) for m in (0.5, 2, 4, 6)]
 
 
-@bp.post("/tournaments/<tid>/rounds/<n>/tables/<table>/extend")
+@bp.post("/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/extend")
 @requires("time.extend")
 def extend_form(tid, n, table):
     db = get_db()
@@ -345,9 +339,9 @@ def extend_form(tid, n, table):
             raise ApiError(404, res.message)
         clocks = extensions.round_clocks(db, t["id"], n)
         return render_template("penalties/time.html", t=t, clocks=clocks, values=data,
-                               errors={"table": _int_or_none(table), "message": res.message,
+                               errors={"table": table, "message": res.message,
                                        "field": res.field, "over_cap": res.extra.get("over_cap")},
-                               guidance=_guidance(), focus=_int_or_none(table)), res.status
+                               guidance=_guidance(), focus=table), res.status
     ends = res.clock["ends_at_iso"]
     flash(f"Table {table}: +{res.event['minutes']} min recorded"
           + (f"; the table now ends at {ends[11:16]} UTC" if ends else "") + ".", "ok")
@@ -368,7 +362,7 @@ def _record_json(res: pstore.Stored) -> dict:
     return out
 
 
-@bp.get("/api/tournaments/<tid>/penalties")
+@bp.get("/api/tournaments/<id:tid>/penalties")
 @requires("penalties.list")
 def api_list(tid):
     db = get_db()
@@ -379,7 +373,7 @@ def api_list(tid):
                     "pending": [r["id"] for r in rep.pending], "totals": rep.totals})
 
 
-@bp.post("/api/tournaments/<tid>/penalties")
+@bp.post("/api/tournaments/<id:tid>/penalties")
 @requires("penalties.issue")
 def api_issue(tid):
     body = json_body()
@@ -390,16 +384,16 @@ def api_issue(tid):
     return jsonify(_record_json(res)), 200 if res.duplicate else 201
 
 
-@bp.get("/api/tournaments/<tid>/penalties/propose")
+@bp.get("/api/tournaments/<id:tid>/penalties/propose")
 @requires("penalties.issue")
 def api_propose(tid):
     db = get_db()
     t = tstore.get_tournament(db, tid)
     cat = pstore.catalog_of(db, t)
-    pid = request.args.get("player", type=int)
-    if pid is not None:
+    pid = None
+    if request.args.get("player"):
         try:
-            tstore.get_player(db, t["id"], pid)
+            pid = tstore.get_player(db, t["id"], request.args["player"])["id"]
         except tstore.TournamentError as exc:
             raise ApiError(404, exc.message, field="player")
     found = cat.lookup(request.args.get("infraction", ""))
@@ -428,25 +422,25 @@ def _api_follow_up(tid, rid, fn):
     return jsonify(_record_json(res)), 200 if res.duplicate else 201
 
 
-@bp.post("/api/tournaments/<tid>/penalties/<rid>/approve")
+@bp.post("/api/tournaments/<id:tid>/penalties/<id:rid>/approve")
 @requires("penalties.approve")
 def api_approve(tid, rid):
     return _api_follow_up(tid, rid, pstore.approve)
 
 
-@bp.post("/api/tournaments/<tid>/penalties/<rid>/lift")
+@bp.post("/api/tournaments/<id:tid>/penalties/<id:rid>/lift")
 @requires("penalties.amend")
 def api_lift(tid, rid):
     return _api_follow_up(tid, rid, pstore.lift)
 
 
-@bp.post("/api/tournaments/<tid>/penalties/<rid>/amend")
+@bp.post("/api/tournaments/<id:tid>/penalties/<id:rid>/amend")
 @requires("penalties.amend")
 def api_amend(tid, rid):
     return _api_follow_up(tid, rid, pstore.amend)
 
 
-@bp.get("/api/tournaments/<tid>/players/<pid>/penalties")
+@bp.get("/api/tournaments/<id:tid>/players/<id:pid>/penalties")
 @requires("penalties.player")
 def api_player(tid, pid):
     db = get_db()
@@ -459,13 +453,13 @@ def api_player(tid, pid):
                                               "totals": {lv: 0 for lv in levels}, "repeats": {}})
 
 
-@bp.get("/api/tournaments/<tid>/penalties/report")
+@bp.get("/api/tournaments/<id:tid>/penalties/report")
 @requires("export")
 def api_report(tid):
     return jsonify(pstore.report(get_db(), tid).to_dict())
 
 
-@bp.get("/api/tournaments/<tid>/catalog")
+@bp.get("/api/tournaments/<id:tid>/catalog")
 @requires("penalties.issue")
 def api_catalog(tid):
     cat = pstore.catalog_of(get_db(), tid)
@@ -474,7 +468,7 @@ def api_catalog(tid):
                     "infractions": [i.to_dict() for i in cat.infractions]})
 
 
-@bp.get("/api/tournaments/<tid>/clocks")
+@bp.get("/api/tournaments/<id:tid>/clocks")
 @requires("tournament.view")
 def api_clocks(tid):
     db = get_db()
@@ -483,7 +477,7 @@ def api_clocks(tid):
                     "server_now": time.time()})
 
 
-@bp.post("/api/tournaments/<tid>/rounds/<n>/tables/<table>/extend")
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/extend")
 @requires("time.extend")
 def api_extend(tid, n, table):
     body = json_body()
