@@ -162,6 +162,31 @@ def test_callers_without_a_card_index_get_the_card_checks_and_the_cached_engine(
     assert refused.status == 422 and "Govern the Unaligned" in refused.suggestions
 
 
+def test_findings_state_and_outcome_are_read_under_the_games_lock(db, monkeypatch):
+    """Another request may feed the cached engine as soon as the game's lock is released:
+    every read of the engine (findings, state, outcome) happens while it is held."""
+    from judgekit.recorder import engine as enginemod
+    from judgekit.recorder import findings as findingsmod
+    gid = store.create_game(db, SEATS)
+    store.append_events(db, gid, ev("turn.start", 1), cards=cards())
+    game_lock = store._engines[(store._db_key(db), gid)][2]
+    reads = []
+
+    def held(name, fn):
+        def wrapper(*args, **kw):
+            reads.append((name, game_lock.locked()))
+            return fn(*args, **kw)
+        return wrapper
+    monkeypatch.setattr(enginemod.Engine, "state", held("state", enginemod.Engine.state))
+    monkeypatch.setattr(enginemod.Engine, "outcome_events", held("outcome", enginemod.Engine.outcome_events))
+    monkeypatch.setattr(findingsmod.Finding, "to_dict", held("finding", findingsmod.Finding.to_dict))
+    store.append_events(db, gid, ev("action.declare", 1, action="bleed", minion="Modius"), cards=cards())
+    store.game_view(db, gid, cards=cards())
+    store.game_outcome(db, gid)
+    assert {name for name, _ in reads} == {"state", "outcome", "finding"}
+    assert all(locked for _, locked in reads), reads
+
+
 def test_game_clock_reads_the_clock_of_the_full_view_without_the_engine(db, monkeypatch):
     gid = store.create_game(db, SEATS, time_limit_min=150)
     store.append_events(db, gid, [{"type": "game.start"}, ev("turn.start", 1), {"type": "time.pause"},
@@ -171,7 +196,7 @@ def test_game_clock_reads_the_clock_of_the_full_view_without_the_engine(db, monk
                                   {"type": "amend", "target": 6, "fields": {"minutes": 2}},
                                   ev("note", text="between"), {"type": "time.call"}], cards=cards())
     full = store.game_view(db, gid, now=1e10)["state"]["clock"]
-    monkeypatch.setattr(store, "_checked_engine", None)  # the clock needs no engine
+    monkeypatch.setattr(store, "_read_checked", None)  # the clock needs no engine
     got = store.game_clock(db, gid, now=1e10)
     assert got["clock"] == full and got["clock"]["extended_min"] == 2 and got["clock"]["limit_min"] == 150
     assert [(e["seq"], e["minutes"], e["reason"]) for e in got["extensions"]] == [(6, 2, "b")]

@@ -21,7 +21,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 import sqlite_utils
 
@@ -33,6 +33,7 @@ from judgekit.recorder.clock import now_iso
 from judgekit.recorder.events import EventError, validate_batch
 
 MIN_SEATS, MAX_SEATS = 4, 5
+T = TypeVar("T")
 
 
 def migrate(db: sqlite_utils.Database) -> None:
@@ -226,15 +227,14 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     finally:
         if durable:
             conn.execute("PRAGMA synchronous=NORMAL")
-    eng = _checked_engine(db, game, cards, new_events)
     seqs = {e["seq"] for e in new_events}
-    new_findings = [f.to_dict() for f in eng.findings if f.seq in seqs]
+    new_findings, state = _read_checked(db, game, cards, new_events, lambda eng: (
+        [f.to_dict() for f in eng.findings if f.seq in seqs], eng.state(now)))
     by_seq: dict[int, list] = {}
     for f in new_findings:
         by_seq.setdefault(f["seq"], []).append(f)
     out = [dict(e, findings=by_seq.get(e["seq"], [])) for e in stored]
-    return Appended(events=out, new=len(new_events), findings=new_findings,
-                    state=eng.state(now))
+    return Appended(events=out, new=len(new_events), findings=new_findings, state=state)
 
 
 
@@ -305,8 +305,12 @@ def _full_replay(db, game, cards) -> tuple[enginemod.Engine, int]:
     return eng, events[-1]["seq"] if events else 0
 
 
-def _checked_engine(db, game, cards, new_events: list[dict[str, Any]]) -> enginemod.Engine:
-    """The game's engine, in step with the database (fed incrementally when it can be)."""
+def _read_checked(db, game, cards, new_events: list[dict[str, Any]],
+                  read: Callable[[enginemod.Engine], T]) -> T:
+    """`read(engine)` on the game's engine, in step with the database (fed incrementally
+    when it can be). `read` runs under the game's lock and must copy what it returns
+    (`findings` as dicts, `state()`): once the lock is released, another request may feed
+    the same engine."""
     key = (_db_key(db), game["id"])
     with _lock:
         entry = _engines.get(key) or (None, -1, threading.Lock())
@@ -332,7 +336,7 @@ def _checked_engine(db, game, cards, new_events: list[dict[str, Any]]) -> engine
             if len(_engines) >= _MAX_CACHED and key not in _engines:
                 _engines.pop(next(iter(_engines)))
             _engines[key] = (eng, last, glock)
-        return eng
+        return read(eng)
 
 
 def forget(db=None) -> None:
@@ -352,15 +356,15 @@ def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[st
     if game is None:
         return None
     events = load_events(db, game_id)
-    eng = _checked_engine(db, game, _card_index(cards), [])
+    findings, state = _read_checked(db, game, _card_index(cards), [], lambda eng: (
+        [f.to_dict() for f in eng.findings], eng.state(now)))
     _, retracted = enginemod.effective_events(events)
-    findings = [f.to_dict() for f in eng.findings]
     by_seq: dict[int, list] = {}
     for f in findings:
         by_seq.setdefault(f["seq"], []).append(f)
     annotated = [dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []))
                  for e in events]
-    return {"game": game, "state": eng.state(now), "events": annotated, "findings": findings}
+    return {"game": game, "state": state, "events": annotated, "findings": findings}
 
 
 def game_clock(db, game_id: int, now: float | None = None) -> dict[str, Any] | None:
@@ -395,6 +399,6 @@ def game_outcome(db, game_id: int) -> dict[str, Any]:
     game = get_game(db, game_id)
     if game is None:
         raise LookupError(f"there is no game {game_id}")
-    eng = _checked_engine(db, game, _card_index(None), [])
-    return {"seats": list(game["seats"]), "finished": bool(eng.finished),
-            "events": eng.outcome_events()}
+    finished, events = _read_checked(db, game, _card_index(None), [], lambda eng: (
+        bool(eng.finished), eng.outcome_events()))
+    return {"seats": list(game["seats"]), "finished": finished, "events": events}
