@@ -96,7 +96,8 @@ def test_too_many_wrong_codes_are_slowed_down(app, created):
 
 def test_next_must_stay_on_this_site(app, created):
     tid, codes = created
-    for target in ("//evil.example/x", "https://evil.example/", "javascript:alert(1)", "/\\evil"):
+    for target in ("//evil.example/x", "https://evil.example/", "javascript:alert(1)", "/\\evil",
+                   "/\t/evil.example", "/\n/evil.example"):
         r = sign_in(app.test_client(), tid, "Jo", codes["judge"], next=target)
         assert r.status_code == 302 and r.location.endswith(f"/tournaments/{tid}")
 

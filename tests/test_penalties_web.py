@@ -174,6 +174,37 @@ def test_lift_of_a_record_that_does_not_exist(client, world, signed_in):
     assert api(client, world, "POST", "/penalties/abc/lift", {"reason": "typo"}).status_code == 404
 
 
+# --- where a form goes next ----------------------------------------------------------------------------
+
+EVIL_NEXT = ["/\t/evil.example", "//evil.example", "https://evil.example", "/\\evil", "/\n/evil.example"]
+
+
+@pytest.mark.parametrize("target", EVIL_NEXT)
+def test_next_never_leaves_the_site(target):
+    from judgekit.auth.views import safe_next
+    assert safe_next(target) is None
+    assert safe_next("/tournaments/1/penalties") == "/tournaments/1/penalties"
+
+
+@pytest.mark.parametrize("target", EVIL_NEXT)
+def test_issue_form_does_not_redirect_off_site(client, world, target):
+    ana = world["players"]["Ana"]
+    r = post_form(client, world, player=str(ana), infraction="slow-play", client_id="n-" + str(len(target)),
+                  next=target)
+    assert r.status_code == 302
+    assert r.location == f"/tournaments/{world['tid']}/penalties/players/{ana}"
+
+
+@pytest.mark.parametrize("target", EVIL_NEXT)
+def test_follow_up_form_does_not_redirect_off_site(client, world, signed_in, target):
+    ana = world["players"]["Ana"]
+    rid = api(client, world, "POST", "/penalties", {"player": ana, "infraction": "slow play"}).get_json()["record"]["id"]
+    csrf = signed_in(client, world["tid"], "head_judge", how="session")
+    r = client.post(f"/tournaments/{world['tid']}/penalties/{rid}/amend",
+                    data={"csrf_token": csrf, "penalty": "Caution", "reason": "body text", "next": target})
+    assert r.status_code == 302 and r.location == f"/tournaments/{world['tid']}/penalties"
+
+
 # --- the head judge ------------------------------------------------------------------------------------
 
 def test_head_judge_approves_an_sa_and_the_standings_follow(client, world, signed_in):

@@ -222,8 +222,15 @@ def sign_in_session(tid: int, role: str, name: str, gen: int | None = None) -> N
     g.pop("_auth_identities", None)
 
 
-def _safe_next(target: str | None) -> str | None:
-    if not target:
+def safe_next(target: str | None) -> str | None:
+    """`target` if it is a path on this site, to redirect to after a form; else None.
+
+    Parsed the way browsers read a Location (`urlsplit` drops tabs and newlines, so
+    "/\\t/evil.example" is "//evil.example"): no scheme, no host, no backslash, no control
+    character or space; every area's `next` goes through here."""
+    if not target or not isinstance(target, str):
+        return None
+    if any(ch.isspace() or not ch.isprintable() for ch in target):
         return None
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") \
@@ -235,7 +242,7 @@ def _safe_next(target: str | None) -> str | None:
 @bp.route("/tournaments/<id:tid>/sign-in", methods=["GET", "POST"])
 def sign_in(tid):
     t = tstore.get_tournament(get_db(), tid)
-    nxt = _safe_next(request.values.get("next"))
+    nxt = safe_next(request.values.get("next"))
     error, field, status = None, None, 200
     if request.method == "POST":
         try:

@@ -19,7 +19,7 @@ import time
 from flask import (Blueprint, Response, flash, g, jsonify, redirect, render_template, request,
                    url_for)
 
-from judgekit.auth.views import require_role, requires
+from judgekit.auth.views import require_role, requires, safe_next
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import extensions
 from judgekit.tournament.penalties import store as pstore
@@ -45,12 +45,6 @@ def _fail(refused: pstore.Refused):
     body = refused.to_dict()
     extra = {k: v for k, v in body.items() if k not in ("error", "status", "field")}
     raise ApiError(refused.status, refused.message, field=refused.field, **extra)
-
-
-def _safe_next(target: str | None) -> str | None:
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return None
 
 
 # --- the form -------------------------------------------------------------------------------------
@@ -187,7 +181,7 @@ def issue_form(tid):
               "ok")
         if res.needs_head_judge:
             flash("Waiting for the head judge's approval: " + " ".join(res.head_judge_reasons), "warn")
-    nxt = _safe_next(values.get("next"))
+    nxt = safe_next(values.get("next"))
     if nxt:
         return redirect(nxt)
     if rec.get("player") is not None:
@@ -266,7 +260,7 @@ def _follow_up_form(tid, rid, fn, done: str):
         flash(res.message, "error")
     else:
         flash(f"Record {rid} {done}.", "ok")
-    nxt = _safe_next(request.form.get("next"))
+    nxt = safe_next(request.form.get("next"))
     return redirect(nxt or url_for("penalties.list_page", tid=t["id"]))
 
 
