@@ -61,4 +61,10 @@
     if (pop && !(ev.target.closest && ev.target.closest(".term-pop"))) hidePop();
   });
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hidePop(); });
+  // Keyboard users get the definition when the term has focus.
+  document.addEventListener("focusin", function (ev) {
+    var a = ev.target.closest && ev.target.closest("a.term");
+    if (a) showPop(a);
+    else if (pop && !(ev.target.closest && ev.target.closest(".term-pop"))) hidePop();
+  });
 })();

@@ -31,7 +31,8 @@
       if (!groups[r.doc]) { groups[r.doc] = []; order.push(r.doc); }
       groups[r.doc].push(r);
     });
-    var html = '<p class="search-meta">' + data.results.length + " results · " + data.took_ms + " ms" +
+    var n = data.results.length;
+    var html = '<p class="search-meta">' + n + (n === 1 ? " result · " : " results · ") + data.took_ms + " ms" +
       (data.offline ? " · offline" : "") + "</p>";
     order.forEach(function (doc) {
       html += '<section class="group"><h2>' + esc(docTitles[doc] || doc) + "</h2><ol>";
