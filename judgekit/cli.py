@@ -50,11 +50,22 @@ def serve(ctx: click.Context, host: str, port: int, threads: int) -> None:
     """Start the app on a production WSGI server (waitress)."""
     import waitress
 
+    from judgekit.netinfo import lan_addresses
+
     started = time.perf_counter()
     app = make_app(ctx)
+    everywhere = host in ("0.0.0.0", "::")
     click.echo(f"judgekit: ready in {time.perf_counter() - started:.2f}s — "
-               f"open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/ "
+               f"open http://{'127.0.0.1' if everywhere else host}:{port}/ "
                f"(instance {app.instance_path})", err=True)
+    if everywhere:
+        for address in lan_addresses():
+            click.echo(f"judgekit: phones on the venue network: http://{address}:{port}/", err=True)
+        click.echo("judgekit: a phone keeps an offline copy only over https:// (or on this machine); "
+                   "recorder entries made offline are kept either way (docs/offline.md)", err=True)
+    else:
+        click.echo("judgekit: only this machine can connect; use --host 0.0.0.0 for phones on the "
+                   "venue network", err=True)
     try:
         waitress.serve(app, host=host, port=port, threads=threads, ident="judgekit",
                        channel_timeout=60)

@@ -83,3 +83,15 @@ def test_serve_on_a_busy_port_fails_with_one_line(tmp_path):
     assert proc.returncode != 0
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("judgekit: cannot listen on") and "Traceback" not in proc.stderr
+
+
+def test_local_hosts_are_told_apart_from_venue_addresses():
+    import ipaddress
+
+    from judgekit.netinfo import is_local_host, lan_addresses
+    for host in ("127.0.0.1:5000", "localhost", "localhost:5000", "[::1]:5000", "127.1.2.3"):
+        assert is_local_host(host), host
+    for host in ("192.168.1.5:5000", "judge-laptop.local:5000", "10.0.0.2"):
+        assert not is_local_host(host), host
+    for address in lan_addresses():
+        assert not ipaddress.ip_address(address).is_loopback
