@@ -28,10 +28,15 @@ def lan_addresses() -> list[str]:
 
 def is_local_host(host: str) -> bool:
     """True for addresses only this machine can use (localhost, 127.x, ::1)."""
-    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host.strip("[]")
+    if host.startswith("["):                      # "[::1]:5000"
+        name = host[1:].split("]", 1)[0]
+    elif host.count(":") == 1:                    # "127.0.0.1:5000", "localhost:5000"
+        name = host.rsplit(":", 1)[0]
+    else:                                         # "::1", "localhost"
+        name = host
     if name in ("localhost", ""):
         return True
     try:
-        return ipaddress.ip_address(name.strip("[]")).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
