@@ -141,6 +141,19 @@ def test_parse_notation_and_post_the_same_events(client, game):
     assert r.status_code == 422 and r.get_json()["suggestions"]
 
 
+@pytest.mark.parametrize("line", ["² go", "٣ go", "1 bleed Modius *²", "undo #٣"])
+def test_parse_refuses_other_digits_with_400(client, game, line):
+    r = client.post(f"/api/games/{game}/parse", json={"line": line})
+    assert r.status_code == 400 and r.get_json()["field"] == "line"
+
+
+@pytest.mark.parametrize("line", ["² go", "1 hunt Modius *²", "٣ go", "undo #٣"])
+def test_trainer_check_takes_other_digits_as_a_wrong_line(client, line):
+    """The public trainer parses lines with the recorder's notation."""
+    resp = client.post("/api/trainer/check", json={"prompt": "hunt-and-wait", "line": line})
+    assert resp.status_code == 200 and resp.get_json()["ok"] is False
+
+
 def test_complete_names(client):
     names = client.get("/api/cards/complete?q=Govern&kind=library").get_json()["names"]
     assert "Govern the Unaligned" in names

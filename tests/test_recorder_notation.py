@@ -68,3 +68,22 @@ def test_undo_defaults_to_the_last_event():
 def test_errors(line, words):
     result = parse_line(line)
     assert isinstance(result, ParseError) and words in result.message
+
+
+@pytest.mark.parametrize("digit", ["²", "٣"])  # str.isdigit() is true for both; int("²") raises
+@pytest.mark.parametrize("line, words", [
+    ("{d} go", "unknown verb"), ("1 bleed Modius *{d}", "not a stealth number"),
+    ("undo #{d}", "not an event number"), ("1 bleed Modius ={d}", "not a number"),
+    ("1 bleed Modius =+{d}", "not a number"),
+])
+def test_numbers_are_ascii_digits_only(digit, line, words):
+    result = parse_line(line.format(d=digit))
+    assert isinstance(result, ParseError) and words in result.message
+
+
+@pytest.mark.parametrize("digit", ["²", "٣"])
+def test_other_digits_are_words_not_numbers(digit):
+    assert parse_line(f"1 total {digit}") == [{"type": "bleed.total", "seat": 1}]
+    assert parse_line(f"3 vote {digit} for") == [{"type": "vote", "seat": 3, "side": "for", "vampire": digit}]
+    assert parse_line(f"1 bleed Modius @{digit}")[0]["target"] == digit
+    assert parse_line(f"1 +Card x{digit}")[0] == {"type": "card.play", "seat": 1, "card": f"Card x{digit}"}

@@ -257,14 +257,14 @@ def _split_version(query: str) -> tuple[str, str | None, bool | None]:
     text = query.strip()
     m = re.search(r"[(\[]([^()\[\]]*)[)\]]\s*$", text)
     if not m:
-        m = re.search(r"(?:\s+(?:adv|advanced|g\s?\d+|group\s?\d+))+\s*$", text, re.I)
+        m = re.search(r"(?:\s+(?:adv|advanced|g\s?[0-9]+|group\s?[0-9]+))+\s*$", text, re.I)
         if not m:
             return query, None, None
     base, rest = text[:m.start()], m.group(0).lower()
     rest = rest.strip().strip("()[]")
     rest, n_adv = re.subn(r"\badv(?:anced)?\b", " ", rest)
     group = None
-    g = re.search(r"(?:\bg(?:roup)?\s*)?\b(\d+|any)\b|\bg(\d+)\b", rest)
+    g = re.search(r"(?:\bg(?:roup)?\s*)?\b([0-9]+|any)\b|\bg([0-9]+)\b", rest)
     if g:
         group = (g.group(1) or g.group(2)).upper()
         rest = rest[:g.start()] + rest[g.end():]
@@ -274,7 +274,7 @@ def _split_version(query: str) -> tuple[str, str | None, bool | None]:
 
 
 def _group_rank(group: str) -> int:
-    return int(group) if group.isdigit() else -1
+    return int(group) if group.isascii() and group.isdigit() else -1
 
 
 # ------------------------------------------------------------------------------- index

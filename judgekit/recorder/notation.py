@@ -60,6 +60,9 @@ VERBS = sorted(set(ACTION_VERBS) | set(TALK_VERBS) | PHASE_VERBS | set(SIMPLE) |
                 "wait", "cancel", "wake", "effect", "transfer", "in", "out", "time", "note",
                 "undo", "sync"})
 MARKS = "+@=*:~^#!"
+# Numbers are ASCII digits only: str.isdigit() and \d also accept "²" (int() fails on it)
+# and "٣" (int() reads it as 3).
+DIGITS = re.compile(r"[0-9]+")
 
 
 @dataclass
@@ -83,7 +86,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _is_mark(tok: str) -> bool:
-    return bool(tok) and (tok[0] in MARKS or tok.startswith('"') or re.fullmatch(r"x\d+", tok) is not None)
+    return bool(tok) and (tok[0] in MARKS or tok.startswith('"') or re.fullmatch(r"x[0-9]+", tok) is not None)
 
 
 def parse_line(line: str, n_seats: int = 5, last_seq: int | None = None) -> list[dict[str, Any]] | ParseError:
@@ -107,7 +110,7 @@ def parse_line(line: str, n_seats: int = 5, last_seq: int | None = None) -> list
 
 def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str, Any] | str:
     seat = None
-    if toks and toks[0].isdigit():
+    if toks and DIGITS.fullmatch(toks[0]):
         seat = int(toks.pop(0))
         if not 1 <= seat <= n_seats:
             return f"seat {seat} is out of range 1..{n_seats}"
@@ -165,7 +168,7 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
         ev.update(type="combat.step", step=(name or "").lower())
     elif verb == "total":
         ev["type"] = "bleed.total"
-        if name and name.isdigit():
+        if name and DIGITS.fullmatch(name):
             ev["amount"] = int(name)
     elif verb == "terms":
         ev.update(type="referendum.terms", terms=name or "as announced")
@@ -173,7 +176,7 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
         ev["type"] = "vote"
         rest_words = []
         for w in words:
-            if w.isdigit() and "amount" not in marks:
+            if DIGITS.fullmatch(w) and "amount" not in marks:
                 marks["amount"] = int(w)
             elif w.lower() in ("for", "against"):
                 ev["side"] = w.lower()
@@ -256,7 +259,7 @@ def _split(toks: list[str]) -> tuple[list[str], dict[str, Any] | str]:
         long = " ".join([body] + follow).strip()
         if tok.startswith('"'):
             marks["text"] = (tok[1:] + (" " + " ".join(follow) if follow else "")).strip()
-        elif re.fullmatch(r"x\d+", tok):
+        elif re.fullmatch(r"x[0-9]+", tok):
             marks["x"] = int(tok[1:])
         elif head == "+":
             if not long:
@@ -265,12 +268,12 @@ def _split(toks: list[str]) -> tuple[list[str], dict[str, Any] | str]:
         elif head == "^":
             marks["target_card"] = long
         elif head == "@":
-            if body.isdigit() and not follow:
+            if DIGITS.fullmatch(body) and not follow:
                 marks["target_seat"] = int(body)
             else:
                 marks["target"] = long
         elif head == "=":
-            m = re.fullmatch(r"([+-])?(\d+)", body)
+            m = re.fullmatch(r"([+-])?([0-9]+)", body)
             if not m:
                 return words, f"“{tok}” is not a number"
             if m.group(1):
@@ -278,11 +281,11 @@ def _split(toks: list[str]) -> tuple[list[str], dict[str, Any] | str]:
             else:
                 marks["amount"] = int(m.group(2))
         elif head == "*":
-            if not body.isdigit():
+            if not DIGITS.fullmatch(body):
                 return words, f"“{tok}” is not a stealth number"
             marks["stealth"] = int(body)
         elif head == "#":
-            if not body.isdigit():
+            if not DIGITS.fullmatch(body):
                 return words, f"“{tok}” is not an event number"
             marks["seq"] = int(body)
         elif head == ":":
