@@ -182,3 +182,72 @@ def test_a_drop_after_round_one_keeps_the_later_rounds_full(db):
         play(number, r)
     left = [games[p] for p in ids[1:]]
     assert sorted(left) == [2, 2] + [3] * 9   # everyone plays at least 2 of the 3 rounds
+
+
+# --- a check and its write are one transaction -----------------------------------------------------
+
+def racing(db, monkeypatch, name, sql, params):
+    """Wrap `store.<name>` (a read made by the function under test) so that, the first time
+    it runs, another connection tries to write `sql` at that very moment. Returns the log:
+    "locked" when the read is inside the caller's write transaction (the other writer must
+    wait), "written" when the other write slipped in between the check and the write."""
+    import sqlite3
+    path = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    log = []
+    real = getattr(store, name)
+
+    def wrapped(*args, **kwargs):
+        if not log:
+            other = sqlite3.connect(path, timeout=0.1, isolation_level=None)
+            try:
+                other.execute(sql, params)
+                log.append("written")
+            except sqlite3.OperationalError as exc:
+                assert "locked" in str(exc)
+                log.append("locked")
+            finally:
+                other.close()
+        return real(*args, **kwargs)
+    monkeypatch.setattr(store, name, wrapped)
+    return log
+
+
+def test_close_round_reads_the_tables_inside_its_transaction(db, monkeypatch):
+    tid, r = setup_round(db)
+    table_id = db.execute("select id from tournament_tables where number = 1").fetchone()[0]
+    finished = {"seats": ["a", "b", "c", "d"], "finished": True,
+                "events": [{"type": "oust", "seat": s, "seq": s} for s in (2, 3, 4)]}
+    monkeypatch.setattr(store, "game_outcome", lambda d, gid: finished)
+    entered = ("insert into tournament_results (table_id, kind, vps, withdrawn, by, created_at) "
+               "values (?, 'entered', '[3, 1, 0, 0]', '[]', 'Sam', 'now')", [table_id])
+    log = racing(db, monkeypatch, "_latest_results", *entered)
+    store.close_round(db, tid, 1)
+    assert log == ["locked"]
+    monkeypatch.undo()
+    db.execute(*entered)  # the scorekeeper's entry, once the close has committed
+    assert store.table_detail(db, tid, 1, 1)["vps"] == [3, 1, 0, 0]  # not superseded by the close
+
+
+def test_swap_checks_and_swaps_in_one_transaction(db, monkeypatch):
+    tid, r = setup_round(db, 8)
+    a, b = r["tables"][0]["seats"][0]["player_id"], r["tables"][1]["seats"][0]["player_id"]
+    table_id = db.execute("select id from tournament_tables where number = 1").fetchone()[0]
+    log = racing(db, monkeypatch, "_latest_results",
+                 "insert into tournament_results (table_id, kind, vps, withdrawn, by, created_at) "
+                 "values (?, 'entered', '[4, 0, 0, 0]', '[]', 'Sam', 'now')", [table_id])
+    store.swap_seats(db, tid, 1, a, b)
+    assert log == ["locked"]
+
+
+def test_final_card_is_placed_in_one_transaction(db, monkeypatch):
+    import json
+    tid = store.create_tournament(db, {"name": "F"})
+    ids = [store.add_player(db, tid, {"name": f"F{i}"})["id"] for i in range(5)]
+    db["tournaments"].update(tid, {"finalists": json.dumps(ids)})
+    log = racing(db, monkeypatch, "_final_choice",
+                 "insert into tournament_final_choices (tournament_id, kind, player_id, position, created_at) "
+                 "values (?, 'place', ?, 0, 'now')", [tid, ids[-1]])
+    store.place_final_card(db, tid, ids[-1], 0)
+    assert log == ["locked"]
+    monkeypatch.undo()
+    assert store.final_state(db, tid)["row"] == [{"player_id": ids[-1], "name": "F4"}]

@@ -664,35 +664,37 @@ def swap_seats(db, tournament_id: Any, number: Any, player_a: Any, player_b: Any
                by: str | None = None) -> dict:
     """The head judge swaps two players' seats in an open round (or seats a player who sat
     out in place of another). Returns the round with `warnings` when the new seating
-    repeats a predator→prey pair of an earlier round; the swap is made all the same."""
+    repeats a predator→prey pair of an earlier round; the swap is made all the same.
+    The checks (round open, no result at either table) and the swap are one transaction,
+    so a result entered meanwhile either comes first (and the swap is refused) or after."""
     t = get_tournament(db, tournament_id)
-    r = get_round(db, t["id"], number)
-    if r["status"] != "open":
-        raise TournamentError(409, f"round {r['number']} is closed: seats can no longer change")
-    a = get_player(db, t["id"], player_a)
-    b = get_player(db, t["id"], player_b)
-    if a["id"] == b["id"]:
-        raise TournamentError(400, "choose two different players")
-    tables = _seats_of_round(db, r["id"])
-    where = {pid: (tid, k) for tid, tb in tables.items() for k, pid in enumerate(tb["players"], 1)}
-    if a["id"] not in where and b["id"] not in where:
-        raise TournamentError(409, "neither player is seated in this round")
-    if a["id"] not in where:
-        a, b = b, a
-    if b["id"] not in where and (b["dropped"] or b["id"] in disqualified_players(db, t["id"])):
-        raise TournamentError(409, f"{b['name']} has dropped out: they cannot be seated")
-    latest = _latest_results(db, [where[a["id"]][0]] + ([where[b["id"]][0]] if b["id"] in where else []))
-    if latest:
-        raise TournamentError(409, "a result is already entered for that table: seats can no longer change")
-    by_id = {p["id"]: p for p in players(db, t["id"])}
-    grid = [tb["players"] for tb in tables.values()]
-    new_grid = seating_mod.swap_seats(grid, a["id"], b["id"])
-    history = seating_mod.History.of(round_tables(db, t["id"], x["number"])
-                                     for x in _prelim_rounds(db, t["id"]) if x["number"] < r["number"])
-    old = set(seating_mod.swap_warnings(grid, history))
-    new_pairs = [p for p in seating_mod.swap_warnings(new_grid, history) if p not in old]
-    warnings = [_pp_warning(x, y, by_id) for x, y in new_pairs]
     with transaction(db):
+        r = get_round(db, t["id"], number)
+        if r["status"] != "open":
+            raise TournamentError(409, f"round {r['number']} is closed: seats can no longer change")
+        a = get_player(db, t["id"], player_a)
+        b = get_player(db, t["id"], player_b)
+        if a["id"] == b["id"]:
+            raise TournamentError(400, "choose two different players")
+        tables = _seats_of_round(db, r["id"])
+        where = {pid: (tid, k) for tid, tb in tables.items() for k, pid in enumerate(tb["players"], 1)}
+        if a["id"] not in where and b["id"] not in where:
+            raise TournamentError(409, "neither player is seated in this round")
+        if a["id"] not in where:
+            a, b = b, a
+        if b["id"] not in where and (b["dropped"] or b["id"] in disqualified_players(db, t["id"])):
+            raise TournamentError(409, f"{b['name']} has dropped out: they cannot be seated")
+        latest = _latest_results(db, [where[a["id"]][0]] + ([where[b["id"]][0]] if b["id"] in where else []))
+        if latest:
+            raise TournamentError(409, "a result is already entered for that table: seats can no longer change")
+        by_id = {p["id"]: p for p in players(db, t["id"])}
+        grid = [tb["players"] for tb in tables.values()]
+        new_grid = seating_mod.swap_seats(grid, a["id"], b["id"])
+        history = seating_mod.History.of(round_tables(db, t["id"], x["number"])
+                                         for x in _prelim_rounds(db, t["id"]) if x["number"] < r["number"])
+        old = set(seating_mod.swap_warnings(grid, history))
+        new_pairs = [p for p in seating_mod.swap_warnings(new_grid, history) if p not in old]
+        warnings = [_pp_warning(x, y, by_id) for x, y in new_pairs]
         ta, sa = where[a["id"]]
         db.execute(f"update {T_SEATS} set player_id = ? where table_id = ? and seat = ?", [b["id"], ta, sa])
         if b["id"] in where:
@@ -791,27 +793,28 @@ def table_detail(db, tournament_id: Any, number: Any, table_no: Any) -> dict:
 
 def close_round(db, tournament_id: Any, number: Any) -> dict:
     """Close a round once every table is finished or overridden. VP that came from the
-    recorder are written as `recorded` rows so the standings no longer depend on the game."""
+    recorder are written as `recorded` rows so the standings no longer depend on the game.
+    The table states are read inside the closing transaction: a result entered meanwhile
+    is either seen here or comes after the close, never superseded by a stale row."""
     t = get_tournament(db, tournament_id)
-    detail = round_detail(db, t["id"], number)
-    if detail["status"] == "closed":
-        raise TournamentError(409, f"round {detail['number']} is already closed")
-    if detail["open_tables"]:
-        states = {x["number"]: x["state"] for x in detail["tables"]}
-        listing = ", ".join(f"table {n} ({states[n]})" for n in detail["open_tables"])
-        raise TournamentError(409, f"round {detail['number']} still has open tables: {listing}",
-                              open_tables=detail["open_tables"])
-    r = get_round(db, t["id"], number)
-    tables = _seats_of_round(db, r["id"])
-    by_number = {x["number"]: x for x in detail["tables"]}
     with transaction(db):
+        detail = round_detail(db, t["id"], number)
+        if detail["status"] == "closed":
+            raise TournamentError(409, f"round {detail['number']} is already closed")
+        if detail["open_tables"]:
+            states = {x["number"]: x["state"] for x in detail["tables"]}
+            listing = ", ".join(f"table {n} ({states[n]})" for n in detail["open_tables"])
+            raise TournamentError(409, f"round {detail['number']} still has open tables: {listing}",
+                                  open_tables=detail["open_tables"])
+        tables = _seats_of_round(db, detail["id"])
+        by_number = {x["number"]: x for x in detail["tables"]}
         for tid, tb in tables.items():
             st = by_number[tb["number"]]
             if st["source"] == "recorder":
                 db[T_RESULTS].insert({"table_id": tid, "kind": "recorded", "vps": json.dumps(st["vps"]),
                                       "withdrawn": json.dumps(st["withdrawn"]), "by": "recorder",
                                       "created_at": now()})
-        db[T_ROUNDS].update(r["id"], {"status": "closed", "closed_at": now()})
+        db[T_ROUNDS].update(detail["id"], {"status": "closed", "closed_at": now()})
     return round_detail(db, t["id"], number)
 
 
@@ -919,36 +922,41 @@ def _final_round(db, tournament_id: int) -> dict | None:
 
 
 def place_final_card(db, tournament_id: Any, player_id: Any, position: Any, *, by: str | None = None) -> dict:
-    """One finalist places their card at gap `position` of the row (0 = left end)."""
+    """One finalist places their card at gap `position` of the row (0 = left end). The row
+    is read and the card placed in one transaction: two taps at once cannot both place."""
     t = get_tournament(db, tournament_id)
-    if not t["finalists"]:
-        raise TournamentError(409, "the final has not been set up: start it from the standings")
-    if _final_round(db, t["id"]):
-        raise TournamentError(409, "the final is already seated")
-    pid = get_player(db, t["id"], player_id)["id"]
     pos = _clean_int(position, "position", 0, 10)
     if pos is None:
         raise TournamentError(400, "position is required", "position")
-    choice = _final_choice(db, t)
-    after = final_mod.place(choice, pid, pos)
-    if after.problems:
-        names = {p["id"]: p["name"] for p in players(db, t["id"])}
-        msg = after.problems[0].message
-        for k, v in names.items():
-            msg = msg.replace(f"it is {k}'s", f"it is {v}'s")
-        raise TournamentError(409, msg, "position")
-    db[T_FINAL].insert({"tournament_id": t["id"], "kind": "place", "player_id": pid, "position": pos,
-                        "by": by, "created_at": now()})
+    with transaction(db):
+        t = get_tournament(db, t["id"])
+        if not t["finalists"]:
+            raise TournamentError(409, "the final has not been set up: start it from the standings")
+        if _final_round(db, t["id"]):
+            raise TournamentError(409, "the final is already seated")
+        pid = get_player(db, t["id"], player_id)["id"]
+        choice = _final_choice(db, t)
+        after = final_mod.place(choice, pid, pos)
+        if after.problems:
+            names = {p["id"]: p["name"] for p in players(db, t["id"])}
+            msg = after.problems[0].message
+            for k, v in names.items():
+                msg = msg.replace(f"it is {k}'s", f"it is {v}'s")
+            raise TournamentError(409, msg, "position")
+        db[T_FINAL].insert({"tournament_id": t["id"], "kind": "place", "player_id": pid, "position": pos,
+                            "by": by, "created_at": now()})
     return final_state(db, t["id"])
 
 
 def reset_final_choices(db, tournament_id: Any, *, by: str | None = None) -> dict:
     t = get_tournament(db, tournament_id)
-    if not t["finalists"]:
-        raise TournamentError(409, "the final has not been set up")
-    if _final_round(db, t["id"]):
-        raise TournamentError(409, "the final is already seated")
-    db[T_FINAL].insert({"tournament_id": t["id"], "kind": "reset", "by": by, "created_at": now()})
+    with transaction(db):
+        t = get_tournament(db, t["id"])
+        if not t["finalists"]:
+            raise TournamentError(409, "the final has not been set up")
+        if _final_round(db, t["id"]):
+            raise TournamentError(409, "the final is already seated")
+        db[T_FINAL].insert({"tournament_id": t["id"], "kind": "reset", "by": by, "created_at": now()})
     return final_state(db, t["id"])
 
 
@@ -956,19 +964,20 @@ def seat_final(db, tournament_id: Any, *, seed: Any = None) -> dict:
     """Draw the first player at random and open the final as a table (a recorder game)."""
     t = get_tournament(db, tournament_id)
     seed = _seed(seed)
-    if not t["finalists"]:
-        raise TournamentError(409, "the final has not been set up")
-    if _final_round(db, t["id"]):
-        raise TournamentError(409, "the final is already seated")
-    choice = _final_choice(db, t)
-    if not choice.done:
-        raise TournamentError(409, "every finalist must place a card first")
-    first = final_mod.draw_first_player(choice.row, seed)
-    order = final_mod.seat_order(choice.row, first)
-    by_id = {p["id"]: p for p in players(db, t["id"])}
-    number = _last_round_number(db, t["id"]) + 1
-    limit = t["final_time_limit_min"] or t["time_limit_min"]
     with _unique("the final was opened meanwhile: reload the page"), transaction(db):
+        t = get_tournament(db, t["id"])
+        if not t["finalists"]:
+            raise TournamentError(409, "the final has not been set up")
+        if _final_round(db, t["id"]):
+            raise TournamentError(409, "the final is already seated")
+        choice = _final_choice(db, t)
+        if not choice.done:
+            raise TournamentError(409, "every finalist must place a card first")
+        first = final_mod.draw_first_player(choice.row, seed)
+        order = final_mod.seat_order(choice.row, first)
+        by_id = {p["id"]: p for p in players(db, t["id"])}
+        number = _last_round_number(db, t["id"]) + 1
+        limit = t["final_time_limit_min"] or t["time_limit_min"]
         rid = db[T_ROUNDS].insert({"tournament_id": t["id"], "number": number, "kind": "final",
                                    "seed": seed, "status": "open", "sit_outs": "[]",
                                    "time_limit_min": limit, "started_at": now()}).last_pk
