@@ -79,6 +79,51 @@ def test_nonexistent_game(client):
     assert client.get("/games/4242").status_code == 404
 
 
+HUGE = 10 ** 30  # more than SQLite's INTEGER holds
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", "/api/games/{id}"), ("get", "/games/{id}"), ("get", "/api/games/{id}/outcome"),
+    ("post", "/api/games/{id}/events"), ("post", "/api/games/{id}/parse"),
+])
+@pytest.mark.parametrize("game_id", [str(HUGE), "9223372036854775808", "1" * 5000, "٣"])
+def test_game_ids_beyond_sqlite_or_not_ascii_are_404(client, method, path, game_id):
+    r = getattr(client, method)(path.format(id=game_id), json={"type": "note", "text": "x", "line": "1 go"})
+    assert r.status_code == 404
+
+
+@pytest.mark.parametrize("value", [str(HUGE), "-1", "abc", "٣", "1" * 5000])
+def test_tournament_id_in_the_query_must_be_a_whole_number(client, value):
+    r = client.get(f"/api/games?tournament_id={value}")
+    assert r.status_code == 400 and r.get_json()["field"] == "tournament_id"
+
+
+@pytest.mark.parametrize("field", ["tournament_id", "round_no", "table_no", "time_limit_min"])
+def test_create_game_refuses_huge_numbers(client, field):
+    r = client.post("/api/games", json={"seats": SEATS, field: HUGE})
+    assert r.status_code == 400 and r.get_json()["field"] == field
+
+
+@pytest.mark.parametrize("event, field", [
+    ({"type": "note", "text": "x", "seat": HUGE}, "seat"),
+    ({"type": "ruling", "finding_seq": HUGE}, "finding_seq"),
+    ({"type": "cancel", "seat": 1, "target_seq": HUGE}, "target_seq"),
+    ({"type": "retract", "target": HUGE}, "target"),
+    ({"type": "time.extend", "minutes": HUGE}, "minutes"),
+    ({"type": "sync", "seat": 1, "phase": "minion", "turn": HUGE}, "turn"),
+    ({"type": "sync", "seat": 1, "phase": "minion", "time_left_min": float(HUGE)}, "time_left_min"),
+])
+def test_events_refuse_huge_numbers(client, game, event, field):
+    r = post(client, game, event)
+    assert r.status_code == 400 and r.get_json()["field"] == field
+    assert client.get(f"/api/games/{game}").get_json()["events"] == []
+
+
+def test_parse_refuses_an_undo_of_a_huge_event_number(client, game):
+    r = client.post(f"/api/games/{game}/parse", json={"line": "undo", "last_seq": HUGE})
+    assert r.status_code == 400 and r.get_json()["field"] == "target"
+
+
 def test_broken_json_and_wrong_content_type(client, game):
     r = client.post(f"/api/games/{game}/events", data='{"type": "turn.start",',
                     content_type="application/json")

@@ -104,6 +104,7 @@ COMMON = {"type": "str", "seat": "seat", "judge": "str", "client_id": "str", "te
           "unlisted": "bool"}
 SERVER_FIELDS = ("seq", "time")
 MAX_STR = 2000
+MAX_INT = 2 ** 63 - 1  # SQLite's largest INTEGER: game ids, tournament ids, event numbers
 MAX_NAME = 120
 DISC_RE = re.compile(r"^[a-zA-Z]{3,4}$")
 
@@ -218,7 +219,7 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
                 return err
         return list(value)
     if kind == "seq":
-        if not _is_int(value) or value < 1:
+        if not _is_int(value) or not 1 <= value <= MAX_INT:
             return EventError(key, "must be an event number (1 or more)")
         return value
     if kind == "int":

@@ -30,7 +30,7 @@ from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
 from judgekit.recorder.clock import now_iso
-from judgekit.recorder.events import EventError, validate_batch
+from judgekit.recorder.events import MAX_INT, EventError, validate_batch
 
 MIN_SEATS, MAX_SEATS = 4, 5
 T = TypeVar("T")
@@ -107,6 +107,15 @@ def check_seats(seats: Any) -> list[str]:
     return names
 
 
+def check_whole(key: str, value: Any) -> int | None:
+    """`value` if it is None or a whole number from 0 to MAX_INT (what SQLite can store);
+    raises GameError otherwise."""
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                              or not 0 <= value <= MAX_INT):
+        raise GameError(key, "must be a whole number")
+    return value
+
+
 def create_game(db, seats: list[str], *, tournament_id: int | None = None,
                 round_no: int | None = None, table_no: int | None = None,
                 time_limit_min: int | None = None, label: str | None = None) -> int:
@@ -114,8 +123,7 @@ def create_game(db, seats: list[str], *, tournament_id: int | None = None,
     names = check_seats(seats)
     for key, value in (("tournament_id", tournament_id), ("round_no", round_no),
                        ("table_no", table_no), ("time_limit_min", time_limit_min)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise GameError(key, "must be a whole number")
+        check_whole(key, value)
     if time_limit_min is not None and not 1 <= time_limit_min <= 24 * 60:
         raise GameError("time_limit_min", "must be between 1 and 1440 minutes")
     if label is not None and (not isinstance(label, str) or len(label) > 200):

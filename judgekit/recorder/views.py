@@ -13,14 +13,41 @@ from pathlib import Path
 
 from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
                    request, url_for)
+from werkzeug.routing import IntegerConverter
 
 from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, findings, notation, store
 from judgekit.recorder.cards import load_cards
-from judgekit.recorder.events import VOCABULARY, describe
+from judgekit.recorder.events import MAX_INT, VOCABULARY, describe
 from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("recorder", __name__)
+
+
+class RowIdConverter(IntegerConverter):
+    """`<rowid:game_id>`: 1 to 19 ASCII digits, at most MAX_INT (what SQLite's INTEGER holds),
+    else 404. (`<int:...>` takes any run of Unicode digits: '٣', a 30-digit id that SQLite
+    cannot bind, 5000 digits that int() refuses — the last two were 500s.)"""
+    regex = r"[0-9]{1,19}"
+
+    def __init__(self, map):
+        super().__init__(map, max=MAX_INT)
+
+
+@bp.record_once  # runs before the routes below are added to the app
+def _register_converter(state):
+    state.app.url_map.converters.setdefault("rowid", RowIdConverter)
+
+
+def query_id(name: str) -> int | None:
+    """A whole number from the query string (None if absent); 400 unless it is one SQLite
+    can hold."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if not (len(raw) <= 19 and notation.DIGITS.fullmatch(raw) and int(raw) <= MAX_INT):
+        raise ApiError(400, f"{name} must be a whole number", field=name)
+    return int(raw)
 
 
 def cards():
@@ -66,9 +93,9 @@ def write_new_game(data) -> int:
     unknown = set(data) - {"seats", "label", "time_limit_min", "tournament_id", "round_no", "table_no"}
     if unknown:
         raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
-    if data.get("tournament_id") is not None:  # a tournament's games belong to its judges
-        require_role(data["tournament_id"], "events.record")
     try:
+        if store.check_whole("tournament_id", data.get("tournament_id")) is not None:
+            require_role(data["tournament_id"], "events.record")  # a tournament's games: its judges'
         return store.create_game(get_db(), data.get("seats"), label=data.get("label"),
                                  time_limit_min=data.get("time_limit_min"),
                                  tournament_id=data.get("tournament_id"),
@@ -99,11 +126,11 @@ def api_create_game():
 
 @bp.get("/api/games")
 def api_list_games():
-    tid = request.args.get("tournament_id", type=int)
+    tid = query_id("tournament_id")
     return jsonify({"games": store.list_games(get_db(), tournament_id=tid)})
 
 
-@bp.get("/api/games/<int:game_id>")
+@bp.get("/api/games/<rowid:game_id>")
 def api_game(game_id: int):
     view = store.game_view(get_db(), game_id, cards=cards(), now=time.time())
     if view is None:
@@ -115,7 +142,7 @@ def api_game(game_id: int):
     return jsonify(view)
 
 
-@bp.post("/api/games/<int:game_id>/events")
+@bp.post("/api/games/<rowid:game_id>/events")
 def api_append(game_id: int):
     payload = json_body()
     if isinstance(payload, dict) and "events" in payload and "type" not in payload:
@@ -129,7 +156,7 @@ def api_append(game_id: int):
     return jsonify(body), 201 if result.new else 200
 
 
-@bp.post("/api/games/<int:game_id>/parse")
+@bp.post("/api/games/<rowid:game_id>/parse")
 def api_parse(game_id: int):
     """Quick-entry line -> events (validated, not stored): the page then posts them."""
     data = json_body()
@@ -150,7 +177,7 @@ def api_parse(game_id: int):
     return jsonify({"events": checked, "summaries": [describe(e, game["seats"]) for e in checked]})
 
 
-@bp.get("/api/games/<int:game_id>/outcome")
+@bp.get("/api/games/<rowid:game_id>/outcome")
 def api_outcome(game_id: int):
     try:
         return jsonify(store.game_outcome(get_db(), game_id))
@@ -200,7 +227,7 @@ def games_create():
     return redirect(url_for("recorder.game_page", game_id=game_id), 303)
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<rowid:game_id>")
 def game_page(game_id: int):
     game = store.get_game(get_db(), game_id)
     if game is None:
