@@ -133,8 +133,178 @@ def test_typed_notation_goes_through_the_same_checks():
     assert good.ok, good.to_dict()
     # Without a seat, a statement is the player's own.
     bad = P.check_line(prompt, "bleed Alexa Draper +Govern the Unaligned; r", load_cards())
-    assert [a.code for a in bad.advice] == ["bleed-amount-missing", "card-choice-missing", "action-pass-missing"]
+    assert [a.code for a in bad.advice] == ["bleed-amount-missing", "card-choice-missing",
+                                            "action-pass-missing", "goal"]
     assert P.check_line(prompt, "1 fly", load_cards()).error
+
+
+# Every prompt: a declaration tapped as phrases and the same declaration typed in the
+# notation get the same advice, and that advice is the one expected. (QA: typing "=1", "=3"
+# or ":DOM" on the Govern the Unaligned bleed said "nothing missing" while tapping "for 1"
+# said misrepresentation: the real bleed amount rode on a phrase, so typing lost it.)
+SAME_ADVICE = {
+    "bleed-with-an-action-card": [
+        ("model answer", "alexa-bleeds with-govern inferior for-2 replace any-blocks",
+         "bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go", []),
+        ("seats typed out", "alexa-bleeds with-govern inferior for-2 replace any-blocks",
+         "1 bleed Alexa Draper =2 +Govern the Unaligned :dom; 1 r; 1 go", []),
+        ("for 1, the true total is 2", "alexa-bleeds with-govern inferior for-1 replace any-blocks",
+         "bleed Alexa Draper =1 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
+        ("for 3, the true total is 2", "alexa-bleeds with-govern inferior for-3 replace any-blocks",
+         "bleed Alexa Draper =3 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
+        ("superior, the task says inferior", "alexa-bleeds with-govern superior for-2 replace any-blocks",
+         "bleed Alexa Draper =2 +Govern the Unaligned :DOM; r; go", ["goal"]),
+        ("superior for 1: the task's total is for inferior only",
+         "alexa-bleeds with-govern superior for-1 replace any-blocks",
+         "bleed Alexa Draper =1 +Govern the Unaligned :DOM; r; go", ["goal"]),
+        ("no amount", "alexa-bleeds with-govern inferior replace any-blocks",
+         "bleed Alexa Draper +Govern the Unaligned :dom; r; go", ["bleed-amount-missing"]),
+        ("no pass", "alexa-bleeds with-govern inferior for-2 replace",
+         "bleed Alexa Draper =2 +Govern the Unaligned :dom; r", ["action-pass-missing"]),
+        ("no level", "alexa-bleeds with-govern for-2 replace any-blocks",
+         "bleed Alexa Draper =2 +Govern the Unaligned; r; go", ["card-choice-missing", "goal"]),
+        ("no card", "alexa-bleeds for-1 any-blocks", "bleed Alexa Draper =1; go", ["goal", "goal"]),
+        ("no replacement", "alexa-bleeds with-govern inferior for-2 any-blocks",
+         "bleed Alexa Draper =2 +Govern the Unaligned :dom; go", ["goal"]),
+    ],
+    "two-cards-one-action": [
+        ("model answer", "lucinde-bleeds with-govern inferior for-3 replace cloak replace any-blocks",
+         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Cloak the Gathering; r; go", []),
+        ("Cloak at inferior", "lucinde-bleeds with-govern inferior for-3 replace cloak inferior replace any-blocks",
+         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Cloak the Gathering :obf; r; go", []),
+        ("Cloak at superior", "lucinde-bleeds with-govern inferior for-3 replace cloak superior replace any-blocks",
+         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Cloak the Gathering :OBF; r; go", ["discipline-unavailable"]),
+        ("for 2, the true total is 3", "lucinde-bleeds with-govern inferior for-2 replace cloak replace any-blocks",
+         "bleed Lucinde, Alastor =2 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["misrepresented"]),
+        ("superior, the task says inferior", "lucinde-bleeds with-govern superior for-3 replace cloak replace any-blocks",
+         "bleed Lucinde, Alastor =3 +Govern the Unaligned :DOM; r; "
+         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["goal"]),
+        ("second card before replacing", "lucinde-bleeds with-govern inferior for-3 cloak replace any-blocks",
+         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; "
+         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["replace-missing"]),
+        ("no amount", "lucinde-bleeds with-govern inferior replace cloak replace any-blocks",
+         "bleed Lucinde, Alastor +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["bleed-amount-missing"]),
+        ("no pass", "lucinde-bleeds with-govern inferior for-3 replace cloak replace",
+         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Cloak the Gathering; r", ["action-pass-missing"]),
+    ],
+    "redirect-a-bleed": [
+        ("model answer", "no-block deflection inferior to-dario", "nb; react Andi Liu +Deflection :dom @4", []),
+        ("superior, the task says inferior", "no-block deflection superior to-dario",
+         "nb; react Andi Liu +Deflection :DOM @4", ["goal"]),
+        ("no block pass", "deflection inferior to-dario", "react Andi Liu +Deflection :dom @4",
+         ["block-pass-missing", "goal"]),
+        ("no target", "no-block deflection inferior", "nb; react Andi Liu +Deflection :dom",
+         ["card-choice-missing"]),
+        ("a block instead", "block", "block Andi Liu", ["goal", "goal"]),
+    ],
+    "vote-with-one-vampire": [
+        ("model answer", "anneke three against", "vote 3 against Anneke", []),
+        ("no voter", "three against", "vote 3 against", ["vote-vampire-missing", "goal"]),
+        ("no side", "anneke three", "vote 3 Anneke", ["vote-incomplete", "goal"]),
+        ("the other vampire", "alice two against", "vote 2 against Alice Chen", ["goal"]),
+    ],
+    "hunt-and-wait": [
+        ("model answer", "hunt any-blocks wait-bram wait-elin take", "hunt Nathan Turner; go; 2 nb; 5 nb; ok", []),
+        ("no pass", "hunt wait-bram wait-elin take", "hunt Nathan Turner; 2 nb; 5 nb; ok",
+         ["action-pass-missing"]),
+        ("predator not waited for", "hunt any-blocks wait-bram take", "hunt Nathan Turner; go; 2 nb; ok",
+         ["block-pass-missing"]),
+        ("predator first", "hunt any-blocks wait-elin wait-bram take", "hunt Nathan Turner; go; 5 nb; 2 nb; ok",
+         ["block-out-of-order"]),
+    ],
+    "master-card-amount": [
+        ("model answer", "tap alexa three replace", "play +Minion Tap @Alexa Draper =3; r", []),
+        ("no amount", "tap alexa replace", "play +Minion Tap @Alexa Draper; r", ["card-choice-missing"]),
+        ("no replacement", "tap alexa three", "play +Minion Tap @Alexa Draper =3", ["goal"]),
+    ],
+    "finish-your-turn": [
+        ("model answer", "transfers discard end", "transfer =4 Theo Bell; discard; end", []),
+        ("no end of turn", "transfers discard", "transfer =4 Theo Bell; discard", ["end-of-turn-missing"]),
+        ("discard before influence", "discard transfers end", "discard; transfer =4 Theo Bell; end",
+         ["phase-passed"]),
+    ],
+}
+
+
+def test_the_same_advice_table_covers_every_prompt_and_its_model():
+    assert set(SAME_ADVICE) == set(prompts())
+    for prompt_id, cases in SAME_ADVICE.items():
+        assert cases[0][1].split() == list(prompts()[prompt_id].model), prompt_id
+
+
+@pytest.mark.parametrize("prompt_id, label, said, line, expected", [
+    pytest.param(prompt_id, *case, id=f"{prompt_id}: {case[0]}")
+    for prompt_id, cases in SAME_ADVICE.items() for case in cases
+])
+def test_tapped_and_typed_declarations_get_the_same_advice(prompt_id, label, said, line, expected):
+    if P.notation_parser() is None:
+        pytest.skip("the recorder's notation module is not available")
+    prompt = prompts()[prompt_id]
+    assert all(prompt.phrase(p) for p in said.split()), said
+    tapped = P.check(prompt, said.split(), load_cards())
+    typed = P.check_line(prompt, line, load_cards())
+    assert tapped.error is None and typed.error is None, (tapped.error, typed.error)
+    assert codes(tapped) == codes(typed) == expected, label
+    assert [a.tip for a in tapped.advice] == [a.tip for a in typed.advice]
+    assert tapped.ok is typed.ok is (expected == [])
+
+
+def test_situate_gives_the_level_a_discipline_says_and_the_situation_facts():
+    prompt = prompts()["bleed-with-an-action-card"]
+    bleed = {"type": "action.declare", "action": "bleed", "minion": "alexa draper",
+             "card": "govern the unaligned", "amount": 1}
+    inferior, = P.situate(prompt, [dict(bleed, discipline="dom")], load_cards())
+    assert inferior["seat"] == prompt.you and inferior["card"] == "Govern the Unaligned"
+    assert inferior["level"] == "inferior" and inferior["actual_amount"] == 2
+    superior, = P.situate(prompt, [dict(bleed, discipline="DOM")], load_cards())
+    assert superior["level"] == "superior" and "actual_amount" not in superior
+    # The situation is what it is: a fact overrides whatever came with the declaration.
+    tapped, = P.situate(prompt, [dict(bleed, level="inferior", actual_amount=1)], load_cards())
+    assert tapped["actual_amount"] == 2
+    assert P.situate(prompt, [{"type": "vote", "seat": 9}], load_cards()) \
+        == "statement 1: seat: seat 9 is out of range 1..5"
+
+
+def test_a_situation_fact_on_a_phrase_is_refused(tmp_path):
+    (tmp_path / "p.toml").write_text('''
+[[prompt]]
+id = "x"
+section = "action-declaration"
+title = "t"
+situation = "s"
+task = "t"
+seats = ["A", "B", "C", "D"]
+you = 1
+model = ["a"]
+[[prompt.fact]]
+match = {type = "action.declare", action = "bleed", card = "Govern the Unalligned"}
+adds = {actual_amount = 2}
+[[prompt.fact]]
+match = {type = "action.declare", action = "bleed"}
+adds = {actual_amount = "two"}
+[[prompt.fact]]
+match = {type = "action.declare", action = "bleed"}
+adds = {amount = 2}
+[[prompt.phrase]]
+id = "a"
+text = "A bleeds"
+event = {type = "action.declare", seat = 1, action = "bleed"}
+adds = {actual_amount = 2}
+to = ["action.declare"]
+''')
+    with pytest.raises(ValueError) as info:
+        P.load_prompts(tmp_path, load_cards())
+    message = str(info.value)
+    assert "phrase 'a': actual_amount is a fact of the situation" in message
+    assert "fact 1: card: unknown card name 'Govern the Unalligned'" in message
+    assert "fact 2: actual_amount: must be a whole number" in message
+    assert "fact 3: adds may only set actual_amount, actual_stealth" in message
 
 
 def test_a_malformed_prompt_names_the_file_and_prompt(tmp_path):

@@ -309,6 +309,32 @@ def _discipline(text: str, cards) -> str | None:
     return code.upper() if level == 2 else code.lower()
 
 
+def validate_amend(target: dict[str, Any], fields: dict[str, Any], n_seats: int,
+                   cards=None) -> dict[str, Any] | EventError:
+    """The `fields` of an `amend`, checked as part of the event they correct (`target`, as
+    stored): returned normalized (names in canonical spelling; None removes an optional
+    field), or an EventError (field `fields.<name>`). The replay applies the fields as they
+    are, so an amend is held to the same rules as the event it changes."""
+    if target["type"] in ("retract", "amend"):
+        return EventError("target", f"event {target.get('seq')} is a {target['type']}: retract it instead")
+    for key in fields:
+        if key in ("type", "client_id"):
+            return EventError(f"fields.{key}", "cannot be amended: retract the event and record a new one")
+    merged = {k: v for k, v in target.items() if k not in SERVER_FIELDS}
+    merged.update(fields)
+    checked = validate_event(merged, n_seats, cards)
+    if isinstance(checked, EventError):
+        return EventError(f"fields.{checked.field}" if checked.field in fields else "fields",
+                          f"event {target.get('seq')} would be malformed: {checked}", suggestions=checked.suggestions)
+    out: dict[str, Any] = {}
+    for key, value in fields.items():
+        if value is None:
+            out[key] = None
+        elif key in checked:
+            out[key] = checked[key]
+    return out
+
+
 def validate_batch(raw: Any, n_seats: int, cards=None) -> list[dict[str, Any]] | EventError:
     """One event or a list of them; all valid or the first error (with its index)."""
     items = raw if isinstance(raw, list) else [raw]

@@ -30,7 +30,7 @@ from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
 from judgekit.recorder.clock import now_iso
-from judgekit.recorder.events import MAX_INT, EventError, validate_batch
+from judgekit.recorder.events import MAX_INT, EventError, validate_amend, validate_batch
 
 MIN_SEATS, MAX_SEATS = 4, 5
 T = TypeVar("T")
@@ -221,7 +221,7 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         with transaction(db):
             last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
                                 [game_id]).fetchone()[0]
-            plan = _plan_batch(conn, game_id, checked, last, isinstance(raw, list))
+            plan = _plan_batch(conn, game, checked, last, isinstance(raw, list), cards)
             if isinstance(plan, StoreError):
                 return plan  # decided before the first INSERT: a refused batch writes nothing
             stored, new_events = plan
@@ -246,17 +246,28 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
 
 
 
-def _plan_batch(conn, game_id: int, checked: list[dict[str, Any]], last: int, is_list: bool
-                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | StoreError:
+def _plan_batch(conn, game: dict[str, Any], checked: list[dict[str, Any]], last: int, is_list: bool,
+                cards) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | StoreError:
     """Decide every event of a batch before anything is written: (the events as answered,
     in order — earlier duplicates as stored —, the new ones numbered from `last` + 1), or
     the refusal of the whole batch. Nothing is written here, so a refusal leaves no trace
     even when the caller's transaction goes on and commits."""
+    game_id = game["id"]
     stored: list[dict[str, Any]] = []
     new_events: list[dict[str, Any]] = []
     seen_ids: dict[str, dict[str, Any]] = {}
     for i, event in enumerate(checked):
         where = i if is_list else None
+        if event["type"] in ("retract", "amend") and event["target"] > last:
+            return StoreError(400, "target", f"there is no event {event['target']} in this game", where)
+        if event["type"] == "amend":  # its fields are checked as part of the event they correct
+            target = next((e for e in new_events if e["seq"] == event["target"]), None) \
+                or _stored_event(conn, game_id, event["target"])
+            fields = validate_amend(target, event["fields"], len(game["seats"]), cards)
+            if isinstance(fields, EventError):
+                fields.index = where
+                return StoreError.from_event_error(fields)
+            event = dict(event, fields=fields)
         cid = event.get("client_id")
         if cid is not None:
             if cid in seen_ids:
@@ -274,8 +285,6 @@ def _plan_batch(conn, game_id: int, checked: list[dict[str, Any]], last: int, is
                                       where)
                 stored.append(dict(earlier, duplicate=True))
                 continue
-        if event["type"] in ("retract", "amend") and event["target"] > last:
-            return StoreError(400, "target", f"there is no event {event['target']} in this game", where)
         last += 1
         event = dict(event, seq=last, time=now_iso())
         stored.append(event)
@@ -283,6 +292,12 @@ def _plan_batch(conn, game_id: int, checked: list[dict[str, Any]], last: int, is
         if cid is not None:
             seen_ids[cid] = event
     return stored, new_events
+
+
+def _stored_event(conn, game_id: int, seq: int) -> dict[str, Any]:
+    row = conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND seq = ?",
+                       [game_id, seq]).fetchone()
+    return _event_from_row({"seq": row[0], "time": row[1], "data": row[2]})
 
 # --- checking (engine cache) ---------------------------------------------------------------
 

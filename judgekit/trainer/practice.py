@@ -2,13 +2,16 @@
 
 A prompt (`content/trainer/practice/*.toml`, format in `content/trainer/README.md`) gives
 a situation, a task and phrases to tap. The phrases the player taps become recorder events
-(`compose`); the engine replays the prompt's `before` events, the player's events and the
-prompt's `after` events (what the table does next), and `check` turns every finding into
-advice in plain words ("say the bleed amount", "pass on the block first") with the rules
-link, plus a hint for every goal of the task the player has not met yet.
-
-The player may also type a line in the recorder's quick-entry notation
-(`judgekit.recorder.notation`), when that module is available.
+(`compose`); the player may also type a line in the recorder's quick-entry notation
+(`judgekit.recorder.notation`), when that module is available. Either way the declaration
+goes through `situate`, the one place that turns the prompt's situation plus what the
+player said into the events the engine checks (the player's seat, the level a discipline
+code says, the situation's facts such as the real bleed amount), so that tapping and typing
+the same declaration always get the same advice. The engine replays the prompt's `before`
+events, those events and the prompt's `after` events (what the table does next), and
+`check_events` turns every finding into advice in plain words ("say the bleed amount",
+"pass on the block first") with the rules link, plus a hint for every goal of the task the
+player has not met yet.
 """
 from __future__ import annotations
 
@@ -18,10 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from judgekit.recorder import engine
-from judgekit.recorder.events import EventError, validate_event
+from judgekit.recorder.events import VOCABULARY, EventError, validate_event
 from judgekit.trainer.scenarios import SECTIONS, ScenarioProblem, rules_url
 
 MAX_SAID = 40     # phrases in one declaration
+# Fields that state the truth of the situation rather than what the player says: only a
+# prompt's facts set them (a phrase carrying one would be lost when the player types).
+FACT_FIELDS = ("actual_amount", "actual_stealth")
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,14 @@ class Goal:
 
 
 @dataclass(frozen=True)
+class Fact:
+    """A truth of the situation the player cannot state: `adds` goes onto every event of
+    the player's declaration that matches `match` (e.g. the real bleed with the card)."""
+    match: dict[str, Any]
+    adds: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Prompt:
     id: str
     section: str
@@ -55,6 +69,7 @@ class Prompt:
     goals: tuple[Goal, ...]
     model: tuple[str, ...]
     anchor: str | None = None
+    facts: tuple[Fact, ...] = ()
 
     @property
     def url(self) -> str:
@@ -147,7 +162,7 @@ def _parse_prompt(raw, cards, errors) -> Prompt | None:
         errors.append("a prompt must be a table")
         return None
     known = {"id", "section", "anchor", "title", "situation", "task", "seats", "you",
-             "before", "after", "phrase", "goal", "model"}
+             "before", "after", "phrase", "goal", "model", "fact"}
     if set(raw) - known:
         errors.append(f"unknown field(s): {', '.join(sorted(set(raw) - known))}")
     for key in ("id", "title", "situation", "task"):
@@ -175,6 +190,10 @@ def _parse_prompt(raw, cards, errors) -> Prompt | None:
         adds = p.get("adds")
         if event is None and adds is None:
             errors.append(f"phrase {p['id']!r}: needs an event or adds")
+        stated = [k for part in (event, adds) if isinstance(part, dict) for k in part if k in FACT_FIELDS]
+        if stated:
+            errors.append(f"phrase {p['id']!r}: {', '.join(stated)} is a fact of the situation, "
+                          "not something the player says: put it in a [[prompt.fact]]")
         if event is not None:
             checked = validate_event(event, len(seats), cards)
             if isinstance(checked, EventError):
@@ -195,6 +214,7 @@ def _parse_prompt(raw, cards, errors) -> Prompt | None:
             errors.append(f"goal {i}: needs a match table and a hint")
             continue
         goals.append(Goal(g["match"], " ".join(g["hint"].split())))
+    facts = _facts(raw, len(seats), you, cards, errors)
     model = raw.get("model")
     ids = {p.id for p in phrases}
     if not isinstance(model, list) or not model or any(m not in ids for m in model):
@@ -205,7 +225,33 @@ def _parse_prompt(raw, cards, errors) -> Prompt | None:
                   situation=" ".join(raw["situation"].split()), task=" ".join(raw["task"].split()),
                   seats=tuple(seats), you=you, before=before, after=after,
                   phrases=tuple(phrases), goals=tuple(goals), model=tuple(model),
-                  anchor=raw.get("anchor"))
+                  anchor=raw.get("anchor"), facts=facts)
+
+
+def _facts(raw, n, you, cards, errors) -> tuple[Fact, ...]:
+    out = []
+    for i, f in enumerate(raw.get("fact") or [], 1):
+        if not isinstance(f, dict) or set(f) != {"match", "adds"} \
+                or not isinstance(f["match"], dict) or not isinstance(f["adds"], dict) or not f["adds"]:
+            errors.append(f"fact {i}: needs a match table and an adds table, nothing else")
+            continue
+        match, adds = f["match"], f["adds"]
+        if set(adds) - set(FACT_FIELDS):
+            # A fact overriding what the player says (the amount...) would hide a mistake.
+            errors.append(f"fact {i}: adds may only set {', '.join(FACT_FIELDS)}")
+            continue
+        # The match and adds together must make a valid event, names spelt as the card
+        # list spells them (the player's events are compared after validation).
+        seat = you if isinstance(you, int) and 1 <= you <= n else 1
+        checked = validate_event({"seat": seat, **match, **adds}, n, cards)
+        if isinstance(checked, EventError):
+            errors.append(f"fact {i}: {checked}")
+            continue
+        if any(checked.get(k) != v for k, v in match.items()):
+            errors.append(f"fact {i}: write the match as the recorder stores it "
+                          f"({ {k: checked.get(k) for k in match} })")
+        out.append(Fact(dict(match), dict(adds)))
+    return tuple(out)
 
 
 # --- from phrases to events ------------------------------------------------------------
@@ -258,10 +304,7 @@ def check_line(prompt: Prompt, line: str, cards=None) -> Result:
     if not isinstance(parsed, list):
         message = getattr(parsed, "message", str(parsed))
         return Result(False, [line], [], error=message)
-    # A statement without a seat is the player's own (validation drops the seat from
-    # event types that take none).
-    events = [dict(e) if "seat" in e else dict(e, seat=prompt.you) for e in parsed]
-    return check_events(prompt, events, cards, words=[line])
+    return check_events(prompt, parsed, cards, words=[line])
 
 
 def notation_parser():
@@ -273,16 +316,48 @@ def notation_parser():
     return parse_line
 
 
+def situate(prompt: Prompt, declared: list[dict[str, Any]], cards=None) -> list[dict[str, Any]] | str:
+    """The events the engine checks for the player's declaration, tapped or typed.
+
+    The one place where the prompt's situation meets what the player said, so that the same
+    declaration gets the same advice whichever way it was given: a statement without a
+    seat is the player's own; each event is validated (canonical names, discipline codes);
+    a discipline code also gives the level it says (`dom` inferior, `DOM` superior, as the
+    phrase "at inferior" does) so that goals and facts can ask for it; and the prompt's
+    facts (what is true but not said, such as the real bleed amount with the card) go onto
+    the events they match. Returns the events, or the reason one statement is refused.
+    """
+    out = []
+    for i, raw in enumerate(declared, 1):
+        if not isinstance(raw, dict):
+            return f"statement {i}: not an event"
+        e = validate_event(raw if "seat" in raw else dict(raw, seat=prompt.you), len(prompt.seats), cards)
+        if isinstance(e, EventError):
+            return f"statement {i}: {e}"
+        level = _level_of(e.get("discipline"))
+        if level and "level" not in e and "level" in VOCABULARY[e["type"]][1]:
+            e["level"] = level
+        for fact in prompt.facts:
+            if _matches(e, fact.match):
+                e.update(fact.adds)   # the situation is what it is, whatever was said
+        out.append(e)
+    return out
+
+
+def _level_of(discipline) -> str | None:
+    """The level a validated discipline code (or list of codes) says, if one."""
+    codes = discipline if isinstance(discipline, list) else [discipline] if discipline else []
+    levels = {"superior" if c.isupper() else "inferior" for c in codes if isinstance(c, str)}
+    return levels.pop() if len(levels) == 1 else None
+
+
 def check_events(prompt: Prompt, events: list[dict[str, Any]], cards=None,
                  words: list[str] | None = None, advice: list[Advice] | None = None) -> Result:
+    """Check the player's declaration (events as tapped or typed, before `situate`)."""
     advice = list(advice or [])
-    valid = []
-    n = len(prompt.seats)
-    for i, e in enumerate(events, 1):
-        result = validate_event(e, n, cards)
-        if isinstance(result, EventError):
-            return Result(False, words or [], events, advice, error=f"statement {i}: {result}")
-        valid.append(result)
+    valid = situate(prompt, events, cards)
+    if isinstance(valid, str):
+        return Result(False, words or [], events, advice, error=valid)
     transcript = list(prompt.before) + valid + list(prompt.after)
     first = len(prompt.before) + 1
     findings = engine.check(transcript, list(prompt.seats), cards=cards)

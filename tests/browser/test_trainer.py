@@ -140,11 +140,12 @@ def test_free_practice_explains_what_is_missing(page, live_server, shot):
     page.get_by_role("button", name="Check my announcement").click()
     result = page.locator("#result")
     expect(result).to_be_focused()
-    expect(result.locator(".tr-verdict")).to_contain_text("3 things to fix")
+    expect(result.locator(".tr-verdict")).to_contain_text("4 things to fix")
     tips = result.locator(".tr-tip")
     expect(tips.nth(0)).to_contain_text("Say the bleed amount")
     expect(tips.nth(1)).to_contain_text("Name the level (inferior or superior) as you play Govern the Unaligned")
     expect(tips.nth(2)).to_contain_text("Any blocks?")
+    expect(tips.nth(3)).to_contain_text("Govern the Unaligned at inferior, as the task says")
     expect(result.locator("a").first).to_have_text("Read the rule: Action declaration")
     no_sideways_scroll(page)
     scroll_below_header(page, "#said-h")
@@ -157,6 +158,35 @@ def test_free_practice_explains_what_is_missing(page, live_server, shot):
         page.get_by_role("button", name=text, exact=True).click()
     page.get_by_role("button", name="Check my announcement").click()
     expect(page.locator("#result .tr-verdict")).to_have_text("Well announced: nothing missing.")
+
+
+def test_tapped_and_typed_declarations_get_the_same_advice(page, live_server):
+    # QA: tapping "for 1" said misrepresentation, typing "=1" said "nothing missing".
+    page.goto(live_server + "/trainer/practice/bleed-with-an-action-card")
+    for text in ("Alexa Draper bleeds Bram", "with Govern the Unaligned", "at inferior", "for 1",
+                 "(draw to replace the card)", "Any blocks?"):
+        page.get_by_role("button", name=text, exact=True).click()
+    page.get_by_role("button", name="Check my announcement").click()
+    result = page.locator("#result")
+    expect(result.locator(".tr-verdict")).to_have_text("Not yet: 1 thing to fix")
+    expect(result.locator(".tr-tip")).to_have_text(re.compile("^Say the real numbers"))
+    page.get_by_role("button", name="Start over").click()
+    expect(result.locator(".tr-verdict")).to_have_count(0)
+
+    page.get_by_text("Or type it in the recorder's notation").click()
+    line = page.get_by_label("Your announcement as a notation line")
+    line.fill("bleed Alexa Draper =1 +Govern the Unaligned :dom; r; go")
+    page.get_by_role("button", name="Check the typed line").click()
+    expect(result.locator(".tr-verdict")).to_have_text("Not yet: 1 thing to fix")
+    expect(result.locator(".tr-tip")).to_have_text(re.compile("^Say the real numbers"))
+
+    line.fill("bleed Alexa Draper =2 +Govern the Unaligned :DOM; r; go")
+    page.get_by_role("button", name="Check the typed line").click()
+    expect(result.locator(".tr-tip")).to_contain_text("at inferior, as the task says")
+
+    line.fill("bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go")
+    page.get_by_role("button", name="Check the typed line").click()
+    expect(result.locator(".tr-verdict")).to_have_text("Well announced: nothing missing.")
 
 
 def test_replacing_before_the_second_card(page, live_server):
