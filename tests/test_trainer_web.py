@@ -161,6 +161,24 @@ def test_check_api(client, body, status, words):
         assert data["advice"][0]["url"] == "/rules/announcements/forbidden-shortcuts"
 
 
+@pytest.mark.parametrize("line, codes", [
+    ("bleed Alexa Draper =1 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
+    ("bleed Alexa Draper =3 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
+    ("bleed Alexa Draper =2 +Govern the Unaligned :DOM; r; go", ["goal"]),
+    ("bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go", []),
+])
+def test_check_api_typed_line_knows_the_situation(client, line, codes):
+    # QA: a typed "=1" was "nothing missing" while the tapped "for 1" was a misrepresentation.
+    csrf = token(client)
+    data = client.post("/api/trainer/check", json={"prompt": "bleed-with-an-action-card", "line": line},
+                       headers={"X-CSRF-Token": csrf}).get_json()
+    assert [a["code"] for a in data["advice"]] == codes and data["ok"] is (codes == [])
+    url = "/trainer/practice/bleed-with-an-action-card"
+    html = text(client.post(url, data={"csrf_token": csrf, "said": "", "line": line, "do": "check-line"}))
+    assert ("Well announced" in html) is (codes == [])
+    assert ("Say the real numbers" in html) is (codes == ["misrepresented"])
+
+
 def test_check_api_needs_json(client):
     # A non-JSON body is refused as such (415), with or without the CSRF token.
     assert client.post("/api/trainer/check", data="x", content_type="text/plain").status_code == 415
