@@ -328,3 +328,27 @@ def test_propose_api(client, world):
     assert r.get_json()["needs_head_judge"] is True
     assert api(client, world, "GET", "/penalties/propose?player=999&infraction=slow+play").status_code == 404
     assert api(client, world, "GET", "/penalties/propose?infraction=nope").status_code == 400
+
+
+# --- a seat swap reaches the recorder ------------------------------------------------------------------
+
+def test_after_a_swap_the_recorder_and_the_penalty_form_name_the_new_player(client, world):
+    from urllib.parse import parse_qs, urlsplit
+    seat1, other = world["seat1"], next(s for s in client.get(
+        f"/api/tournaments/{world['tid']}/rounds/1", headers=world["org"]).get_json()["tables"][1]["seats"])
+    r = client.post(f"/api/tournaments/{world['tid']}/rounds/1/swap", headers=world["org"],
+                    json={"a": seat1["player_id"], "b": other["player_id"]})
+    assert r.status_code == 200, r.get_json()
+    tables = r.get_json()["tables"]
+    for tb in tables:  # every game's names are the tournament's seating
+        game = client.get(f"/api/games/{tb['game_id']}").get_json()
+        assert game["game"]["seats"] == [s["name"] for s in tb["seats"]]
+        assert [s["name"] for s in game["state"]["seats"]] == [s["name"] for s in tb["seats"]]
+    assert tables[0]["seats"][0]["player_id"] == other["player_id"]
+    seq = record_end_of_turn_missing(client, world)
+    r = client.get(f"/games/{world['game']}/penalty?event={seq}&code=end-of-turn-missing")
+    query = parse_qs(urlsplit(r.location).query)
+    assert query["player"] == [str(other["player_id"])]
+    assert f"{other['name']} (seat 1)" in query["description"][0] and seat1["name"] not in query["description"][0]
+    html = client.get(r.location).get_data(as_text=True)
+    assert re.search(rf'<option value="{other["player_id"]}" selected>Seat 1 · {other["name"]}', html)

@@ -251,3 +251,17 @@ def test_final_card_is_placed_in_one_transaction(db, monkeypatch):
     assert log == ["locked"]
     monkeypatch.undo()
     assert store.final_state(db, tid)["row"] == [{"player_id": ids[-1], "name": "F4"}]
+
+
+def test_swap_renames_the_recorder_games_seats_in_the_same_transaction(db):
+    from judgekit.recorder import store as recorder_store
+    tid, r = setup_round(db, 8)
+    a, b = r["tables"][0]["seats"][0], r["tables"][1]["seats"][2]
+    after = store.swap_seats(db, tid, 1, a["player_id"], b["player_id"])
+    for tb in after["tables"]:
+        assert recorder_store.get_game(db, tb["game_id"])["seats"] == [s["name"] for s in tb["seats"]]
+    # the recorder refuses another number of seats, and a game it does not have
+    with pytest.raises(recorder_store.GameError):
+        recorder_store.set_seat_names(db, after["tables"][0]["game_id"], ["only", "three", "names"])
+    with pytest.raises(LookupError):
+        recorder_store.set_seat_names(db, 999, ["a", "b", "c", "d"])

@@ -425,3 +425,26 @@ def game_outcome(db, game_id: int) -> dict[str, Any]:
     finished, events = _read_checked(db, game, _card_index(None), [], lambda eng: (
         bool(eng.finished), eng.outcome_events()))
     return {"seats": list(game["seats"]), "finished": finished, "events": events}
+
+
+def set_seat_names(db, game_id: int, names: list[str]) -> None:
+    """Rename a game's seats (the tournament swapped players before the table's result): the
+    same number of seats, names checked as `create_game` checks them. Joins the caller's
+    transaction (`judgekit.tournament.store.swap_seats` calls it inside its own), and drops
+    the game's cached engine so that states and finding messages are replayed with the new
+    names. Raises GameError for bad names, LookupError for an unknown game."""
+    clean = check_seats(names)
+    with transaction(db):
+        game = get_game(db, game_id)
+        if game is None:
+            raise LookupError(f"there is no game {game_id}")
+        if len(clean) != len(game["seats"]):
+            raise GameError("seats", f"this game has {len(game['seats'])} seats, not {len(clean)}")
+        db.conn.execute("UPDATE games SET seats = ? WHERE id = ?", [json.dumps(clean), game_id])
+    key = (_db_key(db), game_id)
+    with _lock:
+        entry = _engines.get(key)
+    if entry is not None:
+        with entry[2]:  # the game's lock: no reader is feeding the old engine meanwhile
+            with _lock:
+                _engines[key] = (None, -1, entry[2])

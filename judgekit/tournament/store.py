@@ -28,6 +28,7 @@ import sqlite_utils
 
 from judgekit.db import transaction
 from judgekit.errors import MAX_INT, AppError, parse_int
+from judgekit.recorder import store as recorder_store
 from judgekit.tournament import final as final_mod
 from judgekit.tournament import rating as rating_mod
 from judgekit.tournament import seating as seating_mod
@@ -705,6 +706,11 @@ def swap_seats(db, tournament_id: Any, number: Any, player_a: Any, player_b: Any
             db[T_ROUNDS].update(r["id"], {"sit_outs": json.dumps(sit)})
         db[T_SEAT_CHANGES].insert({"round_id": r["id"], "player_a": a["id"], "player_b": b["id"],
                                    "warnings": json.dumps(warnings), "by": by, "created_at": now()})
+        # the recorder's games keep their own list of names (its findings, the penalty form)
+        changed = {where[a["id"]][0]} | ({where[b["id"]][0]} if b["id"] in where else set())
+        for table_id, tb in _seats_of_round(db, r["id"]).items():
+            if table_id in changed and tb["game_id"] is not None:
+                recorder_store.set_seat_names(db, tb["game_id"], [by_id[p]["name"] for p in tb["players"]])
     out = round_detail(db, t["id"], r["number"])
     out["warnings"] = warnings
     return out
