@@ -164,6 +164,33 @@ def test_a_refused_batch_stores_nothing(client, game, batch, status, field):
     assert r.status_code == 201 and r.get_json()["events"][0]["seq"] == 1
 
 
+BLEED = [{"type": "turn.start", "seat": 1},
+         {"type": "action.declare", "seat": 1, "action": "bleed", "minion": "Modius", "amount": 1}]
+
+
+@pytest.mark.parametrize("fields, field", [
+    ({"seat": "x"}, "fields.seat"), ({"seat": None}, "fields.seat"), ({"seat": 9}, "fields.seat"),
+    ({"amount": "lots"}, "fields.amount"), ({"action": "fly"}, "fields.action"),
+    ({"minion": "Modiuss Prime"}, "fields.minion"), ({"target_seat": 10 ** 30}, "fields.target_seat"),
+    ({"colour": "red"}, "fields.colour"), ({"type": "note"}, "fields.type"),
+])
+def test_an_amend_is_checked_as_part_of_the_event_it_corrects(client, game, fields, field):
+    """The replay applies an amend's fields as they are: a bad one broke every later read."""
+    post(client, game, BLEED)
+    r = post(client, game, {"type": "amend", "target": 2, "fields": fields})
+    assert r.status_code in (400, 422) and r.get_json()["field"] == field
+    got = client.get(f"/api/games/{game}")
+    assert got.status_code == 200 and len(got.get_json()["events"]) == 2
+
+
+def test_an_amend_is_stored_normalized_and_may_correct_an_event_of_its_batch(client, game):
+    r = post(client, game, BLEED + [{"type": "amend", "target": 2, "fields": {"minion": "modius", "amount": 2}}])
+    assert r.status_code == 201 and r.get_json()["events"][2]["fields"] == {"minion": "Modius", "amount": 2}
+    assert client.get(f"/api/games/{game}").get_json()["state"]["action"]["amount"] == 2
+    r = post(client, game, {"type": "amend", "target": 3, "fields": {"amount": 3}})
+    assert r.status_code == 400 and r.get_json()["field"] == "target"
+
+
 def test_create_game_bad_input(client):
     for body, field in (({"seats": ["A", "B"]}, "seats"), ({}, "seats"),
                         ({"seats": SEATS, "colour": 1}, "colour"),
