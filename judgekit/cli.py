@@ -184,9 +184,8 @@ def export() -> None:
     """Export a tournament's data (standings, seating, penalties) as CSV or JSON."""
 
 
-def _export_rows(ctx: click.Context, tournament: int, fmt: str, rows_of) -> None:
-    import csv
-
+def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of) -> None:
+    from judgekit.tournament.penalties.export import csv_text
     from judgekit.tournament.store import TournamentError
 
     db = _open_migrated(ctx)
@@ -198,10 +197,8 @@ def _export_rows(ctx: click.Context, tournament: int, fmt: str, rows_of) -> None
         db.close()
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
-    elif rows:
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    else:  # the web's writer: spreadsheet-safe cells, the header even when there is no row
+        click.echo(csv_text(columns, rows), nl=False)
 
 
 @export.command("standings")
@@ -211,7 +208,7 @@ def _export_rows(ctx: click.Context, tournament: int, fmt: str, rows_of) -> None
 def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
     """Standings (after the final: the final ranking, with rating points)."""
     from judgekit.tournament import store
-    _export_rows(ctx, tournament, fmt, lambda db: store.standings_rows(db, tournament))
+    _export_rows(ctx, tournament, fmt, store.STANDINGS_COLUMNS, lambda db: store.standings_rows(db, tournament))
 
 
 @export.command("seating")
@@ -227,7 +224,7 @@ def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fm
         store.get_tournament(db, tournament)
         numbers = [round_no] if round_no else [r["number"] for r in store.rounds(db, tournament)]
         return [row for n in numbers for row in store.seating_rows(db, tournament, n)]
-    _export_rows(ctx, tournament, fmt, rows_of)
+    _export_rows(ctx, tournament, fmt, store.SEATING_COLUMNS, rows_of)
 
 
 @export.command("penalties")

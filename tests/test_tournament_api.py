@@ -192,6 +192,34 @@ def test_exports(client, tid):
     assert client.get(f"/tournaments/{tid}/export/standings.xml").status_code == 404
 
 
+FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1", "-2", "@x"]
+
+
+def test_exports_are_spreadsheet_safe_and_keep_their_header(client, tid, app):
+    from click.testing import CliRunner
+
+    from judgekit.cli import main
+    from judgekit.tournament import store
+    def cli_export(kind):
+        r = CliRunner().invoke(main, ["--instance", app.instance_path, "export", kind, "--tournament", str(tid)])
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    for kind, columns in (("standings", store.STANDINGS_COLUMNS), ("seating", store.SEATING_COLUMNS)):
+        # no player, no round: the header all the same
+        header = ",".join(columns) + "\r\n"
+        assert client.get(f"/tournaments/{tid}/export/{kind}.csv").get_data(as_text=True) == header
+        assert cli_export(kind).splitlines() == [header.rstrip()]  # (click's runner shows \r\n as \n)
+    r = client.post(f"/api/tournaments/{tid}/players", json=[{"name": n} for n in FORMULAS])
+    assert r.status_code == 201, r.get_json()
+    start(client, tid)
+    outputs = [client.get(f"/tournaments/{tid}/export/{kind}.csv").get_data(as_text=True)
+               for kind in ("standings", "seating")] + [cli_export("standings"), cli_export("seating")]
+    for text in outputs:
+        names = sorted(row["name"] for row in csv.DictReader(io.StringIO(text)))
+        assert names == sorted("'" + n for n in FORMULAS), text
+
+
 def test_toss_then_final_then_winner(client, tid):
     ids = add_players(client, tid, 10)
     for n in (1, 2):

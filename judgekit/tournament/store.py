@@ -1086,8 +1086,14 @@ def dashboard(db, tournament_id: Any) -> dict:
     }
 
 
+SEATING_COLUMNS = ("round", "table", "seat", "player_id", "name", "vekn")
+STANDINGS_COLUMNS = ("place", "rank", "player_id", "name", "vekn", "gw", "vp", "tp", "rounds",
+                     "status", "finish", "final_vp", "rating_points")
+
+
 def seating_rows(db, tournament_id: Any, number: Any) -> list[dict]:
-    """Flat seating of a round for export: round, table, seat, player id, name, VEKN."""
+    """Flat seating of a round for export (`SEATING_COLUMNS`): round, table, seat, player
+    id, name, VEKN."""
     detail = round_detail(db, tournament_id, number)
     rows = []
     for tb in detail["tables"]:
@@ -1101,7 +1107,8 @@ def seating_rows(db, tournament_id: Any, number: Any) -> list[dict]:
 
 
 def standings_rows(db, tournament_id: Any) -> list[dict]:
-    """Flat standings for export (after the final, the event's final ranking)."""
+    """Flat standings for export (`STANDINGS_COLUMNS`; after the final, the event's final
+    ranking)."""
     res = results(db, tournament_id)
     out = []
     for r in res["rows"]:

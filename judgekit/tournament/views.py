@@ -9,8 +9,6 @@ permission checks in front of the `POST` handlers here.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 from functools import wraps
 
@@ -19,6 +17,7 @@ from flask import (Blueprint, Response, flash, jsonify, redirect, render_templat
 
 from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
 from judgekit.tournament import store
+from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, get_db, json_body
@@ -271,13 +270,9 @@ def final_seat_form(tid):
 
 # --- exports -----------------------------------------------------------------------------------
 
-def _csv(rows: list[dict], filename: str) -> Response:
-    buf = io.StringIO()
-    if rows:
-        writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return Response(buf.getvalue(), mimetype="text/csv",
+def _csv(columns, rows: list[dict], filename: str) -> Response:
+    """A CSV download (`export.csv_text`: spreadsheet-safe cells, the header even when empty)."""
+    return Response(csv_text(columns, rows), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
@@ -288,7 +283,7 @@ def export_standings(tid, fmt):
     t = store.get_tournament(db, tid)
     rows = store.standings_rows(db, t["id"])
     if fmt == "csv":
-        return _csv(rows, f"standings-{t['id']}.csv")
+        return _csv(store.STANDINGS_COLUMNS, rows, f"standings-{t['id']}.csv")
     if fmt == "json":
         return jsonify({"tournament": t["id"], "name": t["name"], "standings": rows})
     raise ApiError(404, "export as .csv or .json")
@@ -306,7 +301,7 @@ def export_seating(tid, fmt):
     else:
         rows = [row for r in rounds for row in store.seating_rows(db, t["id"], r["number"])]
     if fmt == "csv":
-        return _csv(rows, f"seating-{t['id']}.csv")
+        return _csv(store.SEATING_COLUMNS, rows, f"seating-{t['id']}.csv")
     if fmt == "json":
         return jsonify({"tournament": t["id"], "name": t["name"], "seating": rows})
     raise ApiError(404, "export as .csv or .json")

@@ -19,6 +19,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Iterable, Sequence
 
 from judgekit.tournament.penalties.escalation import needs_head_judge
 from judgekit.tournament.penalties.records import STATUS_LIFTED, kind_of, replay
@@ -107,17 +108,24 @@ def penalties_json(records, catalog=None) -> list[dict]:
     return export_rows(records, catalog)
 
 
-def penalties_csv(records, catalog=None, *, bom: bool = False) -> str:
-    """The CSV export as text: header `CSV_COLUMNS`, one row per record, every text cell
-    spreadsheet-safe, CRLF line ends (RFC 4180). Encode as UTF-8; `bom=True` prepends
-    U+FEFF, which Excel needs to read UTF-8 (LibreOffice and scripts do not)."""
+def csv_text(columns: Sequence[str], rows: Iterable[dict], *, bom: bool = False) -> str:
+    """The one CSV writer of every export (penalties, standings, seating; web and CLI): the
+    header `columns` always (an empty export is its header row), then one line per row,
+    every text cell through `csv_safe`, CRLF line ends (RFC 4180). Encode as UTF-8;
+    `bom=True` prepends U+FEFF, which Excel needs to read UTF-8 (LibreOffice and scripts do
+    not)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for row in export_rows(records, catalog):
-        writer.writerow([_cell(row[col]) for col in CSV_COLUMNS])
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row.get(col)) for col in columns])
     text = out.getvalue()
     return "\ufeff" + text if bom else text
+
+
+def penalties_csv(records, catalog=None, *, bom: bool = False) -> str:
+    """The CSV export as text: header `CSV_COLUMNS`, one row per record (`csv_text`)."""
+    return csv_text(CSV_COLUMNS, export_rows(records, catalog), bom=bom)
 
 
 # --- per-player report ------------------------------------------------------------------
