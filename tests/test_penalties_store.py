@@ -142,6 +142,28 @@ def test_dq_drops_the_player_from_the_next_round(db, t):
     assert tstore.standings(db, tid).row(ids[0]).status == "disqualified"
 
 
+def test_each_level_has_its_effect_from_the_catalog(db, t):
+    """v1 has no Standings Adjustment: its Game Loss (which v2's SA replaced) takes 1 VP once
+    approved, and both of its Disqualifications remove the player."""
+    tid = tstore.create_tournament(db, {"name": "Old school", "catalog": "v1"})
+    ana, bo, cy = (tstore.add_player(db, tid, {"name": n})["id"] for n in ("Ana", "Bo", "Cy"))
+    gl = judge(db, tid, {"player": ana, "infraction": "illegal-main-deck-legal-decklist",
+                         "description": "sideboard card in the deck"})
+    assert gl.record["penalty"] == "Game Loss" and gl.needs_head_judge
+    assert pstore.standing_adjustments(db, tid) == []                  # not before it is approved
+    pstore.approve(db, tid, gl.record["id"], {}, judge="Hal", role="head_judge")
+    assert pstore.standing_adjustments(db, tid) == [{"player_id": ana, "vp": -1, "record": gl.record["id"]}]
+    assert tstore.standings(db, tid).row(ana).vp == -1
+    for pid, level in ((bo, "Disqualification"), (cy, "Disqualification without prize")):
+        res = judge(db, tid, {"player": pid, "infraction": "Fraud", "penalty": level, "description": "x",
+                              "reason": "as the guide says"}, role="head_judge", name="Hal")
+        assert isinstance(res, pstore.Stored), res
+    assert pstore.disqualified_players(db, tid) == {bo, cy}
+    # a warning has no effect at all
+    judge(db, tid, {"player": ana, "infraction": "Drawing Extra Cards"})
+    assert len(pstore.standing_adjustments(db, tid)) == 1
+
+
 def test_deviation_needs_a_reason_and_waits_for_approval(db, t):
     tid, (ana, *_) = t
     res = judge(db, tid, {"player": ana, "infraction": "card access error", "penalty": "Warning"})

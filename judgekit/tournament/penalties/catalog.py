@@ -35,7 +35,12 @@ _CATALOG_KEYS = {
     "accumulation_note": str, "notes": list,
 }
 _CATALOG_REQUIRED = ("name", "edition", "escalation", "ladder")
-_LEVEL_KEYS = {"name": str, "abbr": str, "description": str}
+_LEVEL_KEYS = {"name": str, "abbr": str, "description": str, "effect": str}
+# What an approved penalty at a level does to the standings (`Level.effect`; none: nothing).
+EFFECTS = {
+    "vp-1": "minus 1 VP in the standings",
+    "remove": "the player leaves the event: not ranked, not seated again",
+}
 _ENTRY_KEYS = {
     "id": str, "category": str, "infraction": str, "name": str, "aliases": list,
     "default": str, "default_when": str, "remedy": str, "addition": str, "variants": list,
@@ -77,6 +82,7 @@ class Level:
     name: str
     abbr: str
     description: str = ""
+    effect: str | None = None  # a key of EFFECTS, applied once approved; None: no effect
 
 
 @dataclass(frozen=True)
@@ -202,6 +208,11 @@ class Catalog:
     def ladder_text(self) -> str:
         """"v2: C, C, W, W, SA, SA, DQ"."""
         return f"{self.id}: " + ", ".join(self.abbr(step) for step in self.ladder)
+
+    def effect(self, penalty: str | None) -> str | None:
+        """What an approved `penalty` does to the standings (`EFFECTS`), or None."""
+        lv = self.level(penalty)
+        return lv.effect if lv else None
 
     def is_head_judge_level(self, penalty: str | None) -> bool:
         lv = self.level(penalty)
@@ -335,7 +346,11 @@ def parse_catalog(text: str | bytes, source: str = "<catalog>",
             if k in seen_levels:
                 bad(label, f"name or abbreviation '{k}' used twice")
             seen_levels.add(k)
-        levels.append(Level(raw["name"], raw["abbr"], raw.get("description", "")))
+        effect = raw.get("effect")
+        if effect is not None and effect not in EFFECTS:
+            bad(label, f"effect '{effect}' is not one of {', '.join(EFFECTS)} (leave it out for none)")
+            effect = None
+        levels.append(Level(raw["name"], raw["abbr"], raw.get("description", ""), effect))
     level_names = {normalise(lv.name): lv.name for lv in levels}
 
     def level_name(value, entry, what):

@@ -10,9 +10,9 @@ returned; other content under the same id: refused).
 
 What the head judge must see (SA, DQ, deviations) is stored at once and waits for an
 approval; a head judge or organizer who issues such a penalty approves it by issuing it.
-A Standings Adjustment (−1 VP) and a Disqualification take effect in the standings once
-approved (`standing_adjustments`, `disqualified_players`: the hooks the tournament store
-calls).
+What a penalty does to the standings is its level's `effect` in the catalog ("vp-1": a
+Standings Adjustment, v1's Game Loss; "remove": a Disqualification), applied once approved
+(`standing_adjustments`, `disqualified_players`: the hooks the tournament store calls).
 
 A tournament's catalog is its `catalog` column (None: the default catalog, v2).
 No Flask here.
@@ -50,7 +50,6 @@ _STORED = ("kind", "refers_to", "tournament", "round", "table", "game", "event",
            "penalty", "proposed", "description", "rule", "time", "approved_by",
            "approval_reason", "reason", "client_id")
 
-SA_LEVELS = ("Standings Adjustment",)
 RULE_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[A-Za-z0-9][A-Za-z0-9.\-]*(#[A-Za-z0-9._\-]+)?$")
 MAX_TEXT = {"description": 2000, "reason": 1000, "approval_reason": 1000, "player_name": 80,
             "rule": 200, "infraction": 200, "variant": 80, "penalty": 80}
@@ -174,22 +173,28 @@ def current(db, tournament_id: int) -> list[dict]:
     return replay(records(db, tournament_id))
 
 
-def _approved_in_force(db, tournament_id: int) -> list[dict]:
-    return [r for r in current(db, tournament_id)
-            if r["status"] != STATUS_LIFTED and r.get("approved_by")]
+def _effects_in_force(db, tournament_id: int, effect: str) -> list[dict]:
+    """Approved records in force, of a registered player, whose level has `effect` in its
+    catalog (`[[level]] effect` in content/penalties: "vp-1", "remove")."""
+    t = tstore.get_tournament(db, tournament_id)
+    default = catalog_of(db, t)
+    cats = catalogs()
+    return [r for r in current(db, t["id"])
+            if r["status"] != STATUS_LIFTED and r.get("approved_by") and r.get("player") is not None
+            and cats.get(r.get("catalog"), default).effect(r.get("penalty")) == effect]
 
 
 def standing_adjustments(db, tournament_id: int) -> list[dict]:
-    """Hook for the standings: −1 VP per approved Standings Adjustment in force."""
+    """Hook for the standings: −1 VP per approved penalty in force whose level's effect is
+    "vp-1" (v2 Standings Adjustment, v1 Game Loss)."""
     return [{"player_id": r["player"], "vp": -1, "record": r["id"]}
-            for r in _approved_in_force(db, tournament_id)
-            if r.get("player") is not None and r.get("penalty") in SA_LEVELS]
+            for r in _effects_in_force(db, tournament_id, "vp-1")]
 
 
 def disqualified_players(db, tournament_id: int) -> set[int]:
-    """Hook for the standings and the seating: players with an approved DQ in force."""
-    return {r["player"] for r in _approved_in_force(db, tournament_id)
-            if r.get("player") is not None and str(r.get("penalty") or "").startswith("Disqualification")}
+    """Hook for the standings and the seating: players with an approved penalty in force
+    whose level's effect is "remove" (the Disqualifications)."""
+    return {r["player"] for r in _effects_in_force(db, tournament_id, "remove")}
 
 
 def report(db, tournament_id: int):
