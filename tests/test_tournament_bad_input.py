@@ -159,3 +159,42 @@ def test_cli_export_of_a_huge_tournament_id_fails_in_one_line(tmp_path):
         r = CliRunner().invoke(main, ["--instance", str(tmp_path / "i"), *args])
         assert r.exit_code == 1, (args, r.output)
         assert r.output == f"judgekit: no tournament {HUGE[:20]}\n"
+
+
+# --- values of the wrong type are refused, naming the field ------------------------------------------
+
+def test_an_extension_reason_must_be_text(client, world):
+    tid = world["tid"]
+    for reason in (["a"], {"why": "ruling"}, 5):
+        r = client.post(f"/api/tournaments/{tid}/rounds/1/tables/1/extend", json={"minutes": 2, "reason": reason})
+        assert r.status_code == 400 and r.get_json()["field"] == "reason", r.get_json()
+    for minutes in (["2"], True, 2.5):
+        r = client.post(f"/api/tournaments/{tid}/rounds/1/tables/1/extend", json={"minutes": minutes, "reason": "x"})
+        assert r.status_code == 400 and r.get_json()["field"] == "minutes", r.get_json()
+    clocks = client.get(f"/api/tournaments/{tid}/clocks").get_json()["clocks"]
+    assert clocks["tables"][0]["extensions"] == []
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"checked_in": "false"}, "checked_in"), ({"checked_in": 0}, "checked_in"), ({"checked_in": ["x"]}, "checked_in"),
+    ({"dropped": "no"}, "dropped"), ({"checked_in": False, "dropped": "yes"}, "dropped"),
+])
+def test_player_flags_must_be_booleans(client, world, body, field):
+    pid = world["pids"][0]
+    r = client.patch(f"/api/tournaments/{world['tid']}/players/{pid}", json=body)
+    assert r.status_code == 400 and r.get_json()["field"] == field
+    p = next(p for p in client.get(f"/api/tournaments/{world['tid']}/players").get_json()["players"] if p["id"] == pid)
+    assert p["checked_in"] is True and p["dropped"] is False  # nothing written, not even half
+    r = client.patch(f"/api/tournaments/{world['tid']}/players/{pid}", json={"checked_in": False})
+    assert r.status_code == 200 and r.get_json()["checked_in"] is False
+
+
+def test_new_players_and_tournaments_take_booleans_only(client, world):
+    tid = world["tid"]
+    for bad in (["x"], "false", 1):
+        r = client.post(f"/api/tournaments/{tid}/players", json={"name": "Zed", "checked_in": bad})
+        assert r.status_code == 400 and r.get_json()["field"] == "checked_in"
+        r = client.post("/api/tournaments", json={"name": "Cup", "has_final": bad})
+        assert r.status_code == 400 and r.get_json()["field"] == "has_final"
+    r = client.post(f"/api/tournaments/{tid}/players", json={"name": "Zed", "checked_in": False})
+    assert r.status_code == 201 and r.get_json()["checked_in"] is False

@@ -432,12 +432,14 @@ def _seed(value: Any) -> int:
     return _clean_int(value, "seed", 0, MAX_INT)
 
 
-def _clean_bool(value: Any, default: bool) -> bool:
-    if value is None or value == "":
+def _clean_bool(value: Any, field: str, default: bool | None = None) -> bool:
+    """A JSON true/false (`default` when not given), or a 400 naming the field: "false",
+    0 or ["x"] are not booleans (the web forms turn their text into bools first)."""
+    if value is None and default is not None:
         return default
-    if isinstance(value, bool):
-        return value
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
+    if not isinstance(value, bool):
+        raise TournamentError(400, f"{field} must be true or false, not {value!r}", field)
+    return value
 
 
 def create_tournament(db, data: dict) -> int:
@@ -460,7 +462,7 @@ def create_tournament(db, data: dict) -> int:
         "time_limit_min": _clean_int(data.get("time_limit_min"), "time_limit_min", MIN_TIME_LIMIT, 600, 120),
         "final_time_limit_min": _clean_int(data.get("final_time_limit_min"), "final_time_limit_min",
                                            MIN_TIME_LIMIT, 900, None),
-        "has_final": int(_clean_bool(data.get("has_final"), True)),
+        "has_final": int(_clean_bool(data.get("has_final"), "has_final", True)),
         "catalog": _clean_catalog(data.get("catalog")),
         "created_at": now(),
     }
@@ -502,6 +504,7 @@ def add_player(db, tournament_id: Any, data: dict) -> dict:
         raise TournamentError(400, "send an object with the player's name and vekn")
     name = _clean_text(data.get("name"), "name", required=True, max_len=80)
     vekn = clean_vekn(data.get("vekn"))
+    checked_in = _clean_bool(data.get("checked_in"), "checked_in", True)
     if _final_started(db, t):
         raise TournamentError(409, "the final has begun: no more players can join")
     with _unique(f"VEKN number {vekn} is already registered here", "vekn"), transaction(db):
@@ -512,28 +515,32 @@ def add_player(db, tournament_id: Any, data: dict) -> dict:
         last = _last_round_number(db, t["id"])
         pid = db[T_PLAYERS].insert({
             "tournament_id": t["id"], "name": name, "vekn": vekn,
-            "checked_in": int(_clean_bool(data.get("checked_in"), True)), "dropped": 0,
+            "checked_in": int(checked_in), "dropped": 0,
             "joined_after_round": last or None, "created_at": now(),
         }).last_pk
     return get_player(db, t["id"], pid)
 
 
 def set_checked_in(db, tournament_id: Any, player_id: Any, checked_in: bool) -> dict:
-    """Mark a player present (seated by the next round) or absent (not seated)."""
+    """Mark a player present (seated by the next round) or absent (not seated).
+    `checked_in` must be a bool (400 otherwise)."""
+    checked_in = _clean_bool(checked_in, "checked_in")
     t = get_tournament(db, tournament_id)
     p = get_player(db, t["id"], player_id)
-    db[T_PLAYERS].update(p["id"], {"checked_in": int(bool(checked_in))})
+    db[T_PLAYERS].update(p["id"], {"checked_in": int(checked_in)})
     return get_player(db, t["id"], p["id"])
 
 
 def drop_player(db, tournament_id: Any, player_id: Any, dropped: bool = True) -> dict:
     """A player leaves the event (3.1.4): not seated in later rounds, shown in the standings
     but not ranked for the final. Dropping during an open round keeps the current seat (the
-    round is played or scored as a loss); `dropped=False` reinstates the player."""
+    round is played or scored as a loss); `dropped=False` reinstates the player. `dropped`
+    must be a bool (400 otherwise)."""
+    dropped = _clean_bool(dropped, "dropped")
     t = get_tournament(db, tournament_id)
     p = get_player(db, t["id"], player_id)
     db[T_PLAYERS].update(p["id"], {
-        "dropped": int(bool(dropped)),
+        "dropped": int(dropped),
         "dropped_after_round": (_last_round_number(db, t["id"]) or 0) if dropped else None,
     })
     return get_player(db, t["id"], p["id"])

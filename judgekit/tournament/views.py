@@ -16,6 +16,7 @@ from flask import (Blueprint, Response, flash, jsonify, redirect, render_templat
                    url_for)
 
 from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
+from judgekit.db import transaction
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.scoring import format_vp
@@ -76,8 +77,8 @@ def create_form():
 
 def _form_dict() -> dict:
     data = {k: v for k, v in request.form.items() if k != "csrf_token"}
-    if "has_final_present" in data:
-        data["has_final"] = "has_final" in request.form
+    if "has_final_present" in data or "has_final" in data:  # a checkbox: present or not
+        data["has_final"] = request.form.get("has_final", "") not in ("", "0")
     return data
 
 
@@ -355,7 +356,6 @@ def api_add_player(tid):
     db = get_db()
     if isinstance(body, list):
         # several at once: all or nothing
-        from judgekit.db import transaction
         out = []
         with transaction(db):
             for item in body:
@@ -372,10 +372,11 @@ def api_update_player(tid, pid):
         raise ApiError(400, "send an object: {\"checked_in\": bool} or {\"dropped\": bool}")
     db = get_db()
     p = store.get_player(db, store.get_tournament(db, tid)["id"], pid)
-    if "checked_in" in body:
-        p = store.set_checked_in(db, tid, pid, bool(body["checked_in"]))
-    if "dropped" in body:
-        p = store.drop_player(db, tid, pid, bool(body["dropped"]))
+    with transaction(db):  # both or neither (each refuses a value that is not true/false)
+        if "checked_in" in body:
+            p = store.set_checked_in(db, tid, pid, body["checked_in"])
+        if "dropped" in body:
+            p = store.drop_player(db, tid, pid, body["dropped"])
     return jsonify(p)
 
 

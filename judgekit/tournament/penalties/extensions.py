@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from judgekit.errors import parse_int
 from judgekit.recorder import clock as clockmod
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.store import Refused, _refused
@@ -175,13 +176,13 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
         if minutes == 0:
             return _refused(400, "minutes", "Under about a minute of judge time gives no extension "
                                             "(v2 §1.2.4); give the minutes if there is another reason.")
-    try:
-        minutes = int(str(minutes).strip()) if not isinstance(minutes, bool) else None
-    except ValueError:
-        minutes = None
-    if minutes is None or not 1 <= minutes <= MAX_MINUTES:
+    minutes = parse_int(minutes, 1, MAX_MINUTES)
+    if minutes is None:
         return _refused(400, "minutes", f"minutes must be a whole number from 1 to {MAX_MINUTES}.")
-    reason = str(data.get("reason") or "").strip()
+    reason = data.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        return _refused(400, "reason", "The reason must be text.")
+    reason = (reason or "").strip()
     if not reason:
         return _refused(400, "reason", "Say why (e.g. \"ruling on Direct Intervention, 4 minutes\").")
     if len(reason) > 300:
