@@ -25,7 +25,6 @@ OPEN_WRITES = {
     "auth.api_token": "exchanging a code for a token",
     "auth.api_revoke": "revoking the token you present",
     "recorder.games_create": "practice games (no tournament) are open",
-    "recorder.api_parse": "parses a line, stores nothing",
     "trainer.start_session": "the trainer is public; progress stays in the browser",
     "trainer.session_answer": "trainer",
     "trainer.question_answer": "trainer",
@@ -38,6 +37,7 @@ CONDITIONAL = {
     "tournament.table_page": "results.enter",     # action=override needs results.override
     "recorder.api_append": "events.record",       # on a tournament's game; practice games open
     "recorder.api_create_game": "events.record",  # with a tournament_id
+    "recorder.api_parse": "events.record",        # on a tournament's game (stores nothing)
 }
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -257,11 +257,86 @@ def test_guarded_pages_and_reads(app, client, world, signed_in):
 def test_penalty_records_never_reach_the_public(app, client, world):
     secret = "bent corners on every master"
     pages = [f"/tournaments/{world['tid']}/public", "/tournaments", "/api/tournaments",
-             f"/api/games/{world['game']}", f"/games/{world['game']}", "/api/search?q=marked+cards"]
+             "/api/games", "/games", "/api/search?q=marked+cards"]
     for url in pages:
         r = client.get(url)
         assert r.status_code == 200 and secret not in r.get_data(as_text=True) and "bent" not in \
             r.get_data(as_text=True), url
+
+
+# Recorder reads: a tournament's game is its judges' (tournament.view); practice games are open.
+GAME_READS = {"recorder.api_game": "/api/games/{game}", "recorder.game_page": "/games/{game}",
+              "recorder.api_outcome": "/api/games/{game}/outcome",
+              "recorder.api_list_games": "/api/games?tournament_id={tid}"}
+# Recorder reads that show no game, and why.
+OPEN_RECORDER_READS = {"recorder.api_complete": "card-name completion (public card facts)",
+                       "recorder.api_vocabulary": "the event vocabulary",
+                       "recorder.games_page": "lists practice games only"}
+
+
+def test_every_recorder_read_is_listed(app):
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()
+                 if rule.endpoint.startswith("recorder.") and "GET" in rule.methods}
+    assert endpoints == set(GAME_READS) | set(OPEN_RECORDER_READS)
+
+
+def game_reads(world):
+    return [url.format(game=world["game"], tid=world["tid"]) for url in GAME_READS.values()]
+
+
+def assert_refused(client, world, status):
+    for url in game_reads(world):
+        r = client.get(url)
+        if url.startswith("/api/"):
+            assert r.status_code == status and "bent" not in r.get_data(as_text=True), url
+        else:
+            assert r.status_code == 302 and "/sign-in?next=" in r.location, url
+    r = client.post(f"/api/games/{world['game']}/parse", json={"line": "1 go"})
+    assert r.status_code == status
+
+
+def test_tournament_games_are_not_readable_signed_out(client, world):
+    assert_refused(client, world, 401)
+    listed = client.get("/api/games").get_json()["games"]
+    assert all(g["tournament_id"] is None for g in listed)
+    assert f"/games/{world['game']}\"" not in client.get("/games").get_data(as_text=True)
+
+
+def test_tournament_games_are_not_readable_by_judges_of_another_tournament(client, world, signed_in):
+    other = client.post("/api/tournaments", json={"name": "Other"}).get_json()["id"]
+    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    signed_in(client, other, "organizer")  # every role of its own tournament, none here
+    assert_refused(client, world, 401)
+    client.environ_base["HTTP_AUTHORIZATION"] = "Bearer jk_not-a-token"
+    assert_refused(client, world, 401)
+
+
+@pytest.mark.parametrize("how", ["token", "session"])
+def test_tournament_games_are_readable_by_its_judges(client, world, signed_in, how):
+    """tournament.view is the lowest signed-in role: every role of the tournament reads."""
+    signed_in(client, world["tid"], "judge", how=how)
+    for url in game_reads(world):
+        assert client.get(url).status_code == 200, url
+    games = client.get(f"/api/games?tournament_id={world['tid']}").get_json()["games"]
+    assert world["game"] in [g["id"] for g in games]
+    assert all(g["tournament_id"] is None for g in client.get("/api/games").get_json()["games"])
+
+
+def test_practice_games_are_readable_by_anyone(client, world):
+    gid = client.post("/api/games", json={"seats": ["A", "B", "C", "D"], "label": "Open table"}).get_json()["id"]
+    for url in (f"/api/games/{gid}", f"/games/{gid}", f"/api/games/{gid}/outcome"):
+        assert client.get(url).status_code == 200, url
+    assert client.post(f"/api/games/{gid}/parse", json={"line": "1 go"}).status_code == 200
+    assert [g["id"] for g in client.get("/api/games").get_json()["games"]] == [gid]
+    assert "Open table" in client.get("/games").get_data(as_text=True)
+
+
+def test_the_recorder_has_no_penalty_event(client):
+    """Penalties live in the penalty records only (no second, unvalidated copy in a game)."""
+    gid = client.post("/api/games", json={"seats": ["A", "B", "C", "D"]}).get_json()["id"]
+    r = client.post(f"/api/games/{gid}/events", json={"type": "penalty", "infraction": "x", "penalty": "DQ"})
+    assert r.status_code == 400 and r.get_json()["field"] == "type"
+    assert "penalty" not in client.get("/api/recorder/vocabulary").get_json()
 
 
 def test_practice_games_stay_open(client):

@@ -42,7 +42,8 @@ PLAYS = {"card.play", "reaction", "action.declare", "effect", "transfer", "disca
          "strike", "cancel", "interrupt"}
 # Events after which the table has moved on (used for the time call).
 PROGRESS = {"action.declare", "phase", "turn.start", "transfer", "discard"}
-# Events that do not take part in the game sequence.
+# Events that do not take part in the game sequence ("penalty": stored before that type left
+# the vocabulary: penalties are the penalty records).
 OFF_BOARD = {"note", "judge.call", "ruling", "misplay", "penalty", "time.extend",
              "time.pause", "time.resume", "time.call", "loop.mark", "game.start",
              "talk", "talk.stop", "retract", "amend"}

@@ -89,7 +89,6 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
     "judge.call": ("optional", {"reason": "str"}, ()),
     "ruling": ("optional", {"finding_seq": "seq"}, ()),
     "misplay": ("optional", {}, ()),
-    "penalty": ("optional", {"infraction": "str", "penalty": "str", "finding_seq": "seq"}, ()),
     "time.extend": ("none", {"minutes": "int", "reason": "str", "judge_minutes": "num"},
                     ("minutes",)),
     "time.pause": ("none", {"reason": "str"}, ()),

@@ -21,7 +21,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-# Events that are not part of the game sequence (talk, judge work, time): ignored here.
+# Events that are not part of the game sequence (talk, judge work, time): ignored here
+# ("penalty": stored before that type left the vocabulary).
 OFF_BOARD = {"note", "judge.call", "ruling", "misplay", "penalty", "time.extend",
              "time.pause", "time.resume", "time.call", "talk", "talk.stop", "retract",
              "amend", "game.start", "loop.mark"}

@@ -313,7 +313,7 @@ def _apply_marks(ev: dict[str, Any], marks: dict[str, Any]) -> dict[str, Any]:
         if key == "unlocked":
             ev["locked"] = False
         elif key == "seq":
-            ev["target_seq" if t == "cancel" else "finding_seq" if t in ("ruling", "penalty") else "target"] = value
+            ev["target_seq" if t == "cancel" else "finding_seq" if t == "ruling" else "target"] = value
         elif key == "window":
             ev["phase" if t in ("sync",) else "window"] = value
         elif key == "amount" and t == "transfer":

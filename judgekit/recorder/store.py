@@ -147,7 +147,9 @@ def get_game(db, game_id: int) -> dict[str, Any] | None:
 
 
 def list_games(db, tournament_id: int | None = None, limit: int = 200) -> list[dict[str, Any]]:
-    where, args = "", []
+    """The games of one tournament, or the practice games (no tournament) when
+    `tournament_id` is None; newest first."""
+    where, args = "WHERE g.tournament_id IS NULL", []
     if tournament_id is not None:
         where, args = "WHERE g.tournament_id = ?", [tournament_id]
     sql = (f"SELECT g.*, (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) AS event_count "

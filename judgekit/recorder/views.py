@@ -4,6 +4,10 @@ Writes go through one function per kind of write (`write_new_game`, `write_event
 with its sign-in check: a game that belongs to a tournament takes writes from that
 tournament's signed-in judges only (their name is recorded on each event); practice games
 stay open and record the `judge` the client sends (default "anonymous").
+
+Reads likewise: every view that shows a game goes through `readable_game`, so a
+tournament's game (its seating, events, findings, outcome) is shown to that tournament's
+signed-in judges only (`tournament.view`); lists without a tournament hold practice games.
 """
 from __future__ import annotations
 
@@ -11,8 +15,8 @@ import os
 import time
 from pathlib import Path
 
-from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
-                   request, url_for)
+from flask import (Blueprint, current_app, jsonify, redirect, render_template, request,
+                   url_for)
 from werkzeug.routing import IntegerConverter
 
 from judgekit.auth.views import current_name, require_role
@@ -104,9 +108,21 @@ def write_new_game(data) -> int:
         raise ApiError(400, exc.reason, field=exc.field)
 
 
+def readable_game(game_id: int, action: str = "tournament.view") -> dict:
+    """The game, if the visitor may see it (a tournament's game: `action` in its tournament;
+    a practice game: anyone); 404 if there is no such game. A page (GET) is redirected to
+    the sign-in page instead of a 401/403."""
+    game = store.get_game(get_db(), game_id)
+    if game is None:
+        raise ApiError(404, f"there is no game {game_id}")
+    if game["tournament_id"] is not None:
+        require_role(game["tournament_id"], action)
+    return game
+
+
 def write_events(game_id: int, payload) -> store.Appended:
     game = store.get_game(get_db(), game_id)
-    if game is not None and game.get("tournament_id"):  # practice games stay open to anyone
+    if game is not None and game["tournament_id"] is not None:  # practice games: anyone
         require_role(game["tournament_id"], "events.record")
     result = store.append_events(get_db(), game_id, payload, cards=cards(),
                                  judge=current_judge(), now=time.time(), durable=durable())
@@ -126,12 +142,16 @@ def api_create_game():
 
 @bp.get("/api/games")
 def api_list_games():
+    """`?tournament_id=`: that tournament's games (its judges only); else practice games."""
     tid = query_id("tournament_id")
+    if tid is not None:
+        require_role(tid, "tournament.view")
     return jsonify({"games": store.list_games(get_db(), tournament_id=tid)})
 
 
 @bp.get("/api/games/<rowid:game_id>")
 def api_game(game_id: int):
+    readable_game(game_id)
     view = store.game_view(get_db(), game_id, cards=cards(), now=time.time())
     if view is None:
         raise ApiError(404, f"there is no game {game_id}")
@@ -159,10 +179,8 @@ def api_append(game_id: int):
 @bp.post("/api/games/<rowid:game_id>/parse")
 def api_parse(game_id: int):
     """Quick-entry line -> events (validated, not stored): the page then posts them."""
+    game = readable_game(game_id, "events.record")  # part of recording (stores nothing)
     data = json_body()
-    game = store.get_game(get_db(), game_id)
-    if game is None:
-        raise ApiError(404, f"there is no game {game_id}")
     if not isinstance(data, dict) or not isinstance(data.get("line"), str):
         raise ApiError(400, "send {\"line\": \"...\"}", field="line")
     last = data.get("last_seq")
@@ -179,6 +197,7 @@ def api_parse(game_id: int):
 
 @bp.get("/api/games/<rowid:game_id>/outcome")
 def api_outcome(game_id: int):
+    readable_game(game_id)
     try:
         return jsonify(store.game_outcome(get_db(), game_id))
     except LookupError as exc:
@@ -229,9 +248,7 @@ def games_create():
 
 @bp.get("/games/<rowid:game_id>")
 def game_page(game_id: int):
-    game = store.get_game(get_db(), game_id)
-    if game is None:
-        abort(404)
+    game = readable_game(game_id)
     guidance = [{"judge_minutes": m, "range": clock.suggest_extension(m)} for m in (0.5, 2, 4, 6)]
     return render_template("recorder/game.html", game=game, guidance=guidance,
                            cap=clock.EXTENSION_CAP_MIN, verbs=notation.VERBS)
