@@ -206,6 +206,8 @@ def test_player_not_in_the_event(db, t):
                           "description": "played without registering"})
     assert isinstance(res, pstore.Stored) and res.added_player["name"] == "Zed Unknown"
     assert res.record["player"] == res.added_player["id"] and len(tstore.players(db, tid)) == 6
+    zed = tstore.get_player(db, tid, res.added_player["id"])
+    assert zed["checked_in"] is False and zed["added_by"] == "penalty"  # the organizer decides
     missing = judge(db, tid, {"player": 999, "infraction": "slow play"})
     assert isinstance(missing, pstore.Refused) and missing.status == 404 and missing.field == "player"
     nobody = judge(db, tid, {"infraction": "slow play"})

@@ -139,9 +139,38 @@ def test_someone_not_registered(client, world):
     r = api(client, world, "POST", "/penalties", {"player_name": "Zed Nobody", "vekn": "777",
                                                   "infraction": "Outside Assistance",
                                                   "description": "played a game without registering"})
-    assert r.status_code == 201 and r.get_json()["added_player"]["name"] == "Zed Nobody"
+    added = r.get_json()["added_player"]
+    assert r.status_code == 201 and added["name"] == "Zed Nobody"
+    # a judge does not manage players: the organizer decides whether Zed plays
+    assert added["checked_in"] is False and added["added_by"] == "penalty"
     players = api(client, world, "GET", "/players").get_json()["players"]  # a judge may view
     assert "Zed Nobody" in [p["name"] for p in players]
+    dashboard = client.get(f"/tournaments/{world['tid']}").get_data(as_text=True)
+    assert "added with a penalty record: check them in if they play" in dashboard
+    for table in (1, 2):
+        client.post(f"/api/tournaments/{world['tid']}/rounds/1/tables/{table}/result", headers=world["org"],
+                    json={"vps": [4, 0, 0, 0]})
+    assert client.post(f"/api/tournaments/{world['tid']}/rounds/1/close", headers=world["org"]).status_code == 200
+    r2 = client.post(f"/api/tournaments/{world['tid']}/rounds", headers=world["org"], json={"seed": 1}).get_json()
+    assert added["id"] not in [s["player_id"] for tb in r2["tables"] for s in tb["seats"]]
+
+
+def test_public_standings_show_no_penalty_outcome(client, world, signed_in):
+    ana, bo = world["players"]["Ana"], world["players"]["Bo"]
+    signed_in(client, world["tid"], "head_judge")
+    r = api(client, world, "POST", "/penalties", {"player": ana, "infraction": "cheating",
+                                                  "description": "stacked the deck"})
+    assert r.status_code == 201 and r.get_json()["record"]["approved_by"]
+    assert client.patch(f"/api/tournaments/{world['tid']}/players/{bo}", headers=world["org"],
+                        json={"dropped": True}).status_code == 200
+    judges = client.get(f"/tournaments/{world['tid']}/standings").get_data(as_text=True)
+    assert "(disqualified)" in judges and "(dropped)" in judges
+    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    with client.session_transaction() as s:
+        s.clear()
+    public = client.get(f"/tournaments/{world['tid']}/public").get_data(as_text=True)
+    assert "disqualified" not in public.lower() and "dropped" not in public.lower()
+    assert public.count("(not ranked)") == 2
 
 
 @pytest.mark.parametrize("body,status,field", [

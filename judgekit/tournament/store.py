@@ -124,6 +124,10 @@ def migrate(db: sqlite_utils.Database) -> None:
     # added by the penalties area: the id of the penalty catalog the event uses (None: default)
     if "catalog" not in db[T_TOURNAMENTS].columns_dict:
         db[T_TOURNAMENTS].add_column("catalog", str)
+    # who added a player other than by registration ("penalty": a penalty to someone who was
+    # not registered); such a player waits, not checked in, for the organizer
+    if "added_by" not in db[T_PLAYERS].columns_dict:
+        db[T_PLAYERS].add_column("added_by", str)
 
 
 # --- the recorder, behind a thin adapter ---------------------------------------------------
@@ -495,10 +499,11 @@ def clean_vekn(value: Any) -> str | None:
     return text
 
 
-def add_player(db, tournament_id: Any, data: dict) -> dict:
-    """Register a player (name, VEKN number). A player without a number is added but is not
-    rated (9.6). Added after round 1 began, the player is a late arrival (3.3.1) and is
-    seated from the next round on."""
+def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = None) -> dict:
+    """Register a player (name, VEKN number, checked_in: default true). A player without a
+    number is added but is not rated (9.6). Added after round 1 began, the player is a late
+    arrival (3.3.1) and is seated from the next round on. `added_by` records what added the
+    player when it was not a registration ("penalty")."""
     t = get_tournament(db, tournament_id)
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the player's name and vekn")
@@ -516,7 +521,7 @@ def add_player(db, tournament_id: Any, data: dict) -> dict:
         pid = db[T_PLAYERS].insert({
             "tournament_id": t["id"], "name": name, "vekn": vekn,
             "checked_in": int(checked_in), "dropped": 0,
-            "joined_after_round": last or None, "created_at": now(),
+            "joined_after_round": last or None, "added_by": added_by, "created_at": now(),
         }).last_pk
     return get_player(db, t["id"], pid)
 

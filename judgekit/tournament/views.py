@@ -196,24 +196,39 @@ def table_page(tid, n, table):
 @bp.get("/tournaments/<id:tid>/standings")
 @requires("tournament.view")
 def standings_page(tid):
-    db = get_db()
-    t = store.get_tournament(db, tid)
-    s = store.standings(db, t["id"])
-    return render_template("tournament/standings.html", t=t, s=s,
-                           res=store.results(db, t["id"], s), public=False,
-                           prelims=len([r for r in store.rounds(db, t["id"])
-                                        if r["kind"] == "prelim" and r["status"] == "closed"]))
+    return _render_standings(tid, public=False)
 
 
 @bp.get("/tournaments/<id:tid>/public")
 def public_standings(tid):
+    return _render_standings(tid, public=True)
+
+
+def _render_standings(tid, public: bool):
+    """The standings page for the judges, or the public view (`public_rows`)."""
     db = get_db()
     t = store.get_tournament(db, tid)
     s = store.standings(db, t["id"])
-    return render_template("tournament/standings.html", t=t, s=s,
-                           res=store.results(db, t["id"], s), public=True,
-                           prelims=len([r for r in store.rounds(db, t["id"])
-                                        if r["kind"] == "prelim" and r["status"] == "closed"]))
+    res = store.results(db, t["id"], s)
+    if public:
+        res = dict(res, rows=public_rows(res["rows"]))
+    prelims = len([r for r in store.rounds(db, t["id"]) if r["kind"] == "prelim" and r["status"] == "closed"])
+    return render_template("tournament/standings.html", t=t, s=s, res=res, public=public, prelims=prelims)
+
+
+def public_rows(rows: list[dict]) -> list[dict]:
+    """Standings rows fit for the public: penalty outcomes are never public, so a player who
+    dropped and one who was disqualified are alike "unranked", ordered by their scores and
+    name only; no penalty adjustment or toss detail is shown (the VP include adjustments,
+    as standings must)."""
+    ranked = [dict(r) for r in rows if r["status"] == "active"]
+    unranked = sorted((dict(r) for r in rows if r["status"] != "active"),
+                      key=lambda r: (-r["gw"], -r["vp"], -r["tp"], str(r["name"])))
+    for r in unranked:
+        r.update(status="unranked", dropped=False, disqualified=False)
+    for r in ranked + unranked:
+        r.update(adjustment=0, toss=None)
+    return ranked + unranked
 
 
 @bp.post("/tournaments/<id:tid>/toss")

@@ -420,7 +420,9 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
         added = None
         if not registered:
             try:
-                added = tstore.add_player(db, t["id"], {"name": rec["player_name"], "vekn": rec["vekn"]})
+                # not checked in: whether they play is the organizer's call, not the judge's
+                added = tstore.add_player(db, t["id"], {"name": rec["player_name"], "vekn": rec["vekn"],
+                                                        "checked_in": False}, added_by="penalty")
             except tstore.TournamentError:
                 added = None  # e.g. the final has begun: the record keeps the name only
             if added is not None:

@@ -177,7 +177,8 @@ def issue_form(tid):
     if res.duplicate:
         flash(f"Already recorded: {what} (record {rec['id']}).", "ok")
     else:
-        flash(f"Recorded: {what}." + (f" {rec['player_name']} was added to the event." if res.added_player else ""),
+        flash(f"Recorded: {what}." + (f" {rec['player_name']} was added to the event, not checked in: "
+                                      "the organizer decides whether they play." if res.added_player else ""),
               "ok")
         if res.needs_head_judge:
             flash("Waiting for the head judge's approval: " + " ".join(res.head_judge_reasons), "warn")
