@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.errors import MAX_INT
+
 PHASES = ("unlock", "master", "minion", "influence", "discard")
 COMBAT_STEPS = ("pre-range", "range", "pre-strike", "strike", "damage", "press")
 # Windows a shortcut can skip and an interrupt can name.
@@ -103,7 +105,6 @@ COMMON = {"type": "str", "seat": "seat", "judge": "str", "client_id": "str", "te
           "unlisted": "bool"}
 SERVER_FIELDS = ("seq", "time")
 MAX_STR = 2000
-MAX_INT = 2 ** 63 - 1  # SQLite's largest INTEGER: game ids, tournament ids, event numbers
 MAX_NAME = 120
 DISC_RE = re.compile(r"^[a-zA-Z]{3,4}$")
 

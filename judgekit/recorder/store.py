@@ -26,11 +26,12 @@ from typing import Any, Callable, Iterable, TypeVar
 import sqlite_utils
 
 from judgekit.db import transaction
+from judgekit.errors import MAX_INT
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
 from judgekit.recorder.clock import now_iso
-from judgekit.recorder.events import MAX_INT, EventError, validate_amend, validate_batch
+from judgekit.recorder.events import EventError, validate_amend, validate_batch
 
 MIN_SEATS, MAX_SEATS = 4, 5
 T = TypeVar("T")

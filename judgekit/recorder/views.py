@@ -17,41 +17,26 @@ from pathlib import Path
 
 from flask import (Blueprint, current_app, jsonify, redirect, render_template, request,
                    url_for)
-from werkzeug.routing import IntegerConverter
 
 from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, findings, notation, store
 from judgekit.recorder.cards import load_cards
-from judgekit.recorder.events import MAX_INT, VOCABULARY, describe
+from judgekit.errors import parse_int
+from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("recorder", __name__)
 
 
-class RowIdConverter(IntegerConverter):
-    """`<rowid:game_id>`: 1 to 19 ASCII digits, at most MAX_INT (what SQLite's INTEGER holds),
-    else 404. (`<int:...>` takes any run of Unicode digits: '٣', a 30-digit id that SQLite
-    cannot bind, 5000 digits that int() refuses — the last two were 500s.)"""
-    regex = r"[0-9]{1,19}"
-
-    def __init__(self, map):
-        super().__init__(map, max=MAX_INT)
-
-
-@bp.record_once  # runs before the routes below are added to the app
-def _register_converter(state):
-    state.app.url_map.converters.setdefault("rowid", RowIdConverter)
-
-
 def query_id(name: str) -> int | None:
-    """A whole number from the query string (None if absent); 400 unless it is one SQLite
-    can hold."""
+    """An id from the query string (None if absent); 400 unless it is one SQLite can hold."""
     raw = request.args.get(name)
     if raw is None or raw == "":
         return None
-    if not (len(raw) <= 19 and notation.DIGITS.fullmatch(raw) and int(raw) <= MAX_INT):
+    value = parse_int(raw)
+    if value is None:
         raise ApiError(400, f"{name} must be a whole number", field=name)
-    return int(raw)
+    return value
 
 
 def cards():
@@ -149,7 +134,7 @@ def api_list_games():
     return jsonify({"games": store.list_games(get_db(), tournament_id=tid)})
 
 
-@bp.get("/api/games/<rowid:game_id>")
+@bp.get("/api/games/<id:game_id>")
 def api_game(game_id: int):
     readable_game(game_id)
     view = store.game_view(get_db(), game_id, cards=cards(), now=time.time())
@@ -162,7 +147,7 @@ def api_game(game_id: int):
     return jsonify(view)
 
 
-@bp.post("/api/games/<rowid:game_id>/events")
+@bp.post("/api/games/<id:game_id>/events")
 def api_append(game_id: int):
     payload = json_body()
     if isinstance(payload, dict) and "events" in payload and "type" not in payload:
@@ -176,7 +161,7 @@ def api_append(game_id: int):
     return jsonify(body), 201 if result.new else 200
 
 
-@bp.post("/api/games/<rowid:game_id>/parse")
+@bp.post("/api/games/<id:game_id>/parse")
 def api_parse(game_id: int):
     """Quick-entry line -> events (validated, not stored): the page then posts them."""
     game = readable_game(game_id, "events.record")  # part of recording (stores nothing)
@@ -195,7 +180,7 @@ def api_parse(game_id: int):
     return jsonify({"events": checked, "summaries": [describe(e, game["seats"]) for e in checked]})
 
 
-@bp.get("/api/games/<rowid:game_id>/outcome")
+@bp.get("/api/games/<id:game_id>/outcome")
 def api_outcome(game_id: int):
     readable_game(game_id)
     try:
@@ -246,7 +231,7 @@ def games_create():
     return redirect(url_for("recorder.game_page", game_id=game_id), 303)
 
 
-@bp.get("/games/<rowid:game_id>")
+@bp.get("/games/<id:game_id>")
 def game_page(game_id: int):
     game = readable_game(game_id)
     guidance = [{"judge_minutes": m, "range": clock.suggest_extension(m)} for m in (0.5, 2, 4, 6)]
