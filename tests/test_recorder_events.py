@@ -33,7 +33,8 @@ def check(raw, n=5):
     ({"type": "block.declare", "seat": 2, "minion": "Modiuss Prime"}, "minion", "unknown"),
     ({"type": "retract"}, "target", "missing"),
     ({"type": "retract", "target": 0}, "target", "event number"),
-    ({"type": "time.extend", "minutes": 0}, "minutes", "more than 0"),
+    ({"type": "time.extend", "minutes": 0}, "minutes", "from 1 to"),
+    ({"type": "time.extend", "minutes": clock.MAX_EXTENSION_MIN + 1}, "minutes", "from 1 to"),
     ({"type": "loop.mark", "state": [1, 2]}, "state", "JSON object"),
     ({"type": "note", "text": "x" * 3000}, "text", "too long"),
     ({"type": "judge.call", "unlisted": "yes"}, "unlisted", "true or false"),
@@ -83,6 +84,29 @@ def test_extension_guidance(minutes, expected):
 def test_extension_cap():
     assert clock.EXTENSION_CAP_MIN == 10
     assert not clock.over_cap(10) and clock.over_cap(11)
+
+
+def test_the_clock_facts_are_the_tournaments_too(db):
+    """One place for the round time, the extension limit and the table sizes: the recorder
+    and the tournament take the same values."""
+    from judgekit.recorder import store
+    from judgekit.tournament import scoring
+    from judgekit.tournament import store as tstore
+    from judgekit.tournament.penalties import extensions
+    assert isinstance(check({"type": "time.extend", "minutes": clock.MAX_EXTENSION_MIN}), dict)
+    assert extensions.MAX_MINUTES == clock.MAX_EXTENSION_MIN
+    assert tstore.MIN_TIME_LIMIT == clock.MIN_ROUND_MIN
+    tid = tstore.create_tournament(db, {"name": "Clock Cup"})
+    assert tstore.get_tournament(db, tid)["time_limit_min"] == clock.DEFAULT_LIMIT_MIN
+    with pytest.raises(tstore.TournamentError):
+        tstore.create_tournament(db, {"name": "Short", "time_limit_min": clock.MIN_ROUND_MIN - 1})
+    for n in range(1, 8):
+        names = [f"P{k}" for k in range(n)]
+        if n in scoring.TABLE_SIZES:
+            assert store.check_seats(names) == names
+        else:
+            with pytest.raises(store.GameError):
+                store.check_seats(names)
 
 
 def test_round_clock_counts_pauses_and_extensions():

@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 EXTENSION_CAP_MIN = 10
+MAX_EXTENSION_MIN = 60  # the most one extension may add (past the cap: major disruption, HJ's leave)
 MIN_ROUND_MIN = 120
 DEFAULT_LIMIT_MIN = 120
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.errors import MAX_INT
+from judgekit.recorder.clock import MAX_EXTENSION_MIN
 
 PHASES = ("unlock", "master", "minion", "influence", "discard")
 COMBAT_STEPS = ("pre-range", "range", "pre-strike", "strike", "damage", "press")
@@ -230,8 +231,8 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
         if key in ("amount", "x", "votes", "minutes", "limit_min", "count", "available",
                    "stealth", "damage", "turn") and value < 0:
             return EventError(key, "must not be negative")
-        if key == "minutes" and value == 0:
-            return EventError(key, "must be more than 0")
+        if key == "minutes" and not 1 <= value <= MAX_EXTENSION_MIN:
+            return EventError(key, f"must be from 1 to {MAX_EXTENSION_MIN} minutes")
         return value
     if kind == "num":
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value != value:

@@ -32,8 +32,8 @@ from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
 from judgekit.recorder.clock import now_iso
 from judgekit.recorder.events import EventError, validate_amend, validate_batch
+from judgekit.tournament.scoring import TABLE_SIZES
 
-MIN_SEATS, MAX_SEATS = 4, 5
 T = TypeVar("T")
 
 
@@ -96,8 +96,8 @@ class GameError(ValueError):
 def check_seats(seats: Any) -> list[str]:
     if not isinstance(seats, list):
         raise GameError("seats", "must be a list of player names in seat order")
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise GameError("seats", f"a table has {MIN_SEATS} or {MAX_SEATS} seats, not {len(seats)}")
+    if len(seats) not in TABLE_SIZES:
+        raise GameError("seats", f"a table has {' or '.join(map(str, TABLE_SIZES))} seats, not {len(seats)}")
     names = []
     for name in seats:
         if not isinstance(name, str) or not name.strip():

@@ -29,6 +29,7 @@ import sqlite_utils
 from judgekit.db import transaction
 from judgekit.errors import MAX_INT, AppError, parse_int
 from judgekit.recorder import store as recorder_store
+from judgekit.recorder.clock import DEFAULT_LIMIT_MIN, MIN_ROUND_MIN
 from judgekit.tournament import final as final_mod
 from judgekit.tournament import rating as rating_mod
 from judgekit.tournament import seating as seating_mod
@@ -36,7 +37,7 @@ from judgekit.tournament import standings as standings_mod
 from judgekit.tournament.scoring import (TABLE_SIZES, VpResult, check_table, derive_vp,
                                          differences, parse_vp, score_table)
 
-MIN_TIME_LIMIT = 120  # minutes (3.1.1)
+MIN_TIME_LIMIT = MIN_ROUND_MIN  # minutes (3.1.1), the recorder's clock's fact
 LEVELS = tuple(rating_mod.LEVEL_BONUS)
 STATES = ("in-progress", "finished", "invalid", "overridden")
 
@@ -80,7 +81,7 @@ def migrate(db: sqlite_utils.Database) -> None:
         "rounds_planned": int, "time_limit_min": int, "final_time_limit_min": int,
         "has_final": int, "finalists": str, "final_seed": int, "created_at": str,
     }, pk="id", not_null={"name"}, defaults={"level": "standard", "rounds_planned": 3,
-                                              "time_limit_min": 120, "has_final": 1},
+                                              "time_limit_min": DEFAULT_LIMIT_MIN, "has_final": 1},
         if_not_exists=True)
     db[T_PLAYERS].create({
         "id": int, "tournament_id": int, "name": str, "vekn": str, "checked_in": int,
@@ -463,7 +464,8 @@ def create_tournament(db, data: dict) -> int:
         "location": _clean_text(data.get("location"), "location"),
         "level": level,
         "rounds_planned": _clean_int(data.get("rounds_planned"), "rounds_planned", 2, 10, 3),
-        "time_limit_min": _clean_int(data.get("time_limit_min"), "time_limit_min", MIN_TIME_LIMIT, 600, 120),
+        "time_limit_min": _clean_int(data.get("time_limit_min"), "time_limit_min", MIN_TIME_LIMIT, 600,
+                                     DEFAULT_LIMIT_MIN),
         "final_time_limit_min": _clean_int(data.get("final_time_limit_min"), "final_time_limit_min",
                                            MIN_TIME_LIMIT, 900, None),
         "has_final": int(_clean_bool(data.get("has_final"), "has_final", True)),

@@ -25,7 +25,7 @@ from judgekit.recorder import clock as clockmod
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.store import Refused, _refused
 
-MAX_MINUTES = 60
+MAX_MINUTES = clockmod.MAX_EXTENSION_MIN  # the recorder's time.extend takes the same
 
 
 def suggestion(judge_minutes: Any) -> dict | Refused:
