@@ -141,7 +141,6 @@ CASES = {
 }
 CASES["loop-repeated"] = CASES["loop-detected"] + [ev("action.declare", 1, action="other",
                                                       minion="Modius")]
-CASES["block-not-eligible"] = CASES["block-not-eligible"]
 
 
 def test_every_code_has_a_case():

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from judgekit.db import open_db
 from judgekit.offline.compare import compare, read_queries
 from judgekit.recorder import store
+from helpers import line
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
@@ -36,15 +37,6 @@ def new_game(live_app):
 def api_game(live_server, gid):
     with urllib.request.urlopen(f"{live_server}/api/games/{gid}") as r:
         return json.loads(r.read())
-
-
-def line(page, text):
-    page.fill("#rec-input", text)
-    page.click(".rec-send")
-    try:
-        expect(page.locator("#rec-input")).to_have_value("")
-    except AssertionError:
-        raise AssertionError(f"{text!r} not taken: {page.locator('#rec-msg').inner_text()}")
 
 
 def note(page, text):

@@ -18,6 +18,7 @@ from judgekit.auth import store as auth_store
 from judgekit.db import open_db
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import store as pstore
+from helpers import line
 
 NAMES = ["Ana", "Bruno", "Carla", "Dario", "Elsa", "Filip", "Gina", "Hugo"]
 
@@ -62,15 +63,6 @@ def sign_in(page, base, tid, name, code, here=False):
     page.fill("#si-code", code)
     page.get_by_role("button", name="Sign in").click()
     expect(page.locator(".flash").first).to_contain_text(f"Signed in to Penalty Open as")
-
-
-def line(page, text):
-    page.fill("#rec-input", text)
-    page.click(".rec-send")
-    try:
-        expect(page.locator("#rec-input")).to_have_value("")
-    except AssertionError:
-        raise AssertionError(f"{text!r} not recorded: {page.locator('#rec-msg').inner_text()}")
 
 
 def open_penalty_from_latest_finding(page):
