@@ -15,7 +15,6 @@ def db(tmp_path):
     db = open_db(tmp_path / "r.db")
     migrate(db)
     yield db
-    store.forget(db)
     db.close()
 
 

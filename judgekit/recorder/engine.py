@@ -15,7 +15,6 @@ replayed with their amendment.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1336,14 +1335,3 @@ def check(events: list[dict[str, Any]], seats: list[str], cards=None,
     numbered = [dict(e, seq=e.get("seq") or i) for i, e in enumerate(events, 1)]
     return replay(numbered, seats, cards=cards, time_limit_min=time_limit_min).findings
 
-
-def snapshot(engine: Engine) -> Engine:
-    """An independent copy of an engine (for incremental checking)."""
-    cards = engine.cards
-    engine.cards = None
-    try:
-        copy_ = copy.deepcopy(engine)
-    finally:
-        engine.cards = cards
-    copy_.cards = cards
-    return copy_

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, TypeVar
 
 import sqlite_utils
@@ -363,17 +362,6 @@ def _read_checked(db, game, cards, new_events: list[dict[str, Any]],
                 _engines.pop(next(iter(_engines)))
             _engines[key] = (eng, last, glock)
         return read(eng)
-
-
-def forget(db=None) -> None:
-    """Drop cached engines (all, or those of one database)."""
-    with _lock:
-        if db is None:
-            _engines.clear()
-        else:
-            key = _db_key(db)
-            for k in [k for k in _engines if k[0] == key]:
-                del _engines[k]
 
 
 def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[str, Any] | None:
