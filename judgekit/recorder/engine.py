@@ -1018,8 +1018,10 @@ class Engine:
         if kind in ("raised-voice", "slur", "physical-threat"):
             what = {"raised-voice": "raises their voice", "slur": "uses a slur against a player, their deck or their play",
                     "physical-threat": "makes a physical threat (even in jest)"}[kind]
-            infraction = ("Unsportsmanlike Conduct — Major or Aggressive Behaviour (judge's call)"
-                          if kind == "physical-threat" else "Unsportsmanlike Conduct — Minor")
+            # v2: a threat of violence, even as a joke, is Major (Aggressive Behaviour is
+            # acting in a threatening way: the judge's call, from the same category)
+            infraction = ("Unsportsmanlike Conduct — Major" if kind == "physical-threat"
+                          else "Unsportsmanlike Conduct — Minor")
             self.flag("unsportsmanlike", seq, f"{self.who(seat)} {what}.", seat=seat,
                       infraction=infraction)
             return
