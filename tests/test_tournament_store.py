@@ -1,19 +1,22 @@
-"""The store with a recorded game (a stand-in recorder) and the penalties hooks."""
+"""The store with a recorded game (a stand-in recorder) and what penalties do to it."""
 from __future__ import annotations
 
 import types
 
 import pytest
 
-from judgekit.db import migrate, open_db
 from judgekit.tournament import store
 
 
 class FakeRecorder:
     """Stands in for judgekit.recorder.store: games and their outcome events."""
+    GameError = ValueError
 
     def __init__(self):
         self.games = {}
+
+    def set_seat_names(self, db, game_id, names):
+        self.games[game_id]["seats"] = list(names)
 
     def create_game(self, db, seats, **kw):
         gid = len(self.games) + 1
@@ -28,18 +31,9 @@ class FakeRecorder:
 
 
 @pytest.fixture
-def db(tmp_path):
-    d = open_db(tmp_path / "t.db")
-    migrate(d)
-    migrate(d)  # idempotent
-    yield d
-    d.close()
-
-
-@pytest.fixture
 def rec(monkeypatch):
     fake = FakeRecorder()
-    monkeypatch.setattr(store, "_recorder", lambda: fake)
+    monkeypatch.setattr(store, "recorder_store", fake)
     return fake
 
 
@@ -108,16 +102,16 @@ def test_penalty_hooks_feed_the_standings(db, monkeypatch):
     fake = types.SimpleNamespace(
         standing_adjustments=lambda db, t: [{"player_id": winner, "vp": -1}],
         disqualified_players=lambda db, t: {second})
-    monkeypatch.setattr(store, "_penalties_hook", lambda name: getattr(fake, name))
+    monkeypatch.setattr(store, "_penalties", lambda: fake)
     s = store.standings(db, tid)
     assert s.row(winner).vp == 4 and s.row(winner).adjustment == -1
     assert s.row(second).status == "disqualified" and s.row(second).rank is None
     assert store.standing_adjustments(db, tid) == [{"player_id": winner, "vp": -1}]
 
 
-def test_hooks_default_to_nothing(db, monkeypatch):
-    monkeypatch.setattr(store, "_penalties_hook", lambda name: None)
-    assert store.standing_adjustments(db, 1) == [] and store.disqualified_players(db, 1) == set()
+def test_no_penalty_no_effect(db):
+    tid, r = setup_round(db)
+    assert store.standing_adjustments(db, tid) == [] and store.disqualified_players(db, tid) == set()
 
 
 def test_tournament_without_final_ranks_by_preliminaries(db, rec):
@@ -265,3 +259,25 @@ def test_swap_renames_the_recorder_games_seats_in_the_same_transaction(db):
         recorder_store.set_seat_names(db, after["tables"][0]["game_id"], ["only", "three", "names"])
     with pytest.raises(LookupError):
         recorder_store.set_seat_names(db, 999, ["a", "b", "c", "d"])
+
+
+def test_dashboard_replays_the_open_round_only_and_the_final_once(db, monkeypatch):
+    import json
+    tid, r = setup_round(db, 8)
+    store.enter_result(db, tid, 1, 1, [4, 0, 0, 0])
+    store.enter_result(db, tid, 1, 2, [4, 0, 0, 0])
+    store.close_round(db, tid, 1)
+    finalists = [p["id"] for p in store.players(db, tid)][:5]
+    db["tournaments"].update(tid, {"finalists": json.dumps(finalists)})
+    for pid in reversed(finalists):  # the lowest qualifier places first
+        store.place_final_card(db, tid, pid, 0)
+    final = store.seat_final(db, tid, seed=1)
+    outcomes, details = [], []
+    real_outcome, real_detail = store.game_outcome, store.round_detail
+    monkeypatch.setattr(store, "game_outcome", lambda d, gid: outcomes.append(gid) or real_outcome(d, gid))
+    monkeypatch.setattr(store, "round_detail", lambda d, t, n, **kw: details.append(n) or real_detail(d, t, n, **kw))
+    d = store.dashboard(db, tid)
+    assert details == [1, 2]                               # each round once, the final's included
+    assert outcomes == [final["table"]["game_id"]]         # the closed round's games are not replayed
+    assert d["final"]["table"]["game_id"] == final["table"]["game_id"]
+    assert [tb["state"] for tb in d["rounds"][0]["tables"]] == ["finished", "finished"]

@@ -131,28 +131,15 @@ def migrate(db: sqlite_utils.Database) -> None:
         db[T_PLAYERS].add_column("added_by", str)
 
 
-# --- the recorder, behind a thin adapter ---------------------------------------------------
+# --- the recorder: each table is a recorder game ----------------------------------------------
 
-def _recorder():
-    try:
-        from judgekit.recorder import store as recorder_store
-    except ImportError:
-        return None
-    if not hasattr(recorder_store, "create_game") or not hasattr(recorder_store, "game_outcome"):
-        return None
-    return recorder_store
-
-
-def create_game(db, seats: list[str], **kw) -> int | None:
-    """A recorder game for one table, or None while the recorder's store is not there."""
-    rec = _recorder()
-    if rec is None:
-        return None
+def create_game(db, seats: list[str], **kw) -> int:
+    """The recorder game of one table."""
     if kw.get("label"):
         kw["label"] = kw["label"][:200]
     try:
-        return rec.create_game(db, seats, **kw)
-    except ValueError as exc:  # the recorder's GameError: bad arguments
+        return recorder_store.create_game(db, seats, **kw)
+    except recorder_store.GameError as exc:  # bad arguments
         raise TournamentError(400, f"the recorder refused the table: {exc}")
 
 
@@ -160,39 +147,28 @@ def game_outcome(db, game_id: int | None) -> dict | None:
     """`{"seats", "finished", "events"}` of a recorder game, or None if there is none."""
     if game_id is None:
         return None
-    rec = _recorder()
-    if rec is None:
-        return None
     try:
-        return rec.game_outcome(db, game_id)
+        return recorder_store.game_outcome(db, game_id)
     except LookupError:
         return None
 
 
-# --- hooks for the penalties area ------------------------------------------------------------
+# --- what penalties do to the standings and the seating ----------------------------------------
+
+def _penalties():
+    """The penalties area's store (imported on use: it imports this module)."""
+    from judgekit.tournament.penalties import store as penalties_store
+    return penalties_store
+
 
 def standing_adjustments(db, tournament_id: int) -> list[dict]:
-    """Standings Adjustments in force: `[{"player_id": id, "vp": -1}, ...]`.
-
-    Hook for the penalties area: if `judgekit.tournament.penalties.store` defines
-    `standing_adjustments(db, tournament_id)`, its answer is used; until then, none.
-    """
-    fn = _penalties_hook("standing_adjustments")
-    return list(fn(db, tournament_id)) if fn else []
+    """Approved VP penalties in force: `[{"player_id": id, "vp": -1, "record": id}, ...]`."""
+    return list(_penalties().standing_adjustments(db, tournament_id))
 
 
 def disqualified_players(db, tournament_id: int) -> set[int]:
-    """Ids of disqualified players (hook, like `standing_adjustments`)."""
-    fn = _penalties_hook("disqualified_players")
-    return set(fn(db, tournament_id)) if fn else set()
-
-
-def _penalties_hook(name: str):
-    try:
-        from judgekit.tournament.penalties import store as penalties_store
-    except ImportError:
-        return None
-    return getattr(penalties_store, name, None)
+    """Ids of players an approved penalty in force removed from the event."""
+    return set(_penalties().disqualified_players(db, tournament_id))
 
 
 # --- reading helpers -------------------------------------------------------------------------
@@ -228,14 +204,16 @@ def list_tournaments(db) -> list[dict]:
         f"from {T_TOURNAMENTS} t order by t.id desc"))
 
 
+def _player(row: dict) -> dict:
+    """A player row as the area shows it: flags as bools, `rated` (has a VEKN number)."""
+    row["checked_in"] = bool(row["checked_in"])
+    row["dropped"] = bool(row["dropped"])
+    row["rated"] = bool(row["vekn"])
+    return row
+
+
 def players(db, tournament_id: int) -> list[dict]:
-    out = []
-    for p in db[T_PLAYERS].rows_where("tournament_id = ?", [tournament_id], order_by="id"):
-        p["checked_in"] = bool(p["checked_in"])
-        p["dropped"] = bool(p["dropped"])
-        p["rated"] = bool(p["vekn"])
-        out.append(p)
-    return out
+    return [_player(p) for p in db[T_PLAYERS].rows_where("tournament_id = ?", [tournament_id], order_by="id")]
 
 
 def get_player(db, tournament_id: int, player_id: Any) -> dict:
@@ -243,10 +221,7 @@ def get_player(db, tournament_id: int, player_id: Any) -> dict:
     row = _row(db, T_PLAYERS, "id = ? and tournament_id = ?", [pid, tournament_id])
     if row is None:
         raise TournamentError(404, f"no player {player_id} in tournament {tournament_id}")
-    row["checked_in"] = bool(row["checked_in"])
-    row["dropped"] = bool(row["dropped"])
-    row["rated"] = bool(row["vekn"])
-    return row
+    return _player(row)
 
 
 def rounds(db, tournament_id: int) -> list[dict]:
@@ -351,15 +326,18 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
     return out
 
 
-def round_detail(db, tournament_id: int, number: Any) -> dict:
-    """A round with its tables: seats (with names), game, state, VP, GW/TP when scored."""
+def round_detail(db, tournament_id: int, number: Any, *, games: bool = True) -> dict:
+    """A round with its tables: seats (with names), game, state, VP, GW/TP when scored.
+    `games=False` leaves the recorder's games out (no replay): enough for a closed round's
+    state, where every table has its result row, but without `recorded_vps`/`differs`."""
     r = get_round(db, tournament_id, number)
     names = {p["id"]: p for p in players(db, tournament_id)}
     tables = _seats_of_round(db, r["id"])
     latest = _latest_results(db, tables)
     out_tables = []
     for tid, t in tables.items():
-        status = table_status(t["size"], latest.get(tid), game_outcome(db, t["game_id"]))
+        outcome = game_outcome(db, t["game_id"]) if games else None
+        status = table_status(t["size"], latest.get(tid), outcome)
         scores = score_table(status["vps"]) if status["vps"] is not None and \
             status["state"] in ("finished", "overridden") and len(status["vps"]) in TABLE_SIZES else None
         seats = []
@@ -480,8 +458,7 @@ def _clean_catalog(value: Any) -> str | None:
     penalties area knows."""
     if value in (None, ""):
         return None
-    ids = _penalties_hook("catalog_ids")
-    known = list(ids()) if ids else []
+    known = _penalties().catalog_ids()
     if not isinstance(value, str) or value not in known:
         raise TournamentError(400, f"catalog must be one of {', '.join(known) or 'the default'}", "catalog")
     return value
@@ -580,7 +557,7 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
 
     Without `tables`, the round is seated by `seating.seat_round` with `seed` (random when
     not given; it is recorded). `tables` (player ids per table, in seat order) seats the
-    round by hand instead. Each table becomes a recorder game when the recorder is there.
+    round by hand instead. Each table becomes a recorder game.
     """
     t = get_tournament(db, tournament_id)
     seed = _seed(seed)
@@ -1006,8 +983,9 @@ def seat_final(db, tournament_id: Any, *, seed: Any = None) -> dict:
     return final_state(db, t["id"])
 
 
-def final_state(db, tournament_id: Any) -> dict:
-    """The final: qualifiers, the row as it forms, whose turn, the table and the winner."""
+def final_state(db, tournament_id: Any, final_round: dict | None = None) -> dict:
+    """The final: qualifiers, the row as it forms, whose turn, the table and the winner.
+    `final_round`: the final round's `round_detail` when the caller has it already."""
     t = get_tournament(db, tournament_id)
     names = {p["id"]: p["name"] for p in players(db, t["id"])}
     out: dict[str, Any] = {"has_final": t["has_final"], "qualifiers": [], "row": [], "next": None,
@@ -1024,7 +1002,7 @@ def final_state(db, tournament_id: Any) -> dict:
     out["done"] = choice.done
     fr = _final_round(db, t["id"])
     if fr:
-        detail = round_detail(db, t["id"], fr["number"])
+        detail = final_round if final_round is not None else round_detail(db, t["id"], fr["number"])
         table = detail["tables"][0]
         out["round"] = fr["number"]
         out["round_status"] = fr["status"]
@@ -1085,7 +1063,9 @@ def results(db, tournament_id: Any, computed: standings_mod.Standings | None = N
 def dashboard(db, tournament_id: Any) -> dict:
     t = get_tournament(db, tournament_id)
     everyone = players(db, t["id"])
-    rs = [round_detail(db, t["id"], r["number"]) for r in rounds(db, t["id"])]
+    # the recorder's games are replayed for the open round only: a closed round's tables
+    # all have their result rows; the final round's detail serves the final's state too
+    rs = [round_detail(db, t["id"], r["number"], games=r["status"] != "closed") for r in rounds(db, t["id"])]
     prelims = [r for r in rs if r["kind"] == "prelim"]
     active = [p for p in everyone if not p["dropped"] and p["checked_in"]]
     n = len(active)
@@ -1096,7 +1076,7 @@ def dashboard(db, tournament_id: Any) -> dict:
         "table_sizes": sizes, "staggered_plan": plan,
         "open_round": next((r for r in prelims if r["status"] == "open"), None),
         "prelims_done": len([r for r in prelims if r["status"] == "closed"]),
-        "final": final_state(db, t["id"]),
+        "final": final_state(db, t["id"], next((r for r in rs if r["kind"] == "final"), None)),
     }
 
 

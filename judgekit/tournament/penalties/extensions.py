@@ -22,6 +22,7 @@ from typing import Any
 
 from judgekit.errors import parse_int
 from judgekit.recorder import clock as clockmod
+from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.store import Refused, _refused
 
@@ -47,14 +48,6 @@ def suggestion(judge_minutes: Any) -> dict | Refused:
             "cap_min": clockmod.EXTENSION_CAP_MIN}
 
 
-def _recorder():
-    try:
-        from judgekit.recorder import store as recorder_store
-    except ImportError:  # pragma: no cover - the recorder is part of the package
-        return None
-    return recorder_store
-
-
 def _epoch(iso: str | None) -> float | None:
     return clockmod.to_epoch(iso) if iso else None
 
@@ -66,7 +59,6 @@ def iso(epoch: float | None) -> str | None:
 
 
 def _table_clock(db, round_row: dict, table: dict, now: float) -> dict:
-    rec = _recorder()
     limit = round_row.get("time_limit_min") or clockmod.DEFAULT_LIMIT_MIN
     out: dict[str, Any] = {"round": round_row["number"], "table": table["number"],
                            "game_id": table.get("game_id"), "limit_min": limit, "extended_min": 0,
@@ -74,8 +66,8 @@ def _table_clock(db, round_row: dict, table: dict, now: float) -> dict:
                            "over_cap": False, "ends_at": None, "source": None, "paused": False,
                            "called": False, "remaining_s": None}
     clock = None
-    if rec is not None and table.get("game_id") is not None:
-        view = rec.game_clock(db, table["game_id"], now=now)  # the clock only: no checks
+    if table.get("game_id") is not None:
+        view = recorder_store.game_clock(db, table["game_id"], now=now)  # the clock only: no checks
         if view is not None:
             clock = view["clock"]
             out["extensions"] = [
@@ -125,14 +117,6 @@ def round_clocks(db, tournament_id: Any, number: Any = None, now: float | None =
             "tables": tables, "cap_min": clockmod.EXTENSION_CAP_MIN}
 
 
-def table_clock(db, tournament_id: Any, number: Any, table_no: Any, now: float | None = None) -> dict:
-    now = time.time() if now is None else now
-    t = tstore.get_tournament(db, tournament_id)
-    r = tstore.get_round(db, t["id"], number)
-    detail = tstore.table_detail(db, t["id"], number, table_no)
-    return _table_clock(db, r, detail, now)
-
-
 @dataclass
 class Extended:
     clock: dict          # the table's clock after the extension
@@ -158,8 +142,7 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
         return _refused(exc.status, exc.field, exc.message)
     if r["status"] != "open":
         return _refused(409, None, f"Round {r['number']} is closed: its tables' time can no longer change.")
-    rec = _recorder()
-    if rec is None or detail.get("game_id") is None:
+    if detail.get("game_id") is None:
         return _refused(409, None, "This table has no recorded game to hold the extension.")
     judge_minutes = None
     if data.get("judge_minutes") not in (None, ""):
@@ -208,8 +191,8 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
         event["judge_minutes"] = judge_minutes
     if client_id:
         event["client_id"] = client_id
-    res = rec.append_events(db, detail["game_id"], event, judge=judge, now=now)
-    if isinstance(res, rec.StoreError):
+    res = recorder_store.append_events(db, detail["game_id"], event, judge=judge, now=now)
+    if isinstance(res, recorder_store.StoreError):
         return _refused(res.status, res.field, res.reason)
     after = _table_clock(db, r, detail, now)
     return Extended(after, res.events[0], duplicate=res.new == 0, warning=warning)

@@ -159,15 +159,6 @@ def records(db, tournament_id: int) -> list[dict]:
                                                              order_by="id")]
 
 
-def get_record(db, tournament_id: int, record_id: Any) -> dict | None:
-    try:
-        rid = int(record_id)
-    except (TypeError, ValueError):
-        return None
-    rows = list(db[T_RECORDS].rows_where("tournament_id = ? and id = ?", [tournament_id, rid], limit=1))
-    return _record_of(rows[0]) if rows else None
-
-
 def current(db, tournament_id: int) -> list[dict]:
     """The issued records with amendments, lifts and approvals applied (`records.replay`)."""
     return replay(records(db, tournament_id))
