@@ -61,7 +61,7 @@ def _stat_key(paths) -> tuple:
     return tuple(out)
 
 
-RECHECK_S = 2.0   # how often the files are looked at again (a page render must stay cheap)
+RECHECK_S = 2.0   # in debug/testing, how often the files are looked at again
 
 
 def plan() -> precache.Plan:
@@ -70,8 +70,8 @@ def plan() -> precache.Plan:
     state = _state()
     now = time.monotonic()
     if state.plan is not None and state.plan.content_hash == svc.corpus.content_hash \
-            and now - state.checked_at < RECHECK_S:
-        return state.plan
+            and (now - state.checked_at < RECHECK_S or not (current_app.debug or current_app.testing)):
+        return state.plan  # files only change under a developer (debug) or a test
     static_dir = Path(current_app.static_folder)
     files = precache.static_files(static_dir) + precache.template_files(_template_dir())
     key = (svc.corpus.content_hash, _stat_key(files))
