@@ -129,3 +129,14 @@ def test_clock_from_iso_times_and_sync():
     assert c.remaining(clock.to_epoch("2025-03-01T11:00:00Z")) == pytest.approx(3600)
     c = clock.clock_from_events([{"type": "sync", "time": start, "time_left_min": 30}])
     assert c.remaining(clock.to_epoch(start)) == pytest.approx(1800)
+
+
+def test_off_board_types_are_one_list():
+    """The types outside the game sequence are defined once (events.OFF_BOARD): the engine
+    and the loop detection use that same set."""
+    from judgekit.recorder import engine, events, loops
+    assert engine.OFF_BOARD is events.OFF_BOARD and loops.OFF_BOARD is events.OFF_BOARD
+    assert "OFF_BOARD =" not in open(engine.__file__).read()
+    assert "OFF_BOARD =" not in open(loops.__file__).read()
+    # every one is a type of the vocabulary ("penalty": older stored events only)
+    assert events.OFF_BOARD - {"penalty"} <= set(events.VOCABULARY)

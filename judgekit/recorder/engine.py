@@ -20,7 +20,7 @@ from typing import Any
 
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import findings as F
-from judgekit.recorder.events import COMBAT_STEPS, PHASES
+from judgekit.recorder.events import COMBAT_STEPS, OFF_BOARD, PHASES
 from judgekit.recorder.loops import LoopTracker
 
 # Turn windows in order; `after-action` and `minion-end` sit inside/at the end of the
@@ -41,11 +41,6 @@ PLAYS = {"card.play", "reaction", "action.declare", "effect", "transfer", "disca
          "strike", "cancel", "interrupt"}
 # Events after which the table has moved on (used for the time call).
 PROGRESS = {"action.declare", "phase", "turn.start", "transfer", "discard"}
-# Events that do not take part in the game sequence ("penalty": stored before that type left
-# the vocabulary: penalties are the penalty records).
-OFF_BOARD = {"note", "judge.call", "ruling", "misplay", "penalty", "time.extend",
-             "time.pause", "time.resume", "time.call", "loop.mark", "game.start",
-             "talk", "talk.stop", "retract", "amend"}
 OUTCOME_TYPES = {"oust": "oust", "withdraw": "withdraw", "concede": "concede",
                  "draw.intentional": "draw"}
 

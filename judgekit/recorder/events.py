@@ -33,6 +33,13 @@ TALK_KINDS = ("negotiate", "question", "answer", "hypothetical", "raised-voice",
 PRESS = ("continue", "end", "none")
 LEVELS = ("inferior", "superior")
 
+# Event types that take no part in the game sequence (judge work, the clock, table talk,
+# corrections): the engine's sequence checks and the loop detection both skip them.
+# ("penalty": stored before that type left the vocabulary: penalties are the penalty records.)
+OFF_BOARD = frozenset({"note", "judge.call", "ruling", "misplay", "penalty", "time.extend",
+                       "time.pause", "time.resume", "time.call", "loop.mark", "game.start",
+                       "talk", "talk.stop", "retract", "amend"})
+
 # Field kinds: seat, seats, int, num, str, bool, card, minion, name, dict, seq,
 # disc (a discipline code or a list of them), or a tuple of allowed strings.
 CARD_FIELDS = {"card": "card", "minion": "minion", "discipline": "disc", "level": LEVELS,

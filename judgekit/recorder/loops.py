@@ -21,11 +21,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-# Events that are not part of the game sequence (talk, judge work, time): ignored here
-# ("penalty": stored before that type left the vocabulary).
-OFF_BOARD = {"note", "judge.call", "ruling", "misplay", "penalty", "time.extend",
-             "time.pause", "time.resume", "time.call", "talk", "talk.stop", "retract",
-             "amend", "game.start", "loop.mark"}
+from judgekit.recorder.events import OFF_BOARD  # not part of the game sequence: ignored here
+
 # Event types that never change the game state by themselves.
 NEUTRAL = {"action.declare", "action.pass", "block.pass", "block.declare", "block.result",
            "combat.step", "press", "shortcut", "interrupt"}
