@@ -193,6 +193,7 @@ def test_an_amend_is_stored_normalized_and_may_correct_an_event_of_its_batch(cli
 
 def test_create_game_bad_input(client):
     for body, field in (({"seats": ["A", "B"]}, "seats"), ({}, "seats"),
+                        ({"seats": ["Ann", "Ben", "Cid", "ann"]}, "seats"),
                         ({"seats": SEATS, "colour": 1}, "colour"),
                         ({"seats": SEATS, "time_limit_min": "long"}, "time_limit_min")):
         r = client.post("/api/games", json=body)
@@ -257,3 +258,33 @@ def test_new_practice_game_form(client):
     r = client.post("/games", data={"seat1": "A", "csrf_token": token})
     assert r.status_code == 400 and "seats" in r.get_data(as_text=True)
     assert client.post("/games", data={"seat1": "A"}).status_code == 400  # no CSRF token
+
+
+def test_new_practice_game_form_refuses_two_seats_with_one_name(client):
+    client.get("/games")
+    with client.session_transaction() as s:
+        token = s["csrf"]
+    before = len(client.get("/api/games").get_json()["games"])
+    r = client.post("/games", data={"seat1": "Ann", "seat2": "Ben", "seat3": " ann ", "seat4": "Dee",
+                                    "time_limit_min": "120", "csrf_token": token})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 400
+    assert 'data-field="seats"' in html and "Seats: seats 1 and 3 have the same name" in html
+    assert html.count('aria-invalid="true"') == 2          # seat 1 and seat 3 are marked
+    assert len(client.get("/api/games").get_json()["games"]) == before
+
+
+@pytest.mark.parametrize("body", [{"type": "note", "text": ""}, {"type": "note", "text": "   "},
+                                  {"type": "note"}])
+def test_an_empty_note_is_refused_with_its_field(client, game, body):
+    r = post(client, game, body)
+    assert r.status_code == 400 and r.get_json()["field"] == "text"
+    assert client.get(f"/api/games/{game}").get_json()["events"] == []
+
+
+def test_an_empty_note_is_refused_by_the_notation_and_an_amend(client, game):
+    r = client.post(f"/api/games/{game}/parse", json={"line": "note"})
+    assert r.status_code == 400 and r.get_json()["field"] == "text"
+    post(client, game, {"type": "note", "text": "Ann calls a judge"})
+    r = post(client, game, {"type": "amend", "target": 1, "fields": {"text": " "}})
+    assert r.status_code == 400 and r.get_json()["field"] == "fields.text"

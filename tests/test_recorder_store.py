@@ -39,6 +39,16 @@ def test_create_game_and_bad_arguments(db):
         store.create_game(db, SEATS, round_no="one")
 
 
+def test_the_recorder_refuses_two_seats_with_one_name(db):
+    for names in (["Ann", "Ben", "ann", "Dee"], ["Ann", "Ben", "Cid", "Dee", "Ben "]):
+        with pytest.raises(store.GameError) as err:
+            store.create_game(db, names, distinct_names=True)
+        assert err.value.field == "seats" and "have the same name" in err.value.reason
+    # a tournament seats registered players (told apart by their records): namesakes pass
+    gid = store.create_game(db, ["Ann", "Ben", "Ann", "Dee"], tournament_id=1)
+    assert store.get_game(db, gid)["seats"] == ["Ann", "Ben", "Ann", "Dee"]
+
+
 def test_append_assigns_seq_time_and_judge(db):
     gid = store.create_game(db, SEATS)
     out = store.append_events(db, gid, [ev("turn.start", 1), ev("action.pass", 1, judge="Marie")],

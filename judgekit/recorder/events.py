@@ -202,6 +202,8 @@ def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | Event
     for key in required:
         if key not in out:
             return EventError(key, "missing")
+        if isinstance(out[key], str) and not out[key].strip():
+            return EventError(key, "must not be empty")  # e.g. a note with no words
     if "judge" not in out:
         out["judge"] = "anonymous"
     return out

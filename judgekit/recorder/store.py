@@ -107,6 +107,19 @@ def check_seats(seats: Any) -> list[str]:
     return names
 
 
+def check_distinct(names: list[str]) -> list[str]:
+    """`names` (as `check_seats` returns them) if no two are the same (ignoring case);
+    raises GameError("seats") naming the two seats otherwise. The recorder's own forms and
+    API require it: a judge must tell the seats apart in the log and the findings."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names, 1):
+        first = seen.setdefault(name.casefold(), i)
+        if first != i:
+            raise GameError("seats", f"seats {first} and {i} have the same name, {name!r}: "
+                                     "tell the players apart (e.g. add an initial)")
+    return names
+
+
 def check_whole(key: str, value: Any) -> int | None:
     """`value` if it is None or a whole number from 0 to MAX_INT (what SQLite can store);
     raises GameError otherwise."""
@@ -118,9 +131,16 @@ def check_whole(key: str, value: Any) -> int | None:
 
 def create_game(db, seats: list[str], *, tournament_id: int | None = None,
                 round_no: int | None = None, table_no: int | None = None,
-                time_limit_min: int | None = None, label: str | None = None) -> int:
-    """Create a game (one table) and return its id. Raises GameError on bad arguments."""
+                time_limit_min: int | None = None, label: str | None = None,
+                distinct_names: bool = False) -> int:
+    """Create a game (one table) and return its id. Raises GameError on bad arguments.
+
+    `distinct_names`: refuse two seats with the same name (`check_distinct`), as the
+    recorder's form and API do; a tournament seats registered players, who are told apart
+    by their records and may share a name."""
     names = check_seats(seats)
+    if distinct_names:
+        check_distinct(names)
     for key, value in (("tournament_id", tournament_id), ("round_no", round_no),
                        ("table_no", table_no), ("time_limit_min", time_limit_min)):
         check_whole(key, value)

@@ -88,7 +88,8 @@ def write_new_game(data) -> int:
         return store.create_game(get_db(), data.get("seats"), label=data.get("label"),
                                  time_limit_min=data.get("time_limit_min"),
                                  tournament_id=data.get("tournament_id"),
-                                 round_no=data.get("round_no"), table_no=data.get("table_no"))
+                                 round_no=data.get("round_no"), table_no=data.get("table_no"),
+                                 distinct_names=True)
     except store.GameError as exc:
         raise ApiError(400, exc.reason, field=exc.field)
 
@@ -223,11 +224,14 @@ def games_create():
     limit = request.form.get("time_limit_min", type=int)
     try:
         game_id = store.create_game(get_db(), seats, label=request.form.get("label") or "Practice game",
-                                    time_limit_min=limit)
+                                    time_limit_min=limit, distinct_names=True)
     except store.GameError as exc:
+        names = [" ".join(request.form.get(f"seat{i}", "").split()).casefold() for i in range(1, 6)]
+        bad = {i for i, n in enumerate(names, 1) if n and names.count(n) > 1} \
+            if exc.field == "seats" else set()
         return render_template("recorder/games.html", games=store.list_games(get_db()),
-                               error=exc.reason, form=request.form,
-                               min_round=clock.MIN_ROUND_MIN), 400
+                               error=exc.reason, error_field=exc.field, bad_seats=bad,
+                               form=request.form, min_round=clock.MIN_ROUND_MIN), 400
     return redirect(url_for("recorder.game_page", game_id=game_id), 303)
 
 
