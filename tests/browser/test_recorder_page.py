@@ -113,3 +113,28 @@ def test_clock_counts_down_and_time_call_banner(page, live_server, live_app, sho
     page.get_by_role("button", name="Time call").click()
     expect(page.locator("#rec-banner")).to_contain_text("Time called")
     shot(page, "recorder-time-360", full_page=False)
+
+
+def fits_the_phone(page):
+    """Nothing is wider than the 360 px screen (no sideways scrolling)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_new_game_form_fits_a_phone_and_refuses_two_seats_with_one_name(page, live_server, shot):
+    page.goto(f"{live_server}/games")
+    fits_the_phone(page)
+    boxes = page.locator(".rec-seat-fields input")
+    expect(boxes).to_have_count(5)
+    for i in range(5):
+        box = boxes.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    for i, name in enumerate(["Ann", "Ben", "ann", "Dee"], 1):
+        page.fill(f"input[name=seat{i}]", name)
+    page.get_by_role("button", name="Start recording").click()
+    error = page.locator("#new-error")
+    expect(error).to_have_text(re.compile(r"Seats: seats 1 and 3 have the same name"))
+    expect(page.locator("input[aria-invalid=true]")).to_have_count(2)
+    expect(page.locator("input[name=seat3]")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("input[name=seat3]")).to_have_value("ann")   # what was typed is kept
+    fits_the_phone(page)
+    shot(page, "recorder-new-game-360")
