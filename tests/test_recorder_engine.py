@@ -135,6 +135,7 @@ CASES = {
                           ev("effect", 1, name="unlock Modius")],
     "time-over": B + [ev("phase", 1, phase="influence"), ev("time.call"),
                       ev("transfer", 1, amount=2), ev("discard", 1)],
+    "not-your-turn": B + [ev("action.declare", 2, action="bleed", minion="Modius", amount=1)],
     "time-limit-short": [ev("note", text="x")],
     "extension-over-cap": [ev("time.extend", minutes=5, reason="ruling"),
                            ev("time.extend", minutes=6, reason="ruling")],
@@ -159,9 +160,18 @@ def test_code_is_produced(code):
     assert set(f) == {"seq", "code", "severity", "binding", "message", "cite", "infraction", "seat"}
 
 
+def test_every_code_cites_a_section_of_the_rules_corpus():
+    from judgekit import paths
+    from judgekit.rules.corpus import load_corpus
+    corpus = load_corpus(paths.content_dir())
+    for row in findings.CODES.values():
+        doc = corpus.get(row.cite["doc"])
+        assert doc is not None and doc.section(row.cite["section"]) is not None, row.code
+
+
 def test_cases_produce_only_what_they_describe():
     # Spot-check that the per-code transcripts are otherwise clean.
-    for code in ("block-not-eligible", "end-of-turn-missing", "stealth-undeclared",
+    for code in ("block-not-eligible", "end-of-turn-missing", "stealth-undeclared", "not-your-turn",
                  "bleed-total-not-restated", "time-over", "extension-over-cap"):
         assert set(codes(CASES[code])) == {code}, code
 
@@ -337,3 +347,79 @@ def test_four_seat_table():
     assert codes([ev("turn.start", 1), ev("action.declare", 1, action="hunt", minion="Modius"),
                   ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 4),
                   ev("action.result", outcome="success")], seats=seats) == []
+
+
+# --- not-your-turn ---------------------------------------------------------------------------
+
+def test_a_bleed_in_another_seats_turn_is_not_your_turn():
+    found = run(B + [ev("action.declare", 3, action="bleed", minion="Modius", amount=1)])
+    assert [f["code"] for f in found] == ["not-your-turn"]
+    f = found[0]
+    assert f["seq"] == 2 and f["seat"] == 3 and f["infraction"] == "Game Rule Violation"
+    assert f["cite"] == {"doc": "tournament-rules", "section": "2.3"}
+    assert "Cid (seat 3) declares a bleed during the turn of Ann (seat 1)" in f["message"]
+
+
+def test_a_bleed_when_no_turn_has_started_for_the_seat():
+    # Ann's turn ended; Ben bleeds without "2 start": flagged, and the rest is Ben's turn
+    events = B + [ev("turn.end", 1), ev("action.declare", 2, action="bleed", minion="Modius", amount=1),
+                  ev("action.pass", 2), ev("block.pass", 3), ev("action.result", outcome="success", amount=1),
+                  ev("turn.end", 2)]
+    found = run(events)
+    assert [(f["seq"], f["code"]) for f in found] == [(3, "not-your-turn")]
+    assert "no turn has started for them" in found[0]["message"]
+    st = state(events)
+    assert st["turn"]["seat"] == 2 and st["turn"]["number"] == 2 and st["turn"]["ended"]
+
+
+def test_acting_after_ones_own_end_of_turn():
+    found = run(B + [ev("turn.end", 1), ev("turn.end", 1), ev("transfer", 1, amount=1)])
+    assert [(f["seq"], f["code"]) for f in found] == [(4, "not-your-turn")]
+    assert "after declaring the end of their turn" in found[0]["message"]
+
+
+@pytest.mark.parametrize("event", [
+    ev("phase", 4, phase="influence"), ev("transfer", 4, amount=2), ev("discard", 4),
+    ev("turn.end", 4), ev("action.declare", 4, action="hunt", minion="Modius")])
+def test_every_turn_bound_statement_by_another_seat(event):
+    assert codes(B + [event]) == ["not-your-turn"]
+
+
+def test_what_anyone_may_do_in_another_turn_is_not_flagged():
+    # blocks, reactions, votes, out-of-turn master cards, talk: not the acting player's alone
+    events = B + [ev("action.declare", 1, action="political", minion="Modius",
+                     card="Kine Resources Contested", terms="2 on seat 2, 2 on seat 3"),
+                  ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5),
+                  ev("referendum.terms", 1, terms="as announced"),
+                  ev("vote", 3, votes=0, side="against"), ev("talk", 4, kind="question"),
+                  ev("referendum.result", passed=True), ev("card.replace", 1)]
+    assert "not-your-turn" not in codes(events)
+
+
+def test_a_recording_begun_mid_game_without_sync_takes_the_first_statements_turn():
+    events = [ev("action.declare", 3, action="bleed", minion="Modius", amount=1),
+              ev("action.pass", 3), ev("block.pass", 4), ev("action.result", outcome="success", amount=1),
+              ev("phase", 3, phase="influence"), ev("transfer", 3, amount=4), ev("discard", 3),
+              ev("turn.end", 3)]
+    assert run(events) == []
+    st = state(events)
+    assert st["turn"]["seat"] == 3 and st["turn"]["ended"]
+    # ... and after that first statement, another seat's is flagged
+    assert codes(events[:1] + [ev("phase", 5, phase="influence")]) == ["not-your-turn"]
+    # an end of turn as the first statement says whose turn it was, too
+    assert codes([ev("turn.end", 2), ev("turn.start", 3)]) == []
+
+
+def test_a_game_recorded_from_its_start_has_no_turn_before_the_first_start():
+    found = run([ev("game.start", limit_min=120), ev("action.declare", 2, action="bleed",
+                                                      minion="Modius", amount=1)])
+    assert [f["code"] for f in found] == ["not-your-turn"]
+    assert "no turn has started" in found[0]["message"]
+    assert codes([ev("game.start", limit_min=120), ev("turn.start", 1),
+                  ev("action.declare", 1, action="bleed", minion="Modius", amount=1)]) == []
+
+
+def test_sync_defines_the_turn():
+    sync = ev("sync", 4, phase="minion", turn=7)
+    assert codes([sync, ev("action.declare", 4, action="bleed", minion="Modius", amount=1)]) == []
+    assert codes([sync, ev("action.declare", 2, action="bleed", minion="Modius", amount=1)]) == ["not-your-turn"]

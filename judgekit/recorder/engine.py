@@ -41,6 +41,9 @@ PLAYS = {"card.play", "reaction", "action.declare", "effect", "transfer", "disca
          "strike", "cancel", "interrupt"}
 # Events after which the table has moved on (used for the time call).
 PROGRESS = {"action.declare", "phase", "turn.start", "transfer", "discard"}
+# What only the player whose turn it is does: declare an action, move through the phases,
+# transfer, the discard phase action, end the turn.
+TURN_BOUND = {"action.declare", "phase", "transfer", "discard", "turn.end"}
 OUTCOME_TYPES = {"oust": "oust", "withdraw": "withdraw", "concede": "concede",
                  "draw.intentional": "draw"}
 
@@ -104,6 +107,7 @@ class Engine:
         self.turn_seat: int | None = None
         self.turn_no = 0
         self.turn_ended = False
+        self.from_start = False                # game.start before any turn: recorded from the start
         self.pos = 0                           # turn phase rank
         self.after_action = False
         self.passed_turn: set[str] = set()     # windows the acting player passed this turn
@@ -210,6 +214,8 @@ class Engine:
         t = event["type"]
         clockmod.apply(self.clock, event)
         self._time_check(event)
+        if t in TURN_BOUND:
+            self._turn_check(event)
         if t not in OFF_BOARD:
             self._talk_decision(event)
             a = self.action
@@ -242,6 +248,48 @@ class Engine:
         self.combat = None
         self.talk_stop = None
 
+    def _on_game_start(self, e) -> None:
+        if self.turn_seat is None:
+            self.from_start = True  # the game is recorded from its start: seat 1 starts it
+
+    def _turn_check(self, e) -> None:
+        """Turn-bound statements (TURN_BOUND) belong to the seat whose turn it is.
+
+        A recording begun mid-game without a `sync` has no turn yet: its first such
+        statement says whose turn it is (nothing before it is known). Otherwise a statement
+        by another seat, or with no turn started, is `not-your-turn`; with no turn going on
+        the seat's turn is taken as begun (the start was not said), so that what follows is
+        checked as that turn."""
+        seat, seq, t = e["seat"], e["seq"], e["type"]
+        if self.turn_seat is None and not self.from_start:
+            self._new_turn(seat)
+            return
+        what = {"action.declare": "declares " + ("a bleed" if e.get("action") == "bleed"
+                                                 else f"an action ({e.get('action')})"),
+                "phase": f"moves to the {e.get('phase')} phase", "transfer": "transfers pool",
+                "discard": "discards (discard phase action)",
+                "turn.end": "declares the end of a turn"}[t]
+        if self.turn_seat is None:
+            self.flag("not-your-turn", seq,
+                      f"{self.who(seat)} {what}, but no turn has started: the recording began "
+                      f"with the game and no turn start was recorded.", seat=seat)
+            self._new_turn(seat)
+        elif seat == self.turn_seat and self.turn_ended:
+            if t == "turn.end":
+                return  # the end of the turn said again
+            self.flag("not-your-turn", seq,
+                      f"{self.who(seat)} {what} after declaring the end of their turn.", seat=seat)
+        elif self.turn_ended:
+            self.flag("not-your-turn", seq,
+                      f"{self.who(seat)} {what}, but no turn has started for them: the turn of "
+                      f"{self.who(self.turn_seat)} ended and no start of {self.who(seat)}'s "
+                      "turn was recorded.", seat=seat)
+            self._new_turn(seat)
+        elif seat != self.turn_seat:
+            self.flag("not-your-turn", seq,
+                      f"{self.who(seat)} {what} during the turn of {self.who(self.turn_seat)}: "
+                      "only the acting player does that.", seat=seat)
+
     def _on_sync(self, e) -> None:
         self._new_turn(e["seat"], e.get("turn", self.turn_no or 1))
         self.pos = RANK[e["phase"]]
@@ -271,9 +319,7 @@ class Engine:
 
     def _on_turn_end(self, e) -> None:
         seq, seat = e["seq"], e["seat"]
-        if self.turn_seat is None:
-            self.turn_seat = seat
-        if seat != self.turn_seat:
+        if seat != self.turn_seat or self.turn_ended:
             return
         self._resolve(seq, implicit=True)
         self.turn_ended = True

@@ -57,6 +57,11 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("end-of-turn-missing", "forbidden-shortcut", None,
        "A new turn started without the previous player declaring the end of their turn.",
        ANN, "forbidden-shortcuts", GRV),
+    # Turn order. The guidelines have no rule on acting out of turn (the turn sequence is
+    # the game's rules): cited is tournament rules 2.3, players must follow the rules.
+    _c("not-your-turn", "sequence", None,
+       "Something only the acting player does (an action, a phase, transfers, the discard phase action, the end of the turn) was done by another player, or with no turn started.",
+       TR, "2.3", GRV),
     # Declarations.
     _c("bleed-amount-missing", "declaration", None,
        "A bleed was declared without its amount.",
