@@ -157,7 +157,8 @@ def test_code_is_produced(code):
     row = findings.CODES[code]
     assert f["severity"] == row.severity and f["message"]
     assert f["cite"]["doc"] in ("announcements", "tournament-rules")
-    assert set(f) == {"seq", "code", "severity", "binding", "message", "cite", "infraction", "seat"}
+    assert set(f) == {"seq", "code", "title", "severity", "binding", "message", "cite", "infraction", "seat"}
+    assert f["title"] == row.title and f["title"][0].isupper() and "-" not in f["title"]
 
 
 def test_every_code_cites_a_section_of_the_rules_corpus():

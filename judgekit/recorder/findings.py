@@ -1,6 +1,7 @@
 """The recorder's findings: one table of codes, and the `Finding` value the engine emits.
 
-Every code the engine can report is a row of `CODES`: its severity, whether the
+Every code the engine can report is a row of `CODES`: a short title for people (the
+page's status line and log), its severity, whether the
 declaration it concerns stays binding (None when that question does not apply), a default
 one-line message, the citation into the rules corpus (a section id, never copied text) and
 the infraction suggested to the judge (v2 catalog names, `content/penalties`; None when the
@@ -26,6 +27,7 @@ PIM = "Public Information Miscommunication"
 @dataclass(frozen=True)
 class Code:
     code: str
+    title: str
     severity: str
     binding: bool | None
     message: str
@@ -33,102 +35,102 @@ class Code:
     infraction: str | None
 
 
-def _c(code, severity, binding, message, doc, section, infraction):
-    return Code(code, severity, binding, message, {"doc": doc, "section": section}, infraction)
+def _c(code, title, severity, binding, message, doc, section, infraction):
+    return Code(code, title, severity, binding, message, {"doc": doc, "section": section}, infraction)
 
 
 CODES: dict[str, Code] = {c.code: c for c in [
     # The announcement procedure — forbidden shortcuts.
-    _c("action-pass-missing", "forbidden-shortcut", None,
+    _c("action-pass-missing", "Action not passed (“any blocks?”)", "forbidden-shortcut", None,
        "Someone acted on the action before the acting player passed (\"any blocks?\" counts as passing).",
        ANN, "forbidden-shortcuts", GRV),
-    _c("block-pass-missing", "forbidden-shortcut", None,
+    _c("block-pass-missing", "Block opportunity not passed", "forbidden-shortcut", None,
        "A block opportunity was not explicitly passed (\"no block\") before a reaction, an effect or the resolution.",
        ANN, "forbidden-shortcuts", GRV),
-    _c("block-out-of-order", "forbidden-shortcut", None,
+    _c("block-out-of-order", "Predator before the prey", "forbidden-shortcut", None,
        "On an undirected action the predator acted before the prey passed on blocking.",
        ANN, "forbidden-shortcuts", GRV),
-    _c("block-not-eligible", "sequence", None,
+    _c("block-not-eligible", "Block by a player who cannot block", "sequence", None,
        "This player has no block opportunity on this action (directed: only the target; undirected: prey and predator).",
        ANN, "forbidden-shortcuts", GRV),
-    _c("replace-missing", "forbidden-shortcut", None,
+    _c("replace-missing", "Card not replaced", "forbidden-shortcut", None,
        "A card was played before the previous card was replaced.",
        ANN, "forbidden-shortcuts", GRV),
-    _c("end-of-turn-missing", "forbidden-shortcut", None,
+    _c("end-of-turn-missing", "End of turn not declared", "forbidden-shortcut", None,
        "A new turn started without the previous player declaring the end of their turn.",
        ANN, "forbidden-shortcuts", GRV),
     # Turn order. The guidelines have no rule on acting out of turn (the turn sequence is
     # the game's rules): cited is tournament rules 2.3, players must follow the rules.
-    _c("not-your-turn", "sequence", None,
+    _c("not-your-turn", "Not this player's turn", "sequence", None,
        "Something only the acting player does (an action, a phase, transfers, the discard phase action, the end of the turn) was done by another player, or with no turn started.",
        TR, "2.3", GRV),
     # Declarations.
-    _c("bleed-amount-missing", "declaration", None,
+    _c("bleed-amount-missing", "Bleed amount not stated", "declaration", None,
        "A bleed was declared without its amount.",
        ANN, "action-declaration", GRV),
-    _c("bleed-total-not-restated", "declaration", None,
+    _c("bleed-total-not-restated", "New bleed total not stated", "declaration", None,
        "The bleed amount changed during the action and the new total was not stated.",
        ANN, "action-declaration", GRV),
-    _c("stealth-undeclared", "declaration", None,
+    _c("stealth-undeclared", "Stealth not declared", "declaration", None,
        "The action's stealth is not the standard one for its type and was not declared.",
        ANN, "action-declaration", GRV),
-    _c("card-choice-missing", "declaration", False,
+    _c("card-choice-missing", "Card choice not announced", "declaration", False,
        "A card was played without a required choice; the player is not bound to any choice.",
        ANN, "card-declaration", GRV),
-    _c("discipline-unavailable", "misplay", False,
+    _c("discipline-unavailable", "Discipline the minion lacks", "misplay", False,
        "The declared discipline or level is one the minion does not have: the declaration is void (misplay).",
        ANN, "card-declaration", GRV),
-    _c("misrepresented", "misplay", True,
+    _c("misrepresented", "Misrepresented declaration", "misplay", True,
        "A valid declaration was misrepresented: it stays binding, and it is a misplay.",
        ANN, "action-declaration", PIM),
-    _c("declaration-binding", "declaration", True,
+    _c("declaration-binding", "The declaration binds", "declaration", True,
        "A declaration was made and is binding: it cannot be taken back.",
        ANN, "hypotheticals", GRV),
     # Votes and referendum terms.
-    _c("vote-incomplete", "declaration", None,
+    _c("vote-incomplete", "Votes incomplete", "declaration", None,
        "Votes were announced without their number or their side.",
        ANN, "votes", GRV),
-    _c("vote-vampire-missing", "declaration", None,
+    _c("vote-vampire-missing", "Voting vampire not named", "declaration", None,
        "Not all available votes were committed and the voting vampire was not named.",
        ANN, "votes", GRV),
-    _c("terms-unconfirmed", "declaration", None,
+    _c("terms-unconfirmed", "Terms not confirmed", "declaration", None,
        "The political action succeeded and polling started without the terms being confirmed.",
        ANN, "votes", GRV),
     # Shortcuts and windows.
-    _c("phase-passed", "sequence", None,
+    _c("phase-passed", "Phase already passed", "sequence", None,
        "This belongs to a phase or step the player already passed (by a shortcut or explicitly).",
        ANN, "shortcuts", GRV),
-    _c("shortcut-voided", "info", False,
+    _c("shortcut-voided", "Shortcut voided", "info", False,
        "An opponent interrupted a shortcut in its window: the shortcut does not bind and the sequence resumes there.",
        ANN, "shortcuts", None),
-    _c("interrupt-too-late", "sequence", None,
+    _c("interrupt-too-late", "Too late to interrupt", "sequence", None,
        "Too late: the next card or effect was already played after that window.",
        ANN, "shortcuts", None),
-    _c("cancel-too-late", "sequence", None,
+    _c("cancel-too-late", "Too late to cancel", "sequence", None,
        "Too late to cancel (or wake against) that card: the next card was already announced.",
        ANN, "cancellation", None),
     # Table talk.
-    _c("discussion-after-stop", "conduct", None,
+    _c("discussion-after-stop", "Discussion after the stop", "conduct", None,
        "Discussion went on after the acting player required it to stop and the last question and answer were given.",
        ANN, "pace", "Slow Play"),
-    _c("unsportsmanlike", "conduct", None,
+    _c("unsportsmanlike", "Unsportsmanlike talk", "conduct", None,
        "Table talk that is not allowed: raised voice, slur, or physical threat (even in jest).",
        ANN, "table-talk", "Unsportsmanlike Conduct — Minor"),
     # Loops (tournament rules 4.9).
-    _c("loop-detected", "loop", None,
+    _c("loop-detected", "Loop", "loop", None,
        "The game state was completely restored to an earlier state: a loop; the activity cannot be begun again until the state changes.",
        TR, "4.9", None),
-    _c("loop-repeated", "loop", None,
+    _c("loop-repeated", "Loop begun again", "loop", None,
        "The looping activity was begun again without a change of game state.",
        TR, "4.9", GRV),
     # Time.
-    _c("time-over", "time", None,
+    _c("time-over", "After the time call", "time", None,
        "The round's time was called: this happens after the point where the game ends.",
        TR, "3.1.1", GRV),
-    _c("time-limit-short", "warning", None,
+    _c("time-limit-short", "Time limit too short", "warning", None,
        "The round's time limit is under the two-hour minimum.",
        TR, "3.1.1", None),
-    _c("extension-over-cap", "warning", None,
+    _c("extension-over-cap", "Extensions over the cap", "warning", None,
        "Time extensions at this table now exceed the 10-minute cap per round (only for a major disruption or with the head judge's approval).",
        TR, "2.8", None),
 ]}
@@ -140,13 +142,14 @@ class Finding:
     code: str
     message: str
     seat: int | None = None
+    title: str = ""
     severity: str = ""
     binding: bool | None = None
     cite: dict[str, str] = field(default_factory=dict)
     infraction: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "code": self.code, "severity": self.severity,
+        return {"seq": self.seq, "code": self.code, "title": self.title, "severity": self.severity,
                 "binding": self.binding, "message": self.message, "cite": dict(self.cite),
                 "infraction": self.infraction, "seat": self.seat}
 
@@ -162,7 +165,7 @@ def make(code: str, seq: int, message: str | None = None, *, seat: int | None = 
     if anchor:
         cite["anchor"] = anchor
     return Finding(seq=seq, code=code, message=message or row.message, seat=seat,
-                   severity=row.severity,
+                   title=row.title, severity=row.severity,
                    binding=row.binding if binding is ... else binding,
                    cite=cite,
                    infraction=row.infraction if infraction is ... else infraction)

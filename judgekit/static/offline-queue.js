@@ -8,6 +8,7 @@
 //   request(method, url, body) -> Promise<{ok, status, data}> (rejects when unreachable)
 //   load() -> Promise     reload the game from GET <api> and render it
 //   say(message, isError)  the page's status line
+//   findingsLine(findings) the status line's words for the findings of what was sent
 //   lastActive() -> event  the last event not retracted (context for quick-entry lines)
 //   serialize(job)        run job after the page's other requests (one at a time)
 //   stamp(events)         add client ids and the judge's name to events that lack them
@@ -125,6 +126,7 @@
     }
 
     function findingsText(list) {
+      if (hooks.findingsLine) return hooks.findingsLine(list);
       return list.length ? list.length + " finding" + (list.length > 1 ? "s" : "") + ": " +
         list.map(function (f) { return f.code; }).join(", ") : "";
     }

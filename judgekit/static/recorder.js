@@ -35,6 +35,13 @@
     return e;
   }
   function who(seat) { return seat ? SEATS[seat - 1] + " (" + seat + ")" : ""; }
+  function findingsLine(list) {
+    // the status line after an entry: titles and messages, never the codes
+    var title = function (f) { return f.title || f.code; };
+    if (!list.length) return "";
+    if (list.length === 1) return title(list[0]) + ": " + list[0].message;
+    return list.length + " findings: " + list.map(title).join(" · ");
+  }
   function say(msg, isError) {
     var m = $("rec-msg");
     m.textContent = msg || "";
@@ -98,8 +105,7 @@
         return false;
       }
       var fs = res.data.findings || [];
-      say(fs.length ? fs.length + " finding" + (fs.length > 1 ? "s" : "") + ": " +
-          fs.map(function (f) { return f.code; }).join(", ") : "Recorded.", fs.length > 0);
+      say(findingsLine(fs) || "Recorded.", fs.length > 0);
       return load().then(function () { return true; });
     }).catch(function () {
       busy = false;
@@ -302,7 +308,7 @@
         " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "")));
       (e.findings || []).forEach(function (f) {
         var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
-        box.appendChild(el("span", {"class": "rec-f-code"}, f.code));
+        box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));
         box.appendChild(document.createTextNode(" " + f.message + " "));
         var link = el("a", {href: f.url}, "rule ›");
         box.appendChild(link);
@@ -433,7 +439,8 @@
   });
 
   var outbox = window.judgekitOutbox ? window.judgekitOutbox(API, {
-    request: request, load: load, say: say, lastActive: lastActive, serialize: enqueue, stamp: stamp,
+    request: request, load: load, say: say, findingsLine: findingsLine, lastActive: lastActive,
+    serialize: enqueue, stamp: stamp,
     seats: SEATS, rerender: function () { if (view) renderLog(); else outbox.decorate($("rec-log")); }
   }) : null;
   load();

@@ -83,7 +83,10 @@ def test_finding_inline_with_rule_link_and_one_tap_undo(page, live_server, live_
     expect(finding).to_have_count(1)
     expect(finding.locator("a")).to_have_attribute("href", "/rules/announcements/action-declaration")
     expect(finding).to_have_attribute("data-finding", "2:misrepresented")
-    expect(page.locator("#rec-msg")).to_contain_text("misrepresented")
+    expect(finding.locator(".rec-f-title")).to_have_text("Misrepresented declaration")
+    expect(page.locator("#rec-msg")).to_have_text(
+        "Misrepresented declaration: Ann (seat 1) declares a bleed for 1 with Catalina Vega, who "
+        "bleeds for 2. The declaration binds; it is a misrepresentation.")
     shot(page, "recorder-finding-360", full_page=False)
 
     page.click("#rec-undo")
@@ -138,3 +141,20 @@ def test_new_game_form_fits_a_phone_and_refuses_two_seats_with_one_name(page, li
     expect(page.locator("input[name=seat3]")).to_have_value("ann")   # what was typed is kept
     fits_the_phone(page)
     shot(page, "recorder-new-game-360")
+
+
+def test_the_status_line_speaks_in_titles_and_messages_not_codes(page, live_server, live_app, shot):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    line(page, "1 start; 1 bleed Modius")
+    msg = page.locator("#rec-msg")
+    expect(msg).to_have_text("Bleed amount not stated: Ann (seat 1) bleeds without stating the amount.")
+    expect(msg).to_have_class(re.compile("is-error"))
+    # two findings from one line: their titles
+    line(page, "1 go; 3 block Alice Chen; 4 end")
+    expect(msg).to_have_text("2 findings: Block by a player who cannot block · Not this player's turn")
+    titles = page.locator("#rec-log .rec-f-title")
+    expect(titles).to_have_count(3)
+    assert set(titles.all_inner_texts()) == {"Bleed amount not stated", "Block by a player who cannot block",
+                                             "Not this player's turn"}
+    shot(page, "recorder-status-titles-360", full_page=False)
