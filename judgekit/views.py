@@ -11,8 +11,8 @@ import secrets
 import threading
 from typing import Any
 
-from flask import (Flask, current_app, g, jsonify, render_template, request,
-                   session)
+from flask import (Flask, current_app, g, get_flashed_messages, jsonify, render_template,
+                   request, session)
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -84,6 +84,28 @@ def json_body(required: bool = True) -> Any:
     if data is None:
         raise ApiError(400, "the body is not valid JSON")
     return data
+
+
+# --- flashed messages -----------------------------------------------------------------
+
+def shown_to_a_person() -> bool:
+    """Whether this request is a page the browser will show (a navigation, a frame), as
+    opposed to a fetch in the background: the service worker saving the rules pages for
+    offline use, a prefetch. Browsers say so in Sec-Fetch-Mode / Sec-Fetch-Dest / Sec-Purpose
+    (a navigation the service worker passes on keeps mode "navigate" but has dest "empty");
+    a client that sends none of them (curl, the test client) is taken to show what it gets."""
+    mode, dest = request.headers.get("Sec-Fetch-Mode"), request.headers.get("Sec-Fetch-Dest")
+    if mode != "navigate" and dest is not None and dest not in ("document", "iframe", "frame"):
+        return False
+    purpose = request.headers.get("Sec-Purpose", "") + request.headers.get("Purpose", "")
+    return "prefetch" not in purpose.lower()
+
+
+def page_flashes() -> list[tuple[str, str]]:
+    """The flashed messages for base.html, taken only by a page a person sees: a page fetched
+    in the background would take "Filip registered" away from the page after the redirect
+    (and keep it in its saved copy)."""
+    return get_flashed_messages(with_categories=True) if shown_to_a_person() else []
 
 
 # --- CSRF -------------------------------------------------------------------------------
@@ -164,6 +186,7 @@ def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_db)
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["page_flashes"] = page_flashes
 
     @app.errorhandler(AppError)  # ApiError, TournamentError: JSON under /api/, else a page
     def _app_error(exc: AppError):
