@@ -72,6 +72,36 @@ def test_unknown_card_error_carries_suggestions(client, game):
     assert "Govern the Unaligned" in r.get_json()["suggestions"]
 
 
+@pytest.mark.parametrize("body, field, message, suggestions", [
+    ({"type": "card.play", "seat": 1, "card": "Govern the Unalined"}, "card",
+     "No card named 'Govern the Unalined' — did you mean Govern the Unaligned?", ["Govern the Unaligned"]),
+    ({"type": "card.play", "seat": 1, "card": "Deflectoin"}, "card",
+     "No card named 'Deflectoin' — did you mean Deflection or Detection?", ["Deflection", "Detection"]),
+    ({"type": "block.declare", "seat": 2, "minion": "Modus"}, "minion",
+     "No vampire or minion named 'Modus' — did you mean Modius or Mouse?", ["Modius", "Mouse"]),
+    ({"type": "card.play", "seat": 1, "card": "Zzzqqq"}, "card",
+     "No card named 'Zzzqqq' in the card list — check the spelling (a card missing from the "
+     "list: add !unlisted to the line to record it anyway).", None),
+])
+def test_an_unknown_name_is_a_422_with_field_reason_suggestions_and_words_for_the_judge(
+        client, game, body, field, message, suggestions):
+    for payload, index in ((body, None), ([{"type": "note", "text": "x"}, body], 1)):
+        r = post(client, game, payload)
+        err = r.get_json()
+        assert r.status_code == 422 and err["field"] == field and "unknown" in err["error"]
+        assert err["message"] == message and err.get("suggestions") == suggestions
+        assert err.get("index") == index
+    r = client.post(f"/api/games/{game}/parse", json={"line": "1 start; 1 +Deflectoin"})
+    assert r.status_code == 422 and r.get_json()["message"] == (
+        "No card named 'Deflectoin' — did you mean Deflection or Detection?")
+    # an amend naming an unknown card: the same words
+    post(client, game, {"type": "card.play", "seat": 1, "card": "Deflection"})
+    r = post(client, game, {"type": "amend", "target": 1, "fields": {"card": "Deflectoin"}})
+    assert r.status_code == 422 and r.get_json()["field"] == "fields.card"
+    assert r.get_json()["message"].startswith("No card named 'Deflectoin'")
+    assert [e["type"] for e in client.get(f"/api/games/{game}").get_json()["events"]] == ["card.play"]
+
+
 def test_nonexistent_game(client):
     assert post(client, 4242, {"type": "turn.start", "seat": 1}).status_code == 404
     r = client.get("/api/games/4242")

@@ -119,11 +119,15 @@ DISC_RE = re.compile(r"^[a-zA-Z]{3,4}$")
 
 @dataclass
 class EventError:
-    """Why an event was refused: the field at fault and the reason (and name suggestions)."""
+    """Why an event was refused: the field at fault and the reason (and name suggestions).
+    `message`, where set, is the same for people at the table (an unknown name: "No card
+    named 'Deflectoin' — did you mean Deflection?"); the page shows it instead of the
+    field and reason."""
     field: str
     reason: str
     index: int | None = None
     suggestions: list[str] = field(default_factory=list)
+    message: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"field": self.field, "error": self.reason}
@@ -131,6 +135,8 @@ class EventError:
             out["index"] = self.index
         if self.suggestions:
             out["suggestions"] = self.suggestions
+        if self.message:
+            out["message"] = self.message
         return out
 
     def __str__(self) -> str:
@@ -290,9 +296,21 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
         if unlisted:
             return value
         what = "card" if kind == "card" else "vampire or minion"
+        suggestions = _suggest(cards, value)
         return EventError(key, f"unknown {what} name {value!r} (send \"unlisted\": true to record it anyway)",
-                          suggestions=_suggest(cards, value))
+                          suggestions=suggestions, message=unknown_name_message(what, value, suggestions))
     raise AssertionError(f"unknown field kind {kind!r}")  # pragma: no cover
+
+
+def unknown_name_message(what: str, value: str, suggestions: list[str]) -> str:
+    """The words for a judge who typed a name the card list does not hold."""
+    head = f"No {what} named '{value}'"
+    if suggestions:
+        options = suggestions[0] if len(suggestions) == 1 else \
+            ", ".join(suggestions[:-1]) + " or " + suggestions[-1]
+        return f"{head} — did you mean {options}?"
+    return (f"{head} in the card list — check the spelling (a card missing from the list: "
+            f"add !unlisted to the line to record it anyway).")
 
 
 def _discipline(text: str, cards) -> str | None:
@@ -335,7 +353,8 @@ def validate_amend(target: dict[str, Any], fields: dict[str, Any], n_seats: int,
     checked = validate_event(merged, n_seats, cards)
     if isinstance(checked, EventError):
         return EventError(f"fields.{checked.field}" if checked.field in fields else "fields",
-                          f"event {target.get('seq')} would be malformed: {checked}", suggestions=checked.suggestions)
+                          f"event {target.get('seq')} would be malformed: {checked}",
+                          suggestions=checked.suggestions, message=checked.message)
     out: dict[str, Any] = {}
     for key, value in fields.items():
         if value is None:

@@ -62,6 +62,7 @@ class StoreError:
     reason: str
     index: int | None = None
     suggestions: list[str] = field(default_factory=list)
+    message: str | None = None      # for people at the table (see EventError.message)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"error": self.reason, "status": self.status}
@@ -71,6 +72,8 @@ class StoreError:
             out["index"] = self.index
         if self.suggestions:
             out["suggestions"] = self.suggestions
+        if self.message:
+            out["message"] = self.message
         return out
 
     @classmethod
@@ -78,7 +81,7 @@ class StoreError:
         if err.suggestions or "unknown card" in err.reason or "unknown vampire" in err.reason:
             status = 422
         return cls(status, err.field, str(err) if err.index is not None else err.reason,
-                   err.index, list(err.suggestions))
+                   err.index, list(err.suggestions), err.message)
 
 
 class GameError(ValueError):

@@ -62,8 +62,10 @@ def current_judge() -> str | None:
 
 
 def _fail(err: store.StoreError):
-    extra = {k: v for k, v in err.to_dict().items() if k not in ("error", "status", "field")}
-    raise ApiError(err.status, err.reason, field=err.field, **extra)
+    exc = ApiError(err.status, err.reason, field=err.field)
+    # index, suggestions, and "message" (words for the judge; a keyword ApiError takes itself)
+    exc.extra.update({k: v for k, v in err.to_dict().items() if k not in ("error", "status", "field")})
+    raise exc
 
 
 def _summaries(events, seats):

@@ -9,6 +9,7 @@
 //   load() -> Promise     reload the game from GET <api> and render it
 //   say(message, isError)  the page's status line
 //   findingsLine(findings) the status line's words for the findings of what was sent
+//   refusal(res)          the status line's words for a refused entry (optional)
 //   lastActive() -> event  the last event not retracted (context for quick-entry lines)
 //   serialize(job)        run job after the page's other requests (one at a time)
 //   stamp(events)         add client ids and the judge's name to events that lack them
@@ -120,7 +121,9 @@
     }
 
     function describeRefusal(res) {
-      var d = res.data || {}, msg = d.error || ("HTTP " + res.status);
+      if (hooks.refusal) return hooks.refusal(res);
+      var d = res.data || {}, msg = d.message || d.error || ("HTTP " + res.status);
+      if (d.message) return msg;
       if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
       return msg;
     }

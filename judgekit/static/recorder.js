@@ -42,6 +42,15 @@
     if (list.length === 1) return title(list[0]) + ": " + list[0].message;
     return list.length + " findings: " + list.map(title).join(" · ");
   }
+  function refusal(res) {
+    // why the server refused an entry, in the words meant for the table ("No card named
+    // 'Deflectoin' — did you mean Deflection?") when it gives them
+    var d = res.data || {};
+    if (d.message) return d.message;
+    var msg = d.error || ("HTTP " + res.status);
+    if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+    return msg;
+  }
   function say(msg, isError) {
     var m = $("rec-msg");
     m.textContent = msg || "";
@@ -98,10 +107,8 @@
     return request("POST", API + "/events", events).then(function (res) {
       busy = false;
       if (!res.ok) {
-        var d = res.data, msg = d.error || ("HTTP " + res.status);
-        if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
         if (res.status >= 500 && attempt < 3) return retry(events, attempt);
-        say(msg, true);
+        say(refusal(res), true);
         return false;
       }
       var fs = res.data.findings || [];
@@ -406,9 +413,7 @@
       var last = lastActive();
       return request("POST", API + "/parse", {line: line, last_seq: last ? last.seq : null}).then(function (res) {
         if (!res.ok) {
-          var d = res.data, msg = d.error || "Not understood";
-          if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
-          say(msg, true);
+          say(refusal(res), true);
           return false;
         }
         return sendNow(res.data.events, 0).then(function (ok) {
@@ -439,7 +444,7 @@
   });
 
   var outbox = window.judgekitOutbox ? window.judgekitOutbox(API, {
-    request: request, load: load, say: say, findingsLine: findingsLine, lastActive: lastActive,
+    request: request, load: load, say: say, findingsLine: findingsLine, lastActive: lastActive, refusal: refusal,
     serialize: enqueue, stamp: stamp,
     seats: SEATS, rerender: function () { if (view) renderLog(); else outbox.decorate($("rec-log")); }
   }) : null;

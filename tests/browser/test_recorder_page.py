@@ -95,12 +95,22 @@ def test_finding_inline_with_rule_link_and_one_tap_undo(page, live_server, live_
     assert stored(live_app, gid)[-1] == {**stored(live_app, gid)[-1], "type": "retract", "target": 2}
 
 
-def test_unknown_name_shows_suggestions(page, live_server, live_app):
+def test_an_unknown_name_is_told_in_words_for_the_judge(page, live_server, live_app, shot):
     gid = new_game(live_app)
     page.goto(f"{live_server}/games/{gid}")
+    msg = page.locator("#rec-msg")
     page.fill("#rec-input", "1 +Govern the Unalined")
     page.click(".rec-send")
-    expect(page.locator("#rec-msg")).to_contain_text("did you mean: Govern the Unaligned")
+    expect(msg).to_have_text("No card named 'Govern the Unalined' — did you mean Govern the Unaligned?")
+    expect(msg).to_have_class(re.compile("is-error"))
+    expect(page.locator("#rec-input")).to_have_value("1 +Govern the Unalined")   # kept to fix
+    # picked in the Card… form: the same words, the form stays open
+    page.get_by_role("button", name="Card…").click()
+    page.fill("#rec-ask input[name=card]", "Deflectoin")
+    page.click("#rec-ask button[type=submit]")
+    expect(msg).to_have_text("No card named 'Deflectoin' — did you mean Deflection or Detection?")
+    expect(page.locator("#rec-ask")).to_be_visible()
+    shot(page, "recorder-unknown-name-360", full_page=False)
     assert stored(live_app, gid) == []
 
 
