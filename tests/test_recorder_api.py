@@ -221,6 +221,27 @@ def test_an_amend_is_stored_normalized_and_may_correct_an_event_of_its_batch(cli
     assert r.status_code == 400 and r.get_json()["field"] == "target"
 
 
+def test_an_amended_event_reads_as_corrected_and_the_amend_says_what_it_changes(client, game):
+    post(client, game, BLEED + [{"type": "note", "text": "x"}])
+    post(client, game, {"type": "amend", "target": 2, "fields": {"amount": 2, "stealth": 1}})
+    post(client, game, {"type": "amend", "target": 2, "fields": {"stealth": None, "discipline": ["obf", "PRE"]}})
+    events = client.get(f"/api/games/{game}").get_json()["events"]
+    bleed, note, first, second = events[1:]
+    assert bleed["amount"] == 1                               # the stored event is unchanged
+    assert bleed["amended_by"] == [4, 5] and bleed["corrected"]["amount"] == 2
+    assert bleed["corrected"]["stealth"] is None and bleed["corrected"]["discipline"] == ["obf", "PRE"]
+    assert bleed["summary"] == "action.declare · Ann (1): bleed · Modius · obf/PRE · 2"
+    assert bleed["original_summary"] == "action.declare · Ann (1): bleed · Modius · 1"
+    assert "amended_by" not in note and "corrected" not in note
+    assert first["summary"] == "amend · corrects #2: amount → 2, stealth → 1"
+    assert second["summary"] == "amend · corrects #2: stealth removed, discipline → obf/PRE"
+    assert not any(c in first["summary"] + second["summary"] for c in "{}[]\"")
+    # a retracted amend no longer counts
+    post(client, game, {"type": "retract", "target": 5})
+    bleed = client.get(f"/api/games/{game}").get_json()["events"][1]
+    assert bleed["amended_by"] == [4] and bleed["summary"] == "action.declare · Ann (1): bleed · Modius · 2 · stealth=1"
+
+
 def test_create_game_bad_input(client):
     for body, field in (({"seats": ["A", "B"]}, "seats"), ({}, "seats"),
                         ({"seats": ["Ann", "Ben", "Cid", "ann"]}, "seats"),

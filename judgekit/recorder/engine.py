@@ -1332,6 +1332,13 @@ def effective_events(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]]
     A retract removes its target from the replay; retracting a retract restores the
     target. An amend replaces fields of its target (a correction of what was recorded).
     """
+    playable, retracted, _ = corrections(events)
+    return playable, retracted
+
+
+def corrections(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], set[int], dict[int, list[int]]]:
+    """`effective_events`, and which amends took effect on which event: {target seq: [amend
+    seqs, in order]} (an amend that is retracted, or aims at a retract or an amend, does not)."""
     by_seq = {e["seq"]: e for e in events}
     retracted: set[int] = set()
     for e in reversed(events):
@@ -1340,6 +1347,7 @@ def effective_events(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]]
         if e["type"] == "retract" and e.get("target") in by_seq:
             retracted.add(e["target"])
     amended: dict[int, dict[str, Any]] = {}
+    amended_by: dict[int, list[int]] = {}
     for e in events:
         if e["type"] == "amend" and e["seq"] not in retracted and e.get("target") in by_seq:
             target = by_seq[e["target"]]
@@ -1348,12 +1356,13 @@ def effective_events(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]]
             fields = {k: v for k, v in (e.get("fields") or {}).items()
                       if k not in ("type", "seq", "time", "client_id")}
             amended.setdefault(e["target"], {}).update(fields)
+            amended_by.setdefault(e["target"], []).append(e["seq"])
     out = []
     for e in events:
         if e["seq"] in retracted or e["type"] in ("retract", "amend"):
             continue
         out.append(dict(e, **amended[e["seq"]]) if e["seq"] in amended else e)
-    return out, retracted
+    return out, retracted, amended_by
 
 
 def replay(events: list[dict[str, Any]], seats: list[str], cards=None,

@@ -392,6 +392,10 @@ def describe(event: dict[str, Any], names: list[str] | None = None) -> str:
         return f"seat {seat}"
 
     t = event["type"]
+    if t == "amend":  # a correction: what it changes, not the object it carries
+        changes = [f"{key} removed" if value is None else f"{key} → {_plain(value)}"
+                   for key, value in (event.get("fields") or {}).items()]
+        return f"amend · corrects #{event.get('target')}" + (": " + ", ".join(changes) if changes else "")
     s = who(event.get("seat"))
     bits = []
     for key in ("action", "minion", "card", "discipline", "level", "x", "target", "amount",
@@ -402,10 +406,22 @@ def describe(event: dict[str, Any], names: list[str] | None = None) -> str:
             value = event[key]
             if key == "target_seat":
                 value = who(value)
-            bits.append(f"{key}={value}" if key in ("x", "stealth", "target_seq", "damage", "blocked") else str(value))
+            bits.append(f"{key}={_plain(value)}" if key in ("x", "stealth", "target_seq", "damage", "blocked")
+                        else _plain(value))
     if event.get("target_seat"):
         bits.append(f"→ {who(event['target_seat'])}")
     line = f"{t}" + (f" · {s}" if s else "") + (": " + " · ".join(str(b) for b in bits) if bits else "")
     if event.get("text"):
         line += f" — “{event['text']}”"
     return line
+
+
+def _plain(value: Any) -> str:
+    """A field's value in a line for people (lists and objects without JSON brackets)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "/".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    return str(value)

@@ -395,12 +395,21 @@ def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[st
     events = load_events(db, game_id)
     findings, state = _read_checked(db, game, _card_index(cards), [], lambda eng: (
         [f.to_dict() for f in eng.findings], eng.state(now)))
-    _, retracted = enginemod.effective_events(events)
+    _, retracted, amended_by = enginemod.corrections(events)
+    by_number = {e["seq"]: e for e in events}
     by_seq: dict[int, list] = {}
     for f in findings:
         by_seq.setdefault(f["seq"], []).append(f)
-    annotated = [dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []))
-                 for e in events]
+    annotated = []
+    for e in events:
+        out = dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []))
+        if e["seq"] in amended_by:  # the stored event stays as it was; the correction beside it
+            out["amended_by"] = amended_by[e["seq"]]
+            fixed = {k: v for k, v in e.items() if k != "findings"}
+            for amend in amended_by[e["seq"]]:
+                fixed.update(by_number[amend].get("fields") or {})
+            out["corrected"] = fixed
+        annotated.append(out)
     return {"game": game, "state": state, "events": annotated, "findings": findings}
 
 

@@ -70,7 +70,11 @@ def _fail(err: store.StoreError):
 
 def _summaries(events, seats):
     for e in events:
-        e["summary"] = describe(e, seats)
+        if "corrected" in e:  # amended: the line reads as corrected, the original beside it
+            e["summary"] = describe(e["corrected"], seats)
+            e["original_summary"] = describe(e, seats)
+        else:
+            e["summary"] = describe(e, seats)
         for f in e.get("findings", []):
             f["url"] = findings.cite_url(f["cite"])
     return events

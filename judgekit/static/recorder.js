@@ -305,14 +305,18 @@
     log.textContent = "";
     var events = view.events.slice().reverse();
     events.forEach(function (e) {
-      var li = el("li", {"data-seq": e.seq, "class": e.retracted ? "is-retracted" : ""});
+      var amended = e.amended_by && e.amended_by.length;
+      var li = el("li", {"data-seq": e.seq, "class": (e.retracted ? "is-retracted" : "") +
+        (amended ? " is-amended" : "") + (e.type === "amend" ? " is-correction" : "")});
       var sum = el("div", {"class": "rec-sum"});
       sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
-      sum.appendChild(document.createTextNode(e.summary || e.type));
+      sum.appendChild(document.createTextNode(e.summary || e.type));   // as corrected, if amended
       li.appendChild(sum);
+      if (amended) li.appendChild(el("div", {"class": "rec-was"}, "was: " + e.original_summary));
       var t = e.time ? new Date(e.time) : null;
       li.appendChild(el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
-        " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "")));
+        " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "") +
+        (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : "")));
       (e.findings || []).forEach(function (f) {
         var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
         box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));

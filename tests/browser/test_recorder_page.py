@@ -168,3 +168,33 @@ def test_the_status_line_speaks_in_titles_and_messages_not_codes(page, live_serv
     assert set(titles.all_inner_texts()) == {"Bleed amount not stated", "Block by a player who cannot block",
                                              "Not this player's turn"}
     shot(page, "recorder-status-titles-360", full_page=False)
+
+
+def append(live_app, game_id, events):
+    db = open_db(live_app.config["DATABASE"])
+    try:
+        result = store.append_events(db, game_id, events)
+        assert not isinstance(result, store.StoreError), result
+        return result
+    finally:
+        db.close()
+
+
+def test_an_amend_shows_as_the_correction_of_the_line_it_amends(page, live_server, live_app, shot):
+    gid = new_game(live_app)
+    append(live_app, gid, [{"type": "turn.start", "seat": 1},
+                           {"type": "action.declare", "seat": 1, "action": "bleed", "minion": "Modius",
+                            "amount": 1, "judge": "Jo"}])
+    append(live_app, gid, {"type": "amend", "target": 2, "fields": {"amount": 2}, "judge": "Jo"})
+    page.goto(f"{live_server}/games/{gid}")
+    amended = page.locator("#rec-log li[data-seq='2']")
+    expect(amended.locator(".rec-sum")).to_have_text("#2action.declare · Ann (1): bleed · Modius · 2")
+    expect(amended).to_have_class(re.compile("is-amended"))
+    expect(amended.locator(".rec-was")).to_have_text("was: action.declare · Ann (1): bleed · Modius · 1")
+    expect(amended.locator(".rec-meta")).to_contain_text("amended by #3")
+    correction = page.locator("#rec-log li[data-seq='3']")
+    expect(correction.locator(".rec-sum")).to_have_text("#3amend · corrects #2: amount → 2")
+    assert "{" not in page.locator("#rec-log").inner_text()
+    expect(page.locator("#rec-center")).to_contain_text("bleed · Modius · 2")   # the state, as corrected
+    page.locator("#rec-log").scroll_into_view_if_needed()
+    shot(page, "recorder-amended-360", full_page=False)
