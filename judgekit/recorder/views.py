@@ -245,5 +245,8 @@ def games_create():
 def game_page(game_id: int):
     game = readable_game(game_id)
     guidance = [{"judge_minutes": m, "range": clock.suggest_extension(m)} for m in (0.5, 2, 4, 6)]
+    # a tournament's game: its signed-in judge records (the name the server puts on each
+    # entry, shown, never asked); a practice game: the name the page keeps on the device
+    signed_in = current_judge() if game["tournament_id"] is not None else None
     return render_template("recorder/game.html", game=game, guidance=guidance,
-                           cap=clock.EXTENSION_CAP_MIN, verbs=notation.VERBS)
+                           cap=clock.EXTENSION_CAP_MIN, verbs=notation.VERBS, signed_in=signed_in)

@@ -25,7 +25,10 @@
     text: "Text", discipline: "Discipline (dom / DOM)", window: "Window", phase: "Phase"};
   var NUMBERS = {amount: 1, damage: 1, votes: 1, minutes: 1, judge_minutes: 1};
 
-  function judge() { return localStorage.getItem("judgekit.judge") || "anonymous"; }
+  // A signed-in judge (a tournament's game) records under their name; the server puts it on
+  // every entry whatever the page sends. A practice game: the name kept on this device.
+  var SIGNED_IN = root.dataset.judge || "";
+  function judge() { return SIGNED_IN || localStorage.getItem("judgekit.judge") || "anonymous"; }
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) {
@@ -216,12 +219,12 @@
         var c = view.state.clock; send([{type: c.paused ? "time.resume" : "time.pause"}]); }],
       ["Extend time…", function () { ask("Time extension", {type: "time.extend"}, ["judge_minutes", "minutes", "reason"]); }],
       ["Time call", function () { if (confirm("Call time for this table?")) send([{type: "time.call"}]); }],
-      ["Note…", function () { ask("Note", {type: "note"}, ["text"]); }],
-      ["Judge: " + judge(), function (btn) {
-        var name = prompt("Your name as judge (recorded on each entry):", judge());
-        if (name) { localStorage.setItem("judgekit.judge", name.trim().slice(0, 80)); btn.textContent = "Judge: " + judge(); }
-      }]
+      ["Note…", function () { ask("Note", {type: "note"}, ["text"]); }]
     ];
+    if (!SIGNED_IN) items.push(["Judge: " + judge(), function (btn) {   // signed in: shown at the top
+      var name = prompt("Your name as judge (recorded on each entry):", judge());
+      if (name) { localStorage.setItem("judgekit.judge", name.trim().slice(0, 80)); btn.textContent = "Judge: " + judge(); }
+    }]);
     items.forEach(function (item) {
       var b = el("button", {type: "button"}, item[0]);
       b.addEventListener("click", function () { item[1](b); });

@@ -2,8 +2,11 @@
 the quick-entry line, see a finding inline with its rule link, undo it, watch the clock."""
 from __future__ import annotations
 
+import json
 import re
+import threading
 
+import pytest
 from playwright.sync_api import expect
 
 from judgekit.db import open_db
@@ -198,3 +201,70 @@ def test_an_amend_shows_as_the_correction_of_the_line_it_amends(page, live_serve
     expect(page.locator("#rec-center")).to_contain_text("bleed · Modius · 2")   # the state, as corrected
     page.locator("#rec-log").scroll_into_view_if_needed()
     shot(page, "recorder-amended-360", full_page=False)
+
+
+@pytest.fixture(scope="module")
+def own_app(tmp_path_factory, shared_index):
+    """An instance of its own: the session's live server must hold no tournament."""
+    from judgekit import create_app
+    return create_app({"INSTANCE": tmp_path_factory.mktemp("recorder-signed-in"),
+                       "INDEX_DIR": str(shared_index)})
+
+
+@pytest.fixture(scope="module")
+def own_server(own_app):
+    from werkzeug.serving import make_server
+    server = make_server("127.0.0.1", 0, own_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def test_a_signed_in_judge_records_under_their_name_without_being_asked(page, own_server, own_app, shot):
+    from judgekit.auth import store as auth_store
+    from judgekit.tournament import store as tstore
+    db = open_db(own_app.config["DATABASE"])
+    try:
+        tid = tstore.create_tournament(db, {"name": "Name Open"})
+        for k, name in enumerate(SEATS + ["Fay", "Gus", "Hal"]):
+            tstore.add_player(db, tid, {"name": name, "vekn": str(7200000 + k)})
+        gid = tstore.start_round(db, tid, seed=3)["tables"][0]["game_id"]
+        codes = auth_store.issue_codes(db, tid)
+    finally:
+        db.close()
+    page.add_init_script("localStorage.setItem('judgekit.judge', 'Someone Else')")  # a name kept earlier
+    page.on("dialog", lambda d: (d.dismiss(), pytest.fail(f"the page asked: {d.message}")))
+    posted = []
+    page.on("request", lambda r: posted.append(json.loads(r.post_data))
+            if r.method == "POST" and r.url.endswith("/events") else None)
+    page.goto(f"{own_server}/tournaments/{tid}/sign-in")
+    page.fill("#si-name", "Jo Floor")
+    page.fill("#si-code", codes["judge"])
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator(".flash").first).to_contain_text("Signed in to Name Open")
+
+    page.goto(f"{own_server}/games/{gid}")
+    expect(page.locator("#rec-judge")).to_have_text("Recording as Jo Floor (signed in)")
+    expect(page.get_by_role("button", name=re.compile("^Judge"))).to_have_count(0)   # nothing to ask
+    line(page, "1 start")
+    page.get_by_role("button", name="Note…").click()
+    page.fill("#rec-ask input[name=text]", "asked about the clock")
+    page.click("#rec-ask button[type=submit]")
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(2)
+    expect(page.locator("#rec-log .rec-meta").first).to_contain_text("Jo Floor")
+    assert [e["judge"] for batch in posted for e in batch] == ["Jo Floor", "Jo Floor"]
+    assert [e["judge"] for e in stored(own_app, gid)] == ["Jo Floor", "Jo Floor"]
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "recorder-signed-in-judge-360", full_page=False)
+
+
+def test_a_practice_game_keeps_the_name_set_on_the_device(page, live_server, live_app):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    expect(page.locator("#rec-judge")).to_have_count(0)
+    page.once("dialog", lambda d: d.accept("Pat Practice"))
+    page.get_by_role("button", name="Judge: anonymous").click()
+    expect(page.get_by_role("button", name="Judge: Pat Practice")).to_be_visible()
+    line(page, "1 start")
+    assert [e["judge"] for e in stored(live_app, gid)] == ["Pat Practice"]
