@@ -3,6 +3,7 @@ flashed messages, the share link, result entry, closed rounds, controls per role
 errors in words, times."""
 from __future__ import annotations
 
+import html as html_mod
 import re
 
 import pytest
@@ -42,3 +43,136 @@ def test_a_background_fetch_does_not_take_the_flash_of_the_next_page(client, org
     client.post(f"/tournaments/{tid}/players", data={"name": "Gina", "vekn": "", "csrf_token": org["csrf"]})
     page = client.get(f"/tournaments/{tid}", headers={"Sec-Fetch-Dest": "empty", "Sec-Fetch-Mode": "navigate"})
     assert any("Gina registered" in f for f in flashes(page))
+
+
+# --- helpers: a round of one table, played through the pages ------------------------------------
+
+def one_table(client, org, names=("Ann", "Bob", "Cy", "Dee")):
+    """Four players registered and round 1 seated (one table), as the organizer."""
+    tid, csrf = org["tid"], org["csrf"]
+    for name in names:
+        assert client.post(f"/tournaments/{tid}/players", data={"name": name, "vekn": "", "csrf_token": csrf}).status_code == 302
+    assert client.post(f"/tournaments/{tid}/rounds", data={"seed": "1", "csrf_token": csrf}).status_code == 302
+    return f"/tournaments/{tid}/rounds/1/tables/1"
+
+
+def post_vps(client, url, csrf, vps, action="enter", **extra):
+    data = {f"vp{k}": str(v) for k, v in enumerate(vps, 1)}
+    return client.post(url, data={**data, "action": action, "csrf_token": csrf, **extra})
+
+
+def seat_message(html: str, seat: int) -> str:
+    """The message shown next to seat N's VP field."""
+    m = re.search(rf'id="err-vp{seat}"[^>]*>(.*?)</div>', html, re.S)
+    return html_mod.unescape(re.sub(r"<[^>]+>", "", m.group(1))) if m else ""
+
+
+# --- result form: messages next to the fields, what was typed kept ------------------------------
+
+@pytest.mark.parametrize("vps,seat,fragment", [
+    (["abc", "1", "1", "1"], 1, "'abc' is not a number"),
+    (["1", "-1", "2", "1"], 2, "cannot be negative"),
+    (["1.25", "0", "1.5", "1"], 1, "come in halves"),
+    (["1", "1", "9", "0"], 3, "more than a 4-player table"),
+    (["1", "1", "", "1"], 3, "no VP given"),
+])
+def test_malformed_vp_come_back_next_to_their_seat_with_what_was_typed(client, org, vps, seat, fragment):
+    url = one_table(client, org)
+    r = post_vps(client, url, org["csrf"], vps, note="typed note", wd2="1")
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert fragment in seat_message(html, seat)
+    assert f'id="vp{seat}"' in html and 'aria-invalid="true" aria-describedby="err-vp%d"' % seat in html
+    for k, v in enumerate(vps, 1):  # every value as typed
+        assert re.search(rf'id="vp{k}"[^>]*value="{re.escape(v)}"', html), (k, v)
+    assert 'value="typed note"' in html
+    assert re.search(r'name="wd2" value="1"[^>]*checked', html)  # the withdrawal box stays ticked
+    assert "Traceback" not in html and "Not saved" in html
+    # nothing stored
+    assert "History" not in client.get(url).get_data(as_text=True)
+
+
+def test_vp_that_do_not_add_up_are_explained_under_the_vp(client, org):
+    url = one_table(client, org)
+    r = post_vps(client, url, org["csrf"], ["2", "1", "1", "1"])
+    assert r.status_code == 302  # stored as invalid (the check says why, the judge corrects)
+    html = client.get(url).get_data(as_text=True)
+    block = re.search(r'id="err-vps"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert "add up to 5, more than the 4 players" in block
+    assert re.search(r'id="vp1"[^>]*value="2"', html)
+    # a lone half names its seat, next to that seat's field
+    post_vps(client, url, org["csrf"], ["3", "0", "0", "0.5"])
+    html = client.get(url).get_data(as_text=True)
+    assert "lone ½ VP" in seat_message(html, 4)
+
+
+# --- a closed round: the head judge corrects, with a reason ---------------------------------------
+
+def vp_of(client, tid, name):
+    rows = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
+    return next(r["vp"] for r in rows if r["name"] == name)
+
+
+def test_head_judge_corrects_a_closed_round_with_a_reason_and_the_standings_follow(client, org, signed_in):
+    tid = org["tid"]
+    url = one_table(client, org)
+    seats = client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()["seats"]
+    names = [s["name"] for s in seats]
+    assert post_vps(client, url, org["csrf"], ["4", "0", "0", "0"]).status_code == 302
+    assert client.post(f"/tournaments/{tid}/rounds/1/close", data={"csrf_token": org["csrf"]}).status_code == 302
+    assert vp_of(client, tid, names[0]) == 4
+
+    # a table judge: the page says it is closed and offers no save button; a POST is refused in words
+    judge = client.application.test_client()
+    jcsrf = signed_in(judge, tid, "judge", how="session")
+    page = judge.get(url).get_data(as_text=True)
+    assert "Only the head judge can correct" in page and 'value="enter"' not in page and 'value="correct"' not in page
+    r = post_vps(judge, url, jcsrf, ["0", "4", "0", "0"], reason="typo in seat order")
+    assert r.status_code == 403 and "correct a table's result after its round is closed" in html_mod.unescape(r.get_data(as_text=True))
+    api = judge.post(f"/api/tournaments/{tid}/rounds/1/tables/1/result", json={"vps": [0, 4, 0, 0]},
+                     headers={"X-CSRF-Token": jcsrf})
+    assert api.status_code == 409 and "closed" in api.get_json()["error"]
+    assert vp_of(client, tid, names[0]) == 4
+
+    # the head judge: a reason is required (the typed VP are kept), then the correction counts
+    hj = client.application.test_client()
+    hcsrf = signed_in(hj, tid, "head_judge", name="Hal", how="session")
+    page = hj.get(url).get_data(as_text=True)
+    assert 'value="correct"' in page and "As head judge you can correct" in page
+    r = post_vps(hj, url, hcsrf, ["0", "4", "0", "0"], action="correct", reason="")
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert "reason is required" in re.search(r'id="err-reason"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert re.search(r'id="vp2"[^>]*value="4"', html)
+    r = post_vps(hj, url, hcsrf, ["0", "4", "1", "0"], action="correct", reason="seat 2 swept the table")
+    assert r.status_code == 400 and "add up to" in r.get_data(as_text=True)  # impossible: not stored
+    r = post_vps(hj, url, hcsrf, ["0", "4", "0", "0"], action="correct", reason="seat 2 swept the table")
+    assert r.status_code == 302
+    assert vp_of(client, tid, names[0]) == 0 and vp_of(client, tid, names[1]) == 4
+    detail = hj.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()
+    last = detail["history"][-1]
+    assert last["kind"] == "correction" and last["by"] == "Hal" and last["reason"] == "seat 2 swept the table"
+    assert last["created_at"] and detail["source"] == "correction" and detail["state"] == "finished"
+    page = hj.get(url).get_data(as_text=True)
+    assert "Corrected by the head judge after the round closed" in page and "seat 2 swept the table" in page
+
+
+def test_correct_api_is_for_the_head_judge_and_closed_rounds_only(client, org, signed_in):
+    tid = org["tid"]
+    one_table(client, org)
+    hj = client.application.test_client()
+    signed_in(hj, tid, "head_judge")
+    body = {"vps": [4, 0, 0, 0], "reason": "scorekeeper typo"}
+    r = hj.post(f"/api/tournaments/{tid}/rounds/1/tables/1/correct", json=body)
+    assert r.status_code == 409 and "open" in r.get_json()["error"]
+    assert hj.post(f"/api/tournaments/{tid}/rounds/1/tables/1/result", json={"vps": [0, 0, 0, 4]}).status_code == 201
+    assert hj.post(f"/api/tournaments/{tid}/rounds/1/close", json={}).status_code == 200
+    judge = client.application.test_client()
+    signed_in(judge, tid, "judge")
+    assert judge.post(f"/api/tournaments/{tid}/rounds/1/tables/1/correct", json=body).status_code == 403
+    bad = hj.post(f"/api/tournaments/{tid}/rounds/1/tables/1/correct", json={"vps": [4, 0, 0, 0], "reason": ["x"]})
+    assert bad.status_code == 400 and bad.get_json()["field"] == "reason"
+    bad = hj.post(f"/api/tournaments/{tid}/rounds/1/tables/1/correct", json={"vps": [4, 0, 0, "x"], "reason": "typo!"})
+    assert bad.status_code == 400 and bad.get_json()["problems"][0]["seat"] == 4
+    ok = hj.post(f"/api/tournaments/{tid}/rounds/1/tables/1/correct", json=body)
+    assert ok.status_code == 201 and ok.get_json()["vps"] == [4, 0, 0, 0]

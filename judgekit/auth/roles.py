@@ -45,6 +45,7 @@ _TABLE = [
     ("penalties.approve", HEAD_JUDGE, "approve a Standings Adjustment, Disqualification or deviation"),
     ("penalties.amend", HEAD_JUDGE, "amend or lift a penalty record"),
     ("results.override", HEAD_JUDGE, "override a table's score with a written reason"),
+    ("results.correct", HEAD_JUDGE, "correct a table's result after its round is closed, with a reason"),
     ("rounds.swap", HEAD_JUDGE, "swap two players' seats in an open round"),
     ("rounds.close", HEAD_JUDGE, "close a round"),
     ("final.run", HEAD_JUDGE, "draw tosses, start and seat the final"),

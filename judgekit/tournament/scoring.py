@@ -257,6 +257,28 @@ def parse_vp(value: Any) -> float | None:
     return None
 
 
+def seat_errors(vps: Sequence[Any]) -> list[TableError]:
+    """What is wrong with each seat's VP on its own (every seat at fault, each with its
+    `seat`): not a number, negative, not a multiple of ½, more than the table can give.
+    These are malformed input; `check_table` then checks the numbers together."""
+    n = len(vps)
+    errors: list[TableError] = []
+    for seat, raw in enumerate(vps, 1):
+        vp = parse_vp(raw)
+        if vp is None and (raw is None or (isinstance(raw, str) and not raw.strip())):
+            errors.append(TableError("vp-not-number", f"seat {seat}: no VP given (type 0 for none)", seat))
+        elif vp is None:
+            shown = raw if isinstance(raw, str) else repr(raw)
+            errors.append(TableError("vp-not-number", f"seat {seat}: '{shown}' is not a number", seat))
+        elif vp < 0:
+            errors.append(TableError("vp-negative", f"seat {seat}: VP cannot be negative ({_fmt(vp)})", seat))
+        elif vp * 2 != int(vp * 2):
+            errors.append(TableError("vp-not-half", f"seat {seat}: VP come in halves, {_fmt(vp)} is not one", seat))
+        elif vp > n:
+            errors.append(TableError("vp-too-many", f"seat {seat}: {_fmt(vp)} VP is more than a {n}-player table can give", seat))
+    return errors
+
+
 def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[TableError]:
     """Whether the VP reported for a table, in seating order, are possible.
 
@@ -270,21 +292,10 @@ def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[Table
     n = len(vps)
     if n not in TABLE_SIZES:
         return [TableError("table-size", f"a table has 4 or 5 players, not {n}", rule="3.1.2")]
-    errors: list[TableError] = []
-    values: list[float] = []
-    for seat, raw in enumerate(vps, 1):
-        vp = parse_vp(raw)
-        if vp is None:
-            errors.append(TableError("vp-not-number", f"seat {seat}: {raw!r} is not a number", seat))
-        elif vp < 0:
-            errors.append(TableError("vp-negative", f"seat {seat}: VP cannot be negative ({_fmt(vp)})", seat))
-        elif vp * 2 != int(vp * 2):
-            errors.append(TableError("vp-not-half", f"seat {seat}: VP come in halves, {_fmt(vp)} is not one", seat))
-        elif vp > n:
-            errors.append(TableError("vp-too-many", f"seat {seat}: {_fmt(vp)} VP is more than a {n}-player table can give", seat))
-        values.append(vp if vp is not None else 0.0)
+    errors = seat_errors(vps)
     if errors:
         return errors
+    values = [parse_vp(raw) or 0.0 for raw in vps]
 
     withdrawn_set = frozenset(int(s) for s in withdrawn)
     bad = sorted(s for s in withdrawn_set if not 1 <= s <= n)

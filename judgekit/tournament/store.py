@@ -2,14 +2,16 @@
 
 Every write is one function here (`create_tournament`, `add_player`, `set_checked_in`,
 `drop_player`, `start_round`, `swap_seats`, `enter_result`, `override_result`,
-`close_round`, `record_toss`, `start_final`, `place_final_card`, `reset_final_choices`,
-`seat_final`) so that the views can put one permission check in front of each. Reads
-return plain dicts and the pure domain objects of `scoring`, `standings`, `final`.
+`correct_result`, `close_round`, `record_toss`, `start_final`, `place_final_card`,
+`reset_final_choices`, `seat_final`) so that the views can put one permission check in
+front of each. Reads return plain dicts and the pure domain objects of `scoring`,
+`standings`, `final`.
 
 Append-only where it matters: a table's result is never updated; a correction is a new row
 in `tournament_results`, the latest row counts, and an override is a row of kind `override`
-that carries the head judge's written reason. Seat-choice placements for the final are
-rows too (a reset is a row). Closing a round writes the VP derived from each recorded game
+that carries the head judge's written reason (as does a `correction`: the head judge's
+change to a table of a closed round). Seat-choice placements for the final are rows too
+(a reset is a row). Closing a round writes the VP derived from each recorded game
 as a row of kind `recorded`, so the standings read only this table.
 
 Bad input raises `TournamentError(status, message, field)`; nothing is written then.
@@ -35,9 +37,12 @@ from judgekit.tournament import rating as rating_mod
 from judgekit.tournament import seating as seating_mod
 from judgekit.tournament import standings as standings_mod
 from judgekit.tournament.scoring import (TABLE_SIZES, VpResult, check_table, derive_vp,
-                                         differences, parse_vp, score_table)
+                                         differences, parse_vp, score_table, seat_errors)
 
 MIN_TIME_LIMIT = MIN_ROUND_MIN  # minutes (3.1.1), the recorder's clock's fact
+#: Longest texts the store takes (the pages' maxlength attributes read them from here).
+MAX_LEN = {"tournament": 200, "player": 80, "note": 500, "reason": 1000}
+MIN_REASON = 5  # characters: an override's or a correction's written reason
 LEVELS = tuple(rating_mod.LEVEL_BONUS)
 STATES = ("in-progress", "finished", "invalid", "overridden")
 
@@ -279,8 +284,9 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
     """The state of one table from its latest result row and its recorded game.
 
     - an override row: "overridden", its VP count;
-    - an entered (or recorded-at-close) row: "finished" if the table check passes, else
-      "invalid" with the reasons;
+    - an entered, corrected (closed round, with the head judge's `reason`) or
+      recorded-at-close row: "finished" if the table check passes, else "invalid" with the
+      reasons;
     - no row but a recorded game the recorder calls finished: its derived VP, checked the
       same way (an outcome that does not add up, e.g. a game ended without a time call,
       shows as invalid);
@@ -307,9 +313,10 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
         out["withdrawn"] = entry.get("withdrawn") or []
         if entry["kind"] != "recorded":
             out["reported_vps"] = entry["vps"]
+        if entry["kind"] in ("override", "correction"):
+            out["reason"] = entry.get("reason")
         if entry["kind"] == "override":
             out["state"] = "overridden"
-            out["reason"] = entry.get("reason")
         else:
             errors = check_table(entry["vps"], out["withdrawn"])
             out["errors"] = [e.to_dict() for e in errors]
@@ -432,7 +439,7 @@ def create_tournament(db, data: dict) -> int:
     penalty catalog id, default: the default catalog)."""
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the tournament's fields")
-    name = _clean_text(data.get("name"), "name", required=True)
+    name = _clean_text(data.get("name"), "name", required=True, max_len=MAX_LEN["tournament"])
     level = data.get("level") or "standard"
     if level not in LEVELS:
         raise TournamentError(400, f"level must be one of {', '.join(LEVELS)}", "level")
@@ -486,7 +493,7 @@ def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = Non
     t = get_tournament(db, tournament_id)
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the player's name and vekn")
-    name = _clean_text(data.get("name"), "name", required=True, max_len=80)
+    name = _clean_text(data.get("name"), "name", required=True, max_len=MAX_LEN["player"])
     vekn = clean_vekn(data.get("vekn"))
     checked_in = _clean_bool(data.get("checked_in"), "checked_in", True)
     if _final_started(db, t):
@@ -708,24 +715,17 @@ def swap_seats(db, tournament_id: Any, number: Any, player_a: Any, player_b: Any
 
 
 def _clean_vps(vps: Any, size: int) -> list[float]:
+    """One VP per seat, each well formed (`scoring.seat_errors`), or a 400 whose `problems`
+    name every seat at fault (`[{"seat", "message", "code"}]`, for the form's fields)."""
     if not isinstance(vps, list):
         raise TournamentError(400, "vps must be a list with one VP per seat, in seat order", "vps")
     if len(vps) != size:
         raise TournamentError(400, f"this table has {size} seats: give {size} VP values, not {len(vps)}", "vps")
-    out = []
-    for k, v in enumerate(vps, 1):
-        x = parse_vp(v)
-        if x is None:
-            raise TournamentError(400, f"seat {k}: {v!r} is not a number of VP", "vps", seat=k)
-        if x < 0:
-            raise TournamentError(400, f"seat {k}: VP cannot be negative", "vps", seat=k)
-        if x * 2 != int(x * 2):
-            raise TournamentError(400, f"seat {k}: VP come in halves ({x:g} is not)", "vps", seat=k)
-        if x > size:
-            raise TournamentError(400, f"seat {k}: {x:g} VP is more than a {size}-player table can give",
-                                  "vps", seat=k)
-        out.append(float(x))
-    return out
+    errors = seat_errors(vps)
+    if errors:
+        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
+                              problems=[e.to_dict() for e in errors])
+    return [float(parse_vp(v)) for v in vps]
 
 
 def _clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
@@ -743,18 +743,36 @@ def _clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
 
 def enter_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, *,
                  withdrawn: Any = None, note: str | None = None, by: str | None = None) -> dict:
-    """Store the VP reported for a table (seat order), as a new row. Malformed numbers
-    (not numbers, negative, not halves, wrong count) are refused; numbers that are well
-    formed but impossible are stored and the table shows as invalid with the reasons,
-    until corrected or overridden. Returns the table's state."""
+    """Store the VP reported for a table of an open round (seat order), as a new row.
+    Malformed numbers (not numbers, negative, not halves, wrong count) are refused; numbers
+    that are well formed but impossible are stored and the table shows as invalid with the
+    reasons, until corrected or overridden. A closed round's table is corrected by the head
+    judge (`correct_result`), not here (409). Returns the table's state."""
     t = get_tournament(db, tournament_id)
     table = _get_table(db, t["id"], number, table_no)
     clean = _clean_vps(vps, table["size"])
     wd = _clean_withdrawn(withdrawn, table["size"])
-    db[T_RESULTS].insert({"table_id": table["id"], "kind": "entered", "vps": json.dumps(clean),
-                          "withdrawn": json.dumps(wd), "note": _clean_text(note, "note", max_len=500),
-                          "by": by, "created_at": now()})
+    text = _clean_text(note, "note", max_len=MAX_LEN["note"])
+    with transaction(db):
+        _refuse_if_closed(db, table)
+        db[T_RESULTS].insert({"table_id": table["id"], "kind": "entered", "vps": json.dumps(clean),
+                              "withdrawn": json.dumps(wd), "note": text, "by": by, "created_at": now()})
     return _table_detail(db, t["id"], table)
+
+
+def _refuse_if_closed(db, table: dict) -> None:
+    """Inside the write's transaction: the round must still be open."""
+    r = db[T_ROUNDS].get(table["round"]["id"])
+    if r["status"] == "closed":
+        raise TournamentError(409, f"round {r['number']} is closed: only the head judge can correct "
+                                   "this table's result, with a reason", "round", closed=True)
+
+
+def _clean_reason(reason: Any, what: str) -> str:
+    why = _clean_text(reason, "reason", required=True, max_len=MAX_LEN["reason"])
+    if len(why) < MIN_REASON:
+        raise TournamentError(400, f"write the reason for the {what} (a few words at least)", "reason")
+    return why
 
 
 def override_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, reason: Any, *,
@@ -764,11 +782,33 @@ def override_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any
     t = get_tournament(db, tournament_id)
     table = _get_table(db, t["id"], number, table_no)
     clean = _clean_vps(vps, table["size"])
-    why = _clean_text(reason, "reason", required=True, max_len=1000)
-    if len(why) < 5:
-        raise TournamentError(400, "write the reason for the override (a few words at least)", "reason")
+    why = _clean_reason(reason, "override")
     db[T_RESULTS].insert({"table_id": table["id"], "kind": "override", "vps": json.dumps(clean),
                           "withdrawn": "[]", "reason": why, "by": by, "created_at": now()})
+    return _table_detail(db, t["id"], table)
+
+
+def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, reason: Any, *,
+                   withdrawn: Any = None, by: str | None = None) -> dict:
+    """The head judge corrects the result of a table in a closed round: a new row of kind
+    `correction` with the written reason, who and when. The numbers must pass the table
+    check (400 with the reasons, each with its seat where one is at fault; numbers the
+    check refuses are an override). The standings read the latest row, so they follow."""
+    t = get_tournament(db, tournament_id)
+    table = _get_table(db, t["id"], number, table_no)
+    clean = _clean_vps(vps, table["size"])
+    wd = _clean_withdrawn(withdrawn, table["size"])
+    why = _clean_reason(reason, "correction")
+    errors = check_table(clean, wd)
+    if errors:
+        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
+                              problems=[e.to_dict() for e in errors])
+    with transaction(db):
+        r = db[T_ROUNDS].get(table["round"]["id"])
+        if r["status"] != "closed":
+            raise TournamentError(409, f"round {r['number']} is open: enter the result instead", "round")
+        db[T_RESULTS].insert({"table_id": table["id"], "kind": "correction", "vps": json.dumps(clean),
+                              "withdrawn": json.dumps(wd), "reason": why, "by": by, "created_at": now()})
     return _table_detail(db, t["id"], table)
 
 

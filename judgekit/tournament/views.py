@@ -14,8 +14,10 @@ from functools import wraps
 
 from flask import (Blueprint, Response, flash, jsonify, redirect, render_template, request,
                    url_for)
+from markupsafe import Markup
 
 from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
+from judgekit import timetext
 from judgekit.db import transaction
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
@@ -29,6 +31,12 @@ bp = Blueprint("tournament", __name__)
 @bp.app_template_filter("vp")
 def _vp_filter(value):
     return format_vp(value)
+
+
+@bp.app_template_filter("when")
+def _when_filter(value):
+    """A stored ISO time as people read it, in the venue's (this machine's) time: "Sat 14:05"."""
+    return Markup('<time datetime="{}">{}</time>').format(value or "", timetext.short(value))
 
 
 def form_action(endpoint_of_failure):
@@ -160,37 +168,68 @@ def close_form(tid, n):
     return redirect(url_for("tournament.dashboard", tid=tid))
 
 
+RESULT_ACTIONS = {"enter": "results.enter", "override": "results.override", "correct": "results.correct"}
+
+
 @bp.route("/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>", methods=["GET", "POST"])
 @requires("tournament.view")
 def table_page(tid, n, table):
+    """A table's result: entered while the round is open, overridden by the head judge, and
+    corrected by the head judge (with a reason) once the round is closed. A refused form
+    comes back with what was typed and each message next to its field."""
     db = get_db()
     t = store.get_tournament(db, tid)
     detail = store.table_detail(db, t["id"], n, table)
-    status, error, values, reason = 200, None, None, None
+    closed = detail["round_status"] == "closed"
+    typed, status = None, 200
     if request.method == "POST":
-        require_role(t["id"], "results.override" if request.form.get("action") == "override"
-                     else "results.enter")
-        size = detail["size"]
-        values = [request.form.get(f"vp{k}", "") for k in range(1, size + 1)]
-        withdrawn = [k for k in range(1, size + 1) if request.form.get(f"wd{k}")]
         action = request.form.get("action", "enter")
-        reason = request.form.get("reason", "")
+        if action not in RESULT_ACTIONS or (closed and action == "enter"):
+            action = "correct" if closed else "enter"
+        require_role(t["id"], RESULT_ACTIONS[action])
+        size = detail["size"]
+        typed = {"vps": [request.form.get(f"vp{k}", "") for k in range(1, size + 1)],
+                 "withdrawn": [k for k in range(1, size + 1) if request.form.get(f"wd{k}")],
+                 "note": request.form.get("note", ""), "reason": request.form.get("reason", ""),
+                 "action": action}
         try:
             if action == "override":
-                store.override_result(db, t["id"], n, table, values, reason, by=who())
+                store.override_result(db, t["id"], n, table, typed["vps"], typed["reason"], by=who())
                 flash(f"Table {table}: override recorded", "ok")
+            elif action == "correct":
+                store.correct_result(db, t["id"], n, table, typed["vps"], typed["reason"],
+                                     withdrawn=typed["withdrawn"], by=who())
+                flash(f"Table {table}: correction recorded; the standings use it", "ok")
             else:
-                after = store.enter_result(db, t["id"], n, table, values, withdrawn=withdrawn,
-                                           note=request.form.get("note"), by=who())
+                after = store.enter_result(db, t["id"], n, table, typed["vps"], withdrawn=typed["withdrawn"],
+                                           note=typed["note"], by=who())
                 if after["state"] == "invalid":
                     flash(f"Table {table}: stored, but the numbers are not possible — see below", "error")
                 else:
                     flash(f"Table {table}: result stored", "ok")
             return redirect(url_for("tournament.table_page", tid=t["id"], n=n, table=table))
         except TournamentError as exc:
-            status, error = exc.status, exc.message
-    return render_template("tournament/table.html", t=t, tb=detail, error=error, values=values,
-                           reason=reason), status
+            status = exc.status
+            typed["messages"] = field_messages(exc.field, exc.message, exc.extra.get("problems"))
+    messages = typed["messages"] if typed else field_messages(None, None, detail["errors"])
+    refused_vps = bool(typed) and any(k == "vps" or k.startswith("seat:") for k in messages)
+    return render_template("tournament/table.html", t=t, tb=detail, typed=typed, messages=messages,
+                           refused_vps=refused_vps, closed=closed, max_len=store.MAX_LEN), status
+
+
+def field_messages(field, message, problems) -> dict:
+    """Messages by where the form shows them: `"seat:N"` next to seat N's VP, `"vps"` under
+    the VP (the numbers together), `"reason"`, `"note"`, else `"form"` at the top. Each is
+    `{"message", "rule"}`."""
+    out: dict[str, list[dict]] = {}
+    if problems:
+        for p in problems:
+            key = f"seat:{p['seat']}" if p.get("seat") else "vps"
+            out.setdefault(key, []).append({"message": p["message"], "rule": p.get("rule")})
+    elif message:
+        key = field if field in ("vps", "reason", "note") else "form"
+        out.setdefault(key, []).append({"message": message, "rule": None})
+    return out
 
 
 @bp.get("/tournaments/<id:tid>/standings")
@@ -452,6 +491,16 @@ def api_override(tid, n, table):
         raise ApiError(400, "send {\"vps\": [...], \"reason\": \"...\"}")
     return jsonify(store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
                                          by=who())), 201
+
+
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/correct")
+@requires("results.correct")
+def api_correct(tid, n, table):
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "send {\"vps\": [...], \"withdrawn\": [seats], \"reason\": \"...\"}")
+    return jsonify(store.correct_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
+                                        withdrawn=body.get("withdrawn"), by=who())), 201
 
 
 @bp.get("/api/tournaments/<id:tid>/standings")

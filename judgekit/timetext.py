@@ -1,0 +1,26 @@
+"""Times as people read them on the pages (pure, no Flask).
+
+The store keeps ISO 8601 UTC times ("2026-11-21T13:05:09+00:00"); a page shows them in the
+venue's local time — the laptop's, where judgekit runs — as a weekday and the time of day:
+"Sat 14:05". One function, used by every page through the `when` template filter.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone, tzinfo
+
+DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")  # not the locale's: pages are English
+
+
+def short(value: str | None, tz: tzinfo | None = None) -> str:
+    """"Sat 14:05" for an ISO time in `tz` (default: this machine's local time); "" for
+    nothing, and the text itself when it is not an ISO time."""
+    if not value:
+        return ""
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)  # the store writes UTC
+    when = when.astimezone(tz)
+    return f"{DAYS[when.weekday()]} {when:%H:%M}"
