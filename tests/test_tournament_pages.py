@@ -176,3 +176,48 @@ def test_correct_api_is_for_the_head_judge_and_closed_rounds_only(client, org, s
     assert bad.status_code == 400 and bad.get_json()["problems"][0]["seat"] == 4
     ok = hj.post(f"/api/tournaments/{tid}/rounds/1/tables/1/correct", json=body)
     assert ok.status_code == 201 and ok.get_json()["vps"] == [4, 0, 0, 0]
+
+
+# --- controls per role: a page offers only what the signed-in role may do -------------------------
+
+CONTROLS = {  # what the control's form posts to -> the lowest role that may use it
+    "/players\"": "organizer",          # register
+    "/checkin\"": "organizer",
+    "/drop\"": "organizer",
+    "/rounds\"": "organizer",           # seat the next round
+    "/close\"": "head_judge",
+    "/swap\"": "head_judge",
+    "/export/standings.csv": "head_judge",
+}
+RANK = {"judge": 1, "head_judge": 2, "organizer": 3}
+
+
+def test_each_role_sees_only_the_controls_it_may_use(client, org, signed_in):
+    tid = org["tid"]
+    one_table(client, org)  # round 1 open: close and swap are possible now
+    client.post(f"/tournaments/{tid}/players", data={"name": "Eve", "vekn": "", "csrf_token": org["csrf"]})
+    for role in ("judge", "head_judge", "organizer"):
+        c = client.application.test_client()
+        csrf = signed_in(c, tid, role, how="session")
+        html = c.get(f"/tournaments/{tid}").get_data(as_text=True) + c.get(f"/tournaments/{tid}/rounds/1").get_data(as_text=True)
+        for target, lowest in CONTROLS.items():
+            if target == "/rounds\"":  # the seat-round form shows only between rounds: checked below
+                continue
+            shown = target in html
+            assert shown == (RANK[role] >= RANK[lowest]), (role, target)
+        if role == "judge":
+            assert "the head judge closes the round" in html
+            # and the server still refuses what the page no longer offers
+            r = c.post(f"/tournaments/{tid}/rounds/1/close", data={"csrf_token": csrf})
+            assert r.status_code == 403
+            r = c.post(f"/tournaments/{tid}/players", data={"name": "Zed", "csrf_token": csrf})
+            assert r.status_code == 403
+    # between rounds, only the organizer is offered "Seat round"
+    hj = client.application.test_client()
+    signed_in(hj, tid, "head_judge", how="session")
+    url = f"/tournaments/{tid}/rounds/1/tables/1"
+    hj.post(url, data={"vp1": "4", "vp2": "0", "vp3": "0", "vp4": "0", "action": "enter", "csrf_token": "test-csrf-token"})
+    assert hj.post(f"/tournaments/{tid}/rounds/1/close", data={"csrf_token": "test-csrf-token"}).status_code == 302
+    assert f'action="/tournaments/{tid}/rounds"' not in hj.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert "The organizer seats round 2" in hj.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert f'action="/tournaments/{tid}/rounds"' in client.get(f"/tournaments/{tid}").get_data(as_text=True)
