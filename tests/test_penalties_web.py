@@ -381,3 +381,38 @@ def test_after_a_swap_the_recorder_and_the_penalty_form_name_the_new_player(clie
     assert f"{other['name']} (seat 1)" in query["description"][0] and seat1["name"] not in query["description"][0]
     html = client.get(r.location).get_data(as_text=True)
     assert re.search(rf'<option value="{other["player_id"]}" selected>Seat 1 · {other["name"]}', html)
+
+
+def test_one_finding_one_penalty(client, world, signed_in):
+    """From the recorder's Penalty… link a second penalty for the same finding (game, event,
+    code) is refused with a link to the first; the form warns before anyone types."""
+    seq = record_end_of_turn_missing(client, world)
+    pid = world["seat1"]["player_id"]
+    url = client.get(f"/games/{world['game']}/penalty?event={seq}&code=end-of-turn-missing").location
+    base = dict(player=str(pid), infraction="game-rule-violation", round="1", table="1", game=str(world["game"]),
+                event=str(seq), finding="end-of-turn-missing", description="no end of turn")
+    assert 'id="pf-already"' not in client.get(url).get_data(as_text=True)
+    assert post_form(client, world, **base, client_id="f1", proposed_seen="Caution").status_code == 302
+    first = api(client, world, "GET", f"/players/{pid}/penalties").get_json()["records"][0]
+    assert first["finding"] == "end-of-turn-missing"
+    link = f'href="/tournaments/{world["tid"]}/penalties/players/{pid}#record-{first["id"]}"'
+    # the form, opened again from the finding, says so and offers no Issue button
+    html = client.get(url).get_data(as_text=True)
+    assert 'id="pf-already"' in html and link in html and 'id="pf-submit"' not in html
+    # posting anyway (another tab, another judge): refused, nothing stored
+    r = post_form(client, world, **base, client_id="f2", proposed_seen="Caution")
+    assert r.status_code == 409 and link in r.get_data(as_text=True)
+    r = api(client, world, "POST", "/penalties", dict(base, client_id="f3", proposed_seen="Caution"))
+    assert r.status_code == 409 and r.get_json()["field"] == "finding" and r.get_json()["existing"] == first["id"]
+    assert len(api(client, world, "GET", f"/players/{pid}/penalties").get_json()["records"]) == 1
+    # the same double tap is still the stored row, not a refusal
+    assert post_form(client, world, **base, client_id="f1", proposed_seen="Caution").status_code == 302
+    # another finding of the same event, or none: a penalty like any other
+    assert post_form(client, world, **dict(base, finding="", client_id="f4", proposed_seen="Caution")).status_code == 302
+    # once the first is lifted, the finding may get its penalty
+    hj = client.application.test_client()
+    hcsrf = signed_in(hj, world["tid"], "head_judge", how="session")
+    lifted = hj.post(f"/api/tournaments/{world['tid']}/penalties/{first['id']}/lift", json={"reason": "wrong player"},
+                     headers={"X-CSRF-Token": hcsrf})
+    assert lifted.status_code == 201, lifted.get_json()
+    assert 'id="pf-already"' not in client.get(url).get_data(as_text=True)

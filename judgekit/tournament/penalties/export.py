@@ -30,7 +30,7 @@ CSV_COLUMNS = (
     "player", "player_name", "vekn",
     "judge", "catalog", "infraction", "infraction_name", "category", "variant",
     "penalty", "proposed", "description", "rule",
-    "approved_by", "approval_reason", "reason",
+    "approved_by", "approval_reason", "reason", "finding",
 )
 
 # Characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"):

@@ -44,6 +44,7 @@ RECORD_FIELDS = (
     "approved_by",      # head judge who approved a deviation or SA/DQ
     "approval_reason",  # the head judge's reason
     "reason",           # why: for a deviation, an amendment, a lift or an approval
+    "finding",          # the recorder finding's code the penalty comes from (with game, event)
 )
 
 # What an `amend` may change.
@@ -144,6 +145,19 @@ def replay(records) -> list[dict]:
 def in_force(records) -> list[dict]:
     """The issued records that still count: lifted ones dropped, amendments applied."""
     return [r for r in replay(records) if r["status"] != STATUS_LIFTED]
+
+
+def for_finding(records, game, event, finding) -> dict | None:
+    """The penalty in force (not lifted) already given for one recorder finding — the same
+    game, event and finding code — or None. One finding is one penalty: a second one is
+    an amendment of the first, or the first is lifted."""
+    if game is None or event is None or not finding:
+        return None
+    for rec in in_force(records):
+        if (_key(rec.get("game")), _key(rec.get("event")), rec.get("finding")) == \
+                (_key(game), _key(event), finding):
+            return rec
+    return None
 
 
 def record_status(records) -> dict[str, str]:

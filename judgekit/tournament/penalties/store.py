@@ -39,7 +39,7 @@ from judgekit.tournament.penalties.escalation import (Proposal, head_judge_reaso
 from judgekit.tournament.penalties.export import (penalties_csv, penalties_json,
                                                   penalty_report, player_report)
 from judgekit.tournament.penalties.records import (STATUS_LIFTED, RecordProblem, check_record,
-                                                   replay)
+                                                   for_finding, replay)
 
 T_RECORDS = "penalty_records"
 
@@ -48,7 +48,7 @@ _COLUMNS = {"tournament": "tournament_id", "table": "table_no"}
 _STORED = ("kind", "refers_to", "tournament", "round", "table", "game", "event", "player",
            "player_name", "vekn", "judge", "judge_role", "catalog", "infraction", "variant",
            "penalty", "proposed", "description", "rule", "time", "approved_by",
-           "approval_reason", "reason", "client_id")
+           "approval_reason", "reason", "client_id", "finding")
 
 RULE_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[A-Za-z0-9][A-Za-z0-9.\-]*(#[A-Za-z0-9._\-]+)?$")
 MAX_TEXT = {"description": 2000, "reason": 1000, "approval_reason": 1000, "player_name": 80,
@@ -72,6 +72,8 @@ def migrate(db: sqlite_utils.Database) -> None:
         foreign_keys=[("tournament_id", "tournaments", "id")], if_not_exists=True)
     db[T_RECORDS].create_index(["tournament_id", "id"], if_not_exists=True)
     db[T_RECORDS].create_index(["tournament_id", "client_id"], unique=True, if_not_exists=True)
+    if "finding" not in db[T_RECORDS].columns_dict:  # added: the recorder finding's code
+        db[T_RECORDS].add_column("finding", str)
 
 
 # --- results --------------------------------------------------------------------------------
@@ -312,6 +314,11 @@ def _find_player(db, tournament_id: int, pid: int | None, name: str | None, vekn
 
 # --- writing -------------------------------------------------------------------------------------------
 
+def penalty_for_finding(db, tournament_id: int, game: Any, event: Any, finding: Any) -> dict | None:
+    """The penalty in force already given for a recorder finding (`records.for_finding`)."""
+    return for_finding(records(db, tournament_id), parse_int(game), parse_int(event), finding or None)
+
+
 def propose_for(db, tournament_id: int, player_id: int | None, infraction: str,
                 variant: str | None = None) -> Proposal:
     """The proposal the form shows for `player_id` (None: an unregistered player: no history)."""
@@ -363,6 +370,7 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
         "penalty": _text(data, "penalty"), "description": _text(data, "description"),
         "rule": _rule(data), "reason": _text(data, "reason"),
         "approved_by": None, "approval_reason": None, "client_id": client_id,
+        "finding": _text(data, "finding"),
     }
     found = cat.lookup(rec["infraction"] or "")
     if not found.ok:
@@ -394,6 +402,13 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
             except tstore.TournamentError:
                 return _refused(404, "table", f"There is no table {rec['table']} in round {rec['round']}.")
         existing = records(db, t["id"])
+        same = for_finding(existing, rec["game"], rec["event"], rec["finding"])
+        if same is not None:
+            return _refused(409, "finding", f"A penalty was already recorded for this finding (event "
+                                            f"#{rec['event']}): record {same['id']}, {same.get('penalty') or 'a remedy'} "
+                                            f"for {same.get('player_name')} by {same.get('judge')}. Amend or lift "
+                                            "that one rather than recording the finding twice.",
+                            existing=same["id"], existing_player=same.get("player"))
         proposal = propose(cat, rec["infraction"], existing if registered else [], rec["variant"],
                            player=rec["player"] if registered else -1, tournament=t["id"])
         if seen is not None and proposal.ok and seen_level != proposal.penalty:

@@ -72,10 +72,12 @@ def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict
     penalty = values.get("penalty") or (proposal.penalty if proposal and proposal.ok else None)
     record = pstore.player_record(db, t["id"], player["id"]) if player else None
     hj_reasons = head_judge_reasons(cat, penalty, proposal) if proposal and proposal.ok else []
-    finding = None
+    finding = already = None
     if values.get("finding") and values.get("game") and values.get("event"):
         finding = _finding(db, parse_int(values.get("game")), parse_int(values.get("event")),
                            values.get("finding"))
+        already = pstore.penalty_for_finding(db, t["id"], values.get("game"), values.get("event"),
+                                             values.get("finding"))
     return {
         "t": t, "who": who, "cat": cat, "categories": cat.categories(), "players": everyone,
         "seats": seats, "player": player, "inf": inf, "lookup": found, "proposal": proposal,
@@ -83,7 +85,8 @@ def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict
         "needs_hj": bool(proposal and proposal.ok and needs_head_judge(cat, penalty, proposal)),
         "hj_reasons": hj_reasons,
         "description_required": bool(inf and description_required(cat, inf, penalty)),
-        "finding": finding, "client_id": values.get("client_id") or secrets.token_urlsafe(12),
+        "finding": finding, "already": already,
+        "client_id": values.get("client_id") or secrets.token_urlsafe(12),
         "may_approve": who.may("penalties.approve"),
     }
 
@@ -162,7 +165,7 @@ def issue_form(tid):
     if request.form.get("action") == "refresh":
         values["penalty"] = ""
         return render_template("penalties/form.html", **_form_context(db, t, values))
-    data = {k: v for k, v in values.items() if k not in ("finding", "next")}
+    data = {k: v for k, v in values.items() if k != "next"}
     data["approve"] = request.form.get("approve") == "1"
     who = g.identity
     res = pstore.issue(db, t["id"], data, judge=who.name, role=who.role)
