@@ -233,3 +233,55 @@ def test_game_finishes_when_one_player_is_left(db):
     gid = store.create_game(db, SEATS[:4])
     store.append_events(db, gid, [ev("oust", 2), ev("oust", 3), ev("oust", 4)], cards=cards())
     assert store.game_outcome(db, gid)["finished"] is True
+
+
+def test_the_events_of_one_request_are_one_entry_and_undo_takes_back_the_last_whole(db):
+    gid = store.create_game(db, SEATS)
+    store.append_events(db, gid, {"type": "turn.start", "seat": 1}, cards=cards())
+    store.append_events(db, gid, [{"type": "action.declare", "seat": 1, "action": "bleed",
+                                   "minion": "Modius", "amount": 2},
+                                  {"type": "action.pass", "seat": 1}, {"type": "block.pass", "seat": 2}],
+                        cards=cards())
+    view = store.game_view(db, gid, cards=cards())
+    assert [e["batch"] for e in view["events"]] == [1, 2, 2, 2]
+    assert view["last_entry"] == [2, 3, 4]
+    # one Undo: one request retracting all three (a list: stored together, one entry too)
+    result = store.append_events(db, gid, [{"type": "retract", "target": s, "reason": "undo"}
+                                           for s in view["last_entry"]], cards=cards())
+    assert result.new == 3
+    view = store.game_view(db, gid, cards=cards())
+    assert [e["retracted"] for e in view["events"][:4]] == [False, True, True, True]
+    assert [e["batch"] for e in view["events"][4:]] == [5, 5, 5]
+    assert view["last_entry"] == [1]                          # the next Undo: the turn start
+    assert view["state"]["action"] is None
+    # an event of the last entry already taken back on its own: Undo takes the rest
+    store.append_events(db, gid, [{"type": "phase", "seat": 1, "phase": "master"},
+                                  {"type": "note", "text": "x"}], cards=cards())
+    store.append_events(db, gid, {"type": "retract", "target": 9}, cards=cards())
+    assert store.game_view(db, gid, cards=cards())["last_entry"] == [8]
+
+
+def test_events_stored_before_entries_existed_are_an_entry_each(tmp_path):
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)   # the events table as it was before the batch column
+    conn.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, label TEXT, seats TEXT NOT NULL, tournament_id INTEGER,
+            round_no INTEGER, table_no INTEGER, time_limit_min INTEGER, created TEXT NOT NULL);
+        CREATE TABLE events (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL, client_id TEXT, type TEXT NOT NULL, seat INTEGER, judge TEXT,
+            time TEXT NOT NULL, data TEXT NOT NULL);
+        INSERT INTO games VALUES (1, '', '["Ann","Ben","Cid","Dee","Eve"]', NULL, NULL, NULL, NULL, 'x');
+        INSERT INTO events VALUES (1, 1, 1, 'a:1', 'turn.start', 1, 'j', 't', '{"type": "turn.start", "seat": 1}');
+        INSERT INTO events VALUES (2, 1, 2, 'a:2', 'phase', 1, 'j', 't', '{"type": "phase", "seat": 1, "phase": "master"}');
+    """)
+    conn.commit()
+    conn.close()
+    db = open_db(path)
+    try:
+        migrate(db)
+        view = store.game_view(db, 1, cards=cards())
+        assert [e["batch"] for e in view["events"]] == [1, 2] and view["last_entry"] == [2]
+        store.append_events(db, 1, [{"type": "note", "text": "a"}, {"type": "note", "text": "b"}], cards=cards())
+        assert store.game_view(db, 1, cards=cards())["last_entry"] == [3, 4]
+    finally:
+        db.close()

@@ -46,9 +46,12 @@ def migrate(db: sqlite_utils.Database) -> None:
     if "events" not in db.table_names():
         db["events"].create({
             "id": int, "game_id": int, "seq": int, "client_id": str, "type": str,
-            "seat": int, "judge": str, "time": str, "data": str,
+            "seat": int, "judge": str, "time": str, "data": str, "batch": int,
         }, pk="id", not_null={"game_id", "seq", "type", "time", "data"},
             foreign_keys=[("game_id", "games", "id")])
+    if "batch" not in db["events"].columns_dict:
+        # the entry an event came in with (see `append_events`); older rows: NULL, each its own
+        db["events"].add_column("batch", int)
     db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_seq ON events (game_id, seq)")
     db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_client ON events (game_id, client_id)")
     db.execute("CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id, round_no, table_no)")
@@ -225,6 +228,10 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
                   durable: bool = True, now: float | None = None) -> Appended | StoreError:
     """Validate and append one event or a list (all or nothing); then check them.
 
+    The events newly stored by one call are one **entry** (a quick-entry line, a button):
+    they share a `batch`, the seq of the first of them, which the page's Undo retracts as
+    a whole (`last_entry`).
+
     A `client_id` already stored for this game returns the stored event (idempotent); the
     same id with different content is refused (409). `judge`, when given (a signed-in
     judge), is recorded on every event instead of the one the client sent.
@@ -250,13 +257,14 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
             if isinstance(plan, StoreError):
                 return plan  # decided before the first INSERT: a refused batch writes nothing
             stored, new_events = plan
+            batch = new_events[0]["seq"] if new_events else None  # one entry: one request
             for event in new_events:
                 data = {k: v for k, v in event.items() if k not in ("seq", "time")}
                 conn.execute(
-                    "INSERT INTO events (game_id, seq, client_id, type, seat, judge, time, data) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO events (game_id, seq, client_id, type, seat, judge, time, data, batch) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [game_id, event["seq"], event.get("client_id"), event["type"], event.get("seat"),
-                     event.get("judge"), event["time"], json.dumps(data, ensure_ascii=False)])
+                     event.get("judge"), event["time"], json.dumps(data, ensure_ascii=False), batch])
     finally:
         if durable:
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -400,9 +408,11 @@ def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[st
     by_seq: dict[int, list] = {}
     for f in findings:
         by_seq.setdefault(f["seq"], []).append(f)
+    batches = dict(db.conn.execute("SELECT seq, batch FROM events WHERE game_id = ?", [game_id]))
     annotated = []
     for e in events:
-        out = dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []))
+        out = dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []),
+                   batch=batches.get(e["seq"]) or e["seq"])
         if e["seq"] in amended_by:  # the stored event stays as it was; the correction beside it
             out["amended_by"] = amended_by[e["seq"]]
             fixed = {k: v for k, v in e.items() if k != "findings"}
@@ -410,7 +420,20 @@ def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[st
                 fixed.update(by_number[amend].get("fields") or {})
             out["corrected"] = fixed
         annotated.append(out)
-    return {"game": game, "state": state, "events": annotated, "findings": findings}
+    return {"game": game, "state": state, "events": annotated, "findings": findings,
+            "last_entry": last_entry(annotated)}
+
+
+def last_entry(events: list[dict[str, Any]]) -> list[int]:
+    """What one Undo takes back: the standing events (not retracted) of the last entry that
+    is not itself a retract, in seq order; [] if there is none. `events` as `game_view`
+    annotates them (`batch`, `retracted`). The page posts one retract per seq, in one
+    request: all of them or none."""
+    standing = [e for e in events if not e["retracted"] and e["type"] != "retract"]
+    if not standing:
+        return []
+    batch = standing[-1]["batch"]
+    return [e["seq"] for e in standing if e["batch"] == batch]
 
 
 def game_clock(db, game_id: int, now: float | None = None) -> dict[str, Any] | None:

@@ -443,10 +443,16 @@
       outbox.dropLast().then(function (item) { if (item) say("Dropped the last entry not yet sent."); });
       return;
     }
-    var last = lastActive();
-    if (!last) { say("Nothing to undo."); return; }
-    send([{type: "retract", target: last.seq, reason: "undo"}]).then(function (ok) {
-      if (ok) say("Retracted #" + last.seq + " (" + (last.summary || last.type) + ").");
+    // the last entry (a line or a button: every event it stored), retracted in one request
+    var seqs = (view && view.last_entry) || [];
+    if (!seqs.length) { say("Nothing to undo."); return; }
+    var what = seqs.map(function (seq) {
+      var e = view.events.filter(function (x) { return x.seq === seq; })[0] || {};
+      return "#" + seq + " " + (e.summary || e.type || "");
+    }).join("; ");
+    send(seqs.map(function (seq) { return {type: "retract", target: seq, reason: "undo"}; })).then(function (ok) {
+      if (ok === true) say("Undone: " + what + ".");
+      else if (ok === "queued") say("Undo of " + what + " kept on this device: it is sent when the connection returns.");
     });
   });
 

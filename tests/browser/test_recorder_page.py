@@ -92,10 +92,39 @@ def test_finding_inline_with_rule_link_and_one_tap_undo(page, live_server, live_
         "bleeds for 2. The declaration binds; it is a misrepresentation.")
     shot(page, "recorder-finding-360", full_page=False)
 
-    page.click("#rec-undo")
-    expect(page.locator("#rec-log li.is-retracted")).to_have_count(1)
+    page.click("#rec-undo")          # the whole line: its two events
+    expect(page.locator("#rec-log li.is-retracted")).to_have_count(2)
     expect(page.locator(".rec-f")).to_have_count(0)
-    assert stored(live_app, gid)[-1] == {**stored(live_app, gid)[-1], "type": "retract", "target": 2}
+    assert [(e["type"], e.get("target")) for e in stored(live_app, gid)[2:]] == [("retract", 1), ("retract", 2)]
+
+
+def test_one_undo_takes_back_everything_the_last_line_stored_in_one_request(page, live_server, live_app, shot):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    line(page, "1 start")
+    line(page, "1 bleed Modius =2; 1 go; 2 nb")
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(4)
+    posts = []
+    page.on("request", lambda r: posts.append(json.loads(r.post_data))
+            if r.method == "POST" and r.url.endswith("/events") else None)
+    page.click("#rec-undo")
+    expect(page.locator("#rec-msg")).to_have_text(
+        "Undone: #2 action.declare · Ann (1): bleed · Modius · 2; #3 action.pass · Ann (1); "
+        "#4 block.pass · Ben (2).")
+    expect(page.locator("#rec-log li.is-retracted")).to_have_count(3)
+    assert posts == [[{**p, "type": "retract", "target": t, "reason": "undo"} for p, t in zip(posts[0], (2, 3, 4))]]
+    events = stored(live_app, gid)
+    assert [e["type"] for e in events] == ["turn.start", "action.declare", "action.pass", "block.pass",
+                                           "retract", "retract", "retract"]   # nothing deleted
+    expect(page.locator("#rec-next button").first).to_have_text("Ann declares an action…")
+    shot(page, "recorder-undo-line-360", full_page=False)
+    # a button's entry is one event: the next Undo takes back the turn start alone
+    page.click("#rec-undo")
+    expect(page.locator("#rec-msg")).to_have_text("Undone: #1 turn.start · Ann (1).")
+    expect(page.locator("#rec-log li.is-retracted")).to_have_count(4)
+    page.click("#rec-undo")
+    expect(page.locator("#rec-msg")).to_have_text("Nothing to undo.")
+    assert len(posts) == 2
 
 
 def test_an_unknown_name_is_told_in_words_for_the_judge(page, live_server, live_app, shot):
