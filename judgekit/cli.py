@@ -54,6 +54,7 @@ def serve(ctx: click.Context, host: str, port: int, threads: int) -> None:
 
     started = time.perf_counter()
     app = make_app(ctx)
+    app.config["LISTEN_HOST"] = host  # the pages' share links say when phones cannot connect
     everywhere = host in ("0.0.0.0", "::")
     click.echo(f"judgekit: ready in {time.perf_counter() - started:.2f}s — "
                f"open http://{'127.0.0.1' if everywhere else host}:{port}/ "

@@ -40,3 +40,20 @@ def is_local_host(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def venue_base_url(host: str, scheme: str, addresses: list[str]) -> str | None:
+    """The address to give phones for a page opened at `host` ("127.0.0.1:5000"): the host
+    itself when other devices can use it, else the first of `addresses` (this machine's
+    venue-network addresses, `lan_addresses()`) with the same port; None when none is known."""
+    if not is_local_host(host):
+        return f"{scheme}://{host}"
+    if not addresses:
+        return None
+    port = ""
+    if host.startswith("["):
+        rest = host.split("]", 1)[1]
+        port = rest if rest.startswith(":") else ""
+    elif host.count(":") == 1:
+        port = ":" + host.rsplit(":", 1)[1]
+    return f"{scheme}://{addresses[0]}{port}"

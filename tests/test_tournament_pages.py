@@ -221,3 +221,48 @@ def test_each_role_sees_only_the_controls_it_may_use(client, org, signed_in):
     assert f'action="/tournaments/{tid}/rounds"' not in hj.get(f"/tournaments/{tid}").get_data(as_text=True)
     assert "The organizer seats round 2" in hj.get(f"/tournaments/{tid}").get_data(as_text=True)
     assert f'action="/tournaments/{tid}/rounds"' in client.get(f"/tournaments/{tid}").get_data(as_text=True)
+
+
+# --- the link to give players ----------------------------------------------------------------------
+
+def share_link(html: str) -> str | None:
+    m = re.search(r'class="share-url" href="([^"]+)"', html)
+    return m.group(1) if m else None
+
+
+def test_share_link_uses_the_venue_address_when_the_page_is_opened_on_the_laptop(client, org, monkeypatch, signed_in):
+    from judgekit import netinfo
+    tid = org["tid"]
+    signed_in(client, tid, "organizer")  # a bearer token: the session cookie belongs to "localhost"
+    monkeypatch.setattr(netinfo, "lan_addresses", lambda: ["192.168.1.20"])
+    html = client.get(f"/tournaments/{tid}", base_url="http://127.0.0.1:5000").get_data(as_text=True)
+    assert share_link(html) == f"http://192.168.1.20:5000/tournaments/{tid}/public"
+    assert "127.0.0.1" not in html
+    html = client.get(f"/tournaments/{tid}", base_url="http://localhost").get_data(as_text=True)
+    assert share_link(html) == f"http://192.168.1.20/tournaments/{tid}/public"
+    # opened from a phone (or by the laptop's venue address): that address is the one to give
+    html = client.get(f"/tournaments/{tid}", base_url="http://10.0.0.7:8080").get_data(as_text=True)
+    assert share_link(html) == f"http://10.0.0.7:8080/tournaments/{tid}/public"
+
+
+def test_share_link_says_when_no_venue_address_is_known(client, org, monkeypatch, signed_in):
+    from judgekit import netinfo
+    tid = org["tid"]
+    signed_in(client, tid, "organizer")
+    monkeypatch.setattr(netinfo, "lan_addresses", lambda: [])
+    html = client.get(f"/tournaments/{tid}", base_url="http://127.0.0.1:5000").get_data(as_text=True)
+    assert share_link(html) is None and "No venue-network address is known" in html
+    # listening on this machine only: no address can work, whatever the network
+    monkeypatch.setattr(netinfo, "lan_addresses", lambda: ["192.168.1.20"])
+    client.application.config["LISTEN_HOST"] = "127.0.0.1"
+    html = client.get(f"/tournaments/{tid}", base_url="http://127.0.0.1:5000").get_data(as_text=True)
+    assert share_link(html) is None and "--host 0.0.0.0" in html
+
+
+def test_venue_base_url():
+    from judgekit.netinfo import venue_base_url
+    assert venue_base_url("127.0.0.1:5000", "http", ["192.168.1.20", "10.0.0.2"]) == "http://192.168.1.20:5000"
+    assert venue_base_url("[::1]:8000", "https", ["192.168.1.20"]) == "https://192.168.1.20:8000"
+    assert venue_base_url("localhost", "http", ["192.168.1.20"]) == "http://192.168.1.20"
+    assert venue_base_url("127.0.0.1:5000", "http", []) is None
+    assert venue_base_url("judge.local:5000", "http", []) == "http://judge.local:5000"

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 from functools import wraps
 
-from flask import (Blueprint, Response, flash, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, render_template,
+                   request, url_for)
 from markupsafe import Markup
 
 from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
-from judgekit import timetext
+from judgekit import netinfo, timetext
 from judgekit.db import transaction
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
@@ -37,6 +37,31 @@ def _vp_filter(value):
 def _when_filter(value):
     """A stored ISO time as people read it, in the venue's (this machine's) time: "Sat 14:05"."""
     return Markup('<time datetime="{}">{}</time>').format(value or "", timetext.short(value))
+
+
+@bp.app_context_processor
+def _share_helpers():
+    return {"venue_url": venue_url}
+
+
+def venue_url(endpoint: str, **values) -> dict:
+    """The address of a page to give people at the venue (players, judges): `{"url"}`, or
+    `{"url": None, "why"}` when phones could not open it. A page opened on this machine
+    (127.0.0.1, localhost) would share 127.0.0.1: the venue-network address
+    (`netinfo.lan_addresses`) is used instead; a server listening on this machine only
+    (`judgekit serve` without --host 0.0.0.0: config LISTEN_HOST) cannot be reached at all."""
+    path = url_for(endpoint, **values)
+    listen = current_app.config.get("LISTEN_HOST")
+    if listen and netinfo.is_local_host(listen):
+        return {"url": None, "why": "judgekit listens on this machine only: restart it with "
+                                    "judgekit serve --host 0.0.0.0 so that phones on the venue network can open it."}
+    local = netinfo.is_local_host(request.host)
+    base = netinfo.venue_base_url(request.host, request.scheme, netinfo.lan_addresses() if local else [])
+    if base is None:
+        return {"url": None, "why": "No venue-network address is known for this machine (phones cannot open "
+                                    f"{request.host}): connect it to the venue's Wi-Fi, start judgekit with "
+                                    "judgekit serve --host 0.0.0.0 and reload this page."}
+    return {"url": base + path}
 
 
 def form_action(endpoint_of_failure):
