@@ -225,6 +225,19 @@ def test_next_steps_follow_the_action():
     assert st["next"][0]["event"] == {"type": "action.result", "outcome": "success"}
 
 
+
+def test_next_steps_that_carry_or_ask_a_seat_say_their_label_for_any_seat():
+    st = state(B + [BLEED, ev("action.pass", 1)])
+    by_type = {s["event"]["type"]: s for s in st["next"]}
+    assert by_type["block.pass"]["label"] == "Ben (seat 2): no block"
+    assert by_type["block.pass"]["for_seat"] == "{who}: no block"
+    assert by_type["block.declare"]["for_seat"] == "{name} blocks with…"
+    st = state(B + [BLEED, ev("action.pass", 1), ev("block.pass", 2)])
+    assert all("for_seat" not in s for s in st["next"])          # the action's result: no seat
+    for step in state(B)["next"]:
+        assert "{name}" in step["for_seat"] or "{who}" in step["for_seat"], step
+
+
 # --- loops --------------------------------------------------------------------------------
 
 MARK = {"pools": [30, 30, 30, 30, 30], "Modius": "unlocked", "hands": [7, 7, 7, 7, 7]}

@@ -1262,11 +1262,20 @@ def missing_choices(lib, event: dict[str, Any], vampire=None) -> list[str]:
 
 
 def next_steps(eng: Engine) -> list[dict[str, Any]]:
-    """What can come next in the sequence: the page's big buttons, as partial events."""
+    """What can come next in the sequence: the page's big buttons, as partial events.
+
+    A step whose event carries (or whose form asks) a seat also has `for_seat`, its label
+    for any seat, with `{who}` ("Ann (seat 1)") and `{name}` ("Ann") to fill in: when the
+    judge has tapped another seat, the page makes the step that seat's (seat 3, then "no
+    block": seat 3 passes). Whether that seat may do it is for the checks to say once it
+    is recorded."""
     steps: list[dict[str, Any]] = []
 
-    def add(label, event, ask=None, kind="primary"):
-        steps.append({"label": label, "event": event, "ask": ask or [], "kind": kind})
+    def add(label, event, ask=None, kind="primary", for_seat=None):
+        step = {"label": label, "event": event, "ask": ask or [], "kind": kind}
+        if "seat" in event or "seat" in step["ask"]:
+            step["for_seat"] = for_seat or label + " ({name})"
+        steps.append(step)
 
     if eng.finished:
         return steps
@@ -1274,19 +1283,24 @@ def next_steps(eng: Engine) -> list[dict[str, Any]]:
     if eng.turn_seat is None or eng.turn_ended:
         nxt = live[0] if eng.turn_seat is None else eng.prey(eng.turn_seat)
         if nxt:
-            add(f"Start turn: {eng.who(nxt)}", {"type": "turn.start", "seat": nxt})
+            add(f"Start turn: {eng.who(nxt)}", {"type": "turn.start", "seat": nxt},
+                for_seat="Start turn: {who}")
         return steps
     actor = eng.turn_seat
     a = eng.action
     if actor in eng.pending:
-        add(f"{eng.names[actor - 1]}: replace {eng.pending[actor][1]}",
-            {"type": "card.replace", "seat": actor}, kind="secondary")
+        card = eng.pending[actor][1]
+        add(f"{eng.names[actor - 1]}: replace {card}",
+            {"type": "card.replace", "seat": actor}, kind="secondary", for_seat="{name}: replace a card")
     if a is not None and not a.resolved:
         if not a.actor_passed:
-            add(f"{eng.who(a.seat)}: pass (“any blocks?”)", {"type": "action.pass", "seat": a.seat})
+            add(f"{eng.who(a.seat)}: pass (“any blocks?”)", {"type": "action.pass", "seat": a.seat},
+                for_seat="{who}: pass (“any blocks?”)")
         elif eng.combat is not None:
-            add("Strike…", {"type": "strike", "seat": a.seat}, ask=["seat", "strike", "damage"])
-            add("Press to continue", {"type": "press", "seat": a.seat, "press": "continue"}, ask=["seat"], kind="secondary")
+            add("Strike…", {"type": "strike", "seat": a.seat}, ask=["seat", "strike", "damage"],
+                for_seat="{name}: strike…")
+            add("Press to continue", {"type": "press", "seat": a.seat, "press": "continue"}, ask=["seat"],
+                kind="secondary", for_seat="{name}: press to continue")
             add("End of combat", {"type": "combat.step", "step": "end"})
         elif a.attempting is not None:
             add("Blocked → combat", {"type": "block.result", "blocked": True})
@@ -1295,12 +1309,13 @@ def next_steps(eng: Engine) -> list[dict[str, Any]]:
             waiting = [s for s in a.eligible if s not in a.done]
             if waiting:
                 b = waiting[0]
-                add(f"{eng.who(b)}: no block", {"type": "block.pass", "seat": b})
+                add(f"{eng.who(b)}: no block", {"type": "block.pass", "seat": b}, for_seat="{who}: no block")
                 add(f"{eng.names[b - 1]} blocks with…", {"type": "block.declare", "seat": b},
-                    ask=["minion"], kind="secondary")
+                    ask=["minion"], kind="secondary", for_seat="{name} blocks with…")
             elif a.kind == "political":
                 if a.terms_required and not a.terms_confirmed:
-                    add("Terms confirmed", {"type": "referendum.terms", "seat": a.seat}, ask=["terms"])
+                    add("Terms confirmed", {"type": "referendum.terms", "seat": a.seat}, ask=["terms"],
+                        for_seat="{name}: terms confirmed")
                 add("Vote…", {"type": "vote"}, ask=["seat", "votes", "side", "vampire"])
                 add("Referendum passes", {"type": "referendum.result", "passed": True}, kind="secondary")
                 add("Referendum fails", {"type": "referendum.result", "passed": False}, kind="secondary")
@@ -1310,12 +1325,13 @@ def next_steps(eng: Engine) -> list[dict[str, Any]]:
         return steps
     if eng.pos <= RANK["minion"]:
         add(f"{eng.names[actor - 1]} declares an action…", {"type": "action.declare", "seat": actor},
-            ask=["action", "minion", "amount", "target_seat"])
+            ask=["action", "minion", "amount", "target_seat"], for_seat="{name} declares an action…")
     if eng.pos < len(PHASES) - 1:
         nxt = PHASES[eng.pos + 1]
-        add(f"Next phase: {nxt}", {"type": "phase", "seat": actor, "phase": nxt}, kind="secondary")
+        add(f"Next phase: {nxt}", {"type": "phase", "seat": actor, "phase": nxt}, kind="secondary",
+            for_seat="{name}: next phase, " + nxt)
     add(f"{eng.names[actor - 1]}: end of turn", {"type": "turn.end", "seat": actor},
-        kind="primary" if eng.pos >= RANK["influence"] else "secondary")
+        kind="primary" if eng.pos >= RANK["influence"] else "secondary", for_seat="{name}: end of turn")
     return steps
 
 

@@ -12,6 +12,7 @@
   var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   var TAB = Math.random().toString(36).slice(2, 8) + Date.now().toString(36).slice(-4);
   var counter = 0, view = null, offset = 0, busy = false;
+  var chosen = null;   // the seat tapped in the table drawing: the next button acts for it
   var $ = function (id) { return document.getElementById(id); };
   var ACTIONS = ["bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
                  "rescue", "diablerie", "anarch", "card", "other"];
@@ -99,8 +100,9 @@
     });
   }
   function send(events) {
-    if (outbox) return outbox.send(events);   // offline-queue.js: kept on the device, sent in order
-    return enqueue(function () { return sendNow(events, 0); });
+    var sent = outbox ? outbox.send(events)   // offline-queue.js: kept on the device, sent in order
+      : enqueue(function () { return sendNow(events, 0); });
+    return sent.then(function (ok) { if (ok) choose(null); return ok; });   // a chosen seat lasts one entry
   }
   function sendNow(events, attempt) {
     // A retried POST carries the same client ids: the server stores each event once.
@@ -151,9 +153,11 @@
     var actor = acting ? st.seats[acting - 1] : null;
     document.querySelectorAll(".rec-seat").forEach(function (node) {
       var s = +node.dataset.seat, info = st.seats[s - 1];
-      // Seat 1 at the bottom, play goes clockwise (your prey sits on your left).
+      // Seat 1 at the bottom, play goes clockwise (your prey sits on your left); a seat
+      // at the side stays on the screen (the box is wider than the gap at 360 px).
       var angle = Math.PI / 2 + (s - 1) * 2 * Math.PI / n;
-      node.style.left = (50 + 39 * Math.cos(angle)) + "%";
+      var half = Math.ceil(node.offsetWidth / 2) + 2;
+      node.style.left = "clamp(" + half + "px, " + (50 + 39 * Math.cos(angle)) + "%, calc(100% - " + half + "px))";
       node.style.top = (50 + 40 * Math.sin(angle)) + "%";
       var tags = [];
       if (info.out) tags.push(info.out);
@@ -188,11 +192,44 @@
     }
   }
 
+  // --- the chosen seat --------------------------------------------------------------------
+  function choose(seat) {
+    chosen = seat || null;
+    document.querySelectorAll(".rec-seat").forEach(function (node) {
+      var on = +node.dataset.seat === chosen;
+      node.classList.toggle("is-chosen", on);
+      node.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    var chip = $("rec-chosen");
+    chip.hidden = !chosen;
+    chip.querySelector(".rec-chosen-text").textContent = chosen ?
+      "Next button for " + SEATS[chosen - 1] + " (seat " + chosen + ")" : "";
+    if (view) renderNext(view.state);
+  }
+  document.querySelectorAll(".rec-seat").forEach(function (node) {
+    node.addEventListener("click", function () {
+      var s = +node.dataset.seat;
+      choose(s === chosen ? null : s);
+    });
+  });
+  $("rec-chosen-clear").addEventListener("click", function () { choose(null); });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && chosen) choose(null); });
+
+  function forChosen(step) {
+    // the step made the chosen seat's (the engine gives its label for any seat: for_seat)
+    if (!chosen || !step.for_seat) return step;
+    var label = step.for_seat.split("{who}").join(SEATS[chosen - 1] + " (seat " + chosen + ")")
+      .split("{name}").join(SEATS[chosen - 1]);
+    return Object.assign({}, step, {label: label, event: Object.assign({}, step.event, {seat: chosen}), chosen: true});
+  }
+
   function renderNext(st) {
     var box = $("rec-next");
     box.textContent = "";
-    (st.next || []).forEach(function (step) {
-      var btn = el("button", {type: "button", "class": step.kind === "secondary" ? "is-secondary" : ""}, step.label);
+    (st.next || []).forEach(function (original) {
+      var step = forChosen(original);
+      var btn = el("button", {type: "button", "class": (step.kind === "secondary" ? "is-secondary" : "") +
+        (step.chosen ? " is-for-chosen" : "")}, step.label);
       btn.addEventListener("click", function () {
         if (step.ask && step.ask.length) ask(step.label, step.event, step.ask);
         else send([step.event]);
@@ -205,15 +242,16 @@
 
   function buildMore() {
     var more = $("rec-more");
-    var acting = function () { return view && view.state.turn.seat; };
+    // the chosen seat if one is, else the acting seat (Card…, Stop talk) or the form's first
+    var acting = function () { return chosen || (view && view.state.turn.seat); };
     var items = [
       ["Card…", function () { ask("Play a card", {type: "card.play", seat: acting()}, ["seat", "card", "minion", "discipline", "target", "amount"]); }],
-      ["Reaction…", function () { ask("Reaction", {type: "reaction"}, ["seat", "card", "minion", "discipline", "target_seat"]); }],
-      ["Replace", function () { ask("Replace a card", {type: "card.replace"}, ["seat"]); }],
-      ["Wait! (interrupt)…", function () { ask("Interrupt a shortcut", {type: "interrupt"}, ["seat", "window", "card"]); }],
-      ["Talk…", function () { ask("Table talk", {type: "talk"}, ["seat", "kind", "text"]); }],
+      ["Reaction…", function () { ask("Reaction", {type: "reaction", seat: chosen}, ["seat", "card", "minion", "discipline", "target_seat"]); }],
+      ["Replace", function () { ask("Replace a card", {type: "card.replace", seat: chosen}, ["seat"]); }],
+      ["Wait! (interrupt)…", function () { ask("Interrupt a shortcut", {type: "interrupt", seat: chosen}, ["seat", "window", "card"]); }],
+      ["Talk…", function () { ask("Table talk", {type: "talk", seat: chosen}, ["seat", "kind", "text"]); }],
       ["Stop talk", function () { send([{type: "talk.stop", seat: acting()}]); }],
-      ["Oust…", function () { ask("Oust", {type: "oust"}, ["seat"]); }],
+      ["Oust…", function () { ask("Oust", {type: "oust", seat: chosen}, ["seat"]); }],
       ["Start clock", function () { send([{type: "game.start"}]); }],
       ["Pause / resume", function () {
         var c = view.state.clock; send([{type: c.paused ? "time.resume" : "time.pause"}]); }],
@@ -412,6 +450,7 @@
     if (!line) return;
     if (outbox) {   // kept on the device first, then parsed and sent in order (offline-queue.js)
       outbox.sendLine(line).then(function (ok) {
+        if (ok) choose(null);
         if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
       });
       return;
@@ -424,6 +463,7 @@
           return false;
         }
         return sendNow(res.data.events, 0).then(function (ok) {
+          if (ok) choose(null);
           if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
           return ok;
         });

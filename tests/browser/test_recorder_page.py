@@ -297,3 +297,70 @@ def test_a_practice_game_keeps_the_name_set_on_the_device(page, live_server, liv
     expect(page.get_by_role("button", name="Judge: Pat Practice")).to_be_visible()
     line(page, "1 start")
     assert [e["judge"] for e in stored(live_app, gid)] == ["Pat Practice"]
+
+
+def test_a_tapped_seat_is_the_one_the_next_button_acts_for(page, live_server, live_app, shot):
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    line(page, "1 start; 1 bleed Modius =1; 1 go")
+    next_ = page.locator("#rec-next button")
+    expect(next_.first).to_have_text("Ben (seat 2): no block")
+    chip = page.locator("#rec-chosen")
+    expect(chip).to_be_hidden()
+
+    # seat 3, then "blocks with…": Cid blocks
+    cid = page.locator(".rec-seat[data-seat='3']")
+    cid.click()
+    expect(cid).to_have_class(re.compile("is-chosen"))
+    expect(cid).to_have_attribute("aria-pressed", "true")
+    expect(chip).to_be_visible()
+    expect(chip).to_contain_text("Next button for Cid (seat 3)")
+    expect(next_.first).to_have_text("Cid (seat 3): no block")
+    shot(page, "recorder-seat-chosen-360", full_page=False)
+    page.get_by_role("button", name="Cid blocks with…").click()
+    page.fill("#rec-ask input[name=minion]", "Andi Liu")
+    page.click("#rec-ask button[type=submit]")
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(4)
+    last = stored(live_app, gid)[-1]
+    assert (last["type"], last["seat"], last["minion"]) == ("block.declare", 3, "Andi Liu")
+    # it lasted one entry: nothing chosen now
+    expect(chip).to_be_hidden()
+    expect(page.locator(".rec-seat.is-chosen")).to_have_count(0)
+
+    # seat 2, then "Card…": the form is Ben's
+    page.locator(".rec-seat[data-seat='2']").click()
+    page.get_by_role("button", name="Card…").click()
+    expect(page.locator("#rec-ask select[name=seat]")).to_have_value("2")
+    page.fill("#rec-ask input[name=card]", "Deflection")
+    page.click("#rec-ask button[type=submit]")
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(5)
+    last = stored(live_app, gid)[-1]
+    assert (last["type"], last["seat"], last["card"]) == ("card.play", 2, "Deflection")
+
+    # clearing: the Clear button, or a second tap on the seat
+    dee = page.locator(".rec-seat[data-seat='4']")
+    dee.click()
+    expect(chip).to_contain_text("Dee (seat 4)")
+    page.get_by_role("button", name="✕ Clear").click()
+    expect(chip).to_be_hidden()
+    expect(dee).to_have_attribute("aria-pressed", "false")
+    dee.click()
+    dee.click()
+    expect(chip).to_be_hidden()
+    expect(page.locator(".rec-seat.is-chosen")).to_have_count(0)
+    expect(page.locator("#rec-next button.is-for-chosen")).to_have_count(0)
+
+
+def test_every_seat_of_a_table_of_four_or_five_is_on_the_phone_screen(page, live_server, live_app):
+    for seats in (SEATS, SEATS[:4]):
+        db = open_db(live_app.config["DATABASE"])
+        try:
+            gid = store.create_game(db, seats)
+        finally:
+            db.close()
+        page.goto(f"{live_server}/games/{gid}")
+        expect(page.locator("#rec-next button").first).to_be_visible()
+        for i in range(len(seats)):
+            box = page.locator(f".rec-seat[data-seat='{i + 1}']").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360, (len(seats), i + 1, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
