@@ -7,7 +7,7 @@
   var input = form.querySelector("input[name=q]");
   var out = document.getElementById("live-results");
   var contents = document.getElementById("contents");
-  var timer = null, controller = null, last = "";
+  var timer = null, controller = null, last = "", shown = "";  // last: asked for; shown: on screen
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
@@ -20,7 +20,17 @@
     if (a) docTitles[a.getAttribute("href").split("/").pop()] = a.textContent;
   });
 
-  function render(data) {
+  function stale(on) {
+    // old results stay visible while the new ones come, dimmed, so Enter cannot be
+    // mistaken for the old first result
+    out.classList.toggle("is-stale", on);
+    out.style.opacity = on && out.firstChild ? "0.55" : "";
+    out.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  function render(data, q) {
+    shown = q;
+    stale(false);
     if (!data.results.length) {
       out.innerHTML = '<p class="search-meta">Nothing matches “' + esc(data.query) +
         '”. Try fewer words or a section number.</p>';
@@ -53,15 +63,20 @@
     var url = new URL(location.href);
     if (q) url.searchParams.set("q", q); else url.searchParams.delete("q");
     history.replaceState(null, "", url.pathname + url.search);
-    if (!q) { out.innerHTML = ""; if (contents) contents.hidden = false; return; }
+    if (!q) { out.innerHTML = ""; shown = ""; stale(false); if (contents) contents.hidden = false; return; }
+    stale(true);
     if (contents) contents.hidden = true;
     if (controller) controller.abort();
     controller = new AbortController();
     fetch("/api/search?limit=12&q=" + encodeURIComponent(q), { signal: controller.signal })
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
       .then(function (res) {
-        if (!res.ok) { out.innerHTML = '<p class="flash flash-error">' + esc(res.body.error || "Search failed") + "</p>"; return; }
-        render(res.body);
+        if (!res.ok) {
+          shown = q; stale(false);
+          out.innerHTML = '<p class="flash flash-error">' + esc(res.body.error || "Search failed") + "</p>";
+          return;
+        }
+        render(res.body, q);
       })
       .catch(function (err) {
         if (err.name === "AbortError") return;
@@ -69,10 +84,12 @@
           window.judgekitOfflineSearch(q).then(function (data) {
             if (q !== last) return;   // a newer query was typed meanwhile
             if (data.error && !data.results.length) {
+              shown = q; stale(false);
               out.innerHTML = '<p class="flash flash-error">Offline: ' + esc(data.error) + "</p>";
-            } else render(data);
+            } else render(data, q);
           });
         } else {
+          shown = q; stale(false);
           out.innerHTML = '<p class="flash flash-error">The server cannot be reached.</p>';
         }
       });
@@ -80,16 +97,19 @@
 
   input.addEventListener("input", function () {
     clearTimeout(timer);
+    if (input.value.trim() !== shown) stale(true);
     timer = setTimeout(run, 90);
   });
   form.addEventListener("submit", function (ev) {
+    // Enter opens the first result only when it is the answer to what is in the box now;
+    // otherwise the form goes to /search?q=… for the current words (never an old result)
     var first = out.querySelector("a");
-    if (first && input.value.trim() === last) { ev.preventDefault(); location.href = first.href; }
+    if (first && input.value.trim() === shown) { ev.preventDefault(); location.href = first.href; }
   });
   input.addEventListener("keydown", function (ev) {
     if (ev.key === "ArrowDown") {
       var first = out.querySelector("a");
-      if (first) { ev.preventDefault(); first.focus(); }
+      if (first && input.value.trim() === shown) { ev.preventDefault(); first.focus(); }
     }
   });
   out.addEventListener("keydown", function (ev) {

@@ -1,0 +1,40 @@
+"""Enter in the home search box on a slow connection: it must answer the words in the box,
+never open the first result of the previous query still on screen (QA: "proxy", then
+"deck registration" + Enter before the new results came opened 4.5 Proxy Cards)."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+
+def test_enter_before_the_new_results_arrive_searches_the_new_words(page, live_server):
+    page.goto(live_server + "/")
+    box = page.locator("#q")
+    box.fill("proxy")
+    expect(page.locator("#live-results li a").first).to_contain_text("Proxy")
+
+    held = []   # the next query's answer is held back, as on a slow venue Wi-Fi
+    page.route(re.compile(r".*/api/search\?.*deck.*"), lambda route: held.append(route))
+    with page.expect_request(re.compile(r".*/api/search\?.*deck.*")):
+        box.fill("deck registration")
+    # the old results are still there, dimmed and marked busy
+    expect(page.locator("#live-results li a").first).to_contain_text("Proxy")
+    expect(page.locator("#live-results")).to_have_attribute("aria-busy", "true")
+    expect(page.locator("#live-results")).to_have_css("opacity", "0.55")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/search\?q=deck(\+|%20)registration$"))
+    expect(page.locator(".search-results li a").first).to_contain_text("Deck Registration")
+    for route in held:
+        route.abort()
+
+
+def test_enter_opens_the_first_result_once_it_answers_the_box(page, live_server):
+    page.goto(live_server + "/")
+    page.locator("#q").fill("deck registration")
+    first = page.locator("#live-results li a").first
+    expect(first).to_contain_text("Deck Registration")
+    expect(page.locator("#live-results")).to_have_attribute("aria-busy", "false")
+    href = first.get_attribute("href")
+    page.locator("#q").press("Enter")
+    expect(page).to_have_url(re.compile(re.escape(href.split("#")[0])))
