@@ -63,11 +63,18 @@ ACTION_NAMES = {
 }
 
 
+# The actions the guidelines' list of standard stealth names (the rest is "zero by default");
+# the recorder's table also has actions only the rulebook's action list gives a stealth for.
+GUIDELINE_STEALTH = {"bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
+                     "rescue", "card", "other"}
+
+
 def _stealth_lines() -> list[tuple[str, list[str]]]:
     """Standard stealth by action, from the recorder's table (the one place it lives)."""
     by_value: dict[int, list[str]] = {}
     for kind, value in STANDARD_STEALTH.items():
-        by_value.setdefault(value, []).append(ACTION_NAMES.get(kind, kind.replace("-", " ")))
+        name = ACTION_NAMES.get(kind, kind.replace("-", " "))
+        by_value.setdefault(value, []).append(name if kind in GUIDELINE_STEALTH else f"{name} (rulebook)")
     return [(f"+{v}" if v else "0", names) for v, names in sorted(by_value.items())]
 
 
@@ -103,7 +110,8 @@ def build(corpus: Corpus) -> list[Card]:
         Line(f"Withdrawal: {_half(WITHDRAW_VP)} VP (not 1).", TR, "3.7.2"),
         Line(f"Time limit reached: {_half(TIME_OUT_VP)} VP to each player not ousted; "
              "a lone survivor gets 1 VP.", TR, "3.7.2"),
-        Line("Concession: scored as if the remaining players ousted the conceders in sequence.", TR, "3.5"),
+        Line("Concession: only when all players but one agree; scored as if the one remaining "
+             "player ousted the conceders in sequence.", TR, "3.5"),
         Line("Intentional draw: scored as if the time limit was reached.", TR, "3.6"),
     ]))
 
@@ -125,8 +133,12 @@ def build(corpus: Corpus) -> list[Card]:
              TR, "3.1.1"),
         Line("At the call, the game ends after the current minion action, or at the end of the current "
              "phase when the call comes outside the minion phase.", TR, "3.1.1"),
-        Line("Rulings longer than a minute and in-game breaks may add time to a table "
-             f"(at most {EXTENSION_CAP_MIN} minutes a round without the head judge).", TR, "2.8"),
+        Line("A ruling that takes the judge more than a minute may add time to the table.", TR, "2.8"),
+        Line("A break in the middle of a game: call a judge first, who extends the table's time as "
+             "needed.", TR, "3.3.3"),
+        Line(f"Extensions at one table add up to at most {EXTENSION_CAP_MIN} minutes a round unless "
+             "there is a major disruption or the head judge allows more (Tournament Conduct & "
+             "Infraction Guide v2, 1.2.4; the rules themselves set no cap).", TR, "2.8"),
     ]))
 
     cards.append(Card("stealth", "Standard stealth (declare it only when different)", [
