@@ -131,6 +131,54 @@ def test_scenarios_do_not_reuse_a_guideline_example_unchanged():
     assert not reused
 
 
+# Sessions mix questions from every section in any order, so a question may not lean on
+# another one ("Same table.", "Same bleed: …", "as before"): each names its own table.
+ANOTHER_QUESTION = re.compile(
+    r"^\W*same\b|\bsame (table|bleed|game|situation|action|referendum|players|seats|turn|combat"
+    r"|vote|deal|negotiation)\b|\bas before\b|\b(previous|earlier|other) (question|scenario)"
+    r"|\bagain\b", re.IGNORECASE)
+
+
+def refers_to_another_question(text: str) -> bool:
+    return bool(ANOTHER_QUESTION.search(" ".join(text.split())))
+
+
+def test_the_check_for_references_to_another_question_catches_them():
+    assert refers_to_another_question("Same table. Sam's Alexa Draper calls Parity Shift.")
+    assert refers_to_another_question("Same bleed: Uma's Catalina Vega bleeds Viktor for 2.")
+    assert refers_to_another_question("Uma bleeds Viktor again, as before.")
+    assert refers_to_another_question("Olga plays the same deal as in the previous question.")
+    assert not refers_to_another_question("Wake effects use the same window as cancellations.")
+    assert not refers_to_another_question("Viktor is entitled to one last question and one answer.")
+
+
+@pytest.mark.parametrize("scenario_id", all_ids())
+def test_each_question_stands_alone(scenario_id):
+    s = catalog().get(scenario_id)
+    for field in ("title", "situation", "statement", "question"):
+        text = getattr(s, field)
+        assert not refers_to_another_question(text), f"{s.file}: {s.id}: {field}: {text!r}"
+    # The situation sets its own table: the players it names are seated in it.
+    names = [n for n in s.seats if re.search(rf"\b{re.escape(n)}\b", s.situation + s.statement)]
+    assert names, f"{s.id}: the situation names none of its players"
+
+
+def test_a_player_inviting_a_bleed_is_the_acting_players_prey():
+    """Bleeds go to the prey: "bleed me" is said by the acting player's prey (QA: Olga, the
+    predator, told Pavel "bleed me and you'll just be bleeding yourself")."""
+    checked = 0
+    for s in catalog().scenarios:
+        if not re.search(r"\bbleed me\b", s.statement, re.IGNORECASE):
+            continue
+        acting = next(e["seat"] for e in s.events if e["type"] == "sync")
+        speaker = next(e["seat"] for e in s.events if e["type"] == "talk")
+        prey = acting % len(s.seats) + 1
+        assert speaker == prey, f"{s.id}: seat {speaker} is not the prey of seat {acting}"
+        assert "bleeding yourself" not in s.statement   # Deflection never sends it back
+        checked += 1
+    assert checked >= 1
+
+
 # --- the format --------------------------------------------------------------------------
 
 GOOD = '''
