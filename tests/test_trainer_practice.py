@@ -42,6 +42,24 @@ def test_missing_pass_after_the_action():
     assert r.advice[0].rule == "Forbidden shortcuts"
 
 
+def test_missing_pass_speaks_to_the_learner_about_what_they_left_out():
+    """QA: the advice read "Recorder: Bram (seat 2) passes on blocking before Ana (seat 1)
+    passed", about a pass the learner never made (Bram's "No block" is the table's reply)."""
+    r = check("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "inferior", "for-2", "replace"])
+    tip = r.advice[0].tip
+    assert tip.startswith("You did not pass the action (“Any blocks?”) before Bram answered “No block”")
+    assert r.advice[0].detail == ""          # the recorder's line narrates Bram's event
+    shown = " ".join(a.tip + " " + a.detail for a in r.advice)
+    assert "seat" not in shown and "passes on blocking" not in shown
+    # An undirected action: the prey answers first, and is the one named.
+    r = check("hunt-and-wait", ["hunt", "wait-bram", "wait-elin", "take"])
+    assert r.advice[0].tip.startswith("You did not pass the action (“Any blocks?”) before Bram")
+    # Forgetting the end of the turn: Bram starting his turn is not the learner's doing either.
+    r = check("finish-your-turn", ["transfers", "discard"])
+    assert r.advice[0].tip.startswith("You did not say that your turn is over")
+    assert r.advice[0].detail == ""
+
+
 def test_missing_block_pass_before_a_reaction():
     r = check("redirect-a-bleed", ["deflection", "inferior", "to-dario"])
     assert codes(r) == ["block-pass-missing", "goal"]

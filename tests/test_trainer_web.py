@@ -27,6 +27,25 @@ def test_start_page_lists_every_section_and_the_practice(client):
     assert "trainer.css" in html and "trainer.js" in html
 
 
+def test_start_page_speaks_plainly_to_players(client):
+    """QA: "The recorder judges use at the tables…" is judges' jargon on a players' page."""
+    html = text(client.get("/trainer"))
+    intro = re.search(r'<div class="tr-intro">(.*?)</div>', html, re.S).group(1)
+    assert "recorder" not in intro.lower()
+    assert "what a judge will expect" in " ".join(intro.split())
+
+
+def test_practice_advice_on_a_missing_pass_is_about_the_learner(client):
+    csrf = token(client)
+    html = text(client.post("/trainer/practice/bleed-with-an-action-card", data={
+        "csrf_token": csrf, "said": "alexa-bleeds,with-govern,inferior,for-2,replace", "do": "check"}))
+    assert "You did not pass the action (“Any blocks?”) before Bram answered “No block”" in html
+    assert "Recorder:" not in html and "passes on blocking before" not in html
+    html = text(client.post("/trainer/practice/bleed-with-an-action-card", data={
+        "csrf_token": csrf, "said": "alexa-bleeds,with-govern,inferior,replace,any-blocks", "do": "check"}))
+    assert "Say the bleed amount" in html and "Recorder:" not in html
+
+
 def test_header_links_to_the_trainer(client):
     assert 'href="/trainer">Trainer</a>' in text(client.get("/"))
 

@@ -178,13 +178,13 @@
         : data.ok ? "Well announced: nothing missing."
         : "Not yet: " + data.advice.length + " thing" + (data.advice.length === 1 ? "" : "s") + " to fix";
       result.appendChild(el("h2", "tr-verdict", title));
-      if (data.ok) result.appendChild(el("p", "", "The recorder finds nothing to note."));
+      if (data.ok) result.appendChild(el("p", "", "A judge would find nothing to note."));
       if (data.advice.length) {
         var ul = el("ul", "tr-advice");
         data.advice.forEach(function (a) {
           var li = el("li");
           li.appendChild(el("p", "tr-tip", a.tip));
-          if (a.detail) li.appendChild(el("p", "muted tr-small", "Recorder: " + a.detail));
+          if (a.detail) li.appendChild(el("p", "muted tr-small", "In a judge’s notes: " + a.detail));
           if (a.url) { var link = el("a", "", "Read the rule" + (a.rule ? ": " + a.rule : "")); link.href = a.url; li.appendChild(link); }
           ul.appendChild(li);
         });

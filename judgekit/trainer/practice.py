@@ -366,8 +366,12 @@ def check_events(prompt: Prompt, events: list[dict[str, Any]], cards=None,
         if f["seq"] < first or f["severity"] in ("info", "warning"):
             continue
         url, rule = _cite(f)
-        advice.append(Advice(f["code"], tip_for(f, numbered.get(f["seq"], {}), prompt, cards),
-                             detail=f["message"], url=url, seq=f["seq"], rule=rule))
+        event = numbered.get(f["seq"], {})
+        # The recorder's own line narrates the event it was found on; shown only when that
+        # event is the learner's own (not, say, Bram's "No block" that the table says next).
+        theirs = event.get("seat") not in (None, prompt.you)
+        advice.append(Advice(f["code"], tip_for(f, event, prompt, cards),
+                             detail="" if theirs else f["message"], url=url, seq=f["seq"], rule=rule))
     for goal in prompt.goals:
         if not any(_matches(e, goal.match) for e in valid):
             advice.append(Advice("goal", goal.hint, url=prompt.url, rule=SECTIONS[prompt.section]))
@@ -397,13 +401,43 @@ def _choice_words(event: dict[str, Any], cards) -> list[str]:
     return [words[k] for k in engine.missing_choices(lib, event, vampire)]
 
 
+def _name(prompt: Prompt, seat) -> str:
+    """The player at a seat, as the learner knows them ("Bram"); "" if none."""
+    if isinstance(seat, int) and 1 <= seat <= len(prompt.seats):
+        return prompt.seats[seat - 1]
+    return ""
+
+
+def _what_they_did(event: dict[str, Any]) -> str:
+    """What another player did, in the learner's words ("answered “No block”")."""
+    kind = event.get("type", "")
+    if kind == "block.pass":
+        return "answered “No block”"
+    if kind.startswith("block"):
+        return "tried to block"
+    if kind == "reaction":
+        return f"played {event['card']}" if event.get("card") else "played a reaction"
+    if kind == "action.result":
+        return "took the result of the action"
+    return ""
+
+
 def tip_for(finding: dict[str, Any], event: dict[str, Any], prompt: Prompt, cards=None) -> str:
     """Plain advice for one finding, from the player's point of view."""
     code = finding["code"]
     mine = finding.get("seat") == prompt.you
     card = event.get("card")
     if code == "action-pass-missing":
-        return "Pass once your action is announced: say “Any blocks?” before anyone answers."
+        other = _name(prompt, event.get("seat"))
+        did = _what_they_did(event)
+        if mine:
+            if other and did:
+                return (f"You did not pass the action (“Any blocks?”) before {other} {did}: "
+                        "once your action is announced, say “Any blocks?” and let the others answer.")
+            return ("You did not pass the action (“Any blocks?”): once your action is announced, "
+                    "say “Any blocks?” before anyone answers.")
+        actor = _name(prompt, finding.get("seat")) or "the acting player"
+        return (f"Wait for {actor} to pass the action (“Any blocks?”) before you answer.")
     if code == "block-pass-missing":
         if mine:
             return "Pass on the block first: say “No block” before you play a reaction."
@@ -439,6 +473,10 @@ def tip_for(finding: dict[str, Any], event: dict[str, Any], prompt: Prompt, card
     if code in ("phase-passed", "interrupt-too-late", "cancel-too-late"):
         return "Too late: that window closed when the game moved on."
     if code == "end-of-turn-missing":
+        other = _name(prompt, event.get("seat")) if event.get("seat") != prompt.you else ""
+        if other:
+            return (f"You did not say that your turn is over (“end of turn”) before {other} "
+                    "started the next one: say it out loud.")
         return "Say out loud that your turn is over (“end of turn”)."
     if code == "unsportsmanlike":
         return "Keep the talk civil: no shouting, insults or threats."
