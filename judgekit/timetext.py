@@ -9,11 +9,13 @@ from __future__ import annotations
 from datetime import datetime, timezone, tzinfo
 
 DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")  # not the locale's: pages are English
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
-def short(value: str | None, tz: tzinfo | None = None) -> str:
-    """"Sat 14:05" for an ISO time in `tz` (default: this machine's local time); "" for
-    nothing, and the text itself when it is not an ISO time."""
+def short(value: str | None, tz: tzinfo | None = None, *, date: bool = False) -> str:
+    """"Sat 14:05" for an ISO time in `tz` (default: this machine's local time), with
+    `date` "Sat 21 Nov 2026 14:05" (a printed report); "" for nothing, and the text itself
+    when it is not an ISO time."""
     if not value:
         return ""
     try:
@@ -23,4 +25,6 @@ def short(value: str | None, tz: tzinfo | None = None) -> str:
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)  # the store writes UTC
     when = when.astimezone(tz)
-    return f"{DAYS[when.weekday()]} {when:%H:%M}"
+    day = f"{DAYS[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {when.year}" if date \
+        else DAYS[when.weekday()]
+    return f"{day} {when:%H:%M}"

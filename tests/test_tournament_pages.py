@@ -266,3 +266,36 @@ def test_venue_base_url():
     assert venue_base_url("localhost", "http", ["192.168.1.20"]) == "http://192.168.1.20"
     assert venue_base_url("127.0.0.1:5000", "http", []) is None
     assert venue_base_url("judge.local:5000", "http", []) == "http://judge.local:5000"
+
+
+# --- times people read; limits from one place ----------------------------------------------------
+
+def test_times_read_as_weekday_and_time():
+    from datetime import timedelta, timezone
+
+    from judgekit.timetext import short
+    assert short("2026-11-21T13:05:09+00:00", timezone.utc) == "Sat 13:05"
+    assert short("2026-11-21T13:05:09+00:00", timezone(timedelta(hours=1))) == "Sat 14:05"
+    assert short("2026-11-21T23:30:00+00:00", timezone(timedelta(hours=1))) == "Sun 00:30"
+    assert short("2026-11-21T13:05:09", timezone.utc, date=True) == "Sat 21 Nov 2026 13:05"
+    assert short(None) == "" and short("not a time") == "not a time"
+
+
+def test_the_pages_limits_are_the_stores(client, org, signed_in):
+    from judgekit.auth.codes import MAX_NAME
+    from judgekit.tournament import store
+    from judgekit.tournament.penalties import extensions
+    from judgekit.tournament.penalties import store as pstore
+    tid = org["tid"]
+    url = one_table(client, org)
+    html = client.get(url).get_data(as_text=True)
+    assert f'name="note" maxlength="{store.MAX_LEN["note"]}"' in html
+    assert f'name="name" required maxlength="{store.MAX_LEN["player"]}"' in client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert f'maxlength="{MAX_NAME}"' in client.get(f"/tournaments/{tid}/sign-in").get_data(as_text=True)
+    form = client.get(f"/tournaments/{tid}/penalties/new").get_data(as_text=True)
+    assert f'name="description" rows="3" maxlength="{pstore.MAX_TEXT["description"]}"' in form
+    clocks = client.get(f"/tournaments/{tid}/time").get_data(as_text=True)
+    assert f'name="reason" maxlength="{extensions.MAX_REASON}"' in clocks
+    r = client.get(f"/api/time/suggest?judge_minutes={extensions.MAX_JUDGE_MINUTES + 1}")
+    assert r.status_code == 400 and str(extensions.MAX_JUDGE_MINUTES) in r.get_json()["error"]
+    assert client.get(f"/api/time/suggest?judge_minutes={extensions.MAX_JUDGE_MINUTES}").status_code == 200

@@ -88,7 +88,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(str(token).encode()).hexdigest()
 
 
-def clean_name(name: str | None, max_len: int = 60) -> str | None:
+MAX_NAME = 60  # a judge's display name (the sign-in form's maxlength reads it)
+
+
+def clean_name(name: str | None, max_len: int = MAX_NAME) -> str | None:
     """A judge's display name: spaces collapsed, control characters dropped; None if empty
     or too long."""
     text = " ".join("".join(ch for ch in str(name or "") if ch.isprintable()).split())

@@ -29,7 +29,7 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 
 from judgekit.auth import roles
 from judgekit.auth import store as auth_store
-from judgekit.auth.codes import clean_name
+from judgekit.auth.codes import MAX_NAME, clean_name
 from judgekit.tournament import store as tstore
 from judgekit.views import ApiError, get_db, json_body, wants_json
 
@@ -388,4 +388,4 @@ def _template_helpers():
         who = identity(tid)
         return bool(who and who.may(action))
     return {"auth_identity": identity, "auth_may": may, "auth_fresh_codes": take_fresh_codes,
-            "role_label": roles.label}
+            "role_label": roles.label, "judge_name_max": MAX_NAME}

@@ -34,14 +34,16 @@ def _vp_filter(value):
 
 
 @bp.app_template_filter("when")
-def _when_filter(value):
-    """A stored ISO time as people read it, in the venue's (this machine's) time: "Sat 14:05"."""
-    return Markup('<time datetime="{}">{}</time>').format(value or "", timetext.short(value))
+def _when_filter(value, date: bool = False):
+    """A stored ISO time as people read it, in the venue's (this machine's) time: "Sat 14:05"
+    (`date=True`: "Sat 21 Nov 2026 14:05")."""
+    return Markup('<time datetime="{}">{}</time>').format(value or "", timetext.short(value, date=date))
 
 
 @bp.app_context_processor
-def _share_helpers():
-    return {"venue_url": venue_url}
+def _page_helpers():
+    # max_len: the store's text limits, so the pages' maxlength attributes are not copies
+    return {"venue_url": venue_url, "max_len": store.MAX_LEN}
 
 
 def venue_url(endpoint: str, **values) -> dict:
@@ -239,7 +241,7 @@ def table_page(tid, n, table):
     messages = typed["messages"] if typed else field_messages(None, None, detail["errors"])
     refused_vps = bool(typed) and any(k == "vps" or k.startswith("seat:") for k in messages)
     return render_template("tournament/table.html", t=t, tb=detail, typed=typed, messages=messages,
-                           refused_vps=refused_vps, closed=closed, max_len=store.MAX_LEN), status
+                           refused_vps=refused_vps, closed=closed), status
 
 
 def field_messages(field, message, problems) -> dict:

@@ -27,6 +27,8 @@ from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.store import Refused, _refused
 
 MAX_MINUTES = clockmod.MAX_EXTENSION_MIN  # the recorder's time.extend takes the same
+MAX_JUDGE_MINUTES = 600  # judge time at one table a suggestion is asked for (a round at most)
+MAX_REASON = 300         # characters of an extension's reason (the form's maxlength reads it)
 
 
 def suggestion(judge_minutes: Any) -> dict | Refused:
@@ -35,8 +37,8 @@ def suggestion(judge_minutes: Any) -> dict | Refused:
         minutes = float(str(judge_minutes).replace(",", "."))
     except (TypeError, ValueError):
         return _refused(400, "judge_minutes", "judge_minutes must be a number of minutes.")
-    if not 0 <= minutes <= 600 or minutes != minutes:
-        return _refused(400, "judge_minutes", "judge_minutes must be between 0 and 600.")
+    if not 0 <= minutes <= MAX_JUDGE_MINUTES or minutes != minutes:
+        return _refused(400, "judge_minutes", f"judge_minutes must be between 0 and {MAX_JUDGE_MINUTES}.")
     low, high = clockmod.suggest_extension(minutes)
     if high == 0:
         text = "Under about a minute of judge time: no extension."
@@ -168,8 +170,8 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
     reason = (reason or "").strip()
     if not reason:
         return _refused(400, "reason", "Say why (e.g. \"ruling on Direct Intervention, 4 minutes\").")
-    if len(reason) > 300:
-        return _refused(400, "reason", "The reason is at most 300 characters.")
+    if len(reason) > MAX_REASON:
+        return _refused(400, "reason", f"The reason is at most {MAX_REASON} characters.")
     client_id = data.get("client_id") or None
     if client_id is not None and (not isinstance(client_id, str) or len(client_id) > 100):
         return _refused(400, "client_id", "client_id must be a short text.")

@@ -505,7 +505,9 @@ def _helpers():
         except tstore.TournamentError:
             return None
     return {"new_client_id": lambda: secrets.token_urlsafe(10), "dashboard_clocks": dashboard_clocks,
-            "penalty_catalogs": pstore.catalog_choices}
+            "penalty_catalogs": pstore.catalog_choices,
+            # the stores' text limits, so the pages' maxlength attributes are not copies
+            "penalty_max": pstore.MAX_TEXT, "extension_reason_max": extensions.MAX_REASON}
 
 
 @bp.app_template_filter("hhmm")
