@@ -178,3 +178,24 @@ def test_index_is_rebuilt_only_when_content_changes(tmp_path):
     svc = RulesService.open(content, tmp_path / "index", progress=messages.append)
     assert any("built" in m for m in messages)
     assert svc.search_payload("zebras")["results"][0]["section"] == "hypotheticals"
+
+
+def test_a_section_gives_way_to_others_after_three_entries_then_comes_back(service):
+    """'block before prey': Example 2 of Forbidden shortcuts (the predator blocks before the
+    prey passed) is the third entry of its section; it is shown, and a fourth entry of one
+    section comes only after the other sections' entries rather than being dropped."""
+    index = service.index
+    hits, _ = index.search("block before prey", limit=12)
+    keys = [h.entry.key for h in hits]
+    assert "announcements/forbidden-shortcuts#forbidden-shortcuts-ex2" in keys[:4]
+    for query in ("block before prey", "villein", "shortcut", "bleed"):
+        hits, _ = index.search(query, limit=30)
+        count: dict = {}
+        over = []
+        for h in hits:
+            sec = (h.entry.doc, h.entry.section)
+            count[sec] = count.get(sec, 0) + 1
+            over.append(count[sec] > index.PER_SECTION)
+        assert over == sorted(over), query      # no section's first entries after a deferred one
+    villein = [h.entry.key for h in index.search("villein", limit=12)[0]]
+    assert "announcements/shortcuts#shortcuts-ex3" in villein   # the cap used to drop it

@@ -37,7 +37,7 @@ from judgekit.rules.synonyms import CASE_SENSITIVE, SYNONYMS
 
 MAX_QUERY = 500
 # Bump when the schema, the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "4"
+INDEX_VERSION = "5"
 WORD = r"\w+(?:[.'’]\w+)*"
 
 SECTION_QUERY = re.compile(
@@ -337,7 +337,7 @@ class SearchIndex:
     """An open index plus the in-memory entries used for snippets, ranking and lookups."""
 
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
-    PER_SECTION = 2     # at most this many entries (the section and its examples) per section
+    PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
 
     def __init__(self, corpus: Corpus, index_dir: str | Path):
         self.corpus = corpus
@@ -546,17 +546,21 @@ class SearchIndex:
             coverage = sum(w for w, docs in group_docs if d in docs) / total
             ranked.append((score * coverage * coverage, key))
         ranked.sort(key=lambda x: (-x[0], x[1]))
+        # at most PER_SECTION entries of one section before every other section has had its
+        # turn; the entries past that come after them, when the limit leaves room (a third
+        # example of a section is still found, just not above other sections)
         per_section: dict[tuple[str, str], int] = {}
+        first, later = [], []
         for score, key in ranked:
             e = self.entries[key]
             sec = (e.doc, e.section)
-            if per_section.get(sec, 0) >= self.PER_SECTION:
-                continue
             per_section[sec] = per_section.get(sec, 0) + 1
-            snippet, url = self._snippet_and_url(e, stems)
-            hits.append(Hit(e, round(float(score), 4), snippet, url))
+            (first if per_section[sec] <= self.PER_SECTION else later).append((score, e))
+        for score, e in first + later:
             if len(hits) >= limit:
                 break
+            snippet, url = self._snippet_and_url(e, stems)
+            hits.append(Hit(e, round(float(score), 4), snippet, url))
         return hits, stems
 
     def _direct(self, text: str) -> list[Entry]:

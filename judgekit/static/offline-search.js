@@ -507,14 +507,17 @@
       ranked.push([pair[1] * coverage * coverage, e.key, e]);
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
-    var perSection = new Map();
+    // per_section entries of a section first; the rest after every other section (as the server)
+    var perSection = new Map(), first = [], later = [];
     for (var i = 0; i < ranked.length; i++) {
-      var e = ranked[i][2], sec = e.doc + SEP + e.section;
-      if ((perSection.get(sec) || 0) >= this.params.per_section) continue;
+      var sec = ranked[i][2].doc + SEP + ranked[i][2].section;
       perSection.set(sec, (perSection.get(sec) || 0) + 1);
-      var su = this.snippet(e, stems);
-      hits.push({ entry: e, score: Math.round(ranked[i][0] * 1e4) / 1e4, snippet: su[0], url: su[1] });
-      if (hits.length >= limit) break;
+      (perSection.get(sec) <= this.params.per_section ? first : later).push(ranked[i]);
+    }
+    var ordered = first.concat(later);
+    for (var j = 0; j < ordered.length && hits.length < limit; j++) {
+      var su = this.snippet(ordered[j][2], stems);
+      hits.push({ entry: ordered[j][2], score: Math.round(ordered[j][0] * 1e4) / 1e4, snippet: su[0], url: su[1] });
     }
     return hits;
   };
