@@ -18,18 +18,59 @@ class Change:
     edition: str           # edition label of the older document ("2007")
     old_doc: str           # id of the older document
     status: str            # "changed" | "new" (the section did not exist then)
-    diff_html: str = ""    # word diff, <del>old</del><ins>new</ins>
+    diff_html: str = ""    # word diff of the whole section, <del>old</del><ins>new</ins>
     similarity: float = 1.0
+    title_html: str = ""   # word diff of the title, when it changed
+    parts: list[str] = field(default_factory=list)   # word diff of each changed block
+    unchanged: int = 0     # blocks that read the same (not shown)
+    also: list[tuple[str, str]] = field(default_factory=list)   # (edition, doc) with the same change
+
+    @property
+    def editions(self) -> str:
+        """'the 2007 edition', or 'the 2007 and intermediate editions' for a shared change."""
+        names = [self.edition] + [e for e, _ in self.also]
+        if len(names) == 1:
+            return f"the {names[0]} edition"
+        return "the " + ", ".join(names[:-1]) + f" and {names[-1]} editions"
 
 
 def _words(text: str) -> list[str]:
     return re.findall(r"\S+", text)
 
 
+# Names spelt differently over the years: the same name, not a change of rule.
+SPELLINGS = ((re.compile(r"\bV:TES\b"), "VTES"), (re.compile(r"\bV:EKN\b"), "VEKN"))
+
+
 def normalise(text: str) -> str:
-    """Text as compared: typography and spacing do not count as changes."""
+    """Text as compared: typography, spacing and the spelling of names do not count."""
     text = text.replace("’", "'").replace("“", '"').replace("”", '"').replace("–", "-").replace("—", "-")
+    text = text.replace("→", " ")   # our arrows in the 3.1.3 seating rows; the sources have none
+    for pattern, name in SPELLINGS:
+        text = pattern.sub(name, text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+def block_diffs(old: list[str], new: list[str]) -> tuple[list[str], int]:
+    """The word diffs of the blocks (paragraphs, lists, examples) that changed, and how many
+    read the same. Blocks are matched in order; an added or dropped block is shown whole."""
+    a, b = [normalise(t) for t in old], [normalise(t) for t in new]
+    sm = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    parts: list[str] = []
+    same = 0
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            same += i2 - i1
+            continue
+        olds, news = old[i1:i2], new[j1:j2]
+        for k in range(max(len(olds), len(news))):
+            if k < len(olds) and k < len(news):
+                parts.append(word_diff(olds[k], news[k])[0])
+            elif k < len(olds):
+                parts.append(f"<del>{html.escape(normalise(olds[k]))}</del>")
+            else:
+                parts.append(f"<ins>{html.escape(normalise(news[k]))}</ins>")
+    return parts, same
 
 
 def word_diff(old: str, new: str) -> tuple[str, float]:
@@ -66,13 +107,20 @@ class ChangeFinder:
     def changes(self, doc: Document, sec: Section) -> list[Change]:
         if doc.is_history:
             return []
-        out = []
+        out: list[Change] = []
         for old in self.corpus.editions_of(doc.id):
             key = (self.corpus.content_hash, old.id, f"{doc.id}/{sec.id}")
             if key not in self._cache:
                 self._cache[key] = self._compare(old, doc, sec)
             change = self._cache[key]
-            if change is not None:
+            if change is None:
+                continue
+            # two editions that differ from today's text in the same way: one box
+            twin = next((c for c in out if (c.status, c.diff_html) == (change.status, change.diff_html)), None)
+            if twin is not None:
+                twin = Change(**{**twin.__dict__, "also": twin.also + [(change.edition, change.old_doc)]})
+                out = [twin if c.old_doc == twin.old_doc else c for c in out]
+            else:
                 out.append(change)
         return out
 
@@ -86,7 +134,10 @@ class ChangeFinder:
         if normalise(a) == normalise(b) and normalise(before.title) == normalise(sec.title):
             return None
         diff, ratio = word_diff(f"{before.title}. {a}", f"{sec.title}. {b}")
-        return Change(old.meta.get("edition", old.id), old.id, "changed", diff, ratio)
+        title = "" if normalise(before.title) == normalise(sec.title) else word_diff(before.title, sec.title)[0]
+        parts, same = block_diffs([x.plain() for x in before.blocks], [x.plain() for x in sec.blocks])
+        return Change(old.meta.get("edition", old.id), old.id, "changed", diff, ratio,
+                      title_html=title, parts=parts, unchanged=same)
 
 
 @dataclass
