@@ -12,7 +12,7 @@ import secrets
 import threading
 from pathlib import Path
 
-from flask import (Blueprint, abort, current_app, jsonify, redirect, render_template,
+from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template,
                    request, session, url_for)
 
 from judgekit.trainer import practice as practice_mod
@@ -113,7 +113,10 @@ def session_answer():
     problem = plan_mod.record(plan, n, request.form.get("scenario", ""),
                               request.form.get("choice", ""), c.catalog)
     if problem:
-        raise ApiError(400, problem, field="choice")
+        # an answer from another tab or an older session: back to the question this session
+        # is at, with the reason on it (nothing recorded)
+        flash(f"{problem} Here is your current question.", "error")
+        return redirect(url_for("trainer.session_page"), code=303)
     session["trainer"] = plan
     session.modified = True
     return redirect(url_for("trainer.session_page", r=n) + "#result")
