@@ -16,8 +16,8 @@ from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, r
                    request, url_for)
 from markupsafe import Markup
 
-from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
 from judgekit import netinfo, timetext
+from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
 from judgekit.db import transaction
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text

@@ -81,8 +81,10 @@ def test_twelve_players_three_rounds_and_a_final(page, live_server, shot):
                     page.fill(f"#vp{seat}", fmt(vp))
                 page.get_by_role("button", name="Save result").click()
                 expect(page.locator("h1 .chip")).to_have_text("invalid")
-                expect(page.locator(".problem")).to_contain_text("lone ½ VP")
-                expect(page.locator(".problem a.rule-link")).to_have_attribute(
+                expect(page.locator(".problem")).to_contain_text("not possible")
+                expect(page.locator("#err-vp4")).to_contain_text("lone ½ VP")  # next to seat 4's VP
+                expect(page.locator("#vp4")).to_have_attribute("aria-describedby", "err-vp4")
+                expect(page.locator("#err-vp4 a.rule-link")).to_have_attribute(
                     "href", "/rules/tournament-rules/3.7.2")
                 shot(page, "tournament-invalid-table-phone")
                 page.goto(round_url)
