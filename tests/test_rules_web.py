@@ -130,3 +130,36 @@ def test_api_body_that_is_not_json_is_a_415(client):
     r = client.post("/api/games", data="seats=a", content_type="text/plain")
     assert r.status_code == 415
     assert r.get_json()["error"].startswith("send JSON")
+
+
+def test_the_slash_hint_is_marked_for_keyboards_only(client):
+    """QA: "Press / anywhere to come back here" showed on phones; the stylesheet shows
+    .kbd-hint only for (hover: hover) and (pointer: fine), and app.js names the key in the
+    header box's placeholder on such screens only."""
+    html = client.get("/").get_data(as_text=True)
+    assert re.search(r'<span class="kbd-hint">[^<]*Press <kbd>/</kbd> anywhere to come back here', html)
+    html = client.get("/reference").get_data(as_text=True)
+    assert 'placeholder="Search rules"' in html and 'data-key-placeholder="Search rules  ( / )"' in html
+    css = client.get("/static/app.css").get_data(as_text=True)
+    assert re.search(r"\.kbd-hint\s*\{\s*display:\s*none", css)
+    assert re.search(r"@media \(hover: hover\) and \(pointer: fine\)\s*\{\s*\.kbd-hint", css)
+
+
+def test_an_echoed_query_can_wrap(client):
+    """QA: a 300-character query without spaces made /search 3051 px wide."""
+    long = "x" * 300
+    html = client.get("/search?q=" + long).get_data(as_text=True)
+    assert f'<p class="query-echo">Nothing matches “{long}”' in html
+    html = client.get("/search?q=vp+withdraw").get_data(as_text=True)
+    assert 'Results for “<span class="query-echo">vp withdraw</span>”' in html
+    css = client.get("/static/app.css").get_data(as_text=True)
+    rule = re.search(r"([^}]*)\{\s*overflow-wrap:\s*anywhere", css).group(1)
+    assert ".query-echo" in rule and ".search-meta" in rule and ".search-results" in rule
+
+
+def test_copy_link_buttons_read_copied_not_hash_copied(client):
+    """QA: the copied state read '#copied'; app.js now writes 'Copied ✓' (text and label)."""
+    css = client.get("/static/app.css").get_data(as_text=True)
+    assert 'content: " copied"' not in css
+    js = client.get("/static/app.js").get_data(as_text=True)
+    assert '"Copied ✓"' in js and '"Link copied"' in js

@@ -10,13 +10,47 @@
     if (box) { ev.preventDefault(); box.focus(); box.select(); }
   });
 
-  // Copy-link buttons: copy the absolute URL of the anchor they carry.
+  // The header box names the "/" key only where a keyboard is likely (not on phones).
+  if (window.matchMedia && matchMedia("(hover: hover) and (pointer: fine)").matches) {
+    document.querySelectorAll("[data-key-placeholder]").forEach(function (box) {
+      box.placeholder = box.getAttribute("data-key-placeholder");
+    });
+  }
+
+  // Copy-link buttons: copy the absolute URL of the anchor they carry. Once copied the
+  // button reads "Copied ✓" (and says so to screen readers) for a moment, then "#" again.
+  var status = null;
+  function announce(text) {
+    if (!status) {
+      status = document.createElement("div");
+      status.className = "visually-hidden"; status.setAttribute("role", "status");
+      document.body.appendChild(status);
+    }
+    status.textContent = "";
+    setTimeout(function () { status.textContent = text; }, 50);
+  }
+  function copied(btn) {
+    if (!btn.hasAttribute("data-label")) {
+      btn.setAttribute("data-label", btn.getAttribute("aria-label") || "");
+      btn.setAttribute("data-text", btn.textContent);
+    }
+    clearTimeout(btn._copiedTimer);
+    btn.classList.add("copied");
+    btn.textContent = "Copied ✓";
+    btn.setAttribute("aria-label", "Link copied");
+    announce("Link copied");
+    btn._copiedTimer = setTimeout(function () {
+      btn.classList.remove("copied");
+      btn.textContent = btn.getAttribute("data-text");
+      btn.setAttribute("aria-label", btn.getAttribute("data-label"));
+    }, 2000);
+  }
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest && ev.target.closest("[data-copy-link]");
     if (!btn) return;
     ev.preventDefault();
     var url = new URL(btn.getAttribute("data-copy-link"), location.href).href;
-    function done() { btn.classList.add("copied"); setTimeout(function () { btn.classList.remove("copied"); }, 1500); }
+    function done() { copied(btn); }
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(url).then(done, function () { fallback(url); done(); });
     } else { fallback(url); done(); }

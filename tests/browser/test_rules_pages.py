@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from playwright.sync_api import expect
 
 
@@ -61,3 +63,159 @@ def test_glossary_term_shows_its_definition_on_tap(page, live_server):
     term = page.locator("a.term", has_text=re.compile("proxy card", re.I)).first
     term.tap()
     expect(page.locator(".term-pop")).to_contain_text("represent another card")
+
+
+# --- QA: focus, tap targets, long queries, dark-mode contrast, copy feedback, key hints ---
+
+# Contrast of an element's text on the background it is drawn on (the first ancestor with
+# an opaque background), and of a colour against that background; WCAG formula.
+CONTRAST_JS = """
+(args) => {
+  const [sel, what] = args;
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  let bgEl = el, bg = null;
+  while (bgEl) { const c = rgb(getComputedStyle(bgEl).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) { bg = c; break; } bgEl = bgEl.parentElement; }
+  bg = bg || [255, 255, 255];
+  const cs = getComputedStyle(el);
+  const fg = rgb(what === "outline" ? cs.outlineColor : cs.color);
+  const a = lum(fg), b = lum(bg);
+  return { ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), fg: fg, bg: bg };
+}
+"""
+
+
+def _tab_to(page, selector, limit=40):
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement && document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def _focus_ring(page):
+    """The focused element's outline, its contrast on the header, and whether all of the
+    ring is inside every ancestor that clips (overflow other than visible)."""
+    return page.evaluate("""() => {
+      const el = document.activeElement, cs = getComputedStyle(el), r = el.getBoundingClientRect();
+      const w = parseFloat(cs.outlineWidth) || 0, off = parseFloat(cs.outlineOffset) || 0;
+      const grow = Math.max(0, w + off);
+      const ring = {top: r.top - grow, bottom: r.bottom + grow, left: r.left - grow, right: r.right + grow};
+      let clipped = [];
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const pc = getComputedStyle(p);
+        if (pc.overflowX === "visible" && pc.overflowY === "visible") continue;
+        const q = p.getBoundingClientRect();
+        if (ring.top < q.top - 0.5 || ring.bottom > q.bottom + 0.5) clipped.push(p.className || p.tagName);
+      }
+      return {style: cs.outlineStyle, width: w, clipped: clipped};
+    }""")
+
+
+def test_header_focus_ring_is_visible_and_not_clipped(page, live_server):
+    """QA: a dark blue ring (1.2:1 on the dark red header), top and bottom cut off by the
+    scrolling nav row."""
+    page.goto(live_server + "/rules/tournament-rules/3.7.2")
+    for selector in (".brand", ".top-nav a[href='/']", ".top-nav a[href='/trainer']", "#top-q"):
+        _tab_to(page, selector)
+        ring = _focus_ring(page)
+        assert ring["style"] != "none" and ring["width"] >= 2, (selector, ring)
+        assert ring["clipped"] == [], (selector, ring)
+        header = page.evaluate(CONTRAST_JS, [".top", "color"])["bg"]
+        seen = page.evaluate("""(bg) => { const c = (getComputedStyle(document.activeElement).outlineColor
+            .match(/[\\d.]+/g) || []).map(Number);
+          const lum = x => { const [r, g, b] = x.slice(0, 3).map(v => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+          const a = lum(c), b = lum(bg); return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }""", header)
+        assert seen >= 3, (selector, seen)
+
+
+def _sizes(page, selector):
+    return page.evaluate("""(s) => [...document.querySelectorAll(s)]
+      .filter(e => e.offsetParent !== null)
+      .map(e => { const r = e.getBoundingClientRect(); return [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10,
+                                                               (e.textContent || '').trim().slice(0, 30)]; })""", selector)
+
+
+def test_tap_targets_on_a_360_px_phone(page, live_server, shot):
+    """QA: '#' buttons 32 x 32, breadcrumb links 18 px tall, top nav links 36 px, the rule
+    chips on /reference 18 px."""
+    page.goto(live_server + "/rules/tournament-rules/3.7.2")
+    copies = _sizes(page, ".copy-link")
+    assert copies and all(w >= 40 and h >= 40 for w, h, _ in copies), copies
+    crumbs = _sizes(page, ".crumbs a")
+    assert len(crumbs) >= 3 and all(h >= 40 for _, h, _ in crumbs), crumbs
+    nav = _sizes(page, ".top-nav a")
+    assert len(nav) >= 5 and all(h >= 40 for _, h, _ in nav), nav
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.goto(live_server + "/reference")
+    chips = _sizes(page, ".ref-cite")
+    assert len(chips) >= 10 and all(h >= 32 for _, h, _ in chips), [c for c in chips if c[1] < 32]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "reference-phone", full_page=False)
+
+
+def test_a_long_query_without_spaces_wraps(page, live_server):
+    """QA: a 300-character query made the home page 2592 px wide and /search 3051 px."""
+    long = "x" * 300
+    page.goto(live_server + "/search?q=" + long)
+    expect(page.locator("main")).to_contain_text("Nothing matches")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.goto(live_server + "/")
+    page.fill("#q", long)
+    expect(page.locator("#live-results")).to_contain_text("Nothing matches")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_highlights_keep_4_5_to_1(browser, live_server, scheme):
+    """QA (dark mode): highlighted search words 3.0:1; 'Example 3' and '#' on a linked
+    example 3.6:1 and 3.0:1."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/search?q=vp+withdraw")
+        expect(page.locator(".search-results mark").first).to_be_visible()
+        for sel in (".search-results .snippet mark", ".search-results .title mark"):
+            if page.locator(sel).count():
+                c = page.evaluate(CONTRAST_JS, [sel, "color"])
+                assert c["ratio"] >= 4.5, (scheme, sel, c)
+        page.goto(live_server + "/rules/announcements/shortcuts#shortcuts-ex3")
+        page.wait_for_timeout(1200)   # the :target background fades in
+        for sel in ("#shortcuts-ex3 .example-label", "#shortcuts-ex3 > .copy-link"):
+            c = page.evaluate(CONTRAST_JS, [sel, "color"])
+            assert c["ratio"] >= 4.5, (scheme, sel, c)
+    finally:
+        context.close()
+
+
+def test_copied_button_says_copied_then_hash_again(desktop_page, live_server):
+    """QA: after copying, the button read '#copied', like a hashtag."""
+    page = desktop_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page.goto(live_server + "/rules/tournament-rules/3.7.2")
+    button = page.locator(".section-head .copy-link").first
+    label = button.get_attribute("aria-label")
+    button.click()
+    expect(button).to_have_text("Copied ✓")
+    expect(button).to_have_attribute("aria-label", "Link copied")
+    expect(page.locator("[role=status]")).to_have_text("Link copied")
+    expect(button).to_have_text("#", timeout=4000)
+    expect(button).to_have_attribute("aria-label", label)
+
+
+def test_slash_hint_only_where_a_keyboard_is_likely(page, desktop_page, live_server):
+    """QA: "Press / anywhere to come back here" was shown on phones."""
+    page.goto(live_server + "/")
+    expect(page.locator(".kbd-hint")).to_be_hidden()
+    assert "/" not in page.locator("#top-q").get_attribute("placeholder")
+    desktop_page.goto(live_server + "/")
+    expect(desktop_page.locator(".kbd-hint")).to_be_visible()
+    desktop_page.goto(live_server + "/reference")
+    assert "( / )" in desktop_page.locator("#top-q").get_attribute("placeholder")
