@@ -47,6 +47,26 @@ def live_server(live_app):
     server.shutdown()
 
 
+@pytest.fixture(scope="module")
+def own_app(request, tmp_path_factory, shared_index):
+    """A server instance of the test module's own: the session's live server is shared with
+    tests that expect no tournament to exist yet, so modules that create tournaments use this."""
+    from judgekit import create_app
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    return create_app({"INSTANCE": tmp_path_factory.mktemp(name), "INDEX_DIR": str(shared_index)})
+
+
+@pytest.fixture(scope="module")
+def own_server(own_app):
+    """Base URL of a server running `own_app` for the module."""
+    from werkzeug.serving import make_server
+    server = make_server("127.0.0.1", 0, own_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):

@@ -9,9 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-import threading
 
-import pytest
 from playwright.sync_api import expect
 
 from judgekit.auth import store as auth_store
@@ -21,25 +19,6 @@ from judgekit.tournament.penalties import store as pstore
 from helpers import line
 
 NAMES = ["Ana", "Bruno", "Carla", "Dario", "Elsa", "Filip", "Gina", "Hugo"]
-
-
-@pytest.fixture(scope="module")
-def own_app(tmp_path_factory, shared_index):
-    """This test's own instance: the session's live server is shared with tests that expect
-    no tournament to exist yet (the tournament list then opens its creation form)."""
-    from judgekit import create_app
-    return create_app({"INSTANCE": tmp_path_factory.mktemp("penalties-instance"),
-                       "INDEX_DIR": str(shared_index)})
-
-
-@pytest.fixture(scope="module")
-def own_server(own_app):
-    from werkzeug.serving import make_server
-    server = make_server("127.0.0.1", 0, own_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
 
 
 def seed(live_app):

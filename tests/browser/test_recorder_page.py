@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 
 import pytest
 from playwright.sync_api import expect
@@ -230,24 +229,6 @@ def test_an_amend_shows_as_the_correction_of_the_line_it_amends(page, live_serve
     expect(page.locator("#rec-center")).to_contain_text("bleed · Modius · 2")   # the state, as corrected
     page.locator("#rec-log").scroll_into_view_if_needed()
     shot(page, "recorder-amended-360", full_page=False)
-
-
-@pytest.fixture(scope="module")
-def own_app(tmp_path_factory, shared_index):
-    """An instance of its own: the session's live server must hold no tournament."""
-    from judgekit import create_app
-    return create_app({"INSTANCE": tmp_path_factory.mktemp("recorder-signed-in"),
-                       "INDEX_DIR": str(shared_index)})
-
-
-@pytest.fixture(scope="module")
-def own_server(own_app):
-    from werkzeug.serving import make_server
-    server = make_server("127.0.0.1", 0, own_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
 
 
 def test_a_signed_in_judge_records_under_their_name_without_being_asked(page, own_server, own_app, shot):

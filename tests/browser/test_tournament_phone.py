@@ -7,7 +7,6 @@ Screenshots: screenshots/phone-*.png."""
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 from playwright.sync_api import expect
@@ -21,22 +20,6 @@ LONG = "MaximilianAlexanderBartholomewFeatherstonehaughTheThirdOfKent"  # 60 cha
 NAMES = [LONG, "Ana", "Bruno", "Carla", "Dario", "Elsa", "Filip", "Gina"]
 TIME_RE = re.compile(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d\b")
 ISO_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
-
-
-@pytest.fixture(scope="module")
-def own_app(tmp_path_factory, shared_index):
-    """Its own instance: the session's live server must keep an empty tournament list."""
-    from judgekit import create_app
-    return create_app({"INSTANCE": tmp_path_factory.mktemp("phone-instance"), "INDEX_DIR": str(shared_index)})
-
-
-@pytest.fixture(scope="module")
-def own_server(own_app):
-    from werkzeug.serving import make_server
-    server = make_server("127.0.0.1", 0, own_app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
 
 
 @pytest.fixture(scope="module")
