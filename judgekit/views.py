@@ -86,6 +86,17 @@ def json_body(required: bool = True) -> Any:
     return data
 
 
+def json_object(shape: str, required: bool = True) -> dict:
+    """The request's JSON body when it is an object ({} when optional and absent), or a 400
+    that says what to send: `shape`, e.g. '{"a": player id, "b": player id}'."""
+    body = json_body(required=required)
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise ApiError(400, f"send {shape}")
+    return body
+
+
 # --- flashed messages -----------------------------------------------------------------
 
 def shown_to_a_person() -> bool:

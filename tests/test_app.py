@@ -1,6 +1,8 @@
 """The app factory, the instance folder and `judgekit serve`/`build` on a fresh folder."""
 from __future__ import annotations
 
+import pytest
+
 import os
 import socket
 import stat
@@ -95,3 +97,16 @@ def test_local_hosts_are_told_apart_from_venue_addresses():
         assert not is_local_host(host), host
     for address in lan_addresses():
         assert not ipaddress.ip_address(address).is_loopback
+
+
+def test_json_object_takes_objects_and_says_what_to_send_otherwise(app):
+    from judgekit.views import ApiError, json_object
+    with app.test_request_context(json={"a": 1}):
+        assert json_object('{"a": n}') == {"a": 1}
+    with app.test_request_context(data=b""):
+        assert json_object("{}", required=False) == {}
+    for body in ([], [1], "x", 3):      # `[]` used to pass as {} where the body was optional
+        with app.test_request_context(json=body):
+            with pytest.raises(ApiError) as err:
+                json_object('{"seed": n}', required=False)
+            assert err.value.status == 400 and err.value.message == 'send {"seed": n}'

@@ -31,7 +31,7 @@ from judgekit.auth import roles
 from judgekit.auth import store as auth_store
 from judgekit.auth.codes import MAX_NAME, clean_name
 from judgekit.tournament import store as tstore
-from judgekit.views import ApiError, get_db, json_body, wants_json
+from judgekit.views import ApiError, get_db, json_body, json_object, wants_json
 
 bp = Blueprint("auth", __name__)
 
@@ -270,9 +270,7 @@ def sign_out(tid):
 @bp.post("/api/tournaments/<id:tid>/tokens")
 def api_token(tid):
     t = tstore.get_tournament(get_db(), tid)
-    body = json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {\"name\": \"your name\", \"code\": \"J-…\"}")
+    body = json_object("{\"name\": \"your name\", \"code\": \"J-…\"}")
     name, role, gen = _check_sign_in(t["id"], body.get("name"), body.get("code"))
     token = auth_store.issue_token(get_db(), t["id"], role, name, gen)
     return jsonify({"token": token, "tournament": t["id"], "role": role, "name": name,

@@ -23,7 +23,7 @@ from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
-from judgekit.views import ApiError, get_db, json_body
+from judgekit.views import ApiError, get_db, json_body, json_object
 
 bp = Blueprint("tournament", __name__)
 
@@ -448,9 +448,7 @@ def api_add_player(tid):
 @bp.patch("/api/tournaments/<id:tid>/players/<id:pid>")
 @requires("players.manage")
 def api_update_player(tid, pid):
-    body = json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "send an object: {\"checked_in\": bool} or {\"dropped\": bool}")
+    body = json_object("an object: {\"checked_in\": bool} or {\"dropped\": bool}")
     db = get_db()
     p = store.get_player(db, store.get_tournament(db, tid)["id"], pid)
     with transaction(db):  # both or neither (each refuses a value that is not true/false)
@@ -464,9 +462,7 @@ def api_update_player(tid, pid):
 @bp.post("/api/tournaments/<id:tid>/rounds")
 @requires("rounds.start")
 def api_start_round(tid):
-    body = json_body(required=False) or {}
-    if not isinstance(body, dict):
-        raise ApiError(400, "send an object (optionally with seed or tables)")
+    body = json_object("an object (optionally with seed or tables)", required=False)
     r = store.start_round(get_db(), tid, seed=body.get("seed"), tables=body.get("tables"))
     return jsonify(r), 201
 
@@ -482,9 +478,7 @@ def api_round(tid, n):
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/swap")
 @requires("rounds.swap")
 def api_swap(tid, n):
-    body = json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {\"a\": player id, \"b\": player id}")
+    body = json_object("{\"a\": player id, \"b\": player id}")
     return jsonify(store.swap_seats(get_db(), tid, n, body.get("a"), body.get("b"), by=who()))
 
 
@@ -503,9 +497,7 @@ def api_table(tid, n, table):
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/result")
 @requires("results.enter")
 def api_result(tid, n, table):
-    body = json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {\"vps\": [...], \"withdrawn\": [seats], \"note\": \"...\"}")
+    body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"note\": \"...\"}")
     return jsonify(store.enter_result(get_db(), tid, n, table, body.get("vps"), withdrawn=body.get("withdrawn"),
                                       note=body.get("note"), by=who())), 201
 
@@ -513,9 +505,7 @@ def api_result(tid, n, table):
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/override")
 @requires("results.override")
 def api_override(tid, n, table):
-    body = json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {\"vps\": [...], \"reason\": \"...\"}")
+    body = json_object("{\"vps\": [...], \"reason\": \"...\"}")
     return jsonify(store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
                                          by=who())), 201
 
@@ -523,9 +513,7 @@ def api_override(tid, n, table):
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/correct")
 @requires("results.correct")
 def api_correct(tid, n, table):
-    body = json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {\"vps\": [...], \"withdrawn\": [seats], \"reason\": \"...\"}")
+    body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"reason\": \"...\"}")
     return jsonify(store.correct_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
                                         withdrawn=body.get("withdrawn"), by=who())), 201
 
@@ -541,9 +529,7 @@ def api_standings(tid):
 @bp.post("/api/tournaments/<id:tid>/toss")
 @requires("final.run")
 def api_toss(tid):
-    body = json_body(required=False) or {}
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {} or {\"players\": [ids], \"seed\": n}")
+    body = json_object("{} or {\"players\": [ids], \"seed\": n}", required=False)
     res = store.record_toss(get_db(), tid, body.get("players"), seed=body.get("seed"), by=who())
     return jsonify({**res, "places": {str(k): v for k, v in res["places"].items()}}), 201
 
@@ -563,9 +549,7 @@ def api_final_start(tid):
 @bp.post("/api/tournaments/<id:tid>/final/place")
 @requires("final.run")
 def api_final_place(tid):
-    body = json_body()
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {\"player_id\": id, \"position\": gap}")
+    body = json_object("{\"player_id\": id, \"position\": gap}")
     return jsonify(_jsonable(store.place_final_card(get_db(), tid, body.get("player_id"), body.get("position"),
                                                     by=who())))
 
@@ -573,9 +557,7 @@ def api_final_place(tid):
 @bp.post("/api/tournaments/<id:tid>/final/seat")
 @requires("final.run")
 def api_final_seat(tid):
-    body = json_body(required=False) or {}
-    if not isinstance(body, dict):
-        raise ApiError(400, "send {} or {\"seed\": n}")
+    body = json_object("{} or {\"seed\": n}", required=False)
     return jsonify(_jsonable(store.seat_final(get_db(), tid, seed=body.get("seed")))), 201
 
 
