@@ -1,8 +1,6 @@
 """The app factory, the instance folder and `judgekit serve`/`build` on a fresh folder."""
 from __future__ import annotations
 
-import pytest
-
 import os
 import socket
 import stat
@@ -12,6 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from judgekit import create_app
