@@ -95,6 +95,29 @@
     if (pop && !(ev.target.closest && ev.target.closest(".term-pop"))) hidePop();
   });
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hidePop(); });
+
+  // Landing on a paragraph or an example (a search result, a shared link) scrolls past the
+  // section's heading: the block then names its section at its top, so the judge can quote
+  // the number; the name links back to the heading.
+  function citeTarget() {
+    var old = document.querySelector(".target-cite");
+    if (old) old.parentNode.removeChild(old);
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target || !target.matches(".block, .example")) return;
+    var section = target.closest("section.section");
+    var heading = section && section.querySelector(".section-head h1, .section-head h2, .section-head h3, " +
+                                                   ".section-head h4, .section-head h5, .section-head h6");
+    if (!heading) return;
+    var cite = document.createElement("a");
+    cite.className = "target-cite";
+    cite.href = "#" + heading.id;
+    cite.textContent = heading.textContent.trim();
+    target.insertBefore(cite, target.firstChild);
+  }
+  citeTarget();
+  window.addEventListener("hashchange", citeTarget);
+
   // Keyboard users get the definition when the term has focus.
   document.addEventListener("focusin", function (ev) {
     var a = ev.target.closest && ev.target.closest("a.term");
