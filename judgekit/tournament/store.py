@@ -958,6 +958,16 @@ def _final_round(db, tournament_id: int) -> dict | None:
     return next((r for r in rounds(db, tournament_id) if r["kind"] == "final"), None)
 
 
+def _unseated_final(db, tournament_id: int) -> dict:
+    """Inside a write's transaction: the tournament, whose final is set up and not yet seated."""
+    t = get_tournament(db, tournament_id)
+    if not t["finalists"]:
+        raise TournamentError(409, "the final has not been set up: start it from the standings")
+    if _final_round(db, t["id"]):
+        raise TournamentError(409, "the final is already seated")
+    return t
+
+
 def place_final_card(db, tournament_id: Any, player_id: Any, position: Any, *, by: str | None = None) -> dict:
     """One finalist places their card at gap `position` of the row (0 = left end). The row
     is read and the card placed in one transaction: two taps at once cannot both place."""
@@ -966,11 +976,7 @@ def place_final_card(db, tournament_id: Any, player_id: Any, position: Any, *, b
     if pos is None:
         raise TournamentError(400, "position is required", "position")
     with transaction(db):
-        t = get_tournament(db, t["id"])
-        if not t["finalists"]:
-            raise TournamentError(409, "the final has not been set up: start it from the standings")
-        if _final_round(db, t["id"]):
-            raise TournamentError(409, "the final is already seated")
+        t = _unseated_final(db, t["id"])
         pid = get_player(db, t["id"], player_id)["id"]
         choice = _final_choice(db, t)
         after = final_mod.place(choice, pid, pos)
@@ -988,11 +994,7 @@ def place_final_card(db, tournament_id: Any, player_id: Any, position: Any, *, b
 def reset_final_choices(db, tournament_id: Any, *, by: str | None = None) -> dict:
     t = get_tournament(db, tournament_id)
     with transaction(db):
-        t = get_tournament(db, t["id"])
-        if not t["finalists"]:
-            raise TournamentError(409, "the final has not been set up")
-        if _final_round(db, t["id"]):
-            raise TournamentError(409, "the final is already seated")
+        t = _unseated_final(db, t["id"])
         db[T_FINAL].insert({"tournament_id": t["id"], "kind": "reset", "by": by, "created_at": now()})
     return final_state(db, t["id"])
 
@@ -1002,11 +1004,7 @@ def seat_final(db, tournament_id: Any, *, seed: Any = None) -> dict:
     t = get_tournament(db, tournament_id)
     seed = _seed(seed)
     with _unique("the final was opened meanwhile: reload the page"), transaction(db):
-        t = get_tournament(db, t["id"])
-        if not t["finalists"]:
-            raise TournamentError(409, "the final has not been set up")
-        if _final_round(db, t["id"]):
-            raise TournamentError(409, "the final is already seated")
+        t = _unseated_final(db, t["id"])
         choice = _final_choice(db, t)
         if not choice.done:
             raise TournamentError(409, "every finalist must place a card first")
