@@ -49,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None,
     app.extensions["rules"] = RulesService.open(
         app.config["CONTENT_DIR"], app.config["INDEX_DIR"], progress=say)
 
-    from judgekit import views
+    from judgekit import blueprints, views
     views.init_app(app)
+    blueprints.register(app)
     return app

@@ -3,8 +3,8 @@
 - `AppError(status, message, field=None, **extra)`: the one base class of the errors a
   request can end with — `judgekit.views.ApiError` (raised by views) and
   `judgekit.tournament.store.TournamentError` (raised by the tournament store) are its
-  subclasses, and one error handler (`judgekit.views.init_app`) answers all of them: JSON
-  `{"error", "status", "field"?, ...extra}` under /api/, an error page otherwise.
+  subclasses, and one error handler (installed by `judgekit.views.init_app`) answers all
+  of them: JSON `{"error", "status", "field"?, ...extra}` under /api/, an error page otherwise.
 - `parse_int(value, lo, hi)`: the one parser of whole numbers from requests (URL parts,
   query arguments, form fields, JSON values). It never raises: anything that is not a
   whole number within the bounds is None, and each area says what is wrong in its own

@@ -1,7 +1,8 @@
 """Web plumbing shared by every area: the per-request database, JSON errors, CSRF.
 
-Area blueprints live in `judgekit/<area>/views.py`; `init_app` registers them. Views stay
-thin: parse the request, call the domain function, render or jsonify the result.
+Every area's blueprint (`judgekit/<area>/views.py`) imports from here; this module imports
+no blueprint (`judgekit.blueprints` registers them), so there is no import circle. Views
+stay thin: parse the request, call the domain function, render or jsonify the result.
 """
 from __future__ import annotations
 
@@ -179,20 +180,9 @@ class IdConverter(BaseConverter):
 # --- registration ----------------------------------------------------------------------
 
 def init_app(app: Flask) -> None:
-    app.url_map.converters["id"] = IdConverter  # before any blueprint's routes
-    from judgekit.offline.views import bp as offline_bp
-    from judgekit.recorder.views import bp as recorder_bp
-    from judgekit.rules.views import bp as rules_bp
-    from judgekit.tournament.views import bp as tournament_bp
-    from judgekit.trainer.views import bp as trainer_bp
-
-    for bp in (rules_bp, recorder_bp, tournament_bp, trainer_bp, offline_bp):
-        app.register_blueprint(bp)
-    from judgekit.auth.views import bp as auth_bp
-    from judgekit.tournament.penalties.views import bp as penalties_bp
-    for bp in (auth_bp, penalties_bp):  # sign-in, roles; penalties and time extensions
-        app.register_blueprint(bp)
-
+    """The plumbing every area relies on: the `<id:>` converter (set before any blueprint's
+    routes are added), the per-thread database, CSRF, template globals, error handlers."""
+    app.url_map.converters["id"] = IdConverter
     app.extensions["db_pool"] = threading.local()
     app.teardown_appcontext(close_db)
     app.before_request(check_csrf)

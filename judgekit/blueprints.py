@@ -1,0 +1,21 @@
+"""Registers every area's blueprint on the app (called by `create_app` after
+`views.init_app`). The one module that imports the areas' views: `judgekit.views` is the
+plumbing they all import, so it must not import them back."""
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register(app: Flask) -> None:
+    from judgekit.auth.views import bp as auth_bp
+    from judgekit.offline.views import bp as offline_bp
+    from judgekit.recorder.views import bp as recorder_bp
+    from judgekit.rules.views import bp as rules_bp
+    from judgekit.tournament.penalties.views import bp as penalties_bp
+    from judgekit.tournament.views import bp as tournament_bp
+    from judgekit.trainer.views import bp as trainer_bp
+
+    for bp in (rules_bp, recorder_bp, tournament_bp, trainer_bp, offline_bp,
+               auth_bp,        # sign-in and roles
+               penalties_bp):  # penalties and time extensions
+        app.register_blueprint(bp)
