@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import (Flask, current_app, g, get_flashed_messages, jsonify, render_template,
                    request, session)
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -159,6 +160,30 @@ def check_csrf() -> None:
                                 "Go back, reload the page and send it again.")
 
 
+# --- sessions -------------------------------------------------------------------------
+
+class CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, unchanged on the wire, without their per-request cost:
+    Flask builds the signing serializer on every request, before it even looks for the
+    cookie. Here a request without a session cookie (an API read such as /api/search, a
+    poll, a first visit) gets its empty session directly, and the serializer is made once
+    per secret key."""
+
+    _serializer: tuple | None = None
+
+    def get_signing_serializer(self, app: Flask):
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        cached = self._serializer
+        if cached is None or cached[0] != keys:
+            cached = self._serializer = (keys, super().get_signing_serializer(app))
+        return cached[1]
+
+    def open_session(self, app: Flask, request):
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
+
+
 # --- routes ----------------------------------------------------------------------------
 
 class IdConverter(BaseConverter):
@@ -183,6 +208,7 @@ def init_app(app: Flask) -> None:
     """The plumbing every area relies on: the `<id:>` converter (set before any blueprint's
     routes are added), the per-thread database, CSRF, template globals, error handlers."""
     app.url_map.converters["id"] = IdConverter
+    app.session_interface = CookieSessions()
     app.extensions["db_pool"] = threading.local()
     app.teardown_appcontext(close_db)
     app.before_request(check_csrf)
