@@ -63,7 +63,7 @@ def test_no_page_breaks_the_policy(watched, own_server, own_app):
     expect(page.locator(".flash").first).to_contain_text("Signed in to Policy Open")
     paths = [
         "/", "/rules/tournament-rules/3.7.2", "/reference", "/search?q=withdraw", "/history", "/trainer",
-        "/trainer/practice",
+        "/trainer/practice", "/cards", "/cards/groups/G00107", "/cards/direct-intervention",
         "/games", f"/games/{table['game_id']}", "/offline",
         f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/1", f"/tournaments/{tid}/rounds/1/tables/1",
         f"/tournaments/{tid}/standings", f"/tournaments/{tid}/public", f"/tournaments/{tid}/final",
