@@ -572,7 +572,7 @@ def _check_move(db, t: dict, target: dict, rec: dict) -> Refused | None:
                                           "the adjustment applies to no game.")
     if len(rec.get("reason") or "") < MIN_MOVE_REASON:
         return _refused(400, "reason", "Write why the adjustment moves to another game (a few words at least).")
-    games = tstore.player_games(db, t["id"]).get(target["player"], {})
+    games = tstore.player_games(db, t["id"], [target["player"]]).get(target["player"], {})
     listing = ", ".join(f"round {r} table {tb}" for r, tb in sorted(games.items())) or "none"
     if games.get(rec["round"]) != rec["table"]:
         return _refused(409, "table", f"{target.get('player_name')} did not play round {rec['round']}, "

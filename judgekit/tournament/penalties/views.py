@@ -248,7 +248,7 @@ def player_page(tid, pid):
     player = tstore.get_player(db, t["id"], pid)
     rep = pstore.player_record(db, t["id"], player["id"])
     cat = pstore.catalog_of(db, t)
-    games = sorted(tstore.player_games(db, t["id"]).get(player["id"], {}).items())
+    games = sorted(tstore.player_games(db, t["id"], [player["id"]]).get(player["id"], {}).items())
     names = {r["number"]: ("the final" if r["kind"] == "final" else f"round {r['number']}")
              for r in tstore.rounds(db, t["id"])}
     return render_template("penalties/player.html", t=t, player=player, rep=rep, cat=cat,
