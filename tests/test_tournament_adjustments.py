@@ -357,7 +357,7 @@ def test_an_sa_for_a_player_who_never_sat_or_was_disqualified_is_stored_and_says
 
 # --- a withdrawal that explains a paper slip ------------------------------------------------------
 
-def test_a_lone_half_says_which_withdrawal_explains_it_and_ticks_it_in_one_tap(client, app):
+def test_a_lone_half_says_which_withdrawal_explains_it_and_ticks_it_in_one_tap(client, signed_in):
     tid = new_event(client, 4)
     seat_round(client, tid, [[1, 2, 3, 4]])
     tb = result(client, tid, 1, 1, [1, 2.5, 0, 0])
@@ -367,9 +367,7 @@ def test_a_lone_half_says_which_withdrawal_explains_it_and_ticks_it_in_one_tap(c
     page = client.get(f"/tournaments/{tid}/rounds/1/tables/1").get_data(as_text=True)
     assert 'name="tick_wd" value="2"' in page and "Seat 2 withdrew: tick W and save" in page
     # the form's one tap: the same numbers with seat 2's W ticked
-    from conftest import sign_in_client
-    csrf = sign_in_client(app, client, tid, role="judge", how="session")
-    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    csrf = signed_in(client, tid, "judge", how="session")
     r = client.post(f"/tournaments/{tid}/rounds/1/tables/1",
                     data={"csrf_token": csrf, "vp1": "1", "vp2": "2.5", "vp3": "0", "vp4": "0", "tick_wd": "2"})
     assert r.status_code == 302
