@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
 
 import sqlite_utils
 
-from judgekit.db import transaction
+from judgekit.db import synchronous, transaction
 from judgekit.errors import MAX_INT
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
@@ -247,9 +248,8 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         for event in checked:
             event["judge"] = judge
     conn = db.conn
-    if durable:
-        conn.execute("PRAGMA synchronous=FULL")
-    try:
+    # durable: the connection's own level (FULL, judgekit.db.SYNCHRONOUS); else WAL's NORMAL
+    with nullcontext() if durable else synchronous(db, "NORMAL"):
         with transaction(db):
             last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
                                 [game_id]).fetchone()[0]
@@ -265,9 +265,6 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [game_id, event["seq"], event.get("client_id"), event["type"], event.get("seat"),
                      event.get("judge"), event["time"], json.dumps(data, ensure_ascii=False), batch])
-    finally:
-        if durable:
-            conn.execute("PRAGMA synchronous=NORMAL")
     seqs = {e["seq"] for e in new_events}
     new_findings, state = _read_checked(db, game, cards, new_events, lambda eng: (
         [f.to_dict() for f in eng.findings if f.seq in seqs], eng.state(now)))
