@@ -17,6 +17,7 @@ from flask import (Flask, current_app, g, get_flashed_messages, jsonify, render_
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
+from judgekit import inputs
 from judgekit.db import open_db
 from judgekit.errors import AppError, parse_int
 
@@ -81,7 +82,9 @@ def json_body(required: bool = True) -> Any:
         return None
     if not request.is_json:
         raise ApiError(415, "send JSON with Content-Type: application/json")
-    data = request.get_json(silent=True)
+    data, problem = inputs.decode_json(request.get_data(cache=True))  # depth, numbers, text
+    if problem is not None:
+        raise ApiError(problem.status, problem.message, field=problem.field)
     if data is None:
         raise ApiError(400, "the body is not valid JSON")
     return data
@@ -159,6 +162,31 @@ def check_csrf() -> None:
                                 "Go back, reload the page and send it again.")
 
 
+# --- text at the edge ------------------------------------------------------------------
+
+TEXT_HEADERS = ("Authorization", "X-CSRF-Token")  # the headers the app reads as text
+
+
+def check_text_input() -> None:
+    """Every query argument, form field and header used as text is proper text
+    (`inputs.text_problem`: no lone surrogate, no NUL), checked once before any view: a 400
+    naming the field. JSON bodies are checked as they are decoded (`json_body`)."""
+    sources = [request.args]
+    if request.method in UNSAFE and request.mimetype in (
+            "application/x-www-form-urlencoded", "multipart/form-data"):
+        sources.append(request.form)
+    for source in sources:
+        for key, values in source.lists():
+            for text in [key, *values]:
+                problem = inputs.text_problem(text)
+                if problem:
+                    raise ApiError(400, f"{key[:40]!r}: text {problem}", field=key[:40])
+    for name in TEXT_HEADERS:
+        value = request.headers.get(name)
+        if value is not None and not (value.isascii() and value.isprintable()):
+            raise ApiError(400, f"the {name} header must be printable ASCII", field=name)
+
+
 # --- routes ----------------------------------------------------------------------------
 
 class IdConverter(BaseConverter):
@@ -185,6 +213,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
     app.extensions["db_pool"] = threading.local()
     app.teardown_appcontext(close_db)
+    app.before_request(check_text_input)  # before CSRF: it reads the form and a header
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["page_flashes"] = page_flashes

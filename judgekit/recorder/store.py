@@ -27,6 +27,7 @@ import sqlite_utils
 
 from judgekit.db import synchronous, transaction
 from judgekit.errors import MAX_INT
+from judgekit.inputs import loads_stored
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
@@ -164,7 +165,7 @@ def create_game(db, seats: list[str], *, tournament_id: int | None = None,
 
 def _game_row(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
-    out["seats"] = json.loads(out["seats"])
+    out["seats"] = loads_stored(out["seats"])  # a lone surrogate stored before the edge checks
     return out
 
 
@@ -187,7 +188,7 @@ def list_games(db, tournament_id: int | None = None, limit: int = 200) -> list[d
 # --- events ---------------------------------------------------------------------------
 
 def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
-    event = json.loads(row["data"])
+    event = loads_stored(row["data"])
     event["seq"] = row["seq"]
     event["time"] = row["time"]
     return event
@@ -202,7 +203,7 @@ def load_events(db, game_id: int, after_seq: int = 0,
         sql += f" AND type IN ({', '.join('?' * len(types))})"
         args += types
     rows = db.conn.execute(sql + " ORDER BY seq", args)
-    loads = json.loads
+    loads = loads_stored
     out = []
     for seq, at, data in rows:
         event = loads(data)
