@@ -155,7 +155,8 @@ def check_csrf() -> None:
     sent = sent or request.headers.get("X-CSRF-Token")
     signed_in = bool(session.get("auth"))
     if is_form or signed_in or not request.is_json:
-        if not expected or not sent or not hmac.compare_digest(str(sent), str(expected)):
+        if not expected or not sent or not hmac.compare_digest(str(sent).encode("utf-8", "replace"),
+                                                               str(expected).encode("utf-8", "replace")):
             if request.is_json or request.path.startswith("/api/"):
                 raise ApiError(403, "missing or wrong CSRF token: reload the page and try again")
             raise ApiError(400, "This form has expired (missing or wrong CSRF token). "
