@@ -131,15 +131,18 @@ def strip_marks(snippet: str) -> str:
 
 @main.group()
 def cards() -> None:
-    """Card facts (content/cards) used by the recorder's declaration checks."""
+    """Cards and their rulings (content/cards): the card pages, the search, the recorder's checks."""
 
 
 @cards.command("update")
 @click.option("--wheel", type=click.Path(exists=True, dir_okay=False),
               help="A krcg wheel already downloaded (otherwise `pip download` fetches it).")
 @click.option("--version", "krcg_version", default=None, help="krcg version to download (default: the tool's).")
-def cards_update(wheel: str | None, krcg_version: str | None) -> None:
-    """Regenerate content/cards from the VEKN card lists in the krcg wheel."""
+@click.option("--rulings", "rulings_dir", type=click.Path(file_okay=False),
+              help="A folder with rulings.yaml, groups.yaml and references.yaml to use instead of the wheel's.")
+def cards_update(wheel: str | None, krcg_version: str | None, rulings_dir: str | None) -> None:
+    """Regenerate content/cards (cards, texts, rulings) from the krcg wheel; the content in
+    place is kept when anything is missing or malformed."""
     import importlib.util
 
     tool = paths.REPO_DIR / "tools" / "update_cards.py"
@@ -149,7 +152,7 @@ def cards_update(wheel: str | None, krcg_version: str | None) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     try:
-        counts = module.run(wheel, None, krcg_version or module.KRCG_VERSION)
+        counts = module.run(wheel, None, krcg_version or module.KRCG_VERSION, rulings_dir)
     except Exception as exc:  # one line, whatever went wrong (pip, zip, csv)
         raise Fail(str(exc))
     click.echo(module.summary_line(counts))

@@ -386,14 +386,52 @@ def write_csv(header, rows) -> bytes:
     return ("\ufeff" + buf.getvalue()).encode("utf-8")
 
 
-@pytest.fixture
-def fake_wheel(tmp_path) -> Path:
-    wheel = tmp_path / "krcg-0.0.1-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as zf:
+# Made-up rulings in krcg's format (rulings, groups, references).
+FIXTURE_RULINGS = """\
+---
+109004|Test Redirect:
+  - '[AUS] The new target may be the acting Methuselah''s prey, unlike {109001|Test Command}. [LSJ 20010101]'
+  - Cannot be played twice on one bleed. [ANK 20200202-2] [REMINDER]
+G00001|Redirects:
+  - Only after blocks are declined. [RTR 19990909]
+  - overrides:
+      109003|The Test Choice: Its own wording for the group.
+    text: Ordered by the acting Methuselah. [PIB 20120303]
+"""
+FIXTURE_GROUPS = """\
+---
+G00001|Redirects:
+  109004|Test Redirect: ''
+  109003|The Test Choice: '[obf]'
+"""
+FIXTURE_REFERENCES = """\
+---
+LSJ 20010101: https://example.org/lsj/1
+ANK 20200202-2: https://example.org/ank/2
+RTR 19990909: https://example.org/rtr/3
+PIB 20120303: https://example.org/pib/4
+"""
+
+
+def make_wheel(path: Path, rulings=FIXTURE_RULINGS, groups=FIXTURE_GROUPS,
+               references=FIXTURE_REFERENCES) -> Path:
+    """A krcg-like wheel; a YAML part given as None is left out."""
+    with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("krcg/cards/vtescrypt.csv", write_csv(CRYPT_HEADER, FIXTURE_CRYPT))
         zf.writestr("krcg/cards/vteslib.csv", write_csv(LIB_HEADER, FIXTURE_LIBRARY))
+        zf.writestr("krcg/cards/vtessets.csv", write_csv(
+            ["Id", "Abbrev", "Release Date", "Full Name", "Company"],
+            [{"Id": "300001", "Abbrev": "TS", "Release Date": "20200101", "Full Name": "Test Set"}]))
+        for member, text in (("rulings", rulings), ("groups", groups), ("references", references)):
+            if text is not None:
+                zf.writestr(f"krcg/cards/{member}.yaml", text)
         zf.writestr("krcg-0.0.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: krcg\nVersion: 0.0.1\n")
-    return wheel
+    return path
+
+
+@pytest.fixture
+def fake_wheel(tmp_path) -> Path:
+    return make_wheel(tmp_path / "krcg-0.0.1-py3-none-any.whl")
 
 
 def test_generator_on_fixture(tmp_path, fake_wheel, capsys):

@@ -3,7 +3,7 @@
 Every write is one function here (`create_tournament`, `add_player`, `set_checked_in`,
 `drop_player`, `start_round`, `swap_seats`, `enter_result`, `override_result`,
 `correct_result`, `close_round`, `record_toss`, `start_final`, `place_final_card`,
-`reset_final_choices`, `seat_final`) so that the views can put one permission check in
+`reset_final_choices`, `seat_final`, `undo_final`) so that the views can put one permission check in
 front of each. Reads return plain dicts and the pure domain objects of `scoring`,
 `standings`, `final`.
 
@@ -21,7 +21,8 @@ The store is a package split by concern; this module is its front door, and call
 `base` (tables, errors, readers, cleaners, the recorder and penalties neighbours), `schema`
 (migrations), `registration` (tournaments, players), `tables` (table states, results),
 `round_flow` (seating a round, swaps, closing), `ranking` (standings, toss), `finals` (the final and the
-event's result), `summary` (dashboard, export rows).
+event's result), `summary` (dashboard, export rows), `adjusted` (which game each Standings
+Adjustment applies to, and the tables' adjusted VP: the one place adjusted figures come from).
 """
 from __future__ import annotations
 
@@ -54,6 +55,13 @@ from judgekit.tournament.store.base import (
                                             rounds,
                                             standing_adjustments,
 )
+from judgekit.tournament.store.adjusted import (
+                                            player_games,
+                                            resolve_records,
+                                            sa_phase,
+                                            sa_targets,
+                                            table_adjustments,
+)
 from judgekit.tournament.store.finals import (
                                             final_state,
                                             place_final_card,
@@ -61,6 +69,7 @@ from judgekit.tournament.store.finals import (
                                             results,
                                             seat_final,
                                             start_final,
+                                            undo_final,
 )
 from judgekit.tournament.store.ranking import record_toss, standings, tosses
 from judgekit.tournament.store.registration import (
@@ -100,5 +109,6 @@ __all__ = [
     "results", "round_detail", "round_tables", "rounds", "seat_final", "seating_rows",
     "set_checked_in", "standing_adjustments", "standings", "standings_rows", "start_final",
     "start_round", "swap_seats", "table_detail", "table_status", "tosses",
+    "player_games", "resolve_records", "sa_phase", "sa_targets", "table_adjustments", "undo_final",
     "SEATING_COLUMNS", "STANDINGS_COLUMNS",
 ]

@@ -234,6 +234,17 @@ def _prelim_rounds(db, tournament_id: int) -> list[dict]:
     return [r for r in rounds(db, tournament_id) if r["kind"] == "prelim"]
 
 
+NO_FINAL_MAX = 7  # 3.1.6: only a tournament of fewer than 8 players may omit the final
+
+
+def _refuse_no_final_at(t: dict, active: int, doing: str) -> None:
+    """3.1.6: a tournament without a final has fewer than 8 players in every round."""
+    if not t["has_final"] and active > NO_FINAL_MAX:
+        raise TournamentError(409, f"{doing} would make a round of {active} players, but this tournament "
+                                   "is played without a final: only a tournament of fewer than 8 players "
+                                   "may omit the final (3.1.6)", rule="3.1.6")
+
+
 def _final_started(db, t: dict) -> bool:
     return bool(t.get("finalists"))
 

@@ -29,6 +29,9 @@ from judgekit.tournament.store.base import (
 )
 
 
+MIN_ROUNDS = 3  # 3.1: "a minimum of three rounds", the final included
+
+
 def start_final(db, tournament_id: Any) -> dict:
     """Freeze the five qualifiers (best first) and open the seat choice (3.1.3)."""
     t = get_tournament(db, tournament_id)
@@ -41,6 +44,14 @@ def start_final(db, tournament_id: Any) -> dict:
         raise TournamentError(409, "no preliminary round has been played")
     if any(r["status"] == "open" for r in prelims):
         raise TournamentError(409, "close the last preliminary round first")
+    closed = len(prelims)
+    if closed < t["rounds_planned"]:
+        raise TournamentError(409, f"{t['rounds_planned']} preliminary rounds were announced and {closed} "
+                                   f"{'has' if closed == 1 else 'have'} been played: the final comes after "
+                                   "the last of them (3.1)")
+    if closed + 1 < MIN_ROUNDS:
+        raise TournamentError(409, f"a tournament has at least {MIN_ROUNDS} rounds, the final included (3.1): "
+                                   "play another preliminary round first")
     s = ranking.standings(db, t["id"])
     if s.needs_toss:
         raise TournamentError(409, "ties in the top five need a toss first", needs_toss=s.needs_toss)
@@ -50,10 +61,22 @@ def start_final(db, tournament_id: Any) -> dict:
     return final_state(db, t["id"])
 
 
+def undo_final(db, tournament_id: Any, *, by: str | None = None) -> dict:
+    """Undo setting up the final (the qualifiers and any cards placed) while it is not
+    seated: e.g. a result was corrected or an SA given after the qualifiers were set. An
+    `undo` row is kept; the standings decide the qualifiers again when it is set up."""
+    t = get_tournament(db, tournament_id)
+    with transaction(db):
+        t = _unseated_final(db, t["id"])
+        db[T_FINAL].insert({"tournament_id": t["id"], "kind": "undo", "by": by, "created_at": now()})
+        db[T_TOURNAMENTS].update(t["id"], {"finalists": None})
+    return final_state(db, t["id"])
+
+
 def _final_choice(db, t: dict) -> final_mod.SeatChoice:
     positions: list[int] = []
     for row in db[T_FINAL].rows_where("tournament_id = ?", [t["id"]], order_by="id"):
-        if row["kind"] == "reset":
+        if row["kind"] in ("reset", "undo"):
             positions = []
         else:
             positions.append(row["position"])
@@ -149,11 +172,19 @@ def final_state(db, tournament_id: Any, final_round: dict | None = None) -> dict
         out["table"] = table
         out["first_player"] = table["seats"][0]["player_id"]
         if table["state"] in ("finished", "overridden"):
-            vps = {s["player_id"]: s["vp"] for s in table["seats"]}
+            # the VP that count: a Standings Adjustment in the final lowers its player's VP
+            # there, and so can change the winner (a tie still goes to the better rank, 3.7.5)
+            vps = {s["player_id"]: s.get("vp_adjusted", s["vp"]) for s in table["seats"]}
             res = final_mod.final_result(t["finalists"], vps)
             out["result"] = {"winner": res.winner, "winner_name": names.get(res.winner),
                              "places": res.places, "vps": res.vps,
+                             "vps_played": {s["player_id"]: s["vp"] for s in table["seats"]},
                              "decided_by_rank": res.decided_by_rank}
+    else:
+        # set up, not seated: say so when the standings no longer give these qualifiers
+        now_qualified = ranking.standings(db, t["id"]).finalists
+        if now_qualified and now_qualified != t["finalists"]:
+            out["standings_changed"] = [{"player_id": p, "name": names.get(p)} for p in now_qualified]
     return out
 
 
@@ -178,7 +209,10 @@ def results(db, tournament_id: Any, computed: standings_mod.Standings | None = N
         tied = {p for g in s.needs_toss for p in g}
         if ranked and ranked[0].player_id not in tied:
             winner = ranked[0].player_id
-    count = len(players(db, t["id"]))
+    # Appendix A counts the players of the event: those who played at least one round (a
+    # no-show neither changes the coefficient nor earns attendance points)
+    played = {r.player_id for r in s.rows if r.rounds > 0} | set(finalists)
+    count = len(played)
     rows = []
     for r in s.rows:
         finish = None
@@ -190,9 +224,10 @@ def results(db, tournament_id: Any, computed: standings_mod.Standings | None = N
         # the final's winner counts a game win (Appendix A: "GW or final round victory")
         gw = r.gw + (1 if finish == "winner" and t["has_final"] else 0)
         vp = r.vp + final_vps.get(r.player_id, 0)
-        rp = rating_mod.event_rating(vp, gw, count, finish if t["has_final"] else None, t["level"])
+        rp = rating_mod.event_rating(vp, gw, count, finish if t["has_final"] else None, t["level"]) \
+            if r.player_id in played else None
         rows.append({**r.to_dict(), "place": place, "finish": finish, "final_vp": final_vps.get(r.player_id),
-                     "total_vp": vp, "total_gw": gw, "rating": rp.to_dict()})
+                     "total_vp": vp, "total_gw": gw, "rating": rp.to_dict() if rp else None})
     if winner is not None:
         rows.sort(key=lambda x: {"winner": 0, "finalist": 1}.get(x["finish"], 2))  # stable
     return {"winner": winner, "finished": winner is not None, "rows": rows}

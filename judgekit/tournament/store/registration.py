@@ -99,6 +99,8 @@ def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = Non
             raise TournamentError(409, f"VEKN number {vekn} is already registered here ({other['name']})",
                                   "vekn")
         last = _last_round_number(db, t["id"])
+        if last and checked_in:
+            base._refuse_no_final_at(t, _present(db, t["id"]) + 1, f"admitting {name}")
         pid = db[T_PLAYERS].insert({
             "tournament_id": t["id"], "name": name, "vekn": vekn,
             "checked_in": int(checked_in), "dropped": 0,
@@ -107,12 +109,21 @@ def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = Non
     return get_player(db, t["id"], pid)
 
 
+def _present(db, tournament_id: int) -> int:
+    """Players who would be seated next round: checked in, not dropped (DQ aside)."""
+    ids = {row[0] for row in db.execute(f"select id from {T_PLAYERS} where tournament_id = ? and "
+                                         "checked_in = 1 and dropped = 0", [tournament_id])}
+    return len(ids - base.disqualified_players(db, tournament_id))
+
+
 def set_checked_in(db, tournament_id: Any, player_id: Any, checked_in: bool) -> dict:
     """Mark a player present (seated by the next round) or absent (not seated).
     `checked_in` must be a bool (400 otherwise)."""
     checked_in = _clean_bool(checked_in, "checked_in")
     t = get_tournament(db, tournament_id)
     p = get_player(db, t["id"], player_id)
+    if checked_in and not p["checked_in"] and not p["dropped"] and _last_round_number(db, t["id"]):
+        base._refuse_no_final_at(t, _present(db, t["id"]) + 1, f"checking {p['name']} in")
     db[T_PLAYERS].update(p["id"], {"checked_in": int(checked_in)})
     return get_player(db, t["id"], p["id"])
 
@@ -125,6 +136,8 @@ def drop_player(db, tournament_id: Any, player_id: Any, dropped: bool = True) ->
     dropped = _clean_bool(dropped, "dropped")
     t = get_tournament(db, tournament_id)
     p = get_player(db, t["id"], player_id)
+    if not dropped and p["dropped"] and p["checked_in"] and _last_round_number(db, t["id"]):
+        base._refuse_no_final_at(t, _present(db, t["id"]) + 1, f"reinstating {p['name']}")
     db[T_PLAYERS].update(p["id"], {
         "dropped": int(dropped),
         "dropped_after_round": (_last_round_number(db, t["id"]) or 0) if dropped else None,

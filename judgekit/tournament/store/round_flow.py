@@ -79,7 +79,9 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
             raise TournamentError(400, "a player is seated twice", "tables")
         sit_outs = [p for p in active if p not in set(seated)]
         plan_tables = clean_tables
+        base._refuse_no_final_at(t, len(seated), f"seating round {number}")
     else:
+        base._refuse_no_final_at(t, len(active), f"seating round {number} with {len(active)} players present")
         # Games each present player has played so far: with drops and late arrivals the
         # sit-outs are planned over the rounds left, not from the first round's numbers.
         played = {p: 0 for p in active}

@@ -60,5 +60,5 @@ def standings_rows(db, tournament_id: Any) -> list[dict]:
                     "gw": r["gw"], "vp": r["vp"], "tp": r["tp"], "rounds": r["rounds"],
                     "status": r["status"], "finish": r["finish"] or "",
                     "final_vp": "" if r["final_vp"] is None else r["final_vp"],
-                    "rating_points": r["rating"]["total"]})
+                    "rating_points": r["rating"]["total"] if r["rating"] else ""})
     return out

@@ -17,7 +17,7 @@ from judgekit.tournament.scoring import (
     seat_errors,
 )
 from judgekit.errors import parse_int
-from judgekit.tournament.store import base
+from judgekit.tournament.store import adjusted, base
 from judgekit.tournament.store.base import (
     MAX_LEN,
     MIN_REASON,
@@ -77,7 +77,8 @@ def _result_row(row: dict) -> dict:
 def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
     """The state of one table from its latest result row and its recorded game.
 
-    - an override row: "overridden", its VP count;
+    - an override row: "overridden", its VP count; `warnings` keeps what the table check
+      says of them (an impossible total stays visible);
     - an entered, corrected (closed round, with the head judge's `reason`) or
       recorded-at-close row: "finished" if the table check passes, else "invalid" with the
       reasons;
@@ -100,6 +101,7 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
         "recorded_finished": done,
         "recorded_errors": [e.to_dict() for e in recorded.errors] if recorded else [],
         "reported_vps": None, "differs": [], "reason": None, "withdrawn": [],
+        "warnings": [],  # an override: what the table check says of the numbers all the same
     }
     if entry is not None:
         out["vps"] = entry["vps"]
@@ -116,6 +118,7 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
                                          "enter this table's result again"}]
         elif entry["kind"] == "override":
             out["state"] = "overridden"
+            out["warnings"] = [e.to_dict() for e in check_table(entry["vps"], out["withdrawn"])]
         else:
             errors = check_table(entry["vps"], out["withdrawn"])
             out["errors"] = [e.to_dict() for e in errors]
@@ -132,34 +135,48 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
     return out
 
 
-def round_detail(db, tournament_id: int, number: Any, *, games: bool = True) -> dict:
+def round_detail(db, tournament_id: int, number: Any, *, games: bool = True,
+                 adjustments: dict | None = None) -> dict:
     """A round with its tables: seats (with names), game, state, VP, GW/TP when scored.
     `games=False` leaves the recorder's games out (no replay): enough for a closed round's
-    state, where every table has its result row, but without `recorded_vps`/`differs`."""
+    state, where every table has its result row, but without `recorded_vps`/`differs`.
+
+    Standings Adjustments (`adjusted.table_adjustments`; pass `adjustments` when the caller
+    has them): each seat's `vp` is the VP as played, `adjustment` the VP its SAs in this
+    game take (0 or negative), `vp_adjusted` the VP that counts, and `gw`/`tp` come from
+    the adjusted VP (`scoring.score_table`); the table lists its SAs in `adjustments`."""
     r = get_round(db, tournament_id, number)
     names = {p["id"]: p for p in players(db, tournament_id)}
     tables = _seats_of_round(db, r["id"])
     latest = _latest_results(db, tables)
+    if adjustments is None:
+        adjustments = adjusted.table_adjustments(db, tournament_id)
     out_tables = []
     for tid, t in tables.items():
         outcome = base.game_outcome(db, t["game_id"]) if games else None
         status = table_status(t["size"], latest.get(tid), outcome)
-        scores = score_table(status["vps"]) if status["vps"] is not None and \
-            status["state"] in ("finished", "overridden") and len(status["vps"]) in TABLE_SIZES else None
+        adj = adjustments.get((r["number"], t["number"]))
+        deltas = adj["deltas"] if adj and len(adj["deltas"]) == len(t["players"]) else [0.0] * len(t["players"])
+        scores = score_table(status["vps"], deltas) if status["vps"] is not None and \
+            status["state"] in ("finished", "overridden") and len(status["vps"]) in TABLE_SIZES \
+            and len(status["vps"]) == len(deltas) else None
         seats = []
         for k, pid in enumerate(t["players"]):
             p = names.get(pid, {})
             seat = {"seat": k + 1, "player_id": pid, "name": p.get("name", f"#{pid}"),
-                    "vekn": p.get("vekn"), "dropped": bool(p.get("dropped"))}
+                    "vekn": p.get("vekn"), "dropped": bool(p.get("dropped")), "adjustment": deltas[k]}
             if status["vps"] is not None and k < len(status["vps"]):
                 seat["vp"] = status["vps"][k]
+                seat["vp_adjusted"] = status["vps"][k] + deltas[k]
             if status["recorded_vps"] is not None:
                 seat["recorded_vp"] = status["recorded_vps"][k]
             if scores:
                 seat["gw"], seat["tp"] = scores[k].gw, scores[k].tp
             seats.append(seat)
+        sas = [{**x, "name": names.get(x["player_id"], {}).get("name"),
+                "seat": t["players"].index(x["player_id"]) + 1} for x in (adj["records"] if adj else [])]
         out_tables.append({"number": t["number"], "size": t["size"], "game_id": t["game_id"],
-                           "seats": seats, **status})
+                           "seats": seats, "adjustments": sas, **status})
     r["tables"] = out_tables
     r["sit_out_players"] = [{"player_id": p, "name": names.get(p, {}).get("name", f"#{p}")}
                             for p in r["sit_outs"]]
@@ -277,7 +294,8 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
     errors = check_table(clean, wd)
     if errors:
         raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
-                              problems=[e.to_dict() for e in errors])
+                              problems=[e.to_dict() for e in errors],
+                              suggest_withdrawn=list(errors[0].suggest_withdrawn))
     with transaction(db):
         r = db[T_ROUNDS].get(table["round"]["id"])
         if r["status"] != "closed":
