@@ -175,6 +175,43 @@ def cards_show(name: tuple[str, ...]) -> None:
     click.echo(json.dumps(dataclasses.asdict(card), ensure_ascii=False))
 
 
+@main.command()
+@click.argument("target", type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--base", default="/", show_default=True,
+              help="Path the copy is served under: / for a site of its own, /NAME/ for a project page "
+                   "(https://user.github.io/NAME/).")
+@click.pass_context
+def publish(ctx: click.Context, target: str, base: str) -> None:
+    """Write a static, installable copy (rules, search, cards and rulings, trainer) into TARGET,
+    a new or empty folder, for any static https host."""
+    from judgekit.cards.catalog import load_catalog
+    from judgekit.offline.precache import edition_label
+    from judgekit.offline.publish import PublishError, check_target, normal_base, publish as write, site_config
+
+    started = time.perf_counter()
+    try:
+        base = normal_base(base)
+        check_target(target)   # refuse a non-empty or unwritable folder before any work
+    except PublishError as exc:
+        raise Fail(str(exc))
+    app = make_app(ctx)
+    corpus = app.extensions["rules"].corpus
+    cards_source = load_catalog(paths.content_dir()).source
+    app.config["STATIC_SITE"] = site_config(
+        base, edition=edition_label(corpus),
+        cards=f"krcg {cards_source.get('version', '?')}")
+    try:
+        done = write(app, target, base, progress=lambda m: click.echo(f"judgekit: {m}", err=True))
+    except PublishError as exc:
+        raise Fail(str(exc))
+    for page, link in done.dead_links[:10]:
+        click.echo(f"judgekit: warning: {page} links {link}, which is not in the copy", err=True)
+    click.echo(f"judgekit: published {done.pages} pages and {done.files} files "
+               f"({done.bytes / 1e6:.1f} MB) into {done.target} in {time.perf_counter() - started:.1f}s — "
+               f"{done.edition}, built {done.built}; {done.precached} addresses saved for offline use "
+               f"on install. Serve the folder from any static https host at {base}")
+
+
 def _open_migrated(ctx: click.Context):
     from judgekit.db import migrate, open_db
 

@@ -519,3 +519,52 @@ def test_generator_rejects_other_zip(tmp_path):
 ])
 def test_crypt_bonus_heuristic(text, expected):
     assert load_tool().crypt_bonuses(text) == expected
+
+
+# --- bonuses and play step (what the trainer's numbers are checked against) -------------
+
+@pytest.mark.parametrize("name,what,level,expected", [
+    ("Govern the Unaligned", "bleed", "inferior", 2),     # Ⓓ Bleed with +2 bleed
+    ("Govern the Unaligned", "bleed", "superior", 0),
+    ("Govern the Unaligned", "stealth", "superior", 1),   # +1 stealth action
+    ("Threats", "bleed", "inferior", 1),
+    ("Threats", "bleed", "superior", 2),
+    ("Conditioning", "bleed", "superior", 3),
+    ("Bonding", "stealth", "superior", 1),                # "+1 stealth and +1 bleed"
+    ("Bonding", "bleed", "superior", 1),
+    ("Cloak the Gathering", "stealth", "inferior", 1),
+    ("Entrancement", "bleed", "inferior", 1),
+    ("Entrancement", "stealth", "superior", 1),
+    ("Minion Tap", "bleed", "inferior", 0),               # no discipline: nothing
+])
+def test_library_bonuses(index, name, what, level, expected):
+    assert index.library(name).bonus(what, level) == expected
+
+
+@pytest.mark.parametrize("name,step", [
+    ("Torn Signpost", "before-range"),
+    ("Immortal Grapple", "before-strikes"),
+    ("Aid from Bats", "strike"),
+    ("Seduction", "announce"),
+    ("Awe", "polling"),
+    ("Deflection", "after-blocks-declined"),
+    ("Telepathic Misdirection", None),    # the clause belongs to its superior line only
+    ("Govern the Unaligned", None),
+])
+def test_library_play_step(index, name, step):
+    assert index.library(name).step == step
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("[dom] Ⓓ Bleed with +2 bleed.\n[DOM] +1 stealth action. Add 3 blood.",
+     {"dom": {"bleed": 2}, "DOM": {"stealth": 1}}),
+    ("[ani][aus] If this action is blocked, gain a maneuver.\n[ANI][AUS] As above, with +1 stealth.",
+     {"ANI AUS": {"stealth": 1}}),
+    ("[pre] +1 bleed.\n[PRE] As above, and gain 1 pool if the bleed is successful.",
+     {"pre": {"bleed": 1}, "PRE": {"bleed": 1}}),
+    ("[obt] Burn 1 blood to get +1 stealth.\n[myt] +1 stealth.", {"myt": {"stealth": 1}}),
+    ("[dom] or [obl] The acting ally gets +1 bleed (limited).", {"dom": {"bleed": 1}, "obl": {"bleed": 1}}),
+    ("This vampire gets +1 bleed.", {}),            # no marker: not a level's effect
+])
+def test_library_bonus_heuristic(text, expected):
+    assert load_tool().effect_bonuses(text) == expected

@@ -238,6 +238,73 @@ def effect_markers(text: str) -> list[list[tuple[str, str]]]:
     return lines
 
 
+# --- numbers and timing a judge checks against an announcement (see the README)
+
+_LINE_BONUS = re.compile(r"(?<![\w/])([+-]\d+) (bleed|stealth)\b")
+# a sentence that only grants the bonus under a condition or as a later ability
+_CONDITIONAL = re.compile(r"\b(?:can|may|if|when|each time|for each|during|until|while|"
+                          r"instead|burn|lock this|to get)\b", re.I)
+
+
+def effect_bonuses(text: str) -> dict[str, dict[str, int]]:
+    """The unconditional bleed and stealth bonuses of each discipline-marked line:
+    "[dom] Ⓓ Bleed with +2 bleed." -> {"dom": {"bleed": 2}}; "[DOM] +1 stealth action."
+    -> {"DOM": {"stealth": 1}}; "[DOM] As above, with +1 stealth." takes the line above's
+    bonuses and adds its own. The key is the line's markers as printed, lower case for
+    inferior and upper case for superior ("dom", "DOM", "aus DOM")."""
+    out: dict[str, dict[str, int]] = {}
+    previous: dict[str, int] = {}
+    for line in text.splitlines():
+        m = _MARKER_RUN.match(line)
+        if not m:
+            continue
+        keys = []   # "[dom] or [obl]": two alternatives, each gets the line's bonuses
+        for alternative in re.split(r"\bor\b", m.group(1)):
+            codes = [t.strip() for t in re.findall(r"\[([^\]\n]+)\]", alternative)]
+            codes = [c if c.lower() in DISCIPLINES else "fli" if c.upper() == "FLIGHT" else ""
+                     for c in codes]
+            if all(codes) and codes:
+                keys.append(" ".join(codes))
+        body = line[m.end():]
+        found = dict(previous) if re.match(r"\s*As above\b", body) else {}
+        for sentence in re.split(r"(?<=[.;])\s+", body):
+            if _CONDITIONAL.search(sentence):
+                continue
+            for bm in _LINE_BONUS.finditer(sentence):
+                found[bm.group(2)] = int(bm.group(1))
+        previous = found
+        for key in keys if found else ():
+            out[key] = found
+    return out
+
+
+# (pattern of an "Only usable ..." clause, step); the first that matches gives the step
+_STEPS = (
+    (re.compile(r"Only usable (?:[^.]*?\b)?before range is (?:determined|chosen)"), "before-range"),
+    (re.compile(r"Only usable (?:[^.]*?\b)?before strikes are chosen"), "before-strikes"),
+    (re.compile(r"Only usable (?:as|when) the action is announced"), "announce"),
+    (re.compile(r"Only usable during the polling step"), "polling"),
+    (re.compile(r"Only usable [^.]*?after blocks are declined"), "after-blocks-declined"),
+)
+_STRIKE_LINE = re.compile(r"^\s*(?:\[[^\]\n]+\]\s*(?:or\s+|&\s*)?)*(?:Strike|Additional strike)\b")
+
+
+def play_step(text: str, types: tuple[str, ...]) -> str | None:
+    """When in an action or a combat the card is played, if its text fixes it: one of
+    before-range, before-strikes, strike (a combat card whose every effect line is a
+    strike), announce (as the action is announced), polling, after-blocks-declined."""
+    preamble = "\n".join(ln for ln in text.splitlines() if not _MARKER_RUN.match(ln))
+    for pattern, step in _STEPS:   # a clause of one level's line is not the card's timing
+        if pattern.search(preamble):
+            return step
+    if "Combat" in types:
+        effect_lines = [ln for ln in text.splitlines() if _MARKER_RUN.match(ln)]
+        if effect_lines and all(_STRIKE_LINE.match(ln) or re.match(r"^\s*(?:\[[^\]]+\]\s*)+As above", ln)
+                                for ln in effect_lines):
+            return "strike"
+    return None
+
+
 # --- heuristics for what a player must declare (kept conservative; see the README)
 
 _OBJECT = r"(?:a|an|any|another|one|two|three|up to \w+|x|\d+)\b"
@@ -356,6 +423,12 @@ def library_facts(row: dict) -> dict:
         d["delays_replacement"] = True
     if needs:
         d["needs"] = needs
+    bonuses = effect_bonuses(text)
+    if bonuses:
+        d["bonuses"] = bonuses
+    step = play_step(text, types)
+    if step:
+        d["step"] = step
     return d
 
 
@@ -607,6 +680,8 @@ sentence ("… and +1 bleed") is missed; the default bleed is 1, so a vampire wi
 | `trifle` | is a trifle | `false` |
 | `delays_replacement` | text says "Do not replace until/as long as…" (the player draws later; the forbidden shortcut of not replacing does not apply) | `false` |
 | `needs` | what the player must declare beyond the card's name (below) | `[]` |
+| `bonuses` | the unconditional `bleed` and `stealth` bonus of each discipline-marked line, keyed by its markers as printed (`dom` inferior, `DOM` superior, `aus NEC` a combination; `[dom] or [obl]` gives both keys): Govern the Unaligned `{{"dom": {{"bleed": 2}}, "DOM": {{"stealth": 1}}}}`. A line "As above, with …" adds to the line above; a sentence with a condition or a cost ("if", "can", "burn", "to get", "during" …) is not counted | none |
+| `step` | when the card is played, when its text fixes it: `before-range`, `before-strikes`, `strike` (a combat card whose every effect line is a strike), `announce` (as the action is announced), `polling`, `after-blocks-declined`; from the card's unmarked lines only (a clause of one level's line is not the card's timing) | none |
 
 **`needs`** — from the announcement guidelines (a card play must name the discipline and
 the level if there is a choice, X, and the targets; Villein-like effects state target and

@@ -179,9 +179,11 @@ class CardCatalog:
         return [Ruling(r.text, r.refs, r.reminder, r.group, f"r{i}") for i, r in enumerate(out, 1)]
 
     def group_rulings(self, group: Group) -> list[Ruling]:
-        """A group's rulings as they are written for the whole group."""
-        return [self._ruling(r["text"], r["refs"], r.get("reminder", False), group)
-                for r in self._shared.get(group.id, ())]
+        """A group's rulings as they are written for the whole group (anchors r1, r2, … on
+        the group's page)."""
+        out = [self._ruling(r["text"], r["refs"], r.get("reminder", False), group)
+               for r in self._shared.get(group.id, ())]
+        return [Ruling(r.text, r.refs, r.reminder, r.group, f"r{i}") for i, r in enumerate(out, 1)]
 
     def _ruling(self, text, refs, reminder, group) -> Ruling:
         return Ruling(text, tuple(self.references[x] for x in refs if x in self.references),

@@ -9,9 +9,11 @@ from __future__ import annotations
 import threading
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from judgekit.cards import markup
 from judgekit.cards.catalog import ATTRIBUTION_RULINGS, ATTRIBUTION_TEXT
+from judgekit.cards.mentions import linked_html
 from judgekit.cards.service import CardsService
 from judgekit.views import rules
 
@@ -35,6 +37,18 @@ def _card_link(catalog):
     def link(card_id: int, name: str) -> str | None:
         return url_for("cards.card", address=str(card_id)) if catalog.get(card_id) else None
     return link
+
+
+@bp.app_template_filter("card_links")
+def card_links(text: str, skip=()) -> Markup:
+    """Template filter: plain text with every card it names linked to the card's page
+    (`skip`: players' names, never cards). Without the card files, the text as it is."""
+    try:
+        catalog = cards().catalog
+    except (OSError, ValueError):
+        current_app.logger.warning("card files missing: card names are not linked")
+        return Markup.escape(text)
+    return Markup(linked_html(text or "", catalog, skip))
 
 
 def _shown(text: str, limit: int = 80) -> str:

@@ -113,7 +113,7 @@ def from_finding(game_id: int):
     """One tap from a recorder finding: the penalty form of the game's tournament, pre-filled
     (player of the seat, game, event, suggested infraction, citation)."""
     from judgekit.recorder import store as rstore
-    from judgekit.recorder.findings import cite_url
+    from judgekit.recorder.findings import cite_rule
     db = get_db()
     game = rstore.get_game(db, game_id)
     if game is None:
@@ -132,8 +132,8 @@ def from_finding(game_id: int):
         args["finding"] = f["code"]
         if f.get("infraction"):
             args["infraction"] = f["infraction"]
-        if f.get("cite"):
-            args["rule"] = cite_url(f["cite"]).removeprefix("/rules/")
+        if f.get("cite") and cite_rule(f["cite"]):   # a rules page (not the infraction guide)
+            args["rule"] = cite_rule(f["cite"])
         args["description"] = f"Event #{f['seq']}: {f['message']}"
         if f.get("seat") and game.get("round_no") and game.get("table_no"):
             try:
