@@ -7,6 +7,7 @@ here imports Flask: the per-request connection lives in `judgekit.views.get_db`.
 from __future__ import annotations
 
 import importlib
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,11 +34,14 @@ LEVELS = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
 
 def open_db(path: str | Path, synchronous: str | None = None) -> sqlite_utils.Database:
     """Open (creating if needed) the database with the settings every connection needs.
+    A new database file is created readable by its owner only (0600); SQLite gives its WAL
+    and SHM files the same mode.
 
     `synchronous` (default `SYNCHRONOUS`, FULL) is for benches that compare the levels."""
     level = (synchronous or SYNCHRONOUS).upper()
     if level not in LEVELS:
         raise ValueError(f"synchronous must be one of {', '.join(LEVELS)}, not {synchronous!r}")
+    _create_private(path)
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={level}")
@@ -67,6 +71,17 @@ def synchronous(db: sqlite_utils.Database, level: str):
         yield
     finally:
         db.conn.execute(f"PRAGMA synchronous={LEVELS[before]}")
+
+
+def _create_private(path: str | Path) -> None:
+    if str(path) == ":memory:" or str(path).startswith("file:"):
+        return
+    try:
+        os.close(os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        pass  # e.g. a missing folder: sqlite3.connect says so in its own words
 
 
 def migrate(db: sqlite_utils.Database) -> list[str]:
