@@ -13,3 +13,29 @@ def line(page, text):
         expect(page.locator("#rec-input")).to_have_value("")
     except AssertionError:
         raise AssertionError(f"{text!r} not taken: {page.locator('#rec-msg').inner_text()}")
+
+
+# --- waiting for layout: never read a box, a width or a count once (CI is a busy machine) ---
+
+def wait_no_sideways_scroll(page, width: int = 360):
+    """The page is no wider than the phone: waits until layout settles there."""
+    page.wait_for_function("w => document.scrollingElement.scrollWidth <= w", arg=width)
+
+
+def wait_all_at_least(page, selector: str, *, height: float = 0, width: float = 0, count: int | None = None):
+    """Every element matching `selector` (and there are some, or exactly `count`) is at
+    least `height` x `width` CSS pixels once laid out."""
+    page.wait_for_function(
+        """([sel, h, w, n]) => { const els = [...document.querySelectorAll(sel)];
+             if (!els.length || (n !== null && els.length !== n)) return false;
+             return els.every(e => { const r = e.getBoundingClientRect(); return r.height >= h && r.width >= w; }); }""",
+        arg=[selector, height, width, count])
+
+
+def stored_json(page, key: str, ready: str = "true"):
+    """localStorage[key] parsed, once `ready` (a JS expression on `s`, the parsed value)
+    holds: a page writes its storage after the answer is shown, not before."""
+    page.wait_for_function(
+        "([k, cond]) => { const raw = localStorage.getItem(k); if (!raw) return false;"
+        " const s = JSON.parse(raw); return Function('s', 'return ' + cond)(s); }", arg=[key, ready])
+    return page.evaluate("k => JSON.parse(localStorage.getItem(k))", key)
