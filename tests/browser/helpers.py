@@ -39,3 +39,49 @@ def stored_json(page, key: str, ready: str = "true"):
         "([k, cond]) => { const raw = localStorage.getItem(k); if (!raw) return false;"
         " const s = JSON.parse(raw); return Function('s', 'return ' + cond)(s); }", arg=[key, ready])
     return page.evaluate("k => JSON.parse(localStorage.getItem(k))", key)
+
+
+def wait_inside(page, selector: str, left: float = 0, right: float = 360):
+    """Every element matching `selector` (there are some) lies between `left` and `right`."""
+    page.wait_for_function(
+        """([sel, l, r]) => { const els = [...document.querySelectorAll(sel)]; if (!els.length) return false;
+             return els.every(e => { const b = e.getBoundingClientRect(); return b.left >= l && b.right <= r; }); }""",
+        arg=[selector, left, right])
+
+
+def wait_texts(page, selector: str, expected) -> None:
+    """The texts of the elements matching `selector` are `expected` in any order."""
+    page.wait_for_function(
+        """([sel, want]) => { const got = [...document.querySelectorAll(sel)].map(e => e.innerText.trim()).sort();
+             return JSON.stringify(got) === JSON.stringify([...want].sort()); }""",
+        arg=[selector, sorted(expected)])
+
+
+def eventually(check, timeout: float = 15.0, interval: float = 0.05, page=None):
+    """Run `check` (a function that asserts) until it passes, for at most `timeout` seconds;
+    returns its result. For what the page does not show: the database a page's request
+    writes to, the requests a page sends (pass `page` then: Playwright delivers its events,
+    such as requests seen by a listener, only while it is waiting). Polls for the
+    condition; never a fixed sleep."""
+    import time
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+        if page is not None:
+            page.wait_for_timeout(interval * 1000)
+        else:
+            time.sleep(interval)
+
+
+def wait_until(page, predicate: str, arg=None, explain=None, timeout: float = 15_000):
+    """Wait until the JS `predicate(arg)` holds; when it never does, fail with `explain()`
+    (what the page shows then) rather than with a bare timeout."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(predicate, arg=arg, timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"never true: {predicate[:120]}… — {explain() if explain else ''}") from None
