@@ -95,3 +95,15 @@ def test_group_page_lists_its_cards_and_shared_rulings(client):
     assert client.get("/cards/groups/g00106").headers["Location"] == "/cards/groups/G00106"
     assert client.get("/cards/groups/G99999").status_code == 404
     assert client.get("/cards/groups/" + "%F0%9F%A7%9B" * 50).status_code == 404
+
+
+def test_the_trainer_links_the_cards_it_names(client):
+    page = client.get("/trainer/q/cd-reaction-without-choices").get_data(as_text=True)
+    assert '<a class="card-link" href="/cards/101949">Telepathic Misdirection</a>' in page
+    assert '<a class="card-link" href="/cards/201544">Donny Kowalczyk</a>' in page
+    assert ">Bram</a>" not in page and ">Ana</a>" not in page     # players are not cards
+    answered = client.get("/trainer/q/cd-reaction-without-choices?answer=correct").get_data(as_text=True)
+    explanation = answered.split('class="tr-explanation"', 1)[1].split("</p>", 1)[0]
+    assert 'href="/cards/101949"' in explanation
+    practice = client.get("/trainer/practice/bleed-with-an-action-card").get_data(as_text=True)
+    assert '<a class="card-link" href="/cards/100845">Govern the Unaligned</a>' in practice

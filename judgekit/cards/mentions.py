@@ -36,11 +36,18 @@ class Mention:
     url: str
 
 
-def names_in(text: str, catalog, skip: frozenset[str] = frozenset()) -> list[int]:
-    """Card ids named in `text` (title-case runs looked up as names, longest first), in
-    order, once each."""
-    words = [(m.group(0).strip(".'’-"), m.start()) for m in WORD.finditer(text)]
-    out: list[int] = []
+def name_spans(text: str, catalog, skip: frozenset[str] = frozenset()) -> list[tuple[int, int, object]]:
+    """(start, end, card) of each card named in `text`: title-case runs looked up as names,
+    longest first; words in `skip` (players' names) are never a card."""
+    words = []
+    for m in WORD.finditer(text):
+        raw = m.group(0)
+        stripped = raw.strip(".'’-")
+        if not stripped:
+            continue
+        lead = raw.index(stripped[0])
+        words.append((stripped, m.start() + lead, m.start() + lead + len(stripped)))
+    out: list[tuple[int, int, object]] = []
     i = 0
     while i < len(words):
         w = words[i][0]
@@ -49,12 +56,14 @@ def names_in(text: str, catalog, skip: frozenset[str] = frozenset()) -> list[int
             continue
         found, length = None, 0
         for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
-            run = [x for x, _ in words[i:i + n]]
+            run = [x for x, _, _ in words[i:i + n]]
             last = run[-1]
             if not last[:1].isupper() and not last[:1].isdigit():
                 continue
             if any(not x[:1].isupper() and x.lower() not in SMALL and not x[:1].isdigit()
                    for x in run[1:-1]):
+                continue
+            if any(x.lower() in skip for x in run):
                 continue
             if n <= 2 and (" ".join(run).lower() in NOT_CARDS or len(w) < 3):
                 continue
@@ -63,12 +72,33 @@ def names_in(text: str, catalog, skip: frozenset[str] = frozenset()) -> list[int
                 found, length = card, n
                 break
         if found is not None:
-            if found.id not in out:
-                out.append(found.id)
+            out.append((words[i][1], words[i + length - 1][2], found))
             i += length
         else:
             i += 1
     return out
+
+
+def names_in(text: str, catalog, skip: frozenset[str] = frozenset()) -> list[int]:
+    """Card ids named in `text`, in order, once each."""
+    out: list[int] = []
+    for _, _, card in name_spans(text, catalog, skip):
+        if card.id not in out:
+            out.append(card.id)
+    return out
+
+
+def linked_html(text: str, catalog, skip=()) -> str:
+    """`text` as escaped HTML with every card it names linked to its page."""
+    import html
+    skip = frozenset(s.lower() for s in skip)
+    out, pos = [], 0
+    for start, end, card in name_spans(text, catalog, skip):
+        out.append(html.escape(text[pos:start]))
+        out.append(f'<a class="card-link" href="{card.url}">{html.escape(text[start:end])}</a>')
+        pos = end
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
 
 
 def find_mentions(catalog, corpus=None, trainer=None) -> dict[int, list[Mention]]:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import threading
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from judgekit.cards import markup
 from judgekit.cards.catalog import ATTRIBUTION_RULINGS, ATTRIBUTION_TEXT
+from judgekit.cards.mentions import linked_html
 from judgekit.cards.service import CardsService
 from judgekit.views import rules
 
@@ -37,6 +39,18 @@ def _card_link(catalog):
     return link
 
 
+@bp.app_template_filter("card_links")
+def card_links(text: str, skip=()) -> Markup:
+    """Template filter: plain text with every card it names linked to the card's page
+    (`skip`: players' names, never cards). Without the card files, the text as it is."""
+    try:
+        catalog = cards().catalog
+    except (OSError, ValueError):
+        current_app.logger.warning("card files missing: card names are not linked")
+        return Markup.escape(text)
+    return Markup(linked_html(text or "", catalog, skip))
+
+
 def _shown(text: str, limit: int = 80) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= limit else text[:limit] + "…"
@@ -56,6 +70,14 @@ def index():
     groups = sorted(catalog.groups.values(), key=lambda g: g.name.lower())
     return render_template("cards/index.html", catalog=catalog, groups=groups,
                            attribution=(ATTRIBUTION_TEXT, ATTRIBUTION_RULINGS))
+
+
+@bp.get("/cards/offline")
+def shell():
+    """The card page drawn on the device from /offline/cards.json (the service worker's
+    answer for a card page that was not saved)."""
+    from judgekit.offline.views import cards_data_url
+    return render_template("cards/shell.html", cards_url=cards_data_url())
 
 
 @bp.get("/cards/groups/<group_id>")

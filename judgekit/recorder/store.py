@@ -243,6 +243,11 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     checked = validate_batch(raw, len(game["seats"]), cards)
     if isinstance(checked, EventError):
         return StoreError.from_event_error(checked)
+    # what only the table can refuse (a redirect to a seat out of the game, a vote for a
+    # vampire the seat's known board does not hold): `Engine.refusal`, before any write
+    refused = _read_checked(db, game, cards, [], lambda eng: eng.refusal(checked))
+    if refused is not None:
+        return StoreError.from_event_error(refused, 422)
     if judge:
         for event in checked:
             event["judge"] = judge

@@ -8,8 +8,9 @@
 //   navigations go to the network first (at most NAV_TIMEOUT ms when a saved copy exists,
 //   so that a signed-in header stays fresh), other files come from the cache first;
 // - /search offline: the saved home page, which runs the search on this device;
-// - runtime prefixes (trainer, games, the games API): network first, saved copy offline,
-//   marked with the header X-Judgekit-Offline: cached;
+// - runtime prefixes (trainer, games, the games API, cards): network first, saved copy
+//   offline, marked with the header X-Judgekit-Offline: cached; a card page never opened
+//   here is drawn offline by the card shell (/cards/offline) from /offline/cards.json;
 // - never cached (search API, ping) and every other address: straight to the network
 //   (other areas' pages, e.g. penalties, are not kept on the device).
 "use strict";
@@ -22,6 +23,9 @@ var RUNTIME = PREFIX + "runtime";          // pages of other areas, kept across 
 var HOME = CFG.home || "/";
 var OFFLINE_PAGE = CFG.offline_page || "/offline";
 var DONE = CFG.saved_marker || "/offline/__saved";   // written once the precache is complete
+// a card page never opened on this device is drawn by the card shell from the cards' data
+var CARD_PREFIX = CFG.card_prefix || null;
+var CARD_SHELL = CFG.card_shell || null;
 var NAV_TIMEOUT = 3000;
 
 function startsWithAny(path, prefixes) {
@@ -85,6 +89,15 @@ function offlinePage() {
       "<p>You are offline and this page was not saved on this device.</p>",
       { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
   });
+}
+
+function cardShell() {
+  return fromCache(CARD_SHELL).then(function (r) { return r || offlinePage(); });
+}
+
+function isCardPage(path) {
+  return !!CARD_PREFIX && path.indexOf(CARD_PREFIX) === 0 && path.length > CARD_PREFIX.length &&
+    path.replace(/\/$/, "") !== CARD_SHELL.replace(/\/$/, "");
 }
 
 function store(cacheName, request, response) {
@@ -158,7 +171,7 @@ self.addEventListener("fetch", function (ev) {
         return fromCache(path).then(function (r) { return r || offlinePage(); });
       }));
     } else if (runtime) {
-      ev.respondWith(networkFirst(request, RUNTIME, NAV_TIMEOUT, offlinePage));
+      ev.respondWith(networkFirst(request, RUNTIME, NAV_TIMEOUT, isCardPage(path) ? cardShell : offlinePage));
     } else {
       ev.respondWith(networkOnly(request, offlinePage));   // other areas' pages are not kept
     }
