@@ -16,6 +16,10 @@ def line(page, text):
 
 
 # --- waiting for layout: never read a box, a width or a count once (CI is a busy machine) ---
+#
+# Every predicate given to wait_for_function is a function ("() => …", "x => …"): the app's
+# Content-Security-Policy forbids eval, and Playwright evals a bare expression ("a > b")
+# when it has to poll for it, which fails with an EvalError (a function form does not).
 
 def wait_no_sideways_scroll(page, width: int = 360):
     """The page is no wider than the phone: waits until layout settles there."""
@@ -32,12 +36,12 @@ def wait_all_at_least(page, selector: str, *, height: float = 0, width: float = 
         arg=[selector, height, width, count])
 
 
-def stored_json(page, key: str, ready: str = "true"):
-    """localStorage[key] parsed, once `ready` (a JS expression on `s`, the parsed value)
-    holds: a page writes its storage after the answer is shown, not before."""
+def stored_json(page, key: str, ready: str = "s => true"):
+    """localStorage[key] parsed, once `ready` (a JS function of the parsed value) holds: a
+    page writes its storage after the answer is shown, not before."""
     page.wait_for_function(
-        "([k, cond]) => { const raw = localStorage.getItem(k); if (!raw) return false;"
-        " const s = JSON.parse(raw); return Function('s', 'return ' + cond)(s); }", arg=[key, ready])
+        "k => { const raw = localStorage.getItem(k); if (!raw) return false;"
+        f" return ({ready})(JSON.parse(raw)); }}", arg=key)
     return page.evaluate("k => JSON.parse(localStorage.getItem(k))", key)
 
 

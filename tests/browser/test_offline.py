@@ -25,9 +25,9 @@ SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 def wait_until_saved(page):
     """The service worker has filled its cache and controls the page."""
     page.wait_for_function(
-        "document.querySelector('[data-offline-badge]').classList.contains('is-saved')",
+        "() => document.querySelector('[data-offline-badge]').classList.contains('is-saved')",
         timeout=60_000)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
 
 
 def new_game(live_app):

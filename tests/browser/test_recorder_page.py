@@ -170,7 +170,7 @@ def test_clock_counts_down_and_time_call_banner(page, live_server, live_app, sho
 
 def fits_the_phone(page):
     """Nothing is wider than the 360 px screen (no sideways scrolling), once laid out."""
-    page.wait_for_function("document.documentElement.scrollWidth <= 360")
+    page.wait_for_function("() => document.documentElement.scrollWidth <= 360")
 
 
 def test_new_game_form_fits_a_phone_and_refuses_two_seats_with_one_name(page, live_server, shot):

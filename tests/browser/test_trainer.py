@@ -87,11 +87,11 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     shot(page, "trainer-answer-wrong-phone", full_page=False)
 
     # The browser kept both answers; a reload of the result does not count it twice.
-    stored = stored_json(page, STORE, "s.answers && s.answers.length >= 2")
+    stored = stored_json(page, STORE, "s => s.answers && s.answers.length >= 2")
     assert [(a["id"], a["ok"]) for a in stored["answers"]] == [(first.id, True), (second.id, False)]
     page.reload()
     expect(page.locator("#result")).to_be_visible()
-    stored = stored_json(page, STORE, "s.answers && s.answers.length >= 2")
+    stored = stored_json(page, STORE, "s => s.answers && s.answers.length >= 2")
     assert len(stored["answers"]) == 2
 
     # The rest of the session, then the summary.
@@ -124,7 +124,7 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     wrong_row = page.locator(f".tr-sections li[data-section='{second.section}']")
     expect(wrong_row).to_have_attribute("data-status", re.compile("review|learning"))
     expect(page.locator("[data-review]")).to_be_visible()
-    stored = stored_json(page, STORE, "s.answers && s.answers.length >= 10")
+    stored = stored_json(page, STORE, "s => s.answers && s.answers.length >= 10")
     assert len(stored["answers"]) == 10
     scroll_below_header(page, "#progress-h")
     shot(page, "trainer-progress-phone", full_page=False)
