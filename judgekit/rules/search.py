@@ -549,8 +549,9 @@ class SearchIndex:
                 question.update(alt[0] for alt in g.alts if len(alt) == 1)
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
+                    boost = boost * g.factor
                     for doc, w in self._weights.get(alt[0], ()):
-                        scores[doc] = scores.get(doc, 0.0) + boost * g.factor * w
+                        scores[doc] = scores.get(doc, 0.0) + boost * w
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]
