@@ -16,7 +16,6 @@ No Flask. Bad input returns `Refused` (from the penalty store), never raises.
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -50,23 +49,6 @@ def suggestion(judge_minutes: Any) -> dict | Refused:
         text = f"{minutes:g} minutes of judge time: extend by {low} to {high} minutes."
     return {"judge_minutes": minutes, "low": low, "high": high, "text": text,
             "cap_min": clockmod.EXTENSION_CAP_MIN}
-
-
-@contextmanager
-def _durable(db):
-    """Commit what is written inside with synchronous=FULL (as the recorder's own appends
-    are): an extension the judge was told is stored survives a power cut. The level can
-    only change outside a transaction; it is put back after."""
-    conn = db.conn
-    if conn.in_transaction:
-        yield
-        return
-    level = conn.execute("PRAGMA synchronous").fetchone()[0]
-    conn.execute("PRAGMA synchronous=FULL")
-    try:
-        yield
-    finally:
-        conn.execute(f"PRAGMA synchronous={int(level)}")
 
 
 def _epoch(iso: str | None) -> float | None:
@@ -202,7 +184,7 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
         event["client_id"] = client_id
     # the cap is checked and the extension appended in one transaction: two extensions
     # posted at once cannot both pass the check on the same total
-    with _durable(db), transaction(db):
+    with transaction(db):  # committed with the connection's level (FULL: judgekit.db)
         before = _table_clock(db, r, detail, now)
         total = before["extended_min"] + minutes
         warning = None
@@ -215,7 +197,7 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
             if not confirmed:
                 return _refused(409, "confirm_over_cap", warning, over_cap=True, total_min=total,
                                 cap_min=clockmod.EXTENSION_CAP_MIN)
-        res = recorder_store.append_events(db, detail["game_id"], event, judge=judge, now=now, durable=False)
+        res = recorder_store.append_events(db, detail["game_id"], event, judge=judge, now=now)
         if isinstance(res, recorder_store.StoreError):
             return _refused(res.status, res.field, res.reason)  # refused before any write
     after = _table_clock(db, r, detail, now)

@@ -16,8 +16,7 @@ staleness; the web and API always say what they saw. Pure domain code: no Flask.
 """
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import Any, Callable
 
 from judgekit import timetext
 from judgekit.errors import parse_int
@@ -58,31 +57,29 @@ def public(row: dict | None) -> dict | None:
             "note": row.get("note")}
 
 
-def _parsed(row: dict) -> dict:
-    row["vps"] = json.loads(row["vps"])
-    row["withdrawn"] = json.loads(row["withdrawn"] or "[]")
-    return row
+Reader = Callable[[dict], dict]  # a stored row with `vps`, `withdrawn` read back (tables._result_row)
 
 
-def latest_row(db, table_id: int) -> dict | None:
+def latest_row(db, table_id: int, read: Reader) -> dict | None:
     rows = list(db[T_RESULTS].rows_where("table_id = ?", [table_id], order_by="id desc", limit=1))
-    return _parsed(rows[0]) if rows else None
+    return read(rows[0]) if rows else None
 
 
 def check(db, table_id: int, *, kind: str, vps: list[float], withdrawn: list[int],
-          client_id: str | None, based_on: Any, may_replace_override: bool) -> dict | None:
+          client_id: str | None, based_on: Any, may_replace_override: bool, read: Reader) -> dict | None:
     """Inside the write's transaction. None: store the new row. A row: this request is
     already stored (a retry, or the same numbers as the stored result): store nothing,
-    answer with the table. Otherwise a 409 saying what is stored now."""
+    answer with the table. Otherwise a 409 saying what is stored now. `read` reads a
+    stored row back (a damaged row reads with `vps` None)."""
     if client_id is not None:
         rows = list(db[T_RESULTS].rows_where("table_id = ? and client_id = ?", [table_id, client_id], limit=1))
         if rows:
-            earlier = _parsed(rows[0])
+            earlier = read(rows[0])
             if (earlier["kind"], earlier["vps"], earlier["withdrawn"]) == (kind, vps, withdrawn):
                 return earlier
             raise TournamentError(409, f"client_id {client_id!r} was already used for another result of this "
                                        "table", "client_id", stored=public(earlier))
-    latest = latest_row(db, table_id)
+    latest = latest_row(db, table_id, read)
     if latest is not None and latest["kind"] == "override" and kind == "entered" and not may_replace_override:
         raise TournamentError(
             409, f"The head judge overrode this table ({_who_when(latest)}: {latest.get('reason')}). "
@@ -101,7 +98,7 @@ def check(db, table_id: int, *, kind: str, vps: list[float], withdrawn: list[int
     seen = "while this form was open" if based_on is None else "since the result this form showed"
     raise TournamentError(
         409, f"Another result was stored for this table {seen} ({_who_when(latest)}: "
-             f"{' · '.join(_vp(v) for v in latest['vps'])}). Nothing was changed: check it, and send "
+             f"{' · '.join(_vp(v) for v in latest['vps']) if latest['vps'] else 'unreadable numbers'}). Nothing was changed: check it, and send "
              "yours again to replace it.",
         "based_on", stored=public(latest), result_id=latest["id"])
 

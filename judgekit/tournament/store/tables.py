@@ -256,7 +256,8 @@ def enter_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, *
     with transaction(db):
         _refuse_if_closed(db, table)
         stored = result_guard.check(db, table["id"], kind="entered", vps=clean, withdrawn=wd, client_id=cid,
-                                    based_on=seen, may_replace_override=may_replace_override)
+                                    based_on=seen, may_replace_override=may_replace_override,
+                                    read=_result_row)
         if stored is None:
             _insert_result(db, table, "entered", clean, wd, note=text, by=by, client_id=cid, based_on=seen)
     return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
@@ -298,7 +299,7 @@ def override_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any
     cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
     with transaction(db):
         stored = result_guard.check(db, table["id"], kind="override", vps=clean, withdrawn=[], client_id=cid,
-                                    based_on=seen, may_replace_override=True)
+                                    based_on=seen, may_replace_override=True, read=_result_row)
         if stored is None:
             _insert_result(db, table, "override", clean, [], reason=why, by=by, client_id=cid, based_on=seen)
     return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
@@ -328,7 +329,7 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
         if r["status"] != "closed":
             raise TournamentError(409, f"round {r['number']} is open: enter the result instead", "round")
         stored = result_guard.check(db, table["id"], kind="correction", vps=clean, withdrawn=wd, client_id=cid,
-                                    based_on=seen, may_replace_override=True)
+                                    based_on=seen, may_replace_override=True, read=_result_row)
         if stored is None:
             _insert_result(db, table, "correction", clean, wd, reason=why, by=by, client_id=cid, based_on=seen)
     return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
