@@ -525,14 +525,14 @@ class SearchIndex:
         for a number, docnum -> how close the number they state is."""
         if g.number is not None:
             return g.near
-        docs: set[int] = set()
         empty: frozenset[int] = frozenset()
+        found = []
         for alt in g.alts:
-            found = self._term_docs.get(alt[0], empty)
+            docs = self._term_docs.get(alt[0], empty)
             for a in alt[1:]:
-                found = found & self._term_docs.get(a, empty)
-            docs |= found
-        return docs
+                docs = docs & self._term_docs.get(a, empty)
+            found.append(docs)
+        return found[0] if len(found) == 1 else empty.union(*found)
 
     def _candidates(self, groups: list[Group], text: str, engine: str,
                     group_docs: list) -> list[tuple[str, float]]:
