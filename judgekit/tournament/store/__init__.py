@@ -86,6 +86,7 @@ from judgekit.tournament.store.summary import (
                                             SEATING_COLUMNS,
                                             STANDINGS_COLUMNS,
                                             dashboard,
+                                            round_criteria,
                                             seating_rows,
                                             standings_rows,
 )
@@ -111,5 +112,5 @@ __all__ = [
     "set_checked_in", "standing_adjustments", "standings", "standings_rows", "start_final",
     "start_round", "swap_seats", "table_detail", "table_status", "tosses",
     "player_games", "resolve_records", "sa_phase", "sa_targets", "table_adjustments", "undo_final",
-    "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN",
+    "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN", "round_criteria",
 ]
