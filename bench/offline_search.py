@@ -7,7 +7,7 @@ through `window.judgekitOfflineSearch` (static/offline-search.js) and through th
 search (`RulesService.search_payload`, the code behind GET /api/search), and prints the
 share of the server's top 3 that the offline search also returns in its top 3.
 
-    python bench/offline_search.py                 # tests/search_queries (+ bench/heldout_queries.tsv)
+    python bench/offline_search.py                 # tests/search_queries, tests/search_questions, bench/heldout_queries.tsv
     python bench/offline_search.py --show 10       # and the queries that differ
     python bench/offline_search.py FILE ...        # other query files (query<TAB>…)
     python bench/offline_search.py --random 500    # also 500 made-up queries (seeded)
@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 from judgekit.offline.compare import compare, read_queries  # noqa: E402
 
 CHROMIUM = os.environ.get("JUDGEKIT_CHROMIUM", "/usr/bin/chromium")
-DEFAULT_FILES = [ROOT / "tests" / "search_queries", ROOT / "bench" / "heldout_queries.tsv"]
+DEFAULT_FILES = [ROOT / "tests" / "search_queries", ROOT / "tests" / "search_questions",
+                 ROOT / "bench" / "heldout_queries.tsv"]
 LIMIT = 10
 
 

@@ -2,7 +2,8 @@
 
     python bench/search.py [--rounds 20]
 
-Prints, over the queries of tests/search_queries (and bench/heldout_queries.tsv if present):
+Prints, over the queries of tests/search_queries, tests/search_questions (judges' whole
+questions) and bench/heldout_queries.tsv:
 - index build time from content;
 - judgekit search p50/p95 (the served path: BM25F over whoosh's postings, snippets);
 - whoosh's own matchers on the same queries (for comparison);
@@ -98,9 +99,10 @@ def main() -> None:
               f"open with postings in memory: {open_s * 1000:.0f} ms")
 
         sets = [("tests/search_queries", ROOT / "tests" / "search_queries"),
+                ("tests/search_questions", ROOT / "tests" / "search_questions"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
-        queries = [q for q, _ in sets[0][1]]
+        queries = [q for _, qs in sets for q, _ in qs]
 
         ours = timed(lambda q: index.search(q, limit=10), queries, args.rounds)
         whoosh = timed(lambda q: index.search(q, limit=10, engine="whoosh"), queries, max(1, args.rounds // 4))

@@ -131,15 +131,18 @@ def strip_marks(snippet: str) -> str:
 
 @main.group()
 def cards() -> None:
-    """Card facts (content/cards) used by the recorder's declaration checks."""
+    """Cards and their rulings (content/cards): the card pages, the search, the recorder's checks."""
 
 
 @cards.command("update")
 @click.option("--wheel", type=click.Path(exists=True, dir_okay=False),
               help="A krcg wheel already downloaded (otherwise `pip download` fetches it).")
 @click.option("--version", "krcg_version", default=None, help="krcg version to download (default: the tool's).")
-def cards_update(wheel: str | None, krcg_version: str | None) -> None:
-    """Regenerate content/cards from the VEKN card lists in the krcg wheel."""
+@click.option("--rulings", "rulings_dir", type=click.Path(file_okay=False),
+              help="A folder with rulings.yaml, groups.yaml and references.yaml to use instead of the wheel's.")
+def cards_update(wheel: str | None, krcg_version: str | None, rulings_dir: str | None) -> None:
+    """Regenerate content/cards (cards, texts, rulings) from the krcg wheel; the content in
+    place is kept when anything is missing or malformed."""
     import importlib.util
 
     tool = paths.REPO_DIR / "tools" / "update_cards.py"
@@ -149,7 +152,7 @@ def cards_update(wheel: str | None, krcg_version: str | None) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     try:
-        counts = module.run(wheel, None, krcg_version or module.KRCG_VERSION)
+        counts = module.run(wheel, None, krcg_version or module.KRCG_VERSION, rulings_dir)
     except Exception as exc:  # one line, whatever went wrong (pip, zip, csv)
         raise Fail(str(exc))
     click.echo(module.summary_line(counts))
@@ -170,6 +173,43 @@ def cards_show(name: tuple[str, ...]) -> None:
         hint = index.suggest(text)
         raise Fail(f"no card named {text!r}" + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
     click.echo(json.dumps(dataclasses.asdict(card), ensure_ascii=False))
+
+
+@main.command()
+@click.argument("target", type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--base", default="/", show_default=True,
+              help="Path the copy is served under: / for a site of its own, /NAME/ for a project page "
+                   "(https://user.github.io/NAME/).")
+@click.pass_context
+def publish(ctx: click.Context, target: str, base: str) -> None:
+    """Write a static, installable copy (rules, search, cards and rulings, trainer) into TARGET,
+    a new or empty folder, for any static https host."""
+    from judgekit.cards.catalog import load_catalog
+    from judgekit.offline.precache import edition_label
+    from judgekit.offline.publish import PublishError, check_target, normal_base, publish as write, site_config
+
+    started = time.perf_counter()
+    try:
+        base = normal_base(base)
+        check_target(target)   # refuse a non-empty or unwritable folder before any work
+    except PublishError as exc:
+        raise Fail(str(exc))
+    app = make_app(ctx)
+    corpus = app.extensions["rules"].corpus
+    cards_source = load_catalog(paths.content_dir()).source
+    app.config["STATIC_SITE"] = site_config(
+        base, edition=edition_label(corpus),
+        cards=f"krcg {cards_source.get('version', '?')}")
+    try:
+        done = write(app, target, base, progress=lambda m: click.echo(f"judgekit: {m}", err=True))
+    except PublishError as exc:
+        raise Fail(str(exc))
+    for page, link in done.dead_links[:10]:
+        click.echo(f"judgekit: warning: {page} links {link}, which is not in the copy", err=True)
+    click.echo(f"judgekit: published {done.pages} pages and {done.files} files "
+               f"({done.bytes / 1e6:.1f} MB) into {done.target} in {time.perf_counter() - started:.1f}s — "
+               f"{done.edition}, built {done.built}; {done.precached} addresses saved for offline use "
+               f"on install. Serve the folder from any static https host at {base}")
 
 
 def _open_migrated(ctx: click.Context):

@@ -386,14 +386,52 @@ def write_csv(header, rows) -> bytes:
     return ("\ufeff" + buf.getvalue()).encode("utf-8")
 
 
-@pytest.fixture
-def fake_wheel(tmp_path) -> Path:
-    wheel = tmp_path / "krcg-0.0.1-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as zf:
+# Made-up rulings in krcg's format (rulings, groups, references).
+FIXTURE_RULINGS = """\
+---
+109004|Test Redirect:
+  - '[AUS] The new target may be the acting Methuselah''s prey, unlike {109001|Test Command}. [LSJ 20010101]'
+  - Cannot be played twice on one bleed. [ANK 20200202-2] [REMINDER]
+G00001|Redirects:
+  - Only after blocks are declined. [RTR 19990909]
+  - overrides:
+      109003|The Test Choice: Its own wording for the group.
+    text: Ordered by the acting Methuselah. [PIB 20120303]
+"""
+FIXTURE_GROUPS = """\
+---
+G00001|Redirects:
+  109004|Test Redirect: ''
+  109003|The Test Choice: '[obf]'
+"""
+FIXTURE_REFERENCES = """\
+---
+LSJ 20010101: https://example.org/lsj/1
+ANK 20200202-2: https://example.org/ank/2
+RTR 19990909: https://example.org/rtr/3
+PIB 20120303: https://example.org/pib/4
+"""
+
+
+def make_wheel(path: Path, rulings=FIXTURE_RULINGS, groups=FIXTURE_GROUPS,
+               references=FIXTURE_REFERENCES) -> Path:
+    """A krcg-like wheel; a YAML part given as None is left out."""
+    with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("krcg/cards/vtescrypt.csv", write_csv(CRYPT_HEADER, FIXTURE_CRYPT))
         zf.writestr("krcg/cards/vteslib.csv", write_csv(LIB_HEADER, FIXTURE_LIBRARY))
+        zf.writestr("krcg/cards/vtessets.csv", write_csv(
+            ["Id", "Abbrev", "Release Date", "Full Name", "Company"],
+            [{"Id": "300001", "Abbrev": "TS", "Release Date": "20200101", "Full Name": "Test Set"}]))
+        for member, text in (("rulings", rulings), ("groups", groups), ("references", references)):
+            if text is not None:
+                zf.writestr(f"krcg/cards/{member}.yaml", text)
         zf.writestr("krcg-0.0.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: krcg\nVersion: 0.0.1\n")
-    return wheel
+    return path
+
+
+@pytest.fixture
+def fake_wheel(tmp_path) -> Path:
+    return make_wheel(tmp_path / "krcg-0.0.1-py3-none-any.whl")
 
 
 def test_generator_on_fixture(tmp_path, fake_wheel, capsys):
@@ -481,3 +519,52 @@ def test_generator_rejects_other_zip(tmp_path):
 ])
 def test_crypt_bonus_heuristic(text, expected):
     assert load_tool().crypt_bonuses(text) == expected
+
+
+# --- bonuses and play step (what the trainer's numbers are checked against) -------------
+
+@pytest.mark.parametrize("name,what,level,expected", [
+    ("Govern the Unaligned", "bleed", "inferior", 2),     # Ⓓ Bleed with +2 bleed
+    ("Govern the Unaligned", "bleed", "superior", 0),
+    ("Govern the Unaligned", "stealth", "superior", 1),   # +1 stealth action
+    ("Threats", "bleed", "inferior", 1),
+    ("Threats", "bleed", "superior", 2),
+    ("Conditioning", "bleed", "superior", 3),
+    ("Bonding", "stealth", "superior", 1),                # "+1 stealth and +1 bleed"
+    ("Bonding", "bleed", "superior", 1),
+    ("Cloak the Gathering", "stealth", "inferior", 1),
+    ("Entrancement", "bleed", "inferior", 1),
+    ("Entrancement", "stealth", "superior", 1),
+    ("Minion Tap", "bleed", "inferior", 0),               # no discipline: nothing
+])
+def test_library_bonuses(index, name, what, level, expected):
+    assert index.library(name).bonus(what, level) == expected
+
+
+@pytest.mark.parametrize("name,step", [
+    ("Torn Signpost", "before-range"),
+    ("Immortal Grapple", "before-strikes"),
+    ("Aid from Bats", "strike"),
+    ("Seduction", "announce"),
+    ("Awe", "polling"),
+    ("Deflection", "after-blocks-declined"),
+    ("Telepathic Misdirection", None),    # the clause belongs to its superior line only
+    ("Govern the Unaligned", None),
+])
+def test_library_play_step(index, name, step):
+    assert index.library(name).step == step
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("[dom] Ⓓ Bleed with +2 bleed.\n[DOM] +1 stealth action. Add 3 blood.",
+     {"dom": {"bleed": 2}, "DOM": {"stealth": 1}}),
+    ("[ani][aus] If this action is blocked, gain a maneuver.\n[ANI][AUS] As above, with +1 stealth.",
+     {"ANI AUS": {"stealth": 1}}),
+    ("[pre] +1 bleed.\n[PRE] As above, and gain 1 pool if the bleed is successful.",
+     {"pre": {"bleed": 1}, "PRE": {"bleed": 1}}),
+    ("[obt] Burn 1 blood to get +1 stealth.\n[myt] +1 stealth.", {"myt": {"stealth": 1}}),
+    ("[dom] or [obl] The acting ally gets +1 bleed (limited).", {"dom": {"bleed": 1}, "obl": {"bleed": 1}}),
+    ("This vampire gets +1 bleed.", {}),            # no marker: not a level's effect
+])
+def test_library_bonus_heuristic(text, expected):
+    assert load_tool().effect_bonuses(text) == expected

@@ -215,6 +215,28 @@ def test_offline_index_ships_synonyms_stemmed_like_the_server(app):
             for w in re.findall(WORD, phrase):
                 assert w.lower() in data["words"], w
     assert data["words"]["the"] == 0 and data["words"]["withdrawal"] == "withdraw"
+    # numbers in a phrase are keyed by value, so "2 cards" and "two cards" are one phrase
+    assert table[("2", "card")] == [("multipl", "card")]
+
+
+def test_offline_index_ships_question_words_and_stated_numbers(app):
+    index = app.extensions["rules"].index
+    data = build_offline_index(index)
+    assert {"what", "my", "whole"} <= set(data["question"]) and "proxi" not in data["question"]
+    assert data["number_words"]["ninety"] == 90 and "twenty" in data["number_tens"]
+    six_two = next(e for e in data["entries"] if e["key"] == "tournament-rules/6.2")
+    stated = {value: units for value, units in six_two["numbers"]}   # "sixty cards", "ninety cards"
+    assert "card" in stated[60] and "card" in stated[90]
+    assert [[v, sorted(u)] for v, u in index.stated[index.postings.docnum["tournament-rules/6.2"]]] \
+        == six_two["numbers"]
+
+
+def test_offline_index_version_follows_the_ranking_tables(app, monkeypatch):
+    from judgekit.offline import search_index
+    index = app.extensions["rules"].index
+    before = search_index.index_version(index)
+    monkeypatch.setattr(search_index, "TABLES", "something-else")
+    assert search_index.index_version(index) != before
 
 
 # --- comparison ----------------------------------------------------------------------------------

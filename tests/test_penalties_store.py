@@ -104,8 +104,11 @@ def test_sa_waits_for_the_head_judge_then_counts_in_the_standings(db, t):
     assert [r["id"] for r in pstore.pending(db, tid)] == [sa.record["id"]]
     ok = pstore.approve(db, tid, sa.record["id"], {"reason": "confirmed"}, judge="Hal", role="head_judge")
     assert isinstance(ok, pstore.Stored) and ok.record["kind"] == "approve"
-    assert pstore.standing_adjustments(db, tid) == [{"player_id": winner, "vp": -1, "record": sa.record["id"]}]
-    assert tstore.standings(db, tid).row(winner).vp == 4
+    assert [(a["player_id"], a["vp"], a["record"]) for a in pstore.standing_adjustments(db, tid)] == \
+        [(winner, -1, sa.record["id"])]
+    # given after round 1 of 3: the next game; until it is seated, no effect on the standings
+    assert tstore.standings(db, tid).row(winner).vp == 5
+    assert tstore.sa_targets(db, tid)[0]["how"] == "waiting"
     assert pstore.pending(db, tid) == []
     twice = pstore.approve(db, tid, sa.record["id"], {}, judge="Hal", role="head_judge")
     assert isinstance(twice, pstore.Refused) and twice.status == 409 and "already approved by Hal" in twice.message
@@ -152,8 +155,10 @@ def test_each_level_has_its_effect_from_the_catalog(db, t):
     assert gl.record["penalty"] == "Game Loss" and gl.needs_head_judge
     assert pstore.standing_adjustments(db, tid) == []                  # not before it is approved
     pstore.approve(db, tid, gl.record["id"], {}, judge="Hal", role="head_judge")
-    assert pstore.standing_adjustments(db, tid) == [{"player_id": ana, "vp": -1, "record": gl.record["id"]}]
-    assert tstore.standings(db, tid).row(ana).vp == -1
+    assert [(a["player_id"], a["record"], a["phase"]) for a in pstore.standing_adjustments(db, tid)] == \
+        [(ana, gl.record["id"], "next:0")]
+    # given before round 1: Ana never sat at a table yet, so no game and no effect
+    assert tstore.standings(db, tid).row(ana).vp == 0
     for pid, level in ((bo, "Disqualification"), (cy, "Disqualification without prize")):
         res = judge(db, tid, {"player": pid, "infraction": "Fraud", "penalty": level, "description": "x",
                               "reason": "as the guide says"}, role="head_judge", name="Hal")

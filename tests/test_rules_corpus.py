@@ -175,3 +175,11 @@ def test_content_has_no_html_or_jinja_leftovers():
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"</?(a|p|div|span|strong|em|br|li|ul|h\d)\b", text), path
         assert "{%" not in text and "{{" not in text and "&amp;" not in text, path
+
+
+def test_announcements_are_attributed_as_their_source_is(corpus):
+    # the source text of the guidelines carries no copyright or publisher line: we say so,
+    # and name what judgekit added, instead of inventing a "© ... Published with" line
+    line = corpus.get("announcements").copyright
+    assert "©" not in line and "Published with" not in line
+    assert "VEKN" in line and "no copyright" in line and "supplied by judgekit" in line

@@ -220,7 +220,10 @@ def test_exports_are_spreadsheet_safe_and_keep_their_header(client, tid, app):
         assert names == sorted("'" + n for n in FORMULAS), text
 
 
-def test_toss_then_final_then_winner(client, tid):
+def test_toss_then_final_then_winner(client):
+    created = client.post("/api/tournaments", json={"name": "Two rounds and a final", "rounds_planned": 2})
+    sign_in_as_creator(client, created)
+    tid = created.get_json()["id"]
     ids = add_players(client, tid, 10)
     for n in (1, 2):
         start(client, tid, seed=n)

@@ -48,9 +48,7 @@ def test_ties_in_the_top_five_need_a_toss_then_the_toss_decides():
     assert [sorted(g) for g in s.needs_toss] == [[1, 6], [4, 5, 9, 10]]
     assert s.finalists == []
     assert s.row(1).rank == s.row(6).rank == 1
-    toss = {}
-    for k, group in enumerate(s.needs_toss):
-        toss.update(draw_toss(group, seed=k))
+    toss = [{"players": group, "places": draw_toss(group, seed=k)} for k, group in enumerate(s.needs_toss)]
     s2 = compute(players(10), rounds, toss=toss)
     assert s2.needs_toss == []
     # the four 0-VP players tie for 7th: below the top five, no toss needed
@@ -80,13 +78,35 @@ def test_draw_toss_is_reproducible():
     assert sorted(draw_toss([3, 1, 2], 9).values()) == [1, 2, 3]
 
 
-def test_standings_adjustment_takes_one_vp():
-    t = [[(1, 2), (2, 0), (3, 1.5), (4, 1), (5, 0.5)]]
-    s = compute(players(5), [t], adjustments=[{"player_id": 1, "vp": -1}])
-    assert s.row(1).vp == 1 and s.row(1).adjustment == -1
-    assert s.row(1).gw == 1 and s.row(1).tp == 60  # GW and TP stand: it is a VP penalty
-    s2 = compute(players(5), [t], adjustments=[{"player_id": 3, "vp": -1}] * 2)
-    assert s2.row(3).vp == -0.5
+def test_standings_adjustment_is_one_vp_in_one_game_and_that_games_gw_and_tp_follow():
+    """Judges' guide v2 §1.1.3: the SA's −1 VP is in one game; GW and TP are worked out again."""
+    t = [[(1, 3), (2, 2), (3, 0), (4, 0), (5, 0)]]
+    s = compute(players(5), [valid(*t)], adjustments=[{"player_id": 1, "vp": -1, "round": 1}])
+    assert (s.row(1).vp, s.row(1).gw, s.row(1).tp, s.row(1).adjustment) == (2, 0, 54, -1)
+    assert (s.row(2).vp, s.row(2).gw, s.row(2).tp) == (2, 0, 54)   # the 3-2 win is a 2-2 tie
+    assert s.row(3).tp == 24
+    two = compute(players(5), [valid(*t)], adjustments=[{"player_id": 2, "vp": -1, "round": 1}] * 2)
+    assert (two.row(2).vp, two.row(2).adjustment) == (0, -2)        # two SAs in one game: −2
+    assert two.row(1).gw == 1 and two.row(2).tp == 30               # tied 2nd-5th with the 0s
+    # an adjustment that applies to no game (no round) changes nothing
+    none = compute(players(5), [valid(*t)], adjustments=[{"player_id": 1, "vp": -1}])
+    assert (none.row(1).vp, none.row(1).gw, none.row(1).adjustment) == (3, 1, 0)
+
+
+def test_a_toss_applies_only_to_exactly_the_players_tied_now():
+    t1 = [(1, 2.5), (2, 0), (3, 0), (4, 0.5), (5, 0.5)]
+    t2 = [(6, 2.5), (7, 0), (8, 0), (9, 0.5), (10, 0.5)]
+    rounds = [valid(t1, t2)]
+    draws = [{"players": [1, 6], "places": {1: 2, 6: 1}}]
+    s = compute(players(10), rounds, toss=draws)
+    assert s.row(6).rank == 1 and s.row(1).rank == 2 and s.discarded_tosses == []
+    # an SA on player 6 in that game: 1 is alone first, the draw no longer matches a tie
+    s2 = compute(players(10), rounds, toss=draws, adjustments=[{"player_id": 6, "vp": -1, "round": 1}])
+    assert s2.row(1).rank == 1 and s2.row(6).toss is None
+    assert s2.discarded_tosses == draws
+    # before any table is scored nobody is tied for anything
+    s0 = compute(players(10), [])
+    assert s0.needs_toss == [] and s0.finalists == []
 
 
 def test_dropped_and_disqualified_are_shown_not_ranked():

@@ -6,6 +6,7 @@ import types
 import pytest
 
 from judgekit.tournament import store
+from judgekit.tournament.store import base, finals, tables
 
 
 class FakeRecorder:
@@ -33,7 +34,7 @@ class FakeRecorder:
 @pytest.fixture
 def rec(monkeypatch):
     fake = FakeRecorder()
-    monkeypatch.setattr(store, "recorder_store", fake)
+    monkeypatch.setattr(base, "recorder_store", fake)
     return fake
 
 
@@ -102,7 +103,7 @@ def test_penalty_hooks_feed_the_standings(db, monkeypatch):
     fake = types.SimpleNamespace(
         standing_adjustments=lambda db, t: [{"player_id": winner, "vp": -1}],
         disqualified_players=lambda db, t: {second})
-    monkeypatch.setattr(store, "_penalties", lambda: fake)
+    monkeypatch.setattr(base, "_penalties", lambda: fake)
     s = store.standings(db, tid)
     assert s.row(winner).vp == 4 and s.row(winner).adjustment == -1
     assert s.row(second).status == "disqualified" and s.row(second).rank is None
@@ -141,9 +142,9 @@ def test_racing_round_start_is_a_409_not_a_crash(db, monkeypatch):
     store.enter_result(db, tid, 1, 2, [4, 0, 0, 0])
     store.close_round(db, tid, 1)
     # the second click read the same "last round" before the first one wrote round 2
-    real = store._prelim_rounds
+    real = base._prelim_rounds
     store.start_round(db, tid, seed=2)
-    monkeypatch.setattr(store, "_prelim_rounds",
+    monkeypatch.setattr(base, "_prelim_rounds",
                         lambda d, t: [x for x in real(d, t) if x["number"] < 2])
     with pytest.raises(store.TournamentError) as exc:
         store.start_round(db, tid, seed=3)
@@ -180,15 +181,15 @@ def test_a_drop_after_round_one_keeps_the_later_rounds_full(db):
 
 # --- a check and its write are one transaction -----------------------------------------------------
 
-def racing(db, monkeypatch, name, sql, params):
-    """Wrap `store.<name>` (a read made by the function under test) so that, the first time
+def racing(db, monkeypatch, module, name, sql, params):
+    """Wrap `<module>.<name>` (a read made by the function under test) so that, the first time
     it runs, another connection tries to write `sql` at that very moment. Returns the log:
     "locked" when the read is inside the caller's write transaction (the other writer must
     wait), "written" when the other write slipped in between the check and the write."""
     import sqlite3
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
     log = []
-    real = getattr(store, name)
+    real = getattr(module, name)
 
     def wrapped(*args, **kwargs):
         if not log:
@@ -202,7 +203,7 @@ def racing(db, monkeypatch, name, sql, params):
             finally:
                 other.close()
         return real(*args, **kwargs)
-    monkeypatch.setattr(store, name, wrapped)
+    monkeypatch.setattr(module, name, wrapped)
     return log
 
 
@@ -211,10 +212,10 @@ def test_close_round_reads_the_tables_inside_its_transaction(db, monkeypatch):
     table_id = db.execute("select id from tournament_tables where number = 1").fetchone()[0]
     finished = {"seats": ["a", "b", "c", "d"], "finished": True,
                 "events": [{"type": "oust", "seat": s, "seq": s} for s in (2, 3, 4)]}
-    monkeypatch.setattr(store, "game_outcome", lambda d, gid: finished)
+    monkeypatch.setattr(base, "game_outcome", lambda d, gid: finished)
     entered = ("insert into tournament_results (table_id, kind, vps, withdrawn, by, created_at) "
                "values (?, 'entered', '[3, 1, 0, 0]', '[]', 'Sam', 'now')", [table_id])
-    log = racing(db, monkeypatch, "_latest_results", *entered)
+    log = racing(db, monkeypatch, tables, "_latest_results", *entered)
     store.close_round(db, tid, 1)
     assert log == ["locked"]
     monkeypatch.undo()
@@ -226,7 +227,7 @@ def test_swap_checks_and_swaps_in_one_transaction(db, monkeypatch):
     tid, r = setup_round(db, 8)
     a, b = r["tables"][0]["seats"][0]["player_id"], r["tables"][1]["seats"][0]["player_id"]
     table_id = db.execute("select id from tournament_tables where number = 1").fetchone()[0]
-    log = racing(db, monkeypatch, "_latest_results",
+    log = racing(db, monkeypatch, tables, "_latest_results",
                  "insert into tournament_results (table_id, kind, vps, withdrawn, by, created_at) "
                  "values (?, 'entered', '[4, 0, 0, 0]', '[]', 'Sam', 'now')", [table_id])
     store.swap_seats(db, tid, 1, a, b)
@@ -238,7 +239,7 @@ def test_final_card_is_placed_in_one_transaction(db, monkeypatch):
     tid = store.create_tournament(db, {"name": "F"})
     ids = [store.add_player(db, tid, {"name": f"F{i}"})["id"] for i in range(5)]
     db["tournaments"].update(tid, {"finalists": json.dumps(ids)})
-    log = racing(db, monkeypatch, "_final_choice",
+    log = racing(db, monkeypatch, finals, "_final_choice",
                  "insert into tournament_final_choices (tournament_id, kind, player_id, position, created_at) "
                  "values (?, 'place', ?, 0, 'now')", [tid, ids[-1]])
     store.place_final_card(db, tid, ids[-1], 0)
@@ -273,9 +274,9 @@ def test_dashboard_replays_the_open_round_only_and_the_final_once(db, monkeypatc
         store.place_final_card(db, tid, pid, 0)
     final = store.seat_final(db, tid, seed=1)
     outcomes, details = [], []
-    real_outcome, real_detail = store.game_outcome, store.round_detail
-    monkeypatch.setattr(store, "game_outcome", lambda d, gid: outcomes.append(gid) or real_outcome(d, gid))
-    monkeypatch.setattr(store, "round_detail", lambda d, t, n, **kw: details.append(n) or real_detail(d, t, n, **kw))
+    real_outcome, real_detail = base.game_outcome, tables.round_detail
+    monkeypatch.setattr(base, "game_outcome", lambda d, gid: outcomes.append(gid) or real_outcome(d, gid))
+    monkeypatch.setattr(tables, "round_detail", lambda d, t, n, **kw: details.append(n) or real_detail(d, t, n, **kw))
     d = store.dashboard(db, tid)
     assert details == [1, 2]                               # each round once, the final's included
     assert outcomes == [final["table"]["game_id"]]         # the closed round's games are not replayed

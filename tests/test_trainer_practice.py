@@ -35,7 +35,7 @@ def test_each_model_answer_is_clean_and_meets_every_goal(prompt_id):
 
 
 def test_missing_pass_after_the_action():
-    r = check("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "inferior", "for-2", "replace"])
+    r = check("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "inferior", "for-3", "replace"])
     assert codes(r) == ["action-pass-missing"]
     assert "Any blocks?" in r.advice[0].tip
     assert r.advice[0].url == "/rules/announcements/forbidden-shortcuts"
@@ -45,7 +45,7 @@ def test_missing_pass_after_the_action():
 def test_missing_pass_speaks_to_the_learner_about_what_they_left_out():
     """QA: the advice read "Recorder: Bram (seat 2) passes on blocking before Ana (seat 1)
     passed", about a pass the learner never made (Bram's "No block" is the table's reply)."""
-    r = check("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "inferior", "for-2", "replace"])
+    r = check("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "inferior", "for-3", "replace"])
     tip = r.advice[0].tip
     assert tip.startswith("You did not pass the action (“Any blocks?”) before Bram answered “No block”")
     assert r.advice[0].detail == ""          # the recorder's line narrates Bram's event
@@ -80,7 +80,7 @@ def test_wrong_bleed_amount_is_a_misrepresentation():
 
 
 @pytest.mark.parametrize("prompt_id, said, words", [
-    ("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "for-2", "replace", "any-blocks"],
+    ("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "for-3", "replace", "any-blocks"],
      "Name the level (inferior or superior) as you play Govern the Unaligned"),
     ("redirect-a-bleed", ["no-block", "deflection"],
      "Name the level (inferior or superior) and the target as you play Deflection"),
@@ -95,11 +95,27 @@ def test_missing_card_choice_says_which(prompt_id, said, words):
 
 
 def test_second_card_before_replacing_the_first():
-    r = check("two-cards-one-action", ["lucinde-bleeds", "with-govern", "inferior", "for-3", "cloak",
-                                       "replace", "any-blocks"])
+    r = check("two-cards-one-action", ["lucinde-bleeds", "with-govern", "inferior", "for-4", "threats",
+                                       "inferior", "replace", "total-5", "any-blocks"])
     assert codes(r) == ["replace-missing"]
-    assert "before you play Cloak the Gathering" in r.advice[0].tip
+    assert "before you play Threats" in r.advice[0].tip
     assert "Govern the Unaligned" in r.advice[0].detail
+
+
+def test_replacement_advice_cites_forbidden_shortcuts_in_every_prompt():
+    """Replacing a card before the next one is a forbidden shortcut: the advice about it
+    links there, even in a prompt that practises action declaration (QA)."""
+    r = check("bleed-with-an-action-card", ["alexa-bleeds", "with-govern", "inferior", "for-3", "any-blocks"])
+    assert codes(r) == ["goal"] and "Replace" in r.advice[0].tip
+    assert r.advice[0].url == "/rules/announcements/forbidden-shortcuts#forbidden-shortcuts-p2"
+    assert r.advice[0].rule == "Forbidden shortcuts"
+    for prompt in prompts().values():
+        for goal in prompt.goals:
+            if goal.match.get("type") == "card.replace":
+                assert goal.cite(prompt)[1] == "Forbidden shortcuts", prompt.id
+    # a goal without its own rule cites the prompt's section
+    r = check("bleed-with-an-action-card", ["alexa-bleeds", "for-1", "any-blocks"])
+    assert r.advice[0].rule == "Action declaration"
 
 
 def test_votes_need_the_voter_and_the_side():
@@ -138,7 +154,7 @@ def test_unmet_goal_gives_its_hint():
 def test_nothing_said_and_unknown_phrases():
     r = check("bleed-with-an-action-card", [])
     assert not r.ok and r.error == "nothing said yet"
-    r = check("bleed-with-an-action-card", ["nope", "alexa-bleeds", "with-govern", "inferior", "for-2",
+    r = check("bleed-with-an-action-card", ["nope", "alexa-bleeds", "with-govern", "inferior", "for-3",
                                             "replace", "any-blocks"])
     assert r.ok and r.said[0] == "Alexa Draper bleeds Bram"
 
@@ -147,7 +163,7 @@ def test_typed_notation_goes_through_the_same_checks():
     if P.notation_parser() is None:
         pytest.skip("the recorder's notation module is not available")
     prompt = prompts()["bleed-with-an-action-card"]
-    good = P.check_line(prompt, "1 bleed Alexa Draper =2 +Govern the Unaligned :dom; 1 r; 1 go", load_cards())
+    good = P.check_line(prompt, "1 bleed Alexa Draper =3 +Govern the Unaligned :dom; 1 r; 1 go", load_cards())
     assert good.ok, good.to_dict()
     # Without a seat, a statement is the player's own.
     bad = P.check_line(prompt, "bleed Alexa Draper +Govern the Unaligned; r", load_cards())
@@ -162,54 +178,56 @@ def test_typed_notation_goes_through_the_same_checks():
 # said misrepresentation: the real bleed amount rode on a phrase, so typing lost it.)
 SAME_ADVICE = {
     "bleed-with-an-action-card": [
-        ("model answer", "alexa-bleeds with-govern inferior for-2 replace any-blocks",
-         "bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go", []),
-        ("seats typed out", "alexa-bleeds with-govern inferior for-2 replace any-blocks",
-         "1 bleed Alexa Draper =2 +Govern the Unaligned :dom; 1 r; 1 go", []),
-        ("for 1, the true total is 2", "alexa-bleeds with-govern inferior for-1 replace any-blocks",
+        ("model answer", "alexa-bleeds with-govern inferior for-3 replace any-blocks",
+         "bleed Alexa Draper =3 +Govern the Unaligned :dom; r; go", []),
+        ("seats typed out", "alexa-bleeds with-govern inferior for-3 replace any-blocks",
+         "1 bleed Alexa Draper =3 +Govern the Unaligned :dom; 1 r; 1 go", []),
+        ("for 2, the true total is 3 (inferior Govern is +2 bleed)",
+         "alexa-bleeds with-govern inferior for-2 replace any-blocks",
+         "bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
+        ("for 1, the true total is 3", "alexa-bleeds with-govern inferior for-1 replace any-blocks",
          "bleed Alexa Draper =1 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
-        ("for 3, the true total is 2", "alexa-bleeds with-govern inferior for-3 replace any-blocks",
-         "bleed Alexa Draper =3 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
-        ("superior, the task says inferior", "alexa-bleeds with-govern superior for-2 replace any-blocks",
-         "bleed Alexa Draper =2 +Govern the Unaligned :DOM; r; go", ["goal"]),
+        ("superior, the task says inferior", "alexa-bleeds with-govern superior for-3 replace any-blocks",
+         "bleed Alexa Draper =3 +Govern the Unaligned :DOM; r; go", ["goal"]),
         ("superior for 1: the task's total is for inferior only",
          "alexa-bleeds with-govern superior for-1 replace any-blocks",
          "bleed Alexa Draper =1 +Govern the Unaligned :DOM; r; go", ["goal"]),
         ("no amount", "alexa-bleeds with-govern inferior replace any-blocks",
          "bleed Alexa Draper +Govern the Unaligned :dom; r; go", ["bleed-amount-missing"]),
-        ("no pass", "alexa-bleeds with-govern inferior for-2 replace",
-         "bleed Alexa Draper =2 +Govern the Unaligned :dom; r", ["action-pass-missing"]),
-        ("no level", "alexa-bleeds with-govern for-2 replace any-blocks",
-         "bleed Alexa Draper =2 +Govern the Unaligned; r; go", ["card-choice-missing", "goal"]),
+        ("no pass", "alexa-bleeds with-govern inferior for-3 replace",
+         "bleed Alexa Draper =3 +Govern the Unaligned :dom; r", ["action-pass-missing"]),
+        ("no level", "alexa-bleeds with-govern for-3 replace any-blocks",
+         "bleed Alexa Draper =3 +Govern the Unaligned; r; go", ["card-choice-missing", "goal"]),
         ("no card", "alexa-bleeds for-1 any-blocks", "bleed Alexa Draper =1; go", ["goal", "goal"]),
-        ("no replacement", "alexa-bleeds with-govern inferior for-2 any-blocks",
-         "bleed Alexa Draper =2 +Govern the Unaligned :dom; go", ["goal"]),
+        ("no replacement", "alexa-bleeds with-govern inferior for-3 any-blocks",
+         "bleed Alexa Draper =3 +Govern the Unaligned :dom; go", ["goal"]),
     ],
     "two-cards-one-action": [
-        ("model answer", "lucinde-bleeds with-govern inferior for-3 replace cloak replace any-blocks",
+        ("model answer", "lucinde-bleeds with-govern inferior for-4 replace threats inferior replace total-5 any-blocks",
+         "bleed Lucinde, Alastor =4 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Threats :dom =+1; r; total =5; go", []),
+        ("Threats at superior, the task says inferior",
+         "lucinde-bleeds with-govern inferior for-4 replace threats superior replace total-5 any-blocks",
+         "bleed Lucinde, Alastor =4 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Threats :DOM =+1; r; total =5; go", ["goal"]),
+        ("for 3, the true total is 4", "lucinde-bleeds with-govern inferior for-3 replace threats inferior replace total-5 any-blocks",
          "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
-         "play Lucinde, Alastor +Cloak the Gathering; r; go", []),
-        ("Cloak at inferior", "lucinde-bleeds with-govern inferior for-3 replace cloak inferior replace any-blocks",
-         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
-         "play Lucinde, Alastor +Cloak the Gathering :obf; r; go", []),
-        ("Cloak at superior", "lucinde-bleeds with-govern inferior for-3 replace cloak superior replace any-blocks",
-         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
-         "play Lucinde, Alastor +Cloak the Gathering :OBF; r; go", ["discipline-unavailable"]),
-        ("for 2, the true total is 3", "lucinde-bleeds with-govern inferior for-2 replace cloak replace any-blocks",
-         "bleed Lucinde, Alastor =2 +Govern the Unaligned :dom; r; "
-         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["misrepresented"]),
-        ("superior, the task says inferior", "lucinde-bleeds with-govern superior for-3 replace cloak replace any-blocks",
-         "bleed Lucinde, Alastor =3 +Govern the Unaligned :DOM; r; "
-         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["goal"]),
-        ("second card before replacing", "lucinde-bleeds with-govern inferior for-3 cloak replace any-blocks",
-         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; "
-         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["replace-missing"]),
-        ("no amount", "lucinde-bleeds with-govern inferior replace cloak replace any-blocks",
+         "play Lucinde, Alastor +Threats :dom =+1; r; total =5; go", ["misrepresented"]),
+        ("superior, the task says inferior", "lucinde-bleeds with-govern superior for-4 replace threats inferior replace total-5 any-blocks",
+         "bleed Lucinde, Alastor =4 +Govern the Unaligned :DOM; r; "
+         "play Lucinde, Alastor +Threats :dom =+1; r; total =5; go", ["goal"]),
+        ("second card before replacing", "lucinde-bleeds with-govern inferior for-4 threats inferior replace total-5 any-blocks",
+         "bleed Lucinde, Alastor =4 +Govern the Unaligned :dom; "
+         "play Lucinde, Alastor +Threats :dom =+1; r; total =5; go", ["replace-missing"]),
+        ("the new total not said", "lucinde-bleeds with-govern inferior for-4 replace threats inferior replace any-blocks",
+         "bleed Lucinde, Alastor =4 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Threats :dom =+1; r; go", ["bleed-total-not-restated"]),
+        ("no amount", "lucinde-bleeds with-govern inferior replace threats inferior replace total-5 any-blocks",
          "bleed Lucinde, Alastor +Govern the Unaligned :dom; r; "
-         "play Lucinde, Alastor +Cloak the Gathering; r; go", ["bleed-amount-missing"]),
-        ("no pass", "lucinde-bleeds with-govern inferior for-3 replace cloak replace",
-         "bleed Lucinde, Alastor =3 +Govern the Unaligned :dom; r; "
-         "play Lucinde, Alastor +Cloak the Gathering; r", ["action-pass-missing"]),
+         "play Lucinde, Alastor +Threats :dom =+1; r; total =5; go", ["bleed-amount-missing"]),
+        ("no pass", "lucinde-bleeds with-govern inferior for-4 replace threats inferior replace total-5",
+         "bleed Lucinde, Alastor =4 +Govern the Unaligned :dom; r; "
+         "play Lucinde, Alastor +Threats :dom =+1; r; total =5", ["action-pass-missing"]),
     ],
     "redirect-a-bleed": [
         ("model answer", "no-block deflection inferior to-dario", "nb; react Andi Liu +Deflection :dom @4", []),
@@ -279,12 +297,12 @@ def test_situate_gives_the_level_a_discipline_says_and_the_situation_facts():
              "card": "govern the unaligned", "amount": 1}
     inferior, = P.situate(prompt, [dict(bleed, discipline="dom")], load_cards())
     assert inferior["seat"] == prompt.you and inferior["card"] == "Govern the Unaligned"
-    assert inferior["level"] == "inferior" and inferior["actual_amount"] == 2
+    assert inferior["level"] == "inferior" and inferior["actual_amount"] == 3
     superior, = P.situate(prompt, [dict(bleed, discipline="DOM")], load_cards())
     assert superior["level"] == "superior" and "actual_amount" not in superior
     # The situation is what it is: a fact overrides whatever came with the declaration.
     tapped, = P.situate(prompt, [dict(bleed, level="inferior", actual_amount=1)], load_cards())
-    assert tapped["actual_amount"] == 2
+    assert tapped["actual_amount"] == 3
     assert P.situate(prompt, [{"type": "vote", "seat": 9}], load_cards()) \
         == "statement 1: seat: seat 9 is out of range 1..5"
 

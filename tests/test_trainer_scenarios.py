@@ -209,7 +209,7 @@ def test_a_good_file_loads(tmp_path):
     cat = S.load_scenarios(tmp_path, load_cards())
     (s,) = cat.scenarios
     assert (s.id, s.section, s.question, s.seats[0], s.file) == \
-        ("v-one", "votes", "Is this correct?", "A", "votes.toml")
+        ("v-one", "votes", "What would the judge say?", "A", "votes.toml")
     assert s.events[0]["judge"] == "anonymous"       # validated like the API does
 
 

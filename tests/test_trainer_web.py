@@ -38,7 +38,7 @@ def test_start_page_speaks_plainly_to_players(client):
 def test_practice_advice_on_a_missing_pass_is_about_the_learner(client):
     csrf = token(client)
     html = text(client.post("/trainer/practice/bleed-with-an-action-card", data={
-        "csrf_token": csrf, "said": "alexa-bleeds,with-govern,inferior,for-2,replace", "do": "check"}))
+        "csrf_token": csrf, "said": "alexa-bleeds,with-govern,inferior,for-3,replace", "do": "check"}))
     assert "You did not pass the action (“Any blocks?”) before Bram answered “No block”" in html
     assert "Recorder:" not in html and "passes on blocking before" not in html
     html = text(client.post("/trainer/practice/bleed-with-an-action-card", data={
@@ -122,7 +122,8 @@ def test_forms_need_the_csrf_token(client):
 def test_single_question_right_and_wrong(client):
     csrf = token(client)
     html = text(client.get("/trainer/q/votes-no-side"))
-    assert "Is this correct?" in html and 'name="choice" value="incomplete"' in html
+    assert "What would the judge say?" in html and 'name="choice" value="incomplete"' in html
+    assert "Is this correct?" not in html
     resp = client.post("/trainer/q/votes-no-side", data={"csrf_token": csrf, "choice": "incomplete"})
     right = text(client.get(resp.headers["Location"]))
     assert "Right: incomplete announcement." in right
@@ -184,9 +185,9 @@ def test_check_api(client, body, status, words):
 
 @pytest.mark.parametrize("line, codes", [
     ("bleed Alexa Draper =1 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
-    ("bleed Alexa Draper =3 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
-    ("bleed Alexa Draper =2 +Govern the Unaligned :DOM; r; go", ["goal"]),
-    ("bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go", []),
+    ("bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go", ["misrepresented"]),
+    ("bleed Alexa Draper =3 +Govern the Unaligned :DOM; r; go", ["goal"]),
+    ("bleed Alexa Draper =3 +Govern the Unaligned :dom; r; go", []),
 ])
 def test_check_api_typed_line_knows_the_situation(client, line, codes):
     # QA: a typed "=1" was "nothing missing" while the tapped "for 1" was a misrepresentation.

@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
-"""Regenerate `content/cards/` (card facts, no card text) from the krcg wheel on PyPI.
+"""Regenerate `content/cards/` (cards and their rulings) from the krcg wheel on PyPI.
 
     python tools/update_cards.py                      # pip download krcg==5.14, then generate
     python tools/update_cards.py --wheel krcg-5.14-py3-none-any.whl
-    judgekit cards update [--wheel PATH]              # the same
+    python tools/update_cards.py --rulings DIR        # rulings YAML from DIR (e.g. newer ones)
+    judgekit cards update [--wheel PATH] [--rulings DIR]   # the same
 
-The wheel is a zip holding the VEKN card lists `krcg/cards/vtescrypt.csv` and
-`krcg/cards/vteslib.csv`. They are read with the `csv` module; facts are derived from the
-card text while generating, and the text itself is never written. Writes
-`content/cards/crypt.json`, `content/cards/library.json` (one card per line) and
-`content/cards/README.md`, then prints one summary line. Standard library only; the
+The wheel is a zip holding the VEKN card lists (`krcg/cards/vtescrypt.csv`,
+`krcg/cards/vteslib.csv`, `krcg/cards/vtessets.csv`) and the rules team's rulings as krcg
+curates them (`krcg/cards/rulings.yaml`, `groups.yaml`, `references.yaml`). The wheel is read
+as a zip, never installed: krcg 5 needs Python 3.12 and pulls numpy and aiohttp, judgekit
+runs on 3.11 and needs none of it at run time. Writes, in `content/cards/`:
+
+- `crypt.json`, `library.json`: the facts the recorder checks (derived from the text);
+- `texts.json`: each card's text and sets, as the VEKN publishes them;
+- `rulings.json`: the rulings with their references (URLs) and the card groups;
+- `README.md`: the format and the credits;
+
+then prints one summary line. Everything is generated aside and swapped in only when every
+file was read and checked: a missing or malformed input is refused (the file and the line
+are named) and the content already in place is kept. Needs PyYAML for the rulings; the
 download uses `pip download`.
 """
 from __future__ import annotations
@@ -18,6 +28,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -29,11 +40,15 @@ REPO_DIR = Path(__file__).resolve().parent.parent
 if str(REPO_DIR) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO_DIR))
 
+from judgekit.cards.rulings_source import Source, convert  # noqa: E402
 from judgekit.recorder.cards import DISCIPLINES, title_votes  # noqa: E402  (one table of votes)
 
 KRCG_VERSION = "5.14"
 CRYPT_CSV = "krcg/cards/vtescrypt.csv"
 LIBRARY_CSV = "krcg/cards/vteslib.csv"
+SETS_CSV = "krcg/cards/vtessets.csv"
+RULINGS_YAML = ("krcg/cards/rulings.yaml", "krcg/cards/groups.yaml", "krcg/cards/references.yaml")
+OUTPUT_FILES = ("crypt.json", "library.json", "texts.json", "rulings.json", "README.md")
 
 # ---------------------------------------------------------------------------- wheel I/O
 
@@ -52,8 +67,27 @@ def download_wheel(version: str, dest: Path) -> Path:
     return wheels[0]
 
 
-def read_wheel(path: Path) -> tuple[list[dict], list[dict], str]:
-    """(crypt rows, library rows, krcg version) from a krcg wheel."""
+class Bundle:
+    """What a krcg wheel (and an optional rulings folder) gives the generator."""
+
+    def __init__(self, crypt, library, sets, version, rulings: tuple[Source, Source, Source],
+                 rulings_from: str):
+        self.crypt, self.library, self.sets, self.version = crypt, library, sets, version
+        self.rulings = rulings
+        self.rulings_from = rulings_from  # "krcg 5.14" or the folder given
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ValueError(f"{name}, line {line}: not UTF-8 text") from None
+
+
+def read_wheel(path: Path, rulings_dir: Path | None = None) -> Bundle:
+    """The card lists, sets, version and rulings files of a krcg wheel; the three rulings
+    files come from `rulings_dir` instead when it is given."""
     path = Path(path)
     with zipfile.ZipFile(path) as zf:
         names = set(zf.namelist())
@@ -62,15 +96,37 @@ def read_wheel(path: Path) -> tuple[list[dict], list[dict], str]:
             raise ValueError(f"{path.name}: not a krcg wheel with card lists (missing {', '.join(missing)})")
         crypt = read_csv(zf.read(CRYPT_CSV))
         library = read_csv(zf.read(LIBRARY_CSV))
+        sets = read_csv(zf.read(SETS_CSV)) if SETS_CSV in names else []
         version = ""
         for n in names:
             if n.endswith(".dist-info/METADATA"):
                 m = re.search(r"^Version:\s*(\S+)", zf.read(n).decode("utf-8", "replace"), re.M)
                 version = m.group(1) if m else ""
-    if not version:
-        m = re.match(r"krcg-([^-]+)-", path.name)
-        version = m.group(1) if m else "unknown"
-    return crypt, library, version
+        if not version:
+            m = re.match(r"krcg-([^-]+)-", path.name)
+            version = m.group(1) if m else "unknown"
+        if rulings_dir is None:
+            sources = []
+            for member in RULINGS_YAML:
+                if member not in names:
+                    raise ValueError(f"{path.name}:{member}: missing (this krcg has no rulings; "
+                                     f"give them with --rulings DIR)")
+                sources.append(Source(f"{path.name}:{member}", _decode(zf.read(member), member)))
+            rulings_from = f"krcg {version}"
+    if rulings_dir is not None:
+        sources = []
+        for member in RULINGS_YAML:
+            file = Path(rulings_dir) / Path(member).name
+            try:
+                data = file.read_bytes()
+            except FileNotFoundError:
+                raise ValueError(f"{file}: missing (the rulings folder needs "
+                                 f"{', '.join(Path(m).name for m in RULINGS_YAML)})") from None
+            except OSError as exc:
+                raise ValueError(f"{file}: cannot be read ({exc.strerror or exc})") from None
+            sources.append(Source(str(file), _decode(data, str(file))))
+        rulings_from = str(rulings_dir)
+    return Bundle(crypt, library, sets, version, tuple(sources), rulings_from)
 
 
 def read_csv(data: bytes) -> list[dict]:
@@ -180,6 +236,73 @@ def effect_markers(text: str) -> list[list[tuple[str, str]]]:
         if groups:
             lines.append(groups)
     return lines
+
+
+# --- numbers and timing a judge checks against an announcement (see the README)
+
+_LINE_BONUS = re.compile(r"(?<![\w/])([+-]\d+) (bleed|stealth)\b")
+# a sentence that only grants the bonus under a condition or as a later ability
+_CONDITIONAL = re.compile(r"\b(?:can|may|if|when|each time|for each|during|until|while|"
+                          r"instead|burn|lock this|to get)\b", re.I)
+
+
+def effect_bonuses(text: str) -> dict[str, dict[str, int]]:
+    """The unconditional bleed and stealth bonuses of each discipline-marked line:
+    "[dom] Ⓓ Bleed with +2 bleed." -> {"dom": {"bleed": 2}}; "[DOM] +1 stealth action."
+    -> {"DOM": {"stealth": 1}}; "[DOM] As above, with +1 stealth." takes the line above's
+    bonuses and adds its own. The key is the line's markers as printed, lower case for
+    inferior and upper case for superior ("dom", "DOM", "aus DOM")."""
+    out: dict[str, dict[str, int]] = {}
+    previous: dict[str, int] = {}
+    for line in text.splitlines():
+        m = _MARKER_RUN.match(line)
+        if not m:
+            continue
+        keys = []   # "[dom] or [obl]": two alternatives, each gets the line's bonuses
+        for alternative in re.split(r"\bor\b", m.group(1)):
+            codes = [t.strip() for t in re.findall(r"\[([^\]\n]+)\]", alternative)]
+            codes = [c if c.lower() in DISCIPLINES else "fli" if c.upper() == "FLIGHT" else ""
+                     for c in codes]
+            if all(codes) and codes:
+                keys.append(" ".join(codes))
+        body = line[m.end():]
+        found = dict(previous) if re.match(r"\s*As above\b", body) else {}
+        for sentence in re.split(r"(?<=[.;])\s+", body):
+            if _CONDITIONAL.search(sentence):
+                continue
+            for bm in _LINE_BONUS.finditer(sentence):
+                found[bm.group(2)] = int(bm.group(1))
+        previous = found
+        for key in keys if found else ():
+            out[key] = found
+    return out
+
+
+# (pattern of an "Only usable ..." clause, step); the first that matches gives the step
+_STEPS = (
+    (re.compile(r"Only usable (?:[^.]*?\b)?before range is (?:determined|chosen)"), "before-range"),
+    (re.compile(r"Only usable (?:[^.]*?\b)?before strikes are chosen"), "before-strikes"),
+    (re.compile(r"Only usable (?:as|when) the action is announced"), "announce"),
+    (re.compile(r"Only usable during the polling step"), "polling"),
+    (re.compile(r"Only usable [^.]*?after blocks are declined"), "after-blocks-declined"),
+)
+_STRIKE_LINE = re.compile(r"^\s*(?:\[[^\]\n]+\]\s*(?:or\s+|&\s*)?)*(?:Strike|Additional strike)\b")
+
+
+def play_step(text: str, types: tuple[str, ...]) -> str | None:
+    """When in an action or a combat the card is played, if its text fixes it: one of
+    before-range, before-strikes, strike (a combat card whose every effect line is a
+    strike), announce (as the action is announced), polling, after-blocks-declined."""
+    preamble = "\n".join(ln for ln in text.splitlines() if not _MARKER_RUN.match(ln))
+    for pattern, step in _STEPS:   # a clause of one level's line is not the card's timing
+        if pattern.search(preamble):
+            return step
+    if "Combat" in types:
+        effect_lines = [ln for ln in text.splitlines() if _MARKER_RUN.match(ln)]
+        if effect_lines and all(_STRIKE_LINE.match(ln) or re.match(r"^\s*(?:\[[^\]]+\]\s*)+As above", ln)
+                                for ln in effect_lines):
+            return "strike"
+    return None
 
 
 # --- heuristics for what a player must declare (kept conservative; see the README)
@@ -300,6 +423,12 @@ def library_facts(row: dict) -> dict:
         d["delays_replacement"] = True
     if needs:
         d["needs"] = needs
+    bonuses = effect_bonuses(text)
+    if bonuses:
+        d["bonuses"] = bonuses
+    step = play_step(text, types)
+    if step:
+        d["step"] = step
     return d
 
 
@@ -318,19 +447,98 @@ def dump_cards(path: Path, source: dict, cards: list[dict]) -> int:
     return len(data.encode("utf-8"))
 
 
-def generate(crypt_rows: list[dict], library_rows: list[dict], out_dir: Path,
-             version: str) -> dict:
-    """Write the three files into out_dir; returns counts for the summary line."""
+def card_text(row: dict, crypt: bool) -> dict:
+    """What a card page shows besides the facts: the text (as printed, with its [dis]
+    symbols), the sets it was printed in (abbreviations, first printing first), and the
+    library card's clan requirement, path, life/capacity and the year it was banned."""
+    d: dict = {"id": int(row["Id"]), "text": (row.get("Card Text") or "").replace("\r\n", "\n").strip()}
+    sets = []
+    for part in (row.get("Set") or "").split(","):
+        abbrev = part.split(":", 1)[0].strip()
+        if abbrev and abbrev not in sets:
+            sets.append(abbrev)
+    if sets:
+        d["sets"] = sets
+    for key, column in (("clan", "Clan"), ("path", "Path"), ("banned", "Banned"),
+                        ("capacity", "Capacity")):
+        if crypt and key in ("clan", "capacity"):
+            continue  # crypt.json has them
+        value = (row.get(column) or "").strip()
+        if value:
+            d[key] = value
+    return d
+
+
+def sets_table(rows: list[dict]) -> dict[str, dict]:
+    """abbreviation -> {"name", "date"} from vtessets.csv, in release order."""
+    out = {}
+    for r in sorted(rows, key=lambda r: (r.get("Release Date") or "", r.get("Id") or "")):
+        abbrev = (r.get("Abbrev") or "").strip()
+        if abbrev:
+            out[abbrev] = {"name": (r.get("Full Name") or abbrev).strip(),
+                           "date": (r.get("Release Date") or "").strip()}
+    return out
+
+
+def dump_texts(path: Path, source: dict, sets: dict, cards: list[dict]) -> int:
+    lines = ["{\"source\": " + json.dumps(source, ensure_ascii=False, sort_keys=True) + ",",
+             "\"sets\": " + json.dumps(sets, ensure_ascii=False) + ",",
+             "\"cards\": ["]
+    lines.append(",\n".join(json.dumps(c, ensure_ascii=False, separators=(",", ":")) for c in cards))
+    lines.append("]}")
+    data = "\n".join(lines) + "\n"
+    path.write_text(data, encoding="utf-8")
+    return len(data.encode("utf-8"))
+
+
+def dump_rulings(path: Path, source: dict, data: dict) -> int:
+    """rulings.json: one reference, group or ruling per line (small diffs)."""
+    def one(x):
+        return json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+    refs = [f"{json.dumps(k, ensure_ascii=False)}:{json.dumps(v, ensure_ascii=False)}"
+            for k, v in data["references"].items()]
+    text = "\n".join([
+        "{\"source\": " + json.dumps(source, ensure_ascii=False, sort_keys=True) + ",",
+        "\"references\": {", ",\n".join(refs), "},",
+        "\"groups\": [", ",\n".join(one(g) for g in data["groups"]), "],",
+        "\"rulings\": [", ",\n".join(one(r) for r in data["rulings"]), "]}",
+    ]) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return len(text.encode("utf-8"))
+
+
+def generate(bundle: Bundle, out_dir: Path) -> dict:
+    """Write the content files into out_dir (created); returns counts for the summary line.
+    The rulings are checked first: nothing is written when they cannot be used."""
+    crypt_rows = [r for r in bundle.crypt if r.get("Name")]
+    library_rows = [r for r in bundle.library if r.get("Name")]
+    version = bundle.version
+    card_ids = {int(r["Id"]) for r in crypt_rows + library_rows}
+    rulings = convert(*bundle.rulings, card_ids=card_ids)
+
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    crypt = sorted((crypt_facts(r) for r in crypt_rows if r.get("Name")), key=lambda c: c["id"])
-    library = sorted((library_facts(r) for r in library_rows if r.get("Name")), key=lambda c: c["id"])
+    crypt = sorted((crypt_facts(r) for r in crypt_rows), key=lambda c: c["id"])
+    library = sorted((library_facts(r) for r in library_rows), key=lambda c: c["id"])
+    licence = ("krcg: MIT (c) Lionel Panhaleux; card data (c) Paradox Interactive AB, "
+               "published by the VEKN")
     source = {"package": "krcg", "version": version, "files": [CRYPT_CSV, LIBRARY_CSV],
-              "licence": "krcg: MIT (c) Lionel Panhaleux; card data (c) Paradox Interactive AB, "
-                         "published by the VEKN"}
+              "licence": licence}
+    texts = sorted([card_text(r, True) for r in crypt_rows] + [card_text(r, False) for r in library_rows],
+                   key=lambda c: c["id"])
     sizes = {
         "crypt.json": dump_cards(out_dir / "crypt.json", {**source, "kind": "crypt"}, crypt),
         "library.json": dump_cards(out_dir / "library.json", {**source, "kind": "library"}, library),
+        "texts.json": dump_texts(out_dir / "texts.json",
+                                 {**source, "files": [CRYPT_CSV, LIBRARY_CSV, SETS_CSV], "kind": "texts"},
+                                 sets_table(bundle.sets), texts),
+        "rulings.json": dump_rulings(
+            out_dir / "rulings.json",
+            {"package": "krcg", "version": version, "kind": "rulings",
+             "from": bundle.rulings_from, "files": [Path(m).name for m in RULINGS_YAML],
+             "licence": "rulings: the VEKN rules team (Rules Directors and Rules Team), curated "
+                        "in krcg (MIT (c) Lionel Panhaleux); each ruling links its sources"},
+            rulings),
     }
     counts = {
         "crypt": len(crypt),
@@ -342,6 +550,10 @@ def generate(crypt_rows: list[dict], library_rows: list[dict], out_dir: Path,
         "delays_replacement": sum(1 for c in library if c.get("delays_replacement")),
         "trifle": sum(1 for c in library if c.get("trifle")),
         "burn_option": sum(1 for c in library if c.get("burn_option")),
+        "rulings": len(rulings["rulings"]),
+        "groups": len(rulings["groups"]),
+        "references": len(rulings["references"]),
+        "cards_with_rulings": len({r["on"] for r in rulings["rulings"] if not r["on"].startswith("G")}),
         "sizes": sizes,
         "version": version,
     }
@@ -357,52 +569,70 @@ def summary_line(counts: dict) -> str:
             ", ".join(f"{k} {v}" for k, v in n.items()) +
             f"; {counts['delays_replacement']} delay replacement, {counts['trifle']} trifles, "
             f"{counts['burn_option']} burn option); "
+            f"{counts['rulings']} rulings ({counts['cards_with_rulings']} cards, "
+            f"{counts['groups']} groups, {counts['references']} sources); "
             f"{sum(counts['sizes'].values()) // 1024} KiB")
 
 
 def readme(version: str, counts: dict) -> str:
     return README_TEMPLATE.format(version=version, crypt=counts["crypt"],
-                                  library=counts["library"])
+                                  library=counts["library"], rulings=counts["rulings"],
+                                  cards_with_rulings=counts["cards_with_rulings"],
+                                  groups=counts["groups"], references=counts["references"])
 
 
 README_TEMPLATE = """\
-# Card facts (`content/cards/`)
+# Cards and rulings (`content/cards/`)
 
-Facts about every VTES card, used by the recorder's declaration checks (does this vampire
+Every VTES card (crypt and library) with its text, and the official rulings, for the card
+pages (`/cards/<id>`), the search and the recorder's declaration checks (does this vampire
 have superior Auspex? must this card's player name a target? how many votes does this
 prince have?). **Generated — do not edit by hand**: run `judgekit cards update` (or
 `python tools/update_cards.py`), review the diff, commit.
 
 ## Source and credit
 
-- Source: the VEKN card lists `krcg/cards/vtescrypt.csv` and `krcg/cards/vteslib.csv`
-  packaged in the `krcg` wheel, version **{version}**, on PyPI
-  (`pip download krcg=={version} --no-deps --python-version 3.12 --only-binary=:all:`).
+- Source: the VEKN card lists `krcg/cards/vtescrypt.csv`, `vteslib.csv` and `vtessets.csv`,
+  and the rulings `krcg/cards/rulings.yaml`, `groups.yaml` and `references.yaml`, packaged in
+  the `krcg` wheel, version **{version}**, on PyPI
+  (`pip download krcg=={version} --no-deps --python-version 3.12 --only-binary=:all:`). The
+  wheel is read as a zip file; krcg is not installed (krcg 5 needs Python 3.12 and judgekit
+  needs none of its code).
 - krcg is MIT-licensed, © Lionel Panhaleux (https://github.com/lionel-panhaleux/krcg).
-- Card data © Paradox Interactive AB; the card lists are published by the Vampire: Elder
-  Kindred Network (VEKN, https://www.vekn.net). Vampire: The Eternal Struggle is a trademark
-  of Paradox Interactive AB.
-- Only facts are kept: names, numbers, disciplines, titles and what a card requires its
-  player to declare. **No card text and no flavour text is stored**; the text is read while
-  generating to derive the facts below, then dropped. Players read the card itself.
+- **Card texts** © Paradox Interactive AB; the card lists are published by the Vampire: Elder
+  Kindred Network (VEKN, https://www.vekn.net) for community tools. Vampire: The Eternal
+  Struggle is a trademark of Paradox Interactive AB. Every page that shows a card text says so.
+- **Rulings**: the rules team's (the successive Rules Directors — Thomas R. Wylie, Shawn F.
+  Carnes, Jon Wilkie, L. Scott Johnson, Pascal Bertrand, Vincent "Ankha" Ripoll — the Rules
+  Team and the rulebook), as curated in krcg. Each ruling keeps its references, and each
+  reference its web address (the Rules Director's or the rules team's post); every page
+  that shows a ruling links them.
+- Flavour text and artists are not kept.
 
-{crypt} crypt cards, {library} library cards.
+{crypt} crypt cards, {library} library cards; {rulings} rulings on {cards_with_rulings}
+cards and {groups} card groups, citing {references} sources.
 
 ## Regenerating
 
 ```
 judgekit cards update                     # downloads krcg=={version} with pip, regenerates
 judgekit cards update --wheel PATH.whl    # from a wheel you already have (offline)
+judgekit cards update --rulings DIR       # rulings.yaml, groups.yaml, references.yaml from DIR
 python tools/update_cards.py --version 5.15   # another krcg release
 ```
 
-The command prints one summary line (counts). Generation uses the standard library only.
+The command prints one summary line (counts). Every input is checked before anything is
+written: a missing or malformed file is refused with its name and the line of the problem
+(YAML syntax, a key that is not `id|name`, a ruling without a reference, a reference or a
+card id that does not exist), and the content in place is kept. Generation uses the
+standard library and PyYAML.
 
 ## File format
 
-`crypt.json` and `library.json` are `{{"source": {{...}}, "cards": [...]}}` with one card
-per line (small diffs), sorted by VEKN card id. To keep the files small, a field equal to
-its default is left out; the defaults are given below.
+`crypt.json`, `library.json` and `texts.json` are `{{"source": {{...}}, "cards": [...]}}`
+with one card per line (small diffs), sorted by VEKN card id. To keep the files small, a
+field equal to its default is left out; the defaults are given below. The VEKN card id is
+each card's stable id everywhere (`/cards/100518` is Deflection).
 
 ### Crypt (`crypt.json`)
 
@@ -450,6 +680,8 @@ sentence ("… and +1 bleed") is missed; the default bleed is 1, so a vampire wi
 | `trifle` | is a trifle | `false` |
 | `delays_replacement` | text says "Do not replace until/as long as…" (the player draws later; the forbidden shortcut of not replacing does not apply) | `false` |
 | `needs` | what the player must declare beyond the card's name (below) | `[]` |
+| `bonuses` | the unconditional `bleed` and `stealth` bonus of each discipline-marked line, keyed by its markers as printed (`dom` inferior, `DOM` superior, `aus NEC` a combination; `[dom] or [obl]` gives both keys): Govern the Unaligned `{{"dom": {{"bleed": 2}}, "DOM": {{"stealth": 1}}}}`. A line "As above, with …" adds to the line above; a sentence with a condition or a cost ("if", "can", "burn", "to get", "during" …) is not counted | none |
+| `step` | when the card is played, when its text fixes it: `before-range`, `before-strikes`, `strike` (a combat card whose every effect line is a strike), `announce` (as the action is announced), `polling`, `after-blocks-declined`; from the card's unmarked lines only (a clause of one level's line is not the card's timing) | none |
 
 **`needs`** — from the announcement guidelines (a card play must name the discipline and
 the level if there is a choice, X, and the targets; Villein-like effects state target and
@@ -492,6 +724,40 @@ Derived flags are heuristics over the text as of krcg {version}: when a check bu
 looks wrong for a card, look the card up, and fix the heuristic in
 `tools/update_cards.py` (with a test in `tests/test_cards.py`), not the JSON.
 
+### Texts (`texts.json`)
+
+`"sets"`: set abbreviation -> `{{"name", "date"}}` (release order). Each card:
+
+| field | meaning | default |
+|---|---|---|
+| `id` | VEKN card id | — |
+| `text` | the card text as the card list gives it: lines separated by `\\n`, discipline symbols in brackets (`[dom]` inferior, `[DOM]` superior), `Ⓓ` for a directed action, `[MERGED]`, `[FLIGHT]` | — |
+| `sets` | set abbreviations, first printing first | `[]` |
+| `clan` | library only: the clan (or creed) required to play it | none |
+| `path`, `banned`, `capacity` | path; year the card was banned; library only: the capacity/life it states | none |
+
+### Rulings (`rulings.json`)
+
+```
+{{"source": {{...}},
+ "references": {{"LSJ 19980302-2": "https://…", …}},
+ "groups": [{{"id": "G00106", "name": "Change the target of a bleed",
+             "cards": [[100518, ""], [101256, "[DOM]"], …]}}, …],
+ "rulings": [{{"on": "100001", "text": "…", "refs": ["LSJ 19980302-2"]}},
+             {{"on": "G00106", "text": "…", "refs": […], "reminder": true}},
+             {{"on": "G00105", "text": "…", "refs": […], "overrides": {{"100045": {{"text", "refs"}}}}}}, …]}}
+```
+
+- `on`: the card id, or the group id for a ruling shared by every card of a group.
+- `text`: the ruling without its references; cards named in braces `{{100518|Deflection}}`
+  (the pages link them), symbols in brackets as in the card texts.
+- `refs`: the ruling's sources, keys of `references` (author and date: LSJ = L. Scott
+  Johnson, PIB = Pascal Bertrand, ANK = Vincent "Ankha" Ripoll, RTR = Rules Team Ruling, RBK
+  = rulebook, TOM/SFC/JON = the first Rules Directors).
+- `reminder`: a ruling that restates a general rule for this card.
+- A group's card may carry a prefix (`[DOM]`): the group's rulings are about that effect of
+  the card; `overrides` gives a card's own wording of a group ruling.
+
 ## Using the facts
 
 ```python
@@ -523,21 +789,31 @@ krcg {version}), `find` returns the crypt card.
 
 
 def run(wheel: Path | None = None, out_dir: Path | None = None,
-        version: str = KRCG_VERSION) -> dict:
-    """Generate content/cards from a wheel (downloaded with pip when not given)."""
+        version: str = KRCG_VERSION, rulings_dir: Path | None = None) -> dict:
+    """Generate content/cards from a wheel (downloaded with pip when not given).
+
+    Everything is written to a folder beside `out_dir` first and moved in only when it is
+    complete, so a failure (network, a malformed file) leaves the current content as it was."""
     if out_dir is None:
         from judgekit.paths import content_dir
         out_dir = content_dir() / "cards"
+    out_dir = Path(out_dir)
     if wheel is None:
         with tempfile.TemporaryDirectory(prefix="krcg-") as tmp:
-            wheel_path = download_wheel(version, Path(tmp))
-            crypt, library, found = read_wheel(wheel_path)
+            bundle = read_wheel(download_wheel(version, Path(tmp)), rulings_dir)
     else:
-        crypt, library, found = read_wheel(Path(wheel))
-    counts = generate(crypt, library, Path(out_dir), found)
+        bundle = read_wheel(Path(wheel), rulings_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".cards-new-", dir=out_dir.parent) as staging:
+        counts = generate(bundle, Path(staging))
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name in OUTPUT_FILES:
+            os.replace(Path(staging) / name, out_dir / name)
     try:  # a running process should see the new files
         from judgekit.recorder.cards import clear_cache
         clear_cache()
+        from judgekit.cards.catalog import clear_cache as clear_catalog
+        clear_catalog()
     except ImportError:  # pragma: no cover
         pass
     return counts
@@ -548,10 +824,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wheel", type=Path, help="a krcg wheel already downloaded (no network)")
     parser.add_argument("--version", default=KRCG_VERSION,
                         help=f"krcg version to download (default {KRCG_VERSION})")
+    parser.add_argument("--rulings", type=Path,
+                        help="a folder with rulings.yaml, groups.yaml and references.yaml to use "
+                             "instead of the wheel's (e.g. a newer vtes-rulings checkout)")
     parser.add_argument("--out", type=Path, help="output folder (default content/cards)")
     args = parser.parse_args(argv)
     try:
-        counts = run(args.wheel, args.out, args.version)
+        counts = run(args.wheel, args.out, args.version, args.rulings)
     except (OSError, RuntimeError, ValueError, zipfile.BadZipFile, KeyError) as exc:
         print(f"update_cards: {exc}", file=sys.stderr)
         return 1

@@ -11,7 +11,11 @@ with the same numbers and never has to stem:
   pattern and looks each word up here;
 - `synonyms`: the synonym table already stemmed, keyed by stem sequences, exactly as the
   server expands it; `case_sensitive`: the keys that expand only in capitals ("TO");
-- `stop`: the analyzer's stop words (for query words the corpus does not contain).
+- `stop`: the analyzer's stop words (for query words the corpus does not contain);
+- `question`: the stems of the question words ("what", "my", "whole") that count for little;
+- `number_words`: number words and their values ("ninety": 90; `number_tens` are the ones
+  that take a unit after them, "twenty-eight"), and each entry's `numbers`:
+  the numbers its text states, with the stems of the words after each (`[[90, ["card"]]]`).
 
 A query word missing from `words` is lower-cased, accent-folded and suffix-stripped in the
 browser, then expanded by the same one-typo and prefix rules as on the server.
@@ -25,12 +29,14 @@ from typing import Any
 
 from whoosh.analysis import STOP_WORDS
 
-from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY, WORD,
-                                   SearchIndex, analyze, index_stamp)
-from judgekit.rules.synonyms import CASE_SENSITIVE, SYNONYMS
+from judgekit.rules.analysis import NUMBER_WORDS, TENS
+from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY, NUMBER_BOOST,
+                                   NUMBER_EXACT, NUMBER_NEAR, QUESTION_FACTOR, UNIT_MISS, WORD,
+                                   SearchIndex, analyze, index_stamp, question_stems)
+from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 1
+FORMAT = 2
 
 FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
 
@@ -52,9 +58,15 @@ def surface_words(texts) -> dict[str, str | int]:
     return out
 
 
+# the tables the offline index carries besides the content: a change to them is a new index
+TABLES = hashlib.sha256(json.dumps([SYNONYMS, CASE_SENSITIVE, sorted(QUESTION_WORDS), NUMBER_WORDS],
+                                   sort_keys=True).encode()).hexdigest()[:12]
+
+
 def index_version(index: SearchIndex) -> str:
-    """Changes with the rules content, the server index's version and this format."""
-    return hashlib.sha256(f"{index_stamp(index.corpus)}:{FORMAT}".encode()).hexdigest()[:12]
+    """Changes with the rules content, the server index's version, the synonym and question
+    word tables, and this format."""
+    return hashlib.sha256(f"{index_stamp(index.corpus)}:{TABLES}:{FORMAT}".encode()).hexdigest()[:12]
 
 
 def build_offline_index(index: SearchIndex) -> dict[str, Any]:
@@ -69,6 +81,7 @@ def build_offline_index(index: SearchIndex) -> dict[str, Any]:
             "title": e.title, "context": e.context, "body": e.body, "url": e.url,
             "kind": e.kind, "anchors": [[offset, anchor] for offset, anchor in e.anchors],
             "lengths": [p.lengths[f][docnum] for f in FIELDS],
+            "numbers": [[value, sorted(units)] for value, units in index.stated[docnum]],
         })
         texts += [e.title, e.context, e.body]
     # the synonym table's own words, so a judge's word absent from the rules still stems alike
@@ -87,7 +100,9 @@ def build_offline_index(index: SearchIndex) -> dict[str, Any]:
         "server_index": INDEX_VERSION,
         "params": {"k1": K1, "b": B, "field_boosts": dict(FIELD_BOOSTS), "fields": list(FIELDS),
                    "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
-                   "max_query": MAX_QUERY},
+                   "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
+                   "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
+                   "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS},
         # whoosh stores a posting's weight as count x field boost in a float32; BM25F then
         # multiplies by FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": {f: index.ix.schema[f].format.field_boost for f in FIELDS},
@@ -99,6 +114,9 @@ def build_offline_index(index: SearchIndex) -> dict[str, Any]:
         "entries": entries,
         "words": surface_words(texts),
         "stop": sorted(STOP_WORDS),
+        "question": sorted(question_stems()),
+        "number_words": NUMBER_WORDS,
+        "number_tens": sorted(TENS),
         "synonyms": synonyms,
         "case_sensitive": case_sensitive,
     }

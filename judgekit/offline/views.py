@@ -21,6 +21,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, request
 
 from judgekit.offline import precache
+from judgekit.offline.manifest import manifest_body
 from judgekit.offline.search_index import index_version, offline_index_json
 from judgekit.views import rules
 
@@ -113,29 +114,7 @@ def _offline_context():
 
 @bp.get("/manifest.webmanifest")
 def manifest():
-    body = {
-        "name": "judgekit — VTES judge's companion",
-        "short_name": "judgekit",
-        "description": "VEKN tournament rules, announcement guidelines and a table recorder, "
-                       "usable offline in the hall.",
-        "id": "/",
-        "start_url": "/",
-        "scope": "/",
-        "display": "standalone",
-        "orientation": "any",
-        "background_color": "#fffdfa",
-        "theme_color": "#5b1a1a",
-        "lang": "en",
-        "icons": [
-            {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png",
-             "purpose": "any"},
-            {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png",
-             "purpose": "any"},
-            {"src": "/static/icons/icon-maskable-512.png", "sizes": "512x512",
-             "type": "image/png", "purpose": "maskable"},
-        ],
-    }
-    resp = Response(json.dumps(body, ensure_ascii=False, indent=1),
+    resp = Response(json.dumps(manifest_body("/"), ensure_ascii=False, indent=1),
                     mimetype="application/manifest+json")
     resp.headers["Cache-Control"] = "no-cache"
     return resp

@@ -195,6 +195,21 @@ class LibraryCard:
     # additions beyond the agreed interface
     aka: tuple[str, ...] = ()
     id: int = 0
+    # unconditional bleed/stealth bonus of each marked line: {"dom": {"bleed": 2}, "DOM": ...}
+    bonuses: dict[str, dict[str, int]] | None = None
+    # when the card is played, if its text fixes it (before-range, strike, announce, ...)
+    step: str | None = None
+
+    def bonus(self, what: str, level: int | str, discipline: str | None = None) -> int:
+        """The card's `what` ("bleed", "stealth") bonus at that level: 0 when it has none.
+        The discipline defaults to the card's only one."""
+        code = (discipline_code(discipline) if discipline else
+                self.disciplines[0] if len(self.disciplines) == 1 else None)
+        name = level if isinstance(level, str) else LEVELS[level - 1] if level in (1, 2) else None
+        if code is None or name not in LEVELS:
+            return 0
+        key = code.upper() if name == "superior" else code.lower()
+        return int((self.bonuses or {}).get(key, {}).get(what, 0))
 
     def has_level(self, discipline: str, level: int | str) -> bool:
         """Whether the card has an effect at that level of that discipline."""
@@ -556,7 +571,8 @@ def _library_from(d: dict) -> LibraryCard:
         pool_cost=d.get("pool_cost"), blood_cost=d.get("blood_cost"),
         conviction_cost=d.get("conviction_cost"), burn_option=d.get("burn_option", False),
         trifle=d.get("trifle", False), delays_replacement=d.get("delays_replacement", False),
-        needs=tuple(d.get("needs", ())), aka=tuple(d.get("aka", ())), id=d.get("id", 0))
+        needs=tuple(d.get("needs", ())), aka=tuple(d.get("aka", ())), id=d.get("id", 0),
+        bonuses=d.get("bonuses"), step=d.get("step"))
 
 
 def read_cards_file(path: Path) -> tuple[dict, list[dict]]:

@@ -67,12 +67,18 @@ ACTION_NAMES = {
 # the recorder's table also has actions only the rulebook's action list gives a stealth for.
 GUIDELINE_STEALTH = {"bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
                      "rescue", "card", "other"}
+# Actions on a torpid vampire: their stealth depends on who controls it (the rulebook's
+# action list: +1 when the acting and the torpid vampire have the same controller, else 0),
+# so they get a line of their own instead of one value.
+TORPOR_ACTIONS = ("rescue", "diablerie")
 
 
 def _stealth_lines() -> list[tuple[str, list[str]]]:
     """Standard stealth by action, from the recorder's table (the one place it lives)."""
     by_value: dict[int, list[str]] = {}
     for kind, value in STANDARD_STEALTH.items():
+        if kind in TORPOR_ACTIONS:
+            continue
         name = ACTION_NAMES.get(kind, kind.replace("-", " "))
         by_value.setdefault(value, []).append(name if kind in GUIDELINE_STEALTH else f"{name} (rulebook)")
     return [(f"+{v}" if v else "0", names) for v, names in sorted(by_value.items())]
@@ -110,8 +116,9 @@ def build(corpus: Corpus) -> list[Card]:
         Line(f"Withdrawal: {_half(WITHDRAW_VP)} VP (not 1).", TR, "3.7.2"),
         Line(f"Time limit reached: {_half(TIME_OUT_VP)} VP to each player not ousted; "
              "a lone survivor gets 1 VP.", TR, "3.7.2"),
-        Line("Concession: only when all players but one agree; scored as if the one remaining "
-             "player ousted the conceders in sequence.", TR, "3.5"),
+        Line("Concession: only when all players but one agree, and only if it does not break the "
+             "play-to-win rule; scored as if the one remaining player ousted the conceders in "
+             "sequence.", TR, "3.5"),
         Line("Intentional draw: scored as if the time limit was reached.", TR, "3.6"),
     ]))
 
@@ -129,21 +136,25 @@ def build(corpus: Corpus) -> list[Card]:
     ], table=(header, rows)))
 
     cards.append(Card("time", "Time call", [
-        Line(f"Rounds last at least {MIN_ROUND_MIN // 60} hours; the limit is announced before play.",
-             TR, "3.1.1"),
+        Line(f"The round's time limit is at least {MIN_ROUND_MIN // 60} hours and is announced before "
+             "play; the final may have a longer limit, at the judge's option.", TR, "3.1.1"),
         Line("At the call, the game ends after the current minion action, or at the end of the current "
              "phase when the call comes outside the minion phase.", TR, "3.1.1"),
         Line("A ruling that takes the judge more than a minute may add time to the table.", TR, "2.8"),
         Line("A break in the middle of a game: call a judge first, who extends the table's time as "
              "needed.", TR, "3.3.3"),
-        Line(f"Extensions at one table add up to at most {EXTENSION_CAP_MIN} minutes a round unless "
+        Line(f"Judges may cap a table's extensions at {EXTENSION_CAP_MIN} minutes a round, unless "
              "there is a major disruption or the head judge allows more (Tournament Conduct & "
-             "Infraction Guide v2, 1.2.4; the rules themselves set no cap).", TR, "2.8"),
+             "Infraction Guide v2, 1.2.4: a cap judges may apply, not a limit; the tournament "
+             "rules set none).", TR, "2.8"),
     ]))
 
     cards.append(Card("stealth", "Standard stealth (declare it only when different)", [
         Line(f"{value} stealth: {', '.join(names)}.", AN, "action-declaration")
         for value, names in _stealth_lines()
+    ] + [
+        Line("Rescue from torpor and diablerie: +1 stealth when the acting vampire and the torpid "
+             "vampire have the same controller, 0 when not (rulebook).", AN, "action-declaration"),
     ] + [
         Line("A bleed always states its amount, and the new total whenever it changes.", AN, "action-declaration"),
     ]))
@@ -171,7 +182,11 @@ def build(corpus: Corpus) -> list[Card]:
         Line("After declaring an action the acting player passes (“any blocks?” counts).", AN, "forbidden-shortcuts"),
         Line("Each player who may block passes explicitly (“no block” counts) before reacting.", AN,
              "forbidden-shortcuts"),
-        Line("Replace a card before playing the next one; declare the end of the turn.", AN, "forbidden-shortcuts"),
-        Line("Votes: the number and the side; name the voting vampire when not using all votes.", AN, "votes"),
+        Line("A card with no delay in its replacement is replaced before the next card is played; "
+             "declare the end of the turn.", AN, "forbidden-shortcuts"),
+        Line("Referendum terms that offer a choice are confirmed when the political action succeeds, "
+             "even if they were negotiated before.", AN, "votes"),
+        Line("Votes: the number and the side; name the voting vampire when not committing all "
+             "available votes, not counting optional effects.", AN, "votes"),
     ]))
     return cards

@@ -11,7 +11,6 @@ quotes, stars, brackets, AND/OR and colons are just characters and cannot fail.
 """
 from __future__ import annotations
 
-import html
 import math
 import os
 import pickle
@@ -19,56 +18,31 @@ import re
 import shutil
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
 from whoosh import index as windex
 from whoosh import query as Q
-from whoosh.analysis import (CharsetFilter, LowercaseFilter, RegexTokenizer,
-                             StemFilter, StopFilter)
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.lang.porter2 import stem as porter2
-from whoosh.support.charset import accent_map
 
-from judgekit.rules.corpus import Block, Corpus, Document, Section
-from judgekit.rules.synonyms import CASE_SENSITIVE, SYNONYMS
+from judgekit.rules.analysis import (ANALYZER, WORD, analyze, closeness, make_analyzer,  # noqa: F401
+                                     number_value, numbers_in, phrase_item, query_stems, stem_word,
+                                     within_one_edit)
+from judgekit.rules.corpus import Block, Corpus
+from judgekit.rules.snippets import snippet_and_url
+from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 MAX_QUERY = 500
 # Bump when the schema, the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "5"
-WORD = r"\w+(?:[.'’]\w+)*"
+INDEX_VERSION = "6"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
 
 HEAD_FIELDS = ("title",)
-
-
-def make_analyzer():
-    return (RegexTokenizer(WORD) | LowercaseFilter() | CharsetFilter(accent_map)
-            | StopFilter(minsize=1) | StemFilter(stemfn=porter2, cachesize=-1))
-
-
-ANALYZER = make_analyzer()
-
-
-def analyze(text: str) -> list[tuple[str, int, int]]:
-    """(stem, start char, end char) of each indexed word of `text`."""
-    return [(t.text, t.startchar, t.endchar)
-            for t in ANALYZER(text, positions=False, chars=True)]
-
-
-@lru_cache(maxsize=65536)
-def stem_word(word: str) -> tuple[str, ...]:
-    """The indexed stem(s) of one query word (usually one; none for a stop word)."""
-    return tuple(s for s, _, _ in analyze(word))
-
-
-def query_stems(text: str) -> list[str]:
-    return [s for w in re.findall(WORD, text) for s in stem_word(w)]
 
 
 def make_schema() -> Schema:
@@ -86,9 +60,10 @@ def make_schema() -> Schema:
 
 @dataclass
 class Entry:
-    """One searchable unit: a section's own text, or one example."""
+    """One searchable unit: a section's own text, one example, or one defined term."""
 
-    key: str          # "tournament-rules/3.7.2" or "announcements/shortcuts#shortcuts-ex3"
+    key: str          # "tournament-rules/3.7.2", "announcements/shortcuts#shortcuts-ex3",
+                      # "tournament-rules/B#term-proxy-card"
     doc: str
     section: str
     number: str       # section number ("3.7.2") or "" for unnumbered sections
@@ -96,7 +71,7 @@ class Entry:
     context: str      # titles of the enclosing sections
     body: str         # plain text
     url: str
-    kind: str         # "section" | "example" | "intro"
+    kind: str         # "section" | "example" | "definition" | "intro"
     anchors: list[tuple[int, str]]  # (char offset in body, block anchor) to link to a paragraph
 
 
@@ -118,7 +93,10 @@ def _join_blocks(blocks: Iterable[Block]) -> tuple[str, list[tuple[int, str]]]:
 
 
 def entries_of(corpus: Corpus) -> list[Entry]:
-    """The search entries of the current documents (history editions are not searched)."""
+    """The search entries of the current documents (history editions are not searched).
+
+    A section's examples and its defined terms (Appendix B) are entries of their own, so a
+    question about one term or one situation finds that paragraph, titled by it."""
     out: list[Entry] = []
     for doc in corpus.current:
         if doc.preamble:
@@ -127,7 +105,8 @@ def entries_of(corpus: Corpus) -> list[Entry]:
                              doc.title, body, section_url(doc.id, "intro"), "intro", anchors))
         for sec in doc.sections.values():
             context = " ".join(a.title for a in doc.ancestors(sec.id))
-            own = [b for b in sec.blocks if b.kind != "example"]
+            terms = [b for b in sec.blocks if b.kind == "term" and b.term]
+            own = [b for b in sec.blocks if b.kind != "example" and b not in terms]
             body, anchors = _join_blocks(own)
             out.append(Entry(f"{doc.id}/{sec.id}", doc.id, sec.id, sec.number or "", sec.label,
                              context, body, section_url(doc.id, sec.id), "section", anchors))
@@ -137,6 +116,11 @@ def entries_of(corpus: Corpus) -> list[Entry]:
                                  f"{sec.label} — {ex.label}", f"{context} {sec.title}", body,
                                  section_url(doc.id, sec.id, ex.anchor), "example",
                                  [(0, ex.anchor)]))
+            for term in terms:
+                out.append(Entry(f"{doc.id}/{sec.id}#{term.anchor}", doc.id, sec.id, sec.number or "",
+                                 f"{term.term} — {sec.label}", f"{context} {sec.title}", term.plain(),
+                                 section_url(doc.id, sec.id, term.anchor), "definition",
+                                 [(0, term.anchor)]))
     return out
 
 
@@ -219,6 +203,11 @@ class QueryError(ValueError):
 
 FIELD_BOOSTS = {"title": 3.0, "body": 1.0, "context": 0.6}
 K1, B = 1.2, 0.75   # BM25 parameters (whoosh's defaults)
+QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
+NUMBER_BOOST = 2.0      # a number stated by the entry, per unit of the number's weight
+NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
+NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
+UNIT_MISS = 0.5         # share kept when the stated number counts something else
 
 
 @dataclass
@@ -244,31 +233,30 @@ class Postings:
             keys = [""] * n
             for docnum, stored in r.iter_docs():
                 keys[docnum] = stored["key"]
-            terms: dict[str, dict[str, list[tuple[int, float]]]] = {}
             lengths: dict[str, list[int]] = {}
             avg: dict[str, float] = {}
-            terms = {field: {} for field in FIELD_BOOSTS}
-            for field, term, docnum, weight, _ in r.iter_postings():  # one pass over all postings
-                table = terms.get(field)
+            terms: dict[str, dict[str, list[tuple[int, float]]]] = {f: {} for f in FIELD_BOOSTS}
+            for fname, term, docnum, weight, _ in r.iter_postings():  # one pass over all postings
+                table = terms.get(fname)
                 if table is not None:
                     word = term.decode("utf-8") if isinstance(term, bytes) else term
                     table.setdefault(word, []).append((docnum, weight))
-            for field in FIELD_BOOSTS:
-                lengths[field] = [r.doc_field_length(d, field, 0) for d in range(n)]
-                avg[field] = (r.field_length(field) / n) if n else 1.0
+            for fname in FIELD_BOOSTS:
+                lengths[fname] = [r.doc_field_length(d, fname, 0) for d in range(n)]
+                avg[fname] = (r.field_length(fname) / n) if n else 1.0
         return cls(keys, terms, lengths, avg, n, {k: i for i, k in enumerate(keys)})
 
-    def idf(self, field: str, term: str) -> float:
-        df = len(self.terms[field].get(term, ()))
+    def idf(self, fname: str, term: str) -> float:
+        df = len(self.terms[fname].get(term, ()))
         return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
 
     def add_term(self, scores: dict[int, float], term: str, boost: float) -> None:
-        for field, fboost in FIELD_BOOSTS.items():
-            plist = self.terms[field].get(term)
+        for fname, fboost in FIELD_BOOSTS.items():
+            plist = self.terms[fname].get(term)
             if not plist:
                 continue
-            idf = self.idf(field, term)
-            lens, avg = self.lengths[field], self.avg[field]
+            idf = self.idf(fname, term)
+            lens, avg = self.lengths[fname], self.avg[fname]
             for doc, tf in plist:
                 norm = tf + K1 * (1 - B + B * lens[doc] / avg)
                 scores[doc] = scores.get(doc, 0.0) + boost * fboost * idf * tf * (K1 + 1) / norm
@@ -289,6 +277,18 @@ def has_phrase(positions: dict[str, list[int]], stems: tuple[str, ...]) -> bool:
     return any(all(p + i + 1 in r for i, r in enumerate(rest)) for p in first)
 
 
+def stated_numbers(text: str, tokens: list[tuple[str, int, int]]) -> list[tuple[float, frozenset[str]]]:
+    """The numbers a text states, each with the stems of the (up to) two words after it
+    that are not numbers themselves: "ninety cards" -> (90, {card}); "15 minutes of" ->
+    (15, {minut})."""
+    out = []
+    for i, width, value in numbers_in(text, tokens):
+        after = range(i + width, min(len(tokens), i + width + 3))
+        units = [tokens[j][0] for j in after if number_value(text[tokens[j][1]:tokens[j][2]]) is None][:2]
+        out.append((value, frozenset(units)))
+    return out
+
+
 class Or(Q.Or):
     """whoosh's Or with its lazy binary tree of union matchers.
 
@@ -301,36 +301,18 @@ class Or(Q.Or):
 
 @dataclass
 class Group:
-    """What one word (or synonym phrase) of the query may match."""
+    """What one word (or synonym phrase, or number) of the query may match."""
 
     words: str                       # as typed
     alts: dict[tuple[str, ...], float]  # stem sequence -> boost (original 1.0, synonym, typo)
-    weight: float = 1.0              # rarity of the word in the corpus (for coverage)
+    weight: float = 1.0              # rarity of the word in the corpus, times `factor`
+    factor: float = 1.0              # QUESTION_FACTOR for a question word, else 1
+    number: float | None = None      # a number group: the value asked about
+    units: frozenset[str] = field(default_factory=frozenset)  # stems of the words after it
+    near: dict[int, float] = field(default_factory=dict)     # docnum -> closeness x unit
 
     def stems(self) -> set[str]:
         return {s for alt in self.alts for s in alt}
-
-    def matches(self, stems: frozenset[str]) -> bool:
-        return any(all(s in stems for s in alt) for alt in self.alts)
-
-
-def within_one_edit(a: str, b: str) -> bool:
-    """True when `a` and `b` differ by one insertion, deletion, substitution or swap."""
-    if a == b:
-        return True
-    la, lb = len(a), len(b)
-    if abs(la - lb) > 1:
-        return False
-    if la > lb:
-        a, b, la, lb = b, a, lb, la
-    i = 0
-    while i < la and a[i] == b[i]:
-        i += 1
-    if la == lb:
-        if a[i + 1:] == b[i + 1:]:
-            return True
-        return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:]
-    return a[i:] == b[i + 1:]
 
 
 class SearchIndex:
@@ -345,13 +327,11 @@ class SearchIndex:
         self.entries = {e.key: e for e in entries_of(corpus)}
         analysed = load_analysis(corpus, index_dir) or analyse_entries(self.entries.values())
         self._tokens = {key: a["body"] for key, a in analysed.items()}
-        self._stems: dict[str, frozenset[str]] = {}
         df: dict[str, int] = {}
         for key, e in self.entries.items():
             stems = frozenset([s for s, _, _ in self._tokens[key]]
                               + [s for s, _, _ in analysed[key]["title"]]
                               + [s for s, _, _ in analysed[key]["context"]])
-            self._stems[key] = stems
             for st in stems:
                 df[st] = df.get(st, 0) + 1
         self.df = df
@@ -365,11 +345,19 @@ class SearchIndex:
                 term_docs.setdefault(term, set()).update(d for d, _ in plist)
         self._term_docs = {t: frozenset(d) for t, d in term_docs.items()}
         self.n_entries = max(1, len(self.entries))
+        # the numbers each entry's text states (by docnum), and by value: value -> [(docnum, units)]
+        self.stated = [stated_numbers(self.entries[key].body, self._tokens[key])
+                       for key in self.postings.keys]
+        self._numbers: dict[float, list[tuple[int, frozenset[str]]]] = {}
+        for doc, stated in enumerate(self.stated):
+            for value, units in stated:
+                self._numbers.setdefault(value, []).append((doc, units))
         self._by_first: dict[str, list[str]] = {}
         for word in df:
             self._by_first.setdefault(word[:1], []).append(word)
         self._synonyms = self._stem_synonyms()
         self._max_phrase = max((len(k) for k in self._synonyms), default=1)
+        self._question = question_stems()
         self._local = threading.local()
         self._by_number: dict[str, list[Entry]] = {}
         for e in self.entries.values():
@@ -382,9 +370,9 @@ class SearchIndex:
         for key, alts in SYNONYMS.items():
             if key in CASE_SENSITIVE:
                 continue  # matched on the typed form, see _groups
-            stems = tuple(s for s, _, _ in analyze(key))
-            if not stems:
-                continue
+            stems = tuple(phrase_item(key[a:b], s) for s, a, b in analyze(key))
+            if not stems or len(stems) < len(re.findall(WORD, key)):
+                continue  # a stop word in the key: it would stand for its other words alone
             bucket = out.setdefault(stems, [])
             for alt in alts:
                 alt_stems = tuple(s for s, _, _ in analyze(alt))
@@ -411,11 +399,37 @@ class SearchIndex:
 
     @lru_cache(maxsize=4096)
     def _extensions(self, stem: str) -> list[str]:
-        """Indexed words that extend a short stem by up to three letters ("play" -> "player")."""
+        """Indexed words that extend a stem by up to three letters ("play" -> "player"), or
+        that it extends ("finalist" -> "final"), at least four letters long."""
         if len(stem) < 4 or not stem.isalpha():
             return []
         return [w for w in self._by_first.get(stem[:1], ())
-                if len(stem) < len(w) <= len(stem) + 3 and w.startswith(stem)]
+                if (len(stem) < len(w) <= len(stem) + 3 and w.startswith(stem))
+                or (4 <= len(w) < len(stem) <= len(w) + 3 and stem.startswith(w))]
+
+    def _rarity(self, alts) -> float:
+        rarest = max((min((self.df.get(s, 0) for s in alt), default=0)
+                      for alt in alts if all(s in self.df for s in alt)), default=0)
+        return math.log(1 + self.n_entries / (1 + rarest)) if rarest else 0.3
+
+    def _number_docs(self, value: float, units: frozenset[str]) -> tuple[dict[int, float], float]:
+        """Entries stating `value` or a number near it, docnum -> closeness (x UNIT_MISS when
+        the number there counts something else than the query's), and the number's weight:
+        its rarity among the entries stating it or one close to it, whatever they count."""
+        out: dict[int, float] = {}
+        close: set[int] = set()
+        for stated, places in self._numbers.items():
+            near = closeness(value, stated)
+            if near < NUMBER_NEAR:
+                continue
+            for doc, stated_units in places:
+                if near >= NUMBER_EXACT:
+                    close.add(doc)
+                same = not units or not stated_units or units & stated_units  # a table cell has none
+                score = near if same else near * UNIT_MISS
+                if score > out.get(doc, 0.0):
+                    out[doc] = score
+        return out, (math.log(1 + self.n_entries / (1 + len(close))) if out else 0.3)
 
     def _groups(self, text: str) -> list[Group]:
         """One group per word of the query, or per synonym phrase when several words form one."""
@@ -427,17 +441,32 @@ class SearchIndex:
             if key in CASE_SENSITIVE and w == CASE_SENSITIVE[key]:
                 alts = {tuple(s for s, _, _ in analyze(a)): 0.9 for a in SYNONYMS[key]}
                 groups.append(Group(w, alts))
-        seq = [(w, st[0]) for w, st in words if st]
+        tokens = analyze(text)
+        seq = [(text[a:b], st) for st, a, b in tokens]
+        items = [phrase_item(w, st) for w, st in seq]
+        numbers = {i: (width, value) for i, width, value in numbers_in(text, tokens)}
         i = 0
         while i < len(seq):
             n = 1
             for k in range(min(self._max_phrase, len(seq) - i), 1, -1):
-                if tuple(st for _, st in seq[i:i + k]) in self._synonyms:
+                if tuple(items[i:i + k]) in self._synonyms:
                     n = k
                     break
+            if n == 1 and i in numbers:
+                # a number ("91", "twenty-eight"): matched against the numbers entries state,
+                # near ones included, counting what the next words name ("91 library cards")
+                n, value = numbers[i]
+                units = frozenset(st for w, st in seq[i + n:i + n + 2] if number_value(w) is None)
+                near, weight = self._number_docs(value, units)
+                groups.append(Group(" ".join(w for w, _ in seq[i:i + n]),
+                                    {tuple(st for _, st in seq[i:i + n]): 1.0}, weight,
+                                    number=value, units=units, near=near))
+                i += n
+                continue
             key = tuple(st for _, st in seq[i:i + n])
+            typed = " ".join(w for w, _ in seq[i:i + n])
             alts: dict[tuple[str, ...], float] = {key: 1.0}
-            for alt in self._synonyms.get(key, ()):
+            for alt in self._synonyms.get(tuple(items[i:i + n]), ()):
                 alts.setdefault(alt, 0.8)
             if n == 1:
                 for longer in self._extensions(key[0]):
@@ -446,10 +475,8 @@ class SearchIndex:
                     alts.setdefault((typo,), 0.6)
                     for alt in self._synonyms.get((typo,), ()):
                         alts.setdefault(alt, 0.5)
-            rarest = max((min((self.df.get(s, 0) for s in alt), default=0)
-                          for alt in alts if all(s in self.df for s in alt)), default=0)
-            weight = math.log(1 + self.n_entries / (1 + rarest)) if rarest else 0.3
-            groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight))
+            factor = QUESTION_FACTOR if n == 1 and key[0] in self._question else 1.0
+            groups.append(Group(typed, alts, self._rarity(alts) * factor, factor))
             i += n
         return groups
 
@@ -459,7 +486,7 @@ class SearchIndex:
             alts: list[Q.Query] = []
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
-                    alts.extend(Q.Term(f, alt[0], boost=boost) for f in ("title", "body", "context")
+                    alts.extend(Q.Term(f, alt[0], boost=boost * g.factor) for f in ("title", "body", "context")
                                 if alt[0] in self.field_vocab[f])
                 elif all(a in self.field_vocab["body"] for a in alt):
                     alts.append(Q.Phrase("body", list(alt), boost=boost))
@@ -467,15 +494,13 @@ class SearchIndex:
                         alts.append(Q.Phrase("title", list(alt), boost=boost))
             if alts:
                 subs.append(alts[0] if len(alts) == 1 else Or(alts))
-        # adjacent words of the query found together earn a bonus ("end of turn")
-        stems = query_stems(text)
-        for a, b in zip(stems, stems[1:]):
-            if a in self.field_vocab["body"] and b in self.field_vocab["body"] and a != b:
-                subs.append(Q.Phrase("body", [a, b], boost=0.6))
         return Or(subs) if subs else Q.NullQuery
 
-    def _group_docs(self, g: Group) -> frozenset[int] | set[int]:
-        """The entries (docnums) holding any alternative of the group (phrases: all its words)."""
+    def _group_docs(self, g: Group) -> dict[int, float] | set[int] | frozenset[int]:
+        """The entries (docnums) holding any alternative of the group (phrases: all its words);
+        for a number, docnum -> how close the number they state is."""
+        if g.number is not None:
+            return g.near
         docs: set[int] = set()
         empty: frozenset[int] = frozenset()
         for alt in g.alts:
@@ -485,8 +510,9 @@ class SearchIndex:
             docs |= found
         return docs
 
-    def _candidates(self, groups: list[Group], text: str, engine: str) -> list[tuple[str, float]]:
-        """The best-scored entries (key, BM25F score) before coverage re-ranking."""
+    def _candidates(self, groups: list[Group], text: str, engine: str,
+                    group_docs: list) -> list[tuple[str, float]]:
+        """The best-scored entries (key, score) before coverage re-ranking."""
         if engine == "whoosh":   # whoosh's own matchers, kept for comparison (bench/search.py)
             query = self._query(groups, text)
             if query is Q.NullQuery:
@@ -494,15 +520,23 @@ class SearchIndex:
             return [(r["key"], r.score) for r in self._searcher().search(query, limit=self.CANDIDATES)]
         p = self.postings
         scores: dict[int, float] = {}
-        for g in groups:
+        question: set[str] = set()
+        for g, docs in zip(groups, group_docs):
+            if g.number is not None:
+                for doc, near in docs.items():
+                    scores[doc] = scores.get(doc, 0.0) + NUMBER_BOOST * g.weight * near
+                continue
+            if g.factor != 1.0:
+                question.update(alt[0] for alt in g.alts if len(alt) == 1)
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
-                    p.add_term(scores, alt[0], boost)
+                    p.add_term(scores, alt[0], boost * g.factor)
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]
         stems = query_stems(text)
-        phrases += [((a, b), 0.6) for a, b in zip(stems, stems[1:]) if a != b]
+        phrases += [((a, b), 0.6 * (QUESTION_FACTOR if a in question or b in question else 1.0))
+                    for a, b in zip(stems, stems[1:]) if a != b]
         for alt, boost in phrases:
             if not all(a in self.df for a in alt):
                 continue
@@ -536,15 +570,21 @@ class SearchIndex:
         if not groups or len(hits) >= limit:
             return hits[:limit], stems
         total = sum(g.weight for g in groups) or 1.0
-        group_docs = [(g.weight, self._group_docs(g)) for g in groups]
+        group_docs = [self._group_docs(g) for g in groups]
         docnum = self.postings.docnum
         ranked = []
-        for key, score in self._candidates(groups, text, engine):
+        for key, score in self._candidates(groups, text, engine, group_docs):
             if key in seen:
                 continue
             d = docnum[key]
-            coverage = sum(w for w, docs in group_docs if d in docs) / total
-            ranked.append((score * coverage * coverage, key))
+            covered = 0.0
+            for g, docs in zip(groups, group_docs):
+                if g.number is not None:
+                    covered += g.weight * docs.get(d, 0.0)
+                elif d in docs:
+                    covered += g.weight
+            coverage = covered / total
+            ranked.append((score * coverage * coverage * coverage, key))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
@@ -578,59 +618,10 @@ class SearchIndex:
         return self._snippet_and_url(e, stems)[0]
 
     def _snippet_and_url(self, e: Entry, stems: list[str], width: int = 28) -> tuple[str, str]:
-        tokens = self._tokens[e.key]
-        wanted = set(stems)
-        if not tokens:
-            return html.escape(e.body[:200]), e.url
-        positions = self._positions[e.key]
-        hits = sorted(i for st in wanted for i in positions.get(st, ()))
-        if hits:
-            # the window of `width` words covering the most distinct matched stems (two pointers)
-            best, best_score, j, counts = hits[0], -1, 0, {}
-            for k, start in enumerate(hits):
-                while j < len(hits) and hits[j] < start + width:
-                    st = tokens[hits[j]][0]
-                    counts[st] = counts.get(st, 0) + 1
-                    j += 1
-                score = len(counts) * 10 + (j - k)
-                if score > best_score:
-                    best, best_score = start, score
-                st = tokens[start][0]
-                counts[st] -= 1
-                if not counts[st]:
-                    del counts[st]
-            first = max(0, best - 4)
-        else:
-            first = 0
-        last = min(len(tokens) - 1, first + width)
-        start_char = tokens[first][1]
-        # begin at the start of the sentence/paragraph if it is close
-        back = e.body.rfind("\n", 0, start_char)
-        if 0 <= start_char - back <= 40:
-            start_char = back + 1
-        elif first == 0:
-            start_char = 0
-        end_char = tokens[last][2]
-        out, pos = [], start_char
-        for s, a, b in tokens[first:last + 1]:
-            if a < start_char:
-                continue
-            if s in wanted:
-                out.append(html.escape(e.body[pos:a]))
-                out.append(f"<mark>{html.escape(e.body[a:b])}</mark>")
-                pos = b
-        out.append(html.escape(e.body[pos:end_char]))
-        snippet = "".join(out).replace("\n", " ")
-        if start_char > 0:
-            snippet = "… " + snippet
-        if end_char < len(e.body.rstrip()):
-            snippet += " …"
-        url = e.url
-        if e.kind in ("section", "intro") and hits:
-            anchor = None
-            for offset, a in e.anchors:
-                if offset <= tokens[best][1]:
-                    anchor = a
-            if anchor and len(e.anchors) > 1:
-                url = f"{e.url}#{anchor}"
-        return snippet, url
+        return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width)
+
+
+@lru_cache(maxsize=1)
+def question_stems() -> frozenset[str]:
+    """The stems of `QUESTION_WORDS` (words the analyzer drops as stop words have none)."""
+    return frozenset(s for w in QUESTION_WORDS for s in stem_word(w))

@@ -1,10 +1,17 @@
-"""The words judges use, mapped to the words the rules use.
+"""The words judges use, mapped to the words the rules use, and the words of a question
+that carry no rule.
 
-One table, used by the server search (whoosh) and by the offline index the browser
-searches (`judgekit.rules.offline`). Each key is a judge's word or phrase (lower case);
-its value lists the phrases of the rules text it stands for. The mapping is applied to the
-query only, never to the indexed text. Keys written in upper case in `CASE_SENSITIVE`
-expand only when typed in capitals ("TO", not "to").
+Used by the server search and by the offline index the browser searches
+(`judgekit.offline.search_index`). Each key of `SYNONYMS` is a judge's word or phrase (lower
+case); its value lists the phrases of the rules text it stands for. The mapping is applied
+to the query only, never to the indexed text. A key is matched on its stems, so every word
+of it must survive the analyzer's stop list ("can play" would stand for every "play").
+Keys written in upper case in `CASE_SENSITIVE` expand only when typed in capitals ("TO",
+not "to").
+
+`QUESTION_WORDS` are the words that make a sentence a question ("what happens if", "can I",
+"do I have to", "my", "whole"): a query word among them counts for little in the ranking,
+so the words that name the rule decide it.
 """
 from __future__ import annotations
 
@@ -24,6 +31,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "score": ("scoring",),
     "tie": ("tie", "toss", "random"),
     "tiebreak": ("tie", "toss"),
+    "same number": ("tie", "same number"),
+    "same vp": ("tie",),
+    "same score": ("tie",),
+    "equal": ("tie",),
     "tiebreaker": ("tie", "toss"),
     "bye": ("sit out", "table bye"),
     "sit out": ("bye",),
@@ -36,6 +47,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "scorekeeper": ("scorekeeper",),
     "spectator": ("spectator",),
     "kibitz": ("spectator", "outside assistance"),
+    "watch": ("spectator", "observe"),
+    "watching": ("spectator", "observe"),
+    "onlooker": ("spectator",),
+    "audience": ("spectator",),
     # outcomes and penalties
     "id": ("intentional draw",),
     "draw": ("intentional draw",),
@@ -54,13 +69,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "left": ("leave", "bowing out"),
     "went": ("go",),
     "survivor": ("surviving", "survive"),
+    "alive": ("surviving", "not been ousted"),
+    "standing": ("surviving",),
     "lone": ("last",),
-    "can play": ("eligible",),
-    "allowed to play": ("eligible",),
-    "play in": ("participate", "eligible"),
     "playing": ("participate",),
     "participate": ("eligible",),
     "late": ("tardiness", "late arrival"),
+    "show up": ("arrive", "arrival"),
+    "no show": ("tardiness", "fail to arrive"),
     "cheat": ("cheating",),
     "penalty": ("penalty", "judge's guide"),
     "penalties": ("penalty", "judge's guide"),
@@ -79,6 +95,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "untap": ("unlock",),
     # time
     "time": ("time limit",),
+    "least": ("minimum",),
+    "smallest": ("minimum",),
+    "biggest": ("maximum",),
+    "largest": ("maximum",),
     "clock": ("time limit",),
     "time out": ("time limit",),
     "timeout": ("time limit",),
@@ -102,6 +122,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "fake": ("proxy card", "counterfeit"),
     "sleeves": ("card sleeves",),
     "sleeve": ("card sleeves",),
+    "peek": ("looking at", "card faces"),
+    "peeked": ("looking at", "card faces"),
     "decklist": ("deck registration", "decklist"),
     "deck list": ("deck registration", "decklist"),
     "deck check": ("deck registration", "decklist"),
@@ -119,6 +141,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "booster": ("boosters",),
     "boosters": ("booster",),
     "draft": ("draft",),
+    "pick": ("select", "choose"),
     "multideck": ("multi-deck",),
     "multi deck": ("multi-deck",),
     "two decks": ("multi-deck",),
@@ -163,21 +186,25 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "yell": ("raise their voices",),
     "scream": ("raise their voices",),
     "insult": ("slur", "defame"),
+    "mock": ("defame", "slur"),
+    "laugh": ("defame", "slur"),
+    "rude": ("unsportsmanlike", "defame"),
     "swear": ("profanity", "slur"),
     "swearing": ("profanity", "slur"),
     "curse": ("profanity",),
-    "advice": ("coaching", "outside assistance"),
+    "advice": ("coaching", "outside assistance", "communicate"),
     "coach": ("coaching", "outside assistance"),
     "help": ("outside assistance",),
     "threat": ("physical threat",),
     "threaten": ("physical threat",),
     "hypothetical": ("hypothetic", "hypotheticals"),
-    "what if": ("hypothetic",),
     "terms": ("referendum terms",),
     "ballot": ("votes",),
     "vote": ("votes", "referendum"),
     "votes": ("vote", "referendum"),
     "stealth": ("stealth",),
+    "vampire": ("minion",),
+    "vampires": ("minion",),
     "bleed amount": ("bleed amount",),
     "loop": ("infinite loops",),
     "infinite": ("infinite loops",),
@@ -186,3 +213,18 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 
 # Keys that expand only when typed in capitals (they are common English words otherwise).
 CASE_SENSITIVE = {"to": "TO"}
+
+# The scaffolding of a judge's question: interrogatives, auxiliaries, pronouns, vague verbs
+# and quantifiers. They still count (a little) when nothing else matches, and inside a
+# synonym phrase ("no block") they are matched as usual.
+QUESTION_WORDS = frozenset("""
+what which who whom whose why how where whenever whatever
+do does did done doing am was were been being has had having
+could should would shall might must need needs needed ought
+i me my mine myself he him his she her hers its our ours they them their theirs themselves
+someone somebody anyone anybody everyone everybody something anything everything
+happen happens happened happening count counts counted mean means meant
+get gets got getting ok okay fine really just still also even already again ever
+whole entire thing things way there then so than about like else many much
+please tell know want wants wanted supposed allowed permitted possible legal
+""".split())

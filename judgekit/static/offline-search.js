@@ -4,10 +4,12 @@
 // with results shaped like GET /api/search ({doc, section, title, url, snippet, score}).
 //
 // The index (/offline/search-index.json, made by judgekit/offline/search_index.py from the
-// server's index) carries the entries, the stem of every word of the corpus and the stemmed
-// synonym table; this file follows judgekit/rules/search.py step by step: BM25F over the
-// title/body/context fields, synonym groups, one-typo and prefix expansion, a phrase bonus,
-// coverage re-ranking, at most two entries per section, snippets with <mark>.
+// server's index) carries the entries, the stem of every word of the corpus, the stemmed
+// synonym table, the question words and the numbers each entry states; this file follows
+// judgekit/rules/search.py step by step: BM25F over the title/body/context fields, synonym
+// groups, one-typo and prefix expansion, question words that count for little, numbers
+// matched to the numbers a rule states (near ones too), a phrase bonus, coverage re-ranking,
+// at most three entries per section before the others, snippets with <mark>.
 // The index is fetched on the first search only (the service worker keeps a copy).
 (function () {
   "use strict";
@@ -16,6 +18,7 @@
   var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
   var ALPHA = /^\p{L}+$/u;
   var SEP = "\u0001";   // joins stem sequences into map keys
+  var DIGITS = /^[0-9]{1,6}$/;
   var loading = null;
 
   function indexUrl() {
@@ -142,6 +145,13 @@
     return w.replace(/Y/g, "y");
   }
 
+  // 1 for the same number, falling to 0 when they differ by half the larger one
+  function closeness(a, b) {
+    if (a === b) return 1.0;
+    var big = Math.max(Math.abs(a), Math.abs(b));
+    return big ? Math.max(0.0, 1.0 - 2.0 * Math.abs(a - b) / big) : 0.0;
+  }
+
   function withinOneEdit(a, b) {
     if (a === b) return true;
     var la = a.length, lb = b.length;
@@ -241,9 +251,74 @@
       self.maxPhrase = Math.max(self.maxPhrase, pair[0].length);
     });
     this.caseSensitive = data.case_sensitive;
+    this.question = new Set(data.question);
+    this.numberWords = data.number_words;
+    this.tens = new Set(data.number_tens);
+    this.numbers = new Map();                               // value -> [[docnum, Set(units)]]
+    this.entries.forEach(function (e, docnum) {
+      e.numbers.forEach(function (n) {
+        if (!self.numbers.has(n[0])) self.numbers.set(n[0], []);
+        self.numbers.get(n[0]).push([docnum, new Set(n[1])]);
+      });
+    });
     this.typoCache = new Map();
     this.extCache = new Map();
   }
+
+  // the value of a word that is a whole number ("91", "ninety"), else null
+  OfflineIndex.prototype.numberValue = function (word) {
+    var low = word.toLowerCase();
+    if (DIGITS.test(low)) return parseFloat(low);
+    return Object.prototype.hasOwnProperty.call(this.numberWords, low) ? this.numberWords[low] : null;
+  };
+
+  // [first token index, number of tokens, value] of each number `text` states ("twenty-eight")
+  OfflineIndex.prototype.numbersIn = function (text, tokens) {
+    var out = [], i = 0;
+    while (i < tokens.length) {
+      var word = text.slice(tokens[i][1], tokens[i][2]);
+      var value = this.numberValue(word);
+      if (value === null) { i++; continue; }
+      if (this.tens.has(word.toLowerCase()) && i + 1 < tokens.length) {
+        var next = text.slice(tokens[i + 1][1], tokens[i + 1][2]).toLowerCase();
+        var unit = this.tens.has(next) ? 0 : (this.numberValue(next) || 0);
+        var between = text.slice(tokens[i][2], tokens[i + 1][1]);
+        if (/^[a-z]+$/.test(next) && unit >= 1 && unit <= 9 &&
+            (between === "-" || between === " " || between === "\u2011")) {
+          out.push([i, 2, value + unit]);
+          i += 2;
+          continue;
+        }
+      }
+      out.push([i, 1, value]);
+      i++;
+    }
+    return out;
+  };
+
+  // a word in a synonym phrase: its value for a number ("2 cards" = "two cards"), else its stem
+  OfflineIndex.prototype.phraseItem = function (word, stem) {
+    var value = this.numberValue(word);
+    return value !== null ? String(Math.trunc(value)) : stem;
+  };
+
+  // entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]
+  OfflineIndex.prototype.numberDocs = function (value, units) {
+    var p = this.params, out = new Map(), close = new Set();
+    this.numbers.forEach(function (places, stated) {
+      var near = closeness(value, stated);
+      if (near < p.number_near) return;
+      places.forEach(function (place) {
+        var doc = place[0], statedUnits = place[1];
+        if (near >= p.number_exact) close.add(doc);
+        var same = !units.size || !statedUnits.size ||
+          Array.from(units).some(function (u) { return statedUnits.has(u); });
+        var score = same ? near : near * p.unit_miss;
+        if (score > (out.get(doc) || 0.0)) out.set(doc, score);
+      });
+    });
+    return [out, out.size ? Math.log(1 + this.nEntries / (1 + close.size)) : 0.3];
+  };
 
   // stem of one word as the server's analyzer gives it (null for a stop word)
   OfflineIndex.prototype.stem = function (word) {
@@ -307,7 +382,8 @@
     var out = [];
     if (stem.length >= 4 && ALPHA.test(stem)) {
       out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
-        return stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0;
+        return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
+          (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
       });
     }
     this.extCache.set(stem, out);
@@ -329,22 +405,38 @@
         if (w[0].toLowerCase() === cs.word && w[0] === cs.typed) {
           var alts = new Map();
           cs.alts.forEach(function (a) { alts.set(a.join(SEP), [a, cs.boost]); });
-          groups.push({ words: w[0], alts: alts, weight: 1.0 });
+          groups.push({ words: w[0], alts: alts, weight: 1.0, factor: 1.0, number: null });
         }
       });
     });
-    var seq = words.filter(function (w) { return w[1] !== null; });
+    var tokens = this.tokenize(text);
+    var seq = tokens.map(function (t) { return [text.slice(t[1], t[2]), t[0]]; });
+    var items = seq.map(function (w) { return self.phraseItem(w[0], w[1]); });
+    var numbers = new Map();                                // token index -> [width, value]
+    this.numbersIn(text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
     var i = 0;
     while (i < seq.length) {
       var n = 1;
       for (var k = Math.min(this.maxPhrase, seq.length - i); k > 1; k--) {
-        var probe = seq.slice(i, i + k).map(function (w) { return w[1]; }).join(SEP);
-        if (this.synonyms.has(probe)) { n = k; break; }
+        if (this.synonyms.has(items.slice(i, i + k).join(SEP))) { n = k; break; }
+      }
+      if (n === 1 && numbers.has(i)) {
+        // a number ("91", "twenty-eight"), matched against the numbers entries state
+        n = numbers.get(i)[0];
+        var value = numbers.get(i)[1], units = new Set();
+        seq.slice(i + n, i + n + 2).forEach(function (w) { if (self.numberValue(w[0]) === null) units.add(w[1]); });
+        var found = this.numberDocs(value, units), numAlts = new Map();
+        setDefault(numAlts, seq.slice(i, i + n).map(function (w) { return w[1]; }), 1.0);
+        groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),
+                      alts: numAlts, weight: found[1], factor: 1.0, number: value, near: found[0] });
+        i += n;
+        continue;
       }
       var key = seq.slice(i, i + n).map(function (w) { return w[1]; });
+      var typed = seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" ");
       var alts = new Map();
       setDefault(alts, key, 1.0);
-      (this.synonyms.get(key.join(SEP)) || []).forEach(function (alt) { setDefault(alts, alt, 0.8); });
+      (this.synonyms.get(items.slice(i, i + n).join(SEP)) || []).forEach(function (alt) { setDefault(alts, alt, 0.8); });
       if (n === 1) {
         this.extensions(key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
         this.typos(key[0]).forEach(function (typo) {
@@ -359,15 +451,16 @@
         var least = Math.min.apply(null, stems.map(function (s) { return self.df.get(s); }));
         rarest = Math.max(rarest, least);
       });
-      var weight = rarest ? Math.log(1 + this.nEntries / (1 + rarest)) : 0.3;
-      groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),
-                    alts: alts, weight: weight });
+      var factor = n === 1 && this.question.has(key[0]) ? this.params.question_factor : 1.0;
+      var weight = (rarest ? Math.log(1 + this.nEntries / (1 + rarest)) : 0.3) * factor;
+      groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
       i += n;
     }
     return groups;
   };
 
   OfflineIndex.prototype.groupDocs = function (g) {
+    if (g.number !== null) return g.near;
     var self = this, docs = new Set();
     g.alts.forEach(function (pair) {
       var alt = pair[0];
@@ -381,10 +474,21 @@
     return docs;
   };
 
-  OfflineIndex.prototype.candidates = function (groups, text) {
-    var self = this, scores = new Map();
-    groups.forEach(function (g) {
-      g.alts.forEach(function (pair) { if (pair[0].length === 1) self.addTerm(scores, pair[0][0], pair[1]); });
+  OfflineIndex.prototype.candidates = function (groups, text, groupDocs) {
+    var self = this, scores = new Map(), question = new Set(), p = this.params;
+    groups.forEach(function (g, gi) {
+      if (g.number !== null) {
+        groupDocs[gi].forEach(function (near, doc) {
+          scores.set(doc, (scores.get(doc) || 0) + p.number_boost * g.weight * near);
+        });
+        return;
+      }
+      if (g.factor !== 1.0) {
+        g.alts.forEach(function (pair) { if (pair[0].length === 1) question.add(pair[0][0]); });
+      }
+      g.alts.forEach(function (pair) {
+        if (pair[0].length === 1) self.addTerm(scores, pair[0][0], pair[1] * g.factor);
+      });
     });
     var phrases = [];
     groups.forEach(function (g) {
@@ -392,7 +496,10 @@
     });
     var stems = this.tokenize(text).map(function (t) { return t[0]; });
     for (var i = 0; i + 1 < stems.length; i++) {
-      if (stems[i] !== stems[i + 1]) phrases.push([[stems[i], stems[i + 1]], 0.6]);
+      if (stems[i] !== stems[i + 1]) {
+        var asked = question.has(stems[i]) || question.has(stems[i + 1]);
+        phrases.push([[stems[i], stems[i + 1]], 0.6 * (asked ? p.question_factor : 1.0)]);
+      }
     }
     var titleBoost = this.boosts.title;
     phrases.forEach(function (pair) {
@@ -498,13 +605,18 @@
     });
     if (!groups.length || hits.length >= limit) return hits.slice(0, limit);
     var total = groups.reduce(function (sum, g) { return sum + g.weight; }, 0) || 1.0;
-    var groupDocs = groups.map(function (g) { return [g.weight, self.groupDocs(g)]; });
+    var groupDocs = groups.map(function (g) { return self.groupDocs(g); });
     var ranked = [];
-    this.candidates(groups, text).forEach(function (pair) {
+    this.candidates(groups, text, groupDocs).forEach(function (pair) {
       var e = self.entries[pair[0]];
       if (seen.has(e.key)) return;
-      var coverage = groupDocs.reduce(function (sum, gd) { return sum + (gd[1].has(e.docnum) ? gd[0] : 0); }, 0) / total;
-      ranked.push([pair[1] * coverage * coverage, e.key, e]);
+      var covered = 0.0;
+      groups.forEach(function (g, gi) {
+        if (g.number !== null) covered += g.weight * (groupDocs[gi].get(e.docnum) || 0.0);
+        else if (groupDocs[gi].has(e.docnum)) covered += g.weight;
+      });
+      var coverage = covered / total;
+      ranked.push([pair[1] * coverage * coverage * coverage, e.key, e]);
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
     // per_section entries of a section first; the rest after every other section (as the server)
@@ -557,5 +669,6 @@
     });
   };
   window.judgekitOfflineSearch.load = load;
-  window.judgekitOfflineSearch.internals = { porter2: porter2, withinOneEdit: withinOneEdit, fold: fold };
+  window.judgekitOfflineSearch.internals = { porter2: porter2, withinOneEdit: withinOneEdit, fold: fold,
+                                             closeness: closeness };
 })();

@@ -8,7 +8,10 @@
 //   onChange(fn)             fn(online) whenever reachability changes
 (function () {
   "use strict";
-  var PREFIX = "judgekit-", RUNTIME = "judgekit-runtime", DONE = "/offline/__saved";
+  // in a published copy (static/site.js) every address lives under its base path
+  var site = window.JUDGEKIT_SITE;
+  function u(path) { return site && site.url ? site.url(path) : path; }
+  var PREFIX = "judgekit-", RUNTIME = "judgekit-runtime", DONE = u("/offline/__saved").replace(/\/$/, "");
   var PING_EVERY = 20000, PING_TIMEOUT = 4000;
   var badge = document.querySelector("[data-offline-badge]");
   var edition = badge ? badge.getAttribute("data-edition") : "";
@@ -47,7 +50,7 @@
         : state.saved === true ? "saved: the rules, search and reference work offline"
         : state.saved === "saving" ? "saving…" : "not saved yet";
       var missed = page.querySelector("[data-offline-missed]");
-      if (missed) missed.hidden = location.pathname === "/offline";
+      if (missed) missed.hidden = location.pathname === u("/offline");
     }
   }
 
@@ -64,7 +67,7 @@
     if (pending) return pending;
     var ctrl = "AbortController" in window ? new AbortController() : null;
     var timer = setTimeout(function () { if (ctrl) ctrl.abort(); }, PING_TIMEOUT);
-    pending = fetch("/offline/ping", { cache: "no-store", signal: ctrl && ctrl.signal })
+    pending = fetch(u("/offline/ping"), { cache: "no-store", signal: ctrl && ctrl.signal })
       .then(function (r) { return r.ok; }, function () { return false; })
       .then(function (ok) { clearTimeout(timer); pending = null; setOnline(ok); return ok; });
     return pending;
@@ -113,7 +116,7 @@
     navigator.serviceWorker.addEventListener("message", function (ev) {
       if (ev.data && ev.data.type === "judgekit-saved") checkSaved();
     });
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function (reg) {
+    navigator.serviceWorker.register(u("/sw.js"), { scope: site ? site.base : "/" }).then(function (reg) {
       watch(reg.installing || reg.waiting);
       reg.addEventListener("updatefound", function () { watch(reg.installing); });
     }).catch(function (err) {

@@ -48,7 +48,8 @@
       html += '<section class="group"><h2>' + esc(docTitles[doc] || doc) + "</h2><ol>";
       groups[doc].forEach(function (r) {
         // the snippet is HTML from our server: escaped text with <mark> only
-        html += '<li><a href="' + esc(r.url) + '"><span class="title">' + esc(r.title) +
+        var url = window.JUDGEKIT_SITE ? window.JUDGEKIT_SITE.url(r.url) : r.url;
+        html += '<li><a href="' + esc(url) + '"><span class="title">' + esc(r.title) +
           '</span><span class="snippet">' + r.snippet + "</span></a></li>";
       });
       html += "</ol></section>";
@@ -68,7 +69,10 @@
     if (contents) contents.hidden = true;
     if (controller) controller.abort();
     controller = new AbortController();
-    fetch("/api/search?limit=12&q=" + encodeURIComponent(q), { signal: controller.signal })
+    // a published copy has no server: the search runs on this device (same ranking)
+    var asked = window.JUDGEKIT_SITE ? Promise.reject(new TypeError("no server"))
+      : fetch("/api/search?limit=12&q=" + encodeURIComponent(q), { signal: controller.signal });
+    asked
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
       .then(function (res) {
         if (!res.ok) {

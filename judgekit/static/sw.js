@@ -20,7 +20,10 @@ var CFG = self.JUDGEKIT_OFFLINE;
 var PREFIX = "judgekit-";
 var CACHE = PREFIX + CFG.version;          // this version's precache
 var RUNTIME = PREFIX + "runtime";          // pages of other areas, kept across versions
-var DONE = "/offline/__saved";             // marker written once the precache is complete
+// a published copy (`judgekit publish`) lives under a base path and names its pages itself
+var HOME = CFG.home || "/";
+var OFFLINE_PAGE = CFG.offline_page || "/offline";
+var DONE = CFG.saved_marker || "/offline/__saved";   // written once the precache is complete
 var NAV_TIMEOUT = 3000;
 
 function startsWithAny(path, prefixes) {
@@ -92,7 +95,7 @@ function marked(response) {
 }
 
 function offlinePage() {
-  return fromCache("/offline").then(function (r) {
+  return fromCache(OFFLINE_PAGE).then(function (r) {
     return r || new Response("<!doctype html><meta charset=utf-8><title>Offline</title>" +
       "<p>You are offline and this page was not saved on this device.</p>",
       { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
@@ -162,10 +165,15 @@ self.addEventListener("fetch", function (ev) {
     if (path === "/search") {
       // offline, the home page runs the same search on this device (it reads ?q=)
       ev.respondWith(networkOnly(request, function () {
-        return fromCache("/").then(function (r) { return r || offlinePage(); });
+        return fromCache(HOME).then(function (r) { return r || offlinePage(); });
       }));
     } else if (precached) {
       ev.respondWith(networkFirst(request, CACHE, NAV_TIMEOUT, offlinePage));
+    } else if (url.search && isPrecached(path)) {
+      // a saved page asked with a query (the home page of a published copy reads ?q=)
+      ev.respondWith(networkFirst(request, CACHE, NAV_TIMEOUT, function () {
+        return fromCache(path).then(function (r) { return r || offlinePage(); });
+      }));
     } else if (runtime) {
       ev.respondWith(networkFirst(request, RUNTIME, NAV_TIMEOUT, offlinePage));
     } else {

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 #: Tournament points by place at the table (3.7.3). At a four-player table the third
@@ -44,9 +45,14 @@ class TableError:
     message: str
     seat: int | None = None
     rule: str = "3.7.2"
+    # seats whose withdrawal (3.7.2: ½ VP) would make the numbers possible: the form offers
+    # to tick them in one tap, the API returns them (`vp-lone-half`, `vp-oust-order`)
+    suggest_withdrawn: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["suggest_withdrawn"] = list(self.suggest_withdrawn)
+        return out
 
 
 @dataclass
@@ -318,15 +324,41 @@ def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[Table
     if key in _reachable(n, withdrawn_set):
         return []
     halves = [s for s, v in enumerate(key, 1) if v % 1 and s not in withdrawn_set]
+    explains = withdrawals_explaining(key, withdrawn_set)
+    if explains:
+        seats = " and ".join(f"seat {s}" for s in explains)
+        offer = (f" If {seats} withdrew, tick the withdrawal (W): "
+                 f"{'that makes' if len(explains) == 1 else 'those make'} these numbers possible.")
+    else:
+        offer = ""
     if len(halves) == 1 and not withdrawn_set:
         return [TableError(
             "vp-lone-half",
             f"seat {halves[0]} has a lone ½ VP: a single survivor at the time limit scores "
-            f"1 VP, not ½ (if seat {halves[0]} withdrew, mark the withdrawal)", halves[0])]
+            f"1 VP, not ½.{offer or ' No withdrawal makes these numbers possible either.'}",
+            halves[0], suggest_withdrawn=explains)]
     return [TableError(
         "vp-oust-order",
         "no order of ousts around this table gives these VP: each whole VP must be the oust "
-        "of the scorer's next surviving prey, and at the time limit every survivor has ½")]
+        "of the scorer's next surviving prey, and at the time limit every survivor has ½."
+        + offer, explains[0] if len(explains) == 1 else None, suggest_withdrawn=explains)]
+
+
+def withdrawals_explaining(vps: Sequence[float], withdrawn: Iterable[int] = ()) -> tuple[int, ...]:
+    """The fewest further seats (each with a ½ in its VP) whose withdrawal would make these
+    VP possible, in seat order; () when none would. A scorekeeper typing a paper slip
+    (1, 2.5, 0, 0) often forgets the withdrawal box: this is the seat to tick."""
+    n = len(vps)
+    if n not in TABLE_SIZES:
+        return ()
+    key = tuple(_num(v) for v in vps)
+    already = frozenset(int(s) for s in withdrawn)
+    halves = [s for s, v in enumerate(key, 1) if v % 1 and s not in already]
+    for size in range(1, len(halves) + 1):
+        for extra in combinations(halves, size):
+            if key in _reachable(n, already | frozenset(extra)):
+                return tuple(extra)
+    return ()
 
 
 @lru_cache(maxsize=64)
@@ -425,23 +457,44 @@ def tournament_points(vps: Sequence[float]) -> list[int]:
 
 @dataclass(frozen=True)
 class SeatScore:
+    """One seat's score. `vp` counts for the standings: the VP as played plus the seat's
+    Standings Adjustments in this game (`adjustment`, 0 or negative); `vp_played` is the
+    VP as played (the table check, the recorder and the players' report are about that)."""
+
     vp: float
     gw: int
     tp: int
     place: float  # average place at the table (1.5 for a tie for first and second)
+    vp_played: float = 0.0
+    adjustment: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def score_table(vps: Sequence[float]) -> list[SeatScore]:
-    """VP, GW, TP and place of each seat of a finished table (VP assumed valid)."""
-    values = [_num(v) for v in vps]
+def score_table(vps: Sequence[float], adjustments: Sequence[float] | None = None) -> list[SeatScore]:
+    """VP, GW, TP and place of each seat of a finished table (VP assumed valid).
+
+    `adjustments`, when given, has one VP change per seat in seat order (0 for none, −1
+    per Standings Adjustment the seat's player got in this game: the judges' guide v2
+    §1.1.3). The game's GW and TP are then worked out from the adjusted VP for every seat:
+    a 3–2 win where the winner has an SA is a 2–2 tie with no game win; a player on 0 VP
+    with an SA is alone last (−1 VP). This is the one place where an SA meets GW and TP:
+    the standings, the table page, the exports and the final all call it.
+    """
+    played = [_num(v) for v in vps]
+    if adjustments is None:
+        adjustments = [0.0] * len(played)
+    if len(adjustments) != len(played):
+        raise ValueError(f"one adjustment per seat: {len(played)} seats, {len(adjustments)} adjustments")
+    deltas = [_num(a) for a in adjustments]
+    values = [_num(v + a) for v, a in zip(played, deltas)]
     gws = game_wins(values)
     tps = tournament_points(values)
     out = []
-    for vp, gw, tp, shared in zip(values, gws, tps, places(values)):
-        out.append(SeatScore(vp=vp, gw=gw, tp=tp, place=sum(shared) / len(shared)))
+    for vp, gw, tp, shared, was, delta in zip(values, gws, tps, places(values), played, deltas):
+        out.append(SeatScore(vp=vp, gw=gw, tp=tp, place=sum(shared) / len(shared),
+                             vp_played=was, adjustment=delta))
     return out
 
 

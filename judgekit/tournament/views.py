@@ -19,6 +19,7 @@ from markupsafe import Markup
 from judgekit import netinfo, timetext
 from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
 from judgekit.db import transaction
+from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.scoring import format_vp
@@ -215,8 +216,10 @@ def table_page(tid, n, table):
             action = "correct" if closed else "enter"
         require_role(t["id"], RESULT_ACTIONS[action])
         size = detail["size"]
+        # "Tick W for seat 2 and save": the one-tap answer to a refusal that a withdrawal explains
+        ticked = [k for k in (parse_int(x, 1, size) for x in request.form.get("tick_wd", "").split(",")) if k]
         typed = {"vps": [request.form.get(f"vp{k}", "") for k in range(1, size + 1)],
-                 "withdrawn": [k for k in range(1, size + 1) if request.form.get(f"wd{k}")],
+                 "withdrawn": sorted({k for k in range(1, size + 1) if request.form.get(f"wd{k}")} | set(ticked)),
                  "note": request.form.get("note", ""), "reason": request.form.get("reason", ""),
                  "action": action}
         try:
@@ -238,10 +241,23 @@ def table_page(tid, n, table):
         except TournamentError as exc:
             status = exc.status
             typed["messages"] = field_messages(exc.field, exc.message, exc.extra.get("problems"))
+            typed["suggest_withdrawn"] = withdrawal_offer(exc.extra.get("problems"), typed["withdrawn"])
     messages = typed["messages"] if typed else field_messages(None, None, detail["errors"])
     refused_vps = bool(typed) and any(k == "vps" or k.startswith("seat:") for k in messages)
+    offer = typed["suggest_withdrawn"] if typed else withdrawal_offer(detail["errors"], detail["withdrawn"])
     return render_template("tournament/table.html", t=t, tb=detail, typed=typed, messages=messages,
-                           refused_vps=refused_vps, closed=closed), status
+                           refused_vps=refused_vps, closed=closed, offer=offer), status
+
+
+def withdrawal_offer(problems, withdrawn) -> list[int]:
+    """Seats whose withdrawal would make refused VP possible (`scoring.withdrawals_explaining`,
+    carried by the table check's problems as `suggest_withdrawn`): the page offers to tick
+    them in one tap."""
+    for p in problems or ():
+        seats = [s for s in (p.get("suggest_withdrawn") or ()) if s not in (withdrawn or ())]
+        if seats:
+            return seats
+    return []
 
 
 def field_messages(field, message, problems) -> dict:
@@ -274,12 +290,20 @@ def _render_standings(tid, public: bool):
     """The standings page for the judges, or the public view (`public_rows`)."""
     db = get_db()
     t = store.get_tournament(db, tid)
-    s = store.standings(db, t["id"])
+    targets = store.sa_targets(db, t["id"])
+    s = store.standings(db, t["id"], targets)
     res = store.results(db, t["id"], s)
+    names = {p["id"]: p["name"] for p in store.players(db, t["id"])}
+    unplaced = []
     if public:
         res = dict(res, rows=public_rows(res["rows"]))
+    else:
+        # adjustments that count nowhere yet (a next game not seated, a dropped player...)
+        unplaced = [dict(x, name=names.get(x["player_id"])) for x in targets if x["round"] is None]
+    discarded = [dict(d, names=[names.get(p, f"#{p}") for p in d["players"]]) for d in s.discarded_tosses]
     prelims = len([r for r in store.rounds(db, t["id"]) if r["kind"] == "prelim" and r["status"] == "closed"])
-    return render_template("tournament/standings.html", t=t, s=s, res=res, public=public, prelims=prelims)
+    return render_template("tournament/standings.html", t=t, s=s, res=res, public=public, prelims=prelims,
+                           unplaced=unplaced, discarded=discarded)
 
 
 def public_rows(rows: list[dict]) -> list[dict]:
@@ -323,6 +347,15 @@ def final_page(tid):
 @form_action(_final_url)
 def final_start_form(tid):
     store.start_final(get_db(), tid)
+    return redirect(url_for("tournament.final_page", tid=tid))
+
+
+@bp.post("/tournaments/<id:tid>/final/undo")
+@requires("final.run")
+@form_action(_final_url)
+def final_undo_form(tid):
+    store.undo_final(get_db(), tid, by=who())
+    flash("The final's set-up was undone: the standings decide the qualifiers again", "ok")
     return redirect(url_for("tournament.final_page", tid=tid))
 
 
@@ -544,6 +577,12 @@ def api_final(tid):
 @requires("final.run")
 def api_final_start(tid):
     return jsonify(_jsonable(store.start_final(get_db(), tid))), 201
+
+
+@bp.delete("/api/tournaments/<id:tid>/final")
+@requires("final.run")
+def api_final_undo(tid):
+    return jsonify(_jsonable(store.undo_final(get_db(), tid, by=who())))
 
 
 @bp.post("/api/tournaments/<id:tid>/final/place")

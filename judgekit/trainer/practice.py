@@ -44,6 +44,15 @@ class Phrase:
 class Goal:
     match: dict[str, Any]
     hint: str
+    # the rule the hint rests on, when it is not the prompt's own section (replacing a card
+    # is a forbidden shortcut even in a prompt that practises action declaration)
+    section: str | None = None
+    anchor: str | None = None
+
+    def cite(self, prompt: "Prompt") -> tuple[str, str]:
+        section = self.section or prompt.section
+        anchor = self.anchor if self.section else (self.anchor or prompt.anchor)
+        return rules_url(section, anchor), SECTIONS[section]
 
 
 @dataclass(frozen=True)
@@ -213,7 +222,12 @@ def _parse_prompt(raw, cards, errors) -> Prompt | None:
         if not isinstance(g, dict) or not isinstance(g.get("match"), dict) or not isinstance(g.get("hint"), str):
             errors.append(f"goal {i}: needs a match table and a hint")
             continue
-        goals.append(Goal(g["match"], " ".join(g["hint"].split())))
+        if set(g) - {"match", "hint", "section", "anchor"}:
+            errors.append(f"goal {i}: unknown field(s)")
+        if g.get("section") is not None and g["section"] not in SECTIONS:
+            errors.append(f"goal {i}: section must be one of: {', '.join(SECTIONS)}")
+            continue
+        goals.append(Goal(g["match"], " ".join(g["hint"].split()), g.get("section"), g.get("anchor")))
     facts = _facts(raw, len(seats), you, cards, errors)
     model = raw.get("model")
     ids = {p.id for p in phrases}
@@ -374,7 +388,8 @@ def check_events(prompt: Prompt, events: list[dict[str, Any]], cards=None,
                              detail="" if theirs else f["message"], url=url, seq=f["seq"], rule=rule))
     for goal in prompt.goals:
         if not any(_matches(e, goal.match) for e in valid):
-            advice.append(Advice("goal", goal.hint, url=prompt.url, rule=SECTIONS[prompt.section]))
+            url, rule = goal.cite(prompt)
+            advice.append(Advice("goal", goal.hint, url=url, rule=rule))
     ok = not advice
     return Result(ok, words or [], valid, advice, findings)
 

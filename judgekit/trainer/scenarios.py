@@ -1,8 +1,8 @@
 """Trainer scenarios: load them from `content/trainer/*.toml`, check their format, and
 replay their events through the recorder engine.
 
-A scenario is a short table situation, what a player says or does, the question "Is this
-correct?", the answer choices (from the fixed set `ANSWERS`), the right answer, our own
+A scenario is a short table situation, what a player says or does, the question "What
+would the judge say?", the answer choices (from the fixed set `ANSWERS`), the right answer, our own
 explanation, the recorder events the situation stands for and the finding codes the
 engine must report for them. `agreement()` says whether the engine's codes support the
 scenario's answer: the trainer must never teach what the recorder contradicts.
@@ -84,9 +84,10 @@ ANSWERS: dict[str, Answer] = {a.key: a for a in [
     _answer("unsportsmanlike", "Unsportsmanlike",
             "Table talk that is not allowed: a raised voice, a slur, a physical threat.",
             "unsportsmanlike"),
-    _answer("stalling", "Stalling",
+    _answer("slow-play", "Slow play",
             "Discussion went on after the acting player asked for a decision and the last "
-            "question was answered.",
+            "question was answered (the recorder files it as Slow Play; only a judge who finds "
+            "it deliberate makes it Stalling).",
             "discussion-after-stop"),
 ]}
 NO_FAULT = ("correct", "allowed-interruption")
@@ -94,7 +95,7 @@ NO_FAULT = ("correct", "allowed-interruption")
 INFO_CODES = frozenset(c for c, row in F.CODES.items() if row.severity in ("info", "warning"))
 
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-DEFAULT_QUESTION = "Is this correct?"
+DEFAULT_QUESTION = "What would the judge say?"
 TEXT_FIELDS = ("title", "situation", "statement", "explanation")
 KNOWN_FIELDS = {"id", "section", "anchor", "seats", "question", "choices", "answer",
                 "events", "expect", *TEXT_FIELDS}

@@ -145,7 +145,8 @@ def test_judge_issues_escalates_head_judge_approves_and_exports(page, own_server
 
     db = open_db(live_app.config["DATABASE"])
     try:
-        assert pstore.standing_adjustments(db, tid) == [
-            {"player_id": offender["player_id"], "vp": -1, "record": int(second["id"])}]
+        # given during round 1 at the offender's table: −1 VP in that game
+        assert [(a["player_id"], a["vp"], a["record"], a["phase"]) for a in pstore.standing_adjustments(db, tid)] \
+            == [(offender["player_id"], -1, int(second["id"]), "game:1:1")]
     finally:
         db.close()

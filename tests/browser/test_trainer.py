@@ -153,7 +153,7 @@ def test_free_practice_explains_what_is_missing(page, live_server, shot):
 
     page.get_by_role("button", name="Start over").click()
     expect(page.locator("[data-said-list] li")).to_have_count(0)
-    for text in ("Alexa Draper bleeds Bram", "with Govern the Unaligned", "at inferior", "for 2",
+    for text in ("Alexa Draper bleeds Bram", "with Govern the Unaligned", "at inferior", "for 3",
                  "(draw to replace the card)", "Any blocks?"):
         page.get_by_role("button", name=text, exact=True).click()
     page.get_by_role("button", name="Check my announcement").click()
@@ -180,23 +180,23 @@ def test_tapped_and_typed_declarations_get_the_same_advice(page, live_server):
     expect(result.locator(".tr-verdict")).to_have_text("Not yet: 1 thing to fix")
     expect(result.locator(".tr-tip")).to_have_text(re.compile("^Say the real numbers"))
 
-    line.fill("bleed Alexa Draper =2 +Govern the Unaligned :DOM; r; go")
+    line.fill("bleed Alexa Draper =3 +Govern the Unaligned :DOM; r; go")
     page.get_by_role("button", name="Check the typed line").click()
     expect(result.locator(".tr-tip")).to_contain_text("at inferior, as the task says")
 
-    line.fill("bleed Alexa Draper =2 +Govern the Unaligned :dom; r; go")
+    line.fill("bleed Alexa Draper =3 +Govern the Unaligned :dom; r; go")
     page.get_by_role("button", name="Check the typed line").click()
     expect(result.locator(".tr-verdict")).to_have_text("Well announced: nothing missing.")
 
 
 def test_replacing_before_the_second_card(page, live_server):
     page.goto(live_server + "/trainer/practice/two-cards-one-action")
-    for text in ("Lucinde bleeds Bram", "with Govern the Unaligned", "at inferior", "for 3",
-                 "Cloak the Gathering on Lucinde", "Any blocks?"):
-        page.get_by_role("button", name=text, exact=True).click()
+    for text in ("Lucinde bleeds Bram", "with Govern the Unaligned", "at inferior", "for 4",
+                 "Threats on Lucinde's bleed: +1 bleed", "at inferior", "The bleed is now 5", "Any blocks?"):
+        page.get_by_role("button", name=text, exact=True).first.click()
     page.get_by_role("button", name="Check my announcement").click()
     expect(page.locator("#result .tr-tip").first).to_contain_text(
-        "draw for the previous card before you play Cloak the Gathering")
+        "draw for the previous card before you play Threats")
 
 
 def test_questions_work_without_javascript(browser, live_server):

@@ -8,7 +8,9 @@ one. Each record is a dict with the fields in `RECORD_FIELDS` (see `docs/penalti
 - `amend`   — changes fields of an earlier record (`refers_to`); its non-empty
               `AMENDABLE` fields replace the old ones;
 - `lift`    — withdraws an earlier record: it no longer counts anywhere;
-- `approve` — the head judge's approval of an earlier record (`judge` approves, `reason`).
+- `approve` — the head judge's approval of an earlier record (`judge` approves, `reason`);
+- `move`    — the head judge moves a Standings Adjustment to another of the player's games
+              (`round`, `table`: the game it now applies to; `reason` required).
 
 `replay(records)` applies them and returns every issued record with its current values and
 a `status`; `in_force(records)` keeps the ones that still count. Pure: no Flask, no
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-KINDS = ("issue", "amend", "lift", "approve")
+KINDS = ("issue", "amend", "lift", "approve", "move")
 
 RECORD_FIELDS = (
     "id",               # assigned by the store; unique within the tournament's records
@@ -45,6 +47,8 @@ RECORD_FIELDS = (
     "approval_reason",  # the head judge's reason
     "reason",           # why: for a deviation, an amendment, a lift or an approval
     "finding",          # the recorder finding's code the penalty comes from (with game, event)
+    "phase",            # the event's phase when it was given ("game:2:3", "next:2", "previous:3"):
+                        # which game a Standings Adjustment applies to (tournament/adjustments.py)
 )
 
 # What an `amend` may change.
@@ -78,7 +82,8 @@ def _key(value) -> str | None:
 def replay(records) -> list[dict]:
     """Every `issue` record, in input order, as a copy with its current values applied and
     these extra keys: `status` (in force / amended / lifted), `amended_by` (ids),
-    `lifted_by` (id or None), `original_penalty` (set once amended). An issue record may
+    `lifted_by` (id or None), `original_penalty` (set once amended), and once moved
+    `moved_to` ([round, table]), `moved_by`, `move_reason`, `move_id` (the latest move). An issue record may
     also carry `lifted: True` or `lifted_by` itself (a store may precompute them).
     Amend/lift/approve records pointing at unknown ids are ignored here (`check_record`
     refuses them before they are stored)."""
@@ -132,6 +137,11 @@ def replay(records) -> list[dict]:
         elif kind == "approve":
             target["approved_by"] = rec.get("approved_by") or rec.get("judge")
             target["approval_reason"] = rec.get("approval_reason") or rec.get("reason")
+        elif kind == "move":
+            target["moved_to"] = [rec.get("round"), rec.get("table")]
+            target["moved_by"] = rec.get("judge")
+            target["move_reason"] = rec.get("reason")
+            target["move_id"] = rec.get("id")
     for rec in order:
         if rec["lifted_by"]:
             rec["status"] = STATUS_LIFTED
@@ -210,6 +220,11 @@ def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
             return problems
         if kind in ("amend", "lift") and not str(record.get("reason") or "").strip():
             problems.append(RecordProblem("reason", f"Say why the record is {kind}ed."))
+        if kind == "move":
+            if record.get("round") in (None, "") or record.get("table") in (None, ""):
+                problems.append(RecordProblem("round", "Say which game it moves to: round and table."))
+            if not str(record.get("reason") or "").strip():
+                problems.append(RecordProblem("reason", "Write why the adjustment moves to another game."))
         if kind != "amend":
             return problems
         merged = dict(target)

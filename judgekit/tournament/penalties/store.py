@@ -48,9 +48,10 @@ _COLUMNS = {"tournament": "tournament_id", "table": "table_no"}
 _STORED = ("kind", "refers_to", "tournament", "round", "table", "game", "event", "player",
            "player_name", "vekn", "judge", "judge_role", "catalog", "infraction", "variant",
            "penalty", "proposed", "description", "rule", "time", "approved_by",
-           "approval_reason", "reason", "client_id", "finding")
+           "approval_reason", "reason", "client_id", "finding", "phase")
 
 RULE_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[A-Za-z0-9][A-Za-z0-9.\-]*(#[A-Za-z0-9._\-]+)?$")
+MIN_MOVE_REASON = 5  # characters: why an SA moves to another game
 MAX_TEXT = {"description": 2000, "reason": 1000, "approval_reason": 1000, "player_name": 80,
             "rule": 200, "infraction": 200, "variant": 80, "penalty": 80}
 
@@ -74,6 +75,8 @@ def migrate(db: sqlite_utils.Database) -> None:
     db[T_RECORDS].create_index(["tournament_id", "client_id"], unique=True, if_not_exists=True)
     if "finding" not in db[T_RECORDS].columns_dict:  # added: the recorder finding's code
         db[T_RECORDS].add_column("finding", str)
+    if "phase" not in db[T_RECORDS].columns_dict:  # added: when it was given (which game an SA hits)
+        db[T_RECORDS].add_column("phase", str)
 
 
 # --- results --------------------------------------------------------------------------------
@@ -112,6 +115,8 @@ class Stored:
     needs_head_judge: bool = False
     head_judge_reasons: list[str] = field(default_factory=list)
     proposal: Proposal | None = None
+    applies: dict | None = None       # a Standings Adjustment: the game it applies to (Target)
+    notes: list[str] = field(default_factory=list)  # what the judge should know (e.g. no game)
 
 
 # --- catalogs -------------------------------------------------------------------------------
@@ -178,10 +183,28 @@ def _effects_in_force(db, tournament_id: int, effect: str) -> list[dict]:
 
 
 def standing_adjustments(db, tournament_id: int) -> list[dict]:
-    """Hook for the standings: −1 VP per approved penalty in force whose level's effect is
-    "vp-1" (v2 Standings Adjustment, v1 Game Loss)."""
-    return [{"player_id": r["player"], "vp": -1, "record": r["id"]}
+    """Hook for the standings: −1 VP in one game per approved penalty in force whose level's
+    effect is "vp-1" (v2 Standings Adjustment, v1 Game Loss). Each carries what decides the
+    game (the tournament store resolves it: `store.adjusted`): `phase` (when it was given),
+    `moved_to` ([round, table] when the head judge moved it) and `move_reason`."""
+    return [{"player_id": r["player"], "vp": -1, "record": r["id"], "phase": r.get("phase"),
+             "moved_to": r.get("moved_to"), "move_reason": r.get("move_reason")}
             for r in _effects_in_force(db, tournament_id, "vp-1")]
+
+
+def is_adjustment(db, tournament: dict | int, record: dict) -> bool:
+    """Whether the record's penalty costs VP in one game (level effect "vp-1")."""
+    t = tournament if isinstance(tournament, dict) else tstore.get_tournament(db, tournament)
+    cat = catalogs().get(record.get("catalog")) or catalog_of(db, t)
+    return cat.effect(record.get("penalty")) == "vp-1"
+
+
+def applies_to(db, tournament_id: int, recs: list[dict]) -> dict:
+    """record id -> the game each Standings Adjustment among `recs` (replayed records)
+    applies to (`adjustments.Target`); other penalties are left out."""
+    t = tstore.get_tournament(db, tournament_id)
+    sas = [r for r in recs if r.get("kind", "issue") == "issue" and is_adjustment(db, t, r)]
+    return tstore.resolve_records(db, t["id"], sas) if sas else {}
 
 
 def disqualified_players(db, tournament_id: int) -> set[int]:
@@ -439,10 +462,29 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
             rec["approved_by"] = judge
             rec["approval_reason"] = _text(data, "approval_reason") or rec["reason"] or \
                 f"issued by the {roles.label(role)}"
+        rec["phase"] = tstore.sa_phase(db, t["id"], rec["player"]) if rec["player"] is not None else None
         rec["time"] = now()
         stored = _insert(db, rec)
+    applies = _applies(db, t, stored["id"])
     return Stored(stored, added_player=added, needs_head_judge=hj and not stored["approved_by"],
-                  head_judge_reasons=reasons, proposal=proposal)
+                  head_judge_reasons=reasons, proposal=proposal, applies=applies,
+                  notes=_issue_notes(db, t, stored, applies))
+
+
+def _issue_notes(db, t: dict, rec: dict, applies: dict | None) -> list[str]:
+    """What the judge should know about where a new Standings Adjustment lands."""
+    if applies is None:
+        return []
+    notes = []
+    if rec.get("player") in disqualified_players(db, t["id"]):
+        notes.append(f"{rec['player_name']} is disqualified and not ranked; the adjustment still counts in "
+                     "the game it applies to, so the other players' GW and TP there follow.")
+    if applies["round"] is None:
+        notes.append(f"This adjustment applies to no game for now: {applies['note']}.")
+    else:
+        notes.append(f"It applies to {applies['where']} ({applies['note']}): −1 VP there, and that "
+                     "game's GW and TP follow.")
+    return notes
 
 
 def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *, judge: str,
@@ -464,6 +506,9 @@ def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *,
             for name in ("infraction", "variant", "penalty", "description"):
                 rec[name] = _text(data, name)
             rec["rule"] = _rule(data)
+        if kind == "move":
+            rec["round"] = _int(data, "round", 1, 100)
+            rec["table"] = _int(data, "table", 1, 1000)
     except _Bad as bad:
         return bad.refused
     cat = catalog_of(db, t)
@@ -497,9 +542,54 @@ def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *,
                 return _refused(409, "refers_to", f"Record {ref} ({target.get('penalty')}) needs no approval.")
             rec["approved_by"] = judge
             rec["approval_reason"] = rec["reason"]
+        if kind == "move":
+            refused = _check_move(db, t, target, rec)
+            if refused is not None:
+                return refused
         rec["time"] = now()
         stored = _insert(db, rec)
+    if kind == "move":
+        return Stored(stored, applies=_applies(db, t, target["id"]))
     return Stored(stored)
+
+
+def _check_move(db, t: dict, target: dict, rec: dict) -> Refused | None:
+    """A move names a game the SA's player played, other than the one it applies to."""
+    if not is_adjustment(db, t, target):
+        return _refused(409, "refers_to", f"Record {target['id']} is a {target.get('penalty') or 'remedy'}: "
+                                          "only a Standings Adjustment (v1: Game Loss) applies to one game.")
+    if target.get("player") is None:
+        return _refused(409, "refers_to", f"{target.get('player_name')} is not a player of the event: "
+                                          "the adjustment applies to no game.")
+    if len(rec.get("reason") or "") < MIN_MOVE_REASON:
+        return _refused(400, "reason", "Write why the adjustment moves to another game (a few words at least).")
+    games = tstore.player_games(db, t["id"]).get(target["player"], {})
+    listing = ", ".join(f"round {r} table {tb}" for r, tb in sorted(games.items())) or "none"
+    if games.get(rec["round"]) != rec["table"]:
+        return _refused(409, "table", f"{target.get('player_name')} did not play round {rec['round']}, "
+                                      f"table {rec['table']}: their games are {listing}.")
+    now_at = tstore.resolve_records(db, t["id"], [target])[target["id"]]
+    if (now_at.round, now_at.table) == (rec["round"], rec["table"]):
+        return _refused(409, "table", f"Record {target['id']} already applies to round {rec['round']}, "
+                                      f"table {rec['table']}.")
+    return None
+
+
+def _applies(db, t: dict, record_id: int) -> dict | None:
+    """The game a stored SA applies to now, as `Target.to_dict()` (None: not an SA)."""
+    rec = next((r for r in current(db, t["id"]) if r["id"] == record_id), None)
+    if rec is None or not is_adjustment(db, t, rec):
+        return None
+    return tstore.resolve_records(db, t["id"], [rec])[record_id].to_dict()
+
+
+def move(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, judge: str,
+         role: str) -> Stored | Refused:
+    """The head judge moves a Standings Adjustment to another game the player played
+    (`round`, `table`) with a written `reason` — e.g. the player dropped and has no next
+    game. A new `move` record; the latest move counts."""
+    return _follow_up(db, tournament_id, "move", refers_to, data or {}, judge=judge, role=role,
+                      action="penalties.amend")
 
 
 def approve(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, judge: str,

@@ -185,6 +185,8 @@ def issue_form(tid):
               "ok")
         if res.needs_head_judge:
             flash("Waiting for the head judge's approval: " + " ".join(res.head_judge_reasons), "warn")
+        for note in res.notes:
+            flash(note, "warn" if res.applies and res.applies["round"] is None else "ok")
     nxt = safe_next(values.get("next"))
     if nxt:
         return redirect(nxt)
@@ -202,10 +204,13 @@ def _inf_name(db, t, rec) -> str:
 
 def _decorate(db, t, recs):
     cat = pstore.catalog_of(db, t)
+    applies = pstore.applies_to(db, t["id"], recs)
     out = []
     for r in recs:
         inf = cat.get(r.get("infraction") or "")
+        target = applies.get(r.get("id"))
         out.append(dict(r, infraction_name=inf.name if inf else r.get("infraction"),
+                        applies=target.to_dict() if target else None,
                         category=inf.category if inf else None,
                         abbr=cat.abbr(r["penalty"]) if r.get("penalty") else "—",
                         needs_hj=needs_head_judge(cat, r.get("penalty"), r.get("proposed")),
@@ -235,10 +240,15 @@ def player_page(tid, pid):
     player = tstore.get_player(db, t["id"], pid)
     rep = pstore.player_record(db, t["id"], player["id"])
     cat = pstore.catalog_of(db, t)
+    games = sorted(tstore.player_games(db, t["id"]).get(player["id"], {}).items())
+    names = {r["number"]: ("the final" if r["kind"] == "final" else f"round {r['number']}")
+             for r in tstore.rounds(db, t["id"])}
     return render_template("penalties/player.html", t=t, player=player, rep=rep, cat=cat,
                            records=_decorate(db, t, rep.records) if rep else [],
                            lifted=_decorate(db, t, rep.lifted) if rep else [],
-                           levels=cat.level_names())
+                           levels=cat.level_names(),
+                           games=[{"round": r, "table": tb, "label": f"{names.get(r, f'round {r}')}, table {tb}"}
+                                  for r, tb in games])
 
 
 @bp.get("/tournaments/<id:tid>/penalties/report")
@@ -284,6 +294,28 @@ def lift_form(tid, rid):
 @requires("penalties.amend")
 def amend_form(tid, rid):
     return _follow_up_form(tid, rid, pstore.amend, "amended")
+
+
+@bp.post("/tournaments/<id:tid>/penalties/<id:rid>/move")
+@requires("penalties.amend")
+def move_form(tid, rid):
+    """The head judge moves a Standings Adjustment to another of the player's games: the
+    form's `game` is "round:table"."""
+    db = get_db()
+    t = tstore.get_tournament(db, tid)
+    who = g.identity
+    rnd, _, tbl = (request.form.get("game") or "").partition(":")
+    data = {"round": rnd, "table": tbl, "reason": request.form.get("reason"),
+            "client_id": request.form.get("client_id")}
+    res = pstore.move(db, t["id"], rid, data, judge=who.name, role=who.role)
+    if isinstance(res, pstore.Refused):
+        if res.status == 404:
+            raise ApiError(404, res.message)
+        flash(res.message, "error")
+    else:
+        flash(f"Record {rid} now applies to {res.applies['where']}: the standings follow.", "ok")
+    nxt = safe_next(request.form.get("next"))
+    return redirect(nxt or url_for("penalties.list_page", tid=t["id"]))
 
 
 # --- exports ---------------------------------------------------------------------------------------------
@@ -357,6 +389,10 @@ def _record_json(res: pstore.Stored) -> dict:
         out["added_player"] = res.added_player
     if res.proposal is not None:
         out["proposal"] = res.proposal.to_dict()
+    if res.applies is not None:
+        out["applies_to"] = res.applies
+    if res.notes:
+        out["notes"] = res.notes
     return out
 
 
@@ -366,8 +402,13 @@ def api_list(tid):
     db = get_db()
     t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
+    penalties = pstore.current(db, t["id"])
+    applies = pstore.applies_to(db, t["id"], penalties)  # a Standings Adjustment: its game
+    for p in penalties:
+        if p["id"] in applies:
+            p["applies_to"] = applies[p["id"]].to_dict()
     return jsonify({"tournament": t["id"], "catalog": pstore.catalog_of(db, t).id,
-                    "penalties": pstore.current(db, t["id"]), "log": pstore.records(db, t["id"]),
+                    "penalties": penalties, "log": pstore.records(db, t["id"]),
                     "pending": [r["id"] for r in rep.pending], "totals": rep.totals})
 
 
@@ -436,6 +477,13 @@ def api_lift(tid, rid):
 @requires("penalties.amend")
 def api_amend(tid, rid):
     return _api_follow_up(tid, rid, pstore.amend)
+
+
+@bp.post("/api/tournaments/<id:tid>/penalties/<id:rid>/move")
+@requires("penalties.amend")
+def api_move(tid, rid):
+    """`{"round", "table", "reason"}`: the Standings Adjustment now applies to that game."""
+    return _api_follow_up(tid, rid, pstore.move)
 
 
 @bp.get("/api/tournaments/<id:tid>/players/<id:pid>/penalties")

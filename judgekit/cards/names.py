@@ -1,0 +1,211 @@
+"""Card names inside a judge's query (pure Python, no Flask).
+
+"is it too late for direct intervention", "can I Deflection a bleed…", "deflektion",
+"Pentex", "WWEF", "the barrens", "rotschreck": `CardNames.find(query)` gives the cards a
+query names, so that the search puts them first. A name is found
+
+- as the card list writes it, ignoring case, accents, punctuation, ™/®, a leading "The" (or
+  one the query adds), and a vampire's version ("Theo Bell advanced");
+- by its short form: a name's part before a comma ("Heidelberg Castle" for "Heidelberg
+  Castle, Germany", "Smiling Jack"), or one of the abbreviations players use
+  (`SHORT_NAMES`);
+- with one typo, when the name is at least seven letters long.
+
+Single words the rules themselves use ("block", "vote", "master") are not taken for card
+names unless the query is only that word: a rules question must not turn into a card.
+The same table is shipped to the browser (`to_json`) so the offline search finds the same
+cards.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from judgekit.recorder.cards import name_key
+
+SPLIT = re.compile(r"[\s,;:!?/()\[\]{}\"“”«»]+")
+
+#: Abbreviations and short names players use for cards (lower case, as typed) -> the
+#: card's name. Keep to names every judge knows; a word the rules use is not a short name.
+SHORT_NAMES: dict[str, str] = {
+    "di": "Direct Intervention",
+    "wwef": "Wake with Evening's Freshness",
+    "krc": "Kine Resources Contested",
+    "pto": "Protect Thine Own",
+    "gtu": "Govern the Unaligned",
+    "pentex": "Pentex Subversion",
+    "dreams": "Dreams of the Sphinx",
+    "con boon": "Consanguineous Boon",
+    "heidelberg": "Heidelberg Castle, Germany",
+    "sudden": "Sudden Reversal",
+    "parity": "Parity Shift",
+    "freak": "Freak Drive",
+    "qui vive": "On the Qui Vive",
+    "tupdog": "Tupdogs",
+    "nrc": "Nosferatu Royalty",
+    "obedience": "Obedience",
+}
+
+#: Card names that are also ordinary phrases of a question: found only as the whole query.
+PHRASES = frozenset(("nottobe", "makeanexample", "elderkindrednetwork", "informationnetwork",
+                     "usingtheadvantage", "targethead", "targethand"))
+COMMON_DF = 3          # a word of at least this many rules entries is a rules word
+
+MAX_WORDS = 8          # longest card name looked for, in words
+TYPO_MIN = 7           # a name this long (letters) may be found with one typo
+
+
+@dataclass(frozen=True)
+class NameHit:
+    card_id: int
+    start: int           # word span of the query that names it
+    end: int
+    exact: bool          # False: found with a typo
+
+
+def _edits1(a: str, b: str) -> bool:
+    """One insertion, deletion, substitution or swap between a and b (a != b)."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 1:] == b[i + 1:] or (
+            i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
+    return a[i:] == b[i + 1:]
+
+
+class CardNames:
+    """The names of every card of a catalog, and how to find them in a query.
+
+    `common` are the words (folded, lower case) that, alone, do not name a card: the words
+    of the rules and of the judges' questions."""
+
+    def __init__(self, catalog, common: set[str] | frozenset[str] = frozenset()):
+        self.common = frozenset(common)
+        self.keys: dict[str, int] = {}      # name key -> card id
+        index = self._index = catalog.index
+        for card in catalog:
+            for name in (card.name, *getattr(card.facts, "aka", ())):
+                self._add(name_key(name), index, name)
+            if "," in card.name:
+                self._add(name_key(card.name.split(",", 1)[0]), index, card.name)
+        for short, name in SHORT_NAMES.items():
+            found = catalog.find(name)
+            if found is not None:
+                self.keys.setdefault(name_key(short), found.id)
+        self._by_start: dict[tuple[str, int], list[str]] = {}
+        for key in self.keys:
+            if len(key) >= TYPO_MIN:
+                self._by_start.setdefault((key[0], len(key)), []).append(key)
+
+    def _add(self, key: str, index, name: str) -> None:
+        if not key or key in self.keys:
+            return
+        found = index.find(name)     # the version a plain name means (latest, not advanced)
+        if found is not None:
+            self.keys[key] = found.id
+            if key.startswith("the") and len(key) >= 9:   # "barrens" for "The Barrens"
+                self.keys.setdefault(key[3:], found.id)
+
+    def _exact(self, words: list[str]) -> int | None:
+        hit = self.keys.get("".join(words))
+        if hit is None and len(words) > 1 and words[0] == "the":
+            hit = self.keys.get("".join(words[1:]))
+        return hit
+
+    def _typo(self, words: list[str]) -> int | None:
+        key = "".join(words)
+        if len(key) < TYPO_MIN:
+            return None
+        for size in (len(key) - 1, len(key), len(key) + 1):
+            for cand in self._by_start.get((key[0], size), ()):
+                if _edits1(key, cand):
+                    return self.keys[cand]
+        return None
+
+    def _names_a_card(self, words: list[str], whole_query: bool) -> bool:
+        """Whether these words, found as a name, stand for the card in this query: a name of
+        several words does (unless it is also an ordinary phrase), one word only when the
+        rules and the questions do not use it."""
+        if whole_query:
+            return True
+        content = [w for w in words if w != "the"]
+        if len(content) == 1:
+            return content[0] not in self.common
+        return bool(content) and "".join(words) not in PHRASES
+
+    def find(self, query: str) -> list[NameHit]:
+        """The cards the query names, in the order of the query, longest names first; names
+        with a typo only where no exact name starts."""
+        if not isinstance(query, str):
+            return []
+        words = [name_key(w) for w in SPLIT.split(query[:1000])]
+        words = [w for w in words if w]
+        hits: list[NameHit] = []
+        i = 0
+        while i < len(words):
+            found = None
+            for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
+                span = words[i:i + n]
+                cid = self._exact(span)
+                if cid is not None and self._names_a_card(span, n == len(words)):
+                    cid = self._version(words, i, n, cid)
+                    found = NameHit(cid, i, i + n, True)
+                    break
+            if found is None:
+                for n in (2, 1):   # one typo: in a name of one or two words only
+                    span = words[i:i + n]
+                    if len(span) < n or any(w in self.common for w in span if w != "the"):
+                        continue
+                    cid = self._typo(span)
+                    if cid is not None:
+                        found = NameHit(cid, i, i + n, False)
+                        break
+            if found:
+                if all(h.card_id != found.card_id for h in hits):
+                    hits.append(found)
+                i = found.end
+            else:
+                i += 1
+        return hits
+
+    def _version(self, words: list[str], i: int, n: int, cid: int) -> int:
+        """A vampire's version named after its name ("theo bell advanced", "… g2 adv")."""
+        after = words[i + n:i + n + 2]
+        if not after or not re.fullmatch(r"adv|advanced|g\d+|group\d*|\d", after[0]):
+            return cid
+        for k in (2, 1):
+            found = self._index.find(" ".join(words[i:i + n] + after[:k]))
+            if found is not None:
+                return found.id
+        return cid
+
+    def to_json(self) -> dict:
+        """What the browser's offline search needs to find the same names."""
+        return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
+                "typo_min": TYPO_MIN}
+
+
+def common_words(corpus) -> frozenset[str]:
+    """Words that alone do not name a card in a query: the words of at least `COMMON_DF`
+    entries of the current rules ("block", "master", "direct"), the analyzer's stop words
+    and the judges' question words (name keys: lower case, no accents). A card the rules
+    name in one or two examples ("Deflection") stays a name."""
+    from whoosh.analysis import STOP_WORDS
+
+    from judgekit.rules.search import entries_of
+    from judgekit.rules.synonyms import QUESTION_WORDS
+    df: dict[str, int] = {}
+    for e in entries_of(corpus):
+        for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body}")}:
+            df[w] = df.get(w, 0) + 1
+    words = {w for w, n in df.items() if n >= COMMON_DF}
+    words.update(name_key(w) for w in STOP_WORDS)
+    for phrase in QUESTION_WORDS:
+        words.update(name_key(w) for w in SPLIT.split(phrase))
+    words.discard("")
+    return frozenset(words)

@@ -1,0 +1,76 @@
+"""The search entries of the cards and their rulings (pure Python, no Flask).
+
+One entry per thing a judge asks about (docs/search.md, "Adding a kind of document"):
+
+- a **card** (`kind` "card"): title the card's name (with its version for a vampire printed
+  several times, "Theo Bell (G2 ADV)"), body its text with the symbols spelled out
+  ("[Dominate superior]"), context its types, clan and disciplines; key `cards/<id>`,
+  section the card id, url `/cards/<id>`;
+- each **ruling of a card** (`kind` "ruling"): title the card's name, body the ruling
+  (card links as names), same section and context as its card; key and url
+  `cards/<id>#r<n>`, the ruling's anchor on the card page;
+- each **ruling of a card group** (`kind` "ruling"), given once for the whole group: title
+  the group's name, section the group id (`G00106`); key and url
+  `/cards/groups/<id>#r<n>`.
+
+All have `doc` "cards". `cards_stamp()` changes with the card files, so a `cards update`
+rebuilds the search index.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from judgekit.cards import markup
+from judgekit.cards.catalog import CardCatalog
+from judgekit.recorder.cards import DISCIPLINES
+
+DOC = "cards"
+CARD_FILES = ("crypt.json", "library.json", "texts.json", "rulings.json")
+
+
+def card_context(card) -> str:
+    parts = list(card.types)
+    if card.clan:
+        parts.append(card.clan)
+    codes = card.facts.disciplines
+    parts += [DISCIPLINES.get(c, c) for c in (codes if isinstance(codes, (tuple, list)) else sorted(codes))]
+    return " ".join(parts)
+
+
+def card_entries(catalog: CardCatalog, entry_type) -> list:
+    """Every card, card ruling and group ruling as `entry_type` (the search's `Entry`)."""
+    out = []
+    for card in sorted(catalog, key=lambda c: c.id):
+        title = card.label if card.kind == "crypt" and catalog.versions(card) else card.name
+        context = card_context(card)
+        sid = str(card.id)
+        out.append(entry_type(key=f"{DOC}/{sid}", doc=DOC, section=sid, number="", title=title,
+                              context=context, body=markup.to_plain(card.text), url=card.url,
+                              kind="card", anchors=[(0, "text")]))
+        for r in catalog.rulings(card):
+            if r.group is not None:
+                continue     # a group's rulings are entries of the group (below)
+            out.append(entry_type(key=f"{DOC}/{sid}#{r.anchor}", doc=DOC, section=sid, number="",
+                                  title=title, context=context, body=markup.to_plain(r.text),
+                                  url=f"{card.url}#{r.anchor}", kind="ruling", anchors=[(0, r.anchor)]))
+    for group in sorted(catalog.groups.values(), key=lambda g: g.id):
+        for r in catalog.group_rulings(group):
+            url = f"/cards/groups/{group.id}#{r.anchor}"
+            out.append(entry_type(key=f"{DOC}/{group.id}#{r.anchor}", doc=DOC, section=group.id,
+                                  number="", title=group.name, context="card group",
+                                  body=markup.to_plain(r.text), url=url, kind="ruling",
+                                  anchors=[(0, r.anchor)]))
+    return out
+
+
+def cards_stamp(content_dir: str | Path) -> str:
+    """A hash of the card files (the search index is rebuilt when it changes)."""
+    digest = hashlib.sha256()
+    folder = Path(content_dir) / "cards"
+    for name in CARD_FILES:
+        try:
+            digest.update((folder / name).read_bytes())
+        except OSError:
+            digest.update(b"<missing>")
+    return digest.hexdigest()[:16]

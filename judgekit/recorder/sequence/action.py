@@ -1,0 +1,256 @@
+"""The minion action: its declaration (bleed amount, stealth), the acting player's pass,
+who may block and in which order, block attempts, and its resolution."""
+from __future__ import annotations
+
+from judgekit.recorder.sequence.common import STANDARD_STEALTH, UNDIRECTED, Action
+
+
+class ActionMixin:
+    """Action declaration, passes, blocks and resolution."""
+
+    def _on_action_declare(self, e) -> None:
+        seq, seat = e["seq"], e["seat"]
+        a = self.action
+        if a is not None and not a.resolved:
+            if a.seat == seat and not a.locked:
+                self.action = self.prev_action  # the lock never took effect: a free change
+            elif a.seat == seat and not a.actor_passed:
+                self.flag("declaration-binding", seq,
+                          f"{self.who(seat)} declared an action at event {a.seq}: it is binding, "
+                          "too late to change it.", seat=seat, section="hypotheticals")
+                return
+            else:
+                self._resolve(seq, implicit=True)
+        if not self._sequence(e):
+            return
+        kind = e["action"]
+        target = e.get("target_seat")
+        if kind == "bleed":
+            directed = True
+            target = target or self.prey(seat)
+        elif "directed" in e:
+            directed = e["directed"]
+        elif kind in UNDIRECTED:
+            directed = False
+        else:
+            directed = target is not None and target != seat
+        if directed:
+            eligible = [target] if target and target != seat else []
+        else:
+            eligible = [s for s in (self.prey(seat), self.predator(seat)) if s and s != seat]
+            eligible = list(dict.fromkeys(eligible))
+        if self.action is not None and self.action.resolved:
+            self.prev_action = self.action
+        self.action = Action(seq=seq, seat=seat, kind=kind, minion=e.get("minion"),
+                             directed=directed, target_seat=target, eligible=eligible,
+                             amount=e.get("amount") if e.get("bleed_total") is None else e["bleed_total"],
+                             locked=e.get("locked", True), card=e.get("card"))
+        self.combat = None
+        a = self.action
+        a.terms_required = bool(e.get("terms_choice") or e.get("terms"))
+        if not a.locked:
+            return  # not a declaration yet: the player's hand has not left the card
+        if kind == "bleed":
+            self._check_bleed(e, a)
+        self._check_stealth(e, kind)
+        if e.get("card"):
+            before = len(self.findings)
+            self._card_play(e, role="action")
+            if any(f.code == "discipline-unavailable" for f in self.findings[before:]):
+                # An invalid declaration is void: nothing binds, the turn goes on as before.
+                self.action = self.prev_action
+                if self.pending.get(seat, (None,))[0] == seq:
+                    del self.pending[seat]
+
+    def _check_bleed(self, e, a: Action) -> None:
+        seq, seat = e["seq"], e["seat"]
+        if a.amount is None:
+            self.flag("bleed-amount-missing", seq,
+                      f"{self.who(seat)} bleeds without stating the amount.", seat=seat)
+            return
+        vampire = self.crypt(a.minion)
+        expected = None
+        if vampire is not None:
+            expected = 1 + int(getattr(vampire, "bleed_bonus", 0) or 0)
+        actual = e.get("actual_amount")
+        if actual is not None and actual != a.amount:
+            self.flag("misrepresented", seq,
+                      f"{self.who(seat)} declares a bleed for {a.amount}; it is a bleed for "
+                      f"{actual}. The declaration binds; it is a misrepresentation.", seat=seat)
+        elif expected is not None and a.amount < expected:
+            self.flag("misrepresented", seq,
+                      f"{self.who(seat)} declares a bleed for {a.amount} with {a.minion}, who "
+                      f"bleeds for {expected}. The declaration binds; it is a misrepresentation.",
+                      seat=seat)
+
+    def _check_stealth(self, e, kind: str) -> None:
+        seq, seat = e["seq"], e["seat"]
+        standard = STANDARD_STEALTH.get(kind, 0)
+        declared = e.get("stealth")
+        actual = e.get("actual_stealth")
+        if actual is None:
+            vampire = self.crypt(e.get("minion"))
+            bonus = int(getattr(vampire, "stealth_bonus", 0) or 0) if vampire is not None else 0
+            if bonus:
+                actual = standard + bonus
+        if actual is None or actual == standard:
+            if declared is not None and actual is not None and declared != actual:
+                self.flag("misrepresented", seq,
+                          f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
+                          seat=seat)
+            return
+        if declared is None:
+            self.flag("stealth-undeclared", seq,
+                      f"This {kind} action has {actual} stealth (standard: {standard}) and "
+                      "its stealth was not declared.", seat=seat)
+        elif declared != actual:
+            self.flag("misrepresented", seq,
+                      f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
+                      seat=seat)
+
+    def _on_action_pass(self, e) -> None:
+        a = self.action
+        if a is not None and not a.resolved and e["seat"] == a.seat:
+            a.actor_passed = True
+
+    def _before_blocks(self, e, what: str) -> Action | None:
+        """Common checks when a non-acting player acts on the current action."""
+        a = self.action
+        if a is None or a.resolved:
+            return None
+        seat = e["seat"]
+        if seat == a.seat:
+            return a
+        if not a.actor_passed and "action-pass-missing" not in a.flagged:
+            a.flagged.add("action-pass-missing")
+            self.flag("action-pass-missing", e["seq"],
+                      f"{self.who(seat)} {what} before {self.who(a.seat)} passed on the action.",
+                      seat=a.seat)
+        return a
+
+    def _order_check(self, e, a: Action, what: str) -> bool:
+        """Undirected action: the predator may not act before the prey has passed."""
+        seat = e["seat"]
+        if a.directed or len(a.eligible) < 2:
+            return True
+        prey, predator = a.eligible[0], a.eligible[1]
+        if seat == predator and prey not in a.done:
+            self.flag("block-out-of-order", e["seq"],
+                      f"{self.who(seat)} (the predator) {what} before {self.who(prey)} "
+                      "(the prey) passed on blocking.", seat=seat)
+            return False
+        return True
+
+    def _on_block_pass(self, e) -> None:
+        a = self._before_blocks(e, "passes on blocking")
+        if a is None or e["seat"] == a.seat:
+            return
+        seat = e["seat"]
+        if a.attempting is not None and a.attempting == seat:
+            self.flag("declaration-binding", e["seq"],
+                      f"{self.who(seat)} declared a block: the declaration binds, it cannot be "
+                      "turned into a pass.", seat=seat, section="hypotheticals")
+            return
+        if a.attempting is not None:
+            a.attempting = None  # the previous attempt failed
+        if seat in a.eligible:
+            self._order_check(e, a, "passes on blocking")
+            a.done.add(seat)
+            a.passed.add(seat)
+
+    def _on_block_declare(self, e) -> None:
+        a = self._before_blocks(e, "declares a block")
+        if a is None or e["seat"] == a.seat:
+            return
+        seat = e["seat"]
+        if seat not in a.eligible:
+            why = (f"only the target, {self.who(a.target_seat)}, may block this directed action"
+                   if a.directed else "only the prey and the predator may block this undirected action")
+            self.flag("block-not-eligible", e["seq"],
+                      f"{self.who(seat)} tries to block: {why}.", seat=seat)
+            return
+        if seat in a.passed:
+            self.flag("declaration-binding", e["seq"],
+                      f"{self.who(seat)} already passed on blocking: the pass binds.", seat=seat,
+                      section="hypotheticals")
+            return
+        self._order_check(e, a, "declares a block")
+        a.done.add(seat)
+        a.attempting = seat
+
+    def _on_block_result(self, e) -> None:
+        a = self.action
+        if a is None or a.resolved:
+            return
+        if e["blocked"]:
+            self._start_combat()
+        else:
+            a.attempting = None
+
+    def _on_action_result(self, e) -> None:
+        a = self.action
+        if a is None or a.resolved:
+            return
+        a.outcome = e["outcome"]
+        if e.get("amount") is not None and a.kind == "bleed":
+            a.amount = e["amount"]
+        if e["outcome"] == "blocked" and not a.blocked:
+            a.blocked = True
+        self._resolve(e["seq"], implicit=False)
+
+    def _resolve(self, seq: int, implicit: bool) -> None:
+        """The current action is over: check what had to happen before it resolved."""
+        a = self.action
+        if a is None or a.resolved:
+            return
+        if not a.blocked and a.outcome not in ("cancelled",):
+            if not a.actor_passed and "action-pass-missing" not in a.flagged:
+                a.flagged.add("action-pass-missing")
+                self.flag("action-pass-missing", seq,
+                          f"The action of {self.who(a.seat)} (event {a.seq}) went on without "
+                          "the acting player passing.", seat=a.seat)
+            missing = [s for s in a.eligible if s not in a.done]
+            if missing and "block-pass-missing" not in a.flagged:
+                a.flagged.add("block-pass-missing")
+                self.flag("block-pass-missing", seq,
+                          "The action resolved without "
+                          + " and ".join(self.who(s) for s in missing)
+                          + " passing on the block opportunity.", seat=missing[0])
+        self._restate_check(seq, force=True)
+        a.resolved = True
+        if a.outcome is None:
+            a.outcome = "blocked" if a.blocked else "success"
+        self.combat = None
+        self.after_action = True
+        self.prev_action = a
+
+    def _restate_check(self, seq: int, force: bool = False) -> None:
+        a = self.action
+        if a is None or a.restate_pending is None:
+            return
+        self.flag("bleed-total-not-restated", seq,
+                  f"The bleed amount changed at event {a.restate_pending}; the new total "
+                  "was not stated.", seat=a.seat)
+        a.restate_pending = None
+
+    def _on_bleed_total(self, e) -> None:
+        a = self.action
+        if a is not None and not a.resolved:
+            a.amount = e["amount"]
+            a.restate_pending = None
+
+    def _on_action_effect(self, e, what: str) -> None:
+        """A non-acting player plays something during the action (reaction, effect)."""
+        a = self._before_blocks(e, what)
+        if a is None or e["seat"] == a.seat:
+            return
+        seat = e["seat"]
+        if e.get("wake"):
+            return  # a wake is played in order to block: no pass expected before it
+        if seat in a.eligible and seat not in a.done and a.attempting != seat and not a.blocked:
+            if self._order_check(e, a, what):
+                if "block-pass-missing" not in a.flagged:
+                    a.flagged.add("block-pass-missing")
+                    self.flag("block-pass-missing", e["seq"],
+                              f"{self.who(seat)} {what} before passing on the block opportunity.",
+                              seat=seat)

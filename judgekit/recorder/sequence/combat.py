@@ -1,0 +1,89 @@
+"""Combat: its steps, strikes and presses, and an opponent's use of a step cut short."""
+from __future__ import annotations
+
+from judgekit.recorder.events import COMBAT_STEPS
+from judgekit.recorder.sequence.common import STEP_RANK, Combat
+
+
+class CombatMixin:
+    """Combat steps, strikes and presses."""
+
+    def _combat_window(self, e, window: str) -> bool:
+        seq, seat = e["seq"], e.get("seat")
+        if self.combat is None:
+            self._start_combat()
+        c = self.combat
+        rank = STEP_RANK[window]
+        mine = c.passed.setdefault(seat, set())
+        if window in mine:
+            self.flag("phase-passed", seq,
+                      f"{self.who(seat)} plays in the {window} step, already passed.", seat=seat)
+            return False
+        opener = next((who for w, who in self.open if w == window and who != seat), None)
+        if opener is not None and self.last_play and self.last_play.get("seat") == opener:
+            self.flag("shortcut-voided", seq,
+                      f"{self.who(seat)} acts in the {window} step that {self.who(opener)} cut "
+                      "short: the shortcut does not bind; the sequence resumes there.", seat=seat)
+            self._restart_combat(rank)
+            self._new_play(e, [])
+            return True
+        if rank < c.pos:
+            self._restart_combat(rank)   # an earlier step not passed by this player: restart
+            self._new_play(e, [])
+            return True
+        skipped = [s for s in COMBAT_STEPS[c.pos:rank]]
+        mine |= set(skipped)
+        self.closed |= set(skipped)
+        c.pos = rank
+        self._new_play(e, [(w, seat) for w in skipped])
+        return True
+
+    def _start_combat(self) -> None:
+        self.combat = Combat()
+        if self.action is not None:
+            self.action.blocked = True
+            self.action.attempting = None
+
+    def _restart_combat(self, rank: int) -> None:
+        c = self.combat
+        c.pos = rank
+        gone = set(COMBAT_STEPS[rank:])
+        for passed in c.passed.values():
+            passed -= gone
+        self.closed -= gone
+        self.open = []
+
+    def _on_combat_step(self, e) -> None:
+        step = e["step"]
+        if step == "end":
+            if self.combat is None and self.action is not None:
+                self._start_combat()
+            if self.action is not None:
+                self.action.outcome = self.action.outcome or "blocked"
+                self._resolve(e["seq"], implicit=False)
+            self.combat = None
+            return
+        if self.combat is None:
+            self._start_combat()
+        rank = STEP_RANK[step]
+        c = self.combat
+        if rank > c.pos:
+            skipped = COMBAT_STEPS[c.pos:rank]
+            if e.get("seat"):
+                c.passed.setdefault(e["seat"], set()).update(skipped)
+            self.open += [(w, e.get("seat") or 0) for w in skipped]
+            c.pos = rank
+
+    def _on_strike(self, e) -> None:
+        self._card_play(e, role="strike") if e.get("card") else None
+        self._combat_window(e, "strike")
+
+    def _on_press(self, e) -> None:
+        if self.combat is None:
+            self._start_combat()
+        c = self.combat
+        c.pos = STEP_RANK["press"]
+        if e.get("press", "continue") == "continue":
+            c.round += 1
+            c.pos = 0
+            c.passed = {}

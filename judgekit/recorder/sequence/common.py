@@ -1,0 +1,147 @@
+"""What every part of the game-sequence engine shares: the windows and their order,
+the standard stealth, the `Action` and `Combat` records, and `TableMixin` (names, seats
+in play, prey and predator, card facts, `flag`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from judgekit.recorder import findings as F
+from judgekit.recorder.events import COMBAT_STEPS
+
+# Turn windows in order; `after-action` and `minion-end` sit inside/at the end of the
+# minion phase (rank 2) and matter only as windows an interrupt can name.
+LINEAR = ("unlock", "master", "minion", "after-action", "minion-end", "influence", "discard")
+RANK = {"unlock": 0, "master": 1, "minion": 2, "after-action": 2, "minion-end": 2,
+        "influence": 3, "discard": 4}
+STEP_RANK = {s: i for i, s in enumerate(COMBAT_STEPS)}
+
+# Default stealth by action type (announcement guidelines, action declaration).
+STANDARD_STEALTH = {"bleed": 0, "hunt": 1, "equip": 1, "recruit": 1, "employ": 1,
+                    "political": 1, "leave-torpor": 1, "rescue": 1, "diablerie": 0,
+                    "anarch": 1, "card": 0, "other": 0}
+UNDIRECTED = {"hunt", "equip", "recruit", "employ", "political", "leave-torpor", "anarch"}
+
+# Events that are plays ("the next card or effect") for the shortcut and cancel windows.
+PLAYS = {"card.play", "reaction", "action.declare", "effect", "transfer", "discard",
+         "strike", "cancel", "interrupt"}
+# Events after which the table has moved on (used for the time call).
+PROGRESS = {"action.declare", "phase", "turn.start", "transfer", "discard"}
+# What only the player whose turn it is does: declare an action, move through the phases,
+# transfer, the discard phase action, end the turn.
+TURN_BOUND = {"action.declare", "phase", "transfer", "discard", "turn.end"}
+OUTCOME_TYPES = {"oust": "oust", "withdraw": "withdraw", "concede": "concede",
+                 "draw.intentional": "draw"}
+
+
+@dataclass
+class Action:
+    seq: int
+    seat: int
+    kind: str
+    minion: str | None
+    directed: bool
+    target_seat: int | None
+    eligible: list[int]
+    amount: int | None = None
+    locked: bool = True
+    actor_passed: bool = False
+    done: set[int] = field(default_factory=set)        # blockers who passed or attempted
+    passed: set[int] = field(default_factory=set)
+    attempting: int | None = None
+    blocked: bool = False
+    resolved: bool = False
+    outcome: str | None = None
+    restate_pending: int | None = None                  # seq of the unrestated change
+    terms_required: bool = False
+    terms_confirmed: bool = False
+    polling: bool = False
+    flagged: set[str] = field(default_factory=set)
+    card: str | None = None
+
+    def to_dict(self, names) -> dict[str, Any]:
+        return {"seq": self.seq, "seat": self.seat, "kind": self.kind, "minion": self.minion,
+                "card": self.card, "directed": self.directed, "target_seat": self.target_seat,
+                "amount": self.amount, "eligible": list(self.eligible),
+                "actor_passed": self.actor_passed, "passed": sorted(self.passed),
+                "done": sorted(self.done), "attempting": self.attempting,
+                "blocked": self.blocked, "resolved": self.resolved, "outcome": self.outcome,
+                "terms_required": self.terms_required, "terms_confirmed": self.terms_confirmed,
+                "polling": self.polling}
+
+
+@dataclass
+class Combat:
+    pos: int = 0
+    round: int = 1
+    passed: dict[int, set[str]] = field(default_factory=dict)
+    over: bool = False
+
+
+def minion_level(vampire, disc: str) -> int:
+    """0 (lacks it), 1 (inferior) or 2 (superior) for a crypt card (or a look-alike)."""
+    level = getattr(vampire, "level", None)
+    if callable(level):
+        return int(level(disc.lower()) or 0)
+    return int((getattr(vampire, "disciplines", {}) or {}).get(disc.lower(), 0))
+
+
+class TableMixin:
+    """Seats, names and card facts: the helpers every part uses."""
+
+    # --- helpers -------------------------------------------------------------------
+
+    def who(self, seat: int | None) -> str:
+        if seat is None:
+            return "someone"
+        if 1 <= seat <= self.n and self.names[seat - 1]:
+            return f"{self.names[seat - 1]} (seat {seat})"
+        return f"seat {seat}"
+
+    def flag(self, code: str, seq: int, message: str | None = None, **kw) -> None:
+        self.findings.append(F.make(code, seq, message, **kw))
+
+    def active(self) -> list[int]:
+        return [s for s in range(1, self.n + 1) if s not in self.out]
+
+    def prey(self, seat: int) -> int | None:
+        live = self.active()
+        if seat not in live:
+            live = sorted(set(live) | {seat})
+        if len(live) < 2:
+            return None
+        return live[(live.index(seat) + 1) % len(live)]
+
+    def predator(self, seat: int) -> int | None:
+        live = self.active()
+        if seat not in live:
+            live = sorted(set(live) | {seat})
+        if len(live) < 2:
+            return None
+        return live[(live.index(seat) - 1) % len(live)]
+
+    def library(self, name: str | None):
+        if not name or self.cards is None:
+            return None
+        key = ("lib", name)
+        if key not in self._card_cache:
+            try:
+                self._card_cache[key] = self.cards.library(name)
+            except Exception:
+                self._card_cache[key] = None
+        return self._card_cache[key]
+
+    def crypt(self, name: str | None):
+        if not name or self.cards is None:
+            return None
+        key = ("crypt", name)
+        if key not in self._card_cache:
+            try:
+                self._card_cache[key] = self.cards.crypt(name)
+            except Exception:
+                self._card_cache[key] = None
+        return self._card_cache[key]
+
+    @staticmethod
+    def minion_level(vampire, disc: str) -> int:
+        return minion_level(vampire, disc)

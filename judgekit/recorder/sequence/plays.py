@@ -1,0 +1,172 @@
+"""Cards and other plays: card play and replacement (forbidden shortcuts), the required
+choices of a card (card declaration), disciplines, transfers, discards and cancels."""
+from __future__ import annotations
+
+from typing import Any
+
+from judgekit.recorder.sequence.common import RANK, minion_level
+
+CHOICE_WORDS = {"discipline": "the discipline used", "level": "the discipline level",
+                "x": "the X cost", "target": "the target", "amount": "the amount"}
+
+
+def missing_choices(lib, event: dict[str, Any], vampire=None) -> list[str]:
+    """The required choices a card play leaves unannounced (card declaration).
+
+    `lib` is the played library card, `event` the play (card.play, reaction,
+    action.declare, ...), `vampire` the crypt card of its minion (None if unknown). Returns
+    keys among "discipline", "level", "x", "target", "amount" (`CHOICE_WORDS` says them in
+    words). The level counts only when the minion could use more than one level.
+    """
+    needs = set(getattr(lib, "needs", ()) or ())
+    requirement = getattr(lib, "requirement", "none") or "none"
+    card_discs = [d.lower() for d in (getattr(lib, "disciplines", ()) or ())]
+    declared = event.get("discipline")
+    declared = declared if isinstance(declared, list) else ([declared] if declared else [])
+    missing = []
+    if "discipline" in needs and requirement == "choice" and not declared:
+        missing.append("discipline")
+    if "level" in needs and not declared and not event.get("level") and vampire is not None:
+        used = card_discs if requirement != "choice" else []
+        levels = getattr(lib, "levels", {}) or {}
+        if any(len(levels.get(d, ())) > 1 and minion_level(vampire, d) >= 2 for d in used):
+            missing.append("level")
+    if "x" in needs and event.get("x") is None:
+        missing.append("x")
+    terms = bool(event.get("terms")) and event.get("type") == "action.declare"
+    if "target" in needs and not event.get("target") and not event.get("target_seat") and not terms:
+        missing.append("target")
+    if "amount" in needs and event.get("amount") is None and not terms:
+        missing.append("amount")
+    return missing
+
+
+class PlaysMixin:
+    """Card plays, replacement, card checks, transfers, discards, cancels."""
+
+    def _on_card_play(self, e) -> None:
+        if not self._interrupt_like(e):
+            return
+        self._card_play(e, role="card")
+
+    def _on_reaction(self, e) -> None:
+        if not self._interrupt_like(e):
+            return
+        if e.get("card"):
+            self._card_play(e, role="reaction")
+        else:
+            self._on_action_effect(e, "plays a reaction")
+
+    def _on_effect(self, e) -> None:
+        self._interrupt_like(e)
+        a = self.action
+        if a is not None and not a.resolved and e["seat"] != a.seat and not e.get("window") \
+                and not e.get("phase"):
+            self._on_action_effect(e, f"uses {e['name']}")
+
+    def _on_transfer(self, e) -> None:
+        # Consecutive transfers are one effect: only the first moves the sequence.
+        if self.last_play and self.last_play["type"] == "transfer" \
+                and self.last_play["seat"] == e["seat"] and self.pos == RANK["influence"]:
+            return
+        if e["seat"] == self.turn_seat:
+            self._resolve(e["seq"], implicit=True)
+        self._sequence(e)
+
+    def _on_discard(self, e) -> None:
+        if e["seat"] == self.turn_seat:
+            self._resolve(e["seq"], implicit=True)
+        self._sequence(e)
+
+    def _card_play(self, e, role: str) -> None:
+        seq, seat = e["seq"], e["seat"]
+        name = e.get("card")
+        # Replacement: the previous card of this player must have been replaced.
+        if name:
+            prior = self.pending.get(seat)
+            if prior is not None:
+                self.flag("replace-missing", seq,
+                          f"{self.who(seat)} plays {name} before replacing {prior[1]} "
+                          f"(event {prior[0]}).", seat=seat)
+            lib = self.library(name)
+            delays = e.get("delays_replacement")
+            if delays is None:
+                delays = bool(getattr(lib, "delays_replacement", False)) if lib is not None else False
+            if not delays:
+                self.pending[seat] = (seq, name)
+            self.plays.append((seq, seat, name))
+            self._card_checks(e, lib, role)
+        a = self.action
+        if a is None or a.resolved:
+            return
+        if role in ("card", "reaction") and seat != a.seat:
+            self._on_action_effect(e, f"plays {name}" if name else "plays a card")
+        if e.get("bleed_change") and a.kind == "bleed":
+            if e.get("bleed_total") is not None:
+                a.amount = e["bleed_total"]
+            else:
+                a.amount = (a.amount or 0) + e["bleed_change"] if a.amount is not None else None
+                a.restate_pending = seq
+        elif e.get("bleed_total") is not None and a.kind == "bleed":
+            a.amount = e["bleed_total"]
+            a.restate_pending = None
+
+    def _card_checks(self, e, lib, role: str) -> None:
+        """Required choices (card declaration) and disciplines the minion must have."""
+        if lib is None:
+            return
+        seq, seat = e["seq"], e["seat"]
+        name = lib.name
+        needs = set(getattr(lib, "needs", ()) or ())
+        requirement = getattr(lib, "requirement", "none") or "none"
+        card_discs = [d.lower() for d in (getattr(lib, "disciplines", ()) or ())]
+        declared = e.get("discipline")
+        declared = declared if isinstance(declared, list) else ([declared] if declared else [])
+        level_word = e.get("level")
+        vampire = self.crypt(e.get("minion"))
+        missing = [CHOICE_WORDS[k] for k in missing_choices(lib, e, vampire)]
+        if missing:
+            before = " before replacing" if "amount" in needs else ""
+            self.flag("card-choice-missing", seq,
+                      f"{self.who(seat)} plays {name} without announcing {', '.join(missing)}"
+                      f"{before}: the player is not bound to any choice (misplay).", seat=seat)
+        if vampire is None:
+            return
+        # Which disciplines at which level does the declaration use?
+        if declared:
+            used = [(d.lower(), 2 if (d.isupper() or level_word == "superior") else 1) for d in declared]
+        elif requirement in ("single", "combo"):
+            lv = 2 if level_word == "superior" else 1
+            used = [(d, lv) for d in card_discs]
+        else:
+            used = []
+        lacking = [(d, lv) for d, lv in used if self.minion_level(vampire, d) < lv]
+        if lacking:
+            what = ", ".join(("superior " if lv == 2 else "") + d.upper() if lv == 2 else d
+                             for d, lv in lacking)
+            section = "action-declaration" if role == "action" else "card-declaration"
+            self.flag("discipline-unavailable", seq,
+                      f"{vampire.name} does not have {what}: playing {name} this way is "
+                      "impossible, the declaration is void and not binding (misplay).",
+                      seat=seat, section=section)
+
+    def _on_card_replace(self, e) -> None:
+        self.pending.pop(e["seat"], None)
+
+    def _on_cancel(self, e) -> None:
+        seq, seat = e["seq"], e["seat"]
+        target = None
+        if e.get("target_seq"):
+            target = next((p for p in self.plays if p[0] == e["target_seq"]), None)
+        elif e.get("target_card"):
+            target = next((p for p in reversed(self.plays) if p[2] == e["target_card"]), None)
+        if target is not None:
+            later = [p for p in self.plays if p[0] > target[0] and p[1] != seat]
+            if later:
+                verb = "wake against" if e.get("wake") else "cancel"
+                self.flag("cancel-too-late", seq,
+                          f"{self.who(seat)} wants to {verb} {target[2]} (event {target[0]}), but "
+                          f"{later[0][2]} was already announced after it.", seat=seat)
+                return
+        if e.get("card"):
+            self._card_play(e, role="cancel")

@@ -1,0 +1,147 @@
+"""Table talk after a stop, the game's outcome (ousts, withdrawals, concessions, draws),
+and the round clock's time call and extensions."""
+from __future__ import annotations
+
+from typing import Any
+
+from judgekit.recorder import clock as clockmod
+from judgekit.recorder.events import PHASES
+from judgekit.recorder.sequence.common import PROGRESS, RANK
+
+
+class TableTalkMixin:
+    """Table talk, outcomes and the time call."""
+
+    def _on_talk(self, e) -> None:
+        seq, seat, kind = e["seq"], e["seat"], e["kind"]
+        if kind in ("raised-voice", "slur", "physical-threat"):
+            what = {"raised-voice": "raises their voice", "slur": "uses a slur against a player, their deck or their play",
+                    "physical-threat": "makes a physical threat (even in jest)"}[kind]
+            # v2: a threat of violence, even as a joke, is Major (Aggressive Behaviour is
+            # acting in a threatening way: the judge's call, from the same category)
+            infraction = ("Unsportsmanlike Conduct — Major" if kind == "physical-threat"
+                          else "Unsportsmanlike Conduct — Minor")
+            self.flag("unsportsmanlike", seq, f"{self.who(seat)} {what}.", seat=seat,
+                      infraction=infraction)
+            return
+        stop = self.talk_stop
+        if stop is None:
+            return
+        if kind == "question" and not stop["q"]:
+            stop["q"] = True
+            return
+        if kind == "answer" and stop["q"] and not stop["a"]:
+            stop["a"] = True
+            return
+        if kind in ("negotiate", "hypothetical") and not (stop["q"] and stop["a"]):
+            return
+        self.flag("discussion-after-stop", seq,
+                  f"{self.who(seat)} keeps discussing after {self.who(stop['seat'])} required "
+                  "a decision and the last question and answer were given.", seat=seat)
+
+    def _on_talk_stop(self, e) -> None:
+        self.talk_stop = {"seat": e["seat"], "seq": e["seq"], "q": False, "a": False}
+
+    def _talk_decision(self, e) -> None:
+        if self.talk_stop is not None and e["type"] not in ("card.replace",):
+            self.talk_stop = None
+
+    # --- end of game, time ---------------------------------------------------------------
+
+    def _outcome(self, e, kind: str) -> None:
+        self.outcomes.append({"type": kind, "seat": e["seat"], "seq": e["seq"]})
+        self.out[e["seat"]] = kind
+        self.board.pop(e["seat"], None)
+        if self.action is not None and not self.action.resolved and e["seat"] == self.action.seat:
+            self.action.resolved = True
+        if self.action is not None and not self.action.resolved:
+            self.action.eligible = [s for s in self.action.eligible if s != e["seat"]]
+        if len(self.active()) <= 1:
+            self.finished = True
+
+    def _on_oust(self, e) -> None:
+        self._outcome(e, "oust")
+
+    def _on_withdraw(self, e) -> None:
+        self._outcome(e, "withdraw")
+
+    def _on_concede(self, e) -> None:
+        self._outcome(e, "concede")
+
+    def _on_draw_intentional(self, e) -> None:
+        self.outcomes.append({"type": "draw", "seq": e["seq"]})
+        self.finished = True
+
+    def _on_game_end(self, e) -> None:
+        self.finished = True
+        self.game_end_seq = e["seq"]
+
+    def _on_time_call(self, e) -> None:
+        if self.time_mode is not None:
+            return
+        self.time_call_seq = e["seq"]
+        a = self.action
+        if a is not None and not a.resolved:
+            self.time_mode, self.time_action_seq = "action", a.seq
+        elif self.pos == RANK["minion"] and self.turn_seat is not None and not self.turn_ended:
+            self.time_mode = "now"
+        else:
+            self.time_mode, self.time_phase = "phase", self.pos
+
+    def _on_time_extend(self, e) -> None:
+        if clockmod.over_cap(self.clock.extended_min) and \
+                not clockmod.over_cap(self.clock.extended_min - e["minutes"]):
+            self.flag("extension-over-cap", e["seq"],
+                      f"Extensions at this table now total {self.clock.extended_min} minutes, "
+                      f"over the {clockmod.EXTENSION_CAP_MIN}-minute cap per round (major "
+                      "disruption or head judge's approval only).")
+
+    def _time_check(self, e) -> None:
+        if self.time_mode is None or self.finished or e["type"] not in PROGRESS | {"card.play", "effect"}:
+            return
+        t = e["type"]
+        beyond = False
+        if t in PROGRESS:
+            if self.time_mode in ("action", "now"):
+                beyond = True
+            else:
+                if t == "turn.start":
+                    beyond = True
+                elif t == "phase":
+                    beyond = RANK[e["phase"]] > self.time_phase
+                elif t == "transfer":
+                    beyond = RANK["influence"] > self.time_phase
+                elif t == "discard":
+                    beyond = RANK["discard"] > self.time_phase
+                elif t == "action.declare":
+                    beyond = RANK["minion"] > self.time_phase
+        elif e.get("seat") == self.turn_seat:
+            position = self._play_position(e)
+            if position in RANK:
+                if self.time_mode == "phase":
+                    beyond = RANK[position] > self.time_phase
+                else:
+                    beyond = RANK[position] > RANK["minion"] or (
+                        self.time_mode == "now" or (self.action is None or self.action.resolved))
+        if beyond:
+            self.time_over = True
+            self.flag("time-over", e["seq"],
+                      f"Time was called at event {self.time_call_seq}: the game ended "
+                      f"{self._end_point()}; this comes after.", seat=e.get("seat"))
+
+    def _end_point(self) -> str:
+        if self.time_mode == "action":
+            return f"with the minion action in progress (event {self.time_action_seq})"
+        if self.time_mode == "now":
+            return "at once (minion phase, no action in progress)"
+        if self.time_phase is not None:
+            return f"at the end of the {PHASES[self.time_phase]} phase"
+        return "at the time call"
+
+    def outcome_events(self) -> list[dict[str, Any]]:
+        out = list(self.outcomes)
+        if self.time_call_seq is not None:
+            at = self.game_end_seq if (self.game_end_seq or 0) > self.time_call_seq else self.time_call_seq
+            out.append({"type": "time-out", "seq": at})
+            out.sort(key=lambda x: x["seq"])
+        return out

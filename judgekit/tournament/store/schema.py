@@ -1,0 +1,74 @@
+"""The tournament tables and their migrations (idempotent)."""
+from __future__ import annotations
+
+import sqlite_utils
+
+from judgekit.recorder.clock import DEFAULT_LIMIT_MIN
+from judgekit.tournament.store.base import (
+    T_FINAL,
+    T_PLAYERS,
+    T_RESULTS,
+    T_ROUNDS,
+    T_SEAT_CHANGES,
+    T_SEATS,
+    T_TABLES,
+    T_TOSSES,
+    T_TOURNAMENTS,
+)
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """Create the tournament tables if they are missing (idempotent)."""
+    db[T_TOURNAMENTS].create({
+        "id": int, "name": str, "date": str, "location": str, "level": str,
+        "rounds_planned": int, "time_limit_min": int, "final_time_limit_min": int,
+        "has_final": int, "finalists": str, "final_seed": int, "created_at": str,
+    }, pk="id", not_null={"name"}, defaults={"level": "standard", "rounds_planned": 3,
+                                              "time_limit_min": DEFAULT_LIMIT_MIN, "has_final": 1},
+        if_not_exists=True)
+    db[T_PLAYERS].create({
+        "id": int, "tournament_id": int, "name": str, "vekn": str, "checked_in": int,
+        "dropped": int, "dropped_after_round": int, "joined_after_round": int,
+        "created_at": str,
+    }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id")],
+        defaults={"checked_in": 1, "dropped": 0}, if_not_exists=True)
+    db[T_PLAYERS].create_index(["tournament_id", "vekn"], unique=True, if_not_exists=True)
+    db[T_ROUNDS].create({
+        "id": int, "tournament_id": int, "number": int, "kind": str, "seed": int,
+        "status": str, "sit_outs": str, "time_limit_min": int, "started_at": str,
+        "closed_at": str,
+    }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id")], if_not_exists=True)
+    db[T_ROUNDS].create_index(["tournament_id", "number"], unique=True, if_not_exists=True)
+    db[T_TABLES].create({
+        "id": int, "round_id": int, "number": int, "size": int, "game_id": int,
+    }, pk="id", foreign_keys=[("round_id", T_ROUNDS, "id")], if_not_exists=True)
+    db[T_TABLES].create_index(["round_id", "number"], unique=True, if_not_exists=True)
+    db[T_SEATS].create({
+        "id": int, "table_id": int, "seat": int, "player_id": int,
+    }, pk="id", foreign_keys=[("table_id", T_TABLES, "id"), ("player_id", T_PLAYERS, "id")],
+        if_not_exists=True)
+    db[T_SEATS].create_index(["table_id", "seat"], unique=True, if_not_exists=True)
+    db[T_RESULTS].create({
+        "id": int, "table_id": int, "kind": str, "vps": str, "withdrawn": str,
+        "reason": str, "note": str, "by": str, "created_at": str,
+    }, pk="id", foreign_keys=[("table_id", T_TABLES, "id")], if_not_exists=True)
+    db[T_RESULTS].create_index(["table_id", "id"], if_not_exists=True)
+    db[T_SEAT_CHANGES].create({
+        "id": int, "round_id": int, "player_a": int, "player_b": int, "warnings": str,
+        "by": str, "created_at": str,
+    }, pk="id", foreign_keys=[("round_id", T_ROUNDS, "id")], if_not_exists=True)
+    db[T_TOSSES].create({
+        "id": int, "tournament_id": int, "players": str, "seed": int, "places": str,
+        "by": str, "created_at": str,
+    }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id")], if_not_exists=True)
+    db[T_FINAL].create({
+        "id": int, "tournament_id": int, "kind": str, "player_id": int, "position": int,
+        "by": str, "created_at": str,
+    }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id")], if_not_exists=True)
+    # added by the penalties area: the id of the penalty catalog the event uses (None: default)
+    if "catalog" not in db[T_TOURNAMENTS].columns_dict:
+        db[T_TOURNAMENTS].add_column("catalog", str)
+    # who added a player other than by registration ("penalty": a penalty to someone who was
+    # not registered); such a player waits, not checked in, for the organizer
+    if "added_by" not in db[T_PLAYERS].columns_dict:
+        db[T_PLAYERS].add_column("added_by", str)

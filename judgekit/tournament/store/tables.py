@@ -1,0 +1,293 @@
+"""A round's tables: their state (from the latest result row and the recorded game), the
+results entered, overridden and corrected, and the round as a page shows it."""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from judgekit.db import transaction
+from judgekit.tournament.scoring import (
+    TABLE_SIZES,
+    VpResult,
+    check_table,
+    derive_vp,
+    differences,
+    parse_vp,
+    score_table,
+    seat_errors,
+)
+from judgekit.tournament.store import adjusted, base
+from judgekit.tournament.store.base import (
+    MAX_LEN,
+    MIN_REASON,
+    T_RESULTS,
+    T_ROUNDS,
+    T_SEATS,
+    T_TABLES,
+    TournamentError,
+    _clean_int,
+    _clean_text,
+    _int_id,
+    _row,
+    _seats_of_round,
+    get_round,
+    get_tournament,
+    now,
+    players,
+)
+
+
+def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
+    ids = list(table_ids)
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    out = {}
+    for row in db.query(
+            f"select r.* from {T_RESULTS} r join (select table_id, max(id) as id from {T_RESULTS} "
+            f"where table_id in ({marks}) group by table_id) m on r.id = m.id", ids):
+        row["vps"] = json.loads(row["vps"])
+        row["withdrawn"] = json.loads(row["withdrawn"] or "[]")
+        out[row["table_id"]] = row
+    return out
+
+
+def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
+    """The state of one table from its latest result row and its recorded game.
+
+    - an override row: "overridden", its VP count; `warnings` keeps what the table check
+      says of them (an impossible total stays visible);
+    - an entered, corrected (closed round, with the head judge's `reason`) or
+      recorded-at-close row: "finished" if the table check passes, else "invalid" with the
+      reasons;
+    - no row but a recorded game the recorder calls finished: its derived VP, checked the
+      same way (an outcome that does not add up, e.g. a game ended without a time call,
+      shows as invalid);
+    - otherwise "in-progress".
+    When both an entry and a finished record exist and differ, `differs` lists the seats.
+    """
+    recorded: VpResult | None = None
+    done = False
+    if outcome is not None:
+        recorded = derive_vp(size, outcome.get("events") or [])
+        # the recorder says when the game is over (after a time call, play goes on to the
+        # end of the action or phase); a game it calls over is scored and checked
+        done = bool(outcome.get("finished", recorded.finished))
+    out: dict[str, Any] = {
+        "state": "in-progress", "vps": None, "source": None, "errors": [],
+        "recorded_vps": recorded.vps if recorded else None,
+        "recorded_finished": done,
+        "recorded_errors": [e.to_dict() for e in recorded.errors] if recorded else [],
+        "reported_vps": None, "differs": [], "reason": None, "withdrawn": [],
+        "warnings": [],  # an override: what the table check says of the numbers all the same
+    }
+    if entry is not None:
+        out["vps"] = entry["vps"]
+        out["source"] = entry["kind"]
+        out["withdrawn"] = entry.get("withdrawn") or []
+        if entry["kind"] != "recorded":
+            out["reported_vps"] = entry["vps"]
+        if entry["kind"] in ("override", "correction"):
+            out["reason"] = entry.get("reason")
+        if entry["kind"] == "override":
+            out["state"] = "overridden"
+            out["warnings"] = [e.to_dict() for e in check_table(entry["vps"], out["withdrawn"])]
+        else:
+            errors = check_table(entry["vps"], out["withdrawn"])
+            out["errors"] = [e.to_dict() for e in errors]
+            out["state"] = "invalid" if errors else "finished"
+        if recorded and done and entry["kind"] != "recorded":
+            out["differs"] = differences(recorded.vps, entry["vps"])
+    elif recorded is not None and done:
+        out["vps"] = recorded.vps
+        out["source"] = "recorder"
+        out["withdrawn"] = recorded.withdrawn
+        errors = list(recorded.errors) + check_table(recorded.vps, recorded.withdrawn)
+        out["errors"] = [e.to_dict() for e in errors]
+        out["state"] = "invalid" if errors else "finished"
+    return out
+
+
+def round_detail(db, tournament_id: int, number: Any, *, games: bool = True,
+                 adjustments: dict | None = None) -> dict:
+    """A round with its tables: seats (with names), game, state, VP, GW/TP when scored.
+    `games=False` leaves the recorder's games out (no replay): enough for a closed round's
+    state, where every table has its result row, but without `recorded_vps`/`differs`.
+
+    Standings Adjustments (`adjusted.table_adjustments`; pass `adjustments` when the caller
+    has them): each seat's `vp` is the VP as played, `adjustment` the VP its SAs in this
+    game take (0 or negative), `vp_adjusted` the VP that counts, and `gw`/`tp` come from
+    the adjusted VP (`scoring.score_table`); the table lists its SAs in `adjustments`."""
+    r = get_round(db, tournament_id, number)
+    names = {p["id"]: p for p in players(db, tournament_id)}
+    tables = _seats_of_round(db, r["id"])
+    latest = _latest_results(db, tables)
+    if adjustments is None:
+        adjustments = adjusted.table_adjustments(db, tournament_id)
+    out_tables = []
+    for tid, t in tables.items():
+        outcome = base.game_outcome(db, t["game_id"]) if games else None
+        status = table_status(t["size"], latest.get(tid), outcome)
+        adj = adjustments.get((r["number"], t["number"]))
+        deltas = adj["deltas"] if adj and len(adj["deltas"]) == len(t["players"]) else [0.0] * len(t["players"])
+        scores = score_table(status["vps"], deltas) if status["vps"] is not None and \
+            status["state"] in ("finished", "overridden") and len(status["vps"]) in TABLE_SIZES \
+            and len(status["vps"]) == len(deltas) else None
+        seats = []
+        for k, pid in enumerate(t["players"]):
+            p = names.get(pid, {})
+            seat = {"seat": k + 1, "player_id": pid, "name": p.get("name", f"#{pid}"),
+                    "vekn": p.get("vekn"), "dropped": bool(p.get("dropped")), "adjustment": deltas[k]}
+            if status["vps"] is not None and k < len(status["vps"]):
+                seat["vp"] = status["vps"][k]
+                seat["vp_adjusted"] = status["vps"][k] + deltas[k]
+            if status["recorded_vps"] is not None:
+                seat["recorded_vp"] = status["recorded_vps"][k]
+            if scores:
+                seat["gw"], seat["tp"] = scores[k].gw, scores[k].tp
+            seats.append(seat)
+        sas = [{**x, "name": names.get(x["player_id"], {}).get("name"),
+                "seat": t["players"].index(x["player_id"]) + 1} for x in (adj["records"] if adj else [])]
+        out_tables.append({"number": t["number"], "size": t["size"], "game_id": t["game_id"],
+                           "seats": seats, "adjustments": sas, **status})
+    r["tables"] = out_tables
+    r["sit_out_players"] = [{"player_id": p, "name": names.get(p, {}).get("name", f"#{p}")}
+                            for p in r["sit_outs"]]
+    r["open_tables"] = [t["number"] for t in out_tables if t["state"] not in ("finished", "overridden")]
+    return r
+
+
+def result_history(db, tournament_id: int, number: Any, table_no: Any) -> list[dict]:
+    t = _get_table(db, tournament_id, number, table_no)
+    rows = []
+    for row in db[T_RESULTS].rows_where("table_id = ?", [t["id"]], order_by="id"):
+        row["vps"] = json.loads(row["vps"])
+        row["withdrawn"] = json.loads(row["withdrawn"] or "[]")
+        rows.append(row)
+    return rows
+
+
+def _get_table(db, tournament_id: int, number: Any, table_no: Any) -> dict:
+    r = get_round(db, tournament_id, number)
+    tn = _int_id(table_no, "table")
+    t = _row(db, T_TABLES, "round_id = ? and number = ?", [r["id"], tn])
+    if t is None:
+        raise TournamentError(404, f"no table {table_no} in round {r['number']}")
+    t["round"] = r
+    t["players"] = [s["player_id"] for s in db[T_SEATS].rows_where("table_id = ?", [t["id"]], order_by="seat")]
+    return t
+
+
+def _clean_vps(vps: Any, size: int) -> list[float]:
+    """One VP per seat, each well formed (`scoring.seat_errors`), or a 400 whose `problems`
+    name every seat at fault (`[{"seat", "message", "code"}]`, for the form's fields)."""
+    if not isinstance(vps, list):
+        raise TournamentError(400, "vps must be a list with one VP per seat, in seat order", "vps")
+    if len(vps) != size:
+        raise TournamentError(400, f"this table has {size} seats: give {size} VP values, not {len(vps)}", "vps")
+    errors = seat_errors(vps)
+    if errors:
+        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
+                              problems=[e.to_dict() for e in errors])
+    return [float(parse_vp(v)) for v in vps]
+
+
+def _clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
+    if withdrawn in (None, ""):
+        return []
+    if not isinstance(withdrawn, list):
+        raise TournamentError(400, "withdrawn must be a list of seat numbers", "withdrawn")
+    out = []
+    for s in withdrawn:
+        n = _clean_int(s, "withdrawn", 1, size)
+        if n not in out:
+            out.append(n)
+    return sorted(out)
+
+
+def enter_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, *,
+                 withdrawn: Any = None, note: str | None = None, by: str | None = None) -> dict:
+    """Store the VP reported for a table of an open round (seat order), as a new row.
+    Malformed numbers (not numbers, negative, not halves, wrong count) are refused; numbers
+    that are well formed but impossible are stored and the table shows as invalid with the
+    reasons, until corrected or overridden. A closed round's table is corrected by the head
+    judge (`correct_result`), not here (409). Returns the table's state."""
+    t = get_tournament(db, tournament_id)
+    table = _get_table(db, t["id"], number, table_no)
+    clean = _clean_vps(vps, table["size"])
+    wd = _clean_withdrawn(withdrawn, table["size"])
+    text = _clean_text(note, "note", max_len=MAX_LEN["note"])
+    with transaction(db):
+        _refuse_if_closed(db, table)
+        db[T_RESULTS].insert({"table_id": table["id"], "kind": "entered", "vps": json.dumps(clean),
+                              "withdrawn": json.dumps(wd), "note": text, "by": by, "created_at": now()})
+    return _table_detail(db, t["id"], table)
+
+
+def _refuse_if_closed(db, table: dict) -> None:
+    """Inside the write's transaction: the round must still be open."""
+    r = db[T_ROUNDS].get(table["round"]["id"])
+    if r["status"] == "closed":
+        raise TournamentError(409, f"round {r['number']} is closed: only the head judge can correct "
+                                   "this table's result, with a reason", "round", closed=True)
+
+
+def _clean_reason(reason: Any, what: str) -> str:
+    why = _clean_text(reason, "reason", required=True, max_len=MAX_LEN["reason"])
+    if len(why) < MIN_REASON:
+        raise TournamentError(400, f"write the reason for the {what} (a few words at least)", "reason")
+    return why
+
+
+def override_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, reason: Any, *,
+                    by: str | None = None) -> dict:
+    """The head judge accepts a table's VP that the table check refuses, with a written
+    reason (kept with the row)."""
+    t = get_tournament(db, tournament_id)
+    table = _get_table(db, t["id"], number, table_no)
+    clean = _clean_vps(vps, table["size"])
+    why = _clean_reason(reason, "override")
+    db[T_RESULTS].insert({"table_id": table["id"], "kind": "override", "vps": json.dumps(clean),
+                          "withdrawn": "[]", "reason": why, "by": by, "created_at": now()})
+    return _table_detail(db, t["id"], table)
+
+
+def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, reason: Any, *,
+                   withdrawn: Any = None, by: str | None = None) -> dict:
+    """The head judge corrects the result of a table in a closed round: a new row of kind
+    `correction` with the written reason, who and when. The numbers must pass the table
+    check (400 with the reasons, each with its seat where one is at fault; numbers the
+    check refuses are an override). The standings read the latest row, so they follow."""
+    t = get_tournament(db, tournament_id)
+    table = _get_table(db, t["id"], number, table_no)
+    clean = _clean_vps(vps, table["size"])
+    wd = _clean_withdrawn(withdrawn, table["size"])
+    why = _clean_reason(reason, "correction")
+    errors = check_table(clean, wd)
+    if errors:
+        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
+                              problems=[e.to_dict() for e in errors],
+                              suggest_withdrawn=list(errors[0].suggest_withdrawn))
+    with transaction(db):
+        r = db[T_ROUNDS].get(table["round"]["id"])
+        if r["status"] != "closed":
+            raise TournamentError(409, f"round {r['number']} is open: enter the result instead", "round")
+        db[T_RESULTS].insert({"table_id": table["id"], "kind": "correction", "vps": json.dumps(clean),
+                              "withdrawn": json.dumps(wd), "reason": why, "by": by, "created_at": now()})
+    return _table_detail(db, t["id"], table)
+
+
+def _table_detail(db, tournament_id: int, table: dict) -> dict:
+    detail = round_detail(db, tournament_id, table["round"]["number"])
+    return next(x for x in detail["tables"] if x["number"] == table["number"])
+
+
+def table_detail(db, tournament_id: Any, number: Any, table_no: Any) -> dict:
+    t = get_tournament(db, tournament_id)
+    table = _get_table(db, t["id"], number, table_no)
+    out = _table_detail(db, t["id"], table)
+    out["round"] = table["round"]["number"]
+    out["round_status"] = table["round"]["status"]
+    out["round_kind"] = table["round"]["kind"]
+    out["history"] = result_history(db, t["id"], number, table_no)
+    return out
