@@ -5,7 +5,8 @@
 1. Seat round 4 of a 300-player event (60 tables) whose three earlier rounds were seated
    by the same code: time, and predator→prey pairs repeated from earlier rounds
    (target: 0 repeats, ≤ 2 s).
-2. The standings after 4 rounds with a random, valid result at every table:
+2. The standings after 4 rounds with a random, valid result at every table and five
+   Standings Adjustments in force (each −1 VP in one game, whose GW and TP follow):
    time (target ≤ 100 ms) — the pure computation, and (unless --no-store) the same through
    the SQLite store (rounds 1-3 seated from the same tables, round 4 seated by the store),
    then with the results and rating points the standings page shows.
@@ -80,7 +81,9 @@ def main() -> None:
                for round_ in rounds]
     results = [[list(zip(table, d.vps)) for table, d in round_] for round_ in derived]
     entrants = [Entrant(p, f"Player {p}", str(3000000 + p)) for p in players]
-    adjustments = [{"player_id": p, "vp": -1} for p in rng.sample(players, 5)]
+    # five Standings Adjustments, each −1 VP in one game (a random round of the player's):
+    # that game's GW and TP are worked out again for every seat
+    adjustments = [{"player_id": p, "vp": -1, "round": rng.randint(1, 4)} for p in rng.sample(players, 5)]
     times = []
     for _ in range(args.repeat):
         t0 = time.perf_counter()
@@ -118,6 +121,11 @@ def main() -> None:
             store.close_round(db, tid, rnd["number"])
         print(f"seat round 4 through the store (history read from SQLite, tables written): "
               f"{ms(seat_time)}; repeated predator->prey pairs: {rnd_repeats}")
+        # five approved SAs given after the last round (each −1 VP in the player's round-4 game)
+        from judgekit.tournament.penalties import store as pstore
+        for p in rng.sample(players, 5):
+            pstore.issue(db, tid, {"player": ids[p], "infraction": "Outside Assistance", "description": "bench"},
+                         judge="Hal", role="head_judge")
         times = []
         for _ in range(args.repeat):
             t0 = time.perf_counter()

@@ -48,6 +48,7 @@ def create_app(config: dict[str, Any] | None = None,
     from judgekit.rules.service import RulesService
     app.extensions["rules"] = RulesService.open(
         app.config["CONTENT_DIR"], app.config["INDEX_DIR"], progress=say)
+    paths.make_private(instance, app.config["DATABASE"], app.config["INDEX_DIR"])
 
     from judgekit import blueprints, views
     views.init_app(app)

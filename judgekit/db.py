@@ -7,6 +7,7 @@ here imports Flask: the per-request connection lives in `judgekit.views.get_db`.
 from __future__ import annotations
 
 import importlib
+import os
 import sqlite3
 from pathlib import Path
 
@@ -22,13 +23,27 @@ STORES = [
 
 
 def open_db(path: str | Path) -> sqlite_utils.Database:
-    """Open (creating if needed) the database with the settings every connection needs."""
+    """Open (creating if needed) the database with the settings every connection needs.
+    A new database file is created readable by its owner only (0600); SQLite gives its WAL
+    and SHM files the same mode."""
+    _create_private(path)
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
     return sqlite_utils.Database(conn)
+
+
+def _create_private(path: str | Path) -> None:
+    if str(path) == ":memory:" or str(path).startswith("file:"):
+        return
+    try:
+        os.close(os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        pass  # e.g. a missing folder: sqlite3.connect says so in its own words
 
 
 def migrate(db: sqlite_utils.Database) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import (Flask, current_app, g, get_flashed_messages, jsonify, render_template,
                    request, session)
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -152,11 +153,67 @@ def check_csrf() -> None:
     sent = sent or request.headers.get("X-CSRF-Token")
     signed_in = bool(session.get("auth"))
     if is_form or signed_in or not request.is_json:
-        if not expected or not sent or not hmac.compare_digest(str(sent), str(expected)):
+        if not expected or not sent or not same_token(sent, expected):
             if request.is_json or request.path.startswith("/api/"):
                 raise ApiError(403, "missing or wrong CSRF token: reload the page and try again")
             raise ApiError(400, "This form has expired (missing or wrong CSRF token). "
                                 "Go back, reload the page and send it again.")
+
+
+def same_token(sent: Any, expected: Any) -> bool:
+    """Constant-time comparison of two tokens as UTF-8 bytes: any text can be sent (a
+    non-ASCII token is simply wrong; `hmac.compare_digest` refuses non-ASCII str)."""
+    def raw(value: Any) -> bytes:
+        return str(value).encode("utf-8", "surrogatepass")
+    return hmac.compare_digest(raw(sent), raw(expected))
+
+
+# --- response headers, the session cookie -------------------------------------------------
+
+# The pages load their own scripts and styles only (no inline script, style attribute or
+# event handler: tests/browser/test_security_headers.py loads every page and fails on any
+# violation). Constant strings: adding them costs a few dict writes per response.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Frame-Options", "DENY"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+)
+
+
+def security_headers(response):
+    """Every response: the CSP, no framing, no MIME sniffing, no referrer to other sites."""
+    headers = response.headers
+    for name, value in SECURITY_HEADERS:
+        headers.setdefault(name, value)
+    return response
+
+
+def came_over_https() -> bool:
+    """Whether the browser reached us over https: directly, or through a proxy that says so
+    (`X-Forwarded-Proto: https`, or `Forwarded: proto=https`, first hop).
+
+    The proxy's word is trusted for this one purpose, marking the session cookie Secure,
+    and for nothing else: a client that lies gets a cookie its browser will not send back
+    over plain http, which harms nobody but itself."""
+    if request.is_secure:
+        return True
+    proto = request.headers.get("X-Forwarded-Proto", "").split(",")[0].strip().lower()
+    if proto == "https":
+        return True
+    forwarded = request.headers.get("Forwarded", "").split(",")[0].lower()
+    return any(part.strip() == "proto=https" for part in forwarded.split(";"))
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session, marked `Secure` when the request came over https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or came_over_https()
 
 
 # --- routes ----------------------------------------------------------------------------
@@ -186,12 +243,17 @@ def init_app(app: Flask) -> None:
     app.extensions["db_pool"] = threading.local()
     app.teardown_appcontext(close_db)
     app.before_request(check_csrf)
+    app.after_request(security_headers)
+    app.session_interface = SessionInterface()
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["page_flashes"] = page_flashes
 
     @app.errorhandler(AppError)  # ApiError, TournamentError: JSON under /api/, else a page
     def _app_error(exc: AppError):
-        return error_response(exc.status, exc.message, exc.body())
+        response = error_response(exc.status, exc.message, exc.body())
+        if exc.extra.get("retry_after"):  # a 429: when to try again
+            return response[0], response[1], {"Retry-After": str(exc.extra["retry_after"])}
+        return response
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -86,12 +86,94 @@ def test_a_code_of_another_tournament_does_not_work(client, app, created):
     assert sign_in(app.test_client(), oid, "Jo", codes["judge"]).status_code == 401
 
 
-def test_too_many_wrong_codes_are_slowed_down(app, created):
+@pytest.fixture
+def clock(monkeypatch):
+    """The sign-in throttle's clock, moved forward by hand."""
+    from judgekit.auth import views as auth_views
+    now = [1000.0]
+    monkeypatch.setattr(auth_views, "clock", lambda: now[0])
+    return now
+
+
+def test_wrong_codes_slow_down_that_name_and_the_right_code_gets_through_after_a_short_wait(
+        app, created, clock):
     tid, codes = created
     c = app.test_client()
-    statuses = [sign_in(c, tid, "Eve", "J-2222-3333-4444").status_code for _ in range(11)]
-    assert statuses[:10] == [401] * 10 and statuses[10] == 429
-    assert sign_in(c, tid, "Eve", codes["judge"]).status_code == 429  # even the right one, for a while
+    statuses = [sign_in(c, tid, "Eve", "J-2222-3333-4444").status_code for _ in range(6)]
+    assert statuses == [401] * 5 + [429]
+    r = sign_in(c, tid, "Eve", codes["judge"])
+    assert r.status_code == 429 and "wait 2 seconds" in r.get_data(as_text=True)
+    clock[0] += 2.5  # a short wait, not ten minutes
+    assert sign_in(c, tid, "Eve", codes["judge"]).status_code == 302
+    # the right code cleared that name's count
+    assert sign_in(app.test_client(), tid, "Eve", "J-2222-3333-4444").status_code == 401
+
+
+def test_a_guesser_behind_a_shared_address_does_not_lock_out_the_other_judges(app, created, clock):
+    tid, codes = created
+    guesser, judge = app.test_client(), app.test_client()  # one address (127.0.0.1), as behind a NAT
+    assert [sign_in(guesser, tid, "Eve", "J-2222-3333-4444").status_code for _ in range(10)] == \
+        [401] * 5 + [429] * 5
+    r = sign_in(judge, tid, "Jo", codes["judge"])
+    assert r.status_code == 302
+    assert judge.get(f"/api/tournaments/{tid}/me").get_json()["name"] == "Jo"
+
+
+def test_a_guesser_changing_names_is_slowed_down_per_address_for_seconds_only(app, created, clock):
+    tid, codes = created
+    c = app.test_client()
+    statuses = [sign_in(c, tid, f"Eve {k}", "J-2222-3333-4444").status_code for k in range(25)]
+    assert statuses == [401] * 20 + [429] * 5
+    assert sign_in(app.test_client(), tid, "Jo", codes["judge"]).status_code == 429
+    clock[0] += 2.5
+    assert sign_in(app.test_client(), tid, "Jo", codes["judge"]).status_code == 302
+
+
+def test_the_api_says_when_to_try_again(app, created, clock):
+    tid, _ = created
+    c = app.test_client()
+    for _ in range(5):
+        assert c.post(f"/api/tournaments/{tid}/tokens", json={"name": "Eve", "code": "J-2222-3333-4444"}).status_code == 401
+    r = c.post(f"/api/tournaments/{tid}/tokens", json={"name": "Eve", "code": "J-2222-3333-4444"})
+    assert r.status_code == 429 and r.headers["Retry-After"] == "2"
+    assert r.get_json()["retry_after"] == 2 and r.get_json()["field"] == "code"
+
+
+def test_guesses_sent_at_once_are_counted_before_the_slow_hash(app, created, monkeypatch):
+    """60 wrong codes sent together: only the free tries are hashed (the count is taken
+    before hashing, not after)."""
+    import threading
+
+    from judgekit.auth import store as auth_store
+    tid, _ = created
+    hashed, gate = [], threading.Event()
+    real = auth_store.check_code
+
+    def slow_check(db, t, code):
+        hashed.append(code)
+        gate.wait(5)  # every request is in flight before any hash ends
+        return real(db, t, code)
+
+    monkeypatch.setattr(auth_store, "check_code", slow_check)
+    statuses = []
+
+    def guess():
+        r = app.test_client().post(f"/api/tournaments/{tid}/tokens",
+                                   json={"name": "Eve", "code": "J-2222-3333-4444"})
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=guess) for _ in range(60)]
+    for th in threads:
+        th.start()
+    for _ in range(200):
+        if len(statuses) >= 55:
+            break
+        threading.Event().wait(0.05)
+    gate.set()
+    for th in threads:
+        th.join()
+    assert len(hashed) == 5
+    assert sorted(statuses) == [401] * 5 + [429] * 55
 
 
 def test_next_must_stay_on_this_site(app, created):

@@ -37,7 +37,7 @@ def test_post_one_and_a_list_with_findings_and_links(client, game):
     assert all(f["url"] == "/rules/announcements/forbidden-shortcuts" for f in body["findings"])
     got = client.get(f"/api/games/{game}").get_json()
     assert [e["seq"] for e in got["events"]] == [1, 2, 3]
-    assert got["events"][2]["findings"] and got["events"][2]["summary"].startswith("block.declare")
+    assert got["events"][2]["findings"] and got["events"][2]["summary"] == "Eve blocks with Alice Chen"
 
 
 def test_events_wrapper_object_is_accepted(client, game):
@@ -230,16 +230,16 @@ def test_an_amended_event_reads_as_corrected_and_the_amend_says_what_it_changes(
     assert bleed["amount"] == 1                               # the stored event is unchanged
     assert bleed["amended_by"] == [4, 5] and bleed["corrected"]["amount"] == 2
     assert bleed["corrected"]["stealth"] is None and bleed["corrected"]["discipline"] == ["obf", "PRE"]
-    assert bleed["summary"] == "action.declare · Ann (1): bleed · Modius · obf/PRE · 2"
-    assert bleed["original_summary"] == "action.declare · Ann (1): bleed · Modius · 1"
+    assert bleed["summary"] == "Ann: Modius bleeds for 2 (inferior Obfuscate and superior Presence)"
+    assert bleed["original_summary"] == "Ann: Modius bleeds for 1"
     assert "amended_by" not in note and "corrected" not in note
-    assert first["summary"] == "amend · corrects #2: amount → 2, stealth → 1"
-    assert second["summary"] == "amend · corrects #2: stealth removed, discipline → obf/PRE"
+    assert first["summary"] == "Correction of #2: amount → 2, stealth → 1"
+    assert second["summary"] == "Correction of #2: stealth removed, discipline → obf/PRE"
     assert not any(c in first["summary"] + second["summary"] for c in "{}[]\"")
     # a retracted amend no longer counts
     post(client, game, {"type": "retract", "target": 5})
     bleed = client.get(f"/api/games/{game}").get_json()["events"][1]
-    assert bleed["amended_by"] == [4] and bleed["summary"] == "action.declare · Ann (1): bleed · Modius · 2 · stealth=1"
+    assert bleed["amended_by"] == [4] and bleed["summary"] == "Ann: Modius bleeds for 2 (stealth 1)"
 
 
 def test_create_game_bad_input(client):

@@ -34,16 +34,22 @@ def test_target_amount_x_and_discipline_choice():
     assert miss("The Platinum Protocol", "Alice Chen", discipline="obf") == []
 
 
-def test_terms_stand_for_the_target_of_a_political_action():
+def test_the_targets_of_a_political_action_are_its_terms_not_a_choice_of_the_play():
+    # chosen when the referendum is called: confirmed then (terms-unconfirmed), whether the
+    # play is the declaration, a card.play of the card, with or without terms
     lib = cards().library("Parity Shift")
     declare = {"type": "action.declare", "seat": 1, "action": "political", "card": "Parity Shift"}
-    assert missing_choices(lib, declare) == ["target"]
+    assert missing_choices(lib, declare) == []
     assert missing_choices(lib, dict(declare, terms="Vera")) == []
+    assert missing_choices(lib, {"type": "card.play", "seat": 1, "card": "Parity Shift"}) == []
+    kine = cards().library("Kine Resources Contested")
+    assert missing_choices(kine, dict(declare, card=kine.name)) == []
 
 
 def test_the_finding_message_names_the_same_choices():
     found = run([ev("turn.start", 1), ev("reaction", 2, card="Telepathic Misdirection",
                                          minion="Donny Kowalczyk")])
     assert [f["code"] for f in found] == ["card-choice-missing"]
-    assert f"{CHOICE_WORDS['level']}, {CHOICE_WORDS['target']}" in found[0]["message"]
+    assert f"{CHOICE_WORDS['level']} and {CHOICE_WORDS['target']}" in found[0]["message"]
+    assert found[0]["message"].startswith("Ben (seat 2) plays Telepathic Misdirection without announcing")
     assert codes([ev("turn.start", 1), ev("card.play", 1, card="Minion Tap", amount=2)]) == []

@@ -313,7 +313,9 @@ def test_table_talk_ex3_in_game_threat_is_negotiation():
 def test_table_talk_ex4_physical_threat_even_in_jest():
     found = run(START + resolved_hunt() + [ev("talk", 2, kind="physical-threat")])
     assert [f["code"] for f in found] == ["unsportsmanlike"]
-    assert "Major" in found[0]["infraction"]
+    # issue 15 §6: threats or attempts of physical violence, even as a joke
+    assert found[0]["infraction"] == "Aggressive Behaviour"
+    assert found[0]["message"] == "Ben (seat 2) makes a physical threat (even in jest)."
 
 
 # --- pace of discussion -------------------------------------------------------------------------

@@ -127,8 +127,10 @@ def test_votes_need_the_voter_and_the_side():
 
 def test_undirected_action_waits_for_both_and_for_the_prey_first():
     assert codes(check("hunt-and-wait", ["hunt", "any-blocks", "wait-bram", "take"])) == ["block-pass-missing"]
-    assert codes(check("hunt-and-wait", ["hunt", "any-blocks", "wait-elin", "wait-bram", "take"])) \
-        == ["block-out-of-order"]
+    # the predator's "no block" before the prey answered is not the forbidden shortcut (the
+    # guidelines forbid the predator *blocking* first: docs/recorder.md); the prey's block
+    # opportunity is untouched
+    assert codes(check("hunt-and-wait", ["hunt", "any-blocks", "wait-elin", "wait-bram", "take"])) == []
 
 
 def test_end_of_turn_and_phase_order():
@@ -252,7 +254,7 @@ SAME_ADVICE = {
         ("predator not waited for", "hunt any-blocks wait-bram take", "hunt Nathan Turner; go; 2 nb; ok",
          ["block-pass-missing"]),
         ("predator first", "hunt any-blocks wait-elin wait-bram take", "hunt Nathan Turner; go; 5 nb; 2 nb; ok",
-         ["block-out-of-order"]),
+         []),
     ],
     "master-card-amount": [
         ("model answer", "tap alexa three replace", "play +Minion Tap @Alexa Draper =3; r", []),

@@ -43,7 +43,7 @@ _TABLE = [
     # head judge
     ("penalties.list", HEAD_JUDGE, "see all penalties, repeat offenders, pending approvals"),
     ("penalties.approve", HEAD_JUDGE, "approve a Standings Adjustment, Disqualification or deviation"),
-    ("penalties.amend", HEAD_JUDGE, "amend or lift a penalty record"),
+    ("penalties.amend", HEAD_JUDGE, "amend, lift or move (an SA to another game) a penalty record"),
     ("results.override", HEAD_JUDGE, "override a table's score with a written reason"),
     ("results.correct", HEAD_JUDGE, "correct a table's result after its round is closed, with a reason"),
     ("rounds.swap", HEAD_JUDGE, "swap two players' seats in an open round"),

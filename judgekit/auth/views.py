@@ -16,6 +16,7 @@ are CSRF-checked by `judgekit.views.check_csrf` before any view runs.
 """
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 import time
@@ -30,6 +31,7 @@ from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_t
 from judgekit.auth import roles
 from judgekit.auth import store as auth_store
 from judgekit.auth.codes import MAX_NAME, clean_name
+from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.tournament import store as tstore
 from judgekit.views import ApiError, get_db, json_body, json_object, wants_json
 
@@ -37,7 +39,6 @@ bp = Blueprint("auth", __name__)
 
 SESSION_KEY = "auth"
 FRESH_CODES_KEY = "fresh_codes"
-MAX_FAILURES, FAILURE_WINDOW_S = 10, 600
 
 
 @dataclass(frozen=True)
@@ -169,45 +170,39 @@ def current_name() -> str | None:
 
 # --- signing in and out --------------------------------------------------------------------------
 
-_failures_lock = threading.Lock()
+clock = time.monotonic  # the throttle's time (tests move it forward)
 
 
-def _failures() -> dict[tuple[str, int], list[float]]:
-    """Recent wrong codes per (client address, tournament), kept per app in memory."""
-    return current_app.extensions.setdefault("auth_failures", {})
-
-
-def _too_many_failures(tid: int) -> bool:
-    key = (request.remote_addr or "?", tid)
-    cutoff = time.monotonic() - FAILURE_WINDOW_S
-    with _failures_lock:
-        failures = _failures()
-        recent = [t for t in failures.get(key, []) if t > cutoff]
-        failures[key] = recent
-        return len(recent) >= MAX_FAILURES
-
-
-def _count_failure(tid: int) -> None:
-    with _failures_lock:
-        _failures().setdefault((request.remote_addr or "?", tid), []).append(time.monotonic())
+def _throttle() -> Throttle:
+    """Wrong codes per address, tournament and name (`judgekit.auth.throttle`), per app."""
+    found = current_app.extensions.get("auth_throttle")
+    if found is None:
+        found = current_app.extensions.setdefault("auth_throttle", Throttle())
+    return found
 
 
 def _check_sign_in(tid: int, name: Any, code: Any) -> tuple[str, str, int]:
-    """(clean name, role, generation) or an ApiError (400/401/429) saying what is wrong."""
-    if _too_many_failures(tid):
-        raise ApiError(429, "Too many wrong codes from this device: wait ten minutes and try again.")
+    """(clean name, role, generation) or an ApiError (400/401/429) saying what is wrong.
+    The try is counted before the slow hash (`Throttle.begin`): a burst of guesses gets a
+    few checks, and a right code is let through after a short wait, never a long lockout."""
     clean = clean_name(name if isinstance(name, str) else None)
     if clean is None:
         raise ApiError(400, "Give your name (at most 60 characters): it goes on every record you make.",
                        field="name")
     if not isinstance(code, str) or not code.strip():
         raise ApiError(400, "Give the code the organizer handed you.", field="code")
+    ticket = _throttle().begin(request.remote_addr or "?", tid, clean, clock())
+    if not isinstance(ticket, Ticket):
+        seconds = max(1, math.ceil(ticket))
+        raise ApiError(429, f"Too many wrong codes from this device: wait {seconds} second"
+                            f"{'s' if seconds != 1 else ''} and try again.", field="code",
+                       retry_after=seconds)
     found = auth_store.check_code(get_db(), tid, code)
     if found is None:
-        _count_failure(tid)
         raise ApiError(401, "That code is not valid for this tournament. Check it with the organizer "
                             "(codes look like J-7KQ3-M9XP-4TRW; case and dashes do not matter).",
                        field="code")
+    _throttle().succeeded(ticket)
     return clean, found[0], found[1]
 
 
@@ -309,19 +304,43 @@ def on_tournament_created(tid: int, creator: str | None = None) -> dict:
     return {"codes": codes, "role": roles.ORGANIZER, "name": name}
 
 
+FRESH_CODES_TTL_S = 15 * 60  # codes issued but not yet shown are forgotten after this
+_fresh_lock = threading.Lock()
+
+
+def _fresh_store() -> dict[str, tuple[int, dict[str, str], float]]:
+    """Codes issued a moment ago and not yet shown, kept in the server's memory (never in
+    the session cookie, which is signed but readable): {ticket: (tid, codes, expiry)}."""
+    return current_app.extensions.setdefault("auth_fresh_codes", {})
+
+
 def _remember_fresh_codes(tid: int, codes: dict[str, str]) -> None:
-    fresh = dict(session.get(FRESH_CODES_KEY) or {})
-    fresh[str(tid)] = codes
-    session[FRESH_CODES_KEY] = fresh
+    """Keep the new codes on the server for one showing; the cookie carries a random ticket."""
+    ticket = secrets.token_urlsafe(18)
+    now = time.monotonic()
+    with _fresh_lock:
+        store = _fresh_store()
+        for key in [k for k, (_, _, expiry) in store.items() if expiry < now]:
+            del store[key]
+        store[ticket] = (int(tid), dict(codes), now + FRESH_CODES_TTL_S)
+    tickets = dict(session.get(FRESH_CODES_KEY) or {})
+    tickets[str(tid)] = ticket
+    session[FRESH_CODES_KEY] = tickets
 
 
 def take_fresh_codes(tid) -> dict[str, str] | None:
     """Codes issued a moment ago in this browser (shown once, then forgotten)."""
-    fresh = dict(session.get(FRESH_CODES_KEY) or {})
-    codes = fresh.pop(str(tid), None)
-    if codes is not None:
-        session[FRESH_CODES_KEY] = fresh
-    return codes
+    tickets = session.get(FRESH_CODES_KEY)
+    if not isinstance(tickets, dict) or str(tid) not in tickets:
+        return None
+    tickets = dict(tickets)
+    ticket = tickets.pop(str(tid))
+    session[FRESH_CODES_KEY] = tickets
+    with _fresh_lock:
+        found = _fresh_store().pop(str(ticket), None)
+    if found is None or found[0] != int(tid) or found[2] < time.monotonic():
+        return None
+    return found[1]
 
 
 @bp.get("/tournaments/<id:tid>/codes")

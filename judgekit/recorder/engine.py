@@ -19,7 +19,7 @@ talk and time, the state); `Engine` puts them together and is the one interface 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.recorder import clock as clockmod
@@ -73,7 +73,11 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self.combat: Combat | None = None
         self.pending: dict[int, tuple[int, str]] = {}   # seat -> (seq, card) awaiting replacement
         self.plays: list[tuple[int, int, str | None]] = []  # (seq, seat, card) in order
-        self.board: dict[int, list[str]] = {}
+        self.board: dict[int, list[str]] = {}          # seat -> minions stated in play (board.py)
+        self.board_known: set[int] = set()               # seats whose whole board a sync gave
+        self.seen: dict[int, dict[str, None]] = {}       # seat -> minions seen acting there
+        self.seen_cards: dict[int, dict[str, None]] = {}  # seat -> library cards played there
+        self.context: dict[str, Any] | None = None       # what `describe` may use of the last event
         self.edge: int | None = None
         self.talk_stop: dict[str, Any] | None = None
         self.time_mode: str | None = None      # "action" | "now" | "phase"
@@ -105,12 +109,14 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
             event = dict(event, seq=seq)
         self.last_seq = seq
         self.event_count += 1
+        self.context = None
         t = event["type"]
         clockmod.apply(self.clock, event)
         self._time_check(event)
         if t in TURN_BOUND:
             self._turn_check(event)
         if t not in OFF_BOARD:
+            self._see(event)
             self._talk_decision(event)
             a = self.action
             if a is not None and a.restate_pending is not None and not a.resolved \
@@ -122,16 +128,19 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         if handler is not None:
             handler(self, event)
         for code, message in self.loops.feed(event):
-            self.flag(code, seq, message, seat=event.get("seat"))
+            seat = event.get("seat")
+            self.flag(code, seq, f"{self.who(seat)}: {message[0].lower()}{message[1:]}" if seat
+                      else message, seat=seat)
         return self.findings[before:]
-
-
 
 @dataclass
 class Replay:
     state: dict[str, Any]
     findings: list[dict[str, Any]]
     events: list[dict[str, Any]]   # every stored event, with "retracted" and its findings
+    # the engine's context of each replayed event that has one (`Engine.context`): what
+    # `describe(event, names, context)` may use ({"for": 7, "against": 3}, ...)
+    contexts: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def effective_events(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], set[int]]:
@@ -178,15 +187,18 @@ def replay(events: list[dict[str, Any]], seats: list[str], cards=None,
     """Replay stored events (ordered by seq) into the state and the findings."""
     engine = Engine(seats, cards=cards, time_limit_min=time_limit_min)
     playable, retracted = effective_events(events)
+    contexts: dict[int, dict[str, Any]] = {}
     for event in playable:
         engine.feed(event)
+        if engine.context:
+            contexts[event["seq"]] = engine.context
     by_seq: dict[int, list[dict[str, Any]]] = {}
     findings = [f.to_dict() for f in engine.findings]
     for f in findings:
         by_seq.setdefault(f["seq"], []).append(f)
     annotated = [dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []))
                  for e in events]
-    return Replay(state=engine.state(now), findings=findings, events=annotated)
+    return Replay(state=engine.state(now), findings=findings, events=annotated, contexts=contexts)
 
 
 def check(events: list[dict[str, Any]], seats: list[str], cards=None,

@@ -22,6 +22,7 @@ from typing import Any
 
 from judgekit.errors import MAX_INT
 from judgekit.recorder.clock import MAX_EXTENSION_MIN
+from judgekit.recorder.words import describe as describe  # the log line of an event (re-exported)
 
 PHASES = ("unlock", "master", "minion", "influence", "discard")
 COMBAT_STEPS = ("pre-range", "range", "pre-strike", "strike", "damage", "press")
@@ -64,6 +65,9 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
                                          actual_amount="int", actual_stealth="int"),
                        ("action",)),
     "action.pass": ("required", {}, ()),
+    # a reaction or effect that changes the target of the directed action (Deflection):
+    # `seat` plays it (the original target), `target_seat` is the new target
+    "action.redirect": ("required", dict(CARD_FIELDS), ("target_seat",)),
     "block.pass": ("required", {}, ()),
     "block.declare": ("required", {"minion": "minion"}, ()),
     "block.result": ("optional", {"blocked": "bool"}, ("blocked",)),
@@ -399,48 +403,3 @@ def validate_batch(raw: Any, n_seats: int, cards=None) -> list[dict[str, Any]] |
             return result
         out.append(result)
     return out
-
-
-def describe(event: dict[str, Any], names: list[str] | None = None) -> str:
-    """A short human line for an event (the log on the page, the CLI)."""
-    def who(seat):
-        if seat is None:
-            return ""
-        if names and 1 <= seat <= len(names):
-            return f"{names[seat - 1]} ({seat})"
-        return f"seat {seat}"
-
-    t = event["type"]
-    if t == "amend":  # a correction: what it changes, not the object it carries
-        changes = [f"{key} removed" if value is None else f"{key} → {_plain(value)}"
-                   for key, value in (event.get("fields") or {}).items()]
-        return f"amend · corrects #{event.get('target')}" + (": " + ", ".join(changes) if changes else "")
-    s = who(event.get("seat"))
-    bits = []
-    for key in ("action", "minion", "card", "discipline", "level", "x", "target", "amount",
-                "stealth", "phase", "window", "to", "outcome", "strike", "damage", "press",
-                "votes", "side", "vampire", "kind", "name", "terms", "minutes", "reason",
-                "target_seq", "step", "blocked"):
-        if key in event and event[key] is not None and event[key] != "":
-            value = event[key]
-            if key == "target_seat":
-                value = who(value)
-            bits.append(f"{key}={_plain(value)}" if key in ("x", "stealth", "target_seq", "damage", "blocked")
-                        else _plain(value))
-    if event.get("target_seat"):
-        bits.append(f"→ {who(event['target_seat'])}")
-    line = f"{t}" + (f" · {s}" if s else "") + (": " + " · ".join(str(b) for b in bits) if bits else "")
-    if event.get("text"):
-        line += f" — “{event['text']}”"
-    return line
-
-
-def _plain(value: Any) -> str:
-    """A field's value in a line for people (lists and objects without JSON brackets)."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return "/".join(_plain(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
-    return str(value)

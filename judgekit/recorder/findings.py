@@ -15,6 +15,13 @@ from typing import Any
 
 ANN = "announcements"
 TR = "tournament-rules"
+# The VEKN "Tournament Conduct & Infraction Guide" (v2), whose infractions are the catalog
+# in content/penalties/v2.toml. Its text is not in the rules corpus: a citation of it
+# links to the quick reference (/reference), where our summary names the guide's section.
+IG = "infraction-guide"
+GUIDE_PAGES = {("infraction-guide", "1.2.4"): "/reference#time"}
+DOC_TITLES = {ANN: "Tournament Announcement Guidelines", TR: "VEKN Tournament Rules",
+              IG: "Tournament Conduct & Infraction Guide (v2)"}
 
 # Severities, from informative to serious.
 SEVERITIES = ("info", "warning", "sequence", "declaration", "forbidden-shortcut",
@@ -50,6 +57,8 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("block-out-of-order", "Predator before the prey", "forbidden-shortcut", None,
        "On an undirected action the predator acted before the prey passed on blocking.",
        ANN, "forbidden-shortcuts", GRV),
+    # Who may block: the target of a directed action (the engine cites action-declaration
+    # then: the declaration names the target), the prey and predator of an undirected one.
     _c("block-not-eligible", "Block by a player who cannot block", "sequence", None,
        "This player has no block opportunity on this action (directed: only the target; undirected: prey and predator).",
        ANN, "forbidden-shortcuts", GRV),
@@ -113,6 +122,7 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("discussion-after-stop", "Discussion after the stop", "conduct", None,
        "Discussion went on after the acting player required it to stop and the last question and answer were given.",
        ANN, "pace", "Slow Play"),
+    # A physical threat suggests Aggressive Behaviour instead (the engine picks it per case).
     _c("unsportsmanlike", "Unsportsmanlike talk", "conduct", None,
        "Table talk that is not allowed: raised voice, slur, or physical threat (even in jest).",
        ANN, "table-talk", "Unsportsmanlike Conduct — Minor"),
@@ -130,9 +140,11 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("time-limit-short", "Time limit too short", "warning", None,
        "The round's time limit is under the two-hour minimum.",
        TR, "3.1.1", None),
+    # The cap is the infraction guide's (v2 1.2.4), not the tournament rules' (2.8 allows
+    # extensions for lengthy rulings but sets no cap).
     _c("extension-over-cap", "Extensions over the cap", "warning", None,
        "Time extensions at this table now exceed the 10-minute cap per round (only for a major disruption or with the head judge's approval).",
-       TR, "2.8", None),
+       IG, "1.2.4", None),
 ]}
 
 
@@ -172,8 +184,24 @@ def make(code: str, seq: int, message: str | None = None, *, seat: int | None = 
 
 
 def cite_url(cite: dict[str, str]) -> str:
-    """The address of a citation in the rules pages: /rules/<doc>/<section>[#anchor]."""
+    """The address of a citation: /rules/<doc>/<section>[#anchor] in the rules pages; a
+    section of the infraction guide (not in the corpus) links to the quick reference's
+    summary of it (`GUIDE_PAGES`)."""
+    if cite["doc"] == IG:
+        return GUIDE_PAGES.get((cite["doc"], cite["section"]), "/reference")
     url = f"/rules/{cite['doc']}/{cite['section']}"
     if cite.get("anchor"):
         url += "#" + cite["anchor"]
     return url
+
+
+def cite_rule(cite: dict[str, str]) -> str | None:
+    """The citation as a penalty record's `rule` ("doc/section", a rules page), or None
+    when it cites a document outside the rules pages (the infraction guide)."""
+    url = cite_url(cite)
+    return url.removeprefix("/rules/") if url.startswith("/rules/") else None
+
+
+def cite_text(cite: dict[str, str]) -> str:
+    """The citation in words: "Tournament Conduct & Infraction Guide (v2) 1.2.4"."""
+    return f"{DOC_TITLES.get(cite['doc'], cite['doc'])} {cite['section']}"

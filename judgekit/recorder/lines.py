@@ -34,8 +34,9 @@ def migrate(db) -> None:
 
 def summarize(event: dict[str, Any], seats: list[str], engine=None) -> str:
     """The line's words for `event`; `engine` has just been fed it (None: not fed — a
-    retracted event, a correction). The one place a summary is made."""
-    return describe(event, seats)
+    retracted event, a correction), its `context` is what the words may use of that moment
+    ("Referendum passed (7 for, 3 against)"). The one place a summary is made."""
+    return describe(event, seats, engine.context if engine is not None else None)
 
 
 def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:

@@ -14,10 +14,18 @@ Once a loop is detected the activity is "armed": beginning it again (its first e
 recurs: same minion, same action or combat sequence) before the state changes is
 `loop-repeated`. Any state-changing event, or a mark with a different state, disarms it.
 Pure and deterministic: `LoopTracker.feed` returns the codes to report for one event.
+
+Memory is bounded whatever the game's length: events are kept as 8-byte digests of their
+signature (stable across processes, so a pickled tracker resumes anywhere), only the last
+`HISTORY_KEPT` of them, and the last `MARKS_KEPT` marks (their state as a digest too). Two
+identical marks further apart than `HISTORY_KEPT` game events still report the loop; the
+activity between them is too long to watch for a repeat (no `loop-repeated` then).
 """
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +41,8 @@ SIGNATURE_KEYS = ("type", "seat", "minion", "action", "card", "strike", "damage"
                   "blocked", "amount", "discipline", "level")
 MAX_PERIOD = 20
 ACTIVITY_TYPES = set(ACTIVITY)
+HISTORY_KEPT = 256      # game events remembered for the activity between two marks
+MARKS_KEPT = 32         # marks remembered
 
 
 def _hashable(value: Any) -> Any:
@@ -72,12 +82,24 @@ def canonical_state(state: dict[str, Any]) -> str:
     return json.dumps(state, sort_keys=True, separators=(",", ":"))
 
 
+def digest(value: Any) -> int:
+    """A stable 64-bit digest (the same in every process, unlike `hash`)."""
+    return int.from_bytes(hashlib.blake2b(repr(value).encode(), digest_size=8).digest(), "big")
+
+
+def _activity(sig: tuple) -> bool:
+    return sig[0] in ACTIVITY_TYPES
+
+
 @dataclass
 class LoopTracker:
-    marks: list[tuple[int, str, int]] = field(default_factory=list)  # (seq, state, history index)
-    history: list[tuple] = field(default_factory=list)   # signatures of game events
-    run: list[tuple] = field(default_factory=list)       # since the last state change
-    armed: tuple | None = None                           # the looping activity
+    # (seq, state digest, index of the next game event then), the last MARKS_KEPT
+    marks: deque = field(default_factory=lambda: deque(maxlen=MARKS_KEPT))
+    # digests of the last HISTORY_KEPT game events; `fed` counts all of them
+    history: deque = field(default_factory=lambda: deque(maxlen=HISTORY_KEPT))
+    fed: int = 0
+    run: list[tuple[int, bool]] = field(default_factory=list)   # since the last state change
+    armed: tuple[int, ...] | None = None                 # the looping activity (digests)
     armed_seq: int | None = None
 
     def feed(self, event: dict[str, Any]) -> list[tuple[str, str]]:
@@ -87,7 +109,8 @@ class LoopTracker:
             return self._mark(event)
         if t in OFF_BOARD:
             return []
-        sig = signature(event)
+        full = signature(event)
+        sig = digest(full)
         out: list[tuple[str, str]] = []
         if self.armed is not None:
             if sig == self.armed[0]:
@@ -97,17 +120,18 @@ class LoopTracker:
             elif sig not in self.armed:
                 self.armed = None
         self.history.append(sig)
+        self.fed += 1
         if changes_state(event) and (self.armed is None or sig not in self.armed):
             self.run = []
             self.armed = None
             return out
-        self.run.append(sig)
+        self.run.append((sig, _activity(full)))
         if len(self.run) > 2 * MAX_PERIOD:
             del self.run[0]
         if self.armed is None:
             period = self._repetition()
             if period:
-                block = tuple(self.run[-period:])
+                block = tuple(s for s, _ in self.run[-period:])
                 self.armed, self.armed_seq = block, event.get("seq")
                 self.run = []
                 out.append(("loop-detected",
@@ -119,20 +143,21 @@ class LoopTracker:
         n = len(self.run)
         for k in range(2, min(MAX_PERIOD, n // 2) + 1):
             block = self.run[-k:]
-            if block == self.run[-2 * k:-k] and any(s[0] in ACTIVITY_TYPES for s in block):
+            if block == self.run[-2 * k:-k] and any(act for _, act in block):
                 return k
         return None
 
     def _mark(self, event: dict[str, Any]) -> list[tuple[str, str]]:
-        state = canonical_state(event.get("state") or {})
+        state = digest(canonical_state(event.get("state") or {}))
         seq = event.get("seq") or 0
-        here = len(self.history)
+        here = self.fed
         out: list[tuple[str, str]] = []
         earlier = next((m for m in reversed(self.marks) if m[1] == state), None)
         if earlier is not None and here > earlier[2]:
-            activity = tuple(self.history[earlier[2]:here])
-            if self.armed is None or self.armed != activity:
-                self.armed, self.armed_seq = activity, seq
+            start = earlier[2] - (self.fed - len(self.history))   # its place in the window
+            activity = tuple(list(self.history)[start:]) if start >= 0 else None
+            if activity is None or self.armed is None or self.armed != activity:
+                self.armed, self.armed_seq = activity, seq   # None: too long to watch
                 out.append(("loop-detected",
                             f"The state marked here is identical to the mark at event {earlier[0]}: "
                             "the activity in between is a loop."))

@@ -56,7 +56,7 @@ SIMPLE = {  # verb -> (event type, extra fields)
     "call": ("judge.call", {}), "misplay": ("misplay", {}), "gameover": ("game.end", {}),
 }
 VERBS = sorted(set(ACTION_VERBS) | set(TALK_VERBS) | PHASE_VERBS | set(SIMPLE) |
-               {"play", "react", "block", "strike", "step", "total", "terms", "vote", "skip",
+               {"play", "react", "redirect", "block", "strike", "step", "total", "terms", "vote", "skip",
                 "wait", "cancel", "wake", "effect", "transfer", "in", "out", "time", "note",
                 "undo", "sync"})
 MARKS = "+@=*:~^#!"
@@ -152,6 +152,10 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
         ev.update(type="phase", phase=name.lower())
     elif verb in ("play", "react"):
         ev["type"] = "card.play" if verb == "play" else "reaction"
+        if name:
+            ev["minion"] = name
+    elif verb == "redirect":
+        ev["type"] = "action.redirect"   # the new target: @N; the card: +Deflection
         if name:
             ev["minion"] = name
     elif verb == "block":

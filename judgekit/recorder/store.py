@@ -291,6 +291,11 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     key = (checked.db_key(db), game_id)
     with checked.game_lock(key):
         entry = _in_step(db, game, cards)
+        # what only the table can refuse (a redirect to a seat out of the game, a vote for a
+        # vampire the seat's known board does not hold): `Engine.refusal`, before any write
+        refused = entry.engine.refusal(events)
+        if refused is not None:
+            return StoreError.from_event_error(refused, 422)
         if durable and not outer:
             conn.execute("PRAGMA synchronous=FULL")
         try:

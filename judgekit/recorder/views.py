@@ -19,7 +19,7 @@ from flask import (Blueprint, current_app, jsonify, redirect, render_template, r
                    url_for)
 
 from judgekit.auth.views import current_name, require_role
-from judgekit.recorder import clock, findings, notation, store
+from judgekit.recorder import clock, findings, notation, practice, store
 from judgekit.recorder.cards import load_cards
 from judgekit.errors import broken_text, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
@@ -101,6 +101,8 @@ def write_new_game(data) -> int:
     try:
         if store.check_whole("tournament_id", data.get("tournament_id")) is not None:
             require_role(data["tournament_id"], "events.record")  # a tournament's games: its judges'
+        else:
+            _practice_refusal(practice_limits().admit_game(request.remote_addr or "?", time.monotonic()))
         return store.create_game(get_db(), data.get("seats"), label=data.get("label"),
                                  time_limit_min=data.get("time_limit_min"),
                                  tournament_id=data.get("tournament_id"),
@@ -108,6 +110,16 @@ def write_new_game(data) -> int:
                                  distinct_names=True)
     except store.GameError as exc:
         raise ApiError(400, exc.reason, field=exc.field)
+
+
+def practice_limits() -> practice.PracticeLimits:
+    return current_app.extensions.setdefault("practice_limits", practice.PracticeLimits())
+
+
+def _practice_refusal(refusal: practice.Refusal | None) -> None:
+    if refusal is not None:
+        extra = {"retry_after": refusal.retry_after} if refusal.retry_after else {}
+        raise ApiError(refusal.status, refusal.message, field="events", **extra)
 
 
 def readable_game(game_id: int, action: str = "tournament.view") -> dict:
@@ -126,6 +138,10 @@ def write_events(game_id: int, payload) -> store.Appended:
     game = store.get_game(get_db(), game_id)
     if game is not None and game["tournament_id"] is not None:  # practice games: anyone
         require_role(game["tournament_id"], "events.record")
+    elif game is not None:  # ... within limits (judgekit.recorder.practice)
+        stored = get_db().execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                  [game_id]).fetchone()[0]
+        _practice_refusal(practice_limits().admit_events(game_id, stored, payload, time.monotonic()))
     result = store.append_events(get_db(), game_id, payload, cards=cards(),
                                  judge=current_judge(), now=time.time(), durable=durable())
     if isinstance(result, store.StoreError):
@@ -266,6 +282,7 @@ def games_create():
     seats = [request.form.get(f"seat{i}", "").strip() for i in range(1, 6)]
     seats = [s for s in seats if s]
     limit = request.form.get("time_limit_min", type=int)
+    _practice_refusal(practice_limits().admit_game(request.remote_addr or "?", time.monotonic()))
     try:
         game_id = store.create_game(get_db(), seats, label=request.form.get("label") or "Practice game",
                                     time_limit_min=limit, distinct_names=True)

@@ -124,4 +124,9 @@
     if (a) showPop(a);
     else if (pop && !(ev.target.closest && ev.target.closest(".term-pop"))) hidePop();
   });
+
+  // "Print" buttons (no inline handlers: the Content-Security-Policy allows none).
+  document.addEventListener("click", function (ev) {
+    if (ev.target.closest && ev.target.closest("[data-print]")) window.print();
+  });
 })();

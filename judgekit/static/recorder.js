@@ -100,7 +100,7 @@
       if (actor && s === actor.prey) tags.push("prey");
       if (actor && s === actor.predator) tags.push("predator");
       if (a && a.target_seat === s) tags.push("target");
-      if (a && a.done.indexOf(s) >= 0) tags.push(a.attempting === s ? "blocking" : "passed");
+      if (a && a.answers && a.answers[s]) tags.push(a.answers[s]);   // "no block", "blocking", "blocked"…
       if (info.pending_replace) tags.push("to replace");
       if (st.edge === s) tags.push("Edge");
       node.querySelector(".rec-seat-tags").textContent = tags.join(" · ");

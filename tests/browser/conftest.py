@@ -82,6 +82,10 @@ def browser():
 
 
 def _page(browser, width, height, **kw):
+    # Playwright's wait_for_function evaluates its predicate with eval(), which the pages'
+    # Content-Security-Policy forbids: test pages bypass it. tests/browser/test_security_headers.py
+    # loads the pages with the policy in force (bypass_csp=False) and fails on any violation.
+    kw.setdefault("bypass_csp", True)
     context = browser.new_context(viewport={"width": width, "height": height}, **kw)
     page = context.new_page()
     page.set_default_timeout(10_000)

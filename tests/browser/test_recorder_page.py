@@ -107,9 +107,8 @@ def test_one_undo_takes_back_everything_the_last_line_stored_in_one_request(page
     page.on("request", lambda r: posts.append(json.loads(r.post_data))
             if r.method == "POST" and r.url.endswith("/events") else None)
     page.click("#rec-undo")
-    expect(page.locator("#rec-msg")).to_have_text(
-        "Undone: #2 action.declare · Ann (1): bleed · Modius · 2; #3 action.pass · Ann (1); "
-        "#4 block.pass · Ben (2).")
+    expect(page.locator("#rec-msg")).to_have_text(re.compile(   # the log lines (the prey when known)
+        r"^Undone: #2 Ann: Modius bleeds (Ben )?for 2; #3 Ann: any blocks\?; #4 Ben: no block\.$"))
     expect(page.locator("#rec-log li.is-retracted")).to_have_count(3)
     assert posts == [[{**p, "type": "retract", "target": t, "reason": "undo"} for p, t in zip(posts[0], (2, 3, 4))]]
     events = stored(live_app, gid)
@@ -119,7 +118,7 @@ def test_one_undo_takes_back_everything_the_last_line_stored_in_one_request(page
     shot(page, "recorder-undo-line-360", full_page=False)
     # a button's entry is one event: the next Undo takes back the turn start alone
     page.click("#rec-undo")
-    expect(page.locator("#rec-msg")).to_have_text("Undone: #1 turn.start · Ann (1).")
+    expect(page.locator("#rec-msg")).to_have_text(re.compile(r"^Undone: #1 Ann starts (a turn|turn 1)\.$"))
     expect(page.locator("#rec-log li.is-retracted")).to_have_count(4)
     page.click("#rec-undo")
     expect(page.locator("#rec-msg")).to_have_text("Nothing to undo.")
@@ -219,12 +218,12 @@ def test_an_amend_shows_as_the_correction_of_the_line_it_amends(page, live_serve
     append(live_app, gid, {"type": "amend", "target": 2, "fields": {"amount": 2}, "judge": "Jo"})
     page.goto(f"{live_server}/games/{gid}")
     amended = page.locator("#rec-log li[data-seq='2']")
-    expect(amended.locator(".rec-sum")).to_have_text("#2action.declare · Ann (1): bleed · Modius · 2")
+    expect(amended.locator(".rec-sum")).to_have_text(re.compile(r"^#2Ann: Modius bleeds (Ben )?for 2$"))
     expect(amended).to_have_class(re.compile("is-amended"))
-    expect(amended.locator(".rec-was")).to_have_text("was: action.declare · Ann (1): bleed · Modius · 1")
+    expect(amended.locator(".rec-was")).to_have_text(re.compile(r"^was: Ann: Modius bleeds (Ben )?for 1$"))
     expect(amended.locator(".rec-meta")).to_contain_text("amended by #3")
     correction = page.locator("#rec-log li[data-seq='3']")
-    expect(correction.locator(".rec-sum")).to_have_text("#3amend · corrects #2: amount → 2")
+    expect(correction.locator(".rec-sum")).to_have_text("#3Correction of #2: amount → 2")
     assert "{" not in page.locator("#rec-log").inner_text()
     expect(page.locator("#rec-center")).to_contain_text("bleed · Modius · 2")   # the state, as corrected
     page.locator("#rec-log").scroll_into_view_if_needed()

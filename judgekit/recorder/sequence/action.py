@@ -3,6 +3,7 @@ who may block and in which order, block attempts, and its resolution."""
 from __future__ import annotations
 
 from judgekit.recorder.sequence.common import STANDARD_STEALTH, UNDIRECTED, Action
+from judgekit.recorder.words import ACTION_NOUNS
 
 
 class ActionMixin:
@@ -47,7 +48,12 @@ class ActionMixin:
                              locked=e.get("locked", True), card=e.get("card"))
         self.combat = None
         a = self.action
+        if target and not e.get("target_seat"):
+            self.context = {"target_seat": target}   # the prey, for the log line
         a.terms_required = bool(e.get("terms_choice") or e.get("terms"))
+        a.terms_given = bool(e.get("terms"))
+        if kind == "political" or self._is_political_card(e.get("card")):
+            self._political_terms(a, e)
         if not a.locked:
             return  # not a declaration yet: the player's hand has not left the card
         if kind == "bleed":
@@ -101,8 +107,8 @@ class ActionMixin:
             return
         if declared is None:
             self.flag("stealth-undeclared", seq,
-                      f"This {kind} action has {actual} stealth (standard: {standard}) and "
-                      "its stealth was not declared.", seat=seat)
+                      f"{self.who(seat)} declares a {ACTION_NOUNS.get(kind, kind)} with {actual} "
+                      f"stealth (standard: {standard}) without declaring its stealth.", seat=seat)
         elif declared != actual:
             self.flag("misrepresented", seq,
                       f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
@@ -129,7 +135,11 @@ class ActionMixin:
         return a
 
     def _order_check(self, e, a: Action, what: str) -> bool:
-        """Undirected action: the predator may not act before the prey has passed."""
+        """Undirected action: the predator may not block (or play a card or effect on the
+        action) before the prey has passed (forbidden shortcuts, example 2). The predator's
+        own "no block" before the prey answered is not checked here: it takes nothing from
+        the prey, who still has to pass or block (docs/recorder.md, "the predator's early
+        pass")."""
         seat = e["seat"]
         if a.directed or len(a.eligible) < 2:
             return True
@@ -152,9 +162,9 @@ class ActionMixin:
                       "turned into a pass.", seat=seat, section="hypotheticals")
             return
         if a.attempting is not None:
-            a.attempting = None  # the previous attempt failed
+            a.failed_blocks.append(a.attempting)   # the previous attempt failed
+            a.attempting = None
         if seat in a.eligible:
-            self._order_check(e, a, "passes on blocking")
             a.done.add(seat)
             a.passed.add(seat)
 
@@ -164,10 +174,16 @@ class ActionMixin:
             return
         seat = e["seat"]
         if seat not in a.eligible:
-            why = (f"only the target, {self.who(a.target_seat)}, may block this directed action"
-                   if a.directed else "only the prey and the predator may block this undirected action")
+            if a.directed:
+                why = (f"only the target, {self.who(a.target_seat)}, may block this directed "
+                       "action" + (" (the action was redirected)" if a.redirects else ""))
+                section = "action-declaration"
+            else:
+                why = (f"only the prey, {self.who(self.prey(a.seat))}, and the predator, "
+                       f"{self.who(self.predator(a.seat))}, may block this undirected action")
+                section = None
             self.flag("block-not-eligible", e["seq"],
-                      f"{self.who(seat)} tries to block: {why}.", seat=seat)
+                      f"{self.who(seat)} tries to block: {why}.", seat=seat, section=section)
             return
         if seat in a.passed:
             self.flag("declaration-binding", e["seq"],
@@ -177,6 +193,7 @@ class ActionMixin:
         self._order_check(e, a, "declares a block")
         a.done.add(seat)
         a.attempting = seat
+        a.attempt_minion = e.get("minion")
 
     def _on_block_result(self, e) -> None:
         a = self.action
@@ -184,12 +201,19 @@ class ActionMixin:
             return
         if e["blocked"]:
             self._start_combat()
-        else:
+        elif a.attempting is not None:
+            a.failed_blocks.append(a.attempting)
             a.attempting = None
 
     def _on_action_result(self, e) -> None:
         a = self.action
         if a is None or a.resolved:
+            return
+        self.context = {"action": a.kind}
+        if e["outcome"] == "success" and a.kind == "political" and not a.blocked:
+            # the referendum follows: terms and votes are checked as before the result
+            a.outcome = "success"
+            self._succeed_if_open(e["seq"])
             return
         a.outcome = e["outcome"]
         if e.get("amount") is not None and a.kind == "bleed":
@@ -209,13 +233,8 @@ class ActionMixin:
                 self.flag("action-pass-missing", seq,
                           f"The action of {self.who(a.seat)} (event {a.seq}) went on without "
                           "the acting player passing.", seat=a.seat)
-            missing = [s for s in a.eligible if s not in a.done]
-            if missing and "block-pass-missing" not in a.flagged:
-                a.flagged.add("block-pass-missing")
-                self.flag("block-pass-missing", seq,
-                          "The action resolved without "
-                          + " and ".join(self.who(s) for s in missing)
-                          + " passing on the block opportunity.", seat=missing[0])
+            self._missing_passes(seq, "The action of {actor} resolved without {missing} "
+                                      "passing on the block opportunity.")
         self._restate_check(seq, force=True)
         a.resolved = True
         if a.outcome is None:
@@ -229,8 +248,8 @@ class ActionMixin:
         if a is None or a.restate_pending is None:
             return
         self.flag("bleed-total-not-restated", seq,
-                  f"The bleed amount changed at event {a.restate_pending}; the new total "
-                  "was not stated.", seat=a.seat)
+                  f"The bleed of {self.who(a.seat)} changed at event {a.restate_pending}; the "
+                  "new total was not stated.", seat=a.seat)
         a.restate_pending = None
 
     def _on_bleed_total(self, e) -> None:
@@ -249,8 +268,55 @@ class ActionMixin:
             return  # a wake is played in order to block: no pass expected before it
         if seat in a.eligible and seat not in a.done and a.attempting != seat and not a.blocked:
             if self._order_check(e, a, what):
-                if "block-pass-missing" not in a.flagged:
-                    a.flagged.add("block-pass-missing")
+                key = f"block-pass-missing:{seat}"
+                if key not in a.flagged:
+                    a.flagged.add(key)
                     self.flag("block-pass-missing", e["seq"],
                               f"{self.who(seat)} {what} before passing on the block opportunity.",
                               seat=seat)
+
+    def _missing_passes(self, seq: int, message: str) -> None:
+        """`block-pass-missing` for the seats that may block and did not answer (each seat
+        once per action); `message` has {actor} and {missing} to fill in."""
+        a = self.action
+        missing = [s for s in a.eligible if s not in a.done
+                   and f"block-pass-missing:{s}" not in a.flagged]
+        if not missing:
+            return
+        a.flagged.update(f"block-pass-missing:{s}" for s in missing)
+        self.flag("block-pass-missing", seq,
+                  message.format(actor=self.who(a.seat),
+                                 missing=" and ".join(self.who(s) for s in missing)),
+                  seat=missing[0])
+
+    # --- a changed target ------------------------------------------------------------------
+
+    def _on_action_redirect(self, e) -> None:
+        """A reaction or effect changes the target of the directed action (Deflection and
+        the like: the original target chooses the new one). The redirect is a play by its
+        seat (its block pass is expected before it); then the new target is the one who may
+        block, and whose pass is expected."""
+        seat, new = e["seat"], e["target_seat"]
+        if not self._interrupt_like(e):
+            return
+        if e.get("card"):
+            before = len(self.findings)
+            self._card_play(e, role="reaction")
+            if any(f.code == "discipline-unavailable" for f in self.findings[before:]):
+                if self.pending.get(seat, (None,))[0] == e["seq"]:
+                    del self.pending[seat]
+                return  # an impossible play is void: the target does not change
+        else:
+            self._on_action_effect(e, "redirects the action")
+        a = self.action
+        if a is None or a.resolved:
+            return
+        self.context = {"from_seat": a.target_seat}
+        a.redirects.append({"seq": e["seq"], "seat": seat, "from": a.target_seat, "to": new,
+                            "card": e.get("card")})
+        a.target_seat = new
+        a.directed = True
+        a.eligible = [new] if new != a.seat else []
+        a.done.discard(new)
+        a.passed.discard(new)
+        a.attempting = None

@@ -1,9 +1,59 @@
-"""What is on the table: the minions in play at each seat."""
+"""What is on the table: the minions in play at each seat, and the cards seen there.
+
+Two kinds of knowledge, kept apart:
+
+* the **board** a judge stated — a `sync`'s `board` (the seat's whole board: the board is
+  then *known*), `minion.in` and `minion.out`. The vote check (`vote-vampire-missing`)
+  counts the votes of this board, and a vote for a vampire that a known board does not
+  hold is refused (`refusal`);
+* the minions **seen** acting at a seat — declaring an action, blocking, playing a card,
+  striking, voting. They are on the table too (the page offers them as one-tap names), but
+  a minion that left play unrecorded may linger among them, so no check counts them. A
+  minion seen at a seat whose board is known joins that board: it came into play unrecorded.
+
+The cards seen at a seat are the library cards its player played (most recent first, at
+most `CARDS_KEPT`): the page offers them again with one tap.
+"""
 from __future__ import annotations
+
+from typing import Any
+
+from judgekit.recorder.events import EventError
+
+CARDS_KEPT = 40
+# Where an event names a minion of its seat (`minion`, or a vote's `vampire`).
+MINION_FIELDS = {"action.declare": "minion", "block.declare": "minion", "card.play": "minion",
+                 "reaction": "minion", "interrupt": "minion", "cancel": "minion",
+                 "strike": "minion", "effect": "minion", "vote": "vampire",
+                 "action.redirect": "minion"}
+# Where an event names a library card its seat played.
+CARD_TYPES = {"card.play", "reaction", "interrupt", "cancel", "strike", "action.declare",
+              "action.redirect", "discard"}
 
 
 class BoardMixin:
-    """The minions in play at each seat."""
+    """The minions in play at each seat, and the cards seen there."""
+
+    def _see(self, e: dict[str, Any]) -> None:
+        """Note the minion and the card an event shows at its seat (called for every event)."""
+        seat = e.get("seat")
+        if seat is None:
+            return
+        key = MINION_FIELDS.get(e["type"])
+        name = e.get(key) if key else None
+        if name and seat not in self.out:
+            seen = self.seen.setdefault(seat, {})
+            if name not in seen and name not in self.board.get(seat, ()):
+                seen[name] = None
+                if seat in self.board_known:
+                    self.board[seat].append(name)   # it came into play unrecorded
+        card = e.get("card") if e["type"] in CARD_TYPES else None
+        if card:
+            cards = self.seen_cards.setdefault(seat, {})
+            cards.pop(card, None)
+            cards[card] = None                       # the most recent last
+            if len(cards) > CARDS_KEPT:
+                del cards[next(iter(cards))]
 
     def _on_minion_in(self, e) -> None:
         self.board.setdefault(e["seat"], [])
@@ -14,3 +64,110 @@ class BoardMixin:
         minions = self.board.get(e["seat"], [])
         if e["minion"] in minions:
             minions.remove(e["minion"])
+        self.seen.get(e["seat"], {}).pop(e["minion"], None)
+
+    def _sync_board(self, board: dict[str, Any]) -> None:
+        for key, minions in board.items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                continue
+            if isinstance(minions, list) and 1 <= seat <= self.n:
+                self.board[seat] = list(dict.fromkeys(str(m) for m in minions))
+                self.board_known.add(seat)
+                self.seen.pop(seat, None)
+
+    def _clear_seat(self, seat: int) -> None:
+        """The seat left the game: nothing of it stays on the table."""
+        self.board.pop(seat, None)
+        self.seen.pop(seat, None)
+        self.board_known.discard(seat)
+
+    # --- what the page shows -------------------------------------------------------------
+
+    def minion_facts(self, name: str) -> dict[str, Any]:
+        """What the card facts say about a minion, for the page's forms: `kind` ("vampire",
+        "imbued", "ally", "retainer", or None when the name is not in the card list),
+        `title`, `votes`, `bleed` (its bleed amount: 2 for a +1 bleed vampire), `stealth`
+        (its stealth bonus), `capacity`, `clan`."""
+        out: dict[str, Any] = {"name": name, "kind": None, "title": None, "votes": 0,
+                               "bleed": 1, "stealth": 0, "capacity": None, "clan": None}
+        vampire = self.crypt(name)
+        if vampire is not None:
+            clan = getattr(vampire, "clan", None)
+            out.update(kind="imbued" if getattr(vampire, "capacity", None) is not None
+                       and clan in IMBUED_CREEDS else "vampire",
+                       title=getattr(vampire, "title", None) or None,
+                       votes=int(getattr(vampire, "votes", 0) or 0),
+                       bleed=1 + int(getattr(vampire, "bleed_bonus", 0) or 0),
+                       stealth=int(getattr(vampire, "stealth_bonus", 0) or 0),
+                       capacity=getattr(vampire, "capacity", None), clan=clan)
+            return out
+        lib = self.library(name)
+        if lib is not None:
+            types = [str(x).lower() for x in (getattr(lib, "types", ()) or ())]
+            out["kind"] = "ally" if "ally" in types else "retainer" if "retainer" in types else "card"
+        return out
+
+    def seat_minions(self, seat: int) -> list[dict[str, Any]]:
+        """The minions on the table at `seat`: the stated board first, then those seen
+        acting; each with `minion_facts` and `source` ("board" or "seen")."""
+        out = [dict(self.minion_facts(m), source="board") for m in self.board.get(seat, [])]
+        out += [dict(self.minion_facts(m), source="seen") for m in self.seen.get(seat, {})]
+        return out
+
+    def seat_cards(self, seat: int) -> list[str]:
+        """The library cards played at `seat`, most recent first."""
+        return list(reversed(self.seen_cards.get(seat, {})))
+
+    # --- bad input that needs the table ---------------------------------------------------
+
+    def refusal(self, events: list[dict[str, Any]]) -> EventError | None:
+        """Why a batch of (validated) events cannot be stored in this game as it stands, or
+        None. Pure: the engine does not change. Refused: a redirect to a seat that is not
+        in the game any more (field `target_seat`); a vote for a vampire that the seat's
+        known board (a `sync`'s board, kept up by `minion.in`/`minion.out`) does not hold
+        (field `vampire`). Earlier events of the same batch count (a `minion.in` before
+        the vote, an oust before the redirect). Sequence problems are never refused: they
+        are findings. `index` is set when the batch has several events."""
+        out = dict(self.out)
+        board = {s: list(m) for s, m in self.board.items() if s in self.board_known}
+        known = set(self.board_known)
+        for i, e in enumerate(events):
+            where = i if len(events) > 1 else None
+            t, seat = e.get("type"), e.get("seat")
+            if t in ("oust", "withdraw", "concede") and seat is not None:
+                out[seat] = t
+                board.pop(seat, None)
+                known.discard(seat)
+            elif t == "sync":
+                out = {s: "oust" for s in e.get("ousted") or []} or out
+                for key, minions in (e.get("board") or {}).items():
+                    if str(key).isdigit() and isinstance(minions, list):
+                        board[int(key)] = [str(m) for m in minions]
+                        known.add(int(key))
+            elif t == "minion.in" and seat in known:
+                board[seat].append(e["minion"])
+            elif t == "minion.out" and seat in known and e["minion"] in board[seat]:
+                board[seat].remove(e["minion"])
+            elif t == "action.redirect" and e.get("target_seat") in out:
+                new = e["target_seat"]
+                return EventError("target_seat", f"{self.who(new)} is out of the game "
+                                  f"({OUT_REASON.get(out[new], out[new])}): the action cannot "
+                                  "be redirected to them", index=where)
+            elif t == "vote" and e.get("vampire") and seat in known and seat not in out:
+                name = e["vampire"]
+                if name not in board[seat] and name not in self.seen.get(seat, {}):
+                    held = ", ".join(board[seat]) or "no minion"
+                    return EventError(
+                        "vampire", f"{self.who(seat)} controls no {name} (the board recorded "
+                        f"for them: {held}); if {name} came into play, record that first "
+                        f"(“{seat} in {name}”)", index=where,
+                        message=f"{self.who(seat)} controls no {name} on the recorded board "
+                                f"({held}). If {name} came into play, record that first.")
+        return None
+
+
+OUT_REASON = {"oust": "ousted", "withdraw": "withdrew", "concede": "conceded"}
+# Imbued creeds (the crypt cards that are not vampires).
+IMBUED_CREEDS = {"Avenger", "Defender", "Innocent", "Judge", "Martyr", "Redeemer", "Visionary"}

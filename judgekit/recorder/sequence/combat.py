@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from judgekit.recorder.events import COMBAT_STEPS
 from judgekit.recorder.sequence.common import STEP_RANK, Combat
+from judgekit.recorder.words import window_at
 
 
 class CombatMixin:
@@ -17,12 +18,12 @@ class CombatMixin:
         mine = c.passed.setdefault(seat, set())
         if window in mine:
             self.flag("phase-passed", seq,
-                      f"{self.who(seat)} plays in the {window} step, already passed.", seat=seat)
+                      f"{self.who(seat)} plays {window_at(window)}, which they already passed.", seat=seat)
             return False
         opener = next((who for w, who in self.open if w == window and who != seat), None)
         if opener is not None and self.last_play and self.last_play.get("seat") == opener:
             self.flag("shortcut-voided", seq,
-                      f"{self.who(seat)} acts in the {window} step that {self.who(opener)} cut "
+                      f"{self.who(seat)} acts {window_at(window)}, which {self.who(opener)} cut "
                       "short: the shortcut does not bind; the sequence resumes there.", seat=seat)
             self._restart_combat(rank)
             self._new_play(e, [])
@@ -40,9 +41,19 @@ class CombatMixin:
 
     def _start_combat(self) -> None:
         self.combat = Combat()
-        if self.action is not None:
-            self.action.blocked = True
-            self.action.attempting = None
+        a = self.action
+        if a is not None:
+            a.blocked = True
+            if a.attempting is not None:   # the block attempt succeeded
+                a.blocker, a.blocker_minion = a.attempting, a.attempt_minion
+            a.attempting = None
+
+    def combatants(self) -> tuple[int | None, int | None]:
+        """(the acting seat, the blocking seat) of the combat in progress."""
+        a = self.action
+        if a is None:
+            return None, None
+        return a.seat, a.blocker
 
     def _restart_combat(self, rank: int) -> None:
         c = self.combat
@@ -77,6 +88,8 @@ class CombatMixin:
     def _on_strike(self, e) -> None:
         self._card_play(e, role="strike") if e.get("card") else None
         self._combat_window(e, "strike")
+        if self.combat is not None and e["seat"] not in self.combat.struck:
+            self.combat.struck.append(e["seat"])
 
     def _on_press(self, e) -> None:
         if self.combat is None:
@@ -87,3 +100,6 @@ class CombatMixin:
             c.round += 1
             c.pos = 0
             c.passed = {}
+            c.struck, c.pressed = [], []
+        elif e["seat"] not in c.pressed:
+            c.pressed.append(e["seat"])

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.recorder import findings as F
+from judgekit.recorder import words
 from judgekit.recorder.events import COMBAT_STEPS
 
 # Turn windows in order; `after-action` and `minion-end` sit inside/at the end of the
@@ -24,7 +25,7 @@ UNDIRECTED = {"hunt", "equip", "recruit", "employ", "political", "leave-torpor",
 
 # Events that are plays ("the next card or effect") for the shortcut and cancel windows.
 PLAYS = {"card.play", "reaction", "action.declare", "effect", "transfer", "discard",
-         "strike", "cancel", "interrupt"}
+         "strike", "cancel", "interrupt", "action.redirect"}
 # Events after which the table has moved on (used for the time call).
 PROGRESS = {"action.declare", "phase", "turn.start", "transfer", "discard"}
 # What only the player whose turn it is does: declare an action, move through the phases,
@@ -55,19 +56,70 @@ class Action:
     restate_pending: int | None = None                  # seq of the unrestated change
     terms_required: bool = False
     terms_confirmed: bool = False
-    polling: bool = False
+    terms_given: bool = False                           # terms said, at declaration or later
+    terms_card: str | None = None                       # a political card whose terms are a choice
+    polling: bool = False                               # the action succeeded: the referendum
+    ballot: bool = False                                # polling has begun (a vote or the result)
+    referendum: str | None = None                       # "passed" | "failed"
     flagged: set[str] = field(default_factory=set)
     card: str | None = None
+    blocker: int | None = None                          # the seat whose block succeeded
+    blocker_minion: str | None = None
+    attempt_minion: str | None = None
+    failed_blocks: list[int] = field(default_factory=list)
+    redirects: list[dict[str, Any]] = field(default_factory=list)
+    votes: dict[int, list[tuple[int | None, str | None, str | None]]] = field(default_factory=dict)
+
+    def vote_totals(self) -> tuple[int, int]:
+        """Votes for and against recorded so far (numbers not said count 0)."""
+        yes = sum(v or 0 for ballots in self.votes.values() for v, side, _ in ballots if side == "for")
+        no = sum(v or 0 for ballots in self.votes.values() for v, side, _ in ballots if side == "against")
+        return yes, no
+
+    def answers(self) -> dict[int, str]:
+        """Each seat's answer to the block opportunity, in words: "no block", "blocking",
+        "blocked" (the block succeeded), "block failed"; a seat yet to answer is absent."""
+        out: dict[int, str] = {}
+        for s in self.passed:
+            out[s] = "no block"
+        for s in self.failed_blocks:
+            out[s] = "block failed"
+        if self.attempting is not None:
+            out[self.attempting] = "blocking"
+        if self.blocker is not None:
+            out[self.blocker] = "blocked"
+        return out
 
     def to_dict(self, names) -> dict[str, Any]:
+        yes, no = self.vote_totals()
+        target = words.seat_name(self.target_seat, names) if self.target_seat else None
         return {"seq": self.seq, "seat": self.seat, "kind": self.kind, "minion": self.minion,
                 "card": self.card, "directed": self.directed, "target_seat": self.target_seat,
+                "target": target,
                 "amount": self.amount, "eligible": list(self.eligible),
                 "actor_passed": self.actor_passed, "passed": sorted(self.passed),
                 "done": sorted(self.done), "attempting": self.attempting,
                 "blocked": self.blocked, "resolved": self.resolved, "outcome": self.outcome,
                 "terms_required": self.terms_required, "terms_confirmed": self.terms_confirmed,
-                "polling": self.polling}
+                "polling": self.polling, "referendum": self.referendum,
+                "blocker": self.blocker, "blocker_minion": self.blocker_minion,
+                "answers": {str(s): w for s, w in sorted(self.answers().items())},
+                "redirects": [dict(r) for r in self.redirects],
+                "votes": {"for": yes, "against": no, "seats": sorted(self.votes)},
+                "words": self.words(names)}
+
+    def words(self, names) -> str:
+        """The action in a judge's words: "Modius bleeds Cid for 2 (redirected by Ben)"."""
+        who = words.seat_name(self.seat, names)
+        target = words.seat_name(self.target_seat, names) if self.target_seat and (
+            self.directed or self.kind == "bleed") else None
+        line = words.action_words(self.kind, self.minion, who, target,
+                                  self.amount if self.kind == "bleed" else None)
+        if self.card:
+            line += f" with {self.card}"
+        if self.redirects:
+            line += f" (redirected by {words.seat_name(self.redirects[-1]['seat'], names)})"
+        return line
 
 
 @dataclass
@@ -76,6 +128,8 @@ class Combat:
     round: int = 1
     passed: dict[int, set[str]] = field(default_factory=dict)
     over: bool = False
+    struck: list[int] = field(default_factory=list)     # seats that struck this round
+    pressed: list[int] = field(default_factory=list)    # seats that declined to press this round
 
 
 def minion_level(vampire, disc: str) -> int:

@@ -5,9 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from judgekit.recorder.sequence.common import RANK, minion_level
+from judgekit.recorder.words import discipline_words
 
-CHOICE_WORDS = {"discipline": "the discipline used", "level": "the discipline level",
-                "x": "the X cost", "target": "the target", "amount": "the amount"}
+CHOICE_WORDS = {"discipline": "which discipline is used", "level": "the level (inferior or superior)",
+                "x": "the value of X", "target": "the target", "amount": "the amount"}
+
+
+def choice_list(keys: list[str]) -> str:
+    """"the level (inferior or superior) and the target": the missing choices in words."""
+    said = [CHOICE_WORDS[k] for k in keys]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def is_political_card(lib) -> bool:
+    return "political action" in [str(x).lower() for x in (getattr(lib, "types", None) or [])]
 
 
 def missing_choices(lib, event: dict[str, Any], vampire=None) -> list[str]:
@@ -16,7 +27,10 @@ def missing_choices(lib, event: dict[str, Any], vampire=None) -> list[str]:
     `lib` is the played library card, `event` the play (card.play, reaction,
     action.declare, ...), `vampire` the crypt card of its minion (None if unknown). Returns
     keys among "discipline", "level", "x", "target", "amount" (`CHOICE_WORDS` says them in
-    words). The level counts only when the minion could use more than one level.
+    words). The level counts only when the minion could use more than one level. The
+    targets and amounts of a political action card are its referendum's terms, chosen when
+    the action succeeds (the acting player confirms them then, `terms-unconfirmed`): they
+    are not choices of the card's play.
     """
     needs = set(getattr(lib, "needs", ()) or ())
     requirement = getattr(lib, "requirement", "none") or "none"
@@ -33,7 +47,7 @@ def missing_choices(lib, event: dict[str, Any], vampire=None) -> list[str]:
             missing.append("level")
     if "x" in needs and event.get("x") is None:
         missing.append("x")
-    terms = bool(event.get("terms")) and event.get("type") == "action.declare"
+    terms = bool(event.get("terms")) and event.get("type") == "action.declare" or is_political_card(lib)
     if "target" in needs and not event.get("target") and not event.get("target_seat") and not terms:
         missing.append("target")
     if "amount" in needs and event.get("amount") is None and not terms:
@@ -124,11 +138,11 @@ class PlaysMixin:
         declared = declared if isinstance(declared, list) else ([declared] if declared else [])
         level_word = e.get("level")
         vampire = self.crypt(e.get("minion"))
-        missing = [CHOICE_WORDS[k] for k in missing_choices(lib, e, vampire)]
+        missing = missing_choices(lib, e, vampire)
         if missing:
-            before = " before replacing" if "amount" in needs else ""
+            before = " before replacing it" if "amount" in needs else ""
             self.flag("card-choice-missing", seq,
-                      f"{self.who(seat)} plays {name} without announcing {', '.join(missing)}"
+                      f"{self.who(seat)} plays {name} without announcing {choice_list(missing)}"
                       f"{before}: the player is not bound to any choice (misplay).", seat=seat)
         if vampire is None:
             return
@@ -142,12 +156,12 @@ class PlaysMixin:
             used = []
         lacking = [(d, lv) for d, lv in used if self.minion_level(vampire, d) < lv]
         if lacking:
-            what = ", ".join(("superior " if lv == 2 else "") + d.upper() if lv == 2 else d
-                             for d, lv in lacking)
+            what = " or ".join(discipline_words(d.upper() if lv == 2 else d).removeprefix("inferior ")
+                               for d, lv in lacking)
             section = "action-declaration" if role == "action" else "card-declaration"
             self.flag("discipline-unavailable", seq,
-                      f"{vampire.name} does not have {what}: playing {name} this way is "
-                      "impossible, the declaration is void and not binding (misplay).",
+                      f"{self.who(seat)}: {vampire.name} does not have {what}, so playing {name} "
+                      "this way is impossible: the declaration is void and not binding (misplay).",
                       seat=seat, section=section)
 
     def _on_card_replace(self, e) -> None:

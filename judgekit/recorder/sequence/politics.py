@@ -1,4 +1,13 @@
-"""Political actions: referendum terms, polling and votes (announcement guidelines, votes)."""
+"""Political actions: referendum terms, polling and votes (announcement guidelines, votes).
+
+A political action that succeeds leads to its referendum: the acting player chooses the
+terms (where the card offers a choice they must be confirmed at that point, even if they
+were negotiated before), then each seat announces its votes, round the table from the
+acting seat. The success may be recorded (`action.result`) or implied (terms or a vote
+after every block pass); either way the terms and the votes that follow are checked the
+same. The referendum ends with `referendum.result` (or implicitly with the next action,
+phase or turn).
+"""
 from __future__ import annotations
 
 from judgekit.recorder.sequence.common import Action
@@ -13,11 +22,27 @@ class PoliticsMixin:
             return a
         return None
 
+    def _is_political_card(self, name: str | None) -> bool:
+        lib = self.library(name)
+        types = [str(x).lower() for x in (getattr(lib, "types", None) or [])]
+        return "political action" in types
+
+    def _political_terms(self, a: Action, e) -> None:
+        """A political action card whose text offers a choice (targets, amounts: the card
+        facts' `needs`) has terms that must be confirmed when the action succeeds."""
+        a.kind = "political" if a.kind in ("card", "other") else a.kind
+        lib = self.library(e.get("card"))
+        needs = set(getattr(lib, "needs", ()) or ())
+        if needs & {"target", "amount"}:
+            a.terms_card = lib.name
+            a.terms_required = True
+
     def _succeed_if_open(self, seq: int) -> None:
         a = self.action
         if a is not None and not a.resolved and not a.polling:
             # Terms and votes come once the action succeeded: every pass must be in.
             a.polling = True
+            a.outcome = a.outcome or "success"
             self._resolve_checks_only(seq)
 
     def _resolve_checks_only(self, seq: int) -> None:
@@ -25,37 +50,50 @@ class PoliticsMixin:
         if not a.actor_passed and "action-pass-missing" not in a.flagged:
             a.flagged.add("action-pass-missing")
             self.flag("action-pass-missing", seq,
-                      f"The action of {self.who(a.seat)} went on without the acting player passing.",
-                      seat=a.seat)
-        missing = [s for s in a.eligible if s not in a.done]
-        if missing and "block-pass-missing" not in a.flagged:
-            a.flagged.add("block-pass-missing")
-            self.flag("block-pass-missing", seq,
-                      "The action succeeded without " + " and ".join(self.who(s) for s in missing)
-                      + " passing on the block opportunity.", seat=missing[0])
+                      f"The political action of {self.who(a.seat)} went on to its referendum "
+                      "without the acting player passing.", seat=a.seat)
+        self._missing_passes(seq, "The political action of {actor} succeeded without "
+                                  "{missing} passing on the block opportunity.")
+
+    def _start_ballot(self, seq: int) -> None:
+        """Polling begins (the first vote, or the result): the terms must be confirmed."""
+        a = self.action
+        if a.ballot:
+            return
+        a.ballot = True
+        if a.terms_required and not a.terms_confirmed and "terms-unconfirmed" not in a.flagged:
+            a.flagged.add("terms-unconfirmed")
+            what = f"the terms of {a.terms_card}" if a.terms_card else "the terms"
+            if a.terms_given:
+                message = (f"Polling started without {self.who(a.seat)} confirming {what} once "
+                           "the political action succeeded, although they were announced before "
+                           "(\"terms are as announced\" suffices).")
+            else:
+                message = (f"Polling started without {self.who(a.seat)} announcing {what} once "
+                           "the political action succeeded.")
+            self.flag("terms-unconfirmed", seq, message, seat=a.seat)
 
     def _on_referendum_terms(self, e) -> None:
         a = self._political()
         if a is None or a.resolved:
             return
+        if e.get("terms") and e["terms"].strip().lower() not in ("as announced", "terms as announced"):
+            a.terms_given = True
         if a.polling or (a.actor_passed and all(s in a.done for s in a.eligible)):
             self._succeed_if_open(e["seq"])
-            a.terms_confirmed = True
+            if not a.ballot:
+                a.terms_confirmed = True
         else:
             a.terms_required = True  # terms negotiated before success: must be confirmed later
+            a.terms_given = True
 
     def _on_vote(self, e) -> None:
         seq, seat = e["seq"], e["seat"]
         a = self._political()
         if a is not None and not a.resolved:
-            first = not a.polling
             self._succeed_if_open(seq)
-            if first and a.terms_required and not a.terms_confirmed \
-                    and "terms-unconfirmed" not in a.flagged:
-                a.flagged.add("terms-unconfirmed")
-                self.flag("terms-unconfirmed", seq,
-                          "Polling started without the terms of the political action being "
-                          "confirmed (\"terms are as announced\" suffices).", seat=a.seat)
+            self._start_ballot(seq)
+            a.votes.setdefault(seat, []).append((e.get("votes"), e.get("side"), e.get("vampire")))
         votes, side = e.get("votes"), e.get("side")
         if votes is None or side is None:
             lack = " and ".join(x for x, v in (("the number of votes", votes), ("the side", side))
@@ -72,26 +110,32 @@ class PoliticsMixin:
                       "naming the vampire who votes.", seat=seat)
 
     def _available_votes(self, seat: int) -> int | None:
+        """The votes of the board stated for `seat` (board.py), or None when none is known."""
         minions = self.board.get(seat)
         if not minions or self.cards is None:
             return None
-        try:
-            from judgekit.recorder.cards import VOTES_BY_TITLE
-        except ImportError:
-            VOTES_BY_TITLE = getattr(self.cards, "VOTES_BY_TITLE", None)
-        total = 0
-        for name in minions:
-            vampire = self.crypt(name)
-            if vampire is None:
-                continue
-            votes = getattr(vampire, "votes", None)
-            if votes is None and VOTES_BY_TITLE:
-                votes = VOTES_BY_TITLE.get(getattr(vampire, "title", None) or "", 0)
-            total += int(votes or 0)
-        return total
+        return sum(self.minion_facts(name)["votes"] for name in minions)
+
+    def next_voter(self) -> int | None:
+        """The next seat to vote: round the table from the acting seat, skipping the seats
+        that voted; None when every seat in the game voted."""
+        a = self.action
+        if a is None:
+            return None
+        live = self.active()
+        if a.seat in live:
+            i = live.index(a.seat)
+            live = live[i:] + live[:i]
+        return next((s for s in live if s not in a.votes), None)
 
     def _on_referendum_result(self, e) -> None:
         a = self._political()
         if a is not None and not a.resolved:
+            self._succeed_if_open(e["seq"])
+            self._start_ballot(e["seq"])
+            if a.votes:
+                yes, no = a.vote_totals()
+                self.context = {"for": yes, "against": no}
             a.outcome = "success"
+            a.referendum = "passed" if e["passed"] else "failed"
             self._resolve(e["seq"], implicit=False)

@@ -1,11 +1,13 @@
-"""The state the page draws: `state()` (seats, turn, action, combat, clock, ...) and
-`next_steps` (the buttons: what can come next)."""
+"""The state the page draws: `state()` — the seats and what is on the table, the turn, the
+action in progress, combat, the clock, whether the game is over — and, in `steps.py`, the
+next steps (the page's buttons). docs/recorder.md lists every field."""
 from __future__ import annotations
 
 from typing import Any
 
+from judgekit.recorder import words
 from judgekit.recorder.events import COMBAT_STEPS, PHASES
-from judgekit.recorder.sequence.common import RANK
+from judgekit.recorder.sequence.steps import next_steps
 
 
 class StateMixin:
@@ -15,16 +17,29 @@ class StateMixin:
         a = self.action
         seats = []
         for s in range(1, self.n + 1):
+            minions = self.seat_minions(s) if s not in self.out else []
             seats.append({"seat": s, "name": self.names[s - 1], "out": self.out.get(s),
+                          "out_words": words.OUT_WORDS.get(self.out.get(s) or ""),
                           "prey": self.prey(s) if s not in self.out else None,
                           "predator": self.predator(s) if s not in self.out else None,
                           "acting": s == self.turn_seat and not self.turn_ended,
                           "board": list(self.board.get(s, [])),
+                          "board_known": s in self.board_known,
+                          "minions": minions,
+                          "votes": sum(m["votes"] for m in minions) if minions else None,
+                          "cards": self.seat_cards(s),
                           "pending_replace": self.pending[s][1] if s in self.pending else None})
         time = {"called": self.time_mode is not None, "call_seq": self.time_call_seq,
                 "ends": self._end_point() if self.time_mode else None, "over": self.time_over}
         if self.time_mode == "action" and a is not None and a.resolved and a.seq == self.time_action_seq:
             time["over"] = True
+        combat = None
+        if self.combat is not None:
+            acting, blocker = self.combatants()
+            combat = {"step": COMBAT_STEPS[self.combat.pos], "round": self.combat.round,
+                      "step_words": words.window_words(COMBAT_STEPS[self.combat.pos]),
+                      "acting": acting, "blocker": blocker,
+                      "struck": list(self.combat.struck), "pressed": list(self.combat.pressed)}
         return {
             "seats": seats,
             "turn": {"seat": self.turn_seat, "number": self.turn_no,
@@ -32,90 +47,83 @@ class StateMixin:
                      "ended": self.turn_ended, "after_action": self.after_action},
             "action": a.to_dict(self.names) if a is not None and not a.resolved else None,
             "last_action": a.to_dict(self.names) if a is not None and a.resolved else None,
-            "combat": ({"step": COMBAT_STEPS[self.combat.pos], "round": self.combat.round}
-                       if self.combat is not None else None),
+            "combat": combat,
             "open_windows": [w for w, _ in self.open],
             "talk_stop": bool(self.talk_stop),
             "edge": self.edge,
             "time": time,
             "clock": self.clock.to_dict(now),
             "finished": self.finished,
+            "game_over": self.game_over(),
             "outcome": self.outcome_events(),
             "events": self.event_count,
             "last_seq": self.last_seq,
+            "status": self.status(),
             "next": next_steps(self),
         }
 
+    def game_over(self) -> dict[str, Any] | None:
+        """Whether the game has ended, and why: None while it goes on; else `reason` —
+        "draw" (intentional draw), "last-player" (one player left after ousts or
+        withdrawals), "concession" (the others conceded), "time" (the time call's end
+        point was reached: tournament rules 3.1.1), "ended" (a `game.end` recorded for
+        another reason) —, `words` for the page, and `stored` (a `game.end` is recorded, or
+        the outcome already finishes the game)."""
+        stored = self.game_end_seq is not None
+        live = self.active()
+        if any(o["type"] == "draw" for o in self.outcomes):
+            return {"reason": "draw", "words": "Game over — intentional draw", "stored": True}
+        if len(live) <= 1 and self.outcomes:
+            last = [o for o in self.outcomes if o.get("seat") is not None]
+            left = self.who(live[0]) if live else "no one"
+            if last and last[-1]["type"] == "concede":
+                return {"reason": "concession", "stored": True,
+                        "words": f"Game over — the other players conceded: {left} is left"}
+            return {"reason": "last-player", "stored": True,
+                    "words": f"Game over — one player left: {left}"}
+        if self.time_mode is not None:
+            a = self.action
+            reached = self.time_over or self.time_mode == "now" or (
+                self.time_mode == "action" and (a is None or a.resolved)) or (
+                self.time_mode == "phase" and self.turn_ended)
+            if reached or stored:
+                return {"reason": "time", "stored": stored,
+                        "words": f"Game over — time: the game ended {self._end_point()}"}
+        if stored:
+            return {"reason": "ended", "stored": True, "words": "Game over"}
+        return None
 
-def next_steps(eng) -> list[dict[str, Any]]:
-    """What can come next in the sequence: the page's big buttons, as partial events.
-
-    A step whose event carries (or whose form asks) a seat also has `for_seat`, its label
-    for any seat, with `{who}` ("Ann (seat 1)") and `{name}` ("Ann") to fill in: when the
-    judge has tapped another seat, the page makes the step that seat's (seat 3, then "no
-    block": seat 3 passes). Whether that seat may do it is for the checks to say once it
-    is recorded."""
-    steps: list[dict[str, Any]] = []
-
-    def add(label, event, ask=None, kind="primary", for_seat=None):
-        step = {"label": label, "event": event, "ask": ask or [], "kind": kind}
-        if "seat" in event or "seat" in step["ask"]:
-            step["for_seat"] = for_seat or label + " ({name})"
-        steps.append(step)
-
-    if eng.finished:
-        return steps
-    live = eng.active()
-    if eng.turn_seat is None or eng.turn_ended:
-        nxt = live[0] if eng.turn_seat is None else eng.prey(eng.turn_seat)
-        if nxt:
-            add(f"Start turn: {eng.who(nxt)}", {"type": "turn.start", "seat": nxt},
-                for_seat="Start turn: {who}")
-        return steps
-    actor = eng.turn_seat
-    a = eng.action
-    if actor in eng.pending:
-        card = eng.pending[actor][1]
-        add(f"{eng.names[actor - 1]}: replace {card}",
-            {"type": "card.replace", "seat": actor}, kind="secondary", for_seat="{name}: replace a card")
-    if a is not None and not a.resolved:
-        if not a.actor_passed:
-            add(f"{eng.who(a.seat)}: pass (“any blocks?”)", {"type": "action.pass", "seat": a.seat},
-                for_seat="{who}: pass (“any blocks?”)")
-        elif eng.combat is not None:
-            add("Strike…", {"type": "strike", "seat": a.seat}, ask=["seat", "strike", "damage"],
-                for_seat="{name}: strike…")
-            add("Press to continue", {"type": "press", "seat": a.seat, "press": "continue"}, ask=["seat"],
-                kind="secondary", for_seat="{name}: press to continue")
-            add("End of combat", {"type": "combat.step", "step": "end"})
-        elif a.attempting is not None:
-            add("Blocked → combat", {"type": "block.result", "blocked": True})
-            add("Block fails", {"type": "block.result", "blocked": False}, kind="secondary")
-        else:
-            waiting = [s for s in a.eligible if s not in a.done]
-            if waiting:
-                b = waiting[0]
-                add(f"{eng.who(b)}: no block", {"type": "block.pass", "seat": b}, for_seat="{who}: no block")
-                add(f"{eng.names[b - 1]} blocks with…", {"type": "block.declare", "seat": b},
-                    ask=["minion"], kind="secondary", for_seat="{name} blocks with…")
-            elif a.kind == "political":
-                if a.terms_required and not a.terms_confirmed:
-                    add("Terms confirmed", {"type": "referendum.terms", "seat": a.seat}, ask=["terms"],
-                        for_seat="{name}: terms confirmed")
-                add("Vote…", {"type": "vote"}, ask=["seat", "votes", "side", "vampire"])
-                add("Referendum passes", {"type": "referendum.result", "passed": True}, kind="secondary")
-                add("Referendum fails", {"type": "referendum.result", "passed": False}, kind="secondary")
-            else:
-                add("Action succeeds", {"type": "action.result", "outcome": "success"})
-                add("Action fails", {"type": "action.result", "outcome": "failed"}, kind="secondary")
-        return steps
-    if eng.pos <= RANK["minion"]:
-        add(f"{eng.names[actor - 1]} declares an action…", {"type": "action.declare", "seat": actor},
-            ask=["action", "minion", "amount", "target_seat"], for_seat="{name} declares an action…")
-    if eng.pos < len(PHASES) - 1:
-        nxt = PHASES[eng.pos + 1]
-        add(f"Next phase: {nxt}", {"type": "phase", "seat": actor, "phase": nxt}, kind="secondary",
-            for_seat="{name}: next phase, " + nxt)
-    add(f"{eng.names[actor - 1]}: end of turn", {"type": "turn.end", "seat": actor},
-        kind="primary" if eng.pos >= RANK["influence"] else "secondary", for_seat="{name}: end of turn")
-    return steps
+    def status(self) -> str:
+        """Where the game stands, in one line for the page: whose turn, the phase, the
+        action in progress and who is to answer."""
+        over = self.game_over()
+        if over is not None:
+            return over["words"]
+        if self.turn_seat is None:
+            return "Not started"
+        who = words.seat_name(self.turn_seat, self.names)
+        if self.turn_ended:
+            nxt = self.prey(self.turn_seat)
+            return f"{who} ended their turn" + (
+                f"; next: {words.seat_name(nxt, self.names)}" if nxt else "")
+        line = f"Turn {self.turn_no}, {who}: {words.window_words(PHASES[self.pos])}"
+        a = self.action
+        if a is None or a.resolved:
+            return line
+        line += f" — {a.words(self.names)}"
+        if not a.actor_passed and not a.polling:
+            return line + f"; {who} to pass (“any blocks?”)"
+        if self.combat is not None:
+            return line + f"; combat, {words.window_words(COMBAT_STEPS[self.combat.pos])}"
+        if a.attempting is not None:
+            return line + f"; {words.seat_name(a.attempting, self.names)} tries to block"
+        waiting = [s for s in a.eligible if s not in a.done] if not a.polling else []
+        if waiting:
+            return line + f"; {words.seat_name(waiting[0], self.names)} to block or pass"
+        if a.kind == "political":
+            yes, no = a.vote_totals()
+            voter = self.next_voter()
+            tally = f" ({yes} for, {no} against)" if a.votes else ""
+            return line + "; referendum" + tally + (
+                f", {words.seat_name(voter, self.names)} to vote" if voter else "")
+        return line + "; no block: the action succeeds unless an effect stops it"

@@ -17,9 +17,9 @@ class TableTalkMixin:
         if kind in ("raised-voice", "slur", "physical-threat"):
             what = {"raised-voice": "raises their voice", "slur": "uses a slur against a player, their deck or their play",
                     "physical-threat": "makes a physical threat (even in jest)"}[kind]
-            # v2: a threat of violence, even as a joke, is Major (Aggressive Behaviour is
-            # acting in a threatening way: the judge's call, from the same category)
-            infraction = ("Unsportsmanlike Conduct — Major" if kind == "physical-threat"
+            # v2: threats or attempts of physical violence, even as a joke, must be treated
+            # as Aggressive Behaviour (../shared/reference/penalties.md)
+            infraction = ("Aggressive Behaviour" if kind == "physical-threat"
                           else "Unsportsmanlike Conduct — Minor")
             self.flag("unsportsmanlike", seq, f"{self.who(seat)} {what}.", seat=seat,
                       infraction=infraction)
@@ -51,7 +51,7 @@ class TableTalkMixin:
     def _outcome(self, e, kind: str) -> None:
         self.outcomes.append({"type": kind, "seat": e["seat"], "seq": e["seq"]})
         self.out[e["seat"]] = kind
-        self.board.pop(e["seat"], None)
+        self._clear_seat(e["seat"])
         if self.action is not None and not self.action.resolved and e["seat"] == self.action.seat:
             self.action.resolved = True
         if self.action is not None and not self.action.resolved:
@@ -93,8 +93,9 @@ class TableTalkMixin:
                 not clockmod.over_cap(self.clock.extended_min - e["minutes"]):
             self.flag("extension-over-cap", e["seq"],
                       f"Extensions at this table now total {self.clock.extended_min} minutes, "
-                      f"over the {clockmod.EXTENSION_CAP_MIN}-minute cap per round (major "
-                      "disruption or head judge's approval only).")
+                      f"over the {clockmod.EXTENSION_CAP_MIN}-minute cap per round that the "
+                      "infraction guide (v2, 1.2.4) allows judges to set: more only for a major "
+                      "disruption or with the head judge's approval.")
 
     def _time_check(self, e) -> None:
         if self.time_mode is None or self.finished or e["type"] not in PROGRESS | {"card.play", "effect"}:
@@ -125,9 +126,11 @@ class TableTalkMixin:
                         self.time_mode == "now" or (self.action is None or self.action.resolved))
         if beyond:
             self.time_over = True
+            seat = e.get("seat")
             self.flag("time-over", e["seq"],
-                      f"Time was called at event {self.time_call_seq}: the game ended "
-                      f"{self._end_point()}; this comes after.", seat=e.get("seat"))
+                      (f"{self.who(seat)} plays on after the end of the game: " if seat else "")
+                      + f"time was called at event {self.time_call_seq} and the game ended "
+                      f"{self._end_point()}.", seat=seat)
 
     def _end_point(self) -> str:
         if self.time_mode == "action":

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from judgekit.recorder.sequence.common import LINEAR, RANK
+from judgekit.recorder.words import window_words
 
 
 class TurnMixin:
@@ -30,9 +31,13 @@ class TurnMixin:
         """Turn-bound statements (TURN_BOUND) belong to the seat whose turn it is.
 
         A recording begun mid-game without a `sync` has no turn yet: its first such
-        statement says whose turn it is (nothing before it is known). Otherwise a statement
-        by another seat, or with no turn started, is `not-your-turn`; with no turn going on
-        the seat's turn is taken as begun (the start was not said), so that what follows is
+        statement says whose turn it is (nothing before it is known). The next seat in turn
+        order (the prey of the seat whose turn it is) making one starts its own turn: after
+        an end of turn that is the game going on (saying "I start my turn" is not required);
+        before it, the previous player did not declare the end of their turn:
+        `end-of-turn-missing`, on that player. Anyone else's, or one with no turn started in
+        a game recorded from its start (other than the first seat's), is `not-your-turn`;
+        with no turn going on the seat's turn is taken as begun, so that what follows is
         checked as that turn."""
         seat, seq, t = e["seat"], e["seq"], e["type"]
         if self.turn_seat is None and not self.from_start:
@@ -40,10 +45,14 @@ class TurnMixin:
             return
         what = {"action.declare": "declares " + ("a bleed" if e.get("action") == "bleed"
                                                  else f"an action ({e.get('action')})"),
-                "phase": f"moves to the {e.get('phase')} phase", "transfer": "transfers pool",
+                "phase": f"moves to {window_words(e.get('phase'))}", "transfer": "transfers pool",
                 "discard": "discards (discard phase action)",
                 "turn.end": "declares the end of a turn"}[t]
         if self.turn_seat is None:
+            live = self.active()
+            if live and seat == live[0]:
+                self._new_turn(seat)  # the first player begins the game
+                return
             self.flag("not-your-turn", seq,
                       f"{self.who(seat)} {what}, but no turn has started: the recording began "
                       f"with the game and no turn start was recorded.", seat=seat)
@@ -53,13 +62,23 @@ class TurnMixin:
                 return  # the end of the turn said again
             self.flag("not-your-turn", seq,
                       f"{self.who(seat)} {what} after declaring the end of their turn.", seat=seat)
+        elif seat == self.turn_seat:
+            return
+        elif seat == self.prey(self.turn_seat):
+            if not self.turn_ended:
+                self.flag("end-of-turn-missing", seq,
+                          f"{self.who(seat)} {what}, starting their turn, but "
+                          f"{self.who(self.turn_seat)} did not declare the end of their turn.",
+                          seat=self.turn_seat)
+                self._resolve(seq, implicit=True)
+            self._new_turn(seat)
         elif self.turn_ended:
             self.flag("not-your-turn", seq,
-                      f"{self.who(seat)} {what}, but no turn has started for them: the turn of "
-                      f"{self.who(self.turn_seat)} ended and no start of {self.who(seat)}'s "
-                      "turn was recorded.", seat=seat)
+                      f"{self.who(seat)} {what}, but it is not their turn: the turn of "
+                      f"{self.who(self.turn_seat)} ended and the next turn is "
+                      f"{self.who(self.prey(self.turn_seat))}'s.", seat=seat)
             self._new_turn(seat)
-        elif seat != self.turn_seat:
+        else:
             self.flag("not-your-turn", seq,
                       f"{self.who(seat)} {what} during the turn of {self.who(self.turn_seat)}: "
                       "only the acting player does that.", seat=seat)
@@ -71,17 +90,12 @@ class TurnMixin:
         self.out = {s: "oust" for s in e.get("ousted", [])} or self.out
         if e.get("edge"):
             self.edge = e["edge"]
-        board = e.get("board") or {}
-        for key, minions in board.items():
-            try:
-                seat = int(key)
-            except (TypeError, ValueError):
-                continue
-            if isinstance(minions, list):
-                self.board[seat] = [str(m) for m in minions]
+        self._sync_board(e.get("board") or {})
 
     def _on_turn_start(self, e) -> None:
         seq, seat = e["seq"], e["seat"]
+        self.context = {"turn": self.turn_no + 1 if not (
+            self.turn_seat == seat and not self.turn_ended) else self.turn_no}
         if self.turn_seat is not None and not self.turn_ended and seat != self.turn_seat:
             self.flag("end-of-turn-missing", seq,
                       f"{self.who(seat)} starts a turn but {self.who(self.turn_seat)} did not "
@@ -107,7 +121,7 @@ class TurnMixin:
         target = RANK[e["phase"]]
         if target < self.pos:
             self.flag("phase-passed", seq,
-                      f"{self.who(seat)} goes back to the {e['phase']} phase, already passed.",
+                      f"{self.who(seat)} goes back to {window_words(e['phase'])}, already passed.",
                       seat=seat)
             return
         if target > RANK["minion"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from judgekit.recorder.events import COMBAT_STEPS
 from judgekit.recorder.sequence.common import LINEAR, PLAYS, RANK, STEP_RANK
+from judgekit.recorder.words import window_at
 
 
 class WindowsMixin:
@@ -46,20 +47,20 @@ class WindowsMixin:
         is_actor = seat == self.turn_seat
         if is_actor and window in self.passed_turn:
             self.flag("phase-passed", seq,
-                      f"{self.who(seat)} acts in the {window} window, already passed: too late.",
+                      f"{self.who(seat)} acts {window_at(window)}, which they already passed: too late.",
                       seat=seat)
             return False
         opener = next((who for w, who in self.open if w == window and who != seat), None)
         if opener is not None:
             self.flag("shortcut-voided", seq,
-                      f"{self.who(seat)} acts in the {window} window that {self.who(opener)} cut "
+                      f"{self.who(seat)} acts {window_at(window)}, which {self.who(opener)} cut "
                       "short: the shortcut does not bind; the sequence resumes there.", seat=seat)
             self._void_turn(window)
             self._new_play(e, [])
             return True
         if window in self.closed and not is_actor:
             self.flag("interrupt-too-late", seq,
-                      f"{self.who(seat)} wants to act in the {window} window, but the next card "
+                      f"{self.who(seat)} wants to act {window_at(window)}, but the next card "
                       "or effect was already played after it.", seat=seat)
             return False
         if is_actor:
@@ -128,15 +129,17 @@ class WindowsMixin:
         return self._sequence(e)
 
     def _on_interrupt(self, e) -> None:
-        seat = e["seat"]
+        """"Wait!": an opponent acts in a window. With `window`, a window a shortcut cut
+        short (the shortcut is voided if it is still open, too late once the next card or
+        effect was played). Without it, "wait" holds the current window — the card or
+        action just announced, before the next card or replacement: nothing is voided, no
+        earlier phase is reopened, and what is expected afterwards (block passes, a
+        replacement) still is. A card played with it is played there and then."""
         window = e.get("window") or e.get("phase")
         if window is None:
-            candidates = [w for w, who in self.open if who != seat]
-            if not candidates:
-                if e.get("card"):
-                    self._card_play(e, role="card")
-                return
-            window = candidates[-1]
-            e = dict(e, window=window)
+            if e.get("card"):
+                self._new_play(e, [])
+                self._card_play(e, role="card")
+            return
         if self._sequence(e) and e.get("card"):
             self._card_play(e, role="card")

@@ -38,7 +38,7 @@ _CATALOG_REQUIRED = ("name", "edition", "escalation", "ladder")
 _LEVEL_KEYS = {"name": str, "abbr": str, "description": str, "effect": str}
 # What an approved penalty at a level does to the standings (`Level.effect`; none: nothing).
 EFFECTS = {
-    "vp-1": "minus 1 VP in the standings",
+    "vp-1": "minus 1 VP in one game, whose GW and TP are worked out again",
     "remove": "the player leaves the event: not ranked, not seated again",
 }
 _ENTRY_KEYS = {

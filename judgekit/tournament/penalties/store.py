@@ -313,6 +313,13 @@ def _insert(db, rec: dict) -> dict:
     return dict(rec, id=rid)
 
 
+def _game_of(db, tournament_id: int, game_id: int) -> bool:
+    """Whether recorder game `game_id` is one of this tournament's tables."""
+    from judgekit.recorder import store as rstore
+    game = rstore.get_game(db, game_id)
+    return game is not None and game.get("tournament_id") == tournament_id
+
+
 def _find_player(db, tournament_id: int, pid: int | None, name: str | None, vekn: str | None):
     """(player row or None, registered?) — by id, else by VEKN number, else by exact name."""
     if pid is not None:
@@ -419,6 +426,8 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
                 return _refused(409, "client_id", f"client_id {client_id!r} was already used for "
                                                   f"record {earlier['id']} with other content.")
             return Stored(earlier, duplicate=True)
+        if rec["game"] is not None and not _game_of(db, t["id"], rec["game"]):
+            return _refused(404, "game", f"There is no game {rec['game']} in this tournament.")
         if rec["game"] is None and rec["round"] and rec["table"]:
             try:
                 rec["game"] = tstore.table_detail(db, t["id"], rec["round"], rec["table"])["game_id"]
@@ -563,7 +572,7 @@ def _check_move(db, t: dict, target: dict, rec: dict) -> Refused | None:
                                           "the adjustment applies to no game.")
     if len(rec.get("reason") or "") < MIN_MOVE_REASON:
         return _refused(400, "reason", "Write why the adjustment moves to another game (a few words at least).")
-    games = tstore.player_games(db, t["id"]).get(target["player"], {})
+    games = tstore.player_games(db, t["id"], [target["player"]]).get(target["player"], {})
     listing = ", ".join(f"round {r} table {tb}" for r, tb in sorted(games.items())) or "none"
     if games.get(rec["round"]) != rec["table"]:
         return _refused(409, "table", f"{target.get('player_name')} did not play round {rec['round']}, "

@@ -75,7 +75,7 @@ def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict
     finding = already = None
     if values.get("finding") and values.get("game") and values.get("event"):
         finding = _finding(db, parse_int(values.get("game")), parse_int(values.get("event")),
-                           values.get("finding"))
+                           values.get("finding"), tournament_id=t["id"])
         already = pstore.penalty_for_finding(db, t["id"], values.get("game"), values.get("event"),
                                              values.get("finding"))
     return {
@@ -91,10 +91,18 @@ def _form_context(db, t: dict, values: dict, errors: dict | None = None) -> dict
     }
 
 
-def _finding(db, game_id: int | None, seq: int | None, code: str | None) -> dict | None:
+def _finding(db, game_id: int | None, seq: int | None, code: str | None, *,
+             tournament_id: int | None = None) -> dict | None:
+    """The finding `code` of event `seq` in a game, with its seat. With `tournament_id` (the
+    form of that tournament), only a game of that tournament counts: the same check as a
+    read of the game, so no other event's game, names or findings show through the form."""
     if game_id is None or seq is None:
         return None
     from judgekit.recorder import store as rstore
+    if tournament_id is not None:
+        game = rstore.get_game(db, game_id)
+        if game is None or game.get("tournament_id") != tournament_id:
+            return None
     view = rstore.game_view(db, game_id)
     if view is None:
         return None
@@ -113,7 +121,7 @@ def from_finding(game_id: int):
     """One tap from a recorder finding: the penalty form of the game's tournament, pre-filled
     (player of the seat, game, event, suggested infraction, citation)."""
     from judgekit.recorder import store as rstore
-    from judgekit.recorder.findings import cite_url
+    from judgekit.recorder.findings import cite_rule
     db = get_db()
     game = rstore.get_game(db, game_id)
     if game is None:
@@ -132,8 +140,8 @@ def from_finding(game_id: int):
         args["finding"] = f["code"]
         if f.get("infraction"):
             args["infraction"] = f["infraction"]
-        if f.get("cite"):
-            args["rule"] = cite_url(f["cite"]).removeprefix("/rules/")
+        if f.get("cite") and cite_rule(f["cite"]):   # a rules page (not the infraction guide)
+            args["rule"] = cite_rule(f["cite"])
         args["description"] = f"Event #{f['seq']}: {f['message']}"
         if f.get("seat") and game.get("round_no") and game.get("table_no"):
             try:
@@ -240,7 +248,7 @@ def player_page(tid, pid):
     player = tstore.get_player(db, t["id"], pid)
     rep = pstore.player_record(db, t["id"], player["id"])
     cat = pstore.catalog_of(db, t)
-    games = sorted(tstore.player_games(db, t["id"]).get(player["id"], {}).items())
+    games = sorted(tstore.player_games(db, t["id"], [player["id"]]).get(player["id"], {}).items())
     names = {r["number"]: ("the final" if r["kind"] == "final" else f"round {r['number']}")
              for r in tstore.rounds(db, t["id"])}
     return render_template("penalties/player.html", t=t, player=player, rep=rep, cat=cat,

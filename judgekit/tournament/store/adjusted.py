@@ -24,14 +24,22 @@ from judgekit.tournament.store.base import (
 )
 
 
-def player_games(db, tournament_id: int) -> dict[int, dict[int, int]]:
+def player_games(db, tournament_id: int, only: Iterable[int] | None = None) -> dict[int, dict[int, int]]:
     """player id -> {round number: table number} of every game the player was seated at
-    (preliminary rounds and the final), from the seating as it stands."""
+    (preliminary rounds and the final), from the seating as it stands; `only`: just these
+    players."""
     out: dict[int, dict[int, int]] = {}
+    where, params = "r.tournament_id = ?", [tournament_id]
+    if only is not None:
+        ids = sorted({p for p in only if isinstance(p, int)})
+        if not ids:
+            return out
+        where += f" and s.player_id in ({','.join('?' * len(ids))})"
+        params += ids
     for row in db.query(
             f"select s.player_id, r.number as round, t.number as tbl from {T_SEATS} s "
             f"join {T_TABLES} t on t.id = s.table_id join {T_ROUNDS} r on r.id = t.round_id "
-            f"where r.tournament_id = ?", [tournament_id]):
+            f"where {where}", params):
         out.setdefault(row["player_id"], {})[row["round"]] = row["tbl"]
     return out
 
@@ -40,7 +48,7 @@ def sa_phase(db, tournament_id: Any, player_id: int | None) -> str:
     """The event's phase now for `player_id` (`adjustments.Phase`, as stored on a penalty
     record when it is given)."""
     t = get_tournament(db, tournament_id)
-    games = player_games(db, t["id"]).get(player_id, {}) if player_id is not None else {}
+    games = player_games(db, t["id"], [player_id]).get(player_id, {}) if player_id is not None else {}
     return adj_mod.phase_when_given(rounds(db, t["id"]), games, rounds_planned=t["rounds_planned"],
                                     finalists=t["finalists"], player=player_id).encode()
 
@@ -52,10 +60,13 @@ def _round_names(all_rounds: list[dict]) -> dict[int, str]:
 def resolve_records(db, tournament_id: int, records: Iterable[dict]) -> dict[Any, adj_mod.Target]:
     """record id -> the game it applies to (`adjustments.Target`), for penalty records as
     replayed (`player`, `player_name`, `phase`, `moved_to`, `move_reason`)."""
+    records = list(records)
+    if not records:
+        return {}
     t = get_tournament(db, tournament_id)
     all_rounds = rounds(db, t["id"])
     names = _round_names(all_rounds)
-    games = player_games(db, t["id"])
+    games = player_games(db, t["id"], [r.get("player") for r in records])
     everyone = {p["id"]: p for p in players(db, t["id"])}
     dq = disqualified_players(db, t["id"])
     prelims = [r for r in all_rounds if r["kind"] == "prelim"]
@@ -103,10 +114,13 @@ def table_adjustments(db, tournament_id: int, targets: list[dict] | None = None
     if not placed:
         return {}
     seats: dict[tuple[int, int], list[int]] = {}
+    keys = sorted({(x["round"], x["table"]) for x in placed})
+    values = ",".join("(?, ?)" for _ in keys)
     for row in db.query(
             f"select r.number as round, t.number as tbl, s.player_id, s.seat from {T_SEATS} s "
             f"join {T_TABLES} t on t.id = s.table_id join {T_ROUNDS} r on r.id = t.round_id "
-            f"where r.tournament_id = ? order by r.number, t.number, s.seat", [tournament_id]):
+            f"where r.tournament_id = ? and (r.number, t.number) in (values {values}) "
+            f"order by r.number, t.number, s.seat", [tournament_id] + [v for k in keys for v in k]):
         seats.setdefault((row["round"], row["tbl"]), []).append(row["player_id"])
     deltas = adj_mod.seat_deltas(((x["round"], x["table"], x["player_id"], x["vp"]) for x in placed), seats)
     out: dict[tuple[int, int], dict[str, Any]] = {}

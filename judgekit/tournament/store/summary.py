@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekit.tournament import seating as seating_mod
-from judgekit.tournament.store import finals
+from judgekit.tournament.store import adjusted, finals
 from judgekit.tournament.store import tables as table_store
 from judgekit.tournament.store.base import get_tournament, players, rounds
 
@@ -14,7 +14,9 @@ def dashboard(db, tournament_id: Any) -> dict:
     everyone = players(db, t["id"])
     # the recorder's games are replayed for the open round only: a closed round's tables
     # all have their result rows; the final round's detail serves the final's state too
-    rs = [table_store.round_detail(db, t["id"], r["number"], games=r["status"] != "closed") for r in rounds(db, t["id"])]
+    adj = adjusted.table_adjustments(db, t["id"])  # once for every round (issue 18)
+    rs = [table_store.round_detail(db, t["id"], r["number"], games=r["status"] != "closed", adjustments=adj)
+          for r in rounds(db, t["id"])]
     prelims = [r for r in rs if r["kind"] == "prelim"]
     active = [p for p in everyone if not p["dropped"] and p["checked_in"]]
     n = len(active)
