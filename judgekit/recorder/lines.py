@@ -32,11 +32,12 @@ def migrate(db) -> None:
                "version TEXT NOT NULL)")
 
 
-def summarize(event: dict[str, Any], seats: list[str], engine=None) -> str:
-    """The line's words for `event`; `engine` has just been fed it (None: not fed — a
-    retracted event, a correction), its `context` is what the words may use of that moment
-    ("Referendum passed (7 for, 3 against)"). The one place a summary is made."""
-    return describe(event, seats, engine.context if engine is not None else None)
+def summarize(event: dict[str, Any], seats: list[str], context: dict[str, Any] | None = None) -> str:
+    """The line's words for `event`. `context` is the engine's (`Engine.context`) right
+    after it was fed the event — what the words may use of that moment ("Referendum passed
+    (7 for, 3 against)", "bleeds Ben for 2") —, None for an event not fed (retracted, a
+    correction). The one place a summary is made."""
+    return describe(event, seats, context)
 
 
 def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:
@@ -48,27 +49,20 @@ def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:
     return out
 
 
-def make_line(event: dict[str, Any], batch: int, summary: str, findings: list[dict[str, Any]],
-              corrections: Corrections, seats: list[str], before: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The line of `event` (as stored). `summary`: its words as fed (corrected), or None if
-    it was not fed (then the line keeps the words it had, `before`, if any)."""
+def make_line(event: dict[str, Any], batch: int, fed: dict[str, Any] | None, context: dict[str, Any] | None,
+              findings: list[dict[str, Any]], corrections: Corrections, seats: list[str]) -> dict[str, Any]:
+    """The line of `event` (as stored). `fed`: the event as the engine was fed it (as
+    corrected), with the engine's `context` of that moment; None when it was not fed
+    (retracted, a correction). A function of the game's events alone (and the code), so a
+    line kept up to date entry by entry equals one rebuilt from scratch."""
     seq = event["seq"]
     line = dict(event, retracted=seq in corrections.retracted, findings=findings, batch=batch)
-    amended = seq in corrections.amended_by
-    if summary is None:  # not fed: the words it had, unless its corrections changed
-        same = before is not None and "summary" in before and \
-            before.get("amended_by") == (list(corrections.amended_by[seq]) if amended else None)
-        summary = before["summary"] if same else describe(corrections.corrected.get(seq, event), seats)
-    line["summary"] = summary
-    if amended:
+    line["summary"] = summarize(fed if fed is not None else corrections.corrected.get(seq, event), seats,
+                                context if fed is not None else None)
+    if seq in corrections.amended_by:   # as corrected, the words it had beside it
         line["amended_by"] = list(corrections.amended_by[seq])
         line["corrected"] = corrections.corrected[seq]
-        if before and "original_summary" in before:
-            line["original_summary"] = before["original_summary"]
-        elif before and "amended_by" not in before and "summary" in before:
-            line["original_summary"] = before["summary"]   # the words it had before the amend
-        else:
-            line["original_summary"] = describe(event, seats)
+        line["original_summary"] = summarize(event, seats, context if fed is not None else None)
     return line
 
 

@@ -36,7 +36,6 @@ from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
 from judgekit.recorder.clock import now_iso
 from judgekit.recorder.events import EventError, validate_amend, validate_batch
-from judgekit.recorder.lines import summarize
 from judgekit.tournament.scoring import TABLE_SIZES
 
 T = TypeVar("T")
@@ -498,17 +497,17 @@ def _rebuild(db, game: dict[str, Any], cards, version: str) -> checked.Entry:
     with transaction(db):   # derived data: the connection's usual commit level
         last = last_seq(db, game["id"])
         fixes = checked.load_corrections(conn, game["id"])
-        parts: list[tuple[dict[str, Any], int, str | None]] = []
+        parts: list[tuple[dict[str, Any], int, dict | None, dict | None]] = []
         engine, _ = checked.replay(conn, game, cards, last, fixes, on_event=lambda e, fed, batch, eng, _n: parts.append(
-            (e, batch, summarize(fed, seats, eng) if fed is not None else None)))
-        found = _findings_by_seq(engine, {e["seq"] for e, _, _ in parts})
-        rev = {seq: seq for seq in (e["seq"] for e, _, _ in parts)}
+            (e, batch, fed, eng.context if fed is not None else None)))
+        found = _findings_by_seq(engine, {p[0]["seq"] for p in parts})
+        rev = {p[0]["seq"]: p[0]["seq"] for p in parts}
         for fix, target in fixes.targets.items():   # a line changed by a later correction
             if target in rev:
                 rev[target] = max(rev[target], fix)
         conn.execute("DELETE FROM event_lines WHERE game_id = ?", [game["id"]])
-        for e, batch, summary in parts:
-            line = lines.make_line(e, batch, summary, lines.finding_dicts(found.get(e["seq"], ())), fixes, seats)
+        for e, batch, fed, context in parts:
+            line = lines.make_line(e, batch, fed, context, lines.finding_dicts(found.get(e["seq"], ())), fixes, seats)
             lines.write(conn, game["id"], [line], rev[e["seq"]])
         lines.set_version(conn, game["id"], version)
     entry = checked.Entry(engine, last, cards, tuple(seats), lines_ok=True)
@@ -532,15 +531,15 @@ def _check_new(conn, game: dict[str, Any], cards, entry: checked.Entry,
     reported: set[int] = set()   # seqs the fed events reported findings on
     if not fixes:
         before = len(engine.findings)
-        summaries = {}
+        contexts = {}
         for event in new_events:
             engine.feed(event)
-            summaries[event["seq"]] = summarize(event, seats, engine)
-        found = _findings_by_seq(engine, set(summaries)) if len(engine.findings) > before else {}
+            contexts[event["seq"]] = engine.context
+        found = _findings_by_seq(engine, set(contexts)) if len(engine.findings) > before else {}
         batch = new_events[0]["seq"]
         for event in new_events:
             seq = event["seq"]
-            out[seq] = lines.make_line(event, batch, summaries[seq], lines.finding_dicts(found.get(seq, ())),
+            out[seq] = lines.make_line(event, batch, event, contexts[seq], lines.finding_dicts(found.get(seq, ())),
                                        _EMPTY, seats)
         reported = {f.seq for f in engine.findings[before:]}
         corrections = _EMPTY
@@ -552,20 +551,20 @@ def _check_new(conn, game: dict[str, Any], cards, entry: checked.Entry,
             entry.snapshot_seq = conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM engine_snapshots WHERE game_id = ?", [game_id]).fetchone()[0]
         before_lines = lines.stored(conn, game_id, from_seq=start)
-        parts: list[tuple[dict[str, Any], int, str | None]] = []
+        parts: list[tuple[dict[str, Any], int, dict | None, dict | None]] = []
 
         def on_event(event, fed, batch, eng, n_before):
             if event["seq"] >= start:
-                parts.append((event, batch, summarize(fed, seats, eng) if fed is not None else None))
+                parts.append((event, batch, fed, eng.context if fed is not None else None))
             reported.update(f.seq for f in eng.findings[n_before:])
         base = (engine, last) if last < start else None
         engine, _ = checked.replay(conn, game, cards, new_last, corrections, start=base, on_event=on_event,
                                    version=checked.derived_version(cards), before=start)
-        found = _findings_by_seq(engine, {e["seq"] for e, _, _ in parts})
-        for event, batch, summary in parts:
+        found = _findings_by_seq(engine, {p[0]["seq"] for p in parts})
+        for event, batch, fed, context in parts:
             seq = event["seq"]
-            line = lines.make_line(event, batch, summary, lines.finding_dicts(found.get(seq, ())),
-                                   corrections, seats, before_lines.get(seq))
+            line = lines.make_line(event, batch, fed, context, lines.finding_dicts(found.get(seq, ())),
+                                   corrections, seats)
             if seq not in before_lines or lines.dumps(line) != lines.dumps(before_lines[seq]):
                 out[seq] = line
     earlier = {s for s in reported if 0 < s < new_events[0]["seq"] and s not in out}
