@@ -6,6 +6,7 @@ end with one line on stderr and a non-zero exit.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import time
 
@@ -67,6 +68,9 @@ def serve(ctx: click.Context, host: str, port: int, threads: int) -> None:
     else:
         click.echo("judgekit: only this machine can connect; use --host 0.0.0.0 for phones on the "
                    "venue network", err=True)
+    # waitress warns "Task queue depth is N" for every request that waits for a free thread:
+    # under load, a log line per request (work for every request, and a flooded terminal)
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     try:
         waitress.serve(app, host=host, port=port, threads=threads, ident="judgekit",
                        channel_timeout=60)

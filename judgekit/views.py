@@ -210,10 +210,29 @@ def came_over_https() -> bool:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed cookie session, marked `Secure` when the request came over https."""
+    """Flask's signed cookie session, marked `Secure` when the request came over https.
+
+    Unchanged on the wire, without Flask's per-request cost: Flask builds the signing
+    serializer on every request, before it even looks for the cookie. Here a request
+    without a session cookie (an API read such as /api/search, a poll, a first visit) gets
+    its empty session directly, and the serializer is made once per secret key."""
+
+    _serializer: tuple | None = None
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or came_over_https()
+
+    def get_signing_serializer(self, app: Flask):
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        cached = self._serializer
+        if cached is None or cached[0] != keys:
+            cached = self._serializer = (keys, super().get_signing_serializer(app))
+        return cached[1]
+
+    def open_session(self, app: Flask, request):
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
 
 
 # --- routes ----------------------------------------------------------------------------

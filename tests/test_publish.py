@@ -1,6 +1,6 @@
 """`judgekit publish DIR`: addresses for a static host, refusals (non-empty, unwritable,
 a file), a short copy under a project-page base path. The full copy, served by a plain
-static server and used offline in Chromium: tests/browser/test_publish.py."""
+static server and used offline in Chromium: tests/browser/test_published_site.py."""
 from __future__ import annotations
 
 import json

@@ -117,6 +117,11 @@ def test_votes_go_round_the_table_from_the_acting_seat():
     st = state(events)
     assert not any(s["event"]["type"] == "vote" for s in st["next"])
     assert st["next"][0]["label"] == "Referendum passes (5 for, 0 against)"
+    # the button's event carries the totals: its log line says them without the engine
+    assert st["next"][0]["event"] == {"type": "referendum.result", "passed": True,
+                                      "votes_for": 5, "votes_against": 0}
+    assert describe(st["next"][0]["event"], SEATS) == "Referendum passed (5 for, 0 against)"
+    assert codes(events + [st["next"][0]["event"]]) == []
     assert st["action"]["votes"] == {"for": 5, "against": 0, "seats": [1, 2, 3, 4, 5]}
 
 
@@ -160,6 +165,14 @@ def test_time_call_outside_the_minion_phase_ends_with_the_phase():
     assert any(s["event"] == {"type": "game.end", "reason": "time"} and s["kind"] == "secondary"
                for s in st["next"])
     assert state(events + [ev("transfer", 1, amount=4), ev("turn.end", 1)])["game_over"]["reason"] == "time"
+
+
+def test_the_status_line_says_where_the_game_stands():
+    assert state([])["status"] == "Not started"
+    st = state(B + [ev("phase", 1, phase="influence"), ev("time.call")])
+    assert st["status"] == ("Turn 1, Ann: the influence phase · time called: the game ends at the "
+                            "end of the influence phase")
+    assert state(B + [ev("turn.end", 1)])["status"] == "Ann ended their turn; next: Ben"
 
 
 def test_one_player_left_and_concessions():

@@ -185,6 +185,12 @@ class CardCatalog:
                for r in self._shared.get(group.id, ())]
         return [Ruling(r.text, r.refs, r.reminder, r.group, f"r{i}") for i, r in enumerate(out, 1)]
 
+    def raw_rulings(self, on: int | str) -> list[dict]:
+        """The rulings of a card (its id) or a group ("G00106") as `rulings.json` has them."""
+        if isinstance(on, str) and on.startswith("G"):
+            return list(self._shared.get(on, ()))
+        return list(self._own.get(int(on), ()))
+
     def _ruling(self, text, refs, reminder, group) -> Ruling:
         return Ruling(text, tuple(self.references[x] for x in refs if x in self.references),
                       reminder, group)

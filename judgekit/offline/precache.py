@@ -25,11 +25,14 @@ from judgekit.rules.search import section_url
 # Bump when the service worker's caching rules change in a way the file hashes miss.
 FORMAT = "1"
 
-# Always precached besides the rules: pages whose content comes from the corpus.
-FIXED_PAGES = ("/", "/reference", "/history", "/offline")
+# Always precached besides the rules: pages whose content comes from the corpus, and the
+# card shell (a card page drawn on the device from /offline/cards.json).
+FIXED_PAGES = ("/", "/reference", "/history", "/offline", "/cards/offline")
 
 # Network first, saved copy when offline (pages built by other areas, any number of them).
-RUNTIME_PREFIXES = ("/trainer", "/games/", "/api/games/")
+# A card page that was never opened is drawn by the card shell.
+RUNTIME_PREFIXES = ("/trainer", "/games/", "/api/games/", "/cards")
+CARD_SHELL = "/cards/offline"
 
 # Never cached: answers that must be fresh or that the page falls back from by itself.
 NEVER_CACHE = ("/api/search", "/offline/ping", "/sw.js")
@@ -48,7 +51,8 @@ class Plan:
         """What the service worker script is given (JSON)."""
         return {"version": self.version, "content_hash": self.content_hash,
                 "edition": self.edition, "precache": self.urls,
-                "runtime_prefixes": self.runtime_prefixes, "never_cache": self.never_cache}
+                "runtime_prefixes": self.runtime_prefixes, "never_cache": self.never_cache,
+                "card_prefix": "/cards/", "card_shell": CARD_SHELL}
 
 
 def rules_urls(corpus: Corpus) -> list[str]:
@@ -107,13 +111,14 @@ def edition_label(corpus: Corpus) -> str:
 
 
 def build_plan(corpus: Corpus, static_dir: str | Path, template_dir: str | Path,
-               index_version: str, extra_files=()) -> Plan:
+               index_version: str, extra_files=(), extra_urls=()) -> Plan:
     """The precache list and its version for this corpus and these pages.
 
-    `extra_files` are hashed into the version too (the service worker's own source).
+    `extra_files` are hashed into the version too (the service worker's own source);
+    `extra_urls` are saved too (the cards' data, its version in its address).
     """
     index_url = f"/offline/search-index.json?v={index_version}"
-    urls = list(FIXED_PAGES) + rules_urls(corpus) + static_urls(static_dir) + [index_url]
+    urls = list(FIXED_PAGES) + rules_urls(corpus) + static_urls(static_dir) + [index_url] + list(extra_urls)
     seen: set[str] = set()
     urls = [u for u in urls if not (u in seen or seen.add(u))]
     files = static_files(static_dir) + template_files(template_dir) + [Path(f) for f in extra_files]

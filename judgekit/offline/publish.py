@@ -149,7 +149,7 @@ def page_urls(app, cards: list[int] | None = None) -> tuple[list[str], dict[str,
     """(every page to fetch, the aliases, the pages the service worker saves up front).
     `cards`: only these card pages (the tests' short copies); default every card."""
     svc = app.extensions["rules"]
-    fixed = ["/", "/reference", "/history", "/offline", "/cards", "/trainer"]
+    fixed = ["/", "/reference", "/history", "/offline", "/cards", "/cards/offline", "/trainer"]
     rules = precache.rules_urls(svc.corpus)
     from judgekit.cards.catalog import load_catalog
     catalog = load_catalog(Path(app.config["CONTENT_DIR"]))
@@ -268,6 +268,12 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
     index_file.parent.mkdir(parents=True, exist_ok=True)
     raw = offline_index_json(index).encode()
     index_file.write_bytes(raw)
+    from judgekit.cards.catalog import load_catalog
+    from judgekit.offline.cards_data import cards_json
+    cards_file = out / "offline" / "cards.json"
+    cards_file.write_text(cards_json(load_catalog(Path(app.config["CONTENT_DIR"]))), encoding="utf-8")
+    from judgekit.offline.cards_data import data_url
+    cards_url = data_url(app.config["CONTENT_DIR"])
     (out / "offline" / "ping").mkdir(parents=True, exist_ok=True)
     (out / "offline" / "ping" / "index.html").write_text("ok\n", encoding="utf-8")
     (out / "manifest.webmanifest").write_text(
@@ -277,13 +283,13 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
     # the service worker: its configuration first, then static/sw.js
     svc = app.extensions["rules"]
     index_url = f"/offline/search-index.json?v={index_version(index)}"
-    urls = upfront + precache.static_urls(static_dir) + [index_url, "/manifest.webmanifest",
+    urls = upfront + precache.static_urls(static_dir) + [index_url, cards_url, "/manifest.webmanifest",
                                                          "/trainer/catalog.json"]
     urls = [u for u in urls if not u.endswith("/static/sw.js")]
     seen: set[str] = set()
     precached = [published_url(u, base, aliases) for u in urls]
     precached = [u for u in precached if not (u in seen or seen.add(u))]
-    digest = precache.fingerprint([out / "manifest.webmanifest", index_file]
+    digest = precache.fingerprint([out / "manifest.webmanifest", index_file, cards_file]
                                   + precache.static_files(static_dir))
     version = hashlib.sha256("\n".join([precache.FORMAT, svc.corpus.content_hash, digest,
                                         site["built"]] + precached).encode()).hexdigest()[:12]
@@ -292,7 +298,8 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
               "runtime_prefixes": [published_path(p, base) for p in ("/cards", "/trainer")],
               "never_cache": [published_path("/offline/ping", base)],
               "base": base, "home": base, "offline_page": published_path("/offline", base),
-              "saved_marker": published_path("/offline/__saved", base).rstrip("/")}
+              "saved_marker": published_path("/offline/__saved", base).rstrip("/"),
+              "card_prefix": published_path("/cards", base), "card_shell": published_path("/cards/offline", base)}
     source = (static_dir / "sw.js").read_text(encoding="utf-8")
     (out / "sw.js").write_text(f"self.JUDGEKIT_OFFLINE = {json.dumps(config, separators=(',', ':'))};\n"
                                f"{source}", encoding="utf-8")

@@ -41,6 +41,10 @@ class _State:
         self.index_key = None
         self.index_json: bytes = b""
         self.index_gzip: bytes = b""
+        self.cards_version: str | None = None
+        self.cards_key = None
+        self.cards_json: bytes = b""
+        self.cards_gzip: bytes = b""
 
 
 def _state() -> _State:
@@ -75,12 +79,12 @@ def plan() -> precache.Plan:
         return state.plan  # files only change under a developer (debug) or a test
     static_dir = Path(current_app.static_folder)
     files = precache.static_files(static_dir) + precache.template_files(_template_dir())
-    key = (svc.corpus.content_hash, _stat_key(files))
+    key = (svc.corpus.content_hash, _stat_key(files), cards_data_url())
     with state.lock:
         state.checked_at = now
         if state.plan_key != key:
             p = precache.build_plan(svc.corpus, static_dir, _template_dir(),
-                                    index_version(svc.index))
+                                    index_version(svc.index), extra_urls=[cards_data_url()])
             sw_url = f"{current_app.static_url_path}/{SW_SOURCE}"
             p.urls = [u for u in p.urls if u != sw_url]
             state.plan, state.plan_key = p, key
@@ -97,6 +101,53 @@ def _index_bytes() -> tuple[bytes, bytes, str]:
             state.index_json, state.index_gzip = raw, gzip.compress(raw, 6)
             state.index_key = version
         return state.index_json, state.index_gzip, version
+
+
+def cards_data_url() -> str:
+    """The address of the cards' offline data, versioned by the card files."""
+    return f"/offline/cards.json?v={_cards_version()}"
+
+
+def _cards_version() -> str:
+    from judgekit.offline.cards_data import data_version
+    state = _state()
+    if state.cards_version is None or current_app.debug or current_app.testing:
+        state.cards_version = data_version(current_app.config["CONTENT_DIR"])
+    return state.cards_version
+
+
+def _cards_bytes() -> tuple[bytes, bytes, str]:
+    from judgekit.cards.catalog import load_catalog
+    from judgekit.offline.cards_data import cards_json
+    version = _cards_version()
+    state = _state()
+    with state.lock:
+        if state.cards_key != version:
+            raw = cards_json(load_catalog(Path(current_app.config["CONTENT_DIR"]))).encode()
+            state.cards_json, state.cards_gzip, state.cards_key = raw, gzip.compress(raw, 6), version
+        return state.cards_json, state.cards_gzip, version
+
+
+def _versioned(raw: bytes, packed: bytes, version: str) -> Response:
+    """A JSON file whose address carries its version: immutable under that address."""
+    immutable = request.args.get("v") == version
+    cache = "public, max-age=31536000, immutable" if immutable else "no-cache"
+    if request.if_none_match.contains(version):
+        resp = Response(status=304)
+    elif "gzip" in request.accept_encodings:
+        resp = Response(packed, mimetype="application/json")
+        resp.headers["Content-Encoding"] = "gzip"
+    else:
+        resp = Response(raw, mimetype="application/json")
+    resp.headers["ETag"] = f'"{version}"'
+    resp.headers["Vary"] = "Accept-Encoding"
+    resp.headers["Cache-Control"] = cache
+    return resp
+
+
+@bp.get("/offline/cards.json")
+def cards_data():
+    return _versioned(*_cards_bytes())
 
 
 @bp.app_context_processor

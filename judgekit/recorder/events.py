@@ -81,7 +81,8 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
     "referendum.terms": ("required", {"terms": "str"}, ()),
     "vote": ("required", {"votes": "int", "side": ("for", "against"), "vampire": "minion",
                           "available": "int", "burn_edge": "bool"}, ()),
-    "referendum.result": ("none", {"passed": "bool"}, ("passed",)),
+    "referendum.result": ("none", {"passed": "bool", "votes_for": "int", "votes_against": "int"},
+                          ("passed",)),
     "turn.end": ("required", {}, ()),
     "shortcut": ("required", {"to": WINDOWS}, ("to",)),
     "interrupt": ("required", dict(CARD_FIELDS), ()),
@@ -250,7 +251,7 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
         if not -1000 <= value <= 1000:
             return EventError(key, "is out of range")
         if key in ("amount", "x", "votes", "minutes", "limit_min", "count", "available",
-                   "stealth", "damage", "turn") and value < 0:
+                   "stealth", "damage", "turn", "votes_for", "votes_against") and value < 0:
             return EventError(key, "must not be negative")
         if key == "minutes" and not 1 <= value <= MAX_EXTENSION_MIN:
             return EventError(key, f"must be from 1 to {MAX_EXTENSION_MIN} minutes")

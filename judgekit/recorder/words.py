@@ -219,8 +219,10 @@ def _line(e: dict[str, Any], names, ctx: dict[str, Any]) -> str:  # noqa: C901 -
         return _vote_line(e, who)
     if t == "referendum.result":
         line = "Referendum passed" if e["passed"] else "Referendum failed"
-        if ctx.get("for") is not None and ctx.get("against") is not None:
-            line += f" ({ctx['for']} for, {ctx['against']} against)"
+        yes = e["votes_for"] if e.get("votes_for") is not None else ctx.get("for")
+        no = e["votes_against"] if e.get("votes_against") is not None else ctx.get("against")
+        if yes is not None and no is not None:
+            line += f" ({yes} for, {no} against)"
         return line
     if t == "shortcut":
         return f"{who} goes on to {window_words(e['to'])}"

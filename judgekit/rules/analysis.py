@@ -39,8 +39,17 @@ def stem_word(word: str) -> tuple[str, ...]:
     return tuple(s for s, _, _ in analyze(word))
 
 
+WORD_RE = re.compile(WORD)
+
+
+def query_tokens(text: str) -> list[tuple[str, int, int]]:
+    """`analyze(text)` for a query, each word's stem taken from the cache of `stem_word`
+    (the analyzer treats every word alone, so the two agree)."""
+    return [(st, m.start(), m.end()) for m in WORD_RE.finditer(text) for st in stem_word(m.group())]
+
+
 def query_stems(text: str) -> list[str]:
-    return [s for w in re.findall(WORD, text) for s in stem_word(w)]
+    return [st for st, _, _ in query_tokens(text)]
 
 
 # --- numbers ---------------------------------------------------------------------------------

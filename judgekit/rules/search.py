@@ -11,6 +11,7 @@ quotes, stars, brackets, AND/OR and colons are just characters and cannot fail.
 """
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import pickle
@@ -28,10 +29,11 @@ from whoosh import query as Q
 from whoosh.fields import ID, STORED, TEXT, Schema
 
 from judgekit.rules.analysis import (ANALYZER, WORD, analyze, closeness, make_analyzer,  # noqa: F401
-                                     number_value, numbers_in, phrase_item, query_stems, stem_word,
+                                     number_value, numbers_in, phrase_item, query_stems, query_tokens,
+                                     stem_word,
                                      within_one_edit)
 from judgekit.rules.corpus import Block, Corpus
-from judgekit.rules.snippets import snippet_and_url
+from judgekit.rules.snippets import escaped_offsets, snippet_and_url
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 MAX_QUERY = 500
@@ -250,16 +252,19 @@ class Postings:
         df = len(self.terms[fname].get(term, ()))
         return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
 
-    def add_term(self, scores: dict[int, float], term: str, boost: float) -> None:
+    def term_weights(self) -> dict[str, list[tuple[int, float]]]:
+        """Each term's BM25F weight in each entry holding it, its fields summed (title, body,
+        context): the part of a term's score that does not depend on the query."""
+        acc: dict[str, dict[int, float]] = {}
         for fname, fboost in FIELD_BOOSTS.items():
-            plist = self.terms[fname].get(term)
-            if not plist:
-                continue
-            idf = self.idf(fname, term)
             lens, avg = self.lengths[fname], self.avg[fname]
-            for doc, tf in plist:
-                norm = tf + K1 * (1 - B + B * lens[doc] / avg)
-                scores[doc] = scores.get(doc, 0.0) + boost * fboost * idf * tf * (K1 + 1) / norm
+            for term, plist in self.terms[fname].items():
+                idf = self.idf(fname, term)
+                docs = acc.setdefault(term, {})
+                for doc, tf in plist:
+                    norm = tf + K1 * (1 - B + B * lens[doc] / avg)
+                    docs[doc] = docs.get(doc, 0.0) + fboost * idf * tf * (K1 + 1) / norm
+        return {term: list(docs.items()) for term, docs in acc.items()}
 
 
 def _positions(tokens: list[tuple[str, int, int]]) -> dict[str, list[int]]:
@@ -273,6 +278,9 @@ def has_phrase(positions: dict[str, list[int]], stems: tuple[str, ...]) -> bool:
     first = positions.get(stems[0])
     if not first:
         return False
+    if len(stems) == 2:   # the common case (adjacent query words), without a Python loop
+        second = positions.get(stems[1])
+        return bool(second) and not set(second).isdisjoint(map((1).__add__, first))
     rest = [set(positions.get(s, ())) for s in stems[1:]]
     return any(all(p + i + 1 in r for i, r in enumerate(rest)) for p in first)
 
@@ -336,9 +344,11 @@ class SearchIndex:
                 df[st] = df.get(st, 0) + 1
         self.df = df
         self.postings = Postings.load(self.ix)
+        self._weights = self.postings.term_weights()
         self.field_vocab = {f: set(terms) for f, terms in self.postings.terms.items()}
         self._positions = {key: _positions(tokens) for key, tokens in self._tokens.items()}
         self._title_positions = {key: _positions(a["title"]) for key, a in analysed.items()}
+        self._escaped: dict[str, tuple] = {}   # entry key -> escaped_offsets, made when first shown
         term_docs: dict[str, set[int]] = {}
         for table in self.postings.terms.values():
             for term, plist in table.items():
@@ -352,9 +362,11 @@ class SearchIndex:
         for doc, stated in enumerate(self.stated):
             for value, units in stated:
                 self._numbers.setdefault(value, []).append((doc, units))
-        self._by_first: dict[str, list[str]] = {}
+        # the vocabulary, for typos (by first letter and length) and extensions (sorted)
+        self._by_start: dict[tuple[str, int], list[str]] = {}
         for word in df:
-            self._by_first.setdefault(word[:1], []).append(word)
+            self._by_start.setdefault((word[:1], len(word)), []).append(word)
+        self._sorted_words = sorted(df)
         self._synonyms = self._stem_synonyms()
         self._max_phrase = max((len(k) for k in self._synonyms), default=1)
         self._question = question_stems()
@@ -392,20 +404,27 @@ class SearchIndex:
     # query construction -------------------------------------------------------------
     @lru_cache(maxsize=4096)
     def _typos(self, stem: str) -> list[str]:
+        """Indexed words one typo away from a stem the index does not know (sorted)."""
         if len(stem) < 4 or stem in self.df or not stem.isalpha():
             return []
-        return [w for w in self._by_first.get(stem[:1], ())
-                if abs(len(w) - len(stem)) <= 1 and within_one_edit(stem, w)]
+        first, n = stem[:1], len(stem)
+        return sorted(w for size in (n - 1, n, n + 1) for w in self._by_start.get((first, size), ())
+                      if within_one_edit(stem, w))
 
     @lru_cache(maxsize=4096)
     def _extensions(self, stem: str) -> list[str]:
         """Indexed words that extend a stem by up to three letters ("play" -> "player"), or
-        that it extends ("finalist" -> "final"), at least four letters long."""
+        that it extends ("finalist" -> "final"), at least four letters long (sorted)."""
         if len(stem) < 4 or not stem.isalpha():
             return []
-        return [w for w in self._by_first.get(stem[:1], ())
-                if (len(stem) < len(w) <= len(stem) + 3 and w.startswith(stem))
-                or (4 <= len(w) < len(stem) <= len(w) + 3 and stem.startswith(w))]
+        out = [stem[:k] for k in range(max(4, len(stem) - 3), len(stem)) if stem[:k] in self.df]
+        words = self._sorted_words
+        i = bisect.bisect_right(words, stem)
+        while i < len(words) and words[i].startswith(stem):
+            if len(words[i]) <= len(stem) + 3:
+                out.append(words[i])
+            i += 1
+        return sorted(out)
 
     def _rarity(self, alts) -> float:
         rarest = max((min((self.df.get(s, 0) for s in alt), default=0)
@@ -441,7 +460,7 @@ class SearchIndex:
             if key in CASE_SENSITIVE and w == CASE_SENSITIVE[key]:
                 alts = {tuple(s for s, _, _ in analyze(a)): 0.9 for a in SYNONYMS[key]}
                 groups.append(Group(w, alts))
-        tokens = analyze(text)
+        tokens = query_tokens(text)
         seq = [(text[a:b], st) for st, a, b in tokens]
         items = [phrase_item(w, st) for w, st in seq]
         numbers = {i: (width, value) for i, width, value in numbers_in(text, tokens)}
@@ -530,11 +549,13 @@ class SearchIndex:
                 question.update(alt[0] for alt in g.alts if len(alt) == 1)
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
-                    p.add_term(scores, alt[0], boost * g.factor)
+                    boost = boost * g.factor
+                    for doc, w in self._weights.get(alt[0], ()):
+                        scores[doc] = scores.get(doc, 0.0) + boost * w
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]
-        stems = query_stems(text)
+        stems = [st for st, _, _ in query_tokens(text)]
         phrases += [((a, b), 0.6 * (QUESTION_FACTOR if a in question or b in question else 1.0))
                     for a, b in zip(stems, stems[1:]) if a != b]
         for alt, boost in phrases:
@@ -561,11 +582,12 @@ class SearchIndex:
             raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
         direct = self._direct(text)
         groups = self._groups(text)
-        stems = sorted({s for g in groups for s in g.stems()})
+        wanted = frozenset(s for g in groups for s in g.stems())
+        stems = sorted(wanted)
         hits: list[Hit] = []
         seen: set[str] = set()
         for e in direct:
-            hits.append(Hit(e, 1000.0, self._snippet(e, stems), e.url))
+            hits.append(Hit(e, 1000.0, self._snippet(e, wanted), e.url))
             seen.add(e.key)
         if not groups or len(hits) >= limit:
             return hits[:limit], stems
@@ -599,7 +621,7 @@ class SearchIndex:
         for score, e in first + later:
             if len(hits) >= limit:
                 break
-            snippet, url = self._snippet_and_url(e, stems)
+            snippet, url = self._snippet_and_url(e, wanted)
             hits.append(Hit(e, round(float(score), 4), snippet, url))
         return hits, stems
 
@@ -614,11 +636,14 @@ class SearchIndex:
         return []
 
     # snippets --------------------------------------------------------------------------------
-    def _snippet(self, e: Entry, stems: list[str]) -> str:
+    def _snippet(self, e: Entry, stems) -> str:
         return self._snippet_and_url(e, stems)[0]
 
-    def _snippet_and_url(self, e: Entry, stems: list[str], width: int = 28) -> tuple[str, str]:
-        return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width)
+    def _snippet_and_url(self, e: Entry, stems, width: int = 28) -> tuple[str, str]:
+        escaped = self._escaped.get(e.key)
+        if escaped is None:
+            escaped = self._escaped[e.key] = escaped_offsets(e.body, self._tokens[e.key])
+        return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width, escaped)
 
 
 @lru_cache(maxsize=1)

@@ -263,6 +263,7 @@
     });
     this.typoCache = new Map();
     this.extCache = new Map();
+    this.weightCache = new Map();
   }
 
   // the value of a word that is a whole number ("91", "ninety"), else null
@@ -349,8 +350,12 @@
     return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
   };
 
-  OfflineIndex.prototype.addTerm = function (scores, term, boost) {
-    var k1 = this.params.k1, b = this.params.b, self = this;
+  // a term's BM25F weight in each entry holding it, its fields summed (title, body, context):
+  // the part of its score that does not depend on the query (Postings.term_weights)
+  OfflineIndex.prototype.termWeights = function (term) {
+    var known = this.weightCache.get(term);
+    if (known) return known;
+    var k1 = this.params.k1, b = this.params.b, self = this, acc = new Map();
     Object.keys(this.boosts).forEach(function (field) {
       var plist = self.terms[field].get(term);
       if (!plist) return;
@@ -360,9 +365,12 @@
       plist.forEach(function (p) {
         var doc = p[0], tf = p[1];
         var norm = tf + k1 * (1 - b + b * self.entries[doc].lengths[li] / avg);
-        scores.set(doc, (scores.get(doc) || 0) + boost * fboost * idf * tf * (k1 + 1) / norm);
+        acc.set(doc, (acc.get(doc) || 0.0) + fboost * idf * tf * (k1 + 1) / norm);
       });
     });
+    var out = Array.from(acc.entries());
+    this.weightCache.set(term, out);
+    return out;
   };
 
   OfflineIndex.prototype.typos = function (stem) {
@@ -371,7 +379,7 @@
     if (stem.length >= 4 && !this.df.has(stem) && ALPHA.test(stem)) {
       out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
         return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
-      });
+      }).sort();    // sorted, as the server lists them
     }
     this.typoCache.set(stem, out);
     return out;
@@ -384,7 +392,7 @@
       out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
         return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
           (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
-      });
+      }).sort();
     }
     this.extCache.set(stem, out);
     return out;
@@ -487,7 +495,10 @@
         g.alts.forEach(function (pair) { if (pair[0].length === 1) question.add(pair[0][0]); });
       }
       g.alts.forEach(function (pair) {
-        if (pair[0].length === 1) self.addTerm(scores, pair[0][0], pair[1] * g.factor);
+        if (pair[0].length !== 1) return;
+        self.termWeights(pair[0][0]).forEach(function (dw) {
+          scores.set(dw[0], (scores.get(dw[0]) || 0) + pair[1] * g.factor * dw[1]);
+        });
       });
     });
     var phrases = [];

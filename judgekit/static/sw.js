@@ -8,10 +8,11 @@
 //   navigations go to the network first (at most NAV_TIMEOUT ms when a saved copy exists,
 //   so that a signed-in header stays fresh), other files come from the cache first;
 // - /search offline: the saved home page, which runs the search on this device;
-// - runtime prefixes (trainer, games, the games API): network first, saved copy offline,
-//   marked with the header X-Judgekit-Offline: cached; the recorder page keeps its game's
-//   copy up to date itself (message "judgekit-keep"); its delta polls (?after=) go to
-//   the network only;
+// - runtime prefixes (trainer, games, the games API, cards): network first, saved copy
+//   offline, marked with the header X-Judgekit-Offline: cached; a card page never opened
+//   here is drawn offline by the card shell (/cards/offline) from /offline/cards.json; the
+//   recorder page keeps its game's copy up to date itself (message "judgekit-keep"), its
+//   delta polls (?after=) go to the network only;
 // - never cached (search API, ping) and every other address: straight to the network
 //   (other areas' pages, e.g. penalties, are not kept on the device).
 "use strict";
@@ -24,6 +25,9 @@ var RUNTIME = PREFIX + "runtime";          // pages of other areas, kept across 
 var HOME = CFG.home || "/";
 var OFFLINE_PAGE = CFG.offline_page || "/offline";
 var DONE = CFG.saved_marker || "/offline/__saved";   // written once the precache is complete
+// a card page never opened on this device is drawn by the card shell from the cards' data
+var CARD_PREFIX = CFG.card_prefix || null;
+var CARD_SHELL = CFG.card_shell || null;
 var NAV_TIMEOUT = 3000;
 
 function startsWithAny(path, prefixes) {
@@ -102,6 +106,15 @@ function offlinePage() {
   });
 }
 
+function cardShell() {
+  return fromCache(CARD_SHELL).then(function (r) { return r || offlinePage(); });
+}
+
+function isCardPage(path) {
+  return !!CARD_PREFIX && path.indexOf(CARD_PREFIX) === 0 && path.length > CARD_PREFIX.length &&
+    path.replace(/\/$/, "") !== CARD_SHELL.replace(/\/$/, "");
+}
+
 function store(cacheName, request, response) {
   if (!cacheName || !response || !response.ok || response.type !== "basic") return;
   var copy = response.clone();
@@ -159,7 +172,8 @@ self.addEventListener("fetch", function (ev) {
   var precached = isPrecached(path + url.search);
   // what changed since an event (the recorder's polls): one answer per address, never
   // worth keeping; offline the poll fails and the page keeps what it has
-  var runtime = startsWithAny(path, CFG.runtime_prefixes) && !url.searchParams.has("after");
+  var runtime = startsWithAny(path, CFG.runtime_prefixes) &&
+    !(path.indexOf("/api/games/") === 0 && url.searchParams.has("after"));
 
   if (request.mode === "navigate") {
     if (path === "/search") {
@@ -175,7 +189,7 @@ self.addEventListener("fetch", function (ev) {
         return fromCache(path).then(function (r) { return r || offlinePage(); });
       }));
     } else if (runtime) {
-      ev.respondWith(networkFirst(request, RUNTIME, NAV_TIMEOUT, offlinePage));
+      ev.respondWith(networkFirst(request, RUNTIME, NAV_TIMEOUT, isCardPage(path) ? cardShell : offlinePage));
     } else {
       ev.respondWith(networkOnly(request, offlinePage));   // other areas' pages are not kept
     }

@@ -427,7 +427,7 @@ def export_seating(tid, fmt):
 def _standings_json(db, tid) -> dict:
     s = store.standings(db, tid)
     return {"standings": [r.to_dict() for r in s.rows], "needs_toss": s.needs_toss,
-            "finalists": s.finalists}
+            "finalists": s.finalists, "discarded_tosses": s.discarded_tosses}
 
 
 @bp.get("/api/tournaments")

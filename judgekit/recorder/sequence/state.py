@@ -99,6 +99,12 @@ class StateMixin:
         over = self.game_over()
         if over is not None:
             return over["words"]
+        line = self._status_line()
+        if self.time_mode is not None:
+            line += f" · time called: the game ends {self._end_point()}"
+        return line
+
+    def _status_line(self) -> str:
         if self.turn_seat is None:
             return "Not started"
         who = words.seat_name(self.turn_seat, self.names)

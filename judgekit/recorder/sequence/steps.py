@@ -45,8 +45,8 @@ def next_steps(eng) -> list[dict[str, Any]]:
     if eng.finished:
         return steps
     if eng.time_mode == "phase" and not eng.turn_ended and eng.time_phase is not None:
-        add(f"End of {window_words(PHASES[eng.time_phase])}: {GAME_OVER_LABEL[0].lower()}"
-            f"{GAME_OVER_LABEL[1:]}", {"type": "game.end", "reason": "time"}, kind="secondary")
+        add(f"End of {window_words(PHASES[eng.time_phase])}: game over — score this table",
+            {"type": "game.end", "reason": "time"}, kind="secondary")
     live = eng.active()
     if eng.turn_seat is None or eng.turn_ended:
         nxt = live[0] if eng.turn_seat is None else eng.prey(eng.turn_seat)
@@ -104,9 +104,11 @@ def _action_steps(eng, a, add) -> None:
                 ask=["votes", "side", "vampire"], for_seat="Vote: {who}…")
         yes, no = a.vote_totals()
         tally = f" ({yes} for, {no} against)" if a.votes else ""
-        add("Referendum passes" + tally, {"type": "referendum.result", "passed": True},
+        counted = {"votes_for": yes, "votes_against": no} if a.votes else {}
+        add("Referendum passes" + tally, {"type": "referendum.result", "passed": True, **counted},
             kind="primary" if voter is None else "secondary")
-        add("Referendum fails" + tally, {"type": "referendum.result", "passed": False}, kind="secondary")
+        add("Referendum fails" + tally, {"type": "referendum.result", "passed": False, **counted},
+            kind="secondary")
         return
     add("Action succeeds", {"type": "action.result", "outcome": "success"})
     add("Action fails", {"type": "action.result", "outcome": "failed"}, kind="secondary")

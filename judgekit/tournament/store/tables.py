@@ -140,7 +140,7 @@ def round_detail(db, tournament_id: int, number: Any, *, games: bool = True,
                     "vekn": p.get("vekn"), "dropped": bool(p.get("dropped")), "adjustment": deltas[k]}
             if status["vps"] is not None and k < len(status["vps"]):
                 seat["vp"] = status["vps"][k]
-                seat["vp_adjusted"] = status["vps"][k] + deltas[k]
+                seat["vp_adjusted"] = scores[k].vp if scores else status["vps"][k] + deltas[k]
             if status["recorded_vps"] is not None:
                 seat["recorded_vp"] = status["recorded_vps"][k]
             if scores:

@@ -82,6 +82,11 @@ def test_search_a_card_and_a_rule_then_offline(page, static_host):
     expect(page.locator("h1, h2").first).to_contain_text("4.6")
     page.goto(home + "cards/100518/")
     expect(page.locator("h1")).to_contain_text("Deflection")
+    # a card never opened: drawn on the device from the cards' data
+    page.goto(home + "cards/100545/")
+    expect(page.locator("h1")).to_contain_text("Direct Intervention")
+    expect(page.locator("[data-shell-note]")).to_be_visible()
+    expect(page.locator(".ruling-group").first).to_have_attribute("href", re.compile(r"^/judgekit/cards/groups/G"))
     page.goto(home + "offline/")
     expect(page.locator("[data-offline-net]")).to_contain_text("offline")
     expect(page.locator("[data-site-built]")).to_contain_text("published")

@@ -1,0 +1,54 @@
+"""Cards offline: a card page never opened on the phone is drawn by the card shell from
+/offline/cards.json, with the same rulings (prefixes, per-card wordings), sources and facts
+as the server's page."""
+from __future__ import annotations
+
+import html
+import re
+import urllib.request
+
+from playwright.sync_api import expect
+
+# Deflection (group rulings), Murmur of the False Will (the group's [DOM] prefix), Ambulance
+# (its own wording of a group ruling), Theo Bell (G2 ADV) (a vampire with other versions)
+CARDS = ["100518", "101256", "100045", "201363"]
+
+
+def server_rulings(live_server, card_id):
+    with urllib.request.urlopen(f"{live_server}/cards/{card_id}") as r:
+        page = r.read().decode()
+    texts = re.findall(r'<p class="ruling-text">(.*?)</p>', page, re.S)
+    plain = [" ".join(html.unescape(re.sub(r"<[^>]+>", "", t)).split()) for t in texts]
+    sources = re.findall(r'<a class="source" href="([^"]+)"', page)
+    return plain, sources, page
+
+
+def test_a_card_never_opened_is_drawn_offline_as_the_server_shows_it(page, live_server):
+    page.goto(live_server + "/")
+    page.wait_for_function(
+        "document.querySelector('[data-offline-badge]').classList.contains('is-saved')", timeout=90_000)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10_000)
+    expected = {cid: server_rulings(live_server, cid) for cid in CARDS}
+    page.context.set_offline(True)
+    for cid in CARDS:
+        texts, sources, server_page = expected[cid]
+        page.goto(f"{live_server}/cards/{cid}")
+        expect(page.locator("[data-shell-note]")).to_be_visible()     # drawn on the device
+        shown = [" ".join(t.split()) for t in page.locator(".ruling-text").all_inner_texts()]
+        assert shown == texts, cid
+        got = page.locator(".ruling .source").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+        assert got == sources, cid
+        name = re.search(r'<h1 id="card-name">([^<]+)', server_page).group(1).strip()
+        expect(page.locator("h1")).to_contain_text(html.unescape(name))
+    # superior and inferior marks, the link to another card, other versions
+    page.goto(f"{live_server}/cards/100518")
+    expect(page.locator(".card-text abbr.dis-sup")).to_have_text("DOM")
+    page.goto(f"{live_server}/cards/201363")
+    expect(page.locator(".card-versions a")).to_have_count(2)
+    expect(page.locator(".card-facts")).to_contain_text("Brujah")
+    page.goto(f"{live_server}/cards/groups/G00106")
+    expect(page.locator("h1")).to_have_text("Change the target of a bleed")
+    expect(page.locator(".group-members li")).to_have_count(7)
+    page.goto(f"{live_server}/cards/99999999")
+    expect(page.locator("h1")).to_have_text("Not in this copy")
+    page.context.set_offline(False)

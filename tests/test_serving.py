@@ -1,0 +1,67 @@
+"""What each request costs the server: sessions without per-request setup, a quiet queue.
+
+The figures are in bench/serve.py; these tests hold the behaviour the savings rely on."""
+from __future__ import annotations
+
+import logging
+import re
+
+from click.testing import CliRunner
+from flask.sessions import SecureCookieSessionInterface
+
+
+def count_serializers(monkeypatch) -> list:
+    made = []
+    original = SecureCookieSessionInterface.get_signing_serializer
+
+    def counting(self, app):
+        made.append(1)
+        return original(self, app)
+
+    monkeypatch.setattr(SecureCookieSessionInterface, "get_signing_serializer", counting)
+    return made
+
+
+def test_an_api_read_without_a_cookie_builds_no_session_machinery(client, monkeypatch):
+    made = count_serializers(monkeypatch)
+    for q in ("proxy", "vp withdraw", "what counts as a game win"):
+        assert client.get("/api/search", query_string={"q": q}).status_code == 200
+    assert made == []
+    assert "Set-Cookie" not in client.get("/api/search?q=proxy").headers
+
+
+def test_a_session_is_signed_as_before_and_its_serializer_made_once(client, monkeypatch):
+    made = count_serializers(monkeypatch)
+    html = client.get("/tournaments").get_data(as_text=True)      # a form: the session gets a CSRF token
+    token = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+    cookie = client.get_cookie("session")
+    assert cookie is not None and cookie.value.count(".") == 2     # itsdangerous' signed form
+    for _ in range(3):                                             # the cookie read back, same token
+        page = client.get("/tournaments").get_data(as_text=True)
+        assert f'name="csrf-token" content="{token}"' in page
+    r = client.post("/tournaments", data={"csrf_token": token, "name": "Cup", "organizer": "Olga"})
+    assert r.status_code in (302, 303)
+    assert len(made) == 1
+
+
+def test_a_forged_session_cookie_is_an_empty_session(app, client):
+    """A cookie that does not carry the server's signature grants nothing: the CSRF token
+    it claims is not the session's."""
+    client.set_cookie("session", "eyJjc3JmIjoiZm9yZ2VkIn0.ZZZZZZ.forgedsignatureforgedsignature")
+    r = client.post("/tournaments", data={"csrf_token": "forged", "name": "Cup", "organizer": "Olga"})
+    assert r.status_code == 400 and "CSRF" in r.get_data(as_text=True)
+
+
+def test_serve_does_not_log_a_line_per_queued_request(monkeypatch, tmp_path):
+    """waitress warns "Task queue depth is N" for every request that waits for a thread."""
+    import waitress
+
+    from judgekit.cli import main as cli
+    served = {}
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw))
+    queue = logging.getLogger("waitress.queue")
+    monkeypatch.setattr(queue, "level", logging.NOTSET)
+    res = CliRunner().invoke(cli, ["--instance", str(tmp_path / "instance"), "serve", "--port", "5399"])
+    assert res.exit_code == 0, res.output
+    assert served["port"] == 5399
+    assert not queue.isEnabledFor(logging.WARNING) and queue.isEnabledFor(logging.ERROR)
