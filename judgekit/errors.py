@@ -63,28 +63,3 @@ def parse_int(value: Any, lo: int = 1, hi: int = MAX_INT) -> int | None:
     else:
         return None
     return n if lo <= n <= hi else None
-
-
-def broken_text(value: Any, path: str = "") -> str | None:
-    """Where `value` (decoded JSON: dicts, lists, strings...) holds text that is not valid
-    Unicode — a lone surrogate, e.g. an emoji cut in half by a client that counted UTF-16
-    units —, as a field path ("judge", "events[1].text", "seats[2]"); None if all is well.
-    Such text cannot be stored (SQLite and JSON files need UTF-8): refuse it with a 4xx."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return path or "text"
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            name = str(key)
-            where = broken_text(name, path or name) or broken_text(item, f"{path}.{name}" if path else name)
-            if where:
-                return where
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            where = broken_text(item, f"{path}[{i}]")
-            if where:
-                return where
-    return None

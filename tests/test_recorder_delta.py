@@ -196,7 +196,7 @@ def test_a_judge_name_cut_inside_an_emoji_is_a_400_not_a_500(client, game):
     r = raw_post(client, game, '{"type": "note", "text": "x", "judge": ' + cut + '}')
     assert r.status_code == 400 and r.get_json()["field"] == "judge"
     r = raw_post(client, game, '[{"type": "note", "text": "ok"}, {"type": "note", "text": "a\\udc00b"}]')
-    assert r.status_code == 400 and r.get_json()["field"] == "text" and r.get_json()["index"] == 1
+    assert r.status_code == 400 and r.get_json()["field"] == "[1].text"   # the edge check names it
     assert stored_types(client, game) == []
     assert post(client, game, {"type": "note", "text": "x", "judge": name}).status_code == 201   # whole emoji: fine
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from judgekit.inputs import loads_stored
 from judgekit.recorder import engine as enginemod
 
 MAX_ENGINES = 96            # engines kept in memory (60 busy tables and some slack)
@@ -279,7 +280,7 @@ def load_corrections(conn, game_id: int) -> Corrections:
 
 
 def _event(row) -> dict[str, Any]:
-    event = json.loads(row[2])
+    event = loads_stored(row[2])
     event["seq"] = row[0]
     event["time"] = row[1]
     return event
@@ -289,7 +290,7 @@ def stored_events(conn, game_id: int, after: int, upto: int) -> Iterator[tuple[d
     """(event, batch) for the game's events after `after` up to `upto`, in order."""
     rows = conn.execute("SELECT seq, time, data, batch FROM events WHERE game_id = ? AND seq > ? "
                         "AND seq <= ? ORDER BY seq", [game_id, after, upto])
-    loads = json.loads
+    loads = loads_stored   # text stored before the edge checks comes back well-formed
     for seq, at, data, batch in rows:
         event = loads(data)
         event["seq"] = seq

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import json
 import zlib
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
 
 import sqlite_utils
 
-from judgekit.db import transaction
-from judgekit.errors import MAX_INT, broken_text
+from judgekit.db import synchronous, transaction
+from judgekit.errors import MAX_INT
+from judgekit.inputs import bad_text_in, loads_stored, text_problem
 from judgekit.recorder import checked, lines
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
@@ -116,8 +118,8 @@ def check_seats(seats: Any) -> list[str]:
     for name in seats:
         if not isinstance(name, str) or not name.strip():
             raise GameError("seats", "each seat needs a player name")
-        if broken_text(name):
-            raise GameError("seats", "a player name is not valid text (a character cut in half?)")
+        if text_problem(name):
+            raise GameError("seats", f"a player name {text_problem(name)}")
         if len(name) > 80:
             raise GameError("seats", "a player name is at most 80 characters")
         names.append(" ".join(name.split()))
@@ -165,8 +167,8 @@ def create_game(db, seats: list[str], *, tournament_id: int | None = None,
         raise GameError("time_limit_min", "must be between 1 and 1440 minutes")
     if label is not None and (not isinstance(label, str) or len(label) > 200):
         raise GameError("label", "must be a string of at most 200 characters")
-    if label is not None and broken_text(label):
-        raise GameError("label", "is not valid text (a character cut in half?)")
+    if label is not None and text_problem(label):
+        raise GameError("label", text_problem(label))
     row = {"label": label or "", "seats": json.dumps(names), "tournament_id": tournament_id,
            "round_no": round_no, "table_no": table_no, "time_limit_min": time_limit_min,
            "created": now_iso()}
@@ -176,7 +178,7 @@ def create_game(db, seats: list[str], *, tournament_id: int | None = None,
 
 def _game_row(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
-    out["seats"] = json.loads(out["seats"])
+    out["seats"] = loads_stored(out["seats"])  # a lone surrogate stored before the edge checks
     return out
 
 
@@ -199,7 +201,7 @@ def list_games(db, tournament_id: int | None = None, limit: int = 200) -> list[d
 # --- events ---------------------------------------------------------------------------
 
 def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
-    event = json.loads(row["data"])
+    event = loads_stored(row["data"])
     event["seq"] = row["seq"]
     event["time"] = row["time"]
     return event
@@ -214,7 +216,7 @@ def load_events(db, game_id: int, after_seq: int = 0,
         sql += f" AND type IN ({', '.join('?' * len(types))})"
         args += types
     rows = db.conn.execute(sql + " ORDER BY seq", args)
-    loads = json.loads
+    loads = loads_stored
     out = []
     for seq, at, data in rows:
         event = loads(data)
@@ -273,10 +275,10 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     game = get_game(db, game_id)
     if game is None:
         return StoreError(404, None, f"there is no game {game_id}")
-    where = broken_text(raw)
-    if where:
-        index, name = _field_of(where)
-        return StoreError(400, name, f"{name}: not valid text (a character cut in half?)", index,
+    bad = bad_text_in(raw)   # the API's edge refuses it first (inputs.decode_json); other callers too
+    if bad:
+        index, name = _field_of(bad[0])
+        return StoreError(400, name, f"{name}: {bad[1]}", index,
                           message=f"The {name} holds a broken character (cut in half?): fix it and send again.")
     cards = _card_index(cards)
     events = validate_batch(raw, len(game["seats"]), cards)
@@ -295,10 +297,9 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         refused = entry.engine.refusal(events)
         if refused is not None:
             return StoreError.from_event_error(refused, 422)
-        if durable and not outer:
-            conn.execute("PRAGMA synchronous=FULL")
         try:
-            with transaction(db):
+            # durable: the connection's own level (FULL, judgekit.db.SYNCHRONOUS); else WAL's NORMAL
+            with nullcontext() if durable else synchronous(db, "NORMAL"), transaction(db):
                 last = last_seq(db, game_id)
                 if last != entry.last:   # written by another process meanwhile
                     entry = _in_step(db, game, cards, last)
@@ -318,9 +319,6 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         except BaseException:
             checked.forget(key)   # the engine may have been fed what was not stored
             raise
-        finally:
-            if durable and not outer:
-                conn.execute("PRAGMA synchronous=NORMAL")
         new_seqs = {e["seq"] for e in new_events}
         old = lines.stored(conn, game_id, [e["seq"] for e in stored if e["seq"] not in written])
         out = [written.get(e["seq"]) or dict(old[e["seq"]], duplicate=True) for e in stored]
@@ -336,7 +334,8 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         else:
             checked.keep(key, entry)
             if entry.last - entry.snapshot_seq >= checked.SNAPSHOT_EVERY:
-                checked.save_snapshot(db, game_id, entry, checked.derived_version(cards))
+                with synchronous(db, "NORMAL"):   # derived data: no fsync needed
+                    checked.save_snapshot(db, game_id, entry, checked.derived_version(cards))
     return result
 
 
@@ -494,7 +493,7 @@ def _rebuild(db, game: dict[str, Any], cards, version: str) -> checked.Entry:
     other code, other card facts, other seat names, or not at all)."""
     conn = db.conn
     seats = game["seats"]
-    with transaction(db):   # derived data: the connection's usual commit level
+    with synchronous(db, "NORMAL"), transaction(db):   # derived data: no fsync needed
         last = last_seq(db, game["id"])
         fixes = checked.load_corrections(conn, game["id"])
         parts: list[tuple[dict[str, Any], int, dict | None, dict | None]] = []
@@ -513,7 +512,8 @@ def _rebuild(db, game: dict[str, Any], cards, version: str) -> checked.Entry:
     entry = checked.Entry(engine, last, cards, tuple(seats), lines_ok=True)
     checked.keep((checked.db_key(db), game["id"]), entry)
     if not conn.in_transaction and last >= checked.SNAPSHOT_EVERY:
-        checked.save_snapshot(db, game["id"], entry, version)
+        with synchronous(db, "NORMAL"):
+            checked.save_snapshot(db, game["id"], entry, version)
     return entry
 
 

@@ -441,7 +441,8 @@ def api_create():
     body = json_body()
     tid = store.create_tournament(db, body)
     access = on_tournament_created(tid, body.get("organizer"))  # codes + the creator's token
-    return jsonify({**store.get_tournament(db, tid), **access}), 201
+    organizer = access.pop("name")  # "name" is the tournament's; the creator's is "organizer"
+    return jsonify({**store.get_tournament(db, tid), **access, "organizer": organizer}), 201
 
 
 @bp.get("/api/tournaments/<id:tid>")

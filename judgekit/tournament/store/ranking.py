@@ -34,7 +34,7 @@ def _scored_rounds(db, tournament_id: int, kind: str = "prelim") -> tuple[list[l
         round_out = []
         for tid, tb in tables.items():
             entry = latest.get(tid)
-            if entry is None or len(entry["vps"]) != len(tb["players"]):
+            if entry is None or entry["vps"] is None or len(entry["vps"]) != len(tb["players"]):
                 continue
             round_out.append(list(zip(tb["players"], entry["vps"])))
         out.append(round_out)

@@ -16,6 +16,7 @@ from judgekit.tournament.scoring import (
     score_table,
     seat_errors,
 )
+from judgekit.errors import parse_int
 from judgekit.tournament.store import adjusted, base
 from judgekit.tournament.store.base import (
     MAX_LEN,
@@ -46,10 +47,31 @@ def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
     for row in db.query(
             f"select r.* from {T_RESULTS} r join (select table_id, max(id) as id from {T_RESULTS} "
             f"where table_id in ({marks}) group by table_id) m on r.id = m.id", ids):
-        row["vps"] = json.loads(row["vps"])
-        row["withdrawn"] = json.loads(row["withdrawn"] or "[]")
-        out[row["table_id"]] = row
+        out[row["table_id"]] = _result_row(row)
     return out
+
+
+def _result_row(row: dict) -> dict:
+    """A stored result row with its VP and withdrawn seats read back. The writes check
+    both; a row that fails the checks anyway (stored by an older version, or by hand) is
+    read with `vps` None and `damaged` saying what is wrong, so every page still shows
+    (the table reads as invalid until someone enters its result again)."""
+    problem = None
+    try:
+        vps = json.loads(row["vps"]) if row.get("vps") else None
+        withdrawn = json.loads(row["withdrawn"] or "[]")
+    except (TypeError, ValueError):
+        vps, withdrawn, problem = None, [], "not readable"
+    if problem is None and (not isinstance(vps, list) or seat_errors(vps)):
+        problem = f"VP {str(row.get('vps'))[:40]}"
+    if problem is None and (not isinstance(withdrawn, list) or any(
+            parse_int(s, 1, len(vps)) is None for s in withdrawn)):
+        problem = f"withdrawn {str(row.get('withdrawn'))[:40]}"
+    if problem is None:
+        row["vps"], row["withdrawn"] = [float(parse_vp(v)) for v in vps], withdrawn
+    else:
+        row["vps"], row["withdrawn"], row["damaged"] = None, [], problem
+    return row
 
 
 def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
@@ -89,14 +111,19 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
             out["reported_vps"] = entry["vps"]
         if entry["kind"] in ("override", "correction"):
             out["reason"] = entry.get("reason")
-        if entry["kind"] == "override":
+        if entry.get("damaged"):  # see _result_row
+            out["state"] = "invalid"
+            out["errors"] = [{"code": "result-damaged", "seat": None, "rule": None,
+                              "message": f"the stored result cannot be read ({entry['damaged']}): "
+                                         "enter this table's result again"}]
+        elif entry["kind"] == "override":
             out["state"] = "overridden"
             out["warnings"] = [e.to_dict() for e in check_table(entry["vps"], out["withdrawn"])]
         else:
             errors = check_table(entry["vps"], out["withdrawn"])
             out["errors"] = [e.to_dict() for e in errors]
             out["state"] = "invalid" if errors else "finished"
-        if recorded and done and entry["kind"] != "recorded":
+        if recorded and done and entry["kind"] != "recorded" and entry["vps"] is not None:
             out["differs"] = differences(recorded.vps, entry["vps"])
     elif recorded is not None and done:
         out["vps"] = recorded.vps
@@ -161,9 +188,7 @@ def result_history(db, tournament_id: int, number: Any, table_no: Any) -> list[d
     t = _get_table(db, tournament_id, number, table_no)
     rows = []
     for row in db[T_RESULTS].rows_where("table_id = ?", [t["id"]], order_by="id"):
-        row["vps"] = json.loads(row["vps"])
-        row["withdrawn"] = json.loads(row["withdrawn"] or "[]")
-        rows.append(row)
+        rows.append(_result_row(row))
     return rows
 
 
@@ -199,7 +224,10 @@ def _clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
         raise TournamentError(400, "withdrawn must be a list of seat numbers", "withdrawn")
     out = []
     for s in withdrawn:
-        n = _clean_int(s, "withdrawn", 1, size)
+        n = parse_int(s, 1, size)  # null, "", true, 1.5, "x": no seat number
+        if n is None:
+            raise TournamentError(400, f"withdrawn must list seat numbers from 1 to {size}, "
+                                       f"not {json.dumps(s)[:20]}", "withdrawn")
         if n not in out:
             out.append(n)
     return sorted(out)
