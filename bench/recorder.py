@@ -7,8 +7,9 @@ In-process figures (no HTTP):
    Target <= 100 ms.
 
 Against `judgekit serve` (waitress, its default thread count unless --threads), on a
-database pre-grown as late in a round: --games games of --events events each (default 480
-x 1,000: a big event's day) and one game of 2,000 events:
+database pre-grown as late in a round: a tournament with --games games of --events events
+each (default 480 x 1,000: a big event's day) and one game of 2,000 events, recorded by
+judges signed in with the judge code (a session cookie, as on a phone):
 3. memory: the server's RSS after opening every game the way the recorder page opens one
    (GET /games/<id>, then GET /api/games/<id>). Target <= 150 MB.
 4. delta read of the 2,000-event game: another judge's entry arrives (POST), then the
@@ -178,16 +179,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def pregrow(path: Path, cards, games: int, events: int, long_game: int) -> tuple[list[int], int]:
-    """A database as late in a round: `games` games of `events` events (and one of
-    `long_game`), stored through the recorder's own store as the server would have."""
+def pregrow(path: Path, cards, games: int, events: int, long_game: int) -> tuple[list[int], int, int, str]:
+    """A database as late in a round: a tournament with `games` games of `events` events
+    (and one of `long_game`), stored through the recorder's own store as the server would
+    have. Returns (game ids, the long game, the tournament, its judge code)."""
+    from judgekit.auth import store as auth_store
+    from judgekit.tournament.store import create_tournament
     db = open_db(path)
     migrate(db)
+    tid = create_tournament(db, {"name": "Bench Open", "rounds_planned": 3})
+    code = auth_store.issue_codes(db, tid)["judge"]
     t0 = time.perf_counter()
     ids = []
     for g in range(games + 1):
         n = events if g < games else long_game
-        gid = store.create_game(db, SEATS, label=f"Table {g + 1}", table_no=g + 1)
+        gid = store.create_game(db, SEATS, label=f"Table {g + 1}", table_no=g + 1, tournament_id=tid,
+                                round_no=3)
         evs = game_events(n)
         for i in range(0, n, 100):
             batch = [dict(e, client_id=f"pre{g}:{i + k}", judge="Pre Grown")
@@ -198,7 +205,7 @@ def pregrow(path: Path, cards, games: int, events: int, long_game: int) -> tuple
         if g % 50 == 49:
             print(f"  pre-grown {g + 1} games ({time.perf_counter() - t0:.0f} s)", flush=True)
     db.close()
-    return ids[:-1], ids[-1]
+    return ids[:-1], ids[-1], tid, code
 
 
 def proc_figures(pid: int) -> tuple[float, float]:
@@ -225,7 +232,7 @@ class Phone:
         self.last_seq = 0
         self.etag = None
 
-    def request(self, method: str, path: str, body=None, extra=None) -> tuple[int, bytes, dict]:
+    def request(self, method: str, path: str, body=None, extra=None, raw: str | None = None) -> tuple[int, bytes, dict]:
         with self.lock:
             conn = self.pool.pop() if self.pool else http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         headers = {"Accept": "application/json", "X-CSRF-Token": self.csrf}
@@ -234,6 +241,8 @@ class Phone:
         if body is not None:
             headers["Content-Type"] = "application/json"
             body = json.dumps(body)
+        elif raw is not None:
+            body = raw
         headers.update(extra or {})
         try:
             conn.request(method, path, body, headers)
@@ -244,15 +253,28 @@ class Phone:
             raise
         with self.lock:
             self.pool.append(conn)
+        cookie = r.getheader("Set-Cookie")
+        if cookie and cookie.startswith("session="):   # the browser keeps the session up to date
+            self.cookie = cookie.split(";", 1)[0]
         return r.status, data, dict(r.getheaders())
 
+    def sign_in(self, tid: int, code: str, name: str) -> None:
+        """The judge signs in with the tournament's judge code (the sign-in form)."""
+        from urllib.parse import urlencode
+        status, html, _ = self.request("GET", f"/tournaments/{tid}/sign-in", extra={"Accept": "text/html"})
+        token = re.search(rb'name="csrf_token" value="([^"]*)"', html).group(1).decode()
+        status, html, _ = self.request("POST", f"/tournaments/{tid}/sign-in", None, extra={
+            "Accept": "text/html", "Content-Type": "application/x-www-form-urlencoded"},
+            raw=urlencode({"name": name, "code": code, "csrf_token": token}))
+        assert status in (302, 303), (status, html[:300])
+
+    def same_judge_as(self, other: "Phone") -> None:
+        self.cookie, self.csrf = other.cookie, other.csrf
+
     def open_page(self) -> None:
-        """GET /games/<id> (the page: cookie and CSRF token) and the game's first load."""
+        """GET /games/<id> (the page: its CSRF token) and the game's first load."""
         status, html, headers = self.request("GET", f"/games/{self.gid}", extra={"Accept": "text/html"})
         assert status == 200, status
-        cookie = headers.get("Set-Cookie", "")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
         m = re.search(rb'name="csrf-token" content="([^"]*)"', html)
         self.csrf = m.group(1).decode() if m else ""
         status, data, headers = self.request("GET", self.api)
@@ -311,7 +333,7 @@ def bench_http(tmp: Path, cards, args) -> None:
     (tmp / "serve").mkdir()
     print(f"pre-growing {args.games} games of {args.events} events and one of 2,000 ...", flush=True)
     t0 = time.perf_counter()
-    games, long_game = pregrow(tmp / "serve" / "judgekit.db", cards, args.games, args.events, 2000)
+    games, long_game, tid, code = pregrow(tmp / "serve" / "judgekit.db", cards, args.games, args.events, 2000)
     print(f"  done in {time.perf_counter() - t0:.0f} s", flush=True)
     server, port, log = start_server(tmp, args.threads, not args.not_durable)
     try:
@@ -321,7 +343,18 @@ def bench_http(tmp: Path, cards, args) -> None:
               f"RSS {rss0:.0f} MB after start", flush=True)
 
         # --- 3. memory: open every game as the page does --------------------------------------
+        judges = []   # the tables' judges, signed in with the judge code (a session each)
+        for k in range(8):
+            judge = Phone(port, games[k], legacy)
+            judge.sign_in(tid, code, f"Judge {k + 1}")
+            judge.open_page()
+            judge.hang_up()
+            judges.append(judge)
+        rss_signed, _ = proc_figures(server.pid)
+        print(f"  {len(judges)} judges signed in (the code's hash is memory-hard): RSS {rss_signed:.0f} MB", flush=True)
         phones = {gid: Phone(port, gid, legacy) for gid in games}
+        for k, gid in enumerate(games):
+            phones[gid].same_judge_as(judges[k % len(judges)])
         todo = list(games)
         lock = threading.Lock()
         opened: list[float] = []
@@ -350,6 +383,8 @@ def bench_http(tmp: Path, cards, args) -> None:
 
         # --- 4. delta read of the 2,000-event game -------------------------------------------
         reader, writer = Phone(port, long_game, legacy), Phone(port, long_game, legacy)
+        reader.same_judge_as(judges[0])
+        writer.same_judge_as(judges[1])
         reader.open_page()
         writer.open_page()
         for phone in phones.values():
@@ -484,6 +519,7 @@ def bench_http(tmp: Path, cards, args) -> None:
         # Count check: every acknowledged client id is stored exactly once, nothing else new.
         missing = doubled = extra = 0
         checker = Phone(port, 0, legacy)
+        checker.same_judge_as(judges[0])
         for gid in tables:
             status, data, _ = checker.request("GET", f"/api/games/{gid}")
             stored = json.loads(data)["events"]
