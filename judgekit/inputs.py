@@ -25,7 +25,8 @@ from judgekit.errors import AppError
 MAX_DEPTH = 32            # the app's deepest body (a batch of events with fields) is ~4
 MAX_NUMBER_DIGITS = 4000  # below Python's own limit for reading a whole number (4300)
 
-_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # a JSON string, escapes and all
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -43,19 +44,19 @@ class _NotFinite:
 
 def nesting_depth(raw: bytes, limit: int = MAX_DEPTH) -> int:
     """How deep the brackets of a JSON text nest (strings skipped), counted up to just past
-    `limit` (the scan stops there). Cheap when the text has few brackets."""
+    `limit` (the scan stops there). Cheap when the text has few brackets; otherwise the
+    strings are cut out and only the brackets are walked."""
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return raw.count(b"[") + raw.count(b"{")  # an upper bound, within the limit
     depth = deepest = 0
-    for m in _TOKENS.finditer(raw):
-        tok = m.group()
-        if tok in (b"[", b"{"):
+    for b in _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS):
+        if b == 0x5B or b == 0x7B:  # [ {
             depth += 1
             if depth > deepest:
                 deepest = depth
                 if deepest > limit:
                     break
-        elif tok in (b"]", b"}"):
+        else:
             depth -= 1
     return deepest
 

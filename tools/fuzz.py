@@ -208,7 +208,7 @@ def setup_world(sender: Sender, n: int) -> dict:
     rid = pen.get("record", pen).get("id", 1) if isinstance(pen, dict) else 1
     s, g = sender.json("POST", "/api/games", {"seats": ["Ann", "Ben", "Cid", "Dee"]})
     return {"tid": tid, "pids": pids, "codes": t["codes"], "tokens": ids, "game": game,
-            "practice": g["id"], "rid": rid}
+            "practice": (g or {}).get("id", game), "rid": rid}  # 429: practice games are rate-limited
 
 
 def content_ids() -> dict:
