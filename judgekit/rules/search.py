@@ -362,6 +362,7 @@ class SearchIndex:
         for doc, stated in enumerate(self.stated):
             for value, units in stated:
                 self._numbers.setdefault(value, []).append((doc, units))
+        self._number_values = sorted(self._numbers)
         # the vocabulary, for typos (by first letter and length) and extensions (sorted)
         self._by_start: dict[tuple[str, int], list[str]] = {}
         for word in df:
@@ -437,7 +438,11 @@ class SearchIndex:
         its rarity among the entries stating it or one close to it, whatever they count."""
         out: dict[int, float] = {}
         close: set[int] = set()
-        for stated, places in self._numbers.items():
+        # closeness >= NUMBER_NEAR (0.5) only between 3/4 and 4/3 of the value: look there,
+        # in ascending order
+        values = self._number_values
+        for stated in values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)]:
+            places = self._numbers[stated]
             near = closeness(value, stated)
             if near < NUMBER_NEAR:
                 continue
@@ -520,14 +525,14 @@ class SearchIndex:
         for a number, docnum -> how close the number they state is."""
         if g.number is not None:
             return g.near
-        docs: set[int] = set()
         empty: frozenset[int] = frozenset()
+        found = []
         for alt in g.alts:
-            found = self._term_docs.get(alt[0], empty)
+            docs = self._term_docs.get(alt[0], empty)
             for a in alt[1:]:
-                found = found & self._term_docs.get(a, empty)
-            docs |= found
-        return docs
+                docs = docs & self._term_docs.get(a, empty)
+            found.append(docs)
+        return found[0] if len(found) == 1 else empty.union(*found)
 
     def _candidates(self, groups: list[Group], text: str, engine: str,
                     group_docs: list) -> list[tuple[str, float]]:
@@ -549,8 +554,9 @@ class SearchIndex:
                 question.update(alt[0] for alt in g.alts if len(alt) == 1)
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
+                    boost = boost * g.factor
                     for doc, w in self._weights.get(alt[0], ()):
-                        scores[doc] = scores.get(doc, 0.0) + boost * g.factor * w
+                        scores[doc] = scores.get(doc, 0.0) + boost * w
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]

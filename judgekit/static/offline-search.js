@@ -261,6 +261,7 @@
         self.numbers.get(n[0]).push([docnum, new Set(n[1])]);
       });
     });
+    this.numberValues = Array.from(this.numbers.keys()).sort(function (a, b) { return a - b; });
     this.typoCache = new Map();
     this.extCache = new Map();
     this.weightCache = new Map();
@@ -305,8 +306,9 @@
 
   // entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]
   OfflineIndex.prototype.numberDocs = function (value, units) {
-    var p = this.params, out = new Map(), close = new Set();
-    this.numbers.forEach(function (places, stated) {
+    var p = this.params, out = new Map(), close = new Set(), self = this;
+    this.numberValues.forEach(function (stated) {          // ascending, as the server looks
+      var places = self.numbers.get(stated);
       var near = closeness(value, stated);
       if (near < p.number_near) return;
       places.forEach(function (place) {

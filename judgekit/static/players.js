@@ -4,6 +4,11 @@
 // "show all" link.
 (function () {
   "use strict";
+  // after each registration the name field has the focus again (autofocus; this for the
+  // browsers that skip it, e.g. after a back/forward navigation)
+  var first = document.querySelector("#register input[autofocus]");
+  if (first && (document.activeElement === document.body || !document.activeElement)) first.focus();
+
   var list = document.getElementById("player-list");
   if (!list) return;
   var box = document.getElementById("p-filter");

@@ -106,6 +106,7 @@ from judgekit.tournament.store.report import (
                                             vekn_report,
 )
 from judgekit.tournament.store.archon_import import import_workbook
+from judgekit.tournament.store.result_guard import NOT_GIVEN
 from judgekit.tournament.store.round_flow import close_round, start_round, swap_seats
 from judgekit.tournament.store.schema import migrate
 from judgekit.tournament.store.summary import (
@@ -137,8 +138,8 @@ __all__ = [
     "set_checked_in", "standing_adjustments", "standings", "standings_rows", "start_final",
     "start_round", "swap_seats", "table_detail", "table_status", "tosses",
     "player_games", "resolve_records", "sa_phase", "sa_targets", "table_adjustments", "undo_final",
-    "SEATING_COLUMNS", "STANDINGS_COLUMNS",
     "EVENT_FIELDS", "clean_level", "update_event", "check_in_all", "edit_player", "player_history",
     "preview_roster", "register_roster", "checkin_state", "close_checkin", "open_checkin", "self_check_in",
     "RESULTS_COLUMNS", "archon_event", "archon_workbook", "results_rows", "vekn_report", "import_workbook",
+    "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN",
 ]
