@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -92,7 +93,7 @@ def test_invalid_table_stays_open_until_corrected_or_overridden(client, tid):
     close = client.post(f"/api/tournaments/{tid}/rounds/1/close", json={})
     assert close.status_code == 409 and close.get_json()["open_tables"] == [1]
     # the same numbers are fine once the withdrawal is marked
-    ok = enter(client, tid, 1, 1, [3, 0, 0, 0.5], withdrawn=[4]).get_json()
+    ok = enter(client, tid, 1, 1, [3, 0, 0, 0.5], withdrawn=[4], based_on=body["result_id"]).get_json()
     assert ok["state"] == "finished"
     # a head-judge override keeps its reason
     ov = client.post(f"/api/tournaments/{tid}/rounds/1/tables/1/override",
@@ -448,7 +449,11 @@ def test_forms_flash_errors_instead_of_failing(client, tid):
     client.post(f"/tournaments/{tid}/players", data={"csrf_token": token, "name": "A", "vekn": "5"})
     r = client.post(f"/tournaments/{tid}/players", data={"csrf_token": token, "name": "B", "vekn": "5"},
                     follow_redirects=True)
-    assert r.status_code == 200 and "already registered" in r.get_data(as_text=True)
+    # the dashboard comes back with what was typed and the message by the VEKN field (issue 12)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409 and "already registered" in html
+    assert re.search(r'id="p-first" name="first_name"[^>]*value="B"', html)
+    assert re.search(r'id="p-vekn" name="vekn"[^>]*value="5"[^>]*autofocus', html)
 
 
 # --- with the real recorder: a table's VP come from its recorded game --------------------

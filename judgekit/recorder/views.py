@@ -19,7 +19,7 @@ from flask import (Blueprint, current_app, jsonify, redirect, render_template, r
                    url_for)
 
 from judgekit.auth.views import current_name, require_role
-from judgekit.recorder import clock, findings, notation, practice, store
+from judgekit.recorder import clock, facts, findings, notation, practice, store
 from judgekit.recorder.cards import load_cards
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
@@ -68,16 +68,26 @@ def _fail(err: store.StoreError):
     raise exc
 
 
-def _summaries(events, seats):
-    for e in events:
-        if "corrected" in e:  # amended: the line reads as corrected, the original beside it
-            e["summary"] = describe(e["corrected"], seats)
-            e["original_summary"] = describe(e, seats)
-        else:
-            e["summary"] = describe(e, seats)
-        for f in e.get("findings", []):
-            f["url"] = findings.cite_url(f["cite"])
-    return events
+def _json(parts: list[tuple[str, object]], status: int = 200, etag: str | None = None):
+    """A JSON object answer from (key, value) pairs in order; a value that is a `Raw` is
+    already JSON text (the stored log lines: passed through, not parsed and dumped again)."""
+    dumps = current_app.json.dumps
+    body = "{" + ",".join(f"{dumps(k)}:{v.text if isinstance(v, Raw) else dumps(v)}" for k, v in parts) + "}"
+    response = current_app.response_class(body, status=status, mimetype="application/json")
+    if etag:
+        response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"   # a copy may be kept, but asked about each time
+    return response
+
+
+class Raw:
+    """JSON text to put in an answer as it is."""
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _array(texts: list[str]) -> Raw:
+    return Raw("[" + ",".join(texts) + "]")
 
 
 # --- writes (one function per kind) -----------------------------------------------------
@@ -159,29 +169,55 @@ def api_list_games():
 
 @bp.get("/api/games/<id:game_id>")
 def api_game(game_id: int):
-    readable_game(game_id)
-    view = store.game_view(get_db(), game_id, cards=cards(), now=time.time())
-    if view is None:
+    """The whole game (first load), or with `?after=<seq>` what changed since that event
+    (the page's polls). Both carry the game's ETag: a request whose If-None-Match has it
+    is answered 304, nothing changed."""
+    game = readable_game(game_id)
+    after = None
+    if "after" in request.args:
+        after = parse_int(request.args["after"], lo=0)
+        if after is None:
+            raise ApiError(400, "after must be an event number (a whole number, 0 or more)", field="after")
+    db = get_db()
+    tag = store.etag(game, store.last_seq(db, game_id), cards())
+    if request.if_none_match and request.if_none_match.contains_weak(tag):
+        response = current_app.response_class(status=304)
+        response.set_etag(tag, weak=True)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after)
+    if read is None:
         raise ApiError(404, f"there is no game {game_id}")
-    _summaries(view["events"], view["game"]["seats"])
-    for f in view["findings"]:
-        f["url"] = findings.cite_url(f["cite"])
-    view["server_now"] = time.time()
-    return jsonify(view)
+    if isinstance(read, store.StoreError):
+        _fail(read)
+    tag = read.etag
+    if after is None:   # the documented full shape, then what a delta also has
+        for f in read.findings:
+            f["url"] = findings.cite_url(f["cite"])
+        return _json([("game", read.game), ("state", read.state), ("events", _array(read.lines)),
+                      ("findings", read.findings), ("last_entry", read.last_entry),
+                      ("last_seq", read.last_seq), ("etag", f'W/"{tag}"'), ("server_now", time.time())], etag=tag)
+    return _json([("after", after), ("last_seq", read.last_seq), ("events", _array(read.lines)),
+                  ("changed", _array(read.changed)), ("state", read.state), ("findings", read.findings),
+                  ("last_entry", read.last_entry), ("etag", f'W/"{tag}"'), ("server_now", time.time())], etag=tag)
 
 
 @bp.post("/api/games/<id:game_id>/events")
 def api_append(game_id: int):
+    """Store one event or a list (one entry). The answer is what the page needs to redraw:
+    the lines of the events, the earlier lines the entry changed, the state (with the next
+    steps), the findings of the new events, the last seq, Undo's entry and the ETag."""
     payload = json_body()
     if isinstance(payload, dict) and "events" in payload and "type" not in payload:
         payload = payload["events"]
     result = write_events(game_id, payload)
-    game = store.get_game(get_db(), game_id)
-    for f in result.findings:
-        f["url"] = findings.cite_url(f["cite"])
-    body = {"events": _summaries(result.events, game["seats"]), "new": result.new,
-            "findings": result.findings, "state": result.state, "server_now": time.time()}
-    return jsonify(body), 201 if result.new else 200
+    body = {"events": result.events, "new": result.new, "findings": result.findings,
+            "state": result.state, "server_now": time.time(), "changed": result.changed,
+            "last_seq": result.last_seq, "last_entry": result.last_entry, "etag": f'W/"{result.etag}"'}
+    response = jsonify(body)
+    response.status_code = 201 if result.new else 200
+    response.set_etag(result.etag, weak=True)
+    return response
 
 
 @bp.post("/api/games/<id:game_id>/parse")
@@ -214,13 +250,39 @@ def api_outcome(game_id: int):
 
 @bp.get("/api/cards/complete")
 def api_complete():
+    """Names starting with `q`. `kind`: crypt, library, or minion (vampires, imbued and
+    allies: what a minion field offers). `facts=1` adds each name's facts (`facts.facts`),
+    so the page can pre-fill a form from the suggestion it was given."""
     q = request.args.get("q", "")[:80]
     kind = request.args.get("kind")
-    if kind not in (None, "", "crypt", "library"):
-        raise ApiError(400, "kind is crypt or library", field="kind")
+    if kind not in (None, "", "crypt", "library", "minion"):
+        raise ApiError(400, "kind is crypt, library or minion", field="kind")
     limit = min(parse_int(request.args.get("limit"), 0) or 8, 30)  # not int(): "1_0"
     names = cards().complete(q, limit, kind or None) if q.strip() else []
-    return jsonify({"q": q, "names": names})
+    body = {"q": q, "names": names}
+    if request.args.get("facts") not in (None, "", "0"):
+        body["facts"] = {n: facts.facts(cards(), n, "library" if kind == "library" else
+                                        "minion" if kind in ("crypt", "minion") else None)
+                         for n in names}
+    return jsonify(body)
+
+
+MAX_FACTS = 40
+
+
+@bp.get("/api/cards/facts")
+def api_facts():
+    """`?name=…&name=…` (up to MAX_FACTS; `kind` as for completion) -> `{"facts": {name:
+    facts or null}}`: what the page pre-fills from (a vampire's bleed and votes, what a card
+    asks its player to declare)."""
+    names = request.args.getlist("name")
+    kind = request.args.get("kind")
+    if kind not in (None, "", "library", "minion"):
+        raise ApiError(400, "kind is library or minion", field="kind")
+    if not names or len(names) > MAX_FACTS or any(len(n) > 120 for n in names):
+        raise ApiError(400, f"send 1 to {MAX_FACTS} names (name=…), each at most 120 characters",
+                       field="name")
+    return jsonify({"facts": {n: facts.facts(cards(), n, kind or None) for n in names}})
 
 
 @bp.get("/api/recorder/vocabulary")

@@ -10,9 +10,10 @@ permission checks in front of the `POST` handlers here.
 from __future__ import annotations
 
 import json
+import secrets
 from functools import wraps
 
-from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, render_template,
+from flask import (Blueprint, Response, current_app, flash, g, jsonify, redirect, render_template,
                    request, url_for)
 from markupsafe import Markup
 
@@ -22,6 +23,7 @@ from judgekit.db import transaction
 from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
+from judgekit.tournament.players import split_name
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, get_db, json_body, json_object
@@ -121,24 +123,64 @@ def _form_dict() -> dict:
 @bp.get("/tournaments/<id:tid>")
 @requires("tournament.view")
 def dashboard(tid):
+    return _render_dashboard(tid)
+
+
+def _render_dashboard(tid, typed: dict | None = None, error: dict | None = None, status: int = 200):
+    """The dashboard; `typed`/`error`: the registration form refused, with what was typed."""
+    from judgekit.tournament.players_views import checkin_panel_state
     db = get_db()
-    return render_template("tournament/dashboard.html", d=store.dashboard(db, tid))
+    d = store.dashboard(db, tid)
+    return render_template("tournament/dashboard.html", d=d, typed=typed, reg_error=error,
+                           checkin=checkin_panel_state(d["tournament"]["id"]),
+                           show_all=request.args.get("all") == "1",
+                           focus=request.args.get("focus") == "register" or typed is not None), status
+
+
+REGISTER_FIELDS = ("first_name", "last_name", "vekn", "city", "country")
 
 
 @bp.post("/tournaments/<id:tid>/players")
 @requires("players.manage")
-@form_action(_dashboard_url)
 def add_player_form(tid):
-    p = store.add_player(get_db(), tid, {"name": request.form.get("name"), "vekn": request.form.get("vekn")})
-    flash(f"{p['name']} registered" + ("" if p["rated"] else " (no VEKN number: not rated)"), "ok")
-    return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
+    """Register one player from the dashboard's form. A refused entry (a VEKN number taken,
+    no name) comes back with everything that was typed and the message by its field; the
+    name field has the focus again after each entry."""
+    typed = {k: request.form.get(k, "") for k in REGISTER_FIELDS}
+    data = {k: v for k, v in typed.items() if k in ("vekn", "city", "country")}
+    if typed["first_name"].strip() or typed["last_name"].strip() or "name" not in request.form:
+        data.update(first_name=typed["first_name"], last_name=typed["last_name"])
+    else:  # one field for the whole name (split on its first space)
+        data["name"] = request.form.get("name")
+        typed["first_name"], typed["last_name"] = split_name(data["name"] or "")
+    # the form's box: here now (checked in) or registered only; a form without it checks in
+    data["checked_in"] = request.form.get("checked_in") == "1" if "checked_in_present" in request.form else True
+    try:
+        p = store.add_player(get_db(), tid, data, by=who())
+    except TournamentError as exc:
+        if exc.status == 404:
+            raise
+        field = exc.field if exc.field in REGISTER_FIELDS or exc.field == "name" else "form"
+        typed["checked_in"] = data["checked_in"]
+        return _render_dashboard(tid, typed, {"field": "first_name" if field == "name" else field,
+                                              "message": exc.message}, exc.status)
+    notes = []
+    if not p["checked_in"]:
+        notes.append("not checked in yet")
+    if not p["rated"]:
+        notes.append("no VEKN number: not rated")
+    elif p["vekn_temporary"]:
+        notes.append(f"temporary number {p['vekn']}")
+    flash(f"{p['name']} registered" + (f" ({'; '.join(notes)})" if notes else ""), "ok")
+    # no #fragment: a fragment makes browsers skip autofocus (the focused field is scrolled to anyway)
+    return redirect(url_for("tournament.dashboard", tid=tid, focus="register"))
 
 
 @bp.post("/tournaments/<id:tid>/players/<id:pid>/checkin")
 @requires("players.manage")
 @form_action(_dashboard_url)
 def checkin_form(tid, pid):
-    p = store.set_checked_in(get_db(), tid, pid, request.form.get("checked_in") == "1")
+    p = store.set_checked_in(get_db(), tid, pid, request.form.get("checked_in") == "1", by=who())
     flash(f"{p['name']} {'checked in' if p['checked_in'] else 'marked absent'}", "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
@@ -221,19 +263,26 @@ def table_page(tid, n, table):
         typed = {"vps": [request.form.get(f"vp{k}", "") for k in range(1, size + 1)],
                  "withdrawn": sorted({k for k in range(1, size + 1) if request.form.get(f"wd{k}")} | set(ticked)),
                  "note": request.form.get("note", ""), "reason": request.form.get("reason", ""),
-                 "action": action}
+                 "action": action, "based_on": request.form.get("based_on", "")}
+        # what the form showed (`based_on`) and this submission's id: a stale form is refused
+        # with what is stored now, a resent one is stored once (store.result_guard)
+        guard = {"based_on": typed["based_on"], "client_id": request.form.get("client_id") or None}
         try:
             if action == "override":
-                store.override_result(db, t["id"], n, table, typed["vps"], typed["reason"], by=who())
+                after = store.override_result(db, t["id"], n, table, typed["vps"], typed["reason"], by=who(),
+                                              **guard)
                 flash(f"Table {table}: override recorded", "ok")
             elif action == "correct":
-                store.correct_result(db, t["id"], n, table, typed["vps"], typed["reason"],
-                                     withdrawn=typed["withdrawn"], by=who())
+                after = store.correct_result(db, t["id"], n, table, typed["vps"], typed["reason"],
+                                             withdrawn=typed["withdrawn"], by=who(), **guard)
                 flash(f"Table {table}: correction recorded; the standings use it", "ok")
             else:
                 after = store.enter_result(db, t["id"], n, table, typed["vps"], withdrawn=typed["withdrawn"],
-                                           note=typed["note"], by=who())
-                if after["state"] == "invalid":
+                                           note=typed["note"], by=who(),
+                                           may_replace_override=g.identity.may("results.override"), **guard)
+                if after["duplicate"]:
+                    flash(f"Table {table}: this result was already stored", "ok")
+                elif after["state"] == "invalid":
                     flash(f"Table {table}: stored, but the numbers are not possible — see below", "error")
                 else:
                     flash(f"Table {table}: result stored", "ok")
@@ -242,11 +291,19 @@ def table_page(tid, n, table):
             status = exc.status
             typed["messages"] = field_messages(exc.field, exc.message, exc.extra.get("problems"))
             typed["suggest_withdrawn"] = withdrawal_offer(exc.extra.get("problems"), typed["withdrawn"])
+            if exc.status == 409 and "stored" in exc.extra:
+                # shown what is stored now: sent again, the form replaces it (if allowed)
+                detail = store.table_detail(db, t["id"], n, table)
+                typed["conflict"] = exc.extra["stored"]
+                typed["overridden"] = bool(exc.extra.get("overridden"))
+                typed["based_on"] = detail["result_id"] or ""
     messages = typed["messages"] if typed else field_messages(None, None, detail["errors"])
     refused_vps = bool(typed) and any(k == "vps" or k.startswith("seat:") for k in messages)
     offer = typed["suggest_withdrawn"] if typed else withdrawal_offer(detail["errors"], detail["withdrawn"])
+    based_on = typed["based_on"] if typed else (detail["result_id"] or "")
     return render_template("tournament/table.html", t=t, tb=detail, typed=typed, messages=messages,
-                           refused_vps=refused_vps, closed=closed, offer=offer), status
+                           refused_vps=refused_vps, closed=closed, offer=offer, based_on=based_on,
+                           client_id=secrets.token_urlsafe(12)), status
 
 
 def withdrawal_offer(problems, withdrawn) -> list[int]:
@@ -325,7 +382,10 @@ def public_rows(rows: list[dict]) -> list[dict]:
 @requires("final.run")
 @form_action(lambda tid, **_: url_for("tournament.standings_page", tid=tid))
 def toss_form(tid):
-    res = store.record_toss(get_db(), tid, by=who())
+    # the tie the page showed: a second head judge's click on the same tie is refused
+    # (409, the order drawn) instead of drawing the next tie
+    shown = [x for x in request.form.get("players", "").split(",") if x.strip()]
+    res = store.record_toss(get_db(), tid, shown or None, by=who())
     flash(f"Toss drawn (seed {res['seed']})", "ok")
     return redirect(url_for("tournament.standings_page", tid=tid))
 
@@ -482,12 +542,16 @@ def api_add_player(tid):
 @bp.patch("/api/tournaments/<id:tid>/players/<id:pid>")
 @requires("players.manage")
 def api_update_player(tid, pid):
-    body = json_object("an object: {\"checked_in\": bool} or {\"dropped\": bool}")
+    body = json_object("an object: {\"checked_in\": bool}, {\"dropped\": bool} or the record's fields "
+                       "(first_name, last_name, name, vekn, city, country)")
     db = get_db()
     p = store.get_player(db, store.get_tournament(db, tid)["id"], pid)
-    with transaction(db):  # both or neither (each refuses a value that is not true/false)
+    edits = {k: v for k, v in body.items() if k not in ("checked_in", "dropped")}
+    with transaction(db):  # all or nothing (each refuses a value that is not true/false)
+        if edits:
+            p = store.edit_player(db, tid, pid, edits, by=who())
         if "checked_in" in body:
-            p = store.set_checked_in(db, tid, pid, body["checked_in"])
+            p = store.set_checked_in(db, tid, pid, body["checked_in"], by=who())
         if "dropped" in body:
             p = store.drop_player(db, tid, pid, body["dropped"])
     return jsonify(p)
@@ -531,25 +595,37 @@ def api_table(tid, n, table):
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/result")
 @requires("results.enter")
 def api_result(tid, n, table):
-    body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"note\": \"...\"}")
-    return jsonify(store.enter_result(get_db(), tid, n, table, body.get("vps"), withdrawn=body.get("withdrawn"),
-                                      note=body.get("note"), by=who())), 201
+    body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"note\": \"...\", "
+                       "\"based_on\": result_id or null, \"client_id\": \"...\"}")
+    out = store.enter_result(get_db(), tid, n, table, body.get("vps"), withdrawn=body.get("withdrawn"),
+                             note=body.get("note"), by=who(), client_id=body.get("client_id"),
+                             based_on=body.get("based_on"),  # absent: based on no result
+                             may_replace_override=g.identity.may("results.override"))
+    return jsonify(out), 200 if out["duplicate"] else 201
+
+
+def _guard(body: dict) -> dict:
+    """A head judge's write checks `based_on` only when it is sent (`store.result_guard`)."""
+    return {"client_id": body.get("client_id"),
+            "based_on": body["based_on"] if "based_on" in body else store.NOT_GIVEN}
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/override")
 @requires("results.override")
 def api_override(tid, n, table):
     body = json_object("{\"vps\": [...], \"reason\": \"...\"}")
-    return jsonify(store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
-                                         by=who())), 201
+    out = store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"), by=who(),
+                                **_guard(body))
+    return jsonify(out), 200 if out["duplicate"] else 201
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/correct")
 @requires("results.correct")
 def api_correct(tid, n, table):
     body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"reason\": \"...\"}")
-    return jsonify(store.correct_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
-                                        withdrawn=body.get("withdrawn"), by=who())), 201
+    out = store.correct_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
+                               withdrawn=body.get("withdrawn"), by=who(), **_guard(body))
+    return jsonify(out), 200 if out["duplicate"] else 201
 
 
 @bp.get("/api/tournaments/<id:tid>/standings")
