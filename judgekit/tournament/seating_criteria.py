@@ -52,6 +52,22 @@ class Criteria:
         """"R1 0 · R2 0 · R3 0 · … · R8 0.27 · R9 0"."""
         return " · ".join(f"{code} {format_figure(code, self.figures[code])}" for code in CODES)
 
+    def page(self, names: dict) -> dict:
+        """For the round page: the figures line, and per criterion what it asks, its
+        figure and who is at fault (`names`: player id → name)."""
+        rows = []
+        for code in CODES:
+            faults = []
+            for f in self.faults.get(code, []):
+                if code in ("R5", "R7"):       # a player (and the seat he repeats)
+                    who = str(names.get(f[0], f[0]))
+                    faults.append(f"{who} (seat {f[1]})" if len(f) > 1 else who)
+                else:                          # a pair
+                    faults.append(" & ".join(str(names.get(x, x)) for x in f[:2]))
+            rows.append({"code": code, "asks": ASKS[code], "figure": format_figure(code, self.figures[code]),
+                         "faults": faults})
+        return {"text": self.text(), "rows": rows, "rounds": self.rounds}
+
     def to_dict(self) -> dict:
         return {"figures": dict(self.figures), "total": self.total, "text": self.text(),
                 "rounds": self.rounds,

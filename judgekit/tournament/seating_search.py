@@ -25,8 +25,8 @@ Pure: no I/O, players are any hashable values.
 """
 from __future__ import annotations
 
+import itertools
 import math
-import os
 import random
 from dataclasses import dataclass
 from typing import Hashable, Sequence
@@ -50,14 +50,23 @@ TRANSFERS = {4: (1, 2, 3, 4), 5: (1, 2, 3, 4, 4)}
 
 #: Annealing temperatures (in weight units): from above an R7 violation down to well
 #: below R9's, so that the end of the run only descends.
-T_START = float(os.environ.get("T0", 3000.0))
-T_END = float(os.environ.get("T1", 0.05))
+T_START = 3000.0
+T_END = 0.05
+#: The polish's passes at most, and the players of each class it tries per exchange.
+POLISH_PASSES = 20
+POLISH_TRIES = 12
 
 
 def iterations_for(players: int) -> int:
     """The search's length for a round of `players`: long enough for the small events,
     where the criteria are hardest to meet, and about one second at 300 players."""
-    return max(int(os.environ.get("IT", 30000)), 150 * players)
+    return max(30000, 100 * players)
+
+
+def restarts_for(players: int) -> int:
+    """Independent searches (the best is kept): small events, where the criteria are
+    hardest to meet and a search is quick, get several."""
+    return 6 if players <= 30 else 3 if players <= 60 else 2 if players <= 150 else 1
 
 
 @dataclass
@@ -132,6 +141,9 @@ class Search:
             if a < playing and b < playing:
                 self.hist[a][b] = _pair_costs(met, tally.rel[a, b], rounds_count)
         self.seats0 = tally.seats[:playing]
+        #: what a player's per-player criteria depend on, besides his slots (`polish`)
+        self.hkey = [(tuple(tally.seats[p]), tally.vps[p], tally.transfers[p], tally.played[p])
+                     for p in range(playing)]
         self.vps0 = tally.vps[:playing]
         self.transfers0 = tally.transfers[:playing]
         self.played0 = tally.played[:playing]
@@ -207,9 +219,10 @@ class Search:
     # --- the search ----------------------------------------------------------------------
     def run(self, tables: list[list[int]], rng: random.Random,
             iterations: int) -> tuple[float, list[list[int]]]:
-        """Anneal `tables` (changed in place); returns the best seating met, with its cost."""
+        """Anneal `tables` (changed in place), then polish the best seating met (`polish`);
+        returns it with its cost."""
         places = [(ti, si) for ti, t in enumerate(tables) for si in range(len(t))]
-        if len(places) < 2 or iterations <= 0:
+        if len(places) < 2:
             return self.total(tables), [t[:] for t in tables]
         slots = [(len(t), si) for t in tables for si in range(len(t))]
         plan = []
@@ -223,10 +236,10 @@ class Search:
         sums = self._sums(per)
         spread = self.spread_cost(sums)
         current = sum(costs) + sum(c[0] for c in per.values()) + spread
-        best, best_tables = current, [t[:] for t in tables]
+        best, best_tables, best_plan = current, [t[:] for t in tables], [dict(r) for r in plan]
         players = list(cur)
         count, ahead = len(places), self.ahead
-        decay = math.log(T_END / T_START) / iterations
+        decay = math.log(T_END / T_START) / max(1, iterations)
         rand, randrange, exp = rng.random, rng.randrange, math.exp
         player_cost, spread_cost, pair_cost = self.player, self.spread_cost, self.pair_cost
         for step in range(iterations):
@@ -279,11 +292,165 @@ class Search:
                 if current < best - 1e-9:
                     best = current
                     best_tables = [t[:] for t in tables]
+                    best_plan = [dict(r) for r in plan]
             elif ta is None:
                 r[a], r[b] = r[b], r[a]
             else:
                 A[sa], B[sb] = a, b
-        return best, best_tables
+        self.polish(best_tables, best_plan)
+        return self.total(best_tables, best_plan), best_tables
+
+    def polish(self, tables: list[list[int]], plan: list[dict]) -> None:
+        """A steepest-descent finish on the per-player criteria (R3, R5, R7, R8), in place.
+
+        A player's share of those criteria depends only on his past seats and the slots
+        (table size, seat) he takes now and in the plan, so the players fall into a few
+        classes: every exchange of slots between two classes that lowers the per-player
+        figures is tried, with the pairs' cost (R1, R2, R4, R6, R9) of the tables it
+        touches, and made when the whole total drops. Ends when no exchange helps.
+        """
+        where = {p: (ti, si) for ti, t in enumerate(tables) for si, p in enumerate(t)}
+        cur = {p: (len(tables[ti]), si) for p, (ti, si) in where.items()}
+        per = {p: self.player(p, [cur[p]] + [r[p] for r in plan]) for p in cur}
+        sums = self._sums(per)
+        spread = self.spread_cost(sums)
+        costs = [self.pair_cost(t) for t in tables]
+        memo: dict[tuple, tuple[float, float, float]] = {}
+
+        def cost_of(p: int, slots: tuple) -> tuple[float, float, float]:
+            key = (self.hkey[p], slots)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = self.player(p, list(slots))
+            return got
+
+        for _pass in range(POLISH_PASSES):
+            improved = False
+            for r in range(-1, len(plan)):          # -1: this round, then the plan's rounds
+                def slots_of(p: int, r=r) -> tuple:
+                    return (cur[p],) + tuple(x[p] for x in plan)
+                groups: dict[tuple, list[int]] = {}
+                for p in cur:
+                    groups.setdefault((self.hkey[p], slots_of(p)), []).append(p)
+                keys = list(groups)
+                for i, k1 in enumerate(keys):
+                    for k2 in keys[i + 1:]:
+                        s1, s2 = k1[1], k2[1]
+                        at = r + 1
+                        if s1[at] == s2[at] or not groups[k1] or not groups[k2]:
+                            continue
+                        a0, b0 = groups[k1][0], groups[k2][0]
+                        na = cost_of(a0, s1[:at] + (s2[at],) + s1[at + 1:])
+                        nb = cost_of(b0, s2[:at] + (s1[at],) + s2[at + 1:])
+                        oa, ob = per[a0], per[b0]
+                        new_sums = [sums[0] - oa[1] - ob[1] + na[1] + nb[1],
+                                    sums[1] - oa[1] ** 2 - ob[1] ** 2 + na[1] ** 2 + nb[1] ** 2,
+                                    sums[2] - oa[2] - ob[2] + na[2] + nb[2],
+                                    sums[3] - oa[2] ** 2 - ob[2] ** 2 + na[2] ** 2 + nb[2] ** 2]
+                        new_spread = self.spread_cost(new_sums)
+                        gain = na[0] + nb[0] - oa[0] - ob[0] + new_spread - spread
+                        if gain >= -1e-9:
+                            continue
+                        done = None
+                        if r >= 0:                     # the plan: no pairs to count
+                            done = (groups[k1][0], groups[k2][0], 0.0, None)
+                        else:
+                            for a in groups[k1][:POLISH_TRIES]:
+                                for b in groups[k2][:POLISH_TRIES]:
+                                    (ta, sa), (tb, sb) = where[a], where[b]
+                                    A, B = tables[ta], tables[tb]
+                                    A[sa], B[sb] = b, a
+                                    ca = self.pair_cost(A)
+                                    cb = self.pair_cost(B) if tb != ta else 0.0
+                                    A[sa], B[sb] = a, b
+                                    pair_delta = ca + cb - costs[ta] - (costs[tb] if tb != ta else 0.0)
+                                    if pair_delta + gain < -1e-9:
+                                        done = (a, b, pair_delta, (ca, cb))
+                                        break
+                                if done:
+                                    break
+                        if done is None:
+                            continue
+                        a, b, _delta, new_costs = done
+                        if r >= 0:
+                            plan[r][a], plan[r][b] = plan[r][b], plan[r][a]
+                        else:
+                            (ta, sa), (tb, sb) = where[a], where[b]
+                            tables[ta][sa], tables[tb][sb] = b, a
+                            where[a], where[b] = (tb, sb), (ta, sa)
+                            cur[a], cur[b] = cur[b], cur[a]
+                            costs[ta] = new_costs[0]
+                            if tb != ta:
+                                costs[tb] = new_costs[1]
+                        per[a], per[b] = na, nb
+                        sums, spread = new_sums, new_spread
+                        groups[k1].remove(a)
+                        groups[k2].remove(b)
+                        groups.setdefault((self.hkey[a], slots_of(a)), []).append(a)
+                        groups.setdefault((self.hkey[b], slots_of(b)), []).append(b)
+                        keys.extend(k for k in (( self.hkey[a], slots_of(a)), (self.hkey[b], slots_of(b)))
+                                    if k not in keys)
+                        improved = True
+            # a player at a table whose pairs cost something, swapped with anyone
+            for ta, A in enumerate(tables):
+                for sa in range(len(A)):
+                    if not costs[ta]:
+                        break
+                    for tb, B in enumerate(tables):
+                        if tb == ta:
+                            continue
+                        for sb in range(len(B)):
+                            a, b = A[sa], B[sb]
+                            na = cost_of(a, ((len(B), sb),) + tuple(x[a] for x in plan))
+                            nb = cost_of(b, ((len(A), sa),) + tuple(x[b] for x in plan))
+                            oa, ob = per[a], per[b]
+                            new_sums = [sums[0] - oa[1] - ob[1] + na[1] + nb[1],
+                                        sums[1] - oa[1] ** 2 - ob[1] ** 2 + na[1] ** 2 + nb[1] ** 2,
+                                        sums[2] - oa[2] - ob[2] + na[2] + nb[2],
+                                        sums[3] - oa[2] ** 2 - ob[2] ** 2 + na[2] ** 2 + nb[2] ** 2]
+                            new_spread = self.spread_cost(new_sums)
+                            A[sa], B[sb] = b, a
+                            ca, cb = self.pair_cost(A), self.pair_cost(B)
+                            delta = (ca + cb - costs[ta] - costs[tb] + na[0] + nb[0] - oa[0] - ob[0]
+                                     + new_spread - spread)
+                            if delta < -1e-9:
+                                costs[ta], costs[tb] = ca, cb
+                                per[a], per[b] = na, nb
+                                sums, spread = new_sums, new_spread
+                                where[a], where[b] = (tb, sb), (ta, sa)
+                                cur[a], cur[b] = (len(B), sb), (len(A), sa)
+                                improved = True
+                            else:
+                                A[sa], B[sb] = a, b
+            # every seat order of each table: its pairs' relative positions and its seats
+            for ti, table in enumerate(tables):
+                n, before = len(table), table[:]
+                old_players = sum(per[p][0] for p in before)
+                best_delta, best = -1e-9, None
+                for order in itertools.permutations(before):
+                    new = [cost_of(p, ((n, i),) + tuple(x[p] for x in plan)) for i, p in enumerate(order)]
+                    s0, s1, s2, s3 = sums
+                    for p, nv in zip(order, new):
+                        ov = per[p]
+                        s0 += nv[1] - ov[1]
+                        s1 += nv[1] * nv[1] - ov[1] * ov[1]
+                        s2 += nv[2] - ov[2]
+                        s3 += nv[2] * nv[2] - ov[2] * ov[2]
+                    new_sums = [s0, s1, s2, s3]
+                    new_spread = self.spread_cost(new_sums)
+                    pairs = self.pair_cost(order)
+                    delta = pairs - costs[ti] + sum(v[0] for v in new) - old_players + new_spread - spread
+                    if delta < best_delta:
+                        best_delta, best = delta, (list(order), new, new_sums, new_spread, pairs)
+                if best is None:
+                    continue
+                order, new, sums, spread, costs[ti] = best
+                table[:] = order
+                for i, (p, nv) in enumerate(zip(order, new)):
+                    where[p], cur[p], per[p] = (ti, i), (n, i), nv
+                improved = True
+            if not improved:
+                return
 
 
 def search_round(playing: Sequence[Player], sizes: Sequence[int],
@@ -302,20 +469,26 @@ def search_round(playing: Sequence[Player], sizes: Sequence[int],
                 index.setdefault(p, len(index))
     earlier_ix = [[[index[p] for p in table] for table in round_] for round_ in earlier]
     ahead = max(0, rounds_count - len(earlier) - 1) if plan_ahead else 0
+    if not earlier:
+        # the first round: every seating is as good as any other (nobody has a past)
+        return [list(playing[i:i + size]) for i, size in zip(_starts(sizes), sizes)]
     search = Search(len(playing), len(index), earlier_ix, rounds_count, ahead)
     if iterations is None:
-        iterations = iterations_for(len(playing)) if earlier else 0
-    restarts = int(os.environ.get("K", 1))
+        iterations = iterations_for(len(playing))
     best = None
-    for k in range(restarts):
+    for attempt in range(restarts_for(len(playing))):
         order = list(range(len(playing)))
-        if k:
+        if attempt:
             rng.shuffle(order)
-        tables, i = [], 0
-        for size in sizes:
-            tables.append(order[i:i + size])
-            i += size
-        got = search.run(tables, rng, iterations // restarts)
-        if best is None or got[0] < best[0]:
+        got = search.run([order[i:i + size] for i, size in zip(_starts(sizes), sizes)], rng, iterations)
+        if best is None or got[0] < best[0] - 1e-9:
             best = got
     return [[playing[i] for i in table] for table in best[1]]
+
+
+def _starts(sizes: Sequence[int]) -> list[int]:
+    out, i = [], 0
+    for size in sizes:
+        out.append(i)
+        i += size
+    return out

@@ -214,30 +214,8 @@ def round_page(tid, n):
     db = get_db()
     t = store.get_tournament(db, tid)
     r = store.round_detail(db, t["id"], n)
-    everyone = store.players(db, t["id"])
-    criteria = store.round_criteria(db, t["id"], r["number"])
-    return render_template("tournament/round.html", t=t, r=r, criteria=criteria_view(criteria, everyone),
-                           players=[p for p in everyone if not p["dropped"]])
-
-
-def criteria_view(criteria, everyone: list[dict]) -> dict | None:
-    """The round's seating criteria for the round page: the figures line, and per
-    criterion what it asks, its figure and who is at fault, by name."""
-    if criteria is None:
-        return None
-    from judgekit.tournament.seating_criteria import ASKS, CODES, format_figure
-    names = {p["id"]: p["name"] for p in everyone}
-    rows = []
-    for code in CODES:
-        faults = []
-        for f in criteria.faults.get(code, []):
-            if code in ("R5", "R7"):
-                faults.append(f"{names.get(f[0], f[0])} (seat {f[1]})" if len(f) > 1 else str(names.get(f[0], f[0])))
-            else:
-                faults.append(" & ".join(str(names.get(x, x)) for x in f[:2]))
-        rows.append({"code": code, "asks": ASKS[code], "figure": format_figure(code, criteria.figures[code]),
-                     "faults": faults})
-    return {"text": criteria.text(), "rows": rows, "rounds": criteria.rounds}
+    return render_template("tournament/round.html", t=t, r=r, criteria=store.criteria_page(db, t["id"], r["number"]),
+                           players=[p for p in store.players(db, t["id"]) if not p["dropped"]])
 
 
 @bp.post("/tournaments/<id:tid>/rounds/<id:n>/swap")
@@ -500,10 +478,7 @@ def export_seating(tid, fmt):
     if fmt == "csv":
         return _csv(store.SEATING_COLUMNS, rows, f"seating-{t['id']}.csv")
     if fmt == "json":
-        numbers = sorted({row["round"] for row in rows})
-        criteria = {str(k): c.to_dict() for k in numbers
-                    if (c := store.round_criteria(db, t["id"], k)) is not None}
-        return jsonify({"tournament": t["id"], "name": t["name"], "seating": rows, "criteria": criteria})
+        return jsonify({"tournament": t["id"], "name": t["name"], "seating": rows, **store.export_criteria(db, t["id"], rows)})
     raise ApiError(404, "export as .csv or .json")
 
 

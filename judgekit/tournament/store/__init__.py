@@ -112,7 +112,9 @@ from judgekit.tournament.store.schema import migrate
 from judgekit.tournament.store.summary import (
                                             SEATING_COLUMNS,
                                             STANDINGS_COLUMNS,
+                                            criteria_page,
                                             dashboard,
+                                            export_criteria,
                                             round_criteria,
                                             seating_rows,
                                             standings_rows,
@@ -143,4 +145,5 @@ __all__ = [
     "preview_roster", "register_roster", "checkin_state", "close_checkin", "open_checkin", "self_check_in",
     "RESULTS_COLUMNS", "archon_event", "archon_workbook", "results_rows", "vekn_report", "import_workbook",
     "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN", "round_criteria",
+    "criteria_page", "export_criteria",
 ]

@@ -44,6 +44,26 @@ def round_criteria(db, tournament_id: Any, number: Any) -> seating_criteria.Crit
     return seating_criteria.measure([round_tables(db, t["id"], n) for n in upto], t["rounds_planned"])
 
 
+def criteria_page(db, tournament_id: Any, number: Any) -> dict | None:
+    """The round page's criteria panel (`seating_criteria.Criteria.page`), players named."""
+    figures = round_criteria(db, tournament_id, number)
+    if figures is None:
+        return None
+    return figures.page({p["id"]: p["name"] for p in players(db, tournament_id)})
+
+
+def export_criteria(db, tournament_id: Any, rows: list[dict]) -> dict[str, dict]:
+    """The seating export's criteria (JSON): {"criteria": {round number (a string): figures,
+    total, text and faults (`Criteria.to_dict`)}} for the preliminary rounds of `rows`
+    (`seating_rows`)."""
+    out = {}
+    for k in sorted({row["round"] for row in rows}):
+        figures = round_criteria(db, tournament_id, k)
+        if figures is not None:
+            out[str(k)] = figures.to_dict()
+    return {"criteria": out}
+
+
 SEATING_COLUMNS = ("round", "table", "seat", "player_id", "name", "vekn", "criteria")
 STANDINGS_COLUMNS = ("place", "rank", "player_id", "name", "vekn", "gw", "vp", "tp", "rounds",
                      "status", "finish", "final_vp", "rating_points")
