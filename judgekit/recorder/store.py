@@ -18,6 +18,7 @@ Pure domain code: no Flask. Errors are returned as values (`StoreError`).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -274,12 +275,29 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     seqs = {e["seq"] for e in new_events}
     new_findings, state = _read_checked(db, game, cards, new_events, lambda eng: (
         [f.to_dict() for f in eng.findings if f.seq in seqs], eng.state(now)))
+    if new_events and game.get("tournament_id") is not None:
+        _tell_listeners(db, game, new_events, state)
     by_seq: dict[int, list] = {}
     for f in new_findings:
         by_seq.setdefault(f["seq"], []).append(f)
     out = [dict(e, findings=by_seq.get(e["seq"], [])) for e in stored]
     return Appended(events=out, new=len(new_events), findings=new_findings, state=state)
 
+
+
+# Told of every append of new events to a tournament's game, after its commit:
+# `listener(db, game, new_events, state)`. The live hall registers one
+# (`judgekit.live.feed`: clocks, extensions and finished games for the room display); the
+# recorder does not know who listens. A listener's failure never fails the append.
+APPEND_LISTENERS: list[Callable[..., None]] = []
+
+
+def _tell_listeners(db, game: dict[str, Any], new_events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+    for listener in list(APPEND_LISTENERS):
+        try:
+            listener(db, game, new_events, state)
+        except Exception:  # the events are stored: a listener's problem is logged, not the judge's
+            logging.getLogger("judgekit").exception("recorder append listener %r failed", listener)
 
 
 def _plan_batch(conn, game: dict[str, Any], checked: list[dict[str, Any]], last: int, is_list: bool,

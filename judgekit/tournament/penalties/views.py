@@ -358,8 +358,11 @@ def time_page(tid):
     db = get_db()
     t = tstore.get_tournament(db, tid)
     clocks = extensions.round_clocks(db, t["id"], request.args.get("round") or None)
+    # ?judge_minutes=: the judge's time at the table of a closed judge call (judgekit.live)
+    offered = extensions.suggestion(request.args.get("judge_minutes")) if request.args.get("judge_minutes") else None
     return render_template("penalties/time.html", t=t, clocks=clocks, values={}, errors={},
-                           guidance=_guidance(), focus=parse_int(request.args.get("table")))
+                           guidance=_guidance(), focus=parse_int(request.args.get("table")),
+                           judge_minutes=offered["judge_minutes"] if isinstance(offered, dict) else None)
 
 
 def _guidance() -> list[dict]:
