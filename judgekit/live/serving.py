@@ -186,6 +186,8 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
     module). `server.judgekit_hub` is its hub; `server.run()` serves until interrupted."""
     limit = connection_limit(connections)
     _raise_file_limit(limit)
+    # waitress logs a line for every request that waits for a thread: a flood under load
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     kw.setdefault("channel_timeout", 60)
     server = _create_server(app, host=host, port=port, threads=threads, ident="judgekit",
                             connection_limit=limit, asyncore_use_poll=True, **kw)

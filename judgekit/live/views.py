@@ -41,7 +41,7 @@ def _message_id(value: str | None, field: str) -> int | None:
     if value is None or not value.strip():
         return None
     text = value.strip()
-    n = int(text) if re.fullmatch(r"\d{1,19}", text) else None
+    n = int(text) if re.fullmatch(r"[0-9]{1,19}", text) else None
     if n is None or n > MAX_INT:
         raise ApiError(400, f"{field} must be the id of a message of this stream (a whole number), "
                             f"not {text[:30]!r}", field=field)

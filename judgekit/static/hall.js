@@ -143,6 +143,7 @@
     var over = left !== null && left <= 0;
     clock.textContent = !hall || !hall.round ? "—" : left === null ? "—" : over ? "Time!" : clockText(left);
     clock.classList.toggle("is-time", over);
+    clock.classList.toggle("is-short", clock.textContent.length <= 5);
     clock.classList.toggle("is-last", left !== null && left > 0 && left <= 15 * 60 * 1000);
     if (note) {
       if (!hall || !hall.round) note.textContent = hall ? "The next round is seated soon." : "";

@@ -267,8 +267,10 @@ def report_page(tid):
     t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
     players = [(p, _decorate(db, t, p.records), _decorate(db, t, p.lifted)) for p in rep.players]
+    from judgekit.live import calls as judge_calls   # the hall's calls go in the same report
     return render_template("penalties/report.html", t=t, rep=rep, players=players,
-                           cat=pstore.catalog_of(db, t), generated=extensions.iso(time.time()))
+                           cat=pstore.catalog_of(db, t), generated=extensions.iso(time.time()),
+                           judge_calls=judge_calls.calls(db, t["id"]))
 
 
 def _follow_up_form(tid, rid, fn, done: str):
