@@ -35,9 +35,16 @@
     this.open();
     var self = this;
     setInterval(function () {
-      if (Date.now() - self.heardAt > WATCHDOG_MS) self.open();   // silent too long: a dead connection
+      if (Date.now() - self.heardAt > WATCHDOG_MS && navigator.onLine !== false) {
+        self.setStatus("reconnecting");
+        self.open();   // silent too long: a dead connection
+      }
     }, 5000);
     window.addEventListener("online", function () { self.open(); });
+    window.addEventListener("offline", function () {   // the device says so: no need to wait for the watchdog
+      if (self.es) self.es.close();
+      self.setStatus("reconnecting");
+    });
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden && Date.now() - self.heardAt > 20000) self.open();
     });
