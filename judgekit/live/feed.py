@@ -14,6 +14,7 @@ from typing import Any
 
 from judgekit.live import journal
 from judgekit.recorder import clock as clockmod
+from judgekit.recorder import checked
 from judgekit.recorder import store as recorder_store
 from judgekit.tournament.penalties import extensions
 
@@ -65,7 +66,7 @@ def on_append(db, game: dict[str, Any], new_events: list[dict[str, Any]], state:
                 journal.publish(db, tid, "clock.changed", {**base, **_clock_fields(clock)},
                                 subject=f"game:{game['id']}")
     finished = bool(state.get("finished"))
-    key = (recorder_store._db_key(db), game["id"])
+    key = (checked.db_key(db), game["id"])
     with _lock:
         known = _finished.get(key)
     if known is None:
