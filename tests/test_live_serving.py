@@ -184,6 +184,17 @@ def test_each_audience_on_its_own_stream(served):
         r.close()
 
 
+def test_a_head_request_is_answered_and_ends(served):
+    server, port, tid, org = served
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    conn.request("HEAD", f"/api/tournaments/{tid}/live")
+    r = conn.getresponse()
+    assert r.status == 200 and r.getheader("Content-Type").startswith("text/event-stream")
+    assert r.read() == b""
+    conn.close()
+    assert server.judgekit_hub.count() == 0
+
+
 def test_the_server_holds_a_hall_of_connections(served):
     server, port, tid, org = served
     assert server.adj.connection_limit == serving.connection_limit() >= 500

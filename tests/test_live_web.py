@@ -155,7 +155,8 @@ def test_a_call_for_a_table_not_in_the_round_says_so(client, hall):
     r = client.post(f"/api/tournaments/{tid}/calls", json={"table": 7})
     assert r.status_code == 404 and r.get_json() == {"error": "There is no table 7 in round 1: check the "
                                                                "number on your table.", "status": 404, "field": "table"}
-    for body in ({"table": None}, {"table": "1; drop"}, {"table": 1, "reason": 5}, {"table": [1]}):
+    for body in ({"table": None}, {"table": "1; drop"}, {"table": 1, "reason": 5}, {"table": [1]},
+                 {"table": 1, "reason": []}, {"table": 1, "reason": {"a": 1}}, {"table": 1, "client_id": [1]}):
         r = client.post(f"/api/tournaments/{tid}/calls", json=body)
         assert r.status_code in (400, 404) and r.get_json()["error"]
     assert client.post(f"/api/tournaments/{tid}/calls", json=[1]).status_code == 400

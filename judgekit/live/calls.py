@@ -223,7 +223,7 @@ def open_call(db, tournament_id: Any, table_no: Any, *, reason: Any = None, clie
         return Refusal(exc.status, exc.message)
     if reason in ("", None):
         reason = None
-    elif reason not in REASONS:
+    elif not isinstance(reason, str) or reason not in REASONS:
         return Refusal(400, f"reason must be one of {', '.join(REASONS)} (or nothing).", "reason")
     cid = _clean_text(client_id, "client_id", 100)
     if isinstance(cid, Refusal):

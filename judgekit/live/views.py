@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import time
@@ -68,7 +69,7 @@ def stream(tid):
     after = _message_id(request.headers.get("Last-Event-ID"), "Last-Event-ID")
     if after is None:
         after = _message_id(request.args.get("after"), "after")
-    adopt = request.environ.get(ADOPT_KEY)
+    adopt = request.environ.get(ADOPT_KEY) if request.method == "GET" else None   # HEAD: headers only
     mode = "push" if adopt else "poll"
     last = journal.last_id(db)
     reset = None
@@ -130,11 +131,17 @@ def _public_call(call: dict, audience: str) -> dict:
     return out
 
 
+def _origin(tid: int) -> str | None:
+    """Who a call counts against for the per-device limit: the device's address, unless a
+    judge of the event calls (for a table, from the floor): judges are not limited."""
+    return None if identity(tid) is not None else (request.remote_addr or "?")
+
+
 @bp.post("/api/tournaments/<id:tid>/calls")
 def api_call(tid):
     body = json_object('{"table": table number, "reason": "ruling" | "time" | "deck" | "other"}')
     res = calls_mod.open_call(get_db(), tid, body.get("table"), reason=body.get("reason"),
-                              client_id=body.get("client_id"), origin=request.remote_addr)
+                              client_id=body.get("client_id"), origin=_origin(tid))
     if isinstance(res, calls_mod.Refusal):
         _refused(res)
     return jsonify({"call": _public_call(res.call, messages.PUBLIC), "duplicate": res.duplicate}), \
@@ -180,10 +187,17 @@ def call_form(tid, table):
     db = get_db()
     t = tstore.get_tournament(db, tid)
     res = calls_mod.open_call(db, t["id"], table, reason=request.form.get("reason") or None,
-                              client_id=request.form.get("client_id"), origin=request.remote_addr)
+                              client_id=request.form.get("client_id"), origin=_origin(t["id"]))
     if isinstance(res, calls_mod.Refusal):
         return _call_page(t, table, error=res.message, status=res.status)
     return redirect(url_for("live.call_page", tid=t["id"], table=table, call=res.call["id"]))
+
+
+@functools.lru_cache(maxsize=2048)
+def _call_qr_svg(link: str, table: int) -> str:
+    """A table's call QR code (about 10 ms to draw): drawn once per link and process."""
+    from judgekit import qr
+    return qr.svg(link, title=f"Call a judge to table {table}")
 
 
 @bp.get("/tournaments/<id:tid>/call/<id:table>/qr.svg")
@@ -195,8 +209,9 @@ def call_qr(tid, table):
     if link["url"] is None:
         svg = qr.placeholder("no venue address")
     else:
-        svg = qr.svg(link["url"], title=f"Call a judge to table {table}")
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+        svg = _call_qr_svg(link["url"], table)
+    # the link changes only with the address phones use: a seating page printed again reuses it
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
 
 
 # --- judge calls: the judges' side --------------------------------------------------------------------
