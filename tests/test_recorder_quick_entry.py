@@ -75,3 +75,26 @@ def test_influence_and_discard_are_next_steps_for_the_acting_seat():
     assert labels["Ann discards a card"]["event"] == {"type": "discard", "seat": 1}
     st = state([ev("turn.start", 1)])
     assert "Ann discards a card" not in [s["label"] for s in st["next"]]   # not before influence
+
+
+POLITICAL = [ev("turn.start", 1), ev("action.declare", 1, action="political", minion="Anson"),
+             ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5)]
+
+
+def test_a_seat_may_abstain_and_the_vote_goes_on_to_the_next_seat():
+    from recorder_helpers import run
+    from judgekit.recorder.words import describe
+    events = POLITICAL + [ev("vote", 1, votes=2, side="for", vampire="Anson"), ev("vote", 2, side="abstain")]
+    st = state(events)
+    assert run(events) == []                        # no side, no number: nothing missing
+    votes = st["action"]["votes"]
+    assert (votes["for"], votes["against"], votes["seats"]) == (2, 0, [1, 2])
+    assert votes["ballots"]["2"] == [{"votes": None, "side": "abstain", "vampire": None}]
+    assert votes["ballots"]["1"] == [{"votes": 2, "side": "for", "vampire": "Anson"}]
+    assert [s["seat"] for s in st["next"] if s["event"]["type"] == "vote"] == [3]
+    assert describe({"type": "vote", "seat": 2, "side": "abstain"}, ["Ann", "Ben", "Cid", "Dee"]) == "Ben abstains"
+
+
+def test_abstain_in_quick_entry():
+    from judgekit.recorder.notation import parse_line
+    assert parse_line("3 vote abstain", 5) == [{"type": "vote", "seat": 3, "side": "abstain"}]

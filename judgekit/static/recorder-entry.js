@@ -1,0 +1,806 @@
+/* One-handed entry on the recorder page: the next steps as buttons and one-tap chips (the
+   minions and cards on the table, strikes, amounts), the vote panel (one tap per seat), the
+   forms (an action, a card, a block, a strike, a vote, terms, a redirect, any other entry)
+   with their fields pre-filled from the card facts, and the correction of a log line
+   (an `amend`). Plain JS, no build step.
+
+   A chip marked ✓ records the entry at once; other chips fill a field. A form opens for the
+   seat the step is for (or the seat tapped in the table drawing); after it records, the
+   page goes back to the table and the status line.
+
+   window.judgekitEntry(ctx) -> {renderDeck(state), ask(title, base, names, done, setup),
+     actionForm, cardForm, reactionForm, redirectForm, voteForm, amend(line), close(), isOpen()}
+   ctx: {root, seats, fields (judgekitFields), vocabulary, view() (the game as loaded),
+     send(events) -> Promise<true|false|"queued">, say(msg, isError), once(key, fn),
+     chosen() (the tapped seat or null), forChosen(step), practice (bool)} */
+(function () {
+  "use strict";
+
+  var ACTIONS = [["bleed", "Bleed"], ["hunt", "Hunt"], ["political", "Political"], ["card", "Action card"],
+                 ["equip", "Equip"], ["recruit", "Recruit"], ["employ", "Employ"], ["leave-torpor", "Leave torpor"],
+                 ["rescue", "Rescue"], ["diablerie", "Diablerie"], ["anarch", "Anarch"], ["other", "Other"]];
+  // kinds that come with a card to name: tapping them chooses, Record records
+  var WITH_CARD = {political: 1, card: 1, equip: 1, recruit: 1, employ: 1};
+  var TALK = [["negotiate", "negotiates"], ["question", "question"], ["answer", "answer"],
+              ["hypothetical", "hypothetical"], ["raised-voice", "raised voice"], ["slur", "slur"],
+              ["physical-threat", "physical threat"]];
+  var WINDOWS = ["unlock", "master", "minion", "after-action", "minion-end", "influence", "discard",
+                 "pre-range", "range", "pre-strike", "strike", "damage", "press"];
+  var STRIKES = ["hand strike", "dodge", "combat ends"];
+  var LABELS = {seat: "Who", minion: "Minion", card: "Card", action: "Action", amount: "Amount",
+    target_seat: "Target", target: "Target", strike: "Strike", damage: "Damage", votes: "Votes",
+    side: "Side", vampire: "Voting vampire", terms: "Terms", minutes: "Minutes", stealth: "Stealth",
+    judge_minutes: "Judge time at the table (min)", reason: "Reason", kind: "What was said",
+    text: "Text", discipline: "Discipline (dom / DOM)", window: "Window", phase: "Phase", x: "X",
+    outcome: "Outcome", press: "Press", step: "Step", count: "Cards", to: "To", label: "Label",
+    name: "Effect", passed: "Passed", blocked: "Blocked", bleed_change: "Bleed change",
+    bleed_total: "Bleed total", votes_for: "Votes for", votes_against: "Votes against", available: "Available votes",
+    level: "Level", limit_min: "Time limit (min)", finding_seq: "Finding of #", target_seq: "The play #",
+    target_card: "Card cancelled", time_left_min: "Minutes left", edge: "Edge", turn: "Turn"};
+  var NUMBER_CHIPS = {amount: [1, 2, 3, 4, 5], damage: [0, 1, 2, 3, 4], votes: [1, 2, 3, 4], stealth: [0, 1, 2, 3],
+                      minutes: [1, 2, 3, 5, 10], x: [1, 2, 3, 4, 5], count: [1, 2, 3]};
+
+  window.judgekitEntry = function (ctx) {
+    var F = ctx.fields, el = F.el, SEATS = ctx.seats;
+    var $ = function (id) { return document.getElementById(id); };
+    var form = $("rec-ask"), deck = $("rec-next");
+    var home = {parent: form.parentNode, next: form.nextSibling};   // where the form lives
+    var current = null;                                             // the open form's controller
+
+    // --- the table as the state has it -----------------------------------------------------
+    function st() { var v = ctx.view(); return v ? v.state : null; }
+    function name(seat) { return SEATS[seat - 1]; }
+    function who(seat) { return seat ? name(seat) + " (seat " + seat + ")" : ""; }
+    function live() {
+      var s = st();
+      return s ? s.seats.filter(function (x) { return !x.out; }).map(function (x) { return x.seat; })
+        : SEATS.map(function (_, i) { return i + 1; });
+    }
+    function round(from) {
+      // the live seats round the table, starting at `from`
+      var l = live(), i = l.indexOf(from);
+      return i < 0 ? l : l.slice(i).concat(l.slice(0, i));
+    }
+    function minionsAt(seat) {
+      var s = st();
+      var list = s && seat && s.seats[seat - 1] ? s.seats[seat - 1].minions || [] : [];
+      F.learn(list);
+      return list;
+    }
+    function minionNames(first) {
+      // every minion on the table, those of `first` first
+      var out = [];
+      round(first || 1).forEach(function (seat) {
+        minionsAt(seat).forEach(function (m) { if (out.indexOf(m.name) < 0) out.push(m.name); });
+      });
+      return out;
+    }
+    function cardsAt(seat) {
+      var s = st();
+      return s && seat && s.seats[seat - 1] ? (s.seats[seat - 1].cards || []) : [];
+    }
+    function allCards(first) {
+      var out = cardsAt(first).slice();
+      round(first || 1).forEach(function (seat) {
+        cardsAt(seat).forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); });
+      });
+      return out;
+    }
+    function prey(seat) { var s = st(); return s && seat ? s.seats[seat - 1].prey : null; }
+    function acting() { var s = st(); return s && s.turn.seat && !s.turn.ended ? s.turn.seat : null; }
+    function minionFacts(n) { return F.facts(n, "minion") || {}; }
+    function strikerMinion(seat) {
+      var s = st(), a = s && s.action;
+      if (!a) return null;
+      if (seat === a.seat) return a.minion;
+      if (seat === a.blocker || seat === a.attempting) return a.blocker_minion || null;
+      return null;
+    }
+
+    // --- sending ------------------------------------------------------------------------------
+    function record(key, events, after) {
+      // one entry; a second tap on the same thing while it is on its way is the same tap
+      return ctx.once(key, function () {
+        return ctx.send(events).then(function (ok) {
+          if (ok) { close(); backToTable(); if (after) after(); }
+          return ok;
+        });
+      });
+    }
+    function backToTable() {
+      // after an entry, the table and the status line (not left scrolled down)
+      window.scrollTo(0, 0);
+    }
+
+    // --- forms ----------------------------------------------------------------------------------
+    // spec: {title, base, fields: [field], record (the field whose chips record), required,
+    //        hint, build(event, ctl) -> events | null, done(), anchor (insert after), focus,
+    //        setup(form, ctl), extra: [[label, fn]]}
+    // field: {name, kind: "seats"|"choice"|"number"|"name"|"text"|"select"|"toggle", value,
+    //         options, chips(ctl) -> [names or [value, label, hint]], suggest ("minion"|"library"),
+    //         show(ctl) -> bool, change(value, ctl), label, local(ctl), auto (a pre-filled value)}
+    function close() {
+      if (!current) return;
+      current = null;
+      form.hidden = true;
+      form.textContent = "";
+      if (form.parentNode !== home.parent) home.parent.insertBefore(form, home.next);
+      deck.hidden = false;
+    }
+    function open(spec) {
+      close();
+      var ctl = {spec: spec, fields: {}, rows: {}, values: {}};
+      current = ctl;
+      form.textContent = "";
+      form.hidden = false;
+      if (spec.anchor) spec.anchor.insertAdjacentElement("afterend", form);
+      else deck.hidden = true;        // the form takes the place of the next steps
+      var head = el("div", {"class": "rec-ask-title"}, spec.title);
+      form.appendChild(head);
+      ctl.hint = el("p", {"class": "rec-ask-hint"});
+      ctl.get = function (n) { return ctl.values[n] == null ? "" : ctl.values[n]; };
+      ctl.set = function (n, v, how) { return setValue(ctl, n, v, how || {}); };
+      ctl.refresh = function () { refresh(ctl); };
+      spec.fields.forEach(function (f) {
+        ctl.fields[f.name] = f;
+        ctl.values[f.name] = f.value == null ? "" : f.value;
+        var row = el("div", {"class": "rec-field rec-field-" + f.kind, "data-field": f.name});
+        ctl.rows[f.name] = row;
+        form.appendChild(row);
+      });
+      form.appendChild(ctl.hint);
+      var ok = el("button", {type: "submit", "class": "rec-record"}, spec.submitLabel || "Record");
+      var cancel = el("button", {type: "button", "class": "rec-cancel"}, "Cancel");
+      cancel.addEventListener("click", function () { close(); backToTable(); });
+      var buttons = el("div", {"class": "rec-ask-buttons"});
+      buttons.appendChild(ok);
+      (spec.extra || []).forEach(function (x) {
+        var b = el("button", {type: "button", "class": "rec-ask-extra"}, x[0]);
+        b.addEventListener("click", function () { x[1](ctl); });
+        buttons.appendChild(b);
+      });
+      buttons.appendChild(cancel);
+      form.appendChild(buttons);
+      form.onsubmit = function (ev) { ev.preventDefault(); submit(ctl); };
+      spec.fields.forEach(function (f) { if (f.change && ctl.values[f.name] !== "") f.change(ctl.values[f.name], ctl, {initial: true}); });
+      refresh(ctl);
+      if (spec.setup) spec.setup(form, ctl);
+      var focus = spec.focus && form.querySelector("[name=" + spec.focus + "]");
+      if (focus) focus.focus();
+      form.scrollIntoView({block: "nearest"});
+      return ctl;
+    }
+    function filled(ctl) {
+      return (ctl.spec.required || []).every(function (n) { return ctl.get(n) !== ""; });
+    }
+    function setValue(ctl, n, v, how) {
+      var f = ctl.fields[n];
+      if (!f) return;
+      var recordable = !(f.selectOnly && f.selectOnly(v, ctl));   // judged on the value before the tap
+      ctl.values[n] = v == null ? "" : v;
+      if (!how.auto) delete ctl.values["auto:" + n];
+      else ctl.values["auto:" + n] = true;
+      if (f.change && !how.quiet) f.change(ctl.values[n], ctl, how);
+      if (how.tap && recordable && ctl.spec.record === n && filled(ctl)) { submit(ctl); return; }
+      refresh(ctl);
+    }
+    function refresh(ctl) {
+      // (re)draw every field: chips follow the seat and what was chosen
+      ctl.spec.fields.forEach(function (f) {
+        var row = ctl.rows[f.name];
+        var shown = !f.show || f.show(ctl);
+        row.hidden = !shown;
+        if (!shown) { row.textContent = ""; row.dataset.built = ""; return; }
+        drawField(ctl, f, row);
+      });
+      var hint = ctl.spec.hint ? ctl.spec.hint(ctl) : "";
+      ctl.hint.textContent = hint || "";
+      ctl.hint.hidden = !hint;
+    }
+    function drawField(ctl, f, row) {
+      var v = ctl.get(f.name);
+      var isRecord = ctl.spec.record === f.name && filledBut(ctl, f.name);
+      if (!row.dataset.built) {
+        row.textContent = "";
+        var label = el("label", {"class": "rec-field-label", "for": "rec-f-" + f.name}, f.label || LABELS[f.name] || f.name);
+        row.appendChild(label);
+        var input;
+        if (f.kind === "select") {
+          input = el("select", {name: f.name, id: "rec-f-" + f.name});
+          input.appendChild(el("option", {value: ""}, "—"));
+          (f.options || []).forEach(function (o) { input.appendChild(el("option", {value: o[0]}, o[1])); });
+          input.addEventListener("change", function () { ctl.set(f.name, input.value, {quiet: false}); });
+        } else if (f.kind === "seats" || f.kind === "choice" || f.kind === "toggle") {
+          input = el("input", {type: "hidden", name: f.name, id: "rec-f-" + f.name});
+        } else {
+          input = el("input", {name: f.name, id: "rec-f-" + f.name, autocomplete: "off",
+                               type: f.kind === "number" ? "number" : "text", spellcheck: "false", autocapitalize: "off"});
+          if (f.kind === "number") { input.min = "0"; input.step = f.step || "1"; input.inputMode = f.step ? "decimal" : "numeric"; }
+          input.addEventListener("input", function () {
+            ctl.values[f.name] = input.value.trim();
+            delete ctl.values["auto:" + f.name];
+            if (f.typed) f.typed(input.value, ctl);
+          });
+          if (f.suggest) {
+            F.suggest(input, {kind: f.suggest, local: function () { return f.local ? f.local(ctl) : []; },
+              pick: function (picked) {
+                input.value = picked;
+                ctl.set(f.name, picked, {tap: true});
+              }});
+          }
+        }
+        row.appendChild(input);
+        row.appendChild(el("div", {"class": "rec-field-chips"}));
+        row.dataset.built = "1";
+      }
+      var inputEl = row.querySelector("[name=" + f.name + "]");
+      if (inputEl && inputEl.value !== String(v)) inputEl.value = v;
+      var box = row.querySelector(".rec-field-chips");
+      box.textContent = "";
+      var options = f.kind === "seats" ? (f.seats ? f.seats(ctl) : live()).map(function (s) { return [s, name(s)]; })
+        : f.kind === "choice" ? (typeof f.options === "function" ? f.options(ctl) : f.options)
+        : f.kind === "toggle" ? [[true, f.on || "yes"]]
+        : f.chips ? f.chips(ctl) : (NUMBER_CHIPS[f.name] || []);
+      (options || []).forEach(function (o) {
+        var val = Array.isArray(o) ? o[0] : o, lab = Array.isArray(o) ? o[1] : String(o), hint = Array.isArray(o) ? o[2] : null;
+        var on = String(v) === String(val) && v !== "";
+        var recordsHere = isRecord && !(f.selectOnly && f.selectOnly(val, ctl));
+        box.appendChild(F.chip(lab + (recordsHere ? " ✓" : ""), function () {
+          if (f.kind === "toggle") { ctl.set(f.name, on ? "" : true, {tap: true}); return; }
+          ctl.set(f.name, val, {tap: true});
+        }, {value: val, on: on, record: recordsHere, hint: hint, toggle: f.kind !== "name" && f.kind !== "text"}));
+      });
+      if (f.inserts) f.inserts(ctl).forEach(function (word) {
+        box.appendChild(F.chip(word, function () {
+          var input = row.querySelector("input");
+          input.value = (input.value ? input.value.replace(/\s*$/, " ") : "") + word;
+          ctl.values[f.name] = input.value; input.focus();
+        }, {extra: "is-insert"}));
+      });
+    }
+    function filledBut(ctl, n) {
+      return (ctl.spec.required || []).every(function (r) { return r === n || ctl.get(r) !== ""; });
+    }
+    function coerce(f, v) {
+      if (f.kind === "seats" || f.kind === "number") {
+        var num = f.step ? parseFloat(v) : parseInt(v, 10);
+        return isNaN(num) ? v : num;
+      }
+      if (f.kind === "toggle") return v === true || v === "true";
+      return typeof v === "string" ? v.trim() : v;
+    }
+    function collect(ctl) {
+      var event = Object.assign({}, ctl.spec.base);
+      ctl.spec.fields.forEach(function (f) {
+        var shown = !f.show || f.show(ctl);
+        var v = ctl.get(f.name);
+        if (!shown || v === "" || f.local_only) { if (!f.keep) delete event[f.name]; return; }
+        event[f.name] = coerce(f, v);
+      });
+      return event;
+    }
+    function submit(ctl) {
+      if (current !== ctl) return;
+      var event = collect(ctl);
+      var events = ctl.spec.build ? ctl.spec.build(event, ctl) : [event];
+      if (!events) return;
+      return record("form:" + ctl.spec.title, events, ctl.spec.done);
+    }
+
+    // --- fields, by the name of the event field ------------------------------------------------
+    function seatOf(ctl) { return +ctl.get("seat") || null; }
+    function field(n, value, extra) {
+      var f = {name: n, value: value};
+      if (n === "seat" || n === "target_seat") f.kind = "seats";
+      else if (n === "action") { f.kind = "choice"; f.options = ACTIONS; }
+      else if (n === "side") { f.kind = "choice"; f.options = [["for", "For"], ["against", "Against"], ["abstain", "Abstain"]]; }
+      else if (n === "kind") { f.kind = "choice"; f.options = TALK; }
+      else if (n === "window" || n === "phase" || n === "step" || n === "to") {
+        f.kind = "select"; f.options = WINDOWS.concat(n === "step" ? ["end"] : []).map(function (w) { return [w, w]; });
+      }
+      else if (n === "minion" || n === "vampire") {
+        f.kind = "name"; f.suggest = "minion";
+        f.chips = function (ctl) { return minionsAt(seatOf(ctl)).map(function (m) { return m.name; }); };
+        f.local = function (ctl) { return minionNames(seatOf(ctl)); };
+      } else if (n === "target") {
+        f.kind = "name"; f.suggest = "minion";
+        f.chips = function (ctl) { return minionNames(seatOf(ctl)).slice(0, 8); };
+        f.local = function (ctl) { return minionNames(seatOf(ctl)); };
+      } else if (n === "card" || n === "target_card") {
+        f.kind = "name"; f.suggest = "library";
+        f.chips = function (ctl) { return (n === "card" ? cardsAt(seatOf(ctl)) : allCards(seatOf(ctl))).slice(0, 6); };
+        f.local = function (ctl) { return allCards(seatOf(ctl)); };
+      } else if (n === "strike") {
+        f.kind = "name"; f.chips = function () { return STRIKES; };
+      } else if (NUMBER_CHIPS[n] || n === "judge_minutes" || n === "bleed_change" || n === "bleed_total" ||
+                 n === "votes_for" || n === "votes_against" || n === "available" || n === "limit_min" ||
+                 n === "time_left_min" || n === "turn" || n === "finding_seq" || n === "target_seq") {
+        f.kind = "number";
+        if (n === "judge_minutes" || n === "time_left_min") f.step = "0.5";
+      } else if (n === "passed" || n === "blocked" || n === "wake" || n === "burn_edge" || n === "directed" ||
+                 n === "delays_replacement" || n === "locked" || n === "terms_choice" || n === "changes") {
+        f.kind = "toggle";
+      } else f.kind = "text";
+      return Object.assign(f, extra || {});
+    }
+
+    // --- the forms --------------------------------------------------------------------------------
+    function ask(title, base, names, done, setup) {
+      // any entry: the fields it asks for, each with its chips and suggestions
+      var required = [];
+      var fields = names.map(function (n) { return field(n, base[n]); });
+      if (names.indexOf("minion") >= 0 && base.type === "block.declare") required = ["minion"];
+      var spec = {title: title, base: base, fields: fields, required: required, done: done, setup: setup,
+                  focus: fields.filter(function (f) { return f.kind === "text" || f.kind === "name" || f.kind === "number"; })
+                    .map(function (f) { return f.name; })[0]};
+      if (base.type === "block.declare") { spec.record = "minion"; spec.focus = "minion"; }
+      if (base.type === "strike") return prefill(strikeForm(base.seat, title, done), base);
+      if (base.type === "vote") return prefill(voteForm(base.seat, {title: title, done: done}), base);
+      if (base.type === "action.declare") return actionForm(base.seat, base.minion, {title: title, done: done, base: base});
+      if (base.type === "transfer") return prefill(transferForm(base.seat, title, done), base);
+      if (base.type === "referendum.terms") return prefill(termsForm(base.seat, title, done), base);
+      if (base.type === "card.play" || base.type === "reaction") {
+        return prefill(cardForm(base.seat, base.card, {type: base.type, title: title, done: done}), base);
+      }
+      return open(spec);
+    }
+
+    function actionHint(ctl) {
+      var m = ctl.get("minion"), f = m ? minionFacts(m) : null, out = [];
+      if (f && f.kind) {
+        var bits = [];
+        if (f.title) bits.push(f.title + ", " + f.votes + " vote" + (f.votes === 1 ? "" : "s"));
+        if (f.bleed > 1) bits.push("bleed " + f.bleed);
+        if (f.stealth) bits.push("+" + f.stealth + " stealth");
+        if (bits.length) out.push(m + ": " + bits.join(", "));
+      }
+      var card = ctl.get("card"), cf = card ? F.facts(card, "library") : null;
+      if (cf && cf.types) out.push(card + ": " + cf.types.join(" / ").toLowerCase());
+      return out.join(" · ");
+    }
+    function bleedOf(ctl) {
+      var m = ctl.get("minion"), base = m ? (minionFacts(m).bleed || 1) : 1;
+      var card = ctl.get("card"), cf = card ? F.facts(card, "library") : null, disc = ctl.get("discipline");
+      if (cf && cf.bonuses) {
+        var key = disc || (cf.disciplines && cf.disciplines.length === 1 ? cf.disciplines[0] : null);
+        if (key && cf.bonuses[key] && cf.bonuses[key].bleed) base += cf.bonuses[key].bleed;
+      }
+      return base;
+    }
+    function actionForm(seat, minion, opts) {
+      // "Ana declares an action": the minion (its chip opened this), what it does (the chips
+      // that record), and what goes with it: the card, the bleed's amount (pre-filled from the
+      // card facts) and target (the prey), stealth, a political action's terms
+      opts = opts || {};
+      seat = seat || acting();
+      var isBleed = function (ctl) { return ctl.get("action") === "bleed" || ctl.get("action") === ""; };
+      var preset = function (ctl) {
+        if ((ctl.get("amount") === "" || ctl.values["auto:amount"]) && isBleed(ctl) && ctl.get("minion")) {
+          ctl.set("amount", bleedOf(ctl), {auto: true, quiet: true});
+        }
+        if (ctl.get("target_seat") === "" && isBleed(ctl) && prey(seatOf(ctl))) {
+          ctl.set("target_seat", prey(seatOf(ctl)), {auto: true, quiet: true});
+        }
+      };
+      var spec = {
+        title: opts.title || (name(seat) + " declares an action"),
+        base: {type: "action.declare", seat: seat},
+        required: ["minion", "action"], record: "action", done: opts.done,
+        hint: actionHint,
+        fields: [
+          field("seat", seat, {label: "Who", change: function (v, ctl) { if (!ctl.values["auto:target_seat"]) return; ctl.values.target_seat = ""; preset(ctl); }}),
+          field("minion", minion, {change: function (v, ctl) { preset(ctl); }}),
+          field("card", opts.card, {label: "Card (if any)", change: function (v, ctl) {
+            if (!v) return;
+            F.factsOf([v]).then(function (got) {
+              var cf = got[v];
+              if (current !== ctl) return;
+              if (cf && cf.action && ctl.get("action") !== cf.action) ctl.set("action", cf.action, {quiet: true});
+              preset(ctl);
+              ctl.refresh();
+            });
+          }}),
+          field("discipline", opts.discipline, {label: "Discipline", show: function (ctl) {
+            var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
+            return !!(cf && cf.disciplines && cf.disciplines.length);
+          }, chips: function (ctl) { return levelChips(ctl.get("card")); },
+            change: function (v, ctl) { preset(ctl); }}),
+          field("amount", opts.amount, {label: "Bleed amount", show: isBleed}),
+          field("target_seat", opts.target_seat, {label: "Bleeding", show: isBleed,
+            seats: function (ctl) { return live().filter(function (s) { return s !== seatOf(ctl); }); }}),
+          field("stealth", null, {label: "Stealth declared"}),
+          field("terms", null, {label: "Terms (if stated now)", show: function (ctl) { return ctl.get("action") === "political"; },
+            inserts: function () { return live().map(name); }}),
+          field("action", opts.action, {label: "What it does", options: function (ctl) {
+              // the bleed chip says what it records: "Bleed 2 → Bruno"
+              return ACTIONS.map(function (o) {
+                if (o[0] === "bleed") {
+                  var t = +ctl.get("target_seat");
+                  return [o[0], "Bleed " + (ctl.get("amount") || "?") + (t ? " → " + name(t) : "")];
+                }
+                return [o[0], o[1] + (WITH_CARD[o[0]] ? "…" : "")];
+              });
+            }, selectOnly: function (val, ctl) { return !!WITH_CARD[val] && (ctl.get("action") !== val); },
+            change: function (v, ctl) {
+              preset(ctl);
+              if (WITH_CARD[v] && !ctl.get("card")) {
+                setTimeout(function () { var c = form.querySelector("input[name=card]"); if (c) c.focus(); }, 0);
+              }
+            }})
+        ],
+        build: function (event) {
+          if (event.action !== "bleed") { delete event.amount; delete event.target_seat; }
+          return [event];
+        }
+      };
+      return prefill(open(spec), opts.base);
+    }
+    function prefill(ctl, base) {
+      // a form opened for an entry made before (a queued entry to fix): its values
+      if (!base) return ctl;
+      Object.keys(ctl.fields).forEach(function (n) {
+        if (base[n] != null && base[n] !== "") { ctl.values[n] = base[n]; delete ctl.values["auto:" + n]; }
+      });
+      ctl.refresh();
+      return ctl;
+    }
+    function levelChips(card) {
+      var cf = card ? F.facts(card, "library") : null;
+      var out = [];
+      Object.keys((cf && cf.levels) || {}).forEach(function (code) {
+        (cf.levels[code] || []).forEach(function (lvl) {
+          var v = lvl === "superior" ? code.toUpperCase() : code.toLowerCase();
+          out.push([v, v, lvl]);
+        });
+      });
+      return out;
+    }
+    function cardForm(seat, card, opts) {
+      // a card: what its facts say it needs (discipline, target, amount, X); the chips of the
+      // last thing it needs record. A political action card opens the action form instead.
+      opts = opts || {};
+      seat = seat || ctx.chosen() || acting() || 1;
+      var ctl;
+      var needs = function (ctl, what) {
+        var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
+        if (!cf) return what !== "x";   // facts unknown: the usual fields
+        if (what === "discipline") return (cf.disciplines || []).length > 0;
+        return (cf.needs || []).indexOf(what) >= 0;
+      };
+      var lastNeed = function (ctl) {
+        var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
+        if (!cf) return null;
+        var order = ["discipline", "target", "amount", "x"].filter(function (w) { return needs(ctl, w); });
+        return order.length ? order[order.length - 1] : null;
+      };
+      var type = opts.type || "card.play";
+      var spec = {
+        title: opts.title || (type === "reaction" ? "Reaction" : "Play a card"),
+        base: {type: type, seat: seat}, required: ["card"], done: opts.done,
+        hint: actionHint, focus: card ? null : "card",
+        fields: [
+          field("seat", seat),
+          field("card", card, {change: function (v, c) {
+            if (!v) return;
+            F.factsOf([v]).then(function (got) {
+              if (current !== c) return;
+              var cf = got[v];
+              if (cf && cf.action && acting() === seatOf(c) && type === "card.play") {   // an action card: declared as an action
+                actionForm(seatOf(c), null, {card: v, action: cf.action});
+                return;
+              }
+              if (cf && (cf.types || []).indexOf("Reaction") >= 0) c.spec.base.type = "reaction";
+              c.spec.record = lastNeed(c);
+              c.spec.required = ["card"].concat(["discipline", "target", "amount", "x"].filter(function (w) { return needs(c, w); }));
+              c.refresh();
+            });
+          }}),
+          field("minion", null, {label: "Played by (minion)"}),
+          field("discipline", null, {label: "Discipline", show: function (c) { return needs(c, "discipline"); },
+            chips: function (c) { return levelChips(c.get("card")); }}),
+          field("target", null, {show: function (c) { return needs(c, "target"); }}),
+          field("amount", null, {show: function (c) { return needs(c, "amount"); }}),
+          field("x", null, {show: function (c) { return needs(c, "x"); }})
+        ]
+      };
+      ctl = open(spec);
+      return ctl;
+    }
+    function reactionForm(seat) {
+      var s = st(), a = s && s.action;
+      seat = seat || ctx.chosen() || (a && a.target_seat) || null;
+      return cardForm(seat, null, {type: "reaction", title: "Reaction"});
+    }
+    function redirectForm(seat) {
+      // a reaction or effect that aims the action at another Methuselah (Deflection…)
+      var s = st(), a = s && s.action;
+      seat = seat || ctx.chosen() || (a && a.target_seat) || null;
+      return open({
+        title: "Redirect the action", base: {type: "action.redirect", seat: seat},
+        required: ["target_seat"], record: "target_seat", hint: actionHint, focus: null,
+        fields: [
+          field("seat", seat, {label: "Who redirects (the target)"}),
+          field("card", null, {label: "Card (e.g. Deflection)", change: function (v, c) {
+            if (v) F.factsOf([v]).then(function () { if (current === c) c.refresh(); });
+          }}),
+          field("minion", null, {label: "With (minion)"}),
+          field("discipline", null, {label: "Discipline", chips: function (c) { return levelChips(c.get("card")); }}),
+          field("target_seat", null, {label: "New target", seats: function (c) {
+            return live().filter(function (x) { return !a || (x !== a.seat && x !== +c.get("seat")); });
+          }})
+        ]
+      });
+    }
+    function blockForm(seat, title) {
+      return open({title: title || (name(seat) + " blocks with"), base: {type: "block.declare", seat: seat},
+                   required: ["minion"], record: "minion", focus: "minion",
+                   fields: [field("seat", seat), field("minion", null, {label: "Blocking minion"})]});
+    }
+    function strikeSpec(seat) {
+      var m = strikerMinion(seat), f = m ? minionFacts(m) : {};
+      return {minion: m, strength: f.strength == null ? 1 : f.strength};
+    }
+    function strikeForm(seat, title, done) {
+      var sm = strikeSpec(seat);
+      return open({title: title || ("Strike: " + who(seat)), base: {type: "strike", seat: seat},
+                   required: ["strike"], record: "strike", done: done, focus: null,
+                   fields: [field("seat", seat), field("damage", null),
+                            field("strike", null, {change: function (v, c) {
+                              if (c.get("damage") === "" || c.values["auto:damage"]) {
+                                c.set("damage", v === "hand strike" ? sm.strength : v === "dodge" || v === "combat ends" ? 0 : "", {auto: true, quiet: true});
+                              }
+                            }}),
+                            field("card", null, {label: "Card (if any)"}), field("minion", sm.minion, {label: "Striking minion"})]});
+    }
+    function transferForm(seat, title, done) {
+      return open({title: title || (name(seat) + " transfers"), base: {type: "transfer", seat: seat},
+                   required: ["amount"], record: "amount", done: done, focus: null,
+                   fields: [field("minion", null, {label: "To (minion, if said)"}),
+                            field("amount", null, {label: "Pool transferred"})]});
+    }
+    function termsForm(seat, title, done) {
+      var s = st(), a = s && s.action;
+      seat = seat || (a && a.seat);
+      return open({title: title || "Terms confirmed", base: {type: "referendum.terms", seat: seat}, focus: "terms",
+                   done: done, fields: [field("terms", null, {label: "Terms" + (a && a.card ? " of " + a.card : ""),
+                     inserts: function () { return live().map(name); }})],
+                   extra: [["As announced", function () { record("terms", [{type: "referendum.terms", seat: seat, terms: "as announced"}], done); }]]});
+    }
+    function voteForm(seat, opts) {
+      // one seat's vote when the panel's one tap is not enough: another vampire, another number
+      opts = opts || {};
+      return open({
+        title: opts.title || ("Vote: " + who(seat)), base: {type: "vote", seat: seat}, done: opts.done,
+        required: ["side"], record: "side", focus: opts.focus || null,
+        fields: [field("seat", seat),
+                 field("vampire", opts.vampire || null, {change: function (v, c) {
+                   var f = minionFacts(v);
+                   if (f.votes && (c.get("votes") === "" || c.values["auto:votes"])) c.set("votes", f.votes, {auto: true, quiet: true});
+                 }}),
+                 field("votes", opts.votes || null),
+                 field("side", null)],
+        build: function (event) {
+          var list = [event];
+          if (event.vampire && !minionsAt(event.seat).some(function (m) { return m.name === event.vampire; })) {
+            // a vampire the table drawing does not show yet: it came into play
+            list.unshift({type: "minion.in", seat: event.seat, minion: event.vampire});
+          }
+          return list;
+        }});
+    }
+
+    // --- the vote panel: one tap per seat ------------------------------------------------------------
+    function titled(seat) {
+      return minionsAt(seat).filter(function (m) { return m.votes > 0; });
+    }
+    function ballotWords(list) {
+      return list.map(function (b) {
+        if (b.side === "abstain") return "abstains";
+        return (b.votes != null ? b.votes + " " : "") + (b.side || "?") + (b.vampire ? " (" + b.vampire + ")" : "");
+      }).join(", ");
+    }
+    function votePanel(s, step) {
+      var a = s.action, ballots = (a && a.votes && a.votes.ballots) || {};
+      var box = el("div", {"class": "rec-votes", role: "group", "aria-label": "Votes"});
+      box.appendChild(el("div", {"class": "rec-votes-head"}, "Votes" + (a && a.votes ? " — " + a.votes["for"] + " for, " + a.votes.against + " against" : "")));
+      round(a ? a.seat : acting()).forEach(function (seat) {
+        var vs = titled(seat), total = vs.reduce(function (n, m) { return n + m.votes; }, 0);
+        var row = el("div", {"class": "rec-vote" + (step && step.seat === seat ? " is-next" : ""), "data-seat": seat});
+        var what = vs.length ? vs.map(function (m) { return m.name + " (" + m.title + ", " + m.votes + ")"; }).join(", ")
+          : "no titled vampire seen";
+        row.appendChild(el("div", {"class": "rec-vote-who"}, name(seat) + " — " + what));
+        var done = ballots[String(seat)];
+        if (done) {
+          row.classList.add("is-done");
+          row.appendChild(el("div", {"class": "rec-vote-done"}, "✓ " + ballotWords(done)));
+          box.appendChild(row);
+          return;
+        }
+        var buttons = el("div", {"class": "rec-vote-buttons"});
+        var cast = function (side) {
+          var events = side === "abstain" ? [{type: "vote", seat: seat, side: "abstain"}]
+            : vs.map(function (m) { return {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name}; });
+          record("vote:" + seat, events);
+        };
+        if (total) {
+          buttons.appendChild(F.chip("For " + total + " ✓", function () { cast("for"); }, {record: true, extra: "is-for"}));
+          buttons.appendChild(F.chip("Against " + total + " ✓", function () { cast("against"); }, {record: true, extra: "is-against"}));
+        }
+        buttons.appendChild(F.chip("Abstain ✓", function () { cast("abstain"); }, {record: true}));
+        if (vs.length > 1) buttons.appendChild(F.chip("Split…", function () { split(row, seat, vs); }));
+        buttons.appendChild(F.chip(total ? "Other…" : "+ Vampire…", function () {
+          voteForm(seat, {focus: total ? null : "vampire"});
+        }));
+        row.appendChild(buttons);
+        box.appendChild(row);
+      });
+      return box;
+    }
+    function split(row, seat, vs) {
+      // each titled vampire votes on its own: one tap each
+      var old = row.querySelector(".rec-vote-buttons");
+      var box = el("div", {"class": "rec-vote-split"});
+      vs.forEach(function (m) {
+        var line = el("div", {"class": "rec-vote-one", "data-vampire": m.name});
+        line.appendChild(el("span", {"class": "rec-vote-name"}, m.name + " (" + m.votes + ")"));
+        ["for", "against", "abstain"].forEach(function (side) {
+          line.appendChild(F.chip(side[0].toUpperCase() + side.slice(1) + " ✓", function () {
+            var ev = side === "abstain" ? {type: "vote", seat: seat, side: "abstain", vampire: m.name}
+              : {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name};
+            ctx.once("vote:" + seat + ":" + m.name, function () {
+              return ctx.send([ev]).then(function (ok) { if (ok) line.classList.add("is-done"); return ok; });
+            });
+          }, {record: true}));
+        });
+        box.appendChild(line);
+      });
+      old.replaceWith(box);
+    }
+
+    // --- the next steps: buttons, and chips under those that name a minion or a strike -----------------
+    function stepButton(step) {
+      var btn = el("button", {type: "button", "class": (step.kind === "secondary" ? "is-secondary" : "") +
+        (step.chosen ? " is-for-chosen" : "")}, step.label);
+      btn.addEventListener("click", function () {
+        if (step.ask && step.ask.length) ask(step.label, step.event, step.ask);
+        else record("next:" + step.label, [step.event]);
+      });
+      return btn;
+    }
+    function chipRow(step, chips) {
+      var row = el("div", {"class": "rec-step-row" + (step.kind === "secondary" ? " is-secondary" : "")});
+      row.appendChild(stepButton(step));
+      row.appendChild(F.chips(null, chips));
+      return row;
+    }
+    function extraSteps(s, steps) {
+      // a tapped seat may answer the block opportunity even when no step is theirs (the
+      // predator's "no block" on a bleed): its "no block" and "blocks with…"
+      var c = ctx.chosen(), a = s.action;
+      if (!c || !a || a.resolved || !a.actor_passed || s.combat || a.polling || c === a.seat) return steps;
+      if ((a.done || []).indexOf(c) >= 0 || steps.some(function (x) { return x.event.type === "block.pass" && x.event.seat === c; })) return steps;
+      return [{label: who(c) + ": no block", event: {type: "block.pass", seat: c}, ask: [], kind: "primary", seat: c, chosen: true},
+              {label: name(c) + " blocks with…", event: {type: "block.declare", seat: c}, ask: ["minion"], kind: "secondary", seat: c, chosen: true}]
+        .concat(steps);
+    }
+    function renderDeck(s) {
+      deck.textContent = "";
+      if (!s) return;
+      var steps = extraSteps(s, (s.next || []).map(ctx.forChosen));
+      var voteShown = false;
+      steps.forEach(function (step) {
+        var t = step.event.type, seat = step.event.seat;
+        if (t === "vote") {
+          if (!voteShown) { deck.appendChild(votePanel(s, step)); voteShown = true; }
+          return;
+        }
+        if (t === "action.declare" && step.ask.length) {
+          deck.appendChild(chipRow(step, minionsAt(seat).map(function (m) {
+            return F.chip(m.name, function () { actionForm(seat, m.name); }, {hint: m.bleed > 1 ? "bleed " + m.bleed : null});
+          })));
+          return;
+        }
+        if (t === "block.declare") {
+          deck.appendChild(chipRow(step, minionsAt(seat).map(function (m) {
+            return F.chip(m.name + " ✓", function () {
+              record("block:" + seat, [{type: "block.declare", seat: seat, minion: m.name}]);
+            }, {record: true});
+          })));
+          return;
+        }
+        if (t === "strike") {
+          var sm = strikeSpec(seat);
+          deck.appendChild(chipRow(step, STRIKES.map(function (k) {
+            var damage = k === "hand strike" ? sm.strength : 0;
+            return F.chip((k === "hand strike" ? "Hand strike · " + damage : k[0].toUpperCase() + k.slice(1)) + " ✓", function () {
+              var ev = {type: "strike", seat: seat, strike: k, damage: damage};
+              if (sm.minion) ev.minion = sm.minion;
+              record("strike:" + seat, [ev]);
+            }, {record: true});
+          })));
+          return;
+        }
+        if (t === "transfer" && step.kind !== "secondary") {
+          deck.appendChild(chipRow(step, [1, 2, 3, 4, 5].map(function (n) {
+            return F.chip(n + " ✓", function () { record("transfer", [{type: "transfer", seat: seat, amount: n}]); }, {record: true});
+          })));
+          return;
+        }
+        deck.appendChild(stepButton(step));
+      });
+      if (!voteShown && s.action && s.action.polling && !s.action.resolved && s.action.kind === "political") {
+        deck.appendChild(votePanel(s, null));   // every seat voted: the panel still shows the ballots
+      }
+      cardRow(s);
+    }
+    function cardRow(s) {
+      // the cards already played at the seat that acts (or the seat tapped): one tap to play again
+      var seat = ctx.chosen() || acting();
+      if (!seat || (s.game_over && !s.game_over.stored) || s.finished) return;
+      var cards = cardsAt(seat).slice(0, 6);
+      F.factsOf(cards);
+      var list = cards.map(function (c) {
+        return F.chip(c, function () { cardForm(seat, c); });
+      });
+      list.push(F.chip("Card…", function () { cardForm(seat, null); }, {extra: "is-more"}));
+      var row = F.chips(name(seat) + " plays", list);
+      row.classList.add("rec-card-row");
+      deck.appendChild(row);
+    }
+
+    // --- correcting a log line ---------------------------------------------------------------------------
+    var vocab = ctx.vocabulary || {};
+    function amend(e, li) {
+      // tap a line: its fields, as corrected so far, to change; stored as an `amend` (or taken back)
+      if (!e) return;
+      if (e.type === "amend" || e.type === "retract") {
+        ctx.say("#" + e.seq + " is a correction: tap the line it corrects to change that line again.");
+        return;
+      }
+      if (e.retracted) {
+        var undoing = (ctx.view().events || []).filter(function (x) {
+          return x.type === "retract" && x.target === e.seq && !x.retracted;
+        }).pop();
+        return open({title: "#" + e.seq + " was taken back", base: {}, fields: [], anchor: li, submitLabel: "Restore it",
+          build: function () { return undoing ? [{type: "retract", target: undoing.seq, reason: "restore"}] : null; },
+          hint: function () { return e.summary || ""; }});
+      }
+      var shape = vocab[e.type];
+      if (!shape) { ctx.say("This line cannot be corrected here."); return; }
+      var now = Object.assign({}, e, e.corrected || {});
+      var names = [];
+      if (shape.seat !== "none") names.push("seat");
+      Object.keys(shape.fields).forEach(function (n) {
+        var kind = shape.fields[n];
+        if (kind === "dict" || kind === "seats") return;
+        names.push(n);
+      });
+      // the fields it has first, then the others it may take
+      names.sort(function (x, y) { return (now[y] != null) - (now[x] != null); });
+      var fields = names.slice(0, 12).map(function (n) {
+        var f = field(n, now[n] == null ? null : (Array.isArray(now[n]) ? now[n].join(" ") : now[n]));
+        if (Array.isArray(shape.fields[n])) { f.kind = "choice"; f.options = shape.fields[n].map(function (o) { return [o, o]; }); }
+        return f;
+      });
+      return open({
+        title: "Correct #" + e.seq + ": " + (e.summary || e.type), base: {}, fields: fields, anchor: li,
+        submitLabel: "Record the correction", focus: null,
+        extra: [["Take back this line", function () { record("retract:" + e.seq, [{type: "retract", target: e.seq}]); }]],
+        build: function (event, ctl) {
+          var changed = {};
+          fields.forEach(function (f) {
+            var before = now[f.name] == null ? "" : String(Array.isArray(now[f.name]) ? now[f.name].join(" ") : now[f.name]);
+            var after = ctl.get(f.name) === "" ? "" : String(ctl.get(f.name));
+            if (before === after.trim()) return;
+            changed[f.name] = after === "" ? null : coerce(f, ctl.get(f.name));
+          });
+          if (!Object.keys(changed).length) { ctx.say("Nothing changed."); return null; }
+          return [{type: "amend", target: e.seq, fields: changed}];
+        }});
+    }
+
+    return {renderDeck: renderDeck, ask: ask, actionForm: actionForm, cardForm: cardForm, reactionForm: reactionForm,
+            redirectForm: redirectForm, voteForm: voteForm, blockForm: blockForm, amend: amend, close: close,
+            isOpen: function () { return !!current; }};
+  };
+})();
