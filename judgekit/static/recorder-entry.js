@@ -221,15 +221,15 @@
             delete ctl.values["auto:" + f.name];
             if (f.typed) f.typed(input.value, ctl);
           });
-          if (f.suggest) {
-            F.suggest(input, {kind: f.suggest, local: function () { return f.local ? f.local(ctl) : []; },
-              pick: function (picked) {
-                input.value = picked;
-                ctl.set(f.name, picked, {tap: true});
-              }});
-          }
         }
         row.appendChild(input);
+        if (f.suggest) {   // the names, right under this field
+          F.suggest(input, {kind: f.suggest, local: function () { return f.local ? f.local(ctl) : []; },
+            pick: function (picked) {
+              input.value = picked;
+              ctl.set(f.name, picked, {tap: true});
+            }});
+        }
         row.appendChild(el("div", {"class": "rec-field-chips"}));
         row.dataset.built = "1";
       }
@@ -495,7 +495,10 @@
               c.refresh();
             });
           }}),
-          field("minion", null, {label: "Played by (minion)"}),
+          field("minion", null, {label: "Played by (minion)", show: function (c) {
+            var cf = c.get("card") ? F.facts(c.get("card"), "library") : null;
+            return !cf || (cf.types || []).indexOf("Master") < 0;   // a master card has no minion to name
+          }}),
           field("discipline", null, {label: "Discipline", show: function (c) { return needs(c, "discipline"); },
             chips: function (c) { return levelChips(c.get("card")); }}),
           field("target", null, {show: function (c) { return needs(c, "target"); }}),
@@ -720,7 +723,7 @@
           })));
           return;
         }
-        if (t === "transfer" && step.kind !== "secondary") {
+        if (t === "transfer") {
           deck.appendChild(chipRow(step, [1, 2, 3, 4, 5].map(function (n) {
             return F.chip(n + " ✓", function () { record("transfer", [{type: "transfer", seat: seat, amount: n}]); }, {record: true});
           })));

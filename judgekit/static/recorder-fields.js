@@ -76,8 +76,9 @@
         list.forEach(function (o, j) { o.classList.toggle("is-active", j === active); o.setAttribute("aria-selected", j === active ? "true" : "false"); });
         if (active >= 0) { input.setAttribute("aria-activedescendant", list[active].id); list[active].scrollIntoView({block: "nearest"}); }
       }
+      function kind() { return opts.kindOf ? opts.kindOf() : opts.kind; }
       function choose(name) {
-        var f = shelf(opts.kind) ? shelf(opts.kind)[name] || null : null;
+        var f = shelf(kind()) ? shelf(kind())[name] || null : null;
         close();
         if (opts.pick) opts.pick(name, f); else { input.value = name; }
       }
@@ -105,11 +106,11 @@
             n.toLowerCase().indexOf(fold) === 0;
         });
         if (local.length) show(local.slice(0, 8));
-        request("GET", "/api/cards/complete?limit=8&kind=" + (opts.kind || "") + (shelf(opts.kind) ? "&facts=1" : "") +
+        request("GET", "/api/cards/complete?limit=8&kind=" + (kind() || "") + (shelf(kind()) ? "&facts=1" : "") +
                 "&q=" + encodeURIComponent(q))
           .then(function (res) {
             if (mine !== seq || !res.ok) return;
-            var facts = res.data.facts || {}, into = shelf(opts.kind);
+            var facts = res.data.facts || {}, into = shelf(kind());
             if (into) Object.keys(facts).forEach(function (n) { if (facts[n] && !into[n]) into[n] = facts[n]; });
             var names = local.slice();
             (res.data.names || []).forEach(function (n) { if (names.indexOf(n) < 0) names.push(n); });
