@@ -219,7 +219,7 @@
           input.addEventListener("input", function () {
             ctl.values[f.name] = input.value.trim();
             delete ctl.values["auto:" + f.name];
-            if (f.typed) f.typed(input.value, ctl);
+            if (f.kind === "number") refresh(ctl);   // chips that show the number ("Bleed 3 → Bruno")
           });
         }
         row.appendChild(input);
@@ -605,7 +605,8 @@
     function votePanel(s, step) {
       var a = s.action, ballots = (a && a.votes && a.votes.ballots) || {};
       var box = el("div", {"class": "rec-votes", role: "group", "aria-label": "Votes"});
-      box.appendChild(el("div", {"class": "rec-votes-head"}, "Votes" + (a && a.votes ? " — " + a.votes["for"] + " for, " + a.votes.against + " against" : "")));
+      box.appendChild(el("div", {"class": "rec-votes-head"}, "Votes" + (a && a.votes ? " — " + a.votes["for"] + " for, " + a.votes.against + " against" : "") +
+        " · one tap a seat"));
       round(a ? a.seat : acting()).forEach(function (seat) {
         var vs = titled(seat), total = vs.reduce(function (n, m) { return n + m.votes; }, 0);
         var row = el("div", {"class": "rec-vote" + (step && step.seat === seat ? " is-next" : ""), "data-seat": seat});
@@ -625,15 +626,18 @@
             : vs.map(function (m) { return {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name}; });
           record("vote:" + seat, events);
         };
+        // every button of the panel records (one tap a seat), but Split… and …
         if (total) {
-          buttons.appendChild(F.chip("For " + total + " ✓", function () { cast("for"); }, {record: true, extra: "is-for"}));
-          buttons.appendChild(F.chip("Against " + total + " ✓", function () { cast("against"); }, {record: true, extra: "is-against"}));
+          buttons.appendChild(F.chip("For " + total, function () { cast("for"); }, {record: true, extra: "is-for"}));
+          buttons.appendChild(F.chip("Against " + total, function () { cast("against"); }, {record: true, extra: "is-against"}));
         }
-        buttons.appendChild(F.chip("Abstain ✓", function () { cast("abstain"); }, {record: true}));
+        buttons.appendChild(F.chip("Abstain", function () { cast("abstain"); }, {record: true}));
         if (vs.length > 1) buttons.appendChild(F.chip("Split…", function () { split(row, seat, vs); }));
-        buttons.appendChild(F.chip(total ? "Other…" : "+ Vampire…", function () {
+        var other = F.chip(total ? "…" : "+ Vampire…", function () {
           voteForm(seat, {focus: total ? null : "vampire"});
-        }));
+        }, {title: "Another vampire or another number"});
+        if (total) other.setAttribute("aria-label", "Other vote…");
+        buttons.appendChild(other);
         row.appendChild(buttons);
         box.appendChild(row);
       });
@@ -647,7 +651,7 @@
         var line = el("div", {"class": "rec-vote-one", "data-vampire": m.name});
         line.appendChild(el("span", {"class": "rec-vote-name"}, m.name + " (" + m.votes + ")"));
         ["for", "against", "abstain"].forEach(function (side) {
-          line.appendChild(F.chip(side[0].toUpperCase() + side.slice(1) + " ✓", function () {
+          line.appendChild(F.chip(side[0].toUpperCase() + side.slice(1), function () {
             var ev = side === "abstain" ? {type: "vote", seat: seat, side: "abstain", vampire: m.name}
               : {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name};
             ctx.once("vote:" + seat + ":" + m.name, function () {
@@ -745,7 +749,7 @@
       var list = cards.map(function (c) {
         return F.chip(c, function () { cardForm(seat, c); });
       });
-      list.push(F.chip("Card…", function () { cardForm(seat, null); }, {extra: "is-more"}));
+      list.push(F.chip(cards.length ? "Other card…" : "A card…", function () { cardForm(seat, null); }, {extra: "is-more"}));
       var row = F.chips(name(seat) + " plays", list);
       row.classList.add("rec-card-row");
       deck.appendChild(row);

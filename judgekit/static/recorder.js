@@ -53,9 +53,12 @@
     // a second tap on the same button while its entry is on its way is the same tap (a
     // double tap): ignored. (One that comes after the answer is refused by the server if it
     // repeats the entry within a moment of it: 409 "tapped twice".)
-    if (busy[key]) { say("Tapped twice: it is recorded once."); return; }
-    busy[key] = true;
-    Promise.resolve(fn()).then(function () { busy[key] = false; }, function () { busy[key] = false; });
+    if (busy[key]) { busy[key] = "twice"; say("Tapped twice: it is recorded once."); return; }
+    busy[key] = "once";
+    Promise.resolve(fn()).then(function (ok) {
+      if (busy[key] === "twice" && ok) say("Recorded once (tapped twice: the second tap was not recorded again).");
+      busy[key] = false;
+    }, function () { busy[key] = false; });
   }
 
   // --- rendering ------------------------------------------------------------------------
@@ -93,7 +96,7 @@
       node.style.left = "clamp(" + half + "px, " + (50 + 39 * Math.cos(angle)) + "%, calc(100% - " + half + "px))";
       node.style.top = (50 + 40 * Math.sin(angle)) + "%";
       var tags = [];
-      if (info.out) tags.push(info.out);
+      if (info.out) tags.push(info.out_words || info.out);   // "ousted", "withdrew", "conceded"
       if (s === acting) tags.push("▶ acting");
       if (actor && s === actor.prey) tags.push("prey");
       if (actor && s === actor.predator) tags.push("predator");
@@ -117,11 +120,8 @@
     if (a) {
       // what the action is now, in words: after a Deflection, the new target
       c.appendChild(el("div", {"class": "rec-center-action"}, a.words));
-      var wait = !a.actor_passed ? "“any blocks?” to come" :
-        st.combat ? "combat: " + (st.combat.step_words || st.combat.step) + " (round " + st.combat.round + ")" :
-        a.attempting != null ? SEATS[a.attempting - 1] + " tries to block" :
-        a.polling ? "referendum" : "";
-      if (wait) c.appendChild(el("div", {}, wait));
+      if (st.combat) c.appendChild(el("div", {}, "combat, round " + st.combat.round));
+      else if (a.polling) c.appendChild(el("div", {}, "referendum"));
     } else if (st.game_over) c.appendChild(el("div", {}, st.game_over.stored ? "game over" : "game over — score it"));
   }
 
@@ -322,8 +322,8 @@
       var ends = ROUND.start + (limit + c.extended_min) * 60;
       left = ends - (c.called_at != null ? Math.min(now, c.called_at) : now);
       time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
-      note.textContent = c.called ? "time called" : "round clock" +
-        (c.extended_min ? " +" + c.extended_min + " min" + (c.over_cap ? " (over cap!)" : "") : "") + " · ends " + hhmm(ends);
+      note.textContent = c.called ? "time called" : (c.extended_min ? "+" + c.extended_min + " min" +
+        (c.over_cap ? " (over cap!)" : "") : "round") + " · ends " + hhmm(ends);
     } else if (c.started_at == null) {
       time.textContent = fmt((c.limit_min + c.extended_min) * 60);
       note.textContent = "not started";
