@@ -234,8 +234,9 @@ def test_every_page_and_api_read_shows_with_bad_rows_stored(app, client, world):
     r = client.post(f"/api/tournaments/{tid}/rounds/1/close", json={})
     assert r.status_code == 409 and r.get_json()["open_tables"] == [1, 2]
     # entering the table again repairs it
-    for k in (1, 2):
-        r = client.post(f"/api/tournaments/{tid}/rounds/1/tables/{k}/result", json={"vps": [0.5] * 4})
+    for k in (1, 2):  # based on the damaged row it replaces (issue 16: no silent replacement)
+        r = client.post(f"/api/tournaments/{tid}/rounds/1/tables/{k}/result",
+                        json={"vps": [0.5] * 4, "based_on": states[k]["result_id"]})
         assert r.status_code == 201 and r.get_json()["state"] == "finished"
     assert client.post(f"/api/tournaments/{tid}/rounds/1/close", json={}).status_code == 200
 

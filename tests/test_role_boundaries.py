@@ -270,6 +270,7 @@ GAME_READS = {"recorder.api_game": "/api/games/{game}", "recorder.game_page": "/
               "recorder.api_list_games": "/api/games?tournament_id={tid}"}
 # Recorder reads that show no game, and why.
 OPEN_RECORDER_READS = {"recorder.api_complete": "card-name completion (public card facts)",
+                       "recorder.api_facts": "card facts for pre-filling forms (public)",
                        "recorder.api_vocabulary": "the event vocabulary",
                        "recorder.games_page": "lists practice games only"}
 

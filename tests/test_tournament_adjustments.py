@@ -369,7 +369,8 @@ def test_a_lone_half_says_which_withdrawal_explains_it_and_ticks_it_in_one_tap(c
     # the form's one tap: the same numbers with seat 2's W ticked
     csrf = signed_in(client, tid, "judge", how="session")
     r = client.post(f"/tournaments/{tid}/rounds/1/tables/1",
-                    data={"csrf_token": csrf, "vp1": "1", "vp2": "2.5", "vp3": "0", "vp4": "0", "tick_wd": "2"})
+                    data={"csrf_token": csrf, "vp1": "1", "vp2": "2.5", "vp3": "0", "vp4": "0", "tick_wd": "2",
+                          "based_on": tb["result_id"]})
     assert r.status_code == 302
     after = client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()
     assert after["state"] == "finished" and after["withdrawn"] == [2]

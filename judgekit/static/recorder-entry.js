@@ -133,6 +133,8 @@
       current = ctl;
       form.textContent = "";
       form.hidden = false;
+      form.oninput = null;
+      form.onclick = null;
       if (spec.anchor) spec.anchor.insertAdjacentElement("afterend", form);
       else deck.hidden = true;        // the form takes the place of the next steps
       var head = el("div", {"class": "rec-ask-title"}, spec.title);

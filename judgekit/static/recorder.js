@@ -215,6 +215,25 @@
           (total > CAP ? " — over the " + CAP + "-minute cap (" + total + " min)!" : "");
       };
       jm.addEventListener("input", update);
+      // past the cap, recorded only on a second, confirming tap (as on the tournament's time page)
+      var warned = null, ok = form.querySelector("button[type=submit]");
+      form.oninput = function () { if (warned) { warned.remove(); warned = null; ok.textContent = "Record"; } };
+      form.onclick = function (ev) {   // a chip that changes the minutes asks again
+        if (warned && ev.target.closest("[data-field=minutes]")) form.oninput();
+      };
+      ctl.spec.build = function (event) {
+        var total = (view.state.clock.extended_min || 0) + (event.minutes || 0);
+        if (total > CAP && !warned) {
+          warned = el("p", {"class": "rec-ask-warn", role: "alert"}, "This table would have " + total +
+            " minutes of extensions, over the " + CAP + "-minute cap per round: only for a major disruption " +
+            "or with the head judge's leave.");
+          form.insertBefore(warned, form.querySelector(".rec-ask-buttons"));
+          ok.textContent = "Record over the cap";
+          ok.focus();
+          return null;
+        }
+        return [event];
+      };
     });
   }
 
