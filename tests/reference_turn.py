@@ -1,7 +1,7 @@
 """The reference turn of issue 11 §1: what a five-seat table says during one full turn, in
 our own words, and the events a judge records for it.
 
-Used by `tests/browser/test_recorder_quick_entry.py` (which records it on a 390 x 844 phone
+Used by `tests/browser/test_recorder_table_speed.py` (which records it on a 390 x 844 phone
 page and counts the taps and typed characters of each declaration) and by
 `tests/test_recorder_reference_turn.py` (which checks that the events are a clean turn
 for the engine: no finding).

@@ -114,7 +114,7 @@
 
     // --- forms ----------------------------------------------------------------------------------
     // spec: {title, base, fields: [field], record (the field whose chips record), required,
-    //        hint, build(event, ctl) -> events | null, done(), anchor (insert after), focus,
+    //        hint, build(event, ctl) -> events | null, done(), anchor (the log line to open in), focus,
     //        setup(form, ctl), extra: [[label, fn]]}
     // field: {name, kind: "seats"|"choice"|"number"|"name"|"text"|"select"|"toggle", value,
     //         options, chips(ctl) -> [names or [value, label, hint]], suggest ("minion"|"library"),
@@ -133,9 +133,10 @@
       current = ctl;
       form.textContent = "";
       form.hidden = false;
+      form.classList.toggle("is-compact", !!spec.compact);
       form.oninput = null;
       form.onclick = null;
-      if (spec.anchor) spec.anchor.insertAdjacentElement("afterend", form);
+      if (spec.anchor) spec.anchor.appendChild(form);   // inside the log line it corrects
       else deck.hidden = true;        // the form takes the place of the next steps
       var head = el("div", {"class": "rec-ask-title"}, spec.title);
       form.appendChild(head);
@@ -243,7 +244,18 @@
         : f.kind === "choice" ? (typeof f.options === "function" ? f.options(ctl) : f.options)
         : f.kind === "toggle" ? [[true, f.on || "yes"]]
         : f.chips ? f.chips(ctl) : (NUMBER_CHIPS[f.name] || []);
-      (options || []).forEach(function (o) {
+      options = (options || []).slice();
+      if (inputEl && inputEl.type !== "hidden") {
+        // a compact form shows a field's chips; its box only when asked ("other…"), when it
+        // is the field to type in, or when there are no chips
+        var typed = ctl.spec.compact && options.length && ctl.spec.focus !== f.name && !ctl.values["open:" + f.name];
+        inputEl.hidden = !!typed;
+        if (typed) {
+          var known = options.some(function (o) { return String(Array.isArray(o) ? o[0] : o) === String(v); });
+          if (v !== "" && !known) options.unshift(v);   // a value typed or given: shown as chosen
+        }
+      }
+      options.forEach(function (o) {
         var val = Array.isArray(o) ? o[0] : o, lab = Array.isArray(o) ? o[1] : String(o), hint = Array.isArray(o) ? o[2] : null;
         var on = String(v) === String(val) && v !== "";
         var recordsHere = isRecord && !(f.selectOnly && f.selectOnly(val, ctl));
@@ -252,6 +264,10 @@
           ctl.set(f.name, val, {tap: true});
         }, {value: val, on: on, record: recordsHere, hint: hint, toggle: f.kind !== "name" && f.kind !== "text"}));
       });
+      if (inputEl && inputEl.hidden) {
+        box.appendChild(F.chip(f.kind === "number" ? "other…" : "other…", function () { reveal(ctl, f.name); },
+                               {extra: "is-more", title: "Type another"}));
+      }
       if (f.inserts) f.inserts(ctl).forEach(function (word) {
         box.appendChild(F.chip(word, function () {
           var input = row.querySelector("input");
@@ -259,6 +275,13 @@
           ctl.values[f.name] = input.value; input.focus();
         }, {extra: "is-insert"}));
       });
+    }
+    function reveal(ctl, n) {
+      // the field's box, to type another name or number (the keyboard comes up)
+      ctl.values["open:" + n] = true;
+      refresh(ctl);
+      var input = ctl.rows[n] && ctl.rows[n].querySelector("input[name=" + n + "]");
+      if (input) input.focus();
     }
     function filledBut(ctl, n) {
       return (ctl.spec.required || []).every(function (r) { return r === n || ctl.get(r) !== ""; });
@@ -290,7 +313,7 @@
     }
 
     // --- fields, by the name of the event field ------------------------------------------------
-    function seatOf(ctl) { return +ctl.get("seat") || null; }
+    function seatOf(ctl) { return +ctl.get("seat") || +ctl.spec.base.seat || null; }
     function field(n, value, extra) {
       var f = {name: n, value: value};
       if (n === "seat" || n === "target_seat") f.kind = "seats";
@@ -386,13 +409,14 @@
       };
       var spec = {
         title: opts.title || (name(seat) + " declares an action"),
+        compact: true,
         base: {type: "action.declare", seat: seat},
         required: ["minion", "action"], record: "action", done: opts.done,
         hint: actionHint,
         fields: [
           field("seat", seat, {label: "Who", change: function (v, ctl) { if (!ctl.values["auto:target_seat"]) return; ctl.values.target_seat = ""; preset(ctl); }}),
           field("minion", minion, {change: function (v, ctl) { preset(ctl); }}),
-          field("card", opts.card, {label: "Card (if any)", change: function (v, ctl) {
+          field("card", opts.card, {label: "Card", change: function (v, ctl) {
             if (!v) return;
             F.factsOf([v]).then(function (got) {
               var cf = got[v];
@@ -407,27 +431,26 @@
             return !!(cf && cf.disciplines && cf.disciplines.length);
           }, chips: function (ctl) { return levelChips(ctl.get("card")); },
             change: function (v, ctl) { preset(ctl); }}),
-          field("amount", opts.amount, {label: "Bleed amount", show: isBleed}),
-          field("target_seat", opts.target_seat, {label: "Bleeding", show: isBleed,
+          field("amount", opts.amount, {label: "Bleed", show: isBleed}),
+          field("target_seat", opts.target_seat, {label: "Bleeds", show: isBleed,
             seats: function (ctl) { return live().filter(function (s) { return s !== seatOf(ctl); }); }}),
-          field("stealth", null, {label: "Stealth declared"}),
-          field("terms", null, {label: "Terms (if stated now)", show: function (ctl) { return ctl.get("action") === "political"; },
+          field("stealth", null, {label: "Stealth"}),
+          field("terms", null, {label: "Terms", show: function (ctl) { return ctl.get("action") === "political"; },
             inserts: function () { return live().map(name); }}),
-          field("action", opts.action, {label: "What it does", options: function (ctl) {
+          field("action", opts.action, {label: "Action", options: function (ctl) {
               // the bleed chip says what it records: "Bleed 2 → Bruno"
               return ACTIONS.map(function (o) {
                 if (o[0] === "bleed") {
                   var t = +ctl.get("target_seat");
                   return [o[0], "Bleed " + (ctl.get("amount") || "?") + (t ? " → " + name(t) : "")];
                 }
-                return [o[0], o[1] + (WITH_CARD[o[0]] ? "…" : "")];
+                // a kind that comes with a card: "Political…" chooses it, then "Political ✓" records
+                return [o[0], o[1] + (WITH_CARD[o[0]] && ctl.get("action") !== o[0] ? "…" : "")];
               });
             }, selectOnly: function (val, ctl) { return !!WITH_CARD[val] && (ctl.get("action") !== val); },
             change: function (v, ctl) {
               preset(ctl);
-              if (WITH_CARD[v] && !ctl.get("card")) {
-                setTimeout(function () { var c = form.querySelector("input[name=card]"); if (c) c.focus(); }, 0);
-              }
+              if (WITH_CARD[v] && !ctl.get("card")) reveal(ctl, "card");   // the card is named next
             }})
         ],
         build: function (event) {
@@ -478,6 +501,7 @@
       var type = opts.type || "card.play";
       var spec = {
         title: opts.title || (type === "reaction" ? "Reaction" : "Play a card"),
+        compact: true,
         base: {type: type, seat: seat}, required: ["card"], done: opts.done,
         hint: actionHint, focus: card ? null : "card",
         fields: [
@@ -497,7 +521,7 @@
               c.refresh();
             });
           }}),
-          field("minion", null, {label: "Played by (minion)", show: function (c) {
+          field("minion", null, {label: "Played by", show: function (c) {
             var cf = c.get("card") ? F.facts(c.get("card"), "library") : null;
             return !cf || (cf.types || []).indexOf("Master") < 0;   // a master card has no minion to name
           }}),
@@ -522,6 +546,7 @@
       seat = seat || ctx.chosen() || (a && a.target_seat) || null;
       return open({
         title: "Redirect the action", base: {type: "action.redirect", seat: seat},
+        compact: true,
         required: ["target_seat"], record: "target_seat", hint: actionHint, focus: null,
         fields: [
           field("seat", seat, {label: "Who redirects (the target)"}),
@@ -537,7 +562,7 @@
       });
     }
     function blockForm(seat, title) {
-      return open({title: title || (name(seat) + " blocks with"), base: {type: "block.declare", seat: seat},
+      return open({title: title || (name(seat) + " blocks with"), base: {type: "block.declare", seat: seat}, compact: true,
                    required: ["minion"], record: "minion", focus: "minion",
                    fields: [field("seat", seat), field("minion", null, {label: "Blocking minion"})]});
     }
@@ -547,7 +572,7 @@
     }
     function strikeForm(seat, title, done) {
       var sm = strikeSpec(seat);
-      return open({title: title || ("Strike: " + who(seat)), base: {type: "strike", seat: seat},
+      return open({title: title || ("Strike: " + who(seat)), base: {type: "strike", seat: seat}, compact: true,
                    required: ["strike"], record: "strike", done: done, focus: null,
                    fields: [field("seat", seat), field("damage", null),
                             field("strike", null, {change: function (v, c) {
@@ -558,7 +583,7 @@
                             field("card", null, {label: "Card (if any)"}), field("minion", sm.minion, {label: "Striking minion"})]});
     }
     function transferForm(seat, title, done) {
-      return open({title: title || (name(seat) + " transfers"), base: {type: "transfer", seat: seat},
+      return open({title: title || (name(seat) + " transfers"), base: {type: "transfer", seat: seat}, compact: true,
                    required: ["amount"], record: "amount", done: done, focus: null,
                    fields: [field("minion", null, {label: "To (minion, if said)"}),
                             field("amount", null, {label: "Pool transferred"})]});
@@ -572,19 +597,41 @@
                    extra: [["As announced", function () { record("terms", [{type: "referendum.terms", seat: seat, terms: "as announced"}], done); }]]});
     }
     function voteForm(seat, opts) {
-      // one seat's vote when the panel's one tap is not enough: another vampire, another number
+      // one seat's vote when the panel's one tap is not enough, in one more tap: another
+      // number ("For 3" records it), or a vampire the table does not show yet (with the side
+      // already chosen, picking the vampire records it, its votes from the card facts)
       opts = opts || {};
+      var side = opts.side || null;
+      var fields = [field("seat", seat),
+        field("vampire", opts.vampire || null, {label: side ? "Voting vampire (" + side + ")" : "Voting vampire",
+          change: function (v, c) {
+            var f = minionFacts(v);
+            if (f.votes && (c.get("votes") === "" || c.values["auto:votes"])) c.set("votes", f.votes, {auto: true, quiet: true});
+          }}),
+        field("votes", opts.votes || null)];
+      if (!side) {
+        fields.push(field("side", null, {label: "Votes and side", options: function (c) {
+          // "For 3": the number and the side in one tap
+          var top = Math.max(4, +c.get("votes") || 0), out = [];
+          ["for", "against"].forEach(function (sd) {
+            for (var n = 1; n <= top; n++) out.push([sd + ":" + n, (sd === "for" ? "For " : "Against ") + n]);
+          });
+          out.push(["abstain:", "Abstain"]);
+          return out;
+        }}));
+      }
       return open({
         title: opts.title || ("Vote: " + who(seat)), base: {type: "vote", seat: seat}, done: opts.done,
-        required: ["side"], record: "side", focus: opts.focus || null,
-        fields: [field("seat", seat),
-                 field("vampire", opts.vampire || null, {change: function (v, c) {
-                   var f = minionFacts(v);
-                   if (f.votes && (c.get("votes") === "" || c.values["auto:votes"])) c.set("votes", f.votes, {auto: true, quiet: true});
-                 }}),
-                 field("votes", opts.votes || null),
-                 field("side", null)],
+        compact: true,
+        required: side ? ["vampire"] : ["side"], record: side ? "vampire" : "side", focus: opts.focus || null,
+        fields: fields,
         build: function (event) {
+          if (side) event.side = side;
+          else if (event.side) {
+            var parts = String(event.side).split(":");
+            event.side = parts[0];
+            if (parts[1]) event.votes = +parts[1]; else delete event.votes;
+          }
           var list = [event];
           if (event.vampire && !minionsAt(event.seat).some(function (m) { return m.name === event.vampire; })) {
             // a vampire the table drawing does not show yet: it came into play
@@ -628,18 +675,23 @@
             : vs.map(function (m) { return {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name}; });
           record("vote:" + seat, events);
         };
-        // every button of the panel records (one tap a seat), but Split… and …
+        // every button of the panel records (one tap a seat), but those with "…"
         if (total) {
           buttons.appendChild(F.chip("For " + total, function () { cast("for"); }, {record: true, extra: "is-for"}));
           buttons.appendChild(F.chip("Against " + total, function () { cast("against"); }, {record: true, extra: "is-against"}));
+        } else {   // no titled vampire seen: name the one who votes (its votes from the card facts)
+          buttons.appendChild(F.chip("For…", function () { voteForm(seat, {side: "for", focus: "vampire"}); }, {extra: "is-for"}));
+          buttons.appendChild(F.chip("Against…", function () { voteForm(seat, {side: "against", focus: "vampire"}); }, {extra: "is-against"}));
         }
         buttons.appendChild(F.chip("Abstain", function () { cast("abstain"); }, {record: true}));
         if (vs.length > 1) buttons.appendChild(F.chip("Split…", function () { split(row, seat, vs); }));
-        var other = F.chip(total ? "…" : "+ Vampire…", function () {
-          voteForm(seat, {focus: total ? null : "vampire"});
-        }, {title: "Another vampire or another number"});
-        if (total) other.setAttribute("aria-label", "Other vote…");
-        buttons.appendChild(other);
+        if (total) {
+          var other = F.chip("…", function () {
+            voteForm(seat, {vampire: vs.length === 1 ? vs[0].name : null});
+          }, {title: "Another number or another vampire"});
+          other.setAttribute("aria-label", "Other vote…");
+          buttons.appendChild(other);
+        }
         row.appendChild(buttons);
         box.appendChild(row);
       });

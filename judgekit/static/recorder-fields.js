@@ -59,6 +59,7 @@
       var id = "rec-sug-" + (++uid);
       box.id = box.id || id;
       box.setAttribute("role", "listbox");
+      input.setAttribute("role", "combobox");   // a text box with a list of names (ARIA 1.2)
       input.setAttribute("aria-autocomplete", "list");
       input.setAttribute("aria-controls", box.id);
       input.setAttribute("aria-expanded", "false");

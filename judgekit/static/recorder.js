@@ -308,7 +308,12 @@
     seqs.slice().sort(function (a, b) { return a - b; }).forEach(function (seq) {
       var node = lineNode(view.events[seq - 1]);
       var old = log.querySelector('li[data-seq="' + seq + '"]');
-      if (old) { old.replaceWith(node); return; }
+      if (old) {
+        var open = old.querySelector("#rec-ask");   // a correction being made there stays open
+        if (open) node.appendChild(open);
+        old.replaceWith(node);
+        return;
+      }
       var top = log.querySelector("li[data-seq]");   // the newest stored line (queued ones sit above it)
       if (top) log.insertBefore(node, top); else log.appendChild(node);
     });

@@ -6,7 +6,7 @@ Targets (a count, not a timing): median ≤ 2 taps, no declaration over 4 taps, 
 for a minion already in play or a card already played at this table. The figures are
 printed (run with -s to see them):
 
-    python -m pytest tests/browser/test_recorder_quick_entry.py -s -k reference
+    python -m pytest tests/browser/test_recorder_table_speed.py -s -k reference
 
 A tap is a click the browser reports as the user's (trusted) or an Enter key; a typed
 character is any other key that makes a character.
@@ -118,7 +118,7 @@ GESTURES = {
     "strike 2 (blocker)": [tap(DECK, "Dodge ✓")],
     "combat ends": [tap(DECK, "End of combat")],
     "political action": [tap(DECK, "Anson"), tap(FORM, "Political…"), type_("Kine", "card"),
-                         pick("Kine Resources Contested"), tap(FORM, "Record")],
+                         pick("Kine Resources Contested"), tap(FORM, "Political ✓")],
     "replace (political)": [tap(DECK, "Ana: replace Kine Resources Contested")],
     "any blocks (political)": [tap(DECK, "Ana (seat 1): pass (“any blocks?”)")],
     "prey passes (political)": [tap(DECK, "Bruno (seat 2): no block")],
@@ -132,6 +132,11 @@ GESTURES = {
     "end of turn": [tap(DECK, "Ana: end of turn")],
 }
 VOTES = {3: [tap(VOTE.format(3), "Against 2")], 4: [tap(VOTE.format(4), "For 2")]}
+
+
+# screenshots of the page before the gesture of that number (the forms open, the chips)
+SHOTS = {"turn start": 0, "master card": 1, "bleed": 1, "block attempt": 2, "strike 1 (acting)": 0,
+         "political action": 4, "terms": 2, "vote (two titled vampires)": 0, "influence": 0}
 
 
 def gestures(d):
@@ -156,7 +161,11 @@ def test_the_reference_turn_meets_the_tap_targets(phone, live_server, live_app, 
     figures = []
     for d in TURN:
         page.evaluate("window.__taps = 0; window.__typed = 0")
-        for gesture in gestures(d):
+        for i, gesture in enumerate(gestures(d)):
+            if SHOTS.get(d.key) == i:   # how the page looks at this point (not counted)
+                if d.key == "block attempt":
+                    expect(page.locator("#rec-ask [role=option]").first).to_be_visible()
+                shot(page, "recorder-390-" + d.key.split(" (")[0].replace(" ", "-"), full_page=False)
             gesture(page)
         count += len(d.events)
         try:
@@ -168,8 +177,6 @@ def test_the_reference_turn_meets_the_tap_targets(phone, live_server, live_app, 
         got = stored(live_app, gid)[-len(d.events):]
         for want, have in zip(d.events, got):
             assert same(want, have), (d.key, want, have)
-        if d.key in ("bleed", "political action", "terms"):
-            shot(page, f"recorder-reference-{d.key.replace(' ', '-')}", full_page=False)
 
     taps = [t for _, t, _ in figures]
     print("\nReference turn on a 390 x 844 page: taps and typed characters per declaration")
@@ -257,6 +264,8 @@ def test_a_log_line_is_corrected_in_the_page(phone, live_server, live_app, shot)
     expect(form.locator(".rec-ask-title")).to_contain_text("Correct #4")
     expect(form.locator("input[name=minion]")).to_have_value("Catalina Vega")
     expect(form.locator("input[name=amount]")).to_have_value("2")
+    form.scroll_into_view_if_needed()
+    shot(page, "recorder-390-amend-form", full_page=False)
     form.locator("[data-field=amount]").get_by_role("button", name="3", exact=True).click()
     form.get_by_role("button", name="Record the correction").click()
     expect(page.locator("#rec-log li[data-seq]")).to_have_count(len(BEFORE) + 1)
@@ -269,7 +278,7 @@ def test_a_log_line_is_corrected_in_the_page(phone, live_server, live_app, shot)
     # the names in a line are marked (where a card page link can go)
     expect(line.locator(".rec-name[data-kind=minion]")).to_have_text("Catalina Vega")
     page.locator("#rec-log").scroll_into_view_if_needed()
-    shot(page, "recorder-amend-390", full_page=False)
+    shot(page, "recorder-390-amended", full_page=False)
 
     # a line taken back meanwhile (another judge): the correction is refused, in words
     line = page.locator("#rec-log li[data-seq='6']")
@@ -305,7 +314,7 @@ def test_votes_take_one_tap_a_seat_and_a_seat_may_split(phone, live_server, live
     ana = page.locator(".rec-vote[data-seat='1']")
     expect(ana.locator(".rec-vote-who")).to_have_text("Ana — Catalina Vega (prince, 2), Anson (prince, 2)")
     expect(ana).to_have_class(re.compile("is-next"))                     # votes go round from the acting seat
-    shot(page, "recorder-votes-390", full_page=False)
+    shot(page, "recorder-390-votes", full_page=False)
     ana.get_by_role("button", name="Split…").click()
     ana.locator(".rec-vote-one[data-vampire='Catalina Vega']").get_by_role("button", name="For").click()
     expect(page.locator("#rec-log li[data-seq]")).to_have_count(len(political) + 1)
@@ -314,9 +323,24 @@ def test_votes_take_one_tap_a_seat_and_a_seat_may_split(phone, live_server, live
     # Bruno has no titled vampire: he abstains in one tap
     page.locator(".rec-vote[data-seat='2']").get_by_role("button", name="Abstain").click()
     expect(page.locator(".rec-vote[data-seat='2']")).to_contain_text("✓ abstains")
+    # another number: one more tap ("…", then "Against 3")
+    page.evaluate("window.__taps = 0")
+    page.locator(".rec-vote[data-seat='4']").get_by_role("button", name="Other vote…").click()
+    page.locator("#rec-ask").get_by_role("button", name="Against 3 ✓").click()
+    expect(page.locator(".rec-vote[data-seat='4']")).to_contain_text("✓ 3 against (Lodin (Olaf Holte))")
+    assert page.evaluate("window.__taps") == 2
+    # a vampire the table does not show: its side, a few letters, the suggestion; it comes into play
+    page.evaluate("window.__taps = 0")
+    page.locator(".rec-vote[data-seat='5']").get_by_role("button", name="For…").click()
+    page.keyboard.type("Alexa Dr")
+    page.locator("#rec-ask [role=option]", has_text="Alexa Draper").first.click()
+    expect(page.locator(".rec-vote[data-seat='5']")).to_contain_text("✓ 2 for (Alexa Draper)")
+    assert page.evaluate("window.__taps") == 2
     got = stored(live_app, gid)[len(political):]
-    assert [(e["seat"], e.get("votes"), e["side"], e.get("vampire")) for e in got] == [
-        (1, 2, "for", "Catalina Vega"), (2, None, "abstain", None)]
+    assert [(e["type"], e["seat"], e.get("votes"), e.get("side"), e.get("vampire") or e.get("minion")) for e in got] == [
+        ("vote", 1, 2, "for", "Catalina Vega"), ("vote", 2, None, "abstain", None),
+        ("vote", 4, 3, "against", "Lodin (Olaf Holte)"),
+        ("minion.in", 5, None, None, "Alexa Draper"), ("vote", 5, 2, "for", "Alexa Draper")]
     expect(page.locator(".rec-f")).to_have_count(0)
 
 
@@ -336,7 +360,7 @@ def test_after_a_deflection_the_centre_shows_the_new_target(phone, live_server, 
     expect(page.locator("#rec-center")).to_contain_text("Catalina Vega bleeds Cid for 2 (redirected by Bruno)")
     expect(page.locator(".rec-seat[data-seat='3']")).to_have_class(re.compile("is-target"))
     expect(page.locator("#rec-next button").first).to_have_text("Cid (seat 3): no block")
-    shot(page, "recorder-deflection-390", full_page=False)
+    shot(page, "recorder-390-deflection", full_page=False)
 
 
 def test_words_not_type_names_and_a_blocker_is_never_passed(phone, live_server, live_app):
@@ -402,7 +426,8 @@ def sign_in(page, server, tid, codes):
     expect(page.locator(".flash").first).to_contain_text("Signed in")
 
 
-def test_a_tournament_table_shows_the_round_clock_and_no_start_button(page, own_server, own_app, live_server, live_app, shot):
+def test_a_tournament_table_shows_the_round_clock_and_no_start_button(phone, own_server, own_app, live_server, live_app, shot):
+    page = phone
     from judgekit.tournament.penalties import extensions
     tid, gid, codes = tournament(own_app)
     sign_in(page, own_server, tid, codes)
@@ -422,7 +447,7 @@ def test_a_tournament_table_shows_the_round_clock_and_no_start_button(page, own_
     expect(page.locator(".rec-clock-time")).to_have_text(re.compile(r"^2:0[45]:\d\d$"))   # 120 + 5 minutes
     expect(page.locator("#rec-more").get_by_role("button", name="Start clock")).to_have_count(0)
     page.evaluate("window.scrollTo(0, 0)")
-    shot(page, "recorder-round-clock-360", full_page=False)
+    shot(page, "recorder-390-round-clock", full_page=False)
     # a practice game keeps its own clock, started on the page
     practice = new_game(live_app)
     page.goto(f"{live_server}/games/{practice}")
@@ -430,7 +455,8 @@ def test_a_tournament_table_shows_the_round_clock_and_no_start_button(page, own_
     expect(page.locator("#rec-more").get_by_role("button", name="Start clock")).to_have_count(1)
 
 
-def test_game_over_scores_the_tournament_table(page, own_server, own_app, shot):
+def test_game_over_scores_the_tournament_table(phone, own_server, own_app, shot):
+    page = phone
     from judgekit.tournament import store as tstore
     tid, gid, codes = tournament(own_app)
     sign_in(page, own_server, tid, codes)
@@ -446,7 +472,7 @@ def test_game_over_scores_the_tournament_table(page, own_server, own_app, shot):
     expect(button).to_have_text("Game over — score this table")
     expect(page.locator("#rec-status")).to_contain_text("Game over — time")
     page.evaluate("window.scrollTo(0, 0)")
-    shot(page, "recorder-game-over-360", full_page=False)
+    shot(page, "recorder-390-game-over", full_page=False)
     button.click()
     expect(page.locator("#rec-banner")).to_be_visible()
     expect(page.locator("#rec-next button")).to_have_count(0)
@@ -457,3 +483,34 @@ def test_game_over_scores_the_tournament_table(page, own_server, own_app, shot):
         db.close()
     assert table["state"] == "finished", table
     assert sum(table["vps"]) == 1 + 0.5 * (seats - 1)   # the oust, then a half point each at time
+
+
+def test_the_forms_chips_and_vote_panel_pass_axe(phone, live_server, live_app):
+    """axe's WCAG rules (as tests/browser/test_accessibility.py runs them) with a form open,
+    a suggestion list shown, the vote panel, and a line being corrected."""
+    import json
+    from test_accessibility import axe_violations
+    page = phone
+    political = BEFORE + [{"type": "turn.start", "seat": 1},
+                          {"type": "action.declare", "seat": 1, "action": "political", "minion": "Anson"},
+                          {"type": "action.pass", "seat": 1}, {"type": "block.pass", "seat": 2},
+                          {"type": "block.pass", "seat": 5}]
+    open_game(page, live_server, live_app, political)
+    expect(page.locator(".rec-vote")).to_have_count(5)
+    assert axe_violations(page) == [], "vote panel"
+    page.locator(".rec-vote[data-seat='4']").get_by_role("button", name="Other vote…").click()
+    expect(page.locator("#rec-ask")).to_be_visible()
+    found = axe_violations(page)
+    assert found == [], json.dumps(found, indent=1)
+    page.locator("#rec-ask").get_by_role("button", name="Cancel").click()
+    page.locator("#rec-more").get_by_role("button", name="Card…").click()
+    page.keyboard.type("Kine")
+    expect(page.locator("#rec-ask [role=option]").first).to_be_visible()
+    page.keyboard.press("ArrowDown")
+    found = axe_violations(page)
+    assert found == [], json.dumps(found, indent=1)
+    page.locator("#rec-ask").get_by_role("button", name="Cancel").click()
+    page.locator("#rec-log li[data-seq='4'] .rec-sum").click()
+    expect(page.locator("#rec-log #rec-ask")).to_be_visible()
+    found = axe_violations(page)
+    assert found == [], json.dumps(found, indent=1)
