@@ -155,7 +155,7 @@
       var ok = el("button", {type: "submit", "class": "rec-record"}, spec.submitLabel || "Record");
       var cancel = el("button", {type: "button", "class": "rec-cancel"}, "Cancel");
       cancel.addEventListener("click", function () { close(); backToTable(); });
-      var buttons = el("div", {"class": "rec-ask-buttons"});
+      var buttons = el("div", {"class": "rec-ask-buttons" + ((spec.extra || []).length ? " has-extra" : "")});
       buttons.appendChild(ok);
       (spec.extra || []).forEach(function (x) {
         var b = el("button", {type: "button", "class": "rec-ask-extra"}, x[0]);
@@ -205,7 +205,7 @@
       var isRecord = ctl.spec.record === f.name && filledBut(ctl, f.name);
       if (!row.dataset.built) {
         row.textContent = "";
-        var label = el("label", {"class": "rec-field-label", "for": "rec-f-" + f.name}, f.label || LABELS[f.name] || f.name);
+        var label = el("label", {"class": "rec-field-label", "for": "rec-f-" + f.name}, f.label || words(f.name));
         row.appendChild(label);
         var input;
         if (f.kind === "select") {
@@ -313,6 +313,12 @@
     }
 
     // --- fields, by the name of the event field ------------------------------------------------
+    function words(n) {
+      // a field's name for people ("actual_amount" -> "Actual amount")
+      if (LABELS[n]) return LABELS[n];
+      var w = String(n).replace(/[_-]+/g, " ");
+      return w.charAt(0).toUpperCase() + w.slice(1);
+    }
     function seatOf(ctl) { return +ctl.get("seat") || +ctl.spec.base.seat || null; }
     function field(n, value, extra) {
       var f = {name: n, value: value};
@@ -838,15 +844,23 @@
       });
       // the fields it has first, then the others it may take
       names.sort(function (x, y) { return (now[y] != null) - (now[x] != null); });
-      var fields = names.slice(0, 12).map(function (n) {
+      var has = function (n) { return now[n] != null || n === "seat"; };
+      var fields = names.map(function (n) {
         var f = field(n, now[n] == null ? null : (Array.isArray(now[n]) ? now[n].join(" ") : now[n]));
-        if (Array.isArray(shape.fields[n])) { f.kind = "choice"; f.options = shape.fields[n].map(function (o) { return [o, o]; }); }
+        if (Array.isArray(shape.fields[n]) && n !== "action") {
+          f.kind = "choice";
+          f.options = shape.fields[n].map(function (o) { return [o, words(o).toLowerCase()]; });
+        }
+        // the fields the line has; the others it may take behind "More fields…"
+        if (!has(n)) f.show = function (c) { return !!c.values["open:more"]; };
         return f;
       });
+      var more = names.some(function (n) { return !has(n); });
       return open({
         title: "Correct #" + e.seq + ": " + (e.summary || e.type), base: {}, fields: fields, anchor: li,
-        submitLabel: "Record the correction", focus: null,
-        extra: [["Take back this line", function () { record("retract:" + e.seq, [{type: "retract", target: e.seq}]); }]],
+        submitLabel: "Record the correction", focus: null, compact: true,
+        extra: [["Take back this line", function () { record("retract:" + e.seq, [{type: "retract", target: e.seq}]); }]]
+          .concat(more ? [["More fields…", function (c) { c.values["open:more"] = !c.values["open:more"]; c.refresh(); }]] : []),
         build: function (event, ctl) {
           var changed = {};
           fields.forEach(function (f) {
