@@ -45,8 +45,11 @@
 
   // --- sending ----------------------------------------------------------------------------
   function send(events) {
-    // an entry: kept on this device first (the outbox), sent in order; the answer redraws the page
-    return game.send(events).then(function (ok) { if (ok) choose(null); return ok; });   // a chosen seat lasts one entry
+    // an entry: kept on this device first (the outbox), sent in order; the answer redraws the page.
+    // A chosen seat lasts one entry: it is cleared as the entry is made, so a seat tapped
+    // while the answer is on its way is the next entry's.
+    if (chosen) choose(null);
+    return game.send(events);
   }
   var busy = {};
   function once(key, fn) {
@@ -146,7 +149,11 @@
     });
   });
   $("rec-chosen-clear").addEventListener("click", function () { choose(null); });
-  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && chosen) choose(null); });
+  document.addEventListener("keydown", function (ev) {
+    // Escape: a form open closes (back to the table); else the chosen seat is let go
+    if (ev.key !== "Escape") return;
+    if (entry.isOpen()) { entry.close(); window.scrollTo(0, 0); } else if (chosen) choose(null);
+  });
 
   function forChosen(step) {
     // the step made the chosen seat's (the engine gives its label for any seat: for_seat)
@@ -420,8 +427,8 @@
     var line = input.value.trim();
     if (!line) return;
     // kept on the device first, then parsed and sent in order (the outbox)
+    if (chosen) choose(null);
     game.sendLine(line).then(function (ok) {
-      if (ok) choose(null);
       if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
     });
   });
