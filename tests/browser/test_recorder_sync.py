@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from judgekit.db import open_db
 from judgekit.recorder import clock, store
-from helpers import line
+from helpers import eventually, line
 
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
@@ -217,13 +217,18 @@ def test_a_judge_name_cut_inside_an_emoji_never_jams_the_entries(browser, live_s
         name = "Ω" * 79 + "🦇🦇"
         page.once("dialog", lambda d: d.accept(name))
         page.get_by_role("button", name="Judge: Jo").click()
+        page.wait_for_function("() => localStorage.getItem('judgekit.judge') !== 'Jo'")
         kept = page.evaluate("localStorage.getItem('judgekit.judge')")
         assert kept == "Ω" * 79 + "🦇"
         page.get_by_role("button", name="Note…").click()
         page.fill("#rec-ask input[name=text]", "named")
         page.click("#rec-ask button[type=submit]")
         expect(page.locator("#rec-log li[data-seq]")).to_have_count(3)
-        assert api_game(live_server, gid)["events"][2]["judge"] == kept
+
+        def third_is_named():
+            events = api_game(live_server, gid)["events"]
+            assert len(events) == 3 and events[2]["judge"] == kept, events
+        eventually(third_is_named)
     finally:
         ctx.close()
     assert not errors, errors
@@ -235,7 +240,7 @@ def test_a_reload_offline_opens_the_game_as_the_page_last_knew_it(page, live_ser
     the entries made since."""
     gid = new_game(live_app)
     page.goto(f"{live_server}/games/{gid}")
-    page.wait_for_function("document.querySelector('[data-offline-badge]').classList.contains('is-saved')",
+    page.wait_for_function("() => document.querySelector('[data-offline-badge]').classList.contains('is-saved')",
                            timeout=60_000)
     page.reload()                                     # now through the service worker
     expect(page.locator("#rec-next button").first).to_have_text("Start turn: Ann (seat 1)")
