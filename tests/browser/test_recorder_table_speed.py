@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from judgekit.db import open_db
 from judgekit.recorder import store
+from helpers import wait_all_at_least
 from reference_turn import BEFORE, SEATS, TURN
 
 COUNT = """
@@ -233,8 +234,11 @@ def test_suggestions_are_tappable_and_keyboard_selectable_under_the_field_typed(
     under = page.locator("#rec-ask [data-field=card] [role=option]")
     expect(under.first).to_have_text("Kine Resources Contested")
     expect(page.locator("#rec-suggest [role=option]")).to_have_count(0)
-    field_box, list_box = card.bounding_box(), under.first.bounding_box()
-    assert 0 <= list_box["y"] - (field_box["y"] + field_box["height"]) < 20      # right under the field
+    page.wait_for_function(                                                  # right under the field
+        """() => { const f = document.querySelector("#rec-ask input[name=card]").getBoundingClientRect();
+                   const o = document.querySelector("#rec-ask [data-field=card] [role=option]");
+                   if (!o) return false; const gap = o.getBoundingClientRect().top - f.bottom;
+                   return gap >= 0 && gap < 20; }""")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Tab")
     expect(card).to_have_value("Kine Resources Contested")
@@ -395,11 +399,7 @@ def test_tap_targets_are_at_least_40_px(page, own_server, own_app):
     expect(page.locator(".rec-f")).to_have_count(1)
     for sel in (".rec-title a", ".rec-f a", ".rec-penalty-link", ".rec-chip", ".rec-log .rec-sum", "#rec-more button",
                 ".rec-help summary"):
-        items = page.locator(sel)
-        assert items.count() > 0, sel
-        for i in range(items.count()):
-            box = items.nth(i).bounding_box()
-            assert box and box["height"] >= 40, (sel, i, box)
+        wait_all_at_least(page, sel, height=40)
 
 
 # --- tournament tables: one clock, and the end of the game ----------------------------------------
