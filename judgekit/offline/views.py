@@ -186,20 +186,7 @@ def service_worker():
 @bp.get("/offline/search-index.json")
 def search_index():
     raw, packed, version = _index_bytes()
-    etag = f'"{version}"'
-    immutable = request.args.get("v") == version
-    cache = "public, max-age=31536000, immutable" if immutable else "no-cache"
-    if request.if_none_match.contains(version):
-        resp = Response(status=304)
-    elif "gzip" in request.accept_encodings:
-        resp = Response(packed, mimetype="application/json")
-        resp.headers["Content-Encoding"] = "gzip"
-    else:
-        resp = Response(raw, mimetype="application/json")
-    resp.headers["ETag"] = etag
-    resp.headers["Vary"] = "Accept-Encoding"
-    resp.headers["Cache-Control"] = cache
-    return resp
+    return _versioned(raw, packed, version)
 
 
 @bp.get("/offline/ping")
