@@ -9,6 +9,7 @@ from flask import Flask
 def register(app: Flask) -> None:
     from judgekit.auth.views import bp as auth_bp
     from judgekit.cards.views import bp as cards_bp
+    from judgekit.live.views import bp as live_bp
     from judgekit.offline.views import bp as offline_bp
     from judgekit.recorder.views import bp as recorder_bp
     from judgekit.rules.views import bp as rules_bp
@@ -23,5 +24,6 @@ def register(app: Flask) -> None:
                penalties_bp,   # penalties and time extensions
                cards_bp,       # cards and their rulings
                players_bp,     # bulk registration, editing players, check-in by phone
-               report_bp):     # the VEKN report, the Archon workbook, results per round
+               report_bp,      # the VEKN report, the Archon workbook, results per round
+               live_bp):       # the live hall: stream, room display, judge calls
         app.register_blueprint(bp)

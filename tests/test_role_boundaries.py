@@ -31,6 +31,8 @@ OPEN_WRITES = {
     "trainer.practice_page": "trainer",
     "trainer.api_check": "trainer",
     "trainer.api_progress": "trainer",
+    "live.call_form": "a player calls a judge from the table's link, without signing in (rate-limited)",
+    "live.api_call": "same, over the API",
     "players.self_check_in": "a player at the venue checks in with the code shown there (wrong codes are slowed)",
     "report.import_form": "importing an Archon workbook creates a tournament, whose importer is its organizer",
     "report.api_import": "same, over the API",
@@ -74,6 +76,9 @@ BODIES = {
     "auth.codes_issue": {"role": "all"},
     "auth.api_codes_issue": {},
     "recorder.api_append": {"type": "note", "text": "hello"},
+    "live.api_reassign": {"judge": "Zed"},
+    "live.reassign_form": {"judge": "Zed"},
+    "live.api_close": {"note": "done"},
 }
 
 
@@ -95,7 +100,7 @@ def world(app, client):
     return {"tid": tid, "game": rnd["tables"][0]["game_id"], "pid": players[0]["id"],
             "args": {"tid": tid, "n": 1, "table": 1, "pid": players[0]["id"], "rid": 1,
                      "game_id": rnd["tables"][0]["game_id"], "prompt_id": "x", "scenario_id": "x",
-                     "fmt": "csv"}}
+                     "fmt": "csv", "cid": 1}}
 
 
 def snapshot(app) -> str:

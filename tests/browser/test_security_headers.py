@@ -71,6 +71,8 @@ def test_no_page_breaks_the_policy(watched, own_server, own_app):
         f"/tournaments/{tid}/penalties", f"/tournaments/{tid}/penalties/new", f"/tournaments/{tid}/time",
         f"/tournaments/{tid}/penalties/report", "/tournaments",
         f"/tournaments/{tid}/vekn", f"/tournaments/{tid}/check-in", f"/tournaments/{tid}/check-in/show",
+        f"/tournaments/{tid}/room", f"/tournaments/{tid}/floor", f"/tournaments/{tid}/calls",
+        f"/tournaments/{tid}/call/1", f"/tournaments/{tid}/rounds/1/cards",
     ]
     for path in paths:
         page.goto(base + path)
