@@ -18,6 +18,7 @@ Figures, not assertions: run it on an idle machine.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sqlite3
 import statistics
@@ -112,15 +113,18 @@ def main() -> None:
         queries = [q for _, qs in sets for q, _ in qs]
 
         ours = timed(lambda q: search.search(q, limit=10), queries, args.rounds)
-        ours_cpu = timed(lambda q: search.search(q, limit=10), queries, args.rounds, time.process_time)
+        # the same in CPU time of this thread: what the search costs, whatever else the
+        # machine is running (wall-clock tails grow when other processes take the cores)
+        ours_cpu = timed(lambda q: search.search(q, limit=10), queries, args.rounds, time.thread_time)
         base = fts5(entries_of(corpus) + cards)
         fts = timed(base, queries, args.rounds)
-        fts_cpu = timed(base, queries, args.rounds, time.process_time)
+        fts_cpu = timed(base, queries, args.rounds, time.thread_time)
 
         print(f"queries: {len(queries)} x {args.rounds} rounds, limit 10, snippets included, "
               f"over {search.doc_count()} entries")
-        print(f"judgekit search : p50 {statistics.median(ours):.3f} ms  p95 {pct(ours, 95):.3f} ms  "
-              f"(CPU p50 {statistics.median(ours_cpu):.3f} ms  p95 {pct(ours_cpu, 95):.3f} ms; target p95 <= 3 ms)")
+        print(f"judgekit search : p50 {statistics.median(ours):.3f} ms  p95 {pct(ours, 95):.3f} ms  (target p95 <= 3 ms)")
+        print(f"  in CPU time   : p50 {statistics.median(ours_cpu):.3f} ms  p95 {pct(ours_cpu, 95):.3f} ms  "
+              f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
         print(f"SQLite FTS5     : p50 {statistics.median(fts):.3f} ms  p95 {pct(fts, 95):.3f} ms  "
               f"(CPU p50 {statistics.median(fts_cpu):.3f} ms  p95 {pct(fts_cpu, 95):.3f} ms)")
         print(f"ratio judgekit/FTS5: p50 {statistics.median(ours) / statistics.median(fts):.1f}x  "

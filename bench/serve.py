@@ -247,7 +247,9 @@ def main() -> None:
                 proc.wait(10)
     if len(results) == 2:
         print(f"/api/search p95 with {args.clients} clients: uncached {results['uncached']['p95']:.1f} ms "
-              f"(headline, target <= 20 ms), cached {results['cached']['p95']:.1f} ms")
+              f"(headline, target <= 20 ms), cached {results['cached']['p95']:.1f} ms "
+              f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: figures from a busy "
+              f"machine are not the server's)")
 
 
 if __name__ == "__main__":

@@ -335,6 +335,8 @@ def demo(ctx: click.Context, seed: int) -> None:
         db.close()
     click.echo(f"judgekit: demo tournament {tid} created — `judgekit serve`, then open /tournaments/{tid}")
     click.echo("sign-in codes: " + ", ".join(f"{role} {code}" for role, code in issued.items()))
+    if issued.get("organizer"):
+        click.echo(f"organizer: open /tournaments/{tid} and sign in with {issued['organizer']}")
 
 
 @main.command()

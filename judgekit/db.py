@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 import sqlite_utils
@@ -21,18 +22,55 @@ STORES = [
     "judgekit.tournament.penalties.store",
 ]
 
+# How a commit reaches the disk: the one place that decides it for every write (results,
+# corrections, overrides, penalties, approvals, extensions, registrations, check-ins,
+# recorder appends). FULL: SQLite fsyncs the WAL at every COMMIT, before the commit
+# returns, so a write the app has answered 2xx survives a crash of the app *and* a power
+# cut. (WAL's NORMAL level fsyncs only at checkpoints: it survives a crash of the app but a
+# power cut can lose the last commits.) Cost measured by bench/durability.py.
+SYNCHRONOUS = "FULL"
+LEVELS = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}
 
-def open_db(path: str | Path) -> sqlite_utils.Database:
+
+def open_db(path: str | Path, synchronous: str | None = None) -> sqlite_utils.Database:
     """Open (creating if needed) the database with the settings every connection needs.
     A new database file is created readable by its owner only (0600); SQLite gives its WAL
-    and SHM files the same mode."""
+    and SHM files the same mode.
+
+    `synchronous` (default `SYNCHRONOUS`, FULL) is for benches that compare the levels."""
+    level = (synchronous or SYNCHRONOUS).upper()
+    if level not in LEVELS:
+        raise ValueError(f"synchronous must be one of {', '.join(LEVELS)}, not {synchronous!r}")
     _create_private(path)
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute(f"PRAGMA synchronous={level}")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
     return sqlite_utils.Database(conn)
+
+
+def synchronous_level(db: sqlite_utils.Database) -> str:
+    """The level in force on this connection, read back from SQLite ("FULL", "NORMAL"...)."""
+    value = db.conn.execute("PRAGMA synchronous").fetchone()[0]
+    return next((name for name, n in LEVELS.items() if n == value), str(value))
+
+
+@contextmanager
+def synchronous(db: sqlite_utils.Database, level: str):
+    """`with synchronous(db, "NORMAL"): ...` — commits inside use `level`; the connection's
+    own level is restored after (for an explicit opt-out such as RECORDER_DURABLE=0). Inside
+    a caller's transaction nothing changes: that transaction's commit decides (SQLite refuses
+    to change the level mid-transaction)."""
+    if db.conn.in_transaction:
+        yield
+        return
+    before = synchronous_level(db)
+    db.conn.execute(f"PRAGMA synchronous={LEVELS[level.upper()]}")
+    try:
+        yield
+    finally:
+        db.conn.execute(f"PRAGMA synchronous={LEVELS[before]}")
 
 
 def _create_private(path: str | Path) -> None:

@@ -12,6 +12,13 @@ DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")  # not the locale's: pa
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+def clock(value: str | None, tz: tzinfo | None = None) -> str:
+    """"14:05": the time of day of an ISO time in `tz` (default: this machine's local time,
+    as every other time on the pages), "" for nothing."""
+    text = short(value, tz)
+    return text.rsplit(" ", 1)[-1] if text else ""
+
+
 def short(value: str | None, tz: tzinfo | None = None, *, date: bool = False) -> str:
     """"Sat 14:05" for an ISO time in `tz` (default: this machine's local time), with
     `date` "Sat 21 Nov 2026 14:05" (a printed report); "" for nothing, and the text itself

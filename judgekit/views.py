@@ -18,6 +18,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
+from judgekit import inputs
 from judgekit.db import open_db
 from judgekit.errors import AppError, parse_int
 
@@ -82,7 +83,9 @@ def json_body(required: bool = True) -> Any:
         return None
     if not request.is_json:
         raise ApiError(415, "send JSON with Content-Type: application/json")
-    data = request.get_json(silent=True)
+    data, problem = inputs.decode_json(request.get_data(cache=True))  # depth, numbers, text
+    if problem is not None:
+        raise ApiError(problem.status, problem.message, field=problem.field)
     if data is None:
         raise ApiError(400, "the body is not valid JSON")
     return data
@@ -158,6 +161,26 @@ def check_csrf() -> None:
                 raise ApiError(403, "missing or wrong CSRF token: reload the page and try again")
             raise ApiError(400, "This form has expired (missing or wrong CSRF token). "
                                 "Go back, reload the page and send it again.")
+
+
+# --- text at the edge ------------------------------------------------------------------
+
+def check_text_input() -> None:
+    """Every query argument and form field is proper text (`inputs.text_problem`: no lone
+    surrogate, no NUL), checked once before any view: a 400 naming the field. JSON bodies
+    are checked as they are decoded (`json_body`). The headers read as text need no check:
+    HTTP headers arrive as Latin-1 (no surrogate can be in them), a bearer token that is not
+    one is unknown (401) and a CSRF token is compared as bytes (`same_token`)."""
+    sources = [request.args]
+    if request.method in UNSAFE and request.mimetype in (
+            "application/x-www-form-urlencoded", "multipart/form-data"):
+        sources.append(request.form)
+    for source in sources:
+        for key, values in source.lists():
+            for text in [key, *values]:
+                problem = inputs.text_problem(text)
+                if problem:
+                    raise ApiError(400, f"{key[:40]!r}: text {problem}", field=key[:40])
 
 
 def same_token(sent: Any, expected: Any) -> bool:
@@ -262,6 +285,7 @@ def init_app(app: Flask) -> None:
     app.extensions["db_pool"] = threading.local()
     app.teardown_appcontext(close_db)
     app.before_request(check_csrf)
+    app.before_request(check_text_input)  # after CSRF: a forged form gets the CSRF refusal
     app.after_request(security_headers)
     app.session_interface = SessionInterface()
     app.jinja_env.globals["csrf_token"] = csrf_token

@@ -6,7 +6,6 @@ import csv
 import importlib.util
 import io
 import json
-import time
 import zipfile
 from pathlib import Path
 
@@ -297,27 +296,13 @@ def test_complete_kind_and_limits(index):
     assert index.complete("theo")[0] == "Theo Bell"   # word boundary first, not "The Oath"
 
 
-def test_complete_is_fast(index):
-    index.warm()
-    queries = ["a", "t", "gov", "theo", "cat", "v", "unal", "mod", "z", "xyzzy", "the "]
-    started = time.perf_counter()
-    for _ in range(20):
-        for q in queries:
-            index.complete(q)
-            index.complete(q, kind="library")
-    per_call = (time.perf_counter() - started) / (20 * len(queries) * 2)
-    assert per_call < 0.001, f"{per_call * 1000:.3f} ms per completion"
-
-
-def test_load_is_cached_and_quick():
+def test_load_is_cached():
+    # how long the cold load takes is a benchmark's figure (bench/serve.py's cold start),
+    # never a timed assert: CI is a busy 2-core machine
     cards_mod.clear_cache()
-    started = time.perf_counter()
     first = load_cards()
-    elapsed = time.perf_counter() - started
     assert load_cards() is first
     assert load_cards(paths.content_dir()) is first
-    # the aim is <= 200 ms; leave room for a loaded CI machine
-    assert elapsed < 1.0, f"cold load {elapsed * 1000:.0f} ms"
 
 
 def test_missing_files_name_the_command(tmp_path):

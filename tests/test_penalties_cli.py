@@ -79,4 +79,8 @@ def test_demo_prints_working_codes(tmp_path):
     pairs = dict(p.split() for p in line.removeprefix("sign-in codes: ").split(", "))
     db = open_db(inst / "judgekit.db")
     assert auth_store.check_code(db, 1, pairs["head_judge"]) == ("head_judge", 1)
+    # the organizer is told where to use their code (README: the first commands)
+    hint = next(x for x in r.output.splitlines() if x.startswith("organizer:"))
+    assert hint == f"organizer: open /tournaments/1 and sign in with {pairs['organizer']}"
+    assert auth_store.check_code(db, 1, pairs["organizer"]) == ("organizer", 1)
     db.close()

@@ -30,7 +30,8 @@ def test_minions_come_from_declarations_blocks_plays_votes_and_minion_in():
     vega = seat(st, 1)["minions"]
     assert [m["name"] for m in vega] == ["Catalina Vega"]
     assert vega[0] == {"name": "Catalina Vega", "kind": "vampire", "title": "prince", "votes": 2,
-                       "bleed": 2, "stealth": 0, "capacity": 8, "clan": "Toreador", "source": "seen"}
+                       "bleed": 2, "stealth": 0, "strength": 1, "capacity": 8, "clan": "Toreador",
+                       "source": "seen"}
     carlton = seat(st, 2)["minions"][0]
     assert carlton["name"] == "Carlton Van Wyk" and carlton["kind"] == "ally" and carlton["votes"] == 0
     assert seat(st, 3)["minions"][0]["source"] == "board" and seat(st, 3)["board"] == ["Anson"]

@@ -84,6 +84,18 @@ def test_a_redirect_without_a_card_is_an_effect():
     assert codes(events + [ev("block.pass", 4), ev("action.result", outcome="success")]) == []
 
 
+def test_a_deflection_recorded_as_a_reaction_by_the_target_redirects_too():
+    events = B + [BLEED, ev("action.pass", 1), ev("block.pass", 2),
+                  ev("reaction", 2, card="Deflection", minion="Gratiano", level="inferior", target_seat=3)]
+    assert state(events)["action"]["target_seat"] == 3
+    assert codes(events + [ev("block.pass", 3), ev("action.result", outcome="success")]) == []
+    assert codes(events + [ev("action.result", outcome="success")]) == ["block-pass-missing"]
+    # a reaction by someone else, or naming the acting seat, changes nothing
+    other = B + [BLEED, ev("action.pass", 1), ev("block.pass", 2),
+                 ev("reaction", 4, card="Deflection", minion="Gratiano", level="inferior", target_seat=3)]
+    assert state(other)["action"]["target_seat"] == 2
+
+
 def test_the_quick_entry_redirect_verb():
     events = parse_line("2 redirect Gratiano +Deflection :dom @3")
     assert events == [{"seat": 2, "type": "action.redirect", "minion": "Gratiano",
@@ -209,6 +221,16 @@ def test_after_the_missing_end_of_turn_the_next_turn_is_checked_as_such():
     assert [(f["code"], f["seat"]) for f in found] == [("end-of-turn-missing", 1), ("block-pass-missing", 3)]
     st = state(events)
     assert st["turn"]["seat"] == 2 and st["turn"]["number"] == 2
+
+
+def test_after_an_end_of_turn_the_next_seats_unlock_effect_begins_its_turn():
+    events = B + resolved_bleed() + [ev("turn.end", 1), ev("effect", 2, name="unlock", phase="unlock"),
+                                     ev("action.declare", 2, action="bleed", minion="Modius", amount=1),
+                                     ev("action.pass", 2), ev("block.pass", 3),
+                                     ev("action.result", outcome="success")]
+    assert codes(events) == []
+    assert state(events[:7])["turn"] == {"seat": 2, "number": 2, "phase": "unlock", "ended": False,
+                                         "after_action": False}
 
 
 def test_a_seat_that_is_not_next_is_still_not_your_turn():

@@ -53,6 +53,13 @@ def test_question_set_is_big_enough_and_made_of_questions():
     assert all(len(q.split()) >= 5 for q, _ in questions)
 
 
+def test_every_expected_section_exists(service):
+    entries = {f"{e.doc}/{e.section}" for e in service.index.entries.values()}
+    for path in (QUERIES, QUESTIONS):
+        for query, expected in load_queries(path):
+            assert set(expected) <= entries, (path.name, query, set(expected) - entries)
+
+
 def test_hit_at_3_on_judges_whole_questions(service):
     """Judges type questions, not keywords ("what counts as a game win", "is a deck with 91
     library cards legal"): the section that answers is in the first three results."""

@@ -32,7 +32,7 @@ def test_section_page_includes_its_subsections(client):
 
 def test_examples_are_addressable_and_marked(client):
     html = client.get("/rules/announcements/shortcuts").get_data(as_text=True)
-    assert re.search(r'<aside class="example block" id="shortcuts-ex3"', html)
+    assert re.search(r'<div class="example block" id="shortcuts-ex3" role="note"', html)
     assert 'class="example-label">Example 3<' in html
 
 

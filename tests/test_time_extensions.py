@@ -123,8 +123,13 @@ def test_pages_show_the_new_end_time(client, world, signed_in):
     after_page = client.get(r.location)
     assert "+2 min recorded; the table now ends at" in after_page.get_data(as_text=True)
     after = re.search(r'id="table-1".*?<time datetime="([^"]+)"', after_page.get_data(as_text=True), re.S).group(1)
+    # the confirmation and the clocks give the venue's local time, none says "UTC" (QA)
+    from judgekit import timetext
+    assert f"the table now ends at {timetext.clock(after)}." in after_page.get_data(as_text=True)
+    assert "UTC" not in after_page.get_data(as_text=True)
     assert clock.to_epoch(after) - clock.to_epoch(before) == 120
     dash = client.get(f"/tournaments/{world['tid']}").get_data(as_text=True)
+    assert "UTC" not in dash
     assert "Round 1: end times" in dash and f'<time datetime="{after}"' in dash and "+2 min" in dash
     # over the cap from the form: the warning and the confirmation box, nothing stored
     r = client.post(f"/tournaments/{world['tid']}/rounds/1/tables/1/extend",

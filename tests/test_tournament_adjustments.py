@@ -253,6 +253,7 @@ def test_a_toss_that_an_sa_no_longer_matches_is_discarded_and_asked_for_again(cl
     # P3 alone last there; P1, P7, P9, P5 lead on TP (42 in round 2): a new tie, a new toss
     assert [sorted(g) for g in s["needs_toss"]] == [[1, 5, 7, 9], [2, 4, 6, 8, 10]] and s["finalists"] == []
     assert all(r["toss"] is None for r in s["standings"])
+    assert [sorted(d["players"]) for d in s["discarded_tosses"]] == [list(range(1, 11))]
     page = client.get(f"/tournaments/{tid}/standings").get_data(as_text=True)
     assert "Toss discarded" in page and "Draw the toss" in page
     # lifting the SA restores everything, the first toss included
@@ -356,7 +357,7 @@ def test_an_sa_for_a_player_who_never_sat_or_was_disqualified_is_stored_and_says
 
 # --- a withdrawal that explains a paper slip ------------------------------------------------------
 
-def test_a_lone_half_says_which_withdrawal_explains_it_and_ticks_it_in_one_tap(client, app):
+def test_a_lone_half_says_which_withdrawal_explains_it_and_ticks_it_in_one_tap(client, signed_in):
     tid = new_event(client, 4)
     seat_round(client, tid, [[1, 2, 3, 4]])
     tb = result(client, tid, 1, 1, [1, 2.5, 0, 0])
@@ -366,11 +367,10 @@ def test_a_lone_half_says_which_withdrawal_explains_it_and_ticks_it_in_one_tap(c
     page = client.get(f"/tournaments/{tid}/rounds/1/tables/1").get_data(as_text=True)
     assert 'name="tick_wd" value="2"' in page and "Seat 2 withdrew: tick W and save" in page
     # the form's one tap: the same numbers with seat 2's W ticked
-    from conftest import sign_in_client
-    csrf = sign_in_client(app, client, tid, role="judge", how="session")
-    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    csrf = signed_in(client, tid, "judge", how="session")
     r = client.post(f"/tournaments/{tid}/rounds/1/tables/1",
-                    data={"csrf_token": csrf, "vp1": "1", "vp2": "2.5", "vp3": "0", "vp4": "0", "tick_wd": "2"})
+                    data={"csrf_token": csrf, "vp1": "1", "vp2": "2.5", "vp3": "0", "vp4": "0", "tick_wd": "2",
+                          "based_on": tb["result_id"]})
     assert r.status_code == 302
     after = client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()
     assert after["state"] == "finished" and after["withdrawn"] == [2]
@@ -453,3 +453,26 @@ def test_an_override_keeps_the_table_check_s_warning(client):
     assert tb["state"] == "overridden" and tb["warnings"][0]["code"] == "vp-too-many"
     page = client.get(f"/tournaments/{tid}/rounds/1/tables/1").get_data(as_text=True)
     assert "The table check still says" in page
+
+
+@pytest.mark.parametrize("body", [
+    {"round": 0, "table": 1, "reason": "a reason"},
+    {"round": 10 ** 30, "table": 1, "reason": "a reason"},
+    {"round": True, "table": 1, "reason": "a reason"},
+    {"round": 1, "table": "1; drop table", "reason": "a reason"},
+    {"round": 1, "table": 1, "reason": ["a", "list"]},
+    {"round": 1.5, "table": 1, "reason": "a reason"},
+    {"round": 1, "table": 1, "reason": "x" * 5000},
+    [1, 2],
+    "move it",
+    {},
+])
+def test_bad_moves_are_clear_4xx_and_change_nothing(client, body):
+    tid = new_event(client, 4)
+    seat_round(client, tid, [[1, 2, 3, 4]])
+    rid = sa(client, tid, 1)["record"]["id"]
+    result(client, tid, 1, 1, [4, 0, 0, 0])
+    r = client.post(f"/api/tournaments/{tid}/penalties/{rid}/move", json=body)
+    assert 400 <= r.status_code < 500 and r.get_json()["error"], r.get_json()
+    assert applies(client, tid, rid)["how"] == "during"
+    assert [s["vp_adjusted"] for s in table(client, tid, 1, 1)["seats"]] == [3, 0, 0, 0]

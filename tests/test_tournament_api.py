@@ -92,7 +92,7 @@ def test_invalid_table_stays_open_until_corrected_or_overridden(client, tid):
     close = client.post(f"/api/tournaments/{tid}/rounds/1/close", json={})
     assert close.status_code == 409 and close.get_json()["open_tables"] == [1]
     # the same numbers are fine once the withdrawal is marked
-    ok = enter(client, tid, 1, 1, [3, 0, 0, 0.5], withdrawn=[4]).get_json()
+    ok = enter(client, tid, 1, 1, [3, 0, 0, 0.5], withdrawn=[4], based_on=body["result_id"]).get_json()
     assert ok["state"] == "finished"
     # a head-judge override keeps its reason
     ov = client.post(f"/api/tournaments/{tid}/rounds/1/tables/1/override",

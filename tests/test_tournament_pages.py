@@ -57,7 +57,12 @@ def one_table(client, org, names=("Ann", "Bob", "Cy", "Dee")):
 
 
 def post_vps(client, url, csrf, vps, action="enter", **extra):
+    """Send the table's form as a browser would: based on the result the page shows."""
     data = {f"vp{k}": str(v) for k, v in enumerate(vps, 1)}
+    if "based_on" not in extra:
+        page = client.get(url).get_data(as_text=True)
+        found = re.search(r'name="based_on" value="([^"]*)"', page)
+        extra["based_on"] = found.group(1) if found else ""
     return client.post(url, data={**data, "action": action, "csrf_token": csrf, **extra})
 
 
@@ -299,3 +304,33 @@ def test_the_pages_limits_are_the_stores(client, org, signed_in):
     r = client.get(f"/api/time/suggest?judge_minutes={extensions.MAX_JUDGE_MINUTES + 1}")
     assert r.status_code == 400 and str(extensions.MAX_JUDGE_MINUTES) in r.get_json()["error"]
     assert client.get(f"/api/time/suggest?judge_minutes={extensions.MAX_JUDGE_MINUTES}").status_code == 200
+
+
+def test_times_of_day_are_the_venues_with_no_zone():
+    from datetime import timedelta, timezone
+
+    from judgekit.timetext import clock
+    assert clock("2026-11-21T13:05:09+00:00", timezone(timedelta(hours=1))) == "14:05"
+    assert clock(None) == "" and clock("") == ""
+
+
+# --- small things users tripped on (issue 15 §5) ------------------------------------------
+
+def test_an_empty_player_list_is_a_sentence_not_a_numbered_item(client, org):
+    html = client.get(f"/tournaments/{org['tid']}").get_data(as_text=True)
+    assert '<p class="muted" id="no-players">Nobody registered yet.</p>' in html
+    assert not re.search(r"<li[^>]*>\s*Nobody registered", html)
+    client.post(f"/tournaments/{org['tid']}/players", data={"csrf_token": org["csrf"], "name": "Ana"})
+    html = client.get(f"/tournaments/{org['tid']}").get_data(as_text=True)
+    assert "Nobody registered yet" not in html and re.search(r'<ol class="players">\s*<li', html)
+
+
+def test_the_standings_say_rating_points_in_words(client, org, signed_in):
+    html = client.get(f"/tournaments/{org['tid']}/standings").get_data(as_text=True)
+    assert ">Rating points</th>" in html and ">RtP<" not in html
+
+
+def test_play_a_final_keeps_its_words_together(client):
+    html = client.get("/tournaments").get_data(as_text=True)
+    label = re.search(r'<label class="check"><input type="checkbox" name="has_final"[^>]*>\s*<span>(.*?)</span></label>', html, re.S)
+    assert label and "Play a final" in label.group(1) and 'href="/rules/tournament-rules/3.1.6"' in label.group(1)

@@ -42,7 +42,7 @@ from judgekit.rules.search import (B, CARD_FACTOR, FIELD_BOOSTS, INDEX_VERSION, 
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 5
+FORMAT = 6
 
 FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
 COLUMNS = ("key", "doc", "section", "number", "title", "context", "body", "url", "kind", "anchors",
@@ -103,6 +103,7 @@ def _part(index: SearchIndex) -> dict[str, Any]:
         "n": p.n,
         "avg": {f: p.avg[f] for f in FIELDS},
         "max_postings": index.max_postings,
+        "group_factor": index.group_factor,
         # the server's postings: the browser scores without tokenizing every entry first
         "postings": postings,
         # exact token counts per field: the browser checks its tokenizer against them

@@ -447,7 +447,9 @@ class CardIndex:
                 out.append((name_key(display), display, "crypt"))
         for c in self._library:
             name = c["name"] if isinstance(c, dict) else c.name
-            out.append((name_key(name), name, "library"))
+            types = c.get("types", ()) if isinstance(c, dict) else c.types
+            # allies are minions too: a minion field offers them with the crypt's names
+            out.append((name_key(name), name, "ally" if "Ally" in types else "library"))
         return out
 
     _SKIP_WORDS = frozenset(("the", "of", "a", "an", "de", "la", "le", "and", "to", "in", "on"))
@@ -461,7 +463,7 @@ class CardIndex:
             # per kind, three sorted tables of (text, display): the folded name ("govern the
             # unaligned"), the compact key ("governtheunaligned"), and each later word on
             # ("unaligned")
-            tables = {k: ([], [], []) for k in ("crypt", "library")}
+            tables = {k: ([], [], []) for k in ("crypt", "library", "ally")}
             for key, display, kind in self._display_names():
                 spaced, compact, words = tables[kind]
                 folded = _fold(display)
@@ -497,13 +499,16 @@ class CardIndex:
         names starting with the prefix (alphabetical), then names whose letters start with
         it ignoring spaces ("catsg"), then names with a later word starting with it
         ("unal" -> "Govern the Unaligned"). Crypt names shared by several versions appear
-        once, plus "Name (ADV)" for an advanced version. `kind`: "crypt" or "library"."""
+        once, plus "Name (ADV)" for an advanced version. `kind`: "crypt", "library" (every
+        library card, allies included) or "minion" (what can be in play as a minion:
+        vampires and imbued, and allies; no other library card)."""
         folded = _fold(prefix or "")
         if not folded or limit <= 0:
             return []
         compact_q = folded.replace(" ", "")
         tables = self._build_completion()
-        kinds = [kind] if kind in ("crypt", "library") else ["crypt", "library"]
+        kinds = (["crypt"] if kind == "crypt" else ["library", "ally"] if kind == "library"
+                 else ["crypt", "ally"] if kind == "minion" else ["crypt", "library", "ally"])
         out: list[str] = []
         seen: set[str] = set()
         for t, q in ((0, folded), (1, compact_q), (2, folded)):

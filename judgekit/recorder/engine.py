@@ -115,6 +115,8 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self._time_check(event)
         if t in TURN_BOUND:
             self._turn_check(event)
+        elif t in PLAYS:
+            self._turn_from_play(event)
         if t not in OFF_BOARD:
             self._see(event)
             self._talk_decision(event)

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
 
 import sqlite_utils
 
-from judgekit.db import transaction
+from judgekit.db import synchronous, transaction
 from judgekit.errors import MAX_INT
+from judgekit.inputs import loads_stored
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
@@ -163,7 +165,7 @@ def create_game(db, seats: list[str], *, tournament_id: int | None = None,
 
 def _game_row(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
-    out["seats"] = json.loads(out["seats"])
+    out["seats"] = loads_stored(out["seats"])  # a lone surrogate stored before the edge checks
     return out
 
 
@@ -186,7 +188,7 @@ def list_games(db, tournament_id: int | None = None, limit: int = 200) -> list[d
 # --- events ---------------------------------------------------------------------------
 
 def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
-    event = json.loads(row["data"])
+    event = loads_stored(row["data"])
     event["seq"] = row["seq"]
     event["time"] = row["time"]
     return event
@@ -201,7 +203,7 @@ def load_events(db, game_id: int, after_seq: int = 0,
         sql += f" AND type IN ({', '.join('?' * len(types))})"
         args += types
     rows = db.conn.execute(sql + " ORDER BY seq", args)
-    loads = json.loads
+    loads = loads_stored
     out = []
     for seq, at, data in rows:
         event = loads(data)
@@ -252,9 +254,8 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         for event in checked:
             event["judge"] = judge
     conn = db.conn
-    if durable:
-        conn.execute("PRAGMA synchronous=FULL")
-    try:
+    # durable: the connection's own level (FULL, judgekit.db.SYNCHRONOUS); else WAL's NORMAL
+    with nullcontext() if durable else synchronous(db, "NORMAL"):
         with transaction(db):
             last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
                                 [game_id]).fetchone()[0]
@@ -270,9 +271,6 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [game_id, event["seq"], event.get("client_id"), event["type"], event.get("seat"),
                      event.get("judge"), event["time"], json.dumps(data, ensure_ascii=False), batch])
-    finally:
-        if durable:
-            conn.execute("PRAGMA synchronous=NORMAL")
     seqs = {e["seq"] for e in new_events}
     new_findings, state = _read_checked(db, game, cards, new_events, lambda eng: (
         [f.to_dict() for f in eng.findings if f.seq in seqs], eng.state(now)))

@@ -19,9 +19,9 @@ from flask import (Blueprint, current_app, jsonify, redirect, render_template, r
                    url_for)
 
 from judgekit.auth.views import current_name, require_role
-from judgekit.recorder import clock, findings, notation, practice, store
+from judgekit.recorder import clock, facts, findings, notation, practice, store
 from judgekit.recorder.cards import load_cards
-from judgekit.errors import parse_int
+from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.views import ApiError, get_db, json_body
 
@@ -214,13 +214,39 @@ def api_outcome(game_id: int):
 
 @bp.get("/api/cards/complete")
 def api_complete():
+    """Names starting with `q`. `kind`: crypt, library, or minion (vampires, imbued and
+    allies: what a minion field offers). `facts=1` adds each name's facts (`facts.facts`),
+    so the page can pre-fill a form from the suggestion it was given."""
     q = request.args.get("q", "")[:80]
     kind = request.args.get("kind")
-    if kind not in (None, "", "crypt", "library"):
-        raise ApiError(400, "kind is crypt or library", field="kind")
-    limit = min(max(request.args.get("limit", 8, type=int) or 8, 1), 30)
+    if kind not in (None, "", "crypt", "library", "minion"):
+        raise ApiError(400, "kind is crypt, library or minion", field="kind")
+    limit = min(parse_int(request.args.get("limit"), 0) or 8, 30)  # not int(): "1_0"
     names = cards().complete(q, limit, kind or None) if q.strip() else []
-    return jsonify({"q": q, "names": names})
+    body = {"q": q, "names": names}
+    if request.args.get("facts") not in (None, "", "0"):
+        body["facts"] = {n: facts.facts(cards(), n, "library" if kind == "library" else
+                                        "minion" if kind in ("crypt", "minion") else None)
+                         for n in names}
+    return jsonify(body)
+
+
+MAX_FACTS = 40
+
+
+@bp.get("/api/cards/facts")
+def api_facts():
+    """`?name=…&name=…` (up to MAX_FACTS; `kind` as for completion) -> `{"facts": {name:
+    facts or null}}`: what the page pre-fills from (a vampire's bleed and votes, what a card
+    asks its player to declare)."""
+    names = request.args.getlist("name")
+    kind = request.args.get("kind")
+    if kind not in (None, "", "library", "minion"):
+        raise ApiError(400, "kind is library or minion", field="kind")
+    if not names or len(names) > MAX_FACTS or any(len(n) > 120 for n in names):
+        raise ApiError(400, f"send 1 to {MAX_FACTS} names (name=…), each at most 120 characters",
+                       field="name")
+    return jsonify({"facts": {n: facts.facts(cards(), n, kind or None) for n in names}})
 
 
 @bp.get("/api/recorder/vocabulary")
@@ -243,7 +269,7 @@ def games_page():
 def games_create():
     seats = [request.form.get(f"seat{i}", "").strip() for i in range(1, 6)]
     seats = [s for s in seats if s]
-    limit = request.form.get("time_limit_min", type=int)
+    limit = parse_int(request.form.get("time_limit_min"), -MAX_INT)  # not int(): "1_20"
     _practice_refusal(practice_limits().admit_game(request.remote_addr or "?", time.monotonic()))
     try:
         game_id = store.create_game(get_db(), seats, label=request.form.get("label") or "Practice game",

@@ -138,13 +138,15 @@ class SearchIndex:
     PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
 
     def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
-                 part: StoredPart | None = None, max_postings: int | None = None):
+                 part: StoredPart | None = None, max_postings: int | None = None,
+                 group_factor: float = 1.0):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
         `max_postings`: for a large part (the cards), a term found in more entries scores
         only the `max_postings` entries where it weighs most (and only those are checked
-        for phrases): "vampire" is in 3,900 cards, and a query must not add up all of them."""
+        for phrases): "vampire" is in 3,900 cards, and a query must not add up all of them.
+        `group_factor`: a card group's ruling ranks this much lower (see GROUP_FACTOR)."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -156,6 +158,10 @@ class SearchIndex:
         self.postings = part.postings
         self._weights = dict(derived["weights"])
         self.max_postings = max_postings
+        self.group_factor = group_factor
+        self._groups_rulings = frozenset(k for k, e in self.entries.items()
+                                         if e.doc == "cards" and e.section.startswith("G")) \
+            if group_factor != 1.0 else frozenset()
         # field -> truncated term -> the entries kept for it that hold it in that field
         self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
         if max_postings:
@@ -179,6 +185,7 @@ class SearchIndex:
         for doc, stated in enumerate(self.stated):
             for value, units in stated:
                 self._numbers.setdefault(value, []).append((doc, units))
+        self._number_values = sorted(self._numbers)
         # the vocabulary, for typos (by first letter and length) and extensions (sorted)
         self._by_start: dict[tuple[str, int], list[str]] = {}
         for word in df:
@@ -248,7 +255,11 @@ class SearchIndex:
         its rarity among the entries stating it or one close to it, whatever they count."""
         out: dict[int, float] = {}
         close: set[int] = set()
-        for stated, places in self._numbers.items():
+        # closeness >= NUMBER_NEAR (0.5) only between 3/4 and 4/3 of the value: look there,
+        # in ascending order
+        values = self._number_values
+        for stated in values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)]:
+            places = self._numbers[stated]
             near = closeness(value, stated)
             if near < NUMBER_NEAR:
                 continue
@@ -315,14 +326,14 @@ class SearchIndex:
         for a number, docnum -> how close the number they state is."""
         if g.number is not None:
             return g.near
-        docs: set[int] = set()
         empty: frozenset[int] = frozenset()
+        found = []
         for alt in g.alts:
-            found = self._term_docs[alt[0]] if alt[0] in self.df else empty
+            docs = self._term_docs[alt[0]] if alt[0] in self.df else empty
             for a in alt[1:]:
-                found = found & (self._term_docs[a] if a in self.df else empty)
-            docs |= found
-        return docs
+                docs = docs & (self._term_docs[a] if a in self.df else empty)
+            found.append(docs)
+        return found[0] if len(found) == 1 else empty.union(*found)
 
     def _candidates(self, groups: list[Group], text: str,
                     group_docs: list) -> list[tuple[str, float]]:
@@ -404,7 +415,8 @@ class SearchIndex:
                 elif d in docs:
                     covered += g.weight
             coverage = covered / total
-            ranked.append((score * coverage * coverage * coverage, key))
+            factor = self.group_factor if key in self._groups_rulings else 1.0
+            ranked.append((score * coverage * coverage * coverage * factor, key))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
@@ -467,6 +479,10 @@ SOURCE_TITLES = {"cards": "Cards & rulings"}
 #: "replace"); scaled by this they answer card questions without burying rules answers.
 CARD_FACTOR = 0.15
 CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
+#: A card group's name is a generic phrase ("Equip or employ another card from hand") that
+#: matches generic questions on every word; its rulings answer questions about that kind of
+#: card, and rank this much below the cards' own text and rulings.
+GROUP_FACTOR = 0.15
 
 
 class Search:
@@ -487,8 +503,8 @@ class Search:
             return cls(SearchIndex(corpus))
         with no_gc():
             rules = SearchIndex(corpus, part=stored.parts["rules"])
-            cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS) \
-                if "cards" in stored.parts else None
+            cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
+                                group_factor=GROUP_FACTOR) if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp)
 

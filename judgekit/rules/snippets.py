@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from array import array
+from bisect import bisect_left, bisect_right
 from typing import Protocol
 
 
@@ -87,11 +88,10 @@ def snippet_and_url(e: Snippable, tokens: list[tuple[str, int, int]],
     pos = starts[first] - len(html.escape(body[start_char:tokens[first][1]])) \
         if start_char < tokens[first][1] else starts[first]
     out = []
-    for i in range(first, last + 1):
-        if tokens[i][0] in wanted:
-            a = starts[i]
-            out += (text[pos:a], "<mark>", text[a:ends[i]], "</mark>")
-            pos = ends[i]
+    for i in hits[bisect_left(hits, first):bisect_right(hits, last)]:   # the matched words shown
+        a = starts[i]
+        out += (text[pos:a], "<mark>", text[a:ends[i]], "</mark>")
+        pos = ends[i]
     out.append(text[pos:ends[last]])
     snippet = "".join(out).replace("\n", " ")
     if start_char > 0:
@@ -99,12 +99,10 @@ def snippet_and_url(e: Snippable, tokens: list[tuple[str, int, int]],
     if end_char < len(body.rstrip()):
         snippet += " …"
     url = e.url
-    if e.kind in ("section", "intro") and hits:
-        anchor = None
+    if e.kind in ("section", "intro") and hits and len(e.anchors) > 1:
+        # the paragraph the window starts in: the last anchor at or before its first match
         at = tokens[best][1]
-        for offset, a in e.anchors:
-            if offset <= at:
-                anchor = a
-        if anchor and len(e.anchors) > 1:
-            url = f"{e.url}#{anchor}"
+        k = bisect_right(e.anchors, at, key=lambda pair: pair[0])
+        if k:
+            url = f"{e.url}#{e.anchors[k - 1][1]}"
     return snippet, url

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
+from judgekit.errors import parse_int
 from judgekit.rules import history as history_mod
 from judgekit.rules import nearby
 from judgekit.rules.search import MAX_QUERY, SOURCE_TITLES, QueryError
@@ -17,11 +18,8 @@ def _limit(default: int = 10) -> int:
     raw = request.args.get("limit")
     if raw is None or raw == "":
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError(400, "limit must be a whole number between 1 and 50", field="limit")
-    if not 1 <= value <= MAX_LIMIT:
+    value = parse_int(raw, 1, MAX_LIMIT)  # not int(): it takes "1_0" and other digits
+    if value is None:
         raise ApiError(400, "limit must be a whole number between 1 and 50", field="limit")
     return value
 

@@ -96,6 +96,7 @@
     this.n = part.n;
     this.avg = part.avg;
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
+    this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
     this.kept = new Map();                                  // truncated term -> Set(docnum kept)
     // the server's postings, decoded a term at a time when a query first needs it: nothing
     // is tokenized up front (a phone builds the index of 6,600 entries in no time)
@@ -234,8 +235,11 @@
           numbers.get(n[0]).push([docnum, new Set(n[1])]);
         });
       });
+      this.numberValues = Array.from(numbers.keys()).sort(function (a, b) { return a - b; });
     }
-    this.numbers.forEach(function (places, stated) {
+    var self = this;
+    this.numberValues.forEach(function (stated) {          // ascending, as the server looks
+      var places = self.numbers.get(stated);
       var near = closeness(value, stated);
       if (near < p.number_near) return;
       places.forEach(function (place) {
@@ -580,7 +584,8 @@
         else if (groupDocs[gi].has(e.docnum)) covered += g.weight;
       });
       var coverage = covered / total;
-      ranked.push([pair[1] * coverage * coverage * coverage, e.key, e]);
+      var factor = self.groupFactor !== 1 && e.doc === "cards" && e.section.charAt(0) === "G" ? self.groupFactor : 1;
+      ranked.push([pair[1] * coverage * coverage * coverage * factor, e.key, e]);
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
     // per_section entries of a section first; the rest after every other section (as the server)

@@ -31,10 +31,12 @@
     if (badge) {
       badge.classList.toggle("is-offline", !state.online);
       badge.classList.toggle("is-saved", state.saved === true);
+      badge.classList.toggle("is-saving", state.saved === "saving");
       var net = badge.querySelector(".net-state");
       var saved = badge.querySelector(".net-saved");
       if (net) net.textContent = state.online ? "Online" : "Offline";
-      if (saved) saved.textContent = state.saved === true ? "✓" : (state.saved === "saving" ? "…" : "");
+      // while the copy is being saved, say so in words: a lone "…" read as cut-off text
+      if (saved) saved.textContent = state.saved === true ? "✓" : (state.saved === "saving" ? "saving offline copy…" : "");
       var sentence = (state.online ? "Online" : "Offline — using the copy on this device") +
         ". " + edition + ". Offline copy: " + savedText() + ".";
       badge.setAttribute("title", sentence);

@@ -326,6 +326,8 @@
     var cancel = el("button", {type: "button"}, "Cancel");
     cancel.addEventListener("click", function () { form.hidden = true; });
     form.appendChild(ok); form.appendChild(cancel);
+    var warned = null;  // an extension over the cap: recorded on a second, confirming tap
+    form.oninput = function () { if (warned) { warned.remove(); warned = null; ok.textContent = "Record"; } };
     form.onsubmit = function (ev) {
       ev.preventDefault();
       var event = Object.assign({}, base);
@@ -335,6 +337,16 @@
         event[n] = (n === "seat" || n === "target_seat" || (NUMBERS[n] && n !== "judge_minutes")) ? parseInt(v, 10) :
           n === "judge_minutes" ? parseFloat(v) : v;
       });
+      var total = (view.state.clock.extended_min || 0) + (event.minutes || 0);
+      if (event.type === "time.extend" && total > CAP && !warned) {
+        warned = el("p", {"class": "rec-ask-warn", role: "alert"}, "This table would have " + total +
+          " minutes of extensions, over the " + CAP + "-minute cap per round: only for a major disruption " +
+          "or with the head judge's leave.");
+        form.insertBefore(warned, ok);
+        ok.textContent = "Record over the cap";
+        ok.focus();
+        return;
+      }
       send([event]).then(function (ok) { if (ok) form.hidden = true; });
     };
     var first = form.querySelector("input, select");

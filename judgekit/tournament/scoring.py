@@ -13,6 +13,7 @@ surviving seat.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -239,8 +240,14 @@ def _seat_or_none(event: dict[str, Any]) -> int | None:
 
 # --- checking reported VP ----------------------------------------------------------------
 
+#: VP as people type them: digits, at most one decimal mark ("." or ","), "½" for a half.
+#: Parsed here, not by Python's float(): float() also takes "0_5" (5), "1e3", "inf", "nan".
+_VP_TEXT = re.compile(r"([+-]?)([0-9]{0,6})(?:[.,]([0-9]{0,6}))?(½?)")
+
+
 def parse_vp(value: Any) -> float | None:
-    """A VP value from user input ("1.5", "1,5", "½", 2) or None if it is not a number."""
+    """A VP value from user input ("1.5", "1,5", "½", "1½", 2) or None if it is not a
+    finite number written as VP are (no exponents, no "_" separators, no inf/nan)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -250,16 +257,16 @@ def parse_vp(value: Any) -> float | None:
             return None
         return number if math.isfinite(number) else None
     if isinstance(value, str):
-        text = value.strip().replace(",", ".").replace("½", ".5")
-        if text.startswith("."):
-            text = "0" + text
-        if text == "":
+        m = _VP_TEXT.fullmatch(value.strip())
+        if m is None:
             return None
-        try:
-            number = float(text)
-        except ValueError:
+        sign, whole, frac, half = m.groups()
+        if not whole and not frac and not half:
             return None
-        return number if math.isfinite(number) else None
+        if half and frac:  # "1.5½"
+            return None
+        number = float(f"{whole or 0}.{frac or 0}") + (0.5 if half else 0.0)
+        return -number if sign == "-" else number
     return None
 
 
@@ -278,10 +285,11 @@ def seat_errors(vps: Sequence[Any]) -> list[TableError]:
             errors.append(TableError("vp-not-number", f"seat {seat}: '{shown}' is not a number", seat))
         elif vp < 0:
             errors.append(TableError("vp-negative", f"seat {seat}: VP cannot be negative ({_fmt(vp)})", seat))
+        elif vp > n:  # before the halves: 1e308 * 2 is no number
+            errors.append(TableError("vp-too-many", f"seat {seat}: {_fmt(vp)} VP is more than a "
+                                                    f"{n}-player table can give", seat))
         elif vp * 2 != int(vp * 2):
             errors.append(TableError("vp-not-half", f"seat {seat}: VP come in halves, {_fmt(vp)} is not one", seat))
-        elif vp > n:
-            errors.append(TableError("vp-too-many", f"seat {seat}: {_fmt(vp)} VP is more than a {n}-player table can give", seat))
     return errors
 
 
@@ -303,7 +311,10 @@ def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[Table
         return errors
     values = [parse_vp(raw) or 0.0 for raw in vps]
 
-    withdrawn_set = frozenset(int(s) for s in withdrawn)
+    seats = [s for s in withdrawn if isinstance(s, int) and not isinstance(s, bool)]
+    if len(seats) != len(list(withdrawn)):
+        return [TableError("seat-unknown", "a withdrawn seat is not a seat number")]
+    withdrawn_set = frozenset(seats)
     bad = sorted(s for s in withdrawn_set if not 1 <= s <= n)
     if bad:
         return [TableError("seat-unknown", f"withdrawn seat {bad[0]} is not at this {n}-player table", bad[0])]
@@ -506,4 +517,8 @@ def format_vp(vp: float | None) -> str:
     """1.5 -> '1.5', 2.0 -> '2', None -> '–'."""
     if vp is None:
         return "–"
+    if not isinstance(vp, (int, float)) or isinstance(vp, bool) or not math.isfinite(vp):
+        return "?"  # never stored by the app (its input is checked); a page still shows
+    if abs(vp) >= 1e6:
+        return f"{vp:.3g}"
     return str(int(vp)) if float(vp).is_integer() else f"{vp:g}"

@@ -10,9 +10,10 @@ permission checks in front of the `POST` handlers here.
 from __future__ import annotations
 
 import json
+import secrets
 from functools import wraps
 
-from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, render_template,
+from flask import (Blueprint, Response, current_app, flash, g, jsonify, redirect, render_template,
                    request, url_for)
 from markupsafe import Markup
 
@@ -221,19 +222,26 @@ def table_page(tid, n, table):
         typed = {"vps": [request.form.get(f"vp{k}", "") for k in range(1, size + 1)],
                  "withdrawn": sorted({k for k in range(1, size + 1) if request.form.get(f"wd{k}")} | set(ticked)),
                  "note": request.form.get("note", ""), "reason": request.form.get("reason", ""),
-                 "action": action}
+                 "action": action, "based_on": request.form.get("based_on", "")}
+        # what the form showed (`based_on`) and this submission's id: a stale form is refused
+        # with what is stored now, a resent one is stored once (store.result_guard)
+        guard = {"based_on": typed["based_on"], "client_id": request.form.get("client_id") or None}
         try:
             if action == "override":
-                store.override_result(db, t["id"], n, table, typed["vps"], typed["reason"], by=who())
+                after = store.override_result(db, t["id"], n, table, typed["vps"], typed["reason"], by=who(),
+                                              **guard)
                 flash(f"Table {table}: override recorded", "ok")
             elif action == "correct":
-                store.correct_result(db, t["id"], n, table, typed["vps"], typed["reason"],
-                                     withdrawn=typed["withdrawn"], by=who())
+                after = store.correct_result(db, t["id"], n, table, typed["vps"], typed["reason"],
+                                             withdrawn=typed["withdrawn"], by=who(), **guard)
                 flash(f"Table {table}: correction recorded; the standings use it", "ok")
             else:
                 after = store.enter_result(db, t["id"], n, table, typed["vps"], withdrawn=typed["withdrawn"],
-                                           note=typed["note"], by=who())
-                if after["state"] == "invalid":
+                                           note=typed["note"], by=who(),
+                                           may_replace_override=g.identity.may("results.override"), **guard)
+                if after["duplicate"]:
+                    flash(f"Table {table}: this result was already stored", "ok")
+                elif after["state"] == "invalid":
                     flash(f"Table {table}: stored, but the numbers are not possible — see below", "error")
                 else:
                     flash(f"Table {table}: result stored", "ok")
@@ -242,11 +250,19 @@ def table_page(tid, n, table):
             status = exc.status
             typed["messages"] = field_messages(exc.field, exc.message, exc.extra.get("problems"))
             typed["suggest_withdrawn"] = withdrawal_offer(exc.extra.get("problems"), typed["withdrawn"])
+            if exc.status == 409 and "stored" in exc.extra:
+                # shown what is stored now: sent again, the form replaces it (if allowed)
+                detail = store.table_detail(db, t["id"], n, table)
+                typed["conflict"] = exc.extra["stored"]
+                typed["overridden"] = bool(exc.extra.get("overridden"))
+                typed["based_on"] = detail["result_id"] or ""
     messages = typed["messages"] if typed else field_messages(None, None, detail["errors"])
     refused_vps = bool(typed) and any(k == "vps" or k.startswith("seat:") for k in messages)
     offer = typed["suggest_withdrawn"] if typed else withdrawal_offer(detail["errors"], detail["withdrawn"])
+    based_on = typed["based_on"] if typed else (detail["result_id"] or "")
     return render_template("tournament/table.html", t=t, tb=detail, typed=typed, messages=messages,
-                           refused_vps=refused_vps, closed=closed, offer=offer), status
+                           refused_vps=refused_vps, closed=closed, offer=offer, based_on=based_on,
+                           client_id=secrets.token_urlsafe(12)), status
 
 
 def withdrawal_offer(problems, withdrawn) -> list[int]:
@@ -325,7 +341,10 @@ def public_rows(rows: list[dict]) -> list[dict]:
 @requires("final.run")
 @form_action(lambda tid, **_: url_for("tournament.standings_page", tid=tid))
 def toss_form(tid):
-    res = store.record_toss(get_db(), tid, by=who())
+    # the tie the page showed: a second head judge's click on the same tie is refused
+    # (409, the order drawn) instead of drawing the next tie
+    shown = [x for x in request.form.get("players", "").split(",") if x.strip()]
+    res = store.record_toss(get_db(), tid, shown or None, by=who())
     flash(f"Toss drawn (seed {res['seed']})", "ok")
     return redirect(url_for("tournament.standings_page", tid=tid))
 
@@ -427,7 +446,7 @@ def export_seating(tid, fmt):
 def _standings_json(db, tid) -> dict:
     s = store.standings(db, tid)
     return {"standings": [r.to_dict() for r in s.rows], "needs_toss": s.needs_toss,
-            "finalists": s.finalists}
+            "finalists": s.finalists, "discarded_tosses": s.discarded_tosses}
 
 
 @bp.get("/api/tournaments")
@@ -441,7 +460,8 @@ def api_create():
     body = json_body()
     tid = store.create_tournament(db, body)
     access = on_tournament_created(tid, body.get("organizer"))  # codes + the creator's token
-    return jsonify({**store.get_tournament(db, tid), **access}), 201
+    organizer = access.pop("name")  # "name" is the tournament's; the creator's is "organizer"
+    return jsonify({**store.get_tournament(db, tid), **access, "organizer": organizer}), 201
 
 
 @bp.get("/api/tournaments/<id:tid>")
@@ -530,25 +550,37 @@ def api_table(tid, n, table):
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/result")
 @requires("results.enter")
 def api_result(tid, n, table):
-    body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"note\": \"...\"}")
-    return jsonify(store.enter_result(get_db(), tid, n, table, body.get("vps"), withdrawn=body.get("withdrawn"),
-                                      note=body.get("note"), by=who())), 201
+    body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"note\": \"...\", "
+                       "\"based_on\": result_id or null, \"client_id\": \"...\"}")
+    out = store.enter_result(get_db(), tid, n, table, body.get("vps"), withdrawn=body.get("withdrawn"),
+                             note=body.get("note"), by=who(), client_id=body.get("client_id"),
+                             based_on=body.get("based_on"),  # absent: based on no result
+                             may_replace_override=g.identity.may("results.override"))
+    return jsonify(out), 200 if out["duplicate"] else 201
+
+
+def _guard(body: dict) -> dict:
+    """A head judge's write checks `based_on` only when it is sent (`store.result_guard`)."""
+    return {"client_id": body.get("client_id"),
+            "based_on": body["based_on"] if "based_on" in body else store.NOT_GIVEN}
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/override")
 @requires("results.override")
 def api_override(tid, n, table):
     body = json_object("{\"vps\": [...], \"reason\": \"...\"}")
-    return jsonify(store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
-                                         by=who())), 201
+    out = store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"), by=who(),
+                                **_guard(body))
+    return jsonify(out), 200 if out["duplicate"] else 201
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/correct")
 @requires("results.correct")
 def api_correct(tid, n, table):
     body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"reason\": \"...\"}")
-    return jsonify(store.correct_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
-                                        withdrawn=body.get("withdrawn"), by=who())), 201
+    out = store.correct_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
+                               withdrawn=body.get("withdrawn"), by=who(), **_guard(body))
+    return jsonify(out), 200 if out["duplicate"] else 201
 
 
 @bp.get("/api/tournaments/<id:tid>/standings")

@@ -6,7 +6,6 @@ them (answers without a reload, progress in localStorage, tap-to-say practice). 
 """
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import threading
@@ -15,6 +14,8 @@ from pathlib import Path
 from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template,
                    request, session, url_for)
 
+from judgekit.errors import parse_int
+from judgekit.inputs import decode_json
 from judgekit.trainer import practice as practice_mod
 from judgekit.trainer import progress as progress_mod
 from judgekit.trainer import session as plan_mod
@@ -44,9 +45,8 @@ def content() -> plan_mod.TrainerContent:
 def _records(raw: str | None):
     if not raw or len(raw) > MAX_PROGRESS_FIELD:
         return []
-    try:
-        data = json.loads(raw)
-    except ValueError:
+    data, problem = decode_json(raw)  # the edge's checks: depth, numbers, text
+    if problem is not None:
         return []
     return progress_mod.parse_records(data, content().catalog)
 
@@ -89,7 +89,7 @@ def session_page():
     if plan is None:
         return redirect(url_for("trainer.index"))
     total = len(plan["ids"])
-    shown = request.args.get("r", type=int)
+    shown = parse_int(request.args.get("r"))  # not int(): it takes "1_0"
     if shown is not None and str(shown) in plan["answers"] and 1 <= shown <= total:
         scenario = c.catalog.get(plan["ids"][shown - 1])
         return _question(scenario, plan["answers"][str(shown)], n=shown, total=total,
@@ -109,7 +109,7 @@ def session_answer():
     plan = _plan()
     if plan is None:
         return redirect(url_for("trainer.index"))
-    n = request.form.get("n", type=int) or 0
+    n = parse_int(request.form.get("n"), 0) or 0  # not int(): it takes "1_0"
     problem = plan_mod.record(plan, n, request.form.get("scenario", ""),
                               request.form.get("choice", ""), c.catalog)
     if problem:

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = os.environ.get("JUDGEKIT_CHROMIUM", "/usr/bin/chromium")
+# CI is a busy 2-core machine: every wait for a condition gets room (expect's default is 5 s)
+EXPECT_TIMEOUT_MS = 15_000
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
@@ -67,6 +69,12 @@ def own_server(own_app):
     server.shutdown()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _patient_expect():
+    from playwright.sync_api import expect
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
@@ -88,7 +96,7 @@ def _page(browser, width, height, **kw):
     kw.setdefault("bypass_csp", True)
     context = browser.new_context(viewport={"width": width, "height": height}, **kw)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.js_errors = errors

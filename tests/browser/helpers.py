@@ -13,3 +13,79 @@ def line(page, text):
         expect(page.locator("#rec-input")).to_have_value("")
     except AssertionError:
         raise AssertionError(f"{text!r} not taken: {page.locator('#rec-msg').inner_text()}")
+
+
+# --- waiting for layout: never read a box, a width or a count once (CI is a busy machine) ---
+#
+# Every predicate given to wait_for_function is a function ("() => …", "x => …"): the app's
+# Content-Security-Policy forbids eval, and Playwright evals a bare expression ("a > b")
+# when it has to poll for it, which fails with an EvalError (a function form does not).
+
+def wait_no_sideways_scroll(page, width: int = 360):
+    """The page is no wider than the phone: waits until layout settles there."""
+    page.wait_for_function("w => document.scrollingElement.scrollWidth <= w", arg=width)
+
+
+def wait_all_at_least(page, selector: str, *, height: float = 0, width: float = 0, count: int | None = None):
+    """Every element matching `selector` (and there are some, or exactly `count`) is at
+    least `height` x `width` CSS pixels once laid out."""
+    page.wait_for_function(
+        """([sel, h, w, n]) => { const els = [...document.querySelectorAll(sel)];
+             if (!els.length || (n !== null && els.length !== n)) return false;
+             return els.every(e => { const r = e.getBoundingClientRect(); return r.height >= h && r.width >= w; }); }""",
+        arg=[selector, height, width, count])
+
+
+def stored_json(page, key: str, ready: str = "s => true"):
+    """localStorage[key] parsed, once `ready` (a JS function of the parsed value) holds: a
+    page writes its storage after the answer is shown, not before."""
+    page.wait_for_function(
+        "k => { const raw = localStorage.getItem(k); if (!raw) return false;"
+        f" return ({ready})(JSON.parse(raw)); }}", arg=key)
+    return page.evaluate("k => JSON.parse(localStorage.getItem(k))", key)
+
+
+def wait_inside(page, selector: str, left: float = 0, right: float = 360):
+    """Every element matching `selector` (there are some) lies between `left` and `right`."""
+    page.wait_for_function(
+        """([sel, l, r]) => { const els = [...document.querySelectorAll(sel)]; if (!els.length) return false;
+             return els.every(e => { const b = e.getBoundingClientRect(); return b.left >= l && b.right <= r; }); }""",
+        arg=[selector, left, right])
+
+
+def wait_texts(page, selector: str, expected) -> None:
+    """The texts of the elements matching `selector` are `expected` in any order."""
+    page.wait_for_function(
+        """([sel, want]) => { const got = [...document.querySelectorAll(sel)].map(e => e.innerText.trim()).sort();
+             return JSON.stringify(got) === JSON.stringify([...want].sort()); }""",
+        arg=[selector, sorted(expected)])
+
+
+def eventually(check, timeout: float = 15.0, interval: float = 0.05, page=None):
+    """Run `check` (a function that asserts) until it passes, for at most `timeout` seconds;
+    returns its result. For what the page does not show: the database a page's request
+    writes to, the requests a page sends (pass `page` then: Playwright delivers its events,
+    such as requests seen by a listener, only while it is waiting). Polls for the
+    condition; never a fixed sleep."""
+    import time
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+        if page is not None:
+            page.wait_for_timeout(interval * 1000)
+        else:
+            time.sleep(interval)
+
+
+def wait_until(page, predicate: str, arg=None, explain=None, timeout: float = 15_000):
+    """Wait until the JS `predicate(arg)` holds; when it never does, fail with `explain()`
+    (what the page shows then) rather than with a bare timeout."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(predicate, arg=arg, timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"never true: {predicate[:120]}… — {explain() if explain else ''}") from None

@@ -26,8 +26,8 @@ def server_rulings(live_server, card_id):
 def test_a_card_never_opened_is_drawn_offline_as_the_server_shows_it(page, live_server):
     page.goto(live_server + "/")
     page.wait_for_function(
-        "document.querySelector('[data-offline-badge]').classList.contains('is-saved')", timeout=90_000)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10_000)
+        "() => document.querySelector('[data-offline-badge]').classList.contains('is-saved')", timeout=90_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
     expected = {cid: server_rulings(live_server, cid) for cid in CARDS}
     page.context.set_offline(True)
     for cid in CARDS:

@@ -12,7 +12,11 @@ from playwright.sync_api import expect
 from judgekit.db import open_db
 from judgekit.offline.compare import compare, read_queries
 from judgekit.recorder import store
-from helpers import line
+from helpers import eventually, line
+
+
+def _one(events):
+    assert len(events) == 1, events
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
@@ -21,9 +25,9 @@ SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 def wait_until_saved(page):
     """The service worker has filled its cache and controls the page."""
     page.wait_for_function(
-        "document.querySelector('[data-offline-badge]').classList.contains('is-saved')",
+        "() => document.querySelector('[data-offline-badge]').classList.contains('is-saved')",
         timeout=60_000)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
 
 
 def new_game(live_app):
@@ -221,7 +225,7 @@ def test_a_reply_lost_on_the_way_back_does_not_double_the_entry(browser, live_se
         expect(page.locator("#rec-next button").first).to_have_text("Start turn: Ann (seat 1)")
         line(page, "1 start")
         expect(page.locator("#rec-log li.is-queued")).to_have_count(1)
-        assert len(api_game(live_server, gid)["events"]) == 1      # stored, reply lost
+        eventually(lambda: _one(api_game(live_server, gid)["events"]))   # stored, reply lost
         page.evaluate("window.dispatchEvent(new Event('online'))")  # try again now
         expect(page.locator("#rec-log li.is-queued")).to_have_count(0, timeout=15_000)
         events = api_game(live_server, gid)["events"]

@@ -53,8 +53,8 @@ def test_search_a_card_and_a_rule_then_offline(page, static_host):
     page.goto(home)
     # the copy installs itself: the badge shows the saved copy
     page.wait_for_function(
-        "document.querySelector('[data-offline-badge]').classList.contains('is-saved')", timeout=90_000)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10_000)
+        "() => document.querySelector('[data-offline-badge]').classList.contains('is-saved')", timeout=90_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
     expect(page.locator("footer .site-built")).to_contain_text("built")
 
     # search on a static host: runs on the device, links stay under the base path

@@ -3,7 +3,6 @@ and wrong, explanations and rule links, progress that survives a reload, free pr
 and the no-JavaScript flow."""
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 
@@ -12,6 +11,7 @@ from playwright.sync_api import expect
 from judgekit import paths
 from judgekit.recorder.cards import load_cards
 from judgekit.trainer.scenarios import ANSWERS, load_scenarios
+from helpers import stored_json, wait_all_at_least, wait_no_sideways_scroll
 
 STORE = "judgekit.trainer.v1"
 
@@ -22,8 +22,9 @@ def catalog():
 
 
 def current(page):
-    sid = page.locator("article[data-scenario]").get_attribute("data-scenario")
-    return catalog().get(sid)
+    article = page.locator("article[data-scenario]")
+    expect(article).to_have_count(1)
+    return catalog().get(article.get_attribute("data-scenario"))
 
 
 def answer(page, scenario, right: bool):
@@ -40,7 +41,7 @@ def scroll_below_header(page, selector):
 
 
 def no_sideways_scroll(page):
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+    wait_no_sideways_scroll(page, 360)
 
 
 def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_server, shot):
@@ -56,8 +57,10 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     first = current(page)
     expect(page.locator(".tr-statement")).to_contain_text(first.statement[:30])
     buttons = page.locator("button.tr-choice")
-    assert buttons.count() == len(first.choices)
-    assert all(buttons.nth(i).bounding_box()["height"] >= 48 for i in range(buttons.count()))
+    expect(buttons).to_have_count(len(first.choices))
+    # tap targets: every choice at least 48 px tall once laid out (QA: this read one box once,
+    # before the layout settled, and failed on a loaded machine)
+    wait_all_at_least(page, "button.tr-choice", height=48, count=len(first.choices))
     no_sideways_scroll(page)
     shot(page, "trainer-question-phone", full_page=False)
     result = answer(page, first, right=True)
@@ -65,7 +68,7 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     expect(result.locator(".tr-verdict")).to_contain_text("Right")
     expect(result.locator(".tr-explanation")).to_have_text(first.explanation)
     link = result.locator("a[data-rule-link]")
-    assert link.get_attribute("href") == first.url
+    expect(link).to_have_attribute("href", first.url)
     expect(page.locator(".tr-answered li.is-right")).to_contain_text(ANSWERS[first.answer].label)
     shot(page, "trainer-answer-right-phone", full_page=False)
 
@@ -77,17 +80,18 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     expect(result).to_have_class(re.compile("is-wrong"))
     expect(result.locator(".tr-verdict")).to_contain_text(f"Not quite: it is “{ANSWERS[second.answer].label}”")
     expect(result.locator(".tr-explanation")).to_have_text(second.explanation)
-    assert result.locator("a[data-rule-link]").get_attribute("href") == second.url
+    expect(result.locator("a[data-rule-link]")).to_have_attribute("href", second.url)
     expect(page.locator(".tr-answered li.is-wrong")).to_contain_text("your answer")
     expect(result.locator(".tr-yours")).to_contain_text("You answered")
     expect(page.locator(".tr-answered li.is-right")).to_contain_text("right answer")
     shot(page, "trainer-answer-wrong-phone", full_page=False)
 
     # The browser kept both answers; a reload of the result does not count it twice.
-    stored = json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
+    stored = stored_json(page, STORE, "s => s.answers && s.answers.length >= 2")
     assert [(a["id"], a["ok"]) for a in stored["answers"]] == [(first.id, True), (second.id, False)]
     page.reload()
-    stored = json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
+    expect(page.locator("#result")).to_be_visible()
+    stored = stored_json(page, STORE, "s => s.answers && s.answers.length >= 2")
     assert len(stored["answers"]) == 2
 
     # The rest of the session, then the summary.
@@ -100,6 +104,17 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     page.get_by_role("link", name="See your results").click()
     expect(page.locator("h1")).to_have_text(f"{right} of 10 right")
     expect(page.locator(".tr-lines li")).to_have_count(10)
+    # the ✓ and ✗ marks line up in one column, and so do the titles beside them (QA)
+    page.wait_for_function("""() => {
+        const marks = [...document.querySelectorAll('.tr-lines .tr-mark')].map(m => m.getBoundingClientRect());
+        const links = [...document.querySelectorAll('.tr-lines li > a')].map(a => a.getBoundingClientRect());
+        if (marks.length !== 10 || links.length !== 10) return false;
+        const same = xs => xs.every(x => Math.abs(x - xs[0]) < 0.5);
+        return same(marks.map(r => r.left)) && same(marks.map(r => r.width)) && same(links.map(r => r.left))
+               && marks.every((m, i) => m.right <= links[i].left); }""")
+    expect(page.locator(".tr-lines li.is-right .tr-mark").first).to_have_text("✓")
+    expect(page.locator(".tr-lines li.is-wrong .tr-mark").first).to_have_text("✗")
+    shot(page, "trainer-summary-phone")
 
     # Progress survives a reload of the start page: mastery and review per section.
     page.goto(live_server + "/trainer")
@@ -109,7 +124,7 @@ def test_session_right_and_wrong_answers_and_progress_after_reload(page, live_se
     wrong_row = page.locator(f".tr-sections li[data-section='{second.section}']")
     expect(wrong_row).to_have_attribute("data-status", re.compile("review|learning"))
     expect(page.locator("[data-review]")).to_be_visible()
-    stored = json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))
+    stored = stored_json(page, STORE, "s => s.answers && s.answers.length >= 10")
     assert len(stored["answers"]) == 10
     scroll_below_header(page, "#progress-h")
     shot(page, "trainer-progress-phone", full_page=False)

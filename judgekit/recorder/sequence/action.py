@@ -291,6 +291,17 @@ class ActionMixin:
 
     # --- a changed target ------------------------------------------------------------------
 
+    def _reads_as_redirect(self, e) -> bool:
+        """A `reaction` by the target of the directed action in progress that names another
+        seat in the game (`target_seat`, not the acting one) changes the target (Deflection
+        recorded as a reaction): it is read as an `action.redirect`."""
+        a = self.action
+        new = e.get("target_seat")
+        return (a is not None and not a.resolved and a.directed and not a.blocked
+                and self.combat is None and e["seat"] == a.target_seat and new is not None
+                and new not in (e["seat"], a.seat) and new not in self.out
+                and not (e.get("window") or e.get("phase")))
+
     def _on_action_redirect(self, e) -> None:
         """A reaction or effect changes the target of the directed action (Deflection and
         the like: the original target chooses the new one). The redirect is a play by its

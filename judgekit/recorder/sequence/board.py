@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekit.recorder.events import EventError
+from judgekit.recorder.facts import minion_facts
 
 CARDS_KEPT = 40
 # Where an event names a minion of its seat (`minion`, or a vote's `vampire`).
@@ -86,28 +87,9 @@ class BoardMixin:
     # --- what the page shows -------------------------------------------------------------
 
     def minion_facts(self, name: str) -> dict[str, Any]:
-        """What the card facts say about a minion, for the page's forms: `kind` ("vampire",
-        "imbued", "ally", "retainer", or None when the name is not in the card list),
-        `title`, `votes`, `bleed` (its bleed amount: 2 for a +1 bleed vampire), `stealth`
-        (its stealth bonus), `capacity`, `clan`."""
-        out: dict[str, Any] = {"name": name, "kind": None, "title": None, "votes": 0,
-                               "bleed": 1, "stealth": 0, "capacity": None, "clan": None}
-        vampire = self.crypt(name)
-        if vampire is not None:
-            clan = getattr(vampire, "clan", None)
-            out.update(kind="imbued" if getattr(vampire, "capacity", None) is not None
-                       and clan in IMBUED_CREEDS else "vampire",
-                       title=getattr(vampire, "title", None) or None,
-                       votes=int(getattr(vampire, "votes", 0) or 0),
-                       bleed=1 + int(getattr(vampire, "bleed_bonus", 0) or 0),
-                       stealth=int(getattr(vampire, "stealth_bonus", 0) or 0),
-                       capacity=getattr(vampire, "capacity", None), clan=clan)
-            return out
-        lib = self.library(name)
-        if lib is not None:
-            types = [str(x).lower() for x in (getattr(lib, "types", ()) or ())]
-            out["kind"] = "ally" if "ally" in types else "retainer" if "retainer" in types else "card"
-        return out
+        """What the card facts say about a minion, for the page's forms (`facts.minion_facts`:
+        kind, title, votes, bleed, stealth, strength, capacity, clan)."""
+        return minion_facts(name, self.crypt, self.library)
 
     def seat_minions(self, seat: int) -> list[dict[str, Any]]:
         """The minions on the table at `seat`: the stated board first, then those seen
@@ -169,5 +151,3 @@ class BoardMixin:
 
 
 OUT_REASON = {"oust": "ousted", "withdraw": "withdrew", "concede": "conceded"}
-# Imbued creeds (the crypt cards that are not vampires).
-IMBUED_CREEDS = {"Avenger", "Defender", "Innocent", "Judge", "Martyr", "Redeemer", "Visionary"}

@@ -64,6 +64,9 @@ class PlaysMixin:
         self._card_play(e, role="card")
 
     def _on_reaction(self, e) -> None:
+        if self._reads_as_redirect(e):
+            self._on_action_redirect(e)   # Deflection recorded as a plain reaction
+            return
         if not self._interrupt_like(e):
             return
         if e.get("card"):

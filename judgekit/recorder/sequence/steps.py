@@ -66,6 +66,12 @@ def next_steps(eng) -> list[dict[str, Any]]:
     if eng.pos <= RANK["minion"]:
         add(f"{eng.names[actor - 1]} declares an action…", {"type": "action.declare", "seat": actor},
             ask=["action", "minion", "amount", "target_seat"], for_seat="{name} declares an action…")
+    if RANK["minion"] <= eng.pos <= RANK["influence"]:   # the transfers move to the influence phase
+        add(f"{eng.names[actor - 1]} transfers…", {"type": "transfer", "seat": actor}, ask=["amount"],
+            kind="primary" if eng.pos == RANK["influence"] else "secondary", for_seat="{name} transfers…")
+    if eng.pos >= RANK["influence"]:                      # the discard phase action
+        add(f"{eng.names[actor - 1]} discards a card", {"type": "discard", "seat": actor},
+            kind="secondary", for_seat="{name} discards a card")
     if eng.pos < len(PHASES) - 1:
         nxt = PHASES[eng.pos + 1]
         add(f"Next phase: {nxt}", {"type": "phase", "seat": actor, "phase": nxt}, kind="secondary",

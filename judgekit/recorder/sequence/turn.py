@@ -1,6 +1,7 @@
 """The turn: whose turn it is, its start and end, the phases, and `sync`."""
 from __future__ import annotations
 
+from judgekit.recorder.events import PHASES
 from judgekit.recorder.sequence.common import LINEAR, RANK
 from judgekit.recorder.words import window_words
 
@@ -82,6 +83,17 @@ class TurnMixin:
             self.flag("not-your-turn", seq,
                       f"{self.who(seat)} {what} during the turn of {self.who(self.turn_seat)}: "
                       "only the acting player does that.", seat=seat)
+
+    def _turn_from_play(self, e) -> None:
+        """After an end of turn, a play by the next seat that names one of the turn's phases
+        (an unlock effect, a master card "in my master phase") belongs to that seat's own
+        turn: the turn begins (no finding). During a turn, a play naming a window is an
+        opponent acting in the acting player's window (shortcuts), not a new turn."""
+        window = e.get("window") or e.get("phase")
+        seat = e.get("seat")
+        if window in PHASES and self.turn_seat is not None and self.turn_ended \
+                and seat is not None and seat == self.prey(self.turn_seat):
+            self._new_turn(seat)
 
     def _on_sync(self, e) -> None:
         self._new_turn(e["seat"], e.get("turn", self.turn_no or 1))

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from judgekit.db import transaction
 from judgekit.errors import parse_int
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import store as recorder_store
@@ -176,25 +177,28 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
     if client_id is not None and (not isinstance(client_id, str) or len(client_id) > 100):
         return _refused(400, "client_id", "client_id must be a short text.")
     now = time.time() if now is None else now
-    before = _table_clock(db, r, detail, now)
-    total = before["extended_min"] + minutes
-    warning = None
-    retry = client_id is not None and any(e["client_id"] == client_id for e in before["extensions"])
-    if clockmod.over_cap(total) and not retry:
-        warning = (f"Table {detail['number']} would have {total} minutes of extensions, over the "
-                   f"{clockmod.EXTENSION_CAP_MIN}-minute cap per round: only for a major disruption "
-                   "or with the head judge's leave.")
-        confirmed = data.get("confirm_over_cap") in (True, "1", "true", "on", "yes")
-        if not confirmed:
-            return _refused(409, "confirm_over_cap", warning, over_cap=True, total_min=total,
-                            cap_min=clockmod.EXTENSION_CAP_MIN)
     event = {"type": "time.extend", "minutes": minutes, "reason": reason}
     if judge_minutes is not None:
         event["judge_minutes"] = judge_minutes
     if client_id:
         event["client_id"] = client_id
-    res = recorder_store.append_events(db, detail["game_id"], event, judge=judge, now=now)
-    if isinstance(res, recorder_store.StoreError):
-        return _refused(res.status, res.field, res.reason)
+    # the cap is checked and the extension appended in one transaction: two extensions
+    # posted at once cannot both pass the check on the same total
+    with transaction(db):  # committed with the connection's level (FULL: judgekit.db)
+        before = _table_clock(db, r, detail, now)
+        total = before["extended_min"] + minutes
+        warning = None
+        retry = client_id is not None and any(e["client_id"] == client_id for e in before["extensions"])
+        if clockmod.over_cap(total) and not retry:
+            warning = (f"Table {detail['number']} would have {total} minutes of extensions, over the "
+                       f"{clockmod.EXTENSION_CAP_MIN}-minute cap per round: only for a major disruption "
+                       "or with the head judge's leave.")
+            confirmed = data.get("confirm_over_cap") in (True, "1", "true", "on", "yes")
+            if not confirmed:
+                return _refused(409, "confirm_over_cap", warning, over_cap=True, total_min=total,
+                                cap_min=clockmod.EXTENSION_CAP_MIN)
+        res = recorder_store.append_events(db, detail["game_id"], event, judge=judge, now=now)
+        if isinstance(res, recorder_store.StoreError):
+            return _refused(res.status, res.field, res.reason)  # refused before any write
     after = _table_clock(db, r, detail, now)
     return Extended(after, res.events[0], duplicate=res.new == 0, warning=warning)

@@ -34,6 +34,7 @@ from judgekit.errors import MAX_INT, parse_int
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.catalog import (Catalog, catalogs_dir, default_catalog,
                                                    load_catalogs)
+from judgekit.tournament.penalties import games
 from judgekit.tournament.penalties.escalation import (Proposal, head_judge_reasons,
                                                       needs_head_judge, propose)
 from judgekit.tournament.penalties.export import (penalties_csv, penalties_json,
@@ -51,7 +52,6 @@ _STORED = ("kind", "refers_to", "tournament", "round", "table", "game", "event",
            "approval_reason", "reason", "client_id", "finding", "phase")
 
 RULE_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[A-Za-z0-9][A-Za-z0-9.\-]*(#[A-Za-z0-9._\-]+)?$")
-MIN_MOVE_REASON = 5  # characters: why an SA moves to another game
 MAX_TEXT = {"description": 2000, "reason": 1000, "approval_reason": 1000, "player_name": 80,
             "rule": 200, "infraction": 200, "variant": 80, "penalty": 80}
 
@@ -192,19 +192,17 @@ def standing_adjustments(db, tournament_id: int) -> list[dict]:
             for r in _effects_in_force(db, tournament_id, "vp-1")]
 
 
-def is_adjustment(db, tournament: dict | int, record: dict) -> bool:
-    """Whether the record's penalty costs VP in one game (level effect "vp-1")."""
-    t = tournament if isinstance(tournament, dict) else tstore.get_tournament(db, tournament)
-    cat = catalogs().get(record.get("catalog")) or catalog_of(db, t)
-    return cat.effect(record.get("penalty")) == "vp-1"
+def _effect_of(db, t: dict):
+    """record -> the `effect` of its level in its catalog ("vp-1", "remove", None)."""
+    cats, default = catalogs(), catalog_of(db, t)
+    return lambda rec: cats.get(rec.get("catalog"), default).effect(rec.get("penalty"))
 
 
 def applies_to(db, tournament_id: int, recs: list[dict]) -> dict:
     """record id -> the game each Standings Adjustment among `recs` (replayed records)
-    applies to (`adjustments.Target`); other penalties are left out."""
+    applies to (`adjustments.Target`; `games.applies_to`); other penalties are left out."""
     t = tstore.get_tournament(db, tournament_id)
-    sas = [r for r in recs if r.get("kind", "issue") == "issue" and is_adjustment(db, t, r)]
-    return tstore.resolve_records(db, t["id"], sas) if sas else {}
+    return games.applies_to(db, t["id"], recs, _effect_of(db, t))
 
 
 def disqualified_players(db, tournament_id: int) -> set[int]:
@@ -477,23 +475,7 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
     applies = _applies(db, t, stored["id"])
     return Stored(stored, added_player=added, needs_head_judge=hj and not stored["approved_by"],
                   head_judge_reasons=reasons, proposal=proposal, applies=applies,
-                  notes=_issue_notes(db, t, stored, applies))
-
-
-def _issue_notes(db, t: dict, rec: dict, applies: dict | None) -> list[str]:
-    """What the judge should know about where a new Standings Adjustment lands."""
-    if applies is None:
-        return []
-    notes = []
-    if rec.get("player") in disqualified_players(db, t["id"]):
-        notes.append(f"{rec['player_name']} is disqualified and not ranked; the adjustment still counts in "
-                     "the game it applies to, so the other players' GW and TP there follow.")
-    if applies["round"] is None:
-        notes.append(f"This adjustment applies to no game for now: {applies['note']}.")
-    else:
-        notes.append(f"It applies to {applies['where']} ({applies['note']}): −1 VP there, and that "
-                     "game's GW and TP follow.")
-    return notes
+                  notes=games.issue_notes(stored, applies, disqualified_players(db, t["id"])))
 
 
 def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *, judge: str,
@@ -552,9 +534,9 @@ def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *,
             rec["approved_by"] = judge
             rec["approval_reason"] = rec["reason"]
         if kind == "move":
-            refused = _check_move(db, t, target, rec)
-            if refused is not None:
-                return refused
+            problem = games.move_problem(db, t["id"], target, rec, _effect_of(db, t))
+            if problem is not None:
+                return _refused(*problem)
         rec["time"] = now()
         stored = _insert(db, rec)
     if kind == "move":
@@ -562,32 +544,10 @@ def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *,
     return Stored(stored)
 
 
-def _check_move(db, t: dict, target: dict, rec: dict) -> Refused | None:
-    """A move names a game the SA's player played, other than the one it applies to."""
-    if not is_adjustment(db, t, target):
-        return _refused(409, "refers_to", f"Record {target['id']} is a {target.get('penalty') or 'remedy'}: "
-                                          "only a Standings Adjustment (v1: Game Loss) applies to one game.")
-    if target.get("player") is None:
-        return _refused(409, "refers_to", f"{target.get('player_name')} is not a player of the event: "
-                                          "the adjustment applies to no game.")
-    if len(rec.get("reason") or "") < MIN_MOVE_REASON:
-        return _refused(400, "reason", "Write why the adjustment moves to another game (a few words at least).")
-    games = tstore.player_games(db, t["id"], [target["player"]]).get(target["player"], {})
-    listing = ", ".join(f"round {r} table {tb}" for r, tb in sorted(games.items())) or "none"
-    if games.get(rec["round"]) != rec["table"]:
-        return _refused(409, "table", f"{target.get('player_name')} did not play round {rec['round']}, "
-                                      f"table {rec['table']}: their games are {listing}.")
-    now_at = tstore.resolve_records(db, t["id"], [target])[target["id"]]
-    if (now_at.round, now_at.table) == (rec["round"], rec["table"]):
-        return _refused(409, "table", f"Record {target['id']} already applies to round {rec['round']}, "
-                                      f"table {rec['table']}.")
-    return None
-
-
 def _applies(db, t: dict, record_id: int) -> dict | None:
     """The game a stored SA applies to now, as `Target.to_dict()` (None: not an SA)."""
     rec = next((r for r in current(db, t["id"]) if r["id"] == record_id), None)
-    if rec is None or not is_adjustment(db, t, rec):
+    if rec is None or _effect_of(db, t)(rec) != "vp-1":
         return None
     return tstore.resolve_records(db, t["id"], [rec])[record_id].to_dict()
 

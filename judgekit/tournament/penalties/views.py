@@ -19,6 +19,7 @@ import time
 from flask import (Blueprint, Response, flash, g, jsonify, redirect, render_template, request,
                    url_for)
 
+from judgekit import timetext
 from judgekit.auth.views import require_role, requires, safe_next
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import extensions
@@ -382,7 +383,7 @@ def extend_form(tid, n, table):
                                guidance=_guidance(), focus=table), res.status
     ends = res.clock["ends_at_iso"]
     flash(f"Table {table}: +{res.event['minutes']} min recorded"
-          + (f"; the table now ends at {ends[11:16]} UTC" if ends else "") + ".", "ok")
+          + (f"; the table now ends at {timetext.clock(ends)}" if ends else "") + ".", "ok")
     if res.warning:
         flash(res.warning, "warn")
     return redirect(url_for("penalties.time_page", tid=t["id"], round=n) + f"#table-{table}")
@@ -568,7 +569,6 @@ def _helpers():
 
 @bp.app_template_filter("hhmm")
 def _hhmm(value) -> str:
-    """An ISO time as HH:MM (UTC; the page's script shows local time)."""
-    if not value:
-        return ""
-    return str(value)[11:16]
+    """An ISO time as HH:MM in the venue's local time, as every other time on the pages (the
+    page's script then shows the device's own)."""
+    return timetext.clock(value)

@@ -79,6 +79,7 @@ from judgekit.tournament.store.registration import (
                                             drop_player,
                                             set_checked_in,
 )
+from judgekit.tournament.store.result_guard import NOT_GIVEN
 from judgekit.tournament.store.round_flow import close_round, start_round, swap_seats
 from judgekit.tournament.store.schema import migrate
 from judgekit.tournament.store.summary import (
@@ -110,5 +111,5 @@ __all__ = [
     "set_checked_in", "standing_adjustments", "standings", "standings_rows", "start_final",
     "start_round", "swap_seats", "table_detail", "table_status", "tosses",
     "player_games", "resolve_records", "sa_phase", "sa_targets", "table_adjustments", "undo_final",
-    "SEATING_COLUMNS", "STANDINGS_COLUMNS",
+    "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN",
 ]

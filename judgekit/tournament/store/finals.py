@@ -33,8 +33,15 @@ MIN_ROUNDS = 3  # 3.1: "a minimum of three rounds", the final included
 
 
 def start_final(db, tournament_id: Any) -> dict:
-    """Freeze the five qualifiers (best first) and open the seat choice (3.1.3)."""
+    """Freeze the five qualifiers (best first) and open the seat choice (3.1.3). Checked
+    and set in one transaction: two clicks at once set them once, the other gets 409."""
     t = get_tournament(db, tournament_id)
+    with transaction(db):
+        _set_qualifiers(db, get_tournament(db, t["id"]))
+    return final_state(db, t["id"])
+
+
+def _set_qualifiers(db, t: dict) -> None:
     if not t["has_final"]:
         raise TournamentError(409, "this tournament is played without a final (3.1.6)")
     if t["finalists"]:
@@ -58,7 +65,6 @@ def start_final(db, tournament_id: Any) -> dict:
     if len(s.finalists) < 4:
         raise TournamentError(409, f"only {len(s.finalists)} players can qualify: a final needs 4 or 5")
     db[T_TOURNAMENTS].update(t["id"], {"finalists": json.dumps(s.finalists)})
-    return final_state(db, t["id"])
 
 
 def undo_final(db, tournament_id: Any, *, by: str | None = None) -> dict:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from judgekit.db import transaction
+
 from judgekit.tournament import standings as standings_mod
 from judgekit.tournament.store import adjusted
 from judgekit.tournament.store import tables as table_store
@@ -34,7 +36,7 @@ def _scored_rounds(db, tournament_id: int, kind: str = "prelim") -> tuple[list[l
         round_out = []
         for tid, tb in tables.items():
             entry = latest.get(tid)
-            if entry is None or len(entry["vps"]) != len(tb["players"]):
+            if entry is None or entry["vps"] is None or len(entry["vps"]) != len(tb["players"]):
                 continue
             round_out.append(list(zip(tb["players"], entry["vps"])))
         out.append(round_out)
@@ -71,6 +73,19 @@ def standings(db, tournament_id: Any, targets: list[dict] | None = None) -> stan
                                  toss=tosses(db, t["id"]))
 
 
+def _drawn_meanwhile(db, tournament_id: int, ids: list[int] | None) -> dict:
+    """The latest toss of exactly these players (any toss when `ids` is None), as a 409's
+    `toss`: what the head judge who lost the race is shown."""
+    rows = list(db[T_TOSSES].rows_where("tournament_id = ?", [tournament_id], order_by="id desc"))
+    for row in rows:
+        players_ = json.loads(row["players"])
+        if ids is None or set(players_) == set(ids):
+            return {"toss": {"players": players_, "seed": row["seed"], "by": row["by"],
+                             "created_at": row["created_at"],
+                             "places": {int(k): v for k, v in json.loads(row["places"]).items()}}}
+    return {}
+
+
 def record_toss(db, tournament_id: Any, group: Any = None, *, seed: Any = None,
                 by: str | None = None) -> dict:
     """Draw the order of a group of players tied in the top five (3.1), recording the seed.
@@ -85,22 +100,29 @@ def record_toss(db, tournament_id: Any, group: Any = None, *, seed: Any = None,
         ids = [get_player(db, t["id"], p)["id"] for p in group]
         if len(set(ids)) != len(ids):
             raise TournamentError(400, "a player is named twice", "players")
-    if not any(r["kind"] == "prelim" and r["status"] == "closed" for r in rounds(db, t["id"])):
-        raise TournamentError(409, "no round has been played yet: nobody is tied for a place (3.1)")
-    s = standings(db, t["id"])
-    if group is None:
-        if not s.needs_toss:
-            raise TournamentError(409, "no tie in the top five needs a toss")
-        ids = list(s.needs_toss[0])
-    else:
-        if not any(set(ids) == set(g) for g in s.needs_toss):
-            names = {r.player_id: r.name for r in s.rows}
-            ties = "; ".join(", ".join(names.get(p, str(p)) for p in g) for g in s.needs_toss) or "none"
-            raise TournamentError(409, "a toss is drawn among exactly the players tied now for a place in "
-                                       f"the top five (3.1); ties needing a toss: {ties}", "players",
-                                  needs_toss=s.needs_toss)
-    places = standings_mod.draw_toss(ids, seed)
-    db[T_TOSSES].insert({"tournament_id": t["id"], "players": json.dumps(ids), "seed": seed,
-                         "places": json.dumps({str(k): v for k, v in places.items()}), "by": by,
-                         "created_at": now()})
+    # the tie is read and its order written in one transaction: two head judges drawing
+    # the same tie at once record one order, and the second is told what was drawn
+    with transaction(db):
+        if not any(r["kind"] == "prelim" and r["status"] == "closed" for r in rounds(db, t["id"])):
+            raise TournamentError(409, "no round has been played yet: nobody is tied for a place (3.1)")
+        s = standings(db, t["id"])
+        if group is None:
+            if not s.needs_toss:
+                raise TournamentError(409, "no tie in the top five needs a toss", **_drawn_meanwhile(db, t["id"], None))
+            ids = list(s.needs_toss[0])
+        else:
+            if not any(set(ids) == set(g) for g in s.needs_toss):
+                drawn = _drawn_meanwhile(db, t["id"], ids)
+                if drawn:
+                    raise TournamentError(409, f"the toss for these players was drawn already ({drawn['toss']['by'] or 'someone'}, "
+                                               f"seed {drawn['toss']['seed']}): it stands", "players", **drawn)
+                names = {r.player_id: r.name for r in s.rows}
+                ties = "; ".join(", ".join(names.get(p, str(p)) for p in g) for g in s.needs_toss) or "none"
+                raise TournamentError(409, "a toss is drawn among exactly the players tied now for a place in "
+                                           f"the top five (3.1); ties needing a toss: {ties}", "players",
+                                      needs_toss=s.needs_toss)
+        places = standings_mod.draw_toss(ids, seed)
+        db[T_TOSSES].insert({"tournament_id": t["id"], "players": json.dumps(ids), "seed": seed,
+                             "places": json.dumps({str(k): v for k, v in places.items()}), "by": by,
+                             "created_at": now()})
     return {"players": ids, "seed": seed, "places": places}

@@ -53,6 +53,12 @@ def migrate(db: sqlite_utils.Database) -> None:
         "reason": str, "note": str, "by": str, "created_at": str,
     }, pk="id", foreign_keys=[("table_id", T_TABLES, "id")], if_not_exists=True)
     db[T_RESULTS].create_index(["table_id", "id"], if_not_exists=True)
+    # issue 16: a result's client id (a retried post is stored once) and the result row the
+    # form showed (`based_on`: a stale form is refused)
+    for column, kind in (("client_id", str), ("based_on", int)):
+        if column not in db[T_RESULTS].columns_dict:
+            db[T_RESULTS].add_column(column, kind)
+    db[T_RESULTS].create_index(["table_id", "client_id"], unique=True, if_not_exists=True)
     db[T_SEAT_CHANGES].create({
         "id": int, "round_id": int, "player_a": int, "player_b": int, "warnings": str,
         "by": str, "created_at": str,

@@ -16,7 +16,8 @@ from judgekit.tournament.scoring import (
     score_table,
     seat_errors,
 )
-from judgekit.tournament.store import adjusted, base
+from judgekit.errors import parse_int
+from judgekit.tournament.store import adjusted, base, result_guard
 from judgekit.tournament.store.base import (
     MAX_LEN,
     MIN_REASON,
@@ -35,6 +36,7 @@ from judgekit.tournament.store.base import (
     now,
     players,
 )
+from judgekit.tournament.store.result_guard import NOT_GIVEN
 
 
 def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
@@ -46,10 +48,31 @@ def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
     for row in db.query(
             f"select r.* from {T_RESULTS} r join (select table_id, max(id) as id from {T_RESULTS} "
             f"where table_id in ({marks}) group by table_id) m on r.id = m.id", ids):
-        row["vps"] = json.loads(row["vps"])
-        row["withdrawn"] = json.loads(row["withdrawn"] or "[]")
-        out[row["table_id"]] = row
+        out[row["table_id"]] = _result_row(row)
     return out
+
+
+def _result_row(row: dict) -> dict:
+    """A stored result row with its VP and withdrawn seats read back. The writes check
+    both; a row that fails the checks anyway (stored by an older version, or by hand) is
+    read with `vps` None and `damaged` saying what is wrong, so every page still shows
+    (the table reads as invalid until someone enters its result again)."""
+    problem = None
+    try:
+        vps = json.loads(row["vps"]) if row.get("vps") else None
+        withdrawn = json.loads(row["withdrawn"] or "[]")
+    except (TypeError, ValueError):
+        vps, withdrawn, problem = None, [], "not readable"
+    if problem is None and (not isinstance(vps, list) or seat_errors(vps)):
+        problem = f"VP {str(row.get('vps'))[:40]}"
+    if problem is None and (not isinstance(withdrawn, list) or any(
+            parse_int(s, 1, len(vps)) is None for s in withdrawn)):
+        problem = f"withdrawn {str(row.get('withdrawn'))[:40]}"
+    if problem is None:
+        row["vps"], row["withdrawn"] = [float(parse_vp(v)) for v in vps], withdrawn
+    else:
+        row["vps"], row["withdrawn"], row["damaged"] = None, [], problem
+    return row
 
 
 def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
@@ -80,6 +103,7 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
         "recorded_errors": [e.to_dict() for e in recorded.errors] if recorded else [],
         "reported_vps": None, "differs": [], "reason": None, "withdrawn": [],
         "warnings": [],  # an override: what the table check says of the numbers all the same
+        "result_id": entry["id"] if entry is not None else None,  # what a write is `based_on`
     }
     if entry is not None:
         out["vps"] = entry["vps"]
@@ -89,14 +113,19 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
             out["reported_vps"] = entry["vps"]
         if entry["kind"] in ("override", "correction"):
             out["reason"] = entry.get("reason")
-        if entry["kind"] == "override":
+        if entry.get("damaged"):  # see _result_row
+            out["state"] = "invalid"
+            out["errors"] = [{"code": "result-damaged", "seat": None, "rule": None,
+                              "message": f"the stored result cannot be read ({entry['damaged']}): "
+                                         "enter this table's result again"}]
+        elif entry["kind"] == "override":
             out["state"] = "overridden"
             out["warnings"] = [e.to_dict() for e in check_table(entry["vps"], out["withdrawn"])]
         else:
             errors = check_table(entry["vps"], out["withdrawn"])
             out["errors"] = [e.to_dict() for e in errors]
             out["state"] = "invalid" if errors else "finished"
-        if recorded and done and entry["kind"] != "recorded":
+        if recorded and done and entry["kind"] != "recorded" and entry["vps"] is not None:
             out["differs"] = differences(recorded.vps, entry["vps"])
     elif recorded is not None and done:
         out["vps"] = recorded.vps
@@ -140,7 +169,7 @@ def round_detail(db, tournament_id: int, number: Any, *, games: bool = True,
                     "vekn": p.get("vekn"), "dropped": bool(p.get("dropped")), "adjustment": deltas[k]}
             if status["vps"] is not None and k < len(status["vps"]):
                 seat["vp"] = status["vps"][k]
-                seat["vp_adjusted"] = status["vps"][k] + deltas[k]
+                seat["vp_adjusted"] = scores[k].vp if scores else status["vps"][k] + deltas[k]
             if status["recorded_vps"] is not None:
                 seat["recorded_vp"] = status["recorded_vps"][k]
             if scores:
@@ -161,9 +190,7 @@ def result_history(db, tournament_id: int, number: Any, table_no: Any) -> list[d
     t = _get_table(db, tournament_id, number, table_no)
     rows = []
     for row in db[T_RESULTS].rows_where("table_id = ?", [t["id"]], order_by="id"):
-        row["vps"] = json.loads(row["vps"])
-        row["withdrawn"] = json.loads(row["withdrawn"] or "[]")
-        rows.append(row)
+        rows.append(_result_row(row))
     return rows
 
 
@@ -199,29 +226,50 @@ def _clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
         raise TournamentError(400, "withdrawn must be a list of seat numbers", "withdrawn")
     out = []
     for s in withdrawn:
-        n = _clean_int(s, "withdrawn", 1, size)
+        n = parse_int(s, 1, size)  # null, "", true, 1.5, "x": no seat number
+        if n is None:
+            raise TournamentError(400, f"withdrawn must list seat numbers from 1 to {size}, "
+                                       f"not {json.dumps(s)[:20]}", "withdrawn")
         if n not in out:
             out.append(n)
     return sorted(out)
 
 
 def enter_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, *,
-                 withdrawn: Any = None, note: str | None = None, by: str | None = None) -> dict:
+                 withdrawn: Any = None, note: str | None = None, by: str | None = None,
+                 client_id: Any = None, based_on: Any = NOT_GIVEN,
+                 may_replace_override: bool = False) -> dict:
     """Store the VP reported for a table of an open round (seat order), as a new row.
     Malformed numbers (not numbers, negative, not halves, wrong count) are refused; numbers
     that are well formed but impossible are stored and the table shows as invalid with the
     reasons, until corrected or overridden. A closed round's table is corrected by the head
-    judge (`correct_result`), not here (409). Returns the table's state."""
+    judge (`correct_result`), not here (409). `client_id`, `based_on` and overrides: see
+    `result_guard` (409 when another result was stored since the one the client saw; a
+    judge's result never replaces an override unless `may_replace_override`). Returns the
+    table's state, with `duplicate` True when nothing new was stored."""
     t = get_tournament(db, tournament_id)
     table = _get_table(db, t["id"], number, table_no)
     clean = _clean_vps(vps, table["size"])
     wd = _clean_withdrawn(withdrawn, table["size"])
     text = _clean_text(note, "note", max_len=MAX_LEN["note"])
+    cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
     with transaction(db):
         _refuse_if_closed(db, table)
-        db[T_RESULTS].insert({"table_id": table["id"], "kind": "entered", "vps": json.dumps(clean),
-                              "withdrawn": json.dumps(wd), "note": text, "by": by, "created_at": now()})
-    return _table_detail(db, t["id"], table)
+        stored = result_guard.check(db, table["id"], kind="entered", vps=clean, withdrawn=wd, client_id=cid,
+                                    based_on=seen, may_replace_override=may_replace_override,
+                                    read=_result_row)
+        if stored is None:
+            _insert_result(db, table, "entered", clean, wd, note=text, by=by, client_id=cid, based_on=seen)
+    return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
+
+
+def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list[int], *,
+                   by: str | None, client_id: str | None, based_on: Any, note: str | None = None,
+                   reason: str | None = None) -> None:
+    db[T_RESULTS].insert({"table_id": table["id"], "kind": kind, "vps": json.dumps(vps),
+                          "withdrawn": json.dumps(withdrawn), "note": note, "reason": reason, "by": by,
+                          "created_at": now(), "client_id": client_id,
+                          "based_on": None if based_on is result_guard.NOT_GIVEN else based_on})
 
 
 def _refuse_if_closed(db, table: dict) -> None:
@@ -240,24 +288,31 @@ def _clean_reason(reason: Any, what: str) -> str:
 
 
 def override_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, reason: Any, *,
-                    by: str | None = None) -> dict:
+                    by: str | None = None, client_id: Any = None, based_on: Any = NOT_GIVEN) -> dict:
     """The head judge accepts a table's VP that the table check refuses, with a written
-    reason (kept with the row)."""
+    reason (kept with the row). With `based_on`, refused (409) when another result was
+    stored since the one the head judge saw (`result_guard`)."""
     t = get_tournament(db, tournament_id)
     table = _get_table(db, t["id"], number, table_no)
     clean = _clean_vps(vps, table["size"])
     why = _clean_reason(reason, "override")
-    db[T_RESULTS].insert({"table_id": table["id"], "kind": "override", "vps": json.dumps(clean),
-                          "withdrawn": "[]", "reason": why, "by": by, "created_at": now()})
-    return _table_detail(db, t["id"], table)
+    cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
+    with transaction(db):
+        stored = result_guard.check(db, table["id"], kind="override", vps=clean, withdrawn=[], client_id=cid,
+                                    based_on=seen, may_replace_override=True, read=_result_row)
+        if stored is None:
+            _insert_result(db, table, "override", clean, [], reason=why, by=by, client_id=cid, based_on=seen)
+    return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
 
 
 def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, reason: Any, *,
-                   withdrawn: Any = None, by: str | None = None) -> dict:
+                   withdrawn: Any = None, by: str | None = None, client_id: Any = None,
+                   based_on: Any = NOT_GIVEN) -> dict:
     """The head judge corrects the result of a table in a closed round: a new row of kind
     `correction` with the written reason, who and when. The numbers must pass the table
     check (400 with the reasons, each with its seat where one is at fault; numbers the
-    check refuses are an override). The standings read the latest row, so they follow."""
+    check refuses are an override). The standings read the latest row, so they follow.
+    `client_id` and `based_on` as for `override_result`."""
     t = get_tournament(db, tournament_id)
     table = _get_table(db, t["id"], number, table_no)
     clean = _clean_vps(vps, table["size"])
@@ -268,13 +323,16 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
         raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
                               problems=[e.to_dict() for e in errors],
                               suggest_withdrawn=list(errors[0].suggest_withdrawn))
+    cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
     with transaction(db):
         r = db[T_ROUNDS].get(table["round"]["id"])
         if r["status"] != "closed":
             raise TournamentError(409, f"round {r['number']} is open: enter the result instead", "round")
-        db[T_RESULTS].insert({"table_id": table["id"], "kind": "correction", "vps": json.dumps(clean),
-                              "withdrawn": json.dumps(wd), "reason": why, "by": by, "created_at": now()})
-    return _table_detail(db, t["id"], table)
+        stored = result_guard.check(db, table["id"], kind="correction", vps=clean, withdrawn=wd, client_id=cid,
+                                    based_on=seen, may_replace_override=True, read=_result_row)
+        if stored is None:
+            _insert_result(db, table, "correction", clean, wd, reason=why, by=by, client_id=cid, based_on=seen)
+    return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
 
 
 def _table_detail(db, tournament_id: int, table: dict) -> dict:

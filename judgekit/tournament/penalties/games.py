@@ -1,0 +1,71 @@
+"""Which game a penalty lands in: a Standings Adjustment (v1: a Game Loss) is −1 VP in one
+game (judges' guide v2 §1.1.3). The tournament store decides the game from the phase the
+penalty was given in (`judgekit.tournament.adjustments`, `store.resolve_records`); this
+module is the penalties area's side: which records are adjustments, where they land, what
+the judge is told when one is issued, and whether a head judge's move is possible.
+
+No Flask; callers pass the catalog lookup (`effect_of`: record -> its level's effect), so
+this module does not import the penalties store back.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from judgekit.tournament import store as tstore
+
+MIN_MOVE_REASON = 5  # characters: why an SA moves to another game
+
+EffectOf = Callable[[dict], "str | None"]
+
+
+def adjustments_among(recs: Iterable[dict], effect_of: EffectOf) -> list[dict]:
+    """The issued records whose level costs VP in one game (effect "vp-1")."""
+    return [r for r in recs if r.get("kind", "issue") == "issue" and effect_of(r) == "vp-1"]
+
+
+def applies_to(db, tournament_id: int, recs: Iterable[dict], effect_of: EffectOf) -> dict:
+    """record id -> the game each Standings Adjustment among `recs` (replayed records)
+    applies to (`adjustments.Target`); other penalties are left out."""
+    sas = adjustments_among(recs, effect_of)
+    return tstore.resolve_records(db, tournament_id, sas) if sas else {}
+
+
+def issue_notes(rec: dict, applies: dict | None, disqualified: set) -> list[str]:
+    """What the judge should know about where a new Standings Adjustment lands."""
+    if applies is None:
+        return []
+    notes = []
+    if rec.get("player") in disqualified:
+        notes.append(f"{rec['player_name']} is disqualified and not ranked; the adjustment still counts in "
+                     "the game it applies to, so the other players' GW and TP there follow.")
+    if applies["round"] is None:
+        notes.append(f"This adjustment applies to no game for now: {applies['note']}.")
+    else:
+        notes.append(f"It applies to {applies['where']} ({applies['note']}): −1 VP there, and that "
+                     "game's GW and TP follow.")
+    return notes
+
+
+def move_problem(db, tournament_id: int, target: dict, move: dict,
+                 effect_of: EffectOf) -> tuple[int, str, str] | None:
+    """Why the head judge's `move` ({round, table, reason}) of `target` cannot be stored —
+    `(status, field, message)` — or None: it must be a Standings Adjustment of a player of
+    the event, with a reason, to a game the player played other than the one it applies to."""
+    if effect_of(target) != "vp-1":
+        return (409, "refers_to", f"Record {target['id']} is a {target.get('penalty') or 'remedy'}: only a "
+                                  "Standings Adjustment (v1: Game Loss) applies to one game.")
+    if target.get("player") is None:
+        return (409, "refers_to", f"{target.get('player_name')} is not a player of the event: the adjustment "
+                                  "applies to no game.")
+    if len(move.get("reason") or "") < MIN_MOVE_REASON:
+        return (400, "reason", "Write why the adjustment moves to another game (a few words at least).")
+    games = tstore.player_games(db, tournament_id, [target["player"]]).get(target["player"], {})
+    listing = ", ".join(f"round {r} table {tb}" for r, tb in sorted(games.items())) or "none"
+    if games.get(move["round"]) != move["table"]:
+        return (409, "table", f"{target.get('player_name')} did not play round {move['round']}, table "
+                              f"{move['table']}: their games are {listing}.")
+    now_at = tstore.resolve_records(db, tournament_id, [target])[target["id"]]
+    if (now_at.round, now_at.table) == (move["round"], move["table"]):
+        return (409, "table", f"Record {target['id']} already applies to round {move['round']}, "
+                              f"table {move['table']}.")
+    return None
