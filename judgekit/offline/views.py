@@ -38,11 +38,7 @@ class _State:
         self.plan_key = None
         self.plan: precache.Plan | None = None
         self.checked_at = 0.0
-        self.index_key = None
-        self.index_gzip: bytes = b""
         self.cards_version: str | None = None
-        self.cards_key = None
-        self.cards_gzip: bytes = b""
 
 
 def _state() -> _State:
@@ -94,12 +90,7 @@ def _index_bytes() -> tuple[bytes | None, bytes, str]:
     the view decompresses it for that rare client rather than keeping 3 MB more in memory."""
     svc = rules()
     version = index_version(svc.search)
-    state = _state()
-    with state.lock:
-        if state.index_key != version:
-            state.index_gzip = gzip.compress(offline_index_json(svc.search).encode(), 6)
-            state.index_key = version
-        return None, state.index_gzip, version
+    return None, _built(("index", version), lambda: offline_index_json(svc.search).encode()), version
 
 
 def cards_data_url() -> str:
@@ -119,12 +110,27 @@ def _cards_bytes() -> tuple[bytes | None, bytes, str]:
     from judgekit.cards.catalog import load_catalog
     from judgekit.offline.cards_data import cards_json
     version = _cards_version()
-    state = _state()
-    with state.lock:
-        if state.cards_key != version:
-            raw = cards_json(load_catalog(Path(current_app.config["CONTENT_DIR"]))).encode()
-            state.cards_gzip, state.cards_key = gzip.compress(raw, 6), version
-        return None, state.cards_gzip, version
+    folder = Path(current_app.config["CONTENT_DIR"])
+    return None, _built(("cards", version), lambda: cards_json(load_catalog(folder)).encode()), version
+
+
+_BUILT: dict[tuple[str, str], bytes] = {}
+_BUILT_LOCK = threading.Lock()
+
+
+def _built(key: tuple[str, str], make) -> bytes:
+    """A generated file gzipped, made once per process for its version (apps of one process
+    share it: the test suite, a server's threads) and dropped when a new version comes."""
+    packed = _BUILT.get(key)
+    if packed is None:
+        with _BUILT_LOCK:
+            packed = _BUILT.get(key)
+            if packed is None:
+                packed = gzip.compress(make(), 6)
+                for old in [k for k in _BUILT if k[0] == key[0]]:
+                    del _BUILT[old]
+                _BUILT[key] = packed
+    return packed
 
 
 def _versioned(raw: bytes, packed: bytes, version: str) -> Response:

@@ -20,6 +20,7 @@ from flask import (Blueprint, current_app, jsonify, redirect, render_template, r
 
 from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, facts, findings, notation, practice, store
+from judgekit.cards.links import event_cards
 from judgekit.recorder.cards import load_cards
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
@@ -69,7 +70,11 @@ def _fail(err: store.StoreError):
 
 
 def _summaries(events, seats):
+    """Each event's log line (and, amended, the original's), its findings' rule links, and
+    the cards it names with their pages (`cards`: the page links them in the line)."""
+    index = cards()
     for e in events:
+        e["cards"] = event_cards(e, index)
         if "corrected" in e:  # amended: the line reads as corrected, the original beside it
             e["summary"] = describe(e["corrected"], seats)
             e["original_summary"] = describe(e, seats)

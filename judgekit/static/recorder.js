@@ -353,6 +353,26 @@
     if (first) first.focus();
   }
 
+  // text with each card the server says the entry names (e.cards: {name, url}) as a link
+  // to the card's page: one tap from a log line or a finding to the card's rulings
+  function withCardLinks(text, cards) {
+    var frag = document.createDocumentFragment(), names = (cards || []).slice();
+    names.sort(function (a, b) { return b.name.length - a.name.length; });   // longest first
+    var rest = text;
+    while (rest) {
+      var best = null, at = -1;
+      names.forEach(function (c) {
+        var i = rest.indexOf(c.name);
+        if (i >= 0 && (at < 0 || i < at)) { best = c; at = i; }
+      });
+      if (!best) { frag.appendChild(document.createTextNode(rest)); break; }
+      if (at) frag.appendChild(document.createTextNode(rest.slice(0, at)));
+      frag.appendChild(el("a", {"class": "rec-card", href: best.url}, best.name));
+      rest = rest.slice(at + best.name.length);
+    }
+    return frag;
+  }
+
   function renderLog() {
     var log = $("rec-log");
     log.textContent = "";
@@ -363,7 +383,7 @@
         (amended ? " is-amended" : "") + (e.type === "amend" ? " is-correction" : "")});
       var sum = el("div", {"class": "rec-sum"});
       sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
-      sum.appendChild(document.createTextNode(e.summary || e.type));   // as corrected, if amended
+      sum.appendChild(withCardLinks(e.summary || e.type, e.cards));   // as corrected, if amended
       li.appendChild(sum);
       if (amended) li.appendChild(el("div", {"class": "rec-was"}, "was: " + e.original_summary));
       var t = e.time ? new Date(e.time) : null;
@@ -373,7 +393,7 @@
       (e.findings || []).forEach(function (f) {
         var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
         box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));
-        box.appendChild(document.createTextNode(" " + f.message + " "));
+        box.appendChild(withCardLinks(" " + f.message + " ", e.cards));
         var link = el("a", {href: f.url}, "rule ›");
         box.appendChild(link);
         if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +
