@@ -13,11 +13,15 @@ def register(app: Flask) -> None:
     from judgekit.recorder.views import bp as recorder_bp
     from judgekit.rules.views import bp as rules_bp
     from judgekit.tournament.penalties.views import bp as penalties_bp
+    from judgekit.tournament.players_views import bp as players_bp
+    from judgekit.tournament.report_views import bp as report_bp
     from judgekit.tournament.views import bp as tournament_bp
     from judgekit.trainer.views import bp as trainer_bp
 
     for bp in (rules_bp, recorder_bp, tournament_bp, trainer_bp, offline_bp,
                auth_bp,        # sign-in and roles
                penalties_bp,   # penalties and time extensions
-               cards_bp):      # cards and their rulings
+               cards_bp,       # cards and their rulings
+               players_bp,     # bulk registration, editing players, check-in by phone
+               report_bp):     # the VEKN report, the Archon workbook, results per round
         app.register_blueprint(bp)

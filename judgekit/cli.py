@@ -1,4 +1,4 @@
-"""The `judgekit` command: serve, build, search, check, export, demo, cards.
+"""The `judgekit` command: serve, build, search, check, export, import, demo, cards.
 
 Every command is a thin wrapper over the same domain functions the web app uses. Errors
 end with one line on stderr and a non-zero exit.
@@ -226,7 +226,8 @@ def _open_migrated(ctx: click.Context):
 
 @main.group()
 def export() -> None:
-    """Export a tournament's data (standings, seating, penalties) as CSV or JSON."""
+    """Export a tournament's data: standings, seating, results, penalties (CSV or JSON), the
+    VEKN results string, the Archon workbook."""
 
 
 def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of) -> None:
@@ -293,6 +294,123 @@ def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool)
     finally:
         db.close()
     click.echo(text, nl=False)
+
+
+@export.command("vekn")
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.pass_context
+def export_vekn(ctx: click.Context, tournament: int) -> None:
+    """The VEKN results string ("archondata"), refused while a player lacks a VEKN number."""
+    from judgekit.tournament import store
+
+    db = _open_migrated(ctx)
+    try:
+        rep = store.vekn_report(db, tournament)
+    except store.TournamentError as exc:
+        raise Fail(exc.message)
+    finally:
+        db.close()
+    if rep.refusal:
+        raise Fail(rep.refusal)
+    if rep.problems:
+        raise Fail("the VEKN refuses a report unless every player has a VEKN number: " +
+                   "; ".join(f"{p['name']} ({p['problem']})" for p in rep.problems))
+    click.echo(rep.text)
+
+
+@export.command("archon")
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, writable=True),
+              help="The .xlsx file to write.")
+@click.pass_context
+def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
+    """The Archon workbook (v1.5 layout, .xlsx) of a tournament."""
+    from judgekit.tournament import store
+
+    db = _open_migrated(ctx)
+    try:
+        data = store.archon_workbook(db, tournament)
+    except store.TournamentError as exc:
+        raise Fail(exc.message)
+    finally:
+        db.close()
+    try:
+        with open(output, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise Fail(f"cannot write {output}: {exc.strerror or exc}")
+    click.echo(f"judgekit: wrote {output} ({len(data) / 1024:.0f} KB)", err=True)
+
+
+@export.command("results")
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.pass_context
+def export_results(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
+    """Results per round: round, table, seat, player, VEKN, VP, GW, TP (one row per seat)."""
+    from judgekit.tournament import store
+    _export_rows(ctx, tournament, fmt, store.RESULTS_COLUMNS, lambda db: store.results_rows(db, tournament, round_no))
+
+
+@main.group("import")
+def import_() -> None:
+    """Bring data in: an Archon workbook as a new event, a list of players into an event."""
+
+
+@import_.command("archon")
+@click.argument("workbook", type=click.Path(exists=True, dir_okay=False))
+@click.option("--organizer", default=None, help="The organizer's name (signs in with the organizer code).")
+@click.pass_context
+def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> None:
+    """Create an event from an Archon workbook (.xlsx, v1.5 layout); prints its id and codes."""
+    from judgekit.auth.store import issue_codes
+    from judgekit.tournament import store
+    from judgekit.tournament.archon_read import MAX_BYTES
+
+    with open(workbook, "rb") as fh:
+        data = fh.read(MAX_BYTES + 1)
+    db = _open_migrated(ctx)
+    try:
+        out = store.import_workbook(db, data, organizer=organizer)
+        issued = issue_codes(db, out["tournament"])
+    except store.TournamentError as exc:
+        problems = exc.extra.get("problems") or []
+        for line in problems[1:]:
+            click.echo(f"judgekit: {line}", err=True)
+        raise Fail(exc.message)
+    finally:
+        db.close()
+    for note in out["notes"]:
+        click.echo(f"judgekit: note: {note}", err=True)
+    click.echo(f"judgekit: tournament {out['tournament']} imported — open /tournaments/{out['tournament']}")
+    click.echo("sign-in codes: " + ", ".join(f"{role} {code}" for role, code in issued.items()))
+
+
+@import_.command("players")
+@click.argument("listing", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@click.option("--check-in", "check_in", is_flag=True, help="Check them in as well (they are here).")
+@click.pass_context
+def import_players(ctx: click.Context, listing: str, tournament: int, check_in: bool) -> None:
+    """Register a list of players (CSV or one per line; all or nothing)."""
+    from judgekit.tournament import store
+
+    with click.open_file(listing, "rb") as fh:
+        data = fh.read(5 * 1024 * 1024 + 1)
+    if len(data) > 5 * 1024 * 1024:
+        raise Fail(f"{listing} is larger than 5 MB: that is not a list of players")
+    db = _open_migrated(ctx)
+    try:
+        added = store.register_roster(db, tournament, data, checked_in=check_in, by="command line")
+    except store.TournamentError as exc:
+        for p in exc.extra.get("problems") or []:
+            click.echo(f"judgekit: {'line ' + str(p['line']) + ': ' if p['line'] else ''}{p['message']}", err=True)
+        raise Fail(exc.message)
+    finally:
+        db.close()
+    click.echo(f"judgekit: {len(added)} players registered in tournament {tournament}"
+               + (" and checked in" if check_in else ""))
 
 
 @main.command()

@@ -230,8 +230,8 @@ def test_an_amended_event_reads_as_corrected_and_the_amend_says_what_it_changes(
     assert bleed["amount"] == 1                               # the stored event is unchanged
     assert bleed["amended_by"] == [4, 5] and bleed["corrected"]["amount"] == 2
     assert bleed["corrected"]["stealth"] is None and bleed["corrected"]["discipline"] == ["obf", "PRE"]
-    assert bleed["summary"] == "Ann: Modius bleeds for 2 (inferior Obfuscate and superior Presence)"
-    assert bleed["original_summary"] == "Ann: Modius bleeds for 1"
+    assert bleed["summary"] == "Ann: Modius bleeds Ben for 2 (inferior Obfuscate and superior Presence)"
+    assert bleed["original_summary"] == "Ann: Modius bleeds Ben for 1"
     assert "amended_by" not in note and "corrected" not in note
     assert first["summary"] == "Correction of #2: amount → 2, stealth → 1"
     assert second["summary"] == "Correction of #2: stealth removed, discipline → obf/PRE"
@@ -239,7 +239,7 @@ def test_an_amended_event_reads_as_corrected_and_the_amend_says_what_it_changes(
     # a retracted amend no longer counts
     post(client, game, {"type": "retract", "target": 5})
     bleed = client.get(f"/api/games/{game}").get_json()["events"][1]
-    assert bleed["amended_by"] == [4] and bleed["summary"] == "Ann: Modius bleeds for 2 (stealth 1)"
+    assert bleed["amended_by"] == [4] and bleed["summary"] == "Ann: Modius bleeds Ben for 2 (stealth 1)"
 
 
 def test_create_game_bad_input(client):

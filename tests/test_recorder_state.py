@@ -218,7 +218,7 @@ def test_a_redirect_to_a_seat_out_of_the_game_or_not_at_the_table_is_refused(cli
     r = post(client, game, {"type": "action.redirect", "seat": 2, "target_seat": 4})
     assert r.status_code == 201
     assert r.get_json()["state"]["action"]["target_seat"] == 4
-    assert r.get_json()["events"][0]["summary"] == "Ben redirects the action to Dee"
+    assert r.get_json()["events"][0]["summary"] == "Ben redirects the action to Dee (was aimed at Ben)"
 
 
 def test_a_vote_for_a_vampire_the_known_board_lacks_is_refused(client, game):

@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 
 from judgekit.db import migrate, open_db
-from judgekit.recorder import store
+from judgekit.recorder import checked, store
 from recorder_helpers import SEATS, cards, ev
 
 
@@ -159,8 +159,8 @@ def test_callers_without_a_card_index_get_the_card_checks_and_the_cached_engine(
     store.append_events(db, gid, [ev("turn.start", 1), ev("action.declare", 1, action="bleed", minion="Modius",
                                                            amount=1, card="Govern the Unaligned")], cards=cards())
     replays = []
-    full_replay = store._full_replay
-    monkeypatch.setattr(store, "_full_replay", lambda *a: replays.append(a) or full_replay(*a))
+    replay = checked.replay
+    monkeypatch.setattr(checked, "replay", lambda *a, **kw: replays.append(a) or replay(*a, **kw))
     view = store.game_view(db, gid)
     assert [f["code"] for f in view["findings"]] == ["discipline-unavailable"]
     store.game_outcome(db, gid)
@@ -178,7 +178,7 @@ def test_findings_state_and_outcome_are_read_under_the_games_lock(db, monkeypatc
     from judgekit.recorder import findings as findingsmod
     gid = store.create_game(db, SEATS)
     store.append_events(db, gid, ev("turn.start", 1), cards=cards())
-    game_lock = store._engines[(store._db_key(db), gid)][2]
+    game_lock = checked.game_lock((checked.db_key(db), gid))
     reads = []
 
     def held(name, fn):

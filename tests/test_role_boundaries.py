@@ -31,6 +31,9 @@ OPEN_WRITES = {
     "trainer.practice_page": "trainer",
     "trainer.api_check": "trainer",
     "trainer.api_progress": "trainer",
+    "players.self_check_in": "a player at the venue checks in with the code shown there (wrong codes are slowed)",
+    "report.import_form": "importing an Archon workbook creates a tournament, whose importer is its organizer",
+    "report.api_import": "same, over the API",
 }
 # Writes whose guard depends on the request (checked inside the view): endpoint -> action.
 CONDITIONAL = {
@@ -44,6 +47,11 @@ WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 # Bodies that would succeed (or at least reach the store) if the guard were missing.
 BODIES = {
     "tournament.add_player_form": {"name": "Zed", "vekn": "999"},
+    "players.import_page": {"text": "Zed Zee;999", "action": "register"},
+    "players.api_bulk": {"text": "Zed Zee;999"},
+    "players.edit_page": {"first_name": "Zed"},
+    "report.event_form": {"vekn_event_id": "12"},
+    "report.api_event": {"vekn_event_id": 12},
     "tournament.api_add_player": {"name": "Zed", "vekn": "999"},
     "tournament.api_update_player": {"dropped": True},
     "tournament.drop_form": {"dropped": "1"},
@@ -270,6 +278,7 @@ GAME_READS = {"recorder.api_game": "/api/games/{game}", "recorder.game_page": "/
               "recorder.api_list_games": "/api/games?tournament_id={tid}"}
 # Recorder reads that show no game, and why.
 OPEN_RECORDER_READS = {"recorder.api_complete": "card-name completion (public card facts)",
+                       "recorder.api_facts": "card facts by name (public, as completion)",
                        "recorder.api_vocabulary": "the event vocabulary",
                        "recorder.games_page": "lists practice games only"}
 

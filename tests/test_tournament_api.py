@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -448,7 +449,11 @@ def test_forms_flash_errors_instead_of_failing(client, tid):
     client.post(f"/tournaments/{tid}/players", data={"csrf_token": token, "name": "A", "vekn": "5"})
     r = client.post(f"/tournaments/{tid}/players", data={"csrf_token": token, "name": "B", "vekn": "5"},
                     follow_redirects=True)
-    assert r.status_code == 200 and "already registered" in r.get_data(as_text=True)
+    # the dashboard comes back with what was typed and the message by the VEKN field (issue 12)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409 and "already registered" in html
+    assert re.search(r'id="p-first" name="first_name"[^>]*value="B"', html)
+    assert re.search(r'id="p-vekn" name="vekn"[^>]*value="5"[^>]*autofocus', html)
 
 
 # --- with the real recorder: a table's VP come from its recorded game --------------------

@@ -7,15 +7,14 @@ and each was fsynced before it was acknowledged (what a power cut needs).
 Local only, bounded (about 10 s per kill). A 300-player tournament, round 1 seated (60
 tables of 5, each with its recorder game). One client thread per table posts recorder
 events (each with a client id) at --rate per second, and now and then a penalty (with a
-client id) and the table's result (a new row each time, told apart by its note). The
+client id) and the table's result (with a client id, based on the result it saw last). The
 server is killed with SIGKILL at a random moment --kills times and restarted; a request
 whose answer was lost is retried after the restart with the same client id (events,
-penalties: the server stores it once), as the recorder's offline queue does; a result
-whose answer was lost is not retried (it has no client id). At the end the database is
-read directly and the test prints:
+penalties, results: the server stores it once), as the recorder's offline queue does. At
+the end the database is read directly and the test prints:
 
 - acknowledged writes lost: answered 2xx but not in the database (target 0);
-- writes stored twice: a client id or a result's note stored more than once (target 0);
+- writes stored twice: a client id stored more than once (target 0);
 - `PRAGMA integrity_check` (target "ok").
 
 A SIGKILL loses no data the process had handed to the kernel (the page cache survives
@@ -128,34 +127,42 @@ class Load:
         self.lock = threading.Lock()
         self.acked_events: dict[int, set[str]] = defaultdict(set)     # game id -> client ids
         self.acked_penalties: set[str] = set()
-        self.acked_results: dict[int, set[str]] = defaultdict(set)    # table no -> notes
+        self.acked_results: dict[int, set[str]] = defaultdict(set)    # table no -> client ids
         self.counts: Counter = Counter()
         self.seed = seed
 
-    def post(self, conn_box: list, path: str, body, token: str) -> int | None:
-        """The status, or None when the answer was lost (the server died)."""
+    def post(self, conn_box: list, path: str, body, token: str) -> tuple[int | None, dict]:
+        """(the status, the JSON answer); status None when the answer was lost (the server
+        died), -1 when nothing was sent (the server is down)."""
         try:
             if conn_box[0] is None:
                 conn_box[0] = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
             conn_box[0].request("POST", path, json.dumps(body),
                                 {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
             r = conn_box[0].getresponse()
-            r.read()
-            return r.status
+            raw = r.read()
+            try:
+                answer = json.loads(raw)
+            except ValueError:
+                answer = {}
+            return r.status, answer if isinstance(answer, dict) else {}
         except ConnectionRefusedError:  # nothing was sent: the server is down
             conn_box[0] = None
-            return -1
+            return -1, {}
         except (OSError, http.client.HTTPException):
             if conn_box[0] is not None:
                 conn_box[0].close()
             conn_box[0] = None
-            return None
+            return None, {}
 
     def table(self, k: int) -> None:
         rng = random.Random(self.seed * 1000 + k)
         t = self.tables[k]
         box: list = [None]
         pending: list[tuple[str, str, dict, str]] = []  # (kind, path, body, key) to resend
+        seen_result = None  # the table's result row this client last saw (`based_on`)
+        results = 0
+        outcomes = ([0.5] * len(t["players"]), [0.0] * (len(t["players"]) - 1) + [float(len(t["players"]))])
         i = 0
         while not self.stop.is_set():
             self.up.wait()
@@ -174,28 +181,33 @@ class Load:
                 elif roll < 0.10:
                     key = f"res-{k}-{i}"
                     kind, path = "result", f"/api/tournaments/{self.tid}/rounds/1/tables/{t['number']}/result"
-                    body = {"vps": [0.5] * len(t["players"]), "note": key}  # a time-out, all ½
+                    # a time-out (all ½) or the last seat ousting everyone, in turn: each post
+                    # replaces the result it saw (the same numbers again would store nothing)
+                    results += 1
+                    body = {"vps": outcomes[results % 2], "note": key, "client_id": key, "based_on": seen_result}
                 else:
                     key = f"ev-{k}-{i}"
                     kind, path = "event", f"/api/games/{t['game']}/events"
                     body = {"type": "note", "text": f"kill test {i}", "client_id": key}
             token = self.organizer if kind == "result" else self.judge
-            status = self.post(box, path, body, token)
+            status, answer = self.post(box, path, body, token)
             if status == -1:  # refused: not sent at all; wait for the restart
                 time.sleep(0.2)
                 continue
             with self.lock:
                 self.counts[(kind, status)] += 1
-            if status is None:  # lost answer: stored or not, nobody knows
-                if kind != "result":  # a client id makes the resend safe
-                    if not pending:
-                        pending.append((kind, path, body, key))
-                elif pending:
-                    pending.pop(0)
+            if status is None:  # lost answer: stored or not, nobody knows; the client id
+                if not pending:  # makes the resend safe
+                    pending.append((kind, path, body, key))
                 time.sleep(0.2)
                 continue
             if pending:
                 pending.pop(0)
+            if kind == "result":
+                if "result_id" in answer:
+                    seen_result = answer["result_id"]
+                elif isinstance(answer.get("stored"), dict):  # 409: another result came first
+                    seen_result = answer["stored"].get("id", seen_result)
             if 200 <= status < 300:
                 with self.lock:
                     if kind == "event":
@@ -281,11 +293,12 @@ def read_back(db_path: Path) -> dict:
         events = Counter(r[0] for r in con.execute("select client_id from events where client_id is not null"))
         penalties = Counter(r[0] for r in con.execute(
             "select client_id from penalty_records where client_id is not null"))
-        notes = Counter(r[0] for r in con.execute("select note from tournament_results where note is not null"))
+        results = Counter(r[0] for r in con.execute(
+            "select client_id from tournament_results where client_id is not null"))
         integrity = con.execute("PRAGMA integrity_check").fetchone()[0]
     finally:
         con.close()
-    return {"events": events, "penalties": penalties, "notes": notes, "integrity": integrity}
+    return {"events": events, "penalties": penalties, "results": results, "integrity": integrity}
 
 
 def main() -> int:
@@ -336,10 +349,10 @@ def main() -> int:
             lost += sum(1 for key in keys if stored["events"][key] == 0)
         acked += len(load.acked_penalties)
         lost += sum(1 for key in load.acked_penalties if stored["penalties"][key] == 0)
-        for table, notes in load.acked_results.items():
-            acked += len(notes)
-            lost += sum(1 for note in notes if stored["notes"][note] == 0)
-        dup = sum(n - 1 for counter in (stored["events"], stored["penalties"], stored["notes"])
+        for table, keys in load.acked_results.items():
+            acked += len(keys)
+            lost += sum(1 for key in keys if stored["results"][key] == 0)
+        dup = sum(n - 1 for counter in (stored["events"], stored["penalties"], stored["results"])
                   for n in counter.values() if n > 1)
         sent = sum(load.counts.values())
         lost_answers = sum(v for (kind, status), v in load.counts.items() if status is None)

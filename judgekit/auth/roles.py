@@ -54,6 +54,7 @@ _TABLE = [
     ("players.manage", ORGANIZER, "register, check in, drop and reinstate players"),
     ("rounds.start", ORGANIZER, "seat the next preliminary round"),
     ("codes.manage", ORGANIZER, "issue new sign-in codes (the old ones stop working)"),
+    ("event.edit", ORGANIZER, "change the event's details (level, VEKN event id, judges) for the report"),
 ]
 
 ACTIONS: dict[str, Action] = {name: Action(name, role, text) for name, role, text in _TABLE}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekit.cards.catalog import card_url
 from judgekit.recorder.events import VOCABULARY
 
 NAME_TYPES = ("card", "minion")
@@ -32,5 +31,5 @@ def event_cards(event: dict[str, Any], index) -> list[dict[str, Any]]:
             seen.add(name)
             card = index.find(name)
             if card is not None:
-                out.append({"name": name, "id": card.id, "url": card_url(card.id)})
+                out.append({"name": name, "id": card.id, "url": f"/cards/{card.id}"})
     return out

@@ -8,7 +8,8 @@ a major disruption or the head judge allows more. Tournament rules 3.1.1: a roun
 least two hours.
 
 Pure functions over event dicts; times are seconds since the epoch (floats) or the ISO
-strings the store writes.
+strings the store writes. An event's time at the table is `event_time`: the device's time
+of the tap when the page sent one (and it is plausible), else the server's.
 """
 from __future__ import annotations
 
@@ -54,6 +55,26 @@ def to_epoch(value: Any) -> float | None:
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+# An event's `device_time` (when the judge tapped, by the device's clock set to the server's)
+# counts for the clock when it is at most DEVICE_AHEAD_S after the server's `time` (the
+# arrival: a tap cannot come after it, give or take the clocks' drift) and at most
+# DEVICE_BEHIND_S before it (an entry kept on a device through an outage arrives late;
+# longer than a round and its extensions, the device's clock is wrong). Outside those
+# bounds the server's time counts; both stay stored.
+DEVICE_AHEAD_S = 10
+DEVICE_BEHIND_S = 3 * 3600
+
+
+def event_time(event: dict[str, Any]) -> float | None:
+    """When `event` happened at the table, in epoch seconds: its `device_time` if within
+    the bounds of its server `time`, else its `time` (None without one)."""
+    at = to_epoch(event.get("time"))
+    tapped = to_epoch(event.get("device_time"))
+    if at is not None and tapped is not None and at - DEVICE_BEHIND_S <= tapped <= at + DEVICE_AHEAD_S:
+        return tapped
+    return at
 
 
 @dataclass
@@ -105,7 +126,7 @@ def apply(clock: RoundClock, event: dict[str, Any]) -> None:
     t = event["type"]
     if t not in CLOCK_TYPES:
         return
-    at = to_epoch(event.get("time"))
+    at = event_time(event)
     if t == "game.start":
         if event.get("limit_min"):
             clock.limit_min = event["limit_min"]

@@ -9,13 +9,15 @@ engine's job (it stores everything and reports findings).
 Fields every event may carry: `seat` (the acting seat, 1..n, where one applies),
 `judge` (who recorded it; default "anonymous"), `client_id` (made by the client so that a
 retried request is stored once), `text` (free words), `unlisted` (true: accept card or
-vampire names that are not in the card list, e.g. a card newer than the list).
+vampire names that are not in the card list, e.g. a card newer than the list),
+`device_time` (when the judge tapped, by the device: see `clock.event_time`).
 The server adds `seq` (1, 2, ... per game) and `time` (UTC, ISO 8601).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from judgekit.errors import MAX_INT
@@ -115,7 +117,7 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
 }
 
 COMMON = {"type": "str", "seat": "seat", "judge": "str", "client_id": "str", "text": "str",
-          "unlisted": "bool"}
+          "unlisted": "bool", "device_time": "time"}
 SERVER_FIELDS = ("seq", "time")
 MAX_STR = 2000
 MAX_NAME = 120
@@ -276,6 +278,11 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
         if len(value) > (MAX_NAME if key in ("judge", "client_id") else MAX_STR):
             return EventError(key, "is too long")
         return value
+    if kind == "time":   # ISO 8601 with its zone; stored as UTC with milliseconds ("…Z")
+        when = _instant(value)
+        if when is None:
+            return EventError(key, "must be a time such as \"2025-05-03T14:05:07.120Z\" (ISO 8601 with its zone)")
+        return when
     if kind == "disc":
         items = value if isinstance(value, list) else [value]
         if not items or not all(isinstance(v, str) for v in items):
@@ -305,6 +312,18 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
         return EventError(key, f"unknown {what} name {value!r} (send \"unlisted\": true to record it anyway)",
                           suggestions=suggestions, message=unknown_name_message(what, value, suggestions))
     raise AssertionError(f"unknown field kind {kind!r}")  # pragma: no cover
+
+
+def _instant(value: Any) -> str | None:
+    if not isinstance(value, str) or not 10 <= len(value) <= 40:
+        return None
+    try:
+        dt = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    if dt.tzinfo is None or not 2000 <= dt.year <= 9000:
+        return None
+    return dt.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def unknown_name_message(what: str, value: str, suggestions: list[str]) -> str:

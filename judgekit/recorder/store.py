@@ -5,10 +5,14 @@ Append-only: an event is never updated or deleted; a correction is a new `retrac
 `client_id`, unique per game, so a retried request is stored once (same content: the
 stored event is returned; different content under the same id: refused).
 
-Checking is incremental: a per-process cache keeps each game's engine in step with the
-database, so appending an event replays only that event (a retract or amend, or an engine
-out of step with the database, replays the whole game). The database stays the only
-truth: the cache is dropped whenever its last seq does not match.
+Checking costs the same at the first event as at the thousandth: the engine of a game is
+kept in step with the database (`checked`: a bounded cache of engines, snapshots every
+`checked.SNAPSHOT_EVERY` events), an append feeds it only the new events (a retract or an
+amend replays from the newest snapshot before what it changes), and each event's log line
+(summary, findings, corrections; `lines`) is computed once, in the transaction that stores
+the event, and rewritten only when a later event changes it. A read of what changed since
+seq S (`read_game(after=S)`) reads only the lines changed after S. The database's events
+stay the only truth: everything else is derived, versioned, and rebuilt when missing.
 
 Card facts: a caller that passes no card index gets the package's (`load_cards()`, loaded
 once per process), so every caller sees the same findings and shares the cached engines.
@@ -18,7 +22,7 @@ Pure domain code: no Flask. Errors are returned as values (`StoreError`).
 from __future__ import annotations
 
 import json
-import threading
+import zlib
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
@@ -27,7 +31,8 @@ import sqlite_utils
 
 from judgekit.db import synchronous, transaction
 from judgekit.errors import MAX_INT
-from judgekit.inputs import loads_stored
+from judgekit.inputs import bad_text_in, loads_stored, text_problem
+from judgekit.recorder import checked, lines
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.recorder.cards import load_cards
@@ -57,6 +62,8 @@ def migrate(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_seq ON events (game_id, seq)")
     db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_client ON events (game_id, client_id)")
     db.execute("CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id, round_no, table_no)")
+    lines.migrate(db)      # derived from the events: log lines
+    checked.migrate(db)    # ... and engine snapshots
 
 
 @dataclass
@@ -68,6 +75,7 @@ class StoreError:
     index: int | None = None
     suggestions: list[str] = field(default_factory=list)
     message: str | None = None      # for people at the table (see EventError.message)
+    extra: dict[str, Any] = field(default_factory=dict)   # more keys for the answer
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"error": self.reason, "status": self.status}
@@ -79,6 +87,7 @@ class StoreError:
             out["suggestions"] = self.suggestions
         if self.message:
             out["message"] = self.message
+        out.update(self.extra)
         return out
 
     @classmethod
@@ -109,6 +118,8 @@ def check_seats(seats: Any) -> list[str]:
     for name in seats:
         if not isinstance(name, str) or not name.strip():
             raise GameError("seats", "each seat needs a player name")
+        if text_problem(name):
+            raise GameError("seats", f"a player name {text_problem(name)}")
         if len(name) > 80:
             raise GameError("seats", "a player name is at most 80 characters")
         names.append(" ".join(name.split()))
@@ -156,6 +167,8 @@ def create_game(db, seats: list[str], *, tournament_id: int | None = None,
         raise GameError("time_limit_min", "must be between 1 and 1440 minutes")
     if label is not None and (not isinstance(label, str) or len(label) > 200):
         raise GameError("label", "must be a string of at most 200 characters")
+    if label is not None and text_problem(label):
+        raise GameError("label", text_problem(label))
     row = {"label": label or "", "seats": json.dumps(names), "tournament_id": tournament_id,
            "round_no": round_no, "table_no": table_no, "time_limit_min": time_limit_min,
            "created": now_iso()}
@@ -213,17 +226,33 @@ def load_events(db, game_id: int, after_seq: int = 0,
     return out
 
 
+def last_seq(db, game_id: int) -> int:
+    """The game's last event number (0 before the first)."""
+    return db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                           [game_id]).fetchone()[0]
+
+
 def _content(event: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in event.items() if k not in ("seq", "time", "judge")},
                       sort_keys=True)
 
 
+def _tap(event: dict[str, Any]) -> str:
+    """What two taps of one button share (for the double-tap check)."""
+    return json.dumps({k: v for k, v in event.items()
+                       if k not in ("seq", "time", "judge", "client_id", "device_time")}, sort_keys=True)
+
+
 @dataclass
 class Appended:
-    events: list[dict[str, Any]]          # as stored (new or earlier duplicates), in order
+    events: list[dict[str, Any]]          # lines as stored (new or earlier duplicates), in order
     new: int                              # how many were newly stored
     findings: list[dict[str, Any]]        # findings of the newly stored events
     state: dict[str, Any]
+    changed: list[dict[str, Any]] = field(default_factory=list)  # earlier lines this entry changed
+    last_seq: int = 0
+    last_entry: list[int] = field(default_factory=list)
+    etag: str = ""
 
 
 def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = None,
@@ -237,52 +266,91 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     A `client_id` already stored for this game returns the stored event (idempotent); the
     same id with different content is refused (409). `judge`, when given (a signed-in
     judge), is recorded on every event instead of the one the client sent.
+
+    The answer carries what a page needs to redraw without reading the game again: the
+    lines of the events (with summaries and findings), the earlier lines the entry changed
+    (`changed`: a retract, an amend, a finding), the state (with the next steps), the last
+    seq, what Undo would take back and the game's new ETag.
     """
     game = get_game(db, game_id)
     if game is None:
         return StoreError(404, None, f"there is no game {game_id}")
+    bad = bad_text_in(raw)   # the API's edge refuses it first (inputs.decode_json); other callers too
+    if bad:
+        index, name = _field_of(bad[0])
+        return StoreError(400, name, f"{name}: {bad[1]}", index,
+                          message=f"The {name} holds a broken character (cut in half?): fix it and send again.")
     cards = _card_index(cards)
-    checked = validate_batch(raw, len(game["seats"]), cards)
-    if isinstance(checked, EventError):
-        return StoreError.from_event_error(checked)
-    # what only the table can refuse (a redirect to a seat out of the game, a vote for a
-    # vampire the seat's known board does not hold): `Engine.refusal`, before any write
-    refused = _read_checked(db, game, cards, [], lambda eng: eng.refusal(checked))
-    if refused is not None:
-        return StoreError.from_event_error(refused, 422)
+    events = validate_batch(raw, len(game["seats"]), cards)
+    if isinstance(events, EventError):
+        return StoreError.from_event_error(events)
     if judge:
-        for event in checked:
+        for event in events:
             event["judge"] = judge
     conn = db.conn
-    # durable: the connection's own level (FULL, judgekit.db.SYNCHRONOUS); else WAL's NORMAL
-    with nullcontext() if durable else synchronous(db, "NORMAL"):
-        with transaction(db):
-            last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                                [game_id]).fetchone()[0]
-            plan = _plan_batch(conn, game, checked, last, isinstance(raw, list), cards)
-            if isinstance(plan, StoreError):
-                return plan  # decided before the first INSERT: a refused batch writes nothing
-            stored, new_events = plan
-            batch = new_events[0]["seq"] if new_events else None  # one entry: one request
-            for event in new_events:
-                data = {k: v for k, v in event.items() if k not in ("seq", "time")}
-                conn.execute(
-                    "INSERT INTO events (game_id, seq, client_id, type, seat, judge, time, data, batch) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [game_id, event["seq"], event.get("client_id"), event["type"], event.get("seat"),
-                     event.get("judge"), event["time"], json.dumps(data, ensure_ascii=False), batch])
-    seqs = {e["seq"] for e in new_events}
-    new_findings, state = _read_checked(db, game, cards, new_events, lambda eng: (
-        [f.to_dict() for f in eng.findings if f.seq in seqs], eng.state(now)))
-    by_seq: dict[int, list] = {}
-    for f in new_findings:
-        by_seq.setdefault(f["seq"], []).append(f)
-    out = [dict(e, findings=by_seq.get(e["seq"], [])) for e in stored]
-    return Appended(events=out, new=len(new_events), findings=new_findings, state=state)
+    outer = conn.in_transaction   # the caller's transaction: it may still roll back
+    key = (checked.db_key(db), game_id)
+    with checked.game_lock(key):
+        entry = _in_step(db, game, cards)
+        # what only the table can refuse (a redirect to a seat out of the game, a vote for a
+        # vampire the seat's known board does not hold): `Engine.refusal`, before any write
+        refused = entry.engine.refusal(events)
+        if refused is not None:
+            return StoreError.from_event_error(refused, 422)
+        try:
+            # durable: the connection's own level (FULL, judgekit.db.SYNCHRONOUS); else WAL's NORMAL
+            with nullcontext() if durable else synchronous(db, "NORMAL"), transaction(db):
+                last = last_seq(db, game_id)
+                if last != entry.last:   # written by another process meanwhile
+                    entry = _in_step(db, game, cards, last)
+                plan = _plan_batch(conn, game, events, last, isinstance(raw, list), cards)
+                if isinstance(plan, StoreError):
+                    return plan  # decided before the first INSERT: a refused batch writes nothing
+                stored, new_events = plan
+                batch = new_events[0]["seq"] if new_events else None  # one entry: one request
+                for event in new_events:
+                    data = {k: v for k, v in event.items() if k not in ("seq", "time")}
+                    conn.execute(
+                        "INSERT INTO events (game_id, seq, client_id, type, seat, judge, time, data, batch) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [game_id, event["seq"], event.get("client_id"), event["type"], event.get("seat"),
+                         event.get("judge"), event["time"], json.dumps(data, ensure_ascii=False), batch])
+                written = _check_new(conn, game, cards, entry, new_events, last) if new_events else {}
+        except BaseException:
+            checked.forget(key)   # the engine may have been fed what was not stored
+            raise
+        new_seqs = {e["seq"] for e in new_events}
+        old = lines.stored(conn, game_id, [e["seq"] for e in stored if e["seq"] not in written])
+        out = [written.get(e["seq"]) or dict(old[e["seq"]], duplicate=True) for e in stored]
+        first = min(new_seqs) if new_seqs else entry.last + 1
+        changed = [ln for seq, ln in sorted(written.items()) if seq < first]
+        findings = [f for ln in out if ln["seq"] in new_seqs for f in ln["findings"]]
+        result = Appended(events=out, new=len(new_events), findings=findings,
+                          state=entry.engine.state(now), changed=changed, last_seq=entry.last,
+                          last_entry=lines.last_entry(conn, game_id),
+                          etag=etag(game, entry.last, entry.cards))
+        if outer:
+            checked.forget(key)   # in step with a transaction that may not commit
+        else:
+            checked.keep(key, entry)
+            if entry.last - entry.snapshot_seq >= checked.SNAPSHOT_EVERY:
+                with synchronous(db, "NORMAL"):   # derived data: no fsync needed
+                    checked.save_snapshot(db, game_id, entry, checked.derived_version(cards))
+    return result
 
 
+def _field_of(path: str) -> tuple[int | None, str]:
+    """(event index, field) named by a path into the request: "[1].judge" -> (1, "judge"),
+    "text" -> (None, "text"), "[0].fields.text" -> (0, "fields")."""
+    index = None
+    if path.startswith("["):
+        head, _, path = path[1:].partition("]")
+        index = int(head)
+        path = path.lstrip(".")
+    return index, (path.split(".", 1)[0].split("[", 1)[0] or "event")
 
-def _plan_batch(conn, game: dict[str, Any], checked: list[dict[str, Any]], last: int, is_list: bool,
+
+def _plan_batch(conn, game: dict[str, Any], events: list[dict[str, Any]], last: int, is_list: bool,
                 cards) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | StoreError:
     """Decide every event of a batch before anything is written: (the events as answered,
     in order — earlier duplicates as stored —, the new ones numbered from `last` + 1), or
@@ -292,10 +360,19 @@ def _plan_batch(conn, game: dict[str, Any], checked: list[dict[str, Any]], last:
     stored: list[dict[str, Any]] = []
     new_events: list[dict[str, Any]] = []
     seen_ids: dict[str, dict[str, Any]] = {}
-    for i, event in enumerate(checked):
+    fixes: checked.Corrections | None = None
+    for i, event in enumerate(events):
         where = i if is_list else None
-        if event["type"] in ("retract", "amend") and event["target"] > last:
-            return StoreError(400, "target", f"there is no event {event['target']} in this game", where)
+        if event["type"] in ("retract", "amend"):
+            if event["target"] > last:
+                return StoreError(400, "target", f"there is no event {event['target']} in this game", where)
+            fixes = fixes or checked.load_corrections(conn, game_id)
+            gone = fixes.retracted | {e["target"] for e in new_events if e["type"] == "retract"}
+            if event["target"] in gone:
+                what = "retract" if event["type"] == "retract" else "amend"
+                return StoreError(409, "target", f"event {event['target']} is already retracted: "
+                                  f"nothing to {what} (record it again instead)", where,
+                                  message=f"#{event['target']} was already taken back.")
         if event["type"] == "amend":  # its fields are checked as part of the event they correct
             target = next((e for e in new_events if e["seq"] == event["target"]), None) \
                 or _stored_event(conn, game_id, event["target"])
@@ -327,7 +404,38 @@ def _plan_batch(conn, game: dict[str, Any], checked: list[dict[str, Any]], last:
         new_events.append(event)
         if cid is not None:
             seen_ids[cid] = event
+    if new_events and len(new_events) == len(stored):
+        twice = _double_tap(conn, game_id, new_events)
+        if twice:
+            return StoreError(409, "events", f"the same entry as events {', '.join(map(str, twice))}, "
+                              f"made within {DOUBLE_TAP_S:g} s: taken as a double tap, not stored again",
+                              message="Already recorded (tapped twice).",
+                              extra={"double_tap": True, "duplicate_of": twice})
     return stored, new_events
+
+
+def _double_tap(conn, game_id: int, new_events: list[dict[str, Any]]) -> list[int]:
+    """The seqs of the game's last entry if `new_events` repeat it, tapped on a device
+    within DOUBLE_TAP_S of it (both with client ids and device times: what the recorder
+    page sends); else []."""
+    if not all(e.get("client_id") and e.get("device_time") for e in new_events):
+        return []
+    row = conn.execute("SELECT batch, seq FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                       [game_id]).fetchone()
+    if row is None:
+        return []
+    rows = conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                        [game_id, row[0] or row[1]]).fetchall()
+    earlier = [_event_from_row({"seq": r[0], "time": r[1], "data": r[2]}) for r in rows]
+    if len(earlier) != len(new_events) or any(_tap(a) != _tap(b) for a, b in zip(earlier, new_events)):
+        return []
+    then, now = clockmod.to_epoch(earlier[-1].get("device_time")), clockmod.to_epoch(new_events[-1]["device_time"])
+    if then is None or now is None or not 0 <= now - then < DOUBLE_TAP_S:
+        return []
+    return [e["seq"] for e in earlier]
+
+
+DOUBLE_TAP_S = 1.5
 
 
 def _stored_event(conn, game_id: int, seq: int) -> dict[str, Any]:
@@ -335,19 +443,10 @@ def _stored_event(conn, game_id: int, seq: int) -> dict[str, Any]:
                        [game_id, seq]).fetchone()
     return _event_from_row({"seq": row[0], "time": row[1], "data": row[2]})
 
-# --- checking (engine cache) ---------------------------------------------------------------
 
-_lock = threading.Lock()
-_engines: dict[tuple[str, int], tuple[enginemod.Engine, int, threading.Lock]] = {}
-_MAX_CACHED = 512
+# --- checking: the engine in step, the log lines ---------------------------------------------
 
-
-def _db_key(db) -> str:
-    try:
-        row = db.conn.execute("PRAGMA database_list").fetchone()
-        return row[2] or f"memory:{id(db.conn)}"
-    except Exception:  # pragma: no cover
-        return f"conn:{id(db.conn)}"
+_EMPTY = checked.Corrections(set(), {}, {}, {})
 
 
 def _card_index(cards):
@@ -355,88 +454,212 @@ def _card_index(cards):
     return cards if cards is not None else load_cards()
 
 
-def _full_replay(db, game, cards) -> tuple[enginemod.Engine, int]:
-    events = load_events(db, game["id"])
-    eng = enginemod.Engine(game["seats"], cards=cards, time_limit_min=game.get("time_limit_min"))
-    playable, _ = enginemod.effective_events(events)
-    for event in playable:
-        eng.feed(event)
-    return eng, events[-1]["seq"] if events else 0
+def _findings_by_seq(engine, wanted) -> dict[int, list]:
+    out: dict[int, list] = {}
+    for f in engine.findings:
+        if f.seq in wanted:
+            out.setdefault(f.seq, []).append(f)
+    return out
 
 
-def _read_checked(db, game, cards, new_events: list[dict[str, Any]],
-                  read: Callable[[enginemod.Engine], T]) -> T:
-    """`read(engine)` on the game's engine, in step with the database (fed incrementally
-    when it can be). `read` runs under the game's lock and must copy what it returns
-    (`findings` as dicts, `state()`): once the lock is released, another request may feed
-    the same engine."""
-    key = (_db_key(db), game["id"])
-    with _lock:
-        entry = _engines.get(key) or (None, -1, threading.Lock())
-        _engines.setdefault(key, entry)
-    glock = entry[2]
-    with glock:
-        with _lock:
-            eng, last, _ = _engines.get(key, entry)
-        current = db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                                  [game["id"]]).fetchone()[0]
-        usable = eng is not None and eng.cards is cards  # else built from other card facts
-        if usable and last == current:
-            pass  # already in step (another request fed these events)
-        elif usable and new_events and last == new_events[0]["seq"] - 1 \
-                and current == new_events[-1]["seq"] \
-                and all(e["type"] not in ("retract", "amend") for e in new_events):
-            for event in new_events:
-                eng.feed(event)
-            last = current
-        else:
-            eng, last = _full_replay(db, game, cards)
-        with _lock:
-            if len(_engines) >= _MAX_CACHED and key not in _engines:
-                _engines.pop(next(iter(_engines)))
-            _engines[key] = (eng, last, glock)
-        return read(eng)
+def _in_step(db, game: dict[str, Any], cards, last: int | None = None) -> checked.Entry:
+    """The game's engine in step with its last event, and its log lines of this version
+    (rebuilt if they are missing or older). Call it holding the game's lock."""
+    key = (checked.db_key(db), game["id"])
+    if last is None:
+        last = last_seq(db, game["id"])
+    entry = checked.cached(key, cards, game["seats"])
+    if entry is not None and entry.last == last and entry.lines_ok:
+        return entry
+    version = checked.derived_version(cards)
+    conn = db.conn
+    if lines.version_of(conn, game["id"]) != version or \
+            conn.execute("SELECT COALESCE(MAX(seq), 0) FROM event_lines WHERE game_id = ?",
+                         [game["id"]]).fetchone()[0] != last:
+        return _rebuild(db, game, cards, version)
+    if entry is None or entry.last != last:
+        engine, _ = checked.replay(conn, game, cards, last, checked.load_corrections(conn, game["id"]),
+                                   version=version)
+        snap = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM engine_snapshots WHERE game_id = ? AND version = ?",
+                            [game["id"], version]).fetchone()[0]
+        entry = checked.Entry(engine, last, cards, tuple(game["seats"]), snapshot_seq=snap)
+    entry.lines_ok = True
+    checked.keep(key, entry)
+    return entry
 
 
-def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[str, Any] | None:
-    """{"game", "state", "events", "findings"} — the GET /api/games/<id> body."""
+def _rebuild(db, game: dict[str, Any], cards, version: str) -> checked.Entry:
+    """Replay the game from its first event and write all its log lines (they were made by
+    other code, other card facts, other seat names, or not at all)."""
+    conn = db.conn
+    seats = game["seats"]
+    with synchronous(db, "NORMAL"), transaction(db):   # derived data: no fsync needed
+        last = last_seq(db, game["id"])
+        fixes = checked.load_corrections(conn, game["id"])
+        parts: list[tuple[dict[str, Any], int, dict | None, dict | None]] = []
+        engine, _ = checked.replay(conn, game, cards, last, fixes, on_event=lambda e, fed, batch, eng, _n: parts.append(
+            (e, batch, fed, eng.context if fed is not None else None)))
+        found = _findings_by_seq(engine, {p[0]["seq"] for p in parts})
+        rev = {p[0]["seq"]: p[0]["seq"] for p in parts}
+        for fix, target in fixes.targets.items():   # a line changed by a later correction
+            if target in rev:
+                rev[target] = max(rev[target], fix)
+        conn.execute("DELETE FROM event_lines WHERE game_id = ?", [game["id"]])
+        for e, batch, fed, context in parts:
+            line = lines.make_line(e, batch, fed, context, lines.finding_dicts(found.get(e["seq"], ())), fixes, seats,
+                                   cards)
+            lines.write(conn, game["id"], [line], rev[e["seq"]])
+        lines.set_version(conn, game["id"], version)
+    entry = checked.Entry(engine, last, cards, tuple(seats), lines_ok=True)
+    checked.keep((checked.db_key(db), game["id"]), entry)
+    if not conn.in_transaction and last >= checked.SNAPSHOT_EVERY:
+        with synchronous(db, "NORMAL"):
+            checked.save_snapshot(db, game["id"], entry, version)
+    return entry
+
+
+def _check_new(conn, game: dict[str, Any], cards, entry: checked.Entry,
+               new_events: list[dict[str, Any]], last: int) -> dict[int, dict[str, Any]]:
+    """Check the events just inserted (inside the write's transaction) and write the lines
+    they add or change; returns those lines by seq. Plain events are fed to the engine
+    in step; a correction replays from the newest snapshot before the first event it
+    changes (or from the engine in step, when it changes only events of this entry)."""
+    seats, game_id = game["seats"], game["id"]
+    engine = entry.engine
+    new_last = new_events[-1]["seq"]
+    fixes = [e["seq"] for e in new_events if e["type"] in checked.CORRECTIONS]
+    out: dict[int, dict[str, Any]] = {}
+    reported: set[int] = set()   # seqs the fed events reported findings on
+    if not fixes:
+        before = len(engine.findings)
+        contexts = {}
+        for event in new_events:
+            engine.feed(event)
+            contexts[event["seq"]] = engine.context
+        found = _findings_by_seq(engine, set(contexts)) if len(engine.findings) > before else {}
+        batch = new_events[0]["seq"]
+        for event in new_events:
+            seq = event["seq"]
+            out[seq] = lines.make_line(event, batch, event, contexts[seq], lines.finding_dicts(found.get(seq, ())),
+                                       _EMPTY, seats, cards)
+        reported = {f.seq for f in engine.findings[before:]}
+        corrections = _EMPTY
+    else:
+        corrections = checked.load_corrections(conn, game_id)
+        start = min(corrections.touched_from(fixes), new_events[0]["seq"])
+        checked.drop_snapshots(conn, game_id, start)
+        if entry.snapshot_seq >= start:
+            entry.snapshot_seq = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM engine_snapshots WHERE game_id = ?", [game_id]).fetchone()[0]
+        before_lines = lines.stored(conn, game_id, from_seq=start)
+        parts: list[tuple[dict[str, Any], int, dict | None, dict | None]] = []
+
+        def on_event(event, fed, batch, eng, n_before):
+            if event["seq"] >= start:
+                parts.append((event, batch, fed, eng.context if fed is not None else None))
+            reported.update(f.seq for f in eng.findings[n_before:])
+        base = (engine, last) if last < start else None
+        engine, _ = checked.replay(conn, game, cards, new_last, corrections, start=base, on_event=on_event,
+                                   version=checked.derived_version(cards), before=start)
+        found = _findings_by_seq(engine, {p[0]["seq"] for p in parts})
+        for event, batch, fed, context in parts:
+            seq = event["seq"]
+            line = lines.make_line(event, batch, fed, context, lines.finding_dicts(found.get(seq, ())),
+                                   corrections, seats, cards)
+            if seq not in before_lines or lines.dumps(line) != lines.dumps(before_lines[seq]):
+                out[seq] = line
+    earlier = {s for s in reported if 0 < s < new_events[0]["seq"] and s not in out}
+    if earlier:   # a finding reported on an earlier line
+        found = _findings_by_seq(engine, earlier)
+        for seq, line in lines.stored(conn, game_id, earlier).items():
+            line["findings"] = lines.finding_dicts(found.get(seq, ()))
+            out[seq] = line
+    lines.write(conn, game_id, out.values(), new_last)
+    entry.engine, entry.last = engine, new_last
+    return out
+
+
+def etag(game: dict[str, Any], last: int, cards=None) -> str:
+    """The version of what a read of the game shows (an entity tag, sent as W/"<tag>"): its
+    last event, its seat names and the version of the derived data. Every change to a game
+    is a new event, so a poll whose If-None-Match has this tag has nothing to read. (State
+    that does not come from the game's events — e.g. a tournament round's clock — would
+    have to be added here.)"""
+    seats = zlib.crc32(json.dumps(game["seats"]).encode())
+    return f"g{game['id']}-{last}-{checked.derived_version(_card_index(cards))[:8]}-{seats:08x}"
+
+
+# --- reads ----------------------------------------------------------------------------------
+
+@dataclass
+class Read:
+    """A read of a game, consistent (made under the game's lock): its lines as stored JSON
+    text, the engine's state and findings, what Undo would take back."""
+    game: dict[str, Any]
+    last_seq: int
+    lines: list[str]                      # the whole log, or the lines of a delta
+    changed: list[str]                    # delta: earlier lines changed since `after`
+    state: dict[str, Any]
+    findings: list[dict[str, Any]]        # full read: every finding; delta: those of the lines sent
+    last_entry: list[int]
+    etag: str
+
+
+def read_game(db, game_id: int, cards=None, now: float | None = None,
+              after: int | None = None) -> Read | StoreError | None:
+    """The game for the API: every line (`after` None), or only what changed since seq
+    `after` — the events stored after it and the earlier lines they changed (a retract, an
+    amend, a finding). None if there is no such game; a StoreError (field `after`) when
+    `after` is past the last event."""
     game = get_game(db, game_id)
     if game is None:
         return None
-    events = load_events(db, game_id)
-    findings, state = _read_checked(db, game, _card_index(cards), [], lambda eng: (
-        [f.to_dict() for f in eng.findings], eng.state(now)))
-    _, retracted, amended_by = enginemod.corrections(events)
-    by_number = {e["seq"]: e for e in events}
-    by_seq: dict[int, list] = {}
-    for f in findings:
-        by_seq.setdefault(f["seq"], []).append(f)
-    batches = dict(db.conn.execute("SELECT seq, batch FROM events WHERE game_id = ?", [game_id]))
-    annotated = []
-    for e in events:
-        out = dict(e, retracted=e["seq"] in retracted, findings=by_seq.get(e["seq"], []),
-                   batch=batches.get(e["seq"]) or e["seq"])
-        if e["seq"] in amended_by:  # the stored event stays as it was; the correction beside it
-            out["amended_by"] = amended_by[e["seq"]]
-            fixed = {k: v for k, v in e.items() if k != "findings"}
-            for amend in amended_by[e["seq"]]:
-                fixed.update(by_number[amend].get("fields") or {})
-            out["corrected"] = fixed
-        annotated.append(out)
-    return {"game": game, "state": state, "events": annotated, "findings": findings,
-            "last_entry": last_entry(annotated)}
+    cards = _card_index(cards)
+    conn = db.conn
+    key = (checked.db_key(db), game_id)
+    with checked.game_lock(key):
+        entry = _in_step(db, game, cards)
+        if after is not None and after > entry.last:
+            return StoreError(400, "after", f"after must be from 0 to the game's last event, {entry.last}")
+        if after is None:
+            raw, changed = lines.all_raw(conn, game_id), []
+            findings = [f.to_dict() for f in entry.engine.findings]
+        else:
+            rows = lines.changed_since(conn, game_id, after)
+            raw = [text for seq, text in rows if seq > after]
+            changed = [text for seq, text in rows if seq <= after]
+            findings = [f for text in changed + raw for f in json.loads(text)["findings"]]
+        return Read(game, entry.last, raw, changed, entry.engine.state(now), findings,
+                    lines.last_entry(conn, game_id), etag(game, entry.last, cards))
+
+
+def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[str, Any] | None:
+    """{"game", "state", "events", "findings", "last_entry"} — the GET /api/games/<id> body
+    (events: the log lines, see `lines`)."""
+    read = read_game(db, game_id, cards, now)
+    if read is None:
+        return None
+    return {"game": read.game, "state": read.state, "events": [json.loads(t) for t in read.lines],
+            "findings": read.findings, "last_entry": read.last_entry}
 
 
 def last_entry(events: list[dict[str, Any]]) -> list[int]:
-    """What one Undo takes back: the standing events (not retracted) of the last entry that
-    is not itself a retract, in seq order; [] if there is none. `events` as `game_view`
-    annotates them (`batch`, `retracted`). The page posts one retract per seq, in one
-    request: all of them or none."""
+    """What one Undo takes back, from lines as `game_view` gives them (`batch`,
+    `retracted`): the standing events of the last entry that is not itself a retract."""
     standing = [e for e in events if not e["retracted"] and e["type"] != "retract"]
     if not standing:
         return []
     batch = standing[-1]["batch"]
     return [e["seq"] for e in standing if e["batch"] == batch]
+
+
+def _read_checked(db, game, cards, read: Callable[[enginemod.Engine], T]) -> T:
+    """`read(engine)` on the game's engine in step with the database, under the game's lock
+    (`read` must copy what it returns: once the lock is released another request may feed
+    the same engine)."""
+    key = (checked.db_key(db), game["id"])
+    with checked.game_lock(key):
+        return read(_in_step(db, game, cards).engine)
 
 
 def game_clock(db, game_id: int, now: float | None = None) -> dict[str, Any] | None:
@@ -454,7 +677,7 @@ def game_clock(db, game_id: int, now: float | None = None) -> dict[str, Any] | N
 
 
 def replay_game(db, game_id: int, cards=None) -> enginemod.Replay | None:
-    """A full replay from the database (no cache): what the bench times."""
+    """A full replay from the database (no cache, no snapshot): what the bench times."""
     game = get_game(db, game_id)
     if game is None:
         return None
@@ -471,7 +694,7 @@ def game_outcome(db, game_id: int) -> dict[str, Any]:
     game = get_game(db, game_id)
     if game is None:
         raise LookupError(f"there is no game {game_id}")
-    finished, events = _read_checked(db, game, _card_index(None), [], lambda eng: (
+    finished, events = _read_checked(db, game, _card_index(None), lambda eng: (
         bool(eng.finished), eng.outcome_events()))
     return {"seats": list(game["seats"]), "finished": finished, "events": events}
 
@@ -480,8 +703,9 @@ def set_seat_names(db, game_id: int, names: list[str]) -> None:
     """Rename a game's seats (the tournament swapped players before the table's result): the
     same number of seats, names checked as `create_game` checks them. Joins the caller's
     transaction (`judgekit.tournament.store.swap_seats` calls it inside its own), and drops
-    the game's cached engine so that states and finding messages are replayed with the new
-    names. Raises GameError for bad names, LookupError for an unknown game."""
+    what was derived with the old names (log lines, engine snapshots; the cached engine is
+    not used with other names), so that states and finding messages are replayed with the
+    new names. Raises GameError for bad names, LookupError for an unknown game."""
     clean = check_seats(names)
     with transaction(db):
         game = get_game(db, game_id)
@@ -490,10 +714,5 @@ def set_seat_names(db, game_id: int, names: list[str]) -> None:
         if len(clean) != len(game["seats"]):
             raise GameError("seats", f"this game has {len(game['seats'])} seats, not {len(clean)}")
         db.conn.execute("UPDATE games SET seats = ? WHERE id = ?", [json.dumps(clean), game_id])
-    key = (_db_key(db), game_id)
-    with _lock:
-        entry = _engines.get(key)
-    if entry is not None:
-        with entry[2]:  # the game's lock: no reader is feeding the old engine meanwhile
-            with _lock:
-                _engines[key] = (None, -1, entry[2])
+        lines.forget(db.conn, game_id)
+        checked.drop_snapshots(db.conn, game_id)

@@ -20,7 +20,6 @@ from flask import (Blueprint, current_app, jsonify, redirect, render_template, r
 
 from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, facts, findings, notation, practice, store
-from judgekit.cards.links import event_cards
 from judgekit.recorder.cards import load_cards
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
@@ -69,20 +68,26 @@ def _fail(err: store.StoreError):
     raise exc
 
 
-def _summaries(events, seats):
-    """Each event's log line (and, amended, the original's), its findings' rule links, and
-    the cards it names with their pages (`cards`: the page links them in the line)."""
-    index = cards()
-    for e in events:
-        e["cards"] = event_cards(e, index)
-        if "corrected" in e:  # amended: the line reads as corrected, the original beside it
-            e["summary"] = describe(e["corrected"], seats)
-            e["original_summary"] = describe(e, seats)
-        else:
-            e["summary"] = describe(e, seats)
-        for f in e.get("findings", []):
-            f["url"] = findings.cite_url(f["cite"])
-    return events
+def _json(parts: list[tuple[str, object]], status: int = 200, etag: str | None = None):
+    """A JSON object answer from (key, value) pairs in order; a value that is a `Raw` is
+    already JSON text (the stored log lines: passed through, not parsed and dumped again)."""
+    dumps = current_app.json.dumps
+    body = "{" + ",".join(f"{dumps(k)}:{v.text if isinstance(v, Raw) else dumps(v)}" for k, v in parts) + "}"
+    response = current_app.response_class(body, status=status, mimetype="application/json")
+    if etag:
+        response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"   # a copy may be kept, but asked about each time
+    return response
+
+
+class Raw:
+    """JSON text to put in an answer as it is."""
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _array(texts: list[str]) -> Raw:
+    return Raw("[" + ",".join(texts) + "]")
 
 
 # --- writes (one function per kind) -----------------------------------------------------
@@ -164,29 +169,55 @@ def api_list_games():
 
 @bp.get("/api/games/<id:game_id>")
 def api_game(game_id: int):
-    readable_game(game_id)
-    view = store.game_view(get_db(), game_id, cards=cards(), now=time.time())
-    if view is None:
+    """The whole game (first load), or with `?after=<seq>` what changed since that event
+    (the page's polls). Both carry the game's ETag: a request whose If-None-Match has it
+    is answered 304, nothing changed."""
+    game = readable_game(game_id)
+    after = None
+    if "after" in request.args:
+        after = parse_int(request.args["after"], lo=0)
+        if after is None:
+            raise ApiError(400, "after must be an event number (a whole number, 0 or more)", field="after")
+    db = get_db()
+    tag = store.etag(game, store.last_seq(db, game_id), cards())
+    if request.if_none_match and request.if_none_match.contains_weak(tag):
+        response = current_app.response_class(status=304)
+        response.set_etag(tag, weak=True)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after)
+    if read is None:
         raise ApiError(404, f"there is no game {game_id}")
-    _summaries(view["events"], view["game"]["seats"])
-    for f in view["findings"]:
-        f["url"] = findings.cite_url(f["cite"])
-    view["server_now"] = time.time()
-    return jsonify(view)
+    if isinstance(read, store.StoreError):
+        _fail(read)
+    tag = read.etag
+    if after is None:   # the documented full shape, then what a delta also has
+        for f in read.findings:
+            f["url"] = findings.cite_url(f["cite"])
+        return _json([("game", read.game), ("state", read.state), ("events", _array(read.lines)),
+                      ("findings", read.findings), ("last_entry", read.last_entry),
+                      ("last_seq", read.last_seq), ("etag", f'W/"{tag}"'), ("server_now", time.time())], etag=tag)
+    return _json([("after", after), ("last_seq", read.last_seq), ("events", _array(read.lines)),
+                  ("changed", _array(read.changed)), ("state", read.state), ("findings", read.findings),
+                  ("last_entry", read.last_entry), ("etag", f'W/"{tag}"'), ("server_now", time.time())], etag=tag)
 
 
 @bp.post("/api/games/<id:game_id>/events")
 def api_append(game_id: int):
+    """Store one event or a list (one entry). The answer is what the page needs to redraw:
+    the lines of the events, the earlier lines the entry changed, the state (with the next
+    steps), the findings of the new events, the last seq, Undo's entry and the ETag."""
     payload = json_body()
     if isinstance(payload, dict) and "events" in payload and "type" not in payload:
         payload = payload["events"]
     result = write_events(game_id, payload)
-    game = store.get_game(get_db(), game_id)
-    for f in result.findings:
-        f["url"] = findings.cite_url(f["cite"])
-    body = {"events": _summaries(result.events, game["seats"]), "new": result.new,
-            "findings": result.findings, "state": result.state, "server_now": time.time()}
-    return jsonify(body), 201 if result.new else 200
+    body = {"events": result.events, "new": result.new, "findings": result.findings,
+            "state": result.state, "server_now": time.time(), "changed": result.changed,
+            "last_seq": result.last_seq, "last_entry": result.last_entry, "etag": f'W/"{result.etag}"'}
+    response = jsonify(body)
+    response.status_code = 201 if result.new else 200
+    response.set_etag(result.etag, weak=True)
+    return response
 
 
 @bp.post("/api/games/<id:game_id>/parse")

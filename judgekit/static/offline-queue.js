@@ -2,24 +2,37 @@
 // sent to the server in the order it was made. When the connection drops the entries wait
 // ("not yet sent") and survive a reload; they are sent, in order, when it returns. Each
 // entry carries client-made ids, so an entry sent twice (a reply lost on the way back) is
-// stored once. The server checks every entry on arrival; the page then shows its findings.
+// stored once, and the time it was tapped (`device_time`), so the round clock keeps the
+// table's time however late it arrives. The server checks every entry on arrival; the
+// page then shows its findings.
 //
-// window.judgekitOutbox(api, hooks) -> outbox, with hooks from recorder.js:
+// One entry never blocks the others: an entry the server refuses (a 4xx) or fails on
+// again and again (a 500, three times) is marked "refused" with the reason, with Fix (a
+// line goes back into the box, an event back into its form), Send again and Discard; the
+// entries after it are sent. Only what says "try later" stops the queue: no connection,
+// 401/403 (sign in again), 429, 502/503/504 (the server or its proxy is not there).
+//
+// window.judgekitOutbox(api, hooks) -> outbox, with hooks from recorder.js/recorder-sync.js:
 //   request(method, url, body) -> Promise<{ok, status, data}> (rejects when unreachable)
-//   load() -> Promise     reload the game from GET <api> and render it
+//   apply(answer)         put the answer to a POST into the page's view (its lines, state)
+//   load() -> Promise     (without apply) reload the game and render it
 //   say(message, isError)  the page's status line
 //   findingsLine(findings) the status line's words for the findings of what was sent
 //   refusal(res)          the status line's words for a refused entry (optional)
 //   lastActive() -> event  the last event not retracted (context for quick-entry lines)
 //   serialize(job)        run job after the page's other requests (one at a time)
-//   stamp(events)         add client ids and the judge's name to events that lack them
+//   stamp(events, tapped) add client ids, the judge's name and the device time (`tapped`,
+//                         else now) to events that lack them
+//   fix(item, done)       open a refused entry for correcting; call done() once it is
+//                         sent again (optional: without it there is no Fix button)
 //   seats                  the seat names
 //   rerender()            render the log again (the outbox then decorates it)
-// outbox.send(events) / outbox.sendLine(line) -> Promise<true | false | "queued">:
+// outbox.send(events) / outbox.sendLine(line, tapped) -> Promise<true | false | "queued">:
 //   true: stored on the server; false: refused (the page shows why); "queued": kept here.
 (function () {
   "use strict";
   var DB_NAME = "judgekit-offline", STORE = "outbox", RETRY_MS = 8000;
+  var MAX_FAILURES = 3;   // a 500 this many times on one entry: refused, the rest go on
 
   // --- storage: IndexedDB, or memory when the browser has none -------------------------
   function MemoryStore() { this.rows = []; this.next = 1; }
@@ -146,24 +159,40 @@
               var copy = Object.assign({ client_id: item.uid + ":" + i }, e);
               delete copy.judge;
               return copy;
-            }));
+            }), item.device_time);
             return store.put(item).then(function () { return "ok"; });
           });
       return parsed.then(function (res) {
         if (res !== "ok") return res;
         return hooks.request("POST", api + "/events", item.events);
       }).then(function (res) {
-        if (res.ok) {
+        var data = res.data || {};
+        if (res.ok || (res.status === 409 && data.double_tap)) {   // a double tap: the first one is stored
           report.sent += 1;
-          report.findings = report.findings.concat(res.data.findings || []);
+          if (res.ok) {
+            report.findings = report.findings.concat(data.findings || []);
+            if (hooks.apply) hooks.apply(data);
+          }
           return store.remove(item.id).then(function () { return "sent"; });
         }
-        if (res.status >= 500 || res.status === 401 || res.status === 403) {
-          report.error = res.status >= 500 ? "the server failed (" + res.status + "); will try again"
+        if (res.status === 401 || res.status === 403 || res.status === 429 ||
+            res.status === 502 || res.status === 503 || res.status === 504) {
+          report.error = res.status >= 500 ? "the server cannot be reached (" + res.status + "); will try again"
             : describeRefusal(res) + " — the entries are kept on this device";
           return "stop";
         }
-        report.refusals[item.id] = describeRefusal(res);
+        if (res.status >= 500) {   // the server failed on this entry: again and again, it is refused
+          item.failures = (item.failures || 0) + 1;
+          if (item.failures < MAX_FAILURES) {
+            report.error = "the server failed (" + res.status + "); will try again";
+            return store.put(item).then(function () { return "stop"; });
+          }
+          report.refusals[item.id] = "the server failed " + item.failures + " times (HTTP " + res.status + ")" +
+            (data.error ? ": " + data.error : "") + " — send it again or discard it";
+          delete fresh[item.id];
+        } else {
+          report.refusals[item.id] = describeRefusal(res);
+        }
         if (fresh[item.id]) return store.remove(item.id).then(function () { return "refused"; });
         item.state = "refused";
         item.error = report.refusals[item.id];
@@ -187,14 +216,15 @@
           return sendItem(store, item, report).then(function (outcome) {
             delete fresh[item.id];
             if (outcome === "stop") return null;
-            // a later quick-entry line is read against the game as it now stands
-            var lineLater = queue.slice(i).some(function (q) { return !q.events; });
+            // a later quick-entry line is read against the game as it now stands (the
+            // answer to each entry brought the page up to date; without `apply`, read it)
+            var lineLater = !hooks.apply && queue.slice(i).some(function (q) { return !q.events; });
             return (outcome === "sent" && lineLater ? hooks.load() : Promise.resolve()).then(next);
           });
         }
         return next();
       }).then(function () { return refreshList(); }).then(function () {
-        return report.sent ? hooks.load() : null;
+        return report.sent && !hooks.apply ? hooks.load() : null;
       }).then(function () {
         var refused = Object.keys(report.refusals).map(function (k) { return report.refusals[k]; });
         var waiting = pending.filter(function (p) { return p.state === "pending"; }).length;
@@ -270,10 +300,20 @@
           " · kept on this device" + (item.error ? " · " + item.error : "");
         li.appendChild(meta);
         if (item.state === "refused") {
-          var drop = document.createElement("button");
-          drop.type = "button"; drop.className = "queue-drop"; drop.textContent = "Discard";
-          drop.addEventListener("click", function () { discard(item.id); });
-          li.appendChild(drop);
+          var actions = document.createElement("div");
+          actions.className = "queue-actions";
+          var button = function (label, cls, fn) {
+            var b = document.createElement("button");
+            b.type = "button"; b.className = cls; b.textContent = label;
+            b.addEventListener("click", fn);
+            actions.appendChild(b);
+          };
+          if (hooks.fix && (!item.events || item.events.length === 1)) {
+            button("Fix", "queue-fix", function () { hooks.fix(item, function () { discard(item.id); }); });
+          }
+          button("Send again", "queue-retry", function () { retry(item); });
+          button("Discard", "queue-drop", function () { discard(item.id); });
+          li.appendChild(actions);
         }
         log.insertBefore(li, log.firstChild);   // newest first, above the stored events
       });
@@ -288,6 +328,13 @@
         " not yet sent — kept on this device and sent in order when the connection returns." : "";
       var next = document.getElementById("rec-next");
       if (next) next.toggleAttribute("data-stale", waiting > 0);
+    }
+
+    function retry(item) {
+      // a refused entry sent again as it is, behind nothing (e.g. after the server was fixed)
+      item.state = "pending"; item.failures = 0; item.error = null;
+      return openStore().then(function (s) { return s.put(item); })
+        .then(refreshList).then(function () { changed(); return flush(); });
     }
 
     function discard(id) {
@@ -310,8 +357,8 @@
       send: function (events) {
         return add({ kind: "events", events: hooks.stamp(events) }).then(outcomeOf);
       },
-      sendLine: function (line) {
-        return add({ kind: "line", line: line, events: null }).then(outcomeOf);
+      sendLine: function (line, tapped) {
+        return add({ kind: "line", line: line, events: null, device_time: tapped || null }).then(outcomeOf);
       },
       // Undo while entries wait: the newest unsent one is dropped (it never reached the record)
       dropLast: function () {

@@ -1,19 +1,20 @@
-/* The table recorder page: renders GET /api/games/<id>, posts events, quick entry.
-   Plain JS, no build step. Every button and the quick-entry line end in the same
-   POST /api/games/<id>/events as any API client. */
+/* The table recorder page: the table, the next steps, the forms, quick entry, the log and
+   the clock. Plain JS, no build step. What the page knows of the game and how it talks to
+   the server (first load, the answers to entries, the polls, the outbox) is in
+   recorder-sync.js (`window.judgekitGame`): this file draws `game.view` whenever it
+   changes (`changed(seqs)`) and sends entries with `game.send(events)`, which end in the
+   same POST /api/games/<id>/events as any API client. */
 (function () {
   "use strict";
   var root = document.getElementById("rec");
-  if (!root) return;
-  var API = root.dataset.api;
+  if (!root || !window.judgekitGame) return;
   var SEATS = JSON.parse(root.dataset.seats);
   var CAP = +root.dataset.cap;
   var GUIDANCE = JSON.parse(root.dataset.guidance);
-  var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
-  var TAB = Math.random().toString(36).slice(2, 8) + Date.now().toString(36).slice(-4);
-  var counter = 0, view = null, offset = 0, busy = false;
   var chosen = null;   // the seat tapped in the table drawing: the next button acts for it
   var $ = function (id) { return document.getElementById(id); };
+  var game = window.judgekitGame(root, {changed: changed, say: say});
+  var view = null;     // game.view once loaded
   var ACTIONS = ["bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
                  "rescue", "diablerie", "anarch", "card", "other"];
   var TALK = ["negotiate", "question", "answer", "hypothetical", "raised-voice", "slur", "physical-threat"];
@@ -28,8 +29,8 @@
 
   // A signed-in judge (a tournament's game) records under their name; the server puts it on
   // every entry whatever the page sends. A practice game: the name kept on this device.
-  var SIGNED_IN = root.dataset.judge || "";
-  function judge() { return SIGNED_IN || localStorage.getItem("judgekit.judge") || "anonymous"; }
+  var SIGNED_IN = game.signedIn;
+  var judge = game.judge;
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) {
@@ -39,104 +40,38 @@
     return e;
   }
   function who(seat) { return seat ? SEATS[seat - 1] + " (" + seat + ")" : ""; }
-  function findingsLine(list) {
-    // the status line after an entry: titles and messages, never the codes
-    var title = function (f) { return f.title || f.code; };
-    if (!list.length) return "";
-    if (list.length === 1) return title(list[0]) + ": " + list[0].message;
-    return list.length + " findings: " + list.map(title).join(" · ");
-  }
-  function refusal(res) {
-    // why the server refused an entry, in the words meant for the table ("No card named
-    // 'Deflectoin' — did you mean Deflection?") when it gives them
-    var d = res.data || {};
-    if (d.message) return d.message;
-    var msg = d.error || ("HTTP " + res.status);
-    if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
-    return msg;
-  }
   function say(msg, isError) {
     var m = $("rec-msg");
     m.textContent = msg || "";
     m.classList.toggle("is-error", !!isError);
   }
 
-  // --- network --------------------------------------------------------------------------
-  function request(method, url, body) {
-    var opts = {method: method, headers: {"Accept": "application/json", "X-CSRF-Token": CSRF},
-                credentials: "same-origin"};
-    if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
-    }
-    return fetch(url, opts).then(function (r) {
-      return r.json().catch(function () { return {error: "HTTP " + r.status}; })
-        .then(function (data) {
-          // a copy the service worker kept (offline): its server_now is old
-          return {ok: r.ok, status: r.status, data: data, cached: r.headers.get("X-Judgekit-Offline") === "cached"};
-        });
-    });
-  }
-  function load() {
-    return request("GET", API).then(function (res) {
-      if (!res.ok) { say(res.data.error || "Could not load the game.", true); return; }
-      if (!res.cached) offset = res.data.server_now - Date.now() / 1000;
-      view = res.data;
-      render();
-    }).catch(function () { say("Offline? Could not load the game.", true); });
-  }
-  var chain = Promise.resolve(true);
-  function enqueue(job) {
-    // Entries go out one request at a time, in the order they were made.
-    chain = chain.then(job, job);
-    return chain;
-  }
-  function stamp(events) {
-    return events.map(function (e) {
-      var out = Object.assign({}, e);
-      if (!out.client_id) out.client_id = TAB + ":" + (++counter);
-      if (!out.judge) out.judge = judge();
-      return out;
-    });
-  }
+  // --- sending ----------------------------------------------------------------------------
   function send(events) {
-    var sent = outbox ? outbox.send(events)   // offline-queue.js: kept on the device, sent in order
-      : enqueue(function () { return sendNow(events, 0); });
-    return sent.then(function (ok) { if (ok) choose(null); return ok; });   // a chosen seat lasts one entry
+    // an entry: kept on this device first (the outbox), sent in order; the answer redraws the page
+    return game.send(events).then(function (ok) { if (ok) choose(null); return ok; });   // a chosen seat lasts one entry
   }
-  function sendNow(events, attempt) {
-    // A retried POST carries the same client ids: the server stores each event once.
-    events = stamp(events);
-    attempt = attempt || 0;
-    busy = true;
-    return request("POST", API + "/events", events).then(function (res) {
-      busy = false;
-      if (!res.ok) {
-        if (res.status >= 500 && attempt < 3) return retry(events, attempt);
-        say(refusal(res), true);
-        return false;
-      }
-      var fs = res.data.findings || [];
-      say(findingsLine(fs) || "Recorded.", fs.length > 0);
-      return load().then(function () { return true; });
-    }).catch(function () {
-      busy = false;
-      if (attempt < 3) return retry(events, attempt);
-      say("Not sent (network). Try again: the entry will not be doubled.", true);
-      return false;
-    });
-  }
-  function retry(events, attempt) {
-    return new Promise(function (ok) { setTimeout(ok, 400 * (attempt + 1)); })
-      .then(function () { return sendNow(events, attempt + 1); });
+  var busy = {};
+  function once(key, fn) {
+    // a second tap on the same button while its entry is on its way is the same tap (a
+    // double tap): ignored. (One that comes after the answer is refused by the server if it
+    // repeats the entry within a moment of it: 409 "tapped twice".)
+    if (busy[key]) return;
+    busy[key] = true;
+    Promise.resolve(fn()).then(function () { busy[key] = false; }, function () { busy[key] = false; });
   }
 
   // --- rendering ------------------------------------------------------------------------
-  function render() {
+  function changed(seqs) {
+    // the view changed: seqs are the lines that did (null: all of them, a first load)
+    view = game.view;
+    render(seqs);
+  }
+  function render(seqs) {
     var st = view.state;
     renderSeats(st);
     renderNext(st);
-    renderLog();
+    if (seqs) updateLog(seqs); else renderLog();
     tick();
     var b = $("rec-banner");
     if (st.time.called) {
@@ -232,7 +167,7 @@
         (step.chosen ? " is-for-chosen" : "")}, step.label);
       btn.addEventListener("click", function () {
         if (step.ask && step.ask.length) ask(step.label, step.event, step.ask);
-        else send([step.event]);
+        else once("next:" + step.label, function () { return send([step.event]); });
       });
       box.appendChild(btn);
     });
@@ -261,7 +196,7 @@
     ];
     if (!SIGNED_IN) items.push(["Judge: " + judge(), function (btn) {   // signed in: shown at the top
       var name = prompt("Your name as judge (recorded on each entry):", judge());
-      if (name) { localStorage.setItem("judgekit.judge", name.trim().slice(0, 80)); btn.textContent = "Judge: " + judge(); }
+      if (name) { localStorage.setItem("judgekit.judge", window.judgekitText.cut(name, 80)); btn.textContent = "Judge: " + judge(); }
     }]);
     items.forEach(function (item) {
       var b = el("button", {type: "button"}, item[0]);
@@ -300,7 +235,7 @@
     return label;
   }
 
-  function ask(title, base, names) {
+  function ask(title, base, names, done) {
     var form = $("rec-ask");
     form.textContent = "";
     form.hidden = false;
@@ -347,7 +282,9 @@
         ok.focus();
         return;
       }
-      send([event]).then(function (ok) { if (ok) form.hidden = true; });
+      once("ask:" + title, function () {
+        return send([event]).then(function (ok) { if (ok) { form.hidden = true; if (done) done(); } });
+      });
     };
     var first = form.querySelector("input, select");
     if (first) first.focus();
@@ -373,40 +310,56 @@
     return frag;
   }
 
+  function lineNode(e) {
+    // one log line: what was recorded (as corrected), when and by whom, its findings
+    var amended = e.amended_by && e.amended_by.length;
+    var li = el("li", {"data-seq": e.seq, "class": (e.retracted ? "is-retracted" : "") +
+      (amended ? " is-amended" : "") + (e.type === "amend" ? " is-correction" : "")});
+    var sum = el("div", {"class": "rec-sum"});
+    sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
+    sum.appendChild(withCardLinks(e.summary || e.type, e.cards));   // as corrected, if amended
+    li.appendChild(sum);
+    if (amended) li.appendChild(el("div", {"class": "rec-was"}, "was: " + e.original_summary));
+    var t = e.time ? new Date(e.time) : null;
+    li.appendChild(el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
+      " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "") +
+      (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : "")));
+    (e.findings || []).forEach(function (f) {
+      var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
+      box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));
+      box.appendChild(withCardLinks(" " + f.message + " ", e.cards));
+      var link = el("a", {href: f.url}, "rule ›");
+      box.appendChild(link);
+      if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +
+        (f.binding === true ? " · binding" : f.binding === false ? " · not binding" : "")));
+      var pen = el("span", {"class": "rec-penalty", "data-finding": e.seq + ":" + f.code});
+      if (root.dataset.penalty) pen.appendChild(el("a", {"class": "rec-penalty-link",  // tournament games: one tap to the form
+        href: root.dataset.penalty + "?event=" + e.seq + "&code=" + encodeURIComponent(f.code)}, "Penalty…"));
+      box.appendChild(pen);
+      li.appendChild(box);
+    });
+    return li;
+  }
   function renderLog() {
+    // the whole log, newest first (a first load)
     var log = $("rec-log");
     log.textContent = "";
-    var events = view.events.slice().reverse();
-    events.forEach(function (e) {
-      var amended = e.amended_by && e.amended_by.length;
-      var li = el("li", {"data-seq": e.seq, "class": (e.retracted ? "is-retracted" : "") +
-        (amended ? " is-amended" : "") + (e.type === "amend" ? " is-correction" : "")});
-      var sum = el("div", {"class": "rec-sum"});
-      sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
-      sum.appendChild(withCardLinks(e.summary || e.type, e.cards));   // as corrected, if amended
-      li.appendChild(sum);
-      if (amended) li.appendChild(el("div", {"class": "rec-was"}, "was: " + e.original_summary));
-      var t = e.time ? new Date(e.time) : null;
-      li.appendChild(el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
-        " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "") +
-        (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : "")));
-      (e.findings || []).forEach(function (f) {
-        var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
-        box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));
-        box.appendChild(withCardLinks(" " + f.message + " ", e.cards));
-        var link = el("a", {href: f.url}, "rule ›");
-        box.appendChild(link);
-        if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +
-          (f.binding === true ? " · binding" : f.binding === false ? " · not binding" : "")));
-        var pen = el("span", {"class": "rec-penalty", "data-finding": e.seq + ":" + f.code});
-        if (root.dataset.penalty) pen.appendChild(el("a", {"class": "rec-penalty-link",  // tournament games: one tap to the form
-          href: root.dataset.penalty + "?event=" + e.seq + "&code=" + encodeURIComponent(f.code)}, "Penalty…"));
-        box.appendChild(pen);
-        li.appendChild(box);
-      });
-      log.appendChild(li);
+    var frag = document.createDocumentFragment();
+    for (var i = view.events.length - 1; i >= 0; i--) frag.appendChild(lineNode(view.events[i]));
+    log.appendChild(frag);
+    if (game.outbox) game.outbox.decorate(log);   // entries not yet sent, on top
+  }
+  function updateLog(seqs) {
+    // only the lines that changed: replaced where they are, new ones on top of the stored ones
+    var log = $("rec-log");
+    seqs.slice().sort(function (a, b) { return a - b; }).forEach(function (seq) {
+      var node = lineNode(view.events[seq - 1]);
+      var old = log.querySelector('li[data-seq="' + seq + '"]');
+      if (old) { old.replaceWith(node); return; }
+      var top = log.querySelector("li[data-seq]");   // the newest stored line (queued ones sit above it)
+      if (top) log.insertBefore(node, top); else log.appendChild(node);
     });
-    if (outbox) outbox.decorate(log);   // entries not yet sent, on top
+    if (game.outbox) game.outbox.decorate(log);
   }
 
   // --- the clock ------------------------------------------------------------------------
@@ -418,7 +371,7 @@
   function tick() {
     if (!view) return;
     var c = view.state.clock, box = $("rec-clock");
-    var now = Date.now() / 1000 + offset;
+    var now = game.now();
     var time = box.querySelector(".rec-clock-time"), note = box.querySelector(".rec-clock-note");
     box.className = "rec-clock";
     if (c.started_at == null) {
@@ -445,7 +398,7 @@
     var box = $("rec-suggest");
     if (!prefix || prefix.trim().length < 2) { box.textContent = ""; return; }
     suggestTimer = setTimeout(function () {
-      request("GET", "/api/cards/complete?limit=6&kind=" + kind + "&q=" + encodeURIComponent(prefix.trim()))
+      game.request("GET", "/api/cards/complete?limit=6&kind=" + kind + "&q=" + encodeURIComponent(prefix.trim()))
         .then(function (res) {
           box.textContent = "";
           (res.data.names || []).forEach(function (name) {
@@ -480,40 +433,17 @@
     ev.preventDefault();
     var line = input.value.trim();
     if (!line) return;
-    if (outbox) {   // kept on the device first, then parsed and sent in order (offline-queue.js)
-      outbox.sendLine(line).then(function (ok) {
-        if (ok) choose(null);
-        if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
-      });
-      return;
-    }
-    enqueue(function () {
-      var last = lastActive();
-      return request("POST", API + "/parse", {line: line, last_seq: last ? last.seq : null}).then(function (res) {
-        if (!res.ok) {
-          say(refusal(res), true);
-          return false;
-        }
-        return sendNow(res.data.events, 0).then(function (ok) {
-          if (ok) choose(null);
-          if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
-          return ok;
-        });
-      });
+    // kept on the device first, then parsed and sent in order (the outbox)
+    game.sendLine(line).then(function (ok) {
+      if (ok) choose(null);
+      if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
     });
   });
-  function lastActive() {
-    if (!view) return null;
-    for (var i = view.events.length - 1; i >= 0; i--) {
-      var e = view.events[i];
-      if (!e.retracted && e.type !== "retract" && e.type !== "amend") return e;
-    }
-    return null;
-  }
-  $("rec-undo").addEventListener("click", function () {
+  $("rec-undo").addEventListener("click", function () { once("undo", undo); });
+  function undo() {
+    var outbox = game.outbox;
     if (outbox && outbox.pendingCount()) {   // the newest unsent entry never reached the record
-      outbox.dropLast().then(function (item) { if (item) say("Dropped the last entry not yet sent."); });
-      return;
+      return outbox.dropLast().then(function (item) { if (item) say("Dropped the last entry not yet sent."); });
     }
     // the last entry (a line or a button: every event it stored), retracted in one request
     var seqs = (view && view.last_entry) || [];
@@ -522,32 +452,26 @@
       var e = view.events.filter(function (x) { return x.seq === seq; })[0] || {};
       return "#" + seq + " " + (e.summary || e.type || "");
     }).join("; ");
-    send(seqs.map(function (seq) { return {type: "retract", target: seq, reason: "undo"}; })).then(function (ok) {
+    return send(seqs.map(function (seq) { return {type: "retract", target: seq, reason: "undo"}; })).then(function (ok) {
       if (ok === true) say("Undone: " + what + ".");
       else if (ok === "queued") say("Undo of " + what + " kept on this device: it is sent when the connection returns.");
     });
-  });
-
-  var outbox = window.judgekitOutbox ? window.judgekitOutbox(API, {
-    request: request, load: load, say: say, findingsLine: findingsLine, lastActive: lastActive, refusal: refusal,
-    serialize: enqueue, stamp: stamp,
-    seats: SEATS, rerender: function () { if (view) renderLog(); else outbox.decorate($("rec-log")); }
-  }) : null;
-  load();
-  if (outbox) outbox.start();
-  setInterval(tick, 1000);
-  // Other judges' entries: poll, and look again whenever the page comes back into view.
-  function refresh() {
-    if (document.visibilityState !== "visible" || busy) return;
-    if (!view) { if (navigator.onLine) load(); return; }
-    request("GET", API).then(function (res) {
-      if (res.ok && res.data.events.length !== view.events.length) {
-        if (!res.cached) offset = res.data.server_now - Date.now() / 1000;
-        view = res.data; render();
-      }
-    }).catch(function () {});
   }
-  setInterval(refresh, 5000);
-  window.addEventListener("focus", refresh);
-  document.addEventListener("visibilitychange", refresh);
+
+  function fixQueued(item, done) {
+    // a refused entry, corrected: a line goes back into the box; one event opens its form
+    if (!item.events) { input.value = item.line; input.focus(); done(); return; }
+    var e = item.events[0], base = {};
+    Object.keys(e).forEach(function (k) { if (k !== "client_id") base[k] = e[k]; });
+    var names = Object.keys(base).filter(function (k) { return LABELS[k]; });
+    ask("Fix: " + (e.type || "entry"), base, names, done);
+  }
+
+  game.outbox = window.judgekitOutbox ? window.judgekitOutbox(game.api, {
+    request: game.request, apply: game.apply, say: say, findingsLine: game.findingsLine,
+    lastActive: game.lastActive, refusal: game.refusal, serialize: game.enqueue, stamp: game.stamp,
+    fix: fixQueued, seats: SEATS, rerender: function () { game.outbox.decorate($("rec-log")); }
+  }) : null;
+  game.start();
+  setInterval(tick, 1000);
 })();

@@ -10,7 +10,9 @@
 // - /search offline: the saved home page, which runs the search on this device;
 // - runtime prefixes (trainer, games, the games API, cards): network first, saved copy
 //   offline, marked with the header X-Judgekit-Offline: cached; a card page never opened
-//   here is drawn offline by the card shell (/cards/offline) from /offline/cards.json;
+//   here is drawn offline by the card shell (/cards/offline) from /offline/cards.json; the
+//   recorder page keeps its game's copy up to date itself (message "judgekit-keep"), its
+//   delta polls (?after=) go to the network only;
 // - never cached (search API, ping) and every other address: straight to the network
 //   (other areas' pages, e.g. penalties, are not kept on the device).
 "use strict";
@@ -61,6 +63,19 @@ self.addEventListener("activate", function (ev) {
 });
 
 self.addEventListener("message", function (ev) {
+  if (ev.data && ev.data.type === "judgekit-keep" && typeof ev.data.url === "string" &&
+      typeof ev.data.body === "string") {
+    // the recorder page's copy of a game as GET /api/games/<id> answers it, kept up to date
+    // by the page itself (its entries and polls read only what changed): offline, a reload
+    // opens the game as the page last knew it
+    var url = new URL(ev.data.url, self.location.origin);
+    if (url.origin === self.location.origin && startsWithAny(url.pathname, CFG.runtime_prefixes)) {
+      ev.waitUntil(caches.open(RUNTIME).then(function (c) {
+        return c.put(url.href, new Response(ev.data.body, { headers: { "Content-Type": "application/json" } }));
+      }));
+    }
+    return;
+  }
   if (ev.data && ev.data.type === "judgekit-status" && ev.source) {
     caches.open(CACHE).then(function (c) { return c.match(DONE); }).then(function (r) {
       ev.source.postMessage({ type: "judgekit-status", version: CFG.version, saved: !!r });
@@ -155,7 +170,10 @@ self.addEventListener("fetch", function (ev) {
   var path = url.pathname;
   if (startsWithAny(path, CFG.never_cache)) return;
   var precached = isPrecached(path + url.search);
-  var runtime = startsWithAny(path, CFG.runtime_prefixes);
+  // what changed since an event (the recorder's polls): one answer per address, never
+  // worth keeping; offline the poll fails and the page keeps what it has
+  var runtime = startsWithAny(path, CFG.runtime_prefixes) &&
+    !(path.indexOf("/api/games/") === 0 && url.searchParams.has("after"));
 
   if (request.mode === "navigate") {
     if (path === "/search") {

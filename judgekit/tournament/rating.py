@@ -4,7 +4,9 @@ Per tournament a player earns 5 RtP for attending, 4 per VP scored, 8 per game w
 preliminary GW or the victory in the final), and finalists a bonus of 90 (winner) or 30
 (other finalists) times a coefficient that grows with the number of players:
 
-    coef = log15(players²) − 1   (+0.25 for a national, +1.0 for a continental championship)
+    coef = log15(players²) − 1   (+ the level's bonus: 0.25 for a national championship and,
+                                  as Archon has it, a continental qualifier; 1.0 for a
+                                  continental championship — `levels.LEVELS`)
 
 A player's rating sums their best 8 events of the last 18 months (`rating`).
 Pure functions.
@@ -16,17 +18,19 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Iterable
 
+from judgekit.tournament import levels as levels_mod
+
 ATTENDANCE = 5
 PER_VP = 4
 PER_GW = 8
 FINALIST_POINTS = {"winner": 90, "finalist": 30}
-LEVEL_BONUS = {"standard": 0.0, "national": 0.25, "continental": 1.0}
+LEVEL_BONUS = {lv.key: lv.bonus for lv in levels_mod.LEVELS}  # the one table: levels.py
 BEST_EVENTS = 8
 WINDOW_MONTHS = 18
 
 
 def coefficient(players: int, level: str = "standard") -> float:
-    """log15(players²) − 1, plus the championship bonus of `level`."""
+    """log15(players²) − 1, plus the bonus of `level` (a key of `levels.LEVELS`)."""
     if players < 1:
         raise ValueError("a tournament has at least one player")
     if level not in LEVEL_BONUS:

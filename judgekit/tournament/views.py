@@ -23,6 +23,7 @@ from judgekit.db import transaction
 from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
+from judgekit.tournament.players import split_name
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, get_db, json_body, json_object
@@ -122,24 +123,64 @@ def _form_dict() -> dict:
 @bp.get("/tournaments/<id:tid>")
 @requires("tournament.view")
 def dashboard(tid):
+    return _render_dashboard(tid)
+
+
+def _render_dashboard(tid, typed: dict | None = None, error: dict | None = None, status: int = 200):
+    """The dashboard; `typed`/`error`: the registration form refused, with what was typed."""
+    from judgekit.tournament.players_views import checkin_panel_state
     db = get_db()
-    return render_template("tournament/dashboard.html", d=store.dashboard(db, tid))
+    d = store.dashboard(db, tid)
+    return render_template("tournament/dashboard.html", d=d, typed=typed, reg_error=error,
+                           checkin=checkin_panel_state(d["tournament"]["id"]),
+                           show_all=request.args.get("all") == "1",
+                           focus=request.args.get("focus") == "register" or typed is not None), status
+
+
+REGISTER_FIELDS = ("first_name", "last_name", "vekn", "city", "country")
 
 
 @bp.post("/tournaments/<id:tid>/players")
 @requires("players.manage")
-@form_action(_dashboard_url)
 def add_player_form(tid):
-    p = store.add_player(get_db(), tid, {"name": request.form.get("name"), "vekn": request.form.get("vekn")})
-    flash(f"{p['name']} registered" + ("" if p["rated"] else " (no VEKN number: not rated)"), "ok")
-    return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
+    """Register one player from the dashboard's form. A refused entry (a VEKN number taken,
+    no name) comes back with everything that was typed and the message by its field; the
+    name field has the focus again after each entry."""
+    typed = {k: request.form.get(k, "") for k in REGISTER_FIELDS}
+    data = {k: v for k, v in typed.items() if k in ("vekn", "city", "country")}
+    if typed["first_name"].strip() or typed["last_name"].strip() or "name" not in request.form:
+        data.update(first_name=typed["first_name"], last_name=typed["last_name"])
+    else:  # one field for the whole name (split on its first space)
+        data["name"] = request.form.get("name")
+        typed["first_name"], typed["last_name"] = split_name(data["name"] or "")
+    # the form's box: here now (checked in) or registered only; a form without it checks in
+    data["checked_in"] = request.form.get("checked_in") == "1" if "checked_in_present" in request.form else True
+    try:
+        p = store.add_player(get_db(), tid, data, by=who())
+    except TournamentError as exc:
+        if exc.status == 404:
+            raise
+        field = exc.field if exc.field in REGISTER_FIELDS or exc.field == "name" else "form"
+        typed["checked_in"] = data["checked_in"]
+        return _render_dashboard(tid, typed, {"field": "first_name" if field == "name" else field,
+                                              "message": exc.message}, exc.status)
+    notes = []
+    if not p["checked_in"]:
+        notes.append("not checked in yet")
+    if not p["rated"]:
+        notes.append("no VEKN number: not rated")
+    elif p["vekn_temporary"]:
+        notes.append(f"temporary number {p['vekn']}")
+    flash(f"{p['name']} registered" + (f" ({'; '.join(notes)})" if notes else ""), "ok")
+    # no #fragment: a fragment makes browsers skip autofocus (the focused field is scrolled to anyway)
+    return redirect(url_for("tournament.dashboard", tid=tid, focus="register"))
 
 
 @bp.post("/tournaments/<id:tid>/players/<id:pid>/checkin")
 @requires("players.manage")
 @form_action(_dashboard_url)
 def checkin_form(tid, pid):
-    p = store.set_checked_in(get_db(), tid, pid, request.form.get("checked_in") == "1")
+    p = store.set_checked_in(get_db(), tid, pid, request.form.get("checked_in") == "1", by=who())
     flash(f"{p['name']} {'checked in' if p['checked_in'] else 'marked absent'}", "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
@@ -501,12 +542,16 @@ def api_add_player(tid):
 @bp.patch("/api/tournaments/<id:tid>/players/<id:pid>")
 @requires("players.manage")
 def api_update_player(tid, pid):
-    body = json_object("an object: {\"checked_in\": bool} or {\"dropped\": bool}")
+    body = json_object("an object: {\"checked_in\": bool}, {\"dropped\": bool} or the record's fields "
+                       "(first_name, last_name, name, vekn, city, country)")
     db = get_db()
     p = store.get_player(db, store.get_tournament(db, tid)["id"], pid)
-    with transaction(db):  # both or neither (each refuses a value that is not true/false)
+    edits = {k: v for k, v in body.items() if k not in ("checked_in", "dropped")}
+    with transaction(db):  # all or nothing (each refuses a value that is not true/false)
+        if edits:
+            p = store.edit_player(db, tid, pid, edits, by=who())
         if "checked_in" in body:
-            p = store.set_checked_in(db, tid, pid, body["checked_in"])
+            p = store.set_checked_in(db, tid, pid, body["checked_in"], by=who())
         if "dropped" in body:
             p = store.drop_player(db, tid, pid, body["dropped"])
     return jsonify(p)

@@ -35,6 +35,7 @@ def event(own_app):
     db = open_db(own_app.config["DATABASE"])
     try:
         tid = create_demo(db, seed=2024)
+        tstore.open_checkin(db, tid)  # the dashboard shows the check-in code and its QR code
         codes = issue_codes(db, tid)
         empty = tstore.create_tournament(db, {"name": "Empty Cup"})
         game = rstore.create_game(db, ["Ann", "Ben", "Cid", "Dee"], label="Practice")
@@ -79,14 +80,17 @@ def pages_to_check(event):
         "question": "/trainer/q/votes-no-side", "rules section": "/rules/tournament-rules/3.7.2",
         "guidelines": "/rules/announcements", "reference": "/reference", "history": "/history",
         "search": "/search?q=withdraw",
+        "vekn report": f"/tournaments/{t}/vekn", "add players": f"/tournaments/{t}/players/import",
+        "edit player": f"/tournaments/{t}/players/1/edit", "check-in": f"/tournaments/{t}/check-in",
+        "check-in screen": f"/tournaments/{t}/check-in/show",
     }
 
 
 PAGES = ["home", "tournaments", "dashboard", "empty dashboard", "round", "table", "standings",
          "public standings", "final", "clocks", "penalties", "penalty form", "games", "recorder",
          "trainer", "practice", "question", "rules section", "guidelines", "reference", "history",
-         "search"]
-DARK = ["home", "dashboard", "standings", "penalties", "recorder", "trainer", "question",
+         "search", "vekn report", "add players", "edit player", "check-in", "check-in screen"]
+DARK = ["home", "dashboard", "vekn report", "standings", "penalties", "recorder", "trainer", "question",
         "rules section", "history"]
 
 

@@ -25,6 +25,7 @@ def seed(app):
         for k in range(8):
             tstore.add_player(db, tid, {"name": f"Player {k}", "vekn": str(8100000 + k)})
         table = tstore.start_round(db, tid, seed=3)["tables"][0]
+        tstore.open_checkin(db, tid)  # the dashboard's check-in code, its QR code and checkin.js
         codes = auth_store.issue_codes(db, tid)
         return tid, table, codes
     finally:
@@ -69,6 +70,7 @@ def test_no_page_breaks_the_policy(watched, own_server, own_app):
         f"/tournaments/{tid}/standings", f"/tournaments/{tid}/public", f"/tournaments/{tid}/final",
         f"/tournaments/{tid}/penalties", f"/tournaments/{tid}/penalties/new", f"/tournaments/{tid}/time",
         f"/tournaments/{tid}/penalties/report", "/tournaments",
+        f"/tournaments/{tid}/vekn", f"/tournaments/{tid}/check-in", f"/tournaments/{tid}/check-in/show",
     ]
     for path in paths:
         page.goto(base + path)

@@ -34,10 +34,11 @@ def test_twelve_players_three_rounds_and_a_final(page, live_server, shot):
     dashboard = page.url
 
     for k, name in enumerate(NAMES):
-        page.fill("#p-name", name)
+        page.fill("#p-first", name)
         page.fill("#p-vekn", str(5100000 + k))
         page.get_by_role("button", name="Register").click()
         expect(page.locator(".flash").first).to_contain_text(f"{name} registered")
+        expect(page.locator("#p-first")).to_be_focused()  # ready for the next player
     expect(page.locator("ol.players > li")).to_have_count(12)
 
     expected = defaultdict(lambda: [0, 0.0, 0])  # name -> [gw, vp, tp]

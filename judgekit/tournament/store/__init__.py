@@ -22,7 +22,10 @@ The store is a package split by concern; this module is its front door, and call
 (migrations), `registration` (tournaments, players), `tables` (table states, results),
 `round_flow` (seating a round, swaps, closing), `ranking` (standings, toss), `finals` (the final and the
 event's result), `summary` (dashboard, export rows), `adjusted` (which game each Standings
-Adjustment applies to, and the tables' adjusted VP: the one place adjusted figures come from).
+Adjustment applies to, and the tables' adjusted VP: the one place adjusted figures come from),
+`roster` (editing a player, bulk registration, check in all, a player's history), `checkin`
+(players checking in from their phones), `report` (the VEKN results string, the Archon
+workbook, per-round results), `archon_import` (an event from an Archon workbook).
 """
 from __future__ import annotations
 
@@ -73,12 +76,36 @@ from judgekit.tournament.store.finals import (
 )
 from judgekit.tournament.store.ranking import record_toss, standings, tosses
 from judgekit.tournament.store.registration import (
+                                            EVENT_FIELDS,
                                             add_player,
+                                            clean_level,
                                             clean_vekn,
                                             create_tournament,
                                             drop_player,
                                             set_checked_in,
+                                            update_event,
 )
+from judgekit.tournament.store.roster import (
+                                            check_in_all,
+                                            edit_player,
+                                            player_history,
+                                            preview_roster,
+                                            register_roster,
+)
+from judgekit.tournament.store.checkin import (
+                                            checkin_state,
+                                            close_checkin,
+                                            open_checkin,
+                                            self_check_in,
+)
+from judgekit.tournament.store.report import (
+                                            RESULTS_COLUMNS,
+                                            archon_event,
+                                            archon_workbook,
+                                            results_rows,
+                                            vekn_report,
+)
+from judgekit.tournament.store.archon_import import import_workbook
 from judgekit.tournament.store.result_guard import NOT_GIVEN
 from judgekit.tournament.store.round_flow import close_round, start_round, swap_seats
 from judgekit.tournament.store.schema import migrate
@@ -111,5 +138,8 @@ __all__ = [
     "set_checked_in", "standing_adjustments", "standings", "standings_rows", "start_final",
     "start_round", "swap_seats", "table_detail", "table_status", "tosses",
     "player_games", "resolve_records", "sa_phase", "sa_targets", "table_adjustments", "undo_final",
+    "EVENT_FIELDS", "clean_level", "update_event", "check_in_all", "edit_player", "player_history",
+    "preview_roster", "register_roster", "checkin_state", "close_checkin", "open_checkin", "self_check_in",
+    "RESULTS_COLUMNS", "archon_event", "archon_workbook", "results_rows", "vekn_report", "import_workbook",
     "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN",
 ]

@@ -16,12 +16,13 @@ from typing import Any, Sequence
 from judgekit.errors import MAX_INT, AppError, parse_int
 from judgekit.recorder import store as recorder_store
 from judgekit.recorder.clock import MIN_ROUND_MIN
+from judgekit.tournament import players as players_mod
 from judgekit.tournament import rating as rating_mod
 
 MIN_TIME_LIMIT = MIN_ROUND_MIN  # minutes (3.1.1), the recorder's clock's fact
-MAX_LEN = {"tournament": 200, "player": 80, "note": 500, "reason": 1000}
+MAX_LEN = {"tournament": 200, "player": 80, "note": 500, "reason": 1000, "place": 80, "judges": 300}
 MIN_REASON = 5  # characters: an override's or a correction's written reason
-LEVELS = tuple(rating_mod.LEVEL_BONUS)
+LEVELS = tuple(rating_mod.LEVEL_BONUS)  # the keys of `levels.LEVELS`
 STATES = ("in-progress", "finished", "invalid", "overridden")
 T_TOURNAMENTS = "tournaments"
 T_PLAYERS = "tournament_players"
@@ -32,6 +33,7 @@ T_RESULTS = "tournament_results"
 T_SEAT_CHANGES = "tournament_seat_changes"
 T_TOSSES = "tournament_tosses"
 T_FINAL = "tournament_final_choices"
+T_PLAYER_CHANGES = "tournament_player_changes"  # edits and check-ins, with who and how
 
 
 class TournamentError(AppError):
@@ -123,10 +125,12 @@ def list_tournaments(db) -> list[dict]:
 
 
 def _player(row: dict) -> dict:
-    """A player row as the area shows it: flags as bools, `rated` (has a VEKN number)."""
+    """A player row as the area shows it: flags as bools, `rated` (has a VEKN number),
+    `vekn_temporary` (the number is a temporary "P…" one, to be replaced)."""
     row["checked_in"] = bool(row["checked_in"])
     row["dropped"] = bool(row["dropped"])
     row["rated"] = bool(row["vekn"])
+    row["vekn_temporary"] = players_mod.is_temporary(row["vekn"])
     return row
 
 

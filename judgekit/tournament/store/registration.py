@@ -1,16 +1,19 @@
-"""Creating a tournament and registering players: check-in, drops, VEKN numbers."""
+"""Creating a tournament (and its details for the VEKN's report) and registering players:
+the player record, check-in, drops, VEKN numbers."""
 from __future__ import annotations
 
-import re
+import json
 from typing import Any
 
 from judgekit.db import transaction
 from judgekit.recorder.clock import DEFAULT_LIMIT_MIN
+from judgekit.tournament import levels as levels_mod
+from judgekit.tournament import players as players_mod
 from judgekit.tournament.store import base
 from judgekit.tournament.store.base import (
-    LEVELS,
     MAX_LEN,
     MIN_TIME_LIMIT,
+    T_PLAYER_CHANGES,
     T_PLAYERS,
     T_TOURNAMENTS,
     TournamentError,
@@ -28,21 +31,20 @@ from judgekit.tournament.store.base import (
 
 
 def create_tournament(db, data: dict) -> int:
-    """A new tournament. `data`: name, date, location, level (standard | national |
-    continental), rounds_planned (2-10 preliminary rounds), time_limit_min (≥ 120, 3.1.1),
-    final_time_limit_min, has_final (3.1.6 allows none below 8 players), catalog (the
-    penalty catalog id, default: the default catalog)."""
+    """A new tournament. `data`: name, date, location, level (a key of `levels.LEVELS` or
+    its VEKN name: "standard", "National Championship"...), rounds_planned (2-10
+    preliminary rounds), time_limit_min (≥ 120, 3.1.1), final_time_limit_min, has_final
+    (3.1.6 allows none below 8 players), catalog (the penalty catalog id, default: the
+    default catalog), and the details the VEKN's report needs (`EVENT_FIELDS`: the VEKN
+    event id, city, format, head judge, assistant judges, organizer)."""
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the tournament's fields")
     name = _clean_text(data.get("name"), "name", required=True, max_len=MAX_LEN["tournament"])
-    level = data.get("level") or "standard"
-    if level not in LEVELS:
-        raise TournamentError(400, f"level must be one of {', '.join(LEVELS)}", "level")
     row = {
         "name": name,
         "date": _clean_text(data.get("date"), "date", max_len=40),
         "location": _clean_text(data.get("location"), "location"),
-        "level": level,
+        "level": clean_level(data.get("level")) or "standard",
         "rounds_planned": _clean_int(data.get("rounds_planned"), "rounds_planned", 2, 10, 3),
         "time_limit_min": _clean_int(data.get("time_limit_min"), "time_limit_min", MIN_TIME_LIMIT, 600,
                                      DEFAULT_LIMIT_MIN),
@@ -52,7 +54,66 @@ def create_tournament(db, data: dict) -> int:
         "catalog": _clean_catalog(data.get("catalog")),
         "created_at": now(),
     }
+    row.update(_event_fields(data, partial=False))
     return db[T_TOURNAMENTS].insert(row).last_pk
+
+
+# The event's details for the VEKN's report and the Archon workbook (Tournament Info)
+EVENT_FIELDS = ("vekn_event_id", "city", "format", "head_judge", "assistant_judges", "organizer")
+
+
+def clean_level(value: Any) -> str | None:
+    """A level's key from its key or its VEKN/Archon name (None when not given), or a 400."""
+    if value is None or value == "":
+        return None
+    found = levels_mod.find(value)
+    if found is None:
+        shown = value if isinstance(value, str) and len(value) <= 60 else "that"
+        raise TournamentError(400, f"unknown event level {shown!r}: one of {levels_mod.names_list()}", "level")
+    return found.key
+
+
+def _event_fields(data: dict, *, partial: bool) -> dict:
+    """The VEKN details present in `data` (all of them, None when absent, unless `partial`)."""
+    out: dict[str, Any] = {}
+    for field in EVENT_FIELDS:
+        if partial and field not in data:
+            continue
+        value = data.get(field)
+        if field == "vekn_event_id":
+            n = _clean_int(value, "vekn_event_id", 1, 10**9)
+            out[field] = str(n) if n is not None else None
+        elif field == "format":
+            text = _clean_text(value, "format", max_len=20)
+            if text is not None:
+                match = next((f for f in levels_mod.FORMATS if f.casefold() == text.casefold()), None)
+                if match is None:
+                    raise TournamentError(400, f"format must be one of {', '.join(levels_mod.FORMATS)}", "format")
+                text = match
+            out[field] = text
+        else:
+            limit = MAX_LEN["judges"] if field == "assistant_judges" else MAX_LEN["place"]
+            out[field] = _clean_text(value, field, max_len=limit)
+    return out
+
+
+def update_event(db, tournament_id: Any, data: Any, *, by: str | None = None) -> dict:
+    """Change the event's details: date, location, level and the VEKN report's
+    (`EVENT_FIELDS`). Only the fields given change; the name, rounds and time limits stay
+    (they are announced before play)."""
+    t = get_tournament(db, tournament_id)
+    if not isinstance(data, dict):
+        raise TournamentError(400, "send an object with the fields to change")
+    changes: dict[str, Any] = _event_fields(data, partial=True)
+    if "date" in data:
+        changes["date"] = _clean_text(data.get("date"), "date", max_len=40)
+    if "location" in data:
+        changes["location"] = _clean_text(data.get("location"), "location")
+    if "level" in data:
+        changes["level"] = clean_level(data.get("level")) or "standard"
+    if changes:
+        db[T_TOURNAMENTS].update(t["id"], changes)
+    return get_tournament(db, t["id"])
 
 
 def _clean_catalog(value: Any) -> str | None:
@@ -67,46 +128,89 @@ def _clean_catalog(value: Any) -> str | None:
 
 
 def clean_vekn(value: Any) -> str | None:
-    """A VEKN number: digits only (spaces and a leading '#' are ignored), or None."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise TournamentError(400, "the VEKN number must be digits", "vekn")
-    text = str(value).strip().lstrip("#").replace(" ", "")
-    if not text:
-        return None
-    if not re.fullmatch(r"\d{1,10}", text):
-        raise TournamentError(400, f"the VEKN number must be digits only, not {value!r}", "vekn")
-    return text
+    """A VEKN number: digits (spaces and a leading '#' are ignored) or a temporary number,
+    P and digits ("P123"); None when not given (`players.parse_vekn`)."""
+    number, problem = players_mod.parse_vekn(value)
+    if problem:
+        raise TournamentError(400, problem, "vekn")
+    return number
 
 
-def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = None) -> dict:
-    """Register a player (name, VEKN number, checked_in: default true). A player without a
-    number is added but is not rated (9.6). Added after round 1 began, the player is a late
-    arrival (3.3.1) and is seated from the next round on. `added_by` records what added the
-    player when it was not a registration ("penalty")."""
+def clean_person(data: dict, *, partial: bool = False) -> dict:
+    """The player record's fields from `data`: `name` (the display name) or `first_name` /
+    `last_name`, `vekn`, `city`, `country`. Given a single name, first and last are its
+    split on the first space; given parts, the display name is "first last". With
+    `partial`, only the fields present are returned (an edit)."""
+    out: dict[str, Any] = {}
+    limit = MAX_LEN["player"]
+    has_parts = any(k in data for k in ("first_name", "last_name"))
+    if has_parts:
+        first = _clean_text(data.get("first_name"), "first_name", max_len=limit) or ""
+        last = _clean_text(data.get("last_name"), "last_name", max_len=limit) or ""
+        name = players_mod.join_name(first, last)
+        if not name:
+            raise TournamentError(400, "the player's first or last name is required", "first_name")
+        if len(name) > limit:
+            raise TournamentError(400, f"the name is too long (at most {limit} characters)", "last_name")
+        out.update(name=name, first_name=first, last_name=last)
+    elif "name" in data or not partial:
+        name = _clean_text(data.get("name"), "name", required=True, max_len=limit)
+        first, last = players_mod.split_name(name)
+        out.update(name=name, first_name=first, last_name=last)
+    if "vekn" in data or not partial:
+        out["vekn"] = clean_vekn(data.get("vekn"))
+    for field in ("city", "country"):
+        if field in data or not partial:
+            out[field] = _clean_text(data.get(field), field, max_len=MAX_LEN["place"])
+    return out
+
+
+def _refuse_taken_vekn(db, tournament_id: int, vekn: str | None, player_id: int | None = None) -> None:
+    if not vekn:
+        return
+    other = _row(db, T_PLAYERS, "tournament_id = ? and vekn = ?", [tournament_id, vekn])
+    if other and other["id"] != player_id:
+        raise TournamentError(409, f"VEKN number {vekn} is already registered here ({other['name']})", "vekn")
+
+
+def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = None,
+               by: str | None = None) -> dict:
+    """Register a player: `name` (or `first_name` and `last_name`), VEKN number, city,
+    country, checked_in (default true: the JSON API's players are present; the dashboard's
+    form and the bulk registration say). A player without a number is added but is not
+    rated (9.6); a temporary number (P123) is flagged until replaced. Added after round 1
+    began, the player is a late arrival (3.3.1) and is seated from the next round on.
+    `added_by` records what added the player when it was not a registration ("penalty")."""
     t = get_tournament(db, tournament_id)
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the player's name and vekn")
-    name = _clean_text(data.get("name"), "name", required=True, max_len=MAX_LEN["player"])
-    vekn = clean_vekn(data.get("vekn"))
+    person = clean_person(data)
+    name, vekn = person["name"], person["vekn"]
     checked_in = _clean_bool(data.get("checked_in"), "checked_in", True)
     if _final_started(db, t):
         raise TournamentError(409, "the final has begun: no more players can join")
     with _unique(f"VEKN number {vekn} is already registered here", "vekn"), transaction(db):
-        if vekn and _row(db, T_PLAYERS, "tournament_id = ? and vekn = ?", [t["id"], vekn]):
-            other = _row(db, T_PLAYERS, "tournament_id = ? and vekn = ?", [t["id"], vekn])
-            raise TournamentError(409, f"VEKN number {vekn} is already registered here ({other['name']})",
-                                  "vekn")
+        _refuse_taken_vekn(db, t["id"], vekn)
         last = _last_round_number(db, t["id"])
         if last and checked_in:
             base._refuse_no_final_at(t, _present(db, t["id"]) + 1, f"admitting {name}")
         pid = db[T_PLAYERS].insert({
-            "tournament_id": t["id"], "name": name, "vekn": vekn,
+            "tournament_id": t["id"], **person,
             "checked_in": int(checked_in), "dropped": 0,
             "joined_after_round": last or None, "added_by": added_by, "created_at": now(),
         }).last_pk
+        if checked_in:
+            log_change(db, t["id"], pid, "check-in", how="registration", by=by)
     return get_player(db, t["id"], pid)
+
+
+def log_change(db, tournament_id: int, player_id: int, kind: str, changes: dict | None = None, *,
+               how: str | None = None, by: str | None = None) -> None:
+    """One row of a player's history: `kind` "edit" (with `changes` {field: [old, new]}),
+    "check-in" or "absent" (`how`: "desk", "all", "phone", "registration")."""
+    db[T_PLAYER_CHANGES].insert({"tournament_id": tournament_id, "player_id": player_id, "kind": kind,
+                                 "changes": json.dumps(changes or {}, ensure_ascii=False), "how": how,
+                                 "by": by, "created_at": now()})
 
 
 def _present(db, tournament_id: int) -> int:
@@ -116,15 +220,20 @@ def _present(db, tournament_id: int) -> int:
     return len(ids - base.disqualified_players(db, tournament_id))
 
 
-def set_checked_in(db, tournament_id: Any, player_id: Any, checked_in: bool) -> dict:
+def set_checked_in(db, tournament_id: Any, player_id: Any, checked_in: bool, *,
+                   by: str | None = None, how: str = "desk") -> dict:
     """Mark a player present (seated by the next round) or absent (not seated).
-    `checked_in` must be a bool (400 otherwise)."""
+    `checked_in` must be a bool (400 otherwise). A change is logged with who and `how`
+    ("desk", "all": the dashboard's check in all, "phone": the player's own)."""
     checked_in = _clean_bool(checked_in, "checked_in")
     t = get_tournament(db, tournament_id)
-    p = get_player(db, t["id"], player_id)
-    if checked_in and not p["checked_in"] and not p["dropped"] and _last_round_number(db, t["id"]):
-        base._refuse_no_final_at(t, _present(db, t["id"]) + 1, f"checking {p['name']} in")
-    db[T_PLAYERS].update(p["id"], {"checked_in": int(checked_in)})
+    with transaction(db):
+        p = get_player(db, t["id"], player_id)
+        if checked_in and not p["checked_in"] and not p["dropped"] and _last_round_number(db, t["id"]):
+            base._refuse_no_final_at(t, _present(db, t["id"]) + 1, f"checking {p['name']} in")
+        if p["checked_in"] != checked_in:
+            db[T_PLAYERS].update(p["id"], {"checked_in": int(checked_in)})
+            log_change(db, t["id"], p["id"], "check-in" if checked_in else "absent", how=how, by=by)
     return get_player(db, t["id"], p["id"])
 
 

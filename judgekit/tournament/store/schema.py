@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from judgekit.db import transaction
 from judgekit.recorder.clock import DEFAULT_LIMIT_MIN
 from judgekit.tournament.store.base import (
     T_FINAL,
+    T_PLAYER_CHANGES,
     T_PLAYERS,
     T_RESULTS,
     T_ROUNDS,
@@ -78,3 +80,28 @@ def migrate(db: sqlite_utils.Database) -> None:
     # not registered); such a player waits, not checked in, for the organizer
     if "added_by" not in db[T_PLAYERS].columns_dict:
         db[T_PLAYERS].add_column("added_by", str)
+    # issue 12: the player record (first and last name, city, country) and the event's
+    # details for the VEKN report (its VEKN event id, city, format, judges); self check-in
+    for column in ("first_name", "last_name", "city", "country"):
+        if column not in db[T_PLAYERS].columns_dict:
+            db[T_PLAYERS].add_column(column, str)
+    # a name stored before first and last names existed is split on its first space, as
+    # the VEKN's tools do (`players.split_name`); `name` stays the display name
+    rows = db.execute(f"select id, name from {T_PLAYERS} where first_name is null").fetchall()
+    if rows:
+        from judgekit.tournament.players import split_name
+        with transaction(db):
+            for pid, name in rows:
+                first, last = split_name(name or "")
+                db.execute(f"update {T_PLAYERS} set first_name = ?, last_name = ? where id = ?",
+                           [first, last, pid])
+    for column in ("vekn_event_id", "city", "format", "head_judge", "assistant_judges", "organizer",
+                   "checkin_secret"):
+        if column not in db[T_TOURNAMENTS].columns_dict:
+            db[T_TOURNAMENTS].add_column(column, str)
+    db[T_PLAYER_CHANGES].create({
+        "id": int, "tournament_id": int, "player_id": int, "kind": str, "changes": str, "how": str,
+        "by": str, "created_at": str,
+    }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id"), ("player_id", T_PLAYERS, "id")],
+        if_not_exists=True)
+    db[T_PLAYER_CHANGES].create_index(["tournament_id", "player_id"], if_not_exists=True)

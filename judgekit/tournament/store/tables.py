@@ -138,10 +138,11 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
 
 
 def round_detail(db, tournament_id: int, number: Any, *, games: bool = True,
-                 adjustments: dict | None = None) -> dict:
+                 adjustments: dict | None = None, only: int | None = None) -> dict:
     """A round with its tables: seats (with names), game, state, VP, GW/TP when scored.
     `games=False` leaves the recorder's games out (no replay): enough for a closed round's
     state, where every table has its result row, but without `recorded_vps`/`differs`.
+    `only`: that table number alone (a write's answer: one game replayed, not the round's).
 
     Standings Adjustments (`adjusted.table_adjustments`; pass `adjustments` when the caller
     has them): each seat's `vp` is the VP as played, `adjustment` the VP its SAs in this
@@ -150,6 +151,8 @@ def round_detail(db, tournament_id: int, number: Any, *, games: bool = True,
     r = get_round(db, tournament_id, number)
     names = {p["id"]: p for p in players(db, tournament_id)}
     tables = _seats_of_round(db, r["id"])
+    if only is not None:
+        tables = {k: t for k, t in tables.items() if t["number"] == only}
     latest = _latest_results(db, tables)
     if adjustments is None:
         adjustments = adjusted.table_adjustments(db, tournament_id)
@@ -336,7 +339,7 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
 
 
 def _table_detail(db, tournament_id: int, table: dict) -> dict:
-    detail = round_detail(db, tournament_id, table["round"]["number"])
+    detail = round_detail(db, tournament_id, table["round"]["number"], only=table["number"])
     return next(x for x in detail["tables"] if x["number"] == table["number"])
 
 

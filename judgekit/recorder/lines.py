@@ -1,0 +1,140 @@
+"""The log lines of a game: each stored event as the page shows it, computed once.
+
+A **line** is an event as stored (with `seq` and `time`) plus what the page needs to show
+it: `summary` (the line in words, computed when the event is checked, with the engine's
+context of that moment), `retracted`, `findings` (each with `url`, its rule's address),
+`batch` (the entry it came in with), `cards` (the cards its fields name, with their pages:
+`judgekit.cards.links`), and for an amended event `amended_by`, `corrected` and
+`original_summary`. Lines live in `event_lines`, derived from the events and rewritten
+only when something changes what a line shows (a retract, an amend, a finding). Each row
+has a `rev`: the seq of the last event whose storing changed the line, so "what changed
+since seq S" is the rows with `rev > S` (`changed_since`). `recorder_derived` holds the
+version (`checked.derived_version`) the lines of each game were made with.
+
+Pure domain code: no Flask, no engine replay (the store feeds the engine and passes what
+it needs).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from judgekit.cards.links import event_cards
+from judgekit.recorder.checked import Corrections
+from judgekit.recorder.events import describe
+from judgekit.recorder.findings import cite_url
+
+
+def migrate(db) -> None:
+    db.execute("CREATE TABLE IF NOT EXISTS event_lines (game_id INTEGER NOT NULL, seq INTEGER NOT NULL, "
+               "type TEXT NOT NULL, batch INTEGER NOT NULL, retracted INTEGER NOT NULL, "
+               "rev INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, seq))")
+    db.execute("CREATE INDEX IF NOT EXISTS event_lines_rev ON event_lines (game_id, rev)")
+    db.execute("CREATE TABLE IF NOT EXISTS recorder_derived (game_id INTEGER PRIMARY KEY, "
+               "version TEXT NOT NULL)")
+
+
+def summarize(event: dict[str, Any], seats: list[str], context: dict[str, Any] | None = None) -> str:
+    """The line's words for `event`. `context` is the engine's (`Engine.context`) right
+    after it was fed the event — what the words may use of that moment ("Referendum passed
+    (7 for, 3 against)", "bleeds Ben for 2") —, None for an event not fed (retracted, a
+    correction). The one place a summary is made."""
+    return describe(event, seats, context)
+
+
+def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:
+    out = []
+    for f in findings:
+        d = f.to_dict()
+        d["url"] = cite_url(d["cite"])
+        out.append(d)
+    return out
+
+
+def make_line(event: dict[str, Any], batch: int, fed: dict[str, Any] | None, context: dict[str, Any] | None,
+              findings: list[dict[str, Any]], corrections: Corrections, seats: list[str],
+              cards=None) -> dict[str, Any]:
+    """The line of `event` (as stored). `fed`: the event as the engine was fed it (as
+    corrected), with the engine's `context` of that moment; None when it was not fed
+    (retracted, a correction). A function of the game's events alone (and the code), so a
+    line kept up to date entry by entry equals one rebuilt from scratch."""
+    seq = event["seq"]
+    line = dict(event, retracted=seq in corrections.retracted, findings=findings, batch=batch)
+    line["summary"] = summarize(fed if fed is not None else corrections.corrected.get(seq, event), seats,
+                                context if fed is not None else None)
+    if seq in corrections.amended_by:   # as corrected, the words it had beside it
+        line["amended_by"] = list(corrections.amended_by[seq])
+        line["corrected"] = corrections.corrected[seq]
+        line["original_summary"] = summarize(event, seats, context if fed is not None else None)
+    # the cards the line names, with their pages: the page links them in the line and its findings
+    line["cards"] = event_cards(dict(event, corrected=corrections.corrected.get(seq)), cards)
+    return line
+
+
+def dumps(line: dict[str, Any]) -> str:
+    return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+
+
+def write(conn, game_id: int, lines: Iterable[dict[str, Any]], rev: int) -> None:
+    conn.executemany(
+        "INSERT OR REPLACE INTO event_lines (game_id, seq, type, batch, retracted, rev, line) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, ln["seq"], ln["type"], ln["batch"], int(ln["retracted"]), rev, dumps(ln)) for ln in lines])
+
+
+def stored(conn, game_id: int, seqs: Iterable[int] | None = None, from_seq: int | None = None) -> dict[int, dict[str, Any]]:
+    """Stored lines by seq: the given `seqs`, or every line from `from_seq` on."""
+    if from_seq is not None:
+        rows = conn.execute("SELECT seq, line FROM event_lines WHERE game_id = ? AND seq >= ?",
+                            [game_id, from_seq]).fetchall()
+    else:
+        wanted = sorted(set(seqs or ()))
+        rows = []
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i:i + 500]
+            rows += conn.execute(f"SELECT seq, line FROM event_lines WHERE game_id = ? AND seq IN "
+                                 f"({','.join('?' * len(chunk))})", [game_id, *chunk]).fetchall()
+    return {seq: json.loads(text) for seq, text in rows}
+
+
+def all_raw(conn, game_id: int) -> list[str]:
+    """Every line of the game as stored JSON text, in seq order."""
+    return [r[0] for r in conn.execute("SELECT line FROM event_lines WHERE game_id = ? ORDER BY seq", [game_id])]
+
+
+def changed_since(conn, game_id: int, after: int) -> list[tuple[int, str]]:
+    """(seq, JSON text) of the lines added or changed by the events stored after seq `after`."""
+    return conn.execute("SELECT seq, line FROM event_lines WHERE game_id = ? AND rev > ? ORDER BY seq",
+                        [game_id, after]).fetchall()
+
+
+def count(conn, game_id: int) -> int:
+    return conn.execute("SELECT COUNT(*) FROM event_lines WHERE game_id = ?", [game_id]).fetchone()[0]
+
+
+def last_entry(conn, game_id: int) -> list[int]:
+    """What one Undo takes back: the standing events (not retracted) of the last entry that
+    is not itself a retract, in seq order; [] if there is none. The page posts one retract
+    per seq, in one request: all of them or none."""
+    row = conn.execute("SELECT batch FROM event_lines WHERE game_id = ? AND retracted = 0 AND type != 'retract' "
+                       "ORDER BY seq DESC LIMIT 1", [game_id]).fetchone()
+    if row is None:
+        return []
+    return [r[0] for r in conn.execute(
+        "SELECT seq FROM event_lines WHERE game_id = ? AND batch = ? AND retracted = 0 AND type != 'retract' "
+        "ORDER BY seq", [game_id, row[0]])]
+
+
+def version_of(conn, game_id: int) -> str | None:
+    row = conn.execute("SELECT version FROM recorder_derived WHERE game_id = ?", [game_id]).fetchone()
+    return row[0] if row else None
+
+
+def set_version(conn, game_id: int, version: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO recorder_derived (game_id, version) VALUES (?, ?)", [game_id, version])
+
+
+def forget(conn, game_id: int) -> None:
+    """Drop a game's lines (they are rebuilt on the next read): its seat names changed."""
+    conn.execute("DELETE FROM event_lines WHERE game_id = ?", [game_id])
+    conn.execute("DELETE FROM recorder_derived WHERE game_id = ?", [game_id])

@@ -1,0 +1,192 @@
+"""Web views of reporting an event and moving it to and from Archon (thin): the report page
+(the event's details for the VEKN, the results string with copy and download, the players
+at fault), the downloads (VEKN string, Archon workbook, results per round) and the import
+of an Archon workbook as a new event, with their JSON API."""
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import date, timedelta
+
+from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+
+from judgekit.auth.views import current_name, on_tournament_created, requires
+from judgekit.tournament import levels as levels_mod
+from judgekit.tournament import store
+from judgekit.tournament.archon_read import MAX_BYTES
+from judgekit.tournament.penalties.export import csv_text
+from judgekit.tournament.players_views import too_large
+from judgekit.tournament.store import TournamentError
+from judgekit.views import ApiError, get_db, json_object
+
+bp = Blueprint("report", __name__)
+bp.register_error_handler(413, too_large)
+
+UPLOADS = {"report.import_form", "report.api_import"}
+REPORT_DAYS = 8  # results are due at the VEKN within 8 days of the event
+
+
+@bp.url_value_preprocessor
+def _upload_limit(endpoint, values):
+    if endpoint in UPLOADS:
+        # the workbook and the form around it (base64 in JSON: a third more)
+        request.max_content_length = MAX_BYTES * 4 // 3 + 64 * 1024
+
+
+def _report_context(db, t: dict) -> dict:
+    rep = store.vekn_report(db, t["id"])
+    missing = [p for p in store.players(db, t["id"]) if not p["dropped"] and (not p["vekn"] or p["vekn_temporary"])]
+    return {"t": t, "rep": rep, "missing": missing, "levels": levels_mod.LEVELS, "formats": levels_mod.FORMATS,
+            "level": levels_mod.BY_KEY.get(t["level"]), "due": _due(t.get("date")),
+            "fields": ("level", "date", *store.EVENT_FIELDS)}
+
+
+def _due(day) -> str | None:
+    """The report's due date: 8 days after the event (tournament rules section 9)."""
+    try:
+        when = date.fromisoformat(str(day or "")[:10]) + timedelta(days=REPORT_DAYS)
+    except ValueError:
+        return None
+    return when.strftime("%a %d %b %Y")
+
+
+@bp.get("/tournaments/<id:tid>/vekn")
+@requires("tournament.view")
+def report_page(tid):
+    """The VEKN report: the event's details (the organizer edits them), the results string
+    (copy, download) or the reason there is none yet, the exports."""
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return render_template("tournament/report.html", typed=None, error=None, **_report_context(db, t))
+
+
+@bp.post("/tournaments/<id:tid>/vekn")
+@requires("event.edit")
+def event_form(tid):
+    """Save the event's details; a refused value comes back with what was typed."""
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    typed = {k: request.form.get(k, "") for k in ("level", "date", *store.EVENT_FIELDS)}
+    try:
+        t = store.update_event(db, t["id"], typed, by=current_name())
+    except TournamentError as exc:
+        if exc.status == 404:
+            raise
+        error = {"field": exc.field or "form", "message": exc.message}
+        return render_template("tournament/report.html", typed=typed, error=error,
+                               **_report_context(db, t)), exc.status
+    flash("Event details saved", "ok")
+    return redirect(url_for("report.report_page", tid=t["id"]))
+
+
+@bp.patch("/api/tournaments/<id:tid>")
+@requires("event.edit")
+def api_event(tid):
+    """`{level, date, location, vekn_event_id, city, format, head_judge, assistant_judges,
+    organizer}` (only those given) → the tournament."""
+    body = json_object('{"level": "...", "vekn_event_id": 1234, "head_judge": "..."}')
+    return jsonify(store.update_event(get_db(), tid, body, by=current_name()))
+
+
+def _refusal(rep) -> str:
+    if rep.refusal:
+        return rep.refusal
+    listing = "; ".join(f"{p['name']} ({p['problem']})" for p in rep.problems)
+    return f"The VEKN refuses a report unless every player has a VEKN number: {listing}"
+
+
+@bp.get("/tournaments/<id:tid>/export/vekn.txt")
+@requires("export")
+def export_vekn(tid):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    rep = store.vekn_report(db, t["id"])
+    if not rep.ok:
+        raise ApiError(409, _refusal(rep), players=rep.problems)
+    return Response(rep.text, mimetype="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="vekn-{t["id"]}.txt"'})
+
+
+@bp.get("/api/tournaments/<id:tid>/vekn")
+@requires("export")
+def api_vekn(tid):
+    """`{"ok", "archondata", "rounds", "problems": [{player_id, name, problem}], "refusal"}`."""
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    rep = store.vekn_report(db, t["id"])
+    return jsonify({"ok": rep.ok, "archondata": rep.text, "rounds": rep.rounds, "problems": rep.problems,
+                    "refusal": None if rep.ok else _refusal(rep)})
+
+
+@bp.get("/tournaments/<id:tid>/export/archon.xlsx")
+@requires("export")
+def export_archon(tid):
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    return Response(store.archon_workbook(db, t["id"]),
+                    mimetype="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                    headers={"Content-Disposition": f'attachment; filename="archon-{t["id"]}.xlsx"'})
+
+
+@bp.get("/tournaments/<id:tid>/export/results.<fmt>")
+@requires("export")
+def export_results(tid, fmt):
+    """Per round: round, table, seat, player, VEKN, VP (that count), GW, TP, VP as played,
+    the table's state (`?round=n`: one round)."""
+    db = get_db()
+    t = store.get_tournament(db, tid)
+    rows = store.results_rows(db, t["id"], request.args.get("round") or None)
+    if fmt == "csv":
+        return Response(csv_text(store.RESULTS_COLUMNS, rows), mimetype="text/csv",
+                        headers={"Content-Disposition": f'attachment; filename="results-{t["id"]}.csv"'})
+    if fmt == "json":
+        return jsonify({"tournament": t["id"], "name": t["name"], "results": rows})
+    raise ApiError(404, "export as .csv or .json")
+
+
+# --- import ------------------------------------------------------------------------------------
+
+def _upload() -> bytes:
+    f = request.files.get("file")
+    if f is None or not f.filename:
+        raise TournamentError(400, "Choose the Archon workbook (.xlsx) to import.", "file")
+    return f.read(MAX_BYTES + 1)
+
+
+@bp.post("/tournaments/import-archon")
+def import_form():
+    """A new event from an Archon workbook; whoever imports it is its organizer (as when
+    creating one). A workbook that cannot be imported comes back with every problem."""
+    db = get_db()
+    organizer = request.form.get("organizer") or None
+    try:
+        out = store.import_workbook(db, _upload(), organizer=organizer)
+    except TournamentError as exc:
+        return render_template("tournament/import_archon.html", error=exc.message,
+                               problems=exc.extra.get("problems") or [exc.message]), exc.status
+    on_tournament_created(out["tournament"], organizer)
+    flash("Imported from the Archon workbook", "ok")
+    for note in out["notes"][:20]:
+        flash(note, "warn")
+    return redirect(url_for("tournament.dashboard", tid=out["tournament"]))
+
+
+@bp.post("/api/tournaments/import-archon")
+def api_import():
+    """`{"workbook": the .xlsx file in base64, "organizer": name?}` → `{"id", "tournament",
+    "notes"}` and the organizer's `token`, `codes`, `role`, `name`; 400 with
+    `problems` (one per cell at fault) when the workbook cannot be imported."""
+    body = json_object('{"workbook": "the .xlsx file, base64", "organizer": "your name"}')
+    encoded = body.get("workbook")
+    if not isinstance(encoded, str) or not encoded:
+        raise ApiError(400, "workbook must be the .xlsx file in base64", "workbook")
+    try:
+        data = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise ApiError(400, "workbook is not valid base64", "workbook")
+    organizer = body.get("organizer") if isinstance(body.get("organizer"), str) else None
+    db = get_db()
+    out = store.import_workbook(db, data, organizer=organizer)
+    access = on_tournament_created(out["tournament"], organizer)
+    return jsonify({"id": out["tournament"], "tournament": store.get_tournament(db, out["tournament"]),
+                    "notes": out["notes"], **access}), 201

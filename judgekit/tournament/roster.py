@@ -1,0 +1,294 @@
+"""Reading a list of players pasted or uploaded for bulk registration (pure, no I/O).
+
+Accepted: one player per line, cells separated by `;`, `,` or a tab (the first of tab, `;`,
+`,` found in the first lines wins; quotes work as in any CSV), UTF-8 with or without a
+byte-order mark (a UTF-16 file with its mark, as Excel's "Unicode text", is read too).
+
+Columns, with a header line: named by it (`HEADER_WORDS`: name, first name, last name,
+VEKN, city, country in English and a few other languages; other columns are ignored and
+said so). Without a header: the name (one cell, split on its first space) or first name
+and last name (two cells), then the VEKN number, city, country; the VEKN number's column is
+found from the cells that look like numbers. Lines with one cell are names only.
+
+`parse_roster` never raises: every problem is a message naming its line (`RosterRow.problems`:
+the row cannot be registered; `notes`: registered, but worth a look) or the file
+(`Roster.problems`). Registration is all or nothing: `Roster.ok` only when no row has a
+problem.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from judgekit.tournament.players import fold, parse_vekn, split_name, squeeze
+
+MAX_ROWS = 2000
+FORMULA_START = ("=", "+", "-", "@")
+
+HEADER_WORDS: dict[str, tuple[str, ...]] = {
+    "name": ("name", "fullname", "player", "playername", "nom", "nombre", "joueur", "jugador", "spieler",
+             "naam", "nomecompleto"),
+    "first_name": ("first", "firstname", "givenname", "forename", "prenom", "vorname", "voornaam",
+                   "nombredepila", "primeironome"),
+    "last_name": ("last", "lastname", "surname", "familyname", "nomdefamille", "apellido", "apellidos",
+                  "nachname", "achternaam", "cognome", "sobrenome"),
+    "vekn": ("vekn", "veknnumber", "veknno", "veknid", "veknnum", "number", "no", "id", "membernumber",
+             "member", "numero", "nummer"),
+    "city": ("city", "town", "ville", "ciudad", "stadt", "citta", "cidade", "stad", "miasto"),
+    "country": ("country", "pays", "pais", "land", "nation", "paese", "countrycode", "kraj"),
+}
+_HEADER_LOOKUP = {word: column for column, words in HEADER_WORDS.items() for word in words}
+COLUMN_LABELS = {"name": "name", "first_name": "first name", "last_name": "last name", "vekn": "VEKN number",
+                 "city": "city", "country": "country"}
+
+
+@dataclass
+class RosterRow:
+    line: int                       # line of the text (1 = the first line)
+    name: str = ""
+    first_name: str = ""
+    last_name: str = ""
+    vekn: str | None = None
+    city: str | None = None
+    country: str | None = None
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def player(self) -> dict:
+        """The row as `store.add_player` takes it."""
+        return {"first_name": self.first_name, "last_name": self.last_name, "vekn": self.vekn,
+                "city": self.city, "country": self.country}
+
+
+@dataclass
+class Roster:
+    rows: list[RosterRow] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)     # about the whole file (columns not read)
+    columns: list[str] = field(default_factory=list)   # what each column is read as ("" = ignored)
+    header: bool = False
+    delimiter: str = ","
+    text: str = ""                                     # the decoded text (for the form to keep)
+
+    @property
+    def bad_rows(self) -> list[RosterRow]:
+        return [r for r in self.rows if r.problems]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.rows) and not self.problems and not self.bad_rows
+
+    def summary(self) -> str:
+        if self.problems:
+            return self.problems[0]
+        bad = len(self.bad_rows)
+        if bad:
+            return (f"{bad} of {len(self.rows)} row{'s' if len(self.rows) != 1 else ''} "
+                    f"{'have' if bad != 1 else 'has'} a problem: fix {'them' if bad != 1 else 'it'} and try again. "
+                    "Nothing was registered.")
+        return f"{len(self.rows)} players ready to register."
+
+
+def decode(data: bytes) -> tuple[str | None, str | None]:
+    """(text, problem) of an uploaded file's bytes."""
+    if not data or not data.strip(b" \t\r\n\x00\xef\xbb\xbf\xff\xfe"):
+        return None, "The file is empty."
+    if data.startswith(b"PK\x03\x04"):
+        return None, ("This is a spreadsheet or a zip file (.xlsx, .ods), not a CSV: save it as \"CSV UTF-8\" "
+                      "first, or import an Archon workbook from the VEKN report page.")
+    if data.startswith(b"%PDF"):
+        return None, "This is a PDF, not a list of players: upload a CSV file (UTF-8)."
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), None
+        except UnicodeDecodeError:
+            return None, "The file says it is UTF-16 text but is not: save it as \"CSV UTF-8\"."
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        return None, "This is an old Excel file (.xls), not a CSV: save it as \"CSV UTF-8\" first."
+    if data.startswith((b"\x89PNG", b"\xff\xd8\xff", b"GIF8")) or b"\x00" in data[:4096]:
+        return None, "This is not a text file (an image or another binary file): upload a CSV file (UTF-8)."
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        return None, (f"Line {line} is not UTF-8 text: save the file as \"CSV UTF-8\" (Excel: Save as › "
+                      "CSV UTF-8; LibreOffice: character set Unicode (UTF-8)).")
+    if "\x00" in text:
+        line = text[:text.index("\x00")].count("\n") + 1
+        return None, f"Line {line} holds a NUL character: this is not a text file. Upload a CSV file (UTF-8)."
+    return text, None
+
+
+def _delimiter(lines: Iterable[str]) -> str:
+    sample = [ln for ln in lines if ln.strip()][:20]
+    for candidate in ("\t", ";", ","):
+        if any(candidate in ln for ln in sample):
+            return candidate
+    return ","
+
+
+def _header_column(cell: str) -> str | None:
+    key = "".join(ch for ch in fold(cell) if ch.isalnum())
+    if cell.strip() == "#":
+        return "vekn"
+    return _HEADER_LOOKUP.get(key)
+
+
+def _looks_like_number(cell: str) -> bool:
+    number, problem = parse_vekn(cell)
+    return number is not None and problem is None
+
+
+def parse_roster(data: bytes | str, *, existing: dict[str, str] | None = None, max_name: int = 80,
+                 max_place: int = 80, max_rows: int = MAX_ROWS) -> Roster:
+    """Read a pasted or uploaded list of players. `existing`: VEKN number -> name of the
+    players registered already (a number taken there is a row's problem)."""
+    if isinstance(data, bytes):
+        text, problem = decode(data)
+        if problem:
+            return Roster(problems=[problem])
+    else:
+        text = data[1:] if data.startswith("\ufeff") else data
+    assert text is not None
+    roster = Roster(text=text)
+    if not text.strip():
+        roster.problems.append("There is nothing to register: paste one player per line, or upload a CSV file.")
+        return roster
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    roster.delimiter = _delimiter(text.split("\n"))
+    records: list[tuple[int, list[str]]] = []
+    reader = csv.reader(io.StringIO(text), delimiter=roster.delimiter, strict=True)
+    try:
+        start = 1
+        for cells in reader:
+            line, start = start, reader.line_num + 1
+            cells = [squeeze(c) for c in cells]
+            while cells and not cells[-1]:
+                cells.pop()
+            if not cells:
+                continue
+            records.append((line, cells))
+            if len(records) > max_rows + 1:
+                roster.problems.append(f"More than {max_rows} lines: register the players in parts.")
+                return roster
+    except csv.Error as exc:
+        roster.problems.append(f"Line {reader.line_num} cannot be read as CSV ({exc}): check its quotes.")
+        return roster
+    if not records:
+        roster.problems.append("There is nothing to register: paste one player per line, or upload a CSV file.")
+        return roster
+
+    layout, body = _layout(records, roster)
+    if layout is None:
+        return roster
+    roster.columns = layout
+    width = len(layout)
+    seen: dict[str, RosterRow] = {}
+    taken = existing or {}
+    for line, cells in body:
+        row = RosterRow(line=line)
+        values = {col: cells[k] for k, col in enumerate(layout) if col and k < len(cells) and cells[k]}
+        if not roster.header and len(cells) == 1:
+            values = {"name": cells[0]}  # a line with one cell is a name, whatever the others hold
+        if len(cells) > width and not roster.header:
+            row.notes.append(f"{len(cells) - width} cell(s) after the {COLUMN_LABELS[layout[-1]]} are not read")
+        _fill_row(row, values, max_name, max_place)
+        if row.vekn:
+            if row.vekn in seen:
+                first = seen[row.vekn]
+                row.problems.append(f"VEKN number {row.vekn} is also on line {first.line} ({first.name})")
+                mine = f"VEKN number {row.vekn} is also on line {row.line} ({row.name or 'no name'})"
+                if mine not in first.problems:
+                    first.problems.append(mine)
+            else:
+                seen[row.vekn] = row
+            if row.vekn in taken:
+                row.problems.append(f"VEKN number {row.vekn} is already registered here ({taken[row.vekn]})")
+        roster.rows.append(row)
+    if not roster.rows:
+        roster.problems.append("The file has a header line but no player under it.")
+    return roster
+
+
+def _layout(records: list[tuple[int, list[str]]], roster: Roster) -> tuple[list[str] | None, list]:
+    """What each column holds, and the records below any header line."""
+    first_line, first_cells = records[0]
+    named = [_header_column(c) for c in first_cells]
+    if any(named) and not any(_looks_like_number(c) for c in first_cells):
+        roster.header = True
+        layout = [n or "" for n in named]
+        seen: set[str] = set()
+        for k, (col, cell) in enumerate(zip(layout, first_cells), 1):
+            if col and col in seen:
+                roster.problems.append(f"Line {first_line}: the header names the {COLUMN_LABELS[col]} twice "
+                                       f"(column {k})")
+            seen.add(col)
+            if not col and cell:
+                roster.notes.append(f"Column {k} ({cell}) is not read.")
+        if not ({"name", "first_name", "last_name"} & seen):
+            roster.problems.append(f"Line {first_line}: the header has no name column (name, or first name and "
+                                   "last name)")
+        if roster.problems:
+            return None, []
+        if "first_name" in seen and "name" in seen:
+            # "Prénom;Nom", "Vorname;Name": beside a first name, a name column is the last name
+            k = layout.index("name")
+            if "last_name" in seen:
+                layout[k] = ""
+                roster.notes.append(f"Column {k + 1} ({first_cells[k]}) is not read: first and last names are given.")
+            else:
+                layout[k] = "last_name"
+        return layout, records[1:]
+    # no header: find the VEKN number's column from the cells that look like numbers
+    widest = max(len(cells) for _, cells in records)
+    counts = [sum(1 for _, cells in records if k < len(cells) and _looks_like_number(cells[k]))
+              for k in range(widest)]
+    if widest == 1:
+        return ["name"], records
+    if not any(counts):
+        roster.problems.append(
+            "No line has a VEKN number, so the columns cannot be told apart: add a header line, for example "
+            "\"first name;last name;vekn;city;country\" (or paste one name per line).")
+        return None, []
+    k = max(range(widest), key=lambda i: (counts[i], -i))
+    if k not in (1, 2):
+        roster.problems.append(
+            f"The VEKN numbers are in column {k + 1}: without a header line, put the name first (one cell, "
+            "or first name and last name), then the VEKN number, city and country — or add a header line.")
+        return None, []
+    names = ["name"] if k == 1 else ["first_name", "last_name"]
+    return names + ["vekn", "city", "country"][: max(1, widest - k)], records
+
+
+def _fill_row(row: RosterRow, values: dict[str, str], max_name: int, max_place: int) -> None:
+    if "name" in values:
+        row.name = values["name"]
+        row.first_name, row.last_name = split_name(row.name)
+    else:
+        row.first_name = values.get("first_name", "")
+        row.last_name = values.get("last_name", "")
+        row.name = squeeze(f"{row.first_name} {row.last_name}")
+    if not row.name:
+        row.problems.append("no name")
+    elif len(row.name) > max_name:
+        row.problems.append(f"the name is {len(row.name)} characters long (at most {max_name})")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in row.name):
+        row.problems.append("the name holds a control character")
+    if row.name.startswith(FORMULA_START):
+        row.notes.append(f"the name starts with {row.name[0]!r}: it is kept as typed, and the exports mark it as "
+                         "text so that spreadsheets do not read it as a formula")
+    number, problem = parse_vekn(values.get("vekn"))
+    if problem:
+        row.problems.append(problem)
+    row.vekn = number
+    if number is None and not problem:
+        row.notes.append("no VEKN number: not rated")
+    elif number and number.startswith("P"):
+        row.notes.append(f"temporary number {number}: replace it with the VEKN number before reporting")
+    for col in ("city", "country"):
+        value = values.get(col) or None
+        if value and len(value) > max_place:
+            row.problems.append(f"the {col} is {len(value)} characters long (at most {max_place})")
+        setattr(row, col, value)

@@ -1,0 +1,201 @@
+"""A new judgekit event from an Archon workbook (`archon_read.read_workbook`): its details,
+players, preliminary rounds with their tables and VP, the qualifiers and the final.
+
+All or nothing: the event is built in one transaction through the store's own writes
+(`create_tournament`, `add_player`, `start_round` with the workbook's tables,
+`enter_result`, `close_round`, `start_final`, `place_final_card`, `seat_final`), so the
+imported event is scored exactly like one run here; any refusal rolls everything back and
+comes back as a problem naming where it happened.
+
+- A table the workbook's Override sheet names is stored as the head judge's override, with
+  the sheet's explanation as its reason; a table whose VP the table check refuses is an
+  override too ("imported from an Archon workbook, where these numbers stood"), unless a
+  withdrawal explains a lone ½ (then it is stored with that withdrawal).
+- A tie in the top five is ordered as the workbook's Final Round lists the qualifiers
+  (a recorded toss, by "Archon import"); the final's seats are its rows 14–18, seat 1
+  first (the seat choice and the first player's draw are replayed to give them).
+- A player marked "DQ" in Methuselahs is marked dropped after the last round they
+  played (a disqualification is a penalty record, which a workbook does not hold).
+- The Override sheet's Standings Adjustments are listed in the import's notes, not
+  re-created: give them again as penalties if they stand.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from judgekit.db import transaction
+from judgekit.tournament import archon_read
+from judgekit.tournament import final as final_mod
+from judgekit.tournament import levels as levels_mod
+from judgekit.tournament.archon import ArchonEvent, ArchonSeat
+from judgekit.tournament.scoring import check_table, withdrawals_explaining
+from judgekit.tournament.store import finals, ranking, registration, round_flow
+from judgekit.tournament.store import tables as table_store
+from judgekit.tournament.store.base import T_TOSSES, TournamentError, now
+
+BY = "Archon import"
+OVERRIDE_PREFIX = "Head judge's override:"   # as `report.archon_event` writes the Override sheet
+DEFAULT_REASON = "imported from an Archon workbook, where these numbers stood"
+
+
+def import_workbook(db, data: bytes, *, organizer: str | None = None) -> dict:
+    """Create an event from an Archon workbook's bytes: `{"tournament": id, "notes": [...]}`.
+    A 400 (`problems`: one line per cell at fault) when the workbook cannot be read or the
+    event it describes cannot be rebuilt; nothing is stored then."""
+    event, problems = archon_read.read_workbook(data)
+    if problems:
+        raise TournamentError(400, f"The workbook cannot be imported: {problems[0]}", "file",
+                              problems=problems)
+    assert event is not None
+    with transaction(db):
+        return _build(db, event, organizer)
+
+
+def _fail(where: str, exc: TournamentError) -> TournamentError:
+    message = f"{where}: {exc.message}"
+    return TournamentError(400, f"The workbook cannot be imported: {message}", "file", problems=[message])
+
+
+def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
+    notes: list[str] = []
+    level = levels_mod.find(event.level) or levels_mod.BY_KEY["standard"]
+    data = {"name": event.name or "Imported event", "level": level.key, "city": event.city or None,
+            "format": event.format, "head_judge": event.head_judge or None,
+            "assistant_judges": event.assistant_judges or None,
+            "organizer": event.organizer or organizer or None,
+            "vekn_event_id": event.vekn_event_id or None,
+            "rounds_planned": min(10, max(2, len(event.rounds))), "has_final": True,
+            "date": event.date.isoformat() if hasattr(event.date, "isoformat") else (event.date or None)}
+    try:
+        tid = registration.create_tournament(db, data)
+    except TournamentError as exc:
+        raise _fail("Tournament Info", exc)
+    if len(event.rounds) > 10:
+        raise _fail("Round sheets", TournamentError(400, f"{len(event.rounds)} preliminary rounds: at most 10"))
+    pid: dict[int, int] = {}
+    for p in sorted(event.players, key=lambda x: x.number):
+        try:
+            added = registration.add_player(db, tid, {
+                "first_name": p.first, "last_name": p.last, "vekn": p.vekn or None, "city": p.city or None,
+                "country": p.country or None, "checked_in": True}, by=BY)
+        except TournamentError as exc:
+            raise _fail(f"Methuselahs, player {p.number} ({p.first} {p.last})", exc)
+        pid[p.number] = added["id"]
+    reasons = {}
+    for rnd, table, _, text in event.overrides:
+        if text and not _is_sa(text):
+            text = text.removeprefix(OVERRIDE_PREFIX).strip()
+            reasons[(rnd, table)] = text if len(text) >= 5 else f"Override sheet: {text}"
+    for o in event.overrides:
+        if _is_sa(o[3]):
+            notes.append(f"Override sheet, round {o[0]} table {o[1]}: {o[3]} — not re-created; give it again as a "
+                         "penalty if it stands.")
+    played: dict[int, int] = {}
+    open_round = None
+    for k, tables in enumerate(event.rounds, 1):
+        if open_round is not None:
+            raise _fail(f"Round {k}", TournamentError(400, f"round {open_round} has tables without VP, so later "
+                                                          "rounds cannot follow it"))
+        try:
+            round_flow.start_round(db, tid, tables=[[pid[s.number] for s in tb] for tb in tables], seed=0)
+        except TournamentError as exc:
+            raise _fail(f"Round {k}", exc)
+        complete = True
+        for t, seats in enumerate(tables, 1):
+            for s in seats:
+                played[pid[s.number]] = k
+            if any(s.vp is None for s in seats):
+                complete = False
+                continue
+            _result(db, tid, k, t, seats, reasons.get((str(k), t)), notes, f"Round {k}, table {t}")
+        if complete:
+            round_flow.close_round(db, tid, k)
+        else:
+            open_round = k
+    if event.finalists:
+        if open_round is not None or not event.rounds:
+            raise _fail("Final Round", TournamentError(400, "qualifiers are listed, but the preliminary rounds "
+                                                            "are not all played"))
+        _final(db, tid, event, pid, reasons, notes)
+    for p in event.players:
+        if p.dq:
+            try:
+                registration.drop_player(db, tid, pid[p.number], True)
+            except TournamentError as exc:
+                raise _fail(f"Methuselahs, player {p.number}", exc)
+            notes.append(f"{p.first} {p.last} (player {p.number}) is marked DQ in the workbook: marked dropped here "
+                         "(a disqualification is a penalty record).")
+    return {"tournament": tid, "notes": notes}
+
+
+def _is_sa(text: str) -> bool:
+    return text.casefold().startswith(("standings adjustment", "sa:", "sa "))
+
+
+def _result(db, tid: int, number: int, table: int, seats: list[ArchonSeat], reason: str | None,
+            notes: list[str], where: str) -> None:
+    vps = [s.vp for s in seats]
+    try:
+        if reason:  # the Override sheet names this table: the head judge's decision, kept as such
+            table_store.override_result(db, tid, number, table, vps, reason[:1000], by=BY)
+            return
+        if not check_table(vps):
+            table_store.enter_result(db, tid, number, table, vps, by=BY)
+            return
+        withdrawn = list(withdrawals_explaining(vps))
+        if withdrawn and not check_table(vps, withdrawn):
+            table_store.enter_result(db, tid, number, table, vps, withdrawn=withdrawn, by=BY)
+            notes.append(f"{where}: read with a withdrawal at seat {', '.join(map(str, withdrawn))} (a lone ½ VP).")
+            return
+        table_store.override_result(db, tid, number, table, vps, DEFAULT_REASON, by=BY)
+        notes.append(f"{where}: the table check refuses these VP and the Override sheet gives no reason; "
+                     "stored as the head judge's override.")
+    except TournamentError as exc:
+        raise _fail(where, exc)
+
+
+def _final(db, tid: int, event: ArchonEvent, pid: dict[int, int], reasons: dict, notes: list[str]) -> None:
+    wanted = [pid[n] for n in event.finalists]
+    order = {p: k for k, p in enumerate(wanted)}
+    for _ in range(10):  # order each tie the way the workbook's qualifiers are
+        s = ranking.standings(db, tid)
+        if not s.needs_toss:
+            break
+        group = s.needs_toss[0]
+        ranked = sorted(group, key=lambda p: (order.get(p, len(order)), p))
+        places = {p: k for k, p in enumerate(ranked, 1)}
+        db[T_TOSSES].insert({"tournament_id": tid, "players": json.dumps(list(group)), "seed": 0,
+                             "places": json.dumps({str(k): v for k, v in places.items()}), "by": BY,
+                             "created_at": now()})
+    s = ranking.standings(db, tid)
+    if s.finalists != wanted:
+        names = {r.player_id: r.name for r in s.rows}
+        raise _fail("Final Round, rows 6–10", TournamentError(
+            400, "the qualifiers listed (" + ", ".join(names.get(p, "?") for p in wanted) + ") are not the five "
+                 "best of the preliminary rounds as they score (" + ", ".join(names.get(p, "?") for p in s.finalists)
+                 + "): check the rounds' VP and any Standings Adjustment"))
+    try:
+        finals.start_final(db, tid)
+    except TournamentError as exc:
+        raise _fail("Final Round", exc)
+    if not event.final:
+        return
+    seats = [pid[s.number] for s in event.final]
+    placed: list[int] = []
+    try:
+        for p in final_mod.placement_order(wanted):
+            position = sum(1 for q in placed if seats.index(q) < seats.index(p))
+            finals.place_final_card(db, tid, p, position, by=BY)
+            placed.append(p)
+        seed = next(x for x in range(100_000) if final_mod.draw_first_player(seats, x) == seats[0])
+        finals.seat_final(db, tid, seed=seed)
+    except TournamentError as exc:
+        raise _fail("Final Round, rows 14–18", exc)
+    state = finals.final_state(db, tid)
+    if state["table"] is None or [x["player_id"] for x in state["table"]["seats"]] != seats:
+        raise _fail("Final Round, rows 14–18", TournamentError(400, "the final's seats could not be rebuilt"))
+    if all(s.vp is not None for s in event.final):
+        number = state["round"]
+        _result(db, tid, number, 1, event.final, reasons.get(("F", 1)), notes, "Final Round")
+        round_flow.close_round(db, tid, number)
