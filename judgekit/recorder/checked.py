@@ -104,11 +104,20 @@ _locks: "weakref.WeakValueDictionary[tuple[str, int], Any]" = weakref.WeakValueD
 
 
 def db_key(db) -> str:
-    try:
-        row = db.conn.execute("PRAGMA database_list").fetchone()
-        return row[2] or f"memory:{id(db.conn)}"
-    except Exception:  # pragma: no cover
-        return f"conn:{id(db.conn)}"
+    """Which database `db` is (its file), so that games of two databases never share an
+    engine; remembered on the connection object."""
+    key = getattr(db, "_judgekit_db_key", None)
+    if key is None:
+        try:
+            row = db.conn.execute("PRAGMA database_list").fetchone()
+            key = row[2] or f"memory:{id(db.conn)}"
+        except Exception:  # pragma: no cover
+            key = f"conn:{id(db.conn)}"
+        try:
+            db._judgekit_db_key = key
+        except AttributeError:  # pragma: no cover
+            pass
+    return key
 
 
 def game_lock(key: tuple[str, int]):

@@ -120,9 +120,9 @@ def last_entry(conn, game_id: int) -> list[int]:
                        "ORDER BY seq DESC LIMIT 1", [game_id]).fetchone()
     if row is None:
         return []
-    return [r[0] for r in conn.execute(
-        "SELECT seq FROM event_lines WHERE game_id = ? AND batch = ? AND retracted = 0 AND type != 'retract' "
-        "ORDER BY seq", [game_id, row[0]])]
+    return [r[0] for r in conn.execute(   # an entry's batch is the seq of its first event
+        "SELECT seq FROM event_lines WHERE game_id = ? AND seq >= ? AND batch = ? AND retracted = 0 "
+        "AND type != 'retract' ORDER BY seq", [game_id, row[0], row[0]])]
 
 
 def version_of(conn, game_id: int) -> str | None:

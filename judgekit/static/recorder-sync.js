@@ -27,11 +27,12 @@
   "use strict";
   var POLL_MS = 5000, SAVE_MS = 3000;
 
-  function wellFormed(text) {
-    // text a server can store: a lone half of a surrogate pair (an emoji cut in two) becomes U+FFFD
+  var LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  function wellFormed(text, instead) {
+    // text a server can store: a lone half of a surrogate pair (an emoji cut in two) becomes
+    // U+FFFD (or `instead`)
     if (typeof text !== "string") return text;
-    if (text.toWellFormed) return text.toWellFormed();
-    return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+    return text.replace(LONE, instead == null ? "\uFFFD" : instead);
   }
   function clean(value) {
     if (typeof value === "string") return wellFormed(value);
@@ -43,8 +44,9 @@
     }
     return value;
   }
-  // A name cut to `max` characters, never inside one (an emoji is one character, not two halves).
-  function cut(text, max) { return Array.from(wellFormed(String(text || "")).trim()).slice(0, max).join(""); }
+  // A name cut to `max` characters, never inside one (an emoji is one character, not two
+  // halves); half of one already cut is dropped.
+  function cut(text, max) { return Array.from(wellFormed(String(text || ""), "").trim()).slice(0, max).join("").trim(); }
   window.judgekitText = {wellFormed: wellFormed, clean: clean, cut: cut};
 
   window.judgekitGame = function (root, hooks) {
@@ -53,7 +55,7 @@
     var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
     var TAB = Math.random().toString(36).slice(2, 8) + Date.now().toString(36).slice(-4);
     var SIGNED_IN = root.dataset.judge || "";
-    var counter = 0, offset = 0, view = null, saveTimer = null, polling = null;
+    var counter = 0, offset = 0, view = null, saveTimer = null, dirty = false;
     var game = {view: null, outbox: null};
 
     // --- network -------------------------------------------------------------------------
@@ -80,12 +82,13 @@
     function deviceTime(ms) { return new Date((ms == null ? Date.now() : ms) + offset * 1000).toISOString(); }
 
     // --- the view ------------------------------------------------------------------------
-    function adopt(data) {
+    function adopt(data, cached) {
       // the whole game (a first load, or a reload after a gap the delta could not fill)
       view = game.view = data;
       view.events = (data.events || []).slice();
       if (view.last_seq == null) view.last_seq = view.events.length ? view.events[view.events.length - 1].seq : 0;
       hooks.changed(null, data);
+      dirty = !cached;   // a copy the service worker gave back needs no saving
       save();
     }
     function apply(answer) {
@@ -107,6 +110,7 @@
       if (answer.last_seq != null && answer.last_seq > view.last_seq) missing = true;
       view.etag = missing ? null : (answer.etag || view.etag);
       hooks.changed(seqs, answer);
+      dirty = true;
       save();
       if (missing) setTimeout(poll, 0);   // another judge's entries came in between
     }
@@ -123,7 +127,7 @@
     function load() {
       return request("GET", API).then(function (res) {
         if (!res.ok) { hooks.say((res.data && res.data.error) || "Could not load the game.", true); return; }
-        adopt(res.data);
+        adopt(res.data, res.cached);
       }).catch(function () { hooks.say("Offline? Could not load the game.", true); });
     }
     var inFlight = null;
@@ -143,16 +147,24 @@
     }
 
     function save() {
-      // the whole game as GET <api> answers it, for the service worker to open offline
-      var sw = navigator.serviceWorker && navigator.serviceWorker.controller;
-      if (!sw || saveTimer) return;
-      saveTimer = setTimeout(function () {
-        saveTimer = null;
-        if (!view) return;
-        var copy = Object.assign({}, view, {server_now: now()});
-        sw.postMessage({type: "judgekit-keep", url: API, body: JSON.stringify(copy)});
-      }, SAVE_MS);
+      // the whole game as GET <api> answers it, for the service worker to open offline: at
+      // most every SAVE_MS, and at once when the page goes away (a reload, another app)
+      if (saveTimer || !(navigator.serviceWorker && navigator.serviceWorker.controller)) return;
+      saveTimer = setTimeout(saveNow, SAVE_MS);
     }
+    function saveNow() {
+      clearTimeout(saveTimer);
+      saveTimer = null;
+      var sw = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (!sw || !view || !dirty) return;
+      dirty = false;
+      var copy = Object.assign({}, view, {server_now: now()});
+      sw.postMessage({type: "judgekit-keep", url: API, body: JSON.stringify(copy)});
+    }
+    window.addEventListener("pagehide", saveNow);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "hidden") saveNow();
+    });
 
     // --- sending ---------------------------------------------------------------------------
     function judge() { return SIGNED_IN || cut(localStorage.getItem("judgekit.judge"), 80) || "anonymous"; }
@@ -237,7 +249,7 @@
       load().then(function () { if (game.outbox) game.outbox.start(); });
       // Other judges' entries: poll, and look again whenever the page comes back into view.
       function refresh() { if (document.visibilityState === "visible") poll(); }
-      polling = setInterval(refresh, POLL_MS);
+      setInterval(refresh, POLL_MS);
       window.addEventListener("focus", refresh);
       document.addEventListener("visibilitychange", refresh);
     }

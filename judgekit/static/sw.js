@@ -71,7 +71,10 @@ self.addEventListener("message", function (ev) {
     var url = new URL(ev.data.url, self.location.origin);
     if (url.origin === self.location.origin && startsWithAny(url.pathname, CFG.runtime_prefixes)) {
       ev.waitUntil(caches.open(RUNTIME).then(function (c) {
-        return c.put(url.href, new Response(ev.data.body, { headers: { "Content-Type": "application/json" } }));
+        // the server's copy varies on the cookie: dropped, or a match could find it first
+        return c.delete(url.href, { ignoreVary: true }).then(function () {
+          return c.put(url.href, new Response(ev.data.body, { headers: { "Content-Type": "application/json" } }));
+        });
       }));
     }
     return;

@@ -34,6 +34,7 @@ def test_a_card_never_opened_is_drawn_offline_as_the_server_shows_it(page, live_
         texts, sources, server_page = expected[cid]
         page.goto(f"{live_server}/cards/{cid}")
         expect(page.locator("[data-shell-note]")).to_be_visible()     # drawn on the device
+        expect(page.locator(".ruling-text")).to_have_count(len(texts))  # every ruling drawn
         shown = [" ".join(t.split()) for t in page.locator(".ruling-text").all_inner_texts()]
         assert shown == texts, cid
         got = page.locator(".ruling .source").evaluate_all("els => els.map(e => e.getAttribute('href'))")
