@@ -153,3 +153,38 @@ def test_thirty_players_from_paste_to_the_vekn_and_back_through_archon(page, bro
     assert standings_table(page) == before
     page.goto(new_dashboard + "/vekn")
     assert page.locator("#vekn-string").input_value() == string
+
+
+def test_a_300_player_dashboard_stays_short_and_its_filter_finds_anyone(page, own_server, own_app):
+    from judgekit.auth import store as auth_store
+    from judgekit.db import open_db
+    from judgekit.tournament import store
+    db = open_db(own_app.config["DATABASE"])
+    try:
+        tid = store.create_tournament(db, {"name": "Three Hundred"})
+        store.register_roster(db, tid, "\n".join(f"Zoë{k:03d};Ünal;{6000000 + k};Köln" for k in range(300)))
+        code = auth_store.issue_codes(db, tid)["organizer"]
+    finally:
+        db.close()
+    page.goto(f"{own_server}/tournaments/{tid}/sign-in")
+    page.fill("#si-name", "Olga")
+    page.fill("#si-code", code)
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{own_server}/tournaments/{tid}")
+    rows = page.locator("#player-list li:visible")
+    expect(rows).to_have_count(40)
+    # a phone-sized page of a 300-player event is a few screens, not 25,000 pixels
+    page.wait_for_function("document.documentElement.scrollHeight < 10000")
+    page.fill("#p-filter", "zoe123")          # accents and case aside
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("Zoë123 Ünal")
+    page.locator("#player-list li:visible").first.get_by_role("button", name="Check in").click()
+    expect(rows.first.locator("[data-state]")).to_have_text("checked in")   # in place: the filter stays
+    expect(page.locator("#p-filter")).to_have_value("zoe123")
+    expect(page.locator("[data-count-in]")).to_have_text("1")
+    page.fill("#p-filter", "")
+    page.select_option("#p-status", "in")
+    expect(rows).to_have_count(1)
+    page.select_option("#p-status", "")
+    page.get_by_role("button", name="show all").click()
+    expect(rows).to_have_count(300)
