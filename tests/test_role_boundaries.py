@@ -275,6 +275,7 @@ def test_penalty_records_never_reach_the_public(app, client, world):
 # Recorder reads: a tournament's game is its judges' (tournament.view); practice games are open.
 GAME_READS = {"recorder.api_game": "/api/games/{game}", "recorder.game_page": "/games/{game}",
               "recorder.api_outcome": "/api/games/{game}/outcome",
+              "recorder.api_table_clock": "/api/games/{game}/clock",
               "recorder.api_list_games": "/api/games?tournament_id={tid}"}
 # Recorder reads that show no game, and why.
 OPEN_RECORDER_READS = {"recorder.api_complete": "card-name completion (public card facts)",

@@ -79,7 +79,7 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
     "action.result": ("optional", {"outcome": OUTCOMES, "amount": "int"}, ("outcome",)),
     "bleed.total": ("required", {"amount": "int"}, ("amount",)),
     "referendum.terms": ("required", {"terms": "str"}, ()),
-    "vote": ("required", {"votes": "int", "side": ("for", "against"), "vampire": "minion",
+    "vote": ("required", {"votes": "int", "side": ("for", "against", "abstain"), "vampire": "minion",
                           "available": "int", "burn_edge": "bool"}, ()),
     "referendum.result": ("none", {"passed": "bool", "votes_for": "int", "votes_against": "int"},
                           ("passed",)),

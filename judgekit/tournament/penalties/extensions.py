@@ -98,6 +98,24 @@ def _table_clock(db, round_row: dict, table: dict, now: float) -> dict:
     return out
 
 
+def game_table_clock(db, game: dict, now: float | None = None) -> dict | None:
+    """The clock of the tournament table that plays `game` (a recorder game row), as
+    `round_clocks` gives each table, plus `round_started_at` (epoch, or None before the round
+    starts): what the recorder page shows on a tournament's table, so the table judge and
+    the organizer read one clock. None for a practice game, or when its round is gone."""
+    if game.get("tournament_id") is None or game.get("round_no") is None:
+        return None
+    now = time.time() if now is None else now
+    try:
+        r = tstore.get_round(db, game["tournament_id"], game["round_no"])
+    except tstore.TournamentError:
+        return None
+    out = _table_clock(db, r, {"number": game.get("table_no"), "game_id": game["id"]}, now)
+    out["round_started_at"] = _epoch(r.get("started_at"))
+    out["round_status"] = r.get("status")
+    return out
+
+
 def round_clocks(db, tournament_id: Any, number: Any = None, now: float | None = None) -> dict | None:
     """The clocks of a round's tables (default: the open preliminary or final round):
     `{"round", "status", "tables": [{table, game_id, limit_min, extended_min, extensions,
