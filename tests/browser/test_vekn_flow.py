@@ -174,7 +174,7 @@ def test_a_300_player_dashboard_stays_short_and_its_filter_finds_anyone(page, ow
     rows = page.locator("#player-list li:visible")
     expect(rows).to_have_count(40)
     # a phone-sized page of a 300-player event is a few screens, not 25,000 pixels
-    page.wait_for_function("document.documentElement.scrollHeight < 10000")
+    page.wait_for_function("() => document.documentElement.scrollHeight < 10000")
     page.fill("#p-filter", "zoe123")          # accents and case aside
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("Zoë123 Ünal")
