@@ -154,5 +154,7 @@
           if (auto || !target.value) { target.value = res.body.low || ""; auto = true; }
         });
     });
+    // offered by a closed judge call (the floor view's link): the suggestion at once
+    if (input.value.trim()) input.dispatchEvent(new Event("input"));
   });
 })();

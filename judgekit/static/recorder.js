@@ -184,9 +184,9 @@
       ["Oust…", function () { ask("Oust", {type: "oust", seat: chosen}, ["seat"]); }],
       // one clock: a tournament's table runs on the round's, started by the organizer
       PRACTICE ? ["Start clock", function () { once("game.start", function () { return send([{type: "game.start"}]); }); }] : null,
-      ["Pause / resume", function () {
+      PRACTICE ? ["Pause / resume", function () {   // a tournament's round clock is not paused at a table
         var c = view.state.clock;
-        once("pause", function () { return send([{type: c.paused ? "time.resume" : "time.pause"}]); }); }],
+        once("pause", function () { return send([{type: c.paused ? "time.resume" : "time.pause"}]); }); }] : null,
       ["Extend time…", extensionForm],
       ["Time call", function () { if (confirm("Call time for this table?")) once("time.call", function () { return send([{type: "time.call"}]); }); }],
       ["Note…", function () { ask("Note", {type: "note"}, ["text"]); }]

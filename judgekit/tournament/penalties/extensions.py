@@ -98,6 +98,21 @@ def _table_clock(db, round_row: dict, table: dict, now: float) -> dict:
     return out
 
 
+def table_clock(db, tournament_id: int, round_no: int, table_no: int, now: float | None = None) -> dict | None:
+    """One table's clock (as a table of `round_clocks`), None when there is no such table:
+    what the hall is told when a table's clock changes (`judgekit.live.feed`)."""
+    now = time.time() if now is None else now
+    row = db.execute(
+        f"select r.id, r.number, r.time_limit_min, r.started_at, t.number, t.game_id "
+        f"from {tstore.T_ROUNDS} r join {tstore.T_TABLES} t on t.round_id = r.id "
+        "where r.tournament_id = ? and r.number = ? and t.number = ?",
+        [tournament_id, round_no, table_no]).fetchone()
+    if row is None:
+        return None
+    round_row = {"id": row[0], "number": row[1], "time_limit_min": row[2], "started_at": row[3]}
+    return _table_clock(db, round_row, {"number": row[4], "game_id": row[5]}, now)
+
+
 def game_table_clock(db, game: dict, now: float | None = None) -> dict | None:
     """The clock of the tournament table that plays `game` (a recorder game row), as
     `round_clocks` gives each table, plus `round_started_at` (epoch, or None before the round
@@ -134,6 +149,8 @@ def round_clocks(db, tournament_id: Any, number: Any = None, now: float | None =
     tables = [_table_clock(db, chosen, tb, now) for tb in detail["tables"]]
     for tb, d in zip(tables, detail["tables"]):
         tb["players"] = [s["name"] for s in d["seats"]]
+        tb["player_ids"] = [s["player_id"] for s in d["seats"]]
+        tb["state"] = d["state"]  # in-progress, finished, invalid, overridden (the room's "still playing")
     return {"round": chosen["number"], "kind": chosen["kind"], "status": chosen["status"],
             "tables": tables, "cap_min": clockmod.EXTENSION_CAP_MIN}
 
