@@ -297,8 +297,9 @@ class Phone:
         self.etag = headers.get("ETag") or body.get("etag") or self.etag
 
 
-def start_server(tmp: Path, threads: int | None, durable: bool) -> tuple[subprocess.Popen, int, object]:
-    port = free_port()
+def start_server(tmp: Path, threads: int | None, durable: bool,
+                 port: int | None = None) -> tuple[subprocess.Popen, int, object]:
+    port = port or free_port()
     env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp / "serve"),
                JUDGEKIT_RECORDER_DURABLE="1" if durable else "0")
     argv = [sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)]
@@ -326,6 +327,140 @@ def start_server(tmp: Path, threads: int | None, durable: bool) -> tuple[subproc
     assert c.getresponse().read() and True
     c.close()
     return server, port, log
+
+
+def load(port: int, server_pid: int, phones: dict, tables: list[int], judge: "Phone", args, *,
+         legacy: bool = False, tag: str = "", offset: int = 0) -> dict:
+    """5. the load of `tables` recording at once (see the module): prints its figures and
+    returns them (bench/live.py runs it with and without open live streams). `tag` makes
+    the client ids of a second run new; `offset` moves on in the games' events."""
+    lock = threading.Lock()
+    entry_ms: list[float] = []
+    request_ms: dict[str, list[float]] = {}
+    errors: list[str] = []
+    acked: dict[int, set[str]] = {g: set() for g in tables}
+    tried: dict[int, set[str]] = {g: set() for g in tables}   # sent, answer lost or not
+    entries = [0]
+    stop_at = [0.0]
+
+    def timed(phone: Phone, kind: str, method: str, path: str, body=None, extra=None):
+        t = time.perf_counter()
+        try:
+            status, data, headers = phone.request(method, path, body, extra)
+        except (OSError, http.client.HTTPException) as exc:
+            with lock:
+                errors.append(f"{kind}: {type(exc).__name__}")
+            return None, None, None
+        ms = (time.perf_counter() - t) * 1000
+        with lock:
+            request_ms.setdefault(kind, []).append(ms)
+            if status not in (200, 201, 304):
+                errors.append(f"{kind}: {status} {data[:120]!r}")
+        return status, data, headers
+
+    def table(idx: int, gid: int):
+        phone = phones[gid]
+        rnd = random.Random(idx)
+        todo = game_events(args.events + offset + 400)[args.events + offset:]
+        tab = f"{tag}tab{idx}"
+        n = 0
+        next_at = start + rnd.random() * args.interval
+        while True:
+            now = time.time()
+            if now < next_at:
+                time.sleep(next_at - now)
+            if time.time() >= stop_at[0]:
+                return
+            event = todo[n % len(todo)]
+            line = as_line(event) if rnd.random() < 0.3 else None
+            ok = True
+            if line:   # the outbox: POST /parse, then the events with ids made from the item's
+                status, data, _ = timed(phone, "parse", "POST", f"{phone.api}/parse",
+                                        {"line": line, "last_seq": phone.last_seq or None})
+                ok = status == 200
+                events = []
+                if ok:
+                    uid = f"{tab}-{n}"
+                    for i, e in enumerate(json.loads(data)["events"]):
+                        e = dict(e, client_id=f"{uid}:{i}", judge="Bench Judge")
+                        events.append(e)
+            else:
+                events = [dict(event, client_id=f"{tab}:{n}", judge="Bench Judge")]
+            sends = 0 if not ok else 2 if rnd.random() < 0.03 else 1
+            for attempt in range(sends):
+                with lock:
+                    tried[gid].update(e["client_id"] for e in events)
+                status, data, headers = timed(phone, "post", "POST", f"{phone.api}/events", events)
+                if status in (200, 201):
+                    with lock:
+                        acked[gid].update(e["client_id"] for e in events)
+                    body = json.loads(data)
+                    first_new = body["events"][0]["seq"]
+                    gap = body.get("new") and first_new > phone.last_seq + 1 and attempt == 0
+                    phone.took(body, headers)
+                    if gap and not legacy:   # another judge's entries came in between: read them
+                            timed(phone, "delta", "GET", f"{phone.api}?after={first_new - 1}")
+            if legacy and ok:   # the old page read the whole game again after each entry
+                timed(phone, "reload", "GET", phone.api)
+            with lock:
+                entry_ms.append((time.time() - next_at) * 1000)
+                entries[0] += 1
+            n += 1
+            next_at += args.interval
+
+    def poller(idx: int, gid: int):
+        phone = phones[gid]
+        next_at = start + random.Random(1000 + idx).random() * args.poll
+        while True:
+            now = time.time()
+            if now < next_at:
+                time.sleep(next_at - now)
+            if time.time() >= stop_at[0]:
+                return
+            if legacy:
+                timed(phone, "poll", "GET", phone.api)
+            else:
+                extra = {"If-None-Match": phone.etag} if phone.etag else {}
+                status, data, headers = timed(phone, "poll", "GET", f"{phone.api}?after={phone.last_seq}", extra=extra)
+                if status == 200:
+                    phone.took(json.loads(data), headers)
+            next_at += args.poll
+
+    _, cpu0 = proc_figures(server_pid)
+    start = time.time() + 1.0
+    stop_at[0] = start + args.duration
+    threads = [threading.Thread(target=table, args=(k, g)) for k, g in enumerate(tables)]
+    threads += [threading.Thread(target=poller, args=(k, g)) for k, g in enumerate(tables)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    rss2, cpu1 = proc_figures(server_pid)
+    # Count check: every acknowledged client id is stored exactly once, nothing else new.
+    missing = doubled = extra = 0
+    checker = Phone(port, 0, legacy)
+    checker.same_judge_as(judge)
+    for gid in tables:
+        status, data, _ = checker.request("GET", f"/api/games/{gid}")
+        stored = json.loads(data)["events"]
+        ids = [e.get("client_id") for e in stored if str(e.get("client_id", "")).startswith(f"{tag}tab")]
+        doubled += len(ids) - len(set(ids))
+        missing += len(acked[gid] - set(ids))
+        extra += len(set(ids) - tried[gid])
+    n = entries[0]
+    print(f"load ({'old page' if legacy else 'page'}): {len(tables)} tables x 1 entry per {args.interval:g} s, "
+          f"poll every {args.poll:g} s, {args.duration:g} s: {n} entries; entry latency from its scheduled "
+          f"time: {figures(entry_ms)}; errors {len(errors)}"
+          f"{' ' + str(sorted(set(errors))[:5]) if errors else ''}; count check: "
+          f"{'OK' if not (missing or doubled or extra) else 'FAILED'} "
+          f"(missing {missing}, stored twice {doubled}, unexpected {extra})  [target 0 errors, p95 <= 50 ms]",
+          flush=True)
+    for kind, values in sorted(request_ms.items()):
+        print(f"  {kind:6} {figures(values)}")
+    print(f"  server CPU {cpu1 - cpu0:.1f} s for {n} entries: {(cpu1 - cpu0) / max(n, 1) * 1000:.1f} ms "
+          f"per entry (its polls included); RSS {rss2:.0f} MB at the end", flush=True)
+    return {"entries": n, "entry_ms": entry_ms, "errors": errors, "request_ms": request_ms,
+            "count_ok": not (missing or doubled or extra), "cpu_s": cpu1 - cpu0, "rss_mb": rss2}
 
 
 def bench_http(tmp: Path, cards, args) -> None:
@@ -414,131 +549,7 @@ def bench_http(tmp: Path, cards, args) -> None:
                   f"{figures(changed)}; unchanged (304): {figures(unchanged)}  [target <= 5 ms]", flush=True)
 
         # --- 5. load ---------------------------------------------------------------------------
-        tables = games[:args.tables]
-        entry_ms: list[float] = []
-        request_ms: dict[str, list[float]] = {}
-        errors: list[str] = []
-        acked: dict[int, set[str]] = {g: set() for g in tables}
-        tried: dict[int, set[str]] = {g: set() for g in tables}   # sent, answer lost or not
-        entries = [0]
-        stop_at = [0.0]
-
-        def timed(phone: Phone, kind: str, method: str, path: str, body=None, extra=None):
-            t = time.perf_counter()
-            try:
-                status, data, headers = phone.request(method, path, body, extra)
-            except (OSError, http.client.HTTPException) as exc:
-                with lock:
-                    errors.append(f"{kind}: {type(exc).__name__}")
-                return None, None, None
-            ms = (time.perf_counter() - t) * 1000
-            with lock:
-                request_ms.setdefault(kind, []).append(ms)
-                if status not in (200, 201, 304):
-                    errors.append(f"{kind}: {status} {data[:120]!r}")
-            return status, data, headers
-
-        def table(idx: int, gid: int):
-            phone = phones[gid]
-            rnd = random.Random(idx)
-            todo = game_events(args.events + 400)[args.events:]
-            tab = f"tab{idx}"
-            n = 0
-            next_at = start + rnd.random() * args.interval
-            while True:
-                now = time.time()
-                if now < next_at:
-                    time.sleep(next_at - now)
-                if time.time() >= stop_at[0]:
-                    return
-                event = todo[n % len(todo)]
-                line = as_line(event) if rnd.random() < 0.3 else None
-                ok = True
-                if line:   # the outbox: POST /parse, then the events with ids made from the item's
-                    status, data, _ = timed(phone, "parse", "POST", f"{phone.api}/parse",
-                                            {"line": line, "last_seq": phone.last_seq or None})
-                    ok = status == 200
-                    events = []
-                    if ok:
-                        uid = f"{tab}-{n}"
-                        for i, e in enumerate(json.loads(data)["events"]):
-                            e = dict(e, client_id=f"{uid}:{i}", judge="Bench Judge")
-                            events.append(e)
-                else:
-                    events = [dict(event, client_id=f"{tab}:{n}", judge="Bench Judge")]
-                sends = 0 if not ok else 2 if rnd.random() < 0.03 else 1
-                for attempt in range(sends):
-                    with lock:
-                        tried[gid].update(e["client_id"] for e in events)
-                    status, data, headers = timed(phone, "post", "POST", f"{phone.api}/events", events)
-                    if status in (200, 201):
-                        with lock:
-                            acked[gid].update(e["client_id"] for e in events)
-                        body = json.loads(data)
-                        first_new = body["events"][0]["seq"]
-                        gap = body.get("new") and first_new > phone.last_seq + 1 and attempt == 0
-                        phone.took(body, headers)
-                        if gap and not legacy:   # another judge's entries came in between: read them
-                                timed(phone, "delta", "GET", f"{phone.api}?after={first_new - 1}")
-                if legacy and ok:   # the old page read the whole game again after each entry
-                    timed(phone, "reload", "GET", phone.api)
-                with lock:
-                    entry_ms.append((time.time() - next_at) * 1000)
-                    entries[0] += 1
-                n += 1
-                next_at += args.interval
-
-        def poller(idx: int, gid: int):
-            phone = phones[gid]
-            next_at = start + random.Random(1000 + idx).random() * args.poll
-            while True:
-                now = time.time()
-                if now < next_at:
-                    time.sleep(next_at - now)
-                if time.time() >= stop_at[0]:
-                    return
-                if legacy:
-                    timed(phone, "poll", "GET", phone.api)
-                else:
-                    extra = {"If-None-Match": phone.etag} if phone.etag else {}
-                    status, data, headers = timed(phone, "poll", "GET", f"{phone.api}?after={phone.last_seq}", extra=extra)
-                    if status == 200:
-                        phone.took(json.loads(data), headers)
-                next_at += args.poll
-
-        _, cpu0 = proc_figures(server.pid)
-        start = time.time() + 1.0
-        stop_at[0] = start + args.duration
-        threads = [threading.Thread(target=table, args=(k, g)) for k, g in enumerate(tables)]
-        threads += [threading.Thread(target=poller, args=(k, g)) for k, g in enumerate(tables)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        rss2, cpu1 = proc_figures(server.pid)
-        # Count check: every acknowledged client id is stored exactly once, nothing else new.
-        missing = doubled = extra = 0
-        checker = Phone(port, 0, legacy)
-        checker.same_judge_as(judges[0])
-        for gid in tables:
-            status, data, _ = checker.request("GET", f"/api/games/{gid}")
-            stored = json.loads(data)["events"]
-            ids = [e.get("client_id") for e in stored if not str(e.get("client_id", "")).startswith("pre")]
-            doubled += len(ids) - len(set(ids))
-            missing += len(acked[gid] - set(ids))
-            extra += len(set(ids) - tried[gid])
-        n = entries[0]
-        print(f"load ({'old page' if legacy else 'page'}): {len(tables)} tables x 1 entry per {args.interval:g} s, "
-              f"poll every {args.poll:g} s, {args.duration:g} s: {n} entries; entry latency from its scheduled "
-              f"time: {figures(entry_ms)}; errors {len(errors)}"
-              f"{' ' + str(sorted(set(errors))[:5]) if errors else ''}; count check: "
-              f"{'OK' if not (missing or doubled or extra) else 'FAILED'} "
-              f"(missing {missing}, stored twice {doubled}, unexpected {extra})  [target 0 errors, p95 <= 50 ms]",
-              flush=True)
-        for kind, values in sorted(request_ms.items()):
-            print(f"  {kind:6} {figures(values)}")
-        print(f"  server CPU {cpu1 - cpu0:.1f} s for {n} entries: {(cpu1 - cpu0) / max(n, 1) * 1000:.1f} ms "
-              f"per entry (its polls included); RSS {rss2:.0f} MB at the end", flush=True)
+        load(port, server.pid, phones, games[:args.tables], judges[0], args, legacy=legacy)
     finally:
         server.terminate()
         try:

@@ -9,11 +9,13 @@ from flask import Flask
 def register(app: Flask) -> None:
     from judgekit.auth.views import bp as auth_bp
     from judgekit.cards.views import bp as cards_bp
+    from judgekit.live.views import bp as live_bp
     from judgekit.offline.views import bp as offline_bp
     from judgekit.recorder.views import bp as recorder_bp
     from judgekit.rules.views import bp as rules_bp
     from judgekit.tournament.penalties.views import bp as penalties_bp
     from judgekit.tournament.players_views import bp as players_bp
+    from judgekit.tournament.public_views import bp as seats_bp
     from judgekit.tournament.report_views import bp as report_bp
     from judgekit.tournament.views import bp as tournament_bp
     from judgekit.trainer.views import bp as trainer_bp
@@ -23,5 +25,7 @@ def register(app: Flask) -> None:
                penalties_bp,   # penalties and time extensions
                cards_bp,       # cards and their rulings
                players_bp,     # bulk registration, editing players, check-in by phone
-               report_bp):     # the VEKN report, the Archon workbook, results per round
+               report_bp,      # the VEKN report, the Archon workbook, results per round
+               live_bp,        # the live hall: stream, room display, judge calls
+               seats_bp):      # players find their seat (public), the QR code poster
         app.register_blueprint(bp)

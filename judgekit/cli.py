@@ -46,11 +46,12 @@ def make_app(ctx: click.Context, quiet: bool = False):
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 for the venue network).")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
+@click.option("--connections", default=None, type=click.IntRange(50, 10000),
+              help="Most connections open at once (default 1000; live pages keep one each, no thread).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, threads: int) -> None:
+def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None) -> None:
     """Start the app on a production WSGI server (waitress)."""
-    import waitress
-
+    from judgekit.live import serving
     from judgekit.netinfo import lan_addresses
 
     started = time.perf_counter()
@@ -72,8 +73,9 @@ def serve(ctx: click.Context, host: str, port: int, threads: int) -> None:
     # under load, a log line per request (work for every request, and a flooded terminal)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     try:
-        waitress.serve(app, host=host, port=port, threads=threads, ident="judgekit",
-                       channel_timeout=60)
+        # live streams (the room display, judges' pages) are handed to a hub: no worker
+        # thread each (judgekit/live/serving.py, docs/live.md)
+        serving.serve(app, host=host, port=port, threads=threads, connections=connections)
     except OSError as exc:
         raise Fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
@@ -96,7 +98,7 @@ def build(ctx: click.Context, force: bool) -> None:
     service = RulesService.open(paths.content_dir(), instance / "index", force=force,
                                 progress=lambda m: click.echo(f"judgekit: {m}", err=True))
     click.echo(f"judgekit: {len(service.corpus.documents)} documents, "
-               f"{service.index.doc_count()} index entries, ready in {time.perf_counter() - started:.2f}s")
+               f"{service.search.doc_count()} index entries, ready in {time.perf_counter() - started:.2f}s")
 
 
 @main.command()

@@ -20,6 +20,8 @@ STORES = [
     "judgekit.auth.store",
     "judgekit.recorder.store",
     "judgekit.tournament.penalties.store",
+    "judgekit.live.journal",
+    "judgekit.live.calls",
 ]
 
 # How a commit reaches the disk: the one place that decides it for every write (results,

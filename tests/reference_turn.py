@@ -1,7 +1,7 @@
 """The reference turn of issue 11 §1: what a five-seat table says during one full turn, in
 our own words, and the events a judge records for it.
 
-Used by `tests/browser/test_recorder_quick_entry.py` (which records it on a 390 x 844 phone
+Used by `tests/browser/test_recorder_table_speed.py` (which records it on a 390 x 844 phone
 page and counts the taps and typed characters of each declaration) and by
 `tests/test_recorder_reference_turn.py` (which checks that the events are a clean turn
 for the engine: no finding).
@@ -45,12 +45,14 @@ class Declaration:
     """One thing said at the table, and what the judge records for it.
 
     `names` are the minion and card names the declaration says; `new` those not yet on the
-    table (the judge may type a few letters of them; of the others, nothing)."""
+    table (the judge may type a few letters of them; of the others, nothing); `words` free
+    words the judge types as they were said (a referendum's terms), if any."""
     key: str
     said: str
     events: list[dict[str, Any]]
     names: tuple[str, ...] = ()
     new: tuple[str, ...] = field(default=())
+    words: str = ""
 
 
 TURN: list[Declaration] = [
@@ -97,7 +99,7 @@ TURN: list[Declaration] = [
     Declaration("prey passes (political)", "Bruno: “No block.”", [{"type": "block.pass", "seat": 2}]),
     Declaration("predator passes (political)", "Eve: “No block.”", [{"type": "block.pass", "seat": 5}]),
     Declaration("terms", "Ana: “Terms: Bruno two, Cid two.”",
-                [{"type": "referendum.terms", "seat": 1, "terms": "Bruno 2, Cid 2"}]),
+                [{"type": "referendum.terms", "seat": 1, "terms": "Bruno 2, Cid 2"}], words="Bruno 2, Cid 2"),
     Declaration("vote (two titled vampires)", "Ana: “Catalina and Anson: four votes for.”",
                 [{"type": "vote", "seat": 1, "votes": 2, "side": "for", "vampire": "Catalina Vega"},
                  {"type": "vote", "seat": 1, "votes": 2, "side": "for", "vampire": "Anson"}],

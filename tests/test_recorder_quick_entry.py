@@ -75,3 +75,55 @@ def test_influence_and_discard_are_next_steps_for_the_acting_seat():
     assert labels["Ann discards a card"]["event"] == {"type": "discard", "seat": 1}
     st = state([ev("turn.start", 1)])
     assert "Ann discards a card" not in [s["label"] for s in st["next"]]   # not before influence
+
+
+POLITICAL = [ev("turn.start", 1), ev("action.declare", 1, action="political", minion="Anson"),
+             ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5)]
+
+
+def test_a_seat_may_abstain_and_the_vote_goes_on_to_the_next_seat():
+    from recorder_helpers import run
+    from judgekit.recorder.words import describe
+    events = POLITICAL + [ev("vote", 1, votes=2, side="for", vampire="Anson"), ev("vote", 2, side="abstain")]
+    st = state(events)
+    assert run(events) == []                        # no side, no number: nothing missing
+    votes = st["action"]["votes"]
+    assert (votes["for"], votes["against"], votes["seats"]) == (2, 0, [1, 2])
+    assert votes["ballots"]["2"] == [{"votes": None, "side": "abstain", "vampire": None}]
+    assert votes["ballots"]["1"] == [{"votes": 2, "side": "for", "vampire": "Anson"}]
+    assert [s["seat"] for s in st["next"] if s["event"]["type"] == "vote"] == [3]
+    assert describe({"type": "vote", "seat": 2, "side": "abstain"}, ["Ann", "Ben", "Cid", "Dee"]) == "Ben abstains"
+
+
+def test_abstain_in_quick_entry():
+    from judgekit.recorder.notation import parse_line
+    assert parse_line("3 vote abstain", 5) == [{"type": "vote", "seat": 3, "side": "abstain"}]
+
+
+# --- one clock ------------------------------------------------------------------------------------
+
+def test_a_tournament_table_clock_is_the_round_start_limit_and_its_extensions(db):
+    from judgekit.recorder import clock, store
+    from judgekit.tournament import store as tstore
+    from judgekit.tournament.penalties import extensions
+    tid = tstore.create_tournament(db, {"name": "One Clock"})
+    for k in range(8):
+        tstore.add_player(db, tid, {"name": f"P{k}", "vekn": str(7400000 + k)})
+    tables = tstore.start_round(db, tid, seed=2)["tables"]
+    game = store.get_game(db, tables[1]["game_id"])
+    extensions.extend(db, tid, 1, tables[1]["number"], {"minutes": 3, "reason": "ruling"}, judge="Jo")
+    got = extensions.game_table_clock(db, game)
+    start = clock.to_epoch(tstore.get_round(db, tid, 1)["started_at"])
+    assert got["source"] == "round" and got["round_started_at"] == start
+    assert got["ends_at"] == start + (got["limit_min"] + 3) * 60 and got["extended_min"] == 3
+    assert got["table"] == tables[1]["number"]
+    # a practice game has none; its page keeps its own clock
+    practice = store.get_game(db, store.create_game(db, ["A", "B", "C", "D"]))
+    assert extensions.game_table_clock(db, practice) is None
+
+
+def test_the_clock_endpoint_answers_null_for_a_practice_game(client):
+    gid = client.post("/api/games", json={"seats": ["A", "B", "C", "D"]}).get_json()["id"]
+    r = client.get(f"/api/games/{gid}/clock")
+    assert r.status_code == 200 and r.get_json() == {"clock": None}
+    assert client.get("/api/games/999999/clock").status_code == 404

@@ -123,7 +123,9 @@ def test_votes_go_round_the_table_from_the_acting_seat():
                                       "votes_for": 5, "votes_against": 0}
     assert describe(st["next"][0]["event"], SEATS) == "Referendum passed (5 for, 0 against)"
     assert codes(events + [st["next"][0]["event"]]) == []
-    assert st["action"]["votes"] == {"for": 5, "against": 0, "seats": [1, 2, 3, 4, 5]}
+    votes = st["action"]["votes"]
+    assert (votes["for"], votes["against"], votes["seats"]) == (5, 0, [1, 2, 3, 4, 5])
+    assert votes["ballots"]["3"] == [{"votes": 1, "side": "for", "vampire": None}]
 
 
 def test_steps_say_which_seat_they_are_for():

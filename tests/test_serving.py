@@ -54,11 +54,10 @@ def test_a_forged_session_cookie_is_an_empty_session(app, client):
 
 def test_serve_does_not_log_a_line_per_queued_request(monkeypatch, tmp_path):
     """waitress warns "Task queue depth is N" for every request that waits for a thread."""
-    import waitress
-
     from judgekit.cli import main as cli
+    from judgekit.live import serving
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw))
+    monkeypatch.setattr(serving, "serve", lambda app, **kw: served.update(kw))
     queue = logging.getLogger("waitress.queue")
     monkeypatch.setattr(queue, "level", logging.NOTSET)
     res = CliRunner().invoke(cli, ["--instance", str(tmp_path / "instance"), "serve", "--port", "5399"])

@@ -313,7 +313,7 @@ def test_import_page_and_api(client, app):
     assert "Imported from the Archon workbook" in page and "<h1>Bad Cup</h1>" in page  # signed in as organizer
     tool = app.test_client()  # a script: the workbook in base64 in JSON
     api = tool.post("/api/tournaments/import-archon", json={"workbook": base64.b64encode(base_workbook()).decode()})
-    assert api.status_code == 201 and api.get_json()["token"] and api.get_json()["tournament"]["name"] == "Bad Cup"
+    assert api.status_code == 201 and api.get_json()["token"] and api.get_json()["name"] == "Bad Cup"
     api = tool.post("/api/tournaments/import-archon", json={"workbook": base64.b64encode(b"nope").decode()})
     assert api.status_code == 400 and api.get_json()["problems"] == ["This is a text file (a CSV?), not a workbook: "
                                                                      "import players from a CSV on the tournament's "
@@ -335,3 +335,41 @@ def test_the_export_download(client):
     assert r.status_code == 200 and r.data.startswith(b"PK\x03\x04")
     assert r.mimetype == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     assert openpyxl.load_workbook(io.BytesIO(r.data))["Tournament Info"]["B3"].value == "Dl Cup"
+
+
+def test_the_cli_exports_and_imports(tmp_path):
+    from click.testing import CliRunner
+
+    from judgekit.cli import main
+    from judgekit.db import migrate
+    db = open_db(tmp_path / "judgekit.db")
+    migrate(db)
+    tid, _ = hand_event(db)
+    db.close()
+    runner = CliRunner()
+    out = tmp_path / "event.xlsx"
+    r = runner.invoke(main, ["--instance", str(tmp_path), "export", "archon", "--tournament", str(tid), "-o", str(out)])
+    assert r.exit_code == 0 and out.read_bytes().startswith(b"PK")
+    r = runner.invoke(main, ["--instance", str(tmp_path), "import", "archon", str(out), "--organizer", "Olga"])
+    assert r.exit_code == 0 and "tournament 2 imported" in r.output and "organizer O-" in r.output
+    db = open_db(tmp_path / "judgekit.db")
+    assert store.vekn_report(db, 2).text == EXPECTED
+    db.close()
+    bad = tmp_path / "bad.xlsx"
+    bad.write_bytes(BAD["merged"][0]())
+    r = runner.invoke(main, ["--instance", str(tmp_path), "import", "archon", str(bad)])
+    assert r.exit_code == 1 and "Round 1!D7:D10 is a merged range" in r.output
+    players = tmp_path / "players.csv"
+    players.write_bytes("\ufeffname;vekn\nZoë Ünal;77\nBo;77\n".encode())
+    r = runner.invoke(main, ["--instance", str(tmp_path), "import", "players", str(players), "--tournament", "2"])
+    assert r.exit_code == 1 and "line 2: VEKN number 77 is also on line 3 (Bo)" in r.output
+    players.write_bytes("\ufeffname;vekn\nZoë Ünal;77\nBo;78\n".encode())
+    r = runner.invoke(main, ["--instance", str(tmp_path), "import", "players", str(players), "--tournament", "2",
+                             "--check-in"])
+    assert r.exit_code == 1 and "the final has begun" in r.output   # an event whose final is played takes no one
+    store_db = open_db(tmp_path / "judgekit.db")
+    new = store.create_tournament(store_db, {"name": "Next"})
+    store_db.close()
+    r = runner.invoke(main, ["--instance", str(tmp_path), "import", "players", str(players), "--tournament", str(new),
+                             "--check-in"])
+    assert r.exit_code == 0 and "2 players registered in tournament 3 and checked in" in r.output

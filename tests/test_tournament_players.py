@@ -230,8 +230,11 @@ def test_self_check_in_answers_every_case(db):
     assert store.player_history(db, tid, out["player"]["id"])[-1]["how"] == "phone"
     again = store.self_check_in(db, tid, code, w=w, who="100", now=now + 5)
     assert again["status"] == "already" and again["since"]
-    choose = store.self_check_in(db, tid, code, w=w, who="ana", now=now)
+    store.add_player(db, tid, {"name": "Kira Tanaka", "vekn": "104", "checked_in": False})
+    choose = store.self_check_in(db, tid, code, w=w, who="ana", now=now)   # a word's start: not Tanaka
     assert choose["status"] == "choose" and [p["name"] for p in choose["candidates"]] == ["Ana Silva", "Ana Costa"]
+    assert [p["name"] for p in store.self_check_in(db, tid, code, w=w, who="an co", now=now)["candidates"]] == \
+        ["Ana Costa"]
     picked = store.self_check_in(db, tid, code, w=w, player_id=choose["candidates"][1]["id"], now=now)
     assert picked["status"] == "checked-in" and picked["player"]["name"] == "Ana Costa"
     one = store.self_check_in(db, tid, code, w=w, who="zoe", now=now)  # a name is confirmed before check-in

@@ -172,7 +172,7 @@ def test_the_edit_page_and_the_api_keep_the_change(client, org, signed_in):
                                "vekn": "1234567", "city": "Lyon", "country": "France"})
     assert r.status_code == 302
     html = client.get(url).get_data(as_text=True)
-    assert "<h1>Ana Maria Silva</h1>" in html and "changed <b>vekn</b> from “P12” to “1234567”" in html
+    assert "<h1>Ana Maria Silva</h1>" in html and "<b>VEKN number</b> from “P12” to “1234567”" in html
     hist = client.get(f"/api/tournaments/{tid}/players/{a['id']}/history").get_json()["history"]
     assert [h["kind"] for h in hist] == ["check-in", "edit", "edit"]
 

@@ -108,6 +108,12 @@ JSON: dict[str, Callable[[dict], Any]] = {
     "auth.api_codes_issue": lambda w: {"roles": ["judge"]},
     "trainer.api_check": lambda w: {"prompt": w["prompt"], "said": []},
     "trainer.api_progress": lambda w: [{"scenario": w["scenario"], "answer": "x", "correct": True}],
+    "players.api_bulk": lambda w: {"text": "Ana;Silva;7100001;Lyon;France\nBo Dias;P12", "checked_in": False,
+                                   "dry_run": False},
+    "players.api_check_in_all": lambda w: {},
+    "report.api_event": lambda w: {"level": "National Championship", "vekn_event_id": 123, "head_judge": "Hal",
+                                   "format": "Constructed"},
+    "report.api_import": lambda w: {"workbook": "UEsDBBQAAAAIAA==", "organizer": "Ola"},
 }
 
 FORMS: dict[str, Callable[[dict], dict]] = {
@@ -136,6 +142,12 @@ FORMS: dict[str, Callable[[dict], dict]] = {
     "trainer.session_answer": lambda w: {"n": "1", "scenario": w["scenario"], "choice": "x"},
     "trainer.question_answer": lambda w: {"choice": "x"},
     "trainer.practice_page": lambda w: {"said": "", "line": "bleed 2", "do": "check"},
+    "players.import_page": lambda w: {"text": "first;last;vekn\nAna;Silva;7200001", "action": "preview",
+                                      "checked_in": "1"},
+    "players.edit_page": lambda w: {"first_name": "Pat", "last_name": "Doe", "vekn": "P77", "city": "Lyon",
+                                    "country": "France"},
+    "players.self_check_in": lambda w: {"code": "ABCDE", "w": "1", "who": "Player 1", "player_id": ""},
+    "report.event_form": lambda w: {"level": "national", "vekn_event_id": "12", "date": "2025-05-01"},
 }
 
 QUERY: dict[str, Callable[[dict], dict]] = {
@@ -156,6 +168,9 @@ QUERY: dict[str, Callable[[dict], dict]] = {
     "penalties.api_suggest": lambda w: {"judge_minutes": "3"},
     "trainer.session_page": lambda w: {"r": "1"},
     "auth.sign_in": lambda w: {"next": "/tournaments"},
+    "report.export_results": lambda w: {"round": "1"},
+    "players.self_check_in": lambda w: {"code": "ABCDE", "w": "3000000"},
+    "players.checkin_qr": lambda w: {"w": "1"},
 }
 
 

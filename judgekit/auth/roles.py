@@ -40,6 +40,7 @@ _TABLE = [
     ("penalties.issue", JUDGE, "issue a penalty (SA/DQ wait for the head judge)"),
     ("penalties.player", JUDGE, "see one player's penalty record in this event"),
     ("time.extend", JUDGE, "record a time extension at a table"),
+    ("calls.handle", JUDGE, "see the judge calls and the floor view, claim and close calls"),
     # head judge
     ("penalties.list", HEAD_JUDGE, "see all penalties, repeat offenders, pending approvals"),
     ("penalties.approve", HEAD_JUDGE, "approve a Standings Adjustment, Disqualification or deviation"),
@@ -47,6 +48,7 @@ _TABLE = [
     ("results.override", HEAD_JUDGE, "override a table's score with a written reason"),
     ("results.correct", HEAD_JUDGE, "correct a table's result after its round is closed, with a reason"),
     ("rounds.swap", HEAD_JUDGE, "swap two players' seats in an open round"),
+    ("calls.assign", HEAD_JUDGE, "reassign judge calls, close another judge's call, see the notifications"),
     ("rounds.close", HEAD_JUDGE, "close a round"),
     ("final.run", HEAD_JUDGE, "draw tosses, start and seat the final"),
     ("export", HEAD_JUDGE, "export penalties, standings and seating; print the penalty report"),

@@ -182,7 +182,7 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
         for w in words:
             if DIGITS.fullmatch(w) and "amount" not in marks:
                 marks["amount"] = int(w)
-            elif w.lower() in ("for", "against"):
+            elif w.lower() in ("for", "against", "abstain"):
                 ev["side"] = w.lower()
             else:
                 rest_words.append(w)

@@ -22,6 +22,7 @@ Pure domain code: no Flask. Errors are returned as values (`StoreError`).
 from __future__ import annotations
 
 import json
+import logging
 import zlib
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -336,7 +337,25 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
             if entry.last - entry.snapshot_seq >= checked.SNAPSHOT_EVERY:
                 with synchronous(db, "NORMAL"):   # derived data: no fsync needed
                     checked.save_snapshot(db, game_id, entry, checked.derived_version(cards))
+    if new_events and game.get("tournament_id") is not None:
+        _tell_listeners(db, game, new_events, result.state)
     return result
+
+
+# Told of every append of new events to a tournament's game, after its write (inside the
+# caller's transaction when there is one): `listener(db, game, new_events, state)`. The live
+# hall registers one (`judgekit.live.feed`: clocks, extensions and finished games for the
+# room display); the recorder does not know who listens. A listener's failure never fails
+# the append.
+APPEND_LISTENERS: list[Callable[..., None]] = []
+
+
+def _tell_listeners(db, game: dict[str, Any], new_events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+    for listener in list(APPEND_LISTENERS):
+        try:
+            listener(db, game, new_events, state)
+        except Exception:  # the events are stored: a listener's problem is logged, not the judge's
+            logging.getLogger("judgekit").exception("recorder append listener %r failed", listener)
 
 
 def _field_of(path: str) -> tuple[int | None, str]:
@@ -506,7 +525,8 @@ def _rebuild(db, game: dict[str, Any], cards, version: str) -> checked.Entry:
                 rev[target] = max(rev[target], fix)
         conn.execute("DELETE FROM event_lines WHERE game_id = ?", [game["id"]])
         for e, batch, fed, context in parts:
-            line = lines.make_line(e, batch, fed, context, lines.finding_dicts(found.get(e["seq"], ())), fixes, seats)
+            line = lines.make_line(e, batch, fed, context, lines.finding_dicts(found.get(e["seq"], ())), fixes, seats,
+                                   cards)
             lines.write(conn, game["id"], [line], rev[e["seq"]])
         lines.set_version(conn, game["id"], version)
     entry = checked.Entry(engine, last, cards, tuple(seats), lines_ok=True)
@@ -540,7 +560,7 @@ def _check_new(conn, game: dict[str, Any], cards, entry: checked.Entry,
         for event in new_events:
             seq = event["seq"]
             out[seq] = lines.make_line(event, batch, event, contexts[seq], lines.finding_dicts(found.get(seq, ())),
-                                       _EMPTY, seats)
+                                       _EMPTY, seats, cards)
         reported = {f.seq for f in engine.findings[before:]}
         corrections = _EMPTY
     else:
@@ -564,7 +584,7 @@ def _check_new(conn, game: dict[str, Any], cards, entry: checked.Entry,
         for event, batch, fed, context in parts:
             seq = event["seq"]
             line = lines.make_line(event, batch, fed, context, lines.finding_dicts(found.get(seq, ())),
-                                   corrections, seats)
+                                   corrections, seats, cards)
             if seq not in before_lines or lines.dumps(line) != lines.dumps(before_lines[seq]):
                 out[seq] = line
     earlier = {s for s in reported if 0 < s < new_events[0]["seq"] and s not in out}

@@ -23,6 +23,7 @@ from judgekit.recorder import clock, facts, findings, notation, practice, store
 from judgekit.recorder.cards import load_cards
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
+from judgekit.tournament.penalties import extensions
 from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("recorder", __name__)
@@ -239,6 +240,20 @@ def api_parse(game_id: int):
     return jsonify({"events": checked, "summaries": [describe(e, game["seats"]) for e in checked]})
 
 
+@bp.get("/api/games/<id:game_id>/clock")
+def api_table_clock(game_id: int):
+    """The clock a tournament's table runs on (the round's start + time limit + the table's
+    extensions, or the game's own clock once a judge started it); `{"clock": null}` for a
+    practice game. The recorder page asks for it while the round has not started."""
+    game = readable_game(game_id)
+    return jsonify({"clock": table_clock(game)})
+
+
+def table_clock(game: dict) -> dict | None:
+    """The tournament's clock of the game's table (None for a practice game)."""
+    return extensions.game_table_clock(get_db(), game)
+
+
 @bp.get("/api/games/<id:game_id>/outcome")
 def api_outcome(game_id: int):
     readable_game(game_id)
@@ -327,5 +342,9 @@ def game_page(game_id: int):
     # a tournament's game: its signed-in judge records (the name the server puts on each
     # entry, shown, never asked); a practice game: the name the page keeps on the device
     signed_in = current_judge() if game["tournament_id"] is not None else None
+    vocabulary = {t: {"seat": rule, "fields": {k: (list(v) if isinstance(v, tuple) else v)
+                                              for k, v in fields.items()}}
+                  for t, (rule, fields, _) in VOCABULARY.items()}
     return render_template("recorder/game.html", game=game, guidance=guidance,
-                           cap=clock.EXTENSION_CAP_MIN, verbs=notation.VERBS, signed_in=signed_in)
+                           cap=clock.EXTENSION_CAP_MIN, verbs=notation.VERBS, signed_in=signed_in,
+                           table_clock=table_clock(game), vocabulary=vocabulary)

@@ -343,6 +343,8 @@ def _declare_line(e, names, who, ctx) -> str:
 
 def _vote_line(e, who) -> str:
     votes, side = e.get("votes"), e.get("side")
+    if side == "abstain":
+        return f"{who} abstains" + _paren([e["vampire"]] if e.get("vampire") else [])
     if votes is None and side is None:
         line = f"{who} votes (no number, no side)"
     elif votes is None:

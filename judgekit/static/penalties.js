@@ -136,7 +136,10 @@
       }).catch(function () { /* offline: the server checks everything on submit */ });
     }
     unregistered();
-    if (infraction.value && player.value) update(!!penalty.value && form.querySelector(".pen-error"));
+    // A penalty chosen before this script ran (a slow phone) is the judge's: keep it.
+    var chosen = penalty.selectedIndex >= 0 && !penalty.options[penalty.selectedIndex].defaultSelected;
+    if (infraction.value && player.value) update(chosen || (!!penalty.value && !!form.querySelector(".pen-error")));
+    form.setAttribute("data-ready", "");
   }
 
   // --- the extension form: the suggested amount comes from the server (recorder/clock.py) ---
@@ -154,5 +157,7 @@
           if (auto || !target.value) { target.value = res.body.low || ""; auto = true; }
         });
     });
+    // offered by a closed judge call (the floor view's link): the suggestion at once
+    if (input.value.trim()) input.dispatchEvent(new Event("input"));
   });
 })();

@@ -15,22 +15,19 @@
   var $ = function (id) { return document.getElementById(id); };
   var game = window.judgekitGame(root, {changed: changed, say: say});
   var view = null;     // game.view once loaded
-  var ACTIONS = ["bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
-                 "rescue", "diablerie", "anarch", "card", "other"];
-  var TALK = ["negotiate", "question", "answer", "hypothetical", "raised-voice", "slur", "physical-threat"];
-  var WINDOWS = ["unlock", "master", "minion", "after-action", "minion-end", "influence", "discard",
-                 "pre-range", "range", "pre-strike", "strike", "damage", "press"];
-  var LABELS = {seat: "Seat", minion: "Minion", card: "Card", action: "Action", amount: "Amount",
-    target_seat: "Target seat", target: "Target", strike: "Strike", damage: "Damage", votes: "Votes",
-    side: "Side", vampire: "Voting vampire", terms: "Terms", minutes: "Minutes",
-    judge_minutes: "Judge time at the table (min)", reason: "Reason", kind: "What was said",
-    text: "Text", discipline: "Discipline (dom / DOM)", window: "Window", phase: "Phase"};
-  var NUMBERS = {amount: 1, damage: 1, votes: 1, minutes: 1, judge_minutes: 1};
+  var PRACTICE = root.dataset.practice === "1";       // a practice game: its own clock, started here
+  var ROUND = {start: parseFloat(root.dataset.roundStart) || null, limit: parseFloat(root.dataset.roundLimit) || null};
+  var VOCABULARY = JSON.parse(root.dataset.vocabulary || "{}");
 
   // A signed-in judge (a tournament's game) records under their name; the server puts it on
   // every entry whatever the page sends. A practice game: the name kept on this device.
   var SIGNED_IN = game.signedIn;
   var judge = game.judge;
+  // the chips, the suggestions and the forms (recorder-fields.js, recorder-entry.js)
+  var F = window.judgekitFields(game.request);
+  var entry = window.judgekitEntry({root: root, seats: SEATS, fields: F, vocabulary: VOCABULARY,
+    view: function () { return view; }, send: send, say: say, once: once, practice: PRACTICE,
+    chosen: function () { return chosen; }, forChosen: forChosen});
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) {
@@ -48,17 +45,23 @@
 
   // --- sending ----------------------------------------------------------------------------
   function send(events) {
-    // an entry: kept on this device first (the outbox), sent in order; the answer redraws the page
-    return game.send(events).then(function (ok) { if (ok) choose(null); return ok; });   // a chosen seat lasts one entry
+    // an entry: kept on this device first (the outbox), sent in order; the answer redraws the page.
+    // A chosen seat lasts one entry: it is cleared as the entry is made, so a seat tapped
+    // while the answer is on its way is the next entry's.
+    if (chosen) choose(null);
+    return game.send(events);
   }
   var busy = {};
   function once(key, fn) {
     // a second tap on the same button while its entry is on its way is the same tap (a
     // double tap): ignored. (One that comes after the answer is refused by the server if it
     // repeats the entry within a moment of it: 409 "tapped twice".)
-    if (busy[key]) return;
-    busy[key] = true;
-    Promise.resolve(fn()).then(function () { busy[key] = false; }, function () { busy[key] = false; });
+    if (busy[key]) { busy[key] = "twice"; say("Tapped twice: it is recorded once."); return; }
+    busy[key] = "once";
+    Promise.resolve(fn()).then(function (ok) {
+      if (busy[key] === "twice" && ok) say("Recorded once (tapped twice: the second tap was not recorded again).");
+      busy[key] = false;
+    }, function () { busy[key] = false; });
   }
 
   // --- rendering ------------------------------------------------------------------------
@@ -70,6 +73,7 @@
   function render(seqs) {
     var st = view.state;
     renderSeats(st);
+    $("rec-status").textContent = st.status || "";
     renderNext(st);
     if (seqs) updateLog(seqs); else renderLog();
     tick();
@@ -95,7 +99,7 @@
       node.style.left = "clamp(" + half + "px, " + (50 + 39 * Math.cos(angle)) + "%, calc(100% - " + half + "px))";
       node.style.top = (50 + 40 * Math.sin(angle)) + "%";
       var tags = [];
-      if (info.out) tags.push(info.out);
+      if (info.out) tags.push(info.out_words || info.out);   // "ousted", "withdrew", "conceded"
       if (s === acting) tags.push("▶ acting");
       if (actor && s === actor.prey) tags.push("prey");
       if (actor && s === actor.predator) tags.push("predator");
@@ -115,16 +119,13 @@
     c.textContent = "";
     if (!turn.seat) { c.appendChild(el("b", {}, "Not started")); return; }
     c.appendChild(el("b", {}, "Turn " + turn.number + " · " + SEATS[turn.seat - 1]));
-    c.appendChild(el("div", {}, turn.ended ? "turn ended" : turn.phase + " phase"));
+    c.appendChild(el("div", {}, turn.ended ? "turn ended" : "the " + turn.phase + " phase"));
     if (a) {
-      var line = a.kind + (a.minion ? " · " + a.minion : "") + (a.amount != null ? " · " + a.amount : "") +
-        (a.target_seat ? " → " + SEATS[a.target_seat - 1] : "");
-      c.appendChild(el("div", {}, line));
-      var wait = !a.actor_passed ? "acting player to pass" :
-        st.combat ? "combat: " + st.combat.step + " (round " + st.combat.round + ")" :
-        a.attempting != null ? "block attempt by " + SEATS[a.attempting - 1] : "";
-      if (wait) c.appendChild(el("div", {}, wait));
-    }
+      // what the action is now, in words: after a Deflection, the new target
+      c.appendChild(el("div", {"class": "rec-center-action"}, a.words));
+      if (st.combat) c.appendChild(el("div", {}, "combat, round " + st.combat.round));
+      else if (a.polling) c.appendChild(el("div", {}, "referendum"));
+    } else if (st.game_over) c.appendChild(el("div", {}, st.game_over.stored ? "game over" : "game over — score it"));
   }
 
   // --- the chosen seat --------------------------------------------------------------------
@@ -148,7 +149,11 @@
     });
   });
   $("rec-chosen-clear").addEventListener("click", function () { choose(null); });
-  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && chosen) choose(null); });
+  document.addEventListener("keydown", function (ev) {
+    // Escape: a form open closes (back to the table); else the chosen seat is let go
+    if (ev.key !== "Escape") return;
+    if (entry.isOpen()) { entry.close(); window.scrollTo(0, 0); } else if (chosen) choose(null);
+  });
 
   function forChosen(step) {
     // the step made the chosen seat's (the engine gives its label for any seat: for_seat)
@@ -159,18 +164,7 @@
   }
 
   function renderNext(st) {
-    var box = $("rec-next");
-    box.textContent = "";
-    (st.next || []).forEach(function (original) {
-      var step = forChosen(original);
-      var btn = el("button", {type: "button", "class": (step.kind === "secondary" ? "is-secondary" : "") +
-        (step.chosen ? " is-for-chosen" : "")}, step.label);
-      btn.addEventListener("click", function () {
-        if (step.ask && step.ask.length) ask(step.label, step.event, step.ask);
-        else once("next:" + step.label, function () { return send([step.event]); });
-      });
-      box.appendChild(btn);
-    });
+    entry.renderDeck(st);
     var more = $("rec-more");
     if (!more.childNodes.length) buildMore();
   }
@@ -180,20 +174,23 @@
     // the chosen seat if one is, else the acting seat (Card…, Stop talk) or the form's first
     var acting = function () { return chosen || (view && view.state.turn.seat); };
     var items = [
-      ["Card…", function () { ask("Play a card", {type: "card.play", seat: acting()}, ["seat", "card", "minion", "discipline", "target", "amount"]); }],
-      ["Reaction…", function () { ask("Reaction", {type: "reaction", seat: chosen}, ["seat", "card", "minion", "discipline", "target_seat"]); }],
-      ["Replace", function () { ask("Replace a card", {type: "card.replace", seat: chosen}, ["seat"]); }],
+      ["Card…", function () { entry.cardForm(acting(), null); }],
+      ["Reaction…", function () { entry.reactionForm(chosen); }],
+      ["Redirect…", function () { entry.redirectForm(chosen); }],
+      ["Replace", function () { ask("Replace a card", {type: "card.replace", seat: chosen || acting()}, ["seat"]); }],
       ["Wait! (interrupt)…", function () { ask("Interrupt a shortcut", {type: "interrupt", seat: chosen}, ["seat", "window", "card"]); }],
       ["Talk…", function () { ask("Table talk", {type: "talk", seat: chosen}, ["seat", "kind", "text"]); }],
-      ["Stop talk", function () { send([{type: "talk.stop", seat: acting()}]); }],
+      ["Stop talk", function () { once("talk.stop", function () { return send([{type: "talk.stop", seat: acting()}]); }); }],
       ["Oust…", function () { ask("Oust", {type: "oust", seat: chosen}, ["seat"]); }],
-      ["Start clock", function () { send([{type: "game.start"}]); }],
-      ["Pause / resume", function () {
-        var c = view.state.clock; send([{type: c.paused ? "time.resume" : "time.pause"}]); }],
-      ["Extend time…", function () { ask("Time extension", {type: "time.extend"}, ["judge_minutes", "minutes", "reason"]); }],
-      ["Time call", function () { if (confirm("Call time for this table?")) send([{type: "time.call"}]); }],
+      // one clock: a tournament's table runs on the round's, started by the organizer
+      PRACTICE ? ["Start clock", function () { once("game.start", function () { return send([{type: "game.start"}]); }); }] : null,
+      PRACTICE ? ["Pause / resume", function () {   // a tournament's round clock is not paused at a table
+        var c = view.state.clock;
+        once("pause", function () { return send([{type: c.paused ? "time.resume" : "time.pause"}]); }); }] : null,
+      ["Extend time…", extensionForm],
+      ["Time call", function () { if (confirm("Call time for this table?")) once("time.call", function () { return send([{type: "time.call"}]); }); }],
       ["Note…", function () { ask("Note", {type: "note"}, ["text"]); }]
-    ];
+    ].filter(Boolean);
     if (!SIGNED_IN) items.push(["Judge: " + judge(), function (btn) {   // signed in: shown at the top
       var name = prompt("Your name as judge (recorded on each entry):", judge());
       if (name) { localStorage.setItem("judgekit.judge", window.judgekitText.cut(name, 80)); btn.textContent = "Judge: " + judge(); }
@@ -205,109 +202,118 @@
     });
   }
 
-  function field(name, value) {
-    var input;
-    var options = name === "seat" || name === "target_seat" ? SEATS.map(function (_, i) { return [i + 1, who(i + 1)]; }) :
-      name === "action" ? ACTIONS.map(function (x) { return [x, x]; }) :
-      name === "side" ? [["for", "for"], ["against", "against"]] :
-      name === "kind" ? TALK.map(function (x) { return [x, x]; }) :
-      name === "window" ? WINDOWS.map(function (x) { return [x, x]; }) : null;
-    if (options) {
-      input = el("select", {name: name});
-      if (name === "target_seat" || name === "window") input.appendChild(el("option", {value: ""}, "—"));
-      options.forEach(function (o) {
-        var opt = el("option", {value: o[0]}, o[1]);
-        if (String(o[0]) === String(value)) opt.selected = true;
-        input.appendChild(opt);
-      });
-    } else {
-      input = el("input", {name: name, type: NUMBERS[name] ? "number" : "text", autocomplete: "off"});
-      if (NUMBERS[name]) { input.min = "0"; input.step = name === "judge_minutes" ? "0.5" : "1"; input.inputMode = "numeric"; }
-      if (value != null) input.value = value;
-      if (name === "minion" || name === "vampire" || name === "card") {
-        input.addEventListener("input", function () {
-          suggestFor(input.value, name === "card" ? "library" : "crypt", function (pick) { input.value = pick; });
-        });
-      }
-    }
-    var label = el("label", {}, LABELS[name] || name);
-    label.appendChild(input);
-    return label;
-  }
-
   function ask(title, base, names, done) {
-    var form = $("rec-ask");
-    form.textContent = "";
-    form.hidden = false;
-    form.appendChild(el("div", {"class": "rec-ask-title"}, title));
-    names.forEach(function (n) { form.appendChild(field(n, base[n])); });
-    var hint = null;
-    if (names.indexOf("judge_minutes") >= 0) {
-      hint = el("p", {"class": "rec-ask-hint"}, "Guidance: " + GUIDANCE.map(function (g) {
+    return entry.ask(title, base, names, done);
+  }
+  function extensionForm() {
+    // the judge's time at the table suggests the minutes (v2 guidance); past the cap, said so
+    entry.ask("Time extension", {type: "time.extend"}, ["judge_minutes", "minutes", "reason"], null, function (form, ctl) {
+      var hint = el("p", {"class": "rec-ask-hint"}, "Guidance: " + GUIDANCE.map(function (g) {
         return (g.judge_minutes < 1 ? "< 1 min" : "≈" + g.judge_minutes + " min") + " → " +
           (g.range[1] ? "+" + g.range[0] + (g.range[1] !== g.range[0] ? "–" + g.range[1] : "") : "none");
       }).join("; ") + ". Cap " + CAP + " min per round.");
-      form.appendChild(hint);
-      var jm = form.querySelector("[name=judge_minutes]"), mins = form.querySelector("[name=minutes]");
-      jm.addEventListener("input", function () {
+      form.insertBefore(hint, form.querySelector(".rec-ask-buttons"));
+      var jm = form.querySelector("[name=judge_minutes]");
+      var update = function () {
         var m = +jm.value, r = m < 1 ? [0, 0] : m <= 3 ? [2, 2] : m <= 5 ? [3, 5] : [5, 10];
-        if (!mins.value || mins.dataset.auto) { mins.value = r[0] || ""; mins.dataset.auto = "1"; }
-        var total = (view.state.clock.extended_min || 0) + (+mins.value || 0);
+        if (ctl.get("minutes") === "" || ctl.values["auto:minutes"]) ctl.set("minutes", r[0] || "", {auto: true, quiet: true});
+        var total = (view.state.clock.extended_min || 0) + (+ctl.get("minutes") || 0);
         hint.textContent = "Suggested: " + (r[1] ? "+" + r[0] + (r[1] !== r[0] ? " to +" + r[1] : "") + " min" : "no extension") +
           (total > CAP ? " — over the " + CAP + "-minute cap (" + total + " min)!" : "");
-      });
-    }
-    var ok = el("button", {type: "submit"}, "Record");
-    var cancel = el("button", {type: "button"}, "Cancel");
-    cancel.addEventListener("click", function () { form.hidden = true; });
-    form.appendChild(ok); form.appendChild(cancel);
-    var warned = null;  // an extension over the cap: recorded on a second, confirming tap
-    form.oninput = function () { if (warned) { warned.remove(); warned = null; ok.textContent = "Record"; } };
-    form.onsubmit = function (ev) {
-      ev.preventDefault();
-      var event = Object.assign({}, base);
-      names.forEach(function (n) {
-        var v = form.querySelector("[name=" + n + "]").value.trim();
-        if (v === "") { delete event[n]; return; }
-        event[n] = (n === "seat" || n === "target_seat" || (NUMBERS[n] && n !== "judge_minutes")) ? parseInt(v, 10) :
-          n === "judge_minutes" ? parseFloat(v) : v;
-      });
-      var total = (view.state.clock.extended_min || 0) + (event.minutes || 0);
-      if (event.type === "time.extend" && total > CAP && !warned) {
-        warned = el("p", {"class": "rec-ask-warn", role: "alert"}, "This table would have " + total +
-          " minutes of extensions, over the " + CAP + "-minute cap per round: only for a major disruption " +
-          "or with the head judge's leave.");
-        form.insertBefore(warned, ok);
-        ok.textContent = "Record over the cap";
-        ok.focus();
-        return;
-      }
-      once("ask:" + title, function () {
-        return send([event]).then(function (ok) { if (ok) { form.hidden = true; if (done) done(); } });
-      });
-    };
-    var first = form.querySelector("input, select");
-    if (first) first.focus();
+      };
+      jm.addEventListener("input", update);
+      // past the cap, recorded only on a second, confirming tap (as on the tournament's time page)
+      var warned = null, ok = form.querySelector("button[type=submit]");
+      form.oninput = function () { if (warned) { warned.remove(); warned = null; ok.textContent = "Record"; } };
+      form.onclick = function (ev) {   // a chip that changes the minutes asks again
+        if (warned && ev.target.closest("[data-field=minutes]")) form.oninput();
+      };
+      ctl.spec.build = function (event) {
+        var total = (view.state.clock.extended_min || 0) + (event.minutes || 0);
+        if (total > CAP && !warned) {
+          warned = el("p", {"class": "rec-ask-warn", role: "alert"}, "This table would have " + total +
+            " minutes of extensions, over the " + CAP + "-minute cap per round: only for a major disruption " +
+            "or with the head judge's leave.");
+          form.insertBefore(warned, form.querySelector(".rec-ask-buttons"));
+          ok.textContent = "Record over the cap";
+          ok.focus();
+          return null;
+        }
+        return [event];
+      };
+    });
   }
 
+  // text with each card the server says the entry names (e.cards: {name, url}) as a link
+  // to the card's page: one tap from a log line or a finding to the card's rulings
+  function withCardLinks(text, cards) {
+    var frag = document.createDocumentFragment(), names = (cards || []).slice();
+    names.sort(function (a, b) { return b.name.length - a.name.length; });   // longest first
+    var rest = text;
+    while (rest) {
+      var best = null, at = -1;
+      names.forEach(function (c) {
+        var i = rest.indexOf(c.name);
+        if (i >= 0 && (at < 0 || i < at)) { best = c; at = i; }
+      });
+      if (!best) { frag.appendChild(document.createTextNode(rest)); break; }
+      if (at) frag.appendChild(document.createTextNode(rest.slice(0, at)));
+      frag.appendChild(el("a", {"class": "rec-card", href: best.url}, best.name));
+      rest = rest.slice(at + best.name.length);
+    }
+    return frag;
+  }
+
+  var NAME_FIELDS = {card: "card", target_card: "card", minion: "minion", vampire: "minion", target: "minion"};
+  function summaryNode(e) {
+    // the log line in words, each card or minion name it says in a span of its own
+    // (data-name, data-kind): the place where a name can become a link to its card page
+    var text = e.summary || "", frag = document.createDocumentFragment();
+    var fields = e.corrected || e, marks = [];
+    Object.keys(NAME_FIELDS).forEach(function (k) {
+      var n = fields[k];
+      if (typeof n !== "string" || !n) return;
+      var at = text.indexOf(n);
+      if (at >= 0 && !marks.some(function (m) { return at < m.end && at + n.length > m.at; })) {
+        marks.push({at: at, end: at + n.length, name: n, kind: NAME_FIELDS[k]});
+      }
+    });
+    marks.sort(function (x, y) { return x.at - y.at; });
+    var pos = 0;
+    marks.forEach(function (m) {
+      frag.appendChild(document.createTextNode(text.slice(pos, m.at)));
+      frag.appendChild(el("span", {"class": "rec-name", "data-name": m.name, "data-kind": m.kind}, m.name));
+      pos = m.end;
+    });
+    frag.appendChild(document.createTextNode(text.slice(pos)));
+    return frag;
+  }
   function lineNode(e) {
     // one log line: what was recorded (as corrected), when and by whom, its findings
     var amended = e.amended_by && e.amended_by.length;
     var li = el("li", {"data-seq": e.seq, "class": (e.retracted ? "is-retracted" : "") +
       (amended ? " is-amended" : "") + (e.type === "amend" ? " is-correction" : "")});
-    var sum = el("div", {"class": "rec-sum"});
+    // the line is a button: a tap opens it to be corrected (an amend) or taken back
+    var sum = el("button", {type: "button", "class": "rec-sum", title: "Tap to correct this line"});
     sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
-    sum.appendChild(document.createTextNode(e.summary || e.type));   // as corrected, if amended
+    sum.appendChild(summaryNode(e));   // as corrected, if amended
+    sum.addEventListener("click", function () { entry.amend(game.line(e.seq) || e, li); });
     li.appendChild(sum);
     if (amended) li.appendChild(el("div", {"class": "rec-was"}, "was: " + e.original_summary));
     var t = e.time ? new Date(e.time) : null;
-    li.appendChild(el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
+    var meta = el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
       " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "") +
-      (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : "")));
+      (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : ""));
+    li.appendChild(meta);
+    // the cards the line names, as links beside it (the line itself is a button: no link inside)
+    (e.cards || []).forEach(function (c) {
+      meta.appendChild(document.createTextNode(" · "));
+      meta.appendChild(el("a", {"class": "rec-card", href: c.url, title: "The card and its rulings"}, c.name + " ›"));
+    });
     (e.findings || []).forEach(function (f) {
       var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
       box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));
-      box.appendChild(document.createTextNode(" " + f.message + " "));
+      box.appendChild(withCardLinks(" " + f.message + " ", e.cards));
       var link = el("a", {href: f.url}, "rule ›");
       box.appendChild(link);
       if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +
@@ -335,7 +341,12 @@
     seqs.slice().sort(function (a, b) { return a - b; }).forEach(function (seq) {
       var node = lineNode(view.events[seq - 1]);
       var old = log.querySelector('li[data-seq="' + seq + '"]');
-      if (old) { old.replaceWith(node); return; }
+      if (old) {
+        var open = old.querySelector("#rec-ask");   // a correction being made there stays open
+        if (open) node.appendChild(open);
+        old.replaceWith(node);
+        return;
+      }
       var top = log.querySelector("li[data-seq]");   // the newest stored line (queued ones sit above it)
       if (top) log.insertBefore(node, top); else log.appendChild(node);
     });
@@ -348,74 +359,102 @@
     var h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
     return (neg ? "+" : "") + (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(sec).padStart(2, "0");
   }
+  function hhmm(epoch) { return new Date(epoch * 1000).toTimeString().slice(0, 5); }
   function tick() {
     if (!view) return;
     var c = view.state.clock, box = $("rec-clock");
     var now = game.now();
     var time = box.querySelector(".rec-clock-time"), note = box.querySelector(".rec-clock-note");
     box.className = "rec-clock";
-    if (c.started_at == null) {
+    var left;
+    if (c.started_at == null && !PRACTICE) {
+      // one clock: a tournament's table runs on its round's (start + limit + this table's
+      // extensions), the one the organizer's clocks page shows
+      var limit = ROUND.limit || c.limit_min;
+      if (!ROUND.start) {
+        time.textContent = fmt((limit + c.extended_min) * 60);
+        note.textContent = "round not started yet";
+        return;
+      }
+      var ends = ROUND.start + (limit + c.extended_min) * 60;
+      left = ends - (c.called_at != null ? Math.min(now, c.called_at) : now);
+      time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
+      note.textContent = c.called ? "time called" : (c.extended_min ? "+" + c.extended_min + " min" +
+        (c.over_cap ? " (over cap!)" : "") : "round") + " · ends " + hhmm(ends);
+    } else if (c.started_at == null) {
       time.textContent = fmt((c.limit_min + c.extended_min) * 60);
       note.textContent = "not started";
       return;
+    } else {
+      var at = c.paused_at != null ? c.paused_at : now;
+      if (c.called_at != null) at = Math.min(at, c.called_at);
+      left = (c.limit_min + c.extended_min) * 60 - (at - c.started_at - c.paused_total_s);
+      time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
+      note.textContent = c.called ? "time called" : c.paused ? "paused" :
+        (c.extended_min ? "+" + c.extended_min + " min" + (c.over_cap ? " (over cap!)" : "") : c.limit_min + " min round") +
+        (c.ends_at && !c.called ? " · ends " + hhmm(c.ends_at) : "");
     }
-    var at = c.paused_at != null ? c.paused_at : now;
-    if (c.called_at != null) at = Math.min(at, c.called_at);
-    var left = (c.limit_min + c.extended_min) * 60 - (at - c.started_at - c.paused_total_s);
-    time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
-    note.textContent = c.called ? "time called" : c.paused ? "paused" :
-      (c.extended_min ? "+" + c.extended_min + " min" + (c.over_cap ? " (over cap!)" : "") : c.limit_min + " min round") +
-      (c.ends_at && !c.called ? " · ends " + new Date(c.ends_at * 1000).toTimeString().slice(0, 5) : "");
     if (c.called) box.classList.add("is-called");
     else if (left < 0) box.classList.add("is-over");
     else if (left < 600) box.classList.add("is-low");
   }
+  function roundStart() {
+    // a tournament's table before its round starts: ask now and then when it did
+    if (PRACTICE || ROUND.start || !root.dataset.clockApi || document.visibilityState !== "visible") return;
+    game.request("GET", root.dataset.clockApi).then(function (res) {
+      var c = res.ok && res.data && res.data.clock;
+      if (c && c.round_started_at) { ROUND.start = c.round_started_at; ROUND.limit = c.limit_min; tick(); }
+    }).catch(function () {});
+  }
 
   // --- quick entry and name suggestions ---------------------------------------------------
-  var suggestTimer = null;
-  function suggestFor(prefix, kind, pick) {
-    clearTimeout(suggestTimer);
-    var box = $("rec-suggest");
-    if (!prefix || prefix.trim().length < 2) { box.textContent = ""; return; }
-    suggestTimer = setTimeout(function () {
-      game.request("GET", "/api/cards/complete?limit=6&kind=" + kind + "&q=" + encodeURIComponent(prefix.trim()))
-        .then(function (res) {
-          box.textContent = "";
-          (res.data.names || []).forEach(function (name) {
-            var b = el("button", {type: "button", role: "option"}, name);
-            b.addEventListener("click", function () { pick(name); box.textContent = ""; });
-            box.appendChild(b);
-          });
-        });
-    }, 120);
-  }
-  var CRYPT_VERBS = /^(?:\d\s+)?(bleed|hunt|equip|recruit|employ|political|pol|leave|rescue|diablerie|anarch|act|action|other|block|in|out|react|play|transfer|cancel|wake)\s+([^+@=*:~^#!"]*)$/i;
+  var CRYPT_VERBS = /^(?:\d\s+)?(bleed|hunt|equip|recruit|employ|political|pol|leave|rescue|diablerie|anarch|act|action|other|block|in|out|react|play|transfer|cancel|wake|vote|strike)\s+([^+@=*:~^#!"]*)$/i;
   function lineContext(line) {
+    // what the end of the quick-entry line is naming: a card (+ or ^), a target (@) or a minion
     var stmt = line.split(";").pop().replace(/^\s+/, "");
     var m = /([+^])([^+@=*:~^#!"]*)$/.exec(stmt);
-    if (m) return {kind: "library", prefix: m[2], start: line.length - m[2].length};
+    if (m) return {kind: "library", text: m[2], start: line.length - m[2].length};
     m = /@([A-Za-z][^+@=*:~^#!"]*)$/.exec(stmt);
-    if (m) return {kind: "crypt", prefix: m[1], start: line.length - m[1].length};
+    if (m) return {kind: "minion", text: m[1], start: line.length - m[1].length};
     m = CRYPT_VERBS.exec(stmt);
-    if (m && m[2].trim()) return {kind: "crypt", prefix: m[2], start: line.length - m[2].length};
+    if (m && m[2].trim()) {
+      var words = m[2].replace(/^\d+\s+|\b(for|against|abstain)\s+/gi, "");
+      return {kind: "minion", text: words, start: line.length - words.length};
+    }
     return null;
   }
   var input = $("rec-input");
-  input.addEventListener("input", function () {
-    var ctx = lineContext(input.value);
-    if (!ctx) { $("rec-suggest").textContent = ""; return; }
-    suggestFor(ctx.prefix, ctx.kind, function (name) {
-      input.value = input.value.slice(0, ctx.start) + name + " ";
+  var lineKind = "minion";
+  F.suggest(input, {
+    box: $("rec-suggest"),
+    kind: null,
+    prefix: function (value) {
+      var ctx = lineContext(value);
+      lineKind = ctx ? ctx.kind : null;
+      return ctx;
+    },
+    kindOf: function () { return lineKind; },
+    local: function () { return lineKind === "library" ? [] : onTable(); },
+    pick: function (name) {
+      var ctx = lineContext(input.value);
+      if (ctx) input.value = input.value.slice(0, ctx.start) + name + " ";
       input.focus();
-    });
+    }
   });
+  function onTable() {
+    var out = [];
+    (view ? view.state.seats : []).forEach(function (s) {
+      (s.minions || []).forEach(function (m) { if (out.indexOf(m.name) < 0) out.push(m.name); });
+    });
+    return out;
+  }
   $("rec-line").addEventListener("submit", function (ev) {
     ev.preventDefault();
     var line = input.value.trim();
     if (!line) return;
     // kept on the device first, then parsed and sent in order (the outbox)
+    if (chosen) choose(null);
     game.sendLine(line).then(function (ok) {
-      if (ok) choose(null);
       if (ok && input.value.trim() === line) { input.value = ""; $("rec-suggest").textContent = ""; }
     });
   });
@@ -443,7 +482,8 @@
     if (!item.events) { input.value = item.line; input.focus(); done(); return; }
     var e = item.events[0], base = {};
     Object.keys(e).forEach(function (k) { if (k !== "client_id") base[k] = e[k]; });
-    var names = Object.keys(base).filter(function (k) { return LABELS[k]; });
+    var shape = VOCABULARY[e.type] || {fields: {}};
+    var names = Object.keys(base).filter(function (k) { return k === "seat" || k in shape.fields; });
     ask("Fix: " + (e.type || "entry"), base, names, done);
   }
 
@@ -454,4 +494,5 @@
   }) : null;
   game.start();
   setInterval(tick, 1000);
+  setInterval(roundStart, 30000);
 })();

@@ -241,12 +241,13 @@ def self_check_in(tid):
     t = store.get_tournament(db, tid)
     code = request.values.get("code", "")[:40]
     w = request.values.get("w", "")[:20]
-    out, error, status = None, None, 200
+    out, error, error_field, status = None, None, None, 200
     if request.method == "POST":
         ticket = _throttle().begin(request.remote_addr or "?", t["id"], "check-in", time.monotonic())
         if not isinstance(ticket, Ticket):
             seconds = max(1, int(ticket + 0.999))
-            error, status = f"Too many wrong codes from this phone: wait {seconds} seconds and try again.", 429
+            error, error_field, status = (f"Too many wrong codes from this phone: wait {seconds} seconds and try "
+                                          "again.", "code", 429)
         else:
             try:
                 out = store.self_check_in(db, t["id"], code, w=w or None, who=request.form.get("who"),
@@ -257,8 +258,9 @@ def self_check_in(tid):
                     _throttle().succeeded(ticket)  # only wrong codes count against the phone
                 if exc.status == 404 and exc.field is None:
                     raise
-                error, status = exc.message, exc.status
+                error, error_field, status = exc.message, exc.field, exc.status
     state = store.checkin_state(db, t["id"])
     return render_template("tournament/checkin.html", t=t, code=code, w=w, out=out, error=error,
+                           error_field=error_field,
                            is_open=state["open"], who=request.form.get("who", ""),
                            minutes=checkin_mod.WINDOW_S // 60), status

@@ -173,8 +173,9 @@ def import_form():
 
 @bp.post("/api/tournaments/import-archon")
 def api_import():
-    """`{"workbook": the .xlsx file in base64, "organizer": name?}` → `{"id", "tournament",
-    "notes"}` and the organizer's `token`, `codes`, `role`, `name`; 400 with
+    """`{"workbook": the .xlsx file in base64, "organizer": name?}` → 201, the tournament (as
+    `POST /api/tournaments` answers: `codes`, `token`, `role`, `organizer`) and the import's
+    `notes`; 400 with
     `problems` (one per cell at fault) when the workbook cannot be imported."""
     body = json_object('{"workbook": "the .xlsx file, base64", "organizer": "your name"}')
     encoded = body.get("workbook")
@@ -188,5 +189,6 @@ def api_import():
     db = get_db()
     out = store.import_workbook(db, data, organizer=organizer)
     access = on_tournament_created(out["tournament"], organizer)
-    return jsonify({"id": out["tournament"], "tournament": store.get_tournament(db, out["tournament"]),
-                    "notes": out["notes"], **access}), 201
+    creator = access.pop("name")  # as POST /api/tournaments: "name" is the tournament's
+    return jsonify({**store.get_tournament(db, out["tournament"]), **access, "organizer": creator,
+                    "notes": out["notes"]}), 201

@@ -83,15 +83,19 @@ def pages_to_check(event):
         "vekn report": f"/tournaments/{t}/vekn", "add players": f"/tournaments/{t}/players/import",
         "edit player": f"/tournaments/{t}/players/1/edit", "check-in": f"/tournaments/{t}/check-in",
         "check-in screen": f"/tournaments/{t}/check-in/show",
+        "room display": f"/tournaments/{t}/room", "floor": f"/tournaments/{t}/floor",
+        "calls": f"/tournaments/{t}/calls", "call a judge": f"/tournaments/{t}/call/1",
+        "table cards": f"/tournaments/{t}/rounds/1/cards",
     }
 
 
 PAGES = ["home", "tournaments", "dashboard", "empty dashboard", "round", "table", "standings",
          "public standings", "final", "clocks", "penalties", "penalty form", "games", "recorder",
          "trainer", "practice", "question", "rules section", "guidelines", "reference", "history",
-         "search", "vekn report", "add players", "edit player", "check-in", "check-in screen"]
+         "search", "vekn report", "add players", "edit player", "check-in", "check-in screen",
+         "room display", "floor", "calls", "call a judge", "table cards"]
 DARK = ["home", "dashboard", "vekn report", "standings", "penalties", "recorder", "trainer", "question",
-        "rules section", "history"]
+        "rules section", "history", "room display", "floor"]
 
 
 def axe_violations(page, tries: int = 3) -> list[dict]:

@@ -48,14 +48,14 @@ def test_record_a_whole_turn_on_a_phone(page, live_server, live_app, shot):
     page.get_by_role("button", name="Ann: replace Villein").click()
     expect(page.get_by_role("button", name="Ann: replace Villein")).to_have_count(0)
 
-    # A bleed with the buttons: declare (form with name completion), pass, no block, success.
+    # A bleed with the buttons: declare (form with name completion under the field, the
+    # amount from the card facts), pass, no block, success.
     page.get_by_role("button", name="Ann declares an action…").click()
-    page.select_option("#rec-ask select[name=action]", "bleed")
     page.fill("#rec-ask input[name=minion]", "Modi")
-    page.locator("#rec-suggest button", has_text="Modius").click()
+    page.locator("#rec-ask [role=option]", has_text="Modius").click()
     expect(page.locator("#rec-ask input[name=minion]")).to_have_value("Modius")
-    page.fill("#rec-ask input[name=amount]", "1")
-    page.click("#rec-ask button[type=submit]")
+    expect(page.locator("#rec-ask input[name=amount]")).to_have_value("1")
+    page.get_by_role("button", name="Bleed 1 → Ben ✓").click()
     expect(page.locator("#rec-ask")).to_be_hidden()
     page.get_by_role("button", name=re.compile("Ann \\(seat 1\\): pass")).click()
     expect(page.locator(".rec-seat[data-seat='2']")).to_have_class(re.compile("is-waiting"))
@@ -90,7 +90,7 @@ def test_finding_inline_with_rule_link_and_one_tap_undo(page, live_server, live_
     line(page, "1 start; 1 bleed catalina vega =1")
     finding = page.locator(".rec-f[data-code='misrepresented']")
     expect(finding).to_have_count(1)
-    expect(finding.locator("a")).to_have_attribute("href", "/rules/announcements/action-declaration")
+    expect(finding.locator("a", has_text="rule ›")).to_have_attribute("href", "/rules/announcements/action-declaration")
     expect(finding).to_have_attribute("data-finding", "2:misrepresented")
     expect(finding.locator(".rec-f-title")).to_have_text("Misrepresented declaration")
     expect(page.locator("#rec-msg")).to_have_text(
@@ -233,7 +233,7 @@ def test_an_amend_shows_as_the_correction_of_the_line_it_amends(page, live_serve
     correction = page.locator("#rec-log li[data-seq='3']")
     expect(correction.locator(".rec-sum")).to_have_text("#3Correction of #2: amount → 2")
     expect(page.locator("#rec-log")).not_to_contain_text("{")
-    expect(page.locator("#rec-center")).to_contain_text("bleed · Modius · 2")   # the state, as corrected
+    expect(page.locator("#rec-center")).to_contain_text("Modius bleeds Ben for 2")   # the state, as corrected
     page.locator("#rec-log").scroll_into_view_if_needed()
     shot(page, "recorder-amended-360", full_page=False)
 
@@ -318,8 +318,9 @@ def test_a_tapped_seat_is_the_one_the_next_button_acts_for(page, live_server, li
 
     # seat 2, then "Card…": the form is Ben's
     page.locator(".rec-seat[data-seat='2']").click()
-    page.get_by_role("button", name="Card…").click()
-    expect(page.locator("#rec-ask select[name=seat]")).to_have_value("2")
+    page.locator("#rec-more").get_by_role("button", name="Card…").click()
+    expect(page.locator("#rec-ask input[name=seat]")).to_have_value("2")
+    expect(page.locator("#rec-ask [data-field=seat] .rec-chip.is-on")).to_have_text("Ben")
     page.fill("#rec-ask input[name=card]", "Deflection")
     page.click("#rec-ask button[type=submit]")
     expect(page.locator("#rec-log li[data-seq]")).to_have_count(5)

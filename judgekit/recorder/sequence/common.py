@@ -105,7 +105,10 @@ class Action:
                 "blocker": self.blocker, "blocker_minion": self.blocker_minion,
                 "answers": {str(s): w for s, w in sorted(self.answers().items())},
                 "redirects": [dict(r) for r in self.redirects],
-                "votes": {"for": yes, "against": no, "seats": sorted(self.votes)},
+                "votes": {"for": yes, "against": no, "seats": sorted(self.votes),
+                          "ballots": {str(s): [{"votes": v, "side": side, "vampire": vampire}
+                                               for v, side, vampire in ballots]
+                                      for s, ballots in sorted(self.votes.items())}},
                 "words": self.words(names)}
 
     def words(self, names) -> str:

@@ -95,6 +95,8 @@ class PoliticsMixin:
             self._start_ballot(seq)
             a.votes.setdefault(seat, []).append((e.get("votes"), e.get("side"), e.get("vampire")))
         votes, side = e.get("votes"), e.get("side")
+        if side == "abstain":   # a seat that says it does not vote: nothing more to state
+            return
         if votes is None or side is None:
             lack = " and ".join(x for x, v in (("the number of votes", votes), ("the side", side))
                                 if v is None)

@@ -98,6 +98,39 @@ def _table_clock(db, round_row: dict, table: dict, now: float) -> dict:
     return out
 
 
+def table_clock(db, tournament_id: int, round_no: int, table_no: int, now: float | None = None) -> dict | None:
+    """One table's clock (as a table of `round_clocks`), None when there is no such table:
+    what the hall is told when a table's clock changes (`judgekit.live.feed`)."""
+    now = time.time() if now is None else now
+    row = db.execute(
+        f"select r.id, r.number, r.time_limit_min, r.started_at, t.number, t.game_id "
+        f"from {tstore.T_ROUNDS} r join {tstore.T_TABLES} t on t.round_id = r.id "
+        "where r.tournament_id = ? and r.number = ? and t.number = ?",
+        [tournament_id, round_no, table_no]).fetchone()
+    if row is None:
+        return None
+    round_row = {"id": row[0], "number": row[1], "time_limit_min": row[2], "started_at": row[3]}
+    return _table_clock(db, round_row, {"number": row[4], "game_id": row[5]}, now)
+
+
+def game_table_clock(db, game: dict, now: float | None = None) -> dict | None:
+    """The clock of the tournament table that plays `game` (a recorder game row), as
+    `round_clocks` gives each table, plus `round_started_at` (epoch, or None before the round
+    starts): what the recorder page shows on a tournament's table, so the table judge and
+    the organizer read one clock. None for a practice game, or when its round is gone."""
+    if game.get("tournament_id") is None or game.get("round_no") is None:
+        return None
+    now = time.time() if now is None else now
+    try:
+        r = tstore.get_round(db, game["tournament_id"], game["round_no"])
+    except tstore.TournamentError:
+        return None
+    out = _table_clock(db, r, {"number": game.get("table_no"), "game_id": game["id"]}, now)
+    out["round_started_at"] = _epoch(r.get("started_at"))
+    out["round_status"] = r.get("status")
+    return out
+
+
 def round_clocks(db, tournament_id: Any, number: Any = None, now: float | None = None) -> dict | None:
     """The clocks of a round's tables (default: the open preliminary or final round):
     `{"round", "status", "tables": [{table, game_id, limit_min, extended_min, extensions,
@@ -116,6 +149,8 @@ def round_clocks(db, tournament_id: Any, number: Any = None, now: float | None =
     tables = [_table_clock(db, chosen, tb, now) for tb in detail["tables"]]
     for tb, d in zip(tables, detail["tables"]):
         tb["players"] = [s["name"] for s in d["seats"]]
+        tb["player_ids"] = [s["player_id"] for s in d["seats"]]
+        tb["state"] = d["state"]  # in-progress, finished, invalid, overridden (the room's "still playing")
     return {"round": chosen["number"], "kind": chosen["kind"], "status": chosen["status"],
             "tables": tables, "cap_min": clockmod.EXTENSION_CAP_MIN}
 

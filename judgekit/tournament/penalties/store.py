@@ -31,6 +31,7 @@ import sqlite_utils
 from judgekit.auth import roles
 from judgekit.db import transaction
 from judgekit.errors import MAX_INT, parse_int
+from judgekit.live import journal
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.catalog import (Catalog, catalogs_dir, default_catalog,
                                                    load_catalogs)
@@ -311,6 +312,15 @@ def _insert(db, rec: dict) -> dict:
     return dict(rec, id=rid)
 
 
+def _publish(db, tournament_id: int, rec: dict, kind: str) -> None:
+    """Tell the hall (`judgekit.live.journal`, the head judge's stream only) of a stored record."""
+    journal.publish(db, tournament_id, kind, {
+        "record": rec["id"], "kind": rec.get("kind"), "refers_to": rec.get("refers_to"),
+        "player": rec.get("player"), "player_name": rec.get("player_name"),
+        "penalty": rec.get("penalty"), "infraction": rec.get("infraction"), "judge": rec.get("judge"),
+        "round": rec.get("round"), "table": rec.get("table")}, subject=f"penalty:{rec['id']}")
+
+
 def _game_of(db, tournament_id: int, game_id: int) -> bool:
     """Whether recorder game `game_id` is one of this tournament's tables."""
     from judgekit.recorder import store as rstore
@@ -472,6 +482,8 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
         rec["phase"] = tstore.sa_phase(db, t["id"], rec["player"]) if rec["player"] is not None else None
         rec["time"] = now()
         stored = _insert(db, rec)
+        _publish(db, t["id"], stored, "penalty.pending" if hj and not stored["approved_by"] else
+                 "penalty.approved" if hj else "penalty.recorded")
     applies = _applies(db, t, stored["id"])
     return Stored(stored, added_player=added, needs_head_judge=hj and not stored["approved_by"],
                   head_judge_reasons=reasons, proposal=proposal, applies=applies,
@@ -539,6 +551,9 @@ def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *,
                 return _refused(*problem)
         rec["time"] = now()
         stored = _insert(db, rec)
+        subject = dict(stored, player=target.get("player"), player_name=target.get("player_name"),
+                       penalty=stored.get("penalty") or target.get("penalty")) if target else stored
+        _publish(db, t["id"], subject, "penalty.approved" if kind == "approve" else "penalty.recorded")
     if kind == "move":
         return Stored(stored, applies=_applies(db, t, target["id"]))
     return Stored(stored)

@@ -267,8 +267,10 @@ def report_page(tid):
     t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
     players = [(p, _decorate(db, t, p.records), _decorate(db, t, p.lifted)) for p in rep.players]
+    from judgekit.live import calls as judge_calls   # the hall's calls go in the same report
     return render_template("penalties/report.html", t=t, rep=rep, players=players,
-                           cat=pstore.catalog_of(db, t), generated=extensions.iso(time.time()))
+                           cat=pstore.catalog_of(db, t), generated=extensions.iso(time.time()),
+                           judge_calls=judge_calls.calls(db, t["id"]))
 
 
 def _follow_up_form(tid, rid, fn, done: str):
@@ -358,8 +360,11 @@ def time_page(tid):
     db = get_db()
     t = tstore.get_tournament(db, tid)
     clocks = extensions.round_clocks(db, t["id"], request.args.get("round") or None)
+    # ?judge_minutes=: the judge's time at the table of a closed judge call (judgekit.live)
+    offered = extensions.suggestion(request.args.get("judge_minutes")) if request.args.get("judge_minutes") else None
     return render_template("penalties/time.html", t=t, clocks=clocks, values={}, errors={},
-                           guidance=_guidance(), focus=parse_int(request.args.get("table")))
+                           guidance=_guidance(), focus=parse_int(request.args.get("table")),
+                           judge_minutes=offered["judge_minutes"] if isinstance(offered, dict) else None)
 
 
 def _guidance() -> list[dict]:

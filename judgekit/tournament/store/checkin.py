@@ -63,8 +63,8 @@ def _check_code(t: dict, code: Any, w: Any, now: float) -> None:
 
 
 def find_player(db, tournament_id: int, who: Any) -> list[dict]:
-    """The registered players `who` may be: an exact VEKN number, else the players whose
-    name holds what was typed (accents and case aside)."""
+    """The registered players `who` may be: an exact VEKN number, else the players each of
+    whose typed words starts a word of their name (accents and case aside)."""
     if not isinstance(who, str) or not who.strip():
         raise TournamentError(400, "Type your VEKN number or your name.", "who")
     who = who.strip()[:80]
@@ -73,9 +73,13 @@ def find_player(db, tournament_id: int, who: Any) -> list[dict]:
     if number and not problem:
         return [p for p in everyone if p["vekn"] == number]
     typed = players_mod.fold(who)
-    if len(typed) < 2:
+    if len(typed.replace(" ", "")) < 2:
         raise TournamentError(400, "Type at least two letters of your name, or your VEKN number.", "who")
-    return [p for p in everyone if typed in players_mod.fold(p["name"])]
+    # each word typed starts a word of the name: "ana" finds Ana Silva, not Tanaka
+    words = typed.replace("-", " ").split()
+    return [p for p in everyone
+            if all(any(part.startswith(w) for part in players_mod.fold(p["name"]).replace("-", " ").split())
+                   for w in words)]
 
 
 def self_check_in(db, tournament_id: Any, code: Any, *, w: Any = None, who: Any = None,

@@ -148,6 +148,7 @@ def seat_final(db, tournament_id: Any, *, seed: Any = None) -> dict:
                                    "seed": seed, "status": "open", "sit_outs": "[]",
                                    "time_limit_min": limit, "started_at": now()}).last_pk
         round_flow._insert_table(db, t, rid, number, 1, order, by_id, limit, label=f"{t['name']} · final")
+        round_flow.publish_round_started(db, t["id"], rid)
         db[T_TOURNAMENTS].update(t["id"], {"final_seed": seed})
     return final_state(db, t["id"])
 

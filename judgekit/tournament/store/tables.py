@@ -6,6 +6,7 @@ import json
 from typing import Any, Iterable
 
 from judgekit.db import transaction
+from judgekit.live import journal
 from judgekit.tournament.scoring import (
     TABLE_SIZES,
     VpResult,
@@ -269,10 +270,16 @@ def enter_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, *
 def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list[int], *,
                    by: str | None, client_id: str | None, based_on: Any, note: str | None = None,
                    reason: str | None = None) -> None:
-    db[T_RESULTS].insert({"table_id": table["id"], "kind": kind, "vps": json.dumps(vps),
-                          "withdrawn": json.dumps(withdrawn), "note": note, "reason": reason, "by": by,
-                          "created_at": now(), "client_id": client_id,
-                          "based_on": None if based_on is result_guard.NOT_GIVEN else based_on})
+    row = {"table_id": table["id"], "kind": kind, "vps": json.dumps(vps),
+           "withdrawn": json.dumps(withdrawn), "note": note, "reason": reason, "by": by,
+           "created_at": now(), "client_id": client_id,
+           "based_on": None if based_on is result_guard.NOT_GIVEN else based_on}
+    rid = db[T_RESULTS].insert(row).last_pk
+    # the hall hears of it in the same transaction (judgekit.live.journal)
+    state = table_status(table["size"], _result_row(dict(row, id=rid)), None)["state"]
+    journal.publish(db, table["round"]["tournament_id"], "table.result", {
+        "round": table["round"]["number"], "table": table["number"], "state": state,
+        "source": kind, "by": by, "result": rid})
 
 
 def _refuse_if_closed(db, table: dict) -> None:

@@ -1,0 +1,234 @@
+"""`judgekit serve`: waitress, with the live streams handed over to the hub.
+
+waitress gives each response one of its worker threads until the response ends (8 by
+default). A live page keeps its stream open for hours, so a stream written as an ordinary
+long response would hold a thread for as long as the page is open: 8 open pages would
+stop the server. Here a stream costs no thread:
+
+1. The stream's request is served like any other, by a worker thread: the Flask view
+   (`judgekit.live.views.stream`) checks who asks, reads what the page missed, writes the
+   first answer (headers, `retry:`, `hello`, the missed messages) and, because the
+   request's environ offers it (`judgekit.live.adopt`), asks for the stream to go on.
+2. When the view's answer is written, the task (`LiveTask.finish`) does not end the
+   response: it hands the connection to the hub (`judgekit.live.hub`), and the worker
+   thread is free again — after a few milliseconds, as for any request.
+3. From then on the connection lives in waitress's own event loop (the main thread's
+   `select`/`poll` over every socket, as for any idle keep-alive connection), and the
+   hub's one thread writes new messages and pings into it, as chunks of the same chunked
+   response. A page that goes away is seen by the event loop (the socket reads as closed)
+   or by the next write, and dropped.
+
+So the cost of an open stream is one socket and a few hundred bytes, and the only limit is
+waitress's `connection_limit` (100 unless set): `serve` sets it above the hall's peak
+(`CONNECTION_LIMIT`: a hundred open pages and sixty recorder phones with a spare
+connection each, and room to spare) and uses `poll()` where there is one (`select()` is
+limited to 1,024 descriptors). The figures are in bench/live.py and docs/live.md.
+
+This relies on four things of waitress 3 (its channel's `task_class`, `write_soon`,
+`outbuf_lock` and `_flush_some`, and its task's `finish`): `supported()` checks they are
+there, and without them streams fall back to the answer that ends (the page then polls
+through the same stream, `retry:` seconds apart). tests/test_live_serving.py runs the real
+thing.
+"""
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from typing import Any
+
+from judgekit.live.hub import Hub, Subscription
+
+log = logging.getLogger("judgekit.live")
+
+CONNECTION_LIMIT = 1000
+ADOPT_KEY = "judgekit.live.adopt"
+
+try:  # waitress is a dependency; the hand-over needs its internals (see `supported`)
+    from waitress import create_server as _create_server
+    from waitress.channel import ClientDisconnected, HTTPChannel
+    from waitress.task import WSGITask
+except ImportError:  # pragma: no cover
+    HTTPChannel = WSGITask = None  # type: ignore
+
+
+def supported() -> bool:
+    """Whether this waitress has what the hand-over uses."""
+    return (HTTPChannel is not None and hasattr(HTTPChannel, "task_class")
+            and all(hasattr(HTTPChannel, name) for name in ("write_soon", "_flush_some", "_flush_exception"))
+            and all(hasattr(WSGITask, name) for name in ("finish", "get_environment")))
+
+
+class ChannelSink:
+    """Where the hub writes one stream: a waitress channel whose response goes on."""
+
+    def __init__(self, channel, chunked: bool):
+        self.channel = channel
+        self.chunked = chunked
+
+    def write(self, data: bytes) -> bool:
+        ch = self.channel
+        if not ch.connected or ch.will_close or ch.close_when_flushed:
+            return False
+        if self.chunked:
+            data = b"%X\r\n%s\r\n" % (len(data), data)
+        try:
+            ch.write_soon(data)   # sends what the socket takes now; the event loop sends the rest
+        except ClientDisconnected:
+            return False
+        except OSError:
+            return False
+        if ch.total_outbufs_len:
+            ch.server.pull_trigger()
+        return True
+
+    def pending(self) -> int:
+        return int(self.channel.total_outbufs_len)
+
+    def alive(self) -> bool:
+        ch = self.channel
+        return bool(ch.connected) and not ch.will_close and not ch.close_when_flushed
+
+    def close(self) -> None:
+        ch = self.channel
+        if ch.connected and not ch.will_close:
+            if self.chunked:
+                try:
+                    ch.write_soon(b"0\r\n\r\n")
+                except (ClientDisconnected, OSError):
+                    pass
+            ch.close_when_flushed = True
+            ch.server.pull_trigger()
+
+
+if HTTPChannel is not None:
+    class LiveTask(WSGITask):
+        """A request task that can leave its response open for the hub (see the module)."""
+
+        subscription: Subscription | None = None
+
+        def get_environment(self):
+            environ = super().get_environment()
+            if getattr(self.channel.server, "judgekit_hub", None) is not None:
+                environ[ADOPT_KEY] = self._adopt
+            return environ
+
+        def _adopt(self, subscription: Subscription) -> bool:
+            self.subscription = subscription
+            return True
+
+        def finish(self):
+            sub = self.subscription
+            if sub is None or not self.wrote_header or not str(self.status).startswith("200"):
+                return super().finish()
+            # the response goes on: no last chunk, the connection is not closed; the hub
+            # writes the rest from its own thread, and this worker thread is free
+            self.close_on_finish = False
+            self.channel.hand_over(sub, self.chunked_response)
+
+    class LiveChannel(HTTPChannel):
+        """A connection that may turn into a stream (`hand_over`): then what the client
+        sends is ignored (a stream's client has nothing more to say; its close is read as
+        usual), and every flush takes the output lock, since the hub's thread writes."""
+
+        task_class = LiveTask
+        streaming = False
+
+        def hand_over(self, sub: Subscription, chunked: bool) -> None:
+            self.streaming = True
+            self.server.judgekit_hub.add(ChannelSink(self, chunked), sub)
+
+        def received(self, data):
+            if self.streaming:
+                return True
+            return super().received(data)
+
+        def handle_write(self):
+            if not self.streaming:
+                return super().handle_write()
+            with self.outbuf_lock:
+                self._flush_exception(self._flush_some)
+            if self.close_when_flushed and not self.total_outbufs_len:
+                self.close_when_flushed = False
+                self.will_close = True
+            if self.will_close:
+                self.handle_close()
+
+
+def _raise_file_limit(wanted: int) -> None:
+    """Let the process hold `wanted` sockets (POSIX: raise the soft limit toward the hard one)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit for sockets
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted + 64
+    if soft != resource.RLIM_INFINITY and soft < target:
+        new = target if hard == resource.RLIM_INFINITY else min(target, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def connection_limit(wanted: int | None = None) -> int:
+    """The connection limit to serve with: `wanted` (default `CONNECTION_LIMIT`), within
+    what the platform's event loop takes (Windows' `select()`: 512 sockets)."""
+    limit = wanted or CONNECTION_LIMIT
+    if sys.platform.startswith("win"):
+        limit = min(limit, 500)
+    return limit
+
+
+def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: int = 8,
+                  connections: int | None = None, **kw: Any):
+    """A waitress server for `app` whose live streams hold no worker thread (see the
+    module). `server.judgekit_hub` is its hub; `server.run()` serves until interrupted."""
+    limit = connection_limit(connections)
+    _raise_file_limit(limit)
+    # waitress logs a line for every request that waits for a thread: a flood under load
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    kw.setdefault("channel_timeout", 60)
+    server = _create_server(app, host=host, port=port, threads=threads, ident="judgekit",
+                            connection_limit=limit, asyncore_use_poll=True, **kw)
+    if not supported():
+        log.warning("this waitress cannot hand streams over: live pages poll instead")
+        return server
+    hub = Hub(app.config["DATABASE"]).start()
+    servers = [server] if hasattr(server, "channel_class") else \
+        [s for s in server.map.values() if hasattr(s, "channel_class")]
+    for s in servers:
+        s.channel_class = LiveChannel
+        s.judgekit_hub = hub
+    server.judgekit_hub = hub
+    return server
+
+
+def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None) -> None:
+    """Serve `app` until interrupted (what `judgekit serve` runs)."""
+    server = create_server(app, host=host, port=port, threads=threads, connections=connections)
+    hub = getattr(server, "judgekit_hub", None)
+    try:
+        server.run()
+    finally:
+        if hub is not None:
+            hub.stop()
+
+
+def run_in_thread(app, **kw: Any):
+    """Start a server in a daemon thread (tests, benches): returns (server, base URL).
+    Stop it with `stop(server)`."""
+    kw.setdefault("port", 0)
+    server = create_server(app, **kw)
+    thread = threading.Thread(target=server.run, name="judgekit-waitress", daemon=True)
+    thread.start()
+    host = kw.get("host", "127.0.0.1")
+    return server, f"http://{host}:{server.effective_port}"
+
+
+def stop(server) -> None:
+    hub = getattr(server, "judgekit_hub", None)
+    if hub is not None:
+        hub.stop()
+    server.close()
+    server.task_dispatcher.shutdown(timeout=5)

@@ -1,0 +1,608 @@
+/* One-handed entry on the recorder page: the next steps as buttons and one-tap chips (the
+   minions and cards on the table, strikes, amounts), the vote panel (one tap per seat), the
+   forms (an action, a card, a block, a strike, a vote, terms, a redirect, any other entry)
+   with their fields pre-filled from the card facts, and the correction of a log line
+   (an `amend`). Plain JS, no build step.
+
+   A chip marked ✓ records the entry at once; other chips fill a field. A form opens for the
+   seat the step is for (or the seat tapped in the table drawing); after it records, the
+   page goes back to the table and the status line.
+
+   The forms are built with recorder-form.js (judgekitForm); the chips and suggestions are
+   recorder-fields.js's.
+
+   window.judgekitEntry(ctx) -> {renderDeck(state), ask(title, base, names, done, setup),
+     actionForm, cardForm, reactionForm, redirectForm, voteForm, amend(line), close(), isOpen()}
+   ctx: {root, seats, fields (judgekitFields), vocabulary, view() (the game as loaded),
+     send(events) -> Promise<true|false|"queued">, say(msg, isError), once(key, fn),
+     chosen() (the tapped seat or null), forChosen(step), practice (bool)} */
+(function () {
+  "use strict";
+
+  window.judgekitEntry = function (ctx) {
+    var F = ctx.fields, el = F.el, SEATS = ctx.seats;
+    var $ = function (id) { return document.getElementById(id); };
+    var form = $("rec-ask"), deck = $("rec-next");
+
+    // --- the table as the state has it -----------------------------------------------------
+    function st() { var v = ctx.view(); return v ? v.state : null; }
+    function name(seat) { return SEATS[seat - 1]; }
+    function who(seat) { return seat ? name(seat) + " (seat " + seat + ")" : ""; }
+    function live() {
+      var s = st();
+      return s ? s.seats.filter(function (x) { return !x.out; }).map(function (x) { return x.seat; })
+        : SEATS.map(function (_, i) { return i + 1; });
+    }
+    function round(from) {
+      // the live seats round the table, starting at `from`
+      var l = live(), i = l.indexOf(from);
+      return i < 0 ? l : l.slice(i).concat(l.slice(0, i));
+    }
+    function minionsAt(seat) {
+      var s = st();
+      var list = s && seat && s.seats[seat - 1] ? s.seats[seat - 1].minions || [] : [];
+      F.learn(list);
+      return list;
+    }
+    function minionNames(first) {
+      // every minion on the table, those of `first` first
+      var out = [];
+      round(first || 1).forEach(function (seat) {
+        minionsAt(seat).forEach(function (m) { if (out.indexOf(m.name) < 0) out.push(m.name); });
+      });
+      return out;
+    }
+    function cardsAt(seat) {
+      var s = st();
+      return s && seat && s.seats[seat - 1] ? (s.seats[seat - 1].cards || []) : [];
+    }
+    function allCards(first) {
+      var out = cardsAt(first).slice();
+      round(first || 1).forEach(function (seat) {
+        cardsAt(seat).forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); });
+      });
+      return out;
+    }
+    function prey(seat) { var s = st(); return s && seat ? s.seats[seat - 1].prey : null; }
+    function acting() { var s = st(); return s && s.turn.seat && !s.turn.ended ? s.turn.seat : null; }
+    function minionFacts(n) { return F.facts(n, "minion") || {}; }
+    function strikerMinion(seat) {
+      var s = st(), a = s && s.action;
+      if (!a) return null;
+      if (seat === a.seat) return a.minion;
+      if (seat === a.blocker || seat === a.attempting) return a.blocker_minion || null;
+      return null;
+    }
+
+    // the forms' builder, on this table
+    var FORM = window.judgekitForm({fields: F, send: ctx.send, once: ctx.once, table: {
+      live: live, name: name, minionsAt: minionsAt, minionNames: minionNames, cardsAt: cardsAt, allCards: allCards}});
+    var open = FORM.open, close = FORM.close, field = FORM.field, words = FORM.words, coerce = FORM.coerce,
+        record = FORM.record, backToTable = FORM.backToTable, reveal = FORM.reveal, seatOf = FORM.seatOf;
+    var ACTIONS = FORM.ACTIONS, WITH_CARD = FORM.WITH_CARD, STRIKES = FORM.STRIKES;
+    function current() { return FORM.current(); }
+
+    // --- the forms --------------------------------------------------------------------------------
+    function ask(title, base, names, done, setup) {
+      // any entry: the fields it asks for, each with its chips and suggestions
+      var required = [];
+      var fields = names.map(function (n) { return field(n, base[n]); });
+      if (names.indexOf("minion") >= 0 && base.type === "block.declare") required = ["minion"];
+      var spec = {title: title, base: base, fields: fields, required: required, done: done, setup: setup,
+                  focus: fields.filter(function (f) { return f.kind === "text" || f.kind === "name" || f.kind === "number"; })
+                    .map(function (f) { return f.name; })[0]};
+      if (base.type === "block.declare") { spec.record = "minion"; spec.focus = "minion"; }
+      if (base.type === "strike") return prefill(strikeForm(base.seat, title, done), base);
+      if (base.type === "vote") return prefill(voteForm(base.seat, {title: title, done: done}), base);
+      if (base.type === "action.declare") return actionForm(base.seat, base.minion, {title: title, done: done, base: base});
+      if (base.type === "transfer") return prefill(transferForm(base.seat, title, done), base);
+      if (base.type === "referendum.terms") return prefill(termsForm(base.seat, title, done), base);
+      if (base.type === "card.play" || base.type === "reaction") {
+        return prefill(cardForm(base.seat, base.card, {type: base.type, title: title, done: done}), base);
+      }
+      return open(spec);
+    }
+
+    function actionHint(ctl) {
+      var m = ctl.get("minion"), f = m ? minionFacts(m) : null, out = [];
+      if (f && f.kind) {
+        var bits = [];
+        if (f.title) bits.push(f.title + ", " + f.votes + " vote" + (f.votes === 1 ? "" : "s"));
+        if (f.bleed > 1) bits.push("bleed " + f.bleed);
+        if (f.stealth) bits.push("+" + f.stealth + " stealth");
+        if (bits.length) out.push(m + ": " + bits.join(", "));
+      }
+      var card = ctl.get("card"), cf = card ? F.facts(card, "library") : null;
+      if (cf && cf.types) out.push(card + ": " + cf.types.join(" / ").toLowerCase());
+      return out.join(" · ");
+    }
+    function bleedOf(ctl) {
+      var m = ctl.get("minion"), base = m ? (minionFacts(m).bleed || 1) : 1;
+      var card = ctl.get("card"), cf = card ? F.facts(card, "library") : null, disc = ctl.get("discipline");
+      if (cf && cf.bonuses) {
+        var key = disc || (cf.disciplines && cf.disciplines.length === 1 ? cf.disciplines[0] : null);
+        if (key && cf.bonuses[key] && cf.bonuses[key].bleed) base += cf.bonuses[key].bleed;
+      }
+      return base;
+    }
+    function actionForm(seat, minion, opts) {
+      // "Ana declares an action": the minion (its chip opened this), what it does (the chips
+      // that record), and what goes with it: the card, the bleed's amount (pre-filled from the
+      // card facts) and target (the prey), stealth, a political action's terms
+      opts = opts || {};
+      seat = seat || acting();
+      var isBleed = function (ctl) { return ctl.get("action") === "bleed" || ctl.get("action") === ""; };
+      var preset = function (ctl) {
+        if ((ctl.get("amount") === "" || ctl.values["auto:amount"]) && isBleed(ctl) && ctl.get("minion")) {
+          ctl.set("amount", bleedOf(ctl), {auto: true, quiet: true});
+        }
+        if (ctl.get("target_seat") === "" && isBleed(ctl) && prey(seatOf(ctl))) {
+          ctl.set("target_seat", prey(seatOf(ctl)), {auto: true, quiet: true});
+        }
+      };
+      var spec = {
+        title: opts.title || (name(seat) + " declares an action"),
+        compact: true,
+        base: {type: "action.declare", seat: seat},
+        required: ["minion", "action"], record: "action", done: opts.done,
+        hint: actionHint,
+        fields: [
+          field("seat", seat, {label: "Who", change: function (v, ctl) { if (!ctl.values["auto:target_seat"]) return; ctl.values.target_seat = ""; preset(ctl); }}),
+          field("minion", minion, {change: function (v, ctl) { preset(ctl); }}),
+          field("card", opts.card, {label: "Card", change: function (v, ctl) {
+            if (!v) return;
+            F.factsOf([v]).then(function (got) {
+              var cf = got[v];
+              if (current() !== ctl) return;
+              if (cf && cf.action && ctl.get("action") !== cf.action) ctl.set("action", cf.action, {quiet: true});
+              preset(ctl);
+              ctl.refresh();
+            });
+          }}),
+          field("discipline", opts.discipline, {label: "Discipline", show: function (ctl) {
+            var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
+            return !!(cf && cf.disciplines && cf.disciplines.length);
+          }, chips: function (ctl) { return levelChips(ctl.get("card")); },
+            change: function (v, ctl) { preset(ctl); }}),
+          field("amount", opts.amount, {label: "Bleed", show: isBleed}),
+          field("target_seat", opts.target_seat, {label: "Bleeds", show: isBleed,
+            seats: function (ctl) { return live().filter(function (s) { return s !== seatOf(ctl); }); }}),
+          field("stealth", null, {label: "Stealth"}),
+          field("terms", null, {label: "Terms", show: function (ctl) { return ctl.get("action") === "political"; },
+            inserts: function () { return live().map(name); }}),
+          field("action", opts.action, {label: "Action", options: function (ctl) {
+              // the bleed chip says what it records: "Bleed 2 → Bruno"
+              return ACTIONS.map(function (o) {
+                if (o[0] === "bleed") {
+                  var t = +ctl.get("target_seat");
+                  return [o[0], "Bleed " + (ctl.get("amount") || "?") + (t ? " → " + name(t) : "")];
+                }
+                // a kind that comes with a card: "Political…" chooses it, then "Political ✓" records
+                return [o[0], o[1] + (WITH_CARD[o[0]] && ctl.get("action") !== o[0] ? "…" : "")];
+              });
+            }, selectOnly: function (val, ctl) { return !!WITH_CARD[val] && (ctl.get("action") !== val); },
+            change: function (v, ctl) {
+              preset(ctl);
+              if (WITH_CARD[v] && !ctl.get("card")) reveal(ctl, "card");   // the card is named next
+            }})
+        ],
+        build: function (event) {
+          if (event.action !== "bleed") { delete event.amount; delete event.target_seat; }
+          return [event];
+        }
+      };
+      return prefill(open(spec), opts.base);
+    }
+    function prefill(ctl, base) {
+      // a form opened for an entry made before (a queued entry to fix): its values
+      if (!base) return ctl;
+      Object.keys(ctl.fields).forEach(function (n) {
+        if (base[n] != null && base[n] !== "") { ctl.values[n] = base[n]; delete ctl.values["auto:" + n]; }
+      });
+      ctl.refresh();
+      return ctl;
+    }
+    function levelChips(card) {
+      var cf = card ? F.facts(card, "library") : null;
+      var out = [];
+      Object.keys((cf && cf.levels) || {}).forEach(function (code) {
+        (cf.levels[code] || []).forEach(function (lvl) {
+          var v = lvl === "superior" ? code.toUpperCase() : code.toLowerCase();
+          out.push([v, v, lvl]);
+        });
+      });
+      return out;
+    }
+    function cardForm(seat, card, opts) {
+      // a card: what its facts say it needs (discipline, target, amount, X); the chips of the
+      // last thing it needs record. A political action card opens the action form instead.
+      opts = opts || {};
+      seat = seat || ctx.chosen() || acting() || 1;
+      var ctl;
+      var needs = function (ctl, what) {
+        var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
+        if (!cf) return what !== "x";   // facts unknown: the usual fields
+        if (what === "discipline") return (cf.disciplines || []).length > 0;
+        return (cf.needs || []).indexOf(what) >= 0;
+      };
+      var lastNeed = function (ctl) {
+        var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
+        if (!cf) return null;
+        var order = ["discipline", "target", "amount", "x"].filter(function (w) { return needs(ctl, w); });
+        return order.length ? order[order.length - 1] : null;
+      };
+      var type = opts.type || "card.play";
+      var spec = {
+        title: opts.title || (type === "reaction" ? "Reaction" : "Play a card"),
+        compact: true,
+        base: {type: type, seat: seat}, required: ["card"], done: opts.done,
+        hint: actionHint, focus: card ? null : "card",
+        fields: [
+          field("seat", seat),
+          field("card", card, {change: function (v, c) {
+            if (!v) return;
+            F.factsOf([v]).then(function (got) {
+              if (current() !== c) return;
+              var cf = got[v];
+              if (cf && cf.action && acting() === seatOf(c) && type === "card.play") {   // an action card: declared as an action
+                actionForm(seatOf(c), null, {card: v, action: cf.action});
+                return;
+              }
+              if (cf && (cf.types || []).indexOf("Reaction") >= 0) c.spec.base.type = "reaction";
+              c.spec.record = lastNeed(c);
+              c.spec.required = ["card"].concat(["discipline", "target", "amount", "x"].filter(function (w) { return needs(c, w); }));
+              c.refresh();
+            });
+          }}),
+          field("minion", null, {label: "Played by", show: function (c) {
+            var cf = c.get("card") ? F.facts(c.get("card"), "library") : null;
+            return !cf || (cf.types || []).indexOf("Master") < 0;   // a master card has no minion to name
+          }}),
+          field("discipline", null, {label: "Discipline", show: function (c) { return needs(c, "discipline"); },
+            chips: function (c) { return levelChips(c.get("card")); }}),
+          field("target", null, {show: function (c) { return needs(c, "target"); }}),
+          field("amount", null, {show: function (c) { return needs(c, "amount"); }}),
+          field("x", null, {show: function (c) { return needs(c, "x"); }})
+        ]
+      };
+      ctl = open(spec);
+      return ctl;
+    }
+    function reactionForm(seat) {
+      var s = st(), a = s && s.action;
+      seat = seat || ctx.chosen() || (a && a.target_seat) || null;
+      return cardForm(seat, null, {type: "reaction", title: "Reaction"});
+    }
+    function redirectForm(seat) {
+      // a reaction or effect that aims the action at another Methuselah (Deflection…)
+      var s = st(), a = s && s.action;
+      seat = seat || ctx.chosen() || (a && a.target_seat) || null;
+      return open({
+        title: "Redirect the action", base: {type: "action.redirect", seat: seat},
+        compact: true,
+        required: ["target_seat"], record: "target_seat", hint: actionHint, focus: null,
+        fields: [
+          field("seat", seat, {label: "Who redirects (the target)"}),
+          field("card", null, {label: "Card (e.g. Deflection)", change: function (v, c) {
+            if (v) F.factsOf([v]).then(function () { if (current() === c) c.refresh(); });
+          }}),
+          field("minion", null, {label: "With (minion)"}),
+          field("discipline", null, {label: "Discipline", chips: function (c) { return levelChips(c.get("card")); }}),
+          field("target_seat", null, {label: "New target", seats: function (c) {
+            return live().filter(function (x) { return !a || (x !== a.seat && x !== +c.get("seat")); });
+          }})
+        ]
+      });
+    }
+    function blockForm(seat, title) {
+      return open({title: title || (name(seat) + " blocks with"), base: {type: "block.declare", seat: seat}, compact: true,
+                   required: ["minion"], record: "minion", focus: "minion",
+                   fields: [field("seat", seat), field("minion", null, {label: "Blocking minion"})]});
+    }
+    function strikeSpec(seat) {
+      var m = strikerMinion(seat), f = m ? minionFacts(m) : {};
+      return {minion: m, strength: f.strength == null ? 1 : f.strength};
+    }
+    function strikeForm(seat, title, done) {
+      var sm = strikeSpec(seat);
+      return open({title: title || ("Strike: " + who(seat)), base: {type: "strike", seat: seat}, compact: true,
+                   required: ["strike"], record: "strike", done: done, focus: null,
+                   fields: [field("seat", seat), field("damage", null),
+                            field("strike", null, {change: function (v, c) {
+                              if (c.get("damage") === "" || c.values["auto:damage"]) {
+                                c.set("damage", v === "hand strike" ? sm.strength : v === "dodge" || v === "combat ends" ? 0 : "", {auto: true, quiet: true});
+                              }
+                            }}),
+                            field("card", null, {label: "Card (if any)"}), field("minion", sm.minion, {label: "Striking minion"})]});
+    }
+    function transferForm(seat, title, done) {
+      return open({title: title || (name(seat) + " transfers"), base: {type: "transfer", seat: seat}, compact: true,
+                   required: ["amount"], record: "amount", done: done, focus: null,
+                   fields: [field("minion", null, {label: "To (minion, if said)"}),
+                            field("amount", null, {label: "Pool transferred"})]});
+    }
+    function termsForm(seat, title, done) {
+      var s = st(), a = s && s.action;
+      seat = seat || (a && a.seat);
+      return open({title: title || "Terms confirmed", base: {type: "referendum.terms", seat: seat}, focus: "terms",
+                   done: done, fields: [field("terms", null, {label: "Terms" + (a && a.card ? " of " + a.card : ""),
+                     inserts: function () { return live().map(name); }})],
+                   extra: [["As announced", function () { record("terms", [{type: "referendum.terms", seat: seat, terms: "as announced"}], done); }]]});
+    }
+    function voteForm(seat, opts) {
+      // one seat's vote when the panel's one tap is not enough, in one more tap: another
+      // number ("For 3" records it), or a vampire the table does not show yet (with the side
+      // already chosen, picking the vampire records it, its votes from the card facts)
+      opts = opts || {};
+      var side = opts.side || null;
+      var fields = [field("seat", seat),
+        field("vampire", opts.vampire || null, {label: side ? "Voting vampire (" + side + ")" : "Voting vampire",
+          change: function (v, c) {
+            var f = minionFacts(v);
+            if (f.votes && (c.get("votes") === "" || c.values["auto:votes"])) c.set("votes", f.votes, {auto: true, quiet: true});
+          }}),
+        field("votes", opts.votes || null)];
+      if (!side) {
+        fields.push(field("side", null, {label: "Votes and side", options: function (c) {
+          // "For 3": the number and the side in one tap
+          var top = Math.max(4, +c.get("votes") || 0), out = [];
+          ["for", "against"].forEach(function (sd) {
+            for (var n = 1; n <= top; n++) out.push([sd + ":" + n, (sd === "for" ? "For " : "Against ") + n]);
+          });
+          out.push(["abstain:", "Abstain"]);
+          return out;
+        }}));
+      }
+      return open({
+        title: opts.title || ("Vote: " + who(seat)), base: {type: "vote", seat: seat}, done: opts.done,
+        compact: true,
+        required: side ? ["vampire"] : ["side"], record: side ? "vampire" : "side", focus: opts.focus || null,
+        fields: fields,
+        build: function (event) {
+          if (side) event.side = side;
+          else if (event.side) {
+            var parts = String(event.side).split(":");
+            event.side = parts[0];
+            if (parts[1]) event.votes = +parts[1]; else delete event.votes;
+          }
+          var list = [event];
+          if (event.vampire && !minionsAt(event.seat).some(function (m) { return m.name === event.vampire; })) {
+            // a vampire the table drawing does not show yet: it came into play
+            list.unshift({type: "minion.in", seat: event.seat, minion: event.vampire});
+          }
+          return list;
+        }});
+    }
+
+    // --- the vote panel: one tap per seat ------------------------------------------------------------
+    function titled(seat) {
+      return minionsAt(seat).filter(function (m) { return m.votes > 0; });
+    }
+    function ballotWords(list) {
+      return list.map(function (b) {
+        if (b.side === "abstain") return "abstains";
+        return (b.votes != null ? b.votes + " " : "") + (b.side || "?") + (b.vampire ? " (" + b.vampire + ")" : "");
+      }).join(", ");
+    }
+    function votePanel(s, step) {
+      var a = s.action, ballots = (a && a.votes && a.votes.ballots) || {};
+      var box = el("div", {"class": "rec-votes", role: "group", "aria-label": "Votes"});
+      box.appendChild(el("div", {"class": "rec-votes-head"}, "Votes" + (a && a.votes ? " — " + a.votes["for"] + " for, " + a.votes.against + " against" : "") +
+        " · one tap a seat"));
+      round(a ? a.seat : acting()).forEach(function (seat) {
+        var vs = titled(seat), total = vs.reduce(function (n, m) { return n + m.votes; }, 0);
+        var row = el("div", {"class": "rec-vote" + (step && step.seat === seat ? " is-next" : ""), "data-seat": seat});
+        var what = vs.length ? vs.map(function (m) { return m.name + " (" + m.title + ", " + m.votes + ")"; }).join(", ")
+          : "no titled vampire seen";
+        row.appendChild(el("div", {"class": "rec-vote-who"}, name(seat) + " — " + what));
+        var done = ballots[String(seat)];
+        if (done) {
+          row.classList.add("is-done");
+          row.appendChild(el("div", {"class": "rec-vote-done"}, "✓ " + ballotWords(done)));
+          box.appendChild(row);
+          return;
+        }
+        var buttons = el("div", {"class": "rec-vote-buttons"});
+        var cast = function (side) {
+          var events = side === "abstain" ? [{type: "vote", seat: seat, side: "abstain"}]
+            : vs.map(function (m) { return {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name}; });
+          record("vote:" + seat, events);
+        };
+        // every button of the panel records (one tap a seat), but those with "…"
+        if (total) {
+          buttons.appendChild(F.chip("For " + total, function () { cast("for"); }, {record: true, extra: "is-for"}));
+          buttons.appendChild(F.chip("Against " + total, function () { cast("against"); }, {record: true, extra: "is-against"}));
+        } else {   // no titled vampire seen: name the one who votes (its votes from the card facts)
+          buttons.appendChild(F.chip("For…", function () { voteForm(seat, {side: "for", focus: "vampire"}); }, {extra: "is-for"}));
+          buttons.appendChild(F.chip("Against…", function () { voteForm(seat, {side: "against", focus: "vampire"}); }, {extra: "is-against"}));
+        }
+        buttons.appendChild(F.chip("Abstain", function () { cast("abstain"); }, {record: true}));
+        if (vs.length > 1) buttons.appendChild(F.chip("Split…", function () { split(row, seat, vs); }));
+        if (total) {
+          var other = F.chip("…", function () {
+            voteForm(seat, {vampire: vs.length === 1 ? vs[0].name : null});
+          }, {title: "Another number or another vampire"});
+          other.setAttribute("aria-label", "Other vote…");
+          buttons.appendChild(other);
+        }
+        row.appendChild(buttons);
+        box.appendChild(row);
+      });
+      return box;
+    }
+    function split(row, seat, vs) {
+      // each titled vampire votes on its own: one tap each
+      var old = row.querySelector(".rec-vote-buttons");
+      var box = el("div", {"class": "rec-vote-split"});
+      vs.forEach(function (m) {
+        var line = el("div", {"class": "rec-vote-one", "data-vampire": m.name});
+        line.appendChild(el("span", {"class": "rec-vote-name"}, m.name + " (" + m.votes + ")"));
+        ["for", "against", "abstain"].forEach(function (side) {
+          line.appendChild(F.chip(side[0].toUpperCase() + side.slice(1), function () {
+            var ev = side === "abstain" ? {type: "vote", seat: seat, side: "abstain", vampire: m.name}
+              : {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name};
+            ctx.once("vote:" + seat + ":" + m.name, function () {
+              return ctx.send([ev]).then(function (ok) { if (ok) line.classList.add("is-done"); return ok; });
+            });
+          }, {record: true}));
+        });
+        box.appendChild(line);
+      });
+      old.replaceWith(box);
+    }
+
+    // --- the next steps: buttons, and chips under those that name a minion or a strike -----------------
+    function stepButton(step) {
+      var btn = el("button", {type: "button", "class": (step.kind === "secondary" ? "is-secondary" : "") +
+        (step.chosen ? " is-for-chosen" : "")}, step.label);
+      btn.addEventListener("click", function () {
+        if (step.ask && step.ask.length) ask(step.label, step.event, step.ask);
+        else record("next:" + step.label, [step.event]);
+      });
+      return btn;
+    }
+    function chipRow(step, chips) {
+      var row = el("div", {"class": "rec-step-row" + (step.kind === "secondary" ? " is-secondary" : "")});
+      row.appendChild(stepButton(step));
+      row.appendChild(F.chips(null, chips));
+      return row;
+    }
+    function extraSteps(s, steps) {
+      // a tapped seat may answer the block opportunity even when no step is theirs (the
+      // predator's "no block" on a bleed): its "no block" and "blocks with…"
+      var c = ctx.chosen(), a = s.action;
+      if (!c || !a || a.resolved || !a.actor_passed || s.combat || a.polling || c === a.seat) return steps;
+      if ((a.done || []).indexOf(c) >= 0 || steps.some(function (x) { return x.event.type === "block.pass" && x.event.seat === c; })) return steps;
+      return [{label: who(c) + ": no block", event: {type: "block.pass", seat: c}, ask: [], kind: "primary", seat: c, chosen: true},
+              {label: name(c) + " blocks with…", event: {type: "block.declare", seat: c}, ask: ["minion"], kind: "secondary", seat: c, chosen: true}]
+        .concat(steps);
+    }
+    function renderDeck(s) {
+      deck.textContent = "";
+      if (!s) return;
+      var steps = extraSteps(s, (s.next || []).map(ctx.forChosen));
+      var voteShown = false;
+      steps.forEach(function (step) {
+        var t = step.event.type, seat = step.event.seat;
+        if (t === "vote") {
+          if (!voteShown) { deck.appendChild(votePanel(s, step)); voteShown = true; }
+          return;
+        }
+        if (t === "action.declare" && step.ask.length) {
+          deck.appendChild(chipRow(step, minionsAt(seat).map(function (m) {
+            return F.chip(m.name, function () { actionForm(seat, m.name); }, {hint: m.bleed > 1 ? "bleed " + m.bleed : null});
+          })));
+          return;
+        }
+        if (t === "block.declare") {
+          deck.appendChild(chipRow(step, minionsAt(seat).map(function (m) {
+            return F.chip(m.name + " ✓", function () {
+              record("block:" + seat, [{type: "block.declare", seat: seat, minion: m.name}]);
+            }, {record: true});
+          })));
+          return;
+        }
+        if (t === "strike") {
+          var sm = strikeSpec(seat);
+          deck.appendChild(chipRow(step, STRIKES.map(function (k) {
+            var damage = k === "hand strike" ? sm.strength : 0;
+            return F.chip((k === "hand strike" ? "Hand strike · " + damage : k[0].toUpperCase() + k.slice(1)) + " ✓", function () {
+              var ev = {type: "strike", seat: seat, strike: k, damage: damage};
+              if (sm.minion) ev.minion = sm.minion;
+              record("strike:" + seat, [ev]);
+            }, {record: true});
+          })));
+          return;
+        }
+        if (t === "transfer") {
+          deck.appendChild(chipRow(step, [1, 2, 3, 4, 5].map(function (n) {
+            return F.chip(n + " ✓", function () { record("transfer", [{type: "transfer", seat: seat, amount: n}]); }, {record: true});
+          })));
+          return;
+        }
+        deck.appendChild(stepButton(step));
+      });
+      if (!voteShown && s.action && s.action.polling && !s.action.resolved && s.action.kind === "political") {
+        deck.appendChild(votePanel(s, null));   // every seat voted: the panel still shows the ballots
+      }
+      cardRow(s);
+    }
+    function cardRow(s) {
+      // the cards already played at the seat that acts (or the seat tapped): one tap to play again
+      var seat = ctx.chosen() || acting();
+      if (!seat || (s.game_over && !s.game_over.stored) || s.finished) return;
+      var cards = cardsAt(seat).slice(0, 6);
+      F.factsOf(cards);
+      var list = cards.map(function (c) {
+        return F.chip(c, function () { cardForm(seat, c); });
+      });
+      list.push(F.chip(cards.length ? "Other card…" : "A card…", function () { cardForm(seat, null); }, {extra: "is-more"}));
+      var row = F.chips(name(seat) + " plays", list);
+      row.classList.add("rec-card-row");
+      deck.appendChild(row);
+    }
+
+    // --- correcting a log line ---------------------------------------------------------------------------
+    var vocab = ctx.vocabulary || {};
+    function amend(e, li) {
+      // tap a line: its fields, as corrected so far, to change; stored as an `amend` (or taken back)
+      if (!e) return;
+      if (e.type === "amend" || e.type === "retract") {
+        ctx.say("#" + e.seq + " is a correction: tap the line it corrects to change that line again.");
+        return;
+      }
+      if (e.retracted) {
+        var undoing = (ctx.view().events || []).filter(function (x) {
+          return x.type === "retract" && x.target === e.seq && !x.retracted;
+        }).pop();
+        return open({title: "#" + e.seq + " was taken back", base: {}, fields: [], anchor: li, submitLabel: "Restore it",
+          build: function () { return undoing ? [{type: "retract", target: undoing.seq, reason: "restore"}] : null; },
+          hint: function () { return e.summary || ""; }});
+      }
+      var shape = vocab[e.type];
+      if (!shape) { ctx.say("This line cannot be corrected here."); return; }
+      var now = Object.assign({}, e, e.corrected || {});
+      var names = [];
+      if (shape.seat !== "none") names.push("seat");
+      Object.keys(shape.fields).forEach(function (n) {
+        var kind = shape.fields[n];
+        if (kind === "dict" || kind === "seats") return;
+        names.push(n);
+      });
+      // the fields it has first, then the others it may take
+      names.sort(function (x, y) { return (now[y] != null) - (now[x] != null); });
+      var has = function (n) { return now[n] != null || n === "seat"; };
+      var fields = names.map(function (n) {
+        var f = field(n, now[n] == null ? null : (Array.isArray(now[n]) ? now[n].join(" ") : now[n]));
+        if (Array.isArray(shape.fields[n]) && n !== "action") {
+          f.kind = "choice";
+          f.options = shape.fields[n].map(function (o) { return [o, words(o).toLowerCase()]; });
+        }
+        // the fields the line has; the others it may take behind "More fields…"
+        if (!has(n)) f.show = function (c) { return !!c.values["open:more"]; };
+        return f;
+      });
+      var more = names.some(function (n) { return !has(n); });
+      return open({
+        title: "Correct #" + e.seq + ": " + (e.summary || e.type), base: {}, fields: fields, anchor: li,
+        submitLabel: "Record the correction", focus: null, compact: true,
+        extra: [["Take back this line", function () { record("retract:" + e.seq, [{type: "retract", target: e.seq}]); }]]
+          .concat(more ? [["More fields…", function (c) { c.values["open:more"] = !c.values["open:more"]; c.refresh(); }]] : []),
+        build: function (event, ctl) {
+          var changed = {};
+          fields.forEach(function (f) {
+            var before = now[f.name] == null ? "" : String(Array.isArray(now[f.name]) ? now[f.name].join(" ") : now[f.name]);
+            var after = ctl.get(f.name) === "" ? "" : String(ctl.get(f.name));
+            if (before === after.trim()) return;
+            changed[f.name] = after === "" ? null : coerce(f, ctl.get(f.name));
+          });
+          if (!Object.keys(changed).length) { ctx.say("Nothing changed."); return null; }
+          return [{type: "amend", target: e.seq, fields: changed}];
+        }});
+    }
+
+    return {renderDeck: renderDeck, ask: ask, actionForm: actionForm, cardForm: cardForm, reactionForm: reactionForm,
+            redirectForm: redirectForm, voteForm: voteForm, blockForm: blockForm, amend: amend, close: close,
+            isOpen: FORM.isOpen};
+  };
+})();

@@ -1,0 +1,323 @@
+/* The recorder page's forms: one builder for every entry form (a field per event field,
+   each with its chips — the seat's minions and cards, numbers, choices — and, when typed,
+   its suggestions right under it), how a tap on a chip fills a field or records the entry,
+   and the sending of an entry through the page's double-tap guard. Plain JS, no build step;
+   recorder-entry.js builds the forms of each declaration with it.
+
+   window.judgekitForm(ctx) -> {open(spec), close(), isOpen(), current(), field(name, value,
+     extra), words(name), coerce(field, value), record(key, events, after), backToTable(),
+     ACTIONS, WITH_CARD, STRIKES}
+   ctx: {fields (judgekitFields), send(events), once(key, fn), table: {live(), name(seat),
+     minionsAt(seat), minionNames(first), cardsAt(seat), allCards(first)}}
+
+   A form's spec: {title, base (the event so far), fields: [field], record (the field whose
+   chips record at once, when the `required` fields are filled), required, hint(ctl),
+   build(event, ctl) -> events | null (null: not sent), done(), anchor (the log line to open
+   in; else the form takes the place of the next steps), focus (the field to type in),
+   compact (chips beside their labels, a box on "other…"), setup(form, ctl),
+   extra: [[label, fn(ctl)]], submitLabel}.
+   A field: {name, kind: "seats"|"choice"|"number"|"name"|"text"|"select"|"toggle", value,
+   options (or options(ctl)), chips(ctl) -> [name or [value, label, hint]], suggest
+   ("minion"|"library"), local(ctl) (names on the table, suggested first), show(ctl),
+   change(value, ctl, how), selectOnly(value, ctl) (a chip that chooses, not records),
+   seats(ctl), inserts(ctl) (words a tap adds to a text), label, step}. */
+(function () {
+  "use strict";
+
+  var ACTIONS = [["bleed", "Bleed"], ["hunt", "Hunt"], ["political", "Political"], ["card", "Action card"],
+                 ["equip", "Equip"], ["recruit", "Recruit"], ["employ", "Employ"], ["leave-torpor", "Leave torpor"],
+                 ["rescue", "Rescue"], ["diablerie", "Diablerie"], ["anarch", "Anarch"], ["other", "Other"]];
+  // kinds that come with a card to name: tapping them chooses, Record records
+  var WITH_CARD = {political: 1, card: 1, equip: 1, recruit: 1, employ: 1};
+  var TALK = [["negotiate", "negotiates"], ["question", "question"], ["answer", "answer"],
+              ["hypothetical", "hypothetical"], ["raised-voice", "raised voice"], ["slur", "slur"],
+              ["physical-threat", "physical threat"]];
+  var WINDOWS = ["unlock", "master", "minion", "after-action", "minion-end", "influence", "discard",
+                 "pre-range", "range", "pre-strike", "strike", "damage", "press"];
+  var STRIKES = ["hand strike", "dodge", "combat ends"];
+  var LABELS = {seat: "Who", minion: "Minion", card: "Card", action: "Action", amount: "Amount",
+    target_seat: "Target", target: "Target", strike: "Strike", damage: "Damage", votes: "Votes",
+    side: "Side", vampire: "Voting vampire", terms: "Terms", minutes: "Minutes", stealth: "Stealth",
+    judge_minutes: "Judge time at the table (min)", reason: "Reason", kind: "What was said",
+    text: "Text", discipline: "Discipline (dom / DOM)", window: "Window", phase: "Phase", x: "X",
+    outcome: "Outcome", press: "Press", step: "Step", count: "Cards", to: "To", label: "Label",
+    name: "Effect", passed: "Passed", blocked: "Blocked", bleed_change: "Bleed change",
+    bleed_total: "Bleed total", votes_for: "Votes for", votes_against: "Votes against", available: "Available votes",
+    level: "Level", limit_min: "Time limit (min)", finding_seq: "Finding of #", target_seq: "The play #",
+    target_card: "Card cancelled", time_left_min: "Minutes left", edge: "Edge", turn: "Turn"};
+  var NUMBER_CHIPS = {amount: [1, 2, 3, 4, 5], damage: [0, 1, 2, 3, 4], votes: [1, 2, 3, 4], stealth: [0, 1, 2, 3],
+                      minutes: [1, 2, 3, 5, 10], x: [1, 2, 3, 4, 5], count: [1, 2, 3]};
+
+  window.judgekitForm = function (ctx) {
+    var F = ctx.fields, el = F.el, T = ctx.table;
+    var live = T.live, name = T.name, minionsAt = T.minionsAt, minionNames = T.minionNames,
+        cardsAt = T.cardsAt, allCards = T.allCards;
+    var $ = function (id) { return document.getElementById(id); };
+    var form = $("rec-ask"), deck = $("rec-next");
+    var home = {parent: form.parentNode, next: form.nextSibling};   // where the form lives
+    var current = null;                                             // the open form's controller
+
+    // --- sending ------------------------------------------------------------------------------
+    function record(key, events, after) {
+      // one entry; a second tap on the same thing while it is on its way is the same tap
+      return ctx.once(key, function () {
+        return ctx.send(events).then(function (ok) {
+          if (ok) { close(); backToTable(); if (after) after(); }
+          return ok;
+        });
+      });
+    }
+    function backToTable() {
+      // after an entry, the table and the status line (not left scrolled down)
+      window.scrollTo(0, 0);
+    }
+
+    // --- forms ----------------------------------------------------------------------------------
+    // spec: {title, base, fields: [field], record (the field whose chips record), required,
+    //        hint, build(event, ctl) -> events | null, done(), anchor (the log line to open in), focus,
+    //        setup(form, ctl), extra: [[label, fn]]}
+    // field: {name, kind: "seats"|"choice"|"number"|"name"|"text"|"select"|"toggle", value,
+    //         options, chips(ctl) -> [names or [value, label, hint]], suggest ("minion"|"library"),
+    //         show(ctl) -> bool, change(value, ctl), label, local(ctl), auto (a pre-filled value)}
+    function close() {
+      if (!current) return;
+      current = null;
+      form.hidden = true;
+      form.textContent = "";
+      if (form.parentNode !== home.parent) home.parent.insertBefore(form, home.next);
+      deck.hidden = false;
+    }
+    function open(spec) {
+      close();
+      var ctl = {spec: spec, fields: {}, rows: {}, values: {}};
+      current = ctl;
+      form.textContent = "";
+      form.hidden = false;
+      form.classList.toggle("is-compact", !!spec.compact);
+      form.oninput = null;
+      form.onclick = null;
+      if (spec.anchor) spec.anchor.appendChild(form);   // inside the log line it corrects
+      else deck.hidden = true;        // the form takes the place of the next steps
+      var head = el("div", {"class": "rec-ask-title"}, spec.title);
+      form.appendChild(head);
+      ctl.hint = el("p", {"class": "rec-ask-hint"});
+      ctl.get = function (n) { return ctl.values[n] == null ? "" : ctl.values[n]; };
+      ctl.set = function (n, v, how) { return setValue(ctl, n, v, how || {}); };
+      ctl.refresh = function () { refresh(ctl); };
+      spec.fields.forEach(function (f) {
+        ctl.fields[f.name] = f;
+        ctl.values[f.name] = f.value == null ? "" : f.value;
+        var row = el("div", {"class": "rec-field rec-field-" + f.kind, "data-field": f.name});
+        ctl.rows[f.name] = row;
+        form.appendChild(row);
+      });
+      form.appendChild(ctl.hint);
+      var ok = el("button", {type: "submit", "class": "rec-record"}, spec.submitLabel || "Record");
+      var cancel = el("button", {type: "button", "class": "rec-cancel"}, "Cancel");
+      cancel.addEventListener("click", function () { close(); backToTable(); });
+      var buttons = el("div", {"class": "rec-ask-buttons" + ((spec.extra || []).length ? " has-extra" : "")});
+      buttons.appendChild(ok);
+      (spec.extra || []).forEach(function (x) {
+        var b = el("button", {type: "button", "class": "rec-ask-extra"}, x[0]);
+        b.addEventListener("click", function () { x[1](ctl); });
+        buttons.appendChild(b);
+      });
+      buttons.appendChild(cancel);
+      form.appendChild(buttons);
+      form.onsubmit = function (ev) { ev.preventDefault(); submit(ctl); };
+      spec.fields.forEach(function (f) { if (f.change && ctl.values[f.name] !== "") f.change(ctl.values[f.name], ctl, {initial: true}); });
+      refresh(ctl);
+      if (spec.setup) spec.setup(form, ctl);
+      var focus = spec.focus && form.querySelector("[name=" + spec.focus + "]");
+      if (focus) focus.focus();
+      form.scrollIntoView({block: "nearest"});
+      return ctl;
+    }
+    function filled(ctl) {
+      return (ctl.spec.required || []).every(function (n) { return ctl.get(n) !== ""; });
+    }
+    function setValue(ctl, n, v, how) {
+      var f = ctl.fields[n];
+      if (!f) return;
+      var recordable = !(f.selectOnly && f.selectOnly(v, ctl));   // judged on the value before the tap
+      ctl.values[n] = v == null ? "" : v;
+      if (!how.auto) delete ctl.values["auto:" + n];
+      else ctl.values["auto:" + n] = true;
+      if (f.change && !how.quiet) f.change(ctl.values[n], ctl, how);
+      if (how.tap && recordable && ctl.spec.record === n && filled(ctl)) { submit(ctl); return; }
+      refresh(ctl);
+    }
+    function refresh(ctl) {
+      // (re)draw every field: chips follow the seat and what was chosen
+      ctl.spec.fields.forEach(function (f) {
+        var row = ctl.rows[f.name];
+        var shown = !f.show || f.show(ctl);
+        row.hidden = !shown;
+        if (!shown) { row.textContent = ""; row.dataset.built = ""; return; }
+        drawField(ctl, f, row);
+      });
+      var hint = ctl.spec.hint ? ctl.spec.hint(ctl) : "";
+      ctl.hint.textContent = hint || "";
+      ctl.hint.hidden = !hint;
+    }
+    function drawField(ctl, f, row) {
+      var v = ctl.get(f.name);
+      var isRecord = ctl.spec.record === f.name && filledBut(ctl, f.name);
+      if (!row.dataset.built) {
+        row.textContent = "";
+        var label = el("label", {"class": "rec-field-label", "for": "rec-f-" + f.name}, f.label || words(f.name));
+        row.appendChild(label);
+        var input;
+        if (f.kind === "select") {
+          input = el("select", {name: f.name, id: "rec-f-" + f.name});
+          input.appendChild(el("option", {value: ""}, "—"));
+          (f.options || []).forEach(function (o) { input.appendChild(el("option", {value: o[0]}, o[1])); });
+          input.addEventListener("change", function () { ctl.set(f.name, input.value, {quiet: false}); });
+        } else if (f.kind === "seats" || f.kind === "choice" || f.kind === "toggle") {
+          input = el("input", {type: "hidden", name: f.name, id: "rec-f-" + f.name});
+        } else {
+          input = el("input", {name: f.name, id: "rec-f-" + f.name, autocomplete: "off",
+                               type: f.kind === "number" ? "number" : "text", spellcheck: "false", autocapitalize: "off"});
+          if (f.kind === "number") { input.min = "0"; input.step = f.step || "1"; input.inputMode = f.step ? "decimal" : "numeric"; }
+          input.addEventListener("input", function () {
+            ctl.values[f.name] = input.value.trim();
+            delete ctl.values["auto:" + f.name];
+            if (f.kind === "number") refresh(ctl);   // chips that show the number ("Bleed 3 → Bruno")
+          });
+        }
+        row.appendChild(input);
+        if (f.suggest) {   // the names, right under this field
+          F.suggest(input, {kind: f.suggest, local: function () { return f.local ? f.local(ctl) : []; },
+            pick: function (picked) {
+              input.value = picked;
+              ctl.set(f.name, picked, {tap: true});
+            }});
+        }
+        row.appendChild(el("div", {"class": "rec-field-chips"}));
+        row.dataset.built = "1";
+      }
+      var inputEl = row.querySelector("[name=" + f.name + "]");
+      if (inputEl && inputEl.value !== String(v)) inputEl.value = v;
+      var box = row.querySelector(".rec-field-chips");
+      box.textContent = "";
+      var options = f.kind === "seats" ? (f.seats ? f.seats(ctl) : live()).map(function (s) { return [s, name(s)]; })
+        : f.kind === "choice" ? (typeof f.options === "function" ? f.options(ctl) : f.options)
+        : f.kind === "toggle" ? [[true, f.on || "yes"]]
+        : f.chips ? f.chips(ctl) : (NUMBER_CHIPS[f.name] || []);
+      options = (options || []).slice();
+      if (inputEl && inputEl.type !== "hidden") {
+        // a compact form shows a field's chips; its box only when asked ("other…"), when it
+        // is the field to type in, or when there are no chips
+        var typed = ctl.spec.compact && options.length && ctl.spec.focus !== f.name && !ctl.values["open:" + f.name];
+        inputEl.hidden = !!typed;
+        if (typed) {
+          var known = options.some(function (o) { return String(Array.isArray(o) ? o[0] : o) === String(v); });
+          if (v !== "" && !known) options.unshift(v);   // a value typed or given: shown as chosen
+        }
+      }
+      options.forEach(function (o) {
+        var val = Array.isArray(o) ? o[0] : o, lab = Array.isArray(o) ? o[1] : String(o), hint = Array.isArray(o) ? o[2] : null;
+        var on = String(v) === String(val) && v !== "";
+        var recordsHere = isRecord && !(f.selectOnly && f.selectOnly(val, ctl));
+        box.appendChild(F.chip(lab + (recordsHere ? " ✓" : ""), function () {
+          if (f.kind === "toggle") { ctl.set(f.name, on ? "" : true, {tap: true}); return; }
+          ctl.set(f.name, val, {tap: true});
+        }, {value: val, on: on, record: recordsHere, hint: hint, toggle: f.kind !== "name" && f.kind !== "text"}));
+      });
+      if (inputEl && inputEl.hidden) {
+        box.appendChild(F.chip(f.kind === "number" ? "other…" : "other…", function () { reveal(ctl, f.name); },
+                               {extra: "is-more", title: "Type another"}));
+      }
+      if (f.inserts) f.inserts(ctl).forEach(function (word) {
+        box.appendChild(F.chip(word, function () {
+          var input = row.querySelector("input");
+          input.value = (input.value ? input.value.replace(/\s*$/, " ") : "") + word;
+          ctl.values[f.name] = input.value; input.focus();
+        }, {extra: "is-insert"}));
+      });
+    }
+    function reveal(ctl, n) {
+      // the field's box, to type another name or number (the keyboard comes up)
+      ctl.values["open:" + n] = true;
+      refresh(ctl);
+      var input = ctl.rows[n] && ctl.rows[n].querySelector("input[name=" + n + "]");
+      if (input) input.focus();
+    }
+    function filledBut(ctl, n) {
+      return (ctl.spec.required || []).every(function (r) { return r === n || ctl.get(r) !== ""; });
+    }
+    function coerce(f, v) {
+      if (f.kind === "seats" || f.kind === "number") {
+        var num = f.step ? parseFloat(v) : parseInt(v, 10);
+        return isNaN(num) ? v : num;
+      }
+      if (f.kind === "toggle") return v === true || v === "true";
+      return typeof v === "string" ? v.trim() : v;
+    }
+    function collect(ctl) {
+      var event = Object.assign({}, ctl.spec.base);
+      ctl.spec.fields.forEach(function (f) {
+        var shown = !f.show || f.show(ctl);
+        var v = ctl.get(f.name);
+        if (!shown || v === "" || f.local_only) { if (!f.keep) delete event[f.name]; return; }
+        event[f.name] = coerce(f, v);
+      });
+      return event;
+    }
+    function submit(ctl) {
+      if (current !== ctl) return;
+      var event = collect(ctl);
+      var events = ctl.spec.build ? ctl.spec.build(event, ctl) : [event];
+      if (!events) return;
+      return record("form:" + ctl.spec.title, events, ctl.spec.done);
+    }
+
+    // --- fields, by the name of the event field ------------------------------------------------
+    function words(n) {
+      // a field's name for people ("actual_amount" -> "Actual amount")
+      if (LABELS[n]) return LABELS[n];
+      var w = String(n).replace(/[_-]+/g, " ");
+      return w.charAt(0).toUpperCase() + w.slice(1);
+    }
+    function seatOf(ctl) { return +ctl.get("seat") || +ctl.spec.base.seat || null; }
+    function field(n, value, extra) {
+      var f = {name: n, value: value};
+      if (n === "seat" || n === "target_seat") f.kind = "seats";
+      else if (n === "action") { f.kind = "choice"; f.options = ACTIONS; }
+      else if (n === "side") { f.kind = "choice"; f.options = [["for", "For"], ["against", "Against"], ["abstain", "Abstain"]]; }
+      else if (n === "kind") { f.kind = "choice"; f.options = TALK; }
+      else if (n === "window" || n === "phase" || n === "step" || n === "to") {
+        f.kind = "select"; f.options = WINDOWS.concat(n === "step" ? ["end"] : []).map(function (w) { return [w, w]; });
+      }
+      else if (n === "minion" || n === "vampire") {
+        f.kind = "name"; f.suggest = "minion";
+        f.chips = function (ctl) { return minionsAt(seatOf(ctl)).map(function (m) { return m.name; }); };
+        f.local = function (ctl) { return minionNames(seatOf(ctl)); };
+      } else if (n === "target") {
+        f.kind = "name"; f.suggest = "minion";
+        f.chips = function (ctl) { return minionNames(seatOf(ctl)).slice(0, 8); };
+        f.local = function (ctl) { return minionNames(seatOf(ctl)); };
+      } else if (n === "card" || n === "target_card") {
+        f.kind = "name"; f.suggest = "library";
+        f.chips = function (ctl) { return (n === "card" ? cardsAt(seatOf(ctl)) : allCards(seatOf(ctl))).slice(0, 6); };
+        f.local = function (ctl) { return allCards(seatOf(ctl)); };
+      } else if (n === "strike") {
+        f.kind = "name"; f.chips = function () { return STRIKES; };
+      } else if (NUMBER_CHIPS[n] || n === "judge_minutes" || n === "bleed_change" || n === "bleed_total" ||
+                 n === "votes_for" || n === "votes_against" || n === "available" || n === "limit_min" ||
+                 n === "time_left_min" || n === "turn" || n === "finding_seq" || n === "target_seq") {
+        f.kind = "number";
+        if (n === "judge_minutes" || n === "time_left_min") f.step = "0.5";
+      } else if (n === "passed" || n === "blocked" || n === "wake" || n === "burn_edge" || n === "directed" ||
+                 n === "delays_replacement" || n === "locked" || n === "terms_choice" || n === "changes") {
+        f.kind = "toggle";
+      } else f.kind = "text";
+      return Object.assign(f, extra || {});
+    }
+
+    return {open: open, close: close, isOpen: function () { return !!current; },
+            current: function () { return current; }, field: field, words: words, coerce: coerce,
+            record: record, backToTable: backToTable, reveal: reveal, seatOf: seatOf,
+            ACTIONS: ACTIONS, WITH_CARD: WITH_CARD, STRIKES: STRIKES};
+  };
+})();
