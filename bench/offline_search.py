@@ -11,6 +11,13 @@ share of the server's top 3 that the offline search also returns in its top 3.
     python bench/offline_search.py --show 10       # and the queries that differ
     python bench/offline_search.py FILE ...        # other query files (query<TAB>…)
     python bench/offline_search.py --random 500    # also 500 made-up queries (seeded)
+    python bench/offline_search.py --first-search  # the phone figures only (below)
+
+It also prints what a phone pays (`--first-search` prints only that): the index's size over
+the wire (gzip, as the server and any static host send it), and the first search on a CPU
+slowed 4x (Chrome's CPU throttling through the DevTools protocol): cold (the index read
+from the browser's cache, parsed and set up, then the query) and after the page read it
+in idle time (what the published copy and a page that went offline do), median of 5 runs.
 """
 from __future__ import annotations
 
@@ -30,7 +37,8 @@ from judgekit.offline.compare import compare, read_queries  # noqa: E402
 
 CHROMIUM = os.environ.get("JUDGEKIT_CHROMIUM", "/usr/bin/chromium")
 DEFAULT_FILES = [ROOT / "tests" / "search_queries", ROOT / "tests" / "search_questions",
-                 ROOT / "bench" / "heldout_queries.tsv"]
+                 ROOT / "bench" / "heldout_queries.tsv", ROOT / "tests" / "search_cards"]
+FIRST_QUERIES = ["is it too late for direct intervention", "vp withdraw", "redirect a bleed to another methuselah"]
 LIMIT = 10
 
 
@@ -87,12 +95,59 @@ def offline_results(base_url: str, queries: list[str]) -> tuple[list[list[dict]]
     return [p["results"] for p in payloads], took, stats
 
 
+def first_search(base_url: str, rate: float = 4, runs: int = 5) -> dict:
+    """Median milliseconds of the first search on a CPU slowed `rate` times: cold, and after
+    the idle preload; and the next search."""
+    import statistics
+
+    from playwright.sync_api import sync_playwright
+    cold, warm, nxt = [], [], []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox", "--disable-background-networking",
+                                           "--disable-component-update", "--no-first-run", "--disable-gpu"])
+        try:
+            for i in range(runs):
+                for preload in (False, True):
+                    context = browser.new_context()
+                    page = context.new_page()
+                    page.goto(base_url + "/offline")
+                    url = page.get_attribute("[data-offline-index]", "data-offline-index")
+                    page.evaluate("u => fetch(u).then(r => r.arrayBuffer())", url)   # in the HTTP cache
+                    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+                    if preload:
+                        page.evaluate("judgekitOfflineSearch.load().then(() => true)")
+                    q = FIRST_QUERIES[i % len(FIRST_QUERIES)]
+                    took = page.evaluate("""async ([q, q2]) => { const t0 = performance.now();
+                        await judgekitOfflineSearch(q); const t1 = performance.now();
+                        await judgekitOfflineSearch(q2); return [t1 - t0, performance.now() - t1]; }""",
+                                         [q, FIRST_QUERIES[(i + 1) % len(FIRST_QUERIES)]])
+                    (warm if preload else cold).append(took[0])
+                    nxt.append(took[1])
+                    context.close()
+        finally:
+            browser.close()
+    return {"cold": statistics.median(cold), "warm": statistics.median(warm), "next": statistics.median(nxt)}
+
+
+def wire_size(base_url: str, path: str) -> tuple[int, int]:
+    """(bytes sent with gzip, bytes of the JSON) of an offline file."""
+    import gzip
+    import urllib.request
+    req = urllib.request.Request(base_url + path, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(req) as r:
+        body = r.read()
+        packed = r.headers.get("Content-Encoding") == "gzip"
+    return len(body), len(gzip.decompress(body) if packed else body)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path, help="query files (query<TAB>expected)")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N differing queries")
     ap.add_argument("--random", type=int, default=0, metavar="N",
                     help="also N random queries from corpus words, with typos and capitals (seed 7)")
+    ap.add_argument("--first-search", action="store_true", help="only the phone figures (size, first search)")
     args = ap.parse_args(argv)
     files = args.files or [f for f in DEFAULT_FILES if f.exists()]
 
@@ -111,6 +166,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.random:
             sets.append((f"{args.random} random queries", random_queries(svc.index, args.random)))
         try:
+            from judgekit.offline.search_index import index_version
+            from judgekit.offline.views import cards_data_url
+            with app.test_request_context("/"):
+                cards_url = cards_data_url()
+            sent, raw = wire_size(base, f"/offline/search-index.json?v={index_version(svc.search)}")
+            cards_sent, cards_raw = wire_size(base, cards_url)
+            print(f"offline index: {sent / 1e6:.2f} MB over the wire (gzip), {raw / 1e6:.2f} MB of JSON "
+                  f"(target <= 3 MB); the card pages' data: {cards_sent / 1e6:.2f} MB ({cards_raw / 1e6:.2f} MB)")
+            first = first_search(base)
+            print(f"first search, CPU slowed 4x: cold {first['cold']:.0f} ms (index read, parsed, set up, "
+                  f"searched), after the idle preload {first['warm']:.0f} ms (target <= 300 ms); "
+                  f"the next search {first['next']:.0f} ms")
+            if args.first_search:
+                return 0
             for name, queries in sets:
                 started = time.perf_counter()
                 server_side = [svc.search_payload(q, limit=LIMIT)["results"] for q in queries]

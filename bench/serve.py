@@ -233,7 +233,9 @@ def main() -> None:
             try:
                 if label == "uncached":
                     print(f"cold start to first /api/search answer (index present): {first:.2f} s "
-                          f"(target <= 1.5 s); RSS after start: {rss_mb(proc.pid):.0f} MB")
+                          f"(target <= 1.5 s; the server's CPU time by then {cpu_seconds(proc.pid):.2f} s: "
+                          f"on a busy machine the wall clock waits for a core); "
+                          f"RSS after start: {rss_mb(proc.pid):.0f} MB")
                     requests = min(args.requests, len(queries))
                     print(f"uncached: search result cache off, {len(queries)} distinct queries "
                           f"(the query sets as typed, prefix by prefix), each sent once")

@@ -15,6 +15,7 @@ def register(app: Flask) -> None:
     from judgekit.rules.views import bp as rules_bp
     from judgekit.tournament.penalties.views import bp as penalties_bp
     from judgekit.tournament.players_views import bp as players_bp
+    from judgekit.tournament.public_views import bp as seats_bp
     from judgekit.tournament.report_views import bp as report_bp
     from judgekit.tournament.views import bp as tournament_bp
     from judgekit.trainer.views import bp as trainer_bp
@@ -25,5 +26,6 @@ def register(app: Flask) -> None:
                cards_bp,       # cards and their rulings
                players_bp,     # bulk registration, editing players, check-in by phone
                report_bp,      # the VEKN report, the Archon workbook, results per round
-               live_bp):       # the live hall: stream, room display, judge calls
+               live_bp,        # the live hall: stream, room display, judge calls
+               seats_bp):      # players find their seat (public), the QR code poster
         app.register_blueprint(bp)

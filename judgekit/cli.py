@@ -98,7 +98,7 @@ def build(ctx: click.Context, force: bool) -> None:
     service = RulesService.open(paths.content_dir(), instance / "index", force=force,
                                 progress=lambda m: click.echo(f"judgekit: {m}", err=True))
     click.echo(f"judgekit: {len(service.corpus.documents)} documents, "
-               f"{service.index.doc_count()} index entries, ready in {time.perf_counter() - started:.2f}s")
+               f"{service.search.doc_count()} index entries, ready in {time.perf_counter() - started:.2f}s")
 
 
 @main.command()

@@ -107,3 +107,22 @@ def test_the_trainer_links_the_cards_it_names(client):
     assert 'href="/cards/101949"' in explanation
     practice = client.get("/trainer/practice/bleed-with-an-action-card").get_data(as_text=True)
     assert '<a class="card-link" href="/cards/100845">Govern the Unaligned</a>' in practice
+
+
+def test_recorder_events_name_their_cards_with_their_pages(client):
+    gid = client.post("/api/games", json={"seats": ["Ann", "Ben", "Cid", "Dee", "Eve"]}).get_json()["id"]
+    client.post(f"/api/games/{gid}/events", json=[
+        {"type": "sync", "seat": 1, "phase": "minion"},
+        {"type": "action.declare", "seat": 1, "action": "bleed", "minion": "Alexa Draper", "amount": 1},
+        {"type": "action.pass", "seat": 1},
+        {"type": "reaction", "seat": 2, "card": "Telepathic Misdirection", "minion": "Donny Kowalczyk"},
+        {"type": "note", "seat": 3, "text": "Deflection was mentioned"},
+    ])
+    events = client.get(f"/api/games/{gid}").get_json()["events"]
+    by_type = {e["type"]: e for e in events}
+    assert by_type["action.declare"]["cards"] == [{"name": "Alexa Draper", "id": 201529, "url": "/cards/201529"}]
+    reaction = {c["name"]: c["url"] for c in by_type["reaction"]["cards"]}
+    assert reaction == {"Telepathic Misdirection": "/cards/101949", "Donny Kowalczyk": "/cards/201544"}
+    assert "Telepathic Misdirection" in by_type["reaction"]["summary"]
+    assert by_type["note"]["cards"] == []          # free text is not a card field
+    assert by_type["sync"]["cards"] == []

@@ -13,7 +13,7 @@ import pytest
 
 from judgekit.offline import precache
 from judgekit.offline.compare import compare, read_queries
-from judgekit.offline.search_index import FIELDS, build_offline_index
+from judgekit.offline.search_index import FIELDS, build_offline_index, entry_dicts
 from judgekit.rules.corpus import load_corpus
 from judgekit.rules.search import WORD, analyze
 from judgekit.rules.synonyms import SYNONYMS
@@ -181,15 +181,21 @@ def browser_like_tokens(data: dict, text: str) -> list[str]:
     return out
 
 
-def test_offline_index_rebuilds_the_servers_postings_exactly(app):
-    """From the shipped words map alone, the browser's weights equal whoosh's postings."""
-    index = app.extensions["rules"].index
-    data = build_offline_index(index)
+@pytest.mark.parametrize("part", ["rules", "cards"])
+def test_offline_index_rebuilds_the_servers_postings_exactly(app, part):
+    """From the shipped words map alone, the browser's weights equal the server's postings,
+    for each part (the rules, the cards)."""
+    search = app.extensions["rules"].search
+    data = build_offline_index(search)
+    index = getattr(search, part)
+    shipped = data["parts"][part]
+    entries = entry_dicts(shipped)
     p = index.postings
-    assert [e["key"] for e in data["entries"]] == p.keys
+    assert [e["key"] for e in entries] == p.keys
+    assert shipped["n"] == p.n and shipped["max_postings"] == index.max_postings
     for f in FIELDS:
         rebuilt: dict[str, list[tuple[int, float]]] = {}
-        for docnum, e in enumerate(data["entries"]):
+        for docnum, e in enumerate(entries):
             counts: dict[str, int] = {}
             for stem in browser_like_tokens(data, e[f]):
                 counts[stem] = counts.get(stem, 0) + 1
@@ -197,13 +203,29 @@ def test_offline_index_rebuilds_the_servers_postings_exactly(app):
                 weight = struct.unpack("f", struct.pack("f", n * data["posting_boosts"][f]))[0]
                 rebuilt.setdefault(stem, []).append((docnum, weight))
         assert rebuilt == {t: list(pl) for t, pl in p.terms[f].items()}, f
-        assert [e["lengths"][FIELDS.index(f)] for e in data["entries"]] == p.lengths[f]
-    assert data["token_totals"]["body"] == sum(len(analyze(e["body"])) for e in data["entries"])
+        assert [e["lengths"][FIELDS.index(f)] for e in entries] == p.lengths[f]
+        # and the postings shipped to the browser are these ones
+        unpacked = {}
+        for term, packed in shipped["postings"][f].items():
+            doc, out = 0, []
+            for i in range(0, len(packed), 2):
+                doc += packed[i]
+                out.append((doc, struct.unpack("f", struct.pack("f", packed[i + 1] * data["posting_boosts"][f]))[0]))
+            unpacked[term] = out
+        assert unpacked == {t: list(pl) for t, pl in p.terms[f].items()}, f
+    assert shipped["token_totals"]["body"] == sum(len(analyze(e["body"])) for e in entries)
+
+
+def test_offline_index_ships_the_card_names_and_the_merge(app):
+    data = build_offline_index(app.extensions["rules"].search)
+    assert data["card_names"]["keys"]["deflection"] == 100518
+    assert "block" in data["card_names"]["common"]
+    assert data["params"]["card_factor"] > 0 and data["params"]["yield_share"] > 0
+    assert data["source_titles"]["cards"] == "Cards & rulings"
 
 
 def test_offline_index_ships_synonyms_stemmed_like_the_server(app):
-    index = app.extensions["rules"].index
-    data = build_offline_index(index)
+    data = build_offline_index(app.extensions["rules"].search)
     table = {tuple(k): [tuple(a) for a in alts] for k, alts in data["synonyms"]}
     assert table[("vp",)] == [("victori", "point")]
     assert table[("swainbank",)] == [("recurs",)]
@@ -221,10 +243,10 @@ def test_offline_index_ships_synonyms_stemmed_like_the_server(app):
 
 def test_offline_index_ships_question_words_and_stated_numbers(app):
     index = app.extensions["rules"].index
-    data = build_offline_index(index)
+    data = build_offline_index(app.extensions["rules"].search)
     assert {"what", "my", "whole"} <= set(data["question"]) and "proxi" not in data["question"]
     assert data["number_words"]["ninety"] == 90 and "twenty" in data["number_tens"]
-    six_two = next(e for e in data["entries"] if e["key"] == "tournament-rules/6.2")
+    six_two = next(e for e in entry_dicts(data["parts"]["rules"]) if e["key"] == "tournament-rules/6.2")
     stated = {value: units for value, units in six_two["numbers"]}   # "sixty cards", "ninety cards"
     assert "card" in stated[60] and "card" in stated[90]
     assert [[v, sorted(u)] for v, u in index.stated[index.postings.docnum["tournament-rules/6.2"]]] \
@@ -233,10 +255,10 @@ def test_offline_index_ships_question_words_and_stated_numbers(app):
 
 def test_offline_index_version_follows_the_ranking_tables(app, monkeypatch):
     from judgekit.offline import search_index
-    index = app.extensions["rules"].index
-    before = search_index.index_version(index)
+    search = app.extensions["rules"].search
+    before = search_index.index_version(search)
     monkeypatch.setattr(search_index, "TABLES", "something-else")
-    assert search_index.index_version(index) != before
+    assert search_index.index_version(search) != before
 
 
 # --- comparison ----------------------------------------------------------------------------------

@@ -109,4 +109,4 @@ def test_a_short_copy_under_a_project_page_path(app, tmp_path):
     offline = (out / "offline" / "index.html").read_text(encoding="utf-8")
     assert "published " in offline and "Rules 2025" in offline
     index = json.loads((out / "offline" / "search-index.json").read_text(encoding="utf-8"))
-    assert index["entries"]
+    assert index["parts"]["rules"]["entries"] and index["parts"]["cards"]["entries"]

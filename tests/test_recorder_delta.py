@@ -170,6 +170,10 @@ def test_an_amend_or_a_retract_of_a_retracted_event_is_refused_and_nothing_is_st
     # retracting the retract restores the event; then it may be amended again
     assert post(client, game, {"type": "retract", "target": 4}).status_code == 201
     assert post(client, game, {"type": "amend", "target": 2, "fields": {"amount": 2}}).status_code == 201
+    # an amend is not amended in turn: it is taken back (said in words, with the field)
+    r = post(client, game, {"type": "amend", "target": 6, "fields": {"amount": 3}})
+    assert r.status_code == 400 and r.get_json()["field"] == "target"
+    assert "event 6 is an amend: retract it instead" in r.get_json()["error"]
 
 
 def test_a_double_tap_is_refused_and_stored_once(client, game):

@@ -267,10 +267,41 @@ def test_guarded_pages_and_reads(app, client, world, signed_in):
             assert r.status_code == 302 and "/sign-in" in r.location, url
 
 
+# Tournament reads anyone may make (no sign-in), and why. Each is checked below for what it
+# must never show.
+PUBLIC_TOURNAMENT_READS = {
+    "tournament.index": "the list of events",
+    "tournament.api_list": "same, over the API",
+    "tournament.public_standings": "the published standings (no penalty outcome, no adjustment)",
+    "auth.sign_in": "the judges' sign-in form",
+    "auth.api_me": "who the caller is signed in as (nobody: nothing)",
+    "players.self_check_in": "a player checks in with the code shown at the venue",
+    "live.stream": "the event's live messages (what the audience may see: docs/live.md)",
+    "live.api_hall": "the hall's state for the audience asking",
+    "live.api_call_state": "a judge call's state, for the player who made it",
+    "live.call_page": "a player calls a judge from the table's QR code",
+    "live.call_qr": "the QR code on a table card",
+    "live.room": "the room display (no penalty, no note)",
+    "seats.current": "find your table, round seated last (names, tables, seats only)",
+    "seats.lookup": "find your table in round n (names, tables, seats only)",
+    "seats.by_name": "the list by name for the wall (names, tables, seats only)",
+}
+
+
+def test_every_public_tournament_read_is_listed(app):
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()
+                 if "GET" in rule.methods and "tournaments" in rule.rule
+                 and not getattr(app.view_functions[rule.endpoint], "required_action", None)}
+    assert endpoints == set(PUBLIC_TOURNAMENT_READS)
+
+
 def test_penalty_records_never_reach_the_public(app, client, world):
     secret = "bent corners on every master"
-    pages = [f"/tournaments/{world['tid']}/public", "/tournaments", "/api/tournaments",
-             "/api/games", "/games", "/api/search?q=marked+cards"]
+    tid = world["tid"]
+    pages = [f"/tournaments/{tid}/public", "/tournaments", "/api/tournaments",
+             "/api/games", "/games", "/api/search?q=marked+cards",
+             f"/tournaments/{tid}/seats", f"/tournaments/{tid}/rounds/1/seats?q=p0",
+             f"/tournaments/{tid}/rounds/1/seats?q=p&part=results", f"/tournaments/{tid}/rounds/1/seats/list"]
     for url in pages:
         r = client.get(url)
         assert r.status_code == 200 and secret not in r.get_data(as_text=True) and "bent" not in \

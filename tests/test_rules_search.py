@@ -174,7 +174,8 @@ def test_api_shape_is_exactly_the_documented_one(client):
     assert 1 <= len(body["results"]) <= 3
     for r in body["results"]:
         assert list(r) == ["doc", "section", "title", "url", "snippet", "score"]
-        assert r["url"].startswith(f"/rules/{r['doc']}")
+        # a rule links its section, a card or a ruling its card page (or its card group's)
+        assert r["url"].startswith("/cards/" if r["doc"] == "cards" else f"/rules/{r['doc']}")
     scores = [r["score"] for r in body["results"]]
     assert scores == sorted(scores, reverse=True)
 

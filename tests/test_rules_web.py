@@ -139,7 +139,7 @@ def test_the_slash_hint_is_marked_for_keyboards_only(client):
     html = client.get("/").get_data(as_text=True)
     assert re.search(r'<span class="kbd-hint">[^<]*Press <kbd>/</kbd> anywhere to come back here', html)
     html = client.get("/reference").get_data(as_text=True)
-    assert 'placeholder="Search rules"' in html and 'data-key-placeholder="Search rules  ( / )"' in html
+    assert 'placeholder="Rules &amp; cards"' in html and 'data-key-placeholder="Search rules &amp; cards  ( / )"' in html
     css = client.get("/static/app.css").get_data(as_text=True)
     assert re.search(r"\.kbd-hint\s*\{\s*display:\s*none", css)
     assert re.search(r"@media \(hover: hover\) and \(pointer: fine\)\s*\{\s*\.kbd-hint", css)

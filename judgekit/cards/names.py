@@ -13,8 +13,8 @@ query names, so that the search puts them first. A name is found
 
 Single words the rules themselves use ("block", "vote", "master") are not taken for card
 names unless the query is only that word: a rules question must not turn into a card.
-The same table is shipped to the browser (`to_json`) so the offline search finds the same
-cards.
+The table (`to_table`) is stored with the search index and shipped to the browser, whose
+offline search finds the same cards the same way.
 """
 from __future__ import annotations
 
@@ -79,37 +79,63 @@ def _edits1(a: str, b: str) -> bool:
 
 
 class CardNames:
-    """The names of every card of a catalog, and how to find them in a query.
+    """The names of every card, and how to find them in a query.
 
-    `common` are the words (folded, lower case) that, alone, do not name a card: the words
-    of the rules and of the judges' questions."""
+    `keys`: name key (`name_key` of a name, a short name, a name with its version) -> card
+    id; `common`: the words (name keys) that alone do not name a card (`common_words`)."""
 
-    def __init__(self, catalog, common: set[str] | frozenset[str] = frozenset()):
+    def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset()):
+        self.keys = dict(keys)
         self.common = frozenset(common)
-        self.keys: dict[str, int] = {}      # name key -> card id
-        index = self._index = catalog.index
-        for card in catalog:
-            for name in (card.name, *getattr(card.facts, "aka", ())):
-                self._add(name_key(name), index, name)
-            if "," in card.name:
-                self._add(name_key(card.name.split(",", 1)[0]), index, card.name)
-        for short, name in SHORT_NAMES.items():
-            found = catalog.find(name)
-            if found is not None:
-                self.keys.setdefault(name_key(short), found.id)
         self._by_start: dict[tuple[str, int], list[str]] = {}
         for key in self.keys:
             if len(key) >= TYPO_MIN:
                 self._by_start.setdefault((key[0], len(key)), []).append(key)
 
-    def _add(self, key: str, index, name: str) -> None:
-        if not key or key in self.keys:
-            return
-        found = index.find(name)     # the version a plain name means (latest, not advanced)
-        if found is not None:
-            self.keys[key] = found.id
-            if key.startswith("the") and len(key) >= 9:   # "barrens" for "The Barrens"
-                self.keys.setdefault(key[3:], found.id)
+    @classmethod
+    def from_catalog(cls, catalog, common=frozenset()) -> "CardNames":
+        keys: dict[str, int] = {}
+        index = catalog.index
+
+        def add(key: str, name: str) -> None:
+            if not key or key in keys:
+                return
+            found = index.find(name)     # the version a plain name means (latest, not advanced)
+            if found is not None:
+                keys[key] = found.id
+                if key.startswith("the") and len(key) >= 9:   # "barrens" for "The Barrens"
+                    keys.setdefault(key[3:], found.id)
+
+        for card in sorted(catalog, key=lambda c: c.id):
+            for name in (card.name, *getattr(card.facts, "aka", ())):
+                add(name_key(name), name)
+            if "," in card.name:
+                add(name_key(card.name.split(",", 1)[0]), card.name)
+        # a vampire's version written after its name: "theo bell advanced", "theo bell g2 adv"
+        for card in sorted(catalog, key=lambda c: (c.facts.advanced if c.kind == "crypt" else 0, c.id)):
+            if card.kind != "crypt" or len(catalog.versions(card)) == 0:
+                continue
+            base, group = name_key(card.name), card.facts.group.lower()
+            if card.facts.advanced:
+                forms = ["adv", "advanced", f"g{group}adv", f"g{group}advanced", f"group{group}adv"]
+            else:
+                forms = [f"g{group}", f"group{group}"]
+            for form in forms:
+                keys.setdefault(base + form, card.id)
+        for short, name in SHORT_NAMES.items():
+            found = catalog.find(name)
+            if found is not None:
+                keys.setdefault(name_key(short), found.id)
+        return cls(keys, common)
+
+    @classmethod
+    def from_table(cls, table: dict) -> "CardNames":
+        return cls({k: int(v) for k, v in table["keys"].items()}, frozenset(table["common"]))
+
+    def to_table(self) -> dict:
+        """The table the index stores and the browser's offline search reads."""
+        return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
+                "typo_min": TYPO_MIN, "phrases": sorted(PHRASES)}
 
     def _exact(self, words: list[str]) -> int | None:
         hit = self.keys.get("".join(words))
@@ -123,7 +149,7 @@ class CardNames:
             return None
         for size in (len(key) - 1, len(key), len(key) + 1):
             for cand in self._by_start.get((key[0], size), ()):
-                if _edits1(key, cand):
+                if cand != key and _edits1(key, cand):
                     return self.keys[cand]
         return None
 
@@ -153,7 +179,6 @@ class CardNames:
                 span = words[i:i + n]
                 cid = self._exact(span)
                 if cid is not None and self._names_a_card(span, n == len(words)):
-                    cid = self._version(words, i, n, cid)
                     found = NameHit(cid, i, i + n, True)
                     break
             if found is None:
@@ -172,22 +197,6 @@ class CardNames:
             else:
                 i += 1
         return hits
-
-    def _version(self, words: list[str], i: int, n: int, cid: int) -> int:
-        """A vampire's version named after its name ("theo bell advanced", "… g2 adv")."""
-        after = words[i + n:i + n + 2]
-        if not after or not re.fullmatch(r"adv|advanced|g\d+|group\d*|\d", after[0]):
-            return cid
-        for k in (2, 1):
-            found = self._index.find(" ".join(words[i:i + n] + after[:k]))
-            if found is not None:
-                return found.id
-        return cid
-
-    def to_json(self) -> dict:
-        """What the browser's offline search needs to find the same names."""
-        return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
-                "typo_min": TYPO_MIN}
 
 
 def common_words(corpus) -> frozenset[str]:

@@ -1,7 +1,8 @@
 """How close the browser's offline search comes to the server's (bench and tests).
 
-A result is identified by (doc, section, title): a section and its examples share a
-section id but not a title. The figure is the overlap of the top-3: for each query, the
+A result is identified by (doc, section, title, url): a section and its examples share a
+section id but not a title; a card and its rulings share both but not their address
+(`/cards/100518`, `/cards/100518#r2`). The figure is the overlap of the top-3: for each query, the
 share of the server's first three results that the offline search also puts in its first
 three (order inside the three ignored), averaged over the queries.
 """
@@ -25,19 +26,19 @@ def read_queries(path: str | Path) -> list[str]:
     return out
 
 
-def result_key(r: dict) -> tuple[str, str, str]:
-    return (r["doc"], r["section"], r["title"])
+def result_key(r: dict) -> tuple[str, str, str, str]:
+    return (r["doc"], r["section"], r["title"], r.get("url", ""))
 
 
-def top(results: list[dict], k: int = TOP) -> list[tuple[str, str, str]]:
+def top(results: list[dict], k: int = TOP) -> list[tuple[str, str, str, str]]:
     return [result_key(r) for r in results[:k]]
 
 
 @dataclass
 class QueryComparison:
     query: str
-    server: list[tuple[str, str, str]]
-    offline: list[tuple[str, str, str]]
+    server: list[tuple[str, str, str, str]]
+    offline: list[tuple[str, str, str, str]]
 
     @property
     def overlap(self) -> float:

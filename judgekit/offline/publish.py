@@ -263,7 +263,7 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
         result.files += 1
         result.bytes += dest.stat().st_size
     from judgekit.offline.search_index import index_version, offline_index_json
-    index = app.extensions["rules"].index
+    index = app.extensions["rules"].search
     index_file = out / "offline" / "search-index.json"
     index_file.parent.mkdir(parents=True, exist_ok=True)
     raw = offline_index_json(index).encode()

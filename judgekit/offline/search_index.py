@@ -1,11 +1,16 @@
-"""The compact rules index the browser searches offline (`static/offline-search.js`).
+"""The compact index the browser searches offline (`static/offline-search.js`).
 
-It is generated from the server's `SearchIndex`, so the browser scores the same entries
-with the same numbers and never has to stem:
+It is generated from the server's `Search`, so the browser scores the same entries with
+the same numbers and never has to stem:
 
-- `entries`: every search entry in whoosh's document order with its text (for tokens and
-  snippets) and the field lengths whoosh stored (whoosh keeps lengths in a lossy byte, so
-  they are shipped rather than recounted);
+- `parts`: the rules and the cards, each ranked by its own statistics as on the server:
+  every search entry in the server's document order with its text (for phrases and
+  snippets, tokenized in the browser when first needed) and field lengths, the part's
+  postings (per field, stem -> `[doc delta, count, …]`; the weight is count x the field's
+  posting boost in a float32), its entry count, average lengths and `max_postings` (the
+  cards: a common term scores only its best entries);
+- `card_names`: the table of card names a query may name (`judgekit.cards.names`), so the
+  browser puts the same cards first; `params` carries how the parts' results are merged;
 - `words`: every surface word of the corpus and of the synonym table (lower case) mapped
   to the analyzer's stem, or 0 for a stop word; the browser tokenizes with the same word
   pattern and looks each word up here;
@@ -30,15 +35,18 @@ from typing import Any
 from whoosh.analysis import STOP_WORDS
 
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
-from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY, NUMBER_BOOST,
-                                   NUMBER_EXACT, NUMBER_NEAR, QUESTION_FACTOR, UNIT_MISS, WORD,
-                                   SearchIndex, analyze, index_stamp, question_stems)
+from judgekit.rules.search import (B, CARD_FACTOR, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
+                                   NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
+                                   QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD, YIELD_SHARE,
+                                   Search, SearchIndex, analyze, index_stamp, question_stems)
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 2
+FORMAT = 6
 
 FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
+COLUMNS = ("key", "doc", "section", "number", "title", "context", "body", "url", "kind", "anchors",
+           "lengths", "numbers")
 
 
 def _stems(text: str) -> list[str]:
@@ -63,27 +71,67 @@ TABLES = hashlib.sha256(json.dumps([SYNONYMS, CASE_SENSITIVE, sorted(QUESTION_WO
                                    sort_keys=True).encode()).hexdigest()[:12]
 
 
-def index_version(index: SearchIndex) -> str:
-    """Changes with the rules content, the server index's version, the synonym and question
-    word tables, and this format."""
-    return hashlib.sha256(f"{index_stamp(index.corpus)}:{TABLES}:{FORMAT}".encode()).hexdigest()[:12]
+def index_version(search: Search) -> str:
+    """Changes with the content (rules and cards), the server index's version, the synonym
+    and question word tables, and this format."""
+    stamp = search.stamp if isinstance(search, Search) else index_stamp(search.corpus)  # a part
+    return hashlib.sha256(f"{stamp}:{TABLES}:{FORMAT}".encode()).hexdigest()[:12]
 
 
-def build_offline_index(index: SearchIndex) -> dict[str, Any]:
-    """The JSON-ready offline index of `index` (entries in whoosh's document order)."""
+def _part(index: SearchIndex) -> dict[str, Any]:
+    """One part's entries (in the server's document order), statistics and limits."""
     p = index.postings
-    entries = []
-    texts: list[str] = []
+    rows = []
     for docnum, key in enumerate(p.keys):
         e = index.entries[key]
-        entries.append({
-            "key": e.key, "doc": e.doc, "section": e.section, "number": e.number,
-            "title": e.title, "context": e.context, "body": e.body, "url": e.url,
-            "kind": e.kind, "anchors": [[offset, anchor] for offset, anchor in e.anchors],
-            "lengths": [p.lengths[f][docnum] for f in FIELDS],
-            "numbers": [[value, sorted(units)] for value, units in index.stated[docnum]],
-        })
-        texts += [e.title, e.context, e.body]
+        rows.append([e.key, e.doc, e.section, e.number, e.title, e.context, e.body, e.url, e.kind,
+                     [[offset, anchor] for offset, anchor in e.anchors],
+                     [p.lengths[f][docnum] for f in FIELDS],
+                     [[value, sorted(units)] for value, units in index.stated[docnum]]])
+    postings = {}
+    for f in FIELDS:
+        boost = POSTING_BOOSTS[f]
+        table = {}
+        for term, plist in p.terms[f].items():
+            packed, last = [], 0
+            for doc, weight in plist:   # [doc - previous doc, count, …]: the weight is count x boost
+                packed += [doc - last, round(weight / boost)]
+                last = doc
+            table[term] = packed
+        postings[f] = table
+    return {
+        "n": p.n,
+        "avg": {f: p.avg[f] for f in FIELDS},
+        "max_postings": index.max_postings,
+        "group_factor": index.group_factor,
+        # the server's postings: the browser scores without tokenizing every entry first
+        "postings": postings,
+        # exact token counts per field: the browser checks its tokenizer against them
+        "token_totals": {f: sum(p.lengths[f]) for f in FIELDS},
+        # one array per entry, in the order of `columns` (JSON objects for 6,600 entries
+        # would cost the phone more to read than the search itself)
+        "columns": list(COLUMNS),
+        "entries": rows,
+    }
+
+
+def entry_dicts(part: dict) -> list[dict[str, Any]]:
+    """A shipped part's entries as dicts (as the browser reads them)."""
+    return [dict(zip(part["columns"], row)) for row in part["entries"]]
+
+
+def build_offline_index(search: Search) -> dict[str, Any]:
+    """The JSON-ready offline index of the search: its parts (the rules, the cards), the
+    words and tables they share, and the card names."""
+    if isinstance(search, SearchIndex):
+        search = Search(search)
+    parts = {"rules": _part(search.rules)}
+    if search.cards is not None:
+        parts["cards"] = _part(search.cards)
+    texts: list[str] = []
+    for part in parts.values():
+        for row in part["entries"]:
+            texts += [row[COLUMNS.index("title")], row[COLUMNS.index("context")], row[COLUMNS.index("body")]]
     # the synonym table's own words, so a judge's word absent from the rules still stems alike
     texts += list(SYNONYMS) + [alt for alts in SYNONYMS.values() for alt in alts]
     synonyms = [[list(key), [list(alt) for alt in alts]]
@@ -95,23 +143,21 @@ def build_offline_index(index: SearchIndex) -> dict[str, Any]:
     ]
     return {
         "format": FORMAT,
-        "version": index_version(index),
-        "content_hash": index.corpus.content_hash,
+        "version": index_version(search),
+        "content_hash": search.corpus.content_hash,
         "server_index": INDEX_VERSION,
         "params": {"k1": K1, "b": B, "field_boosts": dict(FIELD_BOOSTS), "fields": list(FIELDS),
                    "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
                    "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
                    "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
-                   "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS},
-        # whoosh stores a posting's weight as count x field boost in a float32; BM25F then
-        # multiplies by FIELD_BOOSTS again, so the browser needs both to score alike
-        "posting_boosts": {f: index.ix.schema[f].format.field_boost for f in FIELDS},
-        "n": p.n,
-        "avg": {f: p.avg[f] for f in FIELDS},
-        # exact token counts per field: the browser checks its tokenizer against them
-        "token_totals": {f: sum(len(_stems(getattr(index.entries[k], f))) for k in p.keys)
-                         for f in FIELDS},
-        "entries": entries,
+                   "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
+                   "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE},
+        # a posting's weight is count x field boost in a float32; BM25F then multiplies by
+        # FIELD_BOOSTS again, so the browser needs both to score alike
+        "posting_boosts": dict(POSTING_BOOSTS),
+        "parts": parts,
+        "card_names": search.names.to_table() if search.names is not None else None,
+        "source_titles": SOURCE_TITLES,
         "words": surface_words(texts),
         "stop": sorted(STOP_WORDS),
         "question": sorted(question_stems()),
@@ -122,6 +168,6 @@ def build_offline_index(index: SearchIndex) -> dict[str, Any]:
     }
 
 
-def offline_index_json(index: SearchIndex) -> str:
+def offline_index_json(search: Search) -> str:
     """The offline index as compact JSON text."""
-    return json.dumps(build_offline_index(index), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(build_offline_index(search), ensure_ascii=False, separators=(",", ":"))

@@ -38,13 +38,7 @@ class _State:
         self.plan_key = None
         self.plan: precache.Plan | None = None
         self.checked_at = 0.0
-        self.index_key = None
-        self.index_json: bytes = b""
-        self.index_gzip: bytes = b""
         self.cards_version: str | None = None
-        self.cards_key = None
-        self.cards_json: bytes = b""
-        self.cards_gzip: bytes = b""
 
 
 def _state() -> _State:
@@ -84,23 +78,19 @@ def plan() -> precache.Plan:
         state.checked_at = now
         if state.plan_key != key:
             p = precache.build_plan(svc.corpus, static_dir, _template_dir(),
-                                    index_version(svc.index), extra_urls=[cards_data_url()])
+                                    index_version(svc.search), extra_urls=[cards_data_url()])
             sw_url = f"{current_app.static_url_path}/{SW_SOURCE}"
             p.urls = [u for u in p.urls if u != sw_url]
             state.plan, state.plan_key = p, key
         return state.plan
 
 
-def _index_bytes() -> tuple[bytes, bytes, str]:
+def _index_bytes() -> tuple[bytes | None, bytes, str]:
+    """The offline index gzipped (kept: built once) and, for a client that takes no gzip, None:
+    the view decompresses it for that rare client rather than keeping 3 MB more in memory."""
     svc = rules()
-    version = index_version(svc.index)
-    state = _state()
-    with state.lock:
-        if state.index_key != version:
-            raw = offline_index_json(svc.index).encode()
-            state.index_json, state.index_gzip = raw, gzip.compress(raw, 6)
-            state.index_key = version
-        return state.index_json, state.index_gzip, version
+    version = index_version(svc.search)
+    return None, _built(("index", version), lambda: offline_index_json(svc.search).encode()), version
 
 
 def cards_data_url() -> str:
@@ -116,16 +106,31 @@ def _cards_version() -> str:
     return state.cards_version
 
 
-def _cards_bytes() -> tuple[bytes, bytes, str]:
+def _cards_bytes() -> tuple[bytes | None, bytes, str]:
     from judgekit.cards.catalog import load_catalog
     from judgekit.offline.cards_data import cards_json
     version = _cards_version()
-    state = _state()
-    with state.lock:
-        if state.cards_key != version:
-            raw = cards_json(load_catalog(Path(current_app.config["CONTENT_DIR"]))).encode()
-            state.cards_json, state.cards_gzip, state.cards_key = raw, gzip.compress(raw, 6), version
-        return state.cards_json, state.cards_gzip, version
+    folder = Path(current_app.config["CONTENT_DIR"])
+    return None, _built(("cards", version), lambda: cards_json(load_catalog(folder)).encode()), version
+
+
+_BUILT: dict[tuple[str, str], bytes] = {}
+_BUILT_LOCK = threading.Lock()
+
+
+def _built(key: tuple[str, str], make) -> bytes:
+    """A generated file gzipped, made once per process for its version (apps of one process
+    share it: the test suite, a server's threads) and dropped when a new version comes."""
+    packed = _BUILT.get(key)
+    if packed is None:
+        with _BUILT_LOCK:
+            packed = _BUILT.get(key)
+            if packed is None:
+                packed = gzip.compress(make(), 6)
+                for old in [k for k in _BUILT if k[0] == key[0]]:
+                    del _BUILT[old]
+                _BUILT[key] = packed
+    return packed
 
 
 def _versioned(raw: bytes, packed: bytes, version: str) -> Response:
@@ -138,7 +143,7 @@ def _versioned(raw: bytes, packed: bytes, version: str) -> Response:
         resp = Response(packed, mimetype="application/json")
         resp.headers["Content-Encoding"] = "gzip"
     else:
-        resp = Response(raw, mimetype="application/json")
+        resp = Response(raw if raw is not None else gzip.decompress(packed), mimetype="application/json")
     resp.headers["ETag"] = f'"{version}"'
     resp.headers["Vary"] = "Accept-Encoding"
     resp.headers["Cache-Control"] = cache
@@ -185,8 +190,7 @@ def service_worker():
 
 @bp.get("/offline/search-index.json")
 def search_index():
-    raw, packed, version = _index_bytes()
-    return _versioned(raw, packed, version)
+    return _versioned(*_index_bytes())
 
 
 @bp.get("/offline/ping")

@@ -368,7 +368,8 @@ def validate_amend(target: dict[str, Any], fields: dict[str, Any], n_seats: int,
     field), or an EventError (field `fields.<name>`). The replay applies the fields as they
     are, so an amend is held to the same rules as the event it changes."""
     if target["type"] in ("retract", "amend"):
-        return EventError("target", f"event {target.get('seq')} is a {target['type']}: retract it instead")
+        return EventError("target", f"event {target.get('seq')} is {'an' if target['type'] == 'amend' else 'a'} "
+                                    f"{target['type']}: retract it instead")
     for key in fields:
         if key in ("type", "client_id"):
             return EventError(f"fields.{key}", "cannot be amended: retract the event and record a new one")

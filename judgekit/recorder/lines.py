@@ -3,7 +3,8 @@
 A **line** is an event as stored (with `seq` and `time`) plus what the page needs to show
 it: `summary` (the line in words, computed when the event is checked, with the engine's
 context of that moment), `retracted`, `findings` (each with `url`, its rule's address),
-`batch` (the entry it came in with), and for an amended event `amended_by`, `corrected` and
+`batch` (the entry it came in with), `cards` (the cards its fields name, with their pages:
+`judgekit.cards.links`), and for an amended event `amended_by`, `corrected` and
 `original_summary`. Lines live in `event_lines`, derived from the events and rewritten
 only when something changes what a line shows (a retract, an amend, a finding). Each row
 has a `rev`: the seq of the last event whose storing changed the line, so "what changed
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
+from judgekit.cards.links import event_cards
 from judgekit.recorder.checked import Corrections
 from judgekit.recorder.events import describe
 from judgekit.recorder.findings import cite_url
@@ -50,7 +52,8 @@ def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:
 
 
 def make_line(event: dict[str, Any], batch: int, fed: dict[str, Any] | None, context: dict[str, Any] | None,
-              findings: list[dict[str, Any]], corrections: Corrections, seats: list[str]) -> dict[str, Any]:
+              findings: list[dict[str, Any]], corrections: Corrections, seats: list[str],
+              cards=None) -> dict[str, Any]:
     """The line of `event` (as stored). `fed`: the event as the engine was fed it (as
     corrected), with the engine's `context` of that moment; None when it was not fed
     (retracted, a correction). A function of the game's events alone (and the code), so a
@@ -63,6 +66,8 @@ def make_line(event: dict[str, Any], batch: int, fed: dict[str, Any] | None, con
         line["amended_by"] = list(corrections.amended_by[seq])
         line["corrected"] = corrections.corrected[seq]
         line["original_summary"] = summarize(event, seats, context if fed is not None else None)
+    # the cards the line names, with their pages: the page links them in the line and its findings
+    line["cards"] = event_cards(dict(event, corrected=corrections.corrected.get(seq)), cards)
     return line
 
 

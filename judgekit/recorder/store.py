@@ -525,7 +525,8 @@ def _rebuild(db, game: dict[str, Any], cards, version: str) -> checked.Entry:
                 rev[target] = max(rev[target], fix)
         conn.execute("DELETE FROM event_lines WHERE game_id = ?", [game["id"]])
         for e, batch, fed, context in parts:
-            line = lines.make_line(e, batch, fed, context, lines.finding_dicts(found.get(e["seq"], ())), fixes, seats)
+            line = lines.make_line(e, batch, fed, context, lines.finding_dicts(found.get(e["seq"], ())), fixes, seats,
+                                   cards)
             lines.write(conn, game["id"], [line], rev[e["seq"]])
         lines.set_version(conn, game["id"], version)
     entry = checked.Entry(engine, last, cards, tuple(seats), lines_ok=True)
@@ -559,7 +560,7 @@ def _check_new(conn, game: dict[str, Any], cards, entry: checked.Entry,
         for event in new_events:
             seq = event["seq"]
             out[seq] = lines.make_line(event, batch, event, contexts[seq], lines.finding_dicts(found.get(seq, ())),
-                                       _EMPTY, seats)
+                                       _EMPTY, seats, cards)
         reported = {f.seq for f in engine.findings[before:]}
         corrections = _EMPTY
     else:
@@ -583,7 +584,7 @@ def _check_new(conn, game: dict[str, Any], cards, entry: checked.Entry,
         for event, batch, fed, context in parts:
             seq = event["seq"]
             line = lines.make_line(event, batch, fed, context, lines.finding_dicts(found.get(seq, ())),
-                                   corrections, seats)
+                                   corrections, seats, cards)
             if seq not in before_lines or lines.dumps(line) != lines.dumps(before_lines[seq]):
                 out[seq] = line
     earlier = {s for s in reported if 0 < s < new_events[0]["seq"] and s not in out}

@@ -131,3 +131,15 @@ def within_one_edit(a: str, b: str) -> bool:
             return True
         return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:]
     return a[i:] == b[i + 1:]
+
+
+def stated_numbers(text: str, tokens: list[tuple[str, int, int]]) -> list[tuple[float, frozenset[str]]]:
+    """The numbers a text states, each with the stems of the (up to) two words after it
+    that are not numbers themselves: "ninety cards" -> (90, {card}); "15 minutes of" ->
+    (15, {minut})."""
+    out = []
+    for i, width, value in numbers_in(text, tokens):
+        after = range(i + width, min(len(tokens), i + width + 3))
+        units = [tokens[j][0] for j in after if number_value(text[tokens[j][1]:tokens[j][2]]) is None][:2]
+        out.append((value, frozenset(units)))
+    return out

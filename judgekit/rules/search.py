@@ -1,9 +1,12 @@
-"""Search the rules: a whoosh index with one entry per section and one per example.
+"""Search the rules and the cards: one entry per section, example and defined term of the
+rules, per card, per ruling (`entries.py`), stored with their analysis and postings
+(`index_store.py`), ranked here (docs/search.md).
 
 - A stemming, accent-folding analyzer; titles boosted over body text.
 - Query words are expanded with the judges' synonym table (`synonyms.py`).
 - One typo is tolerated in words of five letters or more that the index does not know.
-- A query that is a section number ("3.7.2", "A.2.1", "section 4.1.1") goes straight to it.
+- A query that is a section number ("3.7.2", "A.2.1", "section 4.1.1") goes straight to it;
+  a card a query names ("deflection", "is it too late for direct intervention") comes first.
 - Snippets are cut from the entry's text around the matched words, with `<mark>`.
 
 The query is never handed to a query parser: it is split into words by the analyzer, so
@@ -12,33 +15,31 @@ quotes, stars, brackets, AND/OR and colons are just characters and cannot fail.
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
-import os
-import pickle
 import re
-import shutil
-import threading
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
-from typing import Callable, Iterable
-
-from whoosh import index as windex
-from whoosh import query as Q
-from whoosh.fields import ID, STORED, TEXT, Schema
+from typing import Callable
 
 from judgekit.rules.analysis import (ANALYZER, WORD, analyze, closeness, make_analyzer,  # noqa: F401
                                      number_value, numbers_in, phrase_item, query_stems, query_tokens,
-                                     stem_word,
-                                     within_one_edit)
-from judgekit.rules.corpus import Block, Corpus
+                                     stated_numbers, stem_word, within_one_edit)
+from judgekit.cards.names import CardNames
+from judgekit.rules.corpus import Corpus
+from judgekit.rules.entries import Entry, entries_of, section_url  # noqa: F401  (the search's names)
+from judgekit.rules.index_store import (B, FIELD_BOOSTS, K1, POSTING_BOOSTS, Postings,  # noqa: F401
+                                        StoredIndex, StoredPart, analyse_entries, index_is_current,
+                                        load_index, no_gc)
+from judgekit.rules.index_store import build_index as store_index
 from judgekit.rules.snippets import escaped_offsets, snippet_and_url
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 MAX_QUERY = 500
-# Bump when the schema, the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "6"
+# Bump when the analyzer or the entries change: the index is then rebuilt.
+INDEX_VERSION = "7"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -47,146 +48,20 @@ SECTION_QUERY = re.compile(
 HEAD_FIELDS = ("title",)
 
 
-def make_schema() -> Schema:
-    return Schema(
-        key=ID(stored=True, unique=True),
-        doc=ID(stored=True),
-        section=ID(stored=True),
-        number=ID(stored=True),
-        title=TEXT(analyzer=ANALYZER, field_boost=3.0, phrase=True),
-        context=TEXT(analyzer=ANALYZER, field_boost=0.6, phrase=False),
-        body=TEXT(analyzer=ANALYZER, phrase=True),
-        kind=STORED,
-    )
-
-
-@dataclass
-class Entry:
-    """One searchable unit: a section's own text, one example, or one defined term."""
-
-    key: str          # "tournament-rules/3.7.2", "announcements/shortcuts#shortcuts-ex3",
-                      # "tournament-rules/B#term-proxy-card"
-    doc: str
-    section: str
-    number: str       # section number ("3.7.2") or "" for unnumbered sections
-    title: str        # what a result shows as its title
-    context: str      # titles of the enclosing sections
-    body: str         # plain text
-    url: str
-    kind: str         # "section" | "example" | "definition" | "intro"
-    anchors: list[tuple[int, str]]  # (char offset in body, block anchor) to link to a paragraph
-
-
-def section_url(doc: str, section: str, anchor: str | None = None) -> str:
-    url = f"/rules/{doc}" if section in ("", "intro") else f"/rules/{doc}/{section}"
-    return f"{url}#{anchor}" if anchor else url
-
-
-def _join_blocks(blocks: Iterable[Block]) -> tuple[str, list[tuple[int, str]]]:
-    parts, anchors, offset = [], [], 0
-    for b in blocks:
-        text = b.plain()
-        if not text:
-            continue
-        anchors.append((offset, b.anchor))
-        parts.append(text)
-        offset += len(text) + 1
-    return "\n".join(parts), anchors
-
-
-def entries_of(corpus: Corpus) -> list[Entry]:
-    """The search entries of the current documents (history editions are not searched).
-
-    A section's examples and its defined terms (Appendix B) are entries of their own, so a
-    question about one term or one situation finds that paragraph, titled by it."""
-    out: list[Entry] = []
-    for doc in corpus.current:
-        if doc.preamble:
-            body, anchors = _join_blocks(doc.preamble)
-            out.append(Entry(f"{doc.id}/intro", doc.id, "intro", "", f"{doc.title} — introduction",
-                             doc.title, body, section_url(doc.id, "intro"), "intro", anchors))
-        for sec in doc.sections.values():
-            context = " ".join(a.title for a in doc.ancestors(sec.id))
-            terms = [b for b in sec.blocks if b.kind == "term" and b.term]
-            own = [b for b in sec.blocks if b.kind != "example" and b not in terms]
-            body, anchors = _join_blocks(own)
-            out.append(Entry(f"{doc.id}/{sec.id}", doc.id, sec.id, sec.number or "", sec.label,
-                             context, body, section_url(doc.id, sec.id), "section", anchors))
-            for ex in sec.examples:
-                body, _ = _join_blocks(ex.blocks)
-                out.append(Entry(f"{doc.id}/{sec.id}#{ex.anchor}", doc.id, sec.id, sec.number or "",
-                                 f"{sec.label} — {ex.label}", f"{context} {sec.title}", body,
-                                 section_url(doc.id, sec.id, ex.anchor), "example",
-                                 [(0, ex.anchor)]))
-            for term in terms:
-                out.append(Entry(f"{doc.id}/{sec.id}#{term.anchor}", doc.id, sec.id, sec.number or "",
-                                 f"{term.term} — {sec.label}", f"{context} {sec.title}", term.plain(),
-                                 section_url(doc.id, sec.id, term.anchor), "definition",
-                                 [(0, term.anchor)]))
-    return out
+def index_stamp(corpus: Corpus, extra: str = "") -> str:
+    """What the stored index must have been built from: the rules content, this version,
+    and the other sources' stamp (the card files)."""
+    return f"{corpus.content_hash}:{INDEX_VERSION}" + (f":{extra}" if extra else "")
 
 
 def build_index(corpus: Corpus, index_dir: str | Path,
-                progress: Callable[[str], None] | None = None) -> None:
-    """Write a fresh index for `corpus` into `index_dir` (built aside, then swapped in)."""
-    index_dir = Path(index_dir)
-    index_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = index_dir.with_name(f"{index_dir.name}.building-{os.getpid()}-{threading.get_ident()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    started = time.perf_counter()
-    entries = entries_of(corpus)
-    ix = windex.create_in(str(tmp), make_schema())
-    writer = ix.writer(limitmb=64)
-    for i, e in enumerate(entries, 1):
-        writer.add_document(key=e.key, doc=e.doc, section=e.section, number=e.number,
-                            title=e.title, context=e.context, body=e.body, kind=e.kind)
-        if progress and i % 200 == 0:
-            progress(f"indexing the rules… {i}/{len(entries)} entries")
-    writer.commit()
-    ix.close()
-    with open(tmp / ANALYSIS_FILE, "wb") as fh:
-        pickle.dump({"stamp": index_stamp(corpus), "entries": analyse_entries(entries)}, fh,
-                    protocol=pickle.HIGHEST_PROTOCOL)
-    (tmp / "content_hash").write_text(index_stamp(corpus))
-    old = index_dir.with_name(f"{index_dir.name}.old-{os.getpid()}-{threading.get_ident()}")
-    if index_dir.exists():
-        index_dir.rename(old)
-    tmp.rename(index_dir)
-    shutil.rmtree(old, ignore_errors=True)
-    if progress:
-        progress(f"search index built: {len(entries)} entries in {time.perf_counter() - started:.2f}s")
-
-
-ANALYSIS_FILE = "analysis.pickle"
-
-
-def analyse_entries(entries: Iterable[Entry]) -> dict[str, dict[str, list[tuple[str, int, int]]]]:
-    """Each entry's analysed words with their offsets (for snippets, phrases and coverage)."""
-    return {e.key: {"body": analyze(e.body), "title": analyze(e.title), "context": analyze(e.context)}
-            for e in entries}
-
-
-def load_analysis(corpus: Corpus, index_dir: str | Path) -> dict | None:
-    """The analysis saved next to the index at build time, if it is for this content."""
-    try:
-        with open(Path(index_dir) / ANALYSIS_FILE, "rb") as fh:
-            saved = pickle.load(fh)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError):
-        return None
-    if not isinstance(saved, dict) or saved.get("stamp") != index_stamp(corpus):
-        return None
-    return saved["entries"]
-
-
-def index_stamp(corpus: Corpus) -> str:
-    return f"{corpus.content_hash}:{INDEX_VERSION}"
-
-
-def index_is_current(corpus: Corpus, index_dir: str | Path) -> bool:
-    marker = Path(index_dir) / "content_hash"
-    return marker.exists() and marker.read_text().strip() == index_stamp(corpus) \
-        and windex.exists_in(str(index_dir))
+                progress: Callable[[str], None] | None = None, cards=(),
+                cards_stamp: str = "", extra: dict | None = None) -> None:
+    """Write a fresh index of the rules (and of the cards' entries) into `index_dir`."""
+    parts = {"rules": entries_of(corpus)}
+    if cards:
+        parts["cards"] = list(cards)
+    store_index(parts, index_stamp(corpus, cards_stamp), index_dir, extra=extra, progress=progress)
 
 
 # --- querying ------------------------------------------------------------------------------
@@ -203,8 +78,6 @@ class QueryError(ValueError):
     """A query the search cannot take (empty, too long)."""
 
 
-FIELD_BOOSTS = {"title": 3.0, "body": 1.0, "context": 0.6}
-K1, B = 1.2, 0.75   # BM25 parameters (whoosh's defaults)
 QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
 NUMBER_BOOST = 2.0      # a number stated by the entry, per unit of the number's weight
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
@@ -212,59 +85,16 @@ NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number com
 UNIT_MISS = 0.5         # share kept when the stated number counts something else
 
 
-@dataclass
-class Postings:
-    """The whoosh index's postings, read once into memory for fast scoring.
+class Lazy(dict):
+    """A dict whose missing values are made (and kept) by `make(key)` when first asked."""
 
-    whoosh builds and stores the index (analyzer, fields, boosts); its matcher machinery
-    is general and costs milliseconds per query in Python, so queries are scored here
-    with the same BM25F formula over the postings whoosh wrote.
-    """
+    def __init__(self, make):
+        super().__init__()
+        self._make = make
 
-    keys: list[str]                                   # docnum -> entry key
-    terms: dict[str, dict[str, list[tuple[int, float]]]]  # field -> term -> [(docnum, freq)]
-    lengths: dict[str, list[int]]                     # field -> docnum -> length
-    avg: dict[str, float]
-    n: int
-    docnum: dict[str, int]                            # entry key -> docnum
-
-    @classmethod
-    def load(cls, ix) -> "Postings":
-        with ix.reader() as r:
-            n = r.doc_count_all()
-            keys = [""] * n
-            for docnum, stored in r.iter_docs():
-                keys[docnum] = stored["key"]
-            lengths: dict[str, list[int]] = {}
-            avg: dict[str, float] = {}
-            terms: dict[str, dict[str, list[tuple[int, float]]]] = {f: {} for f in FIELD_BOOSTS}
-            for fname, term, docnum, weight, _ in r.iter_postings():  # one pass over all postings
-                table = terms.get(fname)
-                if table is not None:
-                    word = term.decode("utf-8") if isinstance(term, bytes) else term
-                    table.setdefault(word, []).append((docnum, weight))
-            for fname in FIELD_BOOSTS:
-                lengths[fname] = [r.doc_field_length(d, fname, 0) for d in range(n)]
-                avg[fname] = (r.field_length(fname) / n) if n else 1.0
-        return cls(keys, terms, lengths, avg, n, {k: i for i, k in enumerate(keys)})
-
-    def idf(self, fname: str, term: str) -> float:
-        df = len(self.terms[fname].get(term, ()))
-        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-
-    def term_weights(self) -> dict[str, list[tuple[int, float]]]:
-        """Each term's BM25F weight in each entry holding it, its fields summed (title, body,
-        context): the part of a term's score that does not depend on the query."""
-        acc: dict[str, dict[int, float]] = {}
-        for fname, fboost in FIELD_BOOSTS.items():
-            lens, avg = self.lengths[fname], self.avg[fname]
-            for term, plist in self.terms[fname].items():
-                idf = self.idf(fname, term)
-                docs = acc.setdefault(term, {})
-                for doc, tf in plist:
-                    norm = tf + K1 * (1 - B + B * lens[doc] / avg)
-                    docs[doc] = docs.get(doc, 0.0) + fboost * idf * tf * (K1 + 1) / norm
-        return {term: list(docs.items()) for term, docs in acc.items()}
+    def __missing__(self, key):
+        value = self[key] = self._make(key)
+        return value
 
 
 def _positions(tokens: list[tuple[str, int, int]]) -> dict[str, list[int]]:
@@ -283,28 +113,6 @@ def has_phrase(positions: dict[str, list[int]], stems: tuple[str, ...]) -> bool:
         return bool(second) and not set(second).isdisjoint(map((1).__add__, first))
     rest = [set(positions.get(s, ())) for s in stems[1:]]
     return any(all(p + i + 1 in r for i, r in enumerate(rest)) for p in first)
-
-
-def stated_numbers(text: str, tokens: list[tuple[str, int, int]]) -> list[tuple[float, frozenset[str]]]:
-    """The numbers a text states, each with the stems of the (up to) two words after it
-    that are not numbers themselves: "ninety cards" -> (90, {card}); "15 minutes of" ->
-    (15, {minut})."""
-    out = []
-    for i, width, value in numbers_in(text, tokens):
-        after = range(i + width, min(len(tokens), i + width + 3))
-        units = [tokens[j][0] for j in after if number_value(text[tokens[j][1]:tokens[j][2]]) is None][:2]
-        out.append((value, frozenset(units)))
-    return out
-
-
-class Or(Q.Or):
-    """whoosh's Or with its lazy binary tree of union matchers.
-
-    On a small index whoosh would otherwise preload every clause into arrays sized by the
-    document count, which costs more than the search itself.
-    """
-
-    matcher_type = Q.Or.DEFAULT_MATCHER
 
 
 @dataclass
@@ -329,35 +137,50 @@ class SearchIndex:
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
     PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
 
-    def __init__(self, corpus: Corpus, index_dir: str | Path):
+    def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
+                 part: StoredPart | None = None, max_postings: int | None = None,
+                 group_factor: float = 1.0):
+        """One part of the index: `part` as loaded, else the rules' part stored in
+        `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
+
+        `max_postings`: for a large part (the cards), a term found in more entries scores
+        only the `max_postings` entries where it weighs most (and only those are checked
+        for phrases): "vampire" is in 3,900 cards, and a query must not add up all of them.
+        `group_factor`: a card group's ruling ranks this much lower (see GROUP_FACTOR)."""
         self.corpus = corpus
-        self.ix = windex.open_dir(str(index_dir))
-        self.entries = {e.key: e for e in entries_of(corpus)}
-        analysed = load_analysis(corpus, index_dir) or analyse_entries(self.entries.values())
-        self._tokens = {key: a["body"] for key, a in analysed.items()}
-        df: dict[str, int] = {}
-        for key, e in self.entries.items():
-            stems = frozenset([s for s, _, _ in self._tokens[key]]
-                              + [s for s, _, _ in analysed[key]["title"]]
-                              + [s for s, _, _ in analysed[key]["context"]])
-            for st in stems:
-                df[st] = df.get(st, 0) + 1
-        self.df = df
-        self.postings = Postings.load(self.ix)
-        self._weights = self.postings.term_weights()
-        self.field_vocab = {f: set(terms) for f, terms in self.postings.terms.items()}
-        self._positions = {key: _positions(tokens) for key, tokens in self._tokens.items()}
-        self._title_positions = {key: _positions(a["title"]) for key, a in analysed.items()}
+        if part is None:
+            stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
+            part = stored.parts["rules"] if stored else StoredPart.of(entries_of(corpus))
+        self.entries = {e.key: e for e in part.entries}
+        self._tokens = {key: a["body"] for key, a in part.analysis.items()}
+        derived = part.derived()          # stored with the index: df, weights, stated numbers
+        self.df = df = derived["df"]
+        self.postings = part.postings
+        self._weights = dict(derived["weights"])
+        self.max_postings = max_postings
+        self.group_factor = group_factor
+        self._groups_rulings = frozenset(k for k, e in self.entries.items()
+                                         if e.doc == "cards" and e.section.startswith("G")) \
+            if group_factor != 1.0 else frozenset()
+        # field -> truncated term -> the entries kept for it that hold it in that field
+        self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
+        if max_postings:
+            for term, plist in self._weights.items():
+                if len(plist) > max_postings:
+                    top = sorted(plist, key=lambda x: (-x[1], x[0]))[:max_postings]
+                    self._weights[term] = sorted(top)
+                    kept = {d for d, _ in top}
+                    for fname, table in self._phrase_docs.items():
+                        table[term] = [d for d, _ in self.postings.terms[fname].get(term, ()) if d in kept]
+        # made when first needed: an entry's word positions (body, title), a term's entries
+        self._positions = Lazy(lambda key: _positions(self._tokens[key]))
+        self._title_positions = Lazy(lambda key: _positions(analyze(self.entries[key].title)))
         self._escaped: dict[str, tuple] = {}   # entry key -> escaped_offsets, made when first shown
-        term_docs: dict[str, set[int]] = {}
-        for table in self.postings.terms.values():
-            for term, plist in table.items():
-                term_docs.setdefault(term, set()).update(d for d, _ in plist)
-        self._term_docs = {t: frozenset(d) for t, d in term_docs.items()}
+        self._term_docs = Lazy(lambda term: frozenset(
+            d for table in self.postings.terms.values() for d, _ in table.get(term, ())))
         self.n_entries = max(1, len(self.entries))
         # the numbers each entry's text states (by docnum), and by value: value -> [(docnum, units)]
-        self.stated = [stated_numbers(self.entries[key].body, self._tokens[key])
-                       for key in self.postings.keys]
+        self.stated = derived["stated"]
         self._numbers: dict[float, list[tuple[int, frozenset[str]]]] = {}
         for doc, stated in enumerate(self.stated):
             for value, units in stated:
@@ -371,7 +194,6 @@ class SearchIndex:
         self._synonyms = self._stem_synonyms()
         self._max_phrase = max((len(k) for k in self._synonyms), default=1)
         self._question = question_stems()
-        self._local = threading.local()
         self._by_number: dict[str, list[Entry]] = {}
         for e in self.entries.values():
             if e.kind == "section":
@@ -394,13 +216,7 @@ class SearchIndex:
         return out
 
     def doc_count(self) -> int:
-        return self.ix.doc_count()
-
-    def _searcher(self):
-        s = getattr(self._local, "searcher", None)
-        if s is None:
-            s = self._local.searcher = self.ix.searcher()
-        return s
+        return len(self.entries)
 
     # query construction -------------------------------------------------------------
     @lru_cache(maxsize=4096)
@@ -432,6 +248,7 @@ class SearchIndex:
                       for alt in alts if all(s in self.df for s in alt)), default=0)
         return math.log(1 + self.n_entries / (1 + rarest)) if rarest else 0.3
 
+    @lru_cache(maxsize=1024)
     def _number_docs(self, value: float, units: frozenset[str]) -> tuple[dict[int, float], float]:
         """Entries stating `value` or a number near it, docnum -> closeness (x UNIT_MISS when
         the number there counts something else than the query's), and the number's weight:
@@ -504,22 +321,6 @@ class SearchIndex:
             i += n
         return groups
 
-    def _query(self, groups: list[Group], text: str) -> Q.Query:
-        subs: list[Q.Query] = []
-        for g in groups:
-            alts: list[Q.Query] = []
-            for alt, boost in g.alts.items():
-                if len(alt) == 1:
-                    alts.extend(Q.Term(f, alt[0], boost=boost * g.factor) for f in ("title", "body", "context")
-                                if alt[0] in self.field_vocab[f])
-                elif all(a in self.field_vocab["body"] for a in alt):
-                    alts.append(Q.Phrase("body", list(alt), boost=boost))
-                    if all(a in self.field_vocab["title"] for a in alt):
-                        alts.append(Q.Phrase("title", list(alt), boost=boost))
-            if alts:
-                subs.append(alts[0] if len(alts) == 1 else Or(alts))
-        return Or(subs) if subs else Q.NullQuery
-
     def _group_docs(self, g: Group) -> dict[int, float] | set[int] | frozenset[int]:
         """The entries (docnums) holding any alternative of the group (phrases: all its words);
         for a number, docnum -> how close the number they state is."""
@@ -528,20 +329,15 @@ class SearchIndex:
         empty: frozenset[int] = frozenset()
         found = []
         for alt in g.alts:
-            docs = self._term_docs.get(alt[0], empty)
+            docs = self._term_docs[alt[0]] if alt[0] in self.df else empty
             for a in alt[1:]:
-                docs = docs & self._term_docs.get(a, empty)
+                docs = docs & (self._term_docs[a] if a in self.df else empty)
             found.append(docs)
         return found[0] if len(found) == 1 else empty.union(*found)
 
-    def _candidates(self, groups: list[Group], text: str, engine: str,
+    def _candidates(self, groups: list[Group], text: str,
                     group_docs: list) -> list[tuple[str, float]]:
         """The best-scored entries (key, score) before coverage re-ranking."""
-        if engine == "whoosh":   # whoosh's own matchers, kept for comparison (bench/search.py)
-            query = self._query(groups, text)
-            if query is Q.NullQuery:
-                return []
-            return [(r["key"], r.score) for r in self._searcher().search(query, limit=self.CANDIDATES)]
         p = self.postings
         scores: dict[int, float] = {}
         question: set[str] = set()
@@ -552,11 +348,12 @@ class SearchIndex:
                 continue
             if g.factor != 1.0:
                 question.update(alt[0] for alt in g.alts if len(alt) == 1)
+            get = scores.get
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
-                    boost = boost * g.factor
+                    b = boost * g.factor
                     for doc, w in self._weights.get(alt[0], ()):
-                        scores[doc] = scores.get(doc, 0.0) + boost * w
+                        scores[doc] = get(doc, 0.0) + b * w
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]
@@ -568,31 +365,38 @@ class SearchIndex:
                 continue
             rarest = min(alt, key=lambda a: self.df[a])
             idf = sum(p.idf("body", a) for a in alt)
-            for doc, _ in p.terms["body"].get(rarest, ()):
+            for doc in self._phrase_candidates("body", rarest):
                 if has_phrase(self._positions[keys[doc]], alt):
                     scores[doc] = scores.get(doc, 0.0) + boost * idf
-            for doc, _ in p.terms["title"].get(rarest, ()):
+            for doc in self._phrase_candidates("title", rarest):
                 if has_phrase(self._title_positions[keys[doc]], alt):
                     scores[doc] = scores.get(doc, 0.0) + boost * idf * FIELD_BOOSTS["title"]
-        best = sorted(scores.items(), key=lambda x: -x[1])[:self.CANDIDATES]
+        # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
+        best = heapq.nlargest(self.CANDIDATES, scores.items(), key=itemgetter(1))
         return [(keys[d], sc) for d, sc in best]
 
+    def _phrase_candidates(self, fname: str, term: str):
+        """The entries holding `term` in field `fname` that a phrase is looked for in."""
+        kept = self._phrase_docs[fname].get(term)
+        if kept is not None:
+            return kept
+        return (d for d, _ in self.postings.terms[fname].get(term, ()))
+
     # search -------------------------------------------------------------------------------
-    def search(self, text: str, limit: int = 10, engine: str = "memory") -> tuple[list[Hit], list[str]]:
-        """Best entries for `text`, and the stems that were looked for (for highlighting)."""
-        text = (text or "").strip()
-        if not text:
-            raise QueryError("type something to search for")
-        if len(text) > MAX_QUERY:
-            raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
-        direct = self._direct(text)
+    def search(self, text: str, limit: int = 10, named: list[Entry] = (),
+               snippets: bool = True) -> tuple[list[Hit], list[str]]:
+        """Best entries for `text`, and the stems that were looked for (for highlighting).
+        `named`: entries the query names (cards), first after a section it names.
+        `snippets=False`: hits without snippets (`with_snippet` makes one when shown)."""
+        text = check_query(text)
+        direct = self._direct(text) + [e for e in named if e.key in self.entries]
         groups = self._groups(text)
         wanted = frozenset(s for g in groups for s in g.stems())
         stems = sorted(wanted)
         hits: list[Hit] = []
         seen: set[str] = set()
         for e in direct:
-            hits.append(Hit(e, 1000.0, self._snippet(e, wanted), e.url))
+            hits.append(Hit(e, 1000.0, self._snippet(e, wanted) if snippets else "", e.url))
             seen.add(e.key)
         if not groups or len(hits) >= limit:
             return hits[:limit], stems
@@ -600,7 +404,7 @@ class SearchIndex:
         group_docs = [self._group_docs(g) for g in groups]
         docnum = self.postings.docnum
         ranked = []
-        for key, score in self._candidates(groups, text, engine, group_docs):
+        for key, score in self._candidates(groups, text, group_docs):
             if key in seen:
                 continue
             d = docnum[key]
@@ -611,7 +415,8 @@ class SearchIndex:
                 elif d in docs:
                     covered += g.weight
             coverage = covered / total
-            ranked.append((score * coverage * coverage * coverage, key))
+            factor = self.group_factor if key in self._groups_rulings else 1.0
+            ranked.append((score * coverage * coverage * coverage * factor, key))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
@@ -626,9 +431,14 @@ class SearchIndex:
         for score, e in first + later:
             if len(hits) >= limit:
                 break
-            snippet, url = self._snippet_and_url(e, wanted)
+            snippet, url = self._snippet_and_url(e, wanted) if snippets else ("", e.url)
             hits.append(Hit(e, round(float(score), 4), snippet, url))
         return hits, stems
+
+    def with_snippet(self, hit: Hit, stems) -> Hit:
+        """The hit with its snippet (and the paragraph it links to)."""
+        snippet, url = self._snippet_and_url(hit.entry, frozenset(stems))
+        return Hit(hit.entry, hit.score, snippet, url)
 
     def _direct(self, text: str) -> list[Entry]:
         m = SECTION_QUERY.match(text)
@@ -649,6 +459,116 @@ class SearchIndex:
         if escaped is None:
             escaped = self._escaped[e.key] = escaped_offsets(e.body, self._tokens[e.key])
         return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width, escaped)
+
+
+def check_query(text) -> str:
+    """The query stripped, or QueryError (empty, too long)."""
+    text = (text or "").strip()
+    if not text:
+        raise QueryError("type something to search for")
+    if len(text) > MAX_QUERY:
+        raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
+    return text
+
+
+#: What the results of a source other than a rules document are grouped under.
+SOURCE_TITLES = {"cards": "Cards & rulings"}
+
+#: Card results' scores against the rules': the cards and rulings rank among themselves by
+#: their own statistics (thousands of entries sharing the rules' words, "torn", "combat",
+#: "replace"); scaled by this they answer card questions without burying rules answers.
+CARD_FACTOR = 0.15
+CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
+#: A card group's name is a generic phrase ("Equip or employ another card from hand") that
+#: matches generic questions on every word; its rulings answer questions about that kind of
+#: card, and rank this much below the cards' own text and rulings.
+GROUP_FACTOR = 0.15
+
+
+class Search:
+    """The one search box: the rules' index and the cards' index, each ranked by its own
+    statistics, merged by score (the cards' scaled by `CARD_FACTOR`). A query that names a
+    section goes to it; cards the query names come first (`judgekit.cards.names`)."""
+
+    def __init__(self, rules: SearchIndex, cards: SearchIndex | None = None,
+                 names: CardNames | None = None, stamp: str | None = None):
+        self.rules, self.cards, self.names = rules, cards, names
+        self.corpus = rules.corpus
+        self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
+
+    @classmethod
+    def open(cls, corpus: Corpus, index_dir: str | Path, stamp: str) -> "Search":
+        stored = load_index(index_dir, stamp)
+        if stored is None:
+            return cls(SearchIndex(corpus))
+        with no_gc():
+            rules = SearchIndex(corpus, part=stored.parts["rules"])
+            cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
+                                group_factor=GROUP_FACTOR) if "cards" in stored.parts else None
+        table = stored.extra.get("card_names")
+        return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp)
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        if self.cards is None:
+            return self.rules.entries
+        return {**self.rules.entries, **self.cards.entries}
+
+    def doc_count(self) -> int:
+        return self.rules.doc_count() + (self.cards.doc_count() if self.cards else 0)
+
+    def named_cards(self, text: str) -> list[Entry]:
+        """The card entries a query names, in its order."""
+        if self.names is None or self.cards is None:
+            return []
+        found = (self.cards.entries.get(f"cards/{h.card_id}") for h in self.names.find(text))
+        return [e for e in found if e is not None]
+
+    def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
+        text = check_query(text)
+        if self.cards is None:
+            return self.rules.search(text, limit)
+        named = [] if SECTION_QUERY.match(text) else self.named_cards(text)
+        rules_hits, stems = self.rules.search(text, limit, snippets=False)
+        card_hits, card_stems = self.cards.search(text, limit, named, snippets=False)
+        direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]
+        rest_r = [h for h in rules_hits if h.score < 1000.0]
+        rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url)
+                  for h in card_hits if h.score < 1000.0]
+        shown = [self.rules.with_snippet(h, stems) if h.entry.key in self.rules.entries
+                 else self.cards.with_snippet(h, card_stems) for h in merge(direct, rest_r, rest_c, limit)]
+        return shown, sorted(set(stems) | set(card_stems))
+
+
+#: A source's entry that would be the third of its section on top yields to the other
+#: source's best when that one scores at least this share of it ("cancel a card as it is
+#: played": two paragraphs of the cancellation window, then the cards, not a third paragraph).
+YIELD_SHARE = 0.2
+
+
+def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> list[Hit]:
+    """The rules' and the cards' hits in one list, best score first, each source's own
+    order kept; a third entry of one section yields to the other source's best (above)."""
+    merged = list(direct)
+    seen: dict[tuple[str, str], int] = {}
+    for h in merged:
+        seen[(h.entry.doc, h.entry.section)] = seen.get((h.entry.doc, h.entry.section), 0) + 1
+    heads = [rules, cards]
+    at = [0, 0]
+    while len(merged) < limit and (at[0] < len(rules) or at[1] < len(cards)):
+        live = [k for k in (0, 1) if at[k] < len(heads[k])]
+        pick = max(live, key=lambda k: (heads[k][at[k]].score, -k))
+        if len(live) == 2:
+            other = 1 - pick
+            h, o = heads[pick][at[pick]], heads[other][at[other]]
+            if seen.get((h.entry.doc, h.entry.section), 0) >= 2 and \
+                    seen.get((o.entry.doc, o.entry.section), 0) < 2 and o.score >= YIELD_SHARE * h.score:
+                pick = other
+        h = heads[pick][at[pick]]
+        at[pick] += 1
+        merged.append(h)
+        seen[(h.entry.doc, h.entry.section)] = seen.get((h.entry.doc, h.entry.section), 0) + 1
+    return merged[:limit]
 
 
 @lru_cache(maxsize=1)

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Callable
 
 from judgekit.rules.corpus import Corpus, load_corpus
-from judgekit.rules.search import (QueryError, SearchIndex, build_index,
-                                   index_is_current, index_stamp)
+from judgekit.rules.search import (Entry, QueryError, Search, build_index, index_is_current,
+                                   index_stamp)
 
 _CORPUS_CACHE: dict[tuple, Corpus] = {}
 _SERVICES: dict[tuple[str, str], "RulesService"] = {}
@@ -34,10 +34,33 @@ def cached_corpus(content_dir: str | Path) -> Corpus:
     return corpus
 
 
+def _cards_stamp(content_dir: str | Path) -> str:
+    """The card files' stamp, or "" when there are none (a content folder of rules only)."""
+    from judgekit.cards.search_entries import CARD_FILES, cards_stamp
+    folder = Path(content_dir) / "cards"
+    if not all((folder / name).is_file() for name in CARD_FILES):
+        return ""
+    return cards_stamp(content_dir)
+
+
+def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry], dict]:
+    """The cards' search entries, and the card names table stored beside them."""
+    from judgekit.cards.catalog import load_catalog
+    from judgekit.cards.names import CardNames, common_words
+    from judgekit.cards.search_entries import card_entries
+    catalog = load_catalog(Path(content_dir))
+    names = CardNames.from_catalog(catalog, common_words(corpus))
+    return card_entries(catalog, Entry), {"card_names": names.to_table()}
+
+
 class RulesService:
-    def __init__(self, corpus: Corpus, index: SearchIndex, cache_size: int | None = None):
+    """The rules and the search. `search` answers the search box (rules and cards);
+    `index` is the rules' part alone (nearest sections, the offline index's rules)."""
+
+    def __init__(self, corpus: Corpus, search: Search, cache_size: int | None = None):
         self.corpus = corpus
-        self.index = index
+        self.search = search
+        self.index = search.rules
         from judgekit.rules.render import Renderer
         self.renderer = Renderer(corpus)
         if cache_size is None:
@@ -52,17 +75,21 @@ class RulesService:
     def open(cls, content_dir: str | Path, index_dir: str | Path, force: bool = False,
              progress: Callable[[str], None] | None = None) -> "RulesService":
         corpus = cached_corpus(content_dir)
-        key = (str(Path(index_dir).resolve()), index_stamp(corpus))
-        if force or not index_is_current(corpus, index_dir):
+        cards_stamp = _cards_stamp(content_dir)
+        stamp = index_stamp(corpus, cards_stamp)
+        key = (str(Path(index_dir).resolve()), stamp)
+        if force or not index_is_current(stamp, index_dir):
             if progress:
                 progress("building the search index (first start or changed content)…")
-            build_index(corpus, index_dir, progress=progress)
+            entries, extra = _card_entries(content_dir, corpus) if cards_stamp else ([], {})
+            build_index(corpus, index_dir, progress=progress, cards=entries,
+                        cards_stamp=cards_stamp, extra=extra)
             _SERVICES.pop(key, None)
         service = _SERVICES.get(key)
         if service is None:
             # Read-only and thread-safe: apps of one process that share an index folder
             # (the test suite, a CLI command after `build`) share one opened service.
-            service = cls(corpus, SearchIndex(corpus, index_dir))
+            service = cls(corpus, Search.open(corpus, index_dir, stamp))
             if len(_SERVICES) >= 4:
                 _SERVICES.pop(next(iter(_SERVICES)))
             _SERVICES[key] = service
@@ -70,7 +97,7 @@ class RulesService:
 
     def _results_uncached(self, query: str, limit: int) -> tuple[tuple[dict, ...], str]:
         """The results for a query, and the same serialised once as JSON (for the API)."""
-        hits, _ = self.index.search(query, limit=limit)
+        hits, _ = self.search.search(query, limit=limit)
         results = tuple({"doc": h.entry.doc, "section": h.entry.section, "title": h.entry.title,
                          "url": h.url, "snippet": h.snippet, "score": h.score} for h in hits)
         return results, json.dumps(results, separators=(",", ":"))

@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from judgekit.errors import parse_int
 from judgekit.rules import history as history_mod
 from judgekit.rules import nearby
-from judgekit.rules.search import MAX_QUERY, QueryError
+from judgekit.rules.search import MAX_QUERY, SOURCE_TITLES, QueryError
 from judgekit.views import ApiError, rules
 
 bp = Blueprint("rules", __name__)
@@ -27,7 +27,7 @@ def _limit(default: int = 10) -> int:
 @bp.get("/")
 def home():
     svc = rules()
-    return render_template("rules/home.html", documents=svc.corpus.current)
+    return render_template("rules/home.html", documents=svc.corpus.current, source_titles=SOURCE_TITLES)
 
 
 @bp.get("/api/search")
@@ -63,7 +63,8 @@ def search_page():
             by_doc: dict[str, list] = {}
             for r in payload["results"]:
                 by_doc.setdefault(r["doc"], []).append(r)
-            groups = [(svc.corpus.get(d), rs) for d, rs in by_doc.items()]
+            groups = [(svc.corpus.get(d).title if svc.corpus.get(d) else SOURCE_TITLES.get(d, d), rs)
+                      for d, rs in by_doc.items()]
     return render_template("rules/search.html", q=q, groups=groups, error=error, took=took,
                            documents=svc.corpus.current), status
 

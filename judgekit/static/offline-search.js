@@ -1,24 +1,22 @@
-// Search the rules on this device when the server cannot be reached.
+// Search the rules and the cards on this device when the server cannot be reached.
 //
 // window.judgekitOfflineSearch(query, limit?) -> Promise<{query, took_ms, results, offline: true}>
 // with results shaped like GET /api/search ({doc, section, title, url, snippet, score}).
 //
 // The index (/offline/search-index.json, made by judgekit/offline/search_index.py from the
-// server's index) carries the entries, the stem of every word of the corpus, the stemmed
-// synonym table, the question words and the numbers each entry states; this file follows
-// judgekit/rules/search.py step by step: BM25F over the title/body/context fields, synonym
-// groups, one-typo and prefix expansion, question words that count for little, numbers
-// matched to the numbers a rule states (near ones too), a phrase bonus, coverage re-ranking,
-// at most three entries per section before the others, snippets with <mark>.
-// The index is fetched on the first search only (the service worker keeps a copy).
+// server's) carries the rules and the cards as two parts, each with its entries and
+// postings, the stem of every word, the stemmed synonym table, the question words, the
+// numbers each entry states and the card names. static/offline-index.js ranks one part as
+// judgekit/rules/search.py SearchIndex does; this file merges them as its class Search does
+// (each part by its own statistics, the cards' scores scaled down, a third entry of one
+// section yielding to the other part's best), with the cards a query names first (the card
+// names table, judgekit/cards/names.py). The index is fetched on the first search (or read
+// in idle time: `preload`); the service worker keeps a copy.
 (function () {
   "use strict";
-  var WORD = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
-  var SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
-  var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
-  var ALPHA = /^\p{L}+$/u;
-  var SEP = "\u0001";   // joins stem sequences into map keys
-  var DIGITS = /^[0-9]{1,6}$/;
+  var X = window.judgekitOfflineIndex;   // static/offline-index.js (and static/porter2.js) load first
+  var Tables = X.Tables, OfflineIndex = X.OfflineIndex, checkQuery = X.checkQuery;
+  var SECTION_QUERY = X.SECTION_QUERY, SEP = X.SEP, withinOneEdit = X.withinOneEdit;
   var loading = null;
 
   function indexUrl() {
@@ -31,620 +29,153 @@
       loading = fetch(indexUrl()).then(function (r) {
         if (!r.ok) throw new Error("the offline index answered " + r.status);
         return r.json();
-      }).then(function (data) { return new OfflineIndex(data); });
+      }).then(function (data) { return new Search(data); });
       loading.catch(function () { loading = null; });   // try again next time
     }
     return loading;
   }
 
-  // --- words ------------------------------------------------------------------------------
-  function fold(word) {
-    return word.normalize("NFKD").replace(/\p{M}/gu, "");
+  // --- card names in a query (judgekit/cards/names.py) --------------------------------------
+  var SPLIT = /[\s,;:!?/()\[\]{}"“”«»]+/;
+  var TRANSLIT = { "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+    "ß": "ss", "đ": "d", "Đ": "D", "ı": "i", "þ": "th", "ð": "d", "’": "'", "‘": "'",
+    "“": "\"", "”": "\"", "—": "-", "–": "-", "™": "", "®": "", "©": "" };
+
+  // a card name's look-up key: letters and digits, lower case, no accents (recorder/cards.py name_key)
+  function nameKey(text) {
+    if (text.indexOf("&") >= 0) text = text.replace(/&/g, " and ");
+    text = text.replace(/[łŁøØæÆœŒßđĐıþð’‘“”—–™®©]/g, function (c) { return TRANSLIT[c]; });
+    text = text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+    var key = text.replace(/[\x00-\x7f]/g, function (c) { return /[a-z0-9]/.test(c) ? c : ""; });
+    return /^[\x00-\x7f]*$/.test(key) ? key : key.replace(/[^\p{L}\p{N}]/gu, "");
   }
 
-  // The Porter2 ("English") stemmer, for query words the corpus does not contain (the
-  // corpus' own words come stemmed from the server, whose analyzer uses whoosh's porter2).
-  // Written from the published algorithm (snowball.tartarus.org/algorithms/english).
-  var VOWEL = /[aeiouy]/;
-  var DOUBLES = ["bb", "dd", "ff", "gg", "mm", "nn", "pp", "rr", "tt"];
-  var LI_ENDING = /[cdeghkmnrt]$/;
-  var EXCEPTIONS = { skis: "ski", skies: "sky", dying: "die", lying: "lie", tying: "tie",
-    idly: "idl", gently: "gentl", ugly: "ugli", early: "earli", only: "onli", singly: "singl",
-    sky: "sky", news: "news", howe: "howe", atlas: "atlas", cosmos: "cosmos", bias: "bias",
-    andes: "andes" };
-  var AFTER_1A = ["inning", "outing", "canning", "herring", "earring", "proceed", "exceed", "succeed"];
-  var STEP2 = [["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"],
-    ["abli", "able"], ["entli", "ent"], ["ization", "ize"], ["izer", "ize"], ["ation", "ate"],
-    ["ator", "ate"], ["alism", "al"], ["aliti", "al"], ["alli", "al"], ["fulness", "ful"],
-    ["ousli", "ous"], ["ousness", "ous"], ["iveness", "ive"], ["iviti", "ive"], ["biliti", "ble"],
-    ["bli", "ble"], ["fulli", "ful"], ["lessli", "less"], ["ogi", "og"], ["li", ""]];
-  var STEP3 = [["ational", "ate"], ["tional", "tion"], ["alize", "al"], ["icate", "ic"],
-    ["iciti", "ic"], ["ical", "ic"], ["ful", ""], ["ness", ""], ["ative", ""]];
-  var STEP4 = ["ement", "ance", "ence", "able", "ible", "ment", "ant", "ent", "ism", "ate", "iti",
-    "ous", "ive", "ize", "ion", "al", "er", "ic"];
-
-  function isVowel(c) { return VOWEL.test(c); }   // "Y" (a consonant y) is not one
-
-  function region(w, from) {
-    for (var i = Math.max(from, 1); i < w.length; i++) {
-      if (!isVowel(w[i]) && isVowel(w[i - 1])) return i + 1;
-    }
-    return w.length;
-  }
-
-  function shortSyllableAt(w, end) {   // the syllable ending at index `end` (inclusive)
-    if (end === 1) return isVowel(w[0]) && !isVowel(w[1]);
-    return end >= 2 && !isVowel(w[end - 2]) && isVowel(w[end - 1]) && !isVowel(w[end]) &&
-      !/[wxY]/.test(w[end]);
-  }
-
-  function endsWithAny(w, list) {
-    var best = "";
-    list.forEach(function (suf) {
-      var s = Array.isArray(suf) ? suf[0] : suf;
-      if (s.length > best.length && w.slice(-s.length) === s) best = s;
-    });
-    return best;
-  }
-
-  function porter2(word) {
-    if (word.length <= 2) return word;
-    if (EXCEPTIONS[word]) return EXCEPTIONS[word];
-    var w = word.replace(/^'/, "");
-    if (w[0] === "y") w = "Y" + w.slice(1);
-    w = w.replace(/([aeiouy])y/g, "$1Y");
-    var r1 = /^(gener|commun|arsen)/.test(w) ? w.match(/^(gener|commun|arsen)/)[0].length : region(w, 0);
-    var r2 = region(w, r1 + 1);
-    function inR1(suf) { return w.length - suf.length >= r1; }
-    function inR2(suf) { return w.length - suf.length >= r2; }
-    function cut(n) { w = w.slice(0, w.length - n); }
-    // step 0: possessives
-    var s0 = endsWithAny(w, ["'s'", "'s", "'"]);
-    if (s0) cut(s0.length);
-    // step 1a: plurals
-    if (w.slice(-4) === "sses") cut(2);
-    else if (/(ied|ies)$/.test(w)) { w = w.slice(0, -3) + (w.length > 4 ? "i" : "ie"); }
-    else if (/(us|ss)$/.test(w)) { /* unchanged */ }
-    else if (w.slice(-1) === "s" && VOWEL.test(w.slice(0, -2))) cut(1);
-    if (AFTER_1A.indexOf(w) >= 0) return w;
-    // step 1b
-    var s1b = endsWithAny(w, ["eedly", "eed", "ingly", "edly", "ing", "ed"]);
-    if (s1b === "eed" || s1b === "eedly") {
-      if (inR1(s1b)) w = w.slice(0, -s1b.length) + "ee";
-    } else if (s1b && VOWEL.test(w.slice(0, -s1b.length))) {
-      cut(s1b.length);
-      if (/(at|bl|iz)$/.test(w)) w += "e";
-      else if (DOUBLES.indexOf(w.slice(-2)) >= 0) cut(1);
-      else if (r1 >= w.length && shortSyllableAt(w, w.length - 1)) w += "e";
-    }
-    // step 1c
-    if (w.length > 2 && /[yY]$/.test(w) && !isVowel(w[w.length - 2])) w = w.slice(0, -1) + "i";
-    // step 2
-    var s2 = endsWithAny(w, STEP2);
-    if (s2 && inR1(s2)) {
-      if (s2 === "ogi") { if (w.slice(-4, -3) === "l") w = w.slice(0, -3) + "og"; }
-      else if (s2 === "li") { if (LI_ENDING.test(w.slice(0, -2))) cut(2); }
-      else STEP2.forEach(function (p) { if (p[0] === s2) w = w.slice(0, -s2.length) + p[1]; });
-    }
-    // step 3
-    var s3 = endsWithAny(w, STEP3);
-    if (s3 && inR1(s3)) {
-      if (s3 === "ative") { if (inR2(s3)) cut(5); }
-      else STEP3.forEach(function (p) { if (p[0] === s3) w = w.slice(0, -s3.length) + p[1]; });
-    }
-    // step 4
-    var s4 = endsWithAny(w, STEP4);
-    if (s4 && inR2(s4)) {
-      if (s4 !== "ion") cut(s4.length);
-      else if (/[st]$/.test(w.slice(0, -3))) cut(3);
-    }
-    // step 5
-    if (w.slice(-1) === "e") {
-      if (inR2("e") || (inR1("e") && !shortSyllableAt(w, w.length - 2))) cut(1);
-    } else if (w.slice(-2) === "ll" && inR2("l")) cut(1);
-    return w.replace(/Y/g, "y");
-  }
-
-  // 1 for the same number, falling to 0 when they differ by half the larger one
-  function closeness(a, b) {
-    if (a === b) return 1.0;
-    var big = Math.max(Math.abs(a), Math.abs(b));
-    return big ? Math.max(0.0, 1.0 - 2.0 * Math.abs(a - b) / big) : 0.0;
-  }
-
-  function withinOneEdit(a, b) {
-    if (a === b) return true;
-    var la = a.length, lb = b.length;
-    if (Math.abs(la - lb) > 1) return false;
-    if (la > lb) { var t = a; a = b; b = t; la = a.length; lb = b.length; }
-    var i = 0;
-    while (i < la && a[i] === b[i]) i++;
-    if (la === lb) {
-      if (a.slice(i + 1) === b.slice(i + 1)) return true;
-      return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-    }
-    return a.slice(i) === b.slice(i + 1);
-  }
-
-  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
-  function escapeHtml(s) { return s.replace(/[&<>"']/g, function (c) { return ESC[c]; }); }
-
-  function positionsOf(tokens) {
-    var out = new Map();
-    tokens.forEach(function (t, i) {
-      var list = out.get(t[0]);
-      if (list) list.push(i); else out.set(t[0], [i]);
-    });
-    return out;
-  }
-
-  function hasPhrase(positions, stems) {
-    var first = positions.get(stems[0]);
-    if (!first) return false;
-    var rest = stems.slice(1).map(function (s) { return new Set(positions.get(s) || []); });
-    return first.some(function (p) {
-      return rest.every(function (r, i) { return r.has(p + i + 1); });
-    });
-  }
-
-  // --- the index ----------------------------------------------------------------------------
-  function OfflineIndex(data) {
+  function CardNames(table) {
     var self = this;
+    this.keys = new Map(Object.entries(table.keys));
+    this.common = new Set(table.common);
+    this.phrases = new Set(table.phrases);
+    this.maxWords = table.max_words;
+    this.typoMin = table.typo_min;
+    this.byStart = new Map();
+    this.keys.forEach(function (_, key) {
+      if (key.length < self.typoMin) return;
+      var k = key.charAt(0) + SEP + key.length;
+      if (!self.byStart.has(k)) self.byStart.set(k, []);
+      self.byStart.get(k).push(key);
+    });
+  }
+
+  CardNames.prototype.exact = function (words) {
+    var hit = this.keys.get(words.join(""));
+    if (hit === undefined && words.length > 1 && words[0] === "the") hit = this.keys.get(words.slice(1).join(""));
+    return hit === undefined ? null : hit;
+  };
+
+  CardNames.prototype.typo = function (words) {
+    var key = words.join("");
+    if (key.length < this.typoMin) return null;
+    for (var size = key.length - 1; size <= key.length + 1; size++) {
+      var cands = this.byStart.get(key.charAt(0) + SEP + size) || [];
+      for (var i = 0; i < cands.length; i++) {
+        if (cands[i] !== key && withinOneEdit(key, cands[i])) return this.keys.get(cands[i]);
+      }
+    }
+    return null;
+  };
+
+  CardNames.prototype.namesACard = function (words, wholeQuery) {
+    if (wholeQuery) return true;
+    var self = this, content = words.filter(function (w) { return w !== "the"; });
+    if (content.length === 1) return !this.common.has(content[0]);
+    return content.length > 0 && !self.phrases.has(words.join(""));
+  };
+
+  // the ids of the cards a query names, in its order (CardNames.find)
+  CardNames.prototype.find = function (query) {
+    var self = this;
+    var words = query.slice(0, 1000).split(SPLIT).map(nameKey).filter(function (w) { return w; });
+    var out = [], i = 0;
+    while (i < words.length) {
+      var found = null;
+      for (var n = Math.min(this.maxWords, words.length - i); n > 0; n--) {
+        var span = words.slice(i, i + n), cid = this.exact(span);
+        if (cid !== null && this.namesACard(span, n === words.length)) { found = [cid, i + n]; break; }
+      }
+      if (!found) {
+        for (var m = 2; m >= 1; m--) {
+          var part = words.slice(i, i + m);
+          if (part.length < m || part.some(function (w) { return w !== "the" && self.common.has(w); })) continue;
+          var typo = this.typo(part);
+          if (typo !== null) { found = [typo, i + m]; break; }
+        }
+      }
+      if (found) {
+        if (out.indexOf(found[0]) < 0) out.push(found[0]);
+        i = found[1];
+      } else i += 1;
+    }
+    return out;
+  };
+
+  // --- the search box: the parts merged (judgekit/rules/search.py Search, merge) -----------------
+  function Search(data) {
+    var tables = new Tables(data);
     this.data = data;
     this.params = data.params;
-    this.fields = data.params.fields;                       // order of entry.lengths
-    this.boosts = data.params.field_boosts;                 // {title: 3, body: 1, context: .6}
-    this.words = new Map(Object.entries(data.words));
-    this.stop = new Set(data.stop);
-    this.entries = data.entries;
-    this.n = data.n;
-    this.avg = data.avg;
-    this.terms = {};                                        // field -> stem -> [[docnum, weight]]
-    this.fields.forEach(function (f) { self.terms[f] = new Map(); });
-    this.df = new Map();                                    // stem -> entries holding it
-    this.termDocs = new Map();                              // stem -> Set(docnum)
-    this.tokenTotals = {};
-    this.fields.forEach(function (f) { self.tokenTotals[f] = 0; });
-    this.byNumber = new Map();
-    this.entries.forEach(function (e, docnum) {
-      e.docnum = docnum;
-      var fieldTokens = {};
-      self.fields.forEach(function (f) {
-        var tokens = self.tokenize(e[f]);
-        fieldTokens[f] = tokens;
-        self.tokenTotals[f] += tokens.length;
-        var tf = new Map(), boost = data.posting_boosts[f];
-        tokens.forEach(function (t) { tf.set(t[0], (tf.get(t[0]) || 0) + 1); });
-        tf.forEach(function (count, stem) {
-          var weight = Math.fround(count * boost);   // as whoosh stores it (float32)
-          var plist = self.terms[f].get(stem);
-          if (plist) plist.push([docnum, weight]); else self.terms[f].set(stem, [[docnum, weight]]);
-        });
-      });
-      e.tokens = fieldTokens.body;
-      e.positions = positionsOf(e.tokens);
-      e.titlePositions = positionsOf(fieldTokens.title);
-      var stems = new Set();
-      self.fields.forEach(function (f) { fieldTokens[f].forEach(function (t) { stems.add(t[0]); }); });
-      stems.forEach(function (st) {
-        self.df.set(st, (self.df.get(st) || 0) + 1);
-        var docs = self.termDocs.get(st);
-        if (docs) docs.add(docnum); else self.termDocs.set(st, new Set([docnum]));
-      });
-      if (e.kind === "section") {
-        var k = e.section.toLowerCase();
-        if (!self.byNumber.has(k)) self.byNumber.set(k, []);
-        self.byNumber.get(k).push(e);
-      }
-    });
-    this.nEntries = Math.max(1, this.entries.length);
-    this.byFirst = new Map();
-    this.df.forEach(function (_, word) {
-      var k = word.charAt(0);
-      if (!self.byFirst.has(k)) self.byFirst.set(k, []);
-      self.byFirst.get(k).push(word);
-    });
-    this.synonyms = new Map();
-    this.maxPhrase = 1;
-    data.synonyms.forEach(function (pair) {
-      self.synonyms.set(pair[0].join(SEP), pair[1]);
-      self.maxPhrase = Math.max(self.maxPhrase, pair[0].length);
-    });
-    this.caseSensitive = data.case_sensitive;
-    this.question = new Set(data.question);
-    this.numberWords = data.number_words;
-    this.tens = new Set(data.number_tens);
-    this.numbers = new Map();                               // value -> [[docnum, Set(units)]]
-    this.entries.forEach(function (e, docnum) {
-      e.numbers.forEach(function (n) {
-        if (!self.numbers.has(n[0])) self.numbers.set(n[0], []);
-        self.numbers.get(n[0]).push([docnum, new Set(n[1])]);
-      });
-    });
-    this.numberValues = Array.from(this.numbers.keys()).sort(function (a, b) { return a - b; });
-    this.typoCache = new Map();
-    this.extCache = new Map();
-    this.weightCache = new Map();
+    this.rules = new OfflineIndex(data, data.parts.rules, tables);
+    this.cards = data.parts.cards ? new OfflineIndex(data, data.parts.cards, tables) : null;
+    this.names = data.card_names && this.cards ? new CardNames(data.card_names) : null;
+    this.entries = this.rules.entries.concat(this.cards ? this.cards.entries : []);
   }
 
-  // the value of a word that is a whole number ("91", "ninety"), else null
-  OfflineIndex.prototype.numberValue = function (word) {
-    var low = word.toLowerCase();
-    if (DIGITS.test(low)) return parseFloat(low);
-    return Object.prototype.hasOwnProperty.call(this.numberWords, low) ? this.numberWords[low] : null;
-  };
-
-  // [first token index, number of tokens, value] of each number `text` states ("twenty-eight")
-  OfflineIndex.prototype.numbersIn = function (text, tokens) {
-    var out = [], i = 0;
-    while (i < tokens.length) {
-      var word = text.slice(tokens[i][1], tokens[i][2]);
-      var value = this.numberValue(word);
-      if (value === null) { i++; continue; }
-      if (this.tens.has(word.toLowerCase()) && i + 1 < tokens.length) {
-        var next = text.slice(tokens[i + 1][1], tokens[i + 1][2]).toLowerCase();
-        var unit = this.tens.has(next) ? 0 : (this.numberValue(next) || 0);
-        var between = text.slice(tokens[i][2], tokens[i + 1][1]);
-        if (/^[a-z]+$/.test(next) && unit >= 1 && unit <= 9 &&
-            (between === "-" || between === " " || between === "\u2011")) {
-          out.push([i, 2, value + unit]);
-          i += 2;
-          continue;
-        }
-      }
-      out.push([i, 1, value]);
-      i++;
-    }
-    return out;
-  };
-
-  // a word in a synonym phrase: its value for a number ("2 cards" = "two cards"), else its stem
-  OfflineIndex.prototype.phraseItem = function (word, stem) {
-    var value = this.numberValue(word);
-    return value !== null ? String(Math.trunc(value)) : stem;
-  };
-
-  // entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]
-  OfflineIndex.prototype.numberDocs = function (value, units) {
-    var p = this.params, out = new Map(), close = new Set(), self = this;
-    this.numberValues.forEach(function (stated) {          // ascending, as the server looks
-      var places = self.numbers.get(stated);
-      var near = closeness(value, stated);
-      if (near < p.number_near) return;
-      places.forEach(function (place) {
-        var doc = place[0], statedUnits = place[1];
-        if (near >= p.number_exact) close.add(doc);
-        var same = !units.size || !statedUnits.size ||
-          Array.from(units).some(function (u) { return statedUnits.has(u); });
-        var score = same ? near : near * p.unit_miss;
-        if (score > (out.get(doc) || 0.0)) out.set(doc, score);
-      });
-    });
-    return [out, out.size ? Math.log(1 + this.nEntries / (1 + close.size)) : 0.3];
-  };
-
-  // stem of one word as the server's analyzer gives it (null for a stop word)
-  OfflineIndex.prototype.stem = function (word) {
-    var low = word.toLowerCase();
-    var known = this.words.get(low);
-    if (known !== undefined) return known === 0 ? null : known;
-    var folded = fold(low);
-    known = this.words.get(folded);
-    if (known !== undefined) return known === 0 ? null : known;
-    if (this.stop.has(folded)) return null;
-    return /^[a-z']+$/.test(folded) ? porter2(folded) : folded;
-  };
-
-  // [stem, start, end] of each indexed word of `text`
-  OfflineIndex.prototype.tokenize = function (text) {
-    var out = [], m;
-    WORD.lastIndex = 0;
-    while ((m = WORD.exec(text)) !== null) {
-      var st = this.stem(m[0]);
-      if (st !== null) out.push([st, m.index, m.index + m[0].length]);
-    }
-    return out;
-  };
-
-  OfflineIndex.prototype.idf = function (field, term) {
-    var plist = this.terms[field].get(term);
-    var df = plist ? plist.length : 0;
-    return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
-  };
-
-  // a term's BM25F weight in each entry holding it, its fields summed (title, body, context):
-  // the part of its score that does not depend on the query (Postings.term_weights)
-  OfflineIndex.prototype.termWeights = function (term) {
-    var known = this.weightCache.get(term);
-    if (known) return known;
-    var k1 = this.params.k1, b = this.params.b, self = this, acc = new Map();
-    Object.keys(this.boosts).forEach(function (field) {
-      var plist = self.terms[field].get(term);
-      if (!plist) return;
-      var fboost = self.boosts[field];
-      var idf = self.idf(field, term);
-      var li = self.fields.indexOf(field), avg = self.avg[field];
-      plist.forEach(function (p) {
-        var doc = p[0], tf = p[1];
-        var norm = tf + k1 * (1 - b + b * self.entries[doc].lengths[li] / avg);
-        acc.set(doc, (acc.get(doc) || 0.0) + fboost * idf * tf * (k1 + 1) / norm);
-      });
-    });
-    var out = Array.from(acc.entries());
-    this.weightCache.set(term, out);
-    return out;
-  };
-
-  OfflineIndex.prototype.typos = function (stem) {
-    if (this.typoCache.has(stem)) return this.typoCache.get(stem);
-    var out = [];
-    if (stem.length >= 4 && !this.df.has(stem) && ALPHA.test(stem)) {
-      out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
-        return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
-      }).sort();    // sorted, as the server lists them
-    }
-    this.typoCache.set(stem, out);
-    return out;
-  };
-
-  OfflineIndex.prototype.extensions = function (stem) {
-    if (this.extCache.has(stem)) return this.extCache.get(stem);
-    var out = [];
-    if (stem.length >= 4 && ALPHA.test(stem)) {
-      out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
-        return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
-          (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
-      }).sort();
-    }
-    this.extCache.set(stem, out);
-    return out;
-  };
-
-  // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
-  OfflineIndex.prototype.groups = function (text) {
-    var self = this, groups = [], m;
-    var words = [];
-    WORD.lastIndex = 0;
-    while ((m = WORD.exec(text)) !== null) words.push([m[0], self.stem(m[0])]);
-    function setDefault(alts, stems, boost) {
-      var k = stems.join(SEP);
-      if (!alts.has(k)) alts.set(k, [stems, boost]);
-    }
-    words.forEach(function (w) {
-      self.caseSensitive.forEach(function (cs) {
-        if (w[0].toLowerCase() === cs.word && w[0] === cs.typed) {
-          var alts = new Map();
-          cs.alts.forEach(function (a) { alts.set(a.join(SEP), [a, cs.boost]); });
-          groups.push({ words: w[0], alts: alts, weight: 1.0, factor: 1.0, number: null });
-        }
-      });
-    });
-    var tokens = this.tokenize(text);
-    var seq = tokens.map(function (t) { return [text.slice(t[1], t[2]), t[0]]; });
-    var items = seq.map(function (w) { return self.phraseItem(w[0], w[1]); });
-    var numbers = new Map();                                // token index -> [width, value]
-    this.numbersIn(text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
-    var i = 0;
-    while (i < seq.length) {
-      var n = 1;
-      for (var k = Math.min(this.maxPhrase, seq.length - i); k > 1; k--) {
-        if (this.synonyms.has(items.slice(i, i + k).join(SEP))) { n = k; break; }
-      }
-      if (n === 1 && numbers.has(i)) {
-        // a number ("91", "twenty-eight"), matched against the numbers entries state
-        n = numbers.get(i)[0];
-        var value = numbers.get(i)[1], units = new Set();
-        seq.slice(i + n, i + n + 2).forEach(function (w) { if (self.numberValue(w[0]) === null) units.add(w[1]); });
-        var found = this.numberDocs(value, units), numAlts = new Map();
-        setDefault(numAlts, seq.slice(i, i + n).map(function (w) { return w[1]; }), 1.0);
-        groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),
-                      alts: numAlts, weight: found[1], factor: 1.0, number: value, near: found[0] });
-        i += n;
-        continue;
-      }
-      var key = seq.slice(i, i + n).map(function (w) { return w[1]; });
-      var typed = seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" ");
-      var alts = new Map();
-      setDefault(alts, key, 1.0);
-      (this.synonyms.get(items.slice(i, i + n).join(SEP)) || []).forEach(function (alt) { setDefault(alts, alt, 0.8); });
-      if (n === 1) {
-        this.extensions(key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
-        this.typos(key[0]).forEach(function (typo) {
-          setDefault(alts, [typo], 0.6);
-          (self.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
-        });
-      }
-      var rarest = 0;
-      alts.forEach(function (pair) {
-        var stems = pair[0];
-        if (!stems.every(function (s) { return self.df.has(s); })) return;
-        var least = Math.min.apply(null, stems.map(function (s) { return self.df.get(s); }));
-        rarest = Math.max(rarest, least);
-      });
-      var factor = n === 1 && this.question.has(key[0]) ? this.params.question_factor : 1.0;
-      var weight = (rarest ? Math.log(1 + this.nEntries / (1 + rarest)) : 0.3) * factor;
-      groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
-      i += n;
-    }
-    return groups;
-  };
-
-  OfflineIndex.prototype.groupDocs = function (g) {
-    if (g.number !== null) return g.near;
-    var self = this, docs = new Set();
-    g.alts.forEach(function (pair) {
-      var alt = pair[0];
-      var found = self.termDocs.get(alt[0]) || new Set();
-      for (var j = 1; j < alt.length; j++) {
-        var other = self.termDocs.get(alt[j]) || new Set();
-        found = new Set(Array.from(found).filter(function (d) { return other.has(d); }));
-      }
-      found.forEach(function (d) { docs.add(d); });
-    });
-    return docs;
-  };
-
-  OfflineIndex.prototype.candidates = function (groups, text, groupDocs) {
-    var self = this, scores = new Map(), question = new Set(), p = this.params;
-    groups.forEach(function (g, gi) {
-      if (g.number !== null) {
-        groupDocs[gi].forEach(function (near, doc) {
-          scores.set(doc, (scores.get(doc) || 0) + p.number_boost * g.weight * near);
-        });
-        return;
-      }
-      if (g.factor !== 1.0) {
-        g.alts.forEach(function (pair) { if (pair[0].length === 1) question.add(pair[0][0]); });
-      }
-      g.alts.forEach(function (pair) {
-        if (pair[0].length !== 1) return;
-        self.termWeights(pair[0][0]).forEach(function (dw) {
-          scores.set(dw[0], (scores.get(dw[0]) || 0) + pair[1] * g.factor * dw[1]);
-        });
-      });
-    });
-    var phrases = [];
-    groups.forEach(function (g) {
-      g.alts.forEach(function (pair) { if (pair[0].length > 1) phrases.push(pair); });
-    });
-    var stems = this.tokenize(text).map(function (t) { return t[0]; });
-    for (var i = 0; i + 1 < stems.length; i++) {
-      if (stems[i] !== stems[i + 1]) {
-        var asked = question.has(stems[i]) || question.has(stems[i + 1]);
-        phrases.push([[stems[i], stems[i + 1]], 0.6 * (asked ? p.question_factor : 1.0)]);
-      }
-    }
-    var titleBoost = this.boosts.title;
-    phrases.forEach(function (pair) {
-      var alt = pair[0], boost = pair[1];
-      if (!alt.every(function (a) { return self.df.has(a); })) return;
-      var rarest = alt[0];
-      alt.forEach(function (a) { if (self.df.get(a) < self.df.get(rarest)) rarest = a; });
-      var idf = alt.reduce(function (sum, a) { return sum + self.idf("body", a); }, 0);
-      (self.terms.body.get(rarest) || []).forEach(function (p) {
-        if (hasPhrase(self.entries[p[0]].positions, alt)) scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf);
-      });
-      (self.terms.title.get(rarest) || []).forEach(function (p) {
-        if (hasPhrase(self.entries[p[0]].titlePositions, alt)) {
-          scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf * titleBoost);
-        }
-      });
-    });
-    var best = Array.from(scores.entries());
-    best.sort(function (a, b) { return b[1] - a[1]; });    // stable, like Python's sorted
-    return best.slice(0, this.params.candidates);
-  };
-
-  OfflineIndex.prototype.direct = function (text) {
-    var m = SECTION_QUERY.exec(text);
-    if (m) return (this.byNumber.get(m[1].toLowerCase()) || []).slice();
-    var slug = text.trim().toLowerCase();
-    if (SLUG.test(slug)) return (this.byNumber.get(slug) || []).slice();
-    return [];
-  };
-
-  OfflineIndex.prototype.snippet = function (e, stems, width) {
-    width = width || 28;
-    var tokens = e.tokens, body = e.body, wanted = new Set(stems);
-    if (!tokens.length) return [escapeHtml(body.slice(0, 200)), e.url];
-    var hits = [];
-    wanted.forEach(function (st) { (e.positions.get(st) || []).forEach(function (i) { hits.push(i); }); });
-    hits.sort(function (a, b) { return a - b; });
-    var best = 0, first = 0;
-    if (hits.length) {
-      var bestScore = -1, j = 0, counts = new Map();
-      best = hits[0];
-      for (var k = 0; k < hits.length; k++) {
-        var start = hits[k];
-        while (j < hits.length && hits[j] < start + width) {
-          var s = tokens[hits[j]][0];
-          counts.set(s, (counts.get(s) || 0) + 1);
-          j++;
-        }
-        var score = counts.size * 10 + (j - k);
-        if (score > bestScore) { best = start; bestScore = score; }
-        var st0 = tokens[start][0];
-        counts.set(st0, counts.get(st0) - 1);
-        if (!counts.get(st0)) counts.delete(st0);
-      }
-      first = Math.max(0, best - 4);
-    }
-    var last = Math.min(tokens.length - 1, first + width);
-    var startChar = tokens[first][1];
-    var back = startChar > 0 ? body.lastIndexOf("\n", startChar - 1) : -1;
-    if (startChar - back >= 0 && startChar - back <= 40) startChar = back + 1;
-    else if (first === 0) startChar = 0;
-    var endChar = tokens[last][2];
-    var out = [], pos = startChar;
-    for (var t = first; t <= last; t++) {
-      var tok = tokens[t];
-      if (tok[1] < startChar) continue;
-      if (wanted.has(tok[0])) {
-        out.push(escapeHtml(body.slice(pos, tok[1])));
-        out.push("<mark>" + escapeHtml(body.slice(tok[1], tok[2])) + "</mark>");
-        pos = tok[2];
-      }
-    }
-    out.push(escapeHtml(body.slice(pos, endChar)));
-    var snippet = out.join("").replace(/\n/g, " ");
-    if (startChar > 0) snippet = "… " + snippet;
-    if (endChar < body.trimEnd().length) snippet += " …";
-    var url = e.url;
-    if ((e.kind === "section" || e.kind === "intro") && hits.length) {
-      var anchor = null, at = tokens[best][1];
-      e.anchors.forEach(function (a) { if (a[0] <= at) anchor = a[1]; });
-      if (anchor && e.anchors.length > 1) url = e.url + "#" + anchor;
-    }
-    return [snippet, url];
-  };
-
-  OfflineIndex.prototype.search = function (text, limit) {
-    limit = limit || 10;
-    text = (text || "").trim();
-    if (!text) throw new Error("type something to search for");
-    if (text.length > this.params.max_query) {
-      throw new Error("the query is too long (" + text.length + " characters; at most " + this.params.max_query + ")");
-    }
+  Search.prototype.namedCards = function (text) {
+    if (!this.names || !this.cards) return [];
     var self = this;
-    var direct = this.direct(text);
-    var groups = this.groups(text);
-    var stemSet = new Set();
-    groups.forEach(function (g) { g.alts.forEach(function (pair) { pair[0].forEach(function (s) { stemSet.add(s); }); }); });
-    var stems = Array.from(stemSet).sort();
-    var hits = [], seen = new Set();
-    direct.forEach(function (e) {
-      hits.push({ entry: e, score: 1000.0, snippet: self.snippet(e, stems)[0], url: e.url });
-      seen.add(e.key);
-    });
-    if (!groups.length || hits.length >= limit) return hits.slice(0, limit);
-    var total = groups.reduce(function (sum, g) { return sum + g.weight; }, 0) || 1.0;
-    var groupDocs = groups.map(function (g) { return self.groupDocs(g); });
-    var ranked = [];
-    this.candidates(groups, text, groupDocs).forEach(function (pair) {
-      var e = self.entries[pair[0]];
-      if (seen.has(e.key)) return;
-      var covered = 0.0;
-      groups.forEach(function (g, gi) {
-        if (g.number !== null) covered += g.weight * (groupDocs[gi].get(e.docnum) || 0.0);
-        else if (groupDocs[gi].has(e.docnum)) covered += g.weight;
-      });
-      var coverage = covered / total;
-      ranked.push([pair[1] * coverage * coverage * coverage, e.key, e]);
-    });
-    ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
-    // per_section entries of a section first; the rest after every other section (as the server)
-    var perSection = new Map(), first = [], later = [];
-    for (var i = 0; i < ranked.length; i++) {
-      var sec = ranked[i][2].doc + SEP + ranked[i][2].section;
-      perSection.set(sec, (perSection.get(sec) || 0) + 1);
-      (perSection.get(sec) <= this.params.per_section ? first : later).push(ranked[i]);
+    return this.names.find(text).map(function (id) { return self.cards.byKey.get("cards/" + id); })
+      .filter(function (e) { return e; });
+  };
+
+  function merge(direct, rules, cards, limit, share) {
+    var merged = direct.slice(), seen = new Map();
+    function count(h) { var k = h.entry.doc + SEP + h.entry.section; seen.set(k, (seen.get(k) || 0) + 1); }
+    function seenOf(h) { return seen.get(h.entry.doc + SEP + h.entry.section) || 0; }
+    merged.forEach(count);
+    var heads = [rules, cards], at = [0, 0];
+    while (merged.length < limit && (at[0] < rules.length || at[1] < cards.length)) {
+      var live = [0, 1].filter(function (k) { return at[k] < heads[k].length; });
+      var pick = live[0];
+      if (live.length === 2 && heads[1][at[1]].score > heads[0][at[0]].score) pick = 1;
+      if (live.length === 2) {
+        var other = 1 - pick, h = heads[pick][at[pick]], o = heads[other][at[other]];
+        if (seenOf(h) >= 2 && seenOf(o) < 2 && o.score >= share * h.score) pick = other;
+      }
+      var next = heads[pick][at[pick]];
+      at[pick] += 1;
+      merged.push(next);
+      count(next);
     }
-    var ordered = first.concat(later);
-    for (var j = 0; j < ordered.length && hits.length < limit; j++) {
-      var su = this.snippet(ordered[j][2], stems);
-      hits.push({ entry: ordered[j][2], score: Math.round(ordered[j][0] * 1e4) / 1e4, snippet: su[0], url: su[1] });
-    }
-    return hits;
+    return merged.slice(0, limit);
+  }
+
+  Search.prototype.search = function (text, limit) {
+    limit = limit || 10;
+    text = checkQuery(text, this.params);
+    if (!this.cards) return this.rules.search(text, limit);
+    var self = this, p = this.params;
+    var named = SECTION_QUERY.test(text) ? [] : this.namedCards(text);
+    var rulesHits = this.rules.search(text, limit, [], false);
+    var cardHits = this.cards.search(text, limit, named, false);
+    var direct = rulesHits.filter(function (h) { return h.score >= 1000; })
+      .concat(cardHits.filter(function (h) { return h.score >= 1000; }));
+    var restR = rulesHits.filter(function (h) { return h.score < 1000; });
+    var restC = cardHits.filter(function (h) { return h.score < 1000; }).map(function (h) {
+      return { entry: h.entry, score: Math.round(h.score * p.card_factor * 1e4) / 1e4, snippet: "", url: h.url };
+    });
+    return merge(direct, restR, restC, limit, p.yield_share).map(function (h) {
+      return self.rules.byKey.has(h.entry.key) ? self.rules.withSnippet(h, rulesHits.stems)
+                                                : self.cards.withSnippet(h, cardHits.stems);
+    });
   };
 
   function now() { return (window.performance && performance.now) ? performance.now() : Date.now(); }
@@ -676,12 +207,30 @@
   // what the tests compare with the server's index: the tokenizer must count the same words
   window.judgekitOfflineSearch.stats = function () {
     return load().then(function (ix) {
-      return { entries: ix.entries.length, token_totals: ix.tokenTotals,
-               expected_totals: ix.data.token_totals, version: ix.data.version,
-               stems: ix.df.size };
+      var parts = [ix.rules].concat(ix.cards ? [ix.cards] : []);
+      return { entries: ix.entries.length, version: ix.data.version,
+               token_totals: parts.map(function (x) { return x.tokenTotals(); }),
+               expected_totals: parts.map(function (x) { return x.part.token_totals; }),
+               stems: parts.map(function (x) { return x.vocab.size; }) };
     });
   };
+  // the cards a query names, as the browser finds them (the tests compare with the server)
+  window.judgekitOfflineSearch.namedCards = function (query) {
+    return load().then(function (ix) { return ix.namedCards(query).map(function (e) { return e.section; }); });
+  };
   window.judgekitOfflineSearch.load = load;
-  window.judgekitOfflineSearch.internals = { porter2: porter2, withinOneEdit: withinOneEdit, fold: fold,
-                                             closeness: closeness };
+  // read the index while the phone is idle, so that the first search typed does not wait
+  // for it (the published copy, whose search always runs here; a page that went offline)
+  window.judgekitOfflineSearch.preload = function () {
+    var start = function () { load().catch(function () {}); };
+    if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 3000 }); else setTimeout(start, 500);
+  };
+  if (document.querySelector("[data-live-search]")) {
+    if (window.JUDGEKIT_SITE) window.judgekitOfflineSearch.preload();
+    else if (window.judgekitNet) {
+      window.judgekitNet.onChange(function (online) { if (!online) window.judgekitOfflineSearch.preload(); });
+    }
+  }
+  window.judgekitOfflineSearch.internals = { porter2: X.porter2, withinOneEdit: withinOneEdit, fold: X.fold,
+                                             closeness: X.closeness, nameKey: nameKey };
 })();

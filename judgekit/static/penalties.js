@@ -136,7 +136,10 @@
       }).catch(function () { /* offline: the server checks everything on submit */ });
     }
     unregistered();
-    if (infraction.value && player.value) update(!!penalty.value && form.querySelector(".pen-error"));
+    // A penalty chosen before this script ran (a slow phone) is the judge's: keep it.
+    var chosen = penalty.selectedIndex >= 0 && !penalty.options[penalty.selectedIndex].defaultSelected;
+    if (infraction.value && player.value) update(chosen || (!!penalty.value && !!form.querySelector(".pen-error")));
+    form.setAttribute("data-ready", "");
   }
 
   // --- the extension form: the suggested amount comes from the server (recorder/clock.py) ---

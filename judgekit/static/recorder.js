@@ -184,9 +184,9 @@
       ["Oust…", function () { ask("Oust", {type: "oust", seat: chosen}, ["seat"]); }],
       // one clock: a tournament's table runs on the round's, started by the organizer
       PRACTICE ? ["Start clock", function () { once("game.start", function () { return send([{type: "game.start"}]); }); }] : null,
-      ["Pause / resume", function () {
+      PRACTICE ? ["Pause / resume", function () {   // a tournament's round clock is not paused at a table
         var c = view.state.clock;
-        once("pause", function () { return send([{type: c.paused ? "time.resume" : "time.pause"}]); }); }],
+        once("pause", function () { return send([{type: c.paused ? "time.resume" : "time.pause"}]); }); }] : null,
       ["Extend time…", extensionForm],
       ["Time call", function () { if (confirm("Call time for this table?")) once("time.call", function () { return send([{type: "time.call"}]); }); }],
       ["Note…", function () { ask("Note", {type: "note"}, ["text"]); }]
@@ -244,6 +244,26 @@
     });
   }
 
+  // text with each card the server says the entry names (e.cards: {name, url}) as a link
+  // to the card's page: one tap from a log line or a finding to the card's rulings
+  function withCardLinks(text, cards) {
+    var frag = document.createDocumentFragment(), names = (cards || []).slice();
+    names.sort(function (a, b) { return b.name.length - a.name.length; });   // longest first
+    var rest = text;
+    while (rest) {
+      var best = null, at = -1;
+      names.forEach(function (c) {
+        var i = rest.indexOf(c.name);
+        if (i >= 0 && (at < 0 || i < at)) { best = c; at = i; }
+      });
+      if (!best) { frag.appendChild(document.createTextNode(rest)); break; }
+      if (at) frag.appendChild(document.createTextNode(rest.slice(0, at)));
+      frag.appendChild(el("a", {"class": "rec-card", href: best.url}, best.name));
+      rest = rest.slice(at + best.name.length);
+    }
+    return frag;
+  }
+
   var NAME_FIELDS = {card: "card", target_card: "card", minion: "minion", vampire: "minion", target: "minion"};
   function summaryNode(e) {
     // the log line in words, each card or minion name it says in a span of its own
@@ -281,13 +301,19 @@
     li.appendChild(sum);
     if (amended) li.appendChild(el("div", {"class": "rec-was"}, "was: " + e.original_summary));
     var t = e.time ? new Date(e.time) : null;
-    li.appendChild(el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
+    var meta = el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
       " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "") +
-      (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : "")));
+      (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : ""));
+    li.appendChild(meta);
+    // the cards the line names, as links beside it (the line itself is a button: no link inside)
+    (e.cards || []).forEach(function (c) {
+      meta.appendChild(document.createTextNode(" · "));
+      meta.appendChild(el("a", {"class": "rec-card", href: c.url, title: "The card and its rulings"}, c.name + " ›"));
+    });
     (e.findings || []).forEach(function (f) {
       var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
       box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));
-      box.appendChild(document.createTextNode(" " + f.message + " "));
+      box.appendChild(withCardLinks(" " + f.message + " ", e.cards));
       var link = el("a", {href: f.url}, "rule ›");
       box.appendChild(link);
       if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +

@@ -15,6 +15,7 @@
     });
   }
   var docTitles = {};
+  try { docTitles = JSON.parse(out.getAttribute("data-doc-titles") || "{}"); } catch (e) { docTitles = {}; }
   document.querySelectorAll("nav.toc").forEach(function (nav) {
     var a = nav.querySelector("h2 a");
     if (a) docTitles[a.getAttribute("href").split("/").pop()] = a.textContent;

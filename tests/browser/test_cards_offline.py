@@ -53,3 +53,27 @@ def test_a_card_never_opened_is_drawn_offline_as_the_server_shows_it(page, live_
     page.goto(f"{live_server}/cards/99999999")
     expect(page.locator("h1")).to_have_text("Not in this copy")
     page.context.set_offline(False)
+
+
+def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, live_app):
+    from pathlib import Path
+
+    from judgekit.offline.compare import compare, read_queries
+    root = Path(__file__).resolve().parents[2]
+    queries = read_queries(root / "tests" / "search_cards")
+    page.goto(live_server + "/offline")
+    offline = page.evaluate("async qs => { const out = [];"
+                            " for (const q of qs) out.push((await judgekitOfflineSearch(q, 10)).results);"
+                            " return out; }", queries)
+    svc = live_app.extensions["rules"]
+    server = [svc.search_payload(q, limit=10)["results"] for q in queries]
+    report = compare(queries, server, offline)
+    assert report.overlap == 1.0, [(q.query, q.server, q.offline) for q in report.differing()]
+    # the card names a query names, found alike in the browser, for every query set
+    every = queries + sum((read_queries(root / "tests" / n) for n in ("search_queries", "search_questions")), [])
+    every += ["Pentex™ Subversion", "rötschreck", "theo bell g2 adv", "the barrens", "deflektion", "KRC"]
+    named = page.evaluate("async qs => { const out = [];"
+                          " for (const q of qs) out.push(await judgekitOfflineSearch.namedCards(q));"
+                          " return out; }", every)
+    expected = [[e.section for e in svc.search.named_cards(q)] for q in every]
+    assert named == expected

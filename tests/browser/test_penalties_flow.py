@@ -49,6 +49,7 @@ def open_penalty_from_latest_finding(page):
     expect(link).to_be_visible()
     link.click()
     expect(page.locator("h1")).to_have_text("New penalty")
+    expect(page.locator("#pen-form[data-ready]")).to_have_count(1)  # its script has run
 
 
 def test_judge_issues_escalates_head_judge_approves_and_exports(page, own_server, own_app, shot):
@@ -150,3 +151,22 @@ def test_judge_issues_escalates_head_judge_approves_and_exports(page, own_server
             == [(offender["player_id"], -1, int(second["id"]), "game:1:1")]
     finally:
         db.close()
+
+
+def test_a_penalty_chosen_before_the_form_script_runs_is_kept(page, own_server, own_app):
+    """On a slow phone the judge may pick the penalty before the form's script has run; the
+    script's first proposal must not put it back to the proposed one (it once did)."""
+    base = own_server
+    tid, table, codes = seed(own_app)
+    sign_in(page, base, tid, "Jo Floor", codes["judge"])
+    page.route("**/static/penalties.js*", lambda route: route.abort())
+    page.goto(f"{base}/tournaments/{tid}/penalties/new?game={table['game_id']}"
+              f"&player={table['seats'][0]['player_id']}&infraction=game-rule-violation")
+    expect(page.locator("#pf-penalty")).to_have_value("Caution")
+    page.select_option("#pf-penalty", "Standings Adjustment")
+    page.unroute("**/static/penalties.js*")
+    page.add_script_tag(url=f"{base}/static/penalties.js")
+    expect(page.locator("#pen-form[data-ready]")).to_have_count(1)
+    expect(page.locator("#pf-hj")).to_be_visible()  # the proposal for the judge's choice came
+    expect(page.locator("#pf-penalty")).to_have_value("Standings Adjustment")
+    expect(page.locator("#pf-deviation")).to_be_visible()

@@ -90,7 +90,7 @@ def test_finding_inline_with_rule_link_and_one_tap_undo(page, live_server, live_
     line(page, "1 start; 1 bleed catalina vega =1")
     finding = page.locator(".rec-f[data-code='misrepresented']")
     expect(finding).to_have_count(1)
-    expect(finding.locator("a")).to_have_attribute("href", "/rules/announcements/action-declaration")
+    expect(finding.locator("a", has_text="rule ›")).to_have_attribute("href", "/rules/announcements/action-declaration")
     expect(finding).to_have_attribute("data-finding", "2:misrepresented")
     expect(finding.locator(".rec-f-title")).to_have_text("Misrepresented declaration")
     expect(page.locator("#rec-msg")).to_have_text(

@@ -269,6 +269,7 @@ def test_a_log_line_is_corrected_in_the_page(phone, live_server, live_app, shot)
     expect(form.locator("input[name=minion]")).to_have_value("Catalina Vega")
     expect(form.locator("input[name=amount]")).to_have_value("2")
     form.scroll_into_view_if_needed()
+    wait_all_at_least(page, "#rec-ask .rec-chip", height=40, width=40)     # number chips too
     shot(page, "recorder-390-amend-form", full_page=False)
     form.locator("[data-field=amount]").get_by_role("button", name="3", exact=True).click()
     form.get_by_role("button", name="Record the correction").click()
@@ -278,7 +279,7 @@ def test_a_log_line_is_corrected_in_the_page(phone, live_server, live_app, shot)
     expect(line).to_have_class(re.compile("is-amended"))
     expect(line.locator(".rec-sum")).to_have_text("#4Ana: Catalina Vega bleeds Bruno for 3")
     expect(line.locator(".rec-was")).to_have_text("was: Ana: Catalina Vega bleeds Bruno for 2")
-    assert page.evaluate("window.scrollY") == 0                         # back to the table
+    page.wait_for_function("() => window.scrollY === 0")                # back to the table
     # the names in a line are marked (where a card page link can go)
     expect(line.locator(".rec-name[data-kind=minion]")).to_have_text("Catalina Vega")
     page.locator("#rec-log").scroll_into_view_if_needed()
@@ -446,6 +447,7 @@ def test_a_tournament_table_shows_the_round_clock_and_no_start_button(phone, own
     expect(note).to_contain_text("ends " + page.evaluate(f"new Date({ends} * 1000).toTimeString().slice(0, 5)"))
     expect(page.locator(".rec-clock-time")).to_have_text(re.compile(r"^2:0[45]:\d\d$"))   # 120 + 5 minutes
     expect(page.locator("#rec-more").get_by_role("button", name="Start clock")).to_have_count(0)
+    expect(page.locator("#rec-more").get_by_role("button", name="Pause / resume")).to_have_count(0)
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "recorder-390-round-clock", full_page=False)
     # a practice game keeps its own clock, started on the page
@@ -453,6 +455,7 @@ def test_a_tournament_table_shows_the_round_clock_and_no_start_button(phone, own
     page.goto(f"{live_server}/games/{practice}")
     expect(page.locator(".rec-clock-note")).to_have_text("not started")
     expect(page.locator("#rec-more").get_by_role("button", name="Start clock")).to_have_count(1)
+    expect(page.locator("#rec-more").get_by_role("button", name="Pause / resume")).to_have_count(1)
 
 
 def test_game_over_scores_the_tournament_table(phone, own_server, own_app, shot):

@@ -71,6 +71,7 @@ def test_no_page_breaks_the_policy(watched, own_server, own_app):
         f"/tournaments/{tid}/penalties", f"/tournaments/{tid}/penalties/new", f"/tournaments/{tid}/time",
         f"/tournaments/{tid}/penalties/report", "/tournaments",
         f"/tournaments/{tid}/vekn", f"/tournaments/{tid}/check-in", f"/tournaments/{tid}/check-in/show",
+        f"/tournaments/{tid}/seats?q=player", f"/tournaments/{tid}/rounds/1/seats/list", f"/tournaments/{tid}/seats/poster",
         f"/tournaments/{tid}/room", f"/tournaments/{tid}/floor", f"/tournaments/{tid}/calls",
         f"/tournaments/{tid}/call/1", f"/tournaments/{tid}/rounds/1/cards",
     ]
@@ -79,6 +80,11 @@ def test_no_page_breaks_the_policy(watched, own_server, own_app):
         expect(page.locator("main")).to_be_visible()
         page.wait_for_load_state("load")
         assert violations(page) == [], path
+    # find your table as you type (seats.js fetches the answer)
+    page.goto(f"{base}/tournaments/{tid}/seats")
+    page.locator("#seat-q").press_sequentially("player 3", delay=30)
+    expect(page.locator(".seat-card")).to_have_count(1)
+    assert violations(page) == []
     # a trainer question (its progress bar) through the session's start
     page.goto(f"{base}/trainer")
     page.locator("form[data-start-session] button[type=submit]").first.click()

@@ -1,6 +1,7 @@
 """Issue 12 end to end in a real browser: 30 players registered by paste (previewed first),
 checked in — one from their own phone with the dashboard's check-in code, the rest with
-"check in all" — three rounds seated and their results entered table by table, the final,
+"check in all" — three rounds seated and their results entered table by table (a player
+finds their seat on the public page from a phone), the final,
 the VEKN results string (copied and downloaded) and the Archon workbook downloaded and
 imported back as a new event whose standings are the same."""
 from __future__ import annotations
@@ -30,6 +31,27 @@ def standings_table(page) -> list[list[str]]:
         cells[1] = re.sub(r"\s+toss \d+$", "", cells[1])
         out.append(cells)
     return out
+
+
+def see_my_seat(browser, base, tid, round_page, name):
+    """A player opens the public page (no sign-in, the QR code poster's address) on a phone,
+    types part of their name and sees the table, the seat and the others in seat order
+    that the organizer's round page shows."""
+    table = round_page.locator(".seat-table", has=round_page.locator(".seat-name", has_text=name))
+    expect(table).to_have_count(1)
+    number = re.search(r"Table (\d+)", table.locator("h2").inner_text()).group(1)
+    names = [n.strip() for n in table.locator(".seat-name").all_inner_texts()]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = ctx.new_page()
+    try:
+        phone.goto(f"{base}/tournaments/{tid}/seats")
+        phone.locator("#seat-q").press_sequentially("zoe play", delay=40)   # accents aside, word starts
+        card = phone.locator(".seat-card")
+        expect(card).to_have_count(1)
+        expect(card.locator(".seat-where")).to_have_text(f"Table {number} Seat {names.index(name) + 1}")
+        expect(card.locator(".seat-name")).to_have_text(names)
+    finally:
+        ctx.close()
 
 
 def test_thirty_players_from_paste_to_the_vekn_and_back_through_archon(page, browser, own_server, tmp_path, shot):
@@ -89,6 +111,8 @@ def test_thirty_players_from_paste_to_the_vekn_and_back_through_archon(page, bro
         expect(page.locator("h1")).to_contain_text(f"Round {rnd}")
         round_url = page.url
         expect(page.locator(".seat-table")).to_have_count(6)
+        if rnd == 2:
+            see_my_seat(browser, base, tid, page, "Zoë Player25")
         for t in range(1, 7):
             page.goto(f"{round_url}/tables/{t}")
             for seat, vp in enumerate(PATTERNS[(t + rnd) % 6], 1):
@@ -174,7 +198,7 @@ def test_a_300_player_dashboard_stays_short_and_its_filter_finds_anyone(page, ow
     rows = page.locator("#player-list li:visible")
     expect(rows).to_have_count(40)
     # a phone-sized page of a 300-player event is a few screens, not 25,000 pixels
-    page.wait_for_function("document.documentElement.scrollHeight < 10000")
+    page.wait_for_function("() => document.documentElement.scrollHeight < 10000")
     page.fill("#p-filter", "zoe123")          # accents and case aside
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("Zoë123 Ünal")

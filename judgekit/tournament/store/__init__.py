@@ -25,7 +25,8 @@ event's result), `summary` (dashboard, export rows), `adjusted` (which game each
 Adjustment applies to, and the tables' adjusted VP: the one place adjusted figures come from),
 `roster` (editing a player, bulk registration, check in all, a player's history), `checkin`
 (players checking in from their phones), `report` (the VEKN results string, the Archon
-workbook, per-round results), `archon_import` (an event from an Archon workbook).
+workbook, per-round results), `archon_import` (an event from an Archon workbook), `seats`
+(a round's seating for the public pages: names, tables, seats only).
 """
 from __future__ import annotations
 
@@ -109,6 +110,7 @@ from judgekit.tournament.store.archon_import import import_workbook
 from judgekit.tournament.store.result_guard import NOT_GIVEN
 from judgekit.tournament.store.round_flow import close_round, start_round, swap_seats
 from judgekit.tournament.store.schema import migrate
+from judgekit.tournament.store.seats import latest_round, public_round, round_seating, unseated_round
 from judgekit.tournament.store.summary import (
                                             SEATING_COLUMNS,
                                             STANDINGS_COLUMNS,
@@ -138,6 +140,7 @@ __all__ = [
     "set_checked_in", "standing_adjustments", "standings", "standings_rows", "start_final",
     "start_round", "swap_seats", "table_detail", "table_status", "tosses",
     "player_games", "resolve_records", "sa_phase", "sa_targets", "table_adjustments", "undo_final",
+    "latest_round", "public_round", "round_seating", "unseated_round",
     "EVENT_FIELDS", "clean_level", "update_event", "check_in_all", "edit_player", "player_history",
     "preview_roster", "register_roster", "checkin_state", "close_checkin", "open_checkin", "self_check_in",
     "RESULTS_COLUMNS", "archon_event", "archon_workbook", "results_rows", "vekn_report", "import_workbook",

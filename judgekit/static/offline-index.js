@@ -1,0 +1,614 @@
+// One part of the offline search index (the rules, or the cards), ranked as the server's
+// judgekit/rules/search.py SearchIndex ranks it: BM25F over the title/body/context fields,
+// synonym groups, one-typo and prefix expansion, question words that count for little,
+// numbers matched to the numbers a rule states (near ones too), a phrase bonus, coverage
+// re-ranking, at most three entries per section before the others, snippets with <mark>.
+// The postings come from the server; an entry is tokenized only when a phrase or a snippet
+// needs it. static/offline-search.js merges the parts and answers the search box.
+// window.judgekitOfflineIndex = {Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP,
+// withinOneEdit, closeness, fold}.
+(function () {
+  "use strict";
+  var WORD = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
+  var SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
+  var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
+  var ALPHA = /^\p{L}+$/u;
+  var SEP = "\u0001";   // joins stem sequences into map keys
+  var DIGITS = /^[0-9]{1,6}$/;
+  var porter2 = window.judgekitPorter2;
+
+  // --- words ------------------------------------------------------------------------------
+  function fold(word) {
+    return word.normalize("NFKD").replace(/\p{M}/gu, "");
+  }
+
+  // 1 for the same number, falling to 0 when they differ by half the larger one
+  function closeness(a, b) {
+    if (a === b) return 1.0;
+    var big = Math.max(Math.abs(a), Math.abs(b));
+    return big ? Math.max(0.0, 1.0 - 2.0 * Math.abs(a - b) / big) : 0.0;
+  }
+
+  function withinOneEdit(a, b) {
+    if (a === b) return true;
+    var la = a.length, lb = b.length;
+    if (Math.abs(la - lb) > 1) return false;
+    if (la > lb) { var t = a; a = b; b = t; la = a.length; lb = b.length; }
+    var i = 0;
+    while (i < la && a[i] === b[i]) i++;
+    if (la === lb) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;
+      return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    }
+    return a.slice(i) === b.slice(i + 1);
+  }
+
+  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+  function escapeHtml(s) { return s.replace(/[&<>"']/g, function (c) { return ESC[c]; }); }
+
+  function positionsOf(tokens) {
+    var out = new Map();
+    tokens.forEach(function (t, i) {
+      var list = out.get(t[0]);
+      if (list) list.push(i); else out.set(t[0], [i]);
+    });
+    return out;
+  }
+
+  function hasPhrase(positions, stems) {
+    var first = positions.get(stems[0]);
+    if (!first) return false;
+    var rest = stems.slice(1).map(function (s) { return new Set(positions.get(s) || []); });
+    return first.some(function (p) {
+      return rest.every(function (r, i) { return r.has(p + i + 1); });
+    });
+  }
+
+  // --- the index ----------------------------------------------------------------------------
+  // what the parts share: the stem of every word, the stop words, the stemmed synonyms…
+  function Tables(data) {
+    var self = this;
+    this.words = new Map(Object.entries(data.words));
+    this.stop = new Set(data.stop);
+    this.synonyms = new Map();
+    this.maxPhrase = 1;
+    data.synonyms.forEach(function (pair) {
+      self.synonyms.set(pair[0].join(SEP), pair[1]);
+      self.maxPhrase = Math.max(self.maxPhrase, pair[0].length);
+    });
+  }
+
+  // one part of the index (the rules, or the cards), as judgekit/rules/search.py SearchIndex
+  function OfflineIndex(data, part, tables) {
+    var self = this;
+    this.data = data;
+    this.part = part;
+    this.params = data.params;
+    this.fields = data.params.fields;                       // order of entry.lengths
+    this.boosts = data.params.field_boosts;                 // {title: 3, body: 1, context: .6}
+    this.words = tables.words;
+    this.stop = tables.stop;
+    this.entries = part.entries.map(function (row) {      // arrays in the order of part.columns
+      var e = {};
+      part.columns.forEach(function (c, i) { e[c] = row[i]; });
+      return e;
+    });
+    this.n = part.n;
+    this.avg = part.avg;
+    this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
+    this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
+    this.kept = new Map();                                  // truncated term -> Set(docnum kept)
+    // the server's postings, decoded a term at a time when a query first needs it: nothing
+    // is tokenized up front (a phone builds the index of 6,600 entries in no time)
+    this.packed = part.postings;                            // field -> stem -> [doc delta, count, …]
+    this.decoded = {};                                      // field -> stem -> [[docnum, weight]]
+    this.fields.forEach(function (f) { self.decoded[f] = new Map(); });
+    this.docsCache = new Map();                             // stem -> Set(docnum) of any field
+    this.vocab = new Set();                                 // every stem of the part
+    this.fields.forEach(function (f) { Object.keys(self.packed[f]).forEach(function (st) { self.vocab.add(st); }); });
+    this.byNumber = new Map();
+    this.byKey = new Map();
+    this.entries.forEach(function (e, docnum) {
+      e.docnum = docnum;
+      self.byKey.set(e.key, e);
+      if (e.kind === "section") {
+        var k = e.section.toLowerCase();
+        if (!self.byNumber.has(k)) self.byNumber.set(k, []);
+        self.byNumber.get(k).push(e);
+      }
+    });
+    this.nEntries = Math.max(1, this.entries.length);
+    this.byFirst = new Map();
+    this.vocab.forEach(function (word) {
+      var k = word.charAt(0);
+      if (!self.byFirst.has(k)) self.byFirst.set(k, []);
+      self.byFirst.get(k).push(word);
+    });
+    this.synonyms = tables.synonyms;
+    this.maxPhrase = tables.maxPhrase;
+    this.caseSensitive = data.case_sensitive;
+    this.question = new Set(data.question);
+    this.numberWords = data.number_words;
+    this.tens = new Set(data.number_tens);
+    this.numbers = null;                                    // value -> [[docnum, Set(units)]], when first asked
+    this.typoCache = new Map();
+    this.extCache = new Map();
+    this.weightCache = new Map();
+  }
+
+  // a term's postings in a field: [[docnum, weight]] (weight: count x posting boost, a float32)
+  OfflineIndex.prototype.postingList = function (field, term) {
+    var known = this.decoded[field].get(term);
+    if (known !== undefined) return known;
+    var packed = this.packed[field][term], out = null;
+    if (packed) {
+      var boost = this.data.posting_boosts[field], doc = 0;
+      out = new Array(packed.length / 2);
+      for (var i = 0; i < packed.length; i += 2) {
+        doc += packed[i];
+        out[i / 2] = [doc, Math.fround(packed[i + 1] * boost)];
+      }
+    }
+    this.decoded[field].set(term, out);
+    return out;
+  };
+
+  // the entries holding a stem in any field, and how many (the server's df)
+  OfflineIndex.prototype.termDocs = function (stem) {
+    var known = this.docsCache.get(stem);
+    if (known) return known;
+    var self = this, docs = new Set();
+    if (this.vocab.has(stem)) {
+      this.fields.forEach(function (f) {
+        (self.postingList(f, stem) || []).forEach(function (p) { docs.add(p[0]); });
+      });
+    }
+    this.docsCache.set(stem, docs);
+    return docs;
+  };
+  OfflineIndex.prototype.dfOf = function (stem) { return this.termDocs(stem).size; };
+
+  // an entry's body tokens and positions, and its title's, made when first needed
+  OfflineIndex.prototype.analysed = function (e) {
+    if (!e.tokens) {
+      e.tokens = this.tokenize(e.body);
+      e.positions = positionsOf(e.tokens);
+      e.titlePositions = positionsOf(this.tokenize(e.title));
+    }
+    return e;
+  };
+
+  // tokens per field over the whole part, as the browser's tokenizer counts them (tests)
+  OfflineIndex.prototype.tokenTotals = function () {
+    var self = this, totals = {};
+    this.fields.forEach(function (f) {
+      totals[f] = self.entries.reduce(function (sum, e) { return sum + self.tokenize(e[f]).length; }, 0);
+    });
+    return totals;
+  };
+
+  // the value of a word that is a whole number ("91", "ninety"), else null
+  OfflineIndex.prototype.numberValue = function (word) {
+    var low = word.toLowerCase();
+    if (DIGITS.test(low)) return parseFloat(low);
+    return Object.prototype.hasOwnProperty.call(this.numberWords, low) ? this.numberWords[low] : null;
+  };
+
+  // [first token index, number of tokens, value] of each number `text` states ("twenty-eight")
+  OfflineIndex.prototype.numbersIn = function (text, tokens) {
+    var out = [], i = 0;
+    while (i < tokens.length) {
+      var word = text.slice(tokens[i][1], tokens[i][2]);
+      var value = this.numberValue(word);
+      if (value === null) { i++; continue; }
+      if (this.tens.has(word.toLowerCase()) && i + 1 < tokens.length) {
+        var next = text.slice(tokens[i + 1][1], tokens[i + 1][2]).toLowerCase();
+        var unit = this.tens.has(next) ? 0 : (this.numberValue(next) || 0);
+        var between = text.slice(tokens[i][2], tokens[i + 1][1]);
+        if (/^[a-z]+$/.test(next) && unit >= 1 && unit <= 9 &&
+            (between === "-" || between === " " || between === "\u2011")) {
+          out.push([i, 2, value + unit]);
+          i += 2;
+          continue;
+        }
+      }
+      out.push([i, 1, value]);
+      i++;
+    }
+    return out;
+  };
+
+  // a word in a synonym phrase: its value for a number ("2 cards" = "two cards"), else its stem
+  OfflineIndex.prototype.phraseItem = function (word, stem) {
+    var value = this.numberValue(word);
+    return value !== null ? String(Math.trunc(value)) : stem;
+  };
+
+  // entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]
+  OfflineIndex.prototype.numberDocs = function (value, units) {
+    var p = this.params, out = new Map(), close = new Set();
+    if (!this.numbers) {
+      var numbers = this.numbers = new Map();
+      this.entries.forEach(function (e, docnum) {
+        e.numbers.forEach(function (n) {
+          if (!numbers.has(n[0])) numbers.set(n[0], []);
+          numbers.get(n[0]).push([docnum, new Set(n[1])]);
+        });
+      });
+      this.numberValues = Array.from(numbers.keys()).sort(function (a, b) { return a - b; });
+    }
+    var self = this;
+    this.numberValues.forEach(function (stated) {          // ascending, as the server looks
+      var places = self.numbers.get(stated);
+      var near = closeness(value, stated);
+      if (near < p.number_near) return;
+      places.forEach(function (place) {
+        var doc = place[0], statedUnits = place[1];
+        if (near >= p.number_exact) close.add(doc);
+        var same = !units.size || !statedUnits.size ||
+          Array.from(units).some(function (u) { return statedUnits.has(u); });
+        var score = same ? near : near * p.unit_miss;
+        if (score > (out.get(doc) || 0.0)) out.set(doc, score);
+      });
+    });
+    return [out, out.size ? Math.log(1 + this.nEntries / (1 + close.size)) : 0.3];
+  };
+
+  // stem of one word as the server's analyzer gives it (null for a stop word)
+  OfflineIndex.prototype.stem = function (word) {
+    var low = word.toLowerCase();
+    var known = this.words.get(low);
+    if (known !== undefined) return known === 0 ? null : known;
+    var folded = fold(low);
+    known = this.words.get(folded);
+    if (known !== undefined) return known === 0 ? null : known;
+    if (this.stop.has(folded)) return null;
+    return /^[a-z']+$/.test(folded) ? porter2(folded) : folded;
+  };
+
+  // [stem, start, end] of each indexed word of `text`
+  OfflineIndex.prototype.tokenize = function (text) {
+    var out = [], m;
+    WORD.lastIndex = 0;
+    while ((m = WORD.exec(text)) !== null) {
+      var st = this.stem(m[0]);
+      if (st !== null) out.push([st, m.index, m.index + m[0].length]);
+    }
+    return out;
+  };
+
+  OfflineIndex.prototype.idf = function (field, term) {
+    var plist = this.postingList(field, term);
+    var df = plist ? plist.length : 0;
+    return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
+  };
+
+  // a term's BM25F weight in each entry holding it, its fields summed (title, body, context):
+  // the part of its score that does not depend on the query (Postings.term_weights)
+  OfflineIndex.prototype.termWeights = function (term) {
+    var known = this.weightCache.get(term);
+    if (known) return known;
+    var k1 = this.params.k1, b = this.params.b, self = this, acc = new Map();
+    Object.keys(this.boosts).forEach(function (field) {
+      var plist = self.postingList(field, term);
+      if (!plist) return;
+      var fboost = self.boosts[field];
+      var idf = self.idf(field, term);
+      var li = self.fields.indexOf(field), avg = self.avg[field];
+      plist.forEach(function (p) {
+        var doc = p[0], tf = p[1];
+        var norm = tf + k1 * (1 - b + b * self.entries[doc].lengths[li] / avg);
+        acc.set(doc, (acc.get(doc) || 0.0) + fboost * idf * tf * (k1 + 1) / norm);
+      });
+    });
+    var out = Array.from(acc.entries());
+    if (this.maxPostings && out.length > this.maxPostings) {
+      // the entries where the term weighs most, in entry order (SearchIndex max_postings)
+      out = out.slice().sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, this.maxPostings);
+      out.sort(function (a, b) { return a[0] - b[0]; });
+      this.kept.set(term, new Set(out.map(function (dw) { return dw[0]; })));
+    }
+    this.weightCache.set(term, out);
+    return out;
+  };
+
+  // the entries holding `term` in `field` that a phrase is looked for in
+  OfflineIndex.prototype.phraseCandidates = function (field, term) {
+    var plist = this.postingList(field, term) || [];
+    this.termWeights(term);                                 // decides what a truncated term keeps
+    var kept = this.kept.get(term);
+    return kept ? plist.filter(function (p) { return kept.has(p[0]); }) : plist;
+  };
+
+  OfflineIndex.prototype.typos = function (stem) {
+    if (this.typoCache.has(stem)) return this.typoCache.get(stem);
+    var out = [];
+    if (stem.length >= 4 && !this.vocab.has(stem) && ALPHA.test(stem)) {
+      out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
+        return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
+      }).sort();    // sorted, as the server lists them
+    }
+    this.typoCache.set(stem, out);
+    return out;
+  };
+
+  OfflineIndex.prototype.extensions = function (stem) {
+    if (this.extCache.has(stem)) return this.extCache.get(stem);
+    var out = [];
+    if (stem.length >= 4 && ALPHA.test(stem)) {
+      out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
+        return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
+          (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
+      }).sort();
+    }
+    this.extCache.set(stem, out);
+    return out;
+  };
+
+  // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
+  OfflineIndex.prototype.groups = function (text) {
+    var self = this, groups = [], m;
+    var words = [];
+    WORD.lastIndex = 0;
+    while ((m = WORD.exec(text)) !== null) words.push([m[0], self.stem(m[0])]);
+    function setDefault(alts, stems, boost) {
+      var k = stems.join(SEP);
+      if (!alts.has(k)) alts.set(k, [stems, boost]);
+    }
+    words.forEach(function (w) {
+      self.caseSensitive.forEach(function (cs) {
+        if (w[0].toLowerCase() === cs.word && w[0] === cs.typed) {
+          var alts = new Map();
+          cs.alts.forEach(function (a) { alts.set(a.join(SEP), [a, cs.boost]); });
+          groups.push({ words: w[0], alts: alts, weight: 1.0, factor: 1.0, number: null });
+        }
+      });
+    });
+    var tokens = this.tokenize(text);
+    var seq = tokens.map(function (t) { return [text.slice(t[1], t[2]), t[0]]; });
+    var items = seq.map(function (w) { return self.phraseItem(w[0], w[1]); });
+    var numbers = new Map();                                // token index -> [width, value]
+    this.numbersIn(text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
+    var i = 0;
+    while (i < seq.length) {
+      var n = 1;
+      for (var k = Math.min(this.maxPhrase, seq.length - i); k > 1; k--) {
+        if (this.synonyms.has(items.slice(i, i + k).join(SEP))) { n = k; break; }
+      }
+      if (n === 1 && numbers.has(i)) {
+        // a number ("91", "twenty-eight"), matched against the numbers entries state
+        n = numbers.get(i)[0];
+        var value = numbers.get(i)[1], units = new Set();
+        seq.slice(i + n, i + n + 2).forEach(function (w) { if (self.numberValue(w[0]) === null) units.add(w[1]); });
+        var found = this.numberDocs(value, units), numAlts = new Map();
+        setDefault(numAlts, seq.slice(i, i + n).map(function (w) { return w[1]; }), 1.0);
+        groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),
+                      alts: numAlts, weight: found[1], factor: 1.0, number: value, near: found[0] });
+        i += n;
+        continue;
+      }
+      var key = seq.slice(i, i + n).map(function (w) { return w[1]; });
+      var typed = seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" ");
+      var alts = new Map();
+      setDefault(alts, key, 1.0);
+      (this.synonyms.get(items.slice(i, i + n).join(SEP)) || []).forEach(function (alt) { setDefault(alts, alt, 0.8); });
+      if (n === 1) {
+        this.extensions(key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
+        this.typos(key[0]).forEach(function (typo) {
+          setDefault(alts, [typo], 0.6);
+          (self.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
+        });
+      }
+      var rarest = 0;
+      alts.forEach(function (pair) {
+        var stems = pair[0];
+        if (!stems.every(function (s) { return self.vocab.has(s); })) return;
+        var least = Math.min.apply(null, stems.map(function (s) { return self.dfOf(s); }));
+        rarest = Math.max(rarest, least);
+      });
+      var factor = n === 1 && this.question.has(key[0]) ? this.params.question_factor : 1.0;
+      var weight = (rarest ? Math.log(1 + this.nEntries / (1 + rarest)) : 0.3) * factor;
+      groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
+      i += n;
+    }
+    return groups;
+  };
+
+  OfflineIndex.prototype.groupDocs = function (g) {
+    if (g.number !== null) return g.near;
+    var self = this, docs = new Set();
+    g.alts.forEach(function (pair) {
+      var alt = pair[0];
+      var found = self.termDocs(alt[0]);
+      for (var j = 1; j < alt.length; j++) {
+        var other = self.termDocs(alt[j]);
+        found = new Set(Array.from(found).filter(function (d) { return other.has(d); }));
+      }
+      found.forEach(function (d) { docs.add(d); });
+    });
+    return docs;
+  };
+
+  OfflineIndex.prototype.candidates = function (groups, text, groupDocs) {
+    var self = this, scores = new Map(), question = new Set(), p = this.params;
+    groups.forEach(function (g, gi) {
+      if (g.number !== null) {
+        groupDocs[gi].forEach(function (near, doc) {
+          scores.set(doc, (scores.get(doc) || 0) + p.number_boost * g.weight * near);
+        });
+        return;
+      }
+      if (g.factor !== 1.0) {
+        g.alts.forEach(function (pair) { if (pair[0].length === 1) question.add(pair[0][0]); });
+      }
+      g.alts.forEach(function (pair) {
+        if (pair[0].length !== 1) return;
+        self.termWeights(pair[0][0]).forEach(function (dw) {
+          scores.set(dw[0], (scores.get(dw[0]) || 0) + pair[1] * g.factor * dw[1]);
+        });
+      });
+    });
+    var phrases = [];
+    groups.forEach(function (g) {
+      g.alts.forEach(function (pair) { if (pair[0].length > 1) phrases.push(pair); });
+    });
+    var stems = this.tokenize(text).map(function (t) { return t[0]; });
+    for (var i = 0; i + 1 < stems.length; i++) {
+      if (stems[i] !== stems[i + 1]) {
+        var asked = question.has(stems[i]) || question.has(stems[i + 1]);
+        phrases.push([[stems[i], stems[i + 1]], 0.6 * (asked ? p.question_factor : 1.0)]);
+      }
+    }
+    var titleBoost = this.boosts.title;
+    phrases.forEach(function (pair) {
+      var alt = pair[0], boost = pair[1];
+      if (!alt.every(function (a) { return self.vocab.has(a); })) return;
+      var rarest = alt[0];
+      alt.forEach(function (a) { if (self.dfOf(a) < self.dfOf(rarest)) rarest = a; });
+      var idf = alt.reduce(function (sum, a) { return sum + self.idf("body", a); }, 0);
+      self.phraseCandidates("body", rarest).forEach(function (p) {
+        if (hasPhrase(self.analysed(self.entries[p[0]]).positions, alt)) scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf);
+      });
+      self.phraseCandidates("title", rarest).forEach(function (p) {
+        if (hasPhrase(self.analysed(self.entries[p[0]]).titlePositions, alt)) {
+          scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf * titleBoost);
+        }
+      });
+    });
+    var best = Array.from(scores.entries());
+    best.sort(function (a, b) { return b[1] - a[1]; });    // stable, like Python's sorted
+    return best.slice(0, this.params.candidates);
+  };
+
+  OfflineIndex.prototype.direct = function (text) {
+    var m = SECTION_QUERY.exec(text);
+    if (m) return (this.byNumber.get(m[1].toLowerCase()) || []).slice();
+    var slug = text.trim().toLowerCase();
+    if (SLUG.test(slug)) return (this.byNumber.get(slug) || []).slice();
+    return [];
+  };
+
+  OfflineIndex.prototype.snippet = function (e, stems, width) {
+    width = width || 28;
+    var tokens = this.analysed(e).tokens, body = e.body, wanted = new Set(stems);
+    if (!tokens.length) return [escapeHtml(body.slice(0, 200)), e.url];
+    var hits = [];
+    wanted.forEach(function (st) { (e.positions.get(st) || []).forEach(function (i) { hits.push(i); }); });
+    hits.sort(function (a, b) { return a - b; });
+    var best = 0, first = 0;
+    if (hits.length) {
+      var bestScore = -1, j = 0, counts = new Map();
+      best = hits[0];
+      for (var k = 0; k < hits.length; k++) {
+        var start = hits[k];
+        while (j < hits.length && hits[j] < start + width) {
+          var s = tokens[hits[j]][0];
+          counts.set(s, (counts.get(s) || 0) + 1);
+          j++;
+        }
+        var score = counts.size * 10 + (j - k);
+        if (score > bestScore) { best = start; bestScore = score; }
+        var st0 = tokens[start][0];
+        counts.set(st0, counts.get(st0) - 1);
+        if (!counts.get(st0)) counts.delete(st0);
+      }
+      first = Math.max(0, best - 4);
+    }
+    var last = Math.min(tokens.length - 1, first + width);
+    var startChar = tokens[first][1];
+    var back = startChar > 0 ? body.lastIndexOf("\n", startChar - 1) : -1;
+    if (startChar - back >= 0 && startChar - back <= 40) startChar = back + 1;
+    else if (first === 0) startChar = 0;
+    var endChar = tokens[last][2];
+    var out = [], pos = startChar;
+    for (var t = first; t <= last; t++) {
+      var tok = tokens[t];
+      if (tok[1] < startChar) continue;
+      if (wanted.has(tok[0])) {
+        out.push(escapeHtml(body.slice(pos, tok[1])));
+        out.push("<mark>" + escapeHtml(body.slice(tok[1], tok[2])) + "</mark>");
+        pos = tok[2];
+      }
+    }
+    out.push(escapeHtml(body.slice(pos, endChar)));
+    var snippet = out.join("").replace(/\n/g, " ");
+    if (startChar > 0) snippet = "… " + snippet;
+    if (endChar < body.trimEnd().length) snippet += " …";
+    var url = e.url;
+    if ((e.kind === "section" || e.kind === "intro") && hits.length) {
+      var anchor = null, at = tokens[best][1];
+      e.anchors.forEach(function (a) { if (a[0] <= at) anchor = a[1]; });
+      if (anchor && e.anchors.length > 1) url = e.url + "#" + anchor;
+    }
+    return [snippet, url];
+  };
+
+  function checkQuery(text, params) {
+    text = (text || "").trim();
+    if (!text) throw new Error("type something to search for");
+    if (text.length > params.max_query) {
+      throw new Error("the query is too long (" + text.length + " characters; at most " + params.max_query + ")");
+    }
+    return text;
+  }
+
+  // named: entries the query names (cards), first after a section it names;
+  // snippets false: hits without snippets (withSnippet makes one when shown)
+  OfflineIndex.prototype.search = function (text, limit, named, snippets) {
+    limit = limit || 10;
+    text = checkQuery(text, this.params);
+    if (snippets === undefined) snippets = true;
+    var self = this;
+    var direct = this.direct(text);
+    (named || []).forEach(function (e) { if (self.byKey.has(e.key)) direct.push(e); });
+    var groups = this.groups(text);
+    var stemSet = new Set();
+    groups.forEach(function (g) { g.alts.forEach(function (pair) { pair[0].forEach(function (s) { stemSet.add(s); }); }); });
+    var stems = Array.from(stemSet).sort();
+    var hits = [], seen = new Set();
+    direct.forEach(function (e) {
+      hits.push({ entry: e, score: 1000.0, snippet: snippets ? self.snippet(e, stems)[0] : "", url: e.url });
+      seen.add(e.key);
+    });
+    hits.stems = stems;
+    if (!groups.length || hits.length >= limit) { var cut = hits.slice(0, limit); cut.stems = stems; return cut; }
+    var total = groups.reduce(function (sum, g) { return sum + g.weight; }, 0) || 1.0;
+    var groupDocs = groups.map(function (g) { return self.groupDocs(g); });
+    var ranked = [];
+    this.candidates(groups, text, groupDocs).forEach(function (pair) {
+      var e = self.entries[pair[0]];
+      if (seen.has(e.key)) return;
+      var covered = 0.0;
+      groups.forEach(function (g, gi) {
+        if (g.number !== null) covered += g.weight * (groupDocs[gi].get(e.docnum) || 0.0);
+        else if (groupDocs[gi].has(e.docnum)) covered += g.weight;
+      });
+      var coverage = covered / total;
+      var factor = self.groupFactor !== 1 && e.doc === "cards" && e.section.charAt(0) === "G" ? self.groupFactor : 1;
+      ranked.push([pair[1] * coverage * coverage * coverage * factor, e.key, e]);
+    });
+    ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
+    // per_section entries of a section first; the rest after every other section (as the server)
+    var perSection = new Map(), first = [], later = [];
+    for (var i = 0; i < ranked.length; i++) {
+      var sec = ranked[i][2].doc + SEP + ranked[i][2].section;
+      perSection.set(sec, (perSection.get(sec) || 0) + 1);
+      (perSection.get(sec) <= this.params.per_section ? first : later).push(ranked[i]);
+    }
+    var ordered = first.concat(later);
+    for (var j = 0; j < ordered.length && hits.length < limit; j++) {
+      var su = snippets ? this.snippet(ordered[j][2], stems) : ["", ordered[j][2].url];
+      hits.push({ entry: ordered[j][2], score: Math.round(ordered[j][0] * 1e4) / 1e4, snippet: su[0], url: su[1] });
+    }
+    return hits;
+  };
+
+  OfflineIndex.prototype.withSnippet = function (hit, stems) {
+    var su = this.snippet(hit.entry, stems);
+    return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1] };
+  };
+
+  window.judgekitOfflineIndex = { Tables: Tables, OfflineIndex: OfflineIndex, checkQuery: checkQuery,
+                                  SECTION_QUERY: SECTION_QUERY, SEP: SEP, withinOneEdit: withinOneEdit,
+                                  closeness: closeness, fold: fold, porter2: porter2 };
+})();

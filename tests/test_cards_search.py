@@ -1,0 +1,112 @@
+"""Cards and rulings in the search box: judges' card questions (tests/search_cards), card
+names (typos, accents, "The", ™, short names), the API's card results, and the rules'
+query sets answered as well as without the cards."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_rules_search import load_queries
+
+ROOT = Path(__file__).resolve().parent
+CARD_QUERIES = ROOT / "search_cards"
+RULES_SETS = [ROOT / "search_queries", ROOT / "search_questions", ROOT.parent / "bench" / "heldout_queries.tsv"]
+
+
+@pytest.fixture
+def service(app):
+    return app.extensions["rules"]
+
+
+def hit_rate(search, queries) -> tuple[float, list]:
+    misses = []
+    for query, expected in queries:
+        got = [f"{h.entry.doc}/{h.entry.section}" for h in search(query, 3)[0]]
+        if not any(e in got for e in expected):
+            misses.append((query, expected, got))
+    return 1 - len(misses) / len(queries), misses
+
+
+def test_the_card_question_set_is_big_enough_and_names_real_cards(service):
+    queries = load_queries(CARD_QUERIES)
+    assert len(queries) >= 40 and len({q for q, _ in queries}) == len(queries)
+    entries = service.search.cards.entries
+    sections = {e.section for e in entries.values()}
+    for _, expected in queries:
+        for e in expected:
+            doc, section = e.split("/")
+            assert doc == "cards" and section in sections, e
+
+
+def test_hit_at_3_on_card_and_ruling_questions(service):
+    rate, misses = hit_rate(service.search.search, load_queries(CARD_QUERIES))
+    assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+@pytest.mark.parametrize("path", RULES_SETS, ids=lambda p: p.name)
+def test_the_cards_cost_the_rules_questions_nothing(service, path):
+    """Each rules query set is answered at least as well as by the rules alone."""
+    queries = load_queries(path)
+    alone, _ = hit_rate(service.index.search, queries)
+    with_cards, misses = hit_rate(service.search.search, queries)
+    assert with_cards >= alone, f"{path.name}: {with_cards:.3f} < {alone:.3f} alone; misses {misses}"
+
+
+@pytest.mark.parametrize("query, card", [
+    ("deflection", "100518"), ("Deflection", "100518"), ("deflektion", "100518"),
+    ("is it too late for direct intervention", "100545"), ("DI", "100545"),
+    ("rotschreck", "101654"), ("Rötschreck", "101654"),
+    ("the barrens", "100135"), ("barrens", "100135"),
+    ("pentex", "101384"), ("Pentex™ Subversion", "101384"), ("pentex subversion", "101384"),
+    ("etienne fauberge", "200439"), ("theo bell advanced", "201363"), ("theo bell", "201613"),
+    ("heidelberg", "100908"), ("smiling jack", "101811"),
+    ("can I Deflection a bleed that was already redirected", "100518"),
+])
+def test_a_card_name_puts_the_card_first(service, query, card):
+    first = service.search_payload(query)["results"][0]
+    assert (first["doc"], first["section"]) == ("cards", card)
+    assert first["url"] == f"/cards/{card}"
+
+
+@pytest.mark.parametrize("query", ["block", "vote", "master phase", "time limit", "proxy", "withdraw",
+                                   "final", "3.7.2", "forbidden-shortcuts"])
+def test_rules_words_are_not_taken_for_card_names(service, query):
+    assert service.search.named_cards(query) == []
+    named = [r for r in service.search_payload(query)["results"] if r["score"] >= 1000]
+    assert all(r["doc"] != "cards" for r in named), named
+
+
+def test_card_results_in_the_api(client):
+    body = client.get("/api/search", query_string={"q": "deflection", "limit": 5}).get_json()
+    assert list(body) == ["query", "took_ms", "results"]
+    first = body["results"][0]
+    assert list(first) == ["doc", "section", "title", "url", "snippet", "score"]
+    assert first == {**first, "doc": "cards", "section": "100518", "title": "Deflection", "url": "/cards/100518"}
+    assert "<mark>" in first["snippet"] or "Change the target" in first["snippet"]
+    rulings = client.get("/api/search", query_string={"q": "forced awakening burn blood block fails"}).get_json()
+    ruling = next(r for r in rulings["results"] if r["doc"] == "cards" and "#r" in r["url"])
+    assert ruling["url"].startswith(f"/cards/{ruling['section']}#r") and ruling["title"]
+    group = client.get("/api/search", query_string={"q": "redirect bleed after block attempt fails"}).get_json()
+    assert any(r["section"] == "G00106" and r["url"].startswith("/cards/groups/G00106#r") for r in group["results"])
+
+
+def test_card_questions_find_the_cards_whose_text_or_rulings_answer(service):
+    redirect = [r["section"] for r in service.search_payload("redirect a bleed to another methuselah")["results"][:5]]
+    assert {"100518", "101949", "101578", "G00106"} & set(redirect), redirect
+    cancel = [r["section"] for r in service.search_payload("cancel a card as it is played")["results"]]
+    assert {"100545", "101896", "G00058"} & set(cancel), cancel
+
+
+def test_the_search_page_groups_cards_under_their_own_heading(client):
+    page = client.get("/search", query_string={"q": "deflection"}).get_data(as_text=True)
+    assert "<h2>Cards &amp; rulings</h2>" in page
+    assert 'href="/cards/100518"' in page
+    home = client.get("/").get_data(as_text=True)
+    assert "Cards &amp; rulings" in home and "data-doc-titles" in home
+
+
+@pytest.mark.parametrize("q", ["🧛 deflection", "™", "{100518|Deflection}", "[DOM]", "Ⓓ", "\u200b", "x" * 400])
+def test_odd_card_queries_never_fail(client, q):
+    r = client.get("/api/search", query_string={"q": q})
+    assert r.status_code == 200 and isinstance(r.get_json()["results"], list)
