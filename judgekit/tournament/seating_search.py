@@ -63,6 +63,12 @@ def iterations_for(players: int) -> int:
     return max(30000, 100 * players)
 
 
+#: Up to this many players, each candidate round is judged by a quick seating of the next
+#: round after it (`_next_round_total`) rather than by its own plan.
+LOOKAHEAD_PLAYERS = 40
+LOOKAHEAD_ITERATIONS = 20000
+
+
 def restarts_for(players: int) -> int:
     """Independent searches (the best is kept): small events, where the criteria are
     hardest to meet and a search is quick, get several."""
@@ -480,10 +486,28 @@ def search_round(playing: Sequence[Player], sizes: Sequence[int],
         order = list(range(len(playing)))
         if attempt:
             rng.shuffle(order)
-        got = search.run([order[i:i + size] for i, size in zip(_starts(sizes), sizes)], rng, iterations)
-        if best is None or got[0] < best[0] - 1e-9:
-            best = got
+        cost, tables = search.run([order[i:i + size] for i, size in zip(_starts(sizes), sizes)], rng, iterations)
+        if ahead and len(playing) <= LOOKAHEAD_PLAYERS:
+            cost = _next_round_total(earlier_ix + [tables], len(playing), len(index), sizes, rounds_count, rng)
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, tables)
     return [[playing[i] for i in table] for table in best[1]]
+
+
+def _next_round_total(rounds: list, playing: int, everyone: int, sizes: Sequence[int],
+                      rounds_count: int, rng: random.Random) -> float:
+    """krcg's weighted total after `rounds` and a quick seating of the next round with the
+    same players: how much room a candidate round leaves the next one (small events,
+    where the criteria are tight)."""
+    from judgekit.tournament.seating_criteria import measure
+
+    ahead = max(0, rounds_count - len(rounds) - 1)
+    search = Search(playing, everyone, rounds, rounds_count, ahead)
+    order = list(range(playing))
+    rng.shuffle(order)
+    _cost, tables = search.run([order[i:i + size] for i, size in zip(_starts(sizes), sizes)], rng,
+                               LOOKAHEAD_ITERATIONS)
+    return measure(rounds + [tables], rounds_count).total
 
 
 def _starts(sizes: Sequence[int]) -> list[int]:
