@@ -283,3 +283,19 @@ def test_organizers_find_the_links_on_the_round_page_and_the_dashboard(client, e
         assert re.search(rf'href="[^"]*/tournaments/{tid}(/rounds/1)?/seats"', body), url
     body = client.get(f"/tournaments/{tid}/rounds/1").get_data(as_text=True)
     assert f'href="/tournaments/{tid}/rounds/1/seats/list"' in body
+
+
+def test_a_closed_round_says_so_until_the_next_is_seated(client, event):
+    tid, org = event["tid"], event["org"]
+    for tb in event["round"]["tables"]:
+        vps = [len(tb["seats"])] + [0] * (len(tb["seats"]) - 1)   # a sweep
+        r = client.post(f"/api/tournaments/{tid}/rounds/1/tables/{tb['number']}/result", headers=org, json={"vps": vps})
+        assert r.status_code in (200, 201), r.get_json()
+    assert client.post(f"/api/tournaments/{tid}/rounds/1/close", headers=org).status_code == 200
+    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    page = text_of(client.get(f"/tournaments/{tid}/seats"))
+    assert "Round 1 is over; the next round is not seated yet." in page and "Table 1" in page
+    client.post(f"/api/tournaments/{tid}/rounds", headers=org, json={"seed": 9})
+    page = text_of(client.get(f"/tournaments/{tid}/seats"))
+    assert "Seat Cup — Round 2" in page and "is over" not in page
+    assert "Round 1 is over" not in text_of(client.get(f"/tournaments/{tid}/rounds/1/seats"))
