@@ -1,0 +1,27 @@
+"""A newcomer on `/` types a card's name or a question about it: the card comes first, under
+"Cards & rulings", above the rules, and one tap opens its page with its rulings."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+
+@pytest.mark.parametrize("query, card_id, name", [
+    ("deflection", "100518", "Deflection"),
+    ("is it too late for direct intervention", "100545", "Direct Intervention"),
+])
+def test_a_card_question_on_home_gives_the_card_and_its_rulings(page, live_server, query, card_id, name):
+    page.goto(live_server + "/")
+    page.locator("#q").fill(query)
+    results = page.locator("#live-results")
+    expect(results).to_have_attribute("aria-busy", "false")
+    expect(results.locator("section.group h2").first).to_have_text("Cards & rulings")
+    first = results.locator("li a").first
+    expect(first).to_have_attribute("href", f"/cards/{card_id}")
+    expect(first).to_contain_text(name)
+    first.click()
+    expect(page.locator("h1")).to_contain_text(name)
+    expect(page.locator("#h-rulings")).to_be_visible()
+    expect(page.locator(".ruling .source").first).to_have_attribute("href", re.compile(r"^https://"))
