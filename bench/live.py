@@ -12,7 +12,9 @@ record.
 4. Phase B — the same load with --pages live pages open (100): each page does what the room
    display and the floor view do when they open (GET …/hall, then the stream from the
    hall's `last_id`); nine in ten are public pages, one in ten a judge's (signed in with the
-   judge code). One thread holds every page's socket and notes when each message arrives.
+   judge code). On top of them (unless --no-badges) each recorder phone holds the stream of
+   its header badge, as live.js opens it on every judge page (60 more streams, judges').
+   One thread holds every page's socket and notes when each message arrives.
    Meanwhile the hall writes what a round brings, one write every --every s: an extension,
    a judge call opened, claimed, closed — each a message to every page.
 
@@ -25,7 +27,7 @@ Targets: the recorder's (entry p95 <= 50 ms, 0 errors) with the pages open; thre
 grow with the pages; every page gets every message once, within 2 s.
 
 Usage: python bench/live.py [--pages 100] [--tables 60] [--events 300] [--duration 60]
-       [--interval 3] [--poll 5] [--every 2] [--threads N] [--port 5910]
+       [--interval 3] [--poll 5] [--every 2] [--threads N] [--port 5910] [--no-badges]
 """
 from __future__ import annotations
 
@@ -198,6 +200,21 @@ def open_pages(port: int, tid: int, n: int, judge_cookie: str, pages: Pages) -> 
     return out
 
 
+def open_badges(port: int, tid: int, phones: list, pages: Pages) -> list[Page]:
+    """The header badge of every recorder phone (a judge page): live.js reads the open calls
+    and opens the event's stream (the judges' audience) after the page's `data-after`."""
+    out = []
+    for phone in phones:
+        status, data, _ = phone.request("GET", f"/api/tournaments/{tid}/calls?status=open")
+        assert status == 200, status
+        status, data, _ = phone.request("GET", f"/api/tournaments/{tid}/hall")   # its last_id, as the page's data-after
+        last = json.loads(data)["last_id"]
+        page = Page(port, f"/api/tournaments/{tid}/live?after={last}", phone.cookie)
+        pages.add(page)
+        out.append(page)
+    return out
+
+
 def hall_writes(port: int, ev: dict, every: float, stop_at: float, judge: Phone, tables: int) -> list[str]:
     """What a round brings, one write every `every` s: extensions, calls opened, claimed, closed."""
     org = Phone(port, 0, False)
@@ -243,6 +260,8 @@ def main() -> None:
     ap.add_argument("--every", type=float, default=2.0, help="seconds between the hall's own writes")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--port", type=int, default=None)
+    ap.add_argument("--badges", action=argparse.BooleanOptionalAction, default=True,
+                    help="in phase B every recorder phone also holds its header badge's stream (as on a phone)")
     args = ap.parse_args()
     cards = load_cards().warm()
     with tempfile.TemporaryDirectory(prefix="judgekit-live-bench-") as d:
@@ -295,6 +314,16 @@ def main() -> None:
             first = [(p.hello_at - p.sent_at) * 1000 for p in pages if p.hello_at]
             print(f"  {len(first)} of {args.pages} pages open in {time.time() - t0:.1f} s (hall state + stream, "
                   f"one after another); first answer of a stream: {figures(first)}", flush=True)
+            if args.badges:
+                t0 = time.time()
+                badges = open_badges(port, ev["tid"], [phones[g] for g in ev["games"][:args.tables]], reader)
+                deadline = time.time() + 30
+                while time.time() < deadline and not all(p.hello_at for p in badges):
+                    time.sleep(0.05)
+                print(f"  + the header badge's stream of each of the {len(badges)} recorder phones "
+                      f"({sum(1 for p in badges if p.hello_at)} open in {time.time() - t0:.1f} s): "
+                      f"{len(pages) + len(badges)} streams", flush=True)
+                pages = pages + badges
             threads_b = []
             sampler_stop = threading.Event()
             s = threading.Thread(target=sample, args=(threads_b,), daemon=True)
@@ -339,7 +368,7 @@ def main() -> None:
                         f"{'OK' if r['count_ok'] else 'FAILED'}, server CPU {r['cpu_s']:.1f} s")
             print("\nsummary  [target: entry p95 <= 50 ms, 0 errors; threads flat; every message once within 2 s]")
             print(line(f"recorder alone                  ", a))
-            print(line(f"recorder + {args.pages} live pages      ", b))
+            print(line(f"recorder + {args.pages} live pages{' + badges' if args.badges else '        '}", b))
             print(f"  server threads: {max(t for t, _ in threads_a)} without the pages, "
                   f"{max(t for t, _ in threads_b)} with them; sockets max {max(c for _, c in threads_a)} / "
                   f"{max(c for _, c in threads_b)}")

@@ -234,7 +234,8 @@ class Phone:
 
     def request(self, method: str, path: str, body=None, extra=None, raw: str | None = None) -> tuple[int, bytes, dict]:
         with self.lock:
-            conn = self.pool.pop() if self.pool else http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            reused = bool(self.pool)
+            conn = self.pool.pop() if reused else http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         headers = {"Accept": "application/json", "X-CSRF-Token": self.csrf}
         if self.cookie:
             headers["Cookie"] = self.cookie
@@ -248,6 +249,20 @@ class Phone:
             conn.request(method, path, body, headers)
             r = conn.getresponse()
             data = r.read()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            conn.close()
+            if not reused:
+                raise
+            # a kept-alive connection the server closed while it sat idle (waitress's
+            # channel_timeout): a browser sends the request again on a new one, so do we
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            try:
+                conn.request(method, path, body, headers)
+                r = conn.getresponse()
+                data = r.read()
+            except Exception:
+                conn.close()
+                raise
         except Exception:
             conn.close()
             raise

@@ -114,6 +114,9 @@ JSON: dict[str, Callable[[dict], Any]] = {
     "report.api_event": lambda w: {"level": "National Championship", "vekn_event_id": 123, "head_judge": "Hal",
                                    "format": "Constructed"},
     "report.api_import": lambda w: {"workbook": "UEsDBBQAAAAIAA==", "organizer": "Ola"},
+    "live.api_call": lambda w: {"table": 1, "reason": "ruling", "client_id": "call-fuzz"},
+    "live.api_close": lambda w: {"note": "ruled on the spot"},
+    "live.api_reassign": lambda w: {"judge": "Al"},
 }
 
 FORMS: dict[str, Callable[[dict], dict]] = {
@@ -148,6 +151,9 @@ FORMS: dict[str, Callable[[dict], dict]] = {
                                     "country": "France"},
     "players.self_check_in": lambda w: {"code": "ABCDE", "w": "1", "who": "Player 1", "player_id": ""},
     "report.event_form": lambda w: {"level": "national", "vekn_event_id": "12", "date": "2025-05-01"},
+    "live.call_form": lambda w: {"reason": "deck", "client_id": "form-call"},
+    "live.close_form": lambda w: {"note": "done", "next": "/"},
+    "live.reassign_form": lambda w: {"judge": "Al", "next": "//evil.example"},
 }
 
 QUERY: dict[str, Callable[[dict], dict]] = {
@@ -171,6 +177,10 @@ QUERY: dict[str, Callable[[dict], dict]] = {
     "report.export_results": lambda w: {"round": "1"},
     "players.self_check_in": lambda w: {"code": "ABCDE", "w": "3000000"},
     "players.checkin_qr": lambda w: {"w": "1"},
+    "live.stream": lambda w: {"after": "1", "audience": "public"},
+    "live.api_hall": lambda w: {"audience": "judge"},
+    "live.api_calls": lambda w: {"status": "open"},
+    "live.call_page": lambda w: {"call": "1"},
 }
 
 
@@ -221,9 +231,11 @@ def setup_world(sender: Sender, n: int) -> dict:
                          {"player": pids[2], "infraction": "unsportsmanlike-conduct-major",
                           "description": "shouted", "round": 2, "table": 1}, ids["judge"])
     rid = pen.get("record", pen).get("id", 1) if isinstance(pen, dict) else 1
+    s, c = sender.json("POST", f"/api/tournaments/{tid}/calls", {"table": 2, "reason": "time"})
+    call = c["call"]["call"] if s in (200, 201) else 1
     s, g = sender.json("POST", "/api/games", {"seats": ["Ann", "Ben", "Cid", "Dee"]})
     return {"tid": tid, "pids": pids, "codes": t["codes"], "tokens": ids, "game": game,
-            "practice": (g or {}).get("id", game), "rid": rid}  # 429: practice games are rate-limited
+            "practice": (g or {}).get("id", game), "rid": rid, "call": call}  # 429: practice games are rate-limited
 
 
 def content_ids() -> dict:
@@ -256,7 +268,7 @@ def fill_path(rule: str, w: dict, rng: random.Random) -> str:
             "doc_id": rng.choice(["tournament-rules", "announcements", "nope"]),
             "section_id": rng.choice(["3.7.2", "forbidden-shortcuts", "9.9"]),
             "fmt": rng.choice(["csv", "json", "xml"]), "filename": "app.css",
-            "prompt_id": w["prompt"], "scenario_id": w["scenario"],
+            "prompt_id": w["prompt"], "scenario_id": w["scenario"], "cid": str(w.get("call", 1)),
         }.get(name, "1")
     return re.sub(r"<([^>]+)>", part, rule)
 
@@ -526,6 +538,11 @@ class OverHttp(Sender):
                 self.conn.putheader("Content-Length", str(len(body or b"")))
                 self.conn.endheaders(body)
                 r = self.conn.getresponse()
+                if r.getheader("Content-Type", "").startswith("text/event-stream"):
+                    out = r.read1(65536)   # a live stream goes on: its first answer, then let go
+                    self.conn.close()
+                    self.conn = None
+                    return r.status, out
                 out = r.read()
                 if r.getheader("Connection", "").lower() == "close":
                     self.conn.close()
