@@ -79,6 +79,28 @@ def test_a_card_name_puts_the_card_first(service, query, card):
     assert first["url"] == f"/cards/{card}"
 
 
+@pytest.mark.parametrize("query, card, rulings", [
+    ("deflection", "100518", ["/cards/groups/G00106#r1", "/cards/groups/G00106#r2", "/cards/groups/G00106#r3"]),
+    ("the barrens rulings", "100135", ["/cards/100135#r1"]),
+    ("DI", "100545", ["/cards/groups/G00058#r1"]),
+])
+def test_a_card_name_alone_gives_the_card_then_its_rulings(service, query, card, rulings):
+    """Only a card's name: the card, then its first rulings (its own, then its groups')."""
+    results = service.search_payload(query)["results"]
+    assert results[0]["url"] == f"/cards/{card}"
+    assert [r["url"] for r in results[1:1 + len(rulings)]] == rulings
+
+
+def test_a_question_naming_a_card_is_ranked_not_padded_with_its_rulings(service):
+    names = service.search.names
+    query = "is it too late for direct intervention"
+    assert not names.only_names(query, names.find(query))
+    assert names.only_names("Deflection rulings", names.find("Deflection rulings"))
+    results = service.search_payload(query)["results"]
+    assert results[0]["url"] == "/cards/100545"
+    assert results[1]["doc"] == "announcements"     # "too late for … Direct Intervention"
+
+
 @pytest.mark.parametrize("query", ["block", "vote", "master phase", "time limit", "proxy", "withdraw",
                                    "final", "3.7.2", "forbidden-shortcuts"])
 def test_rules_words_are_not_taken_for_card_names(service, query):
