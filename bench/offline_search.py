@@ -37,7 +37,8 @@ from judgekit.offline.compare import compare, read_queries  # noqa: E402
 
 CHROMIUM = os.environ.get("JUDGEKIT_CHROMIUM", "/usr/bin/chromium")
 DEFAULT_FILES = [ROOT / "tests" / "search_queries", ROOT / "tests" / "search_questions",
-                 ROOT / "bench" / "heldout_queries.tsv", ROOT / "tests" / "search_cards"]
+                 ROOT / "bench" / "heldout_queries.tsv", ROOT / "tests" / "search_cards",
+                 ROOT / "bench" / "heldout_cards.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv"]
 FIRST_QUERIES = ["is it too late for direct intervention", "vp withdraw", "redirect a bleed to another methuselah"]
 LIMIT = 10
 

@@ -110,7 +110,9 @@ def main() -> None:
         sets = [("tests/search_queries", ROOT / "tests" / "search_queries"),
                 ("tests/search_questions", ROOT / "tests" / "search_questions"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
-                ("tests/search_cards", ROOT / "tests" / "search_cards")]
+                ("tests/search_cards", ROOT / "tests" / "search_cards"),
+                ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
+                ("bench/heldout_card_behaviour.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
 

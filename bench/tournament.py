@@ -1,6 +1,15 @@
-"""Tournament figures: seating a big round, computing the standings.
+"""Tournament figures: the seating criteria, seating a big round, computing the standings.
 
     python bench/tournament.py [--players 300] [--repeat 5] [--no-store]
+                               [--sizes 20,50,120,300] [--krcg-iterations 20000]
+                               [--krcg-runs 1] [--seeds 2] [--criteria-only | --no-criteria]
+
+0. The VEKN's nine seating criteria (issue 12): for each size, three rounds seated one
+   round at a time by `seat_round` (each round timed; target ≤ 2 s at 300 players), and
+   krcg's own optimiser (`krcg.seating.optimise`) given --krcg-iterations over all three
+   rounds at once (no round fixed). Both measured by krcg's `Score`: the weighted total
+   (krcg's weights) and the nine figures. Target: our worst seed's total ≤ krcg's best
+   run. krcg takes about 4 minutes at 300 players on an idle laptop.
 
 1. Seat round 4 of a 300-player event (60 tables) whose three earlier rounds were seated
    by the same code: time, and predator→prey pairs repeated from earlier rounds
@@ -25,6 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from krcg import seating as krcg_seating  # noqa: E402
+
 from judgekit.tournament.scoring import derive_vp  # noqa: E402
 from judgekit.tournament.seating import History, seat_round  # noqa: E402
 from judgekit.tournament.standings import Entrant, compute  # noqa: E402
@@ -48,25 +59,72 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
+def figures(score) -> str:
+    return " ".join(f"{code} {value:.3f}" if isinstance(value, float) else f"{code} {value}"
+                    for (code, _label, _weight), value in zip(krcg_seating.RULES, score.rules))
+
+
+def criteria_bench(sizes: list[int], seeds: int, krcg_iterations: int, krcg_runs: int) -> None:
+    """Three rounds seated one at a time against krcg's optimiser over all three rounds."""
+    print(f"seating criteria, 3 rounds (krcg's Score: weighted total, then R1..R9; "
+          f"krcg: optimise, {krcg_iterations} iterations, all three rounds free)")
+    for n in sizes:
+        players = list(range(1, n + 1))
+        ours = []
+        for seed in range(seeds):
+            history, rounds, times = History(), [], []
+            for r in range(3):
+                t0 = time.perf_counter()
+                seating = seat_round(players, history, seed=1000 * seed + r, rounds_planned=3)
+                times.append(time.perf_counter() - t0)
+                rounds.append(seating.tables)
+                history.add_round(seating.tables)
+            score = krcg_seating.Score([krcg_seating.Round(r) for r in rounds])
+            ours.append(score.total)
+            print(f"  {n:>3} players  judgekit seed {seed}: total {score.total:,.1f}  [{figures(score)}]  "
+                  f"seating time per round: {', '.join(f'{x:.2f} s' for x in times)}", flush=True)
+        theirs = []
+        for run in range(krcg_runs):
+            t0 = time.perf_counter()
+            _best, score = krcg_seating.optimise(krcg_seating.get_rounds(players, 3), krcg_iterations, fixed=0)
+            theirs.append(score.total)
+            print(f"  {n:>3} players  krcg run {run}:        total {score.total:,.1f}  [{figures(score)}]  "
+                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        if theirs:
+            verdict = "meets the target" if max(ours) <= min(theirs) + 1e-6 else "MISSES the target"
+            print(f"  {n:>3} players  judgekit worst {max(ours):,.1f} vs krcg best {min(theirs):,.1f}: {verdict}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", type=int, default=300)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-store", action="store_true")
+    ap.add_argument("--sizes", default="20,50,120,300", help="players, for the seating criteria")
+    ap.add_argument("--seeds", type=int, default=2, help="our seatings per size")
+    ap.add_argument("--krcg-iterations", type=int, default=20000)
+    ap.add_argument("--krcg-runs", type=int, default=1)
+    ap.add_argument("--criteria-only", action="store_true")
+    ap.add_argument("--no-criteria", action="store_true")
     args = ap.parse_args()
     players = list(range(1, args.players + 1))
+    if not args.no_criteria:
+        criteria_bench([int(x) for x in args.sizes.split(",")], args.seeds, args.krcg_iterations,
+                       args.krcg_runs)
+        if args.criteria_only:
+            return
 
     # --- seating ----------------------------------------------------------------------
     history = History()
     rounds = []
     for r in range(1, 4):
-        seating = seat_round(players, history, seed=r)
+        seating = seat_round(players, history, seed=r, rounds_planned=4)
         rounds.append(seating.tables)
         history.add_round(seating.tables)
     times, repeats, mates = [], [], []
     for k in range(args.repeat):
         t0 = time.perf_counter()
-        s4 = seat_round(players, History.of(rounds), seed=1000 + k)
+        s4 = seat_round(players, History.of(rounds), seed=1000 + k, rounds_planned=4)
         times.append(time.perf_counter() - t0)
         repeats.append(len(s4.repeated_pp))
         mates.append(s4.repeated_mates)

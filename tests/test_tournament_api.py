@@ -188,8 +188,15 @@ def test_exports(client, tid):
     j = client.get(f"/tournaments/{tid}/export/standings.json").get_json()
     assert j["standings"][0]["rank"] == 1
     seat = client.get(f"/tournaments/{tid}/export/seating.csv?round=1").get_data(as_text=True)
-    assert seat.splitlines()[0] == "round,table,seat,player_id,name,vekn"
+    assert seat.splitlines()[0] == "round,table,seat,player_id,name,vekn,criteria"
     assert len(seat.splitlines()) == 6
+    # one table of five, first round: nothing repeats; R8 is the spread of the starting
+    # transfers 1, 2, 3, 4, 4 (mean 2.8, standard deviation sqrt(6.8 / 5) = 1.17)
+    crit = {row["criteria"] for row in csv.DictReader(io.StringIO(seat))}
+    assert crit == {"R1 0 · R2 0 · R3 0 · R4 0 · R5 0 · R6 0 · R7 0 · R8 1.17 · R9 0"}
+    j = client.get(f"/tournaments/{tid}/export/seating.json").get_json()
+    assert j["criteria"]["1"]["figures"]["R8"] == pytest.approx(1.1662, abs=1e-4)
+    assert j["criteria"]["1"]["figures"]["R1"] == 0 and j["seating"][0]["criteria"] == crit.pop()
     assert client.get(f"/tournaments/{tid}/export/standings.xml").status_code == 404
 
 

@@ -51,6 +51,10 @@ PHRASES = frozenset(("nottobe", "makeanexample", "elderkindrednetwork", "informa
                      "usingtheadvantage", "targethead", "targethand"))
 COMMON_DF = 3          # a word of at least this many rules entries is a rules word
 
+#: Words that, beside a card's name, still ask for the card itself ("deflection rulings",
+#: "the barrens card"): such a query gets the card's own rulings right after it.
+FILLER = frozenset(("the", "card", "cards", "ruling", "rulings", "rule", "rules"))
+
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 
@@ -135,7 +139,7 @@ class CardNames:
     def to_table(self) -> dict:
         """The table the index stores and the browser's offline search reads."""
         return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
-                "typo_min": TYPO_MIN, "phrases": sorted(PHRASES)}
+                "typo_min": TYPO_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER)}
 
     def _exact(self, words: list[str]) -> int | None:
         hit = self.keys.get("".join(words))
@@ -164,13 +168,24 @@ class CardNames:
             return content[0] not in self.common
         return bool(content) and "".join(words) not in PHRASES
 
+    @staticmethod
+    def _words(query: str) -> list[str]:
+        return [w for w in (name_key(w) for w in SPLIT.split(query[:1000])) if w]
+
+    def only_names(self, query: str, hits: list[NameHit]) -> bool:
+        """Whether the query is nothing but the names `find` found there (and `FILLER`
+        words): it asks for those cards themselves, not a question about them."""
+        if not hits or not isinstance(query, str):
+            return False
+        covered = {i for h in hits for i in range(h.start, h.end)}
+        return all(i in covered or w in FILLER for i, w in enumerate(self._words(query)))
+
     def find(self, query: str) -> list[NameHit]:
         """The cards the query names, in the order of the query, longest names first; names
         with a typo only where no exact name starts."""
         if not isinstance(query, str):
             return []
-        words = [name_key(w) for w in SPLIT.split(query[:1000])]
-        words = [w for w in words if w]
+        words = self._words(query)
         hits: list[NameHit] = []
         i = 0
         while i < len(words):

@@ -10,7 +10,9 @@ the same numbers and never has to stem:
   posting boost in a float32), its entry count, average lengths and `max_postings` (the
   cards: a common term scores only its best entries);
 - `card_names`: the table of card names a query may name (`judgekit.cards.names`), so the
-  browser puts the same cards first; `params` carries how the parts' results are merged;
+  browser puts the same cards first; `card_groups`: each card's groups (card id -> group
+  ids), whose rulings follow a query that is only the card's name; `params` carries how the
+  parts' results are merged;
 - `words`: every surface word of the corpus and of the synonym table (lower case) mapped
   to the analyzer's stem, or 0 for a stop word; the browser tokenizes with the same word
   pattern and looks each word up here;
@@ -37,12 +39,13 @@ from whoosh.analysis import STOP_WORDS
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
 from judgekit.rules.search import (B, CARD_FACTOR, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
-                                   QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD, YIELD_SHARE,
+                                   OWN_RULINGS, QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD,
+                                   YIELD_SHARE,
                                    Search, SearchIndex, analyze, index_stamp, question_stems)
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 6
+FORMAT = 7
 
 FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
 COLUMNS = ("key", "doc", "section", "number", "title", "context", "body", "url", "kind", "anchors",
@@ -151,12 +154,14 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
                    "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
-                   "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE},
+                   "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
+                   "own_rulings": OWN_RULINGS},
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": dict(POSTING_BOOSTS),
         "parts": parts,
         "card_names": search.names.to_table() if search.names is not None else None,
+        "card_groups": search.card_groups if search.names is not None else None,
         "source_titles": SOURCE_TITLES,
         "words": surface_words(texts),
         "stop": sorted(STOP_WORDS),

@@ -39,7 +39,7 @@ from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 MAX_QUERY = 500
 # Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -485,16 +485,25 @@ CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
 GROUP_FACTOR = 0.15
 
 
+#: A query that is only a card's name ("deflection") asks for the card: its first rulings
+#: (its own, then its groups') follow it, at most this many.
+OWN_RULINGS = 3
+
+
 class Search:
     """The one search box: the rules' index and the cards' index, each ranked by its own
     statistics, merged by score (the cards' scaled by `CARD_FACTOR`). A query that names a
-    section goes to it; cards the query names come first (`judgekit.cards.names`)."""
+    section goes to it; cards the query names come first (`judgekit.cards.names`), and a
+    query that is only a card's name has the card's first rulings after it (`OWN_RULINGS`)."""
 
     def __init__(self, rules: SearchIndex, cards: SearchIndex | None = None,
-                 names: CardNames | None = None, stamp: str | None = None):
+                 names: CardNames | None = None, stamp: str | None = None,
+                 card_groups: dict[str, list[str]] | None = None):
         self.rules, self.cards, self.names = rules, cards, names
+        self.card_groups = card_groups or {}     # card id -> its groups' ids (page order)
         self.corpus = rules.corpus
         self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
+        self._rulings: dict[str, list[str]] | None = None
 
     @classmethod
     def open(cls, corpus: Corpus, index_dir: str | Path, stamp: str) -> "Search":
@@ -506,7 +515,8 @@ class Search:
             cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
                                 group_factor=GROUP_FACTOR) if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
-        return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp)
+        return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,
+                   stored.extra.get("card_groups"))
 
     @property
     def entries(self) -> dict[str, Entry]:
@@ -524,11 +534,38 @@ class Search:
         found = (self.cards.entries.get(f"cards/{h.card_id}") for h in self.names.find(text))
         return [e for e in found if e is not None]
 
+    def own_rulings(self, card: Entry) -> list[Entry]:
+        """The card's first `OWN_RULINGS` ruling entries: its own, then its groups'."""
+        if self._rulings is None:    # section (card or group id) -> its ruling keys, in order
+            by_section: dict[str, list[str]] = {}
+            for key, e in self.cards.entries.items():
+                if e.kind == "ruling":
+                    by_section.setdefault(e.section, []).append(key)
+            for keys in by_section.values():
+                keys.sort(key=lambda k: int(k.rsplit("#r", 1)[1]))
+            self._rulings = by_section
+        keys = list(self._rulings.get(card.section, ()))
+        for gid in self.card_groups.get(card.section, ()):
+            if len(keys) >= OWN_RULINGS:
+                break
+            keys += self._rulings.get(gid, ())
+        return [self.cards.entries[k] for k in keys[:OWN_RULINGS]]
+
+    def _named_with_rulings(self, text: str) -> list[Entry]:
+        """The cards the query names; a query that is only names has each card's rulings after it."""
+        if self.names is None or SECTION_QUERY.match(text):
+            return []
+        found = self.names.find(text)
+        named = [e for e in (self.cards.entries.get(f"cards/{h.card_id}") for h in found) if e is not None]
+        if not self.names.only_names(text, found):
+            return named
+        return [x for e in named for x in [e, *self.own_rulings(e)]]
+
     def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
         text = check_query(text)
         if self.cards is None:
             return self.rules.search(text, limit)
-        named = [] if SECTION_QUERY.match(text) else self.named_cards(text)
+        named = self._named_with_rulings(text)
         rules_hits, stems = self.rules.search(text, limit, snippets=False)
         card_hits, card_stems = self.cards.search(text, limit, named, snippets=False)
         direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]

@@ -44,13 +44,15 @@ def _cards_stamp(content_dir: str | Path) -> str:
 
 
 def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry], dict]:
-    """The cards' search entries, and the card names table stored beside them."""
+    """The cards' search entries, and what is stored beside them: the card names table and
+    each card's groups (card id -> group ids, in the card page's order)."""
     from judgekit.cards.catalog import load_catalog
     from judgekit.cards.names import CardNames, common_words
     from judgekit.cards.search_entries import card_entries
     catalog = load_catalog(Path(content_dir))
     names = CardNames.from_catalog(catalog, common_words(corpus))
-    return card_entries(catalog, Entry), {"card_names": names.to_table()}
+    groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}
+    return card_entries(catalog, Entry), {"card_names": names.to_table(), "card_groups": groups}
 
 
 class RulesService:

@@ -55,6 +55,7 @@
     this.keys = new Map(Object.entries(table.keys));
     this.common = new Set(table.common);
     this.phrases = new Set(table.phrases);
+    this.filler = new Set(table.filler || []);
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
     this.byStart = new Map();
@@ -91,11 +92,28 @@
     return content.length > 0 && !self.phrases.has(words.join(""));
   };
 
+  CardNames.prototype.words = function (query) {
+    return query.slice(0, 1000).split(SPLIT).map(nameKey).filter(function (w) { return w; });
+  };
+
   // the ids of the cards a query names, in its order (CardNames.find)
   CardNames.prototype.find = function (query) {
+    return this.hits(query).map(function (h) { return h.id; });
+  };
+
+  // whether the query is nothing but the names found there and filler words (CardNames.only_names)
+  CardNames.prototype.onlyNames = function (query, hits) {
+    if (!hits.length) return false;
+    var covered = new Set(), filler = this.filler;
+    hits.forEach(function (h) { for (var k = h.start; k < h.end; k++) covered.add(k); });
+    return this.words(query).every(function (w, k) { return covered.has(k) || filler.has(w); });
+  };
+
+  // the cards a query names with their word spans, in its order
+  CardNames.prototype.hits = function (query) {
     var self = this;
-    var words = query.slice(0, 1000).split(SPLIT).map(nameKey).filter(function (w) { return w; });
-    var out = [], i = 0;
+    var words = this.words(query);
+    var out = [], ids = [], i = 0;
     while (i < words.length) {
       var found = null;
       for (var n = Math.min(this.maxWords, words.length - i); n > 0; n--) {
@@ -111,7 +129,7 @@
         }
       }
       if (found) {
-        if (out.indexOf(found[0]) < 0) out.push(found[0]);
+        if (ids.indexOf(found[0]) < 0) { ids.push(found[0]); out.push({ id: found[0], start: i, end: found[1] }); }
         i = found[1];
       } else i += 1;
     }
@@ -126,8 +144,41 @@
     this.rules = new OfflineIndex(data, data.parts.rules, tables);
     this.cards = data.parts.cards ? new OfflineIndex(data, data.parts.cards, tables) : null;
     this.names = data.card_names && this.cards ? new CardNames(data.card_names) : null;
+    this.cardGroups = data.card_groups || {};
+    this.rulings = null;
     this.entries = this.rules.entries.concat(this.cards ? this.cards.entries : []);
   }
+
+  // the card's first rulings: its own, then its groups' (Search.own_rulings)
+  Search.prototype.ownRulings = function (card) {
+    var self = this;
+    if (!this.rulings) {
+      var by = new Map();
+      this.cards.entries.forEach(function (e) {
+        if (e.kind !== "ruling") return;
+        if (!by.has(e.section)) by.set(e.section, []);
+        by.get(e.section).push(e.key);
+      });
+      var n = function (k) { return parseInt(k.slice(k.lastIndexOf("#r") + 2), 10); };
+      by.forEach(function (keys) { keys.sort(function (a, b) { return n(a) - n(b); }); });
+      this.rulings = by;
+    }
+    var max = this.params.own_rulings, keys = (this.rulings.get(card.section) || []).slice();
+    (this.cardGroups[card.section] || []).forEach(function (gid) {
+      if (keys.length < max) keys = keys.concat(self.rulings.get(gid) || []);
+    });
+    return keys.slice(0, max).map(function (k) { return self.cards.byKey.get(k); });
+  };
+
+  // the cards the query names; a query that is only names has each card's rulings after it
+  Search.prototype.namedWithRulings = function (text) {
+    if (!this.names || !this.cards || SECTION_QUERY.test(text)) return [];
+    var self = this, hits = this.names.hits(text);
+    var named = hits.map(function (h) { return self.cards.byKey.get("cards/" + h.id); })
+      .filter(function (e) { return e; });
+    if (!this.names.onlyNames(text, hits)) return named;
+    return [].concat.apply([], named.map(function (e) { return [e].concat(self.ownRulings(e)); }));
+  };
 
   Search.prototype.namedCards = function (text) {
     if (!this.names || !this.cards) return [];
@@ -163,7 +214,7 @@
     text = checkQuery(text, this.params);
     if (!this.cards) return this.rules.search(text, limit);
     var self = this, p = this.params;
-    var named = SECTION_QUERY.test(text) ? [] : this.namedCards(text);
+    var named = this.namedWithRulings(text);
     var rulesHits = this.rules.search(text, limit, [], false);
     var cardHits = this.cards.search(text, limit, named, false);
     var direct = rulesHits.filter(function (h) { return h.score >= 1000; })

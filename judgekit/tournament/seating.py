@@ -6,8 +6,9 @@
   drops and late arrivals, `remaining_plan` and `round_sit_outs`).
 - Random and impartial: a seeded shuffle, so the same seed gives the same seating; the
   seed is recorded with the round.
-- No exact predator→prey pair of an earlier round is repeated wherever possible; as a
-  secondary aim, players who already shared a table are kept apart (`seat_round`).
+- The VEKN's nine seating criteria (R1 no repeated predator-prey pair ... R9), in their
+  order of priority, one round at a time: `seat_round` searches the seating
+  (`seating_search`), `seating_criteria.measure` gives a round's figures (krcg's `Score`).
 
 Player ids are any hashable values (the store uses integers). A round is a list of tables,
 each a list of player ids in seat order (seat 1 first). Pure functions, no I/O.
@@ -23,13 +24,6 @@ from typing import Hashable, Iterable, Sequence
 Player = Hashable
 Table = list
 Round = list
-
-#: Weight of one repeated predator→prey pair against one repeated table-mate pair.
-PP_WEIGHT = 1000
-#: Local-search budget per table (the search stops earlier when nothing is repeated).
-STEPS_PER_TABLE = 400
-#: Fresh shuffles tried when the search still leaves a predator→prey repeat.
-RESTARTS = 5
 
 
 @dataclass
@@ -67,10 +61,13 @@ def staggered_plan(players: int, rounds: int) -> list[int] | None:
     can be reached. Returns the number of players seated per round (each a count that
     `table_sizes` accepts), or None if no such plan exists (e.g. 7 players over 4 rounds).
     For 6 players and 4 rounds: [5, 5, 4, 4] — everyone plays 3 games and sits out once.
+    Plans that keep as many tables as the players fill come first (`round_sit_outs`).
     """
     if rounds < 2:
         return None
-    plan = remaining_plan({p: 0 for p in range(players)}, rounds, most=rounds - 1)
+    start = {p: 0 for p in range(players)}
+    plan = (remaining_plan(start, rounds, most=rounds - 1, counts=full_table_counts(players))
+            or remaining_plan(start, rounds, most=rounds - 1))
     return plan[0] if plan else None
 
 
@@ -87,19 +84,28 @@ def _realisable(need: Sequence[int], counts: Sequence[int]) -> bool:
     return True
 
 
-def remaining_plan(played: dict[Player, int], rounds_left: int,
-                   most: int | None = None) -> tuple[list[int], dict[Player, int]] | None:
+def full_table_counts(players: int) -> list[int]:
+    """The numbers of players (of `players` present) that can be seated at as many tables
+    as `players` can fill: 11 present fill two tables with 8, 9 or 10 of them, never one."""
+    tables = players // 4
+    return [k for k in range(4 * tables, min(5 * tables, players) + 1) if table_sizes(k) is not None]
+
+
+def remaining_plan(played: dict[Player, int], rounds_left: int, most: int | None = None,
+                   counts: Sequence[int] | None = None) -> tuple[list[int], dict[Player, int]] | None:
     """Seat counts for the remaining rounds so that every present player ends with the same
     number of games, given the games each has played so far (drops and late arrivals
     change who is present between rounds).
 
     Returns (players seated in each remaining round, largest first; games each player
-    still plays), or None when no such plan exists. `most` caps the final number of games.
+    still plays), or None when no such plan exists. `most` caps the final number of games;
+    `counts` limits the seat counts a round may use (default: any that makes tables).
     """
     n = len(played)
     if n < 4 or rounds_left < 1:
         return None
-    seatable = sorted((k for k in range(4, n + 1) if table_sizes(k) is not None), reverse=True)
+    seatable = sorted((k for k in range(4, n + 1) if table_sizes(k) is not None
+                       and (counts is None or k in counts)), reverse=True)
     top = max(played.values(), default=0)
     highest = top + rounds_left if most is None else min(most, top + rounds_left)
     for total in range(highest, top - 1, -1):
@@ -118,20 +124,28 @@ def remaining_plan(played: dict[Player, int], rounds_left: int,
     return None
 
 
-def round_sit_outs(played: dict[Player, int], rounds_left: int) -> tuple[int, dict[Player, int], bool]:
+def round_sit_outs(played: dict[Player, int], rounds_left: int,
+                   late: Iterable[Player] = ()) -> tuple[int, dict[Player, int], bool]:
     """How many present players sit out this round, a priority for choosing them (the
     lowest sit out first, for `seat_round(sit_out=..., sat_out=...)`), and whether every
     player can still end with the same number of games.
 
-    When the players can still end with equal games (`remaining_plan`), this round seats
-    the plan's largest count and those who need the fewest further games sit out. When
-    they cannot (a drop left 11 players with two rounds to go), as many as possible play
-    and those who have played most sit out.
+    Sit-outs only where 6, 7 or 11 present players force them. When the players can still
+    end with equal games (`remaining_plan`) and every round keeps as many tables as the
+    players fill (11 players: 8 to 10 seated), this round seats the plan's largest count
+    and those who need the fewest further games sit out. Without such a plan, the
+    staggered plans of 3.1.2 may seat fewer (11 players over 3 rounds: 9, 8, 5) — unless
+    someone is `late` (missed a round without being made to sit out it: a late arrival, a
+    player marked absent): a late player is not caught up at the others' expense. Then, as
+    when no plan fits (a drop left 11 players with two rounds to go), as many as possible
+    play and those who have played most sit out.
     """
     n = len(played)
     if table_sizes(n) is not None:
         return 0, {}, len(set(played.values())) <= 1
-    plan = remaining_plan(played, rounds_left)
+    plan = remaining_plan(played, rounds_left, counts=full_table_counts(n))
+    if plan is None and not set(late) & set(played):
+        plan = remaining_plan(played, rounds_left)
     if plan is not None:
         counts, need = plan
         return n - counts[0], need, True
@@ -162,10 +176,12 @@ def predator_prey_pairs(table: Sequence[Player]) -> list[tuple[Player, Player]]:
 
 @dataclass
 class History:
-    """What earlier rounds did: predator→prey pairs and how often two players shared a table."""
+    """What earlier rounds did: their tables (seat order kept: the criteria need it),
+    predator→prey pairs and how often two players shared a table."""
 
     pp: set[tuple[Player, Player]] = field(default_factory=set)
     met: Counter = field(default_factory=Counter)
+    rounds: list[list[list[Player]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, rounds: Iterable[Sequence[Sequence[Player]]]) -> "History":
@@ -175,6 +191,7 @@ class History:
         return h
 
     def add_round(self, round_: Sequence[Sequence[Player]]) -> None:
+        self.rounds.append([list(table) for table in round_])
         for table in round_:
             self.pp.update(predator_prey_pairs(table))
             for a, b in itertools.combinations(table, 2):
@@ -207,23 +224,28 @@ def repeats(round_: Sequence[Sequence[Player]], history: History) -> tuple[list[
 
 def seat_round(players: Sequence[Player], history: History | Iterable = (), *, seed: int,
                sit_out: int = 0, sat_out: dict[Player, int] | None = None,
-               steps_per_table: int = STEPS_PER_TABLE) -> Seating:
+               rounds_planned: int | None = None, iterations: int | None = None) -> Seating:
     """Seat one round.
 
     `players` are those present (not dropped), in any order: the result depends only on
     the set of players, the history and the seed. `sit_out` players sit out this round,
     chosen among those who sat out least (`sat_out` counts earlier sit-outs).
+    `rounds_planned`: the event's preliminary rounds (R2 counts a pair that sat together
+    in all of them; without it, in all the rounds seated so far).
 
-    Method: a seeded shuffle into tables of 5 and 4, then a local search that swaps seats
-    to remove every predator→prey pair seen in an earlier round (weight 1000) and, second,
-    pairs of players who already shared a table (weight 1 per earlier meeting). The search
-    is deterministic for a given seed and stops as soon as nothing repeats.
+    Method (`seating_search`): a seeded shuffle into tables of 5 and 4, then a search that
+    minimises the nine criteria's weighted total (krcg's weights) over the earlier rounds
+    and this one, looking ahead to the rounds still to come for each player's seats and
+    transfers. Deterministic for a given seed; `iterations` overrides its length.
     """
+    from judgekit.tournament.seating_search import search_round
+
     rng = random.Random(seed)
     if not isinstance(history, History):
         history = History.of(history)
+    players = list(players)
     roster = sorted(set(players), key=repr)
-    if len(roster) != len(list(players)):
+    if len(roster) != len(players):
         dupes = [p for p, c in Counter(players).items() if c > 1]
         return Seating([], [], seed, [], 0, [SeatingProblem(
             "duplicate-player", f"player(s) listed twice: {', '.join(map(str, dupes))}")])
@@ -237,66 +259,13 @@ def seat_round(players: Sequence[Player], history: History | Iterable = (), *, s
             msg = (f"{len(playing)} players cannot be split into tables of 4 and 5: "
                    f"some must sit out this round (6, 7 and 11 players)")
         return Seating([], out, seed, [], 0, [SeatingProblem("cannot-seat", msg)])
-
-    best: tuple[tuple[int, int], list[list[Player]]] | None = None
-    for _ in range(RESTARTS):
-        rng.shuffle(playing)
-        tables: list[list[Player]] = []
-        i = 0
-        for size in sizes:
-            tables.append(playing[i:i + size])
-            i += size
-        _improve(tables, history, rng, steps_per_table * len(tables))
-        pp, mates = repeats(tables, history)
-        if best is None or (len(pp), mates) < best[0]:
-            best = ((len(pp), mates), tables)
-        if not pp:
-            break
-    tables = best[1]
+    rng.shuffle(playing)
+    seated = len(history.rounds) + 1
+    tables = search_round(playing, sizes, history.rounds, rng,
+                          rounds_count=max(seated, rounds_planned or 0),
+                          plan_ahead=not out, iterations=iterations)
     pp, mates = repeats(tables, history)
     return Seating(tables, out, seed, pp, mates)
-
-
-def _table_cost(table: Sequence[Player], history: History) -> int:
-    cost = 0
-    pp = history.pp
-    n = len(table)
-    for i in range(n):
-        if (table[i], table[(i + 1) % n]) in pp:
-            cost += PP_WEIGHT
-    met = history.met
-    if met:
-        for a, b in itertools.combinations(table, 2):
-            cost += met.get(_pair(a, b), 0)
-    return cost
-
-
-def _improve(tables: list[list[Player]], history: History, rng: random.Random, steps: int) -> None:
-    """Swap seats to lower the repeat cost; accepts equal-cost moves to wander off plateaus."""
-    if not history.pp and not history.met:
-        return
-    costs = [_table_cost(t, history) for t in tables]
-    seats = [(ti, si) for ti, t in enumerate(tables) for si in range(len(t))]
-    for _ in range(steps):
-        bad = [ti for ti, c in enumerate(costs) if c]
-        if not bad:
-            return
-        ta = rng.choice(bad)
-        sa = rng.randrange(len(tables[ta]))
-        tb, sb = rng.choice(seats)
-        if (ta, sa) == (tb, sb):
-            continue
-        before = costs[ta] + (costs[tb] if tb != ta else 0)
-        A, B = tables[ta], tables[tb]
-        A[sa], B[sb] = B[sb], A[sa]
-        ca = _table_cost(A, history)
-        cb = _table_cost(B, history) if tb != ta else 0
-        if ca + cb <= before:
-            costs[ta] = ca
-            if tb != ta:
-                costs[tb] = cb
-        else:
-            A[sa], B[sb] = B[sb], A[sa]
 
 
 def swap_seats(tables: Sequence[Sequence[Player]], a: Player, b: Player) -> list[list[Player]]:

@@ -213,7 +213,7 @@ def round_page(tid, n):
     db = get_db()
     t = store.get_tournament(db, tid)
     r = store.round_detail(db, t["id"], n)
-    return render_template("tournament/round.html", t=t, r=r,
+    return render_template("tournament/round.html", t=t, r=r, criteria=store.criteria_page(db, t["id"], r["number"]),
                            players=[p for p in store.players(db, t["id"]) if not p["dropped"]])
 
 
@@ -477,5 +477,5 @@ def export_seating(tid, fmt):
     if fmt == "csv":
         return _csv(store.SEATING_COLUMNS, rows, f"seating-{t['id']}.csv")
     if fmt == "json":
-        return jsonify({"tournament": t["id"], "name": t["name"], "seating": rows})
+        return jsonify({"tournament": t["id"], "name": t["name"], "seating": rows, **store.export_criteria(db, t["id"], rows)})
     raise ApiError(404, "export as .csv or .json")

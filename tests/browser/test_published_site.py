@@ -64,8 +64,12 @@ def test_search_a_card_and_a_rule_then_offline(page, static_host):
     first.click()
     expect(page.locator("h1, h2").first).to_contain_text("3.7.2")
 
-    # a card and its rulings, with their sources
-    page.goto(home + "cards/100518/")
+    # a card found by the search box, then its rulings, with their sources
+    page.goto(home)
+    page.fill("#q", "deflection")
+    first = page.locator("#live-results li a").first
+    expect(first).to_have_attribute("href", re.compile(r"^/judgekit/cards/100518/?$"))
+    first.click()
     expect(page.locator("h1")).to_contain_text("Deflection")
     expect(page.locator(".ruling .source").first).to_have_attribute("href", re.compile(r"^https://"))
     page.locator(".ruling-group").first.click()
@@ -82,6 +86,11 @@ def test_search_a_card_and_a_rule_then_offline(page, static_host):
     expect(page.locator("h1, h2").first).to_contain_text("4.6")
     page.goto(home + "cards/100518/")
     expect(page.locator("h1")).to_contain_text("Deflection")
+    # a card question searched offline: the card first, under the base path
+    page.goto(home + "?q=is+it+too+late+for+direct+intervention")
+    expect(page.locator("#live-results .search-meta")).to_contain_text("offline")
+    expect(page.locator("#live-results li a").first).to_have_attribute(
+        "href", re.compile(r"^/judgekit/cards/100545/?$"))
     # a card never opened: drawn on the device from the cards' data
     page.goto(home + "cards/100545/")
     expect(page.locator("h1")).to_contain_text("Direct Intervention")

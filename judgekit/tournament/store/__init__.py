@@ -114,7 +114,10 @@ from judgekit.tournament.store.seats import latest_round, public_round, round_se
 from judgekit.tournament.store.summary import (
                                             SEATING_COLUMNS,
                                             STANDINGS_COLUMNS,
+                                            criteria_page,
                                             dashboard,
+                                            export_criteria,
+                                            round_criteria,
                                             seating_rows,
                                             standings_rows,
 )
@@ -144,5 +147,6 @@ __all__ = [
     "EVENT_FIELDS", "clean_level", "update_event", "check_in_all", "edit_player", "player_history",
     "preview_roster", "register_roster", "checkin_state", "close_checkin", "open_checkin", "self_check_in",
     "RESULTS_COLUMNS", "archon_event", "archon_workbook", "results_rows", "vekn_report", "import_workbook",
-    "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN",
+    "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN", "round_criteria",
+    "criteria_page", "export_criteria",
 ]

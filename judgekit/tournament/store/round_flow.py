@@ -92,13 +92,22 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
                 for p in table:
                     if p in played:
                         played[p] += 1
+        # late: missed a round without being made to sit it out (a late arrival, a player
+        # marked absent): the others do not sit out to let them catch up
+        made_to_sit = {p: 0 for p in active}
+        for r in prelims:
+            for p in r["sit_outs"]:
+                if p in made_to_sit:
+                    made_to_sit[p] += 1
+        late = [p for p in active if played[p] + made_to_sit[p] < len(prelims)]
         rounds_left = max(1, t["rounds_planned"] - number + 1)
-        sit_out, sat_out, equal = seating_mod.round_sit_outs(played, rounds_left)
+        sit_out, sat_out, equal = seating_mod.round_sit_outs(played, rounds_left, late)
         if sit_out and not equal and number == 1:
             raise TournamentError(409, f"{len(active)} players cannot be split into tables of 4 and 5, and "
                                   f"no sit-out plan fits {t['rounds_planned']} rounds (3.1.2): change the "
                                   "number of rounds or of players")
-        result = seating_mod.seat_round(active, history, seed=seed, sit_out=sit_out, sat_out=sat_out)
+        result = seating_mod.seat_round(active, history, seed=seed, sit_out=sit_out, sat_out=sat_out,
+                                        rounds_planned=t["rounds_planned"])
         if result.problems:
             raise TournamentError(409, result.problems[0].message)
         plan_tables = result.tables
