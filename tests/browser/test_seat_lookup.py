@@ -28,6 +28,7 @@ def event(own_app):
         tid = tstore.create_tournament(db, {"name": "Grand Prix de Lyon — Seat Test", "rounds_planned": 3})
         names = [f"{FIRST[k % 20]} {LAST[(k * 7 + k // 20) % 12]}" for k in range(120)]
         names[0], names[1] = "Anaïs Dubois", "Ana Lopez"
+        names[2] = "MaximilianAlexanderBartholomewFeatherstonehaughTheThirdOfKent"   # 60 letters: it wraps
         ids = {tstore.add_player(db, tid, {"name": n, "vekn": str(4100000 + k)})["id"]: n for k, n in enumerate(names)}
         rnd = tstore.start_round(db, tid, seed=12)
         tables = {tb["number"]: [ids[s["player_id"]] for s in tb["seats"]] for tb in rnd["tables"]}
@@ -116,6 +117,10 @@ def test_the_list_by_name_prints_on_a4_in_big_type(browser, own_server, event, s
         expect(first.locator(".bn-name")).to_have_text("Ana Lopez")
         table, seat, _ = where(event, "Ana Lopez")
         expect(first.locator(".bn-where")).to_have_text(f"Table {table} seat {seat}")
+        page.set_viewport_size(PHONE)
+        wait_no_sideways_scroll(page, PHONE["width"])       # on a phone too
+        shot(page, "seats-list-phone", full_page=False)
+        page.set_viewport_size({"width": 718, "height": 1032})
         page.emulate_media(media="print")
         expect(page.locator("header.top")).to_be_hidden()
         # two columns, names at 14 pt (18.67 px) at least, nothing wider than the page
