@@ -8,7 +8,8 @@
 2. **Uncached (the headline)**: the server runs with its search result cache off
    (JUDGEKIT_SEARCH_CACHE=0) and every request is a query not sent before in the run: the
    words of the judges' query sets (tests/search_queries, tests/search_questions,
-   bench/heldout_queries.tsv) as the search box sends them while they are typed
+   bench/heldout_queries.tsv, and the card sets tests/search_cards, bench/heldout_cards.tsv,
+   bench/heldout_card_behaviour.tsv) as the search box sends them while they are typed
    (static/search.js: `/api/search?limit=12&q=…`, one request per prefix).
 3. **Cached**: a second server with the cache on (the default), the same sets' whole
    queries sent over and over, as when many judges look up the same few questions.
@@ -36,7 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERY_FILES = [ROOT / "tests" / "search_queries", ROOT / "tests" / "search_questions",
-               ROOT / "bench" / "heldout_queries.tsv"]
+               ROOT / "bench" / "heldout_queries.tsv", ROOT / "tests" / "search_cards",
+               ROOT / "bench" / "heldout_cards.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv"]
 LIMIT = 12          # what static/search.js asks for
 
 

@@ -72,6 +72,10 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     ("etienne fauberge", "200439"), ("theo bell advanced", "201363"), ("theo bell", "201613"),
     ("heidelberg", "100908"), ("smiling jack", "101811"),
     ("can I Deflection a bleed that was already redirected", "100518"),
+    # "The" anywhere, one typo in a name of two words, ™ typed out or left out
+    ("Ankara Citadel, Turkey, The", "100071"), ("the ankara citadel", "100071"),
+    ("kiss of ra", "101062"), ("barrens, the", "100135"),
+    ("direct intervension", "100545"), ("sudden reversel", "101896"), ("Pentex(TM) Subversion", "101384"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
     first = service.search_payload(query)["results"][0]
