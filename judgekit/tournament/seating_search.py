@@ -18,8 +18,10 @@ Method: the players are shuffled into the tables (a `random.Random(seed)`: the s
 history and players give the same seating), then a simulated annealing of seat swaps, each
 scored by what it changes — the two tables' pairs and seats, and the two players' share of
 the R3/R8 deviations — so a move costs a few microseconds. Pairs who never met cost nothing,
-so only the history's pairs are looked up. `tests/test_tournament_seating_criteria.py`
-checks these increments against krcg's own `Score`.
+so only the history's pairs are looked up. A steepest-descent polish follows (`polish`).
+Small events get several searches, the best kept; up to `LOOKAHEAD_PLAYERS` each is judged
+by krcg's total after a quick seating of the next round behind it.
+`tests/test_tournament_seating_criteria.py` checks the increments against krcg's `Score`.
 
 Pure: no I/O, players are any hashable values.
 """
@@ -58,15 +60,22 @@ POLISH_TRIES = 12
 
 
 def iterations_for(players: int) -> int:
-    """The search's length for a round of `players`: long enough for the small events,
-    where the criteria are hardest to meet, and about one second at 300 players."""
-    return max(30000, 100 * players)
+    """The search's length (moves) for a round of `players`: 30,000 from 13 players (the
+    small events, where the criteria are hardest to meet) to 30,000 at 300 (about half a
+    second); up to 12 players, where there is less to search, 2,500 a player."""
+    return max(30000, 100 * players) if players > 12 else 2500 * players
+
+
+#: Up to this many players, each candidate round is judged by a quick seating of the next
+#: round after it (`_next_round_total`) rather than by its own plan.
+LOOKAHEAD_PLAYERS = 40
+LOOKAHEAD_ITERATIONS = 30000
 
 
 def restarts_for(players: int) -> int:
     """Independent searches (the best is kept): small events, where the criteria are
     hardest to meet and a search is quick, get several."""
-    return 6 if players <= 30 else 3 if players <= 60 else 2 if players <= 150 else 1
+    return 3 if players <= 12 else 6 if players <= 30 else 3 if players <= 60 else 2 if players <= 150 else 1
 
 
 @dataclass
@@ -480,10 +489,28 @@ def search_round(playing: Sequence[Player], sizes: Sequence[int],
         order = list(range(len(playing)))
         if attempt:
             rng.shuffle(order)
-        got = search.run([order[i:i + size] for i, size in zip(_starts(sizes), sizes)], rng, iterations)
-        if best is None or got[0] < best[0] - 1e-9:
-            best = got
+        cost, tables = search.run([order[i:i + size] for i, size in zip(_starts(sizes), sizes)], rng, iterations)
+        if ahead and len(playing) <= LOOKAHEAD_PLAYERS:
+            cost = _next_round_total(earlier_ix + [tables], len(playing), len(index), sizes, rounds_count, rng,
+                                     min(iterations, LOOKAHEAD_ITERATIONS))
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, tables)
     return [[playing[i] for i in table] for table in best[1]]
+
+
+def _next_round_total(rounds: list, playing: int, everyone: int, sizes: Sequence[int],
+                      rounds_count: int, rng: random.Random, iterations: int) -> float:
+    """krcg's weighted total after `rounds` and a quick seating of the next round with the
+    same players: how much room a candidate round leaves the next one (small events,
+    where the criteria are tight)."""
+    from judgekit.tournament.seating_criteria import measure
+
+    ahead = max(0, rounds_count - len(rounds) - 1)
+    search = Search(playing, everyone, rounds, rounds_count, ahead)
+    order = list(range(playing))
+    rng.shuffle(order)
+    _cost, tables = search.run([order[i:i + size] for i, size in zip(_starts(sizes), sizes)], rng, iterations)
+    return measure(rounds + [tables], rounds_count).total
 
 
 def _starts(sizes: Sequence[int]) -> list[int]:
