@@ -17,6 +17,7 @@ def register(app: Flask) -> None:
     from judgekit.tournament.players_views import bp as players_bp
     from judgekit.tournament.public_views import bp as seats_bp
     from judgekit.tournament.report_views import bp as report_bp
+    from judgekit.tournament.api_views import bp as tournament_api_bp
     from judgekit.tournament.views import bp as tournament_bp
     from judgekit.trainer.views import bp as trainer_bp
 
@@ -27,5 +28,6 @@ def register(app: Flask) -> None:
                players_bp,     # bulk registration, editing players, check-in by phone
                report_bp,      # the VEKN report, the Archon workbook, results per round
                live_bp,        # the live hall: stream, room display, judge calls
-               seats_bp):      # players find their seat (public), the QR code poster
+               seats_bp,       # players find their seat (public), the QR code poster
+               tournament_api_bp):  # the tournament's JSON API
         app.register_blueprint(bp)

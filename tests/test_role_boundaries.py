@@ -19,7 +19,7 @@ from judgekit.db import open_db
 # Writes anyone may make, and why.
 OPEN_WRITES = {
     "tournament.create_form": "creating a tournament makes you its organizer",
-    "tournament.api_create": "same, over the API",
+    "tournament_api.api_create": "same, over the API",
     "auth.sign_in": "the sign-in form itself",
     "auth.sign_out": "signing out",
     "auth.api_token": "exchanging a code for a token",
@@ -54,14 +54,14 @@ BODIES = {
     "players.edit_page": {"first_name": "Zed"},
     "report.event_form": {"vekn_event_id": "12"},
     "report.api_event": {"vekn_event_id": 12},
-    "tournament.api_add_player": {"name": "Zed", "vekn": "999"},
-    "tournament.api_update_player": {"dropped": True},
+    "tournament_api.api_add_player": {"name": "Zed", "vekn": "999"},
+    "tournament_api.api_update_player": {"dropped": True},
     "tournament.drop_form": {"dropped": "1"},
     "tournament.checkin_form": {"checked_in": "0"},
     "tournament.table_page": {"vp1": "4", "vp2": "0", "vp3": "0", "vp4": "0"},
-    "tournament.api_result": {"vps": [4, 0, 0, 0]},
-    "tournament.api_override": {"vps": [4, 0, 0, 0], "reason": "the players agreed"},
-    "tournament.api_swap": {"a": 1, "b": 2},
+    "tournament_api.api_result": {"vps": [4, 0, 0, 0]},
+    "tournament_api.api_override": {"vps": [4, 0, 0, 0], "reason": "the players agreed"},
+    "tournament_api.api_swap": {"a": 1, "b": 2},
     "tournament.swap_form": {"a": "1", "b": "2"},
     "penalties.issue_form": {"player": "1", "infraction": "slow-play"},
     "penalties.api_issue": {"player": 1, "infraction": "slow play"},
@@ -183,7 +183,7 @@ def test_signed_out_gets_401_on_every_guarded_write_and_nothing_changes(app, cli
         assert snapshot(app) == before, f"{method} {url} changed the database"
         checked.append(rule.endpoint)
     assert len(checked) >= 35
-    assert {"penalties.api_approve", "tournament.api_override", "recorder.api_append",
+    assert {"penalties.api_approve", "tournament_api.api_override", "recorder.api_append",
             "recorder.api_create_game", "penalties.issue_form", "auth.codes_issue"} <= set(checked)
 
 
@@ -204,8 +204,8 @@ def test_a_plain_judge_gets_403_on_head_judge_and_organizer_writes(app, client, 
     r = send(client, "POST", f"/tournaments/{world['tid']}/rounds/1/tables/1", "tournament.table_page",
              csrf=csrf, extra={"action": "override", "reason": "the players agreed"})
     assert r.status_code == 403 and snapshot(app) == before
-    assert {"penalties.api_approve", "penalties.approve_form", "penalties.api_lift", "tournament.api_override",
-            "tournament.api_close", "tournament.api_add_player", "auth.api_codes_issue"} <= set(denied)
+    assert {"penalties.api_approve", "penalties.approve_form", "penalties.api_lift", "tournament_api.api_override",
+            "tournament_api.api_close", "tournament_api.api_add_player", "auth.api_codes_issue"} <= set(denied)
 
 
 def test_a_head_judge_gets_403_on_organizer_writes(app, client, world, signed_in):
@@ -217,7 +217,7 @@ def test_a_head_judge_gets_403_on_organizer_writes(app, client, world, signed_in
         assert r.status_code == 403, (method, rule.rule, r.status_code)
         denied.append(rule.endpoint)
     assert snapshot(app) == before
-    assert {"tournament.api_add_player", "tournament.api_start_round", "auth.api_codes_issue"} <= set(denied)
+    assert {"tournament_api.api_add_player", "tournament_api.api_start_round", "auth.api_codes_issue"} <= set(denied)
     assert "penalties.api_approve" not in denied
 
 
@@ -271,7 +271,7 @@ def test_guarded_pages_and_reads(app, client, world, signed_in):
 # must never show.
 PUBLIC_TOURNAMENT_READS = {
     "tournament.index": "the list of events",
-    "tournament.api_list": "same, over the API",
+    "tournament_api.api_list": "same, over the API",
     "tournament.public_standings": "the published standings (no penalty outcome, no adjustment)",
     "auth.sign_in": "the judges' sign-in form",
     "auth.api_me": "who the caller is signed in as (nobody: nothing)",

@@ -30,9 +30,15 @@ import heapq
 import json
 import re
 import threading
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+
+from judgekit.recorder.card_names import (
+    fold,
+    group_rank,
+    name_key,
+    split_version,
+)
 
 __all__ = [
     "CryptCard", "LibraryCard", "CardIndex", "load_cards", "DISCIPLINES",
@@ -220,78 +226,6 @@ class LibraryCard:
 
 Card = CryptCard | LibraryCard
 
-# ------------------------------------------------------------------------------- names
-
-_TRANSLIT = str.maketrans({
-    "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
-    "ß": "ss", "đ": "d", "Đ": "D", "ı": "i", "þ": "th", "ð": "d", "’": "'", "‘": "'",
-    "“": "\"", "”": "\"", "—": "-", "–": "-", "™": "", "®": "", "©": "",
-})
-_QUOTES = "'`´\""
-# for name_key: delete every ASCII character that is not a lower-case letter or a digit
-_KEY_DELETE = {c: None for c in range(128) if not chr(c).isdigit() and not "a" <= chr(c) <= "z"}
-# for _fold: quotes deleted, other punctuation -> space
-_FOLD_TABLE = {c: " " for c in _KEY_DELETE}
-_FOLD_TABLE.update({ord(q): None for q in _QUOTES})
-
-
-def _ascii(text: str) -> str:
-    if "&" in text:
-        text = text.replace("&", " and ")
-    if text.isascii():
-        return text.lower()
-    text = unicodedata.normalize("NFKD", text.translate(_TRANSLIT))
-    return "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-
-
-def _fold(text: str) -> str:
-    """Lower case, no accents, apostrophes and quotes removed, other punctuation -> space,
-    single spaces."""
-    return " ".join(_ascii(text).translate(_FOLD_TABLE).split())
-
-
-def name_key(text: str) -> str:
-    """The look-up key of a card name: letters and digits only, lower case, no accents.
-
-    "Cats' Guidance", "cat's guidance" and "CATS GUIDANCE" all give "catsguidance";
-    "Étienne Fauberge" and "etienne fauberge" give "etiennefauberge".
-    """
-    key = _ascii(text).translate(_KEY_DELETE)
-    return key if key.isascii() else "".join(ch for ch in key if ch.isalnum())
-
-
-def _words(text: str) -> list[str]:
-    return _fold(text).split()
-
-
-def _split_version(query: str) -> tuple[str, str | None, bool | None]:
-    """("Theo Bell (G2 ADV)") -> ("Theo Bell", "2", True); no version -> (query, None, None).
-
-    Accepted: "(ADV)", "(Advanced)", "(G2)", "(Group 2)", "(2)", "(G2 ADV)", "(G2, adv)",
-    and the same without parentheses at the end ("Theo Bell adv", "Theo Bell G2")."""
-    text = query.strip()
-    m = re.search(r"[(\[]([^()\[\]]*)[)\]]\s*$", text)
-    if not m:
-        m = re.search(r"(?:\s+(?:adv|advanced|g\s?[0-9]+|group\s?[0-9]+))+\s*$", text, re.I)
-        if not m:
-            return query, None, None
-    base, rest = text[:m.start()], m.group(0).lower()
-    rest = rest.strip().strip("()[]")
-    rest, n_adv = re.subn(r"\badv(?:anced)?\b", " ", rest)
-    group = None
-    g = re.search(r"(?:\bg(?:roup)?\s*)?\b([0-9]+|any)\b|\bg([0-9]+)\b", rest)
-    if g:
-        group = (g.group(1) or g.group(2)).upper()
-        rest = rest[:g.start()] + rest[g.end():]
-    if rest.strip(" ,;-") or not (n_adv or group) or not base.strip():
-        return query, None, None
-    return base.strip(), group, (True if n_adv else None)
-
-
-def _group_rank(group: str) -> int:
-    return int(group) if group.isascii() and group.isdigit() else -1
-
-
 # ------------------------------------------------------------------------------- index
 
 class CardIndex:
@@ -374,7 +308,7 @@ class CardIndex:
     # -- look-up
 
     def _crypt_match(self, query: str) -> tuple[int, CryptCard] | None:
-        for text, group, adv in ((query, None, None), _split_version(query)):
+        for text, group, adv in ((query, None, None), split_version(query)):
             hit = self._hit(self._crypt_keys, text)
             if not hit:
                 continue
@@ -387,7 +321,7 @@ class CardIndex:
             if not cands:
                 return None
             # the most recent non-advanced, unless the query asked for the advanced one
-            best = max(cands, key=lambda c: (not c.advanced, _group_rank(c.group), c.id))
+            best = max(cands, key=lambda c: (not c.advanced, group_rank(c.group), c.id))
             return prio, best
         return None
 
@@ -425,12 +359,12 @@ class CardIndex:
 
     def versions(self, name: str) -> list[CryptCard]:
         """Every crypt card with that name (all groups, advanced or not), oldest first."""
-        base, _, _ = _split_version(name)
+        base, _, _ = split_version(name)
         hit = self._hit(self._crypt_keys, base) or self._hit(self._crypt_keys, name)
         if not hit:
             return []
         cards = [self._crypt_at(i) for i in hit[1]]
-        return sorted(cards, key=lambda c: (_group_rank(c.group), c.advanced, c.id))
+        return sorted(cards, key=lambda c: (group_rank(c.group), c.advanced, c.id))
 
     # -- suggestions and completion
 
@@ -466,7 +400,7 @@ class CardIndex:
             tables = {k: ([], [], []) for k in ("crypt", "library", "ally")}
             for key, display, kind in self._display_names():
                 spaced, compact, words = tables[kind]
-                folded = _fold(display)
+                folded = fold(display)
                 spaced.append((folded, display))
                 compact.append((key, display))
                 ws = folded.split()
@@ -502,7 +436,7 @@ class CardIndex:
         once, plus "Name (ADV)" for an advanced version. `kind`: "crypt", "library" (every
         library card, allies included) or "minion" (what can be in play as a minion:
         vampires and imbued, and allies; no other library card)."""
-        folded = _fold(prefix or "")
+        folded = fold(prefix or "")
         if not folded or limit <= 0:
             return []
         compact_q = folded.replace(" ", "")

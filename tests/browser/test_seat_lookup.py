@@ -157,5 +157,7 @@ def test_the_organizer_prints_the_qr_code_poster(browser, own_server, event, sho
         page.emulate_media(media="print")
         expect(page.locator(".poster-tools")).to_be_hidden()
         shot(page, "seats-poster-print")
+        pdf = page.pdf(format="A4")
+        assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == 1    # one sheet
     finally:
         context.close()
