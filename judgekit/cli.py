@@ -149,19 +149,13 @@ def cards() -> None:
 def cards_update(wheel: str | None, krcg_version: str | None, rulings_dir: str | None) -> None:
     """Regenerate content/cards (cards, texts, rulings) from the krcg wheel; the content in
     place is kept when anything is missing or malformed."""
-    import importlib.util
+    from judgekit.cards import update
 
-    tool = paths.REPO_DIR / "tools" / "update_cards.py"
-    if not tool.exists():
-        raise Fail(f"{tool} not found: run this from a judgekit checkout")
-    spec = importlib.util.spec_from_file_location("judgekit_update_cards", tool)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     try:
-        counts = module.run(wheel, None, krcg_version or module.KRCG_VERSION, rulings_dir)
+        counts = update.run(wheel, None, krcg_version or update.KRCG_VERSION, rulings_dir)
     except Exception as exc:  # one line, whatever went wrong (pip, zip, csv)
         raise Fail(str(exc))
-    click.echo(module.summary_line(counts))
+    click.echo(update.summary_line(counts))
 
 
 @cards.command("show")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 import zipfile
@@ -18,14 +17,10 @@ from judgekit.recorder.cards import (
     parse_discipline, title_votes,
 )
 
-TOOL = paths.REPO_DIR / "tools" / "update_cards.py"
-
-
 def load_tool():
-    spec = importlib.util.spec_from_file_location("update_cards_under_test", TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The generator (`judgekit cards update`, `tools/update_cards.py`)."""
+    from judgekit.cards import update
+    return update
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +157,8 @@ def test_votes_table_is_the_primers():
         assert title_votes(title.title()) == votes
     assert title_votes(None) == 0 and title_votes("ghoul") == 0
     # the generator uses this very table (one source of truth)
-    assert load_tool().title_votes is title_votes
+    from judgekit.cards import derive
+    assert derive.title_votes is title_votes
 
 
 # ------------------------------------------------------------------------ disciplines
@@ -503,7 +499,8 @@ def test_generator_rejects_other_zip(tmp_path):
     ("1 vote (titled): +1 bleed.", {"bleed_bonus": 1}),
 ])
 def test_crypt_bonus_heuristic(text, expected):
-    assert load_tool().crypt_bonuses(text) == expected
+    from judgekit.cards import derive
+    assert derive.crypt_bonuses(text) == expected
 
 
 # --- bonuses and play step (what the trainer's numbers are checked against) -------------
@@ -552,4 +549,5 @@ def test_library_play_step(index, name, step):
     ("This vampire gets +1 bleed.", {}),            # no marker: not a level's effect
 ])
 def test_library_bonus_heuristic(text, expected):
-    assert load_tool().effect_bonuses(text) == expected
+    from judgekit.cards import derive
+    assert derive.effect_bonuses(text) == expected

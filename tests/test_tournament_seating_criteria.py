@@ -198,3 +198,8 @@ def test_round_page_and_export_show_the_criteria(app, client, signed_in):
     page = client.get(f"/tournaments/{tid}/rounds/2").get_data(as_text=True)
     line = re.search(r'<span class="criteria-line">(.*?)</span></summary>', page, re.S).group(1)
     assert "Seating criteria" in page and re.sub(r"<[^>]+>", "", line).strip() == expected.text()
+
+
+def test_our_codes_are_krcgs_in_its_order():
+    """CODES (read without importing krcg) are krcg's criteria, in its order."""
+    assert CODES == tuple(code for code, _label, _weight in krcg_seating.RULES)

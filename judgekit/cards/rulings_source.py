@@ -14,7 +14,7 @@ krcg (MIT, © Lionel Panhaleux) ships three YAML files next to the VEKN card lis
 - `references.yaml`: `"<author> <date>[-n]"` -> the URL of the post the ruling comes from.
 
 `convert()` checks every part (a malformed file is refused with the file and line of the
-problem) and returns the JSON-ready `rulings.json` data. Used by `tools/update_cards.py`
+problem) and returns the JSON-ready `rulings.json` data. Used by `judgekit.cards.update`
 (`judgekit cards update`) only; needs PyYAML. Pure Python, no Flask.
 """
 from __future__ import annotations

@@ -14,13 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable, Sequence
 
-from krcg import seating as krcg_seating
-
 Player = Hashable
 
-#: (code, what it asks, weight), R1 first: krcg's list, in the VEKN's order of priority.
-RULES: tuple[tuple[str, str, int], ...] = tuple(tuple(r) for r in krcg_seating.RULES)
-CODES = tuple(code for code, _label, _weight in RULES)
+# krcg (and numpy under it, ~0.3 s) is imported when a seating is first measured, not when
+# the app starts: `rules()` and `measure` import it.
 #: What each criterion asks, in our words (the pages' legend).
 ASKS = {
     "R1": "no predator–prey pair repeated",
@@ -33,6 +30,8 @@ ASKS = {
     "R8": "starting transfers spread evenly (seat order)",
     "R9": "no pair in the same position group (adjacent or not) twice",
 }
+#: The codes, R1 first: the VEKN's order of priority (krcg's, `rules()`; a test checks it).
+CODES = tuple(ASKS)
 #: The criteria given as a spread (a standard deviation), not a count.
 SPREADS = ("R3", "R8")
 
@@ -80,9 +79,16 @@ def format_figure(code: str, value: float) -> str:
     return str(int(value))
 
 
+def rules() -> tuple[tuple[str, str, int], ...]:
+    """(code, krcg's label, weight) per criterion, R1 first: `krcg.seating.RULES`."""
+    from krcg import seating as krcg_seating
+    return tuple(tuple(r) for r in krcg_seating.RULES)
+
+
 def measure(rounds: Sequence[Sequence[Sequence[Player]]], rounds_planned: int = 0) -> Criteria:
     """The nine criteria over `rounds` (each a list of tables in seat order), R2 counted
     over `rounds_planned` rounds when more are planned than seated."""
+    from krcg import seating as krcg_seating
     seated = [krcg_seating.Round([list(t) for t in r if t]) for r in rounds]
     seated = [r for r in seated if r]
     if not seated:

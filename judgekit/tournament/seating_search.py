@@ -33,12 +33,12 @@ import random
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-from judgekit.tournament.seating_criteria import RULES
+from judgekit.tournament.seating_criteria import rules
 
 Player = Hashable
 
 #: The nine criteria's weights, R1 first (krcg's; one source of truth: `krcg.seating.RULES`).
-WEIGHTS: tuple[int, ...] = tuple(w for _code, _label, w in RULES)
+WEIGHTS: tuple[int, ...] = tuple(w for _code, _label, w in rules())
 W1, W2, W3, W4, W5, W6, W7, W8, W9 = WEIGHTS
 
 # relative positions, from one player's point of view (krcg's order)
