@@ -248,6 +248,16 @@
       var a = document.activeElement;
       return a && a !== document.body && a.closest && a.closest("form") && (a.value || "") !== "";
     };
+    // A form sent or a link followed from this page is on its way: a reload now would
+    // replace that navigation (the organizer taps "Seat round 2", the round.started message
+    // comes back first, and the page reloads the dashboard instead of opening the round).
+    // A navigation that does not happen (a download) lets reloads go again after 10 s.
+    var leftAt = 0;
+    var leave = function () { leftAt = Date.now(); };
+    var leaving = function () { return Date.now() - leftAt < 10000; };
+    window.addEventListener("submit", function (e) { if (!e.defaultPrevented) leave(); });
+    window.addEventListener("beforeunload", leave);
+    window.addEventListener("pageshow", function () { leftAt = 0; });
     var refresh = function () {
       timer = null;
       fetch(location.href, {headers: {"Accept": "text/html"}, credentials: "same-origin"})
@@ -269,6 +279,7 @@
     };
     var later = function (ms) { if (!timer) timer = setTimeout(refresh, ms); };
     pageStream.on(function (msg) {
+      if (leaving()) return;
       if (reloads.indexOf(msg.kind) >= 0 && !busy()) { location.reload(); return; }
       if (kinds.indexOf(msg.kind) >= 0 || msg.kind === "resync" || msg.kind === "poll") later(400);
     });

@@ -260,3 +260,41 @@ def test_a_penalty_waiting_for_approval_appears_on_the_head_judges_list(browser,
         not_reloaded(page)
     finally:
         ctx.close()
+
+
+def test_a_form_sent_from_a_live_page_is_not_replaced_by_its_reload(browser, hall_server, own_app):
+    """The dashboard reloads itself when a round starts or closes. A form the organizer has
+    just sent must win over that reload: a message arriving while the form's answer is on
+    its way (the organizer taps "Seat round 2", the round.started message comes back
+    first) once reloaded the dashboard and the organizer never saw the new round."""
+    base = hall_server
+    tid, codes = new_event(own_app)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    held, released = [], []
+
+    def hold(route):   # the answer to the registration is slow
+        if released or route.request.method != "POST":
+            route.continue_()
+        else:
+            held.append(route)
+    try:
+        page = ctx.new_page()
+        sign_in(page, base, tid, "Olga Org", codes["organizer"])
+        page.goto(f"{base}/tournaments/{tid}")
+        live(page)
+        page.route(f"**/tournaments/{tid}/players", hold)
+        page.fill("#p-first", "Zed")
+        with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/players")):
+            page.get_by_role("button", name="Register").click(no_wait_after=True)
+        # the message the dashboard reloads on, while the registration is on its way
+        page.evaluate("() => JKLive.page().emit({kind: 'round.closed'})")
+        page.evaluate("() => JKLive.page().emit({kind: 'round.started'})")
+        assert len(held) == 1                      # the registration is still on its way
+        released.append(True)
+        for route in held:
+            route.continue_()
+        expect(page.locator(".flash").first).to_contain_text("Zed")
+        expect(page.locator(".flash").first).to_contain_text("registered")
+    finally:
+        ctx.close()
