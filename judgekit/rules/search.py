@@ -15,6 +15,7 @@ quotes, stars, brackets, AND/OR and colons are just characters and cannot fail.
 from __future__ import annotations
 
 import bisect
+from array import array
 import heapq
 from collections import OrderedDict
 import math
@@ -124,6 +125,7 @@ class LazyLRU(OrderedDict):
 #: Entries whose word positions and escaped text each part keeps (LazyLRU): the positions
 #: of a query's phrase candidates and the snippets of a page of results fit many times over.
 ENTRY_CACHE = 2048
+NO_WEIGHTS = ((), ())
 TERM_CACHE = 4096
 
 
@@ -187,7 +189,7 @@ class SearchIndex:
         derived = part.derived()          # stored with the index: df, weights, stated numbers
         self.df = df = derived["df"]
         self.postings = part.postings
-        self._weights = dict(derived["weights"])
+        self._weights = dict(derived["weights"])    # term -> (docnums, weights): two arrays
         self.max_postings = max_postings
         self.group_factor = group_factor
         self._groups_rulings = frozenset(k for k, e in self.entries.items()
@@ -199,10 +201,11 @@ class SearchIndex:
         # field -> truncated term -> the entries kept for it that hold it in that field
         self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
         if max_postings:
-            for term, plist in self._weights.items():
-                if len(plist) > max_postings:
-                    top = sorted(plist, key=lambda x: (-x[1], x[0]))[:max_postings]
-                    self._weights[term] = sorted(top)
+            for term, (docs, ws) in self._weights.items():
+                if len(docs) > max_postings:
+                    top = sorted(zip(docs, ws), key=lambda x: (-x[1], x[0]))[:max_postings]
+                    top.sort()
+                    self._weights[term] = (array("i", (d for d, _ in top)), array("d", (w for _, w in top)))
                     kept = {d for d, _ in top}
                     for fname, table in self._phrase_docs.items():
                         table[term] = [d for d, _ in self.postings.terms[fname].get(term, ()) if d in kept]
@@ -393,7 +396,7 @@ class SearchIndex:
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
                     b = boost * g.factor
-                    for doc, w in self._weights.get(alt[0], ()):
+                    for doc, w in zip(*self._weights.get(alt[0], NO_WEIGHTS)):
                         scores[doc] = get(doc, 0.0) + b * w
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
