@@ -416,3 +416,15 @@ def test_one_finding_one_penalty(client, world, signed_in):
                      headers={"X-CSRF-Token": hcsrf})
     assert lifted.status_code == 201, lifted.get_json()
     assert 'id="pf-already"' not in client.get(url).get_data(as_text=True)
+
+
+def test_the_list_counts_in_words_that_agree_with_the_number(client, world, signed_in):
+    """QA: "1 penalties, 1 records in the log" after the first penalty of the event."""
+    ana = world["players"]["Ana"]
+    assert api(client, world, "POST", "/penalties", {"player": ana, "infraction": "slow play"}).status_code == 201
+    signed_in(client, world["tid"], "head_judge", name="Hal")
+    page = client.get(f"/tournaments/{world['tid']}/penalties").get_data(as_text=True)
+    assert "1 penalty, 1 record in the log" in page
+    assert api(client, world, "POST", "/penalties", {"player": ana, "infraction": "slow play"}).status_code == 201
+    page = client.get(f"/tournaments/{world['tid']}/penalties").get_data(as_text=True)
+    assert "2 penalties, 2 records in the log" in page

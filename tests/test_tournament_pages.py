@@ -336,3 +336,18 @@ def test_play_a_final_keeps_its_words_together(client):
     html = client.get("/tournaments").get_data(as_text=True)
     label = re.search(r'<label class="check"><input type="checkbox" name="has_final"[^>]*>\s*<span>(.*?)</span></label>', html, re.S)
     assert label and "Play a final" in label.group(1) and 'href="/rules/tournament-rules/3.1.6"' in label.group(1)
+
+
+def test_a_new_event_says_how_many_must_check_in_before_seating(client, org):
+    """QA: a new event's dashboard said "0 players present. These players cannot be seated
+    in tables of 4 and 5." — the organizer's next step is to check in at least 4."""
+    html = client.get(f"/tournaments/{org['tid']}").get_data(as_text=True)
+    assert "0 players present." in html and "Check in at least 4 players to seat a round." in html
+    assert "These players cannot be seated" not in html
+    client.post(f"/tournaments/{org['tid']}/players", data={"csrf_token": org["csrf"], "name": "Ana", "checked_in": "1"})
+    html = client.get(f"/tournaments/{org['tid']}").get_data(as_text=True)
+    assert "1 player present." in html and "Check in at least 4 players" in html
+    for name in ("Bo", "Cy", "Di"):
+        client.post(f"/tournaments/{org['tid']}/players", data={"csrf_token": org["csrf"], "name": name, "checked_in": "1"})
+    html = client.get(f"/tournaments/{org['tid']}").get_data(as_text=True)
+    assert "4 players present." in html and "Tables: 4." in html and "Check in at least 4" not in html

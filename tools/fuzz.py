@@ -3,9 +3,9 @@
     python tools/fuzz.py [--requests 10000] [--seed 1] [--http]
 
 The endpoints come from the app's url_map, so a new endpoint is covered without editing
-this file (it gets generic fields until someone adds its template to JSON/FORMS/QUERY
-below). Requests go round the endpoints in a shuffled order, each request sent as one of
-four identities (signed out, organizer, head judge, judge — bearer tokens — and now and
+this file (it gets generic fields until someone adds its template to JSON/FORMS/QUERY in
+tools/fuzz_requests.py). Requests go round the endpoints in a shuffled order, each request
+sent as one of four identities (signed out, organizer, head judge, judge — bearer tokens — and now and
 then a browser session with its CSRF token), with one of these mutations of a valid
 request: malformed JSON, invalid UTF-8, deep nesting (up to 50,000 levels), strings of
 400 KB and 1 MB, NUL and lone surrogates, huge, negative and non-finite numbers ("0_5",
@@ -68,120 +68,10 @@ def nasty(rng: random.Random) -> Any:
     return rng.choice(pool)
 
 
-# --- valid requests to mutate ---------------------------------------------------------------
-# Keyed by endpoint; each a function of the world (ids) returning a valid-looking request.
+# --- valid requests to mutate: tools/fuzz_requests.py ---------------------------------------
 
-def _vps(w):
-    return [0.5] * 4
-
-
-JSON: dict[str, Callable[[dict], Any]] = {
-    "recorder.api_create_game": lambda w: {"seats": ["Ann", "Ben", "Cid", "Dee"], "label": "fuzz",
-                                           "time_limit_min": 120},
-    "recorder.api_append": lambda w: [{"type": "note", "text": "hello", "client_id": "c1"},
-                                      {"type": "turn.start", "seat": 1}],
-    "recorder.api_parse": lambda w: {"line": "1 bleed Modius 2; 2 nb", "last_seq": 0},
-    "tournament_api.api_create": lambda w: {"name": "Fuzz Open", "organizer": "Ola", "rounds_planned": 3,
-                                        "time_limit_min": 120, "has_final": True, "date": "2025-05-01",
-                                        "location": "Lyon"},
-    "tournament_api.api_add_player": lambda w: [{"name": "Pat", "vekn": "3333333"}],
-    "tournament_api.api_update_player": lambda w: {"checked_in": True},
-    "tournament_api.api_start_round": lambda w: {"seed": 5},
-    "tournament_api.api_swap": lambda w: {"a": w["pids"][0], "b": w["pids"][5]},
-    "tournament_api.api_close": lambda w: {},
-    "tournament_api.api_result": lambda w: {"vps": _vps(w), "withdrawn": [], "note": "ok"},
-    "tournament_api.api_override": lambda w: {"vps": [1, 1, 1, 1], "reason": "agreed by everyone"},
-    "tournament_api.api_correct": lambda w: {"vps": _vps(w), "withdrawn": [], "reason": "sheet misread"},
-    "tournament_api.api_toss": lambda w: {"players": w["pids"][:2], "seed": 3},
-    "tournament_api.api_final_start": lambda w: {},
-    "tournament_api.api_final_place": lambda w: {"player_id": w["pids"][0], "position": 0},
-    "tournament_api.api_final_seat": lambda w: {"seed": 2},
-    "penalties.api_issue": lambda w: {"player": w["pids"][1], "infraction": "game-rule-violation",
-                                      "description": "drew too many", "round": 2, "table": 1,
-                                      "client_id": "p-fuzz"},
-    "penalties.api_approve": lambda w: {"reason": "confirmed"},
-    "penalties.api_lift": lambda w: {"reason": "mistaken identity"},
-    "penalties.api_amend": lambda w: {"reason": "wrong level", "penalty": "Caution"},
-    "penalties.api_extend": lambda w: {"minutes": 3, "reason": "ruling", "judge_minutes": 2,
-                                       "client_id": "x1"},
-    "auth.api_token": lambda w: {"name": "Jo", "code": w["codes"]["judge"]},
-    "auth.api_codes_issue": lambda w: {"roles": ["judge"]},
-    "trainer.api_check": lambda w: {"prompt": w["prompt"], "said": []},
-    "trainer.api_progress": lambda w: [{"scenario": w["scenario"], "answer": "x", "correct": True}],
-    "players.api_bulk": lambda w: {"text": "Ana;Silva;7100001;Lyon;France\nBo Dias;P12", "checked_in": False,
-                                   "dry_run": False},
-    "players.api_check_in_all": lambda w: {},
-    "report.api_event": lambda w: {"level": "National Championship", "vekn_event_id": 123, "head_judge": "Hal",
-                                   "format": "Constructed"},
-    "report.api_import": lambda w: {"workbook": "UEsDBBQAAAAIAA==", "organizer": "Ola"},
-    "live.api_call": lambda w: {"table": 1, "reason": "ruling", "client_id": "call-fuzz"},
-    "live.api_close": lambda w: {"note": "ruled on the spot"},
-    "live.api_reassign": lambda w: {"judge": "Al"},
-}
-
-FORMS: dict[str, Callable[[dict], dict]] = {
-    "tournament.create_form": lambda w: {"name": "Fuzz Form Open", "organizer": "Ola", "rounds_planned": "3",
-                                         "time_limit_min": "120", "has_final": "1"},
-    "tournament.add_player_form": lambda w: {"name": "Pat", "vekn": "1234567"},
-    "tournament.checkin_form": lambda w: {"checked_in": "1"},
-    "tournament.drop_form": lambda w: {"dropped": "1"},
-    "tournament.start_round_form": lambda w: {"seed": "4"},
-    "tournament.swap_form": lambda w: {"a": str(w["pids"][0]), "b": str(w["pids"][5])},
-    "tournament.table_page": lambda w: {"action": "enter", "vp1": "0.5", "vp2": "0,5", "vp3": "½",
-                                        "vp4": "0.5", "wd2": "", "note": "n", "reason": ""},
-    "tournament.toss_form": lambda w: {"players": str(w["pids"][0]), "seed": "1"},
-    "tournament.final_place_form": lambda w: {"player_id": str(w["pids"][0]), "position": "0"},
-    "penalties.issue_form": lambda w: {"player": str(w["pids"][1]), "infraction": "game-rule-violation",
-                                       "description": "x", "round": "2", "table": "1", "approve": "1"},
-    "penalties.approve_form": lambda w: {"reason": "ok", "next": "/"},
-    "penalties.lift_form": lambda w: {"reason": "ok", "next": "//evil.example"},
-    "penalties.amend_form": lambda w: {"reason": "ok", "penalty": "Warning"},
-    "penalties.extend_form": lambda w: {"minutes": "3", "reason": "ruling", "judge_minutes": "2"},
-    "auth.sign_in": lambda w: {"name": "Jo", "code": w["codes"]["judge"], "next": "/tournaments"},
-    "auth.codes_issue": lambda w: {"role": "judge"},
-    "recorder.games_create": lambda w: {"seat1": "Ann", "seat2": "Ben", "seat3": "Cid", "seat4": "Dee",
-                                        "label": "x", "time_limit_min": "120"},
-    "trainer.start_session": lambda w: {"section": "", "progress": "[]"},
-    "trainer.session_answer": lambda w: {"n": "1", "scenario": w["scenario"], "choice": "x"},
-    "trainer.question_answer": lambda w: {"choice": "x"},
-    "trainer.practice_page": lambda w: {"said": "", "line": "bleed 2", "do": "check"},
-    "players.import_page": lambda w: {"text": "first;last;vekn\nAna;Silva;7200001", "action": "preview",
-                                      "checked_in": "1"},
-    "players.edit_page": lambda w: {"first_name": "Pat", "last_name": "Doe", "vekn": "P77", "city": "Lyon",
-                                    "country": "France"},
-    "players.self_check_in": lambda w: {"code": "ABCDE", "w": "1", "who": "Player 1", "player_id": ""},
-    "report.event_form": lambda w: {"level": "national", "vekn_event_id": "12", "date": "2025-05-01"},
-    "live.call_form": lambda w: {"reason": "deck", "client_id": "form-call"},
-    "live.close_form": lambda w: {"note": "done", "next": "/"},
-    "live.reassign_form": lambda w: {"judge": "Al", "next": "//evil.example"},
-}
-
-QUERY: dict[str, Callable[[dict], dict]] = {
-    "rules.api_search": lambda w: {"q": "vp withdraw", "limit": "5"},
-    "rules.search_page": lambda w: {"q": "block"},
-    "recorder.api_game": lambda w: {"after": "1"},
-    "recorder.api_list_games": lambda w: {"tournament": str(w["tid"])},
-    "recorder.api_complete": lambda w: {"q": "modi", "kind": "vampire", "limit": "5"},
-    "penalties.api_propose": lambda w: {"player": str(w["pids"][0]), "infraction": "game-rule-violation"},
-    "penalties.new_form": lambda w: {"player": str(w["pids"][0]), "round": "2", "table": "1",
-                                     "infraction": "slow play", "game": str(w["game"]), "event": "1",
-                                     "finding": "x"},
-    "penalties.from_finding": lambda w: {"event": "1", "code": "block-pass-missing"},
-    "penalties.export_penalties": lambda w: {"excel": "1"},
-    "tournament.export_seating": lambda w: {"round": "1"},
-    "penalties.time_page": lambda w: {"round": "2", "table": "1"},
-    "penalties.api_clocks": lambda w: {"round": "2"},
-    "penalties.api_suggest": lambda w: {"judge_minutes": "3"},
-    "trainer.session_page": lambda w: {"r": "1"},
-    "auth.sign_in": lambda w: {"next": "/tournaments"},
-    "report.export_results": lambda w: {"round": "1"},
-    "players.self_check_in": lambda w: {"code": "ABCDE", "w": "3000000"},
-    "players.checkin_qr": lambda w: {"w": "1"},
-    "live.stream": lambda w: {"after": "1", "audience": "public"},
-    "live.api_hall": lambda w: {"audience": "judge"},
-    "live.api_calls": lambda w: {"status": "open"},
-    "live.call_page": lambda w: {"call": "1"},
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fuzz_requests import FORMS, JSON, QUERY  # noqa: E402
 
 
 # --- the world: a tournament in mid-event, set up through the API ----------------------------

@@ -59,10 +59,16 @@
 
     // --- sending ------------------------------------------------------------------------------
     function record(key, events, after) {
-      // one entry; a second tap on the same thing while it is on its way is the same tap
+      // one entry; a second tap on the same thing while it is on its way is the same tap.
+      // Once it is taken, the form it came from closes (back to the table); a form opened
+      // since (the judge went on to the next seat while the answer was on its way) stays.
+      var from = current;
       return ctx.once(key, function () {
         return ctx.send(events).then(function (ok) {
-          if (ok) { close(); backToTable(); if (after) after(); }
+          if (ok) {
+            if (current === from) { close(); backToTable(); }
+            if (after) after();
+          }
           return ok;
         });
       });

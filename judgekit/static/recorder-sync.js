@@ -22,7 +22,7 @@
      last_entry, last_seq, etag}), load(), poll(), apply(answer), send(events) ->
      Promise<true | false | "queued">, sendLine(line), undo(), request(method, url, body),
      stamp(events), now() (seconds, server clock), lastActive(), line(seq), outbox (or null),
-     refusal(res), findingsLine(findings), start(). */
+     refusal(res), findingsLine(findings), start() -> Promise (the first load is over). */
 (function () {
   "use strict";
   var POLL_MS = 5000, SAVE_MS = 3000;
@@ -246,12 +246,14 @@
     }
 
     function start() {
-      load().then(function () { if (game.outbox) game.outbox.start(); });
+      // -> a Promise settled once the first load is over (loaded, or could not be)
+      var first = load().then(function () { if (game.outbox) game.outbox.start(); });
       // Other judges' entries: poll, and look again whenever the page comes back into view.
       function refresh() { if (document.visibilityState === "visible") poll(); }
       setInterval(refresh, POLL_MS);
       window.addEventListener("focus", refresh);
       document.addEventListener("visibilitychange", refresh);
+      return first;
     }
 
     Object.assign(game, {

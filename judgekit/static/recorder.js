@@ -492,7 +492,15 @@
     lastActive: game.lastActive, refusal: game.refusal, serialize: game.enqueue, stamp: game.stamp,
     fix: fixQueued, seats: SEATS, rerender: function () { game.outbox.decorate($("rec-log")); }
   }) : null;
-  game.start();
+  var loadingNote = $("rec-msg").textContent;
+  game.start().then(function () {
+    // Send and Undo come to life once the game is loaded (the page's markup keeps them
+    // disabled: a line sent before would reload the page and be lost, or be read without
+    // the game); what was typed meanwhile is still in the box
+    $("rec-line").querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    if ($("rec-msg").textContent === loadingNote) say("");
+    root.setAttribute("data-ready", "");
+  });
   setInterval(tick, 1000);
   setInterval(roundStart, 30000);
 })();

@@ -252,3 +252,43 @@ def test_a_reload_offline_opens_the_game_as_the_page_last_knew_it(page, live_ser
     expect(page.locator("#rec-log li[data-seq]")).to_have_count(3)
     expect(page.locator("#rec-log li[data-seq='3']")).to_contain_text("master")
     page.context.set_offline(False)
+
+
+def test_a_line_sent_while_the_page_still_loads_is_not_lost(browser, live_server, live_app):
+    """A slow phone: the page shows before its script has run. A line typed and sent then
+    (Enter) must not go out as a plain form (a reload that loses it): Send waits, says why,
+    and the line stays in the box; once the game is loaded it is sent and stored."""
+    gid = new_game(live_app)
+    ctx, page, errors = context(browser, judge="'Jo'", service_workers="block")
+    held, released = [], []
+
+    def hold(route):   # the recorder's script is late (a slow network, a busy phone)
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+    try:
+        page.route("**/static/recorder.js*", hold)
+        page.goto(f"{live_server}/games/{gid}", wait_until="commit")
+        box = page.locator("#rec-input")
+        expect(box).to_be_editable()
+        box.fill("1 start; 1 end")
+        box.press("Enter")
+        page.locator(".rec-send").click(force=True)              # and a tap on Send
+        expect(box).to_have_value("1 start; 1 end")
+        assert "line=" not in page.url                           # no plain-form reload
+        expect(page.locator(".rec-send")).to_be_disabled()
+        expect(page.locator("#rec-msg")).to_contain_text("Loading the game")
+        released.append(True)
+        for route in held:
+            route.continue_()
+        expect(page.locator("#rec[data-ready]")).to_have_count(1)
+        expect(page.locator("#rec-msg")).not_to_contain_text("Loading the game")
+        expect(box).to_have_value("1 start; 1 end")                  # still there to send
+        page.click(".rec-send")
+        expect(box).to_have_value("")
+        expect(page.locator("#rec-log li[data-seq]")).to_have_count(2)
+        assert [e["type"] for e in api_game(live_server, gid)["events"]] == ["turn.start", "turn.end"]
+        assert errors == []
+    finally:
+        ctx.close()

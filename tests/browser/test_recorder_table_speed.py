@@ -517,3 +517,55 @@ def test_the_forms_chips_and_vote_panel_pass_axe(phone, live_server, live_app):
     expect(page.locator("#rec-log #rec-ask")).to_be_visible()
     found = axe_violations(page)
     assert found == [], json.dumps(found, indent=1)
+
+
+def test_a_form_opened_while_an_entry_is_on_its_way_stays_open(phone, live_server, live_app):
+    """A judge taps Bruno's Abstain, then at once Dario's "…" while the answer to the
+    abstain is still on its way (a slow phone, a busy server). When that answer comes, the
+    page shows Bruno's ballot but leaves Dario's form as it is: the tap on "Against 3" that
+    follows lands on the same button (not a form closed or rebuilt under the finger)."""
+    page = phone
+    political = BEFORE + [{"type": "turn.start", "seat": 1},
+                          {"type": "action.declare", "seat": 1, "action": "political", "minion": "Anson"},
+                          {"type": "action.pass", "seat": 1}, {"type": "block.pass", "seat": 2},
+                          {"type": "block.pass", "seat": 5}]
+    gid = open_game(page, live_server, live_app, political)
+    held, released = [], []
+
+    def hold(route):   # the answer to the abstain is late
+        if released or route.request.method != "POST":
+            route.continue_()
+        else:
+            held.append(route)
+    page.context.route(f"**/api/games/{gid}/events", hold)
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/events")):
+        page.locator(".rec-vote[data-seat='2']").get_by_role("button", name="Abstain").click()
+    page.locator(".rec-vote[data-seat='4']").get_by_role("button", name="Other vote…").click()
+    against = page.locator("#rec-ask").get_by_role("button", name="Against 3 ✓")
+    expect(against).to_be_visible()
+    # the button the judge is about to tap, marked; and every node the form loses, counted
+    page.evaluate("""() => {
+      const form = document.getElementById('rec-ask');
+      [...form.querySelectorAll('button')].find(b => b.textContent === 'Against 3 ✓').__marked = true;
+      window.__formLost = 0;
+      new MutationObserver(ms => ms.forEach(m => { window.__formLost += m.removedNodes.length; }))
+        .observe(form, {childList: true, subtree: true});
+    }""")
+    while not held:                      # the abstain's POST reaches the handler that holds it
+        page.wait_for_timeout(50)
+    released.append(True)
+    for route in held:
+        route.continue_()
+    expect(page.locator(".rec-vote[data-seat='2']")).to_contain_text("✓ abstains")
+    expect(page.locator("#rec-msg")).to_have_text("Recorded.")      # the abstain's answer is all in
+    # a poll that brings nothing new changes nothing in the form either
+    with page.expect_response(lambda r: f"/api/games/{gid}?after=" in r.url):
+        page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    expect(against).to_be_visible()
+    assert page.evaluate("""() => { const b = [...document.querySelectorAll('#rec-ask button')]
+                                      .find(b => b.textContent === 'Against 3 ✓');
+                                    return !!(b && b.__marked) && window.__formLost === 0; }""")
+    against.click()
+    expect(page.locator(".rec-vote[data-seat='4']")).to_contain_text("✓ 3 against (Lodin (Olaf Holte))")
+    got = stored(live_app, gid)[len(political):]
+    assert [(e["type"], e["seat"], e.get("side")) for e in got] == [("vote", 2, "abstain"), ("vote", 4, "against")]
