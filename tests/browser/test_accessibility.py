@@ -256,6 +256,10 @@ def test_the_organizers_small_buttons_tabs_and_boxes_are_full_size_on_a_phone(co
         page.wait_for_function("""() => { const els = [...document.querySelectorAll('main .small-btn, main .pen-tabs a')]
             .filter(e => e.getClientRects().length);
             return els.length > 3 && els.every(e => e.getBoundingClientRect().height >= 40); }""")
+        # a table's "History (n)" was a 26 px high line
+        page.goto(f"{own_server}/tournaments/{event['tid']}/rounds/1/tables/1")
+        expect(page.locator(".tb-history > summary")).to_be_visible()
+        page.wait_for_function("() => document.querySelector('.tb-history > summary').getBoundingClientRect().height >= 40")
         # the add-many page's "check them in as well" box was 13 x 24 px (a squashed box)
         page.goto(f"{own_server}/tournaments/{event['tid']}/players/import")
         expect(page.locator("input[name=checked_in]")).to_be_visible()
