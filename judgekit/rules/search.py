@@ -102,8 +102,8 @@ class Lazy(dict):
 
 class LazyLRU(OrderedDict):
     """`Lazy` holding at most `size` values, the least recently used dropped first: the
-    per-entry caches (word positions, escaped text for snippets) would otherwise grow with
-    every distinct query a long-running server answers, up to every entry's."""
+    snippets' escaped text and the query terms' entry sets would otherwise grow with every
+    distinct query a long-running server answers."""
 
     def __init__(self, make, size: int):
         super().__init__()
@@ -122,8 +122,8 @@ class LazyLRU(OrderedDict):
         return value
 
 
-#: Entries whose word positions and escaped text each part keeps (LazyLRU): the positions
-#: of a query's phrase candidates and the snippets of a page of results fit many times over.
+#: Entries whose escaped text (for snippets) each part keeps (LazyLRU): a page of results
+#: fits many times over.
 ENTRY_CACHE = 2048
 NO_WEIGHTS = ((), ())
 TERM_CACHE = 4096
@@ -210,8 +210,10 @@ class SearchIndex:
                     for fname, table in self._phrase_docs.items():
                         table[term] = [d for d, _ in self.postings.terms[fname].get(term, ()) if d in kept]
         # made when first needed: an entry's word positions (body, title), a term's entries
-        self._positions = LazyLRU(lambda key: _positions(self._tokens[key]), ENTRY_CACHE)
-        self._title_positions = LazyLRU(lambda key: _positions(analyze(self.entries[key].title)), ENTRY_CACHE)
+        # (the word positions: every entry's at most, checked for phrases by every query; the
+        # escaped text only for the entries shown, bounded as they would grow with the queries)
+        self._positions = Lazy(lambda key: _positions(self._tokens[key]))
+        self._title_positions = Lazy(lambda key: _positions(analyze(self.entries[key].title)))
         # entry key -> escaped_offsets, made when first shown
         self._escaped = LazyLRU(lambda key: escaped_offsets(self.entries[key].body, self._tokens[key]),
                                 ENTRY_CACHE)
@@ -419,7 +421,19 @@ class SearchIndex:
         best = heapq.nlargest(self.CANDIDATES, scores.items(), key=itemgetter(1))
         return [(keys[d], sc) for d, sc in best]
 
-    def _group_ruling_factor(self, groups: list[Group], d: int, covered: float) -> float:
+    @staticmethod
+    def _field_group_docs(g: Group, table) -> frozenset[int]:
+        """The entries holding one of the group's alternatives in one field (`table`: term ->
+        its entries there)."""
+        found = []
+        for alt in g.alts:
+            docs = table[alt[0]]
+            for a in alt[1:]:
+                docs = docs & table[a]
+            found.append(docs)
+        return frozenset().union(*found)
+
+    def _group_ruling_factor(self, groups: list[Group], d: int, covered: float, body_of) -> float:
         """How much lower a card group's ruling ranks: by `group_factor` as far as its match
         is only in its title (the group's name, a generic phrase), not at all as far as the
         ruling's own text holds the query's words: `covered` is the query weight it holds,
@@ -427,17 +441,17 @@ class SearchIndex:
         if not covered:
             return self.group_factor
         in_body = 0.0
-        for g in groups:
-            if g.number is None and any(all(d in self._body_docs[a] for a in alt) for alt in g.alts):
+        for i, g in enumerate(groups):
+            if g.number is None and d in body_of[i]:
                 in_body += g.weight
         return self.group_factor + (1.0 - self.group_factor) * in_body / covered
 
-    def _card_text_factor(self, groups: list[Group], d: int, covered: float) -> float:
+    def _card_text_factor(self, groups: list[Group], d: int, covered: float, title_of) -> float:
         """A card's own entry matched by a question: `text_factor`, unless its name holds
         every word it matches (a misspelt name the name table missed, "direct intervension")."""
         in_title = 0.0
-        for g in groups:
-            if g.number is None and any(all(d in self._title_docs[a] for a in alt) for alt in g.alts):
+        for i, g in enumerate(groups):
+            if g.number is None and d in title_of[i]:
                 in_title += g.weight
         return 1.0 if covered and in_title >= covered else self.text_factor
 
@@ -469,6 +483,10 @@ class SearchIndex:
         total = sum(g.weight for g in groups) or 1.0
         group_docs = [self._group_docs(g) for g in groups]
         docnum = self.postings.docnum
+        # per group, the entries holding it in their body / title (the cards' factors), made
+        # once per query when a candidate first needs them
+        body_of = Lazy(lambda i: self._field_group_docs(groups[i], self._body_docs))
+        title_of = Lazy(lambda i: self._field_group_docs(groups[i], self._title_docs))
         ranked = []
         for key, score in self._candidates(groups, text, group_docs):
             if key in seen:
@@ -482,9 +500,9 @@ class SearchIndex:
                     covered += g.weight
             coverage = covered / total
             if key in self._groups_rulings:
-                factor = self._group_ruling_factor(groups, d, covered)
+                factor = self._group_ruling_factor(groups, d, covered, body_of)
             elif key in self._card_texts:
-                factor = self._card_text_factor(groups, d, covered)
+                factor = self._card_text_factor(groups, d, covered, title_of)
             else:
                 factor = 1.0
             ranked.append((score * coverage * coverage * coverage * factor, key, coverage))
