@@ -112,6 +112,7 @@ def main() -> None:
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
+                ("tests/search_card_behaviour", ROOT / "tests" / "search_card_behaviour"),
                 ("bench/heldout_card_behaviour.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

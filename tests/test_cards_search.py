@@ -12,6 +12,7 @@ from tests.test_rules_search import load_queries
 ROOT = Path(__file__).resolve().parent
 CARD_QUERIES = ROOT / "search_cards"
 HELDOUT_CARDS = ROOT.parent / "bench" / "heldout_cards.tsv"   # written before any run, never tuned
+BEHAVIOUR = ROOT / "search_card_behaviour"     # questions about what a card does, naming none
 RULES_SETS = [ROOT / "search_queries", ROOT / "search_questions", ROOT.parent / "bench" / "heldout_queries.tsv"]
 
 
@@ -50,6 +51,19 @@ def test_hit_at_3_on_held_out_card_questions(service):
     assert len(queries) >= 40
     sections = {e.section for e in service.search.cards.entries.values()}
     assert all(e.split("/")[1] in sections for _, expected in queries for e in expected)
+    rate, misses = hit_rate(service.search.search, queries)
+    assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+def test_hit_at_3_on_behaviour_questions_naming_no_card(service):
+    """"is an animal ally a mortal", "can an optional press be used in the next round": the
+    ruling that answers (a card group's, a card's) is in the first three, beside the rules."""
+    queries = load_queries(BEHAVIOUR)
+    assert len(queries) >= 25 and len({q for q, _ in queries}) == len(queries)
+    sections = {e.section for e in service.search.cards.entries.values()}
+    assert all(e.startswith("cards/") and e.split("/")[1] in sections for _, exp in queries for e in exp)
+    # none names its card; one holds a card's name as an ordinary word ("Circle")
+    assert sum(bool(service.search.named_cards(q)) for q, _ in queries) <= 1
     rate, misses = hit_rate(service.search.search, queries)
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
 

@@ -198,6 +198,8 @@ def test_judges_claim_close_and_the_loser_of_a_claim_is_told(client, hall, signe
     assert client.post(f"/api/tournaments/{tid}/calls/999/claim", headers={"Authorization": f"Bearer {al}"}).status_code == 404
     listing = client.get(f"/api/tournaments/{tid}/calls", headers={"Authorization": f"Bearer {al}"}).get_json()
     assert [c["note"] for c in listing["calls"]] == ["ruled: no block"]
+    page = client.get(f"/tournaments/{tid}/calls", headers={"Authorization": f"Bearer {al}"}).get_data(as_text=True)
+    assert "(under a minute at the table)" in page and "0.0 min" not in page   # closed within seconds
     assert client.get(f"/api/tournaments/{tid}/calls", headers={"Authorization": f"Bearer {al}"},
                       query_string={"status": "x"}).status_code == 400
     public = client.get(base).get_json()["call"]

@@ -40,12 +40,12 @@ from judgekit.rules.analysis import NUMBER_WORDS, TENS
 from judgekit.rules.search import (B, CARD_FACTOR, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
                                    OWN_RULINGS, QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD,
-                                   YIELD_SHARE,
+                                   YIELD_SHARE, NEAR_TIE, COVERAGE_LEAD,
                                    Search, SearchIndex, analyze, index_stamp, question_stems)
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 7
+FORMAT = 8
 
 FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
 COLUMNS = ("key", "doc", "section", "number", "title", "context", "body", "url", "kind", "anchors",
@@ -107,6 +107,7 @@ def _part(index: SearchIndex) -> dict[str, Any]:
         "avg": {f: p.avg[f] for f in FIELDS},
         "max_postings": index.max_postings,
         "group_factor": index.group_factor,
+        "text_factor": index.text_factor,
         # the server's postings: the browser scores without tokenizing every entry first
         "postings": postings,
         # exact token counts per field: the browser checks its tokenizer against them
@@ -155,6 +156,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
                    "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
+                   "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
                    "own_rulings": OWN_RULINGS},
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike

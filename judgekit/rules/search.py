@@ -15,7 +15,9 @@ quotes, stars, brackets, AND/OR and colons are just characters and cannot fail.
 from __future__ import annotations
 
 import bisect
+from array import array
 import heapq
+from collections import OrderedDict
 import math
 import re
 from dataclasses import dataclass, field
@@ -72,6 +74,7 @@ class Hit:
     score: float
     snippet: str      # HTML: escaped text with <mark> around matched words
     url: str          # entry URL, or the anchor of the paragraph the snippet comes from
+    coverage: float = 1.0   # the share of the query's weight the entry holds (its part's)
 
 
 class QueryError(ValueError):
@@ -95,6 +98,35 @@ class Lazy(dict):
     def __missing__(self, key):
         value = self[key] = self._make(key)
         return value
+
+
+class LazyLRU(OrderedDict):
+    """`Lazy` holding at most `size` values, the least recently used dropped first: the
+    snippets' escaped text and the query terms' entry sets would otherwise grow with every
+    distinct query a long-running server answers."""
+
+    def __init__(self, make, size: int):
+        super().__init__()
+        self._make, self._size = make, size
+
+    def __getitem__(self, key):
+        try:
+            value = super().__getitem__(key)
+        except KeyError:
+            value = self._make(key)
+            super().__setitem__(key, value)
+            if len(self) > self._size:
+                self.popitem(last=False)
+            return value
+        self.move_to_end(key)
+        return value
+
+
+#: Entries whose escaped text (for snippets) each part keeps (LazyLRU): a page of results
+#: fits many times over.
+ENTRY_CACHE = 2048
+NO_WEIGHTS = ((), ())
+TERM_CACHE = 4096
 
 
 def _positions(tokens: list[tuple[str, int, int]]) -> dict[str, list[int]]:
@@ -139,14 +171,15 @@ class SearchIndex:
 
     def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
                  part: StoredPart | None = None, max_postings: int | None = None,
-                 group_factor: float = 1.0):
+                 group_factor: float = 1.0, text_factor: float = 1.0):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
         `max_postings`: for a large part (the cards), a term found in more entries scores
         only the `max_postings` entries where it weighs most (and only those are checked
         for phrases): "vampire" is in 3,900 cards, and a query must not add up all of them.
-        `group_factor`: a card group's ruling ranks this much lower (see GROUP_FACTOR)."""
+        `group_factor`: a card group's ruling ranks up to this much lower (see GROUP_FACTOR);
+        `text_factor`: a card's own text ranks this much lower than rulings (CARD_TEXT_FACTOR)."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -156,28 +189,41 @@ class SearchIndex:
         derived = part.derived()          # stored with the index: df, weights, stated numbers
         self.df = df = derived["df"]
         self.postings = part.postings
-        self._weights = dict(derived["weights"])
+        self._weights = dict(derived["weights"])    # term -> (docnums, weights): two arrays
         self.max_postings = max_postings
         self.group_factor = group_factor
         self._groups_rulings = frozenset(k for k, e in self.entries.items()
                                          if e.doc == "cards" and e.section.startswith("G")) \
             if group_factor != 1.0 else frozenset()
+        self.text_factor = text_factor
+        self._card_texts = frozenset(k for k, e in self.entries.items() if e.kind == "card") \
+            if text_factor != 1.0 else frozenset()
         # field -> truncated term -> the entries kept for it that hold it in that field
         self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
         if max_postings:
-            for term, plist in self._weights.items():
-                if len(plist) > max_postings:
-                    top = sorted(plist, key=lambda x: (-x[1], x[0]))[:max_postings]
-                    self._weights[term] = sorted(top)
+            for term, (docs, ws) in self._weights.items():
+                if len(docs) > max_postings:
+                    top = sorted(zip(docs, ws), key=lambda x: (-x[1], x[0]))[:max_postings]
+                    top.sort()
+                    self._weights[term] = (array("i", (d for d, _ in top)), array("d", (w for _, w in top)))
                     kept = {d for d, _ in top}
                     for fname, table in self._phrase_docs.items():
                         table[term] = [d for d, _ in self.postings.terms[fname].get(term, ()) if d in kept]
         # made when first needed: an entry's word positions (body, title), a term's entries
+        # (the word positions: every entry's at most, checked for phrases by every query; the
+        # escaped text only for the entries shown, bounded as they would grow with the queries)
         self._positions = Lazy(lambda key: _positions(self._tokens[key]))
         self._title_positions = Lazy(lambda key: _positions(analyze(self.entries[key].title)))
-        self._escaped: dict[str, tuple] = {}   # entry key -> escaped_offsets, made when first shown
-        self._term_docs = Lazy(lambda term: frozenset(
-            d for table in self.postings.terms.values() for d, _ in table.get(term, ())))
+        # entry key -> escaped_offsets, made when first shown
+        self._escaped = LazyLRU(lambda key: escaped_offsets(self.entries[key].body, self._tokens[key]),
+                                ENTRY_CACHE)
+        # a term's entries (any field; the title's, the body's), for the terms queries use
+        self._term_docs = LazyLRU(lambda term: frozenset(
+            d for table in self.postings.terms.values() for d, _ in table.get(term, ())), TERM_CACHE)
+        self._title_docs = LazyLRU(lambda term: frozenset(
+            d for d, _ in self.postings.terms["title"].get(term, ())), TERM_CACHE)
+        self._body_docs = LazyLRU(lambda term: frozenset(
+            d for d, _ in self.postings.terms["body"].get(term, ())), TERM_CACHE)
         self.n_entries = max(1, len(self.entries))
         # the numbers each entry's text states (by docnum), and by value: value -> [(docnum, units)]
         self.stated = derived["stated"]
@@ -352,7 +398,7 @@ class SearchIndex:
             for alt, boost in g.alts.items():
                 if len(alt) == 1:
                     b = boost * g.factor
-                    for doc, w in self._weights.get(alt[0], ()):
+                    for doc, w in zip(*self._weights.get(alt[0], NO_WEIGHTS)):
                         scores[doc] = get(doc, 0.0) + b * w
         keys = p.keys
         # phrases: synonym phrases and adjacent query words found together
@@ -374,6 +420,40 @@ class SearchIndex:
         # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
         best = heapq.nlargest(self.CANDIDATES, scores.items(), key=itemgetter(1))
         return [(keys[d], sc) for d, sc in best]
+
+    @staticmethod
+    def _field_group_docs(g: Group, table) -> frozenset[int]:
+        """The entries holding one of the group's alternatives in one field (`table`: term ->
+        its entries there)."""
+        found = []
+        for alt in g.alts:
+            docs = table[alt[0]]
+            for a in alt[1:]:
+                docs = docs & table[a]
+            found.append(docs)
+        return frozenset().union(*found)
+
+    def _group_ruling_factor(self, groups: list[Group], d: int, covered: float, body_of) -> float:
+        """How much lower a card group's ruling ranks: by `group_factor` as far as its match
+        is only in its title (the group's name, a generic phrase), not at all as far as the
+        ruling's own text holds the query's words: `covered` is the query weight it holds,
+        the factor goes from `group_factor` (none of it in the text) to 1 (all of it)."""
+        if not covered:
+            return self.group_factor
+        in_body = 0.0
+        for i, g in enumerate(groups):
+            if g.number is None and d in body_of[i]:
+                in_body += g.weight
+        return self.group_factor + (1.0 - self.group_factor) * in_body / covered
+
+    def _card_text_factor(self, groups: list[Group], d: int, covered: float, title_of) -> float:
+        """A card's own entry matched by a question: `text_factor`, unless its name holds
+        every word it matches (a misspelt name the name table missed, "direct intervension")."""
+        in_title = 0.0
+        for i, g in enumerate(groups):
+            if g.number is None and d in title_of[i]:
+                in_title += g.weight
+        return 1.0 if covered and in_title >= covered else self.text_factor
 
     def _phrase_candidates(self, fname: str, term: str):
         """The entries holding `term` in field `fname` that a phrase is looked for in."""
@@ -403,6 +483,10 @@ class SearchIndex:
         total = sum(g.weight for g in groups) or 1.0
         group_docs = [self._group_docs(g) for g in groups]
         docnum = self.postings.docnum
+        # per group, the entries holding it in their body / title (the cards' factors), made
+        # once per query when a candidate first needs them
+        body_of = Lazy(lambda i: self._field_group_docs(groups[i], self._body_docs))
+        title_of = Lazy(lambda i: self._field_group_docs(groups[i], self._title_docs))
         ranked = []
         for key, score in self._candidates(groups, text, group_docs):
             if key in seen:
@@ -415,30 +499,35 @@ class SearchIndex:
                 elif d in docs:
                     covered += g.weight
             coverage = covered / total
-            factor = self.group_factor if key in self._groups_rulings else 1.0
-            ranked.append((score * coverage * coverage * coverage * factor, key))
+            if key in self._groups_rulings:
+                factor = self._group_ruling_factor(groups, d, covered, body_of)
+            elif key in self._card_texts:
+                factor = self._card_text_factor(groups, d, covered, title_of)
+            else:
+                factor = 1.0
+            ranked.append((score * coverage * coverage * coverage * factor, key, coverage))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
         # example of a section is still found, just not above other sections)
         per_section: dict[tuple[str, str], int] = {}
         first, later = [], []
-        for score, key in ranked:
+        for score, key, coverage in ranked:
             e = self.entries[key]
             sec = (e.doc, e.section)
             per_section[sec] = per_section.get(sec, 0) + 1
-            (first if per_section[sec] <= self.PER_SECTION else later).append((score, e))
-        for score, e in first + later:
+            (first if per_section[sec] <= self.PER_SECTION else later).append((score, e, coverage))
+        for score, e, coverage in first + later:
             if len(hits) >= limit:
                 break
             snippet, url = self._snippet_and_url(e, wanted) if snippets else ("", e.url)
-            hits.append(Hit(e, round(float(score), 4), snippet, url))
+            hits.append(Hit(e, round(float(score), 4), snippet, url, coverage))
         return hits, stems
 
     def with_snippet(self, hit: Hit, stems) -> Hit:
         """The hit with its snippet (and the paragraph it links to)."""
         snippet, url = self._snippet_and_url(hit.entry, frozenset(stems))
-        return Hit(hit.entry, hit.score, snippet, url)
+        return Hit(hit.entry, hit.score, snippet, url, hit.coverage)
 
     def _direct(self, text: str) -> list[Entry]:
         m = SECTION_QUERY.match(text)
@@ -455,10 +544,8 @@ class SearchIndex:
         return self._snippet_and_url(e, stems)[0]
 
     def _snippet_and_url(self, e: Entry, stems, width: int = 28) -> tuple[str, str]:
-        escaped = self._escaped.get(e.key)
-        if escaped is None:
-            escaped = self._escaped[e.key] = escaped_offsets(e.body, self._tokens[e.key])
-        return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width, escaped)
+        return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width,
+                               self._escaped[e.key])
 
 
 def check_query(text) -> str:
@@ -480,9 +567,14 @@ SOURCE_TITLES = {"cards": "Cards & rulings"}
 CARD_FACTOR = 0.15
 CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
 #: A card group's name is a generic phrase ("Equip or employ another card from hand") that
-#: matches generic questions on every word; its rulings answer questions about that kind of
-#: card, and rank this much below the cards' own text and rulings.
+#: matches generic questions on every word: a group's ruling matched only through its name
+#: ranks this much below the cards' own text and rulings; as far as the ruling's own text
+#: holds the question's words, it ranks as they do (SearchIndex._group_ruling_factor).
 GROUP_FACTOR = 0.15
+#: A card's own text, matched by a question that does not name it, ranks this much lower
+#: than the rulings: a behaviour question ("is an animal ally a mortal") is answered by a
+#: ruling, and card texts share its words by the dozen.
+CARD_TEXT_FACTOR = 0.8
 
 
 #: A query that is only a card's name ("deflection") asks for the card: its first rulings
@@ -513,7 +605,7 @@ class Search:
         with no_gc():
             rules = SearchIndex(corpus, part=stored.parts["rules"])
             cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
-                                group_factor=GROUP_FACTOR) if "cards" in stored.parts else None
+                                group_factor=GROUP_FACTOR, text_factor=CARD_TEXT_FACTOR) if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,
                    stored.extra.get("card_groups"))
@@ -570,7 +662,7 @@ class Search:
         card_hits, card_stems = self.cards.search(text, limit, named, snippets=False)
         direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]
         rest_r = [h for h in rules_hits if h.score < 1000.0]
-        rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url)
+        rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url, h.coverage)
                   for h in card_hits if h.score < 1000.0]
         shown = [self.rules.with_snippet(h, stems) if h.entry.key in self.rules.entries
                  else self.cards.with_snippet(h, card_stems) for h in merge(direct, rest_r, rest_c, limit)]
@@ -581,11 +673,17 @@ class Search:
 #: source's best when that one scores at least this share of it ("cancel a card as it is
 #: played": two paragraphs of the cancellation window, then the cards, not a third paragraph).
 YIELD_SHARE = 0.2
+#: Near a tie (the other source's best scores at least NEAR_TIE of this one's), the entry
+#: that holds clearly more of the question (COVERAGE_LEAD more of its weight, each by its own
+#: part's statistics) comes first.
+NEAR_TIE = 0.9
+COVERAGE_LEAD = 0.2
 
 
 def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> list[Hit]:
     """The rules' and the cards' hits in one list, best score first, each source's own
-    order kept; a third entry of one section yields to the other source's best (above)."""
+    order kept; a third entry of one section yields to the other source's best, and near a
+    tie the entry holding more of the question comes first (above)."""
     merged = list(direct)
     seen: dict[tuple[str, str], int] = {}
     for h in merged:
@@ -598,8 +696,10 @@ def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> 
         if len(live) == 2:
             other = 1 - pick
             h, o = heads[pick][at[pick]], heads[other][at[other]]
-            if seen.get((h.entry.doc, h.entry.section), 0) >= 2 and \
-                    seen.get((o.entry.doc, o.entry.section), 0) < 2 and o.score >= YIELD_SHARE * h.score:
+            repeat, o_seen = seen.get((h.entry.doc, h.entry.section), 0), seen.get((o.entry.doc, o.entry.section), 0)
+            if repeat >= 2 and o_seen < 2 and o.score >= YIELD_SHARE * h.score:
+                pick = other
+            elif o.score >= NEAR_TIE * h.score and o.coverage >= h.coverage + COVERAGE_LEAD:
                 pick = other
         h = heads[pick][at[pick]]
         at[pick] += 1

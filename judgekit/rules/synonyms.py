@@ -81,6 +81,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "late": ("tardiness", "late arrival"),
     "show up": ("arrive", "arrival"),
     "no show": ("tardiness", "fail to arrive"),
+    "show": ("reveal",),
     "cheat": ("cheating",),
     "penalty": ("penalty", "judge's guide"),
     "penalties": ("penalty", "judge's guide"),

@@ -312,7 +312,7 @@
     fill(done, closedMine.slice(0, 5).map(function (c) {
       var li = el("li");
       var mins = c.minutes === null || c.minutes === undefined ? null : c.minutes;
-      li.appendChild(el("span", null, "Table " + c.table + (mins !== null ? ": " + mins + " min at the table. " : ". ")));
+      li.appendChild(el("span", null, "Table " + c.table + (mins !== null ? ": " + (mins < 1 ? "under a minute" : mins + " min") + " at the table. " : ". ")));
       var href = base + "/time?table=" + c.table + (mins !== null ? "&judge_minutes=" + mins : "") + "#table-" + c.table;
       li.appendChild(link(href, "Extend table " + c.table + " for this time"));
       return li;

@@ -97,6 +97,7 @@
     this.avg = part.avg;
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
+    this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
     this.kept = new Map();                                  // truncated term -> Set(docnum kept)
     // the server's postings, decoded a term at a time when a query first needs it: nothing
     // is tokenized up front (a phone builds the index of 6,600 entries in no time)
@@ -104,6 +105,7 @@
     this.decoded = {};                                      // field -> stem -> [[docnum, weight]]
     this.fields.forEach(function (f) { self.decoded[f] = new Map(); });
     this.docsCache = new Map();                             // stem -> Set(docnum) of any field
+    this.fieldDocsCache = {};                               // field -> stem -> Set(docnum)
     this.vocab = new Set();                                 // every stem of the part
     this.fields.forEach(function (f) { Object.keys(self.packed[f]).forEach(function (st) { self.vocab.add(st); }); });
     this.byNumber = new Map();
@@ -166,6 +168,46 @@
     this.docsCache.set(stem, docs);
     return docs;
   };
+  // the entries holding a stem in one field (body, title)
+  OfflineIndex.prototype.fieldDocs = function (field, stem) {
+    var cache = this.fieldDocsCache[field] || (this.fieldDocsCache[field] = new Map());
+    var known = cache.get(stem);
+    if (known) return known;
+    var docs = new Set();
+    if (this.vocab.has(stem)) (this.postingList(field, stem) || []).forEach(function (p) { docs.add(p[0]); });
+    cache.set(stem, docs);
+    return docs;
+  };
+
+  // a card group's ruling: group_factor as far as only its title (the group's name) holds the
+  // query, 1 as far as its own text does (SearchIndex._group_ruling_factor)
+  OfflineIndex.prototype.groupRulingFactor = function (groups, doc, covered) {
+    if (!covered) return this.groupFactor;
+    var self = this, inBody = 0.0;
+    groups.forEach(function (g) {
+      if (g.number !== null) return;
+      var found = Array.from(g.alts.values()).some(function (pair) {
+        return pair[0].every(function (st) { return self.fieldDocs("body", st).has(doc); });
+      });
+      if (found) inBody += g.weight;
+    });
+    return this.groupFactor + (1.0 - this.groupFactor) * inBody / covered;
+  };
+
+  // a card's own entry: text_factor, unless its name holds every word it matches
+  // (SearchIndex._card_text_factor)
+  OfflineIndex.prototype.cardTextFactor = function (groups, doc, covered) {
+    var self = this, inTitle = 0.0;
+    groups.forEach(function (g) {
+      if (g.number !== null) return;
+      var found = Array.from(g.alts.values()).some(function (pair) {
+        return pair[0].every(function (st) { return self.fieldDocs("title", st).has(doc); });
+      });
+      if (found) inTitle += g.weight;
+    });
+    return covered && inTitle >= covered ? 1.0 : this.textFactor;
+  };
+
   OfflineIndex.prototype.dfOf = function (stem) { return this.termDocs(stem).size; };
 
   // an entry's body tokens and positions, and its title's, made when first needed
@@ -584,8 +626,13 @@
         else if (groupDocs[gi].has(e.docnum)) covered += g.weight;
       });
       var coverage = covered / total;
-      var factor = self.groupFactor !== 1 && e.doc === "cards" && e.section.charAt(0) === "G" ? self.groupFactor : 1;
-      ranked.push([pair[1] * coverage * coverage * coverage * factor, e.key, e]);
+      var factor = 1;
+      if (self.groupFactor !== 1 && e.doc === "cards" && e.section.charAt(0) === "G") {
+        factor = self.groupRulingFactor(groups, e.docnum, covered);
+      } else if (self.textFactor !== 1 && e.kind === "card") {
+        factor = self.cardTextFactor(groups, e.docnum, covered);
+      }
+      ranked.push([pair[1] * coverage * coverage * coverage * factor, e.key, e, coverage]);
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
     // per_section entries of a section first; the rest after every other section (as the server)
@@ -598,14 +645,15 @@
     var ordered = first.concat(later);
     for (var j = 0; j < ordered.length && hits.length < limit; j++) {
       var su = snippets ? this.snippet(ordered[j][2], stems) : ["", ordered[j][2].url];
-      hits.push({ entry: ordered[j][2], score: Math.round(ordered[j][0] * 1e4) / 1e4, snippet: su[0], url: su[1] });
+      hits.push({ entry: ordered[j][2], score: Math.round(ordered[j][0] * 1e4) / 1e4, snippet: su[0], url: su[1],
+                  coverage: ordered[j][3] });
     }
     return hits;
   };
 
   OfflineIndex.prototype.withSnippet = function (hit, stems) {
     var su = this.snippet(hit.entry, stems);
-    return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1] };
+    return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1], coverage: hit.coverage };
   };
 
   window.judgekitOfflineIndex = { Tables: Tables, OfflineIndex: OfflineIndex, checkQuery: checkQuery,

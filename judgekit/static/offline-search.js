@@ -187,7 +187,8 @@
       .filter(function (e) { return e; });
   };
 
-  function merge(direct, rules, cards, limit, share) {
+  function merge(direct, rules, cards, limit, p) {
+    var share = p.yield_share;
     var merged = direct.slice(), seen = new Map();
     function count(h) { var k = h.entry.doc + SEP + h.entry.section; seen.set(k, (seen.get(k) || 0) + 1); }
     function seenOf(h) { return seen.get(h.entry.doc + SEP + h.entry.section) || 0; }
@@ -200,6 +201,7 @@
       if (live.length === 2) {
         var other = 1 - pick, h = heads[pick][at[pick]], o = heads[other][at[other]];
         if (seenOf(h) >= 2 && seenOf(o) < 2 && o.score >= share * h.score) pick = other;
+        else if (o.score >= p.near_tie * h.score && o.coverage >= h.coverage + p.coverage_lead) pick = other;
       }
       var next = heads[pick][at[pick]];
       at[pick] += 1;
@@ -221,9 +223,10 @@
       .concat(cardHits.filter(function (h) { return h.score >= 1000; }));
     var restR = rulesHits.filter(function (h) { return h.score < 1000; });
     var restC = cardHits.filter(function (h) { return h.score < 1000; }).map(function (h) {
-      return { entry: h.entry, score: Math.round(h.score * p.card_factor * 1e4) / 1e4, snippet: "", url: h.url };
+      return { entry: h.entry, score: Math.round(h.score * p.card_factor * 1e4) / 1e4, snippet: "", url: h.url,
+               coverage: h.coverage };
     });
-    return merge(direct, restR, restC, limit, p.yield_share).map(function (h) {
+    return merge(direct, restR, restC, limit, p).map(function (h) {
       return self.rules.byKey.has(h.entry.key) ? self.rules.withSnippet(h, rulesHits.stems)
                                                 : self.cards.withSnippet(h, cardHits.stems);
     });

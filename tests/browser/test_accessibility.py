@@ -244,3 +244,26 @@ def test_the_offline_badge_says_it_is_saving(browser, own_server):
         expect(page.locator("[data-offline-badge]")).to_have_attribute("aria-label", re.compile("Offline copy: saved"))
     finally:
         ctx.close()
+
+
+def test_the_organizers_small_buttons_tabs_and_boxes_are_full_size_on_a_phone(contexts, own_server, event):
+    """QA: a phone's dashboard had 36 px "Check in" / "Drop" / "Result" buttons and 38 px
+    Dashboard / Floor / Penalties tabs (the house's tap targets are at least 40 px)."""
+    page = contexts["light"].new_page()
+    try:
+        page.goto(f"{own_server}/tournaments/{event['tid']}")
+        expect(page.locator("main .small-btn").first).to_be_visible()
+        page.wait_for_function("""() => { const els = [...document.querySelectorAll('main .small-btn, main .pen-tabs a')]
+            .filter(e => e.getClientRects().length);
+            return els.length > 3 && els.every(e => e.getBoundingClientRect().height >= 40); }""")
+        # a table's "History (n)" was a 26 px high line
+        page.goto(f"{own_server}/tournaments/{event['tid']}/rounds/1/tables/1")
+        expect(page.locator(".tb-history > summary")).to_be_visible()
+        page.wait_for_function("() => document.querySelector('.tb-history > summary').getBoundingClientRect().height >= 40")
+        # the add-many page's "check them in as well" box was 13 x 24 px (a squashed box)
+        page.goto(f"{own_server}/tournaments/{event['tid']}/players/import")
+        expect(page.locator("input[name=checked_in]")).to_be_visible()
+        page.wait_for_function("""() => { const b = document.querySelector('input[name=checked_in]').getBoundingClientRect();
+            return b.width >= 24 && b.height >= 24; }""")
+    finally:
+        page.close()

@@ -129,6 +129,8 @@ def test_a_player_calls_and_a_judge_on_the_floor_claims_and_closes(browser, hall
         expect(judge.locator("[data-no-calls]")).to_be_visible()
         extend = judge.locator("[data-floor-done] a", has_text="Extend table 2")
         expect(extend).to_have_attribute("href", re.compile(r"/time\?table=2&judge_minutes=[0-9.]+#table-2$"))
+        # closed within seconds: "under a minute", not "0.1 min at the table" (QA)
+        expect(judge.locator("[data-floor-done] li").first).to_contain_text("Table 2: under a minute at the table.")
         expect(judge.locator("[data-live-count]")).to_have_text("0")
         expect(player.locator(".call-status")).to_contain_text("This call is closed")
         not_reloaded(judge)
