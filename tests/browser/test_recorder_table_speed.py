@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from judgekit.db import open_db
 from judgekit.recorder import store
-from helpers import wait_all_at_least
+from helpers import eventually, wait_all_at_least
 from reference_turn import BEFORE, SEATS, TURN
 
 COUNT = """
@@ -551,8 +551,9 @@ def test_a_form_opened_while_an_entry_is_on_its_way_stays_open(phone, live_serve
       new MutationObserver(ms => ms.forEach(m => { window.__formLost += m.removedNodes.length; }))
         .observe(form, {childList: true, subtree: true});
     }""")
-    while not held:                      # the abstain's POST reaches the handler that holds it
-        page.wait_for_timeout(50)
+    def the_abstain_is_held():           # its POST reaches the handler that holds it
+        assert held
+    eventually(the_abstain_is_held, page=page)
     released.append(True)
     for route in held:
         route.continue_()
