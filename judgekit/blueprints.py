@@ -14,10 +14,10 @@ def register(app: Flask) -> None:
     from judgekit.recorder.views import bp as recorder_bp
     from judgekit.rules.views import bp as rules_bp
     from judgekit.tournament.penalties.views import bp as penalties_bp
-    from judgekit.tournament.players_views import bp as players_bp
-    from judgekit.tournament.public_views import bp as seats_bp
-    from judgekit.tournament.report_views import bp as report_bp
-    from judgekit.tournament.api_views import bp as tournament_api_bp
+    from judgekit.tournament.registration.views import bp as players_bp
+    from judgekit.tournament.seats.views import bp as seats_bp
+    from judgekit.tournament.reporting.views import bp as report_bp
+    from judgekit.tournament.api.views import bp as tournament_api_bp
     from judgekit.tournament.views import bp as tournament_bp
     from judgekit.trainer.views import bp as trainer_bp
 

@@ -3,7 +3,7 @@
 Pages (phone first): the list of tournaments, a tournament's dashboard, a round's seating
 (printable), a table's result entry, the standings (printable, and a public view), the
 final's seat choice, CSV/JSON exports. The JSON API under /api/tournaments is
-`judgekit.tournament.api_views`.
+`judgekit.tournament.api.views`.
 
 Every write goes through one store function; the penalties/sign-in area puts its
 permission checks in front of the `POST` handlers here.
@@ -127,7 +127,7 @@ def dashboard(tid):
 
 def _render_dashboard(tid, typed: dict | None = None, error: dict | None = None, status: int = 200):
     """The dashboard; `typed`/`error`: the registration form refused, with what was typed."""
-    from judgekit.tournament.players_views import checkin_panel_state
+    from judgekit.tournament.registration.views import checkin_panel_state
     db = get_db()
     d = store.dashboard(db, tid)
     return render_template("tournament/dashboard.html", d=d, typed=typed, reg_error=error,

@@ -15,7 +15,7 @@ from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import store
 from judgekit.tournament.archon_read import MAX_BYTES
 from judgekit.tournament.penalties.export import csv_text
-from judgekit.tournament.players_views import too_large
+from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, get_db, json_object
 

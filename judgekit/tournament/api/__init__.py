@@ -1,0 +1,1 @@
+"""The tournament's JSON API (views.py: blueprint tournament_api)."""

@@ -1,0 +1,1 @@
+"""Registering players in bulk, editing them, check-in by phone (views.py: blueprint players)."""

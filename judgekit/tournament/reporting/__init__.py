@@ -1,0 +1,1 @@
+"""The VEKN report, exports and the Archon import (views.py: blueprint report)."""

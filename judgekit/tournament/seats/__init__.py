@@ -1,0 +1,1 @@
+"""The players' public seat pages and the QR poster (views.py: blueprint seats)."""
