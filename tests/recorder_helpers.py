@@ -1,8 +1,6 @@
 """Shared helpers for the recorder tests: seats, the card index, event builders."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 from judgekit.recorder import engine
 from judgekit.recorder.cards import load_cards
 from judgekit.recorder.events import validate_event
@@ -11,8 +9,9 @@ from judgekit.recorder.events import validate_event
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
 
-@lru_cache(maxsize=1)
 def cards():
+    # not kept here: load_cards() keeps it, and a test that clears its cache (test_cards)
+    # must not leave these tests with an index the store no longer uses
     return load_cards()
 
 

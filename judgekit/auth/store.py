@@ -44,8 +44,12 @@ def migrate(db: sqlite_utils.Database) -> None:
 
 
 def _code_row(db, tournament_id: int, role: str) -> dict | None:
-    rows = list(db[T_CODES].rows_where("tournament_id = ? and role = ?", [tournament_id, role], limit=1))
-    return rows[0] if rows else None
+    """The role's code row (read on every signed-in request: a plain query, without
+    sqlite-utils' table lookups)."""
+    cursor = db.conn.execute(f"SELECT * FROM {T_CODES} WHERE tournament_id = ? AND role = ? LIMIT 1",
+                             [tournament_id, role])
+    row = cursor.fetchone()
+    return dict(zip((c[0] for c in cursor.description), row)) if row is not None else None
 
 
 def issue_codes(db, tournament_id: int, roles=ROLES) -> dict[str, str]:

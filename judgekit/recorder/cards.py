@@ -521,20 +521,26 @@ def read_cards_file(path: Path) -> tuple[dict, list[dict]]:
 
 
 _cache: dict[Path, CardIndex] = {}
+_by_argument: dict[object, CardIndex] = {}   # load_cards' argument as given -> its index
 _cache_lock = threading.Lock()
 
 
-def load_cards(content_dir: Path | None = None) -> CardIndex:
+def load_cards(content_dir: str | Path | None = None) -> CardIndex:
     """The card index from `<content>/cards/` (cached per folder; thread-safe).
 
     `content_dir` defaults to `judgekit.paths.content_dir()`. Raises FileNotFoundError
     (naming the command that regenerates them) when the card files are missing."""
+    index = _by_argument.get(content_dir)   # every request asks: no path resolved each time
+    if index is not None:
+        return index
+    argument = content_dir
     if content_dir is None:
         from judgekit.paths import content_dir as default_content_dir
         content_dir = default_content_dir()
     folder = Path(content_dir).resolve() / "cards"
     index = _cache.get(folder)
     if index is not None:
+        _remember(argument, index)
         return index
     with _cache_lock:
         index = _cache.get(folder)
@@ -547,10 +553,19 @@ def load_cards(content_dir: Path | None = None) -> CardIndex:
                     f"card facts missing ({exc.filename}); run `judgekit cards update`") from None
             index = CardIndex(crypt, library, source)
             _cache[folder] = index
+        _remember(argument, index)
     return index
+
+
+def _remember(argument, index: CardIndex) -> None:
+    """`load_cards(argument)` is `index` from now on, when `argument` is an absolute path
+    (None and a relative path depend on $JUDGEKIT_CONTENT and the working folder)."""
+    if argument is not None and Path(argument).is_absolute():
+        _by_argument[argument] = index
 
 
 def clear_cache() -> None:
     """Forget loaded indexes (after regenerating the files)."""
     with _cache_lock:
+        _by_argument.clear()
         _cache.clear()

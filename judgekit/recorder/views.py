@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 from flask import (Blueprint, current_app, jsonify, redirect, render_template, request,
                    url_for)
@@ -43,7 +42,7 @@ def query_id(name: str) -> int | None:
 def cards():
     """The card index of the app's content folder (`load_cards` loads it once, thread-safe)."""
     content = current_app.config.get("CONTENT_DIR")
-    return load_cards(Path(content) if content else None)
+    return load_cards(content or None)   # as configured (str or Path): a dict look-up once loaded
 
 
 def durable() -> bool:

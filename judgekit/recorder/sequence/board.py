@@ -88,8 +88,14 @@ class BoardMixin:
 
     def minion_facts(self, name: str) -> dict[str, Any]:
         """What the card facts say about a minion, for the page's forms (`facts.minion_facts`:
-        kind, title, votes, bleed, stealth, strength, capacity, clan)."""
-        return minion_facts(name, self.crypt, self.library)
+        kind, title, votes, bleed, stealth, strength, capacity, clan). Kept in the engine's
+        card cache (the facts of a name do not change): every state the page is sent lists
+        each seat's minions. A copy is returned."""
+        key = ("minion", name)
+        found = self._card_cache.get(key)
+        if found is None:
+            found = self._card_cache[key] = minion_facts(name, self.crypt, self.library)
+        return dict(found)
 
     def seat_minions(self, seat: int) -> list[dict[str, Any]]:
         """The minions on the table at `seat`: the stated board first, then those seen

@@ -94,8 +94,11 @@ def disqualified_players(db, tournament_id: int) -> set[int]:
 
 
 def _row(db, table: str, where: str, params: Sequence[Any]) -> dict | None:
-    rows = list(db[table].rows_where(where, list(params), limit=1))
-    return rows[0] if rows else None
+    # a plain query (every signed-in request reads its tournament): sqlite-utils' rows_where
+    # looks the table up in sqlite_master first
+    cursor = db.conn.execute(f"SELECT * FROM [{table}] WHERE {where} LIMIT 1", list(params))
+    row = cursor.fetchone()
+    return dict(zip([c[0] for c in cursor.description], row)) if row is not None else None
 
 
 def _int_id(value: Any, what: str) -> int:
