@@ -52,7 +52,7 @@ def migrate(db) -> None:
 
 # --- the version of derived data ----------------------------------------------------------
 
-_versions: dict[int, str] = {}
+_versions: dict[int, tuple[Any, str]] = {}   # id(cards) -> (cards, version)
 _source_hash: list[str] = []
 
 
@@ -74,14 +74,15 @@ def derived_version(cards) -> str:
     """The version of everything derived from a game's events with this card index: the
     recorder's code and the card facts (their source and counts)."""
     key = id(cards)
-    version = _versions.get(key)
+    kept = _versions.get(key)
+    version = kept[1] if kept is not None and kept[0] is cards else None
     if version is None:
         h = hashlib.sha256(_sources().encode())
         if cards is not None:
             h.update(json.dumps(getattr(cards, "source", {}), sort_keys=True, default=str).encode())
             h.update(f"{len(getattr(cards, '_crypt', ()))}/{len(getattr(cards, '_library', ()))}".encode())
         version = h.hexdigest()[:16]
-        _versions[key] = version
+        _versions[key] = (cards, version)   # the index itself: its id is not reused while kept
     return version
 
 
@@ -100,6 +101,7 @@ class Entry:
 
 _lock = threading.Lock()
 _entries: "OrderedDict[tuple[str, int], Entry]" = OrderedDict()
+_finished: set[tuple[str, int]] = set()   # keys of cached games that have ended
 _locks: "weakref.WeakValueDictionary[tuple[str, int], Any]" = weakref.WeakValueDictionary()
 
 
@@ -146,19 +148,33 @@ def cached(key: tuple[str, int], cards, seats) -> Entry | None:
 
 def keep(key: tuple[str, int], entry: Entry) -> None:
     """Put (or refresh) a game's engine in the cache; drop idle, finished and the least
-    recently used games beyond the limit."""
+    recently used games beyond the limit.
+
+    Every entry and read calls it, so it does not look at every cached game: the cache is
+    in order of last use (`move_to_end`), so the idle games are at its front, and the
+    finished games are listed in `_finished` (a game's end is seen when it is kept)."""
     now = time.monotonic()
     entry.used = now
     with _lock:
         _entries[key] = entry
         _entries.move_to_end(key)
-        for k in list(_entries):
-            e = _entries[k]
-            idle = now - e.used
-            if k != key and (idle > IDLE_S or (e.engine.finished and idle > FINISHED_IDLE_S)):
+        if entry.engine.finished:
+            _finished.add(key)
+        else:
+            _finished.discard(key)
+        for k in list(_finished):
+            e = _entries.get(k)
+            if e is None:
+                _finished.discard(k)
+            elif k != key and now - e.used > FINISHED_IDLE_S:
                 del _entries[k]
-        while len(_entries) > MAX_ENGINES:
-            _entries.popitem(last=False)
+                _finished.discard(k)
+        while _entries:
+            k, e = next(iter(_entries.items()))
+            if k == key or not (len(_entries) > MAX_ENGINES or now - e.used > IDLE_S):
+                break
+            del _entries[k]
+            _finished.discard(k)
 
 
 def forget(key: tuple[str, int]) -> None:
@@ -174,6 +190,7 @@ def cached_count() -> int:
 def clear() -> None:
     with _lock:
         _entries.clear()
+        _finished.clear()
 
 
 # --- snapshots -------------------------------------------------------------------------------
