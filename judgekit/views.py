@@ -7,14 +7,17 @@ stay thin: parse the request, call the domain function, render or jsonify the re
 from __future__ import annotations
 
 import hmac
+import json
 import logging
 import secrets
 import threading
+import time
 from typing import Any
 
 from flask import (Flask, current_app, g, get_flashed_messages, jsonify, render_template,
                    request, session)
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -239,7 +242,8 @@ class SessionInterface(SecureCookieSessionInterface):
     Unchanged on the wire, without Flask's per-request cost: Flask builds the signing
     serializer on every request, before it even looks for the cookie. Here a request
     without a session cookie (an API read such as /api/search, a poll, a first visit) gets
-    its empty session directly, and the serializer is made once per secret key."""
+    its empty session directly, the serializer is made once per secret key, and a cookie
+    already verified is not verified again (its age still is)."""
 
     _serializer: tuple | None = None
 
@@ -254,9 +258,45 @@ class SessionInterface(SecureCookieSessionInterface):
         return cached[1]
 
     def open_session(self, app: Flask, request):
-        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+        value = request.cookies.get(self.get_cookie_name(app))
+        if app.secret_key and not value:
             return self.session_class()
-        return super().open_session(app, request)
+        serializer = self.get_signing_serializer(app)
+        if serializer is None or not value:
+            return super().open_session(app, request)
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        # A phone sends the same cookie with every entry and poll: its signature is checked
+        # once, then the cookie's data is read back from `_verified` (as JSON text, so each
+        # request gets its own copy to change), while its age is still checked every time.
+        seen = _verified.get(value)
+        if seen is not None and seen[2] is serializer:
+            age = int(time.time()) - seen[0]
+            if 0 <= age <= max_age:        # itsdangerous' rule: expired, or from the future
+                return self.session_class(json.loads(seen[1]))
+        try:
+            data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        if _plain(data):                   # JSON round-trips it exactly (no tagged values)
+            if len(_verified) >= _VERIFIED_MAX:
+                _verified.clear()
+            _verified[value] = (int(signed.timestamp()), json.dumps(data), serializer)
+        return self.session_class(data)
+
+
+_VERIFIED_MAX = 1024
+_verified: dict[str, tuple[int, str, Any]] = {}   # cookie -> (signed at, its data, serializer)
+
+
+def _plain(value: Any) -> bool:
+    """Whether `value` is made only of what JSON gives back unchanged: dicts with str keys,
+    lists, str, int, float, bool, None (a tuple, bytes or Markup needs Flask's tags)."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if kind is list:
+        return all(_plain(v) for v in value)
+    return value is None or kind in (str, int, float, bool)
 
 
 # --- routes ----------------------------------------------------------------------------

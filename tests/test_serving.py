@@ -44,6 +44,33 @@ def test_a_session_is_signed_as_before_and_its_serializer_made_once(client, monk
     assert len(made) == 1
 
 
+def _open(app, cookie: str):
+    with app.test_request_context("/", headers={"Cookie": f"session={cookie}"}) as ctx:
+        return app.session_interface.open_session(app, ctx.request)
+
+
+def test_a_session_cookie_is_verified_once_its_age_every_time_and_each_request_gets_a_copy(app, monkeypatch):
+    import time
+
+    from itsdangerous import URLSafeTimedSerializer
+    serializer = app.session_interface.get_signing_serializer(app)
+    cookie = serializer.dumps({"auth": {"7": {"role": "judge", "name": "Ana", "gen": 1}}, "csrf": "tok"})
+    checked = []
+    original = URLSafeTimedSerializer.loads
+    monkeypatch.setattr(URLSafeTimedSerializer, "loads", lambda self, *a, **kw: checked.append(1) or original(self, *a, **kw))
+    first = _open(app, cookie)
+    first["auth"]["7"]["role"] = "organizer"                       # a view changing its session
+    first.setdefault("_flashes", []).append(("ok", "hi"))
+    second = _open(app, cookie)
+    assert dict(second) == {"auth": {"7": {"role": "judge", "name": "Ana", "gen": 1}}, "csrf": "tok"}
+    assert len(checked) == 1                                        # the signature was checked once
+    assert dict(_open(app, cookie[:-2] + ("AA" if not cookie.endswith("AA") else "BB"))) == {}   # forged: empty
+    lifetime = app.permanent_session_lifetime.total_seconds()
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + lifetime + 5)
+    assert dict(_open(app, cookie)) == {}                           # expired, even though it was seen
+
+
 def test_a_forged_session_cookie_is_an_empty_session(app, client):
     """A cookie that does not carry the server's signature grants nothing: the CSRF token
     it claims is not the session's."""
