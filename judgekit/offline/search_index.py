@@ -4,11 +4,16 @@ It is generated from the server's `Search`, so the browser scores the same entri
 the same numbers and never has to stem:
 
 - `parts`: the rules and the cards, each ranked by its own statistics as on the server:
-  every search entry in the server's document order with its text (for phrases and
-  snippets, tokenized in the browser when first needed) and field lengths, the part's
-  postings (per field, stem -> `[doc delta, count, …]`; the weight is count x the field's
-  posting boost in a float32), its entry count, average lengths and `max_postings` (the
-  cards: a common term scores only its best entries);
+  every search entry in the server's document order (key, doc, section, number, kind: what
+  ranking reads), its field lengths, the stems of its body and title as ids into `stems`
+  (phrases are checked on them), the numbers it states, the part's postings (per field,
+  stem -> `[doc delta, count, …]`; the weight is count x the field's posting boost in a
+  float32), its entry count, average lengths and `max_postings` (the cards: a common term
+  scores only its best entries). Numbers (postings, lengths, stem ids) are packed a
+  character each in strings (`encode_ids`): a phone's JSON.parse reads a string far faster
+  than the same numbers in arrays, and the browser decodes a term or an entry when needed;
+- the entries' text (title, body, context, link, anchors) is not in the index but in
+  `text_files`, CHUNK entries a file: the browser reads the files of the results it shows;
 - `card_names`: the table of card names a query may name (`judgekit.cards.names`), so the
   browser puts the same cards first; `card_groups`: each card's groups (card id -> group
   ids), whose rulings follow a query that is only the card's name; `params` carries how the
@@ -49,8 +54,8 @@ FORMAT = 9
 
 FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
-COLUMNS = ("key", "doc", "section", "number", "title", "kind")
-TEXT_COLUMNS = ("body", "context", "url", "anchors")
+COLUMNS = ("key", "doc", "section", "number", "kind")
+TEXT_COLUMNS = ("title", "body", "context", "url", "anchors")
 #: entries per text file: a page of results reads a few small files, not the whole text
 CHUNK = 128
 
@@ -89,7 +94,7 @@ def _text_rows(index: SearchIndex) -> list[list]:
     rows = []
     for key in index.postings.keys:
         e = index.entries[key]
-        rows.append([e.body, e.context, e.url, [[offset, anchor] for offset, anchor in e.anchors]])
+        rows.append([e.title, e.body, e.context, e.url, [[offset, anchor] for offset, anchor in e.anchors]])
     return rows
 
 
@@ -177,13 +182,20 @@ def _indexes(search: Search) -> list[SearchIndex]:
     return [search.rules] + ([search.cards] if search.cards is not None else [])
 
 
+def _key_rest(key: str, doc: str, section: str) -> str:
+    """What an entry's key adds to `doc/section` ("#r2"), or "=" and the key."""
+    head = f"{doc}/{section}"
+    return key[len(head):] if key.startswith(head) and not key[len(head):].startswith("=") else "=" + key
+
+
 def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
     """One part's entries (in the server's document order), statistics and limits."""
     p = index.postings
-    rows = []
+    rows, docs, kinds = [], {}, {}
     for docnum, key in enumerate(p.keys):
         e = index.entries[key]
-        rows.append([e.key, e.doc, e.section, e.number, e.title, e.kind])
+        rows.append([_key_rest(e.key, e.doc, e.section), docs.setdefault(e.doc, len(docs)), e.section,
+                     e.number, kinds.setdefault(e.kind, len(kinds))])
     for stated in index.stated:
         for _, units in stated:
             if any(ch in u for u in units for ch in "|;:,"):
@@ -215,8 +227,12 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "token_totals": {f: sum(p.lengths[f]) for f in FIELDS},
         # one array per entry, in the order of `columns` (JSON objects for 6,600 entries
         # would cost the phone more to read than the search itself); the text is elsewhere
+        # (the key as what follows `doc/section`, or `=` and the whole key; doc and kind as
+        # their place in `docs` and `kinds`: entry_dicts)
         "columns": list(COLUMNS),
         "entries": rows,
+        "docs": list(docs),
+        "kinds": list(kinds),
         # the body's and the title's stems (ids into `stems`) for the phrase checks
         "tokens": _tokens(index, ids),
         # the text columns, CHUNK entries a file (`text_files`)
@@ -230,6 +246,10 @@ def entry_dicts(part: dict, texts: list[dict] | None = None) -> list[dict[str, A
     """A shipped part's entries as dicts (as the browser reads them), with their text
     columns when `texts` (that part's text files, in order) are given."""
     out = [dict(zip(part["columns"], row)) for row in part["entries"]]
+    for e in out:
+        e["doc"], e["kind"] = part["docs"][e["doc"]], part["kinds"][e["kind"]]
+        rest = e["key"]
+        e["key"] = rest[1:] if rest.startswith("=") else f"{e['doc']}/{e['section']}{rest}"
     lengths, numbers = decode_ids(part["lengths"]), decode_numbers(part["numbers"])
     for i, e in enumerate(out):
         e["lengths"] = lengths[i * len(FIELDS):(i + 1) * len(FIELDS)]
@@ -246,7 +266,7 @@ def text_name(part: str, number: int) -> str:
 
 
 def text_files(search: Search) -> dict[str, bytes]:
-    """The entries' text (body, context, link, anchors), CHUNK entries a file, by file name:
+    """The entries' text (title, body, context, link, anchors), CHUNK entries a file, by file name:
     the browser reads only the files of the entries it shows."""
     if isinstance(search, SearchIndex):
         search = Search(search)

@@ -122,21 +122,25 @@
     this.boosts = data.params.field_boosts;                 // {title: 3, body: 1, context: .6}
     this.words = tables.words;
     this.stop = tables.stop;
-    var columns = part.columns, width = columns.length;
-    this.entries = part.entries.map(function (row) {      // arrays in the order of part.columns
-      var e = {};
-      for (var i = 0; i < width; i++) e[columns[i]] = row[i];
-      return e;
+    // arrays in the order of part.columns: the key as what follows doc/section (or "=" and the
+    // key), the doc and the kind as their place in part.docs and part.kinds
+    var at = {}, docs = part.docs, kinds = part.kinds;
+    part.columns.forEach(function (c, i) { at[c] = i; });
+    this.entries = part.entries.map(function (row, docnum) {
+      var doc = docs[row[at.doc]], section = row[at.section], rest = row[at.key];
+      return { key: rest.charAt(0) === "=" ? rest.slice(1) : doc + "/" + section + rest, doc: doc,
+               section: section, number: row[at.number], kind: kinds[row[at.kind]],
+               docnum: docnum };
     });
     // each entry's body and title stems, as ids (phrases are checked on them, not on the text)
     this.stems = tables.stems;
     // each entry's field lengths, in the order of `fields` (entry docnum: [docnum * 3 + field])
     this.lengths = decodeIds(part.lengths);
     var width = this.fields.length;
-    this.ids = { body: decodeIds(part.tokens.body), title: decodeIds(part.tokens.title) };
+    this.ids = part.tokens;                                  // packed: decoded an entry at a time
     this.starts = { body: starts(this.lengths, width, this.fields.indexOf("body")),
                     title: starts(this.lengths, width, this.fields.indexOf("title")) };
-    // the entries' text (body, context, link, anchors): CHUNK entries a file, read when shown
+    // the entries' text (title, body, context, link, anchors): CHUNK entries a file, read when shown
     this.chunk = part.chunk;
     this.textColumns = part.text_columns;
     this.texts = [];                                        // chunk number -> Promise
@@ -158,8 +162,7 @@
     this.fields.forEach(function (f) { Object.keys(self.packed[f]).forEach(function (st) { self.vocab.add(st); }); });
     this.byNumber = new Map();
     this.byKey = new Map();
-    this.entries.forEach(function (e, docnum) {
-      e.docnum = docnum;
+    this.entries.forEach(function (e) {
       self.byKey.set(e.key, e);
       if (e.kind === "section") {
         var k = e.section.toLowerCase();
@@ -272,10 +275,11 @@
   OfflineIndex.prototype.stemPositions = function (e, field) {
     var name = field === "title" ? "titleStems" : "bodyStems";
     if (!e[name]) {
-      var ids = this.ids[field], from = this.starts[field][e.docnum], to = this.starts[field][e.docnum + 1];
+      var from = this.starts[field][e.docnum], to = this.starts[field][e.docnum + 1];
+      var ids = decodeIds(this.ids[field].slice(from, to));
       var out = new Map(), stems = this.stems;
       for (var i = from; i < to; i++) {
-        var st = stems[ids[i]], list = out.get(st);
+        var st = stems[ids[i - from]], list = out.get(st);
         if (list) list.push(i - from); else out.set(st, [i - from]);
       }
       e[name] = out;

@@ -26,8 +26,16 @@
     return (el && el.getAttribute("data-offline-index")) || "/offline/search-index.json";
   }
 
+  // a file of the index: from the saved copy if this device keeps one (read straight from the
+  // cache, without a trip through the service worker), else from the network
+  function saved(url) {
+    var fresh = function () { return fetch(url); };
+    if (!window.caches) return fresh();
+    return caches.match(url).then(function (r) { return r || fresh(); }, fresh);
+  }
+
   function getJson(url, what) {
-    return fetch(url).then(function (r) {
+    return saved(url).then(function (r) {
       if (!r.ok) throw new Error(what + " answered " + r.status);
       return r.json();
     });
@@ -46,7 +54,7 @@
   function load() {
     if (!loading) {
       mark("fetch");
-      loading = fetch(indexUrl()).then(function (r) {
+      loading = saved(indexUrl()).then(function (r) {
         if (!r.ok) throw new Error("the offline index answered " + r.status);
         return r.text();
       }).then(function (text) {
@@ -79,18 +87,19 @@
 
   function CardNames(table) {
     var self = this;
-    this.keys = new Map(Object.entries(table.keys));
+    var keys = table.keys, own = Object.prototype.hasOwnProperty;
+    // the JSON object as it is (5,000 names: a Map made of it costs a phone more than the lookups)
+    this.keys = { get: function (k) { return own.call(keys, k) ? keys[k] : undefined; } };
     this.common = new Set(table.common);
     this.phrases = new Set(table.phrases);
     this.filler = new Set(table.filler || []);
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
-    this.byStart = new Map();
-    this.keys.forEach(function (_, key) {
+    this.byStart = new Map();                               // first letter and length -> keys
+    Object.keys(keys).forEach(function (key) {
       if (key.length < self.typoMin) return;
-      var k = key.charAt(0) + SEP + key.length;
-      if (!self.byStart.has(k)) self.byStart.set(k, []);
-      self.byStart.get(k).push(key);
+      var k = key.charCodeAt(0) * 1024 + key.length, list = self.byStart.get(k);
+      if (list) list.push(key); else self.byStart.set(k, [key]);
     });
   }
 
@@ -104,7 +113,7 @@
     var key = words.join("");
     if (key.length < this.typoMin) return null;
     for (var size = key.length - 1; size <= key.length + 1; size++) {
-      var cands = this.byStart.get(key.charAt(0) + SEP + size) || [];
+      var cands = this.byStart.get(key.charCodeAt(0) * 1024 + size) || [];
       for (var i = 0; i < cands.length; i++) {
         if (cands[i] !== key && withinOneEdit(key, cands[i])) return this.keys.get(cands[i]);
       }
@@ -251,11 +260,30 @@
       return pe[0].readTexts(pe[1]);
     })).then(function () {
       mark("texts");
+      self.readRestWhenIdle();
       return ranked.map(function (h) {
         var part = self.rules.byKey.has(h.entry.key) ? self.rules : self.cards;
         return part.withSnippet(h, ranked.stems[part === self.rules ? 0 : 1]);
       });
     });
+  };
+
+  // after the first search, the other text files one at a time while the phone is idle: the
+  // next searches then read none
+  Search.prototype.readRestWhenIdle = function () {
+    if (this.idleReading) return;
+    this.idleReading = true;
+    var todo = [];
+    [this.rules, this.cards].forEach(function (part) {
+      if (!part) return;
+      for (var n = 0; n * part.chunk < part.entries.length; n++) todo.push([part, n]);
+    });
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+    function next() {
+      var item = todo.shift();
+      if (item) idle(function () { item[0].readChunk(item[1]).then(next, next); });
+    }
+    next();
   };
 
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
