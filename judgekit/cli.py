@@ -51,9 +51,11 @@ def make_app(ctx: click.Context, quiet: bool = False):
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None) -> None:
     """Start the app on a production WSGI server (waitress)."""
+    from judgekit import malloc
     from judgekit.live import serving
     from judgekit.netinfo import lan_addresses
 
+    malloc.tune()  # before any thread: sign-ins' scrypt blocks are given back (judgekit/malloc.py)
     started = time.perf_counter()
     app = make_app(ctx)
     app.config["LISTEN_HOST"] = host  # the pages' share links say when phones cannot connect
