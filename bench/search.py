@@ -33,7 +33,8 @@ sys.path.insert(0, str(ROOT))
 from judgekit import paths  # noqa: E402
 from judgekit.rules.corpus import load_corpus  # noqa: E402
 from judgekit.rules.service import _card_entries, _cards_stamp  # noqa: E402
-from judgekit.rules.search import Search, build_index, entries_of, index_stamp  # noqa: E402
+from judgekit.rules.card_ranking import Search  # noqa: E402
+from judgekit.rules.search import build_index, entries_of, index_stamp  # noqa: E402
 
 
 def load_queries(path: Path) -> list[tuple[str, list[str]]]:

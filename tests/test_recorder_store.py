@@ -82,6 +82,35 @@ def test_client_id_is_idempotent_and_conflicts_refused(db):
     assert len(store.load_events(db, gid)) == 1
 
 
+def test_a_retried_correction_is_a_duplicate_not_already_retracted(db):
+    """QA: a page that sends Undo (a retract) again after a lost answer, with the same
+    client ids, was refused 409 "already taken back" (the outbox then kept the entry as
+    refused) instead of getting the stored retract back; likewise a retried amend whose
+    event was taken back since."""
+    gid = store.create_game(db, SEATS)
+    store.append_events(db, gid, [ev("note", text="a", client_id="n1"), ev("note", text="b", client_id="n2")],
+                        cards=cards())
+    undo = [ev("retract", target=1, client_id="u1"), ev("retract", target=2, client_id="u2")]
+    first = store.append_events(db, gid, undo, cards=cards())
+    assert first.new == 2
+    again = store.append_events(db, gid, undo, cards=cards())
+    assert not isinstance(again, store.StoreError), again
+    assert again.new == 0 and [e["seq"] for e in again.events] == [e["seq"] for e in first.events]
+    assert all(e.get("duplicate") is True for e in again.events)
+    # a new retract of a retracted event (another client id) is still refused
+    other = store.append_events(db, gid, ev("retract", target=1, client_id="u3"), cards=cards())
+    assert isinstance(other, store.StoreError) and other.status == 409 and other.field == "target"
+    # an amend sent again after its event was taken back: the stored amend, not a refusal
+    store.append_events(db, gid, ev("note", text="c", client_id="n3"), cards=cards())
+    fix = ev("amend", target=5, fields={"text": "C"}, client_id="a1")
+    stored = store.append_events(db, gid, fix, cards=cards())
+    store.append_events(db, gid, ev("retract", target=5, client_id="u4"), cards=cards())
+    retried = store.append_events(db, gid, fix, cards=cards())
+    assert not isinstance(retried, store.StoreError), retried
+    assert retried.new == 0 and retried.events[0]["seq"] == stored.events[0]["seq"]
+    assert len(store.load_events(db, gid)) == 7
+
+
 def test_a_bad_event_in_a_batch_stores_nothing(db):
     gid = store.create_game(db, SEATS)
     store.append_events(db, gid, ev("turn.start", 1), cards=cards())

@@ -127,7 +127,7 @@ def require_role(tid, action: str) -> Identity:
     if who is not None and who.may(action):
         g.identity = who
         return who
-    what = roles.ACTIONS[action].description if action in roles.ACTIONS else f"do this"
+    what = roles.ACTIONS[action].description if action in roles.ACTIONS else "do this"
     needed_label = roles.label(needed)
     if needed == roles.HEAD_JUDGE:
         needed_label = "head judge or the organizer"

@@ -42,11 +42,12 @@ from typing import Any
 from whoosh.analysis import STOP_WORDS
 
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
-from judgekit.rules.search import (B, CARD_FACTOR, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
+from judgekit.rules.card_ranking import (CARD_FACTOR, COVERAGE_LEAD, NEAR_TIE, OWN_RULINGS,
+                                         YIELD_SHARE, Search)
+from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
-                                   OWN_RULINGS, QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD,
-                                   YIELD_SHARE, NEAR_TIE, COVERAGE_LEAD,
-                                   Search, SearchIndex, analyze, index_stamp, question_stems)
+                                   QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD,
+                                   SearchIndex, analyze, index_stamp, question_stems)
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
@@ -215,8 +216,8 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "n": p.n,
         "avg": {f: p.avg[f] for f in FIELDS},
         "max_postings": index.max_postings,
-        "group_factor": index.group_factor,
-        "text_factor": index.text_factor,
+        "group_factor": index.factors.group_factor if index.factors else 1.0,
+        "text_factor": index.factors.text_factor if index.factors else 1.0,
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
         # browser scores without tokenizing every entry first
         "postings": postings,

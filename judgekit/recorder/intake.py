@@ -146,12 +146,16 @@ def plan_batch(conn, game: dict[str, Any], events: list[dict[str, Any]], last: i
     fixes: checked.Corrections | None = None
     for i, event in enumerate(events):
         where = i if is_list else None
+        cid = event.get("client_id")
+        row = None if cid is None or cid in seen_ids else conn.execute(
+            "SELECT seq, time, data FROM events WHERE game_id = ? AND client_id = ?", [game_id, cid]).fetchone()
         if event["type"] in ("retract", "amend"):
             if event["target"] > last:
                 return StoreError(400, "target", f"there is no event {event['target']} in this game", where)
             fixes = fixes or checked.load_corrections(conn, game_id)
             gone = fixes.retracted | {e["target"] for e in new_events if e["type"] == "retract"}
-            if event["target"] in gone:
+            # a correction sent again (its client id stored: a lost answer) is judged by its id below
+            if row is None and event["target"] in gone:
                 what = "retract" if event["type"] == "retract" else "amend"
                 return StoreError(409, "target", f"event {event['target']} is already retracted: "
                                   f"nothing to {what} (record it again instead)", where,
@@ -164,15 +168,12 @@ def plan_batch(conn, game: dict[str, Any], events: list[dict[str, Any]], last: i
                 fields.index = where
                 return StoreError.from_event_error(fields)
             event = dict(event, fields=fields)
-        cid = event.get("client_id")
         if cid is not None:
             if cid in seen_ids:
                 if _content(seen_ids[cid]) != _content(event):
                     return StoreError(409, "client_id", f"client_id {cid!r} is used twice with different content", where)
                 stored.append(seen_ids[cid])
                 continue
-            row = conn.execute("SELECT seq, time, data FROM events WHERE game_id = ? AND client_id = ?",
-                               [game_id, cid]).fetchone()
             if row is not None:
                 earlier = event_from_row({"seq": row[0], "time": row[1], "data": row[2]})
                 if _content(earlier) != _content(event):

@@ -8,11 +8,10 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import markdown
 
-from judgekit.rules.corpus import Block, Corpus, Document, ListItem, Section, slugify
+from judgekit.rules.corpus import Block, Corpus, Document, ListItem, Section
 from judgekit.rules.search import section_url
 
 # Glossary terms too common to link on every page.

@@ -6,7 +6,8 @@ rules, per card, per ruling (`entries.py`), stored with their analysis and posti
 - Query words are expanded with the judges' synonym table (`synonyms.py`).
 - One typo is tolerated in words of five letters or more that the index does not know.
 - A query that is a section number ("3.7.2", "A.2.1", "section 4.1.1") goes straight to it;
-  a card a query names ("deflection", "is it too late for direct intervention") comes first.
+  a card a query names ("deflection", "is it too late for direct intervention") comes first
+  (`card_ranking.py`: the cards' part, and the rules and cards merged in one list).
 - Snippets are cut from the entry's text around the matched words, with `<mark>`.
 
 The query is never handed to a query parser: it is split into words by the analyzer, so
@@ -24,12 +25,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
 from judgekit.rules.analysis import (ANALYZER, WORD, analyze, closeness, make_analyzer,  # noqa: F401
                                      number_value, numbers_in, phrase_item, query_stems, query_tokens,
                                      stated_numbers, stem_word, within_one_edit)
-from judgekit.cards.names import CardNames
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.entries import Entry, entries_of, section_url  # noqa: F401  (the search's names)
 from judgekit.rules.index_store import (B, FIELD_BOOSTS, K1, POSTING_BOOSTS, Postings,  # noqa: F401
@@ -163,6 +163,15 @@ class Group:
         return {s for alt in self.alts for s in alt}
 
 
+class EntryFactors(Protocol):
+    """A part's own factor for a candidate entry's score (1.0: none), given the query's
+    groups, the entry's docnum, the query weight it holds (`covered`), and per group the
+    entries holding it in their body / title (`body_of[i]`, `title_of[i]`, made when asked)."""
+
+    def __call__(self, key: str, groups: list[Group], d: int, covered: float,
+                 body_of, title_of) -> float: ...
+
+
 class SearchIndex:
     """An open index plus the in-memory entries used for snippets, ranking and lookups."""
 
@@ -171,15 +180,15 @@ class SearchIndex:
 
     def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
                  part: StoredPart | None = None, max_postings: int | None = None,
-                 group_factor: float = 1.0, text_factor: float = 1.0):
+                 factors: EntryFactors | None = None):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
         `max_postings`: for a large part (the cards), a term found in more entries scores
         only the `max_postings` entries where it weighs most (and only those are checked
         for phrases): "vampire" is in 3,900 cards, and a query must not add up all of them.
-        `group_factor`: a card group's ruling ranks up to this much lower (see GROUP_FACTOR);
-        `text_factor`: a card's own text ranks this much lower than rulings (CARD_TEXT_FACTOR)."""
+        `factors`: the part's own factor for a candidate entry's score (the cards':
+        `judgekit.rules.card_ranking.CardFactors`); none for the rules."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -191,13 +200,7 @@ class SearchIndex:
         self.postings = part.postings
         self._weights = dict(derived["weights"])    # term -> (docnums, weights): two arrays
         self.max_postings = max_postings
-        self.group_factor = group_factor
-        self._groups_rulings = frozenset(k for k, e in self.entries.items()
-                                         if e.doc == "cards" and e.section.startswith("G")) \
-            if group_factor != 1.0 else frozenset()
-        self.text_factor = text_factor
-        self._card_texts = frozenset(k for k, e in self.entries.items() if e.kind == "card") \
-            if text_factor != 1.0 else frozenset()
+        self.factors = factors
         # field -> truncated term -> the entries kept for it that hold it in that field
         self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
         if max_postings:
@@ -433,28 +436,6 @@ class SearchIndex:
             found.append(docs)
         return frozenset().union(*found)
 
-    def _group_ruling_factor(self, groups: list[Group], d: int, covered: float, body_of) -> float:
-        """How much lower a card group's ruling ranks: by `group_factor` as far as its match
-        is only in its title (the group's name, a generic phrase), not at all as far as the
-        ruling's own text holds the query's words: `covered` is the query weight it holds,
-        the factor goes from `group_factor` (none of it in the text) to 1 (all of it)."""
-        if not covered:
-            return self.group_factor
-        in_body = 0.0
-        for i, g in enumerate(groups):
-            if g.number is None and d in body_of[i]:
-                in_body += g.weight
-        return self.group_factor + (1.0 - self.group_factor) * in_body / covered
-
-    def _card_text_factor(self, groups: list[Group], d: int, covered: float, title_of) -> float:
-        """A card's own entry matched by a question: `text_factor`, unless its name holds
-        every word it matches (a misspelt name the name table missed, "direct intervension")."""
-        in_title = 0.0
-        for i, g in enumerate(groups):
-            if g.number is None and d in title_of[i]:
-                in_title += g.weight
-        return 1.0 if covered and in_title >= covered else self.text_factor
-
     def _phrase_candidates(self, fname: str, term: str):
         """The entries holding `term` in field `fname` that a phrase is looked for in."""
         kept = self._phrase_docs[fname].get(term)
@@ -487,6 +468,7 @@ class SearchIndex:
         # once per query when a candidate first needs them
         body_of = Lazy(lambda i: self._field_group_docs(groups[i], self._body_docs))
         title_of = Lazy(lambda i: self._field_group_docs(groups[i], self._title_docs))
+        factors = self.factors
         ranked = []
         for key, score in self._candidates(groups, text, group_docs):
             if key in seen:
@@ -499,12 +481,7 @@ class SearchIndex:
                 elif d in docs:
                     covered += g.weight
             coverage = covered / total
-            if key in self._groups_rulings:
-                factor = self._group_ruling_factor(groups, d, covered, body_of)
-            elif key in self._card_texts:
-                factor = self._card_text_factor(groups, d, covered, title_of)
-            else:
-                factor = 1.0
+            factor = 1.0 if factors is None else factors(key, groups, d, covered, body_of, title_of)
             ranked.append((score * coverage * coverage * coverage * factor, key, coverage))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
@@ -560,153 +537,6 @@ def check_query(text) -> str:
 
 #: What the results of a source other than a rules document are grouped under.
 SOURCE_TITLES = {"cards": "Cards & rulings"}
-
-#: Card results' scores against the rules': the cards and rulings rank among themselves by
-#: their own statistics (thousands of entries sharing the rules' words, "torn", "combat",
-#: "replace"); scaled by this they answer card questions without burying rules answers.
-CARD_FACTOR = 0.15
-CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
-#: A card group's name is a generic phrase ("Equip or employ another card from hand") that
-#: matches generic questions on every word: a group's ruling matched only through its name
-#: ranks this much below the cards' own text and rulings; as far as the ruling's own text
-#: holds the question's words, it ranks as they do (SearchIndex._group_ruling_factor).
-GROUP_FACTOR = 0.15
-#: A card's own text, matched by a question that does not name it, ranks this much lower
-#: than the rulings: a behaviour question ("is an animal ally a mortal") is answered by a
-#: ruling, and card texts share its words by the dozen.
-CARD_TEXT_FACTOR = 0.8
-
-
-#: A query that is only a card's name ("deflection") asks for the card: its first rulings
-#: (its own, then its groups') follow it, at most this many.
-OWN_RULINGS = 3
-
-
-class Search:
-    """The one search box: the rules' index and the cards' index, each ranked by its own
-    statistics, merged by score (the cards' scaled by `CARD_FACTOR`). A query that names a
-    section goes to it; cards the query names come first (`judgekit.cards.names`), and a
-    query that is only a card's name has the card's first rulings after it (`OWN_RULINGS`)."""
-
-    def __init__(self, rules: SearchIndex, cards: SearchIndex | None = None,
-                 names: CardNames | None = None, stamp: str | None = None,
-                 card_groups: dict[str, list[str]] | None = None):
-        self.rules, self.cards, self.names = rules, cards, names
-        self.card_groups = card_groups or {}     # card id -> its groups' ids (page order)
-        self.corpus = rules.corpus
-        self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
-        self._rulings: dict[str, list[str]] | None = None
-
-    @classmethod
-    def open(cls, corpus: Corpus, index_dir: str | Path, stamp: str) -> "Search":
-        stored = load_index(index_dir, stamp)
-        if stored is None:
-            return cls(SearchIndex(corpus))
-        with no_gc():
-            rules = SearchIndex(corpus, part=stored.parts["rules"])
-            cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
-                                group_factor=GROUP_FACTOR, text_factor=CARD_TEXT_FACTOR) if "cards" in stored.parts else None
-        table = stored.extra.get("card_names")
-        return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,
-                   stored.extra.get("card_groups"))
-
-    @property
-    def entries(self) -> dict[str, Entry]:
-        if self.cards is None:
-            return self.rules.entries
-        return {**self.rules.entries, **self.cards.entries}
-
-    def doc_count(self) -> int:
-        return self.rules.doc_count() + (self.cards.doc_count() if self.cards else 0)
-
-    def named_cards(self, text: str) -> list[Entry]:
-        """The card entries a query names, in its order."""
-        if self.names is None or self.cards is None:
-            return []
-        found = (self.cards.entries.get(f"cards/{h.card_id}") for h in self.names.find(text))
-        return [e for e in found if e is not None]
-
-    def own_rulings(self, card: Entry) -> list[Entry]:
-        """The card's first `OWN_RULINGS` ruling entries: its own, then its groups'."""
-        if self._rulings is None:    # section (card or group id) -> its ruling keys, in order
-            by_section: dict[str, list[str]] = {}
-            for key, e in self.cards.entries.items():
-                if e.kind == "ruling":
-                    by_section.setdefault(e.section, []).append(key)
-            for keys in by_section.values():
-                keys.sort(key=lambda k: int(k.rsplit("#r", 1)[1]))
-            self._rulings = by_section
-        keys = list(self._rulings.get(card.section, ()))
-        for gid in self.card_groups.get(card.section, ()):
-            if len(keys) >= OWN_RULINGS:
-                break
-            keys += self._rulings.get(gid, ())
-        return [self.cards.entries[k] for k in keys[:OWN_RULINGS]]
-
-    def _named_with_rulings(self, text: str) -> list[Entry]:
-        """The cards the query names; a query that is only names has each card's rulings after it."""
-        if self.names is None or SECTION_QUERY.match(text):
-            return []
-        found = self.names.find(text)
-        named = [e for e in (self.cards.entries.get(f"cards/{h.card_id}") for h in found) if e is not None]
-        if not self.names.only_names(text, found):
-            return named
-        return [x for e in named for x in [e, *self.own_rulings(e)]]
-
-    def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
-        text = check_query(text)
-        if self.cards is None:
-            return self.rules.search(text, limit)
-        named = self._named_with_rulings(text)
-        rules_hits, stems = self.rules.search(text, limit, snippets=False)
-        card_hits, card_stems = self.cards.search(text, limit, named, snippets=False)
-        direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]
-        rest_r = [h for h in rules_hits if h.score < 1000.0]
-        rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url, h.coverage)
-                  for h in card_hits if h.score < 1000.0]
-        shown = [self.rules.with_snippet(h, stems) if h.entry.key in self.rules.entries
-                 else self.cards.with_snippet(h, card_stems) for h in merge(direct, rest_r, rest_c, limit)]
-        return shown, sorted(set(stems) | set(card_stems))
-
-
-#: A source's entry that would be the third of its section on top yields to the other
-#: source's best when that one scores at least this share of it ("cancel a card as it is
-#: played": two paragraphs of the cancellation window, then the cards, not a third paragraph).
-YIELD_SHARE = 0.2
-#: Near a tie (the other source's best scores at least NEAR_TIE of this one's), the entry
-#: that holds clearly more of the question (COVERAGE_LEAD more of its weight, each by its own
-#: part's statistics) comes first.
-NEAR_TIE = 0.9
-COVERAGE_LEAD = 0.2
-
-
-def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> list[Hit]:
-    """The rules' and the cards' hits in one list, best score first, each source's own
-    order kept; a third entry of one section yields to the other source's best, and near a
-    tie the entry holding more of the question comes first (above)."""
-    merged = list(direct)
-    seen: dict[tuple[str, str], int] = {}
-    for h in merged:
-        seen[(h.entry.doc, h.entry.section)] = seen.get((h.entry.doc, h.entry.section), 0) + 1
-    heads = [rules, cards]
-    at = [0, 0]
-    while len(merged) < limit and (at[0] < len(rules) or at[1] < len(cards)):
-        live = [k for k in (0, 1) if at[k] < len(heads[k])]
-        pick = max(live, key=lambda k: (heads[k][at[k]].score, -k))
-        if len(live) == 2:
-            other = 1 - pick
-            h, o = heads[pick][at[pick]], heads[other][at[other]]
-            repeat, o_seen = seen.get((h.entry.doc, h.entry.section), 0), seen.get((o.entry.doc, o.entry.section), 0)
-            if repeat >= 2 and o_seen < 2 and o.score >= YIELD_SHARE * h.score:
-                pick = other
-            elif o.score >= NEAR_TIE * h.score and o.coverage >= h.coverage + COVERAGE_LEAD:
-                pick = other
-        h = heads[pick][at[pick]]
-        at[pick] += 1
-        merged.append(h)
-        seen[(h.entry.doc, h.entry.section)] = seen.get((h.entry.doc, h.entry.section), 0) + 1
-    return merged[:limit]
-
 
 @lru_cache(maxsize=1)
 def question_stems() -> frozenset[str]:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Callable
 
 from judgekit.rules.corpus import Corpus, load_corpus
-from judgekit.rules.search import (Entry, QueryError, Search, build_index, index_is_current,
-                                   index_stamp)
+from judgekit.rules.card_ranking import Search
+from judgekit.rules.search import Entry, QueryError, build_index, index_is_current, index_stamp
 
 _CORPUS_CACHE: dict[tuple, Corpus] = {}
 _SERVICES: dict[tuple[str, str], "RulesService"] = {}

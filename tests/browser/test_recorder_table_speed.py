@@ -128,7 +128,7 @@ GESTURES = {
     "vote (two titled vampires)": [tap(VOTE.format(1), "For 4")],
     "vote": None,   # by seat, below
     "referendum": [tap(DECK, "Referendum passes (6 for, 2 against)")],
-    "influence": [tap(DECK, "4 ✓")],
+    "influence": [tap(DECK, "Ana transfers 4 pool (records it)")],
     "discard": [tap(DECK, "Ana discards a card")],
     "end of turn": [tap(DECK, "Ana: end of turn")],
 }

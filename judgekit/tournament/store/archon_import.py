@@ -22,7 +22,6 @@ comes back as a problem naming where it happened.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from judgekit.db import transaction
 from judgekit.tournament import archon_read

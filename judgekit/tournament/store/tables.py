@@ -27,7 +27,6 @@ from judgekit.tournament.store.base import (
     T_SEATS,
     T_TABLES,
     TournamentError,
-    _clean_int,
     _clean_text,
     _int_id,
     _row,
