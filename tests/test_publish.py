@@ -119,6 +119,6 @@ def test_a_short_copy_under_a_project_page_path(app, tmp_path):
     home = (out / "index.html").read_text(encoding="utf-8")
     index_url = f"/judgekit/offline/search-index.json{version}"
     assert f'<link rel="preload" href="{index_url}" as="fetch" crossorigin>' in home
-    assert f'src="/judgekit/static/offline-early.js" data-offline-index="{index_url}" async' in home
+    assert f'src="/judgekit/static/offline-early.js" data-offline-index="{index_url}"></script>' in home
     assert "/judgekit/static/offline-early.js" in config["precache"]
     assert "offline-early.js" not in card                     # the other pages read it when needed

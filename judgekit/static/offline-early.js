@@ -1,7 +1,8 @@
 // The published copy's home page: start reading the offline index while the page still
-// opens, so that a judge who types at once does not wait for it. Loaded `async` from the
-// head (templates/rules/home.html), where a `<link rel="preload">` has already asked for the
-// file: this fetch takes that answer, reads and parses it. static/offline-search.js takes
+// opens, so that a judge who types at once does not wait for it. Loaded from the head
+// (templates/rules/home.html; not `async`, which Chrome ran only just before the page's
+// other scripts), after a `<link rel="preload">` that has already asked for the file: this
+// fetch takes that answer, reads and parses it while the page goes on loading. static/offline-search.js takes
 // window.judgekitIndexEarly ({url, data: Promise of the parsed index}) when the address
 // matches, else reads the index itself.
 (function () {

@@ -74,6 +74,7 @@
   function load() {
     if (!loading) {
       loading = readIndex().then(function (data) {
+        mark("setup");
         var search = new Search(data);
         mark("ready");
         return search;
