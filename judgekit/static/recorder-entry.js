@@ -269,6 +269,8 @@
               if (cf && (cf.types || []).indexOf("Reaction") >= 0) c.spec.base.type = "reaction";
               plan(c);
               c.refresh();
+              var head = form.querySelector(".rec-ask-title");   // "Play a card" -> what it is
+              if (head && !opts.title && c.spec.base.type === "reaction") head.textContent = "Reaction";
             });
           }}),
           field("minion", null, {label: "Played by", show: function (c) {

@@ -108,7 +108,7 @@
 
   function renderSeats(st) {
     var n = SEATS.length, a = st.action, turn = st.turn;
-    var acting = turn.ended ? null : turn.seat;
+    var acting = turn.ended || st.game_over ? null : turn.seat;   // a game over: no one acts
     var actor = acting ? st.seats[acting - 1] : null;
     document.querySelectorAll(".rec-seat").forEach(function (node) {
       var s = +node.dataset.seat, info = st.seats[s - 1];

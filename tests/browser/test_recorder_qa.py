@@ -95,6 +95,7 @@ def test_deflection_through_the_card_form_asks_for_the_new_target(phone, live_se
     form.locator("[role=option]", has_text="Deflection").first.click()
     new_target = form.locator("[data-field=target_seat]")
     expect(new_target.locator(".rec-field-label")).to_have_text("New target")
+    expect(form.locator(".rec-ask-title")).to_have_text("Reaction")
     # the seats it may go to: not Bruno (who plays it), not Ana (who acts)
     expect(new_target.locator(".rec-chip")).to_have_text(["Cid", "Dee", "Eve"])
     expect(form.locator("[data-field=target]")).to_be_hidden()       # no minion target asked
@@ -202,6 +203,7 @@ def test_a_finished_game_is_read_only_but_for_corrections(phone, live_server, li
     expect(page.locator(".rec-send")).to_be_hidden()
     expect(page.locator(f"{DECK} button")).to_have_count(0)
     expect(page.locator(".rec-seat[data-seat='1']")).to_be_disabled()
+    expect(page.locator(".rec-seat.is-acting")).to_have_count(0)       # no one acts any more
     expect(page.locator("#rec-undo")).to_be_visible()
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "recorder-390-game-over-read-only", full_page=False)
@@ -215,6 +217,7 @@ def test_a_finished_game_is_read_only_but_for_corrections(phone, live_server, li
     expect(page.locator("#rec-more")).to_be_visible()
     expect(page.locator("#rec-input")).to_be_visible()
     expect(page.locator(".rec-seat[data-seat='1']")).to_be_enabled()
+    expect(page.locator(".rec-seat.is-acting")).to_have_count(1)
     assert stored(live_app, gid)[-1]["type"] == "retract"
 
 
