@@ -263,6 +263,79 @@ CASES: dict[str, dict] = {
                 ev("amend", target=2, fields={"amount": 1}), ev("action.pass", 1), ev("block.pass", 2),
                 ev("action.result", outcome="success", amount=1)],
         findings=[]),
+
+    # --- second batch -------------------------------------------------------------------------
+    # The Deflection was recorded by mistake (it was never played): taken back, the bleed is
+    # Ben's again; Ben already passed, so it succeeds cleanly against him.
+    "retract-a-redirect-recorded-in-error": dict(
+        events=DEFLECTED + [ev("retract", target=5, reason="not played"),
+                            ev("action.result", outcome="success", amount=2)],
+        findings=[],
+        state={"last_action.target_seat": 2, "last_action.redirects": []}),
+    # The judge picked the wrong new target: amended from Cid to Dee, Dee's pass is expected
+    # (Cid's pass no longer answers anything).
+    "amend-the-redirect-target": dict(
+        events=DEFLECTED + [ev("block.pass", 3), ev("amend", target=5, fields={"target_seat": 4}),
+                            ev("action.result", outcome="success", amount=2)],
+        findings=[(8, "block-pass-missing", 4)]),
+    # A bleed deflected to Cid ousts him: the VP is Ben's, Cid's predator, not Ann's.
+    "deflected-bleed-ousts-the-new-target": dict(
+        events=DEFLECTED + [ev("block.pass", 3), ev("action.result", outcome="success", amount=2),
+                            ev("oust", 3)],
+        findings=[],
+        state={"seats.1.prey": 4, "seats.0.prey": 2},
+        vp=[0, 1, 0, 0, 0]),
+    # The new target's block attempt fails (stealth): the bleed goes through; Cid's answer
+    # reads "block failed".
+    "deflection-new-target-block-fails": dict(
+        events=DEFLECTED + [ev("block.declare", 3, minion="Andi Liu"), ev("block.result", blocked=False),
+                            ev("action.result", outcome="success", amount=2)],
+        findings=[],
+        state={"last_action.answers": {"2": "no block", "3": "block failed"}}),
+    # An action card aimed at Cid's vampire is directed at Cid: only Cid may block, and Ben
+    # (Ann's prey) may not (action declaration).
+    "directed-action-card-at-cross-table": dict(
+        events=[T, ev("action.declare", 1, action="other", minion="Modius", target_seat=3,
+                      target="Andi Liu", text="steal a location"),
+                ev("action.pass", 1), ev("block.declare", 2, minion="Anson")],
+        findings=[(4, "block-not-eligible", 2)],
+        state={"action.eligible": [3]}),
+    # Time is called after Ann's end of turn: the game ended with her turn; Ben starting his
+    # is beyond the end.
+    "time-call-between-turns": dict(
+        events=[T, ev("turn.end", 1), ev("time.call"), ev("turn.start", 2)],
+        findings=[(4, "time-over", 2)],
+        state={"game_over.reason": "time"}),
+    # Time called in the discard phase: Ann ends her turn (the phase ends): the game is over
+    # there, every survivor ½ VP.
+    "time-call-in-discard-phase-then-end-of-turn": dict(
+        events=[T, ev("phase", 1, phase="discard"), ev("time.call"), ev("discard", 1), ev("turn.end", 1)],
+        findings=[],
+        state={"game_over.reason": "time", "game_over.stored": False},
+        vp=[0.5] * 5),
+    # An intentional draw scores like the time limit (3.6).
+    "intentional-draw-vp": dict(
+        events=[T, ev("oust", 2), ev("draw.intentional")],
+        findings=[],
+        state={"game_over.reason": "draw", "finished": True},
+        vp=[1.5, 0, 0.5, 0.5, 0.5]),
+    # Recording starts mid-game: Cid's turn, Dee already ousted. Cid's bleed goes to Eve
+    # without naming her; Eve is the one who answers.
+    "sync-with-an-ousted-seat-then-bleed": dict(
+        events=[ev("sync", 3, phase="minion", turn=12, ousted=[4]),
+                ev("action.declare", 3, action="bleed", minion="Anson", amount=1), ev("action.pass", 3),
+                ev("block.pass", 5), ev("action.result", outcome="success", amount=1)],
+        findings=[],
+        state={"last_action.target_seat": 5, "seats.2.prey": 5, "seats.4.predator": 3}),
+    # "Wait" after the Govern was replaced; Ann plays Seduction anyway before Cid decides:
+    # the window was claimed in time, so Cid's Direct Intervention on the Govern is not late.
+    "wait-claimed-then-acting-player-plays-on": dict(
+        events=[T, ev("action.declare", 1, action="bleed", minion="Gratiano", amount=2,
+                      card="Govern the Unaligned", level="inferior"),
+                ev("card.replace", 1), ev("interrupt", 3, text="wait"),
+                ev("card.play", 1, card="Seduction", minion="Gratiano", level="superior", target="Andi Liu"),
+                ev("cancel", 3, card="Direct Intervention", target_card="Govern the Unaligned")],
+        findings=[]),
 }
 
 
@@ -317,3 +390,21 @@ def test_the_player_whose_turn_it_is_leaving_ends_their_turn(leave, words):
     assert [f["code"] for f in run(events + [ev("phase", 2, phase="master")])] == []
     # someone else than the next seat is still not-your-turn
     assert [f["code"] for f in run(events + [ev("phase", 3, phase="master")])] == ["not-your-turn"]
+
+
+def test_a_wait_holds_the_cancellation_window_for_the_seat_that_said_it():
+    # was: cancel-too-late, though Cid said "wait" before the next card was announced
+    govern = ev("action.declare", 1, action="bleed", minion="Gratiano", amount=2,
+                card="Govern the Unaligned", level="inferior")
+    seduction = ev("card.play", 1, card="Seduction", minion="Gratiano", level="superior", target="Andi Liu")
+    cancel = ev("cancel", 3, card="Direct Intervention", target_card="Govern the Unaligned")
+    base = [T, govern, ev("card.replace", 1)]
+    assert [f["code"] for f in run(base + [ev("interrupt", 3), seduction, cancel])] == []
+    # no wait, a wait said after the next card, or someone else's wait: too late, as before
+    assert [f["code"] for f in run(base + [seduction, cancel])] == ["cancel-too-late"]
+    assert [f["code"] for f in run(base + [seduction, ev("interrupt", 3), cancel])] == ["cancel-too-late"]
+    assert [f["code"] for f in run(base + [ev("interrupt", 4), seduction, cancel])] == ["cancel-too-late"]
+    # the wait lasts until that seat's own next play
+    later = base + [ev("interrupt", 3), ev("card.play", 3, card="The Barrens", window="master"),
+                    ev("card.replace", 3), seduction, cancel]
+    assert "cancel-too-late" in [f["code"] for f in run(later)]
