@@ -336,6 +336,40 @@ CASES: dict[str, dict] = {
                 ev("card.play", 1, card="Seduction", minion="Gratiano", level="superior", target="Andi Liu"),
                 ev("cancel", 3, card="Direct Intervention", target_card="Govern the Unaligned")],
         findings=[]),
+
+    # --- third batch ----------------------------------------------------------------------------
+    # Ben blocked the bleed; in combat, a "redirect" is recorded for him (a mis-tap, or a
+    # Deflection played too late): a blocked action has no block opportunity left to move,
+    # so the target and the combatants stay as they are.
+    "redirect-after-the-block-changes-nothing": dict(
+        events=[T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("action.redirect", 2, target_seat=3)],
+        findings=[],
+        state={"action.target_seat": 2, "action.blocker": 2, "combat.blocker": 2}),
+    # A hunt is undirected: nothing to redirect; the predator's pass is still expected.
+    "redirect-of-a-hunt-changes-nothing": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.pass", 2), ev("action.redirect", 2, target_seat=3),
+                ev("action.result", outcome="success")],
+        findings=[(6, "block-pass-missing", 5)],
+        state={"last_action.target_seat": None}),
+    # Ben's block succeeded; Eve (the predator) then also "blocks": an action is blocked
+    # once; Ben stays the blocker.
+    "second-block-after-a-successful-block": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("block.declare", 5, minion="Anson")],
+        findings=[(6, "block-not-eligible", 5)],
+        state={"action.blocker": 2, "action.attempting": None,
+               "action.answers": {"2": "blocked"}},
+        message={6: ["Eve (seat 5)", "Ben (seat 2)", "already blocked"]}),
+    # Cid was ousted earlier; a vote recorded for him does not count.
+    "vote-of-an-ousted-seat-does-not-count": dict(
+        events=[T, ev("oust", 3), ev("action.declare", 1, action="political", minion="Anson",
+                                    card="Kine Resources Contested", terms="4 on Ben"),
+                ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5),
+                ev("action.result", outcome="success"), ev("referendum.terms", 1),
+                ev("vote", 1, votes=2, side="for"), ev("vote", 3, votes=2, side="against")],
+        findings=[],
+        state={"action.votes.for": 2, "action.votes.against": 0, "action.votes.seats": [1]}),
 }
 
 
@@ -408,3 +442,43 @@ def test_a_wait_holds_the_cancellation_window_for_the_seat_that_said_it():
     later = base + [ev("interrupt", 3), ev("card.play", 3, card="The Barrens", window="master"),
                     ev("card.replace", 3), seduction, cancel]
     assert "cancel-too-late" in [f["code"] for f in run(later)]
+
+
+def test_a_redirect_moves_only_an_unblocked_directed_action():
+    # was: a redirect recorded in combat, or on a hunt, changed the target and the blockers
+    blocked = [T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+               ev("block.result", blocked=True), ev("action.redirect", 2, target_seat=3)]
+    st = state(blocked)
+    assert (st["action"]["target_seat"], st["action"]["eligible"], st["action"]["redirects"]) == (2, [2], [])
+    hunted = [T, hunt(), ev("action.pass", 1), ev("block.pass", 2), ev("action.redirect", 2, target_seat=3)]
+    st = state(hunted)
+    assert st["action"]["eligible"] == [2, 5] and not st["action"]["directed"]
+    # the directed, unblocked bleed still moves
+    assert state(DEFLECTED)["action"]["target_seat"] == 3
+
+
+def test_a_second_block_of_a_blocked_action_is_not_eligible():
+    # was: no finding, and the late blocker replaced the real one as "blocking"
+    events = [T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+              ev("block.result", blocked=True), ev("block.declare", 5, minion="Anson")]
+    found = run(events)
+    assert [(f["code"], f["seat"]) for f in found] == [("block-not-eligible", 5)]
+    assert found[0]["message"] == ("Eve (seat 5) tries to block, but the action is already blocked "
+                                   "by Ben (seat 2): an action is blocked once.")
+    assert state(events)["action"]["answers"] == {"2": "blocked"}
+
+
+def test_a_vote_by_a_seat_out_of_the_game_is_not_counted_and_is_refused(client):
+    # was: counted in the referendum's totals
+    events = CASES["vote-of-an-ousted-seat-does-not-count"]["events"]
+    assert state(events)["action"]["votes"]["against"] == 0
+    gid = client.post("/api/games", json={"seats": SEATS}).get_json()["id"]
+    assert client.post(f"/api/games/{gid}/events", json=events[:-1]).status_code == 201
+    before = len(client.get(f"/api/games/{gid}").get_json()["events"])
+    r = client.post(f"/api/games/{gid}/events", json=events[-1])
+    body = r.get_json()
+    assert r.status_code == 422 and body["field"] == "seat" and "Cid (seat 3)" in body["message"]
+    assert set(body) >= {"error", "status", "field"}
+    assert len(client.get(f"/api/games/{gid}").get_json()["events"]) == before
+    # a seat still in the game votes as before
+    assert client.post(f"/api/games/{gid}/events", json=ev("vote", 2, votes=0, side="against")).status_code == 201
