@@ -112,6 +112,15 @@ def page(browser):
 
 
 @pytest.fixture
+def phone(browser):
+    """A 390×844 phone: the recorder's and the seat pages' reference size."""
+    context, page = _page(browser, 390, 844, is_mobile=True, has_touch=True, device_scale_factor=2)
+    yield page
+    context.close()
+    assert not page.js_errors, f"JavaScript errors on the page: {page.js_errors}"
+
+
+@pytest.fixture
 def desktop_page(browser):
     context, page = _page(browser, 1280, 900)
     yield page
