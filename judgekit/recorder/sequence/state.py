@@ -111,7 +111,9 @@ class StateMixin:
         who = words.seat_name(self.turn_seat, self.names)
         if self.turn_ended:
             nxt = self.prey(self.turn_seat)
-            return f"{who} ended their turn" + (
+            gone = {"oust": "was ousted", "withdraw": "withdrew", "concede": "conceded"}.get(
+                self.out.get(self.turn_seat) or "", "ended their turn")
+            return f"{who} {gone}" + (
                 f"; next: {words.seat_name(nxt, self.names)}" if nxt else "")
         line = f"Turn {self.turn_no}, {who}: {words.window_words(PHASES[self.pos])}"
         a = self.action
