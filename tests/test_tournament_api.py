@@ -235,7 +235,7 @@ def test_toss_then_final_then_winner(client):
     created = client.post("/api/tournaments", json={"name": "Two rounds and a final", "rounds_planned": 2})
     sign_in_as_creator(client, created)
     tid = created.get_json()["id"]
-    ids = add_players(client, tid, 10)
+    add_players(client, tid, 10)
     for n in (1, 2):
         start(client, tid, seed=n)
         play_round(client, tid, n, lambda size: [{"type": "time-out"}])  # everyone ½: all tied
