@@ -263,6 +263,132 @@ CASES: dict[str, dict] = {
                 ev("amend", target=2, fields={"amount": 1}), ev("action.pass", 1), ev("block.pass", 2),
                 ev("action.result", outcome="success", amount=1)],
         findings=[]),
+
+    # --- second batch -------------------------------------------------------------------------
+    # The Deflection was recorded by mistake (it was never played): taken back, the bleed is
+    # Ben's again; Ben already passed, so it succeeds cleanly against him.
+    "retract-a-redirect-recorded-in-error": dict(
+        events=DEFLECTED + [ev("retract", target=5, reason="not played"),
+                            ev("action.result", outcome="success", amount=2)],
+        findings=[],
+        state={"last_action.target_seat": 2, "last_action.redirects": []}),
+    # The judge picked the wrong new target: amended from Cid to Dee, Dee's pass is expected
+    # (Cid's pass no longer answers anything).
+    "amend-the-redirect-target": dict(
+        events=DEFLECTED + [ev("block.pass", 3), ev("amend", target=5, fields={"target_seat": 4}),
+                            ev("action.result", outcome="success", amount=2)],
+        findings=[(8, "block-pass-missing", 4)]),
+    # A bleed deflected to Cid ousts him: the VP is Ben's, Cid's predator, not Ann's.
+    "deflected-bleed-ousts-the-new-target": dict(
+        events=DEFLECTED + [ev("block.pass", 3), ev("action.result", outcome="success", amount=2),
+                            ev("oust", 3)],
+        findings=[],
+        state={"seats.1.prey": 4, "seats.0.prey": 2},
+        vp=[0, 1, 0, 0, 0]),
+    # The new target's block attempt fails (stealth): the bleed goes through; Cid's answer
+    # reads "block failed".
+    "deflection-new-target-block-fails": dict(
+        events=DEFLECTED + [ev("block.declare", 3, minion="Andi Liu"), ev("block.result", blocked=False),
+                            ev("action.result", outcome="success", amount=2)],
+        findings=[],
+        state={"last_action.answers": {"2": "no block", "3": "block failed"}}),
+    # An action card aimed at Cid's vampire is directed at Cid: only Cid may block, and Ben
+    # (Ann's prey) may not (action declaration).
+    "directed-action-card-at-cross-table": dict(
+        events=[T, ev("action.declare", 1, action="other", minion="Modius", target_seat=3,
+                      target="Andi Liu", text="steal a location"),
+                ev("action.pass", 1), ev("block.declare", 2, minion="Anson")],
+        findings=[(4, "block-not-eligible", 2)],
+        state={"action.eligible": [3]}),
+    # Time is called after Ann's end of turn: the game ended with her turn; Ben starting his
+    # is beyond the end.
+    "time-call-between-turns": dict(
+        events=[T, ev("turn.end", 1), ev("time.call"), ev("turn.start", 2)],
+        findings=[(4, "time-over", 2)],
+        state={"game_over.reason": "time"}),
+    # Time called in the discard phase: Ann ends her turn (the phase ends): the game is over
+    # there, every survivor ½ VP.
+    "time-call-in-discard-phase-then-end-of-turn": dict(
+        events=[T, ev("phase", 1, phase="discard"), ev("time.call"), ev("discard", 1), ev("turn.end", 1)],
+        findings=[],
+        state={"game_over.reason": "time", "game_over.stored": False},
+        vp=[0.5] * 5),
+    # An intentional draw scores like the time limit (3.6).
+    "intentional-draw-vp": dict(
+        events=[T, ev("oust", 2), ev("draw.intentional")],
+        findings=[],
+        state={"game_over.reason": "draw", "finished": True},
+        vp=[1.5, 0, 0.5, 0.5, 0.5]),
+    # Recording starts mid-game: Cid's turn, Dee already ousted. Cid's bleed goes to Eve
+    # without naming her; Eve is the one who answers.
+    "sync-with-an-ousted-seat-then-bleed": dict(
+        events=[ev("sync", 3, phase="minion", turn=12, ousted=[4]),
+                ev("action.declare", 3, action="bleed", minion="Anson", amount=1), ev("action.pass", 3),
+                ev("block.pass", 5), ev("action.result", outcome="success", amount=1)],
+        findings=[],
+        state={"last_action.target_seat": 5, "seats.2.prey": 5, "seats.4.predator": 3}),
+    # "Wait" after the Govern was replaced; Ann plays Seduction anyway before Cid decides:
+    # the window was claimed in time, so Cid's Direct Intervention on the Govern is not late.
+    "wait-claimed-then-acting-player-plays-on": dict(
+        events=[T, ev("action.declare", 1, action="bleed", minion="Gratiano", amount=2,
+                      card="Govern the Unaligned", level="inferior"),
+                ev("card.replace", 1), ev("interrupt", 3, text="wait"),
+                ev("card.play", 1, card="Seduction", minion="Gratiano", level="superior", target="Andi Liu"),
+                ev("cancel", 3, card="Direct Intervention", target_card="Govern the Unaligned")],
+        findings=[]),
+
+    # --- third batch ----------------------------------------------------------------------------
+    # Ben blocked the bleed; in combat, a "redirect" is recorded for him (a mis-tap, or a
+    # Deflection played too late): a blocked action has no block opportunity left to move,
+    # so the target and the combatants stay as they are.
+    "redirect-after-the-block-changes-nothing": dict(
+        events=[T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("action.redirect", 2, target_seat=3)],
+        findings=[],
+        state={"action.target_seat": 2, "action.blocker": 2, "combat.blocker": 2}),
+    # A hunt is undirected: nothing to redirect; the predator's pass is still expected.
+    "redirect-of-a-hunt-changes-nothing": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.pass", 2), ev("action.redirect", 2, target_seat=3),
+                ev("action.result", outcome="success")],
+        findings=[(6, "block-pass-missing", 5)],
+        state={"last_action.target_seat": None}),
+    # Ben's block succeeded; Eve (the predator) then also "blocks": an action is blocked
+    # once; Ben stays the blocker.
+    "second-block-after-a-successful-block": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("block.declare", 5, minion="Anson")],
+        findings=[(6, "block-not-eligible", 5)],
+        state={"action.blocker": 2, "action.attempting": None,
+               "action.answers": {"2": "blocked"}},
+        message={6: ["Eve (seat 5)", "Ben (seat 2)", "already blocked"]}),
+    # Cid was ousted earlier; a vote recorded for him does not count.
+    "vote-of-an-ousted-seat-does-not-count": dict(
+        events=[T, ev("oust", 3), ev("action.declare", 1, action="political", minion="Anson",
+                                    card="Kine Resources Contested", terms="4 on Ben"),
+                ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5),
+                ev("action.result", outcome="success"), ev("referendum.terms", 1),
+                ev("vote", 1, votes=2, side="for"), ev("vote", 3, votes=2, side="against")],
+        findings=[],
+        state={"action.votes.for": 2, "action.votes.against": 0, "action.votes.seats": [1]}),
+
+    # --- fourth batch ---------------------------------------------------------------------------
+    # Time is called during Ann's bleed for 3; the bleed ousts Ben. The game ends with that
+    # action, and the oust is part of it: Ann 1 + ½, Ben 0 (3.1.1, 3.7.2).
+    "time-call-during-the-bleed-that-ousts": dict(
+        events=[T, ev("action.declare", 1, action="bleed", minion="Modius", amount=3), ev("time.call"),
+                ev("action.pass", 1), ev("block.pass", 2), ev("action.result", outcome="success", amount=3),
+                ev("oust", 2)],
+        findings=[],
+        state={"game_over.reason": "time"},
+        vp=[1.5, 0, 0.5, 0.5, 0.5]),
+    # ... but an oust after play went on beyond the end point (a further action) does not
+    # count: the game had ended.
+    "oust-after-play-beyond-the-time-call": dict(
+        events=[T, ev("time.call"), ev("action.declare", 1, action="bleed", minion="Modius", amount=3),
+                ev("action.pass", 1), ev("block.pass", 2), ev("action.result", outcome="success", amount=3),
+                ev("oust", 2)],
+        findings=[(3, "time-over", 1)],
+        vp=[0.5] * 5),
 }
 
 
@@ -317,3 +443,73 @@ def test_the_player_whose_turn_it_is_leaving_ends_their_turn(leave, words):
     assert [f["code"] for f in run(events + [ev("phase", 2, phase="master")])] == []
     # someone else than the next seat is still not-your-turn
     assert [f["code"] for f in run(events + [ev("phase", 3, phase="master")])] == ["not-your-turn"]
+
+
+def test_a_wait_holds_the_cancellation_window_for_the_seat_that_said_it():
+    # was: cancel-too-late, though Cid said "wait" before the next card was announced
+    govern = ev("action.declare", 1, action="bleed", minion="Gratiano", amount=2,
+                card="Govern the Unaligned", level="inferior")
+    seduction = ev("card.play", 1, card="Seduction", minion="Gratiano", level="superior", target="Andi Liu")
+    cancel = ev("cancel", 3, card="Direct Intervention", target_card="Govern the Unaligned")
+    base = [T, govern, ev("card.replace", 1)]
+    assert [f["code"] for f in run(base + [ev("interrupt", 3), seduction, cancel])] == []
+    # no wait, a wait said after the next card, or someone else's wait: too late, as before
+    assert [f["code"] for f in run(base + [seduction, cancel])] == ["cancel-too-late"]
+    assert [f["code"] for f in run(base + [seduction, ev("interrupt", 3), cancel])] == ["cancel-too-late"]
+    assert [f["code"] for f in run(base + [ev("interrupt", 4), seduction, cancel])] == ["cancel-too-late"]
+    # the wait lasts until that seat's own next play
+    later = base + [ev("interrupt", 3), ev("card.play", 3, card="The Barrens", window="master"),
+                    ev("card.replace", 3), seduction, cancel]
+    assert "cancel-too-late" in [f["code"] for f in run(later)]
+
+
+def test_a_redirect_moves_only_an_unblocked_directed_action():
+    # was: a redirect recorded in combat, or on a hunt, changed the target and the blockers
+    blocked = [T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+               ev("block.result", blocked=True), ev("action.redirect", 2, target_seat=3)]
+    st = state(blocked)
+    assert (st["action"]["target_seat"], st["action"]["eligible"], st["action"]["redirects"]) == (2, [2], [])
+    hunted = [T, hunt(), ev("action.pass", 1), ev("block.pass", 2), ev("action.redirect", 2, target_seat=3)]
+    st = state(hunted)
+    assert st["action"]["eligible"] == [2, 5] and not st["action"]["directed"]
+    # the directed, unblocked bleed still moves
+    assert state(DEFLECTED)["action"]["target_seat"] == 3
+
+
+def test_a_second_block_of_a_blocked_action_is_not_eligible():
+    # was: no finding, and the late blocker replaced the real one as "blocking"
+    events = [T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+              ev("block.result", blocked=True), ev("block.declare", 5, minion="Anson")]
+    found = run(events)
+    assert [(f["code"], f["seat"]) for f in found] == [("block-not-eligible", 5)]
+    assert found[0]["message"] == ("Eve (seat 5) tries to block, but the action is already blocked "
+                                   "by Ben (seat 2): an action is blocked once.")
+    assert state(events)["action"]["answers"] == {"2": "blocked"}
+
+
+def test_a_vote_by_a_seat_out_of_the_game_is_not_counted_and_is_refused(client):
+    # was: counted in the referendum's totals
+    events = CASES["vote-of-an-ousted-seat-does-not-count"]["events"]
+    assert state(events)["action"]["votes"]["against"] == 0
+    gid = client.post("/api/games", json={"seats": SEATS}).get_json()["id"]
+    assert client.post(f"/api/games/{gid}/events", json=events[:-1]).status_code == 201
+    before = len(client.get(f"/api/games/{gid}").get_json()["events"])
+    r = client.post(f"/api/games/{gid}/events", json=events[-1])
+    body = r.get_json()
+    assert r.status_code == 422 and body["field"] == "seat" and "Cid (seat 3)" in body["message"]
+    assert set(body) >= {"error", "status", "field"}
+    assert len(client.get(f"/api/games/{gid}").get_json()["events"]) == before
+    # a seat still in the game votes as before
+    assert client.post(f"/api/games/{gid}/events", json=ev("vote", 2, votes=0, side="against")).status_code == 201
+
+
+def test_the_time_out_stands_where_the_game_ended():
+    # was: the time-out was placed at the time call, so an oust by the last action (recorded
+    # after the call) came "after the end" and was not scored
+    events = CASES["time-call-during-the-bleed-that-ousts"]["events"]
+    assert [o["type"] for o in state(events)["outcome"]] == ["oust", "time-out"]
+    stored = events + [ev("game.end", reason="time")]
+    assert state(stored)["outcome"] == [{"type": "oust", "seat": 2, "seq": 7}, {"type": "time-out", "seq": 8}]
+    # play beyond the end: the time-out is at the first such play
+    beyond = CASES["oust-after-play-beyond-the-time-call"]["events"]
+    assert state(beyond)["outcome"] == [{"type": "time-out", "seq": 3}, {"type": "oust", "seat": 2, "seq": 7}]

@@ -10,8 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judgekit.db import open_db
-from judgekit.recorder import store
-from helpers import line
+from helpers import append_events as append, line, recorder_game, stored_events as stored
 from reference_turn import BEFORE, SEATS
 
 # Ana (1) bleeds Bruno (2), her prey, with Catalina Vega; Ana has passed: Bruno is to answer
@@ -21,46 +20,8 @@ BLEED = BEFORE + [{"type": "turn.start", "seat": 1},
 DECK, FORM = "#rec-next", "#rec-ask"
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2, bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def new_game(app, events=(), seats=SEATS):
-    db = open_db(app.config["DATABASE"])
-    try:
-        gid = store.create_game(db, seats, label="QA walk")
-        if events:
-            assert not isinstance(store.append_events(db, gid, list(events)), store.StoreError)
-        return gid
-    finally:
-        db.close()
-
-
-def append(app, gid, events):
-    db = open_db(app.config["DATABASE"])
-    try:
-        result = store.append_events(db, gid, list(events))
-        assert not isinstance(result, store.StoreError), result
-        return result
-    finally:
-        db.close()
-
-
-def stored(app, gid):
-    db = open_db(app.config["DATABASE"])
-    try:
-        return store.load_events(db, gid)
-    finally:
-        db.close()
+    return recorder_game(app, seats, events, label="QA walk")
 
 
 def open_game(page, server, app, events):

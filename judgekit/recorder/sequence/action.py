@@ -173,6 +173,12 @@ class ActionMixin:
         if a is None or e["seat"] == a.seat:
             return
         seat = e["seat"]
+        if a.blocked and a.blocker is not None and seat != a.blocker:
+            self.flag("block-not-eligible", e["seq"],
+                      f"{self.who(seat)} tries to block, but the action is already blocked by "
+                      f"{self.who(a.blocker)}: an action is blocked once.", seat=seat,
+                      section="action-declaration" if a.directed else None)
+            return
         if seat not in a.eligible:
             if a.directed:
                 why = (f"only the target, {self.who(a.target_seat)}, may block this directed "
@@ -330,6 +336,10 @@ class ActionMixin:
             self._on_action_effect(e, "redirects the action")
         a = self.action
         if a is None or a.resolved:
+            return
+        if a.blocked or self.combat is not None or (a.kind in UNDIRECTED and not a.directed):
+            # nothing to move: a blocked action has no block opportunity left, and an
+            # undirected one (a hunt) is aimed at no one; the target and blockers stay
             return
         self.context = {"from_seat": a.target_seat}
         a.redirects.append({"seq": e["seq"], "seat": seat, "from": a.target_seat, "to": new,
