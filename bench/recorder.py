@@ -31,7 +31,10 @@ entry and on every poll, no ETag), to compare with the server it was written for
 
 Usage: python bench/recorder.py [--games 480] [--events 1000] [--tables 60] [--interval 3]
        [--poll 5] [--duration 60] [--threads N] [--page current|legacy] [--skip-http]
-       [--skip-inprocess] [--appends 1000] [--not-durable]
+       [--skip-inprocess] [--appends 1000] [--not-durable] [--pregrown FILE] [--port N]
+
+--pregrown FILE keeps the pre-grown database (about a minute to grow) in FILE and reuses it
+when it was grown with the same --games and --events: each run serves a fresh copy of it.
 """
 from __future__ import annotations
 
@@ -41,6 +44,7 @@ import json
 import os
 import random
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -54,7 +58,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from judgekit.db import migrate, open_db  # noqa: E402
-from judgekit.recorder import store  # noqa: E402
+from judgekit.recorder import checked, store  # noqa: E402
 from judgekit.recorder.cards import load_cards  # noqa: E402
 
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
@@ -206,6 +210,30 @@ def pregrow(path: Path, cards, games: int, events: int, long_game: int) -> tuple
             print(f"  pre-grown {g + 1} games ({time.perf_counter() - t0:.0f} s)", flush=True)
     db.close()
     return ids[:-1], ids[-1], tid, code
+
+
+def pregrown(path: Path, cards, args) -> tuple[list[int], int, int, str]:
+    """`pregrow` into `path`, or a copy of the database kept by an earlier run (--pregrown)."""
+    kept = Path(args.pregrown) if args.pregrown else None
+    meta_path = kept.with_name(kept.name + ".json") if kept else None
+    version = checked.derived_version(cards)
+    if kept and kept.exists() and meta_path.exists():
+        meta = json.loads(meta_path.read_text())
+        # derived data (log lines, engine snapshots) of other recorder code would be rebuilt
+        if (meta["games"], meta["events"], meta.get("version")) == (args.games, args.events, version):
+            shutil.copyfile(kept, path)
+            print(f"pre-grown database: a copy of {kept} ({args.games} games of {args.events} events "
+                  f"and one of 2,000)", flush=True)
+            return meta["ids"], meta["long"], meta["tid"], meta["code"]
+    print(f"pre-growing {args.games} games of {args.events} events and one of 2,000 ...", flush=True)
+    t0 = time.perf_counter()
+    ids, long_game, tid, code = pregrow(path, cards, args.games, args.events, 2000)
+    print(f"  done in {time.perf_counter() - t0:.0f} s", flush=True)
+    if kept:
+        shutil.copyfile(path, kept)
+        meta_path.write_text(json.dumps({"games": args.games, "events": args.events, "ids": ids,
+                                         "long": long_game, "tid": tid, "code": code, "version": version}))
+    return ids, long_game, tid, code
 
 
 def proc_figures(pid: int) -> tuple[float, float]:
@@ -481,11 +509,8 @@ def load(port: int, server_pid: int, phones: dict, tables: list[int], judge: "Ph
 def bench_http(tmp: Path, cards, args) -> None:
     legacy = args.page == "legacy"
     (tmp / "serve").mkdir()
-    print(f"pre-growing {args.games} games of {args.events} events and one of 2,000 ...", flush=True)
-    t0 = time.perf_counter()
-    games, long_game, tid, code = pregrow(tmp / "serve" / "judgekit.db", cards, args.games, args.events, 2000)
-    print(f"  done in {time.perf_counter() - t0:.0f} s", flush=True)
-    server, port, log = start_server(tmp, args.threads, not args.not_durable)
+    games, long_game, tid, code = pregrown(tmp / "serve" / "judgekit.db", cards, args)
+    server, port, log = start_server(tmp, args.threads, not args.not_durable, args.port)
     try:
         rss0, _ = proc_figures(server.pid)
         print(f"server ({'--threads ' + str(args.threads) if args.threads else 'default threads'}, "
@@ -596,6 +621,9 @@ def main() -> None:
     ap.add_argument("--skip-inprocess", action="store_true")
     ap.add_argument("--not-durable", action="store_true",
                     help="serve with JUDGEKIT_RECORDER_DURABLE=0 (WAL synchronous=NORMAL)")
+    ap.add_argument("--port", type=int, default=None, help="the server's port (default: a free one)")
+    ap.add_argument("--pregrown", default=None, metavar="FILE",
+                    help="keep the pre-grown database in FILE and reuse it in later runs")
     args = ap.parse_args()
     cards = load_cards().warm()
     with tempfile.TemporaryDirectory(prefix="judgekit-bench-") as d:

@@ -12,7 +12,25 @@ import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 
-import sqlite_utils
+
+def _import_sqlite_utils():
+    """sqlite-utils imports numpy whenever it is installed (krcg brings it), only to map
+    numpy's number types to column types. judgekit never stores a numpy value (seating turns
+    krcg's numbers into ints), and numpy would hold ~15 MB of the server's memory from its
+    start. So numpy is hidden while sqlite-utils loads; krcg still imports it when a seating
+    is first measured."""
+    import sys
+    if "sqlite_utils" in sys.modules or "numpy" in sys.modules:
+        return importlib.import_module("sqlite_utils")
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # `import numpy` raises ImportError
+    try:
+        return importlib.import_module("sqlite_utils")
+    finally:
+        if sys.modules.get("numpy", 0) is None:
+            del sys.modules["numpy"]
+
+
+sqlite_utils = _import_sqlite_utils()
 
 # Modules exposing `migrate(db: sqlite_utils.Database) -> None`, run in this order.
 STORES = [

@@ -110,3 +110,8 @@ def test_a_short_copy_under_a_project_page_path(app, tmp_path):
     assert "published " in offline and "Rules 2025" in offline
     index = json.loads((out / "offline" / "search-index.json").read_text(encoding="utf-8"))
     assert index["parts"]["rules"]["entries"] and index["parts"]["cards"]["entries"]
+    # the entries' text, a file per chunk, each saved by the worker under the index's version
+    texts = sorted((out / "offline" / "search-text").iterdir())
+    assert len(texts) == sum(part["chunks"] for part in index["parts"].values())
+    version = f"?v={index['version']}"
+    assert all(f"/judgekit/offline/search-text/{f.name}{version}" in config["precache"] for f in texts)

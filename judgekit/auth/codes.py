@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 
 from judgekit.auth.roles import HEAD_JUDGE, JUDGE, ORGANIZER
 
@@ -31,6 +32,15 @@ PRODUCTION_SCRYPT = (2 ** 14, 8, 1)
 # The cost of new hashes (N, r, p): module settings, so that the test suite can make hashing
 # cheap (tests/conftest.py). A stored hash names its own cost, so `verify_code` checks any.
 SCRYPT_N, SCRYPT_R, SCRYPT_P = PRODUCTION_SCRYPT
+# scrypt checks running at once: each holds 128 * N * r bytes (16 MB) while it runs, and more
+# checks than cores are no faster, so 8 judges signing in together wait their turn instead
+# of holding 128 MB at once.
+_scrypt_slots = threading.BoundedSemaphore(2)
+
+
+def _scrypt(key: bytes, salt: bytes, n: int, r: int, p: int, dklen: int) -> bytes:
+    with _scrypt_slots:
+        return hashlib.scrypt(key, salt=salt, n=n, r=r, p=p, dklen=dklen)
 
 
 def new_code(role: str) -> str:
@@ -59,8 +69,7 @@ def role_of(code: str | None) -> str | None:
 def hash_code(code: str, *, salt: bytes | None = None) -> str:
     """`scrypt$N$r$p$salt$hash` of the normalised code."""
     salt = salt if salt is not None else secrets.token_bytes(16)
-    digest = hashlib.scrypt(normalise(code).encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R,
-                            p=SCRYPT_P, dklen=32)
+    digest = _scrypt(normalise(code).encode(), salt, SCRYPT_N, SCRYPT_R, SCRYPT_P, 32)
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
 
 
@@ -72,8 +81,8 @@ def verify_code(code: str | None, stored: str | None) -> bool:
         scheme, n, r, p, salt, digest = stored.split("$")
         if scheme != "scrypt":
             return False
-        got = hashlib.scrypt(normalise(code).encode(), salt=bytes.fromhex(salt), n=int(n),
-                             r=int(r), p=int(p), dklen=len(digest) // 2)
+        got = _scrypt(normalise(code).encode(), bytes.fromhex(salt), int(n), int(r), int(p),
+                      len(digest) // 2)
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got.hex(), digest)

@@ -68,6 +68,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self.closed: set[str] = set()          # windows passed this turn (turn and combat)
         self.open: list[tuple[str, int]] = []  # (window, seat who skipped it) since last play
         self.last_play: dict[str, Any] | None = None
+        self.waits: dict[int, int] = {}        # seat -> seq of its "wait" holding the window
         self.action: Action | None = None
         self.prev_action: Action | None = None
         self.combat: Combat | None = None

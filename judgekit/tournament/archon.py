@@ -33,9 +33,6 @@ import io
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Font
 
 FIRST_ROW = 7          # the first player row of Methuselahs and of a round
 TABLE_ROWS = 5         # rows per table in a round sheet
@@ -99,7 +96,16 @@ class ArchonEvent:
         return sum(len(r) for r in self.rounds) + (1 if self.final else 0)
 
 
+# openpyxl (and numpy under it, ~20 MB) is imported when a workbook is first written, not
+# when the server starts.
+
+def _font(**style):
+    from openpyxl.styles import Font
+    return Font(**style)
+
+
 def _text(value) -> str:
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
     return ILLEGAL_CHARACTERS_RE.sub("", str(value)) if value is not None else ""
 
 
@@ -140,11 +146,12 @@ def _as_date(value) -> date | None:
 def _header(ws, row: int, labels: dict[str, str]) -> None:
     for col, label in labels.items():
         _put(ws, f"{col}{row}", label)
-        ws[f"{col}{row}"].font = Font(bold=True)
+        ws[f"{col}{row}"].font = _font(bold=True)
 
 
 def write_workbook(event: ArchonEvent) -> bytes:
     """The event as an Archon v1.5 workbook (.xlsx bytes)."""
+    from openpyxl import Workbook
     wb = Workbook()
     wb.active.title = "Instructions"
     ws = wb.active
@@ -203,7 +210,7 @@ def _write_info(ws, event: ArchonEvent) -> None:
         (20, "VEKN Event ID", event.vekn_event_id),
     ]
     _put(ws, "A1", "Tournament Info")
-    ws["A1"].font = Font(bold=True, size=14)
+    ws["A1"].font = _font(bold=True, size=14)
     for row, label, value in rows:
         _put(ws, f"A{row}", label)
         if value not in (None, ""):
@@ -217,7 +224,7 @@ def _write_info(ws, event: ArchonEvent) -> None:
 
 def _write_players(ws, event: ArchonEvent) -> None:
     _put(ws, "A1", "Methuselahs")
-    ws["A1"].font = Font(bold=True, size=14)
+    ws["A1"].font = _font(bold=True, size=14)
     _header(ws, FIRST_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "City", "E": "V:EKN #",
                                 "F": "Rounds", "G": "DQ", "H": "Country", "M": "Toss"})
     for row, p in enumerate(event.players, FIRST_ROW):
@@ -240,7 +247,7 @@ def _write_players(ws, event: ArchonEvent) -> None:
 
 def _write_standings(ws, event: ArchonEvent) -> None:
     _put(ws, "A1", "Standings (see VEKN Report for the final ranking)")
-    ws["A1"].font = Font(bold=True, size=14)
+    ws["A1"].font = _font(bold=True, size=14)
     _header(ws, 3, {"A": "Rank", "B": "Player #", "C": "Name", "D": "GW", "E": "VP", "F": "TP"})
     for row, r in enumerate(event.report, 4):
         for col, key in zip("ABCDEF", ("rank_all", "number", "name", "prelim_gw", "prelim_vp", "prelim_tp")):
@@ -255,7 +262,7 @@ def _names(event: ArchonEvent) -> dict[int, ArchonPlayer]:
 def _write_round(ws, k: int, tables: list[list[ArchonSeat]], times: tuple[str, str], event: ArchonEvent) -> None:
     names = _names(event)
     _put(ws, "A1", f"Round {k}")
-    ws["A1"].font = Font(bold=True, size=14)
+    ws["A1"].font = _font(bold=True, size=14)
     _put(ws, "G2", "Start")
     _put(ws, "G3", "End")
     if times[0]:
@@ -285,7 +292,7 @@ def _write_round(ws, k: int, tables: list[list[ArchonSeat]], times: tuple[str, s
 def _write_final(ws, event: ArchonEvent) -> None:
     names = _names(event)
     _put(ws, "A1", "Final Round")
-    ws["A1"].font = Font(bold=True, size=14)
+    ws["A1"].font = _font(bold=True, size=14)
     _header(ws, FINALISTS_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "Place"})
     for place, number in enumerate(event.finalists, 1):
         row = FINALISTS_ROW + place - 1

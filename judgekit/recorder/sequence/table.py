@@ -6,7 +6,7 @@ from typing import Any
 
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder.events import PHASES
-from judgekit.recorder.sequence.common import PROGRESS, RANK
+from judgekit.recorder.sequence.common import LINEAR, PROGRESS, RANK
 
 
 class TableTalkMixin:
@@ -54,6 +54,14 @@ class TableTalkMixin:
         self._clear_seat(e["seat"])
         if self.action is not None and not self.action.resolved and e["seat"] == self.action.seat:
             self.action.resolved = True
+        if e["seat"] == self.turn_seat and not self.turn_ended:
+            # the player whose turn it is leaves the game (ousted during their own turn,
+            # withdrawing in their unlock phase): their turn is over with them, and no end of
+            # turn is owed; the next seat starts its turn.
+            self.combat = None
+            self.turn_ended = True
+            self.open = []
+            self.closed |= set(LINEAR)
         if self.action is not None and not self.action.resolved:
             self.action.eligible = [s for s in self.action.eligible if s != e["seat"]]
         if len(self.active()) <= 1:

@@ -23,6 +23,7 @@ class TurnMixin:
         self.prev_action = None
         self.combat = None
         self.talk_stop = None
+        self.waits = {}
 
     def _on_game_start(self, e) -> None:
         if self.turn_seat is None:

@@ -85,7 +85,7 @@ def api_event(tid):
     """`{level, date, location, vekn_event_id, city, format, head_judge, assistant_judges,
     organizer}` (only those given) → the tournament."""
     body = json_object('{"level": "...", "vekn_event_id": 1234, "head_judge": "..."}')
-    return jsonify(store.update_event(get_db(), tid, body, by=current_name()))
+    return jsonify(store.without_secrets(store.update_event(get_db(), tid, body, by=current_name())))
 
 
 def _refusal(rep) -> str:
