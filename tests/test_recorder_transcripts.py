@@ -370,6 +370,25 @@ CASES: dict[str, dict] = {
                 ev("vote", 1, votes=2, side="for"), ev("vote", 3, votes=2, side="against")],
         findings=[],
         state={"action.votes.for": 2, "action.votes.against": 0, "action.votes.seats": [1]}),
+
+    # --- fourth batch ---------------------------------------------------------------------------
+    # Time is called during Ann's bleed for 3; the bleed ousts Ben. The game ends with that
+    # action, and the oust is part of it: Ann 1 + ½, Ben 0 (3.1.1, 3.7.2).
+    "time-call-during-the-bleed-that-ousts": dict(
+        events=[T, ev("action.declare", 1, action="bleed", minion="Modius", amount=3), ev("time.call"),
+                ev("action.pass", 1), ev("block.pass", 2), ev("action.result", outcome="success", amount=3),
+                ev("oust", 2)],
+        findings=[],
+        state={"game_over.reason": "time"},
+        vp=[1.5, 0, 0.5, 0.5, 0.5]),
+    # ... but an oust after play went on beyond the end point (a further action) does not
+    # count: the game had ended.
+    "oust-after-play-beyond-the-time-call": dict(
+        events=[T, ev("time.call"), ev("action.declare", 1, action="bleed", minion="Modius", amount=3),
+                ev("action.pass", 1), ev("block.pass", 2), ev("action.result", outcome="success", amount=3),
+                ev("oust", 2)],
+        findings=[(3, "time-over", 1)],
+        vp=[0.5] * 5),
 }
 
 
@@ -482,3 +501,15 @@ def test_a_vote_by_a_seat_out_of_the_game_is_not_counted_and_is_refused(client):
     assert len(client.get(f"/api/games/{gid}").get_json()["events"]) == before
     # a seat still in the game votes as before
     assert client.post(f"/api/games/{gid}/events", json=ev("vote", 2, votes=0, side="against")).status_code == 201
+
+
+def test_the_time_out_stands_where_the_game_ended():
+    # was: the time-out was placed at the time call, so an oust by the last action (recorded
+    # after the call) came "after the end" and was not scored
+    events = CASES["time-call-during-the-bleed-that-ousts"]["events"]
+    assert [o["type"] for o in state(events)["outcome"]] == ["oust", "time-out"]
+    stored = events + [ev("game.end", reason="time")]
+    assert state(stored)["outcome"] == [{"type": "oust", "seat": 2, "seq": 7}, {"type": "time-out", "seq": 8}]
+    # play beyond the end: the time-out is at the first such play
+    beyond = CASES["oust-after-play-beyond-the-time-call"]["events"]
+    assert state(beyond)["outcome"] == [{"type": "time-out", "seq": 3}, {"type": "oust", "seat": 2, "seq": 7}]

@@ -85,6 +85,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self.time_phase: int | None = None
         self.time_action_seq: int | None = None
         self.time_over = False
+        self.time_over_seq: int | None = None  # the first play beyond the time call's end point
         self.outcomes: list[dict[str, Any]] = []
         self.finished = False
         self.game_end_seq: int | None = None
