@@ -165,13 +165,14 @@ def expected(db_path: Path, tid: int, page, upto: int) -> set[int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pages", type=int, default=100)
-    ap.add_argument("--tables", type=int, default=60)
+    ap = argparse.ArgumentParser(description="The live hall's budget: open live pages while the tables "
+                                             "record (see the module's docstring); prints its figures.")
+    ap.add_argument("--pages", type=int, default=100, help="live pages open in phase B")
+    ap.add_argument("--tables", type=int, default=60, help="tables recording (five players each)")
     ap.add_argument("--events", type=int, default=300, help="events already in each table's game")
-    ap.add_argument("--duration", type=float, default=60.0)
-    ap.add_argument("--interval", type=float, default=3.0)
-    ap.add_argument("--poll", type=float, default=5.0)
+    ap.add_argument("--duration", type=float, default=60.0, help="seconds of each phase")
+    ap.add_argument("--interval", type=float, default=3.0, help="seconds between a table's entries")
+    ap.add_argument("--poll", type=float, default=5.0, help="seconds between a recorder phone's polls")
     ap.add_argument("--every", type=float, default=2.0, help="seconds between the hall's own writes")
     ap.add_argument("--drops", type=float, default=0.1,
                     help="share of the streams whose connection is cut once in phase B and comes back 3 s later")

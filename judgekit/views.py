@@ -278,6 +278,13 @@ class SessionInterface(SecureCookieSessionInterface):
             return self.session_class()
         return super().open_session(app, request)
 
+    def save_session(self, app: Flask, session, response) -> None:
+        # a session nobody read or changed (no cookie came, none goes): Flask would work out
+        # the cookie's attributes first and then set nothing
+        if not session and not session.modified and not session.accessed:
+            return
+        super().save_session(app, session, response)
+
 
 # --- routes ----------------------------------------------------------------------------
 
