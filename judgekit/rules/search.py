@@ -417,13 +417,16 @@ class SearchIndex:
             # its other words (they are counted from the same words): a set look-up spares
             # most entries the positions
             others = {a for a in alt if a != rarest}
-            need = [self._body_docs[a] for a in others]
-            for doc in self._phrase_candidates("body", rarest):
-                if all(doc in docs for docs in need) and has_phrase(self._positions[keys[doc]], alt):
+            body = self._phrase_candidates("body", rarest)
+            title = self._phrase_candidates("title", rarest)
+            for a in others:      # filter(): in C, in the candidates' order
+                body = filter(self._body_docs[a].__contains__, body)
+                title = filter(self._title_docs[a].__contains__, title)
+            for doc in body:
+                if has_phrase(self._positions[keys[doc]], alt):
                     scores[doc] = scores.get(doc, 0.0) + boost * idf
-            need = [self._title_docs[a] for a in others]
-            for doc in self._phrase_candidates("title", rarest):
-                if all(doc in docs for docs in need) and has_phrase(self._title_positions[keys[doc]], alt):
+            for doc in title:
+                if has_phrase(self._title_positions[keys[doc]], alt):
                     scores[doc] = scores.get(doc, 0.0) + boost * idf * FIELD_BOOSTS["title"]
         # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
         # (sorted() is what nlargest is documented to equal, and all in C: faster here)
