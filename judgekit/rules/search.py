@@ -479,16 +479,21 @@ class SearchIndex:
         title_of = Lazy(lambda i: self._field_group_docs(groups[i], self._title_docs))
         factors = self.factors
         ranked = []
-        for key, score in self._candidates(groups, text, group_docs):
-            if key in seen:
-                continue
+        candidates = [(key, score) for key, score in self._candidates(groups, text, group_docs)
+                      if key not in seen]
+        # the query weight each candidate holds, group by group (in the groups' order, as the
+        # sums were always made): the candidates holding a group found by a set intersection
+        covered_of = dict.fromkeys((docnum[key] for key, _ in candidates), 0.0)
+        for g, docs in zip(groups, group_docs):
+            if g.number is not None:
+                for d in covered_of.keys() & docs.keys():
+                    covered_of[d] += g.weight * docs[d]
+            else:
+                for d in covered_of.keys() & docs:
+                    covered_of[d] += g.weight
+        for key, score in candidates:
             d = docnum[key]
-            covered = 0.0
-            for g, docs in zip(groups, group_docs):
-                if g.number is not None:
-                    covered += g.weight * docs.get(d, 0.0)
-                elif d in docs:
-                    covered += g.weight
+            covered = covered_of[d]
             coverage = covered / total
             factor = 1.0 if factors is None else factors(key, groups, d, covered, body_of, title_of)
             ranked.append((score * coverage * coverage * coverage * factor, key, coverage))
