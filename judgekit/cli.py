@@ -239,6 +239,20 @@ def _open_migrated(ctx: click.Context):
     return db
 
 
+def _on_db(ctx: click.Context, work):
+    """`work(db)` on the instance's database (closed after); a TournamentError (no such
+    tournament, ...) is a Fail: one line, a non-zero exit."""
+    from judgekit.tournament.store import TournamentError
+
+    db = _open_migrated(ctx)
+    try:
+        return work(db)
+    except TournamentError as exc:
+        raise Fail(exc.message)
+    finally:
+        db.close()
+
+
 @main.group()
 def export() -> None:
     """Export a tournament's data: standings, seating, results, penalties (CSV or JSON), the
@@ -247,15 +261,8 @@ def export() -> None:
 
 def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of) -> None:
     from judgekit.tournament.penalties.export import csv_text
-    from judgekit.tournament.store import TournamentError
 
-    db = _open_migrated(ctx)
-    try:
-        rows = rows_of(db)
-    except TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    rows = _on_db(ctx, rows_of)
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
     else:  # the web's writer: spreadsheet-safe cells, the header even when there is no row
@@ -299,18 +306,11 @@ def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fm
 def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool) -> None:
     """Penalty records: one row per record (issue, amend, lift, approve), spreadsheet-safe."""
     from judgekit.tournament.penalties import store as pstore
-    from judgekit.tournament.store import TournamentError
 
-    db = _open_migrated(ctx)
-    try:
-        if fmt == "csv":
-            text = pstore.export_csv(db, tournament, bom=excel)
-        else:
-            text = json.dumps(pstore.export_json(db, tournament), ensure_ascii=False, indent=1) + "\n"
-    except TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    if fmt == "csv":
+        text = _on_db(ctx, lambda db: pstore.export_csv(db, tournament, bom=excel))
+    else:
+        text = json.dumps(_on_db(ctx, lambda db: pstore.export_json(db, tournament)), ensure_ascii=False, indent=1) + "\n"
     click.echo(text, nl=False)
 
 
@@ -322,13 +322,7 @@ def export_vekn(ctx: click.Context, tournament: int) -> None:
     """The VEKN results string ("archondata"), refused while a player lacks a VEKN number."""
     from judgekit.tournament import store
 
-    db = _open_migrated(ctx)
-    try:
-        rep = store.vekn_report(db, tournament)
-    except store.TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    rep = _on_db(ctx, lambda db: store.vekn_report(db, tournament))
     if rep.refusal:
         raise Fail(rep.refusal)
     if rep.problems:
@@ -347,13 +341,7 @@ def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
     """The Archon workbook (v1.5 layout, .xlsx) of a tournament."""
     from judgekit.tournament import store
 
-    db = _open_migrated(ctx)
-    try:
-        data = store.archon_workbook(db, tournament)
-    except store.TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    data = _on_db(ctx, lambda db: store.archon_workbook(db, tournament))
     try:
         with open(output, "wb") as fh:
             fh.write(data)
@@ -446,16 +434,10 @@ def codes(ctx: click.Context, tournament: int, role: str) -> None:
     """Issue new sign-in codes for a tournament and print them (the old ones stop working)."""
     from judgekit.auth import store as auth_store
     from judgekit.auth.roles import ROLES
-    from judgekit.tournament.store import TournamentError, get_tournament
+    from judgekit.tournament.store import get_tournament
 
-    db = _open_migrated(ctx)
-    try:
-        t = get_tournament(db, tournament)
-        issued = auth_store.issue_codes(db, t["id"], ROLES if role == "all" else (role,))
-    except TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    issued = _on_db(ctx, lambda db: auth_store.issue_codes(db, get_tournament(db, tournament)["id"],
+                                                          ROLES if role == "all" else (role,)))
     for r, code in issued.items():
         click.echo(f"{r:<11} {code}")
     click.echo(f"sign in at /tournaments/{tournament}/sign-in", err=True)

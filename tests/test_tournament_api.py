@@ -183,9 +183,12 @@ def test_exports(client, tid):
     play_round(client, tid, 1, sweep)
     r = client.get(f"/tournaments/{tid}/export/standings.csv")
     assert r.status_code == 200 and r.mimetype == "text/csv"
+    assert r.headers["Content-Disposition"] == f'attachment; filename="standings-{tid}.csv"'
     rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
     assert len(rows) == 5 and rows[0]["gw"] == "1" and rows[0]["vp"] == "5.0"
-    j = client.get(f"/tournaments/{tid}/export/standings.json").get_json()
+    answer = client.get(f"/tournaments/{tid}/export/standings.json")
+    assert answer.mimetype == "application/json" and "Content-Disposition" not in answer.headers
+    j = answer.get_json()
     assert j["standings"][0]["rank"] == 1
     seat = client.get(f"/tournaments/{tid}/export/seating.csv?round=1").get_data(as_text=True)
     assert seat.splitlines()[0] == "round,table,seat,player_id,name,vekn,criteria"
