@@ -389,6 +389,13 @@ CASES: dict[str, dict] = {
                 ev("oust", 2)],
         findings=[(3, "time-over", 1)],
         vp=[0.5] * 5),
+    # Ben was ousted; after Ann's end of turn the judge taps "start" for Ben by mistake, then
+    # Cid starts: Ben takes no turn (not-your-turn on him), and Cid's start is the next turn.
+    "ousted-seat-start-tapped-by-mistake": dict(
+        events=[T, ev("oust", 2), ev("turn.end", 1), ev("turn.start", 2), ev("turn.start", 3)],
+        findings=[(4, "not-your-turn", 2)],
+        state={"turn.seat": 3, "turn.number": 2},
+        message={4: ["Ben (seat 2)", "ousted"]}),
 }
 
 
@@ -513,3 +520,17 @@ def test_the_time_out_stands_where_the_game_ended():
     # play beyond the end: the time-out is at the first such play
     beyond = CASES["oust-after-play-beyond-the-time-call"]["events"]
     assert state(beyond)["outcome"] == [{"type": "time-out", "seq": 3}, {"type": "oust", "seat": 2, "seq": 7}]
+
+
+def test_a_seat_out_of_the_game_takes_no_turn():
+    # was: the ousted seat's start was accepted and its actions checked as its turn
+    events = [T, ev("oust", 2), ev("turn.end", 1), ev("turn.start", 2),
+              ev("action.declare", 2, action="bleed", minion="Anson", amount=1)]
+    found = run(events)
+    assert [(f["code"], f["seat"]) for f in found] == [("not-your-turn", 2), ("not-your-turn", 2)]
+    assert found[0]["message"] == ("Ben (seat 2) starts a turn, but was ousted: a player out of "
+                                   "the game takes no turn.")
+    st = state(events)
+    assert st["turn"]["seat"] == 1 and st["turn"]["ended"] and st["action"] is None
+    assert st["next"][0]["event"] == {"type": "turn.start", "seat": 3}
+    assert "Anson" not in [m["name"] for m in st["seats"][1]["minions"]]

@@ -117,6 +117,8 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self._time_check(event)
         if t in TURN_BOUND:
             self._turn_check(event)
+            if event.get("seat") in self.out:
+                return self.findings[before:]   # a seat out of the game: flagged, void
         elif t in PLAYS:
             self._turn_from_play(event)
         if t not in OFF_BOARD:
