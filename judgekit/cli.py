@@ -32,6 +32,19 @@ def main(ctx: click.Context, instance: str | None) -> None:
     ctx.obj = {"instance": instance}
 
 
+def _instance_after(ctx: click.Context, _param, value: str | None) -> None:
+    if value is not None:
+        ctx.obj["instance"] = value
+
+
+def instance_option(command):
+    """`--instance DIR` accepted after the subcommand too (`judgekit serve --instance DIR`),
+    as well as before it; the one given last wins."""
+    return click.option("--instance", type=click.Path(file_okay=False), default=None, expose_value=False,
+                        callback=_instance_after, is_eager=True,
+                        help="Instance folder (as `judgekit --instance DIR …`).")(command)
+
+
 def make_app(ctx: click.Context, quiet: bool = False):
     from judgekit import create_app
 
@@ -48,6 +61,7 @@ def make_app(ctx: click.Context, quiet: bool = False):
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
 @click.option("--connections", default=None, type=click.IntRange(50, 10000),
               help="Most connections open at once (default 1000; live pages keep one each, no thread).")
+@instance_option
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None) -> None:
     """Start the app on a production WSGI server (waitress)."""
@@ -84,6 +98,7 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
 
 @main.command()
 @click.option("--force", is_flag=True, help="Rebuild the search index even if content did not change.")
+@instance_option
 @click.pass_context
 def build(ctx: click.Context, force: bool) -> None:
     """Create the database and (re)build the search index from content/."""
@@ -107,6 +122,7 @@ def build(ctx: click.Context, force: bool) -> None:
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 100))
 @click.option("--json", "as_json", is_flag=True, help="Print the same JSON as GET /api/search.")
+@instance_option
 @click.pass_context
 def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
     """Search the rules, e.g. `judgekit search vp withdraw`."""
@@ -182,6 +198,7 @@ def cards_show(name: tuple[str, ...]) -> None:
 @click.option("--base", default="/", show_default=True,
               help="Path the copy is served under: / for a site of its own, /NAME/ for a project page "
                    "(https://user.github.io/NAME/).")
+@instance_option
 @click.pass_context
 def publish(ctx: click.Context, target: str, base: str) -> None:
     """Write a static, installable copy (rules, search, cards and rulings, trainer) into TARGET,
@@ -222,6 +239,20 @@ def _open_migrated(ctx: click.Context):
     return db
 
 
+def _on_db(ctx: click.Context, work):
+    """`work(db)` on the instance's database (closed after); a TournamentError (no such
+    tournament, ...) is a Fail: one line, a non-zero exit."""
+    from judgekit.tournament.store import TournamentError
+
+    db = _open_migrated(ctx)
+    try:
+        return work(db)
+    except TournamentError as exc:
+        raise Fail(exc.message)
+    finally:
+        db.close()
+
+
 @main.group()
 def export() -> None:
     """Export a tournament's data: standings, seating, results, penalties (CSV or JSON), the
@@ -230,15 +261,8 @@ def export() -> None:
 
 def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of) -> None:
     from judgekit.tournament.penalties.export import csv_text
-    from judgekit.tournament.store import TournamentError
 
-    db = _open_migrated(ctx)
-    try:
-        rows = rows_of(db)
-    except TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    rows = _on_db(ctx, rows_of)
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
     else:  # the web's writer: spreadsheet-safe cells, the header even when there is no row
@@ -248,6 +272,7 @@ def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of
 @export.command("standings")
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@instance_option
 @click.pass_context
 def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
     """Standings (after the final: the final ranking, with rating points)."""
@@ -259,6 +284,7 @@ def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
 @click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@instance_option
 @click.pass_context
 def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
     """Seating: round, table, seat, player, VEKN number."""
@@ -275,39 +301,28 @@ def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fm
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
 @click.option("--excel", is_flag=True, help="CSV with a byte-order mark, for Excel.")
+@instance_option
 @click.pass_context
 def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool) -> None:
     """Penalty records: one row per record (issue, amend, lift, approve), spreadsheet-safe."""
     from judgekit.tournament.penalties import store as pstore
-    from judgekit.tournament.store import TournamentError
 
-    db = _open_migrated(ctx)
-    try:
-        if fmt == "csv":
-            text = pstore.export_csv(db, tournament, bom=excel)
-        else:
-            text = json.dumps(pstore.export_json(db, tournament), ensure_ascii=False, indent=1) + "\n"
-    except TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    if fmt == "csv":
+        text = _on_db(ctx, lambda db: pstore.export_csv(db, tournament, bom=excel))
+    else:
+        text = json.dumps(_on_db(ctx, lambda db: pstore.export_json(db, tournament)), ensure_ascii=False, indent=1) + "\n"
     click.echo(text, nl=False)
 
 
 @export.command("vekn")
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@instance_option
 @click.pass_context
 def export_vekn(ctx: click.Context, tournament: int) -> None:
     """The VEKN results string ("archondata"), refused while a player lacks a VEKN number."""
     from judgekit.tournament import store
 
-    db = _open_migrated(ctx)
-    try:
-        rep = store.vekn_report(db, tournament)
-    except store.TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    rep = _on_db(ctx, lambda db: store.vekn_report(db, tournament))
     if rep.refusal:
         raise Fail(rep.refusal)
     if rep.problems:
@@ -320,18 +335,13 @@ def export_vekn(ctx: click.Context, tournament: int) -> None:
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, writable=True),
               help="The .xlsx file to write.")
+@instance_option
 @click.pass_context
 def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
     """The Archon workbook (v1.5 layout, .xlsx) of a tournament."""
     from judgekit.tournament import store
 
-    db = _open_migrated(ctx)
-    try:
-        data = store.archon_workbook(db, tournament)
-    except store.TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    data = _on_db(ctx, lambda db: store.archon_workbook(db, tournament))
     try:
         with open(output, "wb") as fh:
             fh.write(data)
@@ -344,6 +354,7 @@ def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
 @click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@instance_option
 @click.pass_context
 def export_results(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
     """Results per round: round, table, seat, player, VEKN, VP, GW, TP (one row per seat)."""
@@ -359,6 +370,7 @@ def import_() -> None:
 @import_.command("archon")
 @click.argument("workbook", type=click.Path(exists=True, dir_okay=False))
 @click.option("--organizer", default=None, help="The organizer's name (signs in with the organizer code).")
+@instance_option
 @click.pass_context
 def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> None:
     """Create an event from an Archon workbook (.xlsx, v1.5 layout); prints its id and codes."""
@@ -389,6 +401,7 @@ def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> N
 @click.argument("listing", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
 @click.option("--check-in", "check_in", is_flag=True, help="Check them in as well (they are here).")
+@instance_option
 @click.pass_context
 def import_players(ctx: click.Context, listing: str, tournament: int, check_in: bool) -> None:
     """Register a list of players (CSV or one per line; all or nothing)."""
@@ -415,21 +428,16 @@ def import_players(ctx: click.Context, listing: str, tournament: int, check_in: 
 @click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
 @click.option("--role", type=click.Choice(["all", "judge", "head_judge", "organizer"]), default="all",
               show_default=True)
+@instance_option
 @click.pass_context
 def codes(ctx: click.Context, tournament: int, role: str) -> None:
     """Issue new sign-in codes for a tournament and print them (the old ones stop working)."""
     from judgekit.auth import store as auth_store
     from judgekit.auth.roles import ROLES
-    from judgekit.tournament.store import TournamentError, get_tournament
+    from judgekit.tournament.store import get_tournament
 
-    db = _open_migrated(ctx)
-    try:
-        t = get_tournament(db, tournament)
-        issued = auth_store.issue_codes(db, t["id"], ROLES if role == "all" else (role,))
-    except TournamentError as exc:
-        raise Fail(exc.message)
-    finally:
-        db.close()
+    issued = _on_db(ctx, lambda db: auth_store.issue_codes(db, get_tournament(db, tournament)["id"],
+                                                          ROLES if role == "all" else (role,)))
     for r, code in issued.items():
         click.echo(f"{r:<11} {code}")
     click.echo(f"sign in at /tournaments/{tournament}/sign-in", err=True)
@@ -437,6 +445,7 @@ def codes(ctx: click.Context, tournament: int, role: str) -> None:
 
 @main.command()
 @click.option("--seed", default=2024, show_default=True, type=int, help="Seed of the random results.")
+@instance_option
 @click.pass_context
 def demo(ctx: click.Context, seed: int) -> None:
     """Create a small demo tournament (12 players, 3 rounds played, final ready)."""

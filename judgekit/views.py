@@ -12,9 +12,9 @@ import logging
 import secrets
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
-from flask import (Flask, current_app, g, get_flashed_messages, jsonify, render_template,
+from flask import (Flask, Response, current_app, g, get_flashed_messages, jsonify, render_template,
                    request, session)
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
@@ -103,6 +103,25 @@ def json_object(shape: str, required: bool = True) -> dict:
     if not isinstance(body, dict):
         raise ApiError(400, f"send {shape}")
     return body
+
+
+def csv_or_json(fmt: str, name: str, csv: Callable[[], str], obj: Callable[[], dict], *,
+                json_download: bool = False, no_store: bool = False) -> Response:
+    """The answer of an export `<name>.<fmt>`: `csv` a download `<name>.csv` (text/csv, UTF-8),
+    `json` the object `obj()` (`json_download`: a download `<name>.json`, indented, non-ASCII
+    kept); any other `fmt` a 404. Only the asked format is built. `no_store`: no cache keeps it."""
+    extra = {"Cache-Control": "no-store"} if no_store else {}
+    if fmt == "csv":
+        return Response(csv(), mimetype="text/csv",
+                        headers={"Content-Disposition": f'attachment; filename="{name}.csv"', **extra})
+    if fmt == "json" and json_download:
+        return Response(json.dumps(obj(), ensure_ascii=False, indent=1), mimetype="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}.json"', **extra})
+    if fmt == "json":
+        answer = jsonify(obj())
+        answer.headers.update(extra)
+        return answer
+    raise ApiError(404, "export as .csv or .json")
 
 
 # --- flashed messages -----------------------------------------------------------------
@@ -282,6 +301,13 @@ class SessionInterface(SecureCookieSessionInterface):
                 _verified.clear()
             _verified[value] = (int(signed.timestamp()), json.dumps(data), serializer)
         return self.session_class(data)
+
+    def save_session(self, app: Flask, session, response) -> None:
+        # a session nobody read or changed (no cookie came, none goes): Flask would work out
+        # the cookie's attributes first and then set nothing
+        if not session and not session.modified and not session.accessed:
+            return
+        super().save_session(app, session, response)
 
 
 _VERIFIED_MAX = 1024

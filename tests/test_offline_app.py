@@ -13,7 +13,8 @@ import pytest
 
 from judgekit.offline import precache
 from judgekit.offline.compare import compare, read_queries
-from judgekit.offline.search_index import FIELDS, build_offline_index, entry_dicts
+from judgekit.offline.search_index import (FIELDS, build_offline_index, decode_ids, entry_dicts,
+                                           text_files, text_name)
 from judgekit.rules.corpus import load_corpus
 from judgekit.rules.search import WORD, analyze
 from judgekit.rules.synonyms import SYNONYMS
@@ -189,7 +190,10 @@ def test_offline_index_rebuilds_the_servers_postings_exactly(app, part):
     data = build_offline_index(search)
     index = getattr(search, part)
     shipped = data["parts"][part]
-    entries = entry_dicts(shipped)
+    files = text_files(search)
+    texts = [json.loads(files[text_name(part, i)]) for i in range(shipped["chunks"])]
+    assert len(files) == sum(x["chunks"] for x in data["parts"].values())
+    entries = entry_dicts(shipped, texts)
     p = index.postings
     assert [e["key"] for e in entries] == p.keys
     assert shipped["n"] == p.n and shipped["max_postings"] == index.max_postings
@@ -206,7 +210,8 @@ def test_offline_index_rebuilds_the_servers_postings_exactly(app, part):
         assert [e["lengths"][FIELDS.index(f)] for e in entries] == p.lengths[f]
         # and the postings shipped to the browser are these ones
         unpacked = {}
-        for term, packed in shipped["postings"][f].items():
+        for term, text in shipped["postings"][f].items():
+            packed = decode_ids(text)
             doc, out = 0, []
             for i in range(0, len(packed), 2):
                 doc += packed[i]
@@ -214,6 +219,31 @@ def test_offline_index_rebuilds_the_servers_postings_exactly(app, part):
             unpacked[term] = out
         assert unpacked == {t: list(pl) for t, pl in p.terms[f].items()}, f
     assert shipped["token_totals"]["body"] == sum(len(analyze(e["body"])) for e in entries)
+    # each entry's stems as the server's analyzer gives them, shipped as ids (phrase checks)
+    body, title = decode_ids(shipped["tokens"]["body"]), decode_ids(shipped["tokens"]["title"])
+    at = {"body": 0, "title": 0}
+    for e in entries:
+        for f, ids, text in (("body", body, e["body"]), ("title", title, e["title"])):
+            n = e["lengths"][FIELDS.index(f)]
+            assert [data["stems"][i] for i in ids[at[f]:at[f] + n]] == [st for st, _, _ in analyze(text)], e["key"]
+            at[f] += n
+    assert at == {"body": len(body), "title": len(title)}
+
+
+def test_offline_text_files_are_served_versioned_and_precached(client, app):
+    cfg = sw_config(client)
+    texts = [u for u in cfg["precache"] if u.startswith("/offline/search-text/")]
+    index_url = next(u for u in cfg["precache"] if u.startswith("/offline/search-index.json"))
+    assert texts and all(u.endswith(index_url[index_url.index("?"):]) for u in texts)
+    data = json.loads(gzip.decompress(client.get(index_url, headers={"Accept-Encoding": "gzip"}).data))
+    assert len(texts) == sum(x["chunks"] for x in data["parts"].values())
+    resp = client.get(texts[-1])
+    assert resp.status_code == 200 and "immutable" in resp.headers["Cache-Control"]
+    last = json.loads(resp.data)
+    assert last["part"] == "cards" and last["first"] % data["parts"]["cards"]["chunk"] == 0
+    assert last["first"] + len(last["entries"]) == data["parts"]["cards"]["n"]
+    missing = client.get("/offline/search-text/nothing-9.json")
+    assert missing.status_code == 404 and missing.get_json()["field"] == "name"
 
 
 def test_offline_index_ships_the_card_names_and_the_merge(app):

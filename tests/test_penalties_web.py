@@ -318,7 +318,8 @@ def test_csv_and_json_exports_are_safe_and_stable(client, world, signed_in):
     signed_in(client, world["tid"], "organizer")
     r = client.get(f"/tournaments/{world['tid']}/export/penalties.csv")
     assert r.status_code == 200 and r.headers["Content-Type"] == "text/csv; charset=utf-8"
-    assert 'filename="penalties-' in r.headers["Content-Disposition"]
+    assert r.headers["Content-Disposition"] == f'attachment; filename="penalties-{world["tid"]}.csv"'
+    assert r.headers["Cache-Control"] == "no-store"  # a record of people: no cache keeps it
     text = r.data.decode("utf-8")
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:5] == ["id", "time", "kind", "refers_to", "status"] and len(rows) == 6
@@ -332,6 +333,8 @@ def test_csv_and_json_exports_are_safe_and_stable(client, world, signed_in):
     assert j.status_code == 200 and body["columns"] == rows[0] and body["catalog"] == "v2"
     assert [p["player_name"] for p in body["penalties"]][0] == "=cmd|' /C calc'!A0"  # raw in JSON
     assert "Zoë" in j.data.decode("utf-8")
+    assert j.mimetype == "application/json" and j.headers["Cache-Control"] == "no-store"
+    assert j.headers["Content-Disposition"] == f'attachment; filename="penalties-{world["tid"]}.json"'
     assert client.get(f"/tournaments/{world['tid']}/export/penalties.xml").status_code == 404
 
 

@@ -110,3 +110,15 @@ def test_a_short_copy_under_a_project_page_path(app, tmp_path):
     assert "published " in offline and "Rules 2025" in offline
     index = json.loads((out / "offline" / "search-index.json").read_text(encoding="utf-8"))
     assert index["parts"]["rules"]["entries"] and index["parts"]["cards"]["entries"]
+    # the entries' text, a file per chunk, each saved by the worker under the index's version
+    texts = sorted((out / "offline" / "search-text").iterdir())
+    assert len(texts) == sum(part["chunks"] for part in index["parts"].values())
+    version = f"?v={index['version']}"
+    assert all(f"/judgekit/offline/search-text/{f.name}{version}" in config["precache"] for f in texts)
+    # the home page starts reading the index as it opens: a preload, taken by the early script
+    home = (out / "index.html").read_text(encoding="utf-8")
+    index_url = f"/judgekit/offline/search-index.json{version}"
+    assert f'<link rel="preload" href="{index_url}" as="fetch" crossorigin>' in home
+    assert f'src="/judgekit/static/offline-early.js" data-offline-index="{index_url}"></script>' in home
+    assert "/judgekit/static/offline-early.js" in config["precache"]
+    assert "offline-early.js" not in card                     # the other pages read it when needed

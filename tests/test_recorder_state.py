@@ -304,3 +304,25 @@ def test_namesakes_are_told_apart_by_their_seat():
     names = ["Ann", "Ann", "Cid", "Dee"]
     assert describe(ev("block.pass", 2), names) == "Ann (seat 2): no block"
     assert describe(ev("block.pass", 3), None) == "Seat 3: no block"
+
+
+def test_redirect_by_names_the_seat_whose_reaction_would_redirect():
+    """`action.redirect_by`: the target of a directed action not yet blocked, outside combat
+    (what the engine reads a `reaction` with a `target_seat` as a redirect for); the page's
+    card form offers that seat a new-target choice for Deflection and the like."""
+    bleed = B + [ev("action.declare", 1, action="bleed", minion="Modius", amount=1), ev("action.pass", 1)]
+    assert state(bleed)["action"]["redirect_by"] == 2
+    # Deflection as a plain reaction with the new target: redirected, no card-choice-missing
+    deflected = bleed + [ev("block.pass", 2), ev("reaction", 2, card="Deflection", minion="Gratiano",
+                                                 level="inferior", target_seat=4)]
+    st = state(deflected)
+    assert st["action"]["target_seat"] == 4 and st["action"]["redirect_by"] == 4
+    assert "card-choice-missing" not in codes(deflected)
+    # the same card with no new target: the missing choice is reported
+    assert "card-choice-missing" in codes(bleed + [ev("block.pass", 2),
+                                                   ev("reaction", 2, card="Deflection", minion="Gratiano",
+                                                      level="inferior")])
+    hunt = B + [ev("action.declare", 1, action="hunt", minion="Modius"), ev("action.pass", 1)]
+    assert state(hunt)["action"]["redirect_by"] is None                   # undirected
+    blocked = bleed + [ev("block.declare", 2, minion="Gratiano"), ev("block.result", blocked=True)]
+    assert state(blocked)["action"]["redirect_by"] is None                # blocked: combat

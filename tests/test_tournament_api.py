@@ -183,9 +183,12 @@ def test_exports(client, tid):
     play_round(client, tid, 1, sweep)
     r = client.get(f"/tournaments/{tid}/export/standings.csv")
     assert r.status_code == 200 and r.mimetype == "text/csv"
+    assert r.headers["Content-Disposition"] == f'attachment; filename="standings-{tid}.csv"'
     rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
     assert len(rows) == 5 and rows[0]["gw"] == "1" and rows[0]["vp"] == "5.0"
-    j = client.get(f"/tournaments/{tid}/export/standings.json").get_json()
+    answer = client.get(f"/tournaments/{tid}/export/standings.json")
+    assert answer.mimetype == "application/json" and "Content-Disposition" not in answer.headers
+    j = answer.get_json()
     assert j["standings"][0]["rank"] == 1
     seat = client.get(f"/tournaments/{tid}/export/seating.csv?round=1").get_data(as_text=True)
     assert seat.splitlines()[0] == "round,table,seat,player_id,name,vekn,criteria"
@@ -232,7 +235,7 @@ def test_toss_then_final_then_winner(client):
     created = client.post("/api/tournaments", json={"name": "Two rounds and a final", "rounds_planned": 2})
     sign_in_as_creator(client, created)
     tid = created.get_json()["id"]
-    ids = add_players(client, tid, 10)
+    add_players(client, tid, 10)
     for n in (1, 2):
         start(client, tid, seed=n)
         play_round(client, tid, n, lambda size: [{"type": "time-out"}])  # everyone ½: all tied
@@ -387,6 +390,34 @@ def test_unknown_player_in_swap_and_toss_is_404(client, tid):
     start(client, tid)
     assert client.post(f"/api/tournaments/{tid}/rounds/1/swap", json={"a": 1, "b": 999}).status_code == 404
     assert client.post(f"/api/tournaments/{tid}/toss", json={"players": [1, 999]}).status_code == 404
+
+
+def test_a_swap_is_refused_once_the_recorder_finished_the_table(client, tid):
+    """QA: a table finished in the recorder (its VP count, no result row yet) could still be
+    swapped: the winner's 4 VP and GW went to the player swapped in from another table,
+    and the game's log was relabelled with that player's name."""
+    add_players(client, tid, 8)
+    r1 = start(client, tid)
+    one, two = r1["tables"][0], r1["tables"][1]
+    game = one["game_id"]
+    r = client.post(f"/api/games/{game}/events", json=[{"type": "oust", "seat": k} for k in (2, 3, 4)])
+    assert r.status_code == 201, r.get_json()
+    r = client.post(f"/api/games/{game}/events", json={"type": "game.end"})
+    assert r.status_code == 201, r.get_json()
+    table = client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()
+    assert table["state"] == "finished" and table["source"] == "recorder"
+    winner = one["seats"][0]
+    assert table["seats"][0]["player_id"] == winner["player_id"] and table["seats"][0]["vp"] == 4
+    for a, b in ((winner["player_id"], two["seats"][0]["player_id"]),    # from either side
+                 (two["seats"][1]["player_id"], one["seats"][1]["player_id"])):
+        sw = client.post(f"/api/tournaments/{tid}/rounds/1/swap", json={"a": a, "b": b})
+        assert sw.status_code == 409 and sw.get_json()["error"].startswith("table 1's game is over"), sw.get_json()
+    table = client.get(f"/api/tournaments/{tid}/rounds/1/tables/1").get_json()
+    assert [s["player_id"] for s in table["seats"]] == [s["player_id"] for s in one["seats"]]
+    # the other table still takes a swap within itself
+    sw = client.post(f"/api/tournaments/{tid}/rounds/1/swap",
+                     json={"a": two["seats"][0]["player_id"], "b": two["seats"][1]["player_id"]})
+    assert sw.status_code == 200, sw.get_json()
 
 
 @pytest.mark.parametrize("body,field", [

@@ -16,7 +16,6 @@ import pytest
 
 from judgekit.db import open_db
 from judgekit.tournament import archon, archon_read, store
-from judgekit.tournament import final as final_mod
 from judgekit.tournament.scoring import derive_vp
 
 from test_tournament_vekn import EXPECTED, hand_event, seat_final_as
@@ -195,7 +194,7 @@ def test_a_real_file_is_read_by_the_values_saved_with_its_formulas(db):
             saved[(sheet, f"D{row}")] = ws[f"D{row}"].value
             ws[f"A{row}"] = f"=SeatingChart!C{row}"
             ws[f"B{row}"] = f"=VLOOKUP(A{row},Methuselahs!A:C,2)"
-            ws[f"D{row}"] = f"=FLOOR((ROW()-7)/5)+1"
+            ws[f"D{row}"] = "=FLOOR((ROW()-7)/5)+1"
     saved[("Tournament Info", "B11")] = 3
     wb["Tournament Info"]["B11"] = "=COUNT(Rounds)"
     buf = io.BytesIO()

@@ -36,3 +36,39 @@ def test_export_unknown_tournament_fails_cleanly(tmp_path):
     r = CliRunner().invoke(main, ["--instance", str(tmp_path / "i"), "export", "standings", "--tournament", "7"])
     assert r.exit_code == 1
     assert "no tournament 7" in r.output
+
+
+def test_instance_after_the_subcommand(tmp_path):
+    """`judgekit demo --instance DIR` (users type it after the subcommand) works as
+    `judgekit --instance DIR demo`, for nested commands too; the last one given wins."""
+    runner = CliRunner()
+    inst, other = str(tmp_path / "after"), str(tmp_path / "other")
+    r = runner.invoke(main, ["demo", "--instance", inst])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "after" / "judgekit.db").exists()
+    r = runner.invoke(main, ["export", "standings", "--tournament", "1", "--instance", inst])
+    assert r.exit_code == 0, r.output
+    assert len(list(csv.DictReader(io.StringIO(r.output)))) == 12
+    r = runner.invoke(main, ["--instance", other, "codes", "--instance", inst, "--tournament", "1", "--role", "judge"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("judge ")
+    r = runner.invoke(main, ["--instance", inst, "export", "standings", "--tournament", "1", "--instance", other])
+    assert r.exit_code == 1 and "no tournament 1" in r.output       # the one after the subcommand wins
+
+
+def test_every_command_that_reads_the_instance_takes_instance_after_it():
+    import inspect
+
+    import click
+
+    def leaves(group, path=()):
+        for name, cmd in group.commands.items():
+            if isinstance(cmd, click.Group):
+                yield from leaves(cmd, path + (name,))
+            else:
+                yield " ".join(path + (name,)), cmd
+    for name, cmd in leaves(main):
+        source = inspect.getsource(inspect.unwrap(cmd.callback))
+        reads = 'ctx.obj["instance"]' in source or "(ctx" in source   # itself, or a helper given its context
+        takes = any("--instance" in p.opts for p in cmd.params)
+        assert takes == reads, f"judgekit {name}: reads the instance {reads}, takes --instance {takes}"

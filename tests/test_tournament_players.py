@@ -4,7 +4,6 @@ registration by paste or CSV (previewed, all or nothing); check in all; check-in
 player's phone with the venue's code; the dashboard's form and filter."""
 from __future__ import annotations
 
-import re
 
 import pytest
 

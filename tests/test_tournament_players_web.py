@@ -226,6 +226,34 @@ def test_the_players_own_check_in(client, org, signed_in, app):
     assert "<b>Bo Dias</b> is checked in" in r.get_data(as_text=True)
 
 
+def test_the_check_in_secret_is_never_sent(client, org, signed_in, app):
+    """QA: the public list of events (GET /api/tournaments, no sign-in) carried each event's
+    `checkin_secret`, from which anyone anywhere computes the code shown at the venue and
+    checks any player in; the event's own API answer carried it too."""
+    tid = org["tid"]
+    token = signed_in(client, tid, "organizer", how="session")
+    client.post(f"/tournaments/{tid}/check-in/open", data={"csrf_token": token})
+    db = open_db(app.config["DATABASE"])
+    secret = store.get_tournament(db, tid)["checkin_secret"]
+    db.close()
+    assert secret
+    anyone = app.test_client()
+    listing = anyone.get("/api/tournaments")
+    assert listing.status_code == 200 and [t["id"] for t in listing.get_json()["tournaments"]] == [tid]
+    assert secret not in listing.get_data(as_text=True)
+    assert "checkin_secret" not in listing.get_json()["tournaments"][0]
+    signed_in(client, tid, "judge")
+    mine = client.get(f"/api/tournaments/{tid}")
+    assert mine.status_code == 200 and mine.get_json()["id"] == tid
+    assert secret not in mine.get_data(as_text=True) and "checkin_secret" not in mine.get_json()
+    signed_in(client, tid, "organizer")
+    edited = client.patch(f"/api/tournaments/{tid}", json={"location": "Lisbon"})
+    assert edited.status_code == 200 and edited.get_json()["location"] == "Lisbon"
+    assert "checkin_secret" not in edited.get_json()
+    created = anyone.post("/api/tournaments", json={"name": "Other Cup"})
+    assert created.status_code == 201 and "checkin_secret" not in created.get_json()
+
+
 def test_wrong_codes_are_slowed_down(client, org, signed_in, app):
     tid = org["tid"]
     client.post(f"/api/tournaments/{tid}/players/bulk", json={"text": "Ana Silva;100"})

@@ -197,7 +197,7 @@ def test_rounds_not_seated_yet_and_unknown_ones(client, event):
     for url in (f"/tournaments/{tid}/rounds/5/seats", f"/tournaments/{tid}/rounds/5/seats/list",
                 f"/tournaments/{tid + 1}/seats", f"/tournaments/{tid + 1}/rounds/1/seats",
                 f"/tournaments/{tid}/rounds/0/seats", f"/tournaments/{tid}/rounds/99999999999999999999/seats",
-                f"/tournaments/abc/seats"):
+                "/tournaments/abc/seats"):
         r = client.get(url)
         assert r.status_code == 404 and "<h1" in r.get_data(as_text=True), url
 

@@ -219,6 +219,28 @@ def test_the_report_page_downloads_and_api(client, app, signed_in):
     assert r.status_code == 403
 
 
+def test_the_report_page_says_when_no_head_judge_is_set_and_how_to_set_it(client, app, signed_in):
+    """The head judge line was blank ("—") on the report page when none was set."""
+    db = open_db(app.config["DATABASE"])
+    try:
+        tid = store.create_tournament(db, {"name": "Judge-less Cup"})
+    finally:
+        db.close()
+    signed_in(client, tid, "head_judge")
+    html = client.get(f"/tournaments/{tid}/vekn").get_data(as_text=True)
+    assert 'id="no-head-judge"' in html
+    assert "Not set" in html and "The organizer sets it on this page" in html
+    signed_in(client, tid, "organizer")
+    html = client.get(f"/tournaments/{tid}/vekn").get_data(as_text=True)
+    assert 'id="no-head-judge"' in html and "Type the head judge" in html and 'id="ev-head_judge"' in html
+    assert client.patch(f"/api/tournaments/{tid}", json={"head_judge": "Hal Head"}).status_code == 200
+    html = client.get(f"/tournaments/{tid}/vekn").get_data(as_text=True)
+    assert 'id="no-head-judge"' not in html and 'value="Hal Head"' in html
+    signed_in(client, tid, "head_judge")
+    html = client.get(f"/tournaments/{tid}/vekn").get_data(as_text=True)
+    assert 'id="no-head-judge"' not in html and "<dd>Hal Head</dd>" in html
+
+
 def test_the_cli_prints_the_string_or_refuses(tmp_path):
     db = open_db(tmp_path / "judgekit.db")
     from judgekit.db import migrate

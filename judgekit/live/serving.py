@@ -101,11 +101,47 @@ class ChannelSink:
             ch.server.pull_trigger()
 
 
+class _Gather:
+    """Stands for a channel while a task writes a response's header and first piece of
+    body: both are then sent as one (`LiveTask.write`). Everything else goes to the channel."""
+
+    def __init__(self, channel):
+        self.channel = channel
+        self.parts: list[bytes] = []
+
+    def write_soon(self, data) -> int:
+        self.parts.append(data)
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(self.channel, name)
+
+
+#: A first piece of body up to this size is sent with the header in one write (larger ones
+#: are not copied: their header goes first, as waitress does).
+GATHER_BYTES = 256 * 1024
+
+
 if HTTPChannel is not None:
     class LiveTask(WSGITask):
         """A request task that can leave its response open for the hub (see the module)."""
 
         subscription: Subscription | None = None
+
+        def write(self, data):
+            """waitress sends a response's header and its body with a send() each (and the
+            client reads them as two segments): an API answer comes in one piece, so the
+            header and that piece go out together, one system call and one packet."""
+            if self.wrote_header or not data or len(data) > GATHER_BYTES:
+                return super().write(data)
+            channel = self.channel
+            gather = self.channel = _Gather(channel)
+            try:
+                super().write(data)
+            finally:
+                self.channel = channel
+            if gather.parts:
+                channel.write_soon(b"".join(gather.parts))
 
         def get_environment(self):
             environ = super().get_environment()

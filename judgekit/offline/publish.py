@@ -262,12 +262,17 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
         shutil.copyfile(f, dest)
         result.files += 1
         result.bytes += dest.stat().st_size
-    from judgekit.offline.search_index import index_version, offline_index_json
+    from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
     index = app.extensions["rules"].search
     index_file = out / "offline" / "search-index.json"
     index_file.parent.mkdir(parents=True, exist_ok=True)
     raw = offline_index_json(index).encode()
     index_file.write_bytes(raw)
+    text_dir = out / "offline" / "search-text"
+    text_dir.mkdir(parents=True, exist_ok=True)
+    for name, body in text_files(index).items():
+        (text_dir / name).write_bytes(body)
+        result.files += 1
     from judgekit.cards.catalog import load_catalog
     from judgekit.offline.cards_data import cards_json
     cards_file = out / "offline" / "cards.json"
@@ -285,6 +290,7 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
     index_url = f"/offline/search-index.json?v={index_version(index)}"
     urls = upfront + precache.static_urls(static_dir) + [index_url, cards_url, "/manifest.webmanifest",
                                                          "/trainer/catalog.json"]
+    urls += [f"{path}?v={index_version(index)}" for path in text_paths(index)]
     urls = [u for u in urls if not u.endswith("/static/sw.js")]
     seen: set[str] = set()
     precached = [published_url(u, base, aliases) for u in urls]

@@ -4,11 +4,16 @@ It is generated from the server's `Search`, so the browser scores the same entri
 the same numbers and never has to stem:
 
 - `parts`: the rules and the cards, each ranked by its own statistics as on the server:
-  every search entry in the server's document order with its text (for phrases and
-  snippets, tokenized in the browser when first needed) and field lengths, the part's
-  postings (per field, stem -> `[doc delta, count, …]`; the weight is count x the field's
-  posting boost in a float32), its entry count, average lengths and `max_postings` (the
-  cards: a common term scores only its best entries);
+  every search entry in the server's document order (key, doc, section, number, kind: what
+  ranking reads), its field lengths, the stems of its body and title as ids into `stems`
+  (phrases are checked on them), the numbers it states, the part's postings (per field,
+  stem -> `[doc delta, count, …]`; the weight is count x the field's posting boost in a
+  float32), its entry count, average lengths and `max_postings` (the cards: a common term
+  scores only its best entries). Numbers (postings, lengths, stem ids) are packed a
+  character each in strings (`encode_ids`): a phone's JSON.parse reads a string far faster
+  than the same numbers in arrays, and the browser decodes a term or an entry when needed;
+- the entries' text (title, body, context, link, anchors) is not in the index but in
+  `text_files`, CHUNK entries a file: the browser reads the files of the results it shows;
 - `card_names`: the table of card names a query may name (`judgekit.cards.names`), so the
   browser puts the same cards first; `card_groups`: each card's groups (card id -> group
   ids), whose rulings follow a query that is only the card's name; `params` carries how the
@@ -46,11 +51,14 @@ from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 8
+FORMAT = 9
 
 FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
-COLUMNS = ("key", "doc", "section", "number", "title", "context", "body", "url", "kind", "anchors",
-           "lengths", "numbers")
+# what ranking reads (in the index); what only snippets, links and the tests read (the text files)
+COLUMNS = ("key", "doc", "section", "number", "kind")
+TEXT_COLUMNS = ("title", "body", "context", "url", "anchors")
+#: entries per text file: a page of results reads a few small files, not the whole text
+CHUNK = 128
 
 
 def _stems(text: str) -> list[str]:
@@ -82,16 +90,117 @@ def index_version(search: Search) -> str:
     return hashlib.sha256(f"{stamp}:{TABLES}:{FORMAT}".encode()).hexdigest()[:12]
 
 
-def _part(index: SearchIndex) -> dict[str, Any]:
+def _text_rows(index: SearchIndex) -> list[list]:
+    """Each entry's text columns (`TEXT_COLUMNS`), in the server's document order."""
+    rows = []
+    for key in index.postings.keys:
+        e = index.entries[key]
+        rows.append([e.title, e.body, e.context, e.url, [[offset, anchor] for offset, anchor in e.anchors]])
+    return rows
+
+
+def stem_ids(search: Search) -> list[str]:
+    """Every stem of the entries' bodies and titles, the most frequent first (its id is its
+    place: the frequent ones take one byte in `encode_ids`)."""
+    from collections import Counter
+    counts: Counter = Counter()
+    for index in _indexes(search):
+        for key in index.postings.keys:
+            counts.update(st for st, _, _ in index._tokens[key])
+            counts.update(_stems(index.entries[key].title))
+    return [st for st, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+#: the largest number `encode_ids` packs in one character
+MAX_CODE = 0xFFFF - 0x800 - 36
+
+
+def encode_ids(ids) -> str:
+    """Small numbers (stem ids, postings, lengths) as one JSON-safe string, a character each
+    (offline-index.js `decodeIds`): n + 35, skipping the backslash and the UTF-16 surrogates.
+    A phone's JSON.parse reads one string far faster than the same numbers as arrays."""
+    out = []
+    for i in ids:
+        if not 0 <= i <= MAX_CODE:
+            raise ValueError(f"{i} does not fit in one character")
+        cp = i + 35
+        if cp >= 92:
+            cp += 1
+        if cp >= 0xD800:
+            cp += 0x800
+        out.append(chr(cp))
+    return "".join(out)
+
+
+def decode_ids(text: str) -> list[int]:
+    """The numbers `encode_ids` packed."""
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if cp >= 0xE000:
+            cp -= 0x800
+        if cp > 92:
+            cp -= 1
+        out.append(cp - 35)
+    return out
+
+
+def encode_numbers(stated) -> str:
+    """Each entry's stated numbers and the stems after them, as text parsed when a query
+    first has a number: entries split by `|`, numbers by `;`, `value:stem,stem`."""
+    return "|".join(";".join(f"{json.dumps(value)}:{','.join(sorted(units))}" for value, units in entry)
+                    for entry in stated)
+
+
+def decode_numbers(text: str) -> list[list]:
+    """What `encode_numbers` wrote: per entry `[[value, [stem, …]], …]`."""
+    out = []
+    for entry in text.split("|"):
+        items = []
+        for item in filter(None, entry.split(";")):
+            value, units = item.split(":")
+            items.append([json.loads(value), units.split(",") if units else []])
+        out.append(items)
+    return out
+
+
+def _tokens(index: SearchIndex, ids: dict[str, int]) -> dict[str, str]:
+    """The stems of every entry's body and title as the server's analyzer gives them, as ids,
+    entry after entry (each entry's count is its length in that field): the browser checks
+    phrases on them without the text."""
+    body, title = [], []
+    for docnum, key in enumerate(index.postings.keys):
+        b = [ids[st] for st, _, _ in index._tokens[key]]
+        t = [ids[st] for st in _stems(index.entries[key].title)]
+        if len(b) != index.postings.lengths["body"][docnum] or len(t) != index.postings.lengths["title"][docnum]:
+            raise ValueError(f"{key}: its tokens and its field lengths differ")
+        body += b
+        title += t
+    return {"body": encode_ids(body), "title": encode_ids(title)}
+
+
+def _indexes(search: Search) -> list[SearchIndex]:
+    return [search.rules] + ([search.cards] if search.cards is not None else [])
+
+
+def _key_rest(key: str, doc: str, section: str) -> str:
+    """What an entry's key adds to `doc/section` ("#r2"), or "=" and the key."""
+    head = f"{doc}/{section}"
+    return key[len(head):] if key.startswith(head) and not key[len(head):].startswith("=") else "=" + key
+
+
+def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
     """One part's entries (in the server's document order), statistics and limits."""
     p = index.postings
-    rows = []
+    rows, docs, kinds = [], {}, {}
     for docnum, key in enumerate(p.keys):
         e = index.entries[key]
-        rows.append([e.key, e.doc, e.section, e.number, e.title, e.context, e.body, e.url, e.kind,
-                     [[offset, anchor] for offset, anchor in e.anchors],
-                     [p.lengths[f][docnum] for f in FIELDS],
-                     [[value, sorted(units)] for value, units in index.stated[docnum]]])
+        rows.append([_key_rest(e.key, e.doc, e.section), docs.setdefault(e.doc, len(docs)), e.section,
+                     e.number, kinds.setdefault(e.kind, len(kinds))])
+    for stated in index.stated:
+        for _, units in stated:
+            if any(ch in u for u in units for ch in "|;:,"):
+                raise ValueError(f"a stem holds a separator: {sorted(units)}")
     postings = {}
     for f in FIELDS:
         boost = POSTING_BOOSTS[f]
@@ -101,7 +210,7 @@ def _part(index: SearchIndex) -> dict[str, Any]:
             for doc, weight in plist:   # [doc - previous doc, count, …]: the weight is count x boost
                 packed += [doc - last, round(weight / boost)]
                 last = doc
-            table[term] = packed
+            table[term] = encode_ids(packed)
         postings[f] = table
     return {
         "n": p.n,
@@ -109,20 +218,76 @@ def _part(index: SearchIndex) -> dict[str, Any]:
         "max_postings": index.max_postings,
         "group_factor": index.factors.group_factor if index.factors else 1.0,
         "text_factor": index.factors.text_factor if index.factors else 1.0,
-        # the server's postings: the browser scores without tokenizing every entry first
+        # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
+        # browser scores without tokenizing every entry first
         "postings": postings,
+        # each entry's field lengths (FIELDS order, encode_ids) and stated numbers (encode_numbers)
+        "lengths": encode_ids([p.lengths[f][docnum] for docnum in range(len(rows)) for f in FIELDS]),
+        "numbers": encode_numbers(index.stated),
         # exact token counts per field: the browser checks its tokenizer against them
         "token_totals": {f: sum(p.lengths[f]) for f in FIELDS},
         # one array per entry, in the order of `columns` (JSON objects for 6,600 entries
-        # would cost the phone more to read than the search itself)
+        # would cost the phone more to read than the search itself); the text is elsewhere
+        # (the key as what follows `doc/section`, or `=` and the whole key; doc and kind as
+        # their place in `docs` and `kinds`: entry_dicts)
         "columns": list(COLUMNS),
         "entries": rows,
+        "docs": list(docs),
+        "kinds": list(kinds),
+        # the body's and the title's stems (ids into `stems`) for the phrase checks
+        "tokens": _tokens(index, ids),
+        # the text columns, CHUNK entries a file (`text_files`)
+        "text_columns": list(TEXT_COLUMNS),
+        "chunk": CHUNK,
+        "chunks": (len(rows) + CHUNK - 1) // CHUNK,
     }
 
 
-def entry_dicts(part: dict) -> list[dict[str, Any]]:
-    """A shipped part's entries as dicts (as the browser reads them)."""
-    return [dict(zip(part["columns"], row)) for row in part["entries"]]
+def entry_dicts(part: dict, texts: list[dict] | None = None) -> list[dict[str, Any]]:
+    """A shipped part's entries as dicts (as the browser reads them), with their text
+    columns when `texts` (that part's text files, in order) are given."""
+    out = [dict(zip(part["columns"], row)) for row in part["entries"]]
+    for e in out:
+        e["doc"], e["kind"] = part["docs"][e["doc"]], part["kinds"][e["kind"]]
+        rest = e["key"]
+        e["key"] = rest[1:] if rest.startswith("=") else f"{e['doc']}/{e['section']}{rest}"
+    lengths, numbers = decode_ids(part["lengths"]), decode_numbers(part["numbers"])
+    for i, e in enumerate(out):
+        e["lengths"] = lengths[i * len(FIELDS):(i + 1) * len(FIELDS)]
+        e["numbers"] = numbers[i]
+    for i, chunk in enumerate(texts or []):
+        for j, row in enumerate(chunk["entries"]):
+            out[i * part["chunk"] + j].update(zip(chunk["columns"], row))
+    return out
+
+
+def text_name(part: str, number: int) -> str:
+    """A text file's name: `offline/search-text/<name>` (its version in its address, `?v=`)."""
+    return f"{part}-{number}.json"
+
+
+def text_files(search: Search) -> dict[str, bytes]:
+    """The entries' text (title, body, context, link, anchors), CHUNK entries a file, by file name:
+    the browser reads only the files of the entries it shows."""
+    if isinstance(search, SearchIndex):
+        search = Search(search)
+    out = {}
+    for name, index in zip(("rules", "cards"), _indexes(search)):
+        rows = _text_rows(index)
+        for i in range(0, len(rows), CHUNK):
+            body = {"part": name, "first": i, "columns": list(TEXT_COLUMNS), "entries": rows[i:i + CHUNK]}
+            out[text_name(name, i // CHUNK)] = json.dumps(body, ensure_ascii=False,
+                                                           separators=(",", ":")).encode()
+    return out
+
+
+def text_paths(search: Search) -> list[str]:
+    """The text files' addresses, without their version."""
+    if isinstance(search, SearchIndex):
+        search = Search(search)
+    return [f"/offline/search-text/{text_name(name, i)}"
+            for name, index in zip(("rules", "cards"), _indexes(search))
+            for i in range((len(index.postings.keys) + CHUNK - 1) // CHUNK)]
 
 
 def build_offline_index(search: Search) -> dict[str, Any]:
@@ -130,13 +295,16 @@ def build_offline_index(search: Search) -> dict[str, Any]:
     words and tables they share, and the card names."""
     if isinstance(search, SearchIndex):
         search = Search(search)
-    parts = {"rules": _part(search.rules)}
+    stems = stem_ids(search)
+    ids = {st: i for i, st in enumerate(stems)}
+    parts = {"rules": _part(search.rules, ids)}
     if search.cards is not None:
-        parts["cards"] = _part(search.cards)
+        parts["cards"] = _part(search.cards, ids)
     texts: list[str] = []
-    for part in parts.values():
-        for row in part["entries"]:
-            texts += [row[COLUMNS.index("title")], row[COLUMNS.index("context")], row[COLUMNS.index("body")]]
+    for index in _indexes(search):
+        for key in index.postings.keys:
+            e = index.entries[key]
+            texts += [e.title, e.context, e.body]
     # the synonym table's own words, so a judge's word absent from the rules still stems alike
     texts += list(SYNONYMS) + [alt for alts in SYNONYMS.values() for alt in alts]
     synonyms = [[list(key), [list(alt) for alt in alts]]
@@ -163,6 +331,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         # FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": dict(POSTING_BOOSTS),
         "parts": parts,
+        "stems": stems,
         "card_names": search.names.to_table() if search.names is not None else None,
         "card_groups": search.card_groups if search.names is not None else None,
         "source_titles": SOURCE_TITLES,

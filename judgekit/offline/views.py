@@ -3,7 +3,8 @@
 - `GET /manifest.webmanifest` — makes the app installable (home screen, standalone).
 - `GET /sw.js` — the service worker (`static/sw.js`) served from the root so that its scope
   is the whole site, preceded by its configuration: cache version, precache list, rules.
-- `GET /offline/search-index.json` — the compact index `static/offline-search.js` searches.
+- `GET /offline/search-index.json` — the compact index `static/offline-search.js` searches;
+  `GET /offline/search-text/<part>-<n>.json` — its entries' text, a chunk a file (snippets).
 - `GET /offline/ping` — a tiny never-cached answer the status badge uses to tell whether
   the server can be reached (the browser's `navigator.onLine` says nothing about that).
 - `GET /offline` — what is saved for offline use; also the page shown offline for an
@@ -22,7 +23,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from judgekit.offline import precache
 from judgekit.offline.manifest import manifest_body
-from judgekit.offline.search_index import index_version, offline_index_json
+from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
 from judgekit.views import rules
 
 bp = Blueprint("offline", __name__)
@@ -78,7 +79,8 @@ def plan() -> precache.Plan:
         state.checked_at = now
         if state.plan_key != key:
             p = precache.build_plan(svc.corpus, static_dir, _template_dir(),
-                                    index_version(svc.search), extra_urls=[cards_data_url()])
+                                    index_version(svc.search),
+                                    extra_urls=text_urls(svc.search) + [cards_data_url()])
             sw_url = f"{current_app.static_url_path}/{SW_SOURCE}"
             p.urls = [u for u in p.urls if u != sw_url]
             state.plan, state.plan_key = p, key
@@ -91,6 +93,31 @@ def _index_bytes() -> tuple[bytes | None, bytes, str]:
     svc = rules()
     version = index_version(svc.search)
     return None, _built(("index", version), lambda: offline_index_json(svc.search).encode()), version
+
+
+def text_urls(search) -> list[str]:
+    """The offline index's text files, each with the index's version in its address."""
+    version = index_version(search)
+    return [f"{path}?v={version}" for path in text_paths(search)]
+
+
+_TEXTS: dict[str, dict[str, bytes]] = {}
+
+
+def _text_bytes(name: str) -> tuple[bytes | None, bytes, str] | None:
+    """One text file of the offline index gzipped (all of them made once per version)."""
+    svc = rules()
+    version = index_version(svc.search)
+    files = _TEXTS.get(version)
+    if files is None:
+        with _BUILT_LOCK:
+            files = _TEXTS.get(version)
+            if files is None:
+                files = {n: gzip.compress(b, 6) for n, b in text_files(svc.search).items()}
+                _TEXTS.clear()
+                _TEXTS[version] = files
+    packed = files.get(name)
+    return None if packed is None else (None, packed, version)
 
 
 def cards_data_url() -> str:
@@ -191,6 +218,15 @@ def service_worker():
 @bp.get("/offline/search-index.json")
 def search_index():
     return _versioned(*_index_bytes())
+
+
+@bp.get("/offline/search-text/<name>")
+def search_text(name: str):
+    found = _text_bytes(name)
+    if found is None:
+        return Response(json.dumps({"error": "no such text file", "status": 404, "field": "name"}),
+                        status=404, mimetype="application/json")
+    return _versioned(*found)
 
 
 @bp.get("/offline/ping")

@@ -68,6 +68,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self.closed: set[str] = set()          # windows passed this turn (turn and combat)
         self.open: list[tuple[str, int]] = []  # (window, seat who skipped it) since last play
         self.last_play: dict[str, Any] | None = None
+        self.waits: dict[int, int] = {}        # seat -> seq of its "wait" holding the window
         self.action: Action | None = None
         self.prev_action: Action | None = None
         self.combat: Combat | None = None
@@ -84,6 +85,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self.time_phase: int | None = None
         self.time_action_seq: int | None = None
         self.time_over = False
+        self.time_over_seq: int | None = None  # the first play beyond the time call's end point
         self.outcomes: list[dict[str, Any]] = []
         self.finished = False
         self.game_end_seq: int | None = None
@@ -115,6 +117,8 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self._time_check(event)
         if t in TURN_BOUND:
             self._turn_check(event)
+            if event.get("seat") in self.out:
+                return self.findings[before:]   # a seat out of the game: flagged, void
         elif t in PLAYS:
             self._turn_from_play(event)
         if t not in OFF_BOARD:

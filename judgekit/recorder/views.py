@@ -341,9 +341,10 @@ def game_page(game_id: int):
     # a tournament's game: its signed-in judge records (the name the server puts on each
     # entry, shown, never asked); a practice game: the name the page keeps on the device
     signed_in = current_judge() if game["tournament_id"] is not None else None
+    # (with each type's required fields: the page's forms say an empty one before sending)
     vocabulary = {t: {"seat": rule, "fields": {k: (list(v) if isinstance(v, tuple) else v)
-                                              for k, v in fields.items()}}
-                  for t, (rule, fields, _) in VOCABULARY.items()}
+                                              for k, v in fields.items()}, "required": list(req)}
+                  for t, (rule, fields, req) in VOCABULARY.items()}
     return render_template("recorder/game.html", game=game, guidance=guidance,
                            cap=clock.EXTENSION_CAP_MIN, verbs=notation.VERBS, signed_in=signed_in,
                            table_clock=table_clock(game), vocabulary=vocabulary)

@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from judgekit.errors import parse_int
 from judgekit.rules import history as history_mod
 from judgekit.rules import nearby
-from judgekit.rules.search import MAX_QUERY, SOURCE_TITLES, QueryError
+from judgekit.rules.search import MAX_QUERY, SOURCE_TITLES
 from judgekit.views import ApiError, rules
 
 bp = Blueprint("rules", __name__)

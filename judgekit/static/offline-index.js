@@ -3,8 +3,9 @@
 // synonym groups, one-typo and prefix expansion, question words that count for little,
 // numbers matched to the numbers a rule states (near ones too), a phrase bonus, coverage
 // re-ranking, at most three entries per section before the others, snippets with <mark>.
-// The postings come from the server; an entry is tokenized only when a phrase or a snippet
-// needs it. static/offline-search.js merges the parts and answers the search box.
+// The postings and each entry's stems (for phrases) come from the server; an entry's text is
+// read from its text file (CHUNK entries a file) and tokenized only when a snippet needs it.
+// static/offline-search.js merges the parts and answers the search box.
 // window.judgekitOfflineIndex = {Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP,
 // withinOneEdit, closeness, fold}.
 (function () {
@@ -64,11 +65,44 @@
     });
   }
 
+  // stem ids packed a character each (search_index.py encode_ids) -> Uint16Array
+  function decodeIds(text) {
+    var out = new Uint16Array(text.length);
+    for (var i = 0; i < text.length; i++) {
+      var cp = text.charCodeAt(i);
+      if (cp >= 0xE000) cp -= 0x800;
+      if (cp > 92) cp -= 1;
+      out[i] = cp - 35;
+    }
+    return out;
+  }
+
+  // where each entry's tokens start in a part's stream of ids (its lengths in that field)
+  function starts(lengths, width, field) {
+    var n = lengths.length / width, out = new Uint32Array(n + 1);
+    for (var i = 0; i < n; i++) out[i + 1] = out[i] + lengths[i * width + field];
+    return out;
+  }
+
+  // each entry's stated numbers (search_index.py encode_numbers): [[value, [stem…]]] per entry
+  function decodeNumbers(text) {
+    return text.split("|").map(function (entry) {
+      return entry ? entry.split(";").map(function (item) {
+        var at = item.indexOf(":"), units = item.slice(at + 1);
+        return [parseFloat(item.slice(0, at)), units ? units.split(",") : []];
+      }) : [];
+    });
+  }
+
+  var own = Object.prototype.hasOwnProperty;
+
   // --- the index ----------------------------------------------------------------------------
   // what the parts share: the stem of every word, the stop words, the stemmed synonyms…
   function Tables(data) {
-    var self = this;
-    this.words = new Map(Object.entries(data.words));
+    var self = this, words = data.words;
+    // the JSON object as it is: a Map of 8,000 words costs a phone more than the lookups
+    this.words = { get: function (w) { return own.call(words, w) ? words[w] : undefined; } };
+    this.stems = data.stems;                                  // id -> stem (the entries' tokens)
     this.stop = new Set(data.stop);
     this.synonyms = new Map();
     this.maxPhrase = 1;
@@ -79,20 +113,38 @@
   }
 
   // one part of the index (the rules, or the cards), as judgekit/rules/search.py SearchIndex
-  function OfflineIndex(data, part, tables) {
+  function OfflineIndex(data, part, tables, readText) {
     var self = this;
     this.data = data;
     this.part = part;
     this.params = data.params;
-    this.fields = data.params.fields;                       // order of entry.lengths
+    this.fields = data.params.fields;                       // order of the lengths
     this.boosts = data.params.field_boosts;                 // {title: 3, body: 1, context: .6}
     this.words = tables.words;
     this.stop = tables.stop;
-    this.entries = part.entries.map(function (row) {      // arrays in the order of part.columns
-      var e = {};
-      part.columns.forEach(function (c, i) { e[c] = row[i]; });
-      return e;
+    // arrays in the order of part.columns: the key as what follows doc/section (or "=" and the
+    // key), the doc and the kind as their place in part.docs and part.kinds
+    var at = {}, docs = part.docs, kinds = part.kinds;
+    part.columns.forEach(function (c, i) { at[c] = i; });
+    this.entries = part.entries.map(function (row, docnum) {
+      var doc = docs[row[at.doc]], section = row[at.section], rest = row[at.key];
+      return { key: rest.charAt(0) === "=" ? rest.slice(1) : doc + "/" + section + rest, doc: doc,
+               section: section, number: row[at.number], kind: kinds[row[at.kind]],
+               docnum: docnum };
     });
+    // each entry's body and title stems, as ids (phrases are checked on them, not on the text)
+    this.stems = tables.stems;
+    // each entry's field lengths, in the order of `fields` (entry docnum: [docnum * 3 + field])
+    this.lengths = decodeIds(part.lengths);
+    var width = this.fields.length;
+    this.ids = part.tokens;                                  // packed: decoded an entry at a time
+    this.starts = { body: starts(this.lengths, width, this.fields.indexOf("body")),
+                    title: starts(this.lengths, width, this.fields.indexOf("title")) };
+    // the entries' text (title, body, context, link, anchors): CHUNK entries a file, read when shown
+    this.chunk = part.chunk;
+    this.textColumns = part.text_columns;
+    this.texts = [];                                        // chunk number -> Promise
+    this.readText = readText || null;                       // chunk number -> Promise(file's JSON)
     this.n = part.n;
     this.avg = part.avg;
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
@@ -101,17 +153,21 @@
     this.kept = new Map();                                  // truncated term -> Set(docnum kept)
     // the server's postings, decoded a term at a time when a query first needs it: nothing
     // is tokenized up front (a phone builds the index of 6,600 entries in no time)
-    this.packed = part.postings;                            // field -> stem -> [doc delta, count, …]
+    this.packed = part.postings;                            // field -> stem -> packed [doc delta, count, …]
     this.decoded = {};                                      // field -> stem -> [[docnum, weight]]
     this.fields.forEach(function (f) { self.decoded[f] = new Map(); });
     this.docsCache = new Map();                             // stem -> Set(docnum) of any field
     this.fieldDocsCache = {};                               // field -> stem -> Set(docnum)
-    this.vocab = new Set();                                 // every stem of the part
-    this.fields.forEach(function (f) { Object.keys(self.packed[f]).forEach(function (st) { self.vocab.add(st); }); });
+    // every stem of the part: the postings' keys, looked up there (a Set of 8,000 stems would
+    // cost the phone's first search more than the look-ups); `size` for the tests
+    var packed = this.packed, fields = this.fields;
+    this.vocab = { has: function (st) {
+      for (var i = 0; i < fields.length; i++) { if (own.call(packed[fields[i]], st)) return true; }
+      return false;
+    }, size: 0 };
     this.byNumber = new Map();
     this.byKey = new Map();
-    this.entries.forEach(function (e, docnum) {
-      e.docnum = docnum;
+    this.entries.forEach(function (e) {
       self.byKey.set(e.key, e);
       if (e.kind === "section") {
         var k = e.section.toLowerCase();
@@ -120,11 +176,14 @@
       }
     });
     this.nEntries = Math.max(1, this.entries.length);
-    this.byFirst = new Map();
-    this.vocab.forEach(function (word) {
-      var k = word.charAt(0);
-      if (!self.byFirst.has(k)) self.byFirst.set(k, []);
-      self.byFirst.get(k).push(word);
+    this.byFirst = new Map();                               // first letter -> stems (typos, prefixes)
+    fields.forEach(function (f, i) {
+      Object.keys(packed[f]).forEach(function (word) {
+        for (var j = 0; j < i; j++) { if (own.call(packed[fields[j]], word)) return; }   // once
+        self.vocab.size += 1;
+        var k = word.charAt(0), list = self.byFirst.get(k);
+        if (list) list.push(word); else self.byFirst.set(k, [word]);
+      });
     });
     this.synonyms = tables.synonyms;
     this.maxPhrase = tables.maxPhrase;
@@ -142,9 +201,9 @@
   OfflineIndex.prototype.postingList = function (field, term) {
     var known = this.decoded[field].get(term);
     if (known !== undefined) return known;
-    var packed = this.packed[field][term], out = null;
-    if (packed) {
-      var boost = this.data.posting_boosts[field], doc = 0;
+    var text = own.call(this.packed[field], term) ? this.packed[field][term] : null, out = null;
+    if (text) {
+      var packed = decodeIds(text), boost = this.data.posting_boosts[field], doc = 0;
       out = new Array(packed.length / 2);
       for (var i = 0; i < packed.length; i += 2) {
         doc += packed[i];
@@ -210,17 +269,61 @@
 
   OfflineIndex.prototype.dfOf = function (stem) { return this.termDocs(stem).size; };
 
-  // an entry's body tokens and positions, and its title's, made when first needed
+  // an entry's body tokens and positions (for its snippet: its text must have been read)
   OfflineIndex.prototype.analysed = function (e) {
     if (!e.tokens) {
+      if (typeof e.body !== "string") throw new Error("the text of " + e.key + " is not read yet");
       e.tokens = this.tokenize(e.body);
       e.positions = positionsOf(e.tokens);
-      e.titlePositions = positionsOf(this.tokenize(e.title));
     }
     return e;
   };
 
-  // tokens per field over the whole part, as the browser's tokenizer counts them (tests)
+  // stem -> token positions of an entry's body or title, from the server's stems (phrases)
+  OfflineIndex.prototype.stemPositions = function (e, field) {
+    var name = field === "title" ? "titleStems" : "bodyStems";
+    if (!e[name]) {
+      var from = this.starts[field][e.docnum], to = this.starts[field][e.docnum + 1];
+      var ids = decodeIds(this.ids[field].slice(from, to));
+      var out = new Map(), stems = this.stems;
+      for (var i = from; i < to; i++) {
+        var st = stems[ids[i - from]], list = out.get(st);
+        if (list) list.push(i - from); else out.set(st, [i - from]);
+      }
+      e[name] = out;
+    }
+    return e[name];
+  };
+
+  // read the text files of these entries (each file once): Promise, done when they are there
+  OfflineIndex.prototype.readTexts = function (entries) {
+    var self = this, wanted = new Set();
+    entries.forEach(function (e) { if (typeof e.body !== "string") wanted.add(Math.floor(e.docnum / self.chunk)); });
+    return Promise.all(Array.from(wanted).map(function (n) { return self.readChunk(n); }));
+  };
+
+  OfflineIndex.prototype.readChunk = function (n) {
+    var self = this;
+    if (!this.texts[n]) {
+      this.texts[n] = this.readText(n).then(function (file) {
+        var cols = file.columns, first = file.first;
+        file.entries.forEach(function (row, j) {
+          var e = self.entries[first + j];
+          for (var c = 0; c < cols.length; c++) e[cols[c]] = row[c];
+        });
+      });
+      this.texts[n].catch(function () { self.texts[n] = null; });   // try again next time
+    }
+    return this.texts[n];
+  };
+
+  // every text file of the part (the tests count its tokens)
+  OfflineIndex.prototype.readAllTexts = function () {
+    return this.readTexts(this.entries);
+  };
+
+  // tokens per field over the whole part, as the browser's tokenizer counts them (tests;
+  // the texts must have been read: readAllTexts)
   OfflineIndex.prototype.tokenTotals = function () {
     var self = this, totals = {};
     this.fields.forEach(function (f) {
@@ -271,8 +374,8 @@
     var p = this.params, out = new Map(), close = new Set();
     if (!this.numbers) {
       var numbers = this.numbers = new Map();
-      this.entries.forEach(function (e, docnum) {
-        e.numbers.forEach(function (n) {
+      decodeNumbers(this.part.numbers).forEach(function (stated, docnum) {
+        stated.forEach(function (n) {
           if (!numbers.has(n[0])) numbers.set(n[0], []);
           numbers.get(n[0]).push([docnum, new Set(n[1])]);
         });
@@ -336,10 +439,10 @@
       if (!plist) return;
       var fboost = self.boosts[field];
       var idf = self.idf(field, term);
-      var li = self.fields.indexOf(field), avg = self.avg[field];
+      var li = self.fields.indexOf(field), avg = self.avg[field], lengths = self.lengths, width = self.fields.length;
       plist.forEach(function (p) {
         var doc = p[0], tf = p[1];
-        var norm = tf + k1 * (1 - b + b * self.entries[doc].lengths[li] / avg);
+        var norm = tf + k1 * (1 - b + b * lengths[doc * width + li] / avg);
         acc.set(doc, (acc.get(doc) || 0.0) + fboost * idf * tf * (k1 + 1) / norm);
       });
     });
@@ -509,10 +612,10 @@
       alt.forEach(function (a) { if (self.dfOf(a) < self.dfOf(rarest)) rarest = a; });
       var idf = alt.reduce(function (sum, a) { return sum + self.idf("body", a); }, 0);
       self.phraseCandidates("body", rarest).forEach(function (p) {
-        if (hasPhrase(self.analysed(self.entries[p[0]]).positions, alt)) scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf);
+        if (hasPhrase(self.stemPositions(self.entries[p[0]], "body"), alt)) scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf);
       });
       self.phraseCandidates("title", rarest).forEach(function (p) {
-        if (hasPhrase(self.analysed(self.entries[p[0]]).titlePositions, alt)) {
+        if (hasPhrase(self.stemPositions(self.entries[p[0]], "title"), alt)) {
           scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf * titleBoost);
         }
       });

@@ -10,8 +10,10 @@
 // judgekit/rules/search.py SearchIndex does; this file merges them as its class Search does
 // (each part by its own statistics, the cards' scores scaled down, a third entry of one
 // section yielding to the other part's best), with the cards a query names first (the card
-// names table, judgekit/cards/names.py). The index is fetched on the first search (or read
-// in idle time: `preload`); the service worker keeps a copy.
+// names table, judgekit/cards/names.py). The index holds what ranking needs; the entries' text
+// is in small files (/offline/search-text/<part>-<n>.json) read for the results shown. The
+// index is read as soon as a search page of the published copy opens (`preload`), else on the
+// first search; the service worker keeps a copy of every file.
 (function () {
   "use strict";
   var X = window.judgekitOfflineIndex;   // static/offline-index.js (and static/porter2.js) load first
@@ -24,12 +26,59 @@
     return (el && el.getAttribute("data-offline-index")) || "/offline/search-index.json";
   }
 
+  // a file of the index: from the saved copy if this device keeps one (read straight from the
+  // cache, without a trip through the service worker), else from the network
+  function saved(url) {
+    var fresh = function () { return fetch(url); };
+    if (!window.caches) return fresh();
+    return caches.match(url).then(function (r) { return r || fresh(); }, fresh);
+  }
+
+  function getJson(url, what) {
+    return saved(url).then(function (r) {
+      if (!r.ok) throw new Error(what + " answered " + r.status);
+      return r.json();
+    });
+  }
+
+  // a text file's address: beside the index, with the index's version (?v=)
+  function textUrl(part, n) {
+    var url = indexUrl(), q = url.indexOf("?");
+    var path = q < 0 ? url : url.slice(0, q), query = q < 0 ? "" : url.slice(q);
+    return path.replace(/search-index\.json$/, "search-text/" + part + "-" + n + ".json") + query;
+  }
+
+  // performance marks of the index's first reading (the bench prints where the time goes)
+  function mark(name) { if (window.performance && performance.mark) performance.mark("judgekit-index-" + name); }
+
+  // the index as parsed JSON: from static/offline-early.js when the page started reading it
+  // as it opened (the published copy's home page), else read here
+  function readIndex() {
+    var url = indexUrl(), early = window.judgekitIndexEarly;
+    if (early && early.url === url) {
+      window.judgekitIndexEarly = null;                   // once: a failed read is tried again here
+      return early.data;
+    }
+    mark("fetch");
+    return saved(url).then(function (r) {
+      if (!r.ok) throw new Error("the offline index answered " + r.status);
+      return r.text();
+    }).then(function (text) {
+      mark("read");
+      var data = JSON.parse(text);
+      mark("parsed");
+      return data;
+    });
+  }
+
   function load() {
     if (!loading) {
-      loading = fetch(indexUrl()).then(function (r) {
-        if (!r.ok) throw new Error("the offline index answered " + r.status);
-        return r.json();
-      }).then(function (data) { return new Search(data); });
+      loading = readIndex().then(function (data) {
+        mark("setup");
+        var search = new Search(data);
+        mark("ready");
+        return search;
+      });
       loading.catch(function () { loading = null; });   // try again next time
     }
     return loading;
@@ -52,18 +101,19 @@
 
   function CardNames(table) {
     var self = this;
-    this.keys = new Map(Object.entries(table.keys));
+    var keys = table.keys, own = Object.prototype.hasOwnProperty;
+    // the JSON object as it is (5,000 names: a Map made of it costs a phone more than the lookups)
+    this.keys = { get: function (k) { return own.call(keys, k) ? keys[k] : undefined; } };
     this.common = new Set(table.common);
     this.phrases = new Set(table.phrases);
     this.filler = new Set(table.filler || []);
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
-    this.byStart = new Map();
-    this.keys.forEach(function (_, key) {
+    this.byStart = new Map();                               // first letter and length -> keys
+    Object.keys(keys).forEach(function (key) {
       if (key.length < self.typoMin) return;
-      var k = key.charAt(0) + SEP + key.length;
-      if (!self.byStart.has(k)) self.byStart.set(k, []);
-      self.byStart.get(k).push(key);
+      var k = key.charCodeAt(0) * 1024 + key.length, list = self.byStart.get(k);
+      if (list) list.push(key); else self.byStart.set(k, [key]);
     });
   }
 
@@ -77,7 +127,7 @@
     var key = words.join("");
     if (key.length < this.typoMin) return null;
     for (var size = key.length - 1; size <= key.length + 1; size++) {
-      var cands = this.byStart.get(key.charAt(0) + SEP + size) || [];
+      var cands = this.byStart.get(key.charCodeAt(0) * 1024 + size) || [];
       for (var i = 0; i < cands.length; i++) {
         if (cands[i] !== key && withinOneEdit(key, cands[i])) return this.keys.get(cands[i]);
       }
@@ -141,8 +191,11 @@
     var tables = new Tables(data);
     this.data = data;
     this.params = data.params;
-    this.rules = new OfflineIndex(data, data.parts.rules, tables);
-    this.cards = data.parts.cards ? new OfflineIndex(data, data.parts.cards, tables) : null;
+    function reader(part) {
+      return function (n) { return getJson(textUrl(part, n), "the offline index's text"); };
+    }
+    this.rules = new OfflineIndex(data, data.parts.rules, tables, reader("rules"));
+    this.cards = data.parts.cards ? new OfflineIndex(data, data.parts.cards, tables, reader("cards")) : null;
     this.names = data.card_names && this.cards ? new CardNames(data.card_names) : null;
     this.cardGroups = data.card_groups || {};
     this.rulings = null;
@@ -211,10 +264,52 @@
     return merged.slice(0, limit);
   }
 
+  // the ranked hits with their snippets: Promise (the texts of the hits shown are read first)
   Search.prototype.search = function (text, limit) {
+    var self = this, ranked = this.rank(text, limit);
+    mark("ranked");
+    var byPart = [[this.rules, []], [this.cards, []]];
+    ranked.forEach(function (h) { byPart[self.rules.byKey.has(h.entry.key) ? 0 : 1][1].push(h.entry); });
+    return Promise.all(byPart.filter(function (pe) { return pe[1].length; }).map(function (pe) {
+      return pe[0].readTexts(pe[1]);
+    })).then(function () {
+      mark("texts");
+      self.readRestWhenIdle();
+      return ranked.map(function (h) {
+        var part = self.rules.byKey.has(h.entry.key) ? self.rules : self.cards;
+        return part.withSnippet(h, ranked.stems[part === self.rules ? 0 : 1]);
+      });
+    });
+  };
+
+  // after the first search, the other text files one at a time while the phone is idle: the
+  // next searches then read none
+  Search.prototype.readRestWhenIdle = function () {
+    if (this.idleReading) return;
+    this.idleReading = true;
+    var todo = [];
+    [this.rules, this.cards].forEach(function (part) {
+      if (!part) return;
+      for (var n = 0; n * part.chunk < part.entries.length; n++) todo.push([part, n]);
+    });
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+    function next() {
+      var item = todo.shift();
+      if (item) idle(function () { item[0].readChunk(item[1]).then(next, next); });
+    }
+    next();
+  };
+
+  // the ranked hits without their snippets (the part's stems for them: `.stems`)
+  Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
     text = checkQuery(text, this.params);
-    if (!this.cards) return this.rules.search(text, limit);
+    var out;
+    if (!this.cards) {
+      out = this.rules.search(text, limit, [], false);
+      out.stems = [out.stems, null];
+      return out;
+    }
     var self = this, p = this.params;
     var named = this.namedWithRulings(text);
     var rulesHits = this.rules.search(text, limit, [], false);
@@ -226,42 +321,45 @@
       return { entry: h.entry, score: Math.round(h.score * p.card_factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
     });
-    return merge(direct, restR, restC, limit, p).map(function (h) {
-      return self.rules.byKey.has(h.entry.key) ? self.rules.withSnippet(h, rulesHits.stems)
-                                                : self.cards.withSnippet(h, cardHits.stems);
-    });
+    out = merge(direct, restR, restC, limit, p);
+    out.stems = [rulesHits.stems, cardHits.stems];
+    return out;
   };
 
   function now() { return (window.performance && performance.now) ? performance.now() : Date.now(); }
 
   window.judgekitOfflineSearch = function (query, limit) {
+    function failed(message) { return { query: query, took_ms: 0, results: [], offline: true, error: message }; }
+    function missing(err) { return failed("The search index is not on this device yet (" + err.message + ")."); }
     return load().then(function (ix) {
-      var started = now();
-      var hits;
+      var started = now(), asked;
       try {
-        hits = ix.search(query, limit || 12);
+        asked = ix.search(query, limit || 12);
       } catch (err) {
-        return { query: query, took_ms: 0, results: [], offline: true, error: err.message };
+        return failed(err.message);                 // the query itself (empty, too long)
       }
-      return {
-        query: query,
-        took_ms: Math.round((now() - started) * 100) / 100,
-        results: hits.map(function (h) {
-          return { doc: h.entry.doc, section: h.entry.section, title: h.entry.title,
-                   url: h.url, snippet: h.snippet, score: h.score };
-        }),
-        offline: true
-      };
-    }, function (err) {
-      return { query: query, took_ms: 0, results: [], offline: true,
-               error: "The search index is not on this device yet (" + err.message + ")." };
-    });
+      return asked.then(function (hits) {
+        return {
+          query: query,
+          took_ms: Math.round((now() - started) * 100) / 100,
+          results: hits.map(function (h) {
+            return { doc: h.entry.doc, section: h.entry.section, title: h.entry.title,
+                     url: h.url, snippet: h.snippet, score: h.score };
+          }),
+          offline: true
+        };
+      }, missing);
+    }, missing);
   };
 
   // what the tests compare with the server's index: the tokenizer must count the same words
   window.judgekitOfflineSearch.stats = function () {
-    return load().then(function (ix) {
-      var parts = [ix.rules].concat(ix.cards ? [ix.cards] : []);
+    var ix, parts;
+    return load().then(function (loaded) {
+      ix = loaded;
+      parts = [ix.rules].concat(ix.cards ? [ix.cards] : []);
+      return Promise.all(parts.map(function (x) { return x.readAllTexts(); }));
+    }).then(function () {
       return { entries: ix.entries.length, version: ix.data.version,
                token_totals: parts.map(function (x) { return x.tokenTotals(); }),
                expected_totals: parts.map(function (x) { return x.part.token_totals; }),
@@ -280,7 +378,9 @@
     if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 3000 }); else setTimeout(start, 500);
   };
   if (document.querySelector("[data-live-search]")) {
-    if (window.JUDGEKIT_SITE) window.judgekitOfflineSearch.preload();
+    // the published copy's search always runs here: read the index as the page opens, so
+    // that the judge's first word does not wait for it
+    if (window.JUDGEKIT_SITE) load().catch(function () {});
     else if (window.judgekitNet) {
       window.judgekitNet.onChange(function (online) { if (!online) window.judgekitOfflineSearch.preload(); });
     }

@@ -75,7 +75,7 @@
     }
 
     // the forms' builder, on this table
-    var FORM = window.judgekitForm({fields: F, send: ctx.send, once: ctx.once, table: {
+    var FORM = window.judgekitForm({fields: F, send: ctx.send, once: ctx.once, vocabulary: ctx.vocabulary, table: {
       live: live, name: name, minionsAt: minionsAt, minionNames: minionNames, cardsAt: cardsAt, allCards: allCards}});
     var open = FORM.open, close = FORM.close, field = FORM.field, words = FORM.words, coerce = FORM.coerce,
         record = FORM.record, backToTable = FORM.backToTable, reveal = FORM.reveal, seatOf = FORM.seatOf;
@@ -225,20 +225,38 @@
         if (what === "discipline") return (cf.disciplines || []).length > 0;
         return (cf.needs || []).indexOf(what) >= 0;
       };
-      var lastNeed = function (ctl) {
+      var redirecting = function (ctl) {
+        // a reaction that needs a target, played by the seat whose reaction now changes the
+        // action's target (the engine's `redirect_by`: Deflection and the like): its target
+        // is the new target's seat, not a minion
+        var s = st(), a = s && s.action;
         var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
-        if (!cf) return null;
-        var order = ["discipline", "target", "amount", "x"].filter(function (w) { return needs(ctl, w); });
-        return order.length ? order[order.length - 1] : null;
+        return !!(a && a.redirect_by != null && seatOf(ctl) === a.redirect_by && cf &&
+                  (cf.types || []).indexOf("Reaction") >= 0 && (cf.needs || []).indexOf("target") >= 0);
+      };
+      var NEEDS = ["discipline", "target", "amount", "x"];
+      var plan = function (c) {
+        // what the card needs, in order; the chips of the last one record
+        var cf = c.get("card") ? F.facts(c.get("card"), "library") : null;
+        var list = NEEDS.filter(function (w) { return needs(c, w); }).map(function (w) {
+          return w === "target" && redirecting(c) ? "target_seat" : w;
+        });
+        c.spec.record = cf && list.length ? list[list.length - 1] : null;
+        c.spec.required = ["card"].concat(list);
       };
       var type = opts.type || "card.play";
       var spec = {
         title: opts.title || (type === "reaction" ? "Reaction" : "Play a card"),
         compact: true,
         base: {type: type, seat: seat}, required: ["card"], done: opts.done,
-        hint: actionHint, focus: card ? null : "card",
+        hint: function (c) {
+          var h = actionHint(c), a = st() && st().action;
+          if (redirecting(c)) h = (h ? h + " · " : "") + c.get("card") + " redirects the action" +
+            (a.words ? " (" + a.words + ")" : "") + ": tap the new target.";
+          return h;
+        }, focus: card ? null : "card",
         fields: [
-          field("seat", seat),
+          field("seat", seat, {change: function (v, c) { plan(c); }}),
           field("card", card, {change: function (v, c) {
             if (!v) return;
             F.factsOf([v]).then(function (got) {
@@ -249,9 +267,10 @@
                 return;
               }
               if (cf && (cf.types || []).indexOf("Reaction") >= 0) c.spec.base.type = "reaction";
-              c.spec.record = lastNeed(c);
-              c.spec.required = ["card"].concat(["discipline", "target", "amount", "x"].filter(function (w) { return needs(c, w); }));
+              plan(c);
               c.refresh();
+              var head = form.querySelector(".rec-ask-title");   // "Play a card" -> what it is
+              if (head && !opts.title && c.spec.base.type === "reaction") head.textContent = "Reaction";
             });
           }}),
           field("minion", null, {label: "Played by", show: function (c) {
@@ -260,7 +279,11 @@
           }}),
           field("discipline", null, {label: "Discipline", show: function (c) { return needs(c, "discipline"); },
             chips: function (c) { return levelChips(c.get("card")); }}),
-          field("target", null, {show: function (c) { return needs(c, "target"); }}),
+          field("target", null, {show: function (c) { return needs(c, "target") && !redirecting(c); }}),
+          field("target_seat", null, {label: "New target", show: redirecting, seats: function (c) {
+            var a = st() && st().action;
+            return live().filter(function (x) { return x !== seatOf(c) && !(a && x === a.seat); });
+          }}),
           field("amount", null, {show: function (c) { return needs(c, "amount"); }}),
           field("x", null, {show: function (c) { return needs(c, "x"); }})
         ]
@@ -461,10 +484,10 @@
       });
       return btn;
     }
-    function chipRow(step, chips) {
+    function chipRow(step, chips, label) {
       var row = el("div", {"class": "rec-step-row" + (step.kind === "secondary" ? " is-secondary" : "")});
       row.appendChild(stepButton(step));
-      row.appendChild(F.chips(null, chips));
+      row.appendChild(F.chips(label || null, chips));
       return row;
     }
     function extraSteps(s, steps) {
@@ -515,9 +538,13 @@
           return;
         }
         if (t === "transfer") {
+          // the pool the seat transfers, in words on the chip and for a screen reader
+          // ("Ana transfers 2 pool"), not a bare "2 ✓"
           deck.appendChild(chipRow(step, [1, 2, 3, 4, 5].map(function (n) {
-            return F.chip(n + " ✓", function () { record("transfer", [{type: "transfer", seat: seat, amount: n}]); }, {record: true});
-          })));
+            var b = F.chip(n + " pool ✓", function () { record("transfer", [{type: "transfer", seat: seat, amount: n}]); }, {record: true});
+            b.setAttribute("aria-label", name(seat) + " transfers " + n + " pool (records it)");
+            return b;
+          }), "Pool " + name(seat) + " transfers:"));
           return;
         }
         deck.appendChild(stepButton(step));
@@ -603,6 +630,6 @@
 
     return {renderDeck: renderDeck, ask: ask, actionForm: actionForm, cardForm: cardForm, reactionForm: reactionForm,
             redirectForm: redirectForm, voteForm: voteForm, blockForm: blockForm, amend: amend, close: close,
-            isOpen: FORM.isOpen};
+            isOpen: FORM.isOpen, showRefusal: FORM.showRefusal};
   };
 })();

@@ -7,8 +7,13 @@
    window.judgekitForm(ctx) -> {open(spec), close(), isOpen(), current(), field(name, value,
      extra), words(name), coerce(field, value), record(key, events, after), backToTable(),
      ACTIONS, WITH_CARD, STRIKES}
-   ctx: {fields (judgekitFields), send(events), once(key, fn), table: {live(), name(seat),
-     minionsAt(seat), minionNames(first), cardsAt(seat), allCards(first)}}
+   ctx: {fields (judgekitFields), send(events), once(key, fn), vocabulary (the page's: each
+     type's seat rule and required fields), table: {live(), name(seat), minionsAt(seat),
+     minionNames(first), cardsAt(seat), allCards(first)}}
+
+   Record checks the built events against the vocabulary's required fields first: an empty
+   one is said next to its field (role=alert, focused) and nothing is sent; showRefusal(field,
+   text) puts a server's refusal next to the open form's field the same way.
 
    A form's spec: {title, base (the event so far), fields: [field], record (the field whose
    chips record at once, when the `required` fields are filled), required, hint(ctl),
@@ -47,6 +52,19 @@
     target_card: "Card cancelled", time_left_min: "Minutes left", edge: "Edge", turn: "Turn"};
   var NUMBER_CHIPS = {amount: [1, 2, 3, 4, 5], damage: [0, 1, 2, 3, 4], votes: [1, 2, 3, 4], stealth: [0, 1, 2, 3],
                       minutes: [1, 2, 3, 5, 10], x: [1, 2, 3, 4, 5], count: [1, 2, 3]};
+
+  function words(n) {
+    // a field's name for people ("actual_amount" -> "Actual amount")
+    if (LABELS[n]) return LABELS[n];
+    var w = String(n).replace(/[_-]+/g, " ");
+    return w.charAt(0).toUpperCase() + w.slice(1);
+  }
+  window.judgekitWords = words;   // the status line names a refused entry's field with it
+  // what a form says next to a field the server requires and the judge left empty
+  var MISSING = {action: "Choose what the minion does (Bleed, Hunt, …) before recording.",
+    seat: "Choose whose entry this is before recording.", target_seat: "Choose the target's seat before recording.",
+    minion: "Name the minion before recording.", card: "Name the card before recording.",
+    side: "Choose for, against or abstain before recording."};
 
   window.judgekitForm = function (ctx) {
     var F = ctx.fields, el = F.el, T = ctx.table;
@@ -147,6 +165,7 @@
       if (!f) return;
       var recordable = !(f.selectOnly && f.selectOnly(v, ctl));   // judged on the value before the tap
       ctl.values[n] = v == null ? "" : v;
+      if (ctl.values[n] !== "") clearError(ctl, n);
       if (!how.auto) delete ctl.values["auto:" + n];
       else ctl.values["auto:" + n] = true;
       if (f.change && !how.quiet) f.change(ctl.values[n], ctl, how);
@@ -188,6 +207,7 @@
           input.addEventListener("input", function () {
             ctl.values[f.name] = input.value.trim();
             delete ctl.values["auto:" + f.name];
+            clearError(ctl, f.name);
             if (f.kind === "number") refresh(ctl);   // chips that show the number ("Bleed 3 → Bruno")
           });
         }
@@ -275,16 +295,72 @@
       var event = collect(ctl);
       var events = ctl.spec.build ? ctl.spec.build(event, ctl) : [event];
       if (!events) return;
+      var missing = missingFields(events);
+      if (missing.length) { showMissing(ctl, missing); return; }   // not sent: what the server would refuse
       return record("form:" + ctl.spec.title, events, ctl.spec.done);
     }
 
-    // --- fields, by the name of the event field ------------------------------------------------
-    function words(n) {
-      // a field's name for people ("actual_amount" -> "Actual amount")
-      if (LABELS[n]) return LABELS[n];
-      var w = String(n).replace(/[_-]+/g, " ");
-      return w.charAt(0).toUpperCase() + w.slice(1);
+    // --- a field left empty that the entry needs (the vocabulary's required fields) -----------
+    var VOCAB = ctx.vocabulary || {};
+    function missingFields(events) {
+      var out = [];
+      events.forEach(function (e) {
+        var shape = VOCAB[e.type];
+        if (!shape) return;
+        var need = (shape.required || []).slice();
+        if (shape.seat === "required") need.unshift("seat");
+        need.forEach(function (n) {
+          var v = e[n];
+          if ((v == null || (typeof v === "string" && !v.trim())) && out.indexOf(n) < 0) out.push(n);
+        });
+      });
+      return out;
     }
+    function clearError(ctl, n) {
+      var row = ctl.rows[n];
+      var old = row && row.querySelector(".rec-field-error");
+      if (!old) return;
+      old.remove();
+      var input = row.querySelector("[name=" + n + "]");
+      if (input) { input.removeAttribute("aria-invalid"); input.removeAttribute("aria-describedby"); }
+    }
+    function showMissing(ctl, names) {
+      // the message next to each empty field (a field the form does not show: under the title);
+      // the first one gets the focus, so a screen reader and the keyboard land there
+      var first = null;
+      names.forEach(function (n) {
+        var text = MISSING[n] || ("Fill in “" + words(n) + "” before recording.");
+        var row = ctl.rows[n];
+        var shown = row && !row.hidden;
+        if (shown) clearError(ctl, n);
+        var msg = el("p", {"class": "rec-field-error", id: "rec-err-" + n, role: "alert"}, text);
+        if (shown) {
+          row.insertBefore(msg, row.querySelector(".rec-field-chips"));
+          var input = row.querySelector("[name=" + n + "]");
+          if (input) { input.setAttribute("aria-invalid", "true"); input.setAttribute("aria-describedby", msg.id); }
+          first = first || row.querySelector("input:not([type=hidden]):not([hidden]), .rec-chip, select");
+        } else {
+          var old = form.querySelector("#rec-err-" + n);
+          if (old) old.remove();
+          form.insertBefore(msg, form.querySelector(".rec-ask-title").nextSibling);
+        }
+      });
+      if (first) first.focus();
+    }
+    function showRefusal(field, text) {
+      // a refusal of the server for the open form's field (another judge took the line back
+      // meanwhile, a name the card list lacks): said next to that field too
+      if (!current) return false;
+      var ctl = current, row = field && ctl.rows[field];
+      var msg = el("p", {"class": "rec-field-error", id: "rec-err-" + (field || "entry"), role: "alert"}, text);
+      var old = form.querySelector("#" + msg.id);
+      if (old) old.remove();
+      if (row && !row.hidden) row.insertBefore(msg, row.querySelector(".rec-field-chips"));
+      else form.insertBefore(msg, form.querySelector(".rec-ask-title").nextSibling);
+      return true;
+    }
+
+    // --- fields, by the name of the event field ------------------------------------------------
     function seatOf(ctl) { return +ctl.get("seat") || +ctl.spec.base.seat || null; }
     function field(n, value, extra) {
       var f = {name: n, value: value};
@@ -323,7 +399,7 @@
 
     return {open: open, close: close, isOpen: function () { return !!current; },
             current: function () { return current; }, field: field, words: words, coerce: coerce,
-            record: record, backToTable: backToTable, reveal: reveal, seatOf: seatOf,
+            record: record, backToTable: backToTable, reveal: reveal, seatOf: seatOf, showRefusal: showRefusal,
             ACTIONS: ACTIONS, WITH_CARD: WITH_CARD, STRIKES: STRIKES};
   };
 })();

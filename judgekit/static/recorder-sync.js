@@ -18,6 +18,7 @@
      changed(seqs, answer)  redraw: seqs = the lines that changed (null: all of them, a
                             first load); answer = what came in (a load, a POST answer, a delta)
      say(message, isError)  the status line
+     refused(field, text)   (optional) a refusal in words, with the field it names (or null)
    game: view (null until loaded: {game, state, events (lines, events[seq - 1]), findings,
      last_entry, last_seq, etag}), load(), poll(), apply(answer), send(events) ->
      Promise<true | false | "queued">, sendLine(line), undo(), request(method, url, body),
@@ -237,12 +238,23 @@
     }
     function refusal(res) {
       // why the server refused an entry, in the words meant for the table ("No card named
-      // 'Deflectoin' — did you mean Deflection?") when it gives them
+      // 'Deflectoin' — did you mean Deflection?") when it gives them; else its field in words
+      // ("Not recorded — Action: missing."), never "event 1: action: missing". A form open
+      // with that field shows it there too (hooks.refused).
       var d = res.data || {};
-      if (d.message) return d.message;
-      var msg = d.error || ("HTTP " + res.status);
-      if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+      var msg = d.message || readable(d, res.status);
+      if (!d.message && d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+      if (hooks.refused && res.status >= 400 && res.status < 500) hooks.refused(d.field || null, msg);
       return msg;
+    }
+    function readable(d, status) {
+      var reason = String(d.error || (status ? "refused (HTTP " + status + ")" : "refused"));
+      reason = reason.replace(/^event \d+: /, "");
+      if (!d.field || d.field === "line") return reason;   // a quick-entry line's refusal names its statement
+      if (reason.indexOf(d.field + ": ") === 0) reason = reason.slice(d.field.length + 2);
+      var name = d.field === "seat" ? "Seat" : window.judgekitWords ? window.judgekitWords(d.field) : d.field;
+      reason = reason.replace(/ \(did you mean: [^)]*\)$/, "");
+      return "Not recorded — " + name + ": " + reason + (/[.!?]$/.test(reason) ? "" : ".");
     }
 
     function start() {

@@ -13,7 +13,9 @@
   var GUIDANCE = JSON.parse(root.dataset.guidance);
   var chosen = null;   // the seat tapped in the table drawing: the next button acts for it
   var $ = function (id) { return document.getElementById(id); };
-  var game = window.judgekitGame(root, {changed: changed, say: say});
+  var game = window.judgekitGame(root, {changed: changed, say: say, refused: function (field, text) {
+    if (entry && entry.isOpen()) entry.showRefusal(field, text);
+  }});
   var view = null;     // game.view once loaded
   var PRACTICE = root.dataset.practice === "1";       // a practice game: its own clock, started here
   var ROUND = {start: parseFloat(root.dataset.roundStart) || null, limit: parseFloat(root.dataset.roundLimit) || null};
@@ -77,18 +79,36 @@
     renderNext(st);
     if (seqs) updateLog(seqs); else renderLog();
     tick();
+    var over = st.game_over || (st.finished ? {words: "Game over", stored: true} : null);
+    readOnly(over);
     var b = $("rec-banner");
-    if (st.time.called) {
+    if (over) {
+      b.hidden = false;
+      b.textContent = over.stored ?
+        "This game is over. Nothing more is recorded at this table; a log line can still be corrected (tap it), " +
+        "and Undo takes back the last entry." :
+        "This game is over: tap “Game over — score this table” to record its end. A log line can still be " +
+        "corrected (tap it), and Undo takes back the last entry.";
+    } else if (st.time.called) {
       b.hidden = false;
       b.textContent = (st.time.over ? "Game over by time: " : "Time called — the game ends ") + st.time.ends;
-    } else if (st.finished) {
-      b.hidden = false; b.textContent = "Game finished.";
     } else b.hidden = true;
+  }
+  function readOnly(over) {
+    // a game that has ended takes no more declarations: no seat to tap, no "more" buttons,
+    // no quick entry; the log's corrections and Undo stay (and the step that records the end)
+    root.classList.toggle("is-over", !!over);
+    if (over && chosen) choose(null);
+    document.querySelectorAll(".rec-seat").forEach(function (node) { node.disabled = !!over; });
+    $("rec-more").hidden = !!over;
+    $("rec-input").hidden = !!over;
+    $("rec-line").querySelector(".rec-send").hidden = !!over;
+    document.querySelector(".rec-help").hidden = !!over;
   }
 
   function renderSeats(st) {
     var n = SEATS.length, a = st.action, turn = st.turn;
-    var acting = turn.ended ? null : turn.seat;
+    var acting = turn.ended || st.game_over ? null : turn.seat;   // a game over: no one acts
     var actor = acting ? st.seats[acting - 1] : null;
     document.querySelectorAll(".rec-seat").forEach(function (node) {
       var s = +node.dataset.seat, info = st.seats[s - 1];

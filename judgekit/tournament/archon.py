@@ -259,6 +259,27 @@ def _names(event: ArchonEvent) -> dict[int, ArchonPlayer]:
     return {p.number: p for p in event.players}
 
 
+def _put_player(ws, row: int, number: int, names: dict) -> None:
+    """Columns A-C of a player's row: the Archon number, the first and the last name."""
+    p = names.get(number)
+    _put(ws, f"A{row}", number)
+    _put(ws, f"B{row}", p.first if p else "")
+    _put(ws, f"C{row}", p.last if p else "")
+
+
+def _put_scores(ws, row: int, seat, *, vp: str, tp: str, gw: str | None = None) -> None:
+    """A seat's VP, GW (`gw`: its column, none in the final) and TP where known, and in
+    column I the VP the table counted when it differs from the VP played."""
+    if seat.vp is not None:
+        _put(ws, f"{vp}{row}", float(seat.vp))
+    if gw is not None and seat.gw is not None:
+        _put(ws, f"{gw}{row}", seat.gw)
+    if seat.tp is not None:
+        _put(ws, f"{tp}{row}", seat.tp)
+    if seat.vp_counted is not None and seat.vp_counted != seat.vp:
+        _put(ws, f"I{row}", float(seat.vp_counted))
+
+
 def _write_round(ws, k: int, tables: list[list[ArchonSeat]], times: tuple[str, str], event: ArchonEvent) -> None:
     names = _names(event)
     _put(ws, "A1", f"Round {k}")
@@ -274,19 +295,9 @@ def _write_round(ws, k: int, tables: list[list[ArchonSeat]], times: tuple[str, s
     for t, seats in enumerate(tables, 1):
         for s, seat in enumerate(seats):
             row = FIRST_ROW + (t - 1) * TABLE_ROWS + s
-            p = names.get(seat.number)
-            _put(ws, f"A{row}", seat.number)
-            _put(ws, f"B{row}", p.first if p else "")
-            _put(ws, f"C{row}", p.last if p else "")
+            _put_player(ws, row, seat.number, names)
             _put(ws, f"D{row}", t)
-            if seat.vp is not None:
-                _put(ws, f"E{row}", float(seat.vp))
-            if seat.gw is not None:
-                _put(ws, f"F{row}", seat.gw)
-            if seat.tp is not None:
-                _put(ws, f"G{row}", seat.tp)
-            if seat.vp_counted is not None and seat.vp_counted != seat.vp:
-                _put(ws, f"I{row}", float(seat.vp_counted))
+            _put_scores(ws, row, seat, vp="E", gw="F", tp="G")
 
 
 def _write_final(ws, event: ArchonEvent) -> None:
@@ -296,25 +307,14 @@ def _write_final(ws, event: ArchonEvent) -> None:
     _header(ws, FINALISTS_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "Place"})
     for place, number in enumerate(event.finalists, 1):
         row = FINALISTS_ROW + place - 1
-        p = names.get(number)
-        _put(ws, f"A{row}", number)
-        _put(ws, f"B{row}", p.first if p else "")
-        _put(ws, f"C{row}", p.last if p else "")
+        _put_player(ws, row, number, names)
         _put(ws, f"D{row}", place)
     _header(ws, FINAL_SEATS_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "Seat", "F": "VP",
                                       "G": "TP", "I": "VP counted", "J": "Rank"})
     for s, seat in enumerate(event.final, 1):
         row = FINAL_SEATS_ROW + s - 1
-        p = names.get(seat.number)
-        _put(ws, f"A{row}", seat.number)
-        _put(ws, f"B{row}", p.first if p else "")
-        _put(ws, f"C{row}", p.last if p else "")
+        _put_player(ws, row, seat.number, names)
         _put(ws, f"D{row}", s)
-        if seat.vp is not None:
-            _put(ws, f"F{row}", float(seat.vp))
-        if seat.tp is not None:
-            _put(ws, f"G{row}", seat.tp)
-        if seat.vp_counted is not None and seat.vp_counted != seat.vp:
-            _put(ws, f"I{row}", float(seat.vp_counted))
+        _put_scores(ws, row, seat, vp="F", tp="G")
         if seat.number in event.final_ranks:
             _put(ws, f"J{row}", event.final_ranks[seat.number])

@@ -308,16 +308,23 @@ def _read_round(r: _Reader, sheet: str, numbers: set[int]) -> list[list[ArchonSe
         if len(seats) not in (4, 5):
             r.problem(f"{sheet}, table {table} ({rows}): {len(seats)} players — a table has 4 or 5 (3.1.2)")
             continue
-        given = [s[3] for s in seats]
-        if any(given) and not all(given):
-            empty = next(s[0] for s in seats if not s[3])
-            r.problem(f"{sheet}!E{empty}: no VP, while the table's other seats have theirs")
-        elif all(given):
-            for e in seat_errors([s[2] for s in seats]):
-                if e.seat:
-                    r.problem(f"{sheet}!E{seats[e.seat - 1][0]}: {e.message}")
-        out.append([ArchonSeat(number=n, vp=parse_vp(v) if g else None) for _, n, v, g in seats])
+        out.append(_table_seats(r, sheet, "E", seats, "the table's"))
     return out
+
+
+def _table_seats(r: _Reader, sheet: str, col: str, seats: list[tuple], whose: str) -> list[ArchonSeat]:
+    """One table's seats, read as `(row, number, vp, given)` with the VP in column `col`:
+    its VPs are given for every seat or none (`whose` other seats: "the table's"), and
+    when given, they add up as a table's do (`seat_errors`)."""
+    given = [s[3] for s in seats]
+    if any(given) and not all(given):
+        empty = next(s[0] for s in seats if not s[3])
+        r.problem(f"{sheet}!{col}{empty}: no VP, while {whose} other seats have theirs")
+    elif all(given):
+        for e in seat_errors([s[2] for s in seats]):
+            if e.seat:
+                r.problem(f"{sheet}!{col}{seats[e.seat - 1][0]}: {e.message}")
+    return [ArchonSeat(number=n, vp=parse_vp(v) if g else None) for _, n, v, g in seats]
 
 
 def _read_final(r: _Reader, event: ArchonEvent, numbers: set[int]) -> None:
@@ -354,15 +361,7 @@ def _read_final(r: _Reader, event: ArchonEvent, numbers: set[int]) -> None:
         if len(seats) != len(event.finalists):
             r.problem(f"{sheet}: {len(seats)} players seated at the final (rows 14–18) for "
                       f"{len(event.finalists)} qualifiers (rows 6–10)")
-        given = [s[3] for s in seats]
-        if any(given) and not all(given):
-            empty = next(s[0] for s in seats if not s[3])
-            r.problem(f"{sheet}!F{empty}: no VP, while the final's other seats have theirs")
-        elif all(given):
-            for e in seat_errors([s[2] for s in seats]):
-                if e.seat:
-                    r.problem(f"{sheet}!F{seats[e.seat - 1][0]}: {e.message}")
-        event.final = [ArchonSeat(number=n, vp=parse_vp(v) if g else None) for _, n, v, g in seats]
+        event.final = _table_seats(r, sheet, "F", seats, "the final's")
     if event.finalists and len(event.finalists) not in (4, 5):
         r.problem(f"{sheet}: {len(event.finalists)} qualifiers in rows 6–10 — a final has 4 or 5")
 

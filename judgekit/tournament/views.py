@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 from functools import wraps
 
-from flask import (Blueprint, Response, current_app, flash, g, jsonify, redirect, render_template,
+from flask import (Blueprint, current_app, flash, g, redirect, render_template,
                    request, url_for)
 from markupsafe import Markup
 
@@ -25,7 +25,7 @@ from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.players import split_name
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
-from judgekit.views import ApiError, get_db
+from judgekit.views import csv_or_json, get_db
 
 bp = Blueprint("tournament", __name__)
 
@@ -444,23 +444,14 @@ def final_seat_form(tid):
 
 # --- exports -----------------------------------------------------------------------------------
 
-def _csv(columns, rows: list[dict], filename: str) -> Response:
-    """A CSV download (`export.csv_text`: spreadsheet-safe cells, the header even when empty)."""
-    return Response(csv_text(columns, rows), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-
 @bp.get("/tournaments/<id:tid>/export/standings.<fmt>")
 @requires("export")
 def export_standings(tid, fmt):
     db = get_db()
     t = store.get_tournament(db, tid)
     rows = store.standings_rows(db, t["id"])
-    if fmt == "csv":
-        return _csv(store.STANDINGS_COLUMNS, rows, f"standings-{t['id']}.csv")
-    if fmt == "json":
-        return jsonify({"tournament": t["id"], "name": t["name"], "standings": rows})
-    raise ApiError(404, "export as .csv or .json")
+    return csv_or_json(fmt, f"standings-{t['id']}", lambda: csv_text(store.STANDINGS_COLUMNS, rows),
+                       lambda: {"tournament": t["id"], "name": t["name"], "standings": rows})
 
 
 @bp.get("/tournaments/<id:tid>/export/seating.<fmt>")
@@ -474,8 +465,6 @@ def export_seating(tid, fmt):
         rows = store.seating_rows(db, t["id"], which)
     else:
         rows = [row for r in rounds for row in store.seating_rows(db, t["id"], r["number"])]
-    if fmt == "csv":
-        return _csv(store.SEATING_COLUMNS, rows, f"seating-{t['id']}.csv")
-    if fmt == "json":
-        return jsonify({"tournament": t["id"], "name": t["name"], "seating": rows, **store.export_criteria(db, t["id"], rows)})
-    raise ApiError(404, "export as .csv or .json")
+    return csv_or_json(fmt, f"seating-{t['id']}", lambda: csv_text(store.SEATING_COLUMNS, rows),
+                       lambda: {"tournament": t["id"], "name": t["name"], "seating": rows,
+                                **store.export_criteria(db, t["id"], rows)})

@@ -103,20 +103,28 @@ def _page(browser, width, height, **kw):
     return context, page
 
 
-@pytest.fixture
-def page(browser):
-    context, page = _page(browser, 360, 740, is_mobile=True, has_touch=True, device_scale_factor=2)
+def _checked_page(browser, width, height, **kw):
+    """A page in its own context, closed after the test, which then fails on any JavaScript error."""
+    context, page = _page(browser, width, height, **kw)
     yield page
     context.close()
     assert not page.js_errors, f"JavaScript errors on the page: {page.js_errors}"
+
+
+@pytest.fixture
+def page(browser):
+    yield from _checked_page(browser, 360, 740, is_mobile=True, has_touch=True, device_scale_factor=2)
+
+
+@pytest.fixture
+def phone(browser):
+    """A 390×844 phone: the recorder's and the seat pages' reference size."""
+    yield from _checked_page(browser, 390, 844, is_mobile=True, has_touch=True, device_scale_factor=2)
 
 
 @pytest.fixture
 def desktop_page(browser):
-    context, page = _page(browser, 1280, 900)
-    yield page
-    context.close()
-    assert not page.js_errors, f"JavaScript errors on the page: {page.js_errors}"
+    yield from _checked_page(browser, 1280, 900)
 
 
 @pytest.fixture

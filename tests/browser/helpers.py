@@ -3,6 +3,39 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from judgekit.db import open_db
+from judgekit.recorder import store as recorder_store
+
+
+def recorder_game(app, seats, events=(), label="Test", **kw) -> int:
+    """A new recorder game in `app`'s database (keywords as `store.create_game`), with
+    `events` stored through the recorder's store as a table judge's page would."""
+    gid = recorder_write(app, lambda db: recorder_store.create_game(db, list(seats), label=label, **kw))
+    if events:
+        append_events(app, gid, events)
+    return gid
+
+
+def append_events(app, gid, events):
+    """Store `events` (one event or several) in game `gid`; fail on the store's refusal."""
+    batch = events if isinstance(events, dict) else list(events)
+    result = recorder_write(app, lambda db: recorder_store.append_events(db, gid, batch))
+    assert not isinstance(result, recorder_store.StoreError), result
+    return result
+
+
+def stored_events(app, gid) -> list[dict]:
+    """The events stored for game `gid`, as the store reads them."""
+    return recorder_write(app, lambda db: recorder_store.load_events(db, gid))
+
+
+def recorder_write(app, work):
+    db = open_db(app.config["DATABASE"])
+    try:
+        return work(db)
+    finally:
+        db.close()
+
 
 def line(page, text):
     """Type `text` into the recorder page's quick-entry line and send it; fail with the

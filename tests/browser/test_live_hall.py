@@ -263,3 +263,91 @@ def test_a_penalty_waiting_for_approval_appears_on_the_head_judges_list(browser,
     finally:
         ctx.close()
 
+
+
+class HeldPost:
+    """WSGI middleware: the first POST to `path` waits (at most `limit` seconds) until
+    `release()`; every request's method and path is logged with whether it came before
+    that POST was let go (`early`), and a GET of `MARK` is answered at once (204: the page says it did
+    something). Nothing in the browser is intercepted, so nothing can hang there: the
+    worst case is a slow answer after `limit` seconds."""
+
+    MARK = "/__test-mark"
+
+    def __init__(self, app, path, limit=20.0):
+        import threading
+        self.app, self.path, self.limit = app, path, limit
+        self.arrived, self.released = threading.Event(), threading.Event()
+        self.log = []
+
+    def release(self):
+        self.released.set()
+
+    def __call__(self, environ, start_response):
+        method, path = environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
+        self.log.append((method, path, not self.released.is_set()))
+        if path == self.MARK:
+            start_response("204 No Content", [("Cache-Control", "no-store")])
+            return [b""]
+        if method == "POST" and path == self.path and not self.arrived.is_set():
+            self.arrived.set()
+            self.released.wait(self.limit)
+        return self.app(environ, start_response)
+
+
+def test_a_form_sent_from_a_live_page_is_not_replaced_by_its_reload(browser, hall_server, own_app):
+    """The dashboard reloads itself when a round starts or closes. A form the organizer has
+    just sent must win over that reload: a message arriving while the form's answer is on
+    its way (the organizer taps "Seat round 2", the round.started message comes back
+    first) once reloaded the dashboard and the organizer never saw the new round.
+
+    The registration's answer is held on the server (bounded: HeldPost), not by a browser
+    route (holding a route hung Playwright and stalled the suite). While a navigation is
+    pending Playwright's evaluate waits for it, so the page itself hands the stream its
+    messages once the form is sent, and tells the server it did (HeldPost.MARK)."""
+    from helpers import eventually
+    base = hall_server
+    tid, codes = new_event(own_app)
+    dashboard = f"/tournaments/{tid}"
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True)
+    ctx.set_default_timeout(20_000)
+    ctx.set_default_navigation_timeout(20_000)
+    held = HeldPost(own_app.wsgi_app, f"{dashboard}/players")
+
+    def reloads():   # the dashboard asked for before the registration's answer went
+        return [e for e in held.log if e[:2] == ("GET", dashboard) and e[2]]
+
+    def sent_or_reloaded():   # the page handed the stream its messages; the POST waits (or the page reloaded)
+        assert ("GET", held.MARK, True) in held.log
+        assert held.arrived.is_set() or reloads()
+
+    def why():
+        return [e[:2] for e in held.log if not e[1].startswith(("/rules", "/static", "/offline"))]
+    try:
+        page = ctx.new_page()
+        sign_in(page, base, tid, "Olga Org", codes["organizer"])
+        page.goto(f"{base}{dashboard}")
+        live(page)
+        # once the form is sent: the messages the dashboard reloads on, then the mark
+        page.evaluate("""mark => document.getElementById('register').addEventListener('submit', () =>
+            setTimeout(() => { JKLive.page().emit({kind: 'round.closed'});
+                               JKLive.page().emit({kind: 'round.started'});
+                               fetch(mark, {cache: 'no-store'}).catch(() => null); }, 0))""", held.MARK)
+        own_app.wsgi_app = held
+        page.fill("#p-first", "Zed")
+        page.get_by_role("button", name="Register").click(no_wait_after=True)
+        eventually(sent_or_reloaded, timeout=20)          # server side only: no call into the page meanwhile
+        assert not reloads(), f"the dashboard reloaded while the registration was on its way: {why()}"
+        held.release()
+        expect(page).to_have_url(re.compile(r"/tournaments/%d\?focus=register$" % tid))   # the form's answer
+        expect(page.locator(".flash").first).to_contain_text("Zed registered")
+        assert not reloads(), f"the dashboard reloaded while the registration was on its way: {why()}"
+    finally:
+        held.release()
+        own_app.wsgi_app = held.app
+        try:   # leave whatever navigation is pending first: closing on it could wait for ever
+            ctx.pages[0].goto("about:blank", timeout=10_000)
+        except Exception:   # noqa: BLE001 — cleanup only; the test's own outcome stands
+            pass
+        ctx.close()

@@ -9,10 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from judgekit.db import open_db
 from judgekit.offline.compare import compare, read_queries
-from judgekit.recorder import store
-from helpers import eventually, line
+from helpers import eventually, line, recorder_game
 
 
 def _one(events):
@@ -31,11 +29,7 @@ def wait_until_saved(page):
 
 
 def new_game(live_app):
-    db = open_db(live_app.config["DATABASE"])
-    try:
-        return store.create_game(db, SEATS, label="Hall")
-    finally:
-        db.close()
+    return recorder_game(live_app, SEATS, label="Hall")
 
 
 def api_game(live_server, gid):

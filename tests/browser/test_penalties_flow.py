@@ -41,7 +41,7 @@ def sign_in(page, base, tid, name, code, here=False):
     page.fill("#si-name", name)
     page.fill("#si-code", code)
     page.get_by_role("button", name="Sign in").click()
-    expect(page.locator(".flash").first).to_contain_text(f"Signed in to Penalty Open as")
+    expect(page.locator(".flash").first).to_contain_text("Signed in to Penalty Open as")
 
 
 def open_penalty_from_latest_finding(page):

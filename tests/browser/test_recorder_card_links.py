@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from judgekit.db import open_db
-from judgekit.recorder import store
-from helpers import line
+from helpers import line, recorder_game
 
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
 
 def new_game(live_app):
-    db = open_db(live_app.config["DATABASE"])
-    try:
-        return store.create_game(db, SEATS, label="Cards")
-    finally:
-        db.close()
+    return recorder_game(live_app, SEATS, label="Cards")
 
 
 def test_a_log_line_and_a_finding_open_their_card(page, live_server, live_app):

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from judgekit.db import open_db
 from judgekit.recorder import store
-from helpers import eventually, line, wait_inside, wait_texts
+from helpers import append_events as append, eventually, line, recorder_game, stored_events as stored, wait_inside, wait_texts
 
 
 def _expect_equal(got, want):
@@ -20,19 +20,7 @@ SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
 
 def new_game(live_app, **kw):
-    db = open_db(live_app.config["DATABASE"])
-    try:
-        return store.create_game(db, SEATS, label="Final", **kw)
-    finally:
-        db.close()
-
-
-def stored(live_app, game_id):
-    db = open_db(live_app.config["DATABASE"])
-    try:
-        return store.load_events(db, game_id)
-    finally:
-        db.close()
+    return recorder_game(live_app, SEATS, label="Final", **kw)
 
 
 def test_record_a_whole_turn_on_a_phone(page, live_server, live_app, shot):
@@ -206,16 +194,6 @@ def test_the_status_line_speaks_in_titles_and_messages_not_codes(page, live_serv
     wait_texts(page, "#rec-log .rec-f-title", {"Bleed amount not stated", "Block by a player who cannot block",
                                                "Not this player's turn"})
     shot(page, "recorder-status-titles-360", full_page=False)
-
-
-def append(live_app, game_id, events):
-    db = open_db(live_app.config["DATABASE"])
-    try:
-        result = store.append_events(db, game_id, events)
-        assert not isinstance(result, store.StoreError), result
-        return result
-    finally:
-        db.close()
 
 
 def test_an_amend_shows_as_the_correction_of_the_line_it_amends(page, live_server, live_app, shot):

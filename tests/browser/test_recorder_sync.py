@@ -9,19 +9,14 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from judgekit.db import open_db
-from judgekit.recorder import clock, store
-from helpers import eventually, line
+from judgekit.recorder import clock
+from helpers import eventually, line, recorder_game
 
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
 
 def new_game(live_app, **kw):
-    db = open_db(live_app.config["DATABASE"])
-    try:
-        return store.create_game(db, SEATS, label="Sync", **kw)
-    finally:
-        db.close()
+    return recorder_game(live_app, SEATS, label="Sync", **kw)
 
 
 def api_game(live_server, gid):

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from judgekit.db import open_db
 from judgekit.recorder import store
-from helpers import eventually, wait_all_at_least
+from helpers import eventually, recorder_game, stored_events as stored, wait_all_at_least
 from reference_turn import BEFORE, SEATS, TURN
 
 COUNT = """
@@ -35,36 +35,14 @@ document.addEventListener("keydown", function (e) {
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2, bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.add_init_script(COUNT)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+def phone(phone):
+    """The phone, counting the judge's taps and typed characters."""
+    phone.add_init_script(COUNT)
+    return phone
 
 
 def new_game(app, events=(), seats=SEATS, **kw):
-    db = open_db(app.config["DATABASE"])
-    try:
-        gid = store.create_game(db, seats, label="Reference turn", **kw)
-        if events:
-            assert not isinstance(store.append_events(db, gid, list(events)), store.StoreError)
-        return gid
-    finally:
-        db.close()
-
-
-def stored(app, gid):
-    db = open_db(app.config["DATABASE"])
-    try:
-        return store.load_events(db, gid)
-    finally:
-        db.close()
+    return recorder_game(app, seats, events, label="Reference turn", **kw)
 
 
 # --- the judge's gestures for each declaration of the reference turn -------------------------
@@ -128,7 +106,7 @@ GESTURES = {
     "vote (two titled vampires)": [tap(VOTE.format(1), "For 4")],
     "vote": None,   # by seat, below
     "referendum": [tap(DECK, "Referendum passes (6 for, 2 against)")],
-    "influence": [tap(DECK, "4 ✓")],
+    "influence": [tap(DECK, "Ana transfers 4 pool (records it)")],
     "discard": [tap(DECK, "Ana discards a card")],
     "end of turn": [tap(DECK, "Ana: end of turn")],
 }

@@ -45,18 +45,6 @@ def where(event, name):
     raise AssertionError(name)
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == []
-
-
 def test_a_player_types_part_of_a_name_and_sees_table_seat_and_the_others(phone, own_server, event, shot):
     page = phone
     page.goto(f"{own_server}/tournaments/{event['tid']}/seats")

@@ -173,6 +173,12 @@ class ActionMixin:
         if a is None or e["seat"] == a.seat:
             return
         seat = e["seat"]
+        if a.blocked and a.blocker is not None and seat != a.blocker:
+            self.flag("block-not-eligible", e["seq"],
+                      f"{self.who(seat)} tries to block, but the action is already blocked by "
+                      f"{self.who(a.blocker)}: an action is blocked once.", seat=seat,
+                      section="action-declaration" if a.directed else None)
+            return
         if seat not in a.eligible:
             if a.directed:
                 why = (f"only the target, {self.who(a.target_seat)}, may block this directed "
@@ -291,14 +297,23 @@ class ActionMixin:
 
     # --- a changed target ------------------------------------------------------------------
 
+    def redirect_seat(self) -> int | None:
+        """The seat whose `reaction` naming another seat (`target_seat`) now changes the
+        target of the action in progress (Deflection and the like): the target of a directed
+        action not yet blocked, outside combat. None when no reaction would redirect. The
+        page's card form offers the new target's seat for that seat (state `action.redirect_by`)."""
+        a = self.action
+        if a is None or a.resolved or not a.directed or a.blocked or self.combat is not None:
+            return None
+        return a.target_seat
+
     def _reads_as_redirect(self, e) -> bool:
         """A `reaction` by the target of the directed action in progress that names another
         seat in the game (`target_seat`, not the acting one) changes the target (Deflection
         recorded as a reaction): it is read as an `action.redirect`."""
         a = self.action
         new = e.get("target_seat")
-        return (a is not None and not a.resolved and a.directed and not a.blocked
-                and self.combat is None and e["seat"] == a.target_seat and new is not None
+        return (self.redirect_seat() is not None and e["seat"] == a.target_seat and new is not None
                 and new not in (e["seat"], a.seat) and new not in self.out
                 and not (e.get("window") or e.get("phase")))
 
@@ -321,6 +336,10 @@ class ActionMixin:
             self._on_action_effect(e, "redirects the action")
         a = self.action
         if a is None or a.resolved:
+            return
+        if a.blocked or self.combat is not None or (a.kind in UNDIRECTED and not a.directed):
+            # nothing to move: a blocked action has no block opportunity left, and an
+            # undirected one (a hunt) is aimed at no one; the target and blockers stay
             return
         self.context = {"from_seat": a.target_seat}
         a.redirects.append({"seq": e["seq"], "seat": seat, "from": a.target_seat, "to": new,

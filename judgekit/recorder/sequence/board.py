@@ -113,7 +113,8 @@ class BoardMixin:
     def refusal(self, events: list[dict[str, Any]]) -> EventError | None:
         """Why a batch of (validated) events cannot be stored in this game as it stands, or
         None. Pure: the engine does not change. Refused: a redirect to a seat that is not
-        in the game any more (field `target_seat`); a vote for a vampire that the seat's
+        in the game any more (field `target_seat`); a vote by a seat out of the game (field
+        `seat`); a vote for a vampire that the seat's
         known board (a `sync`'s board, kept up by `minion.in`/`minion.out`) does not hold
         (field `vampire`). Earlier events of the same batch count (a `minion.in` before
         the vote, an oust before the redirect). Sequence problems are never refused: they
@@ -143,6 +144,12 @@ class BoardMixin:
                 return EventError("target_seat", f"{self.who(new)} is out of the game "
                                   f"({OUT_REASON.get(out[new], out[new])}): the action cannot "
                                   "be redirected to them", index=where)
+            elif t == "vote" and seat in out:
+                return EventError("seat", f"{self.who(seat)} is out of the game "
+                                  f"({OUT_REASON.get(out[seat], out[seat])}) and has no vote",
+                                  index=where,
+                                  message=f"{self.who(seat)} is out of the game "
+                                          f"({OUT_REASON.get(out[seat], out[seat])}): no vote.")
             elif t == "vote" and e.get("vampire") and seat in known and seat not in out:
                 name = e["vampire"]
                 if name not in board[seat] and name not in self.seen.get(seat, {}):

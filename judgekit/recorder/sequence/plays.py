@@ -177,8 +177,13 @@ class PlaysMixin:
             target = next((p for p in self.plays if p[0] == e["target_seq"]), None)
         elif e.get("target_card"):
             target = next((p for p in reversed(self.plays) if p[2] == e["target_card"]), None)
+        wait = self.waits.pop(seat, None)
         if target is not None:
             later = [p for p in self.plays if p[0] > target[0] and p[1] != seat]
+            if wait is not None and wait > target[0]:
+                # this seat said "wait" while the window was open: it held the window, and
+                # what others played after the "wait" does not close it (docs: "Wait!")
+                later = [p for p in later if p[0] < wait]
             if later:
                 verb = "wake against" if e.get("wake") else "cancel"
                 self.flag("cancel-too-late", seq,

@@ -89,6 +89,8 @@ class PoliticsMixin:
 
     def _on_vote(self, e) -> None:
         seq, seat = e["seq"], e["seat"]
+        if seat in self.out:
+            return   # a player out of the game has no vote (the API refuses it: `refusal`)
         a = self._political()
         if a is not None and not a.resolved:
             self._succeed_if_open(seq)

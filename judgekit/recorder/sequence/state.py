@@ -45,7 +45,8 @@ class StateMixin:
             "turn": {"seat": self.turn_seat, "number": self.turn_no,
                      "phase": PHASES[self.pos] if self.turn_seat else None,
                      "ended": self.turn_ended, "after_action": self.after_action},
-            "action": a.to_dict(self.names) if a is not None and not a.resolved else None,
+            "action": dict(a.to_dict(self.names), redirect_by=self.redirect_seat())
+            if a is not None and not a.resolved else None,
             "last_action": a.to_dict(self.names) if a is not None and a.resolved else None,
             "combat": combat,
             "open_windows": [w for w, _ in self.open],
@@ -110,7 +111,9 @@ class StateMixin:
         who = words.seat_name(self.turn_seat, self.names)
         if self.turn_ended:
             nxt = self.prey(self.turn_seat)
-            return f"{who} ended their turn" + (
+            gone = {"oust": "was ousted", "withdraw": "withdrew", "concede": "conceded"}.get(
+                self.out.get(self.turn_seat) or "", "ended their turn")
+            return f"{who} {gone}" + (
                 f"; next: {words.seat_name(nxt, self.names)}" if nxt else "")
         line = f"Turn {self.turn_no}, {who}: {words.window_words(PHASES[self.pos])}"
         a = self.action

@@ -6,7 +6,7 @@ from typing import Any
 
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder.events import PHASES
-from judgekit.recorder.sequence.common import PROGRESS, RANK
+from judgekit.recorder.sequence.common import LINEAR, PROGRESS, RANK
 
 
 class TableTalkMixin:
@@ -54,6 +54,14 @@ class TableTalkMixin:
         self._clear_seat(e["seat"])
         if self.action is not None and not self.action.resolved and e["seat"] == self.action.seat:
             self.action.resolved = True
+        if e["seat"] == self.turn_seat and not self.turn_ended:
+            # the player whose turn it is leaves the game (ousted during their own turn,
+            # withdrawing in their unlock phase): their turn is over with them, and no end of
+            # turn is owed; the next seat starts its turn.
+            self.combat = None
+            self.turn_ended = True
+            self.open = []
+            self.closed |= set(LINEAR)
         if self.action is not None and not self.action.resolved:
             self.action.eligible = [s for s in self.action.eligible if s != e["seat"]]
         if len(self.active()) <= 1:
@@ -126,6 +134,8 @@ class TableTalkMixin:
                         self.time_mode == "now" or (self.action is None or self.action.resolved))
         if beyond:
             self.time_over = True
+            if self.time_over_seq is None:
+                self.time_over_seq = e["seq"]
             seat = e.get("seat")
             self.flag("time-over", e["seq"],
                       (f"{self.who(seat)} plays on after the end of the game: " if seat else "")
@@ -144,7 +154,14 @@ class TableTalkMixin:
     def outcome_events(self) -> list[dict[str, Any]]:
         out = list(self.outcomes)
         if self.time_call_seq is not None:
-            at = self.game_end_seq if (self.game_end_seq or 0) > self.time_call_seq else self.time_call_seq
-            out.append({"type": "time-out", "seq": at})
+            # the time-out stands where the game ended: at the stored end (`game.end`) or at
+            # the first play beyond the end point, whichever came first; until then, after
+            # everything recorded — an oust recorded after the time call belongs to the game
+            # when it comes from the last action (time called during the bleed that ousts)
+            ends = [x for x in (self.time_over_seq, self.game_end_seq)
+                    if x is not None and x > self.time_call_seq]
+            at = min(ends) if ends else self.last_seq
+            out = [o for o in out if o["seq"] <= at] + \
+                [{"type": "time-out", "seq": at}] + [o for o in out if o["seq"] > at]
             out.sort(key=lambda x: x["seq"])
         return out

@@ -23,6 +23,7 @@ class TurnMixin:
         self.prev_action = None
         self.combat = None
         self.talk_stop = None
+        self.waits = {}
 
     def _on_game_start(self, e) -> None:
         if self.turn_seat is None:
@@ -41,6 +42,8 @@ class TurnMixin:
         with no turn going on the seat's turn is taken as begun, so that what follows is
         checked as that turn."""
         seat, seq, t = e["seat"], e["seq"], e["type"]
+        if self._out_of_game(e):
+            return
         if self.turn_seat is None and not self.from_start:
             self._new_turn(seat)
             return
@@ -104,8 +107,26 @@ class TurnMixin:
             self.edge = e["edge"]
         self._sync_board(e.get("board") or {})
 
+    def _out_of_game(self, e) -> bool:
+        """A turn statement by a seat out of the game (a tap on the wrong seat, most often):
+        `not-your-turn`; the turn does not move to them."""
+        seat = e["seat"]
+        if seat not in self.out:
+            return False
+        why = {"oust": "was ousted", "withdraw": "withdrew", "concede": "conceded"}.get(self.out[seat], "is out")
+        what = {"turn.start": "starts a turn", "action.declare": "declares an action",
+                "phase": f"moves to {window_words(e.get('phase'))}", "transfer": "transfers pool",
+                "discard": "discards (discard phase action)",
+                "turn.end": "declares the end of a turn"}.get(e["type"], "acts")
+        self.flag("not-your-turn", e["seq"],
+                  f"{self.who(seat)} {what}, but {why}: a player out of the game takes no turn.",
+                  seat=seat)
+        return True
+
     def _on_turn_start(self, e) -> None:
         seq, seat = e["seq"], e["seat"]
+        if self._out_of_game(e):
+            return
         self.context = {"turn": self.turn_no + 1 if not (
             self.turn_seat == seat and not self.turn_ended) else self.turn_no}
         if self.turn_seat is not None and not self.turn_ended and seat != self.turn_seat:

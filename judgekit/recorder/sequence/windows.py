@@ -74,6 +74,8 @@ class WindowsMixin:
         return True
 
     def _new_play(self, e, skipped: list[tuple[str, int]]) -> None:
+        if e["type"] != "cancel":
+            self.waits.pop(e.get("seat"), None)
         if e["type"] not in PLAYS:
             self.open += skipped
             return
@@ -140,6 +142,8 @@ class WindowsMixin:
             if e.get("card"):
                 self._new_play(e, [])
                 self._card_play(e, role="card")
+            else:
+                self.waits[e["seat"]] = e["seq"]   # held until this seat's next play
             return
         if self._sequence(e) and e.get("card"):
             self._card_play(e, role="card")

@@ -35,7 +35,7 @@ def api_create():
     tid = store.create_tournament(db, body)
     access = on_tournament_created(tid, body.get("organizer"))  # codes + the creator's token
     organizer = access.pop("name")  # "name" is the tournament's; the creator's is "organizer"
-    return jsonify({**store.get_tournament(db, tid), **access, "organizer": organizer}), 201
+    return jsonify({**store.without_secrets(store.get_tournament(db, tid)), **access, "organizer": organizer}), 201
 
 
 @bp.get("/api/tournaments/<id:tid>")
@@ -43,7 +43,7 @@ def api_create():
 def api_get(tid):
     db = get_db()
     d = store.dashboard(db, tid)
-    return jsonify({**d["tournament"], "players": d["players"],
+    return jsonify({**store.without_secrets(d["tournament"]), "players": d["players"],
                     "rounds": [{k: r[k] for k in ("number", "kind", "status", "seed", "sit_outs", "open_tables")}
                                for r in d["rounds"]],
                     "final": d["final"]})

@@ -25,7 +25,8 @@ from judgekit.errors import parse_int
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
-from judgekit.tournament.penalties.store import Refused, _refused
+from judgekit.tournament.penalties.cleaning import Refused
+from judgekit.tournament.penalties.cleaning import refused as _refused
 
 MAX_MINUTES = clockmod.MAX_EXTENSION_MIN  # the recorder's time.extend takes the same
 MAX_JUDGE_MINUTES = 600  # judge time at one table a suggestion is asked for (a round at most)

@@ -15,12 +15,11 @@ Standings Adjustment, v1's Game Loss; "remove": a Disqualification), applied onc
 (`standing_adjustments`, `disqualified_players`: the hooks the tournament store calls).
 
 A tournament's catalog is its `catalog` column (None: the default catalog, v2).
-No Flask here.
+The answers (`Refused`, `Stored`) and the cleaning of a request's fields are in
+`penalties.cleaning` (re-exported here). No Flask here.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +29,7 @@ import sqlite_utils
 
 from judgekit.auth import roles
 from judgekit.db import transaction
-from judgekit.errors import MAX_INT, parse_int
+from judgekit.errors import parse_int
 from judgekit.live import journal
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.catalog import (Catalog, catalogs_dir, default_catalog,
@@ -40,7 +39,14 @@ from judgekit.tournament.penalties.escalation import (Proposal, head_judge_reaso
                                                       needs_head_judge, propose)
 from judgekit.tournament.penalties.export import (penalties_csv, penalties_json,
                                                   penalty_report, player_report)
-from judgekit.tournament.penalties.records import (STATUS_LIFTED, RecordProblem, check_record,
+from judgekit.tournament.penalties.cleaning import MAX_TEXT, RULE_RE, Refused, Stored  # noqa: F401 (interface)
+from judgekit.tournament.penalties.cleaning import Bad as _Bad
+from judgekit.tournament.penalties.cleaning import flag as _flag
+from judgekit.tournament.penalties.cleaning import refused as _refused
+from judgekit.tournament.penalties.cleaning import rule as _rule
+from judgekit.tournament.penalties.cleaning import text as _text
+from judgekit.tournament.penalties.cleaning import whole as _int
+from judgekit.tournament.penalties.records import (STATUS_LIFTED, check_record,
                                                    for_finding, replay)
 
 T_RECORDS = "penalty_records"
@@ -51,11 +57,6 @@ _STORED = ("kind", "refers_to", "tournament", "round", "table", "game", "event",
            "player_name", "vekn", "judge", "judge_role", "catalog", "infraction", "variant",
            "penalty", "proposed", "description", "rule", "time", "approved_by",
            "approval_reason", "reason", "client_id", "finding", "phase")
-
-RULE_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[A-Za-z0-9][A-Za-z0-9.\-]*(#[A-Za-z0-9._\-]+)?$")
-MAX_TEXT = {"description": 2000, "reason": 1000, "approval_reason": 1000, "player_name": 80,
-            "rule": 200, "infraction": 200, "variant": 80, "penalty": 80}
-
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -78,46 +79,6 @@ def migrate(db: sqlite_utils.Database) -> None:
         db[T_RECORDS].add_column("finding", str)
     if "phase" not in db[T_RECORDS].columns_dict:  # added: when it was given (which game an SA hits)
         db[T_RECORDS].add_column("phase", str)
-
-
-# --- results --------------------------------------------------------------------------------
-
-@dataclass
-class Refused:
-    """Why a record was not stored: an HTTP-like status and the problems (per field)."""
-    status: int
-    problems: list[RecordProblem]
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def message(self) -> str:
-        return " ".join(p.message for p in self.problems)
-
-    @property
-    def field(self) -> str | None:
-        return self.problems[0].field if self.problems else None
-
-    def to_dict(self) -> dict:
-        return {"error": self.message, "status": self.status, "field": self.field,
-                "problems": [{"field": p.field, "message": p.message,
-                              "suggestions": list(p.suggestions)} for p in self.problems],
-                **self.extra}
-
-
-def _refused(status: int, field_name: str | None, message: str, suggestions=(), **extra) -> Refused:
-    return Refused(status, [RecordProblem(field_name, message, tuple(suggestions))], extra)
-
-
-@dataclass
-class Stored:
-    record: dict                      # the row as stored
-    duplicate: bool = False           # a retried POST: nothing new was stored
-    added_player: dict | None = None  # the player added to the event for this record
-    needs_head_judge: bool = False
-    head_judge_reasons: list[str] = field(default_factory=list)
-    proposal: Proposal | None = None
-    applies: dict | None = None       # a Standings Adjustment: the game it applies to (Target)
-    notes: list[str] = field(default_factory=list)  # what the judge should know (e.g. no game)
 
 
 # --- catalogs -------------------------------------------------------------------------------
@@ -232,59 +193,6 @@ def export_csv(db, tournament_id: int, *, bom: bool = False) -> str:
 def export_json(db, tournament_id: int) -> list[dict]:
     t = tstore.get_tournament(db, tournament_id)
     return penalties_json(records(db, t["id"]), catalog_of(db, t))
-
-
-# --- cleaning input ----------------------------------------------------------------------------------
-
-class _Bad(Exception):
-    def __init__(self, refused: Refused):
-        self.refused = refused
-
-
-def _text(data: dict, name: str) -> str | None:
-    value = data.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise _Bad(_refused(400, name, f"{name} must be text."))
-    text = str(value).strip()
-    if not text:
-        return None
-    limit = MAX_TEXT.get(name, 200)
-    if len(text) > limit:
-        raise _Bad(_refused(400, name, f"{name} is too long (at most {limit} characters)."))
-    return text
-
-
-def _int(data: dict, name: str, lo: int = 1, hi: int = MAX_INT) -> int | None:
-    """`data[name]` as a whole number from `lo` to `hi` (`errors.parse_int`), None when not
-    given; anything else is refused naming the field."""
-    value = data.get(name)
-    if value is None or value == "":
-        return None
-    n = parse_int(value, lo, hi)
-    if n is None:
-        raise _Bad(_refused(400, name, f"{name} must be a whole number from {lo} to {hi}, not {value!r}."))
-    return n
-
-
-def _rule(data: dict) -> str | None:
-    rule = _text(data, "rule")
-    if rule is None:
-        return None
-    rule = rule.lstrip("/")
-    if rule.startswith("rules/"):
-        rule = rule[len("rules/"):]
-    if not RULE_RE.match(rule):
-        raise _Bad(_refused(400, "rule", "Cite a rule as document/section, e.g. "
-                                          "tournament-rules/3.7.2 or announcements/forbidden-shortcuts."))
-    return rule
-
-
-def _flag(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _same_request(stored: dict, rec: dict) -> bool:

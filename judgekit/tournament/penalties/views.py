@@ -12,11 +12,10 @@ shown to someone who is not signed in to the tournament.
 """
 from __future__ import annotations
 
-import json
 import secrets
 import time
 
-from flask import (Blueprint, Response, flash, g, jsonify, redirect, render_template, request,
+from flask import (Blueprint, flash, g, jsonify, redirect, render_template, request,
                    url_for)
 
 from judgekit import timetext
@@ -28,7 +27,7 @@ from judgekit.tournament.penalties.escalation import (description_required, head
                                                       needs_head_judge)
 from judgekit.tournament.penalties.export import CSV_COLUMNS
 from judgekit.errors import parse_int
-from judgekit.views import ApiError, get_db, json_body
+from judgekit.views import ApiError, csv_or_json, get_db, json_body
 
 bp = Blueprint("penalties", __name__)
 
@@ -336,20 +335,11 @@ def move_form(tid, rid):
 def export_penalties(tid, fmt):
     db = get_db()
     t = tstore.get_tournament(db, tid)
-    if fmt == "csv":
-        text = pstore.export_csv(db, t["id"], bom=request.args.get("excel") == "1")
-        return Response(text.encode("utf-8"), mimetype="text/csv",
-                        headers={"Content-Type": "text/csv; charset=utf-8",
-                                 "Content-Disposition": f'attachment; filename="penalties-{t["id"]}.csv"',
-                                 "Cache-Control": "no-store"})
-    if fmt == "json":
-        body = {"tournament": t["id"], "name": t["name"], "catalog": pstore.catalog_of(db, t).id,
-                "columns": list(CSV_COLUMNS),
-                "penalties": pstore.export_json(db, t["id"])}
-        return Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="penalties-{t["id"]}.json"',
-                                 "Cache-Control": "no-store"})
-    raise ApiError(404, "export as .csv or .json")
+    return csv_or_json(fmt, f"penalties-{t['id']}",
+                       lambda: pstore.export_csv(db, t["id"], bom=request.args.get("excel") == "1"),
+                       lambda: {"tournament": t["id"], "name": t["name"], "catalog": pstore.catalog_of(db, t).id,
+                                "columns": list(CSV_COLUMNS), "penalties": pstore.export_json(db, t["id"])},
+                       json_download=True, no_store=True)
 
 
 # --- time extensions ------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from judgekit.tournament.archon_read import MAX_BYTES
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
-from judgekit.views import ApiError, get_db, json_object
+from judgekit.views import ApiError, csv_or_json, get_db, json_object
 
 bp = Blueprint("report", __name__)
 bp.register_error_handler(413, too_large)
@@ -85,7 +85,7 @@ def api_event(tid):
     """`{level, date, location, vekn_event_id, city, format, head_judge, assistant_judges,
     organizer}` (only those given) → the tournament."""
     body = json_object('{"level": "...", "vekn_event_id": 1234, "head_judge": "..."}')
-    return jsonify(store.update_event(get_db(), tid, body, by=current_name()))
+    return jsonify(store.without_secrets(store.update_event(get_db(), tid, body, by=current_name())))
 
 
 def _refusal(rep) -> str:
@@ -136,12 +136,8 @@ def export_results(tid, fmt):
     db = get_db()
     t = store.get_tournament(db, tid)
     rows = store.results_rows(db, t["id"], request.args.get("round") or None)
-    if fmt == "csv":
-        return Response(csv_text(store.RESULTS_COLUMNS, rows), mimetype="text/csv",
-                        headers={"Content-Disposition": f'attachment; filename="results-{t["id"]}.csv"'})
-    if fmt == "json":
-        return jsonify({"tournament": t["id"], "name": t["name"], "results": rows})
-    raise ApiError(404, "export as .csv or .json")
+    return csv_or_json(fmt, f"results-{t['id']}", lambda: csv_text(store.RESULTS_COLUMNS, rows),
+                       lambda: {"tournament": t["id"], "name": t["name"], "results": rows})
 
 
 # --- import ------------------------------------------------------------------------------------

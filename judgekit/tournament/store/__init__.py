@@ -58,6 +58,7 @@ from judgekit.tournament.store.base import (
                                             round_tables,
                                             rounds,
                                             standing_adjustments,
+                                            without_secrets,
 )
 from judgekit.tournament.store.adjusted import (
                                             player_games,
@@ -148,5 +149,5 @@ __all__ = [
     "preview_roster", "register_roster", "checkin_state", "close_checkin", "open_checkin", "self_check_in",
     "RESULTS_COLUMNS", "archon_event", "archon_workbook", "results_rows", "vekn_report", "import_workbook",
     "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN", "round_criteria",
-    "criteria_page", "export_criteria",
+    "criteria_page", "export_criteria", "without_secrets",
 ]

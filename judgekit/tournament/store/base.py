@@ -119,12 +119,22 @@ def get_tournament(db, tournament_id: Any) -> dict:
     return row
 
 
+# Kept in the tournament's row for the server's own use, never sent: the check-in secret
+# makes the code shown at the venue (`judgekit.tournament.checkin`).
+SECRET_FIELDS = ("checkin_secret",)
+
+
+def without_secrets(t: dict) -> dict:
+    """The tournament's row as an answer may show it (`SECRET_FIELDS` left out)."""
+    return {k: v for k, v in t.items() if k not in SECRET_FIELDS}
+
+
 def list_tournaments(db) -> list[dict]:
     if not db[T_TOURNAMENTS].exists():
         return []
-    return list(db.query(
+    return [without_secrets(t) for t in db.query(
         f"select t.*, (select count(*) from {T_PLAYERS} p where p.tournament_id = t.id) as players "
-        f"from {T_TOURNAMENTS} t order by t.id desc"))
+        f"from {T_TOURNAMENTS} t order by t.id desc")]
 
 
 def _player(row: dict) -> dict:

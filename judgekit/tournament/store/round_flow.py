@@ -182,9 +182,15 @@ def swap_seats(db, tournament_id: Any, number: Any, player_a: Any, player_b: Any
             a, b = b, a
         if b["id"] not in where and (b["dropped"] or b["id"] in disqualified_players(db, t["id"])):
             raise TournamentError(409, f"{b['name']} has dropped out: they cannot be seated")
-        latest = table_store._latest_results(db, [where[a["id"]][0]] + ([where[b["id"]][0]] if b["id"] in where else []))
+        affected = [where[a["id"]][0]] + ([where[b["id"]][0]] if b["id"] in where else [])
+        latest = table_store._latest_results(db, affected)
         if latest:
             raise TournamentError(409, "a result is already entered for that table: seats can no longer change")
+        for table_id in affected:   # a game the recorder calls over counts its VP by seat
+            number = tables[table_id]["number"]
+            if table_store.round_detail(db, t["id"], r["number"], only=number)["tables"][0]["recorded_finished"]:
+                raise TournamentError(409, f"table {number}'s game is over in the recorder (its VP count by "
+                                           "seat): seats can no longer change")
         by_id = {p["id"]: p for p in players(db, t["id"])}
         grid = [tb["players"] for tb in tables.values()]
         new_grid = seating_mod.swap_seats(grid, a["id"], b["id"])
