@@ -417,13 +417,16 @@ class SearchIndex:
             # its other words (they are counted from the same words): a set look-up spares
             # most entries the positions
             others = {a for a in alt if a != rarest}
-            need = [self._body_docs[a] for a in others]
-            for doc in self._phrase_candidates("body", rarest):
-                if all(doc in docs for docs in need) and has_phrase(self._positions[keys[doc]], alt):
+            body = self._phrase_candidates("body", rarest)
+            title = self._phrase_candidates("title", rarest)
+            for a in others:      # filter(): in C, in the candidates' order
+                body = filter(self._body_docs[a].__contains__, body)
+                title = filter(self._title_docs[a].__contains__, title)
+            for doc in body:
+                if has_phrase(self._positions[keys[doc]], alt):
                     scores[doc] = scores.get(doc, 0.0) + boost * idf
-            need = [self._title_docs[a] for a in others]
-            for doc in self._phrase_candidates("title", rarest):
-                if all(doc in docs for docs in need) and has_phrase(self._title_positions[keys[doc]], alt):
+            for doc in title:
+                if has_phrase(self._title_positions[keys[doc]], alt):
                     scores[doc] = scores.get(doc, 0.0) + boost * idf * FIELD_BOOSTS["title"]
         # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
         # (sorted() is what nlargest is documented to equal, and all in C: faster here)
@@ -476,16 +479,21 @@ class SearchIndex:
         title_of = Lazy(lambda i: self._field_group_docs(groups[i], self._title_docs))
         factors = self.factors
         ranked = []
-        for key, score in self._candidates(groups, text, group_docs):
-            if key in seen:
-                continue
+        candidates = [(key, score) for key, score in self._candidates(groups, text, group_docs)
+                      if key not in seen]
+        # the query weight each candidate holds, group by group (in the groups' order, as the
+        # sums were always made): the candidates holding a group found by a set intersection
+        covered_of = dict.fromkeys((docnum[key] for key, _ in candidates), 0.0)
+        for g, docs in zip(groups, group_docs):
+            if g.number is not None:
+                for d in covered_of.keys() & docs.keys():
+                    covered_of[d] += g.weight * docs[d]
+            else:
+                for d in covered_of.keys() & docs:
+                    covered_of[d] += g.weight
+        for key, score in candidates:
             d = docnum[key]
-            covered = 0.0
-            for g, docs in zip(groups, group_docs):
-                if g.number is not None:
-                    covered += g.weight * docs.get(d, 0.0)
-                elif d in docs:
-                    covered += g.weight
+            covered = covered_of[d]
             coverage = covered / total
             factor = 1.0 if factors is None else factors(key, groups, d, covered, body_of, title_of)
             ranked.append((score * coverage * coverage * coverage * factor, key, coverage))

@@ -158,8 +158,13 @@
     this.fields.forEach(function (f) { self.decoded[f] = new Map(); });
     this.docsCache = new Map();                             // stem -> Set(docnum) of any field
     this.fieldDocsCache = {};                               // field -> stem -> Set(docnum)
-    this.vocab = new Set();                                 // every stem of the part
-    this.fields.forEach(function (f) { Object.keys(self.packed[f]).forEach(function (st) { self.vocab.add(st); }); });
+    // every stem of the part: the postings' keys, looked up there (a Set of 8,000 stems would
+    // cost the phone's first search more than the look-ups); `size` for the tests
+    var packed = this.packed, fields = this.fields;
+    this.vocab = { has: function (st) {
+      for (var i = 0; i < fields.length; i++) { if (own.call(packed[fields[i]], st)) return true; }
+      return false;
+    }, size: 0 };
     this.byNumber = new Map();
     this.byKey = new Map();
     this.entries.forEach(function (e) {
@@ -171,11 +176,14 @@
       }
     });
     this.nEntries = Math.max(1, this.entries.length);
-    this.byFirst = new Map();
-    this.vocab.forEach(function (word) {
-      var k = word.charAt(0);
-      if (!self.byFirst.has(k)) self.byFirst.set(k, []);
-      self.byFirst.get(k).push(word);
+    this.byFirst = new Map();                               // first letter -> stems (typos, prefixes)
+    fields.forEach(function (f, i) {
+      Object.keys(packed[f]).forEach(function (word) {
+        for (var j = 0; j < i; j++) { if (own.call(packed[fields[j]], word)) return; }   // once
+        self.vocab.size += 1;
+        var k = word.charAt(0), list = self.byFirst.get(k);
+        if (list) list.push(word); else self.byFirst.set(k, [word]);
+      });
     });
     this.synonyms = tables.synonyms;
     this.maxPhrase = tables.maxPhrase;
