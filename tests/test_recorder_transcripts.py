@@ -396,6 +396,26 @@ CASES: dict[str, dict] = {
         findings=[(4, "not-your-turn", 2)],
         state={"turn.seat": 3, "turn.number": 2},
         message={4: ["Ben (seat 2)", "ousted"]}),
+    # Ben's vote was recorded "for"; he said "against": amended, the tally follows.
+    "amend-a-vote-side": dict(
+        events=[T, ev("action.declare", 1, action="political", minion="Anson", card="Kine Resources Contested",
+                      terms="4 on Cid"),
+                ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5),
+                ev("action.result", outcome="success"), ev("referendum.terms", 1),
+                ev("vote", 1, votes=2, side="for"), ev("vote", 2, votes=3, side="for", vampire="Gratiano"),
+                ev("amend", target=9, fields={"side": "against"})],
+        findings=[],
+        state={"action.votes.for": 2, "action.votes.against": 3}),
+    # A vote tapped for the wrong seat is taken back and recorded for the right one.
+    "retract-a-vote-and-vote-again": dict(
+        events=[T, ev("action.declare", 1, action="political", minion="Anson", card="Kine Resources Contested",
+                      terms="4 on Cid"),
+                ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5),
+                ev("action.result", outcome="success"), ev("referendum.terms", 1),
+                ev("vote", 4, votes=2, side="against"), ev("retract", target=8, reason="wrong seat"),
+                ev("vote", 3, votes=2, side="against")],
+        findings=[],
+        state={"action.votes.seats": [3], "action.votes.against": 2}),
 }
 
 
