@@ -224,14 +224,16 @@ def test_the_offline_badge_says_it_is_saving(browser, own_server):
     """While the service worker saves the offline copy the badge said "Rules 2025 …", which
     looked cut off: it says what it is doing, then ✓ once saved."""
     ctx = browser.new_context(viewport={"width": 375, "height": 800})
+    # watched from the document's first node: the deferred offline.js can show "saving" before
+    # DOMContentLoaded (the browser runs other tasks while it waits for the next deferred script),
+    # so an observer set up at DOMContentLoaded missed it on a busy machine
     ctx.add_init_script("""
       window.__badgeTexts = [];
-      document.addEventListener('DOMContentLoaded', () => {
+      new MutationObserver(() => {
         const el = document.querySelector('[data-offline-badge] .net-saved');
-        if (!el) return;
-        const note = () => window.__badgeTexts.push(el.textContent);
-        new MutationObserver(note).observe(el, {childList: true, characterData: true, subtree: true});
-      });""")
+        const seen = window.__badgeTexts;
+        if (el && seen[seen.length - 1] !== el.textContent) seen.push(el.textContent);
+      }).observe(document, {childList: true, characterData: true, subtree: true});""")
     page = ctx.new_page()
     try:
         page.goto(own_server + "/")
