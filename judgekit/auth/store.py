@@ -17,7 +17,7 @@ import sqlite_utils
 
 from judgekit.auth import codes as codes_mod
 from judgekit.auth.roles import ROLES
-from judgekit.db import transaction
+from judgekit.db import first_row, transaction
 
 T_CODES = "auth_codes"
 T_TOKENS = "auth_tokens"
@@ -46,10 +46,8 @@ def migrate(db: sqlite_utils.Database) -> None:
 def _code_row(db, tournament_id: int, role: str) -> dict | None:
     """The role's code row (read on every signed-in request: a plain query, without
     sqlite-utils' table lookups)."""
-    cursor = db.conn.execute(f"SELECT * FROM {T_CODES} WHERE tournament_id = ? AND role = ? LIMIT 1",
-                             [tournament_id, role])
-    row = cursor.fetchone()
-    return dict(zip((c[0] for c in cursor.description), row)) if row is not None else None
+    return first_row(db, f"SELECT * FROM {T_CODES} WHERE tournament_id = ? AND role = ? LIMIT 1",
+                     [tournament_id, role])
 
 
 def issue_codes(db, tournament_id: int, roles=ROLES) -> dict[str, str]:

@@ -45,6 +45,7 @@ ACTION_NOUNS = {"bleed": "bleed", "hunt": "hunt", "equip": "equip", "recruit": "
                 "leave-torpor": "leave torpor", "rescue": "rescue", "diablerie": "diablerie",
                 "anarch": "becoming anarch", "card": "action", "other": "action"}
 OUT_WORDS = {"oust": "ousted", "withdraw": "withdrew", "concede": "conceded"}
+LEFT_WORDS = {"oust": "was ousted", "withdraw": "withdrew", "concede": "conceded"}   # "Ann ..."
 TALK_WORDS = {"negotiate": "negotiates", "question": "asks a question", "answer": "answers",
               "hypothetical": "speaks hypothetically", "raised-voice": "raises their voice",
               "slur": "uses a slur", "physical-threat": "makes a physical threat"}

@@ -111,7 +111,7 @@ class StateMixin:
         who = words.seat_name(self.turn_seat, self.names)
         if self.turn_ended:
             nxt = self.prey(self.turn_seat)
-            gone = {"oust": "was ousted", "withdraw": "withdrew", "concede": "conceded"}.get(
+            gone = words.LEFT_WORDS.get(
                 self.out.get(self.turn_seat) or "", "ended their turn")
             return f"{who} {gone}" + (
                 f"; next: {words.seat_name(nxt, self.names)}" if nxt else "")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from judgekit.recorder.events import PHASES
 from judgekit.recorder.sequence.common import LINEAR, RANK
-from judgekit.recorder.words import window_words
+from judgekit.recorder.words import LEFT_WORDS, window_words
 
 
 class TurnMixin:
@@ -113,7 +113,7 @@ class TurnMixin:
         seat = e["seat"]
         if seat not in self.out:
             return False
-        why = {"oust": "was ousted", "withdraw": "withdrew", "concede": "conceded"}.get(self.out[seat], "is out")
+        why = LEFT_WORDS.get(self.out[seat], "is out")
         what = {"turn.start": "starts a turn", "action.declare": "declares an action",
                 "phase": f"moves to {window_words(e.get('phase'))}", "transfer": "transfers pool",
                 "discard": "discards (discard phase action)",

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
+from judgekit.db import first_row
 from judgekit.errors import MAX_INT, AppError, parse_int
 from judgekit.recorder import store as recorder_store
 from judgekit.recorder.clock import MIN_ROUND_MIN
@@ -96,9 +97,7 @@ def disqualified_players(db, tournament_id: int) -> set[int]:
 def _row(db, table: str, where: str, params: Sequence[Any]) -> dict | None:
     # a plain query (every signed-in request reads its tournament): sqlite-utils' rows_where
     # looks the table up in sqlite_master first
-    cursor = db.conn.execute(f"SELECT * FROM [{table}] WHERE {where} LIMIT 1", list(params))
-    row = cursor.fetchone()
-    return dict(zip([c[0] for c in cursor.description], row)) if row is not None else None
+    return first_row(db, f"SELECT * FROM [{table}] WHERE {where} LIMIT 1", params)
 
 
 def _int_id(value: Any, what: str) -> int:
