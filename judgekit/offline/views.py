@@ -24,7 +24,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 from judgekit.offline import precache
 from judgekit.offline.manifest import manifest_body
 from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
-from judgekit.views import rules
+from judgekit.views import ApiError, rules
 
 bp = Blueprint("offline", __name__)
 
@@ -224,8 +224,7 @@ def search_index():
 def search_text(name: str):
     found = _text_bytes(name)
     if found is None:
-        return Response(json.dumps({"error": "no such text file", "status": 404, "field": "name"}),
-                        status=404, mimetype="application/json")
+        raise ApiError(404, "no such text file", field="name")
     return _versioned(*found)
 
 
