@@ -147,3 +147,73 @@ def test_a_response_head_and_body_are_sent_in_one_write(app, monkeypatch):
     finally:
         serving.stop(server)
 
+
+
+def test_the_event_loop_leaves_a_connection_to_the_task_answering_on_it():
+    """waitress's event loop asks to write a connection whose task has put bytes in its
+    buffer, though it will not write them while the task runs: poll() then answers at once,
+    again and again, and the loop spins. judgekit's channel asks only when the loop would
+    write: no task running, the connection closing, or a buffer past the high-water mark
+    (the task waits for the loop to drain it)."""
+    from types import SimpleNamespace
+
+    from waitress.channel import HTTPChannel
+
+    from judgekit.live import serving
+
+    def channel(requests, outbuf, will_close=False, close_when_flushed=False):
+        ch = serving.LiveChannel.__new__(serving.LiveChannel)      # the state, no socket
+        ch.__dict__.update(requests=requests, total_outbufs_len=outbuf, will_close=will_close,
+                           close_when_flushed=close_when_flushed,
+                           adj=SimpleNamespace(outbuf_high_watermark=1000))
+        return ch
+
+    busy = channel(["a request"], 200)
+    assert HTTPChannel.writable(busy)                          # waitress: "writable"
+    assert busy.writable() is False                            # judgekit: the task writes
+    assert channel(["r"], 0).writable() is False
+    for ready in (channel([], 200), channel(["r"], 200, will_close=True),
+                  channel(["r"], 200, close_when_flushed=True), channel(["r"], 1001)):
+        assert ready.writable()
+    assert not channel([], 0).writable()
+
+
+def test_answers_flow_without_the_event_loop_spinning(app, monkeypatch):
+    """Four keep-alive clients, 50 searches each, one worker thread: every answer arrives
+    whole, and the event loop goes round a few times per request (a spin on a connection
+    being answered is thousands)."""
+    import socket
+
+    from waitress import wasyncore
+
+    from judgekit.live import serving
+    rounds = []
+    original = wasyncore.poll2
+
+    def counting(*args, **kw):
+        rounds.append(1)
+        return original(*args, **kw)
+
+    monkeypatch.setattr(wasyncore, "poll2", counting)
+    server, _ = serving.run_in_thread(app, threads=1)
+    try:
+        port = server.effective_port
+        socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
+        rounds.clear()
+        for i in range(50):
+            for k, sock in enumerate(socks):
+                sock.sendall(f"GET /api/search?q=vp+withdraw+{i}+{k} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            for sock in socks:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    data += sock.recv(65536)
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+                while len(body) < length:
+                    body += sock.recv(65536)
+                assert head.startswith(b"HTTP/1.1 200") and len(body) == length
+        for sock in socks:
+            sock.close()
+        assert len(rounds) <= 10 * 200, f"{len(rounds)} event-loop rounds for 200 requests"
+    finally:
+        serving.stop(server)

@@ -122,6 +122,26 @@ class _Gather:
 GATHER_BYTES = 256 * 1024
 
 
+def busy_answering(channel) -> bool:
+    """Whether the event loop should leave this connection's output to the task answering
+    on it.
+
+    waitress asks the event loop to watch a connection for writing whenever its output
+    buffer holds a byte, also while a worker thread is writing a response there. Then the
+    loop does not write (the task holds the buffer's lock, or its `handle_write` declines
+    to write under a running task) but `poll()` says "writable" at once, again and again:
+    the main thread spins and holds the interpreter lock, and the worker that would finish
+    the response waits for it — up to the 5 ms switch interval per request, measured as a
+    trivial WSGI answer costing 1.1 ms of CPU instead of 0.2 (bench/serve.py).
+
+    The task needs no help meanwhile: with waitress's `send_bytes` of 1 each of its writes
+    sends what the socket takes, and the end of every task pulls the trigger, which wakes
+    the loop to send the rest. Beyond the high-water mark the task waits for the loop to
+    drain the buffer, so the loop must write then (the task pulls the trigger first)."""
+    return bool(channel.requests) and not (channel.will_close or channel.close_when_flushed) \
+        and channel.total_outbufs_len <= channel.adj.outbuf_high_watermark
+
+
 if HTTPChannel is not None:
     class LiveTask(WSGITask):
         """A request task that can leave its response open for the hub (see the module)."""
@@ -178,6 +198,14 @@ if HTTPChannel is not None:
             if self.streaming:
                 return True
             return super().received(data)
+
+        def writable(self):
+            """Not while a task is answering on this connection (see `busy_answering`):
+            waitress's own test asks for POLLOUT as soon as the task has put a byte in the
+            output buffer, and the event loop then spins on a socket it will not write to."""
+            if busy_answering(self):
+                return False
+            return super().writable()
 
         def handle_write(self):
             if not self.streaming:
