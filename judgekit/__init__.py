@@ -20,8 +20,8 @@ def create_app(config: dict[str, Any] | None = None,
                progress: Callable[[str], None] | None = None) -> Flask:
     """Build the Flask app.
 
-    `config` may set INSTANCE (the instance folder), CONTENT_DIR, TESTING, and any Flask
-    setting. `progress` receives one-line messages about first-start work (index build).
+    `config` may set INSTANCE (the instance folder), CONTENT_DIR, TESTING, SEARCH_FAST_PATH
+    (False: every search through Flask), and any Flask setting. `progress` receives one-line messages about first-start work (index build).
     """
     config = dict(config or {})
     instance = paths.instance_dir(config.pop("INSTANCE", None))
@@ -53,4 +53,9 @@ def create_app(config: dict[str, Any] | None = None,
     from judgekit import blueprints, views
     views.init_app(app)
     blueprints.register(app)
+    if app.config.get("SEARCH_FAST_PATH", True):
+        # plain searches (a request per keystroke) are answered without Flask's per-request
+        # work; everything else goes on to Flask (judgekit/rules/search_api.py)
+        from judgekit.rules.search_api import SearchFastPath
+        app.wsgi_app = SearchFastPath(app.wsgi_app, app.extensions["rules"])
     return app

@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
 from judgekit import inputs
+from judgekit.headers import SECURITY_HEADERS
 from judgekit.db import open_db
 from judgekit.errors import AppError, parse_int
 
@@ -214,21 +215,6 @@ def same_token(sent: Any, expected: Any) -> bool:
 
 
 # --- response headers, the session cookie -------------------------------------------------
-
-# The pages load their own scripts and styles only (no inline script, style attribute or
-# event handler: tests/browser/test_security_headers.py loads every page and fails on any
-# violation). Constant strings: a few microseconds per response (bench/integrity.py).
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-SECURITY_HEADERS = (
-    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-    ("X-Frame-Options", "DENY"),
-    ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "same-origin"),
-)
-
 
 def security_headers(response):
     """Every response: the CSP, no framing, no MIME sniffing, no referrer to other sites.

@@ -3,26 +3,14 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from judgekit.errors import parse_int
+from judgekit.errors import AppError
 from judgekit.rules import history as history_mod
 from judgekit.rules import nearby
-from judgekit.rules.search import MAX_QUERY, SOURCE_TITLES
+from judgekit.rules.search import SOURCE_TITLES
+from judgekit.rules.search_api import search_args
 from judgekit.views import ApiError, rules
 
 bp = Blueprint("rules", __name__)
-
-MAX_LIMIT = 50
-
-
-def _limit(default: int = 10) -> int:
-    raw = request.args.get("limit")
-    if raw is None or raw == "":
-        return default
-    value = parse_int(raw, 1, MAX_LIMIT)  # not int(): it takes "1_0" and other digits
-    if value is None:
-        raise ApiError(400, "limit must be a whole number between 1 and 50", field="limit")
-    return value
-
 
 @bp.get("/")
 def home():
@@ -32,14 +20,13 @@ def home():
 
 @bp.get("/api/search")
 def api_search():
-    q = request.args.get("q", "")
-    limit = _limit()
-    if not q.strip():
-        raise ApiError(400, "the query is empty: pass ?q=words", field="q")
-    if len(q) > MAX_QUERY:
-        raise ApiError(400, f"the query is too long ({len(q)} characters; at most {MAX_QUERY})", field="q")
+    """Answered here when `search_api.SearchFastPath` passes a request on: bad arguments,
+    a refused query, a failure — or a plain search when the fast path is off."""
+    args = search_args(request.args.get)
+    if isinstance(args, AppError):
+        raise args
     try:
-        body = rules().search_json(q, limit=limit)
+        body = rules().search_json(*args)
     except ValueError as exc:
         raise ApiError(400, str(exc), field="q")
     return current_app.response_class(body, mimetype="application/json")
