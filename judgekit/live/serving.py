@@ -268,15 +268,33 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
     return server
 
 
-def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None) -> None:
-    """Serve `app` until interrupted (what `judgekit serve` runs)."""
+def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None,
+          search_workers: int | None = None) -> None:
+    """Serve `app` until interrupted (what `judgekit serve` runs). `search_workers`: the
+    processes that answer /api/search (`judgekit.rules.search_pool`; None: one per core
+    beyond the first, 0: none, every search in this process)."""
     server = create_server(app, host=host, port=port, threads=threads, connections=connections)
     hub = getattr(server, "judgekit_hub", None)
+    pool = start_search_pool(app, search_workers)
     try:
         server.run()
     finally:
+        if pool is not None:
+            pool.close()
         if hub is not None:
             hub.stop()
+
+
+def start_search_pool(app, size: int | None):
+    """Start the app's search workers in the background (None when `size` is 0): until one
+    is ready, searches are answered in this process."""
+    from judgekit.rules.search_pool import SearchPool
+    service = app.extensions["rules"]
+    pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], size)
+    if pool.size <= 0:
+        return None
+    service.use_pool(pool.start())
+    return pool
 
 
 def run_in_thread(app, **kw: Any):

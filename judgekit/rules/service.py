@@ -55,6 +55,18 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     return card_entries(catalog, Entry), {"card_names": names.to_table(), "card_groups": groups}
 
 
+def search_results(search: Search, query: str, limit: int) -> tuple[dict, ...]:
+    """The API's result objects for a query (raises QueryError for an unusable one)."""
+    hits, _ = search.search(query, limit=limit)
+    return tuple({"doc": h.entry.doc, "section": h.entry.section, "title": h.entry.title,
+                  "url": h.url, "snippet": h.snippet, "score": h.score} for h in hits)
+
+
+def results_json(search: Search, query: str, limit: int) -> str:
+    """`search_results` as the API's JSON (also what a search worker sends back)."""
+    return json.dumps(search_results(search, query, limit), separators=(",", ":"))
+
+
 class RulesService:
     """The rules and the search. `search` answers the search box (rules and cards);
     `index` is the rules' part alone (nearest sections, the offline index's rules)."""
@@ -72,6 +84,14 @@ class RulesService:
         # are kept. JUDGEKIT_SEARCH_CACHE=0 turns this off (bench/serve.py measures both).
         self._results = lru_cache(maxsize=cache_size)(self._results_uncached) if cache_size \
             else self._results_uncached
+        self._json = lru_cache(maxsize=cache_size)(self._json_uncached) if cache_size \
+            else self._json_uncached
+        self.pool = None   # `judgekit serve`'s search workers (`use_pool`), if any
+
+    def use_pool(self, pool) -> None:
+        """Answer the API's searches with `pool` (`judgekit.rules.search_pool.SearchPool`)
+        while it has a worker ready; in process otherwise."""
+        self.pool = pool
 
     @classmethod
     def open(cls, content_dir: str | Path, index_dir: str | Path, force: bool = False,
@@ -97,18 +117,28 @@ class RulesService:
             _SERVICES[key] = service
         return service
 
-    def _results_uncached(self, query: str, limit: int) -> tuple[tuple[dict, ...], str]:
-        """The results for a query, and the same serialised once as JSON (for the API)."""
-        hits, _ = self.search.search(query, limit=limit)
-        results = tuple({"doc": h.entry.doc, "section": h.entry.section, "title": h.entry.title,
-                         "url": h.url, "snippet": h.snippet, "score": h.score} for h in hits)
-        return results, json.dumps(results, separators=(",", ":"))
+    def _results_uncached(self, query: str, limit: int) -> tuple[dict, ...]:
+        """The results for a query (the search page)."""
+        return search_results(self.search, query, limit)
+
+    def _json_uncached(self, query: str, limit: int) -> str:
+        """The results for a query as the API's JSON: from a search worker when there is
+        one ready, else found here."""
+        pool = self.pool
+        if pool is not None:
+            answer = pool.search_json(query, limit)
+            if answer is not None:
+                kind, text = answer
+                if kind == "q":
+                    raise QueryError(text)
+                return text
+        return results_json(self.search, query, limit)
 
     def search_payload(self, query: str, limit: int = 10) -> dict:
         """The JSON of GET /api/search (raises ValueError for an unusable query)."""
         started = time.perf_counter()
         try:
-            results, _ = self._results(query, limit)
+            results = self._results(query, limit)
         except QueryError as exc:
             raise ValueError(str(exc)) from None
         return {
@@ -122,8 +152,8 @@ class RulesService:
         of the results would cost more than finding them again in the cache."""
         started = time.perf_counter()
         try:
-            _, results_json = self._results(query, limit)
+            found = self._json(query, limit)
         except QueryError as exc:
             raise ValueError(str(exc)) from None
         took = round((time.perf_counter() - started) * 1000, 2)
-        return f'{{"query":{json.dumps(query)},"took_ms":{took!r},"results":{results_json}}}'
+        return f'{{"query":{json.dumps(query)},"took_ms":{took!r},"results":{found}}}'
