@@ -217,3 +217,37 @@ def test_answers_flow_without_the_event_loop_spinning(app, monkeypatch):
         assert len(rounds) <= 10 * 200, f"{len(rounds)} event-loop rounds for 200 requests"
     finally:
         serving.stop(server)
+
+
+def test_searches_have_threads_of_their_own(app, monkeypatch):
+    """With search workers, `judgekit serve` gives the search box's requests their own
+    threads: a burst of searches never makes a recorder entry or a page wait in line. A
+    connection's requests, searches and others pipelined, are answered in order."""
+    import socket
+
+    from judgekit.live import serving
+    server, _ = serving.run_in_thread(app, threads=2)
+    try:
+        serving.route_searches(server, 1)
+        routed = {"searches": [], "others": []}
+        for name, dispatcher in (("searches", server.judgekit_searches), ("others", server.task_dispatcher)):
+            original = dispatcher.add_task
+            monkeypatch.setattr(dispatcher, "add_task",
+                                lambda task, name=name, original=original:
+                                routed[name].append(task.requests[0].path) or original(task))
+        paths = ["/api/search?q=vp", "/reference", "/api/search?q=oust", "/api/search?q=3.7.2"]
+        with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
+            sock.sendall(b"".join(f"GET {p} HTTP/1.1\r\nHost: x\r\n\r\n".encode() for p in paths))
+            data = b""
+            while b'"query":"3.7.2"' not in data:     # the last answer
+                chunk = sock.recv(65536)
+                assert chunk, "the connection closed before the last answer"
+                data += chunk
+        assert routed["searches"] == ["/api/search", "/api/search", "/api/search"]
+        assert routed["others"] == ["/reference"]
+        order = [data.index(b'"query":"vp"'), data.index(b"<html"), data.index(b'"query":"oust"'),
+                 data.index(b'"query":"3.7.2"')]
+        assert order == sorted(order)
+    finally:
+        serving.stop(server)
+    assert not server.judgekit_searches.threads          # stopped with the server

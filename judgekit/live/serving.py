@@ -271,16 +271,19 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
 def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None,
           search_workers: int | None = None) -> None:
     """Serve `app` until interrupted (what `judgekit serve` runs). `search_workers`: the
-    processes that answer /api/search (`judgekit.rules.search_pool`; None: one per core
-    beyond the first, 0: none, every search in this process)."""
+    processes that answer /api/search (`judgekit.rules.search_pool`; None: as many as
+    `default_workers()` says, 0: none, every search in this process)."""
     server = create_server(app, host=host, port=port, threads=threads, connections=connections)
     hub = getattr(server, "judgekit_hub", None)
     pool = start_search_pool(app, search_workers)
+    if pool is not None:
+        route_searches(server, pool.size)
     try:
         server.run()
     finally:
         if pool is not None:
             pool.close()
+        stop_searches(server)
         if hub is not None:
             hub.stop()
 
@@ -295,6 +298,47 @@ def start_search_pool(app, size: int | None):
         return None
     service.use_pool(pool.start())
     return pool
+
+
+def is_search(request) -> bool:
+    """Whether a parsed request is the search box's (`GET /api/search`)."""
+    return request.command == "GET" and request.path == "/api/search" and not request.error
+
+
+def route_searches(server, threads: int) -> None:
+    """Give the search box's requests threads of their own (`threads`: one per search
+    worker), apart from the server's threads for everything else.
+
+    With search workers, a thread asking one waits for its answer. Sharing the server's
+    threads, a burst of searches would take all of them, and a recorder entry would wait
+    in line behind the searches; and the more threads take part in searches at once, the
+    more each search costs in hand-overs of the interpreter lock (bench/serve.py, 16
+    clients, 2 workers: p95 about 21 ms with a thread per worker, 22-27 ms with one
+    more, 22-28 ms sharing 4 or 8 threads with everything else). waitress hands a connection
+    to its dispatcher through `server.add_task` (when its first request is complete, and
+    after each request for the next): here that call looks at the request and picks the
+    dispatcher. Pipelined requests on one connection stay in order: a connection is in
+    one dispatcher's queue at a time."""
+    from waitress.task import ThreadedTaskDispatcher
+    searches = ThreadedTaskDispatcher()
+    searches.set_thread_count(threads)
+    others = server.task_dispatcher
+
+    def add_task(channel) -> None:
+        requests = channel.requests
+        (searches if requests and is_search(requests[0]) else others).add_task(channel)
+
+    targets = [server] if hasattr(server, "channel_class") else \
+        [s for s in server.map.values() if hasattr(s, "channel_class")]
+    for s in targets:
+        s.add_task = add_task
+    server.judgekit_searches = searches
+
+
+def stop_searches(server) -> None:
+    searches = getattr(server, "judgekit_searches", None)
+    if searches is not None:
+        searches.shutdown(timeout=5)
 
 
 def run_in_thread(app, **kw: Any):
@@ -314,3 +358,4 @@ def stop(server) -> None:
         hub.stop()
     server.close()
     server.task_dispatcher.shutdown(timeout=5)
+    stop_searches(server)
