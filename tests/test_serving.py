@@ -245,6 +245,12 @@ def test_searches_have_threads_of_their_own(app, monkeypatch):
                 data += chunk
         assert routed["searches"] == ["/api/search", "/api/search", "/api/search"]
         assert routed["others"] == ["/reference"]
+        # a request waitress refuses before reading its method and path (a head larger
+        # than it takes) is answered as before
+        with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
+            sock.sendall(b"GET /api/search?q=vp HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000 + b"\r\n\r\n")
+            answer = sock.recv(65536)
+        assert answer.startswith((b"HTTP/1.0 431", b"HTTP/1.1 431")), answer[:80]
         order = [data.index(b'"query":"vp"'), data.index(b"<html"), data.index(b'"query":"oust"'),
                  data.index(b'"query":"3.7.2"')]
         assert order == sorted(order)

@@ -301,8 +301,10 @@ def start_search_pool(app, size: int | None):
 
 
 def is_search(request) -> bool:
-    """Whether a parsed request is the search box's (`GET /api/search`)."""
-    return request.command == "GET" and request.path == "/api/search" and not request.error
+    """Whether a parsed request is the search box's (`GET /api/search`). A request waitress
+    could not parse has an error and may lack the rest (no method, no path)."""
+    return not request.error and getattr(request, "command", None) == "GET" \
+        and getattr(request, "path", None) == "/api/search"
 
 
 def route_searches(server, threads: int) -> None:
