@@ -314,3 +314,18 @@ def test_events_stored_before_entries_existed_are_an_entry_each(tmp_path):
         assert store.game_view(db, 1, cards=cards())["last_entry"] == [3, 4]
     finally:
         db.close()
+
+
+def test_a_new_games_first_read_writes_nothing(db):
+    """A game is created with its (empty) log lines already of this version, in its own
+    durable transaction: reading it (a round's tables are read as soon as they are seated)
+    commits nothing at WAL's NORMAL level before the answer (tools/kill_test.py's power-cut
+    check counted that as an answer after an unsynced write)."""
+    gid = store.create_game(db, SEATS, tournament_id=1, round_no=1, table_no=1)
+    checked.forget((checked.db_key(db), gid))
+    before = db.conn.total_changes
+    view = store.game_view(db, gid)
+    assert view is not None and view["events"] == []
+    assert db.conn.total_changes == before
+    store.append_events(db, gid, ev("game.start", client_id="c1"))
+    assert [e["type"] for e in store.game_view(db, gid)["events"]] == ["game.start"]
