@@ -21,7 +21,8 @@ def create_app(config: dict[str, Any] | None = None,
     """Build the Flask app.
 
     `config` may set INSTANCE (the instance folder), CONTENT_DIR, TESTING, SEARCH_FAST_PATH
-    (False: every search through Flask), and any Flask setting. `progress` receives one-line messages about first-start work (index build).
+    (False: every search through Flask), and any Flask setting. `progress` receives
+    one-line messages about first-start work (index build).
     """
     config = dict(config or {})
     instance = paths.instance_dir(config.pop("INSTANCE", None))

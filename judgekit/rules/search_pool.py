@@ -73,7 +73,11 @@ def _worker(conn, content_dir: str, index_dir: str) -> None:  # pragma: no cover
     the results' JSON, b"q" and a QueryError's message, or b"x" and what went wrong (the
     server then searches in process, where the same failure is reported as it would be)."""
     import gc
+    import signal
 
+    # Ctrl+C in the terminal reaches the whole process group: the server stops its workers
+    # itself (and a worker ends when its pipe closes), so no traceback from here
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from judgekit.rules.search import QueryError
     from judgekit.rules.service import results_json
     try:

@@ -12,6 +12,7 @@ from judgekit.views import ApiError, rules
 
 bp = Blueprint("rules", __name__)
 
+
 @bp.get("/")
 def home():
     svc = rules()
