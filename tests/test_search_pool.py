@@ -163,3 +163,40 @@ def test_serve_searches_in_workers_that_end_when_the_server_is_killed(app, tmp_p
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_a_worker_that_does_not_answer_is_replaced_and_its_search_answered(pool_app, monkeypatch):
+    """A worker stuck over a search (here: stopped) is given `TIMEOUT` seconds, then
+    killed and replaced; the search is answered in process meanwhile."""
+    from judgekit.rules import search_pool
+    app, pool = pool_app
+    service = RulesService(app.extensions["rules"].corpus, app.extensions["rules"].search, cache_size=0)
+    service.use_pool(pool)
+    expected = json.loads(service.search_json("vp withdraw", 12))["results"]
+    monkeypatch.setattr(search_pool, "TIMEOUT", 0.5)
+    (pid,) = pool.pids()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        assert json.loads(service.search_json("vp withdraw", 12))["results"] == expected
+        assert pool.fallbacks == 1 and pool.replaced == 1
+        assert not alive(pid)                       # killed, not left stopped
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    assert pool.wait_ready(60) and pool.pids() != [pid]
+
+
+def test_a_worker_refuses_other_content_than_the_servers(app):
+    """Workers open the index the server opened: one started after the content changed
+    (here: another stamp) refuses, and the server searches itself."""
+    pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], 1, stamp="another stamp")
+    pool._start_one()                               # at once, not in the background
+    assert pool.ready == 0 and pool.search_json("vp", 12) is None
+    pool.close()
+    same = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], 1,
+                      stamp=app.extensions["rules"].search.stamp)
+    same._start_one()
+    try:
+        assert same.ready == 1 and same.search_json("vp withdraw", 12)[0] == "o"
+    finally:
+        same.close()

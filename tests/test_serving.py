@@ -173,7 +173,7 @@ def test_the_event_loop_leaves_a_connection_to_the_task_answering_on_it():
     assert busy.writable() is False                            # judgekit: the task writes
     assert channel(["r"], 0).writable() is False
     for ready in (channel([], 200), channel(["r"], 200, will_close=True),
-                  channel(["r"], 200, close_when_flushed=True), channel(["r"], 1001)):
+                  channel(["r"], 200, close_when_flushed=True), channel(["r"], 1000), channel(["r"], 1001)):
         assert ready.writable()
     assert not channel([], 0).writable()
 

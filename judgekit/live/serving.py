@@ -137,9 +137,10 @@ def busy_answering(channel) -> bool:
     The task needs no help meanwhile: with waitress's `send_bytes` of 1 each of its writes
     sends what the socket takes, and the end of every task pulls the trigger, which wakes
     the loop to send the rest. Beyond the high-water mark the task waits for the loop to
-    drain the buffer, so the loop must write then (the task pulls the trigger first)."""
+    drain the buffer below it, so the loop must write then, down to the mark itself
+    (waitress wakes the task only below it); the task pulls the trigger first."""
     return bool(channel.requests) and not (channel.will_close or channel.close_when_flushed) \
-        and channel.total_outbufs_len <= channel.adj.outbuf_high_watermark
+        and channel.total_outbufs_len < channel.adj.outbuf_high_watermark
 
 
 if HTTPChannel is not None:
@@ -293,7 +294,8 @@ def start_search_pool(app, size: int | None):
     is ready, searches are answered in this process."""
     from judgekit.rules.search_pool import SearchPool
     service = app.extensions["rules"]
-    pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], size)
+    pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], size,
+                      stamp=service.search.stamp)
     if pool.size <= 0:
         return None
     service.use_pool(pool.start())

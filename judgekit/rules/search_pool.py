@@ -29,6 +29,7 @@ import collections
 import logging
 import multiprocessing
 import os
+import select
 import threading
 import time
 from pathlib import Path
@@ -49,14 +50,21 @@ def default_workers() -> int:
 
 # --- the worker process ------------------------------------------------------------------
 
-def _open_search(content_dir: str, index_dir: str):
+def _open_search(content_dir: str, index_dir: str, stamp: str | None = None):
     """The search as `RulesService` opens it, without the renderer (pages are not built
-    here). The index is current: the server checked or built it before starting workers."""
+    here). `stamp`: the server's index stamp; a worker that would search other content (the
+    files changed since the server started) or finds no stored index refuses to start, and
+    the server searches itself, so every answer comes from the same index."""
     from judgekit.rules.card_ranking import Search
-    from judgekit.rules.search import index_stamp
+    from judgekit.rules.search import index_is_current, index_stamp
     from judgekit.rules.service import _cards_stamp, cached_corpus
     corpus = cached_corpus(content_dir)
-    return Search.open(corpus, index_dir, index_stamp(corpus, _cards_stamp(content_dir)))
+    own = index_stamp(corpus, _cards_stamp(content_dir))
+    if stamp is not None and own != stamp:
+        raise RuntimeError("the content changed since the server started")
+    if not index_is_current(own, index_dir):
+        raise RuntimeError("no current search index in " + index_dir)
+    return Search.open(corpus, index_dir, own)
 
 
 def encode_request(query: str, limit: int) -> bytes:
@@ -68,7 +76,7 @@ def decode_request(raw: bytes) -> tuple[str, int]:
     return text.decode("utf-8", "surrogatepass"), int(head)
 
 
-def _worker(conn, content_dir: str, index_dir: str) -> None:  # pragma: no cover - a child process
+def _worker(conn, content_dir: str, index_dir: str, stamp: str | None = None) -> None:  # pragma: no cover
     """A worker's life: open the index, say b"ready", then answer each request with b"o" and
     the results' JSON, b"q" and a QueryError's message, or b"x" and what went wrong (the
     server then searches in process, where the same failure is reported as it would be)."""
@@ -81,7 +89,7 @@ def _worker(conn, content_dir: str, index_dir: str) -> None:  # pragma: no cover
     from judgekit.rules.search import QueryError
     from judgekit.rules.service import results_json
     try:
-        search = _open_search(content_dir, index_dir)
+        search = _open_search(content_dir, index_dir, stamp)
     except Exception as exc:  # the server searches in process; it logs why
         conn.send_bytes(b"x" + repr(exc).encode("utf-8", "replace"))
         return
@@ -107,6 +115,20 @@ def _worker(conn, content_dir: str, index_dir: str) -> None:  # pragma: no cover
 
 # --- the server's side ---------------------------------------------------------------------
 
+def _answered(conn, timeout: float) -> bool:
+    """Whether the worker's answer is there within `timeout` seconds: a `poll()` on the
+    pipe where there is one (`Connection.poll` builds a selector each time, a tenth of the
+    server's own work on a search); `Connection.poll` elsewhere (Windows)."""
+    if hasattr(select, "poll"):
+        try:
+            watch = select.poll()
+            watch.register(conn.fileno(), select.POLLIN)
+            return bool(watch.poll(timeout * 1000))
+        except (OSError, ValueError):
+            return True   # recv_bytes says what is wrong
+    return conn.poll(timeout)
+
+
 class WorkerFailed(Exception):
     """A worker could not answer (it died, timed out or failed): search in process."""
 
@@ -123,14 +145,18 @@ class _Worker:
             pass
         if self.process.is_alive():
             self.process.terminate()
+            self.process.join(1)
+        if self.process.is_alive():   # stuck, or stopped (SIGTERM waits for a stopped one)
+            self.process.kill()
         self.process.join(2)
 
 
 class SearchPool:
     """`size` worker processes answering searches (see the module)."""
 
-    def __init__(self, content_dir: str | Path, index_dir: str | Path, size: int | None = None):
-        self.content_dir, self.index_dir = str(content_dir), str(index_dir)
+    def __init__(self, content_dir: str | Path, index_dir: str | Path, size: int | None = None,
+                 stamp: str | None = None):
+        self.content_dir, self.index_dir, self.stamp = str(content_dir), str(index_dir), stamp
         self.size = default_workers() if size is None else size
         self._ctx = multiprocessing.get_context("spawn")
         self._idle: list[_Worker] = []
@@ -160,7 +186,7 @@ class SearchPool:
         if self._closed:
             return
         ours, theirs = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker, args=(theirs, self.content_dir, self.index_dir),
+        process = self._ctx.Process(target=_worker, args=(theirs, self.content_dir, self.index_dir, self.stamp),
                                     name="judgekit-search", daemon=True)
         try:
             process.start()
@@ -225,6 +251,8 @@ class SearchPool:
         try:
             conn = worker.conn
             conn.send_bytes(encode_request(query, limit))
+            if not _answered(conn, TIMEOUT):
+                raise WorkerFailed(f"no answer in {TIMEOUT:.0f} s")
             answer = conn.recv_bytes()
         except (WorkerFailed, EOFError, OSError) as exc:
             self._replace(worker, exc)
