@@ -378,7 +378,6 @@ def serve(instance: str, cache: bool, threads: int | None, workers: int | None =
             conn.request("GET", "/api/search?q=vp+withdraw")
             if conn.getresponse().status == 200:
                 return proc, port, time.perf_counter() - started
-
         except OSError:
             time.sleep(0.01)
     proc.terminate()

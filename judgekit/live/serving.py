@@ -38,6 +38,7 @@ import threading
 from typing import Any
 
 from judgekit.live.hub import Hub, Subscription
+from judgekit.rules.search_api import PATH as SEARCH_PATH
 
 log = logging.getLogger("judgekit.live")
 
@@ -245,6 +246,14 @@ def connection_limit(wanted: int | None = None) -> int:
     return limit
 
 
+def _listeners(server) -> list:
+    """The servers that accept connections: `server` itself, or each of a multi-socket
+    server's (waitress makes one per address it listens on)."""
+    if hasattr(server, "channel_class"):
+        return [server]
+    return [s for s in server.map.values() if hasattr(s, "channel_class")]
+
+
 def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: int = 8,
                   connections: int | None = None, **kw: Any):
     """A waitress server for `app` whose live streams hold no worker thread (see the
@@ -260,9 +269,7 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
         log.warning("this waitress cannot hand streams over: live pages poll instead")
         return server
     hub = Hub(app.config["DATABASE"]).start()
-    servers = [server] if hasattr(server, "channel_class") else \
-        [s for s in server.map.values() if hasattr(s, "channel_class")]
-    for s in servers:
+    for s in _listeners(server):
         s.channel_class = LiveChannel
         s.judgekit_hub = hub
     server.judgekit_hub = hub
@@ -306,7 +313,7 @@ def is_search(request) -> bool:
     """Whether a parsed request is the search box's (`GET /api/search`). A request waitress
     could not parse has an error and may lack the rest (no method, no path)."""
     return not request.error and getattr(request, "command", None) == "GET" \
-        and getattr(request, "path", None) == "/api/search"
+        and getattr(request, "path", None) == SEARCH_PATH
 
 
 def route_searches(server, threads: int) -> None:
@@ -332,9 +339,7 @@ def route_searches(server, threads: int) -> None:
         requests = channel.requests
         (searches if requests and is_search(requests[0]) else others).add_task(channel)
 
-    targets = [server] if hasattr(server, "channel_class") else \
-        [s for s in server.map.values() if hasattr(s, "channel_class")]
-    for s in targets:
+    for s in _listeners(server):
         s.add_task = add_task
     server.judgekit_searches = searches
 

@@ -21,7 +21,7 @@ pipe without the interpreter lock, so the server goes on with other requests mea
 
 The pool starts its workers with `spawn` on every platform (a fork of a server with
 threads running is unsafe), so a worker costs an interpreter start and an index open
-(about 0.7 s, in the background) and its own memory (about 90 MB): see docs/search.md.
+(about 0.7 s, in the background) and its own memory (about 110 MB): see docs/search.md.
 """
 from __future__ import annotations
 
@@ -56,10 +56,10 @@ def _open_search(content_dir: str, index_dir: str, stamp: str | None = None):
     files changed since the server started) or finds no stored index refuses to start, and
     the server searches itself, so every answer comes from the same index."""
     from judgekit.rules.card_ranking import Search
-    from judgekit.rules.search import index_is_current, index_stamp
-    from judgekit.rules.service import _cards_stamp, cached_corpus
+    from judgekit.rules.search import index_is_current
+    from judgekit.rules.service import cached_corpus, content_stamps
     corpus = cached_corpus(content_dir)
-    own = index_stamp(corpus, _cards_stamp(content_dir))
+    own, _ = content_stamps(content_dir, corpus)
     if stamp is not None and own != stamp:
         raise RuntimeError("the content changed since the server started")
     if not index_is_current(own, index_dir):

@@ -43,6 +43,13 @@ def _cards_stamp(content_dir: str | Path) -> str:
     return cards_stamp(content_dir)
 
 
+def content_stamps(content_dir: str | Path, corpus: Corpus) -> tuple[str, str]:
+    """(the search index's stamp, the card files' stamp) for this content: an index is
+    current when it was built with that stamp (the server's, and its search workers')."""
+    cards_stamp = _cards_stamp(content_dir)
+    return index_stamp(corpus, cards_stamp), cards_stamp
+
+
 def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry], dict]:
     """The cards' search entries, and what is stored beside them: the card names table and
     each card's groups (card id -> group ids, in the card page's order)."""
@@ -97,8 +104,7 @@ class RulesService:
     def open(cls, content_dir: str | Path, index_dir: str | Path, force: bool = False,
              progress: Callable[[str], None] | None = None) -> "RulesService":
         corpus = cached_corpus(content_dir)
-        cards_stamp = _cards_stamp(content_dir)
-        stamp = index_stamp(corpus, cards_stamp)
+        stamp, cards_stamp = content_stamps(content_dir, corpus)
         key = (str(Path(index_dir).resolve()), stamp)
         if force or not index_is_current(stamp, index_dir):
             if progress:
