@@ -18,6 +18,8 @@ offline search finds the same cards the same way.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 from dataclasses import dataclass
 
@@ -151,6 +153,12 @@ class CardNames:
         key = "".join(words)
         if len(key) < TYPO_MIN:
             return None
+        return self._typo_of(key)
+
+    @lru_cache(maxsize=8192)
+    def _typo_of(self, key: str) -> int | None:
+        """The card a name key one typo away names (kept: the same words come in query
+        after query, and the look-up goes through every name of the key's length)."""
         for size in (len(key) - 1, len(key), len(key) + 1):
             for cand in self._by_start.get((key[0], size), ()):
                 if cand != key and _edits1(key, cand):

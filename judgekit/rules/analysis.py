@@ -42,10 +42,12 @@ def stem_word(word: str) -> tuple[str, ...]:
 WORD_RE = re.compile(WORD)
 
 
-def query_tokens(text: str) -> list[tuple[str, int, int]]:
+@lru_cache(maxsize=64)
+def query_tokens(text: str) -> tuple[tuple[str, int, int], ...]:
     """`analyze(text)` for a query, each word's stem taken from the cache of `stem_word`
-    (the analyzer treats every word alone, so the two agree)."""
-    return [(st, m.start(), m.end()) for m in WORD_RE.finditer(text) for st in stem_word(m.group())]
+    (the analyzer treats every word alone, so the two agree). Kept for the last queries:
+    one search reads a query's words four times (each part of the index, twice)."""
+    return tuple((st, m.start(), m.end()) for m in WORD_RE.finditer(text) for st in stem_word(m.group()))
 
 
 def query_stems(text: str) -> list[str]:

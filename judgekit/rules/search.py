@@ -322,23 +322,17 @@ class SearchIndex:
 
     def _groups(self, text: str) -> list[Group]:
         """One group per word of the query, or per synonym phrase when several words form one."""
-        words = [(w, stem_word(w)) for w in re.findall(WORD, text)]
         groups: list[Group] = []
+        capitals, seq, items, numbers = query_words(text)
         # words typed in capitals that are otherwise common ("TO")
-        for w, _ in words:
-            key = w.lower()
-            if key in CASE_SENSITIVE and w == CASE_SENSITIVE[key]:
-                alts = {tuple(s for s, _, _ in analyze(a)): 0.9 for a in SYNONYMS[key]}
-                groups.append(Group(w, alts))
-        tokens = query_tokens(text)
-        seq = [(text[a:b], st) for st, a, b in tokens]
-        items = [phrase_item(w, st) for w, st in seq]
-        numbers = {i: (width, value) for i, width, value in numbers_in(text, tokens)}
+        for w in capitals:
+            alts = {tuple(s for s, _, _ in analyze(a)): 0.9 for a in SYNONYMS[w.lower()]}
+            groups.append(Group(w, alts))
         i = 0
         while i < len(seq):
             n = 1
             for k in range(min(self._max_phrase, len(seq) - i), 1, -1):
-                if tuple(items[i:i + k]) in self._synonyms:
+                if items[i:i + k] in self._synonyms:
                     n = k
                     break
             if n == 1 and i in numbers:
@@ -352,22 +346,29 @@ class SearchIndex:
                                     number=value, units=units, near=near))
                 i += n
                 continue
-            key = tuple(st for _, st in seq[i:i + n])
-            typed = " ".join(w for w, _ in seq[i:i + n])
-            alts: dict[tuple[str, ...], float] = {key: 1.0}
-            for alt in self._synonyms.get(tuple(items[i:i + n]), ()):
-                alts.setdefault(alt, 0.8)
-            if n == 1:
-                for longer in self._extensions(key[0]):
-                    alts.setdefault((longer,), 0.4)
-                for typo in self._typos(key[0]):
-                    alts.setdefault((typo,), 0.6)
-                    for alt in self._synonyms.get((typo,), ()):
-                        alts.setdefault(alt, 0.5)
-            factor = QUESTION_FACTOR if n == 1 and key[0] in self._question else 1.0
-            groups.append(Group(typed, alts, self._rarity(alts) * factor, factor))
+            alts, weight, factor = self._word_group(items[i:i + n], tuple(st for _, st in seq[i:i + n]))
+            groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
             i += n
         return groups
+
+    @lru_cache(maxsize=8192)
+    def _word_group(self, items: tuple[str, ...], key: tuple[str, ...]):
+        """(alternatives, weight, factor) of a query's word (or synonym phrase) that is not
+        a number: its stems, synonyms, longer forms and typos (`Group`). Kept for the words
+        queries use: the same words come in question after question. The alternatives are
+        shared by the groups made from them: read, never changed."""
+        alts: dict[tuple[str, ...], float] = {key: 1.0}
+        for alt in self._synonyms.get(items, ()):
+            alts.setdefault(alt, 0.8)
+        if len(key) == 1:
+            for longer in self._extensions(key[0]):
+                alts.setdefault((longer,), 0.4)
+            for typo in self._typos(key[0]):
+                alts.setdefault((typo,), 0.6)
+                for alt in self._synonyms.get((typo,), ()):
+                    alts.setdefault(alt, 0.5)
+        factor = QUESTION_FACTOR if len(key) == 1 and key[0] in self._question else 1.0
+        return alts, self._rarity(alts) * factor, factor
 
     def _group_docs(self, g: Group) -> dict[int, float] | set[int] | frozenset[int]:
         """The entries (docnums) holding any alternative of the group (phrases: all its words);
@@ -483,13 +484,15 @@ class SearchIndex:
                       if key not in seen]
         # the query weight each candidate holds, group by group (in the groups' order, as the
         # sums were always made): the candidates holding a group found by a set intersection
+        # that goes over the candidates (`frozenset.intersection(dict)`; `keys() & frozenset`
+        # would go over every entry holding the group: thousands for a common word's cards)
         covered_of = dict.fromkeys((docnum[key] for key, _ in candidates), 0.0)
         for g, docs in zip(groups, group_docs):
             if g.number is not None:
                 for d in covered_of.keys() & docs.keys():
                     covered_of[d] += g.weight * docs[d]
             else:
-                for d in covered_of.keys() & docs:
+                for d in docs.intersection(covered_of):
                     covered_of[d] += g.weight
         for key, score in candidates:
             d = docnum[key]
@@ -503,11 +506,17 @@ class SearchIndex:
         # example of a section is still found, just not above other sections)
         per_section: dict[tuple[str, str], int] = {}
         first, later = [], []
+        room = limit - len(hits)
         for score, key, coverage in ranked:
             e = self.entries[key]
             sec = (e.doc, e.section)
             per_section[sec] = per_section.get(sec, 0) + 1
-            (first if per_section[sec] <= self.PER_SECTION else later).append((score, e, coverage))
+            if per_section[sec] <= self.PER_SECTION:
+                first.append((score, e, coverage))
+                if len(first) >= room:   # the rest would not be shown
+                    break
+            else:
+                later.append((score, e, coverage))
         for score, e, coverage in first + later:
             if len(hits) >= limit:
                 break
@@ -547,6 +556,21 @@ def check_query(text) -> str:
     if len(text) > MAX_QUERY:
         raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
     return text
+
+
+@lru_cache(maxsize=64)
+def query_words(text: str):
+    """What a query's groups are made from, the same for each part of the index (kept for
+    the last queries, as a search makes the groups of both parts): the words typed in
+    capitals that have a meaning of their own ("TO"), then per analysed word (typed word,
+    stem), its phrase item (`phrase_item`), and the numbers by first word's index."""
+    capitals = tuple(w for w in re.findall(WORD, text)
+                     if w.lower() in CASE_SENSITIVE and w == CASE_SENSITIVE[w.lower()])
+    tokens = query_tokens(text)
+    seq = tuple((text[a:b], st) for st, a, b in tokens)
+    items = tuple(phrase_item(w, st) for w, st in seq)
+    numbers = {i: (width, value) for i, width, value in numbers_in(text, tokens)}
+    return capitals, seq, items, numbers
 
 
 #: What the results of a source other than a rules document are grouped under.
