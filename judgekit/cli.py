@@ -63,7 +63,8 @@ def make_app(ctx: click.Context, quiet: bool = False):
               help="Most connections open at once (default 1000; live pages keep one each, no thread).")
 @click.option("--search-workers", default=None, type=click.IntRange(0, 16), envvar="JUDGEKIT_SEARCH_WORKERS",
               help="Processes answering the search box (default: 2 on two cores, one per core beyond "
-                   "the first up to 4; 0: none, the server searches itself).")
+                   "the first up to 4; 0: none, the server searches itself, as on systems without "
+                   "poll(), such as Windows).")
 @instance_option
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None,

@@ -219,32 +219,37 @@ def test_answers_flow_without_the_event_loop_spinning(app, monkeypatch):
         serving.stop(server)
 
 
-def test_searches_have_threads_of_their_own(app, monkeypatch):
-    """With search workers, `judgekit serve` gives the search box's requests their own
-    threads: a burst of searches never makes a recorder entry or a page wait in line. A
+def test_searches_never_take_the_servers_threads(app, monkeypatch):
+    """With search workers, `judgekit serve`'s event loop hands the search box's requests
+    to them: a burst of searches never makes a recorder entry or a page wait in line for a
+    thread. Other requests, and a search with bad arguments, go to the threads; a
     connection's requests, searches and others pipelined, are answered in order."""
     import socket
+    import time
 
     from judgekit.live import serving
     server, _ = serving.run_in_thread(app, threads=2)
+    pool = serving.search_pool(app, 1)
     try:
-        serving.route_searches(server, 1)
-        routed = {"searches": [], "others": []}
-        for name, dispatcher in (("searches", server.judgekit_searches), ("others", server.task_dispatcher)):
-            original = dispatcher.add_task
-            monkeypatch.setattr(dispatcher, "add_task",
-                                lambda task, name=name, original=original:
-                                routed[name].append(task.requests[0].path) or original(task))
-        paths = ["/api/search?q=vp", "/reference", "/api/search?q=oust", "/api/search?q=3.7.2"]
+        loop = serving.route_searches(server, pool)
+        deadline = time.monotonic() + 60
+        while loop.ready < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        threaded = []
+        original = server.task_dispatcher.add_task
+        monkeypatch.setattr(server.task_dispatcher, "add_task",
+                            lambda channel: threaded.append(channel.requests[0].path) or original(channel))
+        paths = ["/api/search?q=vp", "/reference", "/api/search?q=oust", "/api/search?q=3.7.2",
+                 "/api/search?q=vp&limit=x"]
         with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
             sock.sendall(b"".join(f"GET {p} HTTP/1.1\r\nHost: x\r\n\r\n".encode() for p in paths))
             data = b""
-            while b'"query":"3.7.2"' not in data:     # the last answer
+            while b'"field":"limit"' not in data:     # the last answer
                 chunk = sock.recv(65536)
                 assert chunk, "the connection closed before the last answer"
                 data += chunk
-        assert routed["searches"] == ["/api/search", "/api/search", "/api/search"]
-        assert routed["others"] == ["/reference"]
+        assert loop.served == 3
+        assert threaded == ["/reference", "/api/search"]
         # a request waitress refuses before reading its method and path (a head larger
         # than it takes) is answered as before
         with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as sock:
@@ -252,8 +257,9 @@ def test_searches_have_threads_of_their_own(app, monkeypatch):
             answer = sock.recv(65536)
         assert answer.startswith((b"HTTP/1.0 431", b"HTTP/1.1 431")), answer[:80]
         order = [data.index(b'"query":"vp"'), data.index(b"<html"), data.index(b'"query":"oust"'),
-                 data.index(b'"query":"3.7.2"')]
+                 data.index(b'"query":"3.7.2"'), data.index(b'"field":"limit"')]
         assert order == sorted(order)
     finally:
         serving.stop(server)
-    assert not server.judgekit_searches.threads          # stopped with the server
+        pool.close()
+    assert not loop.ready                 # out of the stopped server's event loop

@@ -33,12 +33,13 @@ thing.
 from __future__ import annotations
 
 import logging
+import select
 import sys
 import threading
 from typing import Any
 
 from judgekit.live.hub import Hub, Subscription
-from judgekit.rules.search_api import PATH as SEARCH_PATH
+from judgekit.rules.search_api import ANSWERED as SEARCH_ANSWERED
 
 log = logging.getLogger("judgekit.live")
 
@@ -167,6 +168,9 @@ if HTTPChannel is not None:
 
         def get_environment(self):
             environ = super().get_environment()
+            answered = getattr(self.request, "judgekit_answered", None)
+            if answered is not None:   # a search worker's answer (`search_loop`)
+                environ[SEARCH_ANSWERED] = answered
             if getattr(self.channel.server, "judgekit_hub", None) is not None:
                 environ[ADOPT_KEY] = self._adopt
             return environ
@@ -283,71 +287,45 @@ def serve(app, *, host: str, port: int, threads: int = 8, connections: int | Non
     `default_workers()` says, 0: none, every search in this process)."""
     server = create_server(app, host=host, port=port, threads=threads, connections=connections)
     hub = getattr(server, "judgekit_hub", None)
-    pool = start_search_pool(app, search_workers)
-    if pool is not None:
-        route_searches(server, pool.size)
+    pool = search_pool(app, search_workers)
+    loop = route_searches(server, pool) if pool is not None else None
     try:
         server.run()
     finally:
+        if loop is not None:
+            loop.close()
         if pool is not None:
             pool.close()
-        stop_searches(server)
         if hub is not None:
             hub.stop()
 
 
-def start_search_pool(app, size: int | None):
-    """Start the app's search workers in the background (None when `size` is 0): until one
-    is ready, searches are answered in this process."""
+def search_pool(app, size: int | None):
+    """The app's search workers, not started (None when `size` is 0, or where the event
+    loop cannot watch their pipes: without `poll()`, waitress's loop takes sockets only)."""
     from judgekit.rules.search_pool import SearchPool
+    if size != 0 and not hasattr(select, "poll"):
+        log.warning("search workers need poll() (not on this platform): searching in process")
+        return None
     service = app.extensions["rules"]
     pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], size,
                       stamp=service.search.stamp)
-    if pool.size <= 0:
-        return None
-    service.use_pool(pool.start())
-    return pool
+    return pool if pool.size > 0 else None
 
 
-def is_search(request) -> bool:
-    """Whether a parsed request is the search box's (`GET /api/search`). A request waitress
-    could not parse has an error and may lack the rest (no method, no path)."""
-    return not request.error and getattr(request, "command", None) == "GET" \
-        and getattr(request, "path", None) == SEARCH_PATH
-
-
-def route_searches(server, threads: int) -> None:
-    """Give the search box's requests threads of their own (`threads`: one per search
-    worker), apart from the server's threads for everything else.
-
-    With search workers, a thread asking one waits for its answer. Sharing the server's
-    threads, a burst of searches would take all of them, and a recorder entry would wait
-    in line behind the searches; and the more threads take part in searches at once, the
-    more each search costs in hand-overs of the interpreter lock (bench/serve.py, 16
-    clients, 2 workers: p95 about 21 ms with a thread per worker, 22-27 ms with one
-    more, 22-28 ms sharing 4 or 8 threads with everything else). waitress hands a connection
-    to its dispatcher through `server.add_task` (when its first request is complete, and
-    after each request for the next): here that call looks at the request and picks the
-    dispatcher. Pipelined requests on one connection stay in order: a connection is in
-    one dispatcher's queue at a time."""
-    from waitress.task import ThreadedTaskDispatcher
-    searches = ThreadedTaskDispatcher()
-    searches.set_thread_count(threads)
-    others = server.task_dispatcher
-
-    def add_task(channel) -> None:
-        requests = channel.requests
-        (searches if requests and is_search(requests[0]) else others).add_task(channel)
-
-    for s in _listeners(server):
-        s.add_task = add_task
-    server.judgekit_searches = searches
-
-
-def stop_searches(server) -> None:
-    searches = getattr(server, "judgekit_searches", None)
-    if searches is not None:
-        searches.shutdown(timeout=5)
+def route_searches(server, pool):
+    """Let the event loop hand the search box's requests to `pool`'s workers as they become
+    ready (`judgekit.live.search_loop`); everything else, and every search until a worker
+    is ready, goes to the server's threads. Starts the pool; returns the `SearchLoop`."""
+    from judgekit.live.search_loop import SearchLoop
+    listeners = _listeners(server)
+    loop = SearchLoop(listeners[0], pool, server.task_dispatcher)
+    for s in listeners:
+        s.add_task = loop.add_task
+        s.pull_trigger = loop.pull_trigger
+    server.judgekit_searches = loop
+    pool.start()
+    return loop
 
 
 def run_in_thread(app, **kw: Any):
@@ -367,4 +345,6 @@ def stop(server) -> None:
         hub.stop()
     server.close()
     server.task_dispatcher.shutdown(timeout=5)
-    stop_searches(server)
+    searches = getattr(server, "judgekit_searches", None)
+    if searches is not None:
+        searches.close()

@@ -47,6 +47,31 @@ def search_args(get: Callable[[str], str | None]) -> tuple[str, int] | AppError:
     return q, limit
 
 
+#: The environ key under which the server hands the fast path a search already answered
+#: by a search worker from its event loop (`judgekit.live.search_loop`): (query, took_ms,
+#: the results' JSON). Set by the server's task, never from the request.
+ANSWERED = "judgekit.search.answered"
+
+
+def plain_args(query_string: str) -> tuple[str, int] | None:
+    """(query, limit) of a plain search's query string (WSGI's: Latin-1), or None when Flask
+    must answer it: not UTF-8, text the app refuses (`inputs.text_problem`), bad arguments."""
+    try:
+        # WSGI gives the query string as Latin-1; werkzeug reads it as UTF-8 (and keeps
+        # bytes that are not UTF-8 percent-encoded: those requests go to Flask)
+        pairs = urllib.parse.parse_qsl(query_string.encode("latin-1").decode("utf-8"),
+                                       keep_blank_values=True, errors="strict")
+    except (UnicodeError, ValueError):
+        return None
+    first: dict[str, str] = {}
+    for key, value in pairs:
+        if inputs.text_problem(key) or inputs.text_problem(value):
+            return None
+        first.setdefault(key, value)
+    args = search_args(first.get)
+    return None if isinstance(args, AppError) else args
+
+
 class SearchFastPath:
     """WSGI: answers plain searches without Flask (see the module); `app` does the rest."""
 
@@ -56,7 +81,11 @@ class SearchFastPath:
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") == PATH and environ.get("REQUEST_METHOD") == "GET":
-            body = self._answer(environ.get("QUERY_STRING", ""))
+            answered = environ.get(ANSWERED)
+            if answered is not None:
+                body = self.service.payload_json(*answered).encode("utf-8")
+            else:
+                body = self._answer(environ.get("QUERY_STRING", ""))
             if body is not None:
                 start_response("200 OK", [("Content-Type", "application/json"),
                                           ("Content-Length", str(len(body))), *SECURITY_HEADERS])
@@ -65,20 +94,8 @@ class SearchFastPath:
 
     def _answer(self, query_string: str) -> bytes | None:
         """The answer's body, or None: Flask answers this request."""
-        try:
-            # WSGI gives the query string as Latin-1; werkzeug reads it as UTF-8 (and keeps
-            # bytes that are not UTF-8 percent-encoded: those requests go to Flask)
-            pairs = urllib.parse.parse_qsl(query_string.encode("latin-1").decode("utf-8"),
-                                           keep_blank_values=True, errors="strict")
-        except (UnicodeError, ValueError):
-            return None
-        first: dict[str, str] = {}
-        for key, value in pairs:
-            if inputs.text_problem(key) or inputs.text_problem(value):
-                return None
-            first.setdefault(key, value)
-        args = search_args(first.get)
-        if isinstance(args, AppError):
+        args = plain_args(query_string)
+        if args is None:
             return None
         try:
             return self.service.search_json(*args).encode("utf-8")

@@ -1,23 +1,19 @@
-"""Searches answered by worker processes, so that the search box uses every core.
+"""Search worker processes, so that the search box uses every core.
 
 The search is pure Python: in the server's one process, every search holds the
 interpreter lock, so searches run one at a time on one core and share it with everything
 else the server does (recorder entries, pages, the live hall). `judgekit serve` therefore
 starts `SearchPool`: one or more worker processes, each with its own copy of the search
 index (opened from the index file the server has just checked or built), answering
-`(query, limit)` with the JSON of the results. The server's thread that asked waits on a
-pipe without the interpreter lock, so the server goes on with other requests meanwhile.
+`(query, limit)` on a pipe with the JSON of the results. The server's event loop hands
+them the search box's requests (`judgekit.live.search_loop`).
 
-- Fair: a search waits for an idle worker in arrival order: a worker that becomes idle
-  is handed to the longest waiting search (a shared queue would let a search that just
-  came take it first, and the waiting ones would wait longer: the tail of the latency).
-- Never in the way: while no worker is ready (the first second after start, or after a
-  worker died) the server searches in its own process, as it does without a pool. A worker
-  that dies or does not answer within `TIMEOUT` seconds is replaced; that search is
-  answered in process. Nothing is lost: a search changes nothing.
-- Same answers: a worker runs the same `Search` over the same index file; only the
-  time taken differs (`took_ms` counts the hand-over too).
-- A worker ends when its pipe closes (the server stopped, even by SIGKILL) or on `close()`.
+This module is the workers' side and their lives:
+- A worker opens the same `Search` over the same index file as the server, so it gives
+  the same answers; one that would search other content refuses to start.
+- The pool starts them in the background, hands each to `on_ready` once it has its index,
+  replaces one that failed (`replace`), and stops them all on `close()`. A worker also
+  ends when its pipe closes (the server stopped, even by SIGKILL).
 
 The pool starts its workers with `spawn` on every platform (a fork of a server with
 threads running is unsafe), so a worker costs an interpreter start and an index open
@@ -25,11 +21,9 @@ threads running is unsafe), so a worker costs an interpreter start and an index 
 """
 from __future__ import annotations
 
-import collections
 import logging
 import multiprocessing
 import os
-import select
 import threading
 import time
 from pathlib import Path
@@ -42,8 +36,8 @@ READY_TIMEOUT = 60.0    # seconds a new worker may take to open the index
 
 def default_workers() -> int:
     """Worker processes for this machine: one per core beyond the server's own, at most 4,
-    and 2 from two cores up (on two cores, 2 workers keep one searching while the other
-    hands its answer over: p50 17 ms instead of 24 in bench/serve.py's closed loop)."""
+    and 2 from two cores up (on two cores, 2 workers answer more searches than one, though
+    they slow each other: docs/search.md)."""
     cores = os.cpu_count() or 1
     return 1 if cores < 2 else max(2, min(4, cores - 1))
 
@@ -76,6 +70,12 @@ def decode_request(raw: bytes) -> tuple[str, int]:
     return text.decode("utf-8", "surrogatepass"), int(head)
 
 
+def decode_answer(raw: bytes) -> tuple[str, str]:
+    """(kind, text) of a worker's answer: "o" and the results' JSON, "q" and a QueryError's
+    message, "x" and what went wrong."""
+    return raw[:1].decode("ascii", "replace"), raw[1:].decode("utf-8", "surrogatepass")
+
+
 def _worker(conn, content_dir: str, index_dir: str, stamp: str | None = None) -> None:  # pragma: no cover
     """A worker's life: open the index, say b"ready", then answer each request with b"o" and
     the results' JSON, b"q" and a QueryError's message, or b"x" and what went wrong (the
@@ -86,13 +86,18 @@ def _worker(conn, content_dir: str, index_dir: str, stamp: str | None = None) ->
     # Ctrl+C in the terminal reaches the whole process group: the server stops its workers
     # itself (and a worker ends when its pipe closes), so no traceback from here
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from functools import lru_cache, partial
+
     from judgekit.rules.search import QueryError
-    from judgekit.rules.service import results_json
+    from judgekit.rules.service import results_json, search_cache_size
     try:
         search = _open_search(content_dir, index_dir, stamp)
     except Exception as exc:  # the server searches in process; it logs why
         conn.send_bytes(b"x" + repr(exc).encode("utf-8", "replace"))
         return
+    answer_json = partial(results_json, search)
+    if search_cache_size():     # the server's cache of answers, each worker its own
+        answer_json = lru_cache(maxsize=search_cache_size())(answer_json)
     gc.freeze()   # the index's objects are kept for good: the collector need not walk them
     conn.send_bytes(b"ready")
     while True:
@@ -102,7 +107,7 @@ def _worker(conn, content_dir: str, index_dir: str, stamp: str | None = None) ->
             return
         try:
             query, limit = decode_request(raw)
-            answer = b"o" + results_json(search, query, limit).encode("utf-8", "surrogatepass")
+            answer = b"o" + answer_json(query, limit).encode("utf-8", "surrogatepass")
         except QueryError as exc:
             answer = b"q" + str(exc).encode("utf-8", "surrogatepass")
         except Exception as exc:
@@ -115,22 +120,8 @@ def _worker(conn, content_dir: str, index_dir: str, stamp: str | None = None) ->
 
 # --- the server's side ---------------------------------------------------------------------
 
-def _answered(conn, timeout: float) -> bool:
-    """Whether the worker's answer is there within `timeout` seconds: a `poll()` on the
-    pipe where there is one (`Connection.poll` builds a selector each time, a tenth of the
-    server's own work on a search); `Connection.poll` elsewhere (Windows)."""
-    if hasattr(select, "poll"):
-        try:
-            watch = select.poll()
-            watch.register(conn.fileno(), select.POLLIN)
-            return bool(watch.poll(timeout * 1000))
-        except (OSError, ValueError):
-            return True   # recv_bytes says what is wrong
-    return conn.poll(timeout)
-
-
 class WorkerFailed(Exception):
-    """A worker could not answer (it died, timed out or failed): search in process."""
+    """A worker did not start."""
 
 
 class _Worker:
@@ -155,22 +146,20 @@ class SearchPool:
     """`size` worker processes answering searches (see the module)."""
 
     def __init__(self, content_dir: str | Path, index_dir: str | Path, size: int | None = None,
-                 stamp: str | None = None):
+                 stamp: str | None = None, on_ready=None):
         self.content_dir, self.index_dir, self.stamp = str(content_dir), str(index_dir), stamp
         self.size = default_workers() if size is None else size
         self._ctx = multiprocessing.get_context("spawn")
-        self._idle: list[_Worker] = []
-        self._waiting: collections.deque = collections.deque()   # [lock, worker] per waiter
         self._lock = threading.Lock()
         self._workers: set[_Worker] = set()
-        self._ready = 0          # workers answering (idle or busy)
+        self._ready = 0          # workers that have their index
         self._closed = False
-        self.served = 0          # searches the workers answered
-        self.fallbacks = 0       # searches answered in process because of a worker's failure
         self.replaced = 0        # workers replaced after a failure
+        # given each worker (`_Worker`: its process and its pipe) once it has its index
+        self.on_ready = on_ready
 
     def start(self) -> "SearchPool":
-        """Start the workers in the background: `ready` turns true as each has its index."""
+        """Start the workers in the background: each goes to `on_ready` once it has its index."""
         for _ in range(self.size):
             self._spawn()
         return self
@@ -211,61 +200,11 @@ class SearchPool:
                 return
             self._workers.add(worker)
             self._ready += 1
-        self._release(worker)
+        if self.on_ready is not None:
+            self.on_ready(worker)
 
-    def _take(self) -> _Worker | None:
-        """An idle worker, waiting for one in arrival order (the first to wait is the first
-        served: a search that comes later cannot take a worker from one waiting)."""
-        with self._lock:
-            if self._idle and not self._waiting:
-                return self._idle.pop()
-            slot = [threading.Lock(), None]
-            slot[0].acquire()
-            self._waiting.append(slot)
-        if slot[0].acquire(timeout=TIMEOUT):
-            return slot[1]
-        with self._lock:
-            if slot in self._waiting:
-                self._waiting.remove(slot)
-                return None
-        return slot[1]   # handed over meanwhile
-
-    def _release(self, worker: _Worker) -> None:
-        """`worker` is idle: it goes to the longest waiting search, or waits itself."""
-        with self._lock:
-            if self._waiting:
-                slot = self._waiting.popleft()
-                slot[1] = worker
-                slot[0].release()
-            else:
-                self._idle.append(worker)
-
-    def search_json(self, query: str, limit: int) -> tuple[str, str] | None:
-        """(kind, text) from a worker — kind "o": the results' JSON, "q": a QueryError's
-        message — or None when no worker can answer: the caller searches in process."""
-        if not self._ready:
-            return None
-        worker = self._take()
-        if worker is None:
-            return None
-        try:
-            conn = worker.conn
-            conn.send_bytes(encode_request(query, limit))
-            if not _answered(conn, TIMEOUT):
-                raise WorkerFailed(f"no answer in {TIMEOUT:.0f} s")
-            answer = conn.recv_bytes()
-        except (WorkerFailed, EOFError, OSError) as exc:
-            self._replace(worker, exc)
-            self.fallbacks += 1
-            return None
-        self._release(worker)
-        if answer[:1] == b"x":   # the search itself failed: the in-process search says how
-            self.fallbacks += 1
-            return None
-        self.served += 1
-        return answer[:1].decode(), answer[1:].decode("utf-8", "surrogatepass")
-
-    def _replace(self, worker: _Worker, why: BaseException) -> None:
+    def replace(self, worker: _Worker, why: str) -> None:
+        """`worker` failed (`why`): stop it and start another."""
         log.warning("a search worker failed (%s): replacing it", why)
         with self._lock:
             if worker in self._workers:

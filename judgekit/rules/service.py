@@ -62,6 +62,14 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     return card_entries(catalog, Entry), {"card_names": names.to_table(), "card_groups": groups}
 
 
+def search_cache_size() -> int:
+    """How many answers to keep: the content cannot change while the app runs, so answers
+    to repeated queries (the same question at several tables, search-as-you-type going back
+    and forth) are kept, by the server and by each search worker. JUDGEKIT_SEARCH_CACHE=0
+    turns this off (bench/serve.py measures both)."""
+    return int(os.environ.get("JUDGEKIT_SEARCH_CACHE", "2048"))
+
+
 def search_results(search: Search, query: str, limit: int) -> tuple[dict, ...]:
     """The API's result objects for a query (raises QueryError for an unusable one)."""
     hits, _ = search.search(query, limit=limit)
@@ -85,20 +93,11 @@ class RulesService:
         from judgekit.rules.render import Renderer
         self.renderer = Renderer(corpus)
         if cache_size is None:
-            cache_size = int(os.environ.get("JUDGEKIT_SEARCH_CACHE", "2048"))
-        # The content cannot change while the app runs, so answers to repeated queries
-        # (the same question at several tables, search-as-you-type going back and forth)
-        # are kept. JUDGEKIT_SEARCH_CACHE=0 turns this off (bench/serve.py measures both).
+            cache_size = search_cache_size()
         self._results = lru_cache(maxsize=cache_size)(self._results_uncached) if cache_size \
             else self._results_uncached
         self._json = lru_cache(maxsize=cache_size)(self._json_uncached) if cache_size \
             else self._json_uncached
-        self.pool = None   # `judgekit serve`'s search workers (`use_pool`), if any
-
-    def use_pool(self, pool) -> None:
-        """Answer the API's searches with `pool` (`judgekit.rules.search_pool.SearchPool`)
-        while it has a worker ready; in process otherwise."""
-        self.pool = pool
 
     @classmethod
     def open(cls, content_dir: str | Path, index_dir: str | Path, force: bool = False,
@@ -128,16 +127,7 @@ class RulesService:
         return search_results(self.search, query, limit)
 
     def _json_uncached(self, query: str, limit: int) -> str:
-        """The results for a query as the API's JSON: from a search worker when there is
-        one ready, else found here."""
-        pool = self.pool
-        if pool is not None:
-            answer = pool.search_json(query, limit)
-            if answer is not None:
-                kind, text = answer
-                if kind == "q":
-                    raise QueryError(text)
-                return text
+        """The results for a query as the API's JSON."""
         return results_json(self.search, query, limit)
 
     def search_payload(self, query: str, limit: int = 10) -> dict:
@@ -161,5 +151,9 @@ class RulesService:
             found = self._json(query, limit)
         except QueryError as exc:
             raise ValueError(str(exc)) from None
-        took = round((time.perf_counter() - started) * 1000, 2)
-        return f'{{"query":{json.dumps(query)},"took_ms":{took!r},"results":{found}}}'
+        return self.payload_json(query, (time.perf_counter() - started) * 1000, found)
+
+    @staticmethod
+    def payload_json(query: str, took_ms: float, found: str) -> str:
+        """The body of GET /api/search: the query, the time taken, the results' JSON."""
+        return f'{{"query":{json.dumps(query)},"took_ms":{round(took_ms, 2)!r},"results":{found}}}'
