@@ -52,34 +52,47 @@ class CardFactors:
         self.card_texts = frozenset(e.key for e in entries if e.kind == "card") \
             if text_factor != 1.0 else frozenset()
 
-    def __call__(self, key: str, groups: list[Group], d: int, covered: float,
-                 body_of, title_of) -> float:
-        if key in self.group_rulings:
-            return self.group_ruling_factor(groups, d, covered, body_of)
-        if key in self.card_texts:
-            return self.card_text_factor(groups, d, covered, title_of)
-        return 1.0
+    def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
+                 body_of, title_of) -> dict[int, float]:
+        """The factors of the candidates that are group rulings or card texts (docnum ->
+        factor), each found for all candidates at once, group by group."""
+        out: dict[int, float] = {}
+        rulings = [d for d in covered_of if keys[d] in self.group_rulings]
+        if rulings:
+            in_body = self._held(groups, rulings, body_of)
+            for d in rulings:
+                out[d] = self.group_ruling_factor(covered_of[d], in_body[d])
+        texts = [d for d in covered_of if keys[d] in self.card_texts]
+        if texts:
+            in_title = self._held(groups, texts, title_of)
+            for d in texts:
+                out[d] = self.card_text_factor(covered_of[d], in_title[d])
+        return out
 
-    def group_ruling_factor(self, groups: list[Group], d: int, covered: float, body_of) -> float:
+    @staticmethod
+    def _held(groups: list[Group], docs: list[int], field_of) -> dict[int, float]:
+        """The query weight each of `docs` holds in one field (`field_of[i]`: the entries
+        holding group i there), summed in the groups' order."""
+        held = dict.fromkeys(docs, 0.0)
+        for i, g in enumerate(groups):
+            if g.number is None:
+                for d in field_of[i].intersection(held):
+                    held[d] += g.weight
+        return held
+
+    def group_ruling_factor(self, covered: float, in_body: float) -> float:
         """How much lower a card group's ruling ranks: by `group_factor` as far as its match
         is only in its title (the group's name, a generic phrase), not at all as far as the
         ruling's own text holds the query's words: `covered` is the query weight it holds,
-        the factor goes from `group_factor` (none of it in the text) to 1 (all of it)."""
+        `in_body` the part of it in its text; the factor goes from `group_factor` (none of
+        it in the text) to 1 (all of it)."""
         if not covered:
             return self.group_factor
-        in_body = 0.0
-        for i, g in enumerate(groups):
-            if g.number is None and d in body_of[i]:
-                in_body += g.weight
         return self.group_factor + (1.0 - self.group_factor) * in_body / covered
 
-    def card_text_factor(self, groups: list[Group], d: int, covered: float, title_of) -> float:
+    def card_text_factor(self, covered: float, in_title: float) -> float:
         """A card's own entry matched by a question: `text_factor`, unless its name holds
         every word it matches (a misspelt name the name table missed, "direct intervension")."""
-        in_title = 0.0
-        for i, g in enumerate(groups):
-            if g.number is None and d in title_of[i]:
-                in_title += g.weight
         return 1.0 if covered and in_title >= covered else self.text_factor
 
 
@@ -171,8 +184,9 @@ class Search:
         rest_r = [h for h in rules_hits if h.score < 1000.0]
         rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url, h.coverage)
                   for h in card_hits if h.score < 1000.0]
-        shown = [self.rules.with_snippet(h, stems) if h.entry.key in self.rules.entries
-                 else self.cards.with_snippet(h, card_stems) for h in merge(direct, rest_r, rest_c, limit)]
+        rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
+        shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries
+                 else self.cards.with_snippet(h, cards_wanted) for h in merge(direct, rest_r, rest_c, limit)]
         return shown, sorted(set(stems) | set(card_stems))
 
 

@@ -163,12 +163,14 @@ class Group:
 
 
 class EntryFactors(Protocol):
-    """A part's own factor for a candidate entry's score (1.0: none), given the query's
-    groups, the entry's docnum, the query weight it holds (`covered`), and per group the
-    entries holding it in their body / title (`body_of[i]`, `title_of[i]`, made when asked)."""
+    """A part's own factors for the candidate entries' scores: docnum -> factor for those
+    that have one (the others: 1.0), given the query's groups, the query weight each
+    candidate holds (`covered_of`: docnum -> weight), the entries' keys by docnum, and per
+    group the entries holding it in their body / title (`body_of[i]`, `title_of[i]`, made
+    when asked)."""
 
-    def __call__(self, key: str, groups: list[Group], d: int, covered: float,
-                 body_of, title_of) -> float: ...
+    def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
+                 body_of, title_of) -> dict[int, float]: ...
 
 
 class SearchIndex:
@@ -370,17 +372,22 @@ class SearchIndex:
         factor = QUESTION_FACTOR if len(key) == 1 and key[0] in self._question else 1.0
         return alts, self._rarity(alts) * factor, factor
 
-    def _group_docs(self, g: Group) -> dict[int, float] | set[int] | frozenset[int]:
+    def _group_docs(self, g: Group) -> dict[int, float] | frozenset[int]:
         """The entries (docnums) holding any alternative of the group (phrases: all its words);
         for a number, docnum -> how close the number they state is."""
         if g.number is not None:
             return g.near
+        return self._alt_docs(g, self._term_docs)
+
+    def _alt_docs(self, g: Group, table) -> frozenset[int]:
+        """The entries holding any alternative of the group (`table`: term -> entries)."""
         empty: frozenset[int] = frozenset()
+        df = self.df
         found = []
         for alt in g.alts:
-            docs = self._term_docs[alt[0]] if alt[0] in self.df else empty
+            docs = table[alt[0]] if alt[0] in df else empty
             for a in alt[1:]:
-                docs = docs & (self._term_docs[a] if a in self.df else empty)
+                docs = docs & (table[a] if a in df else empty)
             found.append(docs)
         return found[0] if len(found) == 1 else empty.union(*found)
 
@@ -434,18 +441,6 @@ class SearchIndex:
         best = sorted(scores.items(), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
         return [(keys[d], sc) for d, sc in best]
 
-    @staticmethod
-    def _field_group_docs(g: Group, table) -> frozenset[int]:
-        """The entries holding one of the group's alternatives in one field (`table`: term ->
-        its entries there)."""
-        found = []
-        for alt in g.alts:
-            docs = table[alt[0]]
-            for a in alt[1:]:
-                docs = docs & table[a]
-            found.append(docs)
-        return frozenset().union(*found)
-
     def _phrase_candidates(self, fname: str, term: str):
         """The entries holding `term` in field `fname` that a phrase is looked for in."""
         kept = self._phrase_docs[fname].get(term)
@@ -476,8 +471,8 @@ class SearchIndex:
         docnum = self.postings.docnum
         # per group, the entries holding it in their body / title (the cards' factors), made
         # once per query when a candidate first needs them
-        body_of = Lazy(lambda i: self._field_group_docs(groups[i], self._body_docs))
-        title_of = Lazy(lambda i: self._field_group_docs(groups[i], self._title_docs))
+        body_of = Lazy(lambda i: self._alt_docs(groups[i], self._body_docs))
+        title_of = Lazy(lambda i: self._alt_docs(groups[i], self._title_docs))
         factors = self.factors
         ranked = []
         candidates = [(key, score) for key, score in self._candidates(groups, text, group_docs)
@@ -494,12 +489,11 @@ class SearchIndex:
             else:
                 for d in docs.intersection(covered_of):
                     covered_of[d] += g.weight
+        factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of)
         for key, score in candidates:
             d = docnum[key]
-            covered = covered_of[d]
-            coverage = covered / total
-            factor = 1.0 if factors is None else factors(key, groups, d, covered, body_of, title_of)
-            ranked.append((score * coverage * coverage * coverage * factor, key, coverage))
+            coverage = covered_of[d] / total
+            ranked.append((score * coverage * coverage * coverage * factor_of.get(d, 1.0), key, coverage))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
