@@ -86,6 +86,24 @@ def test_a_worker_answers_as_the_search_in_process(app, served):
     assert loop.served == len(QUERIES) and loop.fallbacks == 0
 
 
+def test_a_search_asked_again_is_answered_without_a_worker(app, served, monkeypatch):
+    """The loop keeps the workers' answers (the server's cache size): the same query and
+    limit asked again is written by a thread from what the worker said; another limit or
+    query goes to the worker. With the cache off (JUDGEKIT_SEARCH_CACHE=0) nothing is kept."""
+    base, pool, loop = served
+    first = get(base, "vp withdraw")[1]
+    again = get(base, "vp withdraw")[1]
+    assert again["results"] == first["results"] == in_process(app, "vp withdraw")
+    assert (loop.served, loop.cached) == (1, 1)
+    assert get(base, "vp withdraw", limit=3)[1]["results"] == in_process(app, "vp withdraw", 3)
+    assert (loop.served, loop.cached) == (2, 1)
+    monkeypatch.setattr(loop, "_cache_size", 0)
+    loop._answers.clear()
+    for _ in range(2):
+        assert get(base, "oust")[1]["results"] == in_process(app, "oust")
+    assert (loop.served, loop.cached) == (4, 1)
+
+
 def test_bad_arguments_are_answered_by_the_app_as_before(served):
     base, pool, loop = served
     status, body = get(base, "   ")

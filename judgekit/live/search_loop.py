@@ -35,6 +35,7 @@ import time
 
 from judgekit.rules.search_api import plain_args
 from judgekit.rules.search_pool import TIMEOUT, decode_answer, encode_request
+from judgekit.rules.service import search_cache_size
 
 log = logging.getLogger("judgekit.search")
 
@@ -118,6 +119,14 @@ class SearchLoop:
         self._pipes: list[WorkerPipe] = []
         self._queue: collections.deque[_Search] = collections.deque()
         self._loop_thread = None   # the event loop's thread, once it has answered a search
+        # the workers' answers to the last queries ((query, limit) -> results' JSON, least
+        # recently asked first), as the server's own cache (`search_cache_size`): asked
+        # again, a search is answered without a worker, written by a thread, as `add_task`
+        # may be called where the event loop must not write (waitress holds the
+        # connection's request lock there)
+        self._answers: collections.OrderedDict[tuple[str, int], str] = collections.OrderedDict()
+        self._cache_size = search_cache_size()
+        self.cached = 0       # searches answered from `_answers`
         self.served = 0       # searches the workers answered
         self.fallbacks = 0    # searches handed to the threads after a worker's failure
         pool.on_ready = self.adopt
@@ -154,9 +163,12 @@ class SearchLoop:
             return
         search = _Search(channel, request, *args)
         with self._lock:
-            if not self._pipes:        # the last worker failed meanwhile
-                pipe = None
-            else:
+            known = self._answers.get(args)
+            if known is not None:      # asked before: a thread writes it (see `_answers`)
+                self._answers.move_to_end(args)
+                self.cached += 1
+                request.judgekit_answered = (search.query, (time.perf_counter() - search.started) * 1000, known)
+            elif self._pipes:          # (none: the last worker failed meanwhile)
                 pipe = min(self._pipes, key=lambda p: len(p.sent))
                 if len(pipe.sent) >= DEPTH:
                     self._queue.append(search)
@@ -192,6 +204,11 @@ class SearchLoop:
         kind, text = decode_answer(raw)
         if kind == "o":
             self.served += 1
+            if self._cache_size:
+                with self._lock:
+                    self._answers[(search.query, search.limit)] = text
+                    if len(self._answers) > self._cache_size:
+                        self._answers.popitem(last=False)
             took = (time.perf_counter() - search.started) * 1000
             search.request.judgekit_answered = (search.query, took, text)
             channel = search.channel

@@ -86,18 +86,13 @@ def _worker(conn, content_dir: str, index_dir: str, stamp: str | None = None) ->
     # Ctrl+C in the terminal reaches the whole process group: the server stops its workers
     # itself (and a worker ends when its pipe closes), so no traceback from here
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from functools import lru_cache, partial
-
     from judgekit.rules.search import QueryError
-    from judgekit.rules.service import results_json, search_cache_size
+    from judgekit.rules.service import results_json
     try:
         search = _open_search(content_dir, index_dir, stamp)
     except Exception as exc:  # the server searches in process; it logs why
         conn.send_bytes(b"x" + repr(exc).encode("utf-8", "replace"))
         return
-    answer_json = partial(results_json, search)
-    if search_cache_size():     # the server's cache of answers, each worker its own
-        answer_json = lru_cache(maxsize=search_cache_size())(answer_json)
     gc.freeze()   # the index's objects are kept for good: the collector need not walk them
     conn.send_bytes(b"ready")
     while True:
@@ -107,7 +102,7 @@ def _worker(conn, content_dir: str, index_dir: str, stamp: str | None = None) ->
             return
         try:
             query, limit = decode_request(raw)
-            answer = b"o" + answer_json(query, limit).encode("utf-8", "surrogatepass")
+            answer = b"o" + results_json(search, query, limit).encode("utf-8", "surrogatepass")
         except QueryError as exc:
             answer = b"q" + str(exc).encode("utf-8", "surrogatepass")
         except Exception as exc:
