@@ -47,10 +47,8 @@ def snippet_and_url(e: Snippable, tokens: list[tuple[str, int, int]],
         return html.escape(e.body[:200]), e.url
     wanted = stems if isinstance(stems, (set, frozenset)) else set(stems)
     hits: list[int] = []
-    for st in wanted:
-        found = positions.get(st)
-        if found:
-            hits += found
+    for st in positions.keys() & wanted:    # the entry's matched stems, found in C
+        hits += positions[st]
     best = first = 0
     if hits:
         hits.sort()
