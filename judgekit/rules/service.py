@@ -66,8 +66,9 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
 def search_cache_size() -> int:
     """How many answers to keep: the content cannot change while the app runs, so answers
     to repeated queries (the same question at several tables, search-as-you-type going back
-    and forth) are kept, by the server and by each search worker. JUDGEKIT_SEARCH_CACHE=0
-    turns this off (bench/serve.py measures both)."""
+    and forth) are kept, by the server (`RulesService`) and by its event loop for the
+    search workers' answers (`judgekit.live.search_loop`). JUDGEKIT_SEARCH_CACHE=0 turns
+    this off (bench/serve.py measures both)."""
     return int(os.environ.get("JUDGEKIT_SEARCH_CACHE", "2048"))
 
 
