@@ -19,6 +19,7 @@ import urllib.request
 
 import pytest
 
+from judgekit import create_app
 from judgekit.live import search_loop, serving
 from judgekit.rules.search_pool import (SearchPool, decode_answer, decode_request, default_workers,
                                         encode_request)
@@ -353,6 +354,13 @@ def test_no_workers_where_the_event_loop_cannot_watch_their_pipes(app, monkeypat
     monkeypatch.setattr(serving, "select", type("NoPoll", (), {})())
     assert serving.search_pool(app, None) is None and serving.search_pool(app, 2) is None
     monkeypatch.undo()
+    # nor where a worker's answer could not reach the fast path (the event loop would search)
+    monkeypatch.setattr(serving, "supported", lambda: False)
+    assert serving.search_pool(app, 2) is None
+    monkeypatch.undo()
+    plain = create_app({"INSTANCE": app.instance_path + "-plain", "INDEX_DIR": app.config["INDEX_DIR"],
+                        "TESTING": True, "SEARCH_FAST_PATH": False})
+    assert serving.search_pool(plain, 2) is None
     pool = serving.search_pool(app, 2)
     assert pool is not None and pool.size == 2 and pool.ready == 0     # made, not started
     assert serving.search_pool(app, 0) is None

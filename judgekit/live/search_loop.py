@@ -39,7 +39,9 @@ from judgekit.rules.service import search_cache_size
 
 log = logging.getLogger("judgekit.search")
 
-#: Bytes waiting to be sent on a connection beyond which its answer is written by a thread.
+#: Bytes waiting to be sent on a connection beyond which its answer is written by a thread
+#: (or half the server's high-water mark, if less: past the mark, a write waits for the
+#: event loop to send, which the event loop itself must not do).
 BACKLOG = 1 << 20
 
 #: Searches a worker holds at once: the one it works on and the next, already in its pipe.
@@ -212,7 +214,7 @@ class SearchLoop:
             took = (time.perf_counter() - search.started) * 1000
             search.request.judgekit_answered = (search.query, took, text)
             channel = search.channel
-            if channel.total_outbufs_len > BACKLOG:
+            if channel.total_outbufs_len > min(BACKLOG, channel.adj.outbuf_high_watermark // 2):
                 # a client that does not read its answers: a thread writes this one, as it
                 # may wait for room where the event loop must not
                 self.others.add_task(channel)

@@ -301,11 +301,19 @@ def serve(app, *, host: str, port: int, threads: int = 8, connections: int | Non
 
 
 def search_pool(app, size: int | None):
-    """The app's search workers, not started (None when `size` is 0, or where the event
-    loop cannot watch their pipes: without `poll()`, waitress's loop takes sockets only)."""
+    """The app's search workers, not started (None when `size` is 0, where the event loop
+    cannot watch their pipes: without `poll()`, waitress's loop takes sockets only, or
+    where their answers could not reach the fast path)."""
+    from judgekit.rules.search_api import SearchFastPath
     from judgekit.rules.search_pool import SearchPool
     if size != 0 and not hasattr(select, "poll"):
         log.warning("search workers need poll() (not on this platform): searching in process")
+        return None
+    if size != 0 and not (supported() and isinstance(app.wsgi_app, SearchFastPath)):
+        # the answer reaches the fast path through the task's environ (`LiveTask`): without
+        # either, the event loop would search again itself
+        log.warning("search workers need this waitress's hand-over and the search fast path: "
+                    "searching in process")
         return None
     service = app.extensions["rules"]
     pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], size,
