@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 
-from judgekit.rules.search_api import plain_args
+from judgekit.rules.search_api import PATH, plain_args
 from judgekit.rules.search_pool import TIMEOUT, decode_answer, encode_request
 from judgekit.rules.service import search_cache_size
 
@@ -260,6 +260,5 @@ class SearchLoop:
 def is_search(request) -> bool:
     """Whether a parsed request is the search box's (`GET /api/search`). A request waitress
     could not parse has an error and may lack the rest (no method, no path)."""
-    from judgekit.rules.search_api import PATH
     return request is not None and not request.error and getattr(request, "command", None) == "GET" \
         and getattr(request, "path", None) == PATH
