@@ -23,7 +23,7 @@ from functools import lru_cache
 import re
 from dataclasses import dataclass
 
-from judgekit.recorder.cards import name_key
+from judgekit.recorder.cards import DISCIPLINES, name_key
 
 SPLIT = re.compile(r"[\s,;:!?/()\[\]{}\"“”«»]+")
 
@@ -222,18 +222,26 @@ class CardNames:
         return hits
 
 
+def game_words(catalog) -> frozenset[str]:
+    """The disciplines', clans' and card types' names (name keys): "the dominate card that
+    …" describes a card by its discipline; it does not name the master card "Dominate"."""
+    words = {*DISCIPLINES.values()} | {c.clan for c in catalog if c.clan} | {t for c in catalog for t in c.types}
+    return frozenset(name_key(w) for w in words) - {""}
+
+
 def common_words(corpus) -> frozenset[str]:
     """Words that alone do not name a card in a query: the words of at least `COMMON_DF`
-    entries of the current rules ("block", "master", "direct"), the analyzer's stop words
-    and the judges' question words (name keys: lower case, no accents). A card the rules
-    name in one or two examples ("Deflection") stays a name."""
+    entries of the current rules, their text or the questions they answer ("block",
+    "master", "direct"), the analyzer's stop words and the judges' question words (name
+    keys: lower case, no accents). A card the rules name in one or two examples
+    ("Deflection") stays a name."""
     from whoosh.analysis import STOP_WORDS
 
     from judgekit.rules.search import entries_of
     from judgekit.rules.synonyms import QUESTION_WORDS
     df: dict[str, int] = {}
     for e in entries_of(corpus):
-        for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body}")}:
+        for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body} {e.questions}")}:
             df[w] = df.get(w, 0) + 1
     words = {w for w, n in df.items() if n >= COMMON_DF}
     words.update(name_key(w) for w in STOP_WORDS)

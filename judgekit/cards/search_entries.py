@@ -38,8 +38,12 @@ def card_context(card) -> str:
     return " ".join(parts)
 
 
-def card_entries(catalog: CardCatalog, entry_type) -> list:
-    """Every card, card ruling and group ruling as `entry_type` (the search's `Entry`)."""
+def card_entries(catalog: CardCatalog, entry_type, group_questions: dict | None = None) -> list:
+    """Every card, card ruling and group ruling as `entry_type` (the search's `Entry`); each
+    group's first ruling carries the questions the group answers (`group_questions`: group id
+    -> the text of its questions, from `content/rules/questions/cards.yaml`) as its
+    `questions` field: the group is found once, not once per ruling."""
+    group_questions = group_questions or {}
     out = []
     for card in sorted(catalog, key=lambda c: c.id):
         title = card.label if card.kind == "crypt" and catalog.versions(card) else card.name
@@ -55,12 +59,13 @@ def card_entries(catalog: CardCatalog, entry_type) -> list:
                                   title=title, context=context, body=markup.to_plain(r.text),
                                   url=f"{card.url}#{r.anchor}", kind="ruling", anchors=[(0, r.anchor)]))
     for group in sorted(catalog.groups.values(), key=lambda g: g.id):
-        for r in catalog.group_rulings(group):
+        asked = group_questions.get(group.id, "")
+        for n, r in enumerate(catalog.group_rulings(group)):
             url = f"/cards/groups/{group.id}#{r.anchor}"
             out.append(entry_type(key=f"{DOC}/{group.id}#{r.anchor}", doc=DOC, section=group.id,
                                   number="", title=group.name, context="card group",
                                   body=markup.to_plain(r.text), url=url, kind="ruling",
-                                  anchors=[(0, r.anchor)]))
+                                  anchors=[(0, r.anchor)], questions="" if n else asked))
     return out
 
 

@@ -40,10 +40,12 @@ import re
 from typing import Any
 
 from whoosh.analysis import STOP_WORDS
+from whoosh.support.charset import accent_map
 
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
-from judgekit.rules.card_ranking import (CARD_FACTOR, COVERAGE_LEAD, NEAR_TIE, OWN_RULINGS,
-                                         YIELD_SHARE, Search)
+from judgekit.rules.card_ranking import (CARD_FACTOR, COVERAGE_LEAD, LEAD_BELOW, NEAR_TIE,
+                                         OWN_RULINGS, YIELD_SHARE, Search)
+from judgekit.rules.index_store import SPARSE_FIELDS
 from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
                                    QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD,
@@ -51,9 +53,9 @@ from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 9
+FORMAT = 10
 
-FIELDS = ("title", "body", "context")   # order of `lengths` in each entry
+FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
 COLUMNS = ("key", "doc", "section", "number", "kind")
 TEXT_COLUMNS = ("title", "body", "context", "url", "anchors")
@@ -81,6 +83,17 @@ def surface_words(texts) -> dict[str, str | int]:
 # the tables the offline index carries besides the content: a change to them is a new index
 TABLES = hashlib.sha256(json.dumps([SYNONYMS, CASE_SENSITIVE, sorted(QUESTION_WORDS), NUMBER_WORDS],
                                    sort_keys=True).encode()).hexdigest()[:12]
+
+
+def fold_table() -> dict[str, str]:
+    """How the analyzer folds accents (whoosh's `accent_map`, character -> replacement): the
+    browser folds a word it does not know with the same table."""
+    out = {}
+    for cp, rep in accent_map.items():
+        if isinstance(rep, int):
+            rep = chr(rep)
+        out[chr(cp)] = rep or ""
+    return out
 
 
 def index_version(search: Search) -> str:
@@ -216,6 +229,7 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "n": p.n,
         "avg": {f: p.avg[f] for f in FIELDS},
         "max_postings": index.max_postings,
+        "coverage_power": index.coverage_power,
         "group_factor": index.factors.group_factor if index.factors else 1.0,
         "text_factor": index.factors.text_factor if index.factors else 1.0,
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
@@ -225,7 +239,8 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "lengths": encode_ids([p.lengths[f][docnum] for docnum in range(len(rows)) for f in FIELDS]),
         "numbers": encode_numbers(index.stated),
         # exact token counts per field: the browser checks its tokenizer against them
-        "token_totals": {f: sum(p.lengths[f]) for f in FIELDS},
+        # (of the fields whose text the browser reads: the questions are searched, never shown)
+        "token_totals": {f: sum(p.lengths[f]) for f in FIELDS if f in TEXT_COLUMNS},
         # one array per entry, in the order of `columns` (JSON objects for 6,600 entries
         # would cost the phone more to read than the search itself); the text is elsewhere
         # (the key as what follows `doc/section`, or `=` and the whole key; doc and kind as
@@ -304,7 +319,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
     for index in _indexes(search):
         for key in index.postings.keys:
             e = index.entries[key]
-            texts += [e.title, e.context, e.body]
+            texts += [e.title, e.context, e.body, e.questions]
     # the synonym table's own words, so a judge's word absent from the rules still stems alike
     texts += list(SYNONYMS) + [alt for alts in SYNONYMS.values() for alt in alts]
     synonyms = [[list(key), [list(alt) for alt in alts]]
@@ -321,6 +336,9 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         "server_index": INDEX_VERSION,
         "params": {"k1": K1, "b": B, "field_boosts": dict(FIELD_BOOSTS), "fields": list(FIELDS),
                    "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
+                   "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
+                   "covering": SearchIndex.COVERING, "sparse_fields": list(SPARSE_FIELDS),
+                   "lead_below": LEAD_BELOW,
                    "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
                    "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
@@ -337,6 +355,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         "source_titles": SOURCE_TITLES,
         "words": surface_words(texts),
         "stop": sorted(STOP_WORDS),
+        "fold": fold_table(),
         "question": sorted(question_stems()),
         "number_words": NUMBER_WORDS,
         "number_tens": sorted(TENS),

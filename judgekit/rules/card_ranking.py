@@ -24,8 +24,11 @@ from judgekit.rules.search import SECTION_QUERY, Group, Hit, SearchIndex, check_
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
 #: their own statistics (thousands of entries sharing the rules' words, "torn", "combat",
 #: "replace"); scaled by this they answer card questions without burying rules answers.
-CARD_FACTOR = 0.15
+CARD_FACTOR = 0.25
 CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
+#: A card's coverage counts more than a rule's (score x coverage ** this): a described
+#: effect is answered by the card whose text holds all of it, among thousands sharing a word.
+CARD_COVERAGE_POWER = 4
 #: A card group's name is a generic phrase ("Equip or employ another card from hand") that
 #: matches generic questions on every word: a group's ruling matched only through its name
 #: ranks this much below the cards' own text and rulings; as far as the ruling's own text
@@ -111,6 +114,8 @@ class Search:
                  names: CardNames | None = None, stamp: str | None = None,
                  card_groups: dict[str, list[str]] | None = None):
         self.rules, self.cards, self.names = rules, cards, names
+        if cards is not None:
+            cards.known_words = rules.df
         self.card_groups = card_groups or {}     # card id -> its groups' ids (page order)
         self.corpus = rules.corpus
         self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
@@ -124,7 +129,8 @@ class Search:
         with no_gc():
             rules = SearchIndex(corpus, part=stored.parts["rules"])
             cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
-                                factors=CardFactors(stored.parts["cards"].entries)) \
+                                factors=CardFactors(stored.parts["cards"].entries),
+                                coverage_power=CARD_COVERAGE_POWER) \
                 if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,
@@ -197,8 +203,11 @@ YIELD_SHARE = 0.2
 #: Near a tie (the other source's best scores at least NEAR_TIE of this one's), the entry
 #: that holds clearly more of the question (COVERAGE_LEAD more of its weight, each by its own
 #: part's statistics) comes first.
-NEAR_TIE = 0.9
-COVERAGE_LEAD = 0.2
+NEAR_TIE = 0.1
+COVERAGE_LEAD = 0.05
+#: … when the entry it would pass holds less than this share of the question (one that holds
+#: more answers it: a card matching "seating" by a typo does not pass the seating rules)
+LEAD_BELOW = 0.6
 
 
 def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> list[Hit]:
@@ -220,7 +229,8 @@ def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> 
             repeat, o_seen = seen.get((h.entry.doc, h.entry.section), 0), seen.get((o.entry.doc, o.entry.section), 0)
             if repeat >= 2 and o_seen < 2 and o.score >= YIELD_SHARE * h.score:
                 pick = other
-            elif o.score >= NEAR_TIE * h.score and o.coverage >= h.coverage + COVERAGE_LEAD:
+            elif o.score >= NEAR_TIE * h.score and o.coverage >= h.coverage + COVERAGE_LEAD \
+                    and h.coverage < LEAD_BELOW:
                 pick = other
         h = heads[pick][at[pick]]
         at[pick] += 1

@@ -12,6 +12,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judgekit.rules.content_error import ContentError
+from judgekit.rules.questions import load_questions, question_files
+
 REQUIRED_KEYS = ("id", "title", "edition", "kind", "copyright")
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{#([A-Za-z0-9][\w.-]*)\})?\s*$")
@@ -21,16 +24,6 @@ TABLE_SEP = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 TERM = re.compile(r"^\*\*([^*]+?):\*\*\s*(.*)$", re.S)
 EXAMPLE_START = re.compile(r"^\*\*Example\b")
 EDITORIAL = re.compile(r"^\*Editorial note:\s*(.*?)\*$", re.S)
-
-
-class ContentError(ValueError):
-    """A content file that does not follow docs/content-format.md."""
-
-    def __init__(self, path: Path | str, line: int, message: str):
-        super().__init__(f"{path}:{line}: {message}")
-        self.path = str(path)
-        self.line = line
-        self.reason = message
 
 
 @dataclass
@@ -152,6 +145,9 @@ class Document:
 class Corpus:
     documents: dict[str, Document]          # every document, current and history, by id
     content_hash: str
+    # the questions each entry answers (`judgekit.rules.questions`): file name (a document
+    # id, or "cards" for the card ruling groups) -> entry key -> phrasings
+    questions: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def current(self) -> list[Document]:
@@ -465,8 +461,9 @@ def parse_document(path: Path, text: str | None = None) -> Document:
 
 
 def content_files(content_dir: Path) -> list[Path]:
+    """The rules documents (current, then history), then the questions files."""
     rules = Path(content_dir) / "rules"
-    return sorted(rules.glob("*.md")) + sorted((rules / "history").glob("*.md"))
+    return sorted(rules.glob("*.md")) + sorted((rules / "history").glob("*.md")) + question_files(content_dir)
 
 
 def load_corpus(content_dir: str | Path) -> Corpus:
@@ -477,6 +474,8 @@ def load_corpus(content_dir: str | Path) -> Corpus:
     for path in files:
         raw = path.read_bytes()
         digest.update(path.name.encode() + b"\0" + raw)
+        if path.suffix != ".md":
+            continue      # a questions file: read below
         doc = parse_document(path, raw.decode("utf-8", errors="strict"))
         if doc.id in documents:
             raise ContentError(path, 2, f"document id {doc.id!r} is already used by {documents[doc.id].path}")
@@ -484,4 +483,5 @@ def load_corpus(content_dir: str | Path) -> Corpus:
     for doc in documents.values():
         if doc.is_history and doc.history_of not in documents:
             raise ContentError(doc.path, 2, f"history_of names an unknown document {doc.history_of!r}")
-    return Corpus(documents=documents, content_hash=digest.hexdigest()[:16])
+    questions = load_questions([p for p in files if p.suffix == ".yaml"])
+    return Corpus(documents=documents, content_hash=digest.hexdigest()[:16], questions=questions)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from judgekit.rules.corpus import Block, Corpus
+from judgekit.rules.questions import questions_text
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Entry:
     url: str
     kind: str         # "section" | "example" | "definition" | "intro"; cards: "card" | "ruling"
     anchors: list[tuple[int, str]]  # (char offset in body, block anchor) to link to a paragraph
+    questions: str = ""  # the questions it answers, in people's words, one a line (searched, never shown)
 
 
 def section_url(doc: str, section: str, anchor: str | None = None) -> str:
@@ -55,26 +57,33 @@ def entries_of(corpus: Corpus) -> list[Entry]:
     question about one term or one situation finds that paragraph, titled by it."""
     out: list[Entry] = []
     for doc in corpus.current:
+        asked = corpus.questions.get(doc.id, {})
+
+        def questions(key: str) -> str:
+            return questions_text(asked.get(key, ()))
+
         if doc.preamble:
             body, anchors = _join_blocks(doc.preamble)
             out.append(Entry(f"{doc.id}/intro", doc.id, "intro", "", f"{doc.title} — introduction",
-                             doc.title, body, section_url(doc.id, "intro"), "intro", anchors))
+                             doc.title, body, section_url(doc.id, "intro"), "intro", anchors,
+                             questions("intro")))
         for sec in doc.sections.values():
             context = " ".join(a.title for a in doc.ancestors(sec.id))
             terms = [b for b in sec.blocks if b.kind == "term" and b.term]
             own = [b for b in sec.blocks if b.kind != "example" and b not in terms]
             body, anchors = _join_blocks(own)
             out.append(Entry(f"{doc.id}/{sec.id}", doc.id, sec.id, sec.number or "", sec.label,
-                             context, body, section_url(doc.id, sec.id), "section", anchors))
+                             context, body, section_url(doc.id, sec.id), "section", anchors,
+                             questions(sec.id)))
             for ex in sec.examples:
                 body, _ = _join_blocks(ex.blocks)
                 out.append(Entry(f"{doc.id}/{sec.id}#{ex.anchor}", doc.id, sec.id, sec.number or "",
                                  f"{sec.label} — {ex.label}", f"{context} {sec.title}", body,
                                  section_url(doc.id, sec.id, ex.anchor), "example",
-                                 [(0, ex.anchor)]))
+                                 [(0, ex.anchor)], questions(f"{sec.id}#{ex.anchor}")))
             for term in terms:
                 out.append(Entry(f"{doc.id}/{sec.id}#{term.anchor}", doc.id, sec.id, sec.number or "",
                                  f"{term.term} — {sec.label}", f"{context} {sec.title}", term.plain(),
                                  section_url(doc.id, sec.id, term.anchor), "definition",
-                                 [(0, term.anchor)]))
+                                 [(0, term.anchor)], questions(f"{sec.id}#{term.anchor}")))
     return out

@@ -35,10 +35,16 @@ from judgekit.rules.entries import Entry
 
 INDEX_FILE = "index.pickle"
 # Bump when the stored shape changes (the stamp then differs and the index is rebuilt).
-STORE_FORMAT = "5"
+STORE_FORMAT = "6"
 
-FIELD_BOOSTS = {"title": 3.0, "body": 1.0, "context": 0.6}     # BM25F field weights
-POSTING_BOOSTS = {"title": 3.0, "body": 1.0, "context": 0.6}   # counted into each posting's weight
+#: BM25F field weights. `questions`: the questions an entry answers in people's words
+#: (`judgekit.rules.questions`), weighed as much as its own text.
+FIELD_BOOSTS = {"title": 3.0, "body": 1.0, "context": 0.6, "questions": 1.0}
+POSTING_BOOSTS = {"title": 3.0, "body": 1.0, "context": 0.6, "questions": 1.0}  # counted into each posting's weight
+#: Fields only some entries have (the questions: the rules' and the card groups' rulings):
+#: their average length is over the entries that have them, so a part where few entries
+#: have questions (the cards) does not count theirs as many times longer than usual.
+SPARSE_FIELDS = ("questions",)
 K1, B = 1.2, 0.75   # BM25 parameters (whoosh's defaults)
 
 
@@ -81,11 +87,14 @@ class Postings:
                     else:
                         plist.append((docnum, w))
         n = len(keys)
-        avg = {f: (sum(v) / n if n else 1.0) or 1.0 for f, v in lengths.items()}
-        return cls(keys, terms, lengths, avg, n, {k: i for i, k in enumerate(keys)})
+        return cls(keys, terms, lengths, field_averages(lengths), n, {k: i for i, k in enumerate(keys)})
 
     def idf(self, fname: str, term: str) -> float:
         df = len(self.terms[fname].get(term, ()))
+        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+
+    def entry_idf(self, df: int) -> float:
+        """The idf of a term held by `df` entries (in any field)."""
         return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
 
     def term_weights(self) -> dict[str, tuple[array, array]]:
@@ -94,10 +103,16 @@ class Postings:
         the entries (docnums) and their weights as two arrays (`weight_pairs` reads them):
         some 12 bytes an entry where a list of (docnum, weight) tuples took about 80."""
         acc: dict[str, dict[int, float]] = {}
+        held: dict[str, set[int]] = {}     # term -> the entries holding it in any field
+        for table in self.terms.values():
+            for term, plist in table.items():
+                held.setdefault(term, set()).update(d for d, _ in plist)
         for fname, fboost in FIELD_BOOSTS.items():
             lens, avg = self.lengths[fname], self.avg[fname]
             for term, plist in self.terms[fname].items():
-                idf = self.idf(fname, term)
+                # a sparse field's rarity is the term's among all the entries: among the few
+                # that have the field, a word of every question would count as rare
+                idf = self.entry_idf(len(held[term])) if fname in SPARSE_FIELDS else self.idf(fname, term)
                 docs = acc.setdefault(term, {})
                 for doc, tf in plist:
                     norm = tf + K1 * (1 - B + B * lens[doc] / avg)
@@ -105,9 +120,20 @@ class Postings:
         return {term: (array("i", docs.keys()), array("d", docs.values())) for term, docs in acc.items()}
 
 
+def field_averages(lengths: dict[str, list[int]]) -> dict[str, float]:
+    """Each field's average length: over every entry, or for `SPARSE_FIELDS` over the entries
+    that have the field (1.0 when none has)."""
+    out = {}
+    for f, v in lengths.items():
+        counted = [x for x in v if x] if f in SPARSE_FIELDS else v
+        out[f] = (sum(counted) / len(counted) if counted else 1.0) or 1.0
+    return out
+
+
 def analyse_entries(entries: Iterable[Entry]) -> dict[str, dict[str, list[tuple[str, int, int]]]]:
     """Each entry's analysed words with their offsets (for snippets, phrases and coverage)."""
-    return {e.key: {"body": analyze(e.body), "title": analyze(e.title), "context": analyze(e.context)}
+    return {e.key: {"body": analyze(e.body), "title": analyze(e.title), "context": analyze(e.context),
+                    "questions": analyze(e.questions)}
             for e in entries}
 
 
@@ -132,7 +158,7 @@ class StoredPart:
         if self.stored is None:
             df: dict[str, int] = {}
             for a in self.analysis.values():
-                for st in {s for field in ("body", "title", "context") for s, _, _ in a[field]}:
+                for st in {s for field in FIELD_BOOSTS for s, _, _ in a[field]}:
                     df[st] = df.get(st, 0) + 1
             bodies = {e.key: e.body for e in self.entries}
             self.stored = {
@@ -151,7 +177,7 @@ class StoredIndex:
 
 def _entry_rows(entries: list[Entry]) -> list[tuple]:
     return [(e.key, e.doc, e.section, e.number, e.title, e.context, e.body, e.url, e.kind,
-             [tuple(a) for a in e.anchors]) for e in entries]
+             [tuple(a) for a in e.anchors], e.questions) for e in entries]
 
 
 def build_index(parts: dict[str, list[Entry]], stamp: str, index_dir: str | Path,
@@ -233,11 +259,11 @@ def _load(index_dir: str | Path, stamp: str) -> StoredIndex | None:
 def _parts(data: dict, stamp: str) -> StoredIndex:
     parts = {}
     for name, (rows, analysis, terms, lengths, derived) in data["parts"].items():
-        entries = [Entry(*row[:9], list(row[9])) for row in rows]
+        entries = [Entry(*row[:9], list(row[9]), row[10]) for row in rows]
         keys = [e.key for e in entries]
         n = len(keys)
-        avg = {f: (sum(v) / n if n else 1.0) or 1.0 for f, v in lengths.items()}
         parts[name] = StoredPart(entries, analysis,
-                                 Postings(keys, terms, lengths, avg, n, {k: i for i, k in enumerate(keys)}),
+                                 Postings(keys, terms, lengths, field_averages(lengths), n,
+                                          {k: i for i, k in enumerate(keys)}),
                                  derived)
     return StoredIndex(stamp, parts, data.get("extra") or {})

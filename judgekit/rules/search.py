@@ -40,7 +40,7 @@ from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 MAX_QUERY = 500
 # Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "8"
+INDEX_VERSION = "9"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -177,11 +177,15 @@ class SearchIndex:
     """An open index plus the in-memory entries used for snippets, ranking and lookups."""
 
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
+    RARE_GROUPS = 3     # the query's rarest words whose entries `_covering` looks through
+    RARE_DOCS = 1500    # … when a word is in at most this many entries
+    COVERING = 30       # entries holding the most of the question added to the candidates
+    COVERAGE_POWER = 3  # score x coverage ** this: an entry holding all the question beats one repeating a word
     PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
 
     def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
                  part: StoredPart | None = None, max_postings: int | None = None,
-                 factors: EntryFactors | None = None):
+                 factors: EntryFactors | None = None, coverage_power: float | None = None):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
@@ -202,6 +206,10 @@ class SearchIndex:
         self._weights = dict(derived["weights"])    # term -> (docnums, weights): two arrays
         self.max_postings = max_postings
         self.factors = factors
+        self.coverage_power = coverage_power if coverage_power is not None else self.COVERAGE_POWER
+        # words another part of the index knows (the cards': the rules' words): not typos
+        # ("seating" is the rules' word, not a typo of the card "Seattle Committee")
+        self.known_words: frozenset[str] | dict = frozenset()
         # field -> truncated term -> the entries kept for it that hold it in that field
         self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
         if max_postings:
@@ -272,7 +280,7 @@ class SearchIndex:
     @lru_cache(maxsize=4096)
     def _typos(self, stem: str) -> list[str]:
         """Indexed words one typo away from a stem the index does not know (sorted)."""
-        if len(stem) < 4 or stem in self.df or not stem.isalpha():
+        if len(stem) < 4 or stem in self.df or stem in self.known_words or not stem.isalpha():
             return []
         first, n = stem[:1], len(stem)
         return sorted(w for size in (n - 1, n, n + 1) for w in self._by_start.get((first, size), ())
@@ -291,6 +299,10 @@ class SearchIndex:
             if len(words[i]) <= len(stem) + 3:
                 out.append(words[i])
             i += 1
+        if stem in self.known_words:
+            # a word another part knows extends only to words it knows too: "seating" is
+            # the rules' word, and "Seattle" no form of it
+            out = [w for w in out if w in self.known_words]
         return sorted(out)
 
     def _rarity(self, alts) -> float:
@@ -439,7 +451,32 @@ class SearchIndex:
         # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
         # (sorted() is what nlargest is documented to equal, and all in C: faster here)
         best = sorted(scores.items(), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
+        chosen = {d for d, _ in best}
+        best += [(d, scores.get(d, 0.0)) for d in self._covering(groups, group_docs) if d not in chosen]
         return [(keys[d], sc) for d, sc in best]
+
+    def _covering(self, groups: list[Group], group_docs: list) -> list[int]:
+        """The entries that hold the most of the question's weight among those holding one
+        of its rarest words (`RARE_GROUPS`), the best `COVERING` of them: a card whose long
+        text holds every word of a described effect ("steals a retainer, and an ally at
+        superior") may score less than a short ruling repeating two of them, and must still
+        be re-ranked by its coverage."""
+        words = sorted((i for i, g in enumerate(groups) if g.number is None and g.factor == 1.0),
+                       key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
+        pool: set[int] = set()
+        for i in words:
+            docs = group_docs[i]
+            if len(docs) <= self.RARE_DOCS:
+                pool.update(docs)
+        if not pool:
+            return []
+        held = dict.fromkeys(pool, 0.0)
+        for g, docs in zip(groups, group_docs):
+            if g.number is None:
+                for d in docs.intersection(held):
+                    held[d] += g.weight
+        # ties by entry order: the browser's offline search takes the same ones
+        return [d for d, _ in sorted(held.items(), key=lambda dw: (-dw[1], dw[0]))[:self.COVERING]]
 
     def _phrase_candidates(self, fname: str, term: str):
         """The entries holding `term` in field `fname` that a phrase is looked for in."""
@@ -493,7 +530,7 @@ class SearchIndex:
         for key, score in candidates:
             d = docnum[key]
             coverage = covered_of[d] / total
-            ranked.append((score * coverage * coverage * coverage * factor_of.get(d, 1.0), key, coverage))
+            ranked.append((score * coverage ** self.coverage_power * factor_of.get(d, 1.0), key, coverage))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third

@@ -19,8 +19,12 @@
   var porter2 = window.judgekitPorter2;
 
   // --- words ------------------------------------------------------------------------------
-  function fold(word) {
-    return word.normalize("NFKD").replace(/\p{M}/gu, "");
+  // accents folded as the server's analyzer folds them: its own table (whoosh's accent_map,
+  // shipped as the index's `fold`: character -> replacement), character by character
+  function fold(word, table) {
+    var out = "";
+    for (var ch of word) out += table && Object.prototype.hasOwnProperty.call(table, ch) ? table[ch] : ch;
+    return out;
   }
 
   // 1 for the same number, falling to 0 when they differ by half the larger one
@@ -104,6 +108,7 @@
     this.words = { get: function (w) { return own.call(words, w) ? words[w] : undefined; } };
     this.stems = data.stems;                                  // id -> stem (the entries' tokens)
     this.stop = new Set(data.stop);
+    this.fold = data.fold;                                    // character -> as the analyzer folds it
     this.synonyms = new Map();
     this.maxPhrase = 1;
     data.synonyms.forEach(function (pair) {
@@ -122,6 +127,7 @@
     this.boosts = data.params.field_boosts;                 // {title: 3, body: 1, context: .6}
     this.words = tables.words;
     this.stop = tables.stop;
+    this.foldTable = tables.fold;
     // arrays in the order of part.columns: the key as what follows doc/section (or "=" and the
     // key), the doc and the kind as their place in part.docs and part.kinds
     var at = {}, docs = part.docs, kinds = part.kinds;
@@ -147,6 +153,8 @@
     this.readText = readText || null;                       // chunk number -> Promise(file's JSON)
     this.n = part.n;
     this.avg = part.avg;
+    this.coveragePower = part.coverage_power;               // score x coverage ** this
+    this.sparse = new Set(data.params.sparse_fields);       // fields few entries have
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
     this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
@@ -326,7 +334,7 @@
   // the texts must have been read: readAllTexts)
   OfflineIndex.prototype.tokenTotals = function () {
     var self = this, totals = {};
-    this.fields.forEach(function (f) {
+    Object.keys(this.part.token_totals).forEach(function (f) {   // the fields whose text it has
       totals[f] = self.entries.reduce(function (sum, e) { return sum + self.tokenize(e[f]).length; }, 0);
     });
     return totals;
@@ -404,11 +412,11 @@
     var low = word.toLowerCase();
     var known = this.words.get(low);
     if (known !== undefined) return known === 0 ? null : known;
-    var folded = fold(low);
+    var folded = fold(low, this.foldTable);
     known = this.words.get(folded);
     if (known !== undefined) return known === 0 ? null : known;
     if (this.stop.has(folded)) return null;
-    return /^[a-z']+$/.test(folded) ? porter2(folded) : folded;
+    return /^[a-z'’]+$/.test(folded) ? porter2(folded) : folded;
   };
 
   // [stem, start, end] of each indexed word of `text`
@@ -420,6 +428,10 @@
       if (st !== null) out.push([st, m.index, m.index + m[0].length]);
     }
     return out;
+  };
+
+  OfflineIndex.prototype.entryIdf = function (df) {
+    return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
   };
 
   OfflineIndex.prototype.idf = function (field, term) {
@@ -438,7 +450,8 @@
       var plist = self.postingList(field, term);
       if (!plist) return;
       var fboost = self.boosts[field];
-      var idf = self.idf(field, term);
+      // a sparse field (the questions) counts a term's rarity among all the entries
+      var idf = self.sparse.has(field) ? self.entryIdf(self.dfOf(term)) : self.idf(field, term);
       var li = self.fields.indexOf(field), avg = self.avg[field], lengths = self.lengths, width = self.fields.length;
       plist.forEach(function (p) {
         var doc = p[0], tf = p[1];
@@ -468,7 +481,8 @@
   OfflineIndex.prototype.typos = function (stem) {
     if (this.typoCache.has(stem)) return this.typoCache.get(stem);
     var out = [];
-    if (stem.length >= 4 && !this.vocab.has(stem) && ALPHA.test(stem)) {
+    if (stem.length >= 4 && !this.vocab.has(stem) && !(this.knownWords && this.knownWords.has(stem)) &&
+        ALPHA.test(stem)) {
       out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
         return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
       }).sort();    // sorted, as the server lists them
@@ -485,6 +499,9 @@
         return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
           (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
       }).sort();
+      // a word the rules know extends only to words they know too (SearchIndex._extensions)
+      var known = this.knownWords;
+      if (known && known.has(stem)) out = out.filter(function (w) { return known.has(w); });
     }
     this.extCache.set(stem, out);
     return out;
@@ -622,7 +639,32 @@
     });
     var best = Array.from(scores.entries());
     best.sort(function (a, b) { return b[1] - a[1]; });    // stable, like Python's sorted
-    return best.slice(0, this.params.candidates);
+    best = best.slice(0, this.params.candidates);
+    var chosen = new Set(best.map(function (dw) { return dw[0]; }));
+    this.covering(groups, groupDocs).forEach(function (d) {
+      if (!chosen.has(d)) best.push([d, scores.get(d) || 0.0]);
+    });
+    return best;
+  };
+
+  // the entries holding the most of the question among those holding one of its rarest
+  // words (SearchIndex._covering): a long card text holding a whole described effect
+  OfflineIndex.prototype.covering = function (groups, groupDocs) {
+    var p = this.params, words = [];
+    groups.forEach(function (g, i) { if (g.number === null && g.factor === 1.0) words.push(i); });
+    words.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+    var held = new Map();
+    words.slice(0, p.rare_groups).forEach(function (i) {
+      if (groupDocs[i].size <= p.rare_docs) groupDocs[i].forEach(function (d) { held.set(d, 0.0); });
+    });
+    if (!held.size) return [];
+    groups.forEach(function (g, gi) {
+      if (g.number !== null) return;
+      held.forEach(function (w, d) { if (groupDocs[gi].has(d)) held.set(d, w + g.weight); });
+    });
+    var out = Array.from(held.entries());
+    out.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+    return out.slice(0, p.covering).map(function (dw) { return dw[0]; });
   };
 
   OfflineIndex.prototype.direct = function (text) {
@@ -735,7 +777,7 @@
       } else if (self.textFactor !== 1 && e.kind === "card") {
         factor = self.cardTextFactor(groups, e.docnum, covered);
       }
-      ranked.push([pair[1] * coverage * coverage * coverage * factor, e.key, e, coverage]);
+      ranked.push([pair[1] * Math.pow(coverage, self.coveragePower) * factor, e.key, e, coverage]);
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
     // per_section entries of a section first; the rest after every other section (as the server)

@@ -196,6 +196,8 @@
     }
     this.rules = new OfflineIndex(data, data.parts.rules, tables, reader("rules"));
     this.cards = data.parts.cards ? new OfflineIndex(data, data.parts.cards, tables, reader("cards")) : null;
+    // the rules' words are not typos in the cards (SearchIndex.known_words)
+    if (this.cards) this.cards.knownWords = this.rules.vocab;
     this.names = data.card_names && this.cards ? new CardNames(data.card_names) : null;
     this.cardGroups = data.card_groups || {};
     this.rulings = null;
@@ -254,7 +256,8 @@
       if (live.length === 2) {
         var other = 1 - pick, h = heads[pick][at[pick]], o = heads[other][at[other]];
         if (seenOf(h) >= 2 && seenOf(o) < 2 && o.score >= share * h.score) pick = other;
-        else if (o.score >= p.near_tie * h.score && o.coverage >= h.coverage + p.coverage_lead) pick = other;
+        else if (o.score >= p.near_tie * h.score && o.coverage >= h.coverage + p.coverage_lead &&
+                 h.coverage < p.lead_below) pick = other;
       }
       var next = heads[pick][at[pick]];
       at[pick] += 1;
