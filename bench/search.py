@@ -1,7 +1,8 @@
 """Search benchmark: in-process latency (snippets included) against an SQLite FTS5 baseline,
-over the rules, every card and every ruling.
+over the rules, every card and every ruling, and the relevance of judgekit's ranking beside
+the libraries' own over the same entries.
 
-    python bench/search.py [--rounds 20]
+    python bench/search.py [--rounds 20] [--no-libraries]
 
 Prints, over the queries of tests/search_queries, tests/search_questions,
 bench/heldout_queries.tsv and tests/search_cards:
@@ -12,7 +13,10 @@ bench/heldout_queries.tsv and tests/search_cards:
   machine: other processes' time is not in it);
 - SQLite FTS5 (porter tokenizer) over the same entries, OR of the query words, bm25 ranking
   with snippet(): p50/p95, and the ratio judgekit/FTS5;
-- hit@3 on each query set.
+- relevance on each query set: hit@3 and MRR (the reciprocal rank of the first expected
+  answer in the first ten) of judgekit's ranking, of whoosh's own index and searcher (BM25F,
+  the same analyzer and field weights, every field of the entries, the questions included)
+  and of SQLite FTS5 (bm25 with the same field weights, porter tokenizer), in one run.
 Figures, not assertions: run it on an idle machine.
 """
 from __future__ import annotations
@@ -34,7 +38,8 @@ from judgekit import paths  # noqa: E402
 from judgekit.rules.corpus import load_corpus  # noqa: E402
 from judgekit.rules.service import _card_entries, _cards_stamp  # noqa: E402
 from judgekit.rules.card_ranking import Search  # noqa: E402
-from judgekit.rules.search import build_index, entries_of, index_stamp  # noqa: E402
+from judgekit.rules.search import FIELD_BOOSTS, build_index, entries_of, index_stamp  # noqa: E402
+from judgekit.rules.analysis import analyze, make_analyzer  # noqa: E402
 
 
 def load_queries(path: Path) -> list[tuple[str, list[str]]]:
@@ -64,10 +69,15 @@ def timed(fn, queries: list[str], rounds: int, clock=time.perf_counter) -> list[
 
 
 def fts5(entries):
+    """SQLite FTS5 over the entries' fields (the questions they answer included), OR of the
+    query's words, bm25 with judgekit's field weights, a snippet of the body: (key, snippet)
+    of the best ten."""
     db = sqlite3.connect(":memory:")
-    db.execute("CREATE VIRTUAL TABLE e USING fts5(key UNINDEXED, title, body, tokenize='porter unicode61 remove_diacritics 2')")
-    db.executemany("INSERT INTO e(key, title, body) VALUES (?, ?, ?)",
-                   [(x.key, x.title, x.body) for x in entries])
+    db.execute("CREATE VIRTUAL TABLE e USING fts5(key UNINDEXED, title, body, context, questions, "
+               "tokenize='porter unicode61 remove_diacritics 2')")
+    db.executemany("INSERT INTO e(key, title, body, context, questions) VALUES (?, ?, ?, ?, ?)",
+                   [(x.key, x.title, x.body, x.context, getattr(x, "questions", "")) for x in entries])
+    weights = ", ".join(str(FIELD_BOOSTS.get(f, 1.0)) for f in ("title", "body", "context", "questions"))
 
     def search(q: str):
         words = re.findall(r"\w+", q.lower())
@@ -76,14 +86,58 @@ def fts5(entries):
         match = " OR ".join(f'"{w}"' for w in words)
         return db.execute(
             "SELECT key, snippet(e, 2, '<mark>', '</mark>', ' … ', 28) FROM e WHERE e MATCH ? "
-            "ORDER BY bm25(e, 3.0, 1.0) LIMIT 10", (match,)).fetchall()
+            f"ORDER BY bm25(e, 0, {weights}) LIMIT 10", (match,)).fetchall()
 
     return search
+
+
+def whoosh_bm25f(entries):
+    """whoosh's own index and searcher over the entries: the analyzer judgekit indexes with,
+    judgekit's field weights, BM25F; an OR of the query's stems over every field. Returns
+    (search: query -> keys of the best ten, build seconds)."""
+    from whoosh import fields, scoring
+    from whoosh.filedb.filestore import RamStorage
+    from whoosh.query import Or, Term
+
+    analyzer = make_analyzer()
+    names = ("title", "body", "context", "questions")
+    schema = fields.Schema(key=fields.ID(stored=True),
+                           **{f: fields.TEXT(analyzer=analyzer, field_boost=FIELD_BOOSTS.get(f, 1.0))
+                              for f in names})
+    started = time.perf_counter()
+    ix = RamStorage().create_index(schema)
+    with ix.writer() as w:
+        for x in entries:
+            w.add_document(key=x.key, **{f: getattr(x, f, "") or "" for f in names})
+    built = time.perf_counter() - started
+    searcher = ix.searcher(weighting=scoring.BM25F())
+
+    def search(q: str):
+        stems = sorted({s for s, _, _ in analyze(q)})
+        if not stems:
+            return []
+        hits = searcher.search(Or([Term(f, s) for f in names for s in stems]), limit=10)
+        return [h["key"] for h in hits]
+
+    return search, built
+
+
+def relevance(rank, qs) -> tuple[float, float]:
+    """hit@3 and MRR@10 of `rank` (query -> `doc/section` of the best ten, best first)."""
+    hits = rr = 0.0
+    for q, expected in qs:
+        got = rank(q)
+        hits += any(e in got[:3] for e in expected)
+        first = next((i for i, g in enumerate(got[:10]) if g in expected), None)
+        rr += 0.0 if first is None else 1.0 / (first + 1)
+    return hits / len(qs), rr / len(qs)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--no-libraries", action="store_true",
+                    help="skip whoosh's and FTS5's relevance (whoosh takes a while to index)")
     args = ap.parse_args()
 
     content = paths.content_dir()
@@ -114,7 +168,11 @@ def main() -> None:
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
                 ("tests/search_card_behaviour", ROOT / "tests" / "search_card_behaviour"),
-                ("bench/heldout_card_behaviour.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv")]
+                ("bench/heldout_card_behaviour.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv"),
+                ("tests/search_phone", ROOT / "tests" / "search_phone"),
+                ("bench/heldout_phone_queries.tsv", ROOT / "bench" / "heldout_phone_queries.tsv"),
+                ("tests/search_card_effects", ROOT / "tests" / "search_card_effects"),
+                ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
 
@@ -136,15 +194,22 @@ def main() -> None:
         print(f"ratio judgekit/FTS5: p50 {statistics.median(ours) / statistics.median(fts):.1f}x  "
               f"p95 {pct(ours, 95) / pct(fts, 95):.1f}x  (CPU p95 {pct(ours_cpu, 95) / pct(fts_cpu, 95):.1f}x; "
               f"target <= 3x)")
-        for name, qs in sets:
-            hits = alone = 0
-            for q, expected in qs:
-                got = [f"{h.entry.doc}/{h.entry.section}" for h in search.search(q, limit=3)[0]]
-                hits += any(e in got for e in expected)
-                rules = [f"{h.entry.doc}/{h.entry.section}" for h in search.rules.search(q, limit=3)[0]]
-                alone += any(e in rules for e in expected)
-            print(f"hit@3 on {name}: {hits}/{len(qs)} = {hits / len(qs):.3f}  (rules alone: {alone / len(qs):.3f})")
+        all_entries = entries_of(corpus) + cards
+        by_key = {x.key: f"{x.doc}/{x.section}" for x in all_entries}
 
+        def ours_rank(q):
+            return [f"{h.entry.doc}/{h.entry.section}" for h in search.search(q, limit=10)[0]]
+
+        engines = [("judgekit", ours_rank)]
+        if not args.no_libraries:
+            who, who_built = whoosh_bm25f(all_entries)
+            print(f"whoosh index of the same {len(all_entries)} entries built in {who_built:.1f} s")
+            engines.append(("whoosh BM25F", lambda q: [by_key[k] for k in who(q)]))
+            engines.append(("SQLite FTS5", lambda q: [by_key[k] for k, _ in base(q)]))
+        print("relevance: hit@3 / MRR@10" + "".join(f" | {name:>14}" for name, _ in engines))
+        for name, qs in sets:
+            cells = "".join(f" | {a:.3f} / {m:.3f}" for a, m in (relevance(rank, qs) for _, rank in engines))
+            print(f"  {name:<38} ({len(qs):>3}){cells}")
 
 if __name__ == "__main__":
     main()

@@ -43,8 +43,8 @@ from whoosh.analysis import STOP_WORDS
 from whoosh.support.charset import accent_map
 
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
-from judgekit.rules.card_ranking import (CARD_FACTOR, COVERAGE_LEAD, LEAD_BELOW, NEAR_TIE,
-                                         OWN_RULINGS, YIELD_SHARE, Search)
+from judgekit.rules.card_ranking import (CARD_FACTOR, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES,
+                                         NEAR_TIE, OWN_RULINGS, YIELD_SHARE, Search)
 from judgekit.rules.index_store import SPARSE_FIELDS
 from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
@@ -338,7 +338,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
                    "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
                    "covering": SearchIndex.COVERING, "sparse_fields": list(SPARSE_FIELDS),
-                   "lead_below": LEAD_BELOW,
+                   "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES,
                    "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
                    "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,

@@ -200,14 +200,16 @@ class Search:
 #: source's best when that one scores at least this share of it ("cancel a card as it is
 #: played": two paragraphs of the cancellation window, then the cards, not a third paragraph).
 YIELD_SHARE = 0.2
-#: Near a tie (the other source's best scores at least NEAR_TIE of this one's), the entry
-#: that holds clearly more of the question (COVERAGE_LEAD more of its weight, each by its own
-#: part's statistics) comes first.
+#: The entry that holds clearly more of the question (COVERAGE_LEAD more of its weight, each
+#: by its own part's statistics) comes first, when it scores at least NEAR_TIE of the other,
+#: the other holds less than LEAD_BELOW of the question (one that holds more answers it) and
+#: for the first LEAD_PLACES places only (past them, the scores decide): a question that
+#: describes a card ("the reaction that ends combat and sends both vampires to torpor")
+#: shares a few words with many rules, and the whole of it with one card's text.
 NEAR_TIE = 0.1
 COVERAGE_LEAD = 0.05
-#: … when the entry it would pass holds less than this share of the question (one that holds
-#: more answers it: a card matching "seating" by a typo does not pass the seating rules)
-LEAD_BELOW = 0.6
+LEAD_BELOW = 0.55
+LEAD_PLACES = 2
 
 
 def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> list[Hit]:
@@ -229,8 +231,8 @@ def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> 
             repeat, o_seen = seen.get((h.entry.doc, h.entry.section), 0), seen.get((o.entry.doc, o.entry.section), 0)
             if repeat >= 2 and o_seen < 2 and o.score >= YIELD_SHARE * h.score:
                 pick = other
-            elif o.score >= NEAR_TIE * h.score and o.coverage >= h.coverage + COVERAGE_LEAD \
-                    and h.coverage < LEAD_BELOW:
+            elif len(merged) - len(direct) < LEAD_PLACES and o.score >= NEAR_TIE * h.score \
+                    and o.coverage >= h.coverage + COVERAGE_LEAD and h.coverage < LEAD_BELOW:
                 pick = other
         h = heads[pick][at[pick]]
         at[pick] += 1

@@ -256,8 +256,8 @@
       if (live.length === 2) {
         var other = 1 - pick, h = heads[pick][at[pick]], o = heads[other][at[other]];
         if (seenOf(h) >= 2 && seenOf(o) < 2 && o.score >= share * h.score) pick = other;
-        else if (o.score >= p.near_tie * h.score && o.coverage >= h.coverage + p.coverage_lead &&
-                 h.coverage < p.lead_below) pick = other;
+        else if (merged.length - direct.length < p.lead_places && o.score >= p.near_tie * h.score &&
+                 o.coverage >= h.coverage + p.coverage_lead && h.coverage < p.lead_below) pick = other;
       }
       var next = heads[pick][at[pick]];
       at[pick] += 1;

@@ -1,0 +1,95 @@
+"""The server and the browser read words alike: one definition of tokenizing, stop words,
+accent folding and stemming (`judgekit.rules.analysis`, whoosh's analyzer), checked against
+the browser's fallback (`static/offline-index.js` `stem`/`tokenize` with
+`static/porter2.js`, run in Node) over every word of the corpus, of the questions the
+entries answer and of the query sets; and the whoosh judgekit depends on imports and
+compiles without a warning."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
+import pytest
+from whoosh.analysis import STOP_WORDS
+
+from judgekit import paths
+from judgekit.offline.search_index import fold_table
+from judgekit.rules.analysis import WORD, analyze
+from judgekit.rules.service import RulesService
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "judgekit" / "static"
+
+NODE_SCRIPT = r"""
+const fs = require("fs"), vm = require("vm");
+const [, , staticDir, inputPath] = process.argv;
+const ctx = { window: {} };
+vm.createContext(ctx);
+for (const f of ["porter2.js", "offline-index.js"]) vm.runInContext(fs.readFileSync(staticDir + "/" + f, "utf8"), ctx);
+const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+// the browser's own reading, with no table of known words: what it does for a word the
+// offline index does not ship
+const P = ctx.window.judgekitOfflineIndex.OfflineIndex.prototype;
+const self = { words: new Map(), stop: new Set(data.stop), foldTable: data.fold };
+self.stem = P.stem;
+const out = { words: data.words.map((w) => self.stem(w)),
+              texts: data.texts.map((t) => P.tokenize.call(self, t).map((x) => x[0])) };
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _query_texts() -> list[str]:
+    out = []
+    for path in [*ROOT.glob("tests/search_*"), *ROOT.glob("bench/*.tsv")]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                out.append(line.split("\t")[0])
+    return out
+
+
+@pytest.fixture(scope="module")
+def texts(tmp_path_factory) -> list[str]:
+    svc = RulesService.open(paths.content_dir(), tmp_path_factory.mktemp("ix") / "index")
+    out = _query_texts()
+    for e in svc.search.entries.values():
+        out += [e.title, e.body, e.context, e.questions]
+    return [t for t in out if t]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_stems_and_tokenizes_every_word_as_the_server(texts, tmp_path):
+    words = sorted({w for t in texts for w in re.findall(WORD, t)})
+    sample = _query_texts() + [t for t in texts if len(t) < 2000][:3000]
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps({"stop": sorted(STOP_WORDS), "fold": fold_table(),
+                                   "words": words, "texts": sample}))
+    script = tmp_path / "parity.js"
+    script.write_text(NODE_SCRIPT)
+    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                    capture_output=True, text=True).stdout)
+    assert len(words) > 9000      # the corpus, the questions and the query sets
+    differ = [(w, js, [s for s, _, _ in analyze(w)]) for w, js in zip(words, got["words"])
+              if [js] != [s for s, _, _ in analyze(w)] and not (js is None and not analyze(w))]
+    assert differ == [], f"{len(differ)} words stem differently, e.g. {differ[:10]}"
+    tok_differ = [t for t, js in zip(sample, got["texts"]) if js != [s for s, _, _ in analyze(t)]]
+    assert tok_differ == [], f"{len(tok_differ)} texts tokenize differently, e.g. {tok_differ[:3]}"
+
+
+def test_whoosh_imports_and_compiles_without_warnings():
+    """The analyzer's modules of the whoosh judgekit depends on, compiled from source with
+    every warning shown (Python 3.12 turns an invalid escape into a SyntaxWarning; 3.11
+    reports it as a DeprecationWarning): none."""
+    import whoosh
+    root = Path(whoosh.__file__).parent
+    used = ["analysis", "lang/porter2.py", "support/charset.py", "compat.py", "util"]
+    files = [p for u in used for p in ((root / u).rglob("*.py") if (root / u).is_dir() else [root / u])]
+    assert len(files) > 5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for p in files:
+            compile(p.read_text(encoding="utf-8"), str(p), "exec")
+    assert [f"{w.filename}: {w.message}" for w in caught] == []
