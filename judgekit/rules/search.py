@@ -38,7 +38,12 @@ from judgekit.rules.index_store import build_index as store_index
 from judgekit.rules.snippets import escaped_offsets, snippet_and_url
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
-MAX_QUERY = 500
+#: The longest question taken: a message pasted from a chat, sub-questions and all. Longer
+#: is not a question a person types (a 400 says so).
+MAX_QUERY = 4000
+#: A long question is ranked on its most informative words: at most this many groups (the
+#: rarest; question words weigh little and go first), in the question's order.
+MAX_GROUPS = 24
 # Bump when the analyzer or the entries change: the index is then rebuilt.
 INDEX_VERSION = "9"
 
@@ -363,7 +368,42 @@ class SearchIndex:
             alts, weight, factor = self._word_group(items[i:i + n], tuple(st for _, st in seq[i:i + n]))
             groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
             i += n
+        if len(groups) > MAX_GROUPS:
+            # a long question: its most informative words, in their order (ties: the first)
+            kept = set(sorted(range(len(groups)), key=lambda k: (-groups[k].weight, k))[:MAX_GROUPS])
+            groups = [g for k, g in enumerate(groups) if k in kept]
         return groups
+
+    def groups_of(self, text: str) -> list[Group]:
+        """The groups the query is ranked on (`_groups`), for what is said about an answer."""
+        return self._groups(text)
+
+    @property
+    def question_stems(self) -> frozenset[str]:
+        return self._question
+
+    def in_own_text(self, stem: str) -> bool:
+        """Whether an entry's own text (title, body, context: not the questions it answers)
+        holds the stem: the rules' word, not only an everyday one."""
+        terms = self.postings.terms
+        return stem in terms["body"] or stem in terms["title"] or stem in terms["context"]
+
+    def in_own_text_phrase(self, phrase: str) -> bool:
+        stems = [s for s, _, _ in analyze(phrase)]
+        return bool(stems) and all(self.in_own_text(s) for s in stems)
+
+    def titles_asked_with(self, stem: str, n: int) -> list[str]:
+        """The titles (without number or example) of the `n` entries whose questions hold
+        the stem most, as a search finds them again: the rules' words for an everyday word."""
+        plist = self.postings.terms.get("questions", {}).get(stem, ())
+        out: list[str] = []
+        for doc, _ in sorted(plist, key=lambda dw: (-dw[1], dw[0])):
+            title = plain_title(self.entries[self.postings.keys[doc]].title)
+            if title and title not in out:
+                out.append(title)
+            if len(out) >= n:
+                break
+        return out
 
     @lru_cache(maxsize=8192)
     def _word_group(self, items: tuple[str, ...], key: tuple[str, ...]):
@@ -426,8 +466,9 @@ class SearchIndex:
         # phrases: synonym phrases and adjacent query words found together
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]
         stems = [st for st, _, _ in query_tokens(text)]
+        kept = {s for g in groups for alt in g.alts for s in alt}   # a long question's chosen words
         phrases += [((a, b), 0.6 * (QUESTION_FACTOR if a in question or b in question else 1.0))
-                    for a, b in zip(stems, stems[1:]) if a != b]
+                    for a, b in zip(stems, stems[1:]) if a != b and a in kept and b in kept]
         for alt, boost in phrases:
             if not all(a in self.df for a in alt):
                 continue
@@ -577,6 +618,15 @@ class SearchIndex:
     def _snippet_and_url(self, e: Entry, stems, width: int = 28) -> tuple[str, str]:
         return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width,
                                self._escaped[e.key])
+
+
+NUMBER_PREFIX = re.compile(r"^(?:Appendix\s+)?(?:[A-Z]|\d+)(?:\.\d+)*\.\s+")
+
+
+def plain_title(title: str) -> str:
+    """An entry's title as words to search: "3.7.2. Victory Point Scoring" -> "Victory Point
+    Scoring"; an example's or a term's, its first part ("Votes and referendum terms")."""
+    return NUMBER_PREFIX.sub("", title.split(" — ")[0]).strip()
 
 
 def check_query(text) -> str:
