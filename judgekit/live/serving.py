@@ -33,13 +33,11 @@ thing.
 from __future__ import annotations
 
 import logging
-import select
 import sys
 import threading
 from typing import Any
 
 from judgekit.live.hub import Hub, Subscription
-from judgekit.rules.search_api import ANSWERED as SEARCH_ANSWERED
 
 log = logging.getLogger("judgekit.live")
 
@@ -168,9 +166,6 @@ if HTTPChannel is not None:
 
         def get_environment(self):
             environ = super().get_environment()
-            answered = getattr(self.request, "judgekit_answered", None)
-            if answered is not None:   # a search worker's answer (`search_loop`)
-                environ[SEARCH_ANSWERED] = answered
             if getattr(self.channel.server, "judgekit_hub", None) is not None:
                 environ[ADOPT_KEY] = self._adopt
             return environ
@@ -280,60 +275,15 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
     return server
 
 
-def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None,
-          search_workers: int | None = None) -> None:
-    """Serve `app` until interrupted (what `judgekit serve` runs). `search_workers`: the
-    processes that answer /api/search (`judgekit.rules.search_pool`; None: as many as
-    `default_workers()` says, 0: none, every search in this process)."""
+def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None) -> None:
+    """Serve `app` until interrupted (what `judgekit serve` runs)."""
     server = create_server(app, host=host, port=port, threads=threads, connections=connections)
     hub = getattr(server, "judgekit_hub", None)
-    pool = search_pool(app, search_workers)
-    loop = route_searches(server, pool) if pool is not None else None
     try:
         server.run()
     finally:
-        if loop is not None:
-            loop.close()
-        if pool is not None:
-            pool.close()
         if hub is not None:
             hub.stop()
-
-
-def search_pool(app, size: int | None):
-    """The app's search workers, not started (None when `size` is 0, where the event loop
-    cannot watch their pipes: without `poll()`, waitress's loop takes sockets only, or
-    where their answers could not reach the fast path)."""
-    from judgekit.rules.search_api import SearchFastPath
-    from judgekit.rules.search_pool import SearchPool
-    if size != 0 and not hasattr(select, "poll"):
-        log.warning("search workers need poll() (not on this platform): searching in process")
-        return None
-    if size != 0 and not (supported() and isinstance(app.wsgi_app, SearchFastPath)):
-        # the answer reaches the fast path through the task's environ (`LiveTask`): without
-        # either, the event loop would search again itself
-        log.warning("search workers need this waitress's hand-over and the search fast path: "
-                    "searching in process")
-        return None
-    service = app.extensions["rules"]
-    pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], size,
-                      stamp=service.search.stamp)
-    return pool if pool.size > 0 else None
-
-
-def route_searches(server, pool):
-    """Let the event loop hand the search box's requests to `pool`'s workers as they become
-    ready (`judgekit.live.search_loop`); everything else, and every search until a worker
-    is ready, goes to the server's threads. Starts the pool; returns the `SearchLoop`."""
-    from judgekit.live.search_loop import SearchLoop
-    listeners = _listeners(server)
-    loop = SearchLoop(listeners[0], pool, server.task_dispatcher)
-    for s in listeners:
-        s.add_task = loop.add_task
-        s.pull_trigger = loop.pull_trigger
-    server.judgekit_searches = loop
-    pool.start()
-    return loop
 
 
 def run_in_thread(app, **kw: Any):
@@ -353,6 +303,3 @@ def stop(server) -> None:
         hub.stop()
     server.close()
     server.task_dispatcher.shutdown(timeout=5)
-    searches = getattr(server, "judgekit_searches", None)
-    if searches is not None:
-        searches.close()
