@@ -32,11 +32,13 @@ thing.
 """
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import threading
 from typing import Any
 
+from judgekit.live.devices import Devices
 from judgekit.live.hub import Hub, Subscription
 
 log = logging.getLogger("judgekit.live")
@@ -171,6 +173,10 @@ if HTTPChannel is not None:
             return environ
 
         def _adopt(self, subscription: Subscription) -> bool:
+            """Let the response go on as a stream; False when its device holds as many
+            streams as it may (`judgekit.live.devices`): the view answers 429 then."""
+            if not self.channel.count_stream():
+                return False
             self.subscription = subscription
             return True
 
@@ -190,13 +196,52 @@ if HTTPChannel is not None:
 
         task_class = LiveTask
         streaming = False
+        device = "?"
+        refused = False      # over its device's cap: answered 429 at once, then closed
+        _counted = False     # counted in the server's `Devices` (released when closed)
+        _stream_counted = False
+        _release_lock = threading.Lock()
+
+        def __init__(self, server, sock, addr, adj, map=None):
+            super().__init__(server, sock, addr, adj, map)
+            self.device = device_of(addr)
+            devices = getattr(server, "judgekit_devices", None)
+            if devices is None:
+                return
+            if devices.connect(self.device):
+                self._counted = True
+            else:
+                self.refused = True
+                self.write_soon(refusal(f"This device has {devices.per_device} connections open to the server "
+                                        "(the most one device may hold): close some pages and try again."))
+                self.close_when_flushed = True
+
+        def count_stream(self) -> bool:
+            devices = getattr(self.server, "judgekit_devices", None)
+            if devices is None or self._stream_counted:
+                return True
+            if not devices.open_stream(self.device):
+                return False
+            self._stream_counted = True
+            return True
+
+        def del_channel(self, map=None):
+            super().del_channel(map)
+            devices = getattr(self.server, "judgekit_devices", None)
+            with self._release_lock:
+                counted, stream, self._counted, self._stream_counted = self._counted, self._stream_counted, False, False
+            if devices is not None:
+                if counted:
+                    devices.disconnect(self.device)
+                if stream:
+                    devices.close_stream(self.device)
 
         def hand_over(self, sub: Subscription, chunked: bool) -> None:
             self.streaming = True
             self.server.judgekit_hub.add(ChannelSink(self, chunked), sub)
 
         def received(self, data):
-            if self.streaming:
+            if self.streaming or self.refused:
                 return True
             return super().received(data)
 
@@ -218,6 +263,22 @@ if HTTPChannel is not None:
                 self.will_close = True
             if self.will_close:
                 self.handle_close()
+
+
+def device_of(addr) -> str:
+    """The device a connection comes from: its peer's address (a venue's phones each have
+    their own on its network)."""
+    if isinstance(addr, tuple) and addr:
+        return str(addr[0])
+    return str(addr or "?")
+
+
+def refusal(message: str, retry_after: int = 30) -> bytes:
+    """A whole 429 response that closes its connection (sent before the request is read)."""
+    body = json.dumps({"error": message, "status": 429, "retry_after": retry_after}).encode("utf-8")
+    return (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+            b"Retry-After: %d\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
+            % (retry_after, len(body), body))
 
 
 def _raise_file_limit(wanted: int) -> None:
@@ -254,9 +315,11 @@ def _listeners(server) -> list:
 
 
 def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: int = 8,
-                  connections: int | None = None, **kw: Any):
+                  connections: int | None = None, devices: Devices | None = None, **kw: Any):
     """A waitress server for `app` whose live streams hold no worker thread (see the
-    module). `server.judgekit_hub` is its hub; `server.run()` serves until interrupted."""
+    module). `server.judgekit_hub` is its hub; `server.judgekit_devices` counts what each
+    device holds (`devices`: its caps; default `Devices(limit)`); `server.run()` serves
+    until interrupted."""
     limit = connection_limit(connections)
     _raise_file_limit(limit)
     # waitress logs a line for every request that waits for a thread: a flood under load
@@ -268,10 +331,13 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
         log.warning("this waitress cannot hand streams over: live pages poll instead")
         return server
     hub = Hub(app.config["DATABASE"]).start()
+    devices = devices or Devices(limit)
     for s in _listeners(server):
         s.channel_class = LiveChannel
         s.judgekit_hub = hub
+        s.judgekit_devices = devices
     server.judgekit_hub = hub
+    server.judgekit_devices = devices
     return server
 
 

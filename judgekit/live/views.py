@@ -33,6 +33,7 @@ bp.record_once(lambda state: feed.install())  # the recorder's appends tell the 
 
 RETRY_MS = {"push": 2000, "poll": 5000}  # a dropped stream reconnects / a polling page asks again
 MAX_BACKLOG = 500   # more missed than this: the page reloads its state instead (a `reset`)
+RETRY_CLOSED_S = 30  # a refused stream: static/live.js polls and asks for the stream again after this
 BOOT = secrets.token_hex(6)  # this process: a page that sees another reloads its state
 
 
@@ -91,8 +92,10 @@ def stream(tid):
         if data is not None:
             parts.append(data)
     body = b"".join(parts)
-    if adopt:
-        adopt(hub.Subscription(t["id"], audience, upto))
+    if adopt and not adopt(hub.Subscription(t["id"], audience, upto)):
+        raise ApiError(429, "This device has as many live pages open as it may: this page asks for news every "
+                            "few seconds instead. Close a page to get live updates again.", field=None,
+                       retry_after=RETRY_CLOSED_S)
     # under waitress the answer must not carry a length: it goes on after this body
     resp = Response(iter([body]) if adopt else body, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache, no-store"
