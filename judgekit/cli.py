@@ -382,8 +382,9 @@ def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> N
         data = fh.read(MAX_BYTES + 1)
     db = _open_migrated(ctx)
     try:
-        out = store.import_workbook(db, data, organizer=organizer)
-        issued = issue_codes(db, out["tournament"])
+        # the event and its codes in one transaction: a crash leaves both or neither
+        out = store.import_workbook(db, data, organizer=organizer, then=lambda tid: issue_codes(db, tid))
+        issued = out["then"]
     except store.TournamentError as exc:
         problems = exc.extra.get("problems") or []
         for line in problems[1:]:

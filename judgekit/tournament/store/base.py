@@ -120,7 +120,7 @@ def get_tournament(db, tournament_id: Any) -> dict:
 
 # Kept in the tournament's row for the server's own use, never sent: the check-in secret
 # makes the code shown at the venue (`judgekit.tournament.checkin`).
-SECRET_FIELDS = ("checkin_secret",)
+SECRET_FIELDS = ("checkin_secret", "client_id")   # client_id: a retried create signs its sender in
 
 
 def without_secrets(t: dict) -> dict:

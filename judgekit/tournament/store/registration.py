@@ -30,13 +30,14 @@ from judgekit.tournament.store.base import (
 )
 
 
-def create_tournament(db, data: dict) -> int:
+def create_tournament(db, data: dict, *, client_id: str | None = None) -> int:
     """A new tournament. `data`: name, date, location, level (a key of `levels.LEVELS` or
     its VEKN name: "standard", "National Championship"...), rounds_planned (2-10
     preliminary rounds), time_limit_min (≥ 120, 3.1.1), final_time_limit_min, has_final
     (3.1.6 allows none below 8 players), catalog (the penalty catalog id, default: the
     default catalog), and the details the VEKN's report needs (`EVENT_FIELDS`: the VEKN
-    event id, city, format, head judge, assistant judges, organizer)."""
+    event id, city, format, head judge, assistant judges, organizer). `client_id`: the
+    creating client's id for the request (`event_by_client_id` finds the event again)."""
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the tournament's fields")
     name = _clean_text(data.get("name"), "name", required=True, max_len=MAX_LEN["tournament"])
@@ -55,7 +56,17 @@ def create_tournament(db, data: dict) -> int:
         "created_at": now(),
     }
     row.update(_event_fields(data, partial=False))
+    if client_id is not None:
+        row["client_id"] = client_id
     return db[T_TOURNAMENTS].insert(row).last_pk
+
+
+def event_by_client_id(db, client_id: str | None) -> dict | None:
+    """The event a create (or an import) with this client id made, or None."""
+    if not client_id:
+        return None
+    rows = list(db[T_TOURNAMENTS].rows_where("client_id = ?", [client_id], limit=1))
+    return rows[0] if rows else None
 
 
 # The event's details for the VEKN's report and the Archon workbook (Tournament Info)
