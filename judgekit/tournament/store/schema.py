@@ -107,3 +107,5 @@ def migrate(db: sqlite_utils.Database) -> None:
     }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id"), ("player_id", T_PLAYERS, "id")],
         if_not_exists=True)
     db[T_PLAYER_CHANGES].create_index(["tournament_id", "player_id"], if_not_exists=True)
+    if "device" not in db[T_PLAYER_CHANGES].columns_dict:   # where a phone check-in came from
+        db[T_PLAYER_CHANGES].add_column("device", str)
