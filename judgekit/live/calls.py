@@ -26,6 +26,7 @@ import sqlite_utils
 
 from judgekit.db import transaction
 from judgekit.errors import parse_int
+from judgekit.inputs import visible_text
 from judgekit.live import journal
 from judgekit.recorder.clock import to_epoch
 from judgekit.tournament import store as tstore
@@ -203,7 +204,7 @@ def _clean_text(value: Any, name: str, limit: int) -> str | None | Refusal:
         return None
     if not isinstance(value, str):
         return Refusal(400, f"{name} must be text.", name)
-    text = " ".join(value.split())
+    text = visible_text(value)
     if len(text) > limit:
         return Refusal(400, f"{name} is too long (at most {limit} characters).", name)
     return text or None
