@@ -78,7 +78,9 @@ class Page:
 
     def connect(self) -> None:
         """Open (or reopen, as EventSource: the same URL and Last-Event-ID) the stream."""
-        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        # from its phone's address: each page is a device of its own to the server
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=30,
+                                             source_address=(self.fetcher.device, 0))
         self.sock.setblocking(False)
         head = f"GET {self.url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if self.fetcher.cookie:

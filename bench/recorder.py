@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -246,12 +247,24 @@ def proc_figures(pid: int) -> tuple[float, float]:
     return rss, (int(fields[11]) + int(fields[12])) / ticks
 
 
+_DEVICES = itertools.count(1)
+
+
+def next_device() -> str:
+    """A loopback address of its own (127.0.x.y): each phone is its own device to the
+    server, which caps what one device may hold (judgekit/live/devices.py)."""
+    n = next(_DEVICES)
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
 class Phone:
     """One recorder page: its session cookie and CSRF token, a keep-alive connection pool
-    (a browser opens a second connection when the first is busy), what it knows of the game."""
+    (a browser opens a second connection when the first is busy), what it knows of the game.
+    Each phone connects from an address of its own (`next_device`)."""
 
     def __init__(self, port: int, gid: int, legacy: bool):
         self.port, self.gid, self.legacy = port, gid, legacy
+        self.device = next_device()
         self.api = f"/api/games/{gid}"
         self.pool: list[http.client.HTTPConnection] = []
         self.lock = threading.Lock()
@@ -263,7 +276,8 @@ class Phone:
     def request(self, method: str, path: str, body=None, extra=None, raw: str | None = None) -> tuple[int, bytes, dict]:
         with self.lock:
             reused = bool(self.pool)
-            conn = self.pool.pop() if reused else http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn = self.pool.pop() if reused else http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                                       source_address=(self.device, 0))
         headers = {"Accept": "application/json", "X-CSRF-Token": self.csrf}
         if self.cookie:
             headers["Cookie"] = self.cookie
@@ -283,7 +297,7 @@ class Phone:
                 raise
             # a kept-alive connection the server closed while it sat idle (waitress's
             # channel_timeout): a browser sends the request again on a new one, so do we
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.device, 0))
             try:
                 conn.request(method, path, body, headers)
                 r = conn.getresponse()

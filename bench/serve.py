@@ -50,6 +50,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
+from proctree import describe, descendants
+
 ROOT = Path(__file__).resolve().parents[1]
 QUERY_FILES = [ROOT / "tests" / "search_queries", ROOT / "tests" / "search_questions",
                ROOT / "bench" / "heldout_queries.tsv", ROOT / "tests" / "search_cards",
@@ -75,27 +77,9 @@ def _own_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def descendants(pid: int) -> list[int]:
-    """The processes `pid` started, and theirs (the server's search workers)."""
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue
-            parents.setdefault(ppid, []).append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time so far of a process (its threads) and of the processes it
-    started (the search workers): the server's whole cost."""
+    started: the server's whole cost."""
     total = _own_cpu(pid)
     for child in descendants(pid):
         try:
@@ -103,10 +87,6 @@ def cpu_seconds(pid: int) -> float:
         except OSError:   # ended meanwhile
             pass
     return total
-
-
-def workers_rss_mb(pid: int) -> float:
-    return sum(rss_mb(child) for child in descendants(pid))
 
 
 def pct(values, p):
@@ -287,7 +267,7 @@ def run_load(port: int, pid: int, queries: list[str], requests: int, clients: in
             "p50": statistics.median(latencies), "p95": pct(latencies, 95), "p99": pct(latencies, 99),
             "max": max(latencies), "errors": errors, "cpu_ms": cpu * 1000 / max(1, len(latencies)),
             "own_cpu_ms": own * 1000 / max(1, len(latencies)),
-            "rss": rss_mb(pid), "workers_rss": workers_rss_mb(pid), "workers": len(descendants(pid)),
+            "rss": rss_mb(pid), "tree": describe(pid),
             "client_cpu_ms": client_cpu * 1000 / max(1, len(latencies))}
 
 
@@ -361,15 +341,13 @@ def report_paced(label: str, r: dict, judges: int) -> None:
           f"server CPU {r['cpu_ms']:.2f} ms/request ({r['cpu_share'] * 100:.0f} % of a core); RSS {r['rss']:.0f} MB")
 
 
-def serve(instance: str, cache: bool, threads: int | None, workers: int | None = None):
+def serve(instance: str, cache: bool, threads: int | None):
     env = dict(os.environ, JUDGEKIT_INSTANCE=instance)
     env["JUDGEKIT_SEARCH_CACHE"] = "2048" if cache else "0"
     port = free_port()
     cmd = [sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)]
     if threads:
         cmd += ["--threads", str(threads)]
-    if workers is not None:
-        cmd += ["--search-workers", str(workers)]
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while time.perf_counter() - started < 30:
@@ -389,8 +367,8 @@ def report(label: str, r: dict, clients: int) -> None:
           f"errors: {len(r['errors'])}{' ' + str(r['errors'][:3]) if r['errors'] else ''}")
     print(f"    latency p50 {r['p50']:.1f} ms  p95 {r['p95']:.1f} ms  p99 {r['p99']:.1f} ms  "
           f"max {r['max']:.1f} ms  (target p95 <= 20 ms); server CPU {r['cpu_ms']:.2f} ms/request "
-          f"({r['own_cpu_ms']:.2f} in its own process, the rest in its search workers); RSS {r['rss']:.0f} MB (target <= 150 MB), and "
-          f"{r['workers_rss']:.0f} MB in {r['workers']} worker process(es); "
+          f"({r['own_cpu_ms']:.2f} in its own process); RSS {r['rss']:.0f} MB (target <= 150 MB); "
+          f"the process tree: {r['tree']} (target <= 200 MB); "
           f"the clients' own CPU {r['client_cpu_ms']:.2f} ms/request")
 
 
@@ -399,8 +377,6 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=6000, help="requests per run (default 6000)")
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--threads", type=int, default=None, help="judgekit serve --threads (default: its own)")
-    ap.add_argument("--search-workers", type=int, default=None,
-                    help="judgekit serve --search-workers (default: its own; 0: search in the server's process)")
     ap.add_argument("--only", choices=("uncached", "cached"), help="run one of the two servers")
     ap.add_argument("--paced-seconds", type=float, default=30.0,
                     help="how long the judges type in the paced model (0: skip it; default 30)")
@@ -417,7 +393,7 @@ def main() -> None:
         for label, cache, queries in (("uncached", False, typed), ("cached", True, whole)):
             if args.only and args.only != label:
                 continue
-            proc, port, first = serve(instance, cache, args.threads, args.search_workers)
+            proc, port, first = serve(instance, cache, args.threads)
             try:
                 if label == "uncached":
                     print(f"cold start to first /api/search answer (index present): {first:.2f} s "
@@ -430,9 +406,8 @@ def main() -> None:
                 else:
                     requests = args.requests
                     print(f"cached: search result cache on, the {len(queries)} whole queries sent over and over")
-                # the search workers open their index in the first second after the start
-                # (searches are answered in process until then): a second of load first,
-                # not counted, so that the figures are the server's for the rest of the day
+                # a second of load first, not counted, so that the figures are the
+                # server's for the rest of the day
                 warm_until = time.perf_counter() + 1.5
                 while time.perf_counter() < warm_until:
                     run_load(port, proc.pid, whole[:200], 200, args.clients)

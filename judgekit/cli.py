@@ -61,14 +61,9 @@ def make_app(ctx: click.Context, quiet: bool = False):
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
 @click.option("--connections", default=None, type=click.IntRange(50, 10000),
               help="Most connections open at once (default 1000; live pages keep one each, no thread).")
-@click.option("--search-workers", default=None, type=click.IntRange(0, 16), envvar="JUDGEKIT_SEARCH_WORKERS",
-              help="Processes answering the search box (default: 2 on two cores, one per core beyond "
-                   "the first up to 4; 0: none, the server searches itself, as on systems without "
-                   "poll(), such as Windows).")
 @instance_option
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None,
-          search_workers: int | None) -> None:
+def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None) -> None:
     """Start the app on a production WSGI server (waitress)."""
     from judgekit import malloc
     from judgekit.live import serving
@@ -96,8 +91,7 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
     try:
         # live streams (the room display, judges' pages) are handed to a hub: no worker
         # thread each (judgekit/live/serving.py, docs/live.md)
-        serving.serve(app, host=host, port=port, threads=threads, connections=connections,
-                      search_workers=search_workers)
+        serving.serve(app, host=host, port=port, threads=threads, connections=connections)
     except OSError as exc:
         raise Fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
@@ -388,8 +382,9 @@ def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> N
         data = fh.read(MAX_BYTES + 1)
     db = _open_migrated(ctx)
     try:
-        out = store.import_workbook(db, data, organizer=organizer)
-        issued = issue_codes(db, out["tournament"])
+        # the event and its codes in one transaction: a crash leaves both or neither
+        out = store.import_workbook(db, data, organizer=organizer, then=lambda tid: issue_codes(db, tid))
+        issued = out["then"]
     except store.TournamentError as exc:
         problems = exc.extra.get("problems") or []
         for line in problems[1:]:

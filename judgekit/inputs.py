@@ -9,6 +9,11 @@
 - `text_problem(s)`: why a text is refused (a lone surrogate such as "\\ud800", which no
   UTF-8 can carry; a NUL character), or None. Forms, query strings and the headers used as
   text are checked with it too (`judgekit.views.check_text_input`).
+- `visible_text(s)`: a name or a short text as stored: invisible formatting characters
+  taken out (direction overrides and isolates such as U+202E, zero-width spaces such as
+  U+200B, tag characters, other controls), white space collapsed. Every name that enters
+  (the tournament store's text fields: a form, the API, a pasted list, the workbook import;
+  judge calls) passes through it, so a name cannot display misleadingly in a list.
 - `loads_stored(text)`: JSON read back from the database, with any lone surrogate already
   stored (before these checks existed) replaced by U+FFFD, so a page never fails to encode
   a row it shows.
@@ -28,6 +33,16 @@ MAX_NUMBER_DIGITS = 4000  # below Python's own limit for reading a whole number 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # a JSON string, escapes and all
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Invisible characters that change how a text displays without being seen: the soft hyphen,
+# the combining grapheme joiner, the Arabic letter mark, Hangul and Khmer fillers, the
+# Mongolian vowel separator, zero-width space, left-to-right and right-to-left marks,
+# embeddings and overrides (U+202A-U+202E), word joiner and invisible operators, isolates
+# and deprecated format controls (U+2066-U+206F), the byte order mark, interlinear
+# annotation marks, tag characters (U+E0000-U+E007F), and C0/C1 controls. Zero-width
+# joiner and non-joiner (U+200C, U+200D) stay: scripts and emoji need them.
+_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5"
+                        "\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff"
+                        "\uffa0\ufff9-\ufffb\U000e0000-\U000e007f]")
 
 
 class _Refused(ValueError):
@@ -70,6 +85,14 @@ def text_problem(value: str) -> str | None:
         if m:
             return f"is not valid Unicode: it has a lone surrogate (U+{ord(m.group()):04X})"
     return None
+
+
+def visible_text(value: str) -> str:
+    """`value` without invisible formatting characters (`_INVISIBLE`: U+202E, U+200B, tag
+    characters, ...), runs of white space as one space, trimmed."""
+    if not value.isascii() or not value.isprintable():
+        value = _INVISIBLE.sub("", value)
+    return " ".join(value.split())
 
 
 def _float(text: str) -> float | _NotFinite:

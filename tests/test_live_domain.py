@@ -198,23 +198,35 @@ def test_no_call_between_rounds_nor_for_a_finished_table(db, event):
     assert isinstance(res, calls.Refusal) and res.status == 409 and "No round" in res.message
 
 
-def test_a_flood_of_calls_is_limited_per_table_and_per_device(db, event, monkeypatch):
+def test_a_flood_of_calls_is_limited_per_device_never_for_the_table_nor_a_judge(db, event, monkeypatch):
+    """Issue 28: four bogus calls from one phone, closed by a judge, must not lock the other
+    phones of the table nor the judges out (the limit counted every device)."""
     monkeypatch.setattr(calls, "PER_ORIGIN", calls.PER_TABLE + 2)   # two tables in this event
     tid = event["tid"]
     for k in range(calls.PER_TABLE):
         done = calls.open_call(db, tid, 1, origin="10.0.0.5")
         assert isinstance(done, calls.Done) and not done.duplicate
-        calls.close(db, tid, done.call["id"], judge="Jo")
-    res = calls.open_call(db, tid, 1, origin="10.0.0.6")
+        closed = calls.close(db, tid, done.call["id"], judge="Jo", bogus=True)
+        assert closed.call["bogus"] is True
+    res = calls.open_call(db, tid, 1, origin="10.0.0.5")
     assert isinstance(res, calls.Refusal) and res.status == 429 and res.extra["retry_after"] > 0
-    assert "times in the last 15 minutes" in res.message
+    assert "This device called a judge to table 1 4 times" in res.message
+    assert "4 of them were closed by a judge as not needed" in res.message
+    other_phone = calls.open_call(db, tid, 1, origin="10.0.0.6")
+    assert isinstance(other_phone, calls.Done) and not other_phone.duplicate
+    calls.close(db, tid, other_phone.call["id"], judge="Jo")
+    assert other_phone.call["bogus"] is False
+    for k in range(calls.PER_TABLE + 3):   # a signed-in judge (no origin) is never refused
+        judge_call = calls.open_call(db, tid, 1, origin=None)
+        assert isinstance(judge_call, calls.Done), judge_call
+        calls.close(db, tid, judge_call.call["id"], judge="Jo")
     for k in range(calls.PER_ORIGIN - calls.PER_TABLE):
         done = calls.open_call(db, tid, 2, origin="10.0.0.5")
         assert isinstance(done, calls.Done), done
         calls.close(db, tid, done.call["id"], judge="Jo")
     res = calls.open_call(db, tid, 2, origin="10.0.0.5")
-    assert isinstance(res, calls.Refusal) and res.status == 429 and "This device" in res.message
-    assert len(calls.calls(db, tid)) == calls.PER_ORIGIN
+    assert isinstance(res, calls.Refusal) and res.status == 429 and "This device made" in res.message
+    assert calls.close(db, tid, done.call["id"], judge="Jo", bogus="yes").status in (400, 409)
 
 
 def test_claim_close_and_the_time_at_the_table(db, event):

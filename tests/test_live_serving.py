@@ -5,6 +5,7 @@ nothing. Waits are for conditions (a deadline, never a fixed sleep)."""
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import socket
 import time
@@ -24,11 +25,18 @@ def until(condition, timeout=20.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-class Reader:
-    """One open stream over a raw socket: what arrived so far, its events by kind."""
+_devices = itertools.count(1)
 
-    def __init__(self, port: int, path: str, headers: dict | None = None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+
+class Reader:
+    """One open stream over a raw socket: what arrived so far, its events by kind. Each
+    reader is its own device (a loopback address of its own: 127.0.1.x, ...), as each page
+    of a venue is on a phone of its own (a device may hold a few streams only)."""
+
+    def __init__(self, port: int, path: str, headers: dict | None = None, device: str | None = None):
+        n = next(_devices)
+        device = device or f"127.0.{1 + n // 250}.{1 + n % 250}"
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(device, 0))
         self.sock.setblocking(False)
         extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{extra}\r\n".encode())

@@ -174,6 +174,35 @@ def test_a_flood_gets_429_with_retry_after(client, hall, monkeypatch):
     assert "the judges know" in r.get_json()["error"]
 
 
+def test_a_bogus_call_is_said_so_to_its_phone_only_and_locks_nobody_else_out(client, hall, monkeypatch):
+    """Issue 28: one phone's bogus calls locked the table (every phone, the judges) out."""
+    from judgekit.live import calls
+    tid, org = hall["tid"], hall["org"]
+    phone = {"REMOTE_ADDR": "10.0.0.5"}
+    other = {"REMOTE_ADDR": "10.0.0.6"}
+    for k in range(calls.PER_TABLE):
+        call = client.post(f"/api/tournaments/{tid}/calls", json={"table": 1},
+                           environ_base=phone).get_json()["call"]
+        r = client.post(f"/api/tournaments/{tid}/calls/{call['call']}/close", headers=org, json={"bogus": True})
+        assert r.status_code == 200 and r.get_json()["call"]["bogus"] is True
+    mine = client.get(f"/api/tournaments/{tid}/calls/{call['call']}", environ_base=phone).get_json()["call"]
+    theirs = client.get(f"/api/tournaments/{tid}/calls/{call['call']}", environ_base=other).get_json()["call"]
+    assert mine["bogus"] is True and "bogus" not in theirs
+    page = client.get(f"/tournaments/{tid}/call/1?call={call['call']}", environ_base=phone).get_data(as_text=True)
+    assert "closed this call as not needed" in page and 'data-call-bogus hidden' not in page
+    page = client.get(f"/tournaments/{tid}/call/1?call={call['call']}", environ_base=other).get_data(as_text=True)
+    assert "data-call-bogus hidden" in page
+    r = client.post(f"/api/tournaments/{tid}/calls", json={"table": 1}, environ_base=phone)
+    assert r.status_code == 429 and "closed by a judge as not needed" in r.get_json()["error"]
+    r = client.post(f"/api/tournaments/{tid}/calls", json={"table": 1}, environ_base=other)
+    assert r.status_code == 201
+    client.post(f"/api/tournaments/{tid}/calls/{r.get_json()['call']['call']}/close", headers=org, json={})
+    r = client.post(f"/api/tournaments/{tid}/calls", json={"table": 1}, headers=org, environ_base=phone)
+    assert r.status_code == 201   # a signed-in judge calling for the table from that phone: never refused
+    assert client.post(f"/api/tournaments/{tid}/calls/{r.get_json()['call']['call']}/close", headers=org,
+                       json={"bogus": "maybe"}).status_code == 400
+
+
 def test_judges_claim_close_and_the_loser_of_a_claim_is_told(client, hall, signed_in, app):
     tid = hall["tid"]
     call = client.post(f"/api/tournaments/{tid}/calls", json={"table": 1, "reason": "ruling"}).get_json()["call"]

@@ -219,10 +219,14 @@ def test_the_players_own_check_in(client, org, signed_in, app):
     old = checkin_mod.code_for(secret, tid, state["window"] - 3)
     r = phone.post(page, data={"csrf_token": tok, "code": old, "w": str(state["window"] - 3), "who": "101"})
     assert r.status_code == 403 and "This check-in link has expired" in r.get_data(as_text=True)
-    r = phone.post(page, data={"csrf_token": tok, "code": code, "w": state["window"], "who": "dias"})
+    # Bo on his own phone (another device: a phone checks in one player)
+    bo = app.test_client()
+    bo.environ_base["REMOTE_ADDR"] = "10.0.0.22"
+    tok = csrf(bo, link)
+    r = bo.post(page, data={"csrf_token": tok, "code": code, "w": state["window"], "who": "dias"})
     assert "Which one are you?" in r.get_data(as_text=True)
     pid = re.search(r'name="player_id" value="(\d+)"', r.get_data(as_text=True)).group(1)
-    r = phone.post(page, data={"csrf_token": tok, "code": code, "w": state["window"], "player_id": pid})
+    r = bo.post(page, data={"csrf_token": tok, "code": code, "w": state["window"], "player_id": pid})
     assert "<b>Bo Dias</b> is checked in" in r.get_data(as_text=True)
 
 

@@ -32,7 +32,10 @@ from judgekit.auth import roles
 from judgekit.auth import store as auth_store
 from judgekit.auth.codes import MAX_NAME, clean_name
 from judgekit.auth.throttle import Throttle, Ticket
+from judgekit.db import transaction
+from judgekit.recorder.clock import to_epoch
 from judgekit.tournament import store as tstore
+from judgekit.tournament.store.result_guard import clean_client_id
 from judgekit.views import ApiError, get_db, json_body, json_object, wants_json
 
 bp = Blueprint("auth", __name__)
@@ -302,6 +305,38 @@ def on_tournament_created(tid: int, creator: str | None = None) -> dict:
     sign_in_session(tid, roles.ORGANIZER, name)
     _remember_fresh_codes(tid, codes)
     return {"codes": codes, "role": roles.ORGANIZER, "name": name}
+
+
+RETRY_WINDOW_S = 60 * 60  # a create retried with its client id within this answers with the first event
+
+
+@dataclass
+class Created:
+    tid: int
+    access: dict          # `on_tournament_created`'s: codes, the creator's token or session
+    duplicate: bool       # a retry: the event the first request made
+
+
+def create_event(create, *, client_id: Any, creator: str | None) -> Created:
+    """Store a new event (`create(client_id)` -> its id, e.g. `tstore.create_tournament`)
+    and its sign-in codes in ONE transaction: a crash leaves both or neither, never an
+    event nobody can sign in to. A retry with the same `client_id` (the client had no
+    answer) makes no second event: it answers with the first one, with new codes (the
+    first ones never reached anyone) and the creator signed in, within `RETRY_WINDOW_S`;
+    later a 409 names the event."""
+    db = get_db()
+    cid = clean_client_id(client_id)
+    with transaction(db):
+        earlier = tstore.event_by_client_id(db, cid)
+        if earlier is None:
+            tid = create(cid)
+            return Created(tid, on_tournament_created(tid, creator), False)
+        made = to_epoch(earlier["created_at"])
+        if made is not None and time.time() - made > RETRY_WINDOW_S:
+            raise ApiError(409, f"client_id {cid!r} already made the event {earlier['name']!r} (number "
+                                f"{earlier['id']}): sign in there with its codes, or send a new client_id.",
+                           field="client_id", tournament=earlier["id"])
+        return Created(earlier["id"], on_tournament_created(earlier["id"], creator), True)
 
 
 FRESH_CODES_TTL_S = 15 * 60  # codes issued but not yet shown are forgotten after this

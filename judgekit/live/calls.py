@@ -26,6 +26,7 @@ import sqlite_utils
 
 from judgekit.db import transaction
 from judgekit.errors import parse_int
+from judgekit.inputs import visible_text
 from judgekit.live import journal
 from judgekit.recorder.clock import to_epoch
 from judgekit.tournament import store as tstore
@@ -37,7 +38,9 @@ T_STEPS = "judge_call_steps"
 REASONS = {"ruling": "Rules question", "time": "Time", "deck": "Deck problem", "other": "Other"}
 MAX_NOTE = 500
 MAX_NAME = 80
-# Flood limits: calls per table, and per device (address), within WINDOW_S.
+# Flood limits, per device (its address), within WINDOW_S: calls from one device to one
+# table, and from one device in all. Counted per device, so one phone's bogus calls never
+# lock the other phones of its table out; a signed-in judge's call is never limited.
 WINDOW_S = 15 * 60
 PER_TABLE = 4
 PER_ORIGIN = 8
@@ -54,8 +57,11 @@ def migrate(db: sqlite_utils.Database) -> None:
     db[T_CALLS].create_index(["tournament_id", "client_id"], unique=True, if_not_exists=True)
     db[T_STEPS].create({
         "id": int, "call_id": int, "kind": str, "judge": str, "note": str, "time": str, "by": str,
+        "bogus": int,
     }, pk="id", not_null={"call_id", "kind", "time"}, foreign_keys=[("call_id", T_CALLS, "id")],
         if_not_exists=True)
+    if "bogus" not in db[T_STEPS].columns_dict:   # a close that says nobody needed a judge
+        db[T_STEPS].add_column("bogus", int)
     db[T_STEPS].create_index(["call_id", "id"], if_not_exists=True)
 
 
@@ -98,6 +104,7 @@ def _replay(row: dict, steps: list[dict]) -> dict:
         "id": row["id"], "tournament": row["tournament_id"], "round": row["round"], "table": row["table_no"],
         "reason": row["reason"], "reason_label": REASONS.get(row["reason"] or "", "No reason given"),
         "opened_at": row["opened_at"], "opened": to_epoch(row["opened_at"]),
+        "origin": row.get("origin"), "bogus": False,
         "status": "open", "claimed_by": None, "claimed_at": None, "claimed": None,
         "closed_by": None, "closed_at": None, "closed": None, "note": None, "minutes": None,
         "steps": [],
@@ -114,6 +121,7 @@ def _replay(row: dict, steps: list[dict]) -> dict:
             call["closed_by"] = s["judge"]
             call["closed_at"] = s["time"]
             call["note"] = s["note"]
+            call["bogus"] = bool(s.get("bogus"))
     call["claimed"] = to_epoch(call["claimed_at"])
     call["closed"] = to_epoch(call["closed_at"])
     if call["claimed"] is not None and call["closed"] is not None:
@@ -196,7 +204,7 @@ def _clean_text(value: Any, name: str, limit: int) -> str | None | Refusal:
         return None
     if not isinstance(value, str):
         return Refusal(400, f"{name} must be text.", name)
-    text = " ".join(value.split())
+    text = visible_text(value)
     if len(text) > limit:
         return Refusal(400, f"{name} is too long (at most {limit} characters).", name)
     return text or None
@@ -244,28 +252,41 @@ def open_call(db, tournament_id: Any, table_no: Any, *, reason: Any = None, clie
         if table["state"] in ("finished", "overridden"):
             return Refusal(409, f"Table {table['number']} has finished (its result is in): "
                                 "find a judge at the front if something is wrong.", "table")
-        since = _ago(at, WINDOW_S)
-        recent = db.execute(f"select count(*), min(opened_at) from {T_CALLS} where tournament_id = ? "
-                            "and table_no = ? and opened_at > ?", [t["id"], table["number"], since]).fetchone()
-        if recent[0] >= PER_TABLE:
-            wait = _wait(recent[1], at)
-            return Refusal(429, f"Table {table['number']} called a judge {recent[0]} times in the last "
-                                f"{WINDOW_S // 60} minutes: the judges know. Wait for one, or call again in "
-                                f"{_minutes(wait)}.", "table", {"retry_after": wait})
-        if origin:
-            mine = db.execute(f"select count(*), min(opened_at) from {T_CALLS} where tournament_id = ? "
-                              "and origin = ? and opened_at > ?", [t["id"], origin, since]).fetchone()
-            if mine[0] >= PER_ORIGIN:
-                wait = _wait(mine[1], at)
-                return Refusal(429, f"This device made {mine[0]} calls in the last {WINDOW_S // 60} minutes: "
-                                    f"try again in {_minutes(wait)}, or find a judge.", None,
-                               {"retry_after": wait})
+        if origin:   # a signed-in judge (no origin) is never refused
+            refused = _over_limit(db, t["id"], table["number"], origin, at)
+            if refused is not None:
+                return refused
         call_id = db[T_CALLS].insert({"tournament_id": t["id"], "round": r["number"], "table_no": table["number"],
                                       "reason": reason, "opened_at": at, "client_id": cid,
                                       "origin": origin}).last_pk
         call = get_call(db, t["id"], call_id)
         _publish(db, "call.opened", call, opened_at=call["opened"], reason=reason)
     return Done(call)
+
+
+def _over_limit(db, tournament_id: int, table_no: int, origin: str, at: str) -> Refusal | None:
+    """Why a device may not call now (429 with `retry_after`), or None: counted for that
+    device alone, at this table and in all, over the last `WINDOW_S`."""
+    since = _ago(at, WINDOW_S)
+    bogus = (f"(select count(*) from {T_STEPS} s where s.call_id = c.id and s.kind = 'close' "
+             "and s.bogus = 1)")
+    here = db.execute(f"select count(*), min(opened_at), sum({bogus}) from {T_CALLS} c where tournament_id = ? "
+                      "and table_no = ? and origin = ? and opened_at > ?",
+                      [tournament_id, table_no, origin, since]).fetchone()
+    if here[0] >= PER_TABLE:
+        wait = _wait(here[1], at)
+        why = (f" {here[2]} of them {'was' if here[2] == 1 else 'were'} closed by a judge as not needed."
+               if here[2] else "")
+        return Refusal(429, f"This device called a judge to table {table_no} {here[0]} times in the last "
+                            f"{WINDOW_S // 60} minutes: the judges know.{why} Wait for one, ask another player "
+                            f"to call, or call again in {_minutes(wait)}.", "table", {"retry_after": wait})
+    mine = db.execute(f"select count(*), min(opened_at) from {T_CALLS} where tournament_id = ? "
+                      "and origin = ? and opened_at > ?", [tournament_id, origin, since]).fetchone()
+    if mine[0] >= PER_ORIGIN:
+        wait = _wait(mine[1], at)
+        return Refusal(429, f"This device made {mine[0]} calls in the last {WINDOW_S // 60} minutes: "
+                            f"try again in {_minutes(wait)}, or find a judge.", None, {"retry_after": wait})
+    return None
 
 
 def _wait(oldest: str | None, at: str) -> int:
@@ -307,10 +328,10 @@ def _step(db, tournament_id: Any, call_id: Any, decide) -> Done | Refusal:
             return decided
         if decided is None:
             return Done(call, duplicate=True)
-        kind, judge, note, by, message, fields = decided
+        kind, judge, note, by, message, fields, *rest = decided
         at = _now()
         db[T_STEPS].insert({"call_id": call["id"], "kind": kind, "judge": judge, "note": note,
-                            "time": at, "by": by})
+                            "time": at, "by": by, "bogus": int(bool(rest and rest[0]))})
         after = get_call(db, t["id"], call["id"])
         _publish(db, message, after, **fields(after))
     return Done(after)
@@ -342,10 +363,13 @@ def claim(db, tournament_id: Any, call_id: Any, *, judge: Any) -> Done | Refusal
 
 
 def close(db, tournament_id: Any, call_id: Any, *, judge: Any, note: Any = None,
-          may_close_others: bool = False) -> Done | Refusal:
+          may_close_others: bool = False, bogus: Any = False) -> Done | Refusal:
     """The judge who has the call closes it, with an optional note (the head judge may
     close anyone's: `may_close_others`). A call nobody claimed is claimed and closed by
-    the same judge at once. Closing a closed call is refused (409)."""
+    the same judge at once. Closing a closed call is refused (409). `bogus`: nobody at the
+    table needed a judge; the device that called is told so (`call_for`)."""
+    if bogus not in (True, False, None):
+        return Refusal(400, "bogus must be true or false.", "bogus")
     name = _judge_name(judge)
     if isinstance(name, Refusal):
         return name
@@ -361,7 +385,7 @@ def close(db, tournament_id: Any, call_id: Any, *, judge: Any, note: Any = None,
                            "call", {"call": call, "claimed_by": call["claimed_by"]})
         return ("close", name, text, name, "call.closed",
                 lambda c: {"by": c["closed_by"], "closed_at": c["closed"], "minutes": c["minutes"],
-                           "note": c["note"]})
+                           "note": c["note"], "bogus": c["bogus"]}, bool(bogus))
     return _step(db, tournament_id, call_id, decide)
 
 

@@ -34,7 +34,7 @@ VISIBLE: dict[str, dict[str, tuple[str, ...]]] = {
     "call.opened": {PUBLIC: ("call",) + _TABLE + ("opened_at",), JUDGE: ("reason",)},
     "call.claimed": {PUBLIC: ("call",) + _TABLE, JUDGE: ("by", "claimed_at")},
     "call.reassigned": {JUDGE: ("call",) + _TABLE + ("by", "from", "claimed_at")},
-    "call.closed": {PUBLIC: ("call",) + _TABLE, JUDGE: ("by", "closed_at", "minutes", "note")},
+    "call.closed": {PUBLIC: ("call",) + _TABLE, JUDGE: ("by", "closed_at", "minutes", "note", "bogus")},
     # penalties: the head judge's only
     "penalty.pending": {HEAD: ("record", "player", "player_name", "penalty", "infraction",
                                "judge", "round", "table")},

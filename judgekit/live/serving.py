@@ -32,14 +32,14 @@ thing.
 """
 from __future__ import annotations
 
+import json
 import logging
-import select
 import sys
 import threading
 from typing import Any
 
+from judgekit.live.devices import Devices
 from judgekit.live.hub import Hub, Subscription
-from judgekit.rules.search_api import ANSWERED as SEARCH_ANSWERED
 
 log = logging.getLogger("judgekit.live")
 
@@ -168,14 +168,15 @@ if HTTPChannel is not None:
 
         def get_environment(self):
             environ = super().get_environment()
-            answered = getattr(self.request, "judgekit_answered", None)
-            if answered is not None:   # a search worker's answer (`search_loop`)
-                environ[SEARCH_ANSWERED] = answered
             if getattr(self.channel.server, "judgekit_hub", None) is not None:
                 environ[ADOPT_KEY] = self._adopt
             return environ
 
         def _adopt(self, subscription: Subscription) -> bool:
+            """Let the response go on as a stream; False when its device holds as many
+            streams as it may (`judgekit.live.devices`): the view answers 429 then."""
+            if not self.channel.count_stream():
+                return False
             self.subscription = subscription
             return True
 
@@ -195,13 +196,52 @@ if HTTPChannel is not None:
 
         task_class = LiveTask
         streaming = False
+        device = "?"
+        refused = False      # over its device's cap: answered 429 at once, then closed
+        _counted = False     # counted in the server's `Devices` (released when closed)
+        _stream_counted = False
+        _release_lock = threading.Lock()
+
+        def __init__(self, server, sock, addr, adj, map=None):
+            super().__init__(server, sock, addr, adj, map)
+            self.device = device_of(addr)
+            devices = getattr(server, "judgekit_devices", None)
+            if devices is None:
+                return
+            if devices.connect(self.device):
+                self._counted = True
+            else:
+                self.refused = True
+                self.write_soon(refusal(f"This device has {devices.per_device} connections open to the server "
+                                        "(the most one device may hold): close some pages and try again."))
+                self.close_when_flushed = True
+
+        def count_stream(self) -> bool:
+            devices = getattr(self.server, "judgekit_devices", None)
+            if devices is None or self._stream_counted:
+                return True
+            if not devices.open_stream(self.device):
+                return False
+            self._stream_counted = True
+            return True
+
+        def del_channel(self, map=None):
+            super().del_channel(map)
+            devices = getattr(self.server, "judgekit_devices", None)
+            with self._release_lock:
+                counted, stream, self._counted, self._stream_counted = self._counted, self._stream_counted, False, False
+            if devices is not None:
+                if counted:
+                    devices.disconnect(self.device)
+                if stream:
+                    devices.close_stream(self.device)
 
         def hand_over(self, sub: Subscription, chunked: bool) -> None:
             self.streaming = True
             self.server.judgekit_hub.add(ChannelSink(self, chunked), sub)
 
         def received(self, data):
-            if self.streaming:
+            if self.streaming or self.refused:
                 return True
             return super().received(data)
 
@@ -223,6 +263,22 @@ if HTTPChannel is not None:
                 self.will_close = True
             if self.will_close:
                 self.handle_close()
+
+
+def device_of(addr) -> str:
+    """The device a connection comes from: its peer's address (a venue's phones each have
+    their own on its network)."""
+    if isinstance(addr, tuple) and addr:
+        return str(addr[0])
+    return str(addr or "?")
+
+
+def refusal(message: str, retry_after: int = 30) -> bytes:
+    """A whole 429 response that closes its connection (sent before the request is read)."""
+    body = json.dumps({"error": message, "status": 429, "retry_after": retry_after}).encode("utf-8")
+    return (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+            b"Retry-After: %d\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
+            % (retry_after, len(body), body))
 
 
 def _raise_file_limit(wanted: int) -> None:
@@ -259,9 +315,11 @@ def _listeners(server) -> list:
 
 
 def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: int = 8,
-                  connections: int | None = None, **kw: Any):
+                  connections: int | None = None, devices: Devices | None = None, **kw: Any):
     """A waitress server for `app` whose live streams hold no worker thread (see the
-    module). `server.judgekit_hub` is its hub; `server.run()` serves until interrupted."""
+    module). `server.judgekit_hub` is its hub; `server.judgekit_devices` counts what each
+    device holds (`devices`: its caps; default `Devices(limit)`); `server.run()` serves
+    until interrupted."""
     limit = connection_limit(connections)
     _raise_file_limit(limit)
     # waitress logs a line for every request that waits for a thread: a flood under load
@@ -273,67 +331,25 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
         log.warning("this waitress cannot hand streams over: live pages poll instead")
         return server
     hub = Hub(app.config["DATABASE"]).start()
+    devices = devices or Devices(limit)
     for s in _listeners(server):
         s.channel_class = LiveChannel
         s.judgekit_hub = hub
+        s.judgekit_devices = devices
     server.judgekit_hub = hub
+    server.judgekit_devices = devices
     return server
 
 
-def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None,
-          search_workers: int | None = None) -> None:
-    """Serve `app` until interrupted (what `judgekit serve` runs). `search_workers`: the
-    processes that answer /api/search (`judgekit.rules.search_pool`; None: as many as
-    `default_workers()` says, 0: none, every search in this process)."""
+def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None) -> None:
+    """Serve `app` until interrupted (what `judgekit serve` runs)."""
     server = create_server(app, host=host, port=port, threads=threads, connections=connections)
     hub = getattr(server, "judgekit_hub", None)
-    pool = search_pool(app, search_workers)
-    loop = route_searches(server, pool) if pool is not None else None
     try:
         server.run()
     finally:
-        if loop is not None:
-            loop.close()
-        if pool is not None:
-            pool.close()
         if hub is not None:
             hub.stop()
-
-
-def search_pool(app, size: int | None):
-    """The app's search workers, not started (None when `size` is 0, where the event loop
-    cannot watch their pipes: without `poll()`, waitress's loop takes sockets only, or
-    where their answers could not reach the fast path)."""
-    from judgekit.rules.search_api import SearchFastPath
-    from judgekit.rules.search_pool import SearchPool
-    if size != 0 and not hasattr(select, "poll"):
-        log.warning("search workers need poll() (not on this platform): searching in process")
-        return None
-    if size != 0 and not (supported() and isinstance(app.wsgi_app, SearchFastPath)):
-        # the answer reaches the fast path through the task's environ (`LiveTask`): without
-        # either, the event loop would search again itself
-        log.warning("search workers need this waitress's hand-over and the search fast path: "
-                    "searching in process")
-        return None
-    service = app.extensions["rules"]
-    pool = SearchPool(app.config["CONTENT_DIR"], app.config["INDEX_DIR"], size,
-                      stamp=service.search.stamp)
-    return pool if pool.size > 0 else None
-
-
-def route_searches(server, pool):
-    """Let the event loop hand the search box's requests to `pool`'s workers as they become
-    ready (`judgekit.live.search_loop`); everything else, and every search until a worker
-    is ready, goes to the server's threads. Starts the pool; returns the `SearchLoop`."""
-    from judgekit.live.search_loop import SearchLoop
-    listeners = _listeners(server)
-    loop = SearchLoop(listeners[0], pool, server.task_dispatcher)
-    for s in listeners:
-        s.add_task = loop.add_task
-        s.pull_trigger = loop.pull_trigger
-    server.judgekit_searches = loop
-    pool.start()
-    return loop
 
 
 def run_in_thread(app, **kw: Any):
@@ -353,6 +369,3 @@ def stop(server) -> None:
         hub.stop()
     server.close()
     server.task_dispatcher.shutdown(timeout=5)
-    searches = getattr(server, "judgekit_searches", None)
-    if searches is not None:
-        searches.close()

@@ -33,6 +33,7 @@ bp.record_once(lambda state: feed.install())  # the recorder's appends tell the 
 
 RETRY_MS = {"push": 2000, "poll": 5000}  # a dropped stream reconnects / a polling page asks again
 MAX_BACKLOG = 500   # more missed than this: the page reloads its state instead (a `reset`)
+RETRY_CLOSED_S = 30  # a refused stream: static/live.js polls and asks for the stream again after this
 BOOT = secrets.token_hex(6)  # this process: a page that sees another reloads its state
 
 
@@ -91,8 +92,10 @@ def stream(tid):
         if data is not None:
             parts.append(data)
     body = b"".join(parts)
-    if adopt:
-        adopt(hub.Subscription(t["id"], audience, upto))
+    if adopt and not adopt(hub.Subscription(t["id"], audience, upto)):
+        raise ApiError(429, "This device has as many live pages open as it may: this page asks for news every "
+                            "few seconds instead. Close a page to get live updates again.", field=None,
+                       retry_after=RETRY_CLOSED_S)
     # under waitress the answer must not carry a length: it goes on after this body
     resp = Response(iter([body]) if adopt else body, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache, no-store"
@@ -121,20 +124,28 @@ def _refused(res: calls_mod.Refusal):
     raise ApiError(res.status, res.message, field=res.field, **res.extra)
 
 
-def _public_call(call: dict, audience: str) -> dict:
+def _public_call(call: dict, audience: str, device: str | None = None) -> dict:
+    """A call as `audience` reads it; the device that made it (`device`, its address) also
+    reads whether a judge closed it as not needed (`bogus`), and nobody else below judges."""
     out = {"call": call["id"], "round": call["round"], "table": call["table"], "status": call["status"],
            "opened_at": call["opened"]}
     if messages.rank(audience) >= messages.rank(messages.JUDGE):
         out.update(reason=call["reason"], reason_label=call["reason_label"], claimed_by=call["claimed_by"],
                    claimed_at=call["claimed"], closed_by=call["closed_by"], closed_at=call["closed"],
-                   note=call["note"], minutes=call["minutes"])
+                   note=call["note"], minutes=call["minutes"], bogus=call["bogus"])
+    elif device is not None and call.get("origin") == device:
+        out["bogus"] = call["bogus"]
     return out
+
+
+def _device() -> str:
+    return request.remote_addr or "?"
 
 
 def _origin(tid: int) -> str | None:
     """Who a call counts against for the per-device limit: the device's address, unless a
     judge of the event calls (for a table, from the floor): judges are not limited."""
-    return None if identity(tid) is not None else (request.remote_addr or "?")
+    return None if identity(tid) is not None else _device()
 
 
 @bp.post("/api/tournaments/<id:tid>/calls")
@@ -144,7 +155,7 @@ def api_call(tid):
                               client_id=body.get("client_id"), origin=_origin(tid))
     if isinstance(res, calls_mod.Refusal):
         _refused(res)
-    return jsonify({"call": _public_call(res.call, messages.PUBLIC), "duplicate": res.duplicate}), \
+    return jsonify({"call": _public_call(res.call, messages.PUBLIC, _device()), "duplicate": res.duplicate}), \
         200 if res.duplicate else 201
 
 
@@ -155,14 +166,15 @@ def api_call_state(tid, cid):
     call = calls_mod.get_call(db, t["id"], cid)
     if call is None:
         raise ApiError(404, f"There is no call {cid} in this event.", field="call")
-    return jsonify({"call": _public_call(call, _audience(t["id"]))})
+    return jsonify({"call": _public_call(call, _audience(t["id"]), _device())})
 
 
 def _call_page(t: dict, table: int, *, call: dict | None = None, error: str | None = None, status: int = 200):
     db = get_db()
     where = calls_mod.table_in_play(db, t["id"], table)
     problem = where.message if isinstance(where, calls_mod.Refusal) else None
-    return render_template("live/call.html", t=t, table=table, problem=problem, call=call, error=error,
+    bogus = bool(call and call["bogus"] and call.get("origin") == _device())
+    return render_template("live/call.html", t=t, table=table, problem=problem, call=call, error=error, bogus=bogus,
                            reasons=calls_mod.REASONS, after=journal.last_id(db)), status
 
 
@@ -245,9 +257,10 @@ def api_claim(tid, cid):
 @bp.post("/api/tournaments/<id:tid>/calls/<id:cid>/close")
 @requires("calls.handle")
 def api_close(tid, cid):
-    body = json_object('{"note": "what was decided"}', required=False)
+    body = json_object('{"note": "what was decided", "bogus": true if nobody needed a judge}', required=False)
     return _step_api(tid, cid, lambda db, who: calls_mod.close(
-        db, tid, cid, judge=who.name, note=body.get("note"), may_close_others=who.may("calls.assign")))
+        db, tid, cid, judge=who.name, note=body.get("note"), may_close_others=who.may("calls.assign"),
+        bogus=body.get("bogus", False)))
 
 
 @bp.post("/api/tournaments/<id:tid>/calls/<id:cid>/reassign")
@@ -278,9 +291,10 @@ def claim_form(tid, cid):
 @bp.post("/tournaments/<id:tid>/calls/<id:cid>/close")
 @requires("calls.handle")
 def close_form(tid, cid):
+    bogus = request.form.get("bogus", "") not in ("", "0")
     return _form_step(tid, cid, lambda db, who: calls_mod.close(
-        db, tid, cid, judge=who.name, note=request.form.get("note"), may_close_others=who.may("calls.assign")),
-        "The call of table {table} is closed.")
+        db, tid, cid, judge=who.name, note=request.form.get("note"), may_close_others=who.may("calls.assign"),
+        bogus=bogus), "The call of table {table} is closed.")
 
 
 @bp.post("/tournaments/<id:tid>/calls/<id:cid>/reassign")

@@ -119,28 +119,35 @@ def rewrite_html(text: str, base: str, aliases: dict[str, str]) -> tuple[str, li
 
 # --- the target folder --------------------------------------------------------------------
 
+def shown(path: str | os.PathLike, limit: int = 80) -> str:
+    """A path as a one-line message shows it: a very long one is cut in its middle."""
+    text = str(path)
+    return text if len(text) <= limit else f"{text[:limit // 2]}…{text[-(limit // 2 - 1):]}"
+
+
 def check_target(target: str | os.PathLike) -> Path:
     """The folder to write into: new, or existing and empty, and writable. Anything else is
-    refused (never writes over existing files)."""
+    refused with one line (never writes over existing files): a file, a folder with
+    entries, a name the system refuses (too long, ...), no permission."""
     path = Path(target).expanduser()
-    if path.exists() and not path.is_dir():
-        raise PublishError(f"{path} is a file: give a new or empty folder")
-    if path.is_dir():
-        try:
-            entries = list(path.iterdir())
-        except PermissionError:
-            raise PublishError(f"{path}: cannot read this folder (permission denied)") from None
-        if entries:
-            raise PublishError(f"{path} is not empty ({len(entries)} entries): publish into a new or "
-                               f"empty folder, nothing was written")
     try:
+        if path.exists() and not path.is_dir():
+            raise PublishError(f"{shown(path)} is a file: give a new or empty folder")
+        if path.is_dir():
+            try:
+                entries = list(path.iterdir())
+            except PermissionError:
+                raise PublishError(f"{shown(path)}: cannot read this folder (permission denied)") from None
+            if entries:
+                raise PublishError(f"{shown(path)} is not empty ({len(entries)} entries): publish into a new or "
+                                   f"empty folder, nothing was written")
         path.mkdir(parents=True, exist_ok=True)
         probe = path / ".judgekit-write-test"
         probe.write_bytes(b"")
         probe.unlink()
+        return path.resolve()
     except OSError as exc:
-        raise PublishError(f"{path}: cannot write here ({exc.strerror or exc})") from None
-    return path.resolve()
+        raise PublishError(f"{shown(path)}: cannot write here ({exc.strerror or exc})") from None
 
 
 # --- what is published ----------------------------------------------------------------------

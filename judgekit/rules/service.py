@@ -47,7 +47,7 @@ def _cards_stamp(content_dir: str | Path) -> str:
 
 def content_stamps(content_dir: str | Path, corpus: Corpus) -> tuple[str, str]:
     """(the search index's stamp, the card files' stamp) for this content: an index is
-    current when it was built with that stamp (the server's, and its search workers')."""
+    current when it was built with that stamp."""
     cards_stamp = _cards_stamp(content_dir)
     return index_stamp(corpus, cards_stamp), cards_stamp
 
@@ -68,8 +68,7 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
 def search_cache_size() -> int:
     """How many answers to keep: the content cannot change while the app runs, so answers
     to repeated queries (the same question at several tables, search-as-you-type going back
-    and forth) are kept, by the server (`RulesService`) and by its event loop for the
-    search workers' answers (`judgekit.live.search_loop`). JUDGEKIT_SEARCH_CACHE=0 turns
+    and forth) are kept by the server (`RulesService`). JUDGEKIT_SEARCH_CACHE=0 turns
     this off (bench/serve.py measures both)."""
     return int(os.environ.get("JUDGEKIT_SEARCH_CACHE", "2048"))
 
@@ -84,8 +83,7 @@ def search_results(search: Search, query: str, limit: int) -> tuple[dict, ...]:
 def results_json(search: Search, query: str, limit: int) -> str:
     """`search_results` as the API's JSON, byte for byte what `json.dumps` makes of them
     (compact separators), written directly: each entry's doc, section and title encoded
-    once (`_json_head`), the rest with the encoder's C string function. This is what a
-    search worker sends back for every search."""
+    once (`_json_head`), the rest with the encoder's C string function."""
     hits, _ = search.search(query, limit=limit)
     parts = []
     for h in hits:

@@ -13,14 +13,18 @@
     box.setAttribute("data-status", status);
     box.className = "call-status is-" + status;
   }
+  var bogus = box.querySelector("[data-call-bogus]");
   function reread() {
-    JKLive.getJSON(box.getAttribute("data-state")).then(function (body) { set(body.call.status); })
-      .catch(function () { /* offline: the next message or poll */ });
+    JKLive.getJSON(box.getAttribute("data-state")).then(function (body) {
+      set(body.call.status);
+      // only the phone that called reads `bogus`: a judge closed its call as not needed
+      if (bogus) bogus.hidden = !(body.call.status === "closed" && body.call.bogus);
+    }).catch(function () { /* offline: the next message or poll */ });
   }
   stream.on(function (msg) {
     if (msg.call === id) {
       if (msg.kind === "call.claimed" || msg.kind === "call.reassigned") set("claimed");
-      else if (msg.kind === "call.closed") set("closed");
+      else if (msg.kind === "call.closed") { set("closed"); reread(); }
     } else if (msg.kind === "resync" || msg.kind === "poll") {
       reread();
     }

@@ -270,7 +270,12 @@
       var close = el("button", null, "Close");
       close.type = "button";
       close.addEventListener("click", function () { close.disabled = true; step(c, "close", {note: note.value}); });
-      acts.appendChild(lab); acts.appendChild(note); acts.appendChild(close);
+      // nobody at the table needed a judge: the phone that called is told so
+      var bogus = el("button", null, "Not needed");
+      bogus.type = "button";
+      bogus.title = "Close as a bogus call: the phone that called is told so";
+      bogus.addEventListener("click", function () { bogus.disabled = true; step(c, "close", {note: note.value, bogus: true}); });
+      acts.appendChild(lab); acts.appendChild(note); acts.appendChild(close); acts.appendChild(bogus);
     }
     if (head) {
       var selId = "to-" + c.call;

@@ -18,7 +18,7 @@ from flask import (Blueprint, current_app, flash, g, redirect, render_template,
 from markupsafe import Markup
 
 from judgekit import netinfo, timetext
-from judgekit.auth.views import current_name, on_tournament_created, require_role, requires
+from judgekit.auth.views import create_event, current_name, require_role, requires
 from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
@@ -102,14 +102,21 @@ def index():
 
 @bp.post("/tournaments")
 def create_form():
+    db = get_db()
+    data = _form_dict()
     try:
-        tid = store.create_tournament(get_db(), _form_dict())
+        # the event and its codes in one transaction; the creator is the organizer. The
+        # form's client_id: a form sent twice (a double tap, a retry) makes one event.
+        made = create_event(lambda cid: store.create_tournament(db, data, client_id=cid),
+                            client_id=data.pop("client_id", None) or None, creator=request.form.get("organizer"))
     except TournamentError as exc:
         flash(exc.message, "error")
-        return render_template("tournament/index.html", tournaments=store.list_tournaments(get_db()),
+        return render_template("tournament/index.html", tournaments=store.list_tournaments(db),
                                form=request.form), exc.status
-    on_tournament_created(tid, request.form.get("organizer"))  # codes; the creator is the organizer
-    return redirect(url_for("tournament.dashboard", tid=tid))
+    if made.duplicate:
+        flash("This event was created already (the form was sent twice): here it is, with new sign-in codes.",
+              "warn")
+    return redirect(url_for("tournament.dashboard", tid=made.tid))
 
 
 def _form_dict() -> dict:

@@ -8,11 +8,11 @@ import json
 
 from flask import Blueprint, g, jsonify
 
-from judgekit.auth.views import on_tournament_created, requires
+from judgekit.auth.views import create_event, requires
 from judgekit.db import transaction
 from judgekit.tournament import store
 from judgekit.tournament.views import who
-from judgekit.views import get_db, json_body, json_object
+from judgekit.views import ApiError, get_db, json_body, json_object
 
 bp = Blueprint("tournament_api", __name__)
 
@@ -32,10 +32,15 @@ def api_list():
 def api_create():
     db = get_db()
     body = json_body()
-    tid = store.create_tournament(db, body)
-    access = on_tournament_created(tid, body.get("organizer"))  # codes + the creator's token
+    if not isinstance(body, dict):
+        raise ApiError(400, "send an object with the tournament's fields")
+    # the event and its codes in one transaction; a retry with the same client_id: the first event
+    made = create_event(lambda cid: store.create_tournament(db, body, client_id=cid),
+                        client_id=body.get("client_id"), creator=body.get("organizer"))
+    access = made.access
     organizer = access.pop("name")  # "name" is the tournament's; the creator's is "organizer"
-    return jsonify({**store.without_secrets(store.get_tournament(db, tid)), **access, "organizer": organizer}), 201
+    return jsonify({**store.without_secrets(store.get_tournament(db, made.tid)), **access, "organizer": organizer,
+                    "duplicate": made.duplicate}), 200 if made.duplicate else 201
 
 
 @bp.get("/api/tournaments/<id:tid>")

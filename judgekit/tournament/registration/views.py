@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, flash, jsonify, redirect, re
 
 from judgekit import qr
 from judgekit.auth.throttle import Throttle, Ticket
-from judgekit.auth.views import current_name, requires
+from judgekit.auth.views import current_name, identity, requires
 from judgekit.tournament import checkin as checkin_mod
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import players as players_mod
@@ -174,6 +174,7 @@ def checkin_panel_state(tid) -> dict:
     venue-network address) or why there is none."""
     db = get_db()
     state = store.checkin_state(db, tid)
+    state["by_phone"] = store.phone_check_ins(db, tid)   # who checked in from where
     if state["open"]:
         from judgekit.tournament.views import venue_url
         link = venue_url("players.self_check_in", tid=tid, code=state["code"], w=state["window"])
@@ -250,8 +251,11 @@ def self_check_in(tid):
                                           "again.", "code", 429)
         else:
             try:
+                # a judge's phone checks in anyone; any other device one player (its address)
+                judge = identity(t["id"])
                 out = store.self_check_in(db, t["id"], code, w=w or None, who=request.form.get("who"),
-                                          player_id=request.form.get("player_id"))
+                                          player_id=request.form.get("player_id"),
+                                          device=request.remote_addr or "?", judge=judge.name if judge else None)
                 _throttle().succeeded(ticket)
             except TournamentError as exc:
                 if exc.extra.get("reason") != "wrong":

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 
-from judgekit.auth.views import current_name, on_tournament_created, requires
+from judgekit.auth.views import create_event, current_name, requires
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import store
 from judgekit.tournament.archon_read import MAX_BYTES
@@ -155,16 +155,29 @@ def import_form():
     creating one). A workbook that cannot be imported comes back with every problem."""
     db = get_db()
     organizer = request.form.get("organizer") or None
+    notes: list[str] = []
     try:
-        out = store.import_workbook(db, _upload(), organizer=organizer)
+        made = create_event(lambda cid: _imported(db, _upload(), organizer, cid, notes),
+                            client_id=request.form.get("client_id") or None, creator=organizer)
     except TournamentError as exc:
         return render_template("tournament/import_archon.html", error=exc.message,
                                problems=exc.extra.get("problems") or [exc.message]), exc.status
-    on_tournament_created(out["tournament"], organizer)
-    flash("Imported from the Archon workbook", "ok")
-    for note in out["notes"][:20]:
+    if made.duplicate:
+        flash("This workbook was imported already (the form was sent twice): here is the event, with new "
+              "sign-in codes.", "warn")
+    else:
+        flash("Imported from the Archon workbook", "ok")
+    for note in notes[:20]:
         flash(note, "warn")
-    return redirect(url_for("tournament.dashboard", tid=out["tournament"]))
+    return redirect(url_for("tournament.dashboard", tid=made.tid))
+
+
+def _imported(db, data: bytes, organizer: str | None, client_id: str | None, notes: list[str]) -> int:
+    """Import the workbook inside `create_event`'s transaction (its codes are issued in the
+    same one); its notes go to `notes`. The new event's id."""
+    out = store.import_workbook(db, data, organizer=organizer, client_id=client_id)
+    notes.extend(out["notes"])
+    return out["tournament"]
 
 
 @bp.post("/api/tournaments/import-archon")
@@ -183,8 +196,10 @@ def api_import():
         raise ApiError(400, "workbook is not valid base64", "workbook")
     organizer = body.get("organizer") if isinstance(body.get("organizer"), str) else None
     db = get_db()
-    out = store.import_workbook(db, data, organizer=organizer)
-    access = on_tournament_created(out["tournament"], organizer)
+    notes: list[str] = []
+    made = create_event(lambda cid: _imported(db, data, organizer, cid, notes),
+                        client_id=body.get("client_id"), creator=organizer)
+    access = made.access
     creator = access.pop("name")  # as POST /api/tournaments: "name" is the tournament's
-    return jsonify({**store.get_tournament(db, out["tournament"]), **access, "organizer": creator,
-                    "notes": out["notes"]}), 201
+    return jsonify({**store.without_secrets(store.get_tournament(db, made.tid)), **access, "organizer": creator,
+                    "notes": notes, "duplicate": made.duplicate}), 200 if made.duplicate else 201

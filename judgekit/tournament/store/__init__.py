@@ -84,6 +84,7 @@ from judgekit.tournament.store.registration import (
                                             clean_vekn,
                                             create_tournament,
                                             drop_player,
+                                            event_by_client_id,
                                             set_checked_in,
                                             update_event,
 )
@@ -98,6 +99,7 @@ from judgekit.tournament.store.checkin import (
                                             checkin_state,
                                             close_checkin,
                                             open_checkin,
+                                            phone_check_ins,
                                             self_check_in,
 )
 from judgekit.tournament.store.report import (
@@ -149,5 +151,5 @@ __all__ = [
     "preview_roster", "register_roster", "checkin_state", "close_checkin", "open_checkin", "self_check_in",
     "RESULTS_COLUMNS", "archon_event", "archon_workbook", "results_rows", "vekn_report", "import_workbook",
     "SEATING_COLUMNS", "STANDINGS_COLUMNS", "NOT_GIVEN", "round_criteria",
-    "criteria_page", "export_criteria", "without_secrets",
+    "criteria_page", "export_criteria", "without_secrets", "event_by_client_id", "phone_check_ins",
 ]

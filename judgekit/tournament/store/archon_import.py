@@ -22,6 +22,7 @@ comes back as a problem naming where it happened.
 from __future__ import annotations
 
 import json
+from typing import Any, Callable
 
 from judgekit.db import transaction
 from judgekit.tournament import archon_read
@@ -31,24 +32,33 @@ from judgekit.tournament.archon import ArchonEvent, ArchonSeat
 from judgekit.tournament.scoring import check_table, withdrawals_explaining
 from judgekit.tournament.store import finals, ranking, registration, round_flow
 from judgekit.tournament.store import tables as table_store
-from judgekit.tournament.store.base import T_TOSSES, TournamentError, now
+from judgekit.tournament.store.base import T_TOSSES, T_TOURNAMENTS, TournamentError, now
 
 BY = "Archon import"
 OVERRIDE_PREFIX = "Head judge's override:"   # as `report.archon_event` writes the Override sheet
 DEFAULT_REASON = "imported from an Archon workbook, where these numbers stood"
 
 
-def import_workbook(db, data: bytes, *, organizer: str | None = None) -> dict:
+def import_workbook(db, data: bytes, *, organizer: str | None = None, client_id: str | None = None,
+                    then: Callable[[int], Any] | None = None) -> dict:
     """Create an event from an Archon workbook's bytes: `{"tournament": id, "notes": [...]}`.
     A 400 (`problems`: one line per cell at fault) when the workbook cannot be read or the
-    event it describes cannot be rebuilt; nothing is stored then."""
+    event it describes cannot be rebuilt; nothing is stored then. `client_id` is stored
+    with the event (a retried import finds it: `registration.event_by_client_id`); `then(id)`
+    runs in the same transaction (the sign-in codes: a crash leaves both or neither), its
+    value is the answer's "then"."""
     event, problems = archon_read.read_workbook(data)
     if problems:
         raise TournamentError(400, f"The workbook cannot be imported: {problems[0]}", "file",
                               problems=problems)
     assert event is not None
     with transaction(db):
-        return _build(db, event, organizer)
+        out = _build(db, event, organizer)
+        if client_id is not None:
+            db[T_TOURNAMENTS].update(out["tournament"], {"client_id": client_id})
+        if then is not None:
+            out["then"] = then(out["tournament"])
+        return out
 
 
 def _fail(where: str, exc: TournamentError) -> TournamentError:

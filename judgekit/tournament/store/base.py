@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from judgekit.db import first_row
 from judgekit.errors import MAX_INT, AppError, parse_int
+from judgekit.inputs import visible_text
 from judgekit.recorder import store as recorder_store
 from judgekit.recorder.clock import MIN_ROUND_MIN
 from judgekit.tournament import players as players_mod
@@ -120,7 +121,7 @@ def get_tournament(db, tournament_id: Any) -> dict:
 
 # Kept in the tournament's row for the server's own use, never sent: the check-in secret
 # makes the code shown at the venue (`judgekit.tournament.checkin`).
-SECRET_FIELDS = ("checkin_secret",)
+SECRET_FIELDS = ("checkin_secret", "client_id")   # client_id: a retried create signs its sender in
 
 
 def without_secrets(t: dict) -> dict:
@@ -201,10 +202,12 @@ def _clean_text(value: Any, field: str, *, required: bool = False, max_len: int 
         return None
     if not isinstance(value, (str, int)):
         raise TournamentError(400, f"{field} must be text", field)
-    text = " ".join(str(value).split())
+    text = visible_text(str(value))   # no direction override nor zero-width character in a name
+    if not text and required:
+        raise TournamentError(400, f"{field} is required", field)
     if len(text) > max_len:
         raise TournamentError(400, f"{field} is too long (at most {max_len} characters)", field)
-    return text
+    return text or None
 
 
 def _clean_int(value: Any, field: str, lo: int, hi: int, default: int | None = None) -> int | None:

@@ -83,13 +83,17 @@ def find_player(db, tournament_id: int, who: Any) -> list[dict]:
 
 
 def self_check_in(db, tournament_id: Any, code: Any, *, w: Any = None, who: Any = None,
-                  player_id: Any = None, now: float | None = None) -> dict:
+                  player_id: Any = None, now: float | None = None, device: str | None = None,
+                  judge: str | None = None) -> dict:
     """A player checks in from their phone with the venue's code (and the link's window
     `w`, when it came from the QR code). `who`: their VEKN number (checked in at once) or
     part of their name (the matching players are returned to choose from); `player_id`: the
     one they chose. Returns `{"status": "checked-in" | "already" | "choose", "player",
     "candidates"}`; a wrong or expired code, a dropped player or nobody found is an error
-    saying what to do."""
+    saying what to do. `device` (the phone's address, logged with the check-in) checks in
+    one player: a second player checks in on their own phone, or with a judge (a 409 says
+    so), so one photo of the code cannot check in everyone. `judge`: the name of a judge
+    signed in on that device, who may check in anyone (logged as theirs)."""
     t = get_tournament(db, tournament_id)
     now = time.time() if now is None else now
     _check_code(t, code, w, now)
@@ -115,8 +119,42 @@ def self_check_in(db, tournament_id: Any, code: Any, *, w: Any = None, who: Any 
                               "player_id")
     if p["checked_in"]:
         return {"status": "already", "player": p, "candidates": [], "since": _checked_in_at(db, t["id"], p["id"])}
-    p = registration.set_checked_in(db, t["id"], p["id"], True, by=p["name"], how="phone")
+    def one_per_device(db, player: dict) -> None:   # in the check-in's own write transaction
+        other = device_checked_in(db, t["id"], device)
+        if other is not None and other["player_id"] != player["id"]:
+            raise TournamentError(409, f"This phone has already checked in {other['name']}: each player checks in "
+                                       f"on their own phone. {player['name']} can scan the code on theirs, or ask "
+                                       "a judge at the desk.", "who", reason="one-per-device")
+    p = registration.set_checked_in(db, t["id"], p["id"], True, by=judge or p["name"], how="phone",
+                                    device=device, before=one_per_device if device and not judge else None)
     return {"status": "checked-in", "player": p, "candidates": []}
+
+
+def device_checked_in(db, tournament_id: int, device: str | None) -> dict | None:
+    """The player a device checked in by phone first at this event (`{"player_id", "name",
+    "at"}`), or None."""
+    if not device:
+        return None
+    row = db.execute(f"select c.player_id, p.name, c.created_at from {base.T_PLAYER_CHANGES} c "
+                     f"join {T_PLAYERS} p on p.id = c.player_id where c.tournament_id = ? and c.kind = 'check-in' "
+                     "and c.how = 'phone' and c.device = ? and c.by = p.name order by c.id limit 1",
+                     [tournament_id, device]).fetchone()
+    return {"player_id": row[0], "name": row[1], "at": row[2]} if row else None
+
+
+def phone_check_ins(db, tournament_id: Any) -> list[dict]:
+    """Who checked in by phone and from where, oldest first: `{"player_id", "name", "at",
+    "device", "by", "shared"}` (`by`: the player, or the judge signed in on that phone;
+    `shared`: how many players that device checked in: more than one only with a judge)."""
+    t = get_tournament(db, tournament_id)
+    rows = db.execute(f"select c.player_id, p.name, c.created_at, c.device, c.by from {base.T_PLAYER_CHANGES} c "
+                      f"join {T_PLAYERS} p on p.id = c.player_id where c.tournament_id = ? and c.kind = 'check-in' "
+                      "and c.how = 'phone' order by c.id", [t["id"]]).fetchall()
+    per_device: dict[str, set] = {}
+    for r in rows:
+        per_device.setdefault(r[3] or "?", set()).add(r[0])
+    return [{"player_id": r[0], "name": r[1], "at": r[2], "device": r[3] or "unknown", "by": r[4],
+             "shared": len(per_device[r[3] or "?"])} for r in rows]
 
 
 def _checked_in_at(db, tournament_id: int, player_id: int) -> str | None:

@@ -30,13 +30,14 @@ from judgekit.tournament.store.base import (
 )
 
 
-def create_tournament(db, data: dict) -> int:
+def create_tournament(db, data: dict, *, client_id: str | None = None) -> int:
     """A new tournament. `data`: name, date, location, level (a key of `levels.LEVELS` or
     its VEKN name: "standard", "National Championship"...), rounds_planned (2-10
     preliminary rounds), time_limit_min (≥ 120, 3.1.1), final_time_limit_min, has_final
     (3.1.6 allows none below 8 players), catalog (the penalty catalog id, default: the
     default catalog), and the details the VEKN's report needs (`EVENT_FIELDS`: the VEKN
-    event id, city, format, head judge, assistant judges, organizer)."""
+    event id, city, format, head judge, assistant judges, organizer). `client_id`: the
+    creating client's id for the request (`event_by_client_id` finds the event again)."""
     if not isinstance(data, dict):
         raise TournamentError(400, "send an object with the tournament's fields")
     name = _clean_text(data.get("name"), "name", required=True, max_len=MAX_LEN["tournament"])
@@ -55,7 +56,17 @@ def create_tournament(db, data: dict) -> int:
         "created_at": now(),
     }
     row.update(_event_fields(data, partial=False))
+    if client_id is not None:
+        row["client_id"] = client_id
     return db[T_TOURNAMENTS].insert(row).last_pk
+
+
+def event_by_client_id(db, client_id: str | None) -> dict | None:
+    """The event a create (or an import) with this client id made, or None."""
+    if not client_id:
+        return None
+    rows = list(db[T_TOURNAMENTS].rows_where("client_id = ?", [client_id], limit=1))
+    return rows[0] if rows else None
 
 
 # The event's details for the VEKN's report and the Archon workbook (Tournament Info)
@@ -205,12 +216,15 @@ def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = Non
 
 
 def log_change(db, tournament_id: int, player_id: int, kind: str, changes: dict | None = None, *,
-               how: str | None = None, by: str | None = None) -> None:
+               how: str | None = None, by: str | None = None, device: str | None = None) -> None:
     """One row of a player's history: `kind` "edit" (with `changes` {field: [old, new]}),
-    "check-in" or "absent" (`how`: "desk", "all", "phone", "registration")."""
-    db[T_PLAYER_CHANGES].insert({"tournament_id": tournament_id, "player_id": player_id, "kind": kind,
-                                 "changes": json.dumps(changes or {}, ensure_ascii=False), "how": how,
-                                 "by": by, "created_at": now()})
+    "check-in" or "absent" (`how`: "desk", "all", "phone", "registration"; `device`: the
+    address a phone check-in came from)."""
+    row = {"tournament_id": tournament_id, "player_id": player_id, "kind": kind,
+           "changes": json.dumps(changes or {}, ensure_ascii=False), "how": how, "by": by, "created_at": now()}
+    if device is not None:
+        row["device"] = device
+    db[T_PLAYER_CHANGES].insert(row)
 
 
 def _present(db, tournament_id: int) -> int:
@@ -221,19 +235,24 @@ def _present(db, tournament_id: int) -> int:
 
 
 def set_checked_in(db, tournament_id: Any, player_id: Any, checked_in: bool, *,
-                   by: str | None = None, how: str = "desk") -> dict:
+                   by: str | None = None, how: str = "desk", device: str | None = None,
+                   before: Any = None) -> dict:
     """Mark a player present (seated by the next round) or absent (not seated).
     `checked_in` must be a bool (400 otherwise). A change is logged with who and `how`
-    ("desk", "all": the dashboard's check in all, "phone": the player's own)."""
+    ("desk", "all": the dashboard's check in all, "phone": the player's own, from `device`).
+    `before(db, player)`: a check run in the same write transaction, before the change
+    (it raises to refuse)."""
     checked_in = _clean_bool(checked_in, "checked_in")
     t = get_tournament(db, tournament_id)
     with transaction(db):
         p = get_player(db, t["id"], player_id)
+        if before is not None:
+            before(db, p)
         if checked_in and not p["checked_in"] and not p["dropped"] and _last_round_number(db, t["id"]):
             base._refuse_no_final_at(t, _present(db, t["id"]) + 1, f"checking {p['name']} in")
         if p["checked_in"] != checked_in:
             db[T_PLAYERS].update(p["id"], {"checked_in": int(checked_in)})
-            log_change(db, t["id"], p["id"], "check-in" if checked_in else "absent", how=how, by=by)
+            log_change(db, t["id"], p["id"], "check-in" if checked_in else "absent", how=how, by=by, device=device)
     return get_player(db, t["id"], p["id"])
 
 

@@ -96,12 +96,16 @@ def migrate(db: sqlite_utils.Database) -> None:
                 db.execute(f"update {T_PLAYERS} set first_name = ?, last_name = ? where id = ?",
                            [first, last, pid])
     for column in ("vekn_event_id", "city", "format", "head_judge", "assistant_judges", "organizer",
-                   "checkin_secret"):
+                   "checkin_secret", "client_id"):
         if column not in db[T_TOURNAMENTS].columns_dict:
             db[T_TOURNAMENTS].add_column(column, str)
+    # the creating client's id: a retried create answers with the event the first one made
+    db[T_TOURNAMENTS].create_index(["client_id"], unique=True, if_not_exists=True)
     db[T_PLAYER_CHANGES].create({
         "id": int, "tournament_id": int, "player_id": int, "kind": str, "changes": str, "how": str,
         "by": str, "created_at": str,
     }, pk="id", foreign_keys=[("tournament_id", T_TOURNAMENTS, "id"), ("player_id", T_PLAYERS, "id")],
         if_not_exists=True)
     db[T_PLAYER_CHANGES].create_index(["tournament_id", "player_id"], if_not_exists=True)
+    if "device" not in db[T_PLAYER_CHANGES].columns_dict:   # where a phone check-in came from
+        db[T_PLAYER_CHANGES].add_column("device", str)
