@@ -100,7 +100,7 @@ def offline_results(base_url: str, queries: list[str]) -> tuple[list[list[dict]]
     errors = [(q, p.get("error")) for q, p in zip(queries, payloads) if p.get("error")]
     if errors:
         raise SystemExit(f"offline search failed: {errors[:3]}")
-    return [p["results"] for p in payloads], took, stats
+    return payloads, took, stats
 
 
 FIRST = """
@@ -269,9 +269,15 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             for name, queries in sets:
                 started = time.perf_counter()
-                server_side = [svc.search_payload(q, limit=LIMIT)["results"] for q in queries]
+                server_answers = [svc.search_payload(q, limit=LIMIT) for q in queries]
                 server_ms = (time.perf_counter() - started) * 1000 / max(1, len(queries))
-                offline_side, offline_ms, stats = offline_results(base, queries)
+                offline_answers, offline_ms, stats = offline_results(base, queries)
+                server_side = [a["results"] for a in server_answers]
+                offline_side = [a["results"] for a in offline_answers]
+                said = [(a["match"], a["suggestions"], [p["question"] for p in a["parts"]]) for a in server_answers]
+                said_offline = [(a["match"], a["suggestions"], [p["question"] for p in a["parts"]])
+                                for a in offline_answers]
+                same_said = sum(x == y for x, y in zip(said, said_offline))
                 if stats["token_totals"] != stats["expected_totals"]:
                     print(f"warning: browser tokens {stats['token_totals']} != server {stats['expected_totals']}")
                 report = compare(queries, server_side, offline_side)
@@ -281,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: {len(queries)} queries — top-3 overlap {report.overlap:.1%}; "
                       f"same top-3 in order {report.identical:.1%}; same first result {report.same_first:.1%}; "
                       f"same snippet and link for {same_snippet}/{len(pairs)} shared results; "
+                      f"same match, suggestions and sub-questions {same_said}/{len(queries)}; "
                       f"{server_ms:.2f} ms/query server, {offline_ms:.2f} ms/query browser (index v{stats['version']})")
                 for q in report.differing()[:args.show]:
                     print(f"  {q.query!r}: overlap {q.overlap:.2f}\n    server  {q.server}\n    offline {q.offline}")

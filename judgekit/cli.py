@@ -140,10 +140,16 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         click.echo(json.dumps(payload, ensure_ascii=False))
         return
     if not payload["results"]:
-        click.echo("no results")
-        return
+        click.echo("no section or card answers this: say what it is about, or type a section number")
+    elif payload["match"] == "weak":
+        click.echo("No section matches all of your words — closest:")
+    for p in payload["parts"]:
+        best = p["results"][0]["title"] if p["results"] else "no answer found"
+        click.echo(f"? {p['question']}\n    -> {best}")
     for r in payload["results"]:
         click.echo(f"{r['doc']} {r['section']}  {r['title']}\n    {r['url']}\n    {strip_marks(r['snippet'])}")
+    if payload["suggestions"]:
+        click.echo("In the rules' words: " + " · ".join(payload["suggestions"]))
 
 
 def strip_marks(snippet: str) -> str:

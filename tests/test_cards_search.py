@@ -129,7 +129,8 @@ def test_rules_words_are_not_taken_for_card_names(service, query):
 
 def test_card_results_in_the_api(client):
     body = client.get("/api/search", query_string={"q": "deflection", "limit": 5}).get_json()
-    assert list(body) == ["query", "took_ms", "results"]
+    assert list(body) == ["query", "took_ms", "results", "match", "suggestions", "parts"]
+    assert body["match"] == "good"
     first = body["results"][0]
     assert list(first) == ["doc", "section", "title", "url", "snippet", "score"]
     assert first == {**first, "doc": "cards", "section": "100518", "title": "Deflection", "url": "/cards/100518"}

@@ -169,7 +169,9 @@ def test_to_expands_only_in_capitals(service):
 
 def test_api_shape_is_exactly_the_documented_one(client):
     body = client.get("/api/search?q=vp+withdraw&limit=3").get_json()
-    assert list(body) == ["query", "took_ms", "results"]
+    # the design's stable three first, then what is said about the answer (docs/search.md)
+    assert list(body) == ["query", "took_ms", "results", "match", "suggestions", "parts"]
+    assert body["match"] in ("good", "weak", "none") and body["parts"] == []
     assert body["query"] == "vp withdraw" and isinstance(body["took_ms"], float)
     assert 1 <= len(body["results"]) <= 3
     for r in body["results"]:
@@ -248,7 +250,7 @@ def test_cli_search_plain_output_and_bad_query(app):
     runner = CliRunner()
     res = runner.invoke(cli, ["--instance", app.instance_path, "search", "proxy"])
     assert res.exit_code == 0 and "4.5" in res.output and "/rules/tournament-rules/4.5" in res.output
-    long = runner.invoke(cli, ["--instance", app.instance_path, "search", "x" * 600])
+    long = runner.invoke(cli, ["--instance", app.instance_path, "search", "x" * 4001])
     assert long.exit_code == 1
     assert long.stderr.strip().startswith("judgekit: the query is too long")
     assert len(long.stderr.strip().splitlines()) == 1

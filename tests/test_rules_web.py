@@ -149,7 +149,7 @@ def test_an_echoed_query_can_wrap(client):
     """QA: a 300-character query without spaces made /search 3051 px wide."""
     long = "x" * 300
     html = client.get("/search?q=" + long).get_data(as_text=True)
-    assert f'<p class="query-echo">Nothing matches “{long}”' in html
+    assert f'<p class="query-echo search-none" role="status">Nothing in the rules or the cards answers “{long}”' in html
     html = client.get("/search?q=vp+withdraw").get_data(as_text=True)
     assert 'Results for “<span class="query-echo">vp withdraw</span>”' in html
     css = client.get("/static/app.css").get_data(as_text=True)

@@ -48,16 +48,17 @@ def test_answers_do_not_depend_on_the_queries_before(app):
         assert search_results(other, q, 12) == expected[q], q
 
 
-def test_the_api_json_is_what_json_dumps_makes_of_the_results(app):
-    """`results_json` writes the JSON itself (each entry's head encoded once): byte for
-    byte `json.dumps` of `search_results`, accents, quotes, marks and card names included."""
+def test_the_api_json_is_the_payload(app):
+    """`search_json` (the fast path's body, kept with the answer) says what `search_payload`
+    says, accents, quotes, marks, card names, weak answers and sub-questions included."""
     import json
 
-    from judgekit.rules.service import results_json
-    search = app.extensions["rules"].search
+    service = app.extensions["rules"]
     sample = questions()[::3] + ["Théo Bell", 'the "direct intervention" card', "3.7.2", "vp", "à <b>",
-                                  "deflection", "Anarch Revolt", "tp four players"]
+                                  "deflection", "Anarch Revolt", "tp four players", "what happens if",
+                                  "my mate scooped 1) is it a draw 2) who gets his vp"]
     for q in sample:
         for limit in (1, 12, 50):
-            expected = json.dumps(search_results(search, q, limit), separators=(",", ":"))
-            assert results_json(search, q, limit) == expected, (q, limit)
+            got = json.loads(service.search_json(q, limit))
+            expected = service.search_payload(q, limit)
+            assert {**got, "took_ms": 0} == {**expected, "took_ms": 0}, (q, limit)

@@ -43,17 +43,19 @@ from whoosh.analysis import STOP_WORDS
 from whoosh.support.charset import accent_map
 
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
+from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
+                                   WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (CARD_FACTOR, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES,
                                          NEAR_TIE, OWN_RULINGS, YIELD_SHARE, Search)
 from judgekit.rules.index_store import SPARSE_FIELDS
-from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_QUERY,
+from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUPS, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
                                    QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD,
                                    SearchIndex, analyze, index_stamp, question_stems)
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 10
+FORMAT = 11
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -338,7 +340,10 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
                    "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
                    "covering": SearchIndex.COVERING, "sparse_fields": list(SPARSE_FIELDS),
-                   "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES,
+                   "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES, "max_groups": MAX_GROUPS,
+                   "weak_coverage": WEAK_COVERAGE, "max_suggestions": MAX_SUGGESTIONS,
+                   "everyday_words": EVERYDAY_WORDS, "max_parts": MAX_PARTS,
+                   "part_results": PART_RESULTS,
                    "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
                    "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
@@ -360,6 +365,8 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         "number_words": NUMBER_WORDS,
         "number_tens": sorted(TENS),
         "synonyms": synonyms,
+        # what a weak answer offers: the rules' words for the everyday words typed
+        "everyday": everyday_tables(search.rules),
         "case_sensitive": case_sensitive,
     }
 

@@ -45,7 +45,7 @@ MAX_QUERY = 4000
 #: rarest; question words weigh little and go first), in the question's order.
 MAX_GROUPS = 24
 # Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "9"
+INDEX_VERSION = "10"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -369,8 +369,12 @@ class SearchIndex:
             groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
             i += n
         if len(groups) > MAX_GROUPS:
-            # a long question: its most informative words, in their order (ties: the first)
-            kept = set(sorted(range(len(groups)), key=lambda k: (-groups[k].weight, k))[:MAX_GROUPS])
+            # a long question: its most informative words, each once, in their order (ties:
+            # the first)
+            first: dict[str, int] = {}
+            for k, g in enumerate(groups):
+                first.setdefault(g.words.lower(), k)
+            kept = set(sorted(first.values(), key=lambda k: (-groups[k].weight, k))[:MAX_GROUPS])
             groups = [g for k, g in enumerate(groups) if k in kept]
         return groups
 
@@ -393,9 +397,12 @@ class SearchIndex:
         return bool(stems) and all(self.in_own_text(s) for s in stems)
 
     def titles_asked_with(self, stem: str, n: int) -> list[str]:
-        """The titles (without number or example) of the `n` entries whose questions hold
-        the stem most, as a search finds them again: the rules' words for an everyday word."""
+        """The titles (without number or example) of the entries whose questions hold the
+        stem, when at most `n` + 1 do, the `n` first by weight: the rules' words for an
+        everyday word (as a search finds them again)."""
         plist = self.postings.terms.get("questions", {}).get(stem, ())
+        if len(plist) > n + 1:
+            return []     # a word of many questions ("keep", "card") names no rule
         out: list[str] = []
         for doc, _ in sorted(plist, key=lambda dw: (-dw[1], dw[0])):
             title = plain_title(self.entries[self.postings.keys[doc]].title)

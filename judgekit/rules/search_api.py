@@ -47,12 +47,6 @@ def search_args(get: Callable[[str], str | None]) -> tuple[str, int] | AppError:
     return q, limit
 
 
-#: The environ key under which the server hands the fast path a search already answered
-#: by a search worker from its event loop (`judgekit.live.search_loop`): (query, took_ms,
-#: the results' JSON). Set by the server's task, never from the request.
-ANSWERED = "judgekit.search.answered"
-
-
 def plain_args(query_string: str) -> tuple[str, int] | None:
     """(query, limit) of a plain search's query string (WSGI's: Latin-1), or None when Flask
     must answer it: not UTF-8, text the app refuses (`inputs.text_problem`), bad arguments."""
@@ -81,11 +75,7 @@ class SearchFastPath:
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") == PATH and environ.get("REQUEST_METHOD") == "GET":
-            answered = environ.get(ANSWERED)
-            if answered is not None:
-                body = self.service.payload_json(*answered).encode("utf-8")
-            else:
-                body = self._answer(environ.get("QUERY_STRING", ""))
+            body = self._answer(environ.get("QUERY_STRING", ""))
             if body is not None:
                 start_response("200 OK", [("Content-Type", "application/json"),
                                           ("Content-Length", str(len(body))), *SECURITY_HEADERS])

@@ -6,7 +6,6 @@ hash changed, and opens it. One service per app; it is read-only and thread-safe
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from functools import lru_cache
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from judgekit.rules.corpus import Corpus, load_corpus
+from judgekit.rules.answer import answer
 from judgekit.rules.card_ranking import Search
 from judgekit.rules.questions import CARDS, questions_text
 from judgekit.rules.search import Entry, QueryError, build_index, index_is_current, index_stamp
@@ -73,33 +73,31 @@ def search_cache_size() -> int:
     return int(os.environ.get("JUDGEKIT_SEARCH_CACHE", "2048"))
 
 
-def search_results(search: Search, query: str, limit: int) -> tuple[dict, ...]:
-    """The API's result objects for a query (raises QueryError for an unusable one)."""
-    hits, _ = search.search(query, limit=limit)
+def result_dicts(hits) -> tuple[dict, ...]:
+    """The API's result objects of some hits."""
     return tuple({"doc": h.entry.doc, "section": h.entry.section, "title": h.entry.title,
                   "url": h.url, "snippet": h.snippet, "score": h.score} for h in hits)
 
 
-def results_json(search: Search, query: str, limit: int) -> str:
-    """`search_results` as the API's JSON, byte for byte what `json.dumps` makes of them
-    (compact separators), written directly: each entry's doc, section and title encoded
-    once (`_json_head`), the rest with the encoder's C string function."""
-    hits, _ = search.search(query, limit=limit)
-    parts = []
-    for h in hits:
-        e, score = h.entry, h.score
-        parts.append(f'{_json_head(e.doc, e.section, e.title)},"url":{_json_str(h.url)},'
-                     f'"snippet":{_json_str(h.snippet)},"score":'
-                     f'{float.__repr__(score) if type(score) is float and math.isfinite(score) else json.dumps(score)}}}')
-    return "[" + ",".join(parts) + "]"
+def search_results(search: Search, query: str, limit: int) -> tuple[dict, ...]:
+    """The API's result objects for a query (raises QueryError for an unusable one)."""
+    return answer_fields(search, query, limit)["results"]
 
 
-_json_str = json.encoder.encode_basestring_ascii
+def answer_fields(search: Search, query: str, limit: int) -> dict:
+    """What GET /api/search says of a query besides the query and the time taken: its
+    `results`, how well the first one `match`es ("good", "weak", "none"), the rules'
+    words to try (`suggestions`) and each numbered sub-question's best answer (`parts`)
+    (`judgekit.rules.answer`; raises QueryError for an unusable query)."""
+    found = answer(search, query, limit)
+    return {"results": result_dicts(found.hits), "match": found.match,
+            "suggestions": tuple(found.suggestions),
+            "parts": tuple({"question": q, "results": result_dicts(hits)} for q, hits in found.parts)}
 
 
-@lru_cache(maxsize=16384)
-def _json_head(doc: str, section: str, title: str) -> str:
-    return f'{{"doc":{_json_str(doc)},"section":{_json_str(section)},"title":{_json_str(title)}'
+def answer_json(search: Search, query: str, limit: int) -> str:
+    """`answer_fields` as the members of a JSON object (no braces), compact."""
+    return json.dumps(answer_fields(search, query, limit), separators=(",", ":"))[1:-1]
 
 
 class RulesService:
@@ -114,8 +112,8 @@ class RulesService:
         self.renderer = Renderer(corpus)
         if cache_size is None:
             cache_size = search_cache_size()
-        self._results = lru_cache(maxsize=cache_size)(self._results_uncached) if cache_size \
-            else self._results_uncached
+        self._fields = lru_cache(maxsize=cache_size)(self._fields_uncached) if cache_size \
+            else self._fields_uncached
         self._json = lru_cache(maxsize=cache_size)(self._json_uncached) if cache_size \
             else self._json_uncached
 
@@ -142,38 +140,38 @@ class RulesService:
             _SERVICES[key] = service
         return service
 
-    def _results_uncached(self, query: str, limit: int) -> tuple[dict, ...]:
-        """The results for a query (the search page)."""
-        return search_results(self.search, query, limit)
+    def _fields_uncached(self, query: str, limit: int) -> dict:
+        """The answer to a query (the search page)."""
+        return answer_fields(self.search, query, limit)
 
     def _json_uncached(self, query: str, limit: int) -> str:
-        """The results for a query as the API's JSON."""
-        return results_json(self.search, query, limit)
+        """The answer to a query as the members of the API's JSON."""
+        return answer_json(self.search, query, limit)
 
     def search_payload(self, query: str, limit: int = 10) -> dict:
         """The JSON of GET /api/search (raises ValueError for an unusable query)."""
         started = time.perf_counter()
         try:
-            results = self._results(query, limit)
+            fields = self._fields(query, limit)
         except QueryError as exc:
             raise ValueError(str(exc)) from None
         return {
             "query": query,
             "took_ms": round((time.perf_counter() - started) * 1000, 2),
-            "results": [dict(r) for r in results],
+            "results": [dict(r) for r in fields["results"]],
+            "match": fields["match"],
+            "suggestions": list(fields["suggestions"]),
+            "parts": [{"question": p["question"], "results": [dict(r) for r in p["results"]]}
+                      for p in fields["parts"]],
         }
 
     def search_json(self, query: str, limit: int = 10) -> str:
-        """`search_payload` already serialised: the API's hot path, where the JSON encoding
-        of the results would cost more than finding them again in the cache."""
+        """`search_payload` already serialised (the API's hot path: the answer's JSON is kept
+        with the answer)."""
         started = time.perf_counter()
         try:
             found = self._json(query, limit)
         except QueryError as exc:
             raise ValueError(str(exc)) from None
-        return self.payload_json(query, (time.perf_counter() - started) * 1000, found)
-
-    @staticmethod
-    def payload_json(query: str, took_ms: float, found: str) -> str:
-        """The body of GET /api/search: the query, the time taken, the results' JSON."""
-        return f'{{"query":{json.dumps(query)},"took_ms":{round(took_ms, 2)!r},"results":{found}}}'
+        took = round((time.perf_counter() - started) * 1000, 2)
+        return f'{{"query":{json.dumps(query)},"took_ms":{took!r},{found}}}'

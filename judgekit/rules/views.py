@@ -41,6 +41,7 @@ def search_page():
     groups: list[tuple] = []
     took = None
     status = 200
+    payload = None
     if q.strip():
         try:
             payload = svc.search_payload(q, limit=25)
@@ -54,7 +55,7 @@ def search_page():
             groups = [(svc.corpus.get(d).title if svc.corpus.get(d) else SOURCE_TITLES.get(d, d), rs)
                       for d, rs in by_doc.items()]
     return render_template("rules/search.html", q=q, groups=groups, error=error, took=took,
-                           documents=svc.corpus.current), status
+                           answer=payload, documents=svc.corpus.current), status
 
 
 @bp.get("/rules/")

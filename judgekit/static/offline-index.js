@@ -573,6 +573,16 @@
       groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
       i += n;
     }
+    var most = this.params.max_groups;
+    if (groups.length > most) {
+      // a long question: its most informative words, each once, in their order (ties: the first)
+      var firstOf = new Map();
+      groups.forEach(function (g, k) { var w = g.words.toLowerCase(); if (!firstOf.has(w)) firstOf.set(w, k); });
+      var order = Array.from(firstOf.values());
+      order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+      var kept = new Set(order.slice(0, most));
+      groups = groups.filter(function (g, k) { return kept.has(k); });
+    }
     return groups;
   };
 
@@ -615,8 +625,10 @@
       g.alts.forEach(function (pair) { if (pair[0].length > 1) phrases.push(pair); });
     });
     var stems = this.tokenize(text).map(function (t) { return t[0]; });
+    var chosen = new Set();                                 // a long question's chosen words
+    groups.forEach(function (g) { g.alts.forEach(function (pair) { pair[0].forEach(function (st) { chosen.add(st); }); }); });
     for (var i = 0; i + 1 < stems.length; i++) {
-      if (stems[i] !== stems[i + 1]) {
+      if (stems[i] !== stems[i + 1] && chosen.has(stems[i]) && chosen.has(stems[i + 1])) {
         var asked = question.has(stems[i]) || question.has(stems[i + 1]);
         phrases.push([[stems[i], stems[i + 1]], 0.6 * (asked ? p.question_factor : 1.0)]);
       }

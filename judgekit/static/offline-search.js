@@ -267,9 +267,99 @@
     return merged.slice(0, limit);
   }
 
+  // --- what is said about an answer (judgekit/rules/answer.py) -----------------------------
+  var PART_MARK = /(?:^|(?<=\s))\(?(?:\d{1,2}|[a-hA-H])[).]\s+/g;
+
+  // the numbered sub-questions of a message ("1) … 2) …"), when it has at least two; else []
+  function splitQuestions(text, p) {
+    var marks = [], m;
+    PART_MARK.lastIndex = 0;
+    while ((m = PART_MARK.exec(text)) !== null) {
+      marks.push([m.index, m.index + m[0].length]);
+      if (m[0].length === 0) PART_MARK.lastIndex++;
+    }
+    if (marks.length < 2) return [];
+    var parts = [];
+    marks.forEach(function (mk, i) {
+      var part = text.slice(mk[1], i + 1 < marks.length ? marks[i + 1][0] : text.length).trim();
+      if (part) parts.push(part);
+    });
+    return parts.length >= 2 ? parts.slice(0, p.max_parts) : [];
+  }
+
+  // a word that names something (not only question words and filler: "what happens if")
+  Search.prototype.informative = function (text) {
+    return this.rules.groups(text).some(function (g) { return g.factor === 1.0; });
+  };
+
+  function matchOf(hits, p) {
+    if (!hits.length) return "none";
+    return hits[0].score >= 1000 || hits[0].coverage >= p.weak_coverage ? "good" : "weak";
+  }
+
+  // the rules' words for the rarest everyday words of the question (answer.suggestions)
+  Search.prototype.suggestions = function (text) {
+    var rules = this.rules, p = this.params, tables = this.data.everyday, out = [], words = 0;
+    var groups = rules.groups(text).filter(function (g) { return g.number === null && g.factor === 1.0; });
+    var order = groups.map(function (g, k) { return k; });
+    order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+    var own = Object.prototype.hasOwnProperty;
+    function inOwnText(st) {
+      return ["body", "title", "context"].some(function (f) { return own.call(rules.packed[f], st); });
+    }
+    for (var i = 0; i < order.length && words < p.everyday_words; i++) {
+      var g = groups[order[i]], stems = g.alts.values().next().value[0];
+      if (stems.every(inOwnText)) continue;
+      var typed = g.words.toLowerCase();
+      var found = (own.call(tables.synonyms, typed) && tables.synonyms[typed]) ||
+        (stems.length === 1 && own.call(tables.titles, stems[0]) ? tables.titles[stems[0]] : []);
+      if (!found.length) continue;
+      words += 1;
+      found.forEach(function (phrase) {
+        var low = phrase.toLowerCase();
+        if (low !== typed && !out.some(function (x) { return x.toLowerCase() === low; })) out.push(phrase);
+      });
+    }
+    return out.slice(0, p.max_suggestions);
+  };
+
+  // the answer: hits with snippets, how well they match, the rules' words to try, and each
+  // numbered sub-question's best (Promise; as judgekit/rules/answer.py answer)
+  Search.prototype.answer = function (text, limit) {
+    var self = this, p = this.params;
+    text = checkQuery(text, p);
+    var ranked = this.rank(text, limit);
+    var named = ranked.length && ranked[0].score >= 1000;
+    if (!named && !this.informative(text)) {
+      return Promise.resolve({ hits: [], match: "none", suggestions: [], parts: [] });
+    }
+    var parts = splitQuestions(text, p).filter(function (q) { return self.informative(q); })
+      .map(function (q) { return [q, self.rank(q, p.part_results)]; });
+    var match;
+    if (parts.length) {
+      match = parts.every(function (pr) { return matchOf(pr[1], p) === "good"; }) ? "good" : "weak";
+    } else match = matchOf(ranked, p);
+    var said = match !== "good" ? this.suggestions(text) : [];
+    return Promise.all([this.withSnippets(ranked)].concat(parts.map(function (pr) {
+      return self.withSnippets(pr[1]);
+    }))).then(function (shown) {
+      var hits = shown[0], partHits = shown.slice(1);
+      if (parts.length) {
+        var first = [].concat.apply([], partHits), keys = new Set(first.map(function (h) { return h.entry.key; }));
+        hits = first.concat(hits.filter(function (h) { return !keys.has(h.entry.key); })).slice(0, limit);
+      }
+      return { hits: hits, match: match, suggestions: said,
+               parts: parts.map(function (pr, i) { return [pr[0], partHits[i]]; }) };
+    });
+  };
+
   // the ranked hits with their snippets: Promise (the texts of the hits shown are read first)
   Search.prototype.search = function (text, limit) {
-    var self = this, ranked = this.rank(text, limit);
+    return this.withSnippets(this.rank(text, limit));
+  };
+
+  Search.prototype.withSnippets = function (ranked) {
+    var self = this;
     mark("ranked");
     var byPart = [[this.rules, []], [this.cards, []]];
     ranked.forEach(function (h) { byPart[self.rules.byKey.has(h.entry.key) ? 0 : 1][1].push(h.entry); });
@@ -337,18 +427,24 @@
     return load().then(function (ix) {
       var started = now(), asked;
       try {
-        asked = ix.search(query, limit || 12);
+        asked = ix.answer(query, limit || 12);
       } catch (err) {
         return failed(err.message);                 // the query itself (empty, too long)
       }
-      return asked.then(function (hits) {
+      function results(hits) {
+        return hits.map(function (h) {
+          return { doc: h.entry.doc, section: h.entry.section, title: h.entry.title,
+                   url: h.url, snippet: h.snippet, score: h.score };
+        });
+      }
+      return asked.then(function (found) {
         return {
           query: query,
           took_ms: Math.round((now() - started) * 100) / 100,
-          results: hits.map(function (h) {
-            return { doc: h.entry.doc, section: h.entry.section, title: h.entry.title,
-                     url: h.url, snippet: h.snippet, score: h.score };
-          }),
+          results: results(found.hits),
+          match: found.match,
+          suggestions: found.suggestions,
+          parts: found.parts.map(function (pr) { return { question: pr[0], results: results(pr[1]) }; }),
           offline: true
         };
       }, missing);

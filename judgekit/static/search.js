@@ -29,12 +29,34 @@
     out.setAttribute("aria-busy", on ? "true" : "false");
   }
 
+  function link(url) { return window.JUDGEKIT_SITE ? window.JUDGEKIT_SITE.url(url) : url; }
+
+  // what the search says beside its results (judgekit/rules/answer.py): the rules' words for
+  // the everyday words typed, as one-tap searches; each numbered sub-question's best answer
+  function said(data) {
+    var html = "";
+    if (data.suggestions && data.suggestions.length) {
+      html += '<p class="search-try">In the rules\u2019 words: ' + data.suggestions.map(function (s) {
+        return '<a href="/search?q=' + encodeURIComponent(s) + '" data-try="' + esc(s) + '">' + esc(s) + "</a>";
+      }).join("") + "</p>";
+    }
+    if (data.parts && data.parts.length) {
+      html += '<section class="search-parts"><h2>Your questions, one by one</h2><ol>' + data.parts.map(function (p) {
+        var best = p.results[0];
+        return '<li><span class="part-question">' + esc(p.question) + "</span>" + (best
+          ? '<a href="' + esc(link(best.url)) + '">' + esc(best.title) + "</a>" : "<span>no answer found</span>") + "</li>";
+      }).join("") + "</ol></section>";
+    }
+    return html;
+  }
+
   function render(data, q) {
     shown = q;
     stale(false);
     if (!data.results.length) {
-      out.innerHTML = '<p class="search-meta">Nothing matches “' + esc(data.query) +
-        '”. Try fewer words or a section number.</p>';
+      out.innerHTML = '<p class="search-meta search-none" role="status">Nothing in the rules or the cards answers \u201c' +
+        esc(data.query) + '\u201d. Say what it is about (a word such as bleed, vote, seating, proxy), or type a ' +
+        "section number such as 3.7.2.</p>" + said(data);
       return;
     }
     var groups = {}, order = [];
@@ -45,11 +67,15 @@
     var n = data.results.length;
     var html = '<p class="search-meta">' + n + (n === 1 ? " result · " : " results · ") + data.took_ms + " ms" +
       (data.offline ? " · offline" : "") + "</p>";
+    if (data.match === "weak") {
+      html += '<p class="search-weak" role="status">No section matches all of your words \u2014 closest:</p>';
+    }
+    html += said(data);
     order.forEach(function (doc) {
       html += '<section class="group"><h2>' + esc(docTitles[doc] || doc) + "</h2><ol>";
       groups[doc].forEach(function (r) {
         // the snippet is HTML from our server: escaped text with <mark> only
-        var url = window.JUDGEKIT_SITE ? window.JUDGEKIT_SITE.url(r.url) : r.url;
+        var url = link(r.url);
         html += '<li><a href="' + esc(url) + '"><span class="title">' + esc(r.title) +
           '</span><span class="snippet">' + r.snippet + "</span></a></li>";
       });
@@ -116,6 +142,14 @@
       var first = out.querySelector("a");
       if (first && input.value.trim() === shown) { ev.preventDefault(); first.focus(); }
     }
+  });
+  out.addEventListener("click", function (ev) {
+    var chip = ev.target.closest ? ev.target.closest("[data-try]") : null;
+    if (!chip) return;
+    ev.preventDefault();                        // search the rules' words here, in one tap
+    input.value = chip.getAttribute("data-try");
+    run();
+    input.focus();
   });
   out.addEventListener("keydown", function (ev) {
     var links = Array.prototype.slice.call(out.querySelectorAll("a"));

@@ -1,0 +1,141 @@
+"""How good an answer is, and what to say about it (pure Python, no Flask).
+
+A judge in a hurry trusts the top line, so the search says when it is only a guess:
+
+- `match`: "good" (the first result holds most of the question, or the question names a
+  section or a card), "weak" (no result holds `WEAK_COVERAGE` of the question's weight:
+  "No section matches all of your words — closest:"), or "none" (nothing found, or a
+  question of filler words only, "what happens if": no result is shown as an answer).
+- `suggestions`: for a weak answer, the rules' words for the everyday words typed, as
+  searches a tap away: the synonym table's phrases for a word ("scoop" -> "conceding"), else
+  the titles of the sections whose questions use the word ("ditched" -> "Bowing Out of an
+  Event"). A word the rules' own text holds gets none.
+- `split_questions`: a pasted message with numbered sub-questions ("1) … 2) …") is answered
+  part by part: the best result of each part comes first, then the whole message's.
+
+The browser's offline search (`static/offline-search.js`) says the same with the same
+numbers, shipped in the offline index's `params`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from judgekit.rules.search import Hit, SearchIndex, check_query
+from judgekit.rules.synonyms import SYNONYMS
+
+WEAK_COVERAGE = 0.6    # below this share of the question's weight, the first result is a guess
+MAX_SUGGESTIONS = 4
+EVERYDAY_WORDS = 2     # the rarest everyday words of a question given the rules' words
+TITLES_PER_WORD = 2
+MAX_PARTS = 6          # numbered sub-questions answered one by one
+PART_RESULTS = 1       # results of each part shown first
+
+# "1) … 2) …", "1. … 2. …", "a) … b) …", at the start or after a space or a line break
+PART_MARK = re.compile(r"(?:^|(?<=\s))\(?(?:\d{1,2}|[a-hA-H])[).]\s+")
+
+
+@dataclass
+class Answer:
+    hits: list[Hit]
+    stems: list[str]
+    match: str = "good"                                   # "good" | "weak" | "none"
+    suggestions: list[str] = field(default_factory=list)  # searches in the rules' words
+    parts: list[tuple[str, list[Hit]]] = field(default_factory=list)  # (sub-question, its best)
+
+
+def split_questions(text: str) -> list[str]:
+    """The numbered sub-questions of a message, when it has at least two ("1) … 2) …");
+    else []. Text before the first number is left to the whole message's search."""
+    marks = list(PART_MARK.finditer(text))
+    if len(marks) < 2:
+        return []
+    parts = []
+    for m, nxt in zip(marks, marks[1:] + [None]):
+        part = text[m.end():nxt.start() if nxt else len(text)].strip()
+        if part:
+            parts.append(part)
+    return parts[:MAX_PARTS] if len(parts) >= 2 else []
+
+
+def informative(index: SearchIndex, text: str) -> bool:
+    """Whether the question holds a word that names something (not only question words,
+    stop words and filler: "what happens if", "can I")."""
+    return any(g.factor == 1.0 for g in index.groups_of(text))
+
+
+def match_of(hits: list[Hit], has_words: bool) -> str:
+    if not hits or not has_words and hits[0].score < 1000.0:
+        return "none"
+    first = hits[0]
+    if first.score >= 1000.0 or first.coverage >= WEAK_COVERAGE:
+        return "good"
+    return "weak"
+
+
+@lru_cache(maxsize=4)
+def everyday_tables(rules: SearchIndex) -> dict[str, dict[str, list[str]]]:
+    """What `suggestions` reads, made once per index (and shipped to the browser):
+    `synonyms`, a judge's word (lower case) -> the synonym table's phrases for it that the
+    rules' own text holds; `titles`, a stem of the questions -> the titles of the sections
+    whose questions use it (`SearchIndex.titles_asked_with`)."""
+    synonyms = {}
+    for word, phrases in SYNONYMS.items():
+        held = [p for p in phrases if rules.in_own_text_phrase(p)]
+        if held:
+            synonyms[word] = held
+    titles = {}
+    for stem in sorted(rules.postings.terms.get("questions", {})):
+        found = rules.titles_asked_with(stem, TITLES_PER_WORD)
+        if found:
+            titles[stem] = found
+    return {"synonyms": synonyms, "titles": titles}
+
+
+def suggestions(rules: SearchIndex, text: str) -> list[str]:
+    """The rules' words for the everyday words of `text` (see the module), as searches: for
+    its `EVERYDAY_WORDS` rarest words that the rules' own text does not hold."""
+    tables = everyday_tables(rules)
+    out: list[str] = []
+    groups = [g for g in rules.groups_of(text) if g.number is None and g.factor == 1.0]
+    words = 0
+    for g in sorted(groups, key=lambda g: -g.weight):     # stable: ties in the question's order
+        own = next(iter(g.alts))                            # the typed word's (or phrase's) stems
+        if all(rules.in_own_text(s) for s in own):
+            continue
+        found = tables["synonyms"].get(g.words.lower()) or \
+            (tables["titles"].get(own[0], []) if len(own) == 1 else [])
+        if not found:
+            continue
+        words += 1
+        for p in found:
+            if p.lower() not in (x.lower() for x in out) and p.lower() != g.words.lower():
+                out.append(p)
+        if words >= EVERYDAY_WORDS:
+            break
+    return out[:MAX_SUGGESTIONS]
+
+
+def answer(search, text: str, limit: int = 10) -> Answer:
+    """The search's answer to `text` (`judgekit.rules.card_ranking.Search`), with what is
+    said about it (see the module). Raises `QueryError` for an unusable query."""
+    text = check_query(text)
+    hits, stems = search.search(text, limit)
+    named = bool(hits) and hits[0].score >= 1000.0     # a section number, a card's name
+    if not named and not informative(search.rules, text):
+        return Answer([], stems, "none")
+    parts: list[tuple[str, list[Hit]]] = []
+    for part in split_questions(text):
+        if informative(search.rules, part):
+            parts.append((part, search.search(part, PART_RESULTS)[0]))
+    if parts:
+        first = [h for _, found in parts for h in found]
+        keys = {h.entry.key for h in first}
+        hits = (first + [h for h in hits if h.entry.key not in keys])[:limit]
+        matches = [match_of(found, True) for _, found in parts]
+        match = "good" if all(m == "good" for m in matches) else "weak"
+    else:
+        match = match_of(hits, True)
+    said = suggestions(search.rules, text) if match != "good" else []
+    return Answer(hits, stems, match, said, parts)
