@@ -72,6 +72,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self.action: Action | None = None
         self.prev_action: Action | None = None
         self.combat: Combat | None = None
+        self.lock: dict[str, Any] | None = None  # a minion locked with no action named (yet)
         self.pending: dict[int, tuple[int, str]] = {}   # seat -> (seq, card) awaiting replacement
         self.plays: list[tuple[int, int, str | None]] = []  # (seq, seat, card) in order
         self.board: dict[int, list[str]] = {}          # seat -> minions stated in play (board.py)
@@ -124,6 +125,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         if t not in OFF_BOARD:
             self._see(event)
             self._talk_decision(event)
+            self._lock_check(event)
             a = self.action
             if a is not None and a.restate_pending is not None and not a.resolved \
                     and t not in ("bleed.total", "card.replace") and event.get("bleed_total") is None:

@@ -93,6 +93,9 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
                             "minion": "minion", "changes": "bool"}, ("name",)),
     "transfer": ("required", {"amount": "int", "minion": "minion"}, ()),
     "discard": ("required", {"card": "card"}, ()),
+    # the acting player locks a minion as if to act and names no action (yet): locking is
+    # not a declaration (`action-not-announced` if blocks are asked for or answered next)
+    "minion.lock": ("required", {"minion": "minion"}, ()),
     "minion.in": ("required", {"minion": "minion"}, ("minion",)),
     "minion.out": ("required", {"minion": "minion"}, ("minion",)),
     "talk": ("required", {"kind": TALK_KINDS}, ("kind",)),

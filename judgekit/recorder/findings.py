@@ -74,6 +74,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
        "Something only the acting player does (an action, a phase, transfers, the discard phase action, the end of the turn) was done by another player, or with no turn started.",
        TR, "2.3", GRV),
     # Declarations.
+    _c("action-not-announced", "Action not announced", "declaration", None,
+       "A minion was locked and blocks were asked for (or answered) with no action announced: "
+       "locking is not a declaration; the action must be announced.",
+       ANN, "action-declaration", GRV),
     _c("bleed-amount-missing", "Bleed amount not stated", "declaration", None,
        "A bleed was declared without its amount.",
        ANN, "action-declaration", GRV),

@@ -68,6 +68,54 @@ class ActionMixin:
                 if self.pending.get(seat, (None,))[0] == seq:
                     del self.pending[seat]
 
+    # --- a lock with no action named --------------------------------------------------------
+
+    def _on_minion_lock(self, e) -> None:
+        """The acting player locks a minion and names no action (yet). Locking is the first
+        step of a declaration, not the declaration: the action must still be announced
+        (action declaration). Followed only when it is the acting player's, with no action
+        in progress."""
+        seat = e["seat"]
+        a = self.action
+        if seat != self.turn_seat or self.turn_ended or (a is not None and not a.resolved):
+            return
+        self.lock = {"seq": e["seq"], "seat": seat, "minion": e.get("minion")}
+
+    def _lock_check(self, e) -> None:
+        """After a `minion.lock`, the action declared (or an action card played) by that
+        seat makes it a declaration; asking for blocks ("any blocks?"), a block answer or a
+        result first is `action-not-announced`. Moving on (a phase, a transfer, the end of
+        the turn) forgets the lock."""
+        lock = self.lock
+        if lock is None or e["type"] == "minion.lock":
+            return
+        t, seat = e["type"], e.get("seat")
+        if t == "action.declare" and seat == lock["seat"]:
+            self.lock = None
+            return
+        if t == "card.play" and seat == lock["seat"]:
+            types = [str(x).lower() for x in (getattr(self.library(e.get("card")), "types", None) or [])]
+            if any(x in ("action", "political action") for x in types):
+                self.lock = None   # the action card names the action
+            return
+        if t in ("action.pass", "block.pass", "block.declare", "action.result"):
+            if t == "action.pass" and seat != lock["seat"]:
+                return
+            self.lock = None
+            minion = lock["minion"] or "a minion"
+            asked = {"action.pass": "asked for blocks",
+                     "block.pass": f"{self.who(seat)} answered the block opportunity",
+                     "block.declare": f"{self.who(seat)} declared a block",
+                     "action.result": "the action was resolved"}[t]
+            self.flag("action-not-announced", e["seq"],
+                      f"{self.who(lock['seat'])} locked {minion} (event {lock['seq']}), then "
+                      f"{asked} with no action announced: locking is not a declaration; the "
+                      "action (and, for a bleed, its amount) must be announced.",
+                      seat=lock["seat"])
+            return
+        if t in ("phase", "transfer", "discard", "turn.end", "turn.start"):
+            self.lock = None
+
     def _check_bleed(self, e, a: Action) -> None:
         seq, seat = e["seq"], e["seat"]
         if a.amount is None:
@@ -144,10 +192,15 @@ class ActionMixin:
         if a.directed or len(a.eligible) < 2:
             return True
         prey, predator = a.eligible[0], a.eligible[1]
-        if seat == predator and prey not in a.done:
+        if seat == predator and prey not in a.passed:
+            # A failed block attempt is not a pass: the prey may still try with another
+            # minion, and only the prey's explicit "no block" gives the predator their turn.
+            failed = (f" ({self.who(prey)}'s block attempt failed, which is not a pass: "
+                      "the prey may still block with another minion)"
+                      if prey in a.failed_blocks and a.attempting != prey else "")
             self.flag("block-out-of-order", e["seq"],
                       f"{self.who(seat)} (the predator) {what} before {self.who(prey)} "
-                      "(the prey) passed on blocking.", seat=seat)
+                      f"(the prey) passed on blocking{failed}.", seat=seat)
             return False
         return True
 

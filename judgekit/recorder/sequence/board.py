@@ -26,7 +26,7 @@ CARDS_KEPT = 40
 MINION_FIELDS = {"action.declare": "minion", "block.declare": "minion", "card.play": "minion",
                  "reaction": "minion", "interrupt": "minion", "cancel": "minion",
                  "strike": "minion", "effect": "minion", "vote": "vampire",
-                 "action.redirect": "minion"}
+                 "action.redirect": "minion", "minion.lock": "minion"}
 # Where an event names a library card its seat played.
 CARD_TYPES = {"card.play", "reaction", "interrupt", "cancel", "strike", "action.declare",
               "action.redirect", "discard"}

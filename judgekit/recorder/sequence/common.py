@@ -133,6 +133,9 @@ class Combat:
     over: bool = False
     struck: list[int] = field(default_factory=list)     # seats that struck this round
     pressed: list[int] = field(default_factory=list)    # seats that declined to press this round
+    # seat -> (rank, seq, "strike" | "card" | "play") of the latest combat step it played
+    # in this round: the steps before it are gone for that seat (its own play came after)
+    played: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 
 
 def minion_level(vampire, disc: str) -> int:
