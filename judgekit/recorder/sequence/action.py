@@ -2,7 +2,8 @@
 who may block and in which order, block attempts, and its resolution."""
 from __future__ import annotations
 
-from judgekit.recorder.sequence.common import STANDARD_STEALTH, UNDIRECTED, Action
+from judgekit.recorder.sequence.common import (
+    STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME, UNDIRECTED, Action)
 from judgekit.recorder.words import ACTION_NOUNS
 
 
@@ -26,6 +27,8 @@ class ActionMixin:
             return
         kind = e["action"]
         target = e.get("target_seat")
+        if kind in TORPOR_ACTIONS and target is None:
+            target = self._controller(e.get("target"))   # the torpid vampire's controller
         if kind == "bleed":
             directed = True
             target = target or self.prey(seat)
@@ -48,7 +51,7 @@ class ActionMixin:
                              locked=e.get("locked", True), card=e.get("card"))
         self.combat = None
         a = self.action
-        if target and not e.get("target_seat"):
+        if target and not e.get("target_seat") and kind == "bleed":
             self.context = {"target_seat": target}   # the prey, for the log line
         a.terms_required = bool(e.get("terms_choice") or e.get("terms"))
         a.terms_given = bool(e.get("terms"))
@@ -58,7 +61,7 @@ class ActionMixin:
             return  # not a declaration yet: the player's hand has not left the card
         if kind == "bleed":
             self._check_bleed(e, a)
-        self._check_stealth(e, kind)
+        self._check_stealth(e, kind, target)
         if e.get("card"):
             before = len(self.findings)
             self._card_play(e, role="action")
@@ -137,9 +140,36 @@ class ActionMixin:
                       f"bleeds for {expected}. The declaration binds; it is a misrepresentation.",
                       seat=seat)
 
-    def _check_stealth(self, e, kind: str) -> None:
+    def _controller(self, name: str | None) -> int | None:
+        """The seat whose board (stated or seen) holds the minion `name`, if exactly one."""
+        if not name:
+            return None
+        seats = [s for s in range(1, self.n + 1)
+                 if name in self.board.get(s, ()) or name in self.seen.get(s, {})]
+        return seats[0] if len(seats) == 1 else None
+
+    def standard_stealth(self, kind: str, seat: int, target: int | None) -> int | None:
+        """The action's standard stealth; for a rescue or a diablerie it depends on who
+        controls the torpid vampire (+1 the acting player's own, 0 another's: the
+        rulebook), None when that is not known."""
+        if kind in TORPOR_ACTIONS:
+            if target is None:
+                return None
+            return TORPOR_STEALTH_SAME if target == seat else TORPOR_STEALTH_OTHER
+        return STANDARD_STEALTH.get(kind, 0)
+
+    def _check_stealth(self, e, kind: str, target: int | None = None) -> None:
         seq, seat = e["seq"], e["seat"]
-        standard = STANDARD_STEALTH.get(kind, 0)
+        standard = self.standard_stealth(kind, seat, target)
+        if standard is None:
+            # whose torpid vampire is not known: no standard to check against; a declared
+            # stealth is still checked against the true one the judge stated
+            declared, actual = e.get("stealth"), e.get("actual_stealth")
+            if declared is not None and actual is not None and declared != actual:
+                self.flag("misrepresented", seq,
+                          f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
+                          seat=seat)
+            return
         declared = e.get("stealth")
         actual = e.get("actual_stealth")
         if actual is None:
@@ -154,9 +184,13 @@ class ActionMixin:
                           seat=seat)
             return
         if declared is None:
+            whose = ""
+            if kind in TORPOR_ACTIONS:
+                whose = (", the acting player's own torpid vampire" if target == seat
+                         else f", a torpid vampire {self.who(target)} controls")
             self.flag("stealth-undeclared", seq,
                       f"{self.who(seat)} declares a {ACTION_NOUNS.get(kind, kind)} with {actual} "
-                      f"stealth (standard: {standard}) without declaring its stealth.", seat=seat)
+                      f"stealth (standard: {standard}{whose}) without declaring its stealth.", seat=seat)
         elif declared != actual:
             self.flag("misrepresented", seq,
                       f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",

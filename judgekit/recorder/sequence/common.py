@@ -19,8 +19,14 @@ STEP_RANK = {s: i for i, s in enumerate(COMBAT_STEPS)}
 
 # Default stealth by action type (announcement guidelines, action declaration).
 STANDARD_STEALTH = {"bleed": 0, "hunt": 1, "equip": 1, "recruit": 1, "employ": 1,
-                    "political": 1, "leave-torpor": 1, "rescue": 1, "diablerie": 0,
-                    "anarch": 1, "card": 0, "other": 0}
+                    "political": 1, "leave-torpor": 1, "anarch": 1, "card": 0, "other": 0}
+# Actions on a torpid vampire: their standard stealth depends on who controls it (the
+# rulebook's action list): +1 when the acting vampire and the torpid one have the same
+# controller (undirected), 0 when another Methuselah controls it (directed). The
+# guidelines' "1 stealth for leave and rescue from torpor" is the first case.
+TORPOR_ACTIONS = ("rescue", "diablerie")
+TORPOR_STEALTH_SAME = 1
+TORPOR_STEALTH_OTHER = 0
 UNDIRECTED = {"hunt", "equip", "recruit", "employ", "political", "leave-torpor", "anarch"}
 
 # Events that are plays ("the next card or effect") for the shortcut and cancel windows.

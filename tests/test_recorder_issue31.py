@@ -1,0 +1,62 @@
+"""Issue 31 (engine and wording half): the standard stealth of rescue and diablerie, the
+quick-entry `lock`, and statements that must agree with the quick reference."""
+from __future__ import annotations
+
+import pytest
+
+from judgekit.recorder import notation
+from recorder_helpers import ev, run, state
+
+T = ev("turn.start", 1)
+
+
+def rescue(kind="rescue", **kw):
+    return ev("action.declare", 1, action=kind, minion="Modius", **kw)
+
+
+@pytest.mark.parametrize("kind, target, actual, declared, found", [
+    # the acting player's own torpid vampire: +1 standard
+    ("rescue", 1, 1, None, []),
+    ("diablerie", 1, 1, None, []),                       # was: stealth-undeclared (0 flat)
+    ("diablerie", 1, 2, None, ["stealth-undeclared"]),
+    # another Methuselah's: 0 standard
+    ("rescue", 3, 0, None, []),                          # was: stealth-undeclared (1 flat)
+    ("rescue", 3, 1, None, ["stealth-undeclared"]),
+    ("rescue", 3, 1, 1, []),
+    ("diablerie", 3, 0, None, []),
+    ("diablerie", 3, 1, None, ["stealth-undeclared"]),
+    ("rescue", 3, 0, 1, ["misrepresented"]),
+])
+def test_standard_stealth_of_rescue_and_diablerie_depends_on_the_controller(kind, target, actual, declared, found):
+    fields = {"target_seat": target, "actual_stealth": actual}
+    if declared is not None:
+        fields["stealth"] = declared
+    assert [f["code"] for f in run([T, rescue(kind, **fields)])] == found
+
+
+def test_a_torpid_vampire_on_a_known_board_gives_the_controller():
+    # Cid's Andi Liu is in torpor; Ann's Modius rescues it: directed at Cid, 0 stealth
+    events = [T, ev("minion.in", 3, minion="Andi Liu"),
+              rescue(target="Andi Liu", actual_stealth=0)]
+    assert run(events) == []
+    st = state(events)
+    assert st["action"]["directed"] and st["action"]["eligible"] == [3]
+    # with 1 stealth unsaid against Cid's vampire: stealth-undeclared naming the controller
+    found = run([T, ev("minion.in", 3, minion="Andi Liu"), rescue(target="Andi Liu", actual_stealth=1)])
+    assert [f["code"] for f in found] == ["stealth-undeclared"]
+    assert "standard: 0, a torpid vampire Cid (seat 3) controls" in found[0]["message"]
+    # Ann's own vampire: undirected, prey and predator may block
+    own = [T, ev("minion.in", 1, minion="Andi Liu"), rescue(target="Andi Liu", actual_stealth=1)]
+    assert run(own) == [] and state(own)["action"]["eligible"] == [2, 5]
+
+
+def test_unknown_controller_reports_no_stealth_finding():
+    for actual in (0, 1):
+        assert run([T, rescue(target="Somebody", actual_stealth=actual)]) == []
+    # a declared stealth is still checked against the true one
+    assert [f["code"] for f in run([T, rescue(actual_stealth=1, stealth=0)])] == ["misrepresented"]
+
+
+def test_quick_entry_lock():
+    assert notation.parse_line("1 lock Modius") == [{"seat": 1, "type": "minion.lock", "minion": "Modius"}]
+    assert "lock" in notation.VERBS
