@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.recorder.clock import CAP_SENTENCE
+
 ANN = "announcements"
 TR = "tournament-rules"
 # The VEKN "Tournament Conduct & Infraction Guide" (v2), whose infractions are the catalog
@@ -144,10 +146,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("time-limit-short", "Time limit too short", "warning", None,
        "The round's time limit is under the two-hour minimum.",
        TR, "3.1.1", None),
-    # The cap is the infraction guide's (v2 1.2.4), not the tournament rules' (2.8 allows
-    # extensions for lengthy rulings but sets no cap).
+    # The cap is the infraction guide's (v2 1.2.4), a cap judges may apply, not a rule; the
+    # tournament rules (2.8 allows extensions for lengthy rulings) set none.
     _c("extension-over-cap", "Extensions over the cap", "warning", None,
-       "Time extensions at this table now exceed the 10-minute cap per round (only for a major disruption or with the head judge's approval).",
+       "Time extensions at this table now total more than 10 minutes this round. " + CAP_SENTENCE,
        IG, "1.2.4", None),
 ]}
 

@@ -11,13 +11,16 @@ from dataclasses import dataclass, field
 
 from judgekit.rules.corpus import Block, Corpus
 from judgekit.rules.search import section_url
-from judgekit.recorder.clock import EXTENSION_CAP_MIN, MIN_ROUND_MIN
+from judgekit.recorder.clock import CAP_SENTENCE, MIN_ROUND_MIN
 from judgekit.recorder.engine import (
     STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME)
 from judgekit.tournament.scoring import GW_MIN_VP, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
 
 TR = "tournament-rules"
 AN = "announcements"
+# The VEKN Tournament Conduct & Infraction Guide (v2): not in the rules corpus, so a line
+# citing it names the section and links nowhere (this page is where its summary lives).
+IG = "infraction-guide"
 
 
 @dataclass
@@ -28,11 +31,15 @@ class Line:
     anchor: str | None = None
 
     @property
-    def url(self) -> str:
+    def url(self) -> str | None:
+        if self.doc == IG:
+            return None
         return section_url(self.doc, self.section, self.anchor)
 
     @property
     def ref(self) -> str:
+        if self.doc == IG:
+            return f"Infraction Guide v2 §{self.section}"
         return self.section if self.doc == TR else self.section.replace("-", " ")
 
 
@@ -154,10 +161,8 @@ def build(corpus: Corpus) -> list[Card]:
         Line("A ruling that takes the judge more than a minute may add time to the table.", TR, "2.8"),
         Line("A break in the middle of a game: call a judge first, who extends the table's time as "
              "needed.", TR, "3.3.3"),
-        Line(f"Judges may cap a table's extensions at {EXTENSION_CAP_MIN} minutes a round, unless "
-             "there is a major disruption or the head judge allows more (Tournament Conduct & "
-             "Infraction Guide v2, 1.2.4: a cap judges may apply, not a limit; the tournament "
-             "rules set none).", TR, "2.8"),
+        Line(CAP_SENTENCE[:-1] + " — a cap judges may apply, not a rule; the tournament rules "
+             "set none.", IG, "1.2.4"),
     ]))
 
     cards.append(Card("stealth", "Standard stealth (declare it only when different)", [

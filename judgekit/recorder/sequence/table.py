@@ -100,10 +100,8 @@ class TableTalkMixin:
         if clockmod.over_cap(self.clock.extended_min) and \
                 not clockmod.over_cap(self.clock.extended_min - e["minutes"]):
             self.flag("extension-over-cap", e["seq"],
-                      f"Extensions at this table now total {self.clock.extended_min} minutes, "
-                      f"over the {clockmod.EXTENSION_CAP_MIN}-minute cap per round that the "
-                      "infraction guide (v2, 1.2.4) allows judges to set: more only for a major "
-                      "disruption or with the head judge's approval.")
+                      f"Extensions at this table now total {self.clock.extended_min} minutes "
+                      f"this round. {clockmod.CAP_SENTENCE}")
 
     def _time_check(self, e) -> None:
         if self.time_mode is None or self.finished or e["type"] not in PROGRESS | {"card.play", "effect"}:
