@@ -60,3 +60,56 @@ def test_unknown_controller_reports_no_stealth_finding():
 def test_quick_entry_lock():
     assert notation.parse_line("1 lock Modius") == [{"seat": 1, "type": "minion.lock", "minion": "Modius"}]
     assert "lock" in notation.VERBS
+
+
+# --- finding messages keep the rule's qualifiers ----------------------------------------------
+
+def test_replace_missing_says_no_delay_in_its_replacement():
+    from judgekit.recorder import findings
+    assert "no delay in its replacement" in findings.CODES["replace-missing"].message
+    found = run([T, ev("card.play", 1, card="The Barrens"),
+                 ev("card.play", 1, card="Villein", target="Modius", amount=2)])
+    f = next(f for f in found if f["code"] == "replace-missing")
+    assert "a card with no delay in its replacement" in f["message"]
+
+
+def test_terms_unconfirmed_says_terms_that_present_a_choice():
+    from judgekit.recorder import findings
+    assert "that present a choice" in findings.CODES["terms-unconfirmed"].message
+    found = run([T, ev("action.declare", 1, action="political", minion="Modius", terms_choice=True),
+                 ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5),
+                 ev("vote", 3, votes=1, side="for")])
+    f = next(f for f in found if f["code"] == "terms-unconfirmed")
+    assert "terms that present a choice" in f["message"]
+
+
+def test_vote_vampire_missing_says_not_counting_optional_effects():
+    from judgekit.recorder import findings
+    assert "not counting optional effects" in findings.CODES["vote-vampire-missing"].message
+    f = run([ev("vote", 2, votes=1, side="for", available=3)])[0]
+    assert f["code"] == "vote-vampire-missing" and "not counting optional effects" in f["message"]
+
+
+def test_block_not_eligible_is_conditioned_on_card_text():
+    from judgekit.recorder import findings
+    assert "unless a card lets" in findings.CODES["block-not-eligible"].message
+    bleed = ev("action.declare", 1, action="bleed", minion="Modius", amount=1)
+    hunt = ev("action.declare", 1, action="hunt", minion="Modius")
+    for action in (bleed, hunt):
+        f = run([T, action, ev("action.pass", 1), ev("block.declare", 3, minion="Andi Liu")])[0]
+        assert f["code"] == "block-not-eligible"
+        assert "unless a card lets the blocking minion block anyway" in f["message"]
+
+
+def test_a_discriminatory_slur_is_major():
+    plain = run([ev("talk", 4, kind="slur")])[0]
+    assert plain["infraction"] == "Unsportsmanlike Conduct — Minor"
+    assert "discriminatory" in plain["message"] and "Unsportsmanlike Conduct — Major" in plain["message"]
+    bad = run([ev("talk", 4, kind="slur", discriminatory=True)])[0]
+    assert bad["infraction"] == "Unsportsmanlike Conduct — Major"
+    # the suggested infraction is one of the catalog's, so the penalty form can open with it
+    from judgekit.tournament.penalties.catalog import load_catalogs
+    names = {i.name for i in load_catalogs()["v2"].infractions}
+    assert {plain["infraction"], bad["infraction"]} <= names
+    # a raised voice says nothing of slurs
+    assert "Major" not in run([ev("talk", 4, kind="raised-voice")])[0]["message"]

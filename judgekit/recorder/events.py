@@ -98,7 +98,7 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
     "minion.lock": ("required", {"minion": "minion"}, ()),
     "minion.in": ("required", {"minion": "minion"}, ("minion",)),
     "minion.out": ("required", {"minion": "minion"}, ("minion",)),
-    "talk": ("required", {"kind": TALK_KINDS}, ("kind",)),
+    "talk": ("required", {"kind": TALK_KINDS, "discriminatory": "bool"}, ("kind",)),
     "talk.stop": ("required", {}, ()),
     "oust": ("required", {}, ()),
     "withdraw": ("required", {}, ()),

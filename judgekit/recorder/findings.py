@@ -62,10 +62,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
     # Who may block: the target of a directed action (the engine cites action-declaration
     # then: the declaration names the target), the prey and predator of an undirected one.
     _c("block-not-eligible", "Block by a player who cannot block", "sequence", None,
-       "This player has no block opportunity on this action (directed: only the target; undirected: prey and predator).",
+       "This player has no block opportunity on this action by the rules of blocking (directed: only the target; undirected: the prey and the predator), unless a card lets the minion block anyway.",
        ANN, "forbidden-shortcuts", GRV),
     _c("replace-missing", "Card not replaced", "forbidden-shortcut", None,
-       "A card was played before the previous card was replaced.",
+       "A card was played before the previous card, one with no delay in its replacement, was replaced.",
        ANN, "forbidden-shortcuts", GRV),
     _c("end-of-turn-missing", "End of turn not declared", "forbidden-shortcut", None,
        "A new turn started without the previous player declaring the end of their turn.",
@@ -106,10 +106,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
        "Votes were announced without their number or their side.",
        ANN, "votes", GRV),
     _c("vote-vampire-missing", "Voting vampire not named", "declaration", None,
-       "Not all available votes were committed and the voting vampire was not named.",
+       "Not all available votes (not counting optional effects) were committed and the voting vampire was not named.",
        ANN, "votes", GRV),
     _c("terms-unconfirmed", "Terms not confirmed", "declaration", None,
-       "The political action succeeded and polling started without the terms being confirmed.",
+       "The political action succeeded and polling started without its terms that present a choice being confirmed.",
        ANN, "votes", GRV),
     # Shortcuts and windows.
     _c("phase-passed", "Phase already passed", "sequence", None,
@@ -128,9 +128,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("discussion-after-stop", "Discussion after the stop", "conduct", None,
        "Discussion went on after the acting player required it to stop and the last question and answer were given.",
        ANN, "pace", "Slow Play"),
-    # A physical threat suggests Aggressive Behaviour instead (the engine picks it per case).
+    # A physical threat suggests Aggressive Behaviour instead, a discriminatory slur
+    # Unsportsmanlike Conduct — Major (the engine picks it per case).
     _c("unsportsmanlike", "Unsportsmanlike talk", "conduct", None,
-       "Table talk that is not allowed: raised voice, slur, or physical threat (even in jest).",
+       "Table talk that is not allowed: raised voice, slur, or physical threat (even in jest). A discriminatory slur is Unsportsmanlike Conduct — Major.",
        ANN, "table-talk", "Unsportsmanlike Conduct — Minor"),
     # Loops (tournament rules 4.9).
     _c("loop-detected", "Loop", "loop", None,

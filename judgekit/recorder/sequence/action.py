@@ -270,10 +270,12 @@ class ActionMixin:
             if a.directed:
                 why = (f"only the target, {self.who(a.target_seat)}, may block this directed "
                        "action" + (" (the action was redirected)" if a.redirects else ""))
+                why += ", unless a card lets the blocking minion block anyway"
                 section = "action-declaration"
             else:
                 why = (f"only the prey, {self.who(self.prey(a.seat))}, and the predator, "
-                       f"{self.who(self.predator(a.seat))}, may block this undirected action")
+                       f"{self.who(self.predator(a.seat))}, may block this undirected action, "
+                       "unless a card lets the blocking minion block anyway")
                 section = None
             self.flag("block-not-eligible", e["seq"],
                       f"{self.who(seat)} tries to block: {why}.", seat=seat, section=section)
