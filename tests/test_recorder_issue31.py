@@ -2,7 +2,11 @@
 quick-entry `lock`, and statements that must agree with the quick reference."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+import judgekit
 
 from judgekit.recorder import notation
 from recorder_helpers import ev, run, state
@@ -113,3 +117,51 @@ def test_a_discriminatory_slur_is_major():
     assert {plain["infraction"], bad["infraction"]} <= names
     # a raised voice says nothing of slurs
     assert "Major" not in run([ev("talk", 4, kind="raised-voice")])[0]["message"]
+
+
+# --- content: trainer titles, the "will" explanation, the SA, the table page -------------------
+
+def _scenarios():
+    import tomllib
+    from judgekit import paths
+    out = {}
+    for path in sorted((paths.content_dir() / "trainer").glob("*.toml")):
+        for s in tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", []):
+            out[s["id"]] = s
+    return out
+
+
+def test_trainer_titles_do_not_give_the_answer_away():
+    titles = {s["title"] for s in _scenarios().values()}
+    for old in ("A calm insult", "A bluff about a hand", "Talked out of an announced bleed",
+                "Threatening a game plan", "A joke about hurting someone",
+                "Switching minion while still holding the card", "A bleed with built-in stealth",
+                "Going back after your own strike shortcut", "Drowning out a negotiation"):
+        assert old not in titles
+    # the question is about a changed action, and its title says so
+    s = _scenarios()["intro-lock-after-announcing"]
+    assert "hunt" in s["title"] and "minion" not in s["title"].lower()
+
+
+def test_a_will_statement_is_not_called_a_hypothetical():
+    # announcements, hypotheticals example 2: a "will" is too ambiguous to be a hypothetical
+    for s in _scenarios().values():
+        said = s["statement"].lower()
+        if "i'll" in said or " will " in said:
+            assert "was a hypothetical" not in s["explanation"], s["id"]
+    ex = _scenarios()["hyp-talked-out-of-an-action"]
+    assert "example 2" in ex["explanation"]
+    assert {"type": "talk", "seat": 2, "kind": "hypothetical"} not in ex["events"]
+
+
+def test_the_standings_adjustment_is_one_game():
+    from judgekit.tournament.penalties.catalog import load_catalogs
+    sa = next(l for l in load_catalogs()["v2"].levels if l.name == "Standings Adjustment")
+    assert "one game" in sa.description and "standings" not in sa.description
+    assert "game wins and tournament points are worked out again" in sa.description
+
+
+def test_the_table_page_gives_the_lone_survivor_a_full_vp():
+    html = (Path(judgekit.__file__).parent / "templates" / "tournament" / "table.html").read_text(encoding="utf-8")
+    hint = html[html.index("surviving the time limit"):][:120]
+    assert "lone survivor" in hint and "1" in hint
