@@ -2,6 +2,7 @@
 quick-entry `lock`, and statements that must agree with the quick reference."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,74 @@ def test_the_table_page_gives_the_lone_survivor_a_full_vp():
     html = (Path(judgekit.__file__).parent / "templates" / "tournament" / "table.html").read_text(encoding="utf-8")
     hint = html[html.index("surviving the time limit"):][:120]
     assert "lone survivor" in hint and "1" in hint
+
+
+# --- every statement of the cap and of standard stealth agrees with the quick reference -------
+
+ROOT = Path(judgekit.__file__).parent.parent
+SCANNED = [p for pattern in ("judgekit/**/*.py", "judgekit/**/*.html", "judgekit/**/*.js",
+                             "content/penalties/*.toml", "content/trainer/**/*.toml", "docs/*.md",
+                             "README.md")
+           for p in sorted(ROOT.glob(pattern))]
+# How the cap was stated as a rule before (issue 31): none may come back.
+CAP_AS_A_RULE = ("stack up to", "cap per round", "min per round", "head judge's leave",
+                 "exceed the 10-minute cap", "up to a cap of", "allows judges to set")
+
+
+def _quickref():
+    from judgekit import paths
+    from judgekit.rules import quickref
+    from judgekit.rules.corpus import load_corpus
+    return {c.id: c for c in quickref.build(load_corpus(paths.content_dir()))}
+
+
+def test_the_cap_is_said_the_one_way_everywhere():
+    from judgekit.recorder import clock, findings
+    from judgekit.recorder.engine import check
+    sentence = clock.CAP_SENTENCE
+    assert sentence.startswith("Judges may cap a table's extensions at 10 minutes a round")
+    # the quick reference's line is that sentence, citing the guide's 1.2.4
+    line = next(l for l in _quickref()["time"].lines if "may cap" in l.text)
+    assert line.text.startswith(sentence[:-1]) and (line.doc, line.section) == ("infraction-guide", "1.2.4")
+    # the finding, by default and as the engine words it
+    assert sentence in findings.CODES["extension-over-cap"].message
+    found = check([{"type": "time.extend", "minutes": 6}, {"type": "time.extend", "minutes": 6}],
+                  ["A", "B", "C", "D", "E"])
+    assert [f["code"] for f in found] == ["extension-over-cap"] and sentence in found[0]["message"]
+    # the pages and the recorder's form (the JS puts the cap's number in from the page)
+    time_page = (ROOT / "judgekit/templates/penalties/time.html").read_text(encoding="utf-8")
+    assert sentence.replace("10", "{{ clocks.cap_min }}").replace("&", "&amp;") in time_page
+    js = (ROOT / "judgekit/static/recorder.js").read_text(encoding="utf-8")
+    joined = re.sub(r"\s*\+\s*", " + ", js).replace('" + "', "")   # string pieces put together
+    assert joined.count(sentence.replace("10", '" + CAP + "')) == 2
+    # no file states it as a rule any more
+    for path in SCANNED:
+        text = path.read_text(encoding="utf-8")
+        for phrase in CAP_AS_A_RULE:
+            assert phrase not in text, (str(path.relative_to(ROOT)), phrase)
+
+
+def test_the_tournament_refusal_says_the_cap_the_same_way(client):
+    from judgekit.recorder import clock
+    # the refusal's text is built from CAP_SENTENCE (tests/test_time_extensions.py runs it)
+    src = (ROOT / "judgekit/tournament/penalties/extensions.py").read_text(encoding="utf-8")
+    assert "clockmod.CAP_SENTENCE" in src and clock.CAP_SENTENCE
+
+
+STEALTH_OF_TORPOR = re.compile(r"(rescue|diablerie)[^.\n]{0,80}\bstealth\b|\bstealth\b[^.\n]{0,80}(rescue|diablerie)",
+                               re.I)
+
+
+def test_every_statement_of_rescue_and_diablerie_stealth_says_who_controls_the_vampire():
+    from judgekit.recorder.engine import STANDARD_STEALTH, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME
+    torpor = next(l.text for l in _quickref()["stealth"].lines if l.text.startswith("Rescue"))
+    assert f"+{TORPOR_STEALTH_SAME} stealth when the acting vampire and the torpid vampire have " \
+           "the same controller" in torpor and f"{TORPOR_STEALTH_OTHER} when not" in torpor
+    # no flat value for either in the recorder's table
+    assert "rescue" not in STANDARD_STEALTH and "diablerie" not in STANDARD_STEALTH
+    # anywhere else a rescue's or a diablerie's stealth is stated, the controller is named
+    for path in SCANNED:
+        text = path.read_text(encoding="utf-8")
+        for m in STEALTH_OF_TORPOR.finditer(text):
+            around = text[max(0, m.start() - 300):m.end() + 300].lower()
+            assert "controller" in around or "controls" in around, (str(path.relative_to(ROOT)), m.group(0))
