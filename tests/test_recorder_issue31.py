@@ -237,3 +237,75 @@ def test_every_statement_of_rescue_and_diablerie_stealth_says_who_controls_the_v
         for m in STEALTH_OF_TORPOR.finditer(text):
             around = text[max(0, m.start() - 300):m.end() + 300].lower()
             assert "controller" in around or "controls" in around, (str(path.relative_to(ROOT)), m.group(0))
+
+
+# --- bad input at the API: a 4xx naming the field, nothing stored, never a 500 ----------------
+
+SEATS5 = ["Ann", "Ben", "Cid", "Dee", "Eve"]
+
+
+def _game(client, events=()):
+    gid = client.post("/api/games", json={"seats": SEATS5}).get_json()["id"]
+    if events:
+        assert client.post(f"/api/games/{gid}/events", json=list(events)).status_code == 201
+    return gid
+
+
+def _count(client, gid):
+    return len(client.get(f"/api/games/{gid}").get_json()["events"])
+
+
+def _refused(client, gid, event, status, field):
+    before = _count(client, gid)
+    r = client.post(f"/api/games/{gid}/events", json=event)
+    body = r.get_json()
+    assert r.status_code == status, body
+    assert body["field"] == field and body.get("message"), body
+    assert _count(client, gid) == before
+    return body
+
+
+@pytest.mark.parametrize("event", [
+    ev("action.declare", 1, action="bleed", minion="Modius", amount=1, target_seat=3),
+    ev("card.play", 1, card="Villein", target_seat=3, amount=2),
+    ev("reaction", 2, card="Deflection", target_seat=3),
+])
+def test_a_target_that_left_the_table_is_refused(client, event):
+    gid = _game(client, [T, ev("oust", 3)])
+    body = _refused(client, gid, event, 422, "target_seat")
+    assert "Cid (seat 3)" in body["message"] and "ousted" in body["message"]
+    # the same at a seat still playing is stored
+    assert client.post(f"/api/games/{gid}/events", json=dict(event, target_seat=4)).status_code == 201
+
+
+def test_a_vote_for_a_vampire_another_seat_controls_is_refused(client):
+    gid = _game(client, [T, ev("action.declare", 1, action="political", minion="Anson", terms="4 on Ben"),
+                         ev("action.pass", 1), ev("block.pass", 2), ev("block.pass", 5),
+                         ev("action.result", outcome="success"), ev("referendum.terms", 1)])
+    body = _refused(client, gid, ev("vote", 3, votes=2, side="for", vampire="Anson"), 422, "vampire")
+    assert "Ann (seat 1)" in body["message"] and "Cid (seat 3)" in body["message"]
+    # Ann's own vote with Anson is stored
+    assert client.post(f"/api/games/{gid}/events",
+                       json=ev("vote", 1, votes=2, side="for", vampire="Anson")).status_code == 201
+
+
+def test_more_votes_than_the_card_gives_are_refused(client):
+    gid = _game(client, [T])
+    body = _refused(client, gid, ev("vote", 2, votes=3, side="for", vampire="Andi Liu"), 422, "votes")
+    assert "Andi Liu has 2 votes (prince)" in body["message"]
+    # with the Edge burned, 3 is right
+    assert client.post(f"/api/games/{gid}/events",
+                       json=ev("vote", 2, votes=3, side="for", vampire="Andi Liu",
+                               burn_edge=True)).status_code == 201
+    # more than the votes said to be available
+    _refused(client, gid, ev("vote", 4, votes=5, side="for", available=3), 400, "votes")
+
+
+def test_a_batch_with_a_bad_event_stores_nothing(client):
+    gid = _game(client, [T, ev("oust", 3)])
+    before = _count(client, gid)
+    r = client.post(f"/api/games/{gid}/events",
+                    json=[ev("action.declare", 1, action="hunt", minion="Modius"),
+                          ev("action.declare", 1, action="bleed", minion="Modius", amount=1, target_seat=3)])
+    assert r.status_code == 422 and r.get_json()["field"] == "target_seat" and r.get_json()["index"] == 1
+    assert _count(client, gid) == before

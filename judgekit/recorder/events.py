@@ -220,6 +220,11 @@ def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | Event
             return EventError(key, "missing")
         if isinstance(out[key], str) and not out[key].strip():
             return EventError(key, "must not be empty")  # e.g. a note with no words
+    if etype == "vote" and out.get("votes") is not None and out.get("available") is not None \
+            and out["votes"] > out["available"]:
+        return EventError("votes", f"{out['votes']} votes committed of {out['available']} available",
+                          message=f"{out['votes']} votes is more than the {out['available']} "
+                                  "available: check the number.")
     if "judge" not in out:
         out["judge"] = "anonymous"
     return out
