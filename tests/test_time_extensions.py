@@ -116,6 +116,9 @@ def test_pages_show_the_new_end_time(client, world, signed_in):
     page = client.get(f"/tournaments/{world['tid']}/time")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and html.count('class="panel pen-clock') == 2
+    # the cap as the permission it is, in the one wording (clock.CAP_SENTENCE)
+    import html as htmllib
+    assert clock.CAP_SENTENCE in htmllib.unescape(re.sub(r"\s+", " ", html))
     before = re.search(r'id="table-1".*?<time datetime="([^"]+)"', html, re.S).group(1)
     r = client.post(f"/tournaments/{world['tid']}/rounds/1/tables/1/extend",
                     data={"csrf_token": csrf, "judge_minutes": "2", "reason": "ruling", "client_id": "f1"})
