@@ -95,6 +95,7 @@ CASES = {
     "replace-missing": B + [ev("card.play", 1, card="The Barrens"),
                             ev("card.play", 1, card="Villein", target="Modius", amount=2)],
     "end-of-turn-missing": B + resolved_bleed() + [ev("turn.start", 2)],
+    "action-not-announced": B + [ev("minion.lock", 1, minion="Modius"), ev("action.pass", 1)],
     "bleed-amount-missing": B + [ev("action.declare", 1, action="bleed", minion="Modius")],
     "bleed-total-not-restated": B + [ALEXA, ev("card.play", 1, card="Conditioning",
                                                 minion="Alexa Draper", level="inferior",

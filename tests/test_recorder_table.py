@@ -270,7 +270,7 @@ def test_the_extension_cap_cites_the_infraction_guide_and_links_to_its_summary(c
     f = next(f for f in found if f["code"] == "extension-over-cap")
     assert f["cite"] == {"doc": "infraction-guide", "section": "1.2.4"}
     assert findings.cite_url(f["cite"]) == "/reference#time"
-    assert "infraction guide (v2, 1.2.4)" in f["message"]
+    assert "Infraction Guide v2, §1.2.4" in f["message"] and "Judges may cap" in f["message"]
     html = client.get("/reference").get_data(as_text=True)
     assert 'id="time"' in html and "1.2.4" in html
 

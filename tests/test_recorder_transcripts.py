@@ -416,6 +416,91 @@ CASES: dict[str, dict] = {
                 ev("vote", 3, votes=2, side="against")],
         findings=[],
         state={"action.votes.seats": [3], "action.votes.against": 2}),
+
+    # --- issue 31: table situations the checks got wrong ----------------------------------------
+    # The prey's block attempt fails; the predator blocks before the prey said "no block": a
+    # failed attempt is not a pass (the prey may still try with another minion), so the
+    # predator is still out of order (forbidden shortcuts).
+    "failed-block-is-not-a-pass-predator-blocks": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=False), ev("block.declare", 5, minion="Anson")],
+        findings=[(6, "block-out-of-order", 5)],
+        message={6: ["Eve (seat 5)", "Ben (seat 2)", "not a pass"]}),
+    # ... the same with a card played on the action by the predator before the prey passed.
+    "failed-block-is-not-a-pass-predator-reacts": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=False), ev("reaction", 5, card="On the Qui Vive")],
+        findings=[(6, "block-out-of-order", 5)]),
+    # After the failed attempt the prey tries again with another minion, which blocks: in
+    # order, nothing to report; the second minion is the blocker.
+    "failed-block-then-the-prey-tries-another-minion": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=False), ev("block.declare", 2, minion="Gratiano"),
+                ev("block.result", blocked=True)],
+        findings=[],
+        state={"action.blocker": 2, "action.blocker_minion": "Gratiano"}),
+    # After the failed attempt the prey says "no block"; then the predator's block is in order.
+    "failed-block-prey-passes-then-predator-blocks": dict(
+        events=[T, hunt(), ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=False), ev("block.pass", 2),
+                ev("block.declare", 5, minion="Anson"), ev("block.result", blocked=True)],
+        findings=[],
+        state={"action.blocker": 5}),
+    # Combat: Ann shortcuts to her hand strike; Ben declares his own strike, then "wait, at
+    # range I maneuver": his own strike let the range step go: too late (shortcuts).
+    "own-strike-then-wait-at-range-is-too-late": dict(
+        events=[T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("strike", 1, strike="hand strike", damage=1),
+                ev("strike", 2, strike="hand strike", damage=1),
+                ev("interrupt", 2, window="range", text="wait, at range I maneuver")],
+        findings=[(8, "interrupt-too-late", 2)],
+        message={8: ["Ben (seat 2)", "their own strike (event 7)"]}),
+    # ... while the same "wait" said right after Ann's strike (before his own) is in time: the
+    # shortcut is voided and the combat goes back to range.
+    "wait-at-range-before-own-strike-is-in-time": dict(
+        events=[T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("strike", 1, strike="hand strike", damage=1),
+                ev("interrupt", 2, window="range", text="wait, at range I maneuver")],
+        findings=[(7, "shortcut-voided", 2)]),
+    # Even after a "nothing until strikes" (a shortcut, not a play), a player who declared
+    # their own strike has let the range step go.
+    "shortcut-to-strike-own-strike-then-range": dict(
+        events=[T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("shortcut", 1, to="strike"),
+                ev("strike", 2, strike="hand strike", damage=1),
+                ev("card.play", 2, card="Flash", window="range")],
+        findings=[(8, "interrupt-too-late", 2)]),
+    # A press to continue opens a new round: range is open again for everyone.
+    "new-round-after-press-opens-range-again": dict(
+        events=[T, BLEED2, ev("action.pass", 1), ev("block.declare", 2, minion="Andi Liu"),
+                ev("block.result", blocked=True), ev("strike", 1, strike="hand strike", damage=1),
+                ev("strike", 2, strike="hand strike", damage=1), ev("press", 1, press="continue"),
+                ev("card.play", 2, card="Flash", window="range"), ev("card.replace", 2)],
+        findings=[]),
+    # Ann locks Modius and asks "any blocks?" with no action named: locking is not a
+    # declaration (action declaration). Ben's "no block" afterwards adds nothing.
+    "locked-without-an-action-then-any-blocks": dict(
+        events=[T, ev("minion.lock", 1, minion="Modius"), ev("action.pass", 1), ev("block.pass", 2)],
+        findings=[(3, "action-not-announced", 1)],
+        message={3: ["Ann (seat 1)", "Modius", "event 2", "not a declaration"]},
+        state={"seats.0.minions.0.name": "Modius"}),
+    # Locked, then the bleed is announced: a declaration in two steps, nothing to report.
+    "locked-then-the-action-announced": dict(
+        events=[T, ev("minion.lock", 1, minion="Modius"),
+                ev("action.declare", 1, action="bleed", minion="Modius", amount=1),
+                ev("action.pass", 1), ev("block.pass", 2),
+                ev("action.result", outcome="success", amount=1)],
+        findings=[]),
+    # Locked with no word, and the prey answers "no block": the action was never announced.
+    "locked-then-the-prey-answers": dict(
+        events=[T, ev("minion.lock", 1, minion="Modius"), ev("block.pass", 2), ev("block.pass", 5),
+                ev("action.result", outcome="success")],
+        findings=[(3, "action-not-announced", 1)]),
+    # Locked, then the player moves on to the influence phase: no action was taken.
+    "locked-then-moved-on": dict(
+        events=[T, ev("minion.lock", 1, minion="Modius"), ev("phase", 1, phase="influence"),
+                ev("transfer", 1, amount=2)],
+        findings=[]),
 }
 
 

@@ -76,7 +76,7 @@ def test_the_game_clock_wins_once_the_recorder_started_it(client, world):
 def test_past_the_cap_needs_confirmation(client, world):
     assert extend(client, world, minutes=8, reason="long ruling").status_code == 201
     r = extend(client, world, minutes=3, reason="another ruling")
-    assert r.status_code == 409 and r.get_json()["over_cap"] is True and "over the 10-minute cap" in r.get_json()["error"]
+    assert r.status_code == 409 and r.get_json()["over_cap"] is True and "may cap a table's extensions at 10 minutes a round" in r.get_json()["error"]
     assert client.get(f"/api/tournaments/{world['tid']}/clocks").get_json()["clocks"]["tables"][0]["extended_min"] == 8
     r = extend(client, world, minutes=3, reason="another ruling", confirm_over_cap=True, client_id="cap")
     assert r.status_code == 201 and "cap" in r.get_json()["warning"] and r.get_json()["clock"]["over_cap"] is True
@@ -116,6 +116,9 @@ def test_pages_show_the_new_end_time(client, world, signed_in):
     page = client.get(f"/tournaments/{world['tid']}/time")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and html.count('class="panel pen-clock') == 2
+    # the cap as the permission it is, in the one wording (clock.CAP_SENTENCE)
+    import html as htmllib
+    assert clock.CAP_SENTENCE in htmllib.unescape(re.sub(r"\s+", " ", html))
     before = re.search(r'id="table-1".*?<time datetime="([^"]+)"', html, re.S).group(1)
     r = client.post(f"/tournaments/{world['tid']}/rounds/1/tables/1/extend",
                     data={"csrf_token": csrf, "judge_minutes": "2", "reason": "ruling", "client_id": "f1"})

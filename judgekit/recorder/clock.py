@@ -3,9 +3,11 @@
 This module is the one place the extension facts live (Tournament Conduct & Infraction
 Guide v2, §1.2.4; see `content/penalties`): extensions compensate only for time lost to
 judge activity — under about a minute none, 1–3 minutes +2, 3–5 minutes +3 to +5, over 5
-minutes +5 to +10 — and they stack at a table up to a cap of 10 minutes per round unless
-a major disruption or the head judge allows more. Tournament rules 3.1.1: a round lasts at
-least two hours.
+minutes +5 to +10 — and judges may cap a table's extensions at 10 minutes a round (a
+permission, not a rule: past it, only for a major disruption or with the head judge's
+approval; the tournament rules set no cap). `CAP_SENTENCE` is that statement in the one
+wording every page and message uses. Tournament rules 3.1.1: a round lasts at least two
+hours.
 
 Pure functions over event dicts; times are seconds since the epoch (floats) or the ISO
 strings the store writes. An event's time at the table is `event_time`: the device's time
@@ -21,6 +23,12 @@ EXTENSION_CAP_MIN = 10
 MAX_EXTENSION_MIN = 60  # the most one extension may add (past the cap: major disruption, HJ's leave)
 MIN_ROUND_MIN = 120
 DEFAULT_LIMIT_MIN = 120
+# Where the cap comes from, and the cap in words: the same sentence on every page and in
+# every message that states it (tests/test_recorder_issue31.py holds them to it).
+CAP_SOURCE = "Tournament Conduct & Infraction Guide v2, §1.2.4"
+CAP_SENTENCE = (f"Judges may cap a table's extensions at {EXTENSION_CAP_MIN} minutes a round "
+                f"({CAP_SOURCE}); past it, only for a major disruption or with the head "
+                "judge's approval.")
 
 
 def suggest_extension(judge_minutes: float) -> tuple[int, int]:

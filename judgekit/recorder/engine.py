@@ -30,8 +30,8 @@ from judgekit.recorder.sequence.action import ActionMixin
 from judgekit.recorder.sequence.board import BoardMixin
 from judgekit.recorder.sequence.combat import CombatMixin
 from judgekit.recorder.sequence.common import (
-    LINEAR, OUTCOME_TYPES, PLAYS, PROGRESS, RANK, STANDARD_STEALTH, STEP_RANK, TURN_BOUND,
-    UNDIRECTED, Action, Combat, TableMixin)
+    LINEAR, OUTCOME_TYPES, PLAYS, PROGRESS, RANK, STANDARD_STEALTH, STEP_RANK, TORPOR_ACTIONS,
+    TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME, TURN_BOUND, UNDIRECTED, Action, Combat, TableMixin)
 from judgekit.recorder.sequence.plays import CHOICE_WORDS, PlaysMixin, missing_choices
 from judgekit.recorder.sequence.politics import PoliticsMixin
 from judgekit.recorder.sequence.state import StateMixin, next_steps
@@ -42,7 +42,8 @@ from judgekit.recorder.sequence.windows import WindowsMixin
 # The engine's public names (callers: store, transcript, trainer, rules quickref, tests).
 __all__ = ["Engine", "Replay", "replay", "check", "effective_events", "corrections",
            "missing_choices", "next_steps", "CHOICE_WORDS", "Action", "Combat", "OFF_BOARD",
-           "LINEAR", "RANK", "STEP_RANK", "STANDARD_STEALTH", "UNDIRECTED", "PLAYS", "PROGRESS",
+           "LINEAR", "RANK", "STEP_RANK", "STANDARD_STEALTH", "TORPOR_ACTIONS",
+           "TORPOR_STEALTH_SAME", "TORPOR_STEALTH_OTHER", "UNDIRECTED", "PLAYS", "PROGRESS",
            "TURN_BOUND", "OUTCOME_TYPES"]
 
 _HANDLERS: dict[str, Any] = {}
@@ -72,6 +73,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self.action: Action | None = None
         self.prev_action: Action | None = None
         self.combat: Combat | None = None
+        self.lock: dict[str, Any] | None = None  # a minion locked with no action named (yet)
         self.pending: dict[int, tuple[int, str]] = {}   # seat -> (seq, card) awaiting replacement
         self.plays: list[tuple[int, int, str | None]] = []  # (seq, seat, card) in order
         self.board: dict[int, list[str]] = {}          # seat -> minions stated in play (board.py)
@@ -124,6 +126,7 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         if t not in OFF_BOARD:
             self._see(event)
             self._talk_decision(event)
+            self._lock_check(event)
             a = self.action
             if a is not None and a.restate_pending is not None and not a.resolved \
                     and t not in ("bleed.total", "card.replace") and event.get("bleed_total") is None:

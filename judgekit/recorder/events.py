@@ -93,9 +93,12 @@ VOCABULARY: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
                             "minion": "minion", "changes": "bool"}, ("name",)),
     "transfer": ("required", {"amount": "int", "minion": "minion"}, ()),
     "discard": ("required", {"card": "card"}, ()),
+    # the acting player locks a minion as if to act and names no action (yet): locking is
+    # not a declaration (`action-not-announced` if blocks are asked for or answered next)
+    "minion.lock": ("required", {"minion": "minion"}, ()),
     "minion.in": ("required", {"minion": "minion"}, ("minion",)),
     "minion.out": ("required", {"minion": "minion"}, ("minion",)),
-    "talk": ("required", {"kind": TALK_KINDS}, ("kind",)),
+    "talk": ("required", {"kind": TALK_KINDS, "discriminatory": "bool"}, ("kind",)),
     "talk.stop": ("required", {}, ()),
     "oust": ("required", {}, ()),
     "withdraw": ("required", {}, ()),
@@ -217,6 +220,11 @@ def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | Event
             return EventError(key, "missing")
         if isinstance(out[key], str) and not out[key].strip():
             return EventError(key, "must not be empty")  # e.g. a note with no words
+    if etype == "vote" and out.get("votes") is not None and out.get("available") is not None \
+            and out["votes"] > out["available"]:
+        return EventError("votes", f"{out['votes']} votes committed of {out['available']} available",
+                          message=f"{out['votes']} votes is more than the {out['available']} "
+                                  "available: check the number.")
     if "judge" not in out:
         out["judge"] = "anonymous"
     return out

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.recorder.clock import CAP_SENTENCE
+
 ANN = "announcements"
 TR = "tournament-rules"
 # The VEKN "Tournament Conduct & Infraction Guide" (v2), whose infractions are the catalog
@@ -60,10 +62,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
     # Who may block: the target of a directed action (the engine cites action-declaration
     # then: the declaration names the target), the prey and predator of an undirected one.
     _c("block-not-eligible", "Block by a player who cannot block", "sequence", None,
-       "This player has no block opportunity on this action (directed: only the target; undirected: prey and predator).",
+       "This player has no block opportunity on this action by the rules of blocking (directed: only the target; undirected: the prey and the predator), unless a card lets the minion block anyway.",
        ANN, "forbidden-shortcuts", GRV),
     _c("replace-missing", "Card not replaced", "forbidden-shortcut", None,
-       "A card was played before the previous card was replaced.",
+       "A card was played before the previous card, one with no delay in its replacement, was replaced.",
        ANN, "forbidden-shortcuts", GRV),
     _c("end-of-turn-missing", "End of turn not declared", "forbidden-shortcut", None,
        "A new turn started without the previous player declaring the end of their turn.",
@@ -74,6 +76,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
        "Something only the acting player does (an action, a phase, transfers, the discard phase action, the end of the turn) was done by another player, or with no turn started.",
        TR, "2.3", GRV),
     # Declarations.
+    _c("action-not-announced", "Action not announced", "declaration", None,
+       "A minion was locked and blocks were asked for (or answered) with no action announced: "
+       "locking is not a declaration; the action must be announced.",
+       ANN, "action-declaration", GRV),
     _c("bleed-amount-missing", "Bleed amount not stated", "declaration", None,
        "A bleed was declared without its amount.",
        ANN, "action-declaration", GRV),
@@ -100,10 +106,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
        "Votes were announced without their number or their side.",
        ANN, "votes", GRV),
     _c("vote-vampire-missing", "Voting vampire not named", "declaration", None,
-       "Not all available votes were committed and the voting vampire was not named.",
+       "Not all available votes (not counting optional effects) were committed and the voting vampire was not named.",
        ANN, "votes", GRV),
     _c("terms-unconfirmed", "Terms not confirmed", "declaration", None,
-       "The political action succeeded and polling started without the terms being confirmed.",
+       "The political action succeeded and polling started without its terms that present a choice being confirmed.",
        ANN, "votes", GRV),
     # Shortcuts and windows.
     _c("phase-passed", "Phase already passed", "sequence", None,
@@ -122,9 +128,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("discussion-after-stop", "Discussion after the stop", "conduct", None,
        "Discussion went on after the acting player required it to stop and the last question and answer were given.",
        ANN, "pace", "Slow Play"),
-    # A physical threat suggests Aggressive Behaviour instead (the engine picks it per case).
+    # A physical threat suggests Aggressive Behaviour instead, a discriminatory slur
+    # Unsportsmanlike Conduct — Major (the engine picks it per case).
     _c("unsportsmanlike", "Unsportsmanlike talk", "conduct", None,
-       "Table talk that is not allowed: raised voice, slur, or physical threat (even in jest).",
+       "Table talk that is not allowed: raised voice, slur, or physical threat (even in jest). A discriminatory slur is Unsportsmanlike Conduct — Major.",
        ANN, "table-talk", "Unsportsmanlike Conduct — Minor"),
     # Loops (tournament rules 4.9).
     _c("loop-detected", "Loop", "loop", None,
@@ -140,10 +147,10 @@ CODES: dict[str, Code] = {c.code: c for c in [
     _c("time-limit-short", "Time limit too short", "warning", None,
        "The round's time limit is under the two-hour minimum.",
        TR, "3.1.1", None),
-    # The cap is the infraction guide's (v2 1.2.4), not the tournament rules' (2.8 allows
-    # extensions for lengthy rulings but sets no cap).
+    # The cap is the infraction guide's (v2 1.2.4), a cap judges may apply, not a rule; the
+    # tournament rules (2.8 allows extensions for lengthy rulings) set none.
     _c("extension-over-cap", "Extensions over the cap", "warning", None,
-       "Time extensions at this table now exceed the 10-minute cap per round (only for a major disruption or with the head judge's approval).",
+       "Time extensions at this table now total more than 10 minutes this round. " + CAP_SENTENCE,
        IG, "1.2.4", None),
 ]}
 

@@ -57,7 +57,7 @@ SIMPLE = {  # verb -> (event type, extra fields)
 }
 VERBS = sorted(set(ACTION_VERBS) | set(TALK_VERBS) | PHASE_VERBS | set(SIMPLE) |
                {"play", "react", "redirect", "block", "strike", "step", "total", "terms", "vote", "skip",
-                "wait", "cancel", "wake", "effect", "transfer", "in", "out", "time", "note",
+                "wait", "cancel", "wake", "effect", "transfer", "in", "out", "lock", "time", "note",
                 "undo", "sync"})
 MARKS = "+@=*:~^#!"
 # Numbers are ASCII digits only: str.isdigit() and \d also accept "²" (int() fails on it)
@@ -211,6 +211,10 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
         ev["type"] = "discard"
     elif verb in ("in", "out"):
         ev.update(type="minion.in" if verb == "in" else "minion.out", minion=name)
+    elif verb == "lock":
+        ev["type"] = "minion.lock"
+        if name:
+            ev["minion"] = name
     elif verb == "time":
         sub = (words[0].lower() if words else "")
         if sub not in ("call", "pause", "resume", "extend", "start"):

@@ -251,6 +251,8 @@ def _line(e: dict[str, Any], names, ctx: dict[str, Any]) -> str:  # noqa: C901 -
         return line + (f" to {e['minion']}" if e.get("minion") else "")
     if t == "discard":
         return f"{who} discards" + (f" {e['card']}" if e.get("card") else "") + " (discard phase action)"
+    if t == "minion.lock":
+        return f"{who} locks " + (e["minion"] if e.get("minion") else "a minion") + " (no action named)"
     if t == "minion.in":
         return f"{whose}{e['minion']} comes into play"
     if t == "minion.out":

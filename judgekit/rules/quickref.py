@@ -11,12 +11,16 @@ from dataclasses import dataclass, field
 
 from judgekit.rules.corpus import Block, Corpus
 from judgekit.rules.search import section_url
-from judgekit.recorder.clock import EXTENSION_CAP_MIN, MIN_ROUND_MIN
-from judgekit.recorder.engine import STANDARD_STEALTH
+from judgekit.recorder.clock import CAP_SENTENCE, MIN_ROUND_MIN
+from judgekit.recorder.engine import (
+    STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME)
 from judgekit.tournament.scoring import GW_MIN_VP, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
 
 TR = "tournament-rules"
 AN = "announcements"
+# The VEKN Tournament Conduct & Infraction Guide (v2): not in the rules corpus, so a line
+# citing it names the section and links nowhere (this page is where its summary lives).
+IG = "infraction-guide"
 
 
 @dataclass
@@ -27,11 +31,15 @@ class Line:
     anchor: str | None = None
 
     @property
-    def url(self) -> str:
+    def url(self) -> str | None:
+        if self.doc == IG:
+            return None
         return section_url(self.doc, self.section, self.anchor)
 
     @property
     def ref(self) -> str:
+        if self.doc == IG:
+            return f"Infraction Guide v2 §{self.section}"
         return self.section if self.doc == TR else self.section.replace("-", " ")
 
 
@@ -67,10 +75,8 @@ ACTION_NAMES = {
 # the recorder's table also has actions only the rulebook's action list gives a stealth for.
 GUIDELINE_STEALTH = {"bleed", "hunt", "equip", "recruit", "employ", "political", "leave-torpor",
                      "rescue", "card", "other"}
-# Actions on a torpid vampire: their stealth depends on who controls it (the rulebook's
-# action list: +1 when the acting and the torpid vampire have the same controller, else 0),
-# so they get a line of their own instead of one value.
-TORPOR_ACTIONS = ("rescue", "diablerie")
+# Actions on a torpid vampire (`TORPOR_ACTIONS`): their stealth depends on who controls it
+# (the rulebook's action list), so they get a line of their own instead of one value.
 
 
 def _stealth_lines() -> list[tuple[str, list[str]]]:
@@ -82,6 +88,18 @@ def _stealth_lines() -> list[tuple[str, list[str]]]:
         name = ACTION_NAMES.get(kind, kind.replace("-", " "))
         by_value.setdefault(value, []).append(name if kind in GUIDELINE_STEALTH else f"{name} (rulebook)")
     return [(f"+{v}" if v else "0", names) for v, names in sorted(by_value.items())]
+
+
+def _plus(value: int) -> str:
+    return f"+{value}" if value else "0"
+
+
+def torpor_stealth_line() -> str:
+    """The standard stealth of rescue and diablerie, from the recorder's numbers."""
+    return (f"Rescue from torpor and diablerie: {_plus(TORPOR_STEALTH_SAME)} stealth when the "
+            "acting vampire and the torpid vampire have the same controller, "
+            f"{_plus(TORPOR_STEALTH_OTHER)} when not (rulebook; the guidelines' “1 stealth for "
+            "leave and rescue from torpor” is the first case). The recorder checks both.")
 
 
 def _half(vp: float) -> str:
@@ -143,18 +161,15 @@ def build(corpus: Corpus) -> list[Card]:
         Line("A ruling that takes the judge more than a minute may add time to the table.", TR, "2.8"),
         Line("A break in the middle of a game: call a judge first, who extends the table's time as "
              "needed.", TR, "3.3.3"),
-        Line(f"Judges may cap a table's extensions at {EXTENSION_CAP_MIN} minutes a round, unless "
-             "there is a major disruption or the head judge allows more (Tournament Conduct & "
-             "Infraction Guide v2, 1.2.4: a cap judges may apply, not a limit; the tournament "
-             "rules set none).", TR, "2.8"),
+        Line(CAP_SENTENCE[:-1] + " — a cap judges may apply, not a rule; the tournament rules "
+             "set none.", IG, "1.2.4"),
     ]))
 
     cards.append(Card("stealth", "Standard stealth (declare it only when different)", [
         Line(f"{value} stealth: {', '.join(names)}.", AN, "action-declaration")
         for value, names in _stealth_lines()
     ] + [
-        Line("Rescue from torpor and diablerie: +1 stealth when the acting vampire and the torpid "
-             "vampire have the same controller, 0 when not (rulebook).", AN, "action-declaration"),
+        Line(torpor_stealth_line(), AN, "action-declaration"),
     ] + [
         Line("A bleed always states its amount, and the new total whenever it changes.", AN, "action-declaration"),
     ]))

@@ -231,7 +231,9 @@
       var hint = el("p", {"class": "rec-ask-hint"}, "Guidance: " + GUIDANCE.map(function (g) {
         return (g.judge_minutes < 1 ? "< 1 min" : "≈" + g.judge_minutes + " min") + " → " +
           (g.range[1] ? "+" + g.range[0] + (g.range[1] !== g.range[0] ? "–" + g.range[1] : "") : "none");
-      }).join("; ") + ". Cap " + CAP + " min per round.");
+      }).join("; ") + ". Judges may cap a table's extensions at " + CAP + " minutes a round " +
+        "(Tournament Conduct & Infraction Guide v2, §1.2.4); past it, only for a major disruption " +
+        "or with the head judge's approval.");
       form.insertBefore(hint, form.querySelector(".rec-ask-buttons"));
       var jm = form.querySelector("[name=judge_minutes]");
       var update = function () {
@@ -252,8 +254,9 @@
         var total = (view.state.clock.extended_min || 0) + (event.minutes || 0);
         if (total > CAP && !warned) {
           warned = el("p", {"class": "rec-ask-warn", role: "alert"}, "This table would have " + total +
-            " minutes of extensions, over the " + CAP + "-minute cap per round: only for a major disruption " +
-            "or with the head judge's leave.");
+            " minutes of extensions this round. Judges may cap a table's extensions at " + CAP +
+            " minutes a round (Tournament Conduct & Infraction Guide v2, §1.2.4); past it, only " +
+            "for a major disruption or with the head judge's approval.");
           form.insertBefore(warned, form.querySelector(".rec-ask-buttons"));
           ok.textContent = "Record over the cap";
           ok.focus();

@@ -32,7 +32,8 @@ def test_an_extension_over_the_cap_needs_a_second_tap(page, live_server, live_ap
     form.locator("[name=reason]").fill("judge call at the table")
     form.get_by_role("button", name="Record").click()
     warning = form.locator(".rec-ask-warn")
-    expect(warning).to_contain_text(f"13 minutes of extensions, over the {clock.EXTENSION_CAP_MIN}-minute cap")
+    expect(warning).to_contain_text(f"13 minutes of extensions this round. Judges may cap a table's "
+                                    f"extensions at {clock.EXTENSION_CAP_MIN} minutes a round")
     shot(page, "recorder-extension-over-cap-360", full_page=False)
     assert extensions() == [8]  # nothing sent yet
     # changing the minutes asks again; 2 more stay under the cap and go at once

@@ -2,7 +2,8 @@
 who may block and in which order, block attempts, and its resolution."""
 from __future__ import annotations
 
-from judgekit.recorder.sequence.common import STANDARD_STEALTH, UNDIRECTED, Action
+from judgekit.recorder.sequence.common import (
+    STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME, UNDIRECTED, Action)
 from judgekit.recorder.words import ACTION_NOUNS
 
 
@@ -26,6 +27,8 @@ class ActionMixin:
             return
         kind = e["action"]
         target = e.get("target_seat")
+        if kind in TORPOR_ACTIONS and target is None:
+            target = self._controller(e.get("target"))   # the torpid vampire's controller
         if kind == "bleed":
             directed = True
             target = target or self.prey(seat)
@@ -48,7 +51,7 @@ class ActionMixin:
                              locked=e.get("locked", True), card=e.get("card"))
         self.combat = None
         a = self.action
-        if target and not e.get("target_seat"):
+        if target and not e.get("target_seat") and kind == "bleed":
             self.context = {"target_seat": target}   # the prey, for the log line
         a.terms_required = bool(e.get("terms_choice") or e.get("terms"))
         a.terms_given = bool(e.get("terms"))
@@ -58,7 +61,7 @@ class ActionMixin:
             return  # not a declaration yet: the player's hand has not left the card
         if kind == "bleed":
             self._check_bleed(e, a)
-        self._check_stealth(e, kind)
+        self._check_stealth(e, kind, target)
         if e.get("card"):
             before = len(self.findings)
             self._card_play(e, role="action")
@@ -67,6 +70,54 @@ class ActionMixin:
                 self.action = self.prev_action
                 if self.pending.get(seat, (None,))[0] == seq:
                     del self.pending[seat]
+
+    # --- a lock with no action named --------------------------------------------------------
+
+    def _on_minion_lock(self, e) -> None:
+        """The acting player locks a minion and names no action (yet). Locking is the first
+        step of a declaration, not the declaration: the action must still be announced
+        (action declaration). Followed only when it is the acting player's, with no action
+        in progress."""
+        seat = e["seat"]
+        a = self.action
+        if seat != self.turn_seat or self.turn_ended or (a is not None and not a.resolved):
+            return
+        self.lock = {"seq": e["seq"], "seat": seat, "minion": e.get("minion")}
+
+    def _lock_check(self, e) -> None:
+        """After a `minion.lock`, the action declared (or an action card played) by that
+        seat makes it a declaration; asking for blocks ("any blocks?"), a block answer or a
+        result first is `action-not-announced`. Moving on (a phase, a transfer, the end of
+        the turn) forgets the lock."""
+        lock = self.lock
+        if lock is None or e["type"] == "minion.lock":
+            return
+        t, seat = e["type"], e.get("seat")
+        if t == "action.declare" and seat == lock["seat"]:
+            self.lock = None
+            return
+        if t == "card.play" and seat == lock["seat"]:
+            types = [str(x).lower() for x in (getattr(self.library(e.get("card")), "types", None) or [])]
+            if any(x in ("action", "political action") for x in types):
+                self.lock = None   # the action card names the action
+            return
+        if t in ("action.pass", "block.pass", "block.declare", "action.result"):
+            if t == "action.pass" and seat != lock["seat"]:
+                return
+            self.lock = None
+            minion = lock["minion"] or "a minion"
+            asked = {"action.pass": "asked for blocks",
+                     "block.pass": f"{self.who(seat)} answered the block opportunity",
+                     "block.declare": f"{self.who(seat)} declared a block",
+                     "action.result": "the action was resolved"}[t]
+            self.flag("action-not-announced", e["seq"],
+                      f"{self.who(lock['seat'])} locked {minion} (event {lock['seq']}), then "
+                      f"{asked} with no action announced: locking is not a declaration; the "
+                      "action (and, for a bleed, its amount) must be announced.",
+                      seat=lock["seat"])
+            return
+        if t in ("phase", "transfer", "discard", "turn.end", "turn.start"):
+            self.lock = None
 
     def _check_bleed(self, e, a: Action) -> None:
         seq, seat = e["seq"], e["seat"]
@@ -89,9 +140,36 @@ class ActionMixin:
                       f"bleeds for {expected}. The declaration binds; it is a misrepresentation.",
                       seat=seat)
 
-    def _check_stealth(self, e, kind: str) -> None:
+    def _controller(self, name: str | None) -> int | None:
+        """The seat whose board (stated or seen) holds the minion `name`, if exactly one."""
+        if not name:
+            return None
+        seats = [s for s in range(1, self.n + 1)
+                 if name in self.board.get(s, ()) or name in self.seen.get(s, {})]
+        return seats[0] if len(seats) == 1 else None
+
+    def standard_stealth(self, kind: str, seat: int, target: int | None) -> int | None:
+        """The action's standard stealth; for a rescue or a diablerie it depends on who
+        controls the torpid vampire (+1 the acting player's own, 0 another's: the
+        rulebook), None when that is not known."""
+        if kind in TORPOR_ACTIONS:
+            if target is None:
+                return None
+            return TORPOR_STEALTH_SAME if target == seat else TORPOR_STEALTH_OTHER
+        return STANDARD_STEALTH.get(kind, 0)
+
+    def _check_stealth(self, e, kind: str, target: int | None = None) -> None:
         seq, seat = e["seq"], e["seat"]
-        standard = STANDARD_STEALTH.get(kind, 0)
+        standard = self.standard_stealth(kind, seat, target)
+        if standard is None:
+            # whose torpid vampire is not known: no standard to check against; a declared
+            # stealth is still checked against the true one the judge stated
+            declared, actual = e.get("stealth"), e.get("actual_stealth")
+            if declared is not None and actual is not None and declared != actual:
+                self.flag("misrepresented", seq,
+                          f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
+                          seat=seat)
+            return
         declared = e.get("stealth")
         actual = e.get("actual_stealth")
         if actual is None:
@@ -106,9 +184,13 @@ class ActionMixin:
                           seat=seat)
             return
         if declared is None:
+            whose = ""
+            if kind in TORPOR_ACTIONS:
+                whose = (", the acting player's own torpid vampire" if target == seat
+                         else f", a torpid vampire {self.who(target)} controls")
             self.flag("stealth-undeclared", seq,
                       f"{self.who(seat)} declares a {ACTION_NOUNS.get(kind, kind)} with {actual} "
-                      f"stealth (standard: {standard}) without declaring its stealth.", seat=seat)
+                      f"stealth (standard: {standard}{whose}) without declaring its stealth.", seat=seat)
         elif declared != actual:
             self.flag("misrepresented", seq,
                       f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
@@ -144,10 +226,15 @@ class ActionMixin:
         if a.directed or len(a.eligible) < 2:
             return True
         prey, predator = a.eligible[0], a.eligible[1]
-        if seat == predator and prey not in a.done:
+        if seat == predator and prey not in a.passed:
+            # A failed block attempt is not a pass: the prey may still try with another
+            # minion, and only the prey's explicit "no block" gives the predator their turn.
+            failed = (f" ({self.who(prey)}'s block attempt failed, which is not a pass: "
+                      "the prey may still block with another minion)"
+                      if prey in a.failed_blocks and a.attempting != prey else "")
             self.flag("block-out-of-order", e["seq"],
                       f"{self.who(seat)} (the predator) {what} before {self.who(prey)} "
-                      "(the prey) passed on blocking.", seat=seat)
+                      f"(the prey) passed on blocking{failed}.", seat=seat)
             return False
         return True
 
@@ -183,10 +270,12 @@ class ActionMixin:
             if a.directed:
                 why = (f"only the target, {self.who(a.target_seat)}, may block this directed "
                        "action" + (" (the action was redirected)" if a.redirects else ""))
+                why += ", unless a card lets the blocking minion block anyway"
                 section = "action-declaration"
             else:
                 why = (f"only the prey, {self.who(self.prey(a.seat))}, and the predator, "
-                       f"{self.who(self.predator(a.seat))}, may block this undirected action")
+                       f"{self.who(self.predator(a.seat))}, may block this undirected action, "
+                       "unless a card lets the blocking minion block anyway")
                 section = None
             self.flag("block-not-eligible", e["seq"],
                       f"{self.who(seat)} tries to block: {why}.", seat=seat, section=section)

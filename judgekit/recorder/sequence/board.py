@@ -26,7 +26,7 @@ CARDS_KEPT = 40
 MINION_FIELDS = {"action.declare": "minion", "block.declare": "minion", "card.play": "minion",
                  "reaction": "minion", "interrupt": "minion", "cancel": "minion",
                  "strike": "minion", "effect": "minion", "vote": "vampire",
-                 "action.redirect": "minion"}
+                 "action.redirect": "minion", "minion.lock": "minion"}
 # Where an event names a library card its seat played.
 CARD_TYPES = {"card.play", "reaction", "interrupt", "cancel", "strike", "action.declare",
               "action.redirect", "discard"}
@@ -112,23 +112,41 @@ class BoardMixin:
 
     def refusal(self, events: list[dict[str, Any]]) -> EventError | None:
         """Why a batch of (validated) events cannot be stored in this game as it stands, or
-        None. Pure: the engine does not change. Refused: a redirect to a seat that is not
-        in the game any more (field `target_seat`); a vote by a seat out of the game (field
-        `seat`); a vote for a vampire that the seat's
-        known board (a `sync`'s board, kept up by `minion.in`/`minion.out`) does not hold
-        (field `vampire`). Earlier events of the same batch count (a `minion.in` before
+        None. Pure: the engine does not change. Refused: any event aimed at a seat that is
+        not in the game any more (a redirect, a bleed, a card's target: field
+        `target_seat`); a vote by a seat out of the game (field `seat`); a vote for a
+        vampire that the seat's known board (a `sync`'s board, kept up by
+        `minion.in`/`minion.out`) does not hold, or that the table shows at another seat
+        (field `vampire`); a vote naming a vampire with more votes than its card gives
+        (field `votes`, `_vote_refusal`). Earlier events of the same batch count (a `minion.in` before
         the vote, an oust before the redirect). Sequence problems are never refused: they
         are findings. `index` is set when the batch has several events."""
         out = dict(self.out)
         board = {s: list(m) for s, m in self.board.items() if s in self.board_known}
         known = set(self.board_known)
+        # every minion on the table, stated or seen, by seat (to tell whose a vampire is)
+        table = {s: set(self.board.get(s, ())) | set(self.seen.get(s, {})) for s in range(1, self.n + 1)}
         for i, e in enumerate(events):
             where = i if len(events) > 1 else None
             t, seat = e.get("type"), e.get("seat")
+            if t == "minion.in" and seat in table:
+                table[seat].add(e["minion"])
+            elif t == "minion.out" and seat in table:
+                table[seat].discard(e["minion"])
+            elif t in MINION_FIELDS and seat in table and e.get(MINION_FIELDS[t]) and t != "vote":
+                table[seat].add(e[MINION_FIELDS[t]])
+            if t not in ("sync", "action.redirect") and e.get("target_seat") in out:
+                new = e["target_seat"]
+                why = OUT_REASON.get(out[new], out[new])
+                return EventError("target_seat", f"{self.who(new)} is out of the game ({why}) "
+                                  "and cannot be a target", index=where,
+                                  message=f"{self.who(new)} is out of the game ({why}): not a "
+                                          "target any more. Pick a seat still playing.")
             if t in ("oust", "withdraw", "concede") and seat is not None:
                 out[seat] = t
                 board.pop(seat, None)
                 known.discard(seat)
+                table[seat] = set()
             elif t == "sync":
                 out = {s: "oust" for s in e.get("ousted") or []} or out
                 for key, minions in (e.get("board") or {}).items():
@@ -160,6 +178,48 @@ class BoardMixin:
                         f"(“{seat} in {name}”)", index=where,
                         message=f"{self.who(seat)} controls no {name} on the recorded board "
                                 f"({held}). If {name} came into play, record that first.")
+            if t == "vote" and seat not in out:
+                refused = self._vote_refusal(e, seat, table, out, where)
+                if refused is not None:
+                    return refused
+        return None
+
+
+    def _vote_refusal(self, e, seat: int, table: dict[int, set[str]], out: dict[int, str],
+                      where) -> EventError | None:
+        """A vote naming a vampire that the table shows at another seat (not at the voting
+        one): field `vampire`. A vote naming a vampire with more votes than its card gives
+        (its title's votes, +1 when the Edge is burned with it): field `votes` — votes from
+        another source (a card, the Edge) are a vote of their own."""
+        name = e.get("vampire")
+        if not name:
+            return None
+        if name not in table.get(seat, ()):
+            others = [s for s, minions in table.items() if s != seat and s not in out
+                      and name in minions]
+            if others:
+                owner = self.who(others[0])
+                return EventError(
+                    "vampire", f"{name} is on the table at {owner}, not at {self.who(seat)}: a "
+                    "seat votes with the vampires it controls", index=where,
+                    message=f"{name} is {owner}'s, not {self.who(seat)}'s: a seat votes with "
+                            "its own vampires. Pick the seat or the vampire again.")
+        votes = e.get("votes")
+        vampire = None if e.get("unlisted") else self.crypt(name)
+        if votes is None or vampire is None:
+            return None
+        can = int(getattr(vampire, "votes", 0) or 0) + (1 if e.get("burn_edge") else 0)
+        if votes > can:
+            title = getattr(vampire, "title", None)
+            has = f"{int(getattr(vampire, 'votes', 0) or 0)} vote" + (
+                "" if int(getattr(vampire, "votes", 0) or 0) == 1 else "s")
+            has += f" ({title})" if title else " (no title)"
+            edge = " and the Edge 1" if e.get("burn_edge") else ""
+            return EventError(
+                "votes", f"{name} has {has}{edge} by the card list: {votes} is more than that",
+                index=where,
+                message=f"{name} has {has}{edge}: {votes} votes is more than that. Votes from "
+                        "another source (a card, the Edge) are recorded as a vote of their own.")
         return None
 
 

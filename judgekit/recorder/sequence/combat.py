@@ -28,6 +28,21 @@ class CombatMixin:
             self._restart_combat(rank)
             self._new_play(e, [])
             return True
+        own = c.played.get(seat)
+        if rank < c.pos and (window in self.closed or (own is not None and own[0] > rank)):
+            # The step is over for this seat: its own play at a later step (declaring its
+            # strike lets the range step go), or the next card or effect after a play cut
+            # the step short, came after it. Too late (shortcuts: an opponent may act in a
+            # skipped step only before the next card or effect is played).
+            if own is not None and own[0] > rank:
+                what = f"their own {own[2]} (event {own[1]})"
+            else:
+                last = self.last_play or {}
+                what = "the next card or effect" + (f" (event {last['seq']})" if last.get("seq") else "")
+            self.flag("interrupt-too-late", seq,
+                      f"{self.who(seat)} wants to act {window_at(window)}, but {what} was "
+                      "already played after it: too late.", seat=seat)
+            return False
         if rank < c.pos:
             self._restart_combat(rank)   # an earlier step not passed by this player: restart
             self._new_play(e, [])
@@ -36,11 +51,15 @@ class CombatMixin:
         mine |= set(skipped)
         self.closed |= set(skipped)
         c.pos = rank
+        if seat is not None and (own is None or own[0] <= rank):
+            c.played[seat] = (rank, seq, "strike" if e["type"] == "strike"
+                              else "card" if e.get("card") else "play")
         self._new_play(e, [(w, seat) for w in skipped])
         return True
 
     def _start_combat(self) -> None:
         self.combat = Combat()
+        self.closed -= set(COMBAT_STEPS)   # a new combat: none of its steps is passed yet
         a = self.action
         if a is not None:
             a.blocked = True
@@ -61,6 +80,8 @@ class CombatMixin:
         gone = set(COMBAT_STEPS[rank:])
         for passed in c.passed.values():
             passed -= gone
+        # the plays at the steps the sequence goes back over no longer bind
+        c.played = {s: p for s, p in c.played.items() if p[0] <= rank}
         self.closed -= gone
         self.open = []
 
@@ -100,6 +121,8 @@ class CombatMixin:
             c.round += 1
             c.pos = 0
             c.passed = {}
+            c.played = {}
+            self.closed -= set(COMBAT_STEPS)   # a new round: its steps are open again
             c.struck, c.pressed = [], []
         elif e["seat"] not in c.pressed:
             c.pressed.append(e["seat"])

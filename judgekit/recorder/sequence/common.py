@@ -19,8 +19,14 @@ STEP_RANK = {s: i for i, s in enumerate(COMBAT_STEPS)}
 
 # Default stealth by action type (announcement guidelines, action declaration).
 STANDARD_STEALTH = {"bleed": 0, "hunt": 1, "equip": 1, "recruit": 1, "employ": 1,
-                    "political": 1, "leave-torpor": 1, "rescue": 1, "diablerie": 0,
-                    "anarch": 1, "card": 0, "other": 0}
+                    "political": 1, "leave-torpor": 1, "anarch": 1, "card": 0, "other": 0}
+# Actions on a torpid vampire: their standard stealth depends on who controls it (the
+# rulebook's action list): +1 when the acting vampire and the torpid one have the same
+# controller (undirected), 0 when another Methuselah controls it (directed). The
+# guidelines' "1 stealth for leave and rescue from torpor" is the first case.
+TORPOR_ACTIONS = ("rescue", "diablerie")
+TORPOR_STEALTH_SAME = 1
+TORPOR_STEALTH_OTHER = 0
 UNDIRECTED = {"hunt", "equip", "recruit", "employ", "political", "leave-torpor", "anarch"}
 
 # Events that are plays ("the next card or effect") for the shortcut and cancel windows.
@@ -133,6 +139,9 @@ class Combat:
     over: bool = False
     struck: list[int] = field(default_factory=list)     # seats that struck this round
     pressed: list[int] = field(default_factory=list)    # seats that declined to press this round
+    # seat -> (rank, seq, "strike" | "card" | "play") of the latest combat step it played
+    # in this round: the steps before it are gone for that seat (its own play came after)
+    played: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 
 
 def minion_level(vampire, disc: str) -> int:

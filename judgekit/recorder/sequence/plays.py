@@ -104,7 +104,8 @@ class PlaysMixin:
             if prior is not None:
                 self.flag("replace-missing", seq,
                           f"{self.who(seat)} plays {name} before replacing {prior[1]} "
-                          f"(event {prior[0]}).", seat=seat)
+                          f"(event {prior[0]}), a card with no delay in its replacement.",
+                          seat=seat)
             lib = self.library(name)
             delays = e.get("delays_replacement")
             if delays is None:

@@ -63,7 +63,8 @@ class PoliticsMixin:
         a.ballot = True
         if a.terms_required and not a.terms_confirmed and "terms-unconfirmed" not in a.flagged:
             a.flagged.add("terms-unconfirmed")
-            what = f"the terms of {a.terms_card}" if a.terms_card else "the terms"
+            what = (f"the terms of {a.terms_card}" if a.terms_card else "the terms") + \
+                " (terms that present a choice)"
             if a.terms_given:
                 message = (f"Polling started without {self.who(a.seat)} confirming {what} once "
                            "the political action succeeded, although they were announced before "
@@ -110,8 +111,8 @@ class PoliticsMixin:
         if votes is not None and available is not None and votes < available \
                 and not e.get("vampire"):
             self.flag("vote-vampire-missing", seq,
-                      f"{self.who(seat)} commits {votes} of {available} available votes without "
-                      "naming the vampire who votes.", seat=seat)
+                      f"{self.who(seat)} commits {votes} of {available} available votes (not "
+                      "counting optional effects) without naming the vampire who votes.", seat=seat)
 
     def _available_votes(self, seat: int) -> int | None:
         """The votes of the board stated for `seat` (board.py), or None when none is known."""

@@ -19,9 +19,18 @@ class TableTalkMixin:
                     "physical-threat": "makes a physical threat (even in jest)"}[kind]
             # v2: threats or attempts of physical violence, even as a joke, must be treated
             # as Aggressive Behaviour (../shared/reference/penalties.md)
-            infraction = ("Aggressive Behaviour" if kind == "physical-threat"
-                          else "Unsportsmanlike Conduct — Minor")
-            self.flag("unsportsmanlike", seq, f"{self.who(seat)} {what}.", seat=seat,
+            # v2: a racial or discriminatory slur is Unsportsmanlike Conduct — Major
+            # (content/penalties/v2.toml); other slurs and a raised voice are Minor
+            if kind == "physical-threat":
+                infraction, more = "Aggressive Behaviour", ""
+            elif kind == "slur" and e.get("discriminatory"):
+                infraction = "Unsportsmanlike Conduct — Major"
+                more = " The slur is discriminatory: Unsportsmanlike Conduct — Major."
+            else:
+                infraction = "Unsportsmanlike Conduct — Minor"
+                more = (" If the slur is discriminatory (racial or the like), it is "
+                        "Unsportsmanlike Conduct — Major." if kind == "slur" else "")
+            self.flag("unsportsmanlike", seq, f"{self.who(seat)} {what}.{more}", seat=seat,
                       infraction=infraction)
             return
         stop = self.talk_stop
@@ -100,10 +109,8 @@ class TableTalkMixin:
         if clockmod.over_cap(self.clock.extended_min) and \
                 not clockmod.over_cap(self.clock.extended_min - e["minutes"]):
             self.flag("extension-over-cap", e["seq"],
-                      f"Extensions at this table now total {self.clock.extended_min} minutes, "
-                      f"over the {clockmod.EXTENSION_CAP_MIN}-minute cap per round that the "
-                      "infraction guide (v2, 1.2.4) allows judges to set: more only for a major "
-                      "disruption or with the head judge's approval.")
+                      f"Extensions at this table now total {self.clock.extended_min} minutes "
+                      f"this round. {clockmod.CAP_SENTENCE}")
 
     def _time_check(self, e) -> None:
         if self.time_mode is None or self.finished or e["type"] not in PROGRESS | {"card.play", "effect"}:

@@ -24,6 +24,7 @@ class TurnMixin:
         self.combat = None
         self.talk_stop = None
         self.waits = {}
+        self.lock = None
 
     def _on_game_start(self, e) -> None:
         if self.turn_seat is None:

@@ -226,9 +226,8 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
         warning = None
         retry = client_id is not None and any(e["client_id"] == client_id for e in before["extensions"])
         if clockmod.over_cap(total) and not retry:
-            warning = (f"Table {detail['number']} would have {total} minutes of extensions, over the "
-                       f"{clockmod.EXTENSION_CAP_MIN}-minute cap per round: only for a major disruption "
-                       "or with the head judge's leave.")
+            warning = (f"Table {detail['number']} would have {total} minutes of extensions this "
+                       f"round. {clockmod.CAP_SENTENCE}")
             confirmed = data.get("confirm_over_cap") in (True, "1", "true", "on", "yes")
             if not confirmed:
                 return _refused(409, "confirm_over_cap", warning, over_cap=True, total_min=total,
