@@ -85,7 +85,7 @@ GESTURES = {
     "any blocks (bleed)": [tap(DECK, "Ana (seat 1): pass (“any blocks?”)")],
     "prey passes (bleed)": [tap(DECK, "Bruno (seat 2): no block")],
     "predator passes (bleed)": [seat(5), tap(DECK, "Eve (seat 5): no block")],
-    "bleed succeeds": [tap(DECK, "Action succeeds")],
+    "bleed succeeds": [tap(DECK, "Bleed for 2 succeeds")],
     "hunt": [tap(DECK, "Sigrid Bekker"), tap(FORM, "Hunt ✓")],
     "any blocks (hunt)": [tap(DECK, "Ana (seat 1): pass (“any blocks?”)")],
     "block attempt": [tap(DECK, "Bruno blocks with…"), type_("Vict", "minion"), pick("Victoria Ash")],

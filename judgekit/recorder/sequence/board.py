@@ -112,8 +112,8 @@ class BoardMixin:
 
     def refusal(self, events: list[dict[str, Any]]) -> EventError | None:
         """Why a batch of (validated) events cannot be stored in this game as it stands, or
-        None. Pure: the engine does not change. Refused: a redirect to a seat that is not
-        in the game any more (field `target_seat`); a vote by a seat out of the game (field
+        None. Pure: the engine does not change. Refused: a redirect, an action or a card aimed
+        at a seat that is not in the game any more (field `target_seat`); a vote by a seat out of the game (field
         `seat`); a vote for a vampire that the seat's
         known board (a `sync`'s board, kept up by `minion.in`/`minion.out`) does not hold
         (field `vampire`). Earlier events of the same batch count (a `minion.in` before
@@ -139,6 +139,13 @@ class BoardMixin:
                 board[seat].append(e["minion"])
             elif t == "minion.out" and seat in known and e["minion"] in board[seat]:
                 board[seat].remove(e["minion"])
+            elif t in ("action.declare", "card.play", "reaction") and e.get("target_seat") in out:
+                gone = e["target_seat"]
+                return EventError("target_seat", f"{self.who(gone)} is out of the game "
+                                  f"({OUT_REASON.get(out[gone], out[gone])}): not a target any more",
+                                  index=where,
+                                  message=f"{self.who(gone)} left the table "
+                                          f"({OUT_REASON.get(out[gone], out[gone])}): choose another target.")
             elif t == "action.redirect" and e.get("target_seat") in out:
                 new = e["target_seat"]
                 return EventError("target_seat", f"{self.who(new)} is out of the game "

@@ -133,6 +133,9 @@ class Combat:
     over: bool = False
     struck: list[int] = field(default_factory=list)     # seats that struck this round
     pressed: list[int] = field(default_factory=list)    # seats that declined to press this round
+    # the seat whose press to continue opened this round, while nothing happened in it yet:
+    # its opponent may still answer with a press to end (which cancels it)
+    continued_by: int | None = None
 
 
 def minion_level(vampire, disc: str) -> int:
