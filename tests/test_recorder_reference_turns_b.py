@@ -44,7 +44,7 @@ def test_the_minion_heard_and_the_vampire_that_came_out_are_on_the_table():
     st = before("hunt")
     assert [m["name"] for m in st["seats"][0]["minions"]] == ["Anson", "Dominique"]
     st = before("vote (two titled vampires)")
-    assert st["seats"][0]["votes"] == 5          # Anson 2 + Sascha Vykos 3
+    assert st["seats"][0]["votes"] == 5          # Anson 2 + Lucinde 3
     assert [m["name"] for m in st["seats"][2]["minions"]] == ["Cardano", "Alexa Draper"]
 
 
