@@ -69,7 +69,7 @@ TURN: list[Declaration] = [
     Declaration("predator passes (bleed)", "Eve: “No block from me either.”",
                 [{"type": "block.pass", "seat": 5}]),
     Declaration("bleed succeeds", "The bleed goes through: Bruno burns two pool.",
-                [{"type": "action.result", "outcome": "success"}]),
+                [{"type": "action.result", "outcome": "success", "amount": 2}]),
     Declaration("hunt", "Ana: “Sigrid Bekker hunts.”",
                 [{"type": "action.declare", "seat": 1, "action": "hunt", "minion": "Sigrid Bekker"}],
                 names=("Sigrid Bekker",)),

@@ -253,7 +253,7 @@ LINES = [
     (ev("referendum.result", passed=True), {"for": 7, "against": 3}, "Referendum passed (7 for, 3 against)"),
     (ev("referendum.result", passed=False), None, "Referendum failed"),
     (ev("vote", 2, votes=2, side="for", vampire="Anson"), None, "Ben: 2 votes for (Anson)"),
-    (ev("action.result", outcome="success", amount=2), {"action": "bleed"}, "Bleed succeeds (2)"),
+    (ev("action.result", outcome="success", amount=2), {"action": "bleed"}, "Bleed for 2 succeeds"),
     (ev("action.result", outcome="failed"), None, "Action fails"),
     (ev("turn.start", 1), {"turn": 3}, "Ann starts turn 3"),
     (ev("turn.end", 1), None, "Ann: end of turn"),

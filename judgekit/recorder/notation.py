@@ -75,14 +75,14 @@ class ParseError:
 
 
 def _tokens(text: str) -> list[str]:
-    try:
-        lexer = shlex.shlex(text, posix=True)
-        lexer.whitespace_split = True
-        lexer.quotes = '"'
-        lexer.commenters = ""
-        return [t if not (" " in t) else '"' + t for t in lexer]
-    except ValueError:
+    """The line's words; a quoted text is one token that keeps its opening quote (`"Hal`
+    and `"terms` alike: a one-word text is free words, never part of a name before it)."""
+    if text.count('"') % 2:
         raise ValueError("an opening quote has no closing quote")
+    out = []
+    for m in re.finditer(r'"([^"]*)"|[^\s"]+', text):
+        out.append('"' + m.group(1) if m.group(0).startswith('"') else m.group(0))
+    return out
 
 
 def _is_mark(tok: str) -> bool:
@@ -328,6 +328,8 @@ def _apply_marks(ev: dict[str, Any], marks: dict[str, Any]) -> dict[str, Any]:
             ev["amount"] = value
         elif key == "amount" and t == "action.declare" and ev.get("action") == "bleed":
             ev["amount"] = value
+        elif key == "text" and t == "action.declare" and ev.get("action") == "political":
+            ev["terms"] = value   # `pol Anson +Kine Resources Contested "Hal 2, Ivy 2"`: the terms
         elif key == "text":
             ev["text"] = value
         else:

@@ -205,9 +205,12 @@ def _line(e: dict[str, Any], names, ctx: dict[str, Any]) -> str:  # noqa: C901 -
         return f"{whose}{PRESS_WORDS.get(e.get('press') or 'continue', 'press')}"
     if t == "action.result":
         noun = ACTION_NOUNS.get(ctx.get("action") or "", "action").capitalize()
-        line = f"{noun} {OUTCOME_WORDS.get(e['outcome'], e['outcome'])}"
+        outcome = OUTCOME_WORDS.get(e['outcome'], e['outcome'])
+        if e.get("amount") is not None and ctx.get("action") == "bleed":
+            return f"{noun} for {e['amount']} {outcome}"     # "Bleed for 4 succeeds"
+        line = f"{noun} {outcome}"
         if e.get("amount") is not None:
-            line += f" ({e['amount']})" if ctx.get("action") == "bleed" else f" (amount {e['amount']})"
+            line += f" (amount {e['amount']})"
         return line
     if t == "bleed.total":
         return f"{whose}the bleed is now {e['amount']}"

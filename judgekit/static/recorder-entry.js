@@ -45,12 +45,41 @@
       return list;
     }
     function minionNames(first) {
-      // every minion on the table, those of `first` first
+      // every minion on the table, those of `first` first, then those only heard of
       var out = [];
       round(first || 1).forEach(function (seat) {
         minionsAt(seat).forEach(function (m) { if (out.indexOf(m.name) < 0) out.push(m.name); });
       });
+      heard().forEach(function (n) { if (out.indexOf(n) < 0) out.push(n); });
       return out;
+    }
+    var HEARD_FIELDS = {target: 1, minion: 1, vampire: 1};
+    var NOT_MINIONS = {transfer: 0};
+    function heard() {
+      // minions named at the table whose seat the table drawing does not show: the target
+      // of a card or an action ("Vessel on Dominique"), most recent first. The page offers
+      // them as chips in every minion field (after the seat's own), so a name heard once is
+      // never typed again. (A minion seen acting is on the board of its seat already.)
+      var v = ctx.view(), s = st();
+      if (!v || !s) return [];
+      var placed = {};
+      s.seats.forEach(function (x) { (x.minions || []).forEach(function (m) { placed[m.name] = 1; }); });
+      var out = [];
+      for (var i = v.events.length - 1; i >= 0 && out.length < 8; i--) {
+        var e = v.events[i];
+        if (e.retracted || e.type === "amend" || e.type === "retract") continue;
+        var f = e.corrected || e;
+        Object.keys(HEARD_FIELDS).forEach(function (k) {
+          var n = f[k];
+          if (typeof n === "string" && n && !placed[n] && out.indexOf(n) < 0 && !(e.type in NOT_MINIONS)) out.push(n);
+        });
+      }
+      return out;
+    }
+    function minionChoices(seat) {
+      // a seat's minion chips: its own, then those heard of at the table (a few)
+      var own = minionsAt(seat).map(function (m) { return m.name; });
+      return own.concat(heard().filter(function (n) { return own.indexOf(n) < 0; }).slice(0, 4));
     }
     function cardsAt(seat) {
       var s = st();
@@ -76,7 +105,8 @@
 
     // the forms' builder, on this table
     var FORM = window.judgekitForm({fields: F, send: ctx.send, once: ctx.once, vocabulary: ctx.vocabulary, table: {
-      live: live, name: name, minionsAt: minionsAt, minionNames: minionNames, cardsAt: cardsAt, allCards: allCards}});
+      live: live, name: name, minionsAt: minionsAt, minionNames: minionNames, cardsAt: cardsAt, allCards: allCards,
+      minionChoices: minionChoices}});
     var open = FORM.open, close = FORM.close, field = FORM.field, words = FORM.words, coerce = FORM.coerce,
         record = FORM.record, backToTable = FORM.backToTable, reveal = FORM.reveal, seatOf = FORM.seatOf;
     var ACTIONS = FORM.ACTIONS, WITH_CARD = FORM.WITH_CARD, STRIKES = FORM.STRIKES;
@@ -87,11 +117,11 @@
       // any entry: the fields it asks for, each with its chips and suggestions
       var required = [];
       var fields = names.map(function (n) { return field(n, base[n]); });
-      if (names.indexOf("minion") >= 0 && base.type === "block.declare") required = ["minion"];
+      if (names.indexOf("minion") >= 0 && (base.type === "block.declare" || base.type === "minion.in")) required = ["minion"];
       var spec = {title: title, base: base, fields: fields, required: required, done: done, setup: setup,
                   focus: fields.filter(function (f) { return f.kind === "text" || f.kind === "name" || f.kind === "number"; })
                     .map(function (f) { return f.name; })[0]};
-      if (base.type === "block.declare") { spec.record = "minion"; spec.focus = "minion"; }
+      if (base.type === "block.declare" || base.type === "minion.in") { spec.record = "minion"; spec.focus = "minion"; }
       if (base.type === "strike") return prefill(strikeForm(base.seat, title, done), base);
       if (base.type === "vote") return prefill(voteForm(base.seat, {title: title, done: done}), base);
       if (base.type === "action.declare") return actionForm(base.seat, base.minion, {title: title, done: done, base: base});
@@ -168,7 +198,7 @@
           field("target_seat", opts.target_seat, {label: "Bleeds", show: isBleed,
             seats: function (ctl) { return live().filter(function (s) { return s !== seatOf(ctl); }); }}),
           field("stealth", null, {label: "Stealth"}),
-          field("terms", null, {label: "Terms", show: function (ctl) { return ctl.get("action") === "political"; },
+          field("terms", null, {label: "Terms", next: true, show: function (ctl) { return ctl.get("action") === "political"; },
             inserts: function () { return live().map(name); }}),
           field("action", opts.action, {label: "Action", options: function (ctl) {
               // the bleed chip says what it records: "Bleed 2 → Bruno"
@@ -249,6 +279,18 @@
         title: opts.title || (type === "reaction" ? "Reaction" : "Play a card"),
         compact: true,
         base: {type: type, seat: seat}, required: ["card"], done: opts.done,
+        build: function (event) {
+          // an action modifier that changes the bleed in progress (Conditioning at DOM: +N from
+          // the card facts): its change goes with it, and the page then offers "Bleed now N"
+          var a = st() && st().action, cf = event.card ? F.facts(event.card, "library") : null;
+          if (a && !a.resolved && a.kind === "bleed" && event.seat === a.seat && cf && cf.bonuses &&
+              event.bleed_change == null) {
+            var key = event.discipline || (cf.disciplines && cf.disciplines.length === 1 ? cf.disciplines[0] : null);
+            var bonus = key && cf.bonuses[key] && cf.bonuses[key].bleed;
+            if (bonus) event.bleed_change = bonus;
+          }
+          return [event];
+        },
         hint: function (c) {
           var h = actionHint(c), a = st() && st().action;
           if (redirecting(c)) h = (h ? h + " · " : "") + c.get("card") + " redirects the action" +
@@ -266,7 +308,17 @@
                 actionForm(seatOf(c), null, {card: v, action: cf.action});
                 return;
               }
-              if (cf && (cf.types || []).indexOf("Reaction") >= 0) c.spec.base.type = "reaction";
+              if (cf && (cf.types || []).indexOf("Reaction") >= 0) {
+                c.spec.base.type = "reaction";
+                // a reaction that needs a target, opened from the acting seat's row ("A card…"):
+                // the acting player does not react to their own action; the seat that may
+                // redirect it (its target: Deflection) is the one playing it, and the form
+                // asks for the new target's seat
+                var a = st() && st().action;
+                if (a && a.redirect_by != null && seatOf(c) === a.seat && (cf.needs || []).indexOf("target") >= 0) {
+                  c.set("seat", a.redirect_by, {quiet: true});
+                }
+              }
               plan(c);
               c.refresh();
               var head = form.querySelector(".rec-ask-title");   // "Play a card" -> what it is
@@ -326,17 +378,53 @@
       var m = strikerMinion(seat), f = m ? minionFacts(m) : {};
       return {minion: m, strength: f.strength == null ? 1 : f.strength};
     }
-    function strikeForm(seat, title, done) {
+    function combatCards(seat) {
+      // the combat cards this seat played in the combat in progress (since the block
+      // succeeded or the combat began): they may set the strength of a hand strike
+      var v = ctx.view(), s = st();
+      if (!v || !s || !s.combat) return [];
+      var out = [];
+      for (var i = v.events.length - 1; i >= 0; i--) {
+        var e = v.events[i], f = e.corrected || e;
+        if (e.type === "block.result" || e.type === "action.declare" || e.type === "combat.step" && f.step === "end") break;
+        if (e.retracted || f.seat !== seat || !f.card) continue;
+        if (e.type === "card.play" || e.type === "interrupt" || e.type === "reaction" || e.type === "effect") {
+          var cf = F.facts(f.card, "library");
+          if (!cf || (cf.types || []).indexOf("Combat") >= 0) { if (out.indexOf(f.card) < 0) out.unshift(f.card); }
+        }
+      }
+      return out;
+    }
+    function strikeForm(seat, title, done, opts) {
+      // opts.record "damage": the damage chips record (a strike whose damage is said: after a
+      // combat card, or a strike card's); opts.focus: the field to type in
+      opts = opts || {};
       var sm = strikeSpec(seat);
+      var byDamage = opts.record === "damage";
+      var strikeField = field("strike", null, {change: function (v, c) {
+        if (byDamage) return;   // the damage is tapped
+        if (c.get("damage") === "" || c.values["auto:damage"]) {
+          c.set("damage", v === "hand strike" ? sm.strength : v === "dodge" || v === "combat ends" ? 0 : "", {auto: true, quiet: true});
+        }
+      }});
+      var fields = byDamage ? [
+        field("seat", seat),
+        field("card", null, {label: "Strike card", change: function (v, c) {
+          if (!v) return;
+          if (c.get("strike") === "" || c.values["auto:strike"]) c.set("strike", v, {auto: true, quiet: true});
+          F.factsOf([v]).then(function () { if (current() === c) c.refresh(); });
+        }}),
+        field("discipline", null, {label: "Discipline", show: function (c) {
+          var cf = c.get("card") ? F.facts(c.get("card"), "library") : null;
+          return !!(cf && cf.disciplines && cf.disciplines.length);
+        }, chips: function (c) { return levelChips(c.get("card")); }}),
+        strikeField, field("damage", null, {label: "Damage"}),
+        field("minion", sm.minion, {label: "Striking minion"})
+      ] : [field("seat", seat), field("damage", null), strikeField,
+           field("card", null, {label: "Card (if any)"}), field("minion", sm.minion, {label: "Striking minion"})];
       return open({title: title || ("Strike: " + who(seat)), base: {type: "strike", seat: seat}, compact: true,
-                   required: ["strike"], record: "strike", done: done, focus: null,
-                   fields: [field("seat", seat), field("damage", null),
-                            field("strike", null, {change: function (v, c) {
-                              if (c.get("damage") === "" || c.values["auto:damage"]) {
-                                c.set("damage", v === "hand strike" ? sm.strength : v === "dodge" || v === "combat ends" ? 0 : "", {auto: true, quiet: true});
-                              }
-                            }}),
-                            field("card", null, {label: "Card (if any)"}), field("minion", sm.minion, {label: "Striking minion"})]});
+                   required: byDamage ? ["strike", "damage"] : ["strike"], record: byDamage ? "damage" : "strike",
+                   done: done, focus: opts.focus || null, fields: fields});
     }
     function transferForm(seat, title, done) {
       return open({title: title || (name(seat) + " transfers"), base: {type: "transfer", seat: seat}, compact: true,
@@ -422,6 +510,25 @@
         if (done) {
           row.classList.add("is-done");
           row.appendChild(el("div", {"class": "rec-vote-done"}, "✓ " + ballotWords(done)));
+          // another titled vampire of the seat may still vote (a second prince the table
+          // learns of now): its own chips, one tap each; or one not seen yet, by name
+          var cast = done.map(function (b) { return b.vampire; });
+          var more = el("div", {"class": "rec-vote-buttons rec-vote-more"});
+          vs.filter(function (m) { return cast.indexOf(m.name) < 0; }).forEach(function (m) {
+            ["for", "against"].forEach(function (side) {
+              more.appendChild(F.chip("+ " + m.name + " " + (side === "for" ? "For " : "Against ") + m.votes, function () {
+                record("vote:" + seat + ":" + m.name, [{type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name}]);
+              }, {record: true, extra: "is-" + side}));
+            });
+          });
+          ["for", "against"].forEach(function (side) {
+            var b = F.chip("+ " + (side === "for" ? "For" : "Against") + "…", function () {
+              voteForm(seat, {side: side, focus: "vampire", title: name(seat) + ": another vampire votes " + side});
+            }, {extra: "is-more is-" + side});
+            b.setAttribute("aria-label", name(seat) + ": another vampire votes " + side + "…");
+            more.appendChild(b);
+          });
+          row.appendChild(more);
           box.appendChild(row);
           return;
         }
@@ -512,29 +619,54 @@
           return;
         }
         if (t === "action.declare" && step.ask.length) {
-          deck.appendChild(chipRow(step, minionsAt(seat).map(function (m) {
-            return F.chip(m.name, function () { actionForm(seat, m.name); }, {hint: m.bleed > 1 ? "bleed " + m.bleed : null});
+          deck.appendChild(chipRow(step, minionChoices(seat).map(function (n) {
+            var m = minionFacts(n);
+            return F.chip(n, function () { actionForm(seat, n); }, {hint: m.bleed > 1 ? "bleed " + m.bleed : null});
           })));
           return;
         }
         if (t === "block.declare") {
-          deck.appendChild(chipRow(step, minionsAt(seat).map(function (m) {
-            return F.chip(m.name + " ✓", function () {
-              record("block:" + seat, [{type: "block.declare", seat: seat, minion: m.name}]);
+          deck.appendChild(chipRow(step, minionChoices(seat).map(function (n) {
+            return F.chip(n + " ✓", function () {
+              record("block:" + seat, [{type: "block.declare", seat: seat, minion: n}]);
             }, {record: true});
           })));
           return;
         }
         if (t === "strike") {
-          var sm = strikeSpec(seat);
-          deck.appendChild(chipRow(step, STRIKES.map(function (k) {
+          var sm = strikeSpec(seat), played = combatCards(seat);
+          var list = STRIKES.map(function (k) {
+            if (k === "hand strike" && played.length) {
+              // a combat card played this combat may change the strength: the damage is
+              // tapped, not taken from the vampire's base strength
+              var open = F.chip("Hand strike (" + played.join(", ") + ")…", function () {
+                prefill(strikeForm(seat, null, null, {record: "damage"}), {strike: "hand strike"});
+              });
+              return open;
+            }
             var damage = k === "hand strike" ? sm.strength : 0;
             return F.chip((k === "hand strike" ? "Hand strike · " + damage : k[0].toUpperCase() + k.slice(1)) + " ✓", function () {
               var ev = {type: "strike", seat: seat, strike: k, damage: damage};
               if (sm.minion) ev.minion = sm.minion;
               record("strike:" + seat, [ev]);
             }, {record: true});
-          })));
+          });
+          // opening chips after the recording ones, apart
+          var ones = list.filter(function (c) { return c.classList.contains("is-record"); });
+          var opens = list.filter(function (c) { return !c.classList.contains("is-record"); });
+          opens.push(F.chip("With a card…", function () { strikeForm(seat, null, null, {record: "damage", focus: "card"}); }, {extra: "is-more"}));
+          var row = chipRow(step, ones);
+          row.appendChild(F.chips("opens a form:", opens));
+          deck.appendChild(row);
+          return;
+        }
+        if (t === "action.result" && step.event.outcome === "success" && s.action && s.action.kind === "bleed" &&
+            s.action.amount != null) {
+          // the bleed's amount as it stands now (after modifiers and a restated total) goes
+          // with its success: the log says "Bleed for 4 succeeds"
+          var amount = s.action.amount;
+          deck.appendChild(stepButton(Object.assign({}, step, {label: "Bleed for " + amount + " succeeds",
+            event: Object.assign({}, step.event, {amount: amount})})));
           return;
         }
         if (t === "transfer") {
@@ -552,7 +684,42 @@
       if (!voteShown && s.action && s.action.polling && !s.action.resolved && s.action.kind === "political") {
         deck.appendChild(votePanel(s, null));   // every seat voted: the panel still shows the ballots
       }
+      bleedRow(s);
       cardRow(s);
+      minionInRow(s);
+    }
+    function bleedRow(s) {
+      // a bleed in progress, its amount changed by a modifier: "bleeding for 4 now" in one
+      // tap (a `bleed.total`); the amount the card facts give first
+      var a = s.action;
+      if (!a || a.resolved || a.kind !== "bleed" || s.combat || a.amount == null) return;
+      var now = a.amount, list = [];
+      for (var n = Math.max(1, now - 1); n <= now + 3; n++) list.push(n);
+      list.sort(function (x, y) { return (y === now) - (x === now); });
+      var chips = list.map(function (n) {
+        var b = F.chip((n === now ? "Bleed now " : "") + n + " ✓", function () {
+          record("bleed.total", [{type: "bleed.total", seat: a.seat, amount: n}]);
+        }, {record: true});
+        b.setAttribute("aria-label", name(a.seat) + " restates the bleed: " + n + " (records it)");
+        return b;
+      });
+      var row = F.chips(name(a.seat) + " restates the bleed:", chips);
+      row.classList.add("rec-bleed-row");
+      deck.appendChild(row);
+    }
+    function minionInRow(s) {
+      // a minion comes into play (influence phase, or any time an effect brings one out)
+      var seat = ctx.chosen() || acting();
+      if (!seat || s.finished || (s.game_over && !s.game_over.stored) || s.action) return;
+      var phase = s.turn && s.turn.phase;
+      var b = F.chip(name(seat) + ": a minion comes into play…", function () { minionInForm(seat); },
+                     {extra: "is-more" + (phase === "influence" ? " is-lead" : "")});
+      deck.appendChild(F.chips(null, [b]));
+    }
+    function minionInForm(seat) {
+      return open({title: name(seat) + ": a minion comes into play", base: {type: "minion.in", seat: seat},
+                   compact: true, required: ["minion"], record: "minion", focus: "minion",
+                   fields: [field("seat", seat), field("minion", null, {label: "Minion (vampire or ally)"})]});
     }
     function cardRow(s) {
       // the cards already played at the seat that acts (or the seat tapped): one tap to play again
@@ -628,7 +795,7 @@
         }});
     }
 
-    return {renderDeck: renderDeck, ask: ask, actionForm: actionForm, cardForm: cardForm, reactionForm: reactionForm,
+    return {renderDeck: renderDeck, ask: ask, heard: heard, minionInForm: minionInForm, actionForm: actionForm, cardForm: cardForm, reactionForm: reactionForm,
             redirectForm: redirectForm, voteForm: voteForm, blockForm: blockForm, amend: amend, close: close,
             isOpen: FORM.isOpen, showRefusal: FORM.showRefusal};
   };

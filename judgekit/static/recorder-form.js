@@ -25,7 +25,9 @@
    options (or options(ctl)), chips(ctl) -> [name or [value, label, hint]], suggest
    ("minion"|"library"), local(ctl) (names on the table, suggested first), show(ctl),
    change(value, ctl, how), selectOnly(value, ctl) (a chip that chooses, not records),
-   seats(ctl), inserts(ctl) (words a tap adds to a text), label, step}. */
+   seats(ctl), inserts(ctl) (words a tap adds to a text), label, step, next (typed next: after
+   a chip or suggestion fills the field before it, the focus moves to the first empty field
+   that is required or `next`)}. */
 (function () {
   "use strict";
 
@@ -153,6 +155,7 @@
       refresh(ctl);
       if (spec.setup) spec.setup(form, ctl);
       var focus = spec.focus && form.querySelector("[name=" + spec.focus + "]");
+      if (!focus && spec.focus !== false) focus = firstToType(ctl);
       if (focus) focus.focus();
       form.scrollIntoView({block: "nearest"});
       return ctl;
@@ -171,6 +174,42 @@
       if (f.change && !how.quiet) f.change(ctl.values[n], ctl, how);
       if (how.tap && recordable && ctl.spec.record === n && filled(ctl)) { submit(ctl); return; }
       refresh(ctl);
+      if (how.tap) focusNext(ctl, n);
+    }
+    function typeable(ctl, f) {
+      // the field's text box, when it is shown (not a chips-only field, not hidden)
+      var row = ctl.rows[f.name];
+      if (!row || row.hidden) return null;
+      var input = row.querySelector("input[name=" + f.name + "]:not([type=hidden])");
+      return input && !input.hidden ? input : null;
+    }
+    function focusNext(ctl, after) {
+      // after a chip or a suggestion fills a field, the next empty field to type in gets the
+      // focus (a target's name, an amount with no chips): no tap to move there. A field whose
+      // chips are the way to fill it needs no focus (the tap on its chip is the next tap).
+      var list = ctl.spec.fields, i = list.map(function (f) { return f.name; }).indexOf(after);
+      var wanted = function (f) { return f.next || (ctl.spec.required || []).indexOf(f.name) >= 0; };
+      for (var j = i + 1; j < list.length; j++) {
+        var f = list[j];
+        if (ctl.get(f.name) !== "" || !wanted(f)) continue;
+        var input = typeable(ctl, f);
+        if (input) { input.focus(); return; }
+      }
+      var active = document.activeElement;   // nothing to type next: the filled box lets go
+      if (active && form.contains(active) && active.tagName === "INPUT" && active.name === after) active.blur();
+    }
+    function firstToType(ctl) {
+      // a form that opens with no field chosen for the keyboard: the first empty name field
+      // with no chips to tap (the minion of a seat the table shows nothing of)
+      var list = ctl.spec.fields;
+      for (var j = 0; j < list.length; j++) {
+        var f = list[j];
+        if (f.kind !== "name" || ctl.get(f.name) !== "") continue;
+        if ((ctl.spec.required || []).indexOf(f.name) < 0 && f.name !== "minion") continue;
+        var input = typeable(ctl, f);
+        if (input) return input;
+      }
+      return null;
     }
     function refresh(ctl) {
       // (re)draw every field: chips follow the seat and what was chosen
@@ -241,15 +280,24 @@
           if (v !== "" && !known) options.unshift(v);   // a value typed or given: shown as chosen
         }
       }
+      // Chips that record at once (✓) and chips that only choose (a kind that needs its card:
+      // "Political…") are kept apart: the recording ones first, the others after a divider
+      // with its caption, so a mis-tap between them does not record something.
+      var later = [];
       options.forEach(function (o) {
         var val = Array.isArray(o) ? o[0] : o, lab = Array.isArray(o) ? o[1] : String(o), hint = Array.isArray(o) ? o[2] : null;
         var on = String(v) === String(val) && v !== "";
         var recordsHere = isRecord && !(f.selectOnly && f.selectOnly(val, ctl));
-        box.appendChild(F.chip(lab + (recordsHere ? " ✓" : ""), function () {
+        var c = F.chip(lab + (recordsHere ? " ✓" : ""), function () {
           if (f.kind === "toggle") { ctl.set(f.name, on ? "" : true, {tap: true}); return; }
           ctl.set(f.name, val, {tap: true});
-        }, {value: val, on: on, record: recordsHere, hint: hint, toggle: f.kind !== "name" && f.kind !== "text"}));
+        }, {value: val, on: on, record: recordsHere, hint: hint, toggle: f.kind !== "name" && f.kind !== "text"});
+        if (isRecord && !recordsHere) later.push(c); else box.appendChild(c);
       });
+      if (later.length && box.childNodes.length) {
+        box.appendChild(el("span", {"class": "rec-chips-divider", role: "separator"}, "with a card, then Record:"));
+      }
+      later.forEach(function (c) { box.appendChild(c); });
       if (inputEl && inputEl.hidden) {
         box.appendChild(F.chip(f.kind === "number" ? "other…" : "other…", function () { reveal(ctl, f.name); },
                                {extra: "is-more", title: "Type another"}));
@@ -373,7 +421,7 @@
       }
       else if (n === "minion" || n === "vampire") {
         f.kind = "name"; f.suggest = "minion";
-        f.chips = function (ctl) { return minionsAt(seatOf(ctl)).map(function (m) { return m.name; }); };
+        f.chips = function (ctl) { return T.minionChoices ? T.minionChoices(seatOf(ctl)) : minionsAt(seatOf(ctl)).map(function (m) { return m.name; }); };
         f.local = function (ctl) { return minionNames(seatOf(ctl)); };
       } else if (n === "target") {
         f.kind = "name"; f.suggest = "minion";

@@ -198,6 +198,7 @@
       ["Reaction…", function () { entry.reactionForm(chosen); }],
       ["Redirect…", function () { entry.redirectForm(chosen); }],
       ["Replace", function () { ask("Replace a card", {type: "card.replace", seat: chosen || acting()}, ["seat"]); }],
+      ["Minion in…", function () { ask("A minion comes into play", {type: "minion.in", seat: chosen || acting()}, ["seat", "minion"]); }],
       ["Wait! (interrupt)…", function () { ask("Interrupt a shortcut", {type: "interrupt", seat: chosen}, ["seat", "window", "card"]); }],
       ["Talk…", function () { ask("Table talk", {type: "talk", seat: chosen}, ["seat", "kind", "text"]); }],
       ["Stop talk", function () { once("talk.stop", function () { return send([{type: "talk.stop", seat: acting()}]); }); }],
@@ -457,7 +458,7 @@
       return ctx;
     },
     kindOf: function () { return lineKind; },
-    local: function () { return lineKind === "library" ? [] : onTable(); },
+    local: function () { return lineKind === "library" ? cardsOnTable() : onTable(); },
     pick: function (name) {
       var ctx = lineContext(input.value);
       if (ctx) input.value = input.value.slice(0, ctx.start) + name + " ";
@@ -465,9 +466,19 @@
     }
   });
   function onTable() {
+    // the minions the table has heard of: in play, seen acting, named as a target or in a vote
     var out = [];
     (view ? view.state.seats : []).forEach(function (s) {
       (s.minions || []).forEach(function (m) { if (out.indexOf(m.name) < 0) out.push(m.name); });
+    });
+    entry.heard().forEach(function (n) { if (out.indexOf(n) < 0) out.push(n); });
+    return out;
+  }
+  function cardsOnTable() {
+    // the library cards already played at this table (a few letters of one bring it up first)
+    var out = [];
+    (view ? view.state.seats : []).forEach(function (s) {
+      (s.cards || []).forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); });
     });
     return out;
   }

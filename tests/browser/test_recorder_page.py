@@ -39,8 +39,8 @@ def test_record_a_whole_turn_on_a_phone(page, live_server, live_app, shot):
     # A bleed with the buttons: declare (form with name completion under the field, the
     # amount from the card facts), pass, no block, success.
     page.get_by_role("button", name="Ann declares an action…").click()
-    page.fill("#rec-ask input[name=minion]", "Modi")
-    page.locator("#rec-ask [role=option]", has_text="Modius").click()
+    # Modius was named as Villein's target: heard at the table, a chip (nothing typed)
+    page.locator("#rec-ask [data-field=minion]").get_by_role("button", name="Modius").click()
     expect(page.locator("#rec-ask input[name=minion]")).to_have_value("Modius")
     expect(page.locator("#rec-ask input[name=amount]")).to_have_value("1")
     page.get_by_role("button", name="Bleed 1 → Ben ✓").click()
@@ -48,7 +48,7 @@ def test_record_a_whole_turn_on_a_phone(page, live_server, live_app, shot):
     page.get_by_role("button", name=re.compile("Ann \\(seat 1\\): pass")).click()
     expect(page.locator(".rec-seat[data-seat='2']")).to_have_class(re.compile("is-waiting"))
     page.get_by_role("button", name="Ben (seat 2): no block").click()
-    page.get_by_role("button", name="Action succeeds").click()
+    page.get_by_role("button", name="Bleed for 1 succeeds").click()
 
     # A hunt in one line, then influence, discard and the end of the turn.
     line(page, "1 hunt Alice Chen; 1 go; 2 nb; 5 nb; ok")

@@ -85,7 +85,7 @@ GESTURES = {
     "any blocks (bleed)": [tap(DECK, "Ana (seat 1): pass (“any blocks?”)")],
     "prey passes (bleed)": [tap(DECK, "Bruno (seat 2): no block")],
     "predator passes (bleed)": [seat(5), tap(DECK, "Eve (seat 5): no block")],
-    "bleed succeeds": [tap(DECK, "Action succeeds")],
+    "bleed succeeds": [tap(DECK, "Bleed for 2 succeeds")],
     "hunt": [tap(DECK, "Sigrid Bekker"), tap(FORM, "Hunt ✓")],
     "any blocks (hunt)": [tap(DECK, "Ana (seat 1): pass (“any blocks?”)")],
     "block attempt": [tap(DECK, "Bruno blocks with…"), type_("Vict", "minion"), pick("Victoria Ash")],
@@ -552,3 +552,151 @@ def test_a_form_opened_while_an_entry_is_on_its_way_stays_open(phone, live_serve
     expect(page.locator(".rec-vote[data-seat='4']")).to_contain_text("✓ 3 against (Lodin (Olaf Holte))")
     got = stored(live_app, gid)[len(political):]
     assert [(e["type"], e["seat"], e.get("side")) for e in got] == [("vote", 2, "abstain"), ("vote", 4, "against")]
+
+
+# --- the second reference sequence (issue 31): two turns, recorded by tapping -------------------
+
+import reference_turns_b as B   # noqa: E402
+
+VOTE_B = "#rec-next .rec-vote[data-seat='{}']"
+
+
+def pick_in(field, name):
+    """Tap a suggestion under one field of the open form."""
+    exact = re.compile("^" + re.escape(name) + "$")
+    return lambda page: page.locator(f"#rec-ask [data-field={field}] [role=option]", has_text=exact).first.click()
+
+
+def tap_field(field, name):
+    return tap(f"#rec-ask [data-field={field}]", name)
+
+
+def tap_line(key_text):
+    """Tap the newest log line that says `key_text` (to correct it)."""
+    return lambda page: page.locator("#rec-log li[data-seq] .rec-sum", has_text=key_text).first.click()
+
+
+GESTURES_B = {
+    "turn start": [tap(DECK, "Start turn: Fay (seat 1)")],
+    "master card on a new minion": [tap(DECK, "A card…"), type_("Vess", "card"), pick_in("card", "Vessel"),
+                                    tap_field("target", "other…"), type_("Domi", "target"), pick_in("target", "Dominique")],
+    "replace": [tap(DECK, "Fay: replace Vessel")],
+    "bleed (minion heard)": [tap(DECK, "Dominique"), tap(FORM, "Bleed 1 → Gus ✓")],
+    "any blocks (bleed)": [tap(DECK, "Fay (seat 1): pass (“any blocks?”)")],
+    "prey passes (bleed)": [tap(DECK, "Gus (seat 2): no block")],
+    "modifier at superior": [tap(DECK, "Other card…"), type_("Cond", "card"), pick_in("card", "Conditioning"),
+                             tap_field("discipline", "DOM ✓ superior")],
+    "replace (modifier)": [tap(DECK, "Fay: replace Conditioning")],
+    "bleed restated": [tap(DECK, "Fay restates the bleed: 4 (records it)")],
+    "bleed succeeds": [tap(DECK, "Bleed for 4 succeeds")],
+    "hunt": [tap(DECK, "Anson"), tap(FORM, "Hunt ✓")],
+    "any blocks (hunt)": [tap(DECK, "Fay (seat 1): pass (“any blocks?”)")],
+    "block (minion in play)": [tap(DECK, "Lodin (Olaf Holte) ✓")],
+    "block succeeds": [tap(DECK, "Blocked → combat")],
+    "combat card": [tap(DECK, "Other card…"), type_("Torn", "card"), pick_in("card", "Torn Signpost"),
+                    tap_field("discipline", "POT ✓ superior")],
+    "replace (combat card)": [tap(DECK, "Fay: replace Torn Signpost")],
+    "strike (after the combat card)": [tap(DECK, "Hand strike (Torn Signpost)…"), tap_field("damage", "3 ✓")],
+    "dodge": [tap(DECK, "Dodge ✓")],
+    "press": [tap(DECK, "Fay (seat 1): press to continue")],
+    "press answered": [tap(DECK, "Gus (seat 2): press to end (cancels the press)")],
+    "combat ends": [tap(DECK, "End of combat")],
+    "transfer": [tap(DECK, "Fay transfers 4 pool (records it)")],
+    "vampire comes into play": [tap(DECK, "Fay: a minion comes into play…"), type_("Luci", "minion"),
+                                pick_in("minion", "Lucinde, Alastor")],
+    "end of turn": [tap(DECK, "Fay: end of turn")],
+    "turn start (2)": [tap(DECK, "Start turn: Gus (seat 2)")],
+    "political action with terms": [tap(DECK, "Lodin (Olaf Holte)"), tap(FORM, "Political…"), type_("Kine", "card"),
+                                    pick_in("card", "Kine Resources Contested"), type_("Hal 2, Ivy 2", "terms"),
+                                    tap(FORM, "Political ✓")],
+    "replace (political)": [tap(DECK, "Gus: replace Kine Resources Contested")],
+    "any blocks (political)": [tap(DECK, "Gus (seat 2): pass (“any blocks?”)")],
+    "prey passes (political)": [tap(DECK, "Hal (seat 3): no block")],
+    "predator passes (political)": [tap(DECK, "Fay (seat 1): no block")],
+    "terms confirmed": [tap(DECK, "Terms confirmed"), tap(FORM, "As announced")],
+    "vote (acting)": [tap(VOTE_B.format(2), "For 2")],
+    "vote (first vampire)": [tap(VOTE_B.format(3), "Against 2")],
+    "vote (second vampire)": [tap(VOTE_B.format(3), "Hal: another vampire votes against…"), type_("Alexa", "vampire"),
+                              pick_in("vampire", "Alexa Draper")],
+    "abstains": [tap(VOTE_B.format(4), "Abstain")],
+    "abstains (2)": [tap(VOTE_B.format(5), "Abstain")],
+    "vote (two titled vampires)": [tap(VOTE_B.format(1), "For 5")],
+    "referendum": [tap(DECK, "Referendum passes (7 for, 4 against)")],
+    "mis-tap": [tap(DECK, "Gus: end of turn")],
+    "undo": [lambda page: page.locator("#rec-undo").click()],
+    "transfer (2)": [tap(DECK, "Gus transfers 2 pool (records it)")],
+    "correction": [tap_line("Gus transfers 2"), tap("#rec-log #rec-ask [data-field=amount]", "3"),
+                   tap("#rec-log #rec-ask", "Record the correction")],
+    "end of turn (2)": [tap(DECK, "Gus: end of turn")],
+}
+SHOTS_B = {"master card on a new minion": 3, "bleed (minion heard)": 1, "bleed restated": 0,
+           "strike (after the combat card)": 1, "press answered": 0, "vampire comes into play": 1,
+           "political action with terms": 5, "vote (second vampire)": 0, "transfer": 0}
+
+
+def says(event, line):
+    """The log line says what the event declared: its names and its amounts."""
+    if event["type"] == "retract":
+        return line.startswith("Takes back")
+    if event["type"] == "amend":
+        return "Correction" in line and all(str(v) in line for v in event["fields"].values())
+    for k in ("card", "minion", "vampire", "target"):
+        if event.get(k) and event[k] not in line:
+            return False
+    for k in ("amount", "damage", "votes", "votes_for", "votes_against"):
+        if event.get(k) is not None and str(event[k]) not in line:
+            return False
+    return True
+
+
+def record_by_tapping(page, server, app, before, turns, gestures_of, seats, label, shots=None, shot=None):
+    gid = recorder_game(app, seats, before, label=label)
+    page.goto(f"{server}/games/{gid}")
+    lines = page.locator("#rec-log li[data-seq]")
+    expect(lines).to_have_count(len(before))
+    count = len(before)
+    figures = []
+    for d in turns:
+        page.evaluate("window.__taps = 0; window.__typed = 0")
+        for i, gesture in enumerate(gestures_of(d)):
+            if shots and shot and shots.get(d.key) == i:
+                shot(page, "recorder-390-b-" + d.key.split(" (")[0].replace(" ", "-"), full_page=False)
+            gesture(page)
+        count += len(d.events)
+        try:
+            expect(lines).to_have_count(count)
+        except AssertionError:
+            raise AssertionError(f"{d.key}: not recorded ({page.locator('#rec-msg').inner_text()})")
+        taps, typed = page.evaluate("[window.__taps, window.__typed]")
+        got = stored(app, gid)[-len(d.events):]
+        for want, have in zip(d.events, got):
+            assert same(want, have), (d.key, want, have)
+        summaries = {e["seq"]: e.get("summary", "") for e in page.request.get(f"{server}/api/games/{gid}").json()["events"]}
+        said = [summaries[e["seq"]] for e in got]
+        for want, line in zip(d.events, said):
+            assert says(want, line), (d.key, want, line)
+        figures.append((d, taps, typed, " / ".join(said)))
+    return gid, figures
+
+
+def test_the_second_reference_sequence_meets_the_tap_targets(phone, live_server, live_app, shot):
+    page = phone
+    gid, figures = record_by_tapping(page, live_server, live_app, B.BEFORE, B.TURNS, lambda d: GESTURES_B[d.key],
+                                     B.SEATS, "Reference turns B", SHOTS_B, shot)
+    taps = [t for _, t, _, _ in figures]
+    naming = [t for d, t, _, _ in figures if d.names or any(e["type"] == "vote" for e in d.events)]
+    print("\nSecond reference sequence on a 390 x 844 page: taps and typed characters per declaration")
+    for i, (d, t, typed, line) in enumerate(figures, 1):
+        print(f"{i:2d}. {d.key:<32} {t} tap{'s' if t != 1 else ' '} {typed:3d} typed   {d.said}  →  {line}")
+    print(f"declarations {len(taps)}, taps {sum(taps)}, median {statistics.median(taps)}, max {max(taps)}; "
+          f"naming a card, a minion or a vote: {len(naming)}, median {statistics.median(naming)}, max {max(naming)}; "
+          f"typed {sum(x for _, _, x, _ in figures)} (names new at the table: "
+          f"{', '.join(n for d in B.TURNS for n in d.new)})")
+    assert statistics.median(taps) <= 2
+    assert statistics.median(naming) <= 2
+    assert max(naming) <= 4, [(d.key, t) for d, t, _, _ in figures if t > 4]
+    for d, t, typed, _ in figures:
+        assert typed <= len(d.words) + 5 * len(d.new), (d.key, typed)
+        if not d.new and not d.words:
+            assert typed == 0, (d.key, typed)
+    expect(page.locator("#rec-log .rec-f")).to_have_count(0)   # a clean sequence: no finding

@@ -45,9 +45,10 @@ class BoardMixin:
         if name and seat not in self.out:
             seen = self.seen.setdefault(seat, {})
             if name not in seen and name not in self.board.get(seat, ()):
-                seen[name] = None
                 if seat in self.board_known:
                     self.board[seat].append(name)   # it came into play unrecorded
+                else:
+                    seen[name] = None               # (not both: the page would list it twice)
         card = e.get("card") if e["type"] in CARD_TYPES else None
         if card:
             cards = self.seen_cards.setdefault(seat, {})

@@ -14,6 +14,7 @@ class CombatMixin:
         if self.combat is None:
             self._start_combat()
         c = self.combat
+        c.continued_by = None   # the new round has begun: a press to continue is answered
         rank = STEP_RANK[window]
         mine = c.passed.setdefault(seat, set())
         if window in mine:
@@ -99,6 +100,7 @@ class CombatMixin:
             self._start_combat()
         rank = STEP_RANK[step]
         c = self.combat
+        c.continued_by = None
         if rank > c.pos:
             skipped = COMBAT_STEPS[c.pos:rank]
             if e.get("seat"):
@@ -116,13 +118,25 @@ class CombatMixin:
         if self.combat is None:
             self._start_combat()
         c = self.combat
+        press = e.get("press", "continue")
+        if press == "end" and c.continued_by is not None and e["seat"] != c.continued_by:
+            # the opponent answers a press to continue with a press to end: it cancels the
+            # press; the round it opened never began, and combat ends after the press step
+            c.round -= 1
+            c.pos = STEP_RANK["press"]
+            c.struck = [s for s in self.combatants() if s is not None]
+            c.pressed = [c.continued_by, e["seat"]]
+            c.continued_by = None
+            return
+        c.continued_by = None
         c.pos = STEP_RANK["press"]
-        if e.get("press", "continue") == "continue":
+        if press == "continue":
             c.round += 1
             c.pos = 0
             c.passed = {}
             c.played = {}
             self.closed -= set(COMBAT_STEPS)   # a new round: its steps are open again
             c.struck, c.pressed = [], []
+            c.continued_by = e["seat"]
         elif e["seat"] not in c.pressed:
             c.pressed.append(e["seat"])

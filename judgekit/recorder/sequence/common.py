@@ -142,6 +142,9 @@ class Combat:
     # seat -> (rank, seq, "strike" | "card" | "play") of the latest combat step it played
     # in this round: the steps before it are gone for that seat (its own play came after)
     played: dict[int, tuple[int, int, str]] = field(default_factory=dict)
+    # the seat whose press to continue opened this round, while nothing happened in it yet:
+    # its opponent may still answer with a press to end (which cancels it)
+    continued_by: int | None = None
 
 
 def minion_level(vampire, disc: str) -> int:

@@ -39,7 +39,8 @@ class StateMixin:
             combat = {"step": COMBAT_STEPS[self.combat.pos], "round": self.combat.round,
                       "step_words": words.window_words(COMBAT_STEPS[self.combat.pos]),
                       "acting": acting, "blocker": blocker,
-                      "struck": list(self.combat.struck), "pressed": list(self.combat.pressed)}
+                      "struck": list(self.combat.struck), "pressed": list(self.combat.pressed),
+                      "continued_by": self.combat.continued_by}
         return {
             "seats": seats,
             "turn": {"seat": self.turn_seat, "number": self.turn_no,

@@ -130,6 +130,11 @@ def _combat_steps(eng, a, add) -> None:
     if striker is not None:
         add(f"Strike: {eng.who(striker)}…", {"type": "strike", "seat": striker},
             ask=["strike", "damage"], for_seat="Strike: {who}…")
+        answer = next((s for s in order if s != c.continued_by), None) if c.continued_by else None
+        if answer is not None:   # the opponent's answer to a press to continue
+            add(f"{eng.who(answer)}: press to end (cancels the press)",
+                {"type": "press", "seat": answer, "press": "end"}, kind="secondary",
+                for_seat="{who}: press to end (cancels the press)")
     else:
         presser = next((s for s in order if s not in c.pressed), None)
         if presser is not None:
