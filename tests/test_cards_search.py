@@ -173,8 +173,8 @@ def test_hit_at_3_on_questions_describing_a_card(service):
     queries = load_queries(CARD_EFFECTS)
     assert len(queries) >= 50 and len({q for q, _ in queries}) == len(queries)
     rate, misses = hit_rate(service.search.search, queries)
-    # measured 0.67 (bench/search.py); the issue's target is 0.90: this holds what is reached
-    assert rate >= 0.65, f"hit@3 = {rate:.2f}; misses: {misses}"
+    # measured 0.75 (bench/search.py); the issue's target is 0.90: this holds what is reached
+    assert rate >= 0.72, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 @pytest.mark.parametrize("query", ["the dominate card that lets me steal a retainer",
@@ -191,3 +191,14 @@ def test_a_discipline_word_in_a_question_does_not_name_its_master_card(service, 
 def test_a_discipline_alone_still_names_its_master_card(service):
     first = service.search_payload("dominate")["results"][0]
     assert (first["doc"], first["title"]) == ("cards", "Dominate")
+
+
+@pytest.mark.parametrize("query, about", [("that obfuscate reaction when i block a younger vampire", True),
+                                          ("the true brujah who gets stealth", True),
+                                          ("can the judge play", False), ("vp when time runs out", False),
+                                          ("my vision of the final", False)])
+def test_a_discipline_or_clan_word_says_the_question_is_about_cards(service, query, about):
+    """A discipline's or a clan's name is no rule's word: the card holding more of such a
+    question may lead the list (card_ranking.CARD_QUESTION_LEAD); the Imbued's virtues and
+    creeds ("judge", "vision") are ordinary words and say nothing."""
+    assert service.search.names.mentions_card_words(query) is about

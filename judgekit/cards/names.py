@@ -90,16 +90,20 @@ class CardNames:
     `keys`: name key (`name_key` of a name, a short name, a name with its version) -> card
     id; `common`: the words (name keys) that alone do not name a card (`common_words`)."""
 
-    def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset()):
+    def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset(),
+                 card_words: frozenset[str] | set[str] = frozenset()):
         self.keys = dict(keys)
         self.common = frozenset(common)
+        # disciplines' and clans' names the rules do not use ("obfuscate", "tremere"): a
+        # question holding one asks about cards (`mentions_card_words`)
+        self.card_words = frozenset(card_words)
         self._by_start: dict[tuple[str, int], list[str]] = {}
         for key in self.keys:
             if len(key) >= TYPO_MIN:
                 self._by_start.setdefault((key[0], len(key)), []).append(key)
 
     @classmethod
-    def from_catalog(cls, catalog, common=frozenset()) -> "CardNames":
+    def from_catalog(cls, catalog, common=frozenset(), card_words=frozenset()) -> "CardNames":
         keys: dict[str, int] = {}
         index = catalog.index
 
@@ -132,16 +136,25 @@ class CardNames:
             found = catalog.find(name)
             if found is not None:
                 keys.setdefault(name_key(short), found.id)
-        return cls(keys, common)
+        return cls(keys, common, card_words)
 
     @classmethod
     def from_table(cls, table: dict) -> "CardNames":
-        return cls({k: int(v) for k, v in table["keys"].items()}, frozenset(table["common"]))
+        return cls({k: int(v) for k, v in table["keys"].items()}, frozenset(table["common"]),
+                   frozenset(table.get("card_words", ())))
 
     def to_table(self) -> dict:
         """The table the index stores and the browser's offline search reads."""
         return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
-                "typo_min": TYPO_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER)}
+                "typo_min": TYPO_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
+                "card_words": sorted(self.card_words)}
+
+    def mentions_card_words(self, query: str) -> bool:
+        """Whether the query names a discipline or a clan ("that obfuscate reaction…", "the
+        true brujah who…"), one to three words long: it asks about cards."""
+        words = self._words(query) if isinstance(query, str) else []
+        return any("".join(words[i:i + n]) in self.card_words
+                   for n in (1, 2, 3) for i in range(len(words) - n + 1))
 
     def _exact(self, words: list[str]) -> int | None:
         hit = self.keys.get("".join(words))
@@ -220,6 +233,20 @@ class CardNames:
             else:
                 i += 1
         return hits
+
+
+#: Disciplines' and clans' names that are ordinary words of a question (the Imbued's virtues
+#: and creeds, "Flight"): they do not say that a question is about cards.
+ORDINARY_NAMES = frozenset(("defense", "defender", "flight", "innocence", "innocent", "judge", "judgment",
+                            "martyr", "martyrdom", "redeemer", "redemption", "vengeance", "avenger",
+                            "vision", "visionary", "pander"))
+
+
+def discipline_and_clan_words(catalog) -> frozenset[str]:
+    """The disciplines' and clans' names (name keys) that only cards use: "dominate",
+    "truebrujah" (not `ORDINARY_NAMES`)."""
+    words = {*DISCIPLINES.values()} | {c.clan for c in catalog if c.clan}
+    return frozenset(name_key(w) for w in words) - {""} - ORDINARY_NAMES
 
 
 def game_words(catalog) -> frozenset[str]:

@@ -45,8 +45,9 @@ from whoosh.support.charset import accent_map
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
-from judgekit.rules.card_ranking import (CARD_FACTOR, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES,
-                                         NEAR_TIE, OWN_RULINGS, YIELD_SHARE, Search)
+from judgekit.rules.card_ranking import (CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
+                                         LEAD_BELOW, LEAD_PLACES, NEAR_TIE, OWN_RULINGS,
+                                         YIELD_SHARE, Search)
 from judgekit.rules.index_store import SPARSE_FIELDS
 from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUPS, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
@@ -341,6 +342,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
                    "covering": SearchIndex.COVERING, "sparse_fields": list(SPARSE_FIELDS),
                    "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES, "max_groups": MAX_GROUPS,
+                   "card_question_lead": list(CARD_QUESTION_LEAD),
                    "weak_coverage": WEAK_COVERAGE, "max_suggestions": MAX_SUGGESTIONS,
                    "everyday_words": EVERYDAY_WORDS, "max_parts": MAX_PARTS,
                    "part_results": PART_RESULTS,

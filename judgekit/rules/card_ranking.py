@@ -191,8 +191,10 @@ class Search:
         rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url, h.coverage)
                   for h in card_hits if h.score < 1000.0]
         rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
+        about_cards = self.names is not None and self.names.mentions_card_words(text)
         shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries
-                 else self.cards.with_snippet(h, cards_wanted) for h in merge(direct, rest_r, rest_c, limit)]
+                 else self.cards.with_snippet(h, cards_wanted)
+                 for h in merge(direct, rest_r, rest_c, limit, about_cards)]
         return shown, sorted(set(stems) | set(card_stems))
 
 
@@ -210,12 +212,19 @@ NEAR_TIE = 0.1
 COVERAGE_LEAD = 0.05
 LEAD_BELOW = 0.55
 LEAD_PLACES = 2
+#: (LEAD_BELOW, LEAD_PLACES) for a question that names a discipline or a clan, a word of no
+#: rule ("that obfuscate reaction when I block a younger vampire"): the entry holding more
+#: of it leads the first three places, however much the other holds
+CARD_QUESTION_LEAD = (1.01, 3)
 
 
-def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> list[Hit]:
+def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int,
+          about_cards: bool = False) -> list[Hit]:
     """The rules' and the cards' hits in one list, best score first, each source's own
-    order kept; a third entry of one section yields to the other source's best, and near a
-    tie the entry holding more of the question comes first (above)."""
+    order kept; a third entry of one section yields to the other source's best, and the
+    entry holding more of the question may lead (above; `about_cards`: the question names
+    a discipline or a clan, and the lead is `CARD_QUESTION_LEAD`)."""
+    lead_below, lead_places = CARD_QUESTION_LEAD if about_cards else (LEAD_BELOW, LEAD_PLACES)
     merged = list(direct)
     seen: dict[tuple[str, str], int] = {}
     for h in merged:
@@ -231,8 +240,8 @@ def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int) -> 
             repeat, o_seen = seen.get((h.entry.doc, h.entry.section), 0), seen.get((o.entry.doc, o.entry.section), 0)
             if repeat >= 2 and o_seen < 2 and o.score >= YIELD_SHARE * h.score:
                 pick = other
-            elif len(merged) - len(direct) < LEAD_PLACES and o.score >= NEAR_TIE * h.score \
-                    and o.coverage >= h.coverage + COVERAGE_LEAD and h.coverage < LEAD_BELOW:
+            elif len(merged) - len(direct) < lead_places and o.score >= NEAR_TIE * h.score \
+                    and o.coverage >= h.coverage + COVERAGE_LEAD and h.coverage < lead_below:
                 pick = other
         h = heads[pick][at[pick]]
         at[pick] += 1

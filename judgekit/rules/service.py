@@ -56,10 +56,12 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     """The cards' search entries, and what is stored beside them: the card names table and
     each card's groups (card id -> group ids, in the card page's order)."""
     from judgekit.cards.catalog import load_catalog
-    from judgekit.cards.names import CardNames, common_words, game_words
+    from judgekit.cards.names import CardNames, common_words, discipline_and_clan_words, game_words
     from judgekit.cards.search_entries import card_entries
     catalog = load_catalog(Path(content_dir))
-    names = CardNames.from_catalog(catalog, common_words(corpus) | game_words(catalog))
+    common = common_words(corpus)
+    names = CardNames.from_catalog(catalog, common | game_words(catalog),
+                                   discipline_and_clan_words(catalog) - common)
     groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}
     asked = {gid: questions_text(p) for gid, p in corpus.questions.get(CARDS, {}).items()}
     return card_entries(catalog, Entry, asked), {"card_names": names.to_table(), "card_groups": groups}

@@ -107,6 +107,7 @@
     this.common = new Set(table.common);
     this.phrases = new Set(table.phrases);
     this.filler = new Set(table.filler || []);
+    this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
     this.byStart = new Map();                               // first letter and length -> keys
@@ -140,6 +141,17 @@
     var self = this, content = words.filter(function (w) { return w !== "the"; });
     if (content.length === 1) return !this.common.has(content[0]);
     return content.length > 0 && !self.phrases.has(words.join(""));
+  };
+
+  // whether the query names a discipline or a clan, one to three words (mentions_card_words)
+  CardNames.prototype.mentionsCardWords = function (query) {
+    var words = this.words(query);
+    for (var n = 1; n <= 3; n++) {
+      for (var i = 0; i + n <= words.length; i++) {
+        if (this.cardWords.has(words.slice(i, i + n).join(""))) return true;
+      }
+    }
+    return false;
   };
 
   CardNames.prototype.words = function (query) {
@@ -242,8 +254,10 @@
       .filter(function (e) { return e; });
   };
 
-  function merge(direct, rules, cards, limit, p) {
+  function merge(direct, rules, cards, limit, p, aboutCards) {
     var share = p.yield_share;
+    var leadBelow = aboutCards ? p.card_question_lead[0] : p.lead_below;
+    var leadPlaces = aboutCards ? p.card_question_lead[1] : p.lead_places;
     var merged = direct.slice(), seen = new Map();
     function count(h) { var k = h.entry.doc + SEP + h.entry.section; seen.set(k, (seen.get(k) || 0) + 1); }
     function seenOf(h) { return seen.get(h.entry.doc + SEP + h.entry.section) || 0; }
@@ -256,8 +270,8 @@
       if (live.length === 2) {
         var other = 1 - pick, h = heads[pick][at[pick]], o = heads[other][at[other]];
         if (seenOf(h) >= 2 && seenOf(o) < 2 && o.score >= share * h.score) pick = other;
-        else if (merged.length - direct.length < p.lead_places && o.score >= p.near_tie * h.score &&
-                 o.coverage >= h.coverage + p.coverage_lead && h.coverage < p.lead_below) pick = other;
+        else if (merged.length - direct.length < leadPlaces && o.score >= p.near_tie * h.score &&
+                 o.coverage >= h.coverage + p.coverage_lead && h.coverage < leadBelow) pick = other;
       }
       var next = heads[pick][at[pick]];
       at[pick] += 1;
@@ -414,7 +428,7 @@
       return { entry: h.entry, score: Math.round(h.score * p.card_factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
     });
-    out = merge(direct, restR, restC, limit, p);
+    out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)));
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
   };
