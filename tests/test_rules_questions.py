@@ -56,7 +56,7 @@ def test_each_phrasing_finds_its_own_entry(service):
                 got = [(r["doc"], r["section"]) for r in service.search_payload(q, limit=3)["results"]]
                 if (doc, section) not in got:
                     misses.append((q, key))
-    assert total > 900
+    assert total > 1500
     assert len(misses) / total <= 0.12, misses[:20]
 
 
@@ -102,5 +102,5 @@ def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service):
         if not any(e in got for e in expected):
             misses.append((query, expected, got))
     rate = 1 - len(misses) / len(queries)
-    # measured 0.89 (bench/search.py); the target is 0.95: this holds what is reached
-    assert rate >= 0.85, f"hit@3 = {rate:.2f}; misses: {misses}"
+    # measured 0.94 (bench/search.py); the target is 0.95: this holds what is reached
+    assert rate >= 0.92, f"hit@3 = {rate:.2f}; misses: {misses}"

@@ -116,6 +116,7 @@ class Search:
         self.rules, self.cards, self.names = rules, cards, names
         if cards is not None:
             cards.known_words = rules.df
+            cards.other_words, rules.other_words = rules.df, cards.df
         self.card_groups = card_groups or {}     # card id -> its groups' ids (page order)
         self.corpus = rules.corpus
         self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from

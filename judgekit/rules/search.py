@@ -45,7 +45,7 @@ MAX_QUERY = 4000
 #: rarest; question words weigh little and go first), in the question's order.
 MAX_GROUPS = 24
 # Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "11"
+INDEX_VERSION = "12"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -215,6 +215,8 @@ class SearchIndex:
         # words another part of the index knows (the cards': the rules' words): not typos
         # ("seating" is the rules' word, not a typo of the card "Seattle Committee")
         self.known_words: frozenset[str] | dict = frozenset()
+        # words the other part of the index holds (`_rarity`)
+        self.other_words: frozenset[str] | dict = frozenset()
         # field -> truncated term -> the entries kept for it that hold it in that field
         self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
         if max_postings:
@@ -311,9 +313,16 @@ class SearchIndex:
         return sorted(out)
 
     def _rarity(self, alts) -> float:
+        """A group's weight: its rarest alternative's rarity here; a word this part lacks
+        but the other part knows (`other_words`) is as rare as can be (this part cannot
+        answer it: "sleeves" in the cards); any other unknown word (a typo) counts little."""
         rarest = max((min((self.df.get(s, 0) for s in alt), default=0)
                       for alt in alts if all(s in self.df for s in alt)), default=0)
-        return math.log(1 + self.n_entries / (1 + rarest)) if rarest else 0.3
+        if rarest:
+            return math.log(1 + self.n_entries / (1 + rarest))
+        if any(s in self.other_words for alt in alts for s in alt):
+            return math.log(1 + self.n_entries)
+        return 0.3
 
     @lru_cache(maxsize=1024)
     def _number_docs(self, value: float, units: frozenset[str]) -> tuple[dict[int, float], float]:

@@ -569,7 +569,11 @@
         rarest = Math.max(rarest, least);
       });
       var factor = n === 1 && this.question.has(key[0]) ? this.params.question_factor : 1.0;
-      var weight = (rarest ? Math.log(1 + this.nEntries / (1 + rarest)) : 0.3) * factor;
+      // a word this part lacks but the other part knows is as rare as can be (SearchIndex._rarity)
+      var other = this.otherWords, elsewhere = false;
+      if (!rarest && other) alts.forEach(function (pair) { if (pair[0].some(function (st) { return other.has(st); })) elsewhere = true; });
+      var weight = (rarest ? Math.log(1 + this.nEntries / (1 + rarest))
+                    : elsewhere ? Math.log(1 + this.nEntries) : 0.3) * factor;
       groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
       i += n;
     }

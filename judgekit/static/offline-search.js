@@ -209,7 +209,11 @@
     this.rules = new OfflineIndex(data, data.parts.rules, tables, reader("rules"));
     this.cards = data.parts.cards ? new OfflineIndex(data, data.parts.cards, tables, reader("cards")) : null;
     // the rules' words are not typos in the cards (SearchIndex.known_words)
-    if (this.cards) this.cards.knownWords = this.rules.vocab;
+    if (this.cards) {
+      this.cards.knownWords = this.rules.vocab;
+      this.cards.otherWords = this.rules.vocab;          // the words the other part holds
+      this.rules.otherWords = this.cards.vocab;
+    }
     this.names = data.card_names && this.cards ? new CardNames(data.card_names) : null;
     this.cardGroups = data.card_groups || {};
     this.rulings = null;
