@@ -28,16 +28,16 @@ CARD_FACTOR = 0.25
 CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
 #: A card's coverage counts more than a rule's (score x coverage ** this): a described
 #: effect is answered by the card whose text holds all of it, among thousands sharing a word.
-CARD_COVERAGE_POWER = 4
+CARD_COVERAGE_POWER = 5
 #: A card group's name is a generic phrase ("Equip or employ another card from hand") that
 #: matches generic questions on every word: a group's ruling matched only through its name
 #: ranks this much below the cards' own text and rulings; as far as the ruling's own text
 #: holds the question's words, it ranks as they do (`CardFactors.group_ruling_factor`).
 GROUP_FACTOR = 0.15
-#: A card's own text, matched by a question that does not name it, ranks this much lower
-#: than the rulings: a behaviour question ("is an animal ally a mortal") is answered by a
-#: ruling, and card texts share its words by the dozen.
-CARD_TEXT_FACTOR = 0.8
+#: A card's own text, matched by a question that does not name it, ranked this much lower
+#: than the rulings (a behaviour question is answered by a ruling); since the questions that
+#: describe a card's effect came in, the card's text must rank as its rulings do: 1.0 (off).
+CARD_TEXT_FACTOR = 1.0
 
 
 class CardFactors:

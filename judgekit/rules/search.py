@@ -45,7 +45,7 @@ MAX_QUERY = 4000
 #: rarest; question words weigh little and go first), in the question's order.
 MAX_GROUPS = 24
 # Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "12"
+INDEX_VERSION = "13"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -182,7 +182,7 @@ class SearchIndex:
     """An open index plus the in-memory entries used for snippets, ranking and lookups."""
 
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
-    RARE_GROUPS = 3     # the query's rarest words whose entries `_covering` looks through
+    RARE_GROUPS = 4     # the query's rarest words whose entries `_covering` looks through
     RARE_DOCS = 1500    # … when a word is in at most this many entries
     COVERING = 30       # entries holding the most of the question added to the candidates
     COVERAGE_POWER = 3  # score x coverage ** this: an entry holding all the question beats one repeating a word
