@@ -61,7 +61,7 @@ from judgekit.tournament.scoring import parse_vp, seat_errors
 
 MAX_BYTES = 5 * 1024 * 1024          # an uploaded workbook
 MAX_UNPACKED = 80 * 1024 * 1024      # its parts once unpacked (a zip bomb is refused)
-MAX_SHEET = 16 * 1024 * 1024         # one sheet that is read, unpacked (a real 300-player round: ~1.5 MB)
+MAX_SHEET = 4 * 1024 * 1024          # one sheet that is read, unpacked (a real 300-player round: ~1.2 MB)
 MAX_SHARED = 8 * 1024 * 1024         # the shared strings, unpacked
 MAX_PARTS = 3000
 MAX_PLAYERS = 1000                   # the v1.5 sheets hold 300
@@ -248,7 +248,9 @@ class _Reader:
         does not compute formulas. Read again in formula mode, only when something needed
         came out empty."""
         import openpyxl
-        wanted = {_split(r): r for r in refs}
+        cells = self.area(name)
+        # a formula whose saved value is the empty string (t="str", empty <v>) was saved
+        wanted = {_split(r): r for r in refs if cells.get(_split(r), (None, "n"))[1] != "str"}
         if not wanted:
             return []
         rows = [r for r, _ in wanted]
@@ -285,6 +287,61 @@ def _refuse_file(data: bytes) -> str | None:
     return None
 
 
+SKIPPED_PARTS = ("xl/worksheets/", "xl/comments", "xl/drawings/", "xl/printerSettings/", "xl/calcChain.xml",
+                 "xl/media/", "xl/externalLinks/", "xl/pivot", "xl/charts/", "xl/ctrlProps/", "xl/tables/")
+
+
+def _wanted(name: str) -> bool:
+    key = name.strip().casefold()
+    return key in {n.casefold() for n in (*REQUIRED, "Final Round", "Override")} or \
+        re.fullmatch(r"round \d{1,2}", key) is not None
+
+
+def _used_sheets_only(z: zipfile.ZipFile, names: set[str]) -> tuple[bytes | None, str | None]:
+    """The workbook with only the sheets read (an unused sheet is never unpacked: openpyxl
+    would scan each sheet for its size when it opens the book), stored uncompressed; or why
+    not: a sheet read that unpacks to more than `MAX_SHEET`."""
+    import html
+    book = z.read("xl/workbook.xml").decode("utf-8", "replace")
+    rels = z.read("xl/_rels/workbook.xml.rels").decode("utf-8", "replace") \
+        if "xl/_rels/workbook.xml.rels" in names else ""
+    targets = {}
+    for rel in re.findall(r"<Relationship\b[^>]*>", rels):
+        rid, target = re.search(r'\bId="([^"]+)"', rel), re.search(r'\bTarget="([^"]+)"', rel)
+        if rid and target:
+            t = target[1]
+            targets[rid[1]] = t.lstrip("/") if t.startswith("/") else "xl/" + t
+    kept = []
+
+    def keep(m: re.Match) -> str:
+        tag = m[0]
+        name = re.search(r'\bname="([^"]*)"', tag)
+        rid = re.search(r'\br:id="([^"]+)"', tag) or re.search(r'\bid="([^"]+)"', tag)
+        if name and rid and _wanted(html.unescape(name[1])):
+            kept.append((html.unescape(name[1]), targets.get(rid[1], "")))
+            return tag
+        return ""
+
+    book = re.sub(r"<sheet\b[^>]*/>", keep, book)
+    book = re.sub(r"<definedNames>.*?</definedNames>|<definedNames/>", "", book, flags=re.S)
+    for name, part in kept:
+        if part in names and z.getinfo(part).file_size > MAX_SHEET:
+            size = z.getinfo(part).file_size
+            return None, (f"The sheet {name!r} unpacks to {size / 2**20:.1f} MB: an Archon sheet is at most "
+                          f"{MAX_SHEET // 2**20} MB (a real 300-player round is under 2 MB). Remove the rows and "
+                          "cells that are not Archon's and save again.")
+    parts = {part for _, part in kept}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
+        for info in z.infolist():
+            n = info.filename
+            if n == "xl/workbook.xml":
+                dst.writestr(n, book)
+            elif n in parts or not n.startswith(SKIPPED_PARTS):
+                dst.writestr(n, z.read(n))
+    return out.getvalue(), None
+
+
 def _open(data: bytes):
     """(read-only workbook, zip) or a problem. The zip's directory is checked first."""
     import openpyxl  # imported here: only the workbook pages need it
@@ -308,7 +365,10 @@ def _open(data: bytes):
                           "an Excel workbook (.xlsx) and import that.")
         if "xl/sharedStrings.xml" in names and z.getinfo("xl/sharedStrings.xml").file_size > MAX_SHARED:
             return None, "The workbook's text table unpacks to too much data to be an Archon workbook."
-        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        reduced, refusal = _used_sheets_only(z, names)
+        if refusal:
+            return None, refusal
+        wb = openpyxl.load_workbook(io.BytesIO(reduced), read_only=True, data_only=True)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError):
         return None, "The workbook is damaged (not a complete .xlsx file): save it again and retry."
     except Exception as exc:  # openpyxl raises many kinds on malformed parts; all mean the same here
@@ -502,6 +562,8 @@ def _read_round(r: _Reader, sheet: str, numbers: set[int], required: bool) -> li
 
     for row in range(FIRST_ROW, last + 1):
         raw = r.cell(sheet, f"A{row}")
+        if raw == 0 and not isinstance(raw, bool):
+            raw = None   # the v1.5 seating chart gives 0 past the last seat: no player
         if raw is None:
             if (r.real(sheet), f"A{row}") in r.flagged:
                 refused.add(table_of(row))
