@@ -69,7 +69,7 @@ def test_the_export_writes_the_cells_archon_reads(db):
     info = wb["Tournament Info"]
     assert info["B3"].value == "Hand Cup" and info["B4"].value.date() == date(2025, 5, 17)
     assert info["B4"].number_format == "DD-MMM-YY" and info["B5"].value.date() == date(2025, 5, 25)
-    assert [info[f"B{r}"].value for r in (6, 7, 8, 9, 10, 11, 12, 17, 18, 20)] == \
+    assert [info[f"B{r}"].value for r in (6, 7, 8, 9, 10, 11, 12, 17, 18, 28)] == \
         ["Olga", "Lyon", "Constructed", "Continental Qualifier", 8, 3, 5, "Hal", "Jo, Kim", "9876"]
     m = wb["Methuselahs"]
     assert [m.cell(7, c).value for c in range(1, 8)] == [1, "Ana", "Alves", "Lyon", 1000001, 3, None]
@@ -79,13 +79,17 @@ def test_the_export_writes_the_cells_archon_reads(db):
     assert [(r1[f"A{r}"].value, r1[f"D{r}"].value, r1[f"E{r}"].value) for r in range(7, 16)] == [
         (1, 1, 4.0), (2, 1, 0.0), (3, 1, 0.0), (4, 1, 0.0), (None, None, None),
         (5, 2, 1.5), (6, 2, 0.0), (7, 2, 0.5), (8, 2, 0.5)]
-    assert [r1[f"F{r}"].value for r in range(7, 11)] == [1, 0, 0, 0] and r1["G12"].value == 60
+    # as the real file: F the VP again, G the GW, H the TP
+    assert [r1[f"G{r}"].value for r in range(7, 11)] == [1, 0, 0, 0] and r1["H12"].value == 60
+    assert r1["F7"].value == 4.0 and r1["H2"].value == "Round Start Time:"
     f = wb["Final Round"]
     assert [f[f"A{r}"].value for r in range(6, 11)] == [1, 3, 6, 5, 7]       # qualifiers by place
     assert [(f[f"A{r}"].value, f[f"F{r}"].value, f[f"J{r}"].value) for r in range(14, 19)] == [
         (1, 0.0, 2), (3, 3.0, 1), (6, 1.0, 2), (5, 1.0, 2), (7, 0.0, 2)]
-    rep = wb["VEKN Report"]
-    assert [rep.cell(2, c).value for c in range(1, 8)] == [3, 1000003, "Carla Costa", 3, 2, 7.0, 1]
+    assert [f[f"D{r}"].value for r in range(14, 19)] == [1] * 5     # D the table (1), as the real file
+    rep = wb["VEKN Report"]   # data from row 7, as the real v1.5 file (headers in rows 5-6)
+    assert [rep.cell(7, c).value for c in range(1, 8)] == [3, 1000003, "Carla Costa", 3, 2, 7.0, 1]
+    assert rep["A6"].value == "Num" and rep["G6"].value == "Rank"
 
 
 def test_names_that_look_like_formulas_stay_text(db):
@@ -163,7 +167,9 @@ def test_an_irregular_event_round_trips(db):
     tid = irregular_event(db)
     data = store.archon_workbook(db, tid)
     wb = openpyxl.load_workbook(io.BytesIO(data))
-    assert wb["Override"]["A2"].value == "2" and "Head judge's override" in wb["Override"]["D2"].value
+    ov = wb["Override"]   # data from row 6, as the real v1.5 file; C the real file's ID (table × 5 + round)
+    assert ov["A5"].value == "(F for Final)" and ov["A6"].value == 2 and ov["B6"].value == 1 and ov["C6"].value == 7
+    assert "Head judge's override" in ov["D6"].value
     out = store.import_workbook(db, data)
     new = out["tournament"]
     assert result_key(db, new) == result_key(db, tid)
@@ -204,7 +210,10 @@ def test_a_real_file_is_read_by_the_values_saved_with_its_formulas(db):
     assert result_key(db, out["tournament"]) == result_key(db, tid)
     # the same file written by a program that saves no values: the cell at fault is named
     event, problems = archon_read.read_workbook(buf.getvalue())
-    assert event is None and problems[0].startswith("Round 1!A7 holds a formula whose value was not saved")
+    # one line for the kind of problem, each cell listed once (issue 27)
+    assert event is None and problems == [
+        "Round 1!A7, A8, A9, A10, A12, A13, A14, A15 hold formulas whose values were not saved with the file: open "
+        "the file in Excel or LibreOffice and save it again (or type the values)"]
 
 
 # --- bad workbooks -----------------------------------------------------------------------------------
@@ -233,6 +242,31 @@ def zip_of(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def macro_enabled(data: bytes) -> bytes:
+    """The workbook as Excel saves it with macros: a VBA part and the macro-enabled type."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    files = {i.filename: src.read(i.filename) for i in src.infolist()}
+    files["[Content_Types].xml"] = files["[Content_Types].xml"].replace(
+        b"spreadsheetml.sheet.main+xml", b"sheet.macroEnabled.main+xml")
+    files["xl/vbaProject.bin"] = b"\xd0\xcf\x11\xe0" + b"\x00" * 64
+    return zip_of(files)
+
+
+def million_rows(data: bytes, sheet: str, *, blank: bool) -> bytes:
+    """A sheet with 1,000,000 rows (empty ones, or one number each) in place of its data:
+    a file of a few tens of KB (issue 28.1)."""
+    wb = openpyxl.load_workbook(io.BytesIO(data), read_only=False)
+    order = wb.sheetnames
+    part = f"xl/worksheets/sheet{order.index(sheet) + 1}.xml"
+    src = zipfile.ZipFile(io.BytesIO(data))
+    files = {i.filename: src.read(i.filename) for i in src.infolist()}
+    rows = "".join(f'<row r="{r}"/>' if blank else f'<row r="{r}"><c r="A{r}"><v>{r}</v></c></row>'
+                   for r in range(1, 1_000_001))
+    files[part] = re.sub(rb"<sheetData>.*</sheetData>|<sheetData/>", lambda _: f"<sheetData>{rows}</sheetData>".encode(),
+                         files[part], flags=re.S)
+    return zip_of(files)
+
+
 BAD = {
     "empty": (lambda: b"", "The file is empty."),
     "csv": (lambda: b"first;last;vekn\nAna;Silva;1\n", "This is a text file (a CSV?)"),
@@ -246,8 +280,15 @@ BAD = {
     "big": (lambda: b"PK\x03\x04" + b"\x00" * (6 * 1024 * 1024), "at most 5 MB"),
     "missing sheets": (lambda: edited(lambda wb: wb.remove(wb["Methuselahs"])), "no sheet named 'Methuselahs'"),
     "merged": (lambda: edited(lambda wb: wb["Round 1"].merge_cells("D7:D10")), "Round 1!D7:D10 is a merged range"),
-    "error value": (lambda: edited(lambda wb: wb["Round 1"].__setitem__("E8", "#N/A")), "Round 1!E8 holds the error value"),
-    "formula": (lambda: edited(lambda wb: wb["Round 1"].__setitem__("E9", "=1/0")), "Round 1!E9 holds a formula"),
+    "error value": (lambda: edited(lambda wb: wb["Round 1"].__setitem__("E8", "#N/A")), "Round 1!E8 (#N/A) holds an error value"),
+    "ref error": (lambda: edited(lambda wb: wb["Round 1"].__setitem__("A8", "#REF!")), "Round 1!A8 (#REF!) holds an error value"),
+    "date as text": (lambda: edited(lambda wb: wb["Tournament Info"].__setitem__("B4", "next Friday")),
+                     "Tournament Info!B4: 'next Friday' is not a date"),
+    "bool vp": (lambda: edited(lambda wb: wb["Round 1"].__setitem__("E8", True)), "Round 1!E8: 'True' is not a VP"),
+    "text table": (lambda: edited(lambda wb: wb["Round 1"].__setitem__("D8", "two")), "Round 1!D8: 'two' is not a table"),
+    "xlsm": (lambda: macro_enabled(base_workbook()), "macro-enabled workbook (.xlsm)"),
+    "million empty rows": (lambda: million_rows(base_workbook(), "Round 1", blank=True), "The sheet 'Round 1' unpacks to"),
+    "formula": (lambda: edited(lambda wb: wb["Round 1"].__setitem__("E9", "=1/0")), "Round 1!E9 holds a formula whose value was not saved"),
     "level": (lambda: edited(lambda wb: wb["Tournament Info"].__setitem__("B9", "Super Cup")),
               "Tournament Info!B9: unknown event level 'Super Cup'"),
     "format": (lambda: edited(lambda wb: wb["Tournament Info"].__setitem__("B8", "Draft")), "Tournament Info!B8"),
@@ -280,6 +321,10 @@ def test_bad_workbooks_name_the_cell_and_store_nothing(db, case):
         store.import_workbook(db, make())
     problems = exc.value.extra["problems"]
     assert exc.value.status == 400 and any(words in p for p in problems), problems
+    # one line per kind of problem, each cell told once (no second message about a cell told about)
+    cells = [c for p in problems for c in re.findall(r"[A-Z][a-z]+(?: [A-Za-z]+)*!([A-Z]+\d+)", p)]
+    assert len(cells) == len(set(cells)), problems
+    assert len(problems) <= 2, problems
     assert count_tournaments(db) == before
     assert db.execute("select count(*) from tournament_players").fetchone()[0] == 0
 

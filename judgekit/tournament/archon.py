@@ -7,25 +7,33 @@ of the new Archon) read — never as hand-written XML. A real v1.5 file computes
 with formulas; a file written here holds plain values everywhere an importer reads, since
 openpyxl saves no formula results (docs/tournament.md, "The Archon workbook"):
 
+Every cell is where the real v1.5 file holds that datum (checked against the public blank
+workbook, thearchon1.5l.xlsx: same sheet names, rows and columns); what judgekit adds sits in
+cells the real file leaves empty:
+
 - Tournament Info: B3 name, B4 date (DD-MON-YY), B5 report due (date + 8), B6 organizer,
   B7 city, B8 format, B9 level, B10 players, B11 rounds counting the final, B12 games
   played, B13 players with a temporary number, B14 warnings issued, B15 disqualifications,
-  B16 multi-judge system, B17 head judge, B18 assistant judges; judgekit adds B20, the
-  VEKN event id.
+  B16 multi-judge system, B17 head judge, B18 assistant judges (B19–B26 more of them in
+  the real file); judgekit adds B28, the VEKN event id.
 - Methuselahs, from row 7: A player number, B first name, C last name, D city, E VEKN
-  number, F rounds played, G "DQ" for a player disqualified or dropped, M the toss (the
-  place drawn in a tie-break, 1 = best); judgekit adds H, the country.
+  number, F rounds played, G "DQ" for a player disqualified or dropped, H GW, I VP, J TP
+  (preliminaries), M the toss (the place drawn in a tie-break, 1 = best); judgekit adds
+  AD, the country.
+- Standings, from row 6: A rank, C player number, D name, E prelim GW, F prelim VP, G final
+  VP, H TP.
 - Round N, from row 7, five rows per table (a 4-player table leaves its fifth row blank):
-  A player number, B first name, C last name, D table, E VP as played; judgekit adds F GW,
-  G TP and I the VP that count when a Standings Adjustment changed them. H2/H3 the round's
-  start and end.
-- Final Round: rows 6–10 the qualifiers by place (A number, B, C names); rows 14–18 the
-  final's seating (A number, B, C names, D seat, F VP as played); J the final rank
-  (1 the winner, 2 the others).
-- Override, from row 2: A round ("F" the final), B table, C player number, D explanation —
-  one row per head judge's override and per Standings Adjustment.
-- VEKN Report, from row 2: A player number, B VEKN number, C name, D games played, E games
-  won, F total VP, G rank (the top five only).
+  A player number, B first name, C last name, D table, E VP as played, F VP, G GW, H TP;
+  I2/I3 the round's start and end (labels in H2/H3).
+- Final Round: rows 6–10 the qualifiers by place (A number, B, C names, D place); rows
+  14–18 the final's seating, seat 1 first (A number, B, C names, D table 1, F VP as played,
+  G VP, H GW, I TP, J the final rank: 1 the winner, 2 the others).
+- Override, from row 6 (header rows 4–5): A round ("F" the final), B table, C the real
+  file's ID (table × 5 + round), D explanation — one row per head judge's override and per
+  Standings Adjustment; judgekit adds E, the player an SA concerns, F its VP change (-1),
+  G the VP that count after it.
+- VEKN Report, from row 7 (header rows 5–6): A player number, B VEKN number, C name, D
+  games played, E games won, F total VP, G rank (the top five only).
 """
 from __future__ import annotations
 
@@ -38,8 +46,12 @@ FIRST_ROW = 7          # the first player row of Methuselahs and of a round
 TABLE_ROWS = 5         # rows per table in a round sheet
 FINALISTS_ROW = 6      # Final Round: qualifiers by place, rows 6-10
 FINAL_SEATS_ROW = 14   # Final Round: the final's seating, rows 14-18
+OVERRIDE_ROW = 6       # Override: the first row of data (headers in rows 4-5)
+REPORT_ROW = 7         # VEKN Report: the first row of data (headers in rows 5-6)
+STANDINGS_ROW = 6      # Standings: the first row of data (header in row 5)
 SHEETS_BEFORE = ("Instructions", "Tournament Info", "Methuselahs", "Standings")
 SHEETS_AFTER = ("Final Round", "Override", "VEKN Report", "Notes")
+COUNTRY_COL = "AD"     # Methuselahs: judgekit's country (the real file uses A-AB)
 FORMULA_START = ("=", "+", "-", "@")
 
 
@@ -62,7 +74,18 @@ class ArchonSeat:
     vp: float | None            # VP as played (None: no result yet)
     gw: int | None = None       # as judgekit counts them (a Standings Adjustment applied)
     tp: float | None = None
-    vp_counted: float | None = None   # the VP that count, when an SA changed them
+    vp_counted: float | None = None   # the VP that count, when an SA changed them (Override!G)
+
+
+@dataclass
+class Adjustment:
+    """A Standings Adjustment (Override sheet): `vp` (-1) to player `number` in a game."""
+    round: str                  # "1", "2", … or "F"
+    table: int
+    number: int
+    vp: float = -1.0
+    text: str = ""
+    vp_counted: float | None = None   # the player's VP in that game once it applies
 
 
 @dataclass
@@ -83,6 +106,7 @@ class ArchonEvent:
     final: list[ArchonSeat] = field(default_factory=list)                # seat order
     final_ranks: dict[int, int] = field(default_factory=dict)            # number -> 1 or 2
     overrides: list[tuple[str, int, int | None, str]] = field(default_factory=list)
+    adjustments: list[Adjustment] = field(default_factory=list)
     report: list[dict] = field(default_factory=list)   # VEKN Report rows
     warnings_issued: int = 0
     disqualifications: int = 0
@@ -166,18 +190,13 @@ def write_workbook(event: ArchonEvent) -> bytes:
         times = event.round_times[k - 1] if k - 1 < len(event.round_times) else ("", "")
         _write_round(wb.create_sheet(f"Round {k}"), k, tables, times, event)
     _write_final(wb.create_sheet("Final Round"), event)
-    ws = wb.create_sheet("Override")
-    _header(ws, 1, {"A": "Round", "B": "Table", "C": "Player #", "D": "Explanation"})
-    for row, (rnd, table, number, text) in enumerate(event.overrides, 2):
-        _put(ws, f"A{row}", rnd)
-        _put(ws, f"B{row}", table)
-        if number is not None:
-            _put(ws, f"C{row}", number)
-        _put(ws, f"D{row}", text)
+    _write_override(wb.create_sheet("Override"), event)
     ws = wb.create_sheet("VEKN Report")
-    _header(ws, 1, {"A": "Player #", "B": "V:EKN #", "C": "Name", "D": "Games played", "E": "Games won",
-                    "F": "Total VPs", "G": "Rank"})
-    for row, r in enumerate(event.report, 2):
+    _put(ws, "A3", "V:EKN Report" if event.final_ranks else "V:EKN Report (incomplete)")
+    _header(ws, REPORT_ROW - 2, {"A": "Player", "B": "V:EKN", "D": "Games", "E": "Games", "F": "Total"})
+    _header(ws, REPORT_ROW - 1, {"A": "Num", "B": "Num", "C": "Name", "D": "Played", "E": "Won", "F": "VPs",
+                                 "G": "Rank"})
+    for row, r in enumerate(event.report, REPORT_ROW):
         for col, key in zip("ABCDEFG", ("number", "vekn", "name", "games", "won", "vp", "rank")):
             if r.get(key) not in (None, ""):
                 _put(ws, f"{col}{row}", _number_if_digits(r[key]) if key == "vekn" else r[key])
@@ -207,7 +226,7 @@ def _write_info(ws, event: ArchonEvent) -> None:
         (16, "Multi-Judge System", "No"),
         (17, "Head Judge", event.head_judge),
         (18, "Assistant Judges", event.assistant_judges),
-        (20, "VEKN Event ID", event.vekn_event_id),
+        (28, "VEKN Event ID", event.vekn_event_id),
     ]
     _put(ws, "A1", "Tournament Info")
     ws["A1"].font = _font(bold=True, size=14)
@@ -225,8 +244,10 @@ def _write_info(ws, event: ArchonEvent) -> None:
 def _write_players(ws, event: ArchonEvent) -> None:
     _put(ws, "A1", "Methuselahs")
     ws["A1"].font = _font(bold=True, size=14)
-    _header(ws, FIRST_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "City", "E": "V:EKN #",
-                                "F": "Rounds", "G": "DQ", "H": "Country", "M": "Toss"})
+    _header(ws, FIRST_ROW - 1, {"A": "Num.", "B": "First Name", "C": "Last Name", "D": "City", "E": "Num.",
+                                "F": "# rnds", "G": "Flag", "H": "GWs", "I": "VPs", "J": "TPs", "M": "Ranking",
+                                COUNTRY_COL: "Country"})
+    prelim = {r["number"]: r for r in event.report if r.get("number") is not None}
     for row, p in enumerate(event.players, FIRST_ROW):
         _put(ws, f"A{row}", p.number)
         _put(ws, f"B{row}", p.first)
@@ -237,8 +258,12 @@ def _write_players(ws, event: ArchonEvent) -> None:
         _put(ws, f"F{row}", p.rounds_played)
         if p.dq:
             _put(ws, f"G{row}", "DQ")
+        r = prelim.get(p.number, {})
+        for col, key in (("H", "prelim_gw"), ("I", "prelim_vp"), ("J", "prelim_tp")):
+            if r.get(key) not in (None, ""):
+                _put(ws, f"{col}{row}", r[key])
         if p.country:
-            _put(ws, f"H{row}", p.country)
+            _put(ws, f"{COUNTRY_COL}{row}", p.country)
         if p.toss:
             _put(ws, f"M{row}", p.toss)
     for col, width in (("B", 18), ("C", 22), ("D", 16), ("E", 11), ("H", 14)):
@@ -247,10 +272,13 @@ def _write_players(ws, event: ArchonEvent) -> None:
 
 def _write_standings(ws, event: ArchonEvent) -> None:
     _put(ws, "A1", "Standings (see VEKN Report for the final ranking)")
+    _put(ws, "A3", "Final Standings" if event.final_ranks else "Current Standings")
     ws["A1"].font = _font(bold=True, size=14)
-    _header(ws, 3, {"A": "Rank", "B": "Player #", "C": "Name", "D": "GW", "E": "VP", "F": "TP"})
-    for row, r in enumerate(event.report, 4):
-        for col, key in zip("ABCDEF", ("rank_all", "number", "name", "prelim_gw", "prelim_vp", "prelim_tp")):
+    _header(ws, STANDINGS_ROW - 1, {"A": "Final Rank" if event.final_ranks else "Current Rank", "C": "#",
+                                    "D": "Name", "E": "Prelim GWs", "F": "Prelim VPs", "G": "Final VPs", "H": "TPs"})
+    for row, r in enumerate(event.report, STANDINGS_ROW):
+        for col, key in zip("ACDEFGH", ("rank_all", "number", "name", "prelim_gw", "prelim_vp", "final_vp",
+                                        "prelim_tp")):
             if r.get(key) not in (None, ""):
                 _put(ws, f"{col}{row}", r[key])
 
@@ -267,54 +295,76 @@ def _put_player(ws, row: int, number: int, names: dict) -> None:
     _put(ws, f"C{row}", p.last if p else "")
 
 
-def _put_scores(ws, row: int, seat, *, vp: str, tp: str, gw: str | None = None) -> None:
-    """A seat's VP, GW (`gw`: its column, none in the final) and TP where known, and in
-    column I the VP the table counted when it differs from the VP played."""
+def _put_scores(ws, row: int, seat, cols: str) -> None:
+    """A seat's VP as played, VP again (the real file's numeric copy), GW and TP where
+    known, in the four columns `cols` ("EFGH" in a round, "FGHI" in the final)."""
     if seat.vp is not None:
-        _put(ws, f"{vp}{row}", float(seat.vp))
-    if gw is not None and seat.gw is not None:
-        _put(ws, f"{gw}{row}", seat.gw)
+        _put(ws, f"{cols[0]}{row}", float(seat.vp))
+        _put(ws, f"{cols[1]}{row}", float(seat.vp))
+    if seat.gw is not None:
+        _put(ws, f"{cols[2]}{row}", seat.gw)
     if seat.tp is not None:
-        _put(ws, f"{tp}{row}", seat.tp)
-    if seat.vp_counted is not None and seat.vp_counted != seat.vp:
-        _put(ws, f"I{row}", float(seat.vp_counted))
+        _put(ws, f"{cols[3]}{row}", seat.tp)
 
 
 def _write_round(ws, k: int, tables: list[list[ArchonSeat]], times: tuple[str, str], event: ArchonEvent) -> None:
     names = _names(event)
     _put(ws, "A1", f"Round {k}")
     ws["A1"].font = _font(bold=True, size=14)
-    _put(ws, "G2", "Start")
-    _put(ws, "G3", "End")
+    _put(ws, "A3", f"Round {k}")
+    _put(ws, "H2", "Round Start Time:")
+    _put(ws, "H3", "Round End Time:")
     if times[0]:
-        _put(ws, "H2", times[0])
+        _put(ws, "I2", times[0])
     if times[1]:
-        _put(ws, "H3", times[1])
-    _header(ws, FIRST_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "Table", "E": "VP",
-                                "F": "GW", "G": "TP", "I": "VP counted"})
+        _put(ws, "I3", times[1])
+    _header(ws, FIRST_ROW - 1, {"A": "#", "B": "Player First Name", "C": "Player Last Name", "D": "Table#",
+                                "E": "VPs", "F": "VPs", "G": "GW", "H": "TPs"})
     for t, seats in enumerate(tables, 1):
         for s, seat in enumerate(seats):
             row = FIRST_ROW + (t - 1) * TABLE_ROWS + s
             _put_player(ws, row, seat.number, names)
             _put(ws, f"D{row}", t)
-            _put_scores(ws, row, seat, vp="E", gw="F", tp="G")
+            _put_scores(ws, row, seat, "EFGH")
 
 
 def _write_final(ws, event: ArchonEvent) -> None:
     names = _names(event)
     _put(ws, "A1", "Final Round")
     ws["A1"].font = _font(bold=True, size=14)
-    _header(ws, FINALISTS_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "Place"})
+    _put(ws, "A3", "Final Round")
+    _header(ws, FINALISTS_ROW - 1, {"A": "Finalists", "D": "Place"})
     for place, number in enumerate(event.finalists, 1):
         row = FINALISTS_ROW + place - 1
         _put_player(ws, row, number, names)
         _put(ws, f"D{row}", place)
-    _header(ws, FINAL_SEATS_ROW - 1, {"A": "#", "B": "First Name", "C": "Last Name", "D": "Seat", "F": "VP",
-                                      "G": "TP", "I": "VP counted", "J": "Rank"})
+    _header(ws, FINAL_SEATS_ROW - 1, {"A": "#", "B": "Player First Name", "C": "Player Last Name", "D": "Table#",
+                                      "F": "VPs", "G": "VPs", "H": "GW", "I": "TPs", "J": "Final Rank"})
     for s, seat in enumerate(event.final, 1):
         row = FINAL_SEATS_ROW + s - 1
         _put_player(ws, row, seat.number, names)
-        _put(ws, f"D{row}", s)
-        _put_scores(ws, row, seat, vp="F", tp="G")
+        _put(ws, f"D{row}", 1)
+        _put_scores(ws, row, seat, "FGHI")
         if seat.number in event.final_ranks:
             _put(ws, f"J{row}", event.final_ranks[seat.number])
+
+
+def _write_override(ws, event: ArchonEvent) -> None:
+    _put(ws, "A1", event.name)
+    _put(ws, "A3", "Override")
+    _put(ws, "D3", 'Override a "pending" designation for player drops/ejections and other odd VP situations.')
+    _put(ws, "A4", "Round")
+    _header(ws, OVERRIDE_ROW - 1, {"A": "(F for Final)", "B": "Table", "C": "ID", "D": "Explanation",
+                                   "E": "Player #", "F": "VP change", "G": "VP counted"})
+    rows = [(rnd, table, text, None) for rnd, table, _, text in event.overrides]
+    rows += [(a.round, a.table, a.text, a) for a in event.adjustments]
+    for row, (rnd, table, text, sa) in enumerate(rows, OVERRIDE_ROW):
+        _put(ws, f"A{row}", int(rnd) if str(rnd).isdigit() else rnd)
+        _put(ws, f"B{row}", table)
+        _put(ws, f"C{row}", "F" if rnd == "F" else table * 5 + int(rnd))
+        _put(ws, f"D{row}", text)
+        if sa is not None:
+            _put(ws, f"E{row}", sa.number)
+            _put(ws, f"F{row}", sa.vp)
+            if sa.vp_counted is not None:
+                _put(ws, f"G{row}", float(sa.vp_counted))

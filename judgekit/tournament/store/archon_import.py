@@ -16,12 +16,16 @@ comes back as a problem naming where it happened.
   first (the seat choice and the first player's draw are replayed to give them).
 - A player marked "DQ" in Methuselahs is marked dropped after the last round they
   played (a disqualification is a penalty record, which a workbook does not hold).
-- The Override sheet's Standings Adjustments are listed in the import's notes, not
-  re-created: give them again as penalties if they stand.
+- A Standings Adjustment on the Override sheet (explanation starting "Standings
+  Adjustment", the player in column E or as "player N", the VP change in F, -1 when empty)
+  is re-created as an approved penalty of the infraction its explanation names, given
+  during that game (so it applies to that game, as in the workbook); one whose explanation
+  names no infraction is refused with the cell to complete.
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
 
 from judgekit.db import transaction
@@ -32,7 +36,9 @@ from judgekit.tournament.archon import ArchonEvent, ArchonSeat
 from judgekit.tournament.scoring import check_table, withdrawals_explaining
 from judgekit.tournament.store import finals, ranking, registration, round_flow
 from judgekit.tournament.store import tables as table_store
-from judgekit.tournament.store.base import T_TOSSES, T_TOURNAMENTS, TournamentError, now
+from judgekit.tournament.store.base import T_TOSSES, T_TOURNAMENTS, TournamentError, get_tournament, now
+
+SA_LEVEL = "Standings Adjustment"
 
 BY = "Archon import"
 OVERRIDE_PREFIX = "Head judge's override:"   # as `report.archon_event` writes the Override sheet
@@ -96,10 +102,7 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
         if text and not _is_sa(text):
             text = text.removeprefix(OVERRIDE_PREFIX).strip()
             reasons[(rnd, table)] = text if len(text) >= 5 else f"Override sheet: {text}"
-    for o in event.overrides:
-        if _is_sa(o[3]):
-            notes.append(f"Override sheet, round {o[0]} table {o[1]}: {o[3]} — not re-created; give it again as a "
-                         "penalty if it stands.")
+    sas = _adjustments(db, tid, event)
     played: dict[int, int] = {}
     open_round = None
     for k, tables in enumerate(event.rounds, 1):
@@ -110,6 +113,7 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
             round_flow.start_round(db, tid, tables=[[pid[s.number] for s in tb] for tb in tables], seed=0)
         except TournamentError as exc:
             raise _fail(f"Round {k}", exc)
+        _give_adjustments(db, tid, sas.get(str(k), []), pid, notes)
         complete = True
         for t, seats in enumerate(tables, 1):
             for s in seats:
@@ -126,7 +130,7 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
         if open_round is not None or not event.rounds:
             raise _fail("Final Round", TournamentError(400, "qualifiers are listed, but the preliminary rounds "
                                                             "are not all played"))
-        _final(db, tid, event, pid, reasons, notes)
+        _final(db, tid, event, pid, reasons, notes, sas.get("F", []))
     for p in event.players:
         if p.dq:
             try:
@@ -139,7 +143,58 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
 
 
 def _is_sa(text: str) -> bool:
-    return text.casefold().startswith(("standings adjustment", "sa:", "sa "))
+    return archon_read.is_adjustment(text)
+
+
+def _penalties():
+    """The penalties area's store (imported on use: it imports the tournament store)."""
+    from judgekit.tournament.penalties import store as penalties_store
+    return penalties_store
+
+
+def _infraction(catalog, text: str):
+    """The infraction an SA's explanation names ("Standings Adjustment: Slow Play, …"), or None."""
+    for piece in re.split(r"[:;,()\u2014\u2013]| - ", text):
+        piece = piece.strip()
+        if not piece or _is_sa(piece) or piece.casefold() in ("sa", "standings adjustment"):
+            continue
+        found = catalog.lookup(piece)
+        if found.ok:
+            return found.infraction
+    return None
+
+
+def _adjustments(db, tid: int, event: ArchonEvent) -> dict[str, list]:
+    """round label -> [(adjustment, infraction id)]; an SA naming no infraction is refused."""
+    if not event.adjustments:
+        return {}
+    pen = _penalties()
+    catalog = pen.catalog_of(db, get_tournament(db, tid))
+    out: dict[str, list] = {}
+    for a in event.adjustments:
+        inf = _infraction(catalog, a.text)
+        if inf is None:
+            raise _fail(f"Override sheet, round {a.round} table {a.table}", TournamentError(
+                400, f"the Standings Adjustment of player {a.number} names no infraction ({a.text[:80]!r}): write "
+                     "it in the explanation, as 'Standings Adjustment: Slow Play'"))
+        out.setdefault(a.round, []).append((a, inf.id))
+    return out
+
+
+def _give_adjustments(db, tid: int, sas: list, pid: dict[int, int], notes: list[str]) -> None:
+    """Issue the round's SAs while its game is being played (so each applies to it)."""
+    pen = _penalties()
+    for a, inf in sas:
+        for _ in range(max(1, int(round(-a.vp)))):
+            where = f"Override sheet, round {a.round} table {a.table}"
+            got = pen.issue(db, tid, {
+                "player": pid[a.number], "infraction": inf, "penalty": SA_LEVEL,
+                "description": f"Imported from the Archon workbook: {a.text}"[:1000],
+                "reason": "Recorded in the Archon workbook's Override sheet", "approve": True,
+                "approval_reason": "Approved in the Archon workbook (Override sheet)"}, judge=BY, role="head_judge")
+            if isinstance(got, pen.Refused):
+                raise _fail(where, TournamentError(400, f"the Standings Adjustment cannot be re-created: {got.message}"))
+            notes.append(f"{where}: Standings Adjustment re-created for player {a.number}.")
 
 
 def _result(db, tid: int, number: int, table: int, seats: list[ArchonSeat], reason: str | None,
@@ -164,7 +219,8 @@ def _result(db, tid: int, number: int, table: int, seats: list[ArchonSeat], reas
         raise _fail(where, exc)
 
 
-def _final(db, tid: int, event: ArchonEvent, pid: dict[int, int], reasons: dict, notes: list[str]) -> None:
+def _final(db, tid: int, event: ArchonEvent, pid: dict[int, int], reasons: dict, notes: list[str],
+           sas: list) -> None:
     wanted = [pid[n] for n in event.finalists]
     order = {p: k for k, p in enumerate(wanted)}
     for _ in range(10):  # order each tie the way the workbook's qualifiers are
@@ -204,6 +260,7 @@ def _final(db, tid: int, event: ArchonEvent, pid: dict[int, int], reasons: dict,
     state = finals.final_state(db, tid)
     if state["table"] is None or [x["player_id"] for x in state["table"]["seats"]] != seats:
         raise _fail("Final Round, rows 14–18", TournamentError(400, "the final's seats could not be rebuilt"))
+    _give_adjustments(db, tid, sas, pid, notes)
     if all(s.vp is not None for s in event.final):
         number = state["round"]
         _result(db, tid, number, 1, event.final, reasons.get(("F", 1)), notes, "Final Round")

@@ -92,6 +92,7 @@ def archon_event(db, tournament_id: Any) -> archon_mod.ArchonEvent:
             for s in tb["seats"]:
                 games[s["player_id"]] = games.get(s["player_id"], 0) + 1
     finalists = set(t["finalists"] or [])
+    sas = {r["id"]: r for r in _penalty_records(db, t["id"])}
     for p in everyone:
         r = rows.get(p["id"], {})
         event.players.append(archon_mod.ArchonPlayer(
@@ -111,10 +112,15 @@ def archon_event(db, tournament_id: Any) -> archon_mod.ArchonEvent:
         for tb in d["tables"]:
             if tb["state"] == "overridden":
                 event.overrides.append((label, tb["number"], None, f"Head judge's override: {tb.get('reason') or ''}"))
+            counted = {s["player_id"]: s.get("vp_adjusted") for s in tb["seats"]}
             for sa in tb.get("adjustments") or []:
-                event.overrides.append((label, tb["number"], number.get(sa["player_id"]),
-                                        f"Standings Adjustment: {sa.get('vp', -1):+g} VP in this game "
-                                        f"(judgekit penalty record {sa.get('record')})"))
+                rec = sas.get(sa.get("record")) or {}
+                why = ", ".join(x for x in (rec.get("infraction"), rec.get("penalty")) if x)
+                event.adjustments.append(archon_mod.Adjustment(
+                    round=label, table=tb["number"], number=number.get(sa["player_id"], 0), vp=float(sa.get("vp", -1)),
+                    vp_counted=counted.get(sa["player_id"]),
+                    text=f"Standings Adjustment: {sa.get('vp', -1):+g} VP in this game "
+                         f"(judgekit penalty record {sa.get('record')}{': ' + why if why else ''})"))
     event.finalists = [number[p] for p in (t["finalists"] or []) if p in number]
     if res["finished"] and event.final:
         event.final_ranks = {number[p]: (1 if p == res["winner"] else 2) for p in t["finalists"] or []}
@@ -124,7 +130,7 @@ def archon_event(db, tournament_id: Any) -> archon_mod.ArchonEvent:
             "games": games.get(r["player_id"], 0), "won": r.get("total_gw", r["gw"]),
             "vp": r.get("total_vp", r["vp"]), "rank": r["place"] if r.get("finish") else "",
             "rank_all": r["place"] if r["place"] is not None else "", "prelim_gw": r["gw"], "prelim_vp": r["vp"],
-            "prelim_tp": r["tp"]})
+            "prelim_tp": r["tp"], "final_vp": r.get("final_vp")})
     event.warnings_issued = _warnings(db, t["id"])
     return event
 
@@ -134,6 +140,12 @@ def _seat(s: dict, number: dict, tb: dict) -> archon_mod.ArchonSeat:
     return archon_mod.ArchonSeat(number=number.get(s["player_id"], 0), vp=s.get("vp") if scored else None,
                                  gw=s.get("gw") if scored else None, tp=s.get("tp") if scored else None,
                                  vp_counted=s.get("vp_adjusted") if scored else None)
+
+
+def _penalty_records(db, tournament_id: int) -> list[dict]:
+    """The penalties area's records in force (replayed), to name an SA's infraction."""
+    from judgekit.tournament.penalties import store as penalties_store
+    return penalties_store.current(db, tournament_id)
 
 
 def _warnings(db, tournament_id: int) -> int:
