@@ -202,3 +202,18 @@ def test_a_discipline_or_clan_word_says_the_question_is_about_cards(service, que
     question may lead the list (card_ranking.CARD_QUESTION_LEAD); the Imbued's virtues and
     creeds ("judge", "vision") are ordinary words and say nothing."""
     assert service.search.names.mentions_card_words(query) is about
+
+
+@pytest.mark.parametrize("query, card", [("tttm", "102023"), ("TTTM", "102023"), ("sotdv", "101828"),
+                                         ("is tttm a master", "102023")])
+def test_a_cards_initials_name_it(service, query, card):
+    """The short forms players make of a long card name, from the card list itself: its
+    initials, when no other card shares them and they spell no word."""
+    first = service.search_payload(query)["results"][0]
+    assert (first["doc"], first["section"]) == ("cards", card)
+
+
+@pytest.mark.parametrize("query", ["btw can i bleed", "imo the vote failed", "dotd"])
+def test_chat_words_and_shared_initials_name_no_card(service, query):
+    """"btw" and "imo" are chat; "dotd" are the initials of three cards: none is named."""
+    assert service.search.named_cards(query) == []

@@ -48,6 +48,13 @@ SHORT_NAMES: dict[str, str] = {
     "obedience": "Obedience",
 }
 
+#: Chat abbreviations that a library card's initials may spell ("btw", "imo"): never taken
+#: for a card's short form.
+CHAT_WORDS = frozenset(("lol", "omg", "btw", "idk", "imo", "imho", "tbh", "afaik", "fyi", "asap", "brb",
+                        "irl", "iirc", "wtf", "nvm", "ftw", "aka", "etc", "smh", "tldr", "pls", "plz",
+                        "thx", "rip", "ggwp", "dnd", "ccg", "tcg", "vtes", "vekn", "ncn"))
+ACRONYM_MIN = 3        # letters of the shortest initials taken as a card's short form
+
 #: Card names that are also ordinary phrases of a question: found only as the whole query.
 PHRASES = frozenset(("nottobe", "makeanexample", "elderkindrednetwork", "informationnetwork",
                      "usingtheadvantage", "targethead", "targethand"))
@@ -136,6 +143,9 @@ class CardNames:
             found = catalog.find(name)
             if found is not None:
                 keys.setdefault(name_key(short), found.id)
+        for short, card_id in initials(catalog).items():
+            if short not in common:
+                keys.setdefault(short, card_id)
         return cls(keys, common, card_words)
 
     @classmethod
@@ -240,6 +250,24 @@ class CardNames:
 ORDINARY_NAMES = frozenset(("defense", "defender", "flight", "innocence", "innocent", "judge", "judgment",
                             "martyr", "martyrdom", "redeemer", "redemption", "vengeance", "avenger",
                             "vision", "visionary", "pander"))
+
+
+def initials(catalog) -> dict[str, int]:
+    """The short forms players make of a library card's name of three words or more: its
+    initials ("wwef" Wake with Evening's Freshness, "tttm" Tribute to the Master, "krc"),
+    when no other card has the same initials and they spell no word of any card's name or
+    text, nor a chat abbreviation (`CHAT_WORDS`)."""
+    words: set[str] = set()
+    by_initials: dict[str, list[int]] = {}
+    for card in catalog:
+        words.update(name_key(w) for w in re.findall(r"[\w']+", f"{card.name} {card.text or ''}"))
+        if card.kind != "library":
+            continue
+        parts = [name_key(w) for w in re.split(r"[\s\-–—/]+", card.name) if name_key(w)]
+        if len(parts) >= ACRONYM_MIN:
+            by_initials.setdefault("".join(p[0] for p in parts), []).append(card.id)
+    return {short: ids[0] for short, ids in sorted(by_initials.items())
+            if len(ids) == 1 and short not in words and short not in CHAT_WORDS}
 
 
 def discipline_and_clan_words(catalog) -> frozenset[str]:

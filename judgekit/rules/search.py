@@ -45,7 +45,7 @@ MAX_QUERY = 4000
 #: rarest; question words weigh little and go first), in the question's order.
 MAX_GROUPS = 24
 # Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "13"
+INDEX_VERSION = "14"
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
