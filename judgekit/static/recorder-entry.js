@@ -607,9 +607,35 @@
               {label: name(c) + " blocks with…", event: {type: "block.declare", seat: c}, ask: ["minion"], kind: "secondary", seat: c, chosen: true}]
         .concat(steps);
     }
+    function gameOverStep(s) {
+      // a game that has ended: its result and each seat's VP, the one step left (record the
+      // end, when it is not stored yet) — and nothing else: no action, vote or card row
+      var over = s.game_over || {words: "Game over", stored: true};
+      var box = el("section", {"class": "rec-over", "aria-labelledby": "rec-over-h"});
+      // the status line above says how it ended ("Game over — one player left: Ana"): the
+      // step is the result
+      box.appendChild(el("h2", {id: "rec-over-h", "class": "rec-over-h"}, "Result: victory points"));
+      if (over.score) {
+        var list = el("ol", {"class": "rec-over-score", "aria-label": "Victory points"});
+        over.score.forEach(function (x) {
+          var li = el("li", {"data-seat": x.seat});
+          li.appendChild(el("span", {"class": "rec-over-name"}, x.name + " (seat " + x.seat + ")"));
+          if (x.out) li.appendChild(el("span", {"class": "rec-over-out"}, x.out));
+          li.appendChild(el("b", {"class": "rec-over-vp"}, fmtVp(x.vp) + " VP"));
+          list.appendChild(li);
+        });
+        box.appendChild(list);
+      }
+      (s.next || []).forEach(function (step) {
+        if (step.event.type === "game.end") box.appendChild(stepButton(step));
+      });
+      deck.appendChild(box);
+    }
+    function fmtVp(v) { return v % 1 ? (Math.floor(v) || "") + "½" : String(v); }
     function renderDeck(s) {
       deck.textContent = "";
       if (!s) return;
+      if (s.game_over || s.finished) { gameOverStep(s); return; }
       var steps = extraSteps(s, (s.next || []).map(ctx.forChosen));
       var voteShown = false;
       steps.forEach(function (step) {

@@ -1,0 +1,93 @@
+"""The recorder page's remaining defects of issue 31, on a 390 x 844 phone: a finished game
+shows its result and no action buttons (the last oust typed), the log's last line can be
+corrected without scrolling, a minion locked with no action named (`minion.lock`) from the
+acting seat's row, a Deflection through "A card…" with its new target, and the one-tap
+chips kept apart from the chips that open a form."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from helpers import append_events as append, line, recorder_game, stored_events as stored
+from reference_turn import BEFORE, SEATS
+
+DECK, FORM = "#rec-next", "#rec-ask"
+
+
+def open_game(page, server, app, events, seats=SEATS):
+    gid = recorder_game(app, seats, events, label="Issue 31")
+    page.goto(f"{server}/games/{gid}")
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(len(events))
+    expect(page.locator("#rec")).to_have_attribute("data-ready", "")
+    return gid
+
+
+def oust_by_form(page, name):
+    page.locator("#rec-more").get_by_role("button", name="Oust…").click()
+    page.locator(f"{FORM} [data-field=seat]").get_by_role("button", name=name, exact=True).click()
+    page.locator(FORM).get_by_role("button", name="Record", exact=True).click()
+    expect(page.locator(FORM)).to_be_hidden()
+
+
+# --- 1. a finished game: the Game over step (result, VP) and no action buttons -------------------
+
+def test_a_fresh_game_ended_by_a_typed_oust_shows_the_result_and_no_action_buttons(phone, live_server, live_app, shot):
+    """A fresh practice game of five seats, made on the games page: three seats ousted with
+    Oust…, then Ana bleeds Bruno and the last oust is typed while her bleed is still open.
+    The old page kept the bleed's "Bleed now 2 ✓" chips (and a referendum's vote panel) and
+    showed no Game over step: now the step is the result, each seat's VP, and nothing else."""
+    page = phone
+    page.goto(f"{live_server}/games")
+    for k, name in enumerate(SEATS, 1):
+        page.fill(f"input[name=seat{k}]", name)
+    page.get_by_role("button", name="Start recording").click()
+    expect(page.locator("#rec")).to_have_attribute("data-ready", "")
+    gid = int(re.search(r"/games/(\d+)", page.url).group(1))
+    page.locator(DECK).get_by_role("button", name=re.compile("^Start turn: Ana")).click()
+    expect(page.locator(".rec-seat.is-acting")).to_have_count(1)
+    for name in ("Cid", "Dee", "Eve"):
+        oust_by_form(page, name)
+    line(page, "1 bleed Catalina Vega =2; 1 go; 2 nb")
+    expect(page.locator(f"{DECK} .rec-chip", has_text="Bleed now 2 ✓")).to_be_visible()
+    line(page, "2 oust")                                        # the last oust, typed
+    over = page.locator(f"{DECK} .rec-over")
+    expect(over).to_be_visible()
+    expect(page.locator("#rec-status")).to_have_text("Game over — one player left: Ana (seat 1)")
+    # Ana ousted Bruno and stands alone (1 + 1); Bruno scored 1 for each of Cid, Dee and Eve
+    expect(over.locator(".rec-over-score li")).to_have_text([
+        re.compile(r"^Ana \(seat 1\).*2 VP$"), re.compile(r"^Bruno \(seat 2\).*ousted.*3 VP$"),
+        re.compile(r"^Cid \(seat 3\).*0 VP$"), re.compile(r"^Dee \(seat 4\).*0 VP$"),
+        re.compile(r"^Eve \(seat 5\).*0 VP$")])
+    # no action buttons: no step, no chip, no vote or card row, no more entries, no quick entry
+    expect(page.locator(f"{DECK} button")).to_have_count(0)
+    expect(page.locator(f"{DECK} .rec-chip")).to_have_count(0)
+    expect(page.locator("#rec-more")).to_be_hidden()
+    expect(page.locator("#rec-input")).to_be_hidden()
+    expect(page.locator("#rec-banner")).to_contain_text("This game is over")
+    page.evaluate("() => document.getElementById('rec-status').scrollIntoView()")
+    shot(page, "recorder-390-game-over-result", full_page=False)
+    assert [(e["type"], e.get("seat")) for e in stored(live_app, gid)][-1] == ("oust", 2)
+
+
+def test_a_referendum_open_when_the_game_ends_leaves_no_vote_panel(phone, live_server, live_app):
+    events = BEFORE + [{"type": "turn.start", "seat": 1}, {"type": "oust", "seat": 3}, {"type": "oust", "seat": 4},
+                       {"type": "oust", "seat": 5}, {"type": "phase", "seat": 1, "phase": "minion"},
+                       {"type": "action.declare", "seat": 1, "action": "political", "minion": "Catalina Vega"},
+                       {"type": "action.pass", "seat": 1}, {"type": "block.pass", "seat": 2},
+                       {"type": "action.result", "outcome": "success"}]
+    open_game(page := phone, live_server, live_app, events)
+    expect(page.locator(".rec-vote-panel, .rec-votes").first).to_be_visible()
+    line(page, "2 oust")
+    expect(page.locator(f"{DECK} .rec-over")).to_be_visible()
+    expect(page.locator(f"{DECK} button")).to_have_count(0)
+    expect(page.locator(f"{DECK} .rec-chip")).to_have_count(0)
+
+
+def test_a_game_over_by_time_shows_the_half_points_and_its_one_step(phone, live_server, live_app):
+    events = BEFORE + [{"type": "turn.start", "seat": 1}, {"type": "oust", "seat": 2},
+                       {"type": "phase", "seat": 1, "phase": "minion"}, {"type": "time.call"}]
+    open_game(page := phone, live_server, live_app, events)
+    over = page.locator(f"{DECK} .rec-over")
+    expect(over.locator(".rec-over-vp")).to_have_text(["1½ VP", "0 VP", "½ VP", "½ VP", "½ VP"])
+    expect(over.get_by_role("button")).to_have_text(["Game over — score this table"])
