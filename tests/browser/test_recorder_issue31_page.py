@@ -91,3 +91,40 @@ def test_a_game_over_by_time_shows_the_half_points_and_its_one_step(phone, live_
     over = page.locator(f"{DECK} .rec-over")
     expect(over.locator(".rec-over-vp")).to_have_text(["1½ VP", "0 VP", "½ VP", "½ VP", "½ VP"])
     expect(over.get_by_role("button")).to_have_text(["Game over — score this table"])
+
+
+# --- 2. the last log lines under the status line: a correction needs no scrolling ---------------
+
+def test_the_last_line_is_corrected_from_the_first_screen(phone, live_server, live_app, shot):
+    """Defect 9: the log began about 1.5 screens below the top of a 390 x 844 page. After an
+    entry, the control that corrects its line is on the first screen; the correction opens
+    there and is stored as an amend."""
+    page = phone
+    gid = open_game(page, live_server, live_app, BEFORE)
+    line(page, "2 start; 2 minion; 2 bleed Theo Bell =1")
+    last = len(BEFORE) + 3
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(last)
+    page.evaluate("window.scrollTo(0, 0)")
+    fix = page.locator(f"li[data-seq='{last}'] > .rec-sum").first    # the first such control on the page
+    expect(fix).to_contain_text("Theo Bell bleeds Cid for 1")
+    expect(fix).to_be_in_viewport(ratio=1)
+    shot(page, "recorder-390-last-lines", full_page=False)
+    fix.click()
+    form = page.locator(FORM)
+    expect(form.locator(".rec-ask-title")).to_contain_text(f"Correct #{last}")
+    expect(form.locator(".rec-ask-title")).to_be_in_viewport()
+    form.locator("[data-field=amount]").get_by_role("button", name="2", exact=True).click()
+    shot(page, "recorder-390-last-line-correction", full_page=False)
+    form.get_by_role("button", name="Record the correction").click()
+    expect(form).to_be_hidden()
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(fix).to_contain_text("Theo Bell bleeds Cid for 2")
+    expect(fix).to_be_in_viewport(ratio=1)
+    got = stored(live_app, gid)[-1]
+    assert (got["type"], got["target"], got["fields"]) == ("amend", last, {"amount": 2})
+    # Undo takes the correction back, then the entry: its lines leave the strip
+    page.locator("#rec-undo").click()
+    expect(fix).to_contain_text("Theo Bell bleeds Cid for 1")
+    page.locator("#rec-undo").click()
+    expect(page.locator("#rec-recent-list li")).to_have_count(2)
+    expect(page.locator("#rec-recent-list li").first).to_have_attribute("data-seq", str(len(BEFORE)))
