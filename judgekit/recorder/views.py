@@ -251,6 +251,7 @@ def api_parse(game_id: int):
                                  last if isinstance(last, int) else None)
     if isinstance(parsed, notation.ParseError):
         raise ApiError(400, parsed.message, field="line", statement=parsed.statement)
+    parsed = notation.split_card_words(parsed, cards().library)   # "+Card free words"
     from judgekit.recorder.events import validate_batch
     checked = validate_batch(parsed, len(game["seats"]), cards())
     if not isinstance(checked, list):

@@ -128,3 +128,72 @@ def test_the_last_line_is_corrected_from_the_first_screen(phone, live_server, li
     page.locator("#rec-undo").click()
     expect(page.locator("#rec-recent-list li")).to_have_count(2)
     expect(page.locator("#rec-recent-list li").first).to_have_attribute("data-seq", str(len(BEFORE)))
+
+
+# --- 3. defect 10: chips that record at once apart from chips that open more ---------------------
+
+def _groups_apart(group, record_count):
+    """The chips of `group` that record (✓, marked is-record) are its own; those that open a
+    form are in a group of their own inside it, unmarked."""
+    ones = group.locator(":scope > .rec-chip")
+    opens = group.locator(":scope > .rec-chips[role=group] .rec-chip")
+    expect(ones).to_have_count(record_count)
+    for k in range(record_count):
+        expect(ones.nth(k)).to_have_class(re.compile(r"\bis-record\b"))
+        expect(ones.nth(k)).to_have_text(re.compile(r"✓"))
+    expect(opens.first).to_be_visible()
+    for k in range(opens.count()):
+        expect(opens.nth(k)).not_to_have_class(re.compile(r"\bis-record\b"))
+        expect(opens.nth(k)).not_to_have_text(re.compile(r"✓"))
+    return ones, opens
+
+
+def test_one_tap_chips_are_a_group_apart_from_chips_that_open_a_form(phone, live_server, live_app, shot):
+    page = phone
+    open_game(page, live_server, live_app, BEFORE + [{"type": "turn.start", "seat": 2},
+                                                     {"type": "phase", "seat": 2, "phase": "minion"}])
+    page.locator(DECK).get_by_role("button", name="Theo Bell", exact=True).click()
+    what = page.locator(f"{FORM} [data-field=action] .rec-field-chips")
+    ones, opens = _groups_apart(what, 7)
+    expect(ones).to_have_text([re.compile(r"^Bleed \d+ → Cid ✓"), "Hunt ✓", "Leave torpor ✓", "Rescue ✓",
+                               "Diablerie ✓", "Anarch ✓", "Other ✓"])
+    expect(opens).to_have_text(["Political…", "Action card…", "Equip…", "Recruit…", "Employ…"])
+    expect(what.locator(":scope > .rec-chips[role=group]")).to_have_attribute("aria-label", re.compile("Opens more"))
+    page.evaluate("() => document.querySelector('#rec-ask [data-field=action]').scrollIntoView()")
+    shot(page, "recorder-390-action-chips-apart", full_page=False)
+    # a tap on an opening chip records nothing: it chooses, the form stays
+    before = page.locator("#rec-log li[data-seq]").count()
+    opens.first.click()
+    expect(page.locator(FORM)).to_be_visible()
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(before)
+
+
+def test_a_strike_rows_opening_chips_are_a_group_of_their_own(phone, live_server, live_app):
+    page = phone
+    open_game(page, live_server, live_app, BEFORE + [
+        {"type": "turn.start", "seat": 2}, {"type": "phase", "seat": 2, "phase": "minion"},
+        {"type": "action.declare", "seat": 2, "action": "hunt", "minion": "Theo Bell"},
+        {"type": "action.pass", "seat": 2}, {"type": "block.declare", "seat": 3, "minion": "Cardano"},
+        {"type": "block.result", "blocked": True}])
+    row = page.locator(f"{DECK} .rec-step-row", has=page.locator(".rec-chip", has_text="Dodge ✓"))
+    groups = row.locator(":scope > .rec-chips[role=group]")
+    expect(groups).to_have_count(2)
+    expect(groups.nth(0).locator(".rec-chip")).to_have_text(["Hand strike · 1 ✓", "Dodge ✓", "Combat ends ✓"])
+    expect(groups.nth(0).locator(".rec-chip:not(.is-record)")).to_have_count(0)
+    expect(groups.nth(1)).to_have_attribute("aria-label", "opens a form:")
+    expect(groups.nth(1).locator(".rec-chip")).to_have_text(["With a card…"])
+    expect(groups.nth(1).locator(".rec-chip.is-record")).to_have_count(0)
+
+
+# --- 3. defect 11: a three-letter start of a name heard at the table is suggested ---------------
+
+def test_three_letters_of_a_minion_at_the_table_bring_it_up_in_quick_entry(phone, live_server, live_app):
+    page = phone
+    open_game(page, live_server, live_app, BEFORE + [{"type": "turn.start", "seat": 2},
+                                                     {"type": "phase", "seat": 2, "phase": "minion"}])
+    page.locator("#rec-input").click()
+    page.keyboard.type("2 hunt The")
+    expect(page.locator("#rec-suggest [role=option]").first).to_have_text("Theo Bell")
+    page.locator("#rec-input").fill("")
+    page.keyboard.type("5 vote 2 for Bec")                       # Beckett, seat 5's, seen on the board
+    expect(page.locator("#rec-suggest [role=option]").first).to_have_text("Beckett")
