@@ -124,7 +124,7 @@
       if (base.type === "block.declare" || base.type === "minion.in") { spec.record = "minion"; spec.focus = "minion"; }
       if (base.type === "strike") return prefill(strikeForm(base.seat, title, done), base);
       if (base.type === "vote") return prefill(voteForm(base.seat, {title: title, done: done}), base);
-      if (base.type === "action.declare") return actionForm(base.seat, base.minion, {title: title, done: done, base: base});
+      if (base.type === "action.declare") return actionForm(base.seat, base.minion, {title: title, done: done, base: base, noLock: true});
       if (base.type === "transfer") return prefill(transferForm(base.seat, title, done), base);
       if (base.type === "referendum.terms") return prefill(termsForm(base.seat, title, done), base);
       if (base.type === "card.play" || base.type === "reaction") {
@@ -176,6 +176,11 @@
         base: {type: "action.declare", seat: seat},
         required: ["minion", "action"], record: "action", done: opts.done,
         hint: actionHint,
+        // the minion locked as if to act, no action named (yet): a `minion.lock`, one tap
+        extra: opts.noLock ? [] : [["Locked, no action named ✓", function (ctl) {
+          if (!ctl.get("minion")) { ctx.say("Choose the minion that was locked first."); return; }
+          record("lock:" + seatOf(ctl), [{type: "minion.lock", seat: +seatOf(ctl), minion: ctl.get("minion")}]);
+        }]],
         fields: [
           field("seat", seat, {label: "Who", change: function (v, ctl) { if (!ctl.values["auto:target_seat"]) return; ctl.values.target_seat = ""; preset(ctl); }}),
           field("minion", minion, {change: function (v, ctl) { preset(ctl); }}),
@@ -305,7 +310,7 @@
               if (current() !== c) return;
               var cf = got[v];
               if (cf && cf.action && acting() === seatOf(c) && type === "card.play") {   // an action card: declared as an action
-                actionForm(seatOf(c), null, {card: v, action: cf.action});
+                actionForm(seatOf(c), null, {card: v, action: cf.action, noLock: true});
                 return;
               }
               if (cf && (cf.types || []).indexOf("Reaction") >= 0) {

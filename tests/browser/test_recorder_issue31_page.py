@@ -197,3 +197,68 @@ def test_three_letters_of_a_minion_at_the_table_bring_it_up_in_quick_entry(phone
     page.locator("#rec-input").fill("")
     page.keyboard.type("5 vote 2 for Bec")                       # Beckett, seat 5's, seen on the board
     expect(page.locator("#rec-suggest [role=option]").first).to_have_text("Beckett")
+
+
+# --- 4. a minion locked with no action named, from the acting seat's row ------------------------
+
+def test_a_lock_with_no_action_named_takes_two_taps_and_any_blocks_after_it_is_reported(phone, live_server, live_app, shot):
+    page = phone
+    page.add_init_script("""window.__taps = 0;
+      document.addEventListener("click", function (e) { if (e.isTrusted) window.__taps++; }, true);""")
+    gid = open_game(page, live_server, live_app, BEFORE + [{"type": "turn.start", "seat": 2},
+                                                           {"type": "phase", "seat": 2, "phase": "minion"}])
+    n = len(BEFORE) + 2
+    page.evaluate("window.__taps = 0")
+    row = page.locator(f"{DECK} .rec-step-row", has=page.get_by_role("button", name="Bruno declares an action…"))
+    row.get_by_role("button", name="Theo Bell", exact=True).click()                  # 1: the minion
+    lock = page.locator(FORM).get_by_role("button", name="Locked, no action named ✓")
+    expect(lock).to_be_visible()
+    lock.scroll_into_view_if_needed()
+    shot(page, "recorder-390-lock-button", full_page=False)
+    lock.click()                                                                    # 2: locked
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(n + 1)
+    assert page.evaluate("window.__taps") == 2
+    got = stored(live_app, gid)[-1]
+    assert (got["type"], got["seat"], got["minion"]) == ("minion.lock", 2, "Theo Bell")
+    # then "any blocks?" with no action named: one tap, recorded as said and reported
+    ask = page.locator(DECK).get_by_role("button", name="Bruno (seat 2): “any blocks?” with no action named")
+    expect(ask).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "recorder-390-locked-no-action", full_page=False)
+    ask.click()
+    expect(page.locator(f"#rec-log li[data-seq='{n + 2}'] [data-code='action-not-announced']")).to_have_count(1)
+    assert [e["type"] for e in stored(live_app, gid)[-2:]] == ["minion.lock", "action.pass"]
+
+
+# --- 5. a Deflection through "A card…" from the acting seat's row asks for the new target --------
+
+def test_a_deflection_from_the_acting_seats_card_row_is_the_targets_and_asks_the_new_target(phone, live_server, live_app, shot):
+    """No seat tapped: "Other card…" in Ana's row, Deflection; it becomes Bruno's play (the
+    target of the bleed) and asks for the new target's seat, whose chip records it."""
+    page = phone
+    bleed = BEFORE + [{"type": "turn.start", "seat": 1}, {"type": "phase", "seat": 1, "phase": "minion"},
+                      {"type": "action.declare", "seat": 1, "action": "bleed", "minion": "Catalina Vega", "amount": 2},
+                      {"type": "action.pass", "seat": 1}]
+    gid = open_game(page, live_server, live_app, bleed)
+    expect(page.locator(".rec-seat.is-chosen")).to_have_count(0)
+    row = page.locator(f"{DECK} .rec-card-row")
+    expect(row.locator(".rec-chips-label")).to_have_text("Ana plays")
+    row.get_by_role("button", name=re.compile(r"^(Other|A) card…$")).click()
+    form = page.locator(FORM)
+    page.keyboard.type("Deflec")
+    form.locator("[role=option]", has_text="Deflection").first.click()
+    new_target = form.locator("[data-field=target_seat]")
+    expect(new_target.locator(".rec-field-label")).to_have_text("New target")
+    expect(form.locator("[data-field=seat] .rec-chip.is-on")).to_have_text("Bruno")   # the target plays it
+    expect(new_target.locator(".rec-chip")).to_have_text(["Cid", "Dee", "Eve"])        # not Ana, not Bruno
+    expect(form.locator("[data-field=target]")).to_be_hidden()
+    form.locator("[data-field=discipline]").get_by_role("button", name=re.compile(r"^dom")).click()
+    form.locator("[data-field=minion]").get_by_role("button", name="Theo Bell").click()
+    expect(new_target.locator(".rec-chip")).to_have_text(["Cid ✓", "Dee ✓", "Eve ✓"])
+    form.scroll_into_view_if_needed()
+    shot(page, "recorder-390-deflection-from-acting-row", full_page=False)
+    new_target.get_by_role("button", name="Cid ✓").click()
+    expect(form).to_be_hidden()
+    got = stored(live_app, gid)[-1]
+    assert (got["type"], got["seat"], got["card"], got["target_seat"]) == ("reaction", 2, "Deflection", 3)
+    expect(page.locator("#rec-center")).to_contain_text("Cid")
