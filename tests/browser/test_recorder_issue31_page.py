@@ -67,6 +67,8 @@ def test_a_fresh_game_ended_by_a_typed_oust_shows_the_result_and_no_action_butto
     expect(page.locator("#rec-banner")).to_contain_text("This game is over")
     page.evaluate("() => document.getElementById('rec-status').scrollIntoView()")
     shot(page, "recorder-390-game-over-result", full_page=False)
+    from test_accessibility import axe_violations
+    assert axe_violations(page) == [], "the Game over step"
     assert [(e["type"], e.get("seat")) for e in stored(live_app, gid)][-1] == ("oust", 2)
 
 
@@ -115,6 +117,8 @@ def test_the_last_line_is_corrected_from_the_first_screen(phone, live_server, li
     expect(form.locator(".rec-ask-title")).to_be_in_viewport()
     form.locator("[data-field=amount]").get_by_role("button", name="2", exact=True).click()
     shot(page, "recorder-390-last-line-correction", full_page=False)
+    from test_accessibility import axe_violations
+    assert axe_violations(page) == [], "a last line being corrected"
     form.get_by_role("button", name="Record the correction").click()
     expect(form).to_be_hidden()
     page.evaluate("window.scrollTo(0, 0)")
