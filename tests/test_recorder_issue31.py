@@ -62,6 +62,24 @@ def test_unknown_controller_reports_no_stealth_finding():
     assert [f["code"] for f in run([T, rescue(actual_stealth=1, stealth=0)])] == ["misrepresented"]
 
 
+def test_a_lock_is_in_the_state_and_the_page_offers_any_blocks_with_no_action_named():
+    locked = [T, ev("minion.lock", 1, minion="Modius")]
+    st = state(locked)
+    assert st["lock"]["seat"] == 1 and st["lock"]["minion"] == "Modius"
+    first = st["next"][0]
+    assert first["event"] == {"type": "action.pass", "seat": 1}
+    assert "no action named" in first["label"]
+    assert st["status"].endswith("Modius locked, no action named yet")
+    assert any(s["event"]["type"] == "action.declare" for s in st["next"])   # naming it still offered
+    # the action named: the lock is a declaration, the step is gone
+    named = state(locked + [ev("action.declare", 1, action="hunt", minion="Modius")])
+    assert named["lock"] is None
+    assert not any("no action named" in s["label"] for s in named["next"])
+    # tapped: recorded as said, and reported
+    assert [f["code"] for f in run(locked + [first["event"]])] == ["action-not-announced"]
+    assert state([T])["lock"] is None
+
+
 def test_quick_entry_lock():
     assert notation.parse_line("1 lock Modius") == [{"seat": 1, "type": "minion.lock", "minion": "Modius"}]
     assert "lock" in notation.VERBS

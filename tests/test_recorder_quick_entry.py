@@ -127,3 +127,37 @@ def test_the_clock_endpoint_answers_null_for_a_practice_game(client):
     r = client.get(f"/api/games/{gid}/clock")
     assert r.status_code == 200 and r.get_json() == {"clock": None}
     assert client.get("/api/games/999999/clock").status_code == 404
+
+
+# --- defect 11: free words after a card name are not part of the name ---------------------------
+
+def parse(client, line):
+    gid = client.post("/api/games", json={"seats": ["Ana", "Bruno", "Cid", "Dee", "Eve"]}).get_json()["id"]
+    return client.post(f"/api/games/{gid}/parse", json={"line": line})
+
+
+@pytest.mark.parametrize("line", ['2 pol Lodin (Olaf Holte) +Kine Resources Contested "Hal 2, Ivy 2"',
+                                  "2 pol Lodin (Olaf Holte) +Kine Resources Contested Hal 2, Ivy 2"])
+def test_terms_after_a_political_card_are_its_terms_quoted_or_not(client, line):
+    r = parse(client, line)
+    assert r.status_code == 200, r.get_json()
+    [event] = r.get_json()["events"]
+    assert (event["card"], event["terms"]) == ("Kine Resources Contested", "Hal 2, Ivy 2")
+
+
+def test_free_words_after_a_card_are_the_entrys_text():
+    from judgekit.recorder.notation import parse_line, split_card_words
+    [event] = split_card_words(parse_line("1 +Villein said at once @Modius =2"), cards().library)
+    assert (event["card"], event["text"], event["target"], event["amount"]) == \
+        ("Villein", "said at once", "Modius", 2)
+    # a name that is a card keeps its words; one whose start is no card is left for the refusal
+    assert split_card_words(parse_line("1 +Govern the Unaligned"), cards().library)[0]["card"] == \
+        "Govern the Unaligned"
+    assert split_card_words(parse_line("1 +Vilein now"), cards().library)[0] == \
+        {"seat": 1, "type": "card.play", "card": "Vilein now"}
+
+
+def test_a_misspelt_card_with_words_after_it_is_still_refused_with_a_suggestion(client):
+    r = parse(client, "1 +Govern the Unalined now")
+    assert r.status_code == 422
+    assert "Govern the Unaligned" in r.get_json()["message"]

@@ -108,6 +108,35 @@ def parse_line(line: str, n_seats: int = 5, last_seq: int | None = None) -> list
     return out
 
 
+def split_card_words(events: list[dict[str, Any]], library) -> list[dict[str, Any]]:
+    """Free words typed after a card name without quotes (`2 pol Lodin +Kine Resources
+    Contested Hal 2, Ivy 2`): the notation runs a name on to the next mark, so the card
+    would be "Kine Resources Contested Hal 2, Ivy 2", which no card is. When the whole name
+    is no library card (`library(name)` is None) but its first words are (the longest such
+    start), the card is those words and the rest is free words: a political action's
+    `terms` when none were given, else the entry's `text`. Other events are returned as
+    they are."""
+    out = []
+    for e in events:
+        name = e.get("card")
+        if not isinstance(name, str) or library(name) is not None:
+            out.append(e)
+            continue
+        words = name.split()
+        for cut in range(len(words) - 1, 0, -1):
+            if library(" ".join(words[:cut])) is None:
+                continue
+            rest = " ".join(words[cut:])
+            e = dict(e, card=" ".join(words[:cut]))
+            if e.get("type") == "action.declare" and e.get("action") == "political" and not e.get("terms"):
+                e["terms"] = rest
+            else:
+                e["text"] = f"{e['text']} {rest}" if e.get("text") else rest
+            break
+        out.append(e)
+    return out
+
+
 def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str, Any] | str:
     seat = None
     if toks and DIGITS.fullmatch(toks[0]):

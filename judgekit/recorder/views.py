@@ -23,6 +23,7 @@ from judgekit.recorder.cards import load_cards
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.tournament.penalties import extensions
+from judgekit.tournament.scoring import derive_vp
 from judgekit.views import ApiError, get_db, json_body
 
 bp = Blueprint("recorder", __name__)
@@ -149,6 +150,23 @@ def write_events(game_id: int, payload) -> store.Appended:
     return result
 
 
+def scored(state: dict, seats: list[str]) -> dict:
+    """The state with the table's result once the game is over: `game_over.score`, one
+    entry per seat — `vp` as the tournament scores the outcome (`scoring.derive_vp`: an
+    oust gives the predator 1, the last player standing 1 more, a time-out ½ to each one
+    left) and `out` in words ("ousted", or null for a seat still in) — which the page's
+    "Game over" step shows. The state is not changed in place (an engine may keep it)."""
+    over = state.get("game_over")
+    if not over:
+        return state
+    vp = derive_vp(len(seats), state.get("outcome") or [])
+    score = [{"seat": k, "name": name, "vp": vp.vps[k - 1],
+              "out": (state["seats"][k - 1].get("out_words") or state["seats"][k - 1].get("out"))
+              if k <= len(state.get("seats") or []) else None}
+             for k, name in enumerate(seats, 1)]
+    return dict(state, game_over=dict(over, score=score))
+
+
 # --- JSON API ----------------------------------------------------------------------------
 
 @bp.post("/api/games")
@@ -194,11 +212,11 @@ def api_game(game_id: int):
     if after is None:   # the documented full shape, then what a delta also has
         for f in read.findings:
             f["url"] = findings.cite_url(f["cite"])
-        return _json([("game", read.game), ("state", read.state), ("events", _array(read.lines)),
+        return _json([("game", read.game), ("state", scored(read.state, game["seats"])), ("events", _array(read.lines)),
                       ("findings", read.findings), ("last_entry", read.last_entry),
                       ("last_seq", read.last_seq), ("etag", f'W/"{tag}"'), ("server_now", time.time())], etag=tag)
     return _json([("after", after), ("last_seq", read.last_seq), ("events", _array(read.lines)),
-                  ("changed", _array(read.changed)), ("state", read.state), ("findings", read.findings),
+                  ("changed", _array(read.changed)), ("state", scored(read.state, game["seats"])), ("findings", read.findings),
                   ("last_entry", read.last_entry), ("etag", f'W/"{tag}"'), ("server_now", time.time())], etag=tag)
 
 
@@ -211,8 +229,9 @@ def api_append(game_id: int):
     if isinstance(payload, dict) and "events" in payload and "type" not in payload:
         payload = payload["events"]
     result = write_events(game_id, payload)
+    seats = store.get_game(get_db(), game_id)["seats"]
     body = {"events": result.events, "new": result.new, "findings": result.findings,
-            "state": result.state, "server_now": time.time(), "changed": result.changed,
+            "state": scored(result.state, seats), "server_now": time.time(), "changed": result.changed,
             "last_seq": result.last_seq, "last_entry": result.last_entry, "etag": f'W/"{result.etag}"'}
     response = jsonify(body)
     response.status_code = 201 if result.new else 200
@@ -232,6 +251,7 @@ def api_parse(game_id: int):
                                  last if isinstance(last, int) else None)
     if isinstance(parsed, notation.ParseError):
         raise ApiError(400, parsed.message, field="line", statement=parsed.statement)
+    parsed = notation.split_card_words(parsed, cards().library)   # "+Card free words"
     from judgekit.recorder.events import validate_batch
     checked = validate_batch(parsed, len(game["seats"]), cards())
     if not isinstance(checked, list):

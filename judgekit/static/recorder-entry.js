@@ -124,7 +124,7 @@
       if (base.type === "block.declare" || base.type === "minion.in") { spec.record = "minion"; spec.focus = "minion"; }
       if (base.type === "strike") return prefill(strikeForm(base.seat, title, done), base);
       if (base.type === "vote") return prefill(voteForm(base.seat, {title: title, done: done}), base);
-      if (base.type === "action.declare") return actionForm(base.seat, base.minion, {title: title, done: done, base: base});
+      if (base.type === "action.declare") return actionForm(base.seat, base.minion, {title: title, done: done, base: base, noLock: true});
       if (base.type === "transfer") return prefill(transferForm(base.seat, title, done), base);
       if (base.type === "referendum.terms") return prefill(termsForm(base.seat, title, done), base);
       if (base.type === "card.play" || base.type === "reaction") {
@@ -176,6 +176,11 @@
         base: {type: "action.declare", seat: seat},
         required: ["minion", "action"], record: "action", done: opts.done,
         hint: actionHint,
+        // the minion locked as if to act, no action named (yet): a `minion.lock`, one tap
+        extra: opts.noLock ? [] : [["Locked, no action named ✓", function (ctl) {
+          if (!ctl.get("minion")) { ctx.say("Choose the minion that was locked first."); return; }
+          record("lock:" + seatOf(ctl), [{type: "minion.lock", seat: +seatOf(ctl), minion: ctl.get("minion")}]);
+        }]],
         fields: [
           field("seat", seat, {label: "Who", change: function (v, ctl) { if (!ctl.values["auto:target_seat"]) return; ctl.values.target_seat = ""; preset(ctl); }}),
           field("minion", minion, {change: function (v, ctl) { preset(ctl); }}),
@@ -305,7 +310,7 @@
               if (current() !== c) return;
               var cf = got[v];
               if (cf && cf.action && acting() === seatOf(c) && type === "card.play") {   // an action card: declared as an action
-                actionForm(seatOf(c), null, {card: v, action: cf.action});
+                actionForm(seatOf(c), null, {card: v, action: cf.action, noLock: true});
                 return;
               }
               if (cf && (cf.types || []).indexOf("Reaction") >= 0) {
@@ -607,9 +612,35 @@
               {label: name(c) + " blocks with…", event: {type: "block.declare", seat: c}, ask: ["minion"], kind: "secondary", seat: c, chosen: true}]
         .concat(steps);
     }
+    function gameOverStep(s) {
+      // a game that has ended: its result and each seat's VP, the one step left (record the
+      // end, when it is not stored yet) — and nothing else: no action, vote or card row
+      var over = s.game_over || {words: "Game over", stored: true};
+      var box = el("section", {"class": "rec-over", "aria-labelledby": "rec-over-h"});
+      // the status line above says how it ended ("Game over — one player left: Ana"): the
+      // step is the result
+      box.appendChild(el("h2", {id: "rec-over-h", "class": "rec-over-h"}, "Result: victory points"));
+      if (over.score) {
+        var list = el("ol", {"class": "rec-over-score", "aria-label": "Victory points"});
+        over.score.forEach(function (x) {
+          var li = el("li", {"data-seat": x.seat});
+          li.appendChild(el("span", {"class": "rec-over-name"}, x.name + " (seat " + x.seat + ")"));
+          if (x.out) li.appendChild(el("span", {"class": "rec-over-out"}, x.out));
+          li.appendChild(el("b", {"class": "rec-over-vp"}, fmtVp(x.vp) + " VP"));
+          list.appendChild(li);
+        });
+        box.appendChild(list);
+      }
+      (s.next || []).forEach(function (step) {
+        if (step.event.type === "game.end") box.appendChild(stepButton(step));
+      });
+      deck.appendChild(box);
+    }
+    function fmtVp(v) { return v % 1 ? (Math.floor(v) || "") + "½" : String(v); }
     function renderDeck(s) {
       deck.textContent = "";
       if (!s) return;
+      if (s.game_over || s.finished) { gameOverStep(s); return; }
       var steps = extraSteps(s, (s.next || []).map(ctx.forChosen));
       var voteShown = false;
       steps.forEach(function (step) {

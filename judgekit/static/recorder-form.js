@@ -295,9 +295,13 @@
         if (isRecord && !recordsHere) later.push(c); else box.appendChild(c);
       });
       if (later.length && box.childNodes.length) {
-        box.appendChild(el("span", {"class": "rec-chips-divider", role: "separator"}, "with a card, then Record:"));
-      }
-      later.forEach(function (c) { box.appendChild(c); });
+        // a group of their own, named for what they do: they open more, they record nothing
+        var apart = el("div", {"class": "rec-chips rec-chips-opens", role: "group",
+                               "aria-label": "Opens more (with a card, then Record)"});
+        apart.appendChild(el("span", {"class": "rec-chips-divider"}, "with a card, then Record:"));
+        later.forEach(function (c) { apart.appendChild(c); });
+        box.appendChild(apart);
+      } else later.forEach(function (c) { box.appendChild(c); });
       if (inputEl && inputEl.hidden) {
         box.appendChild(F.chip(f.kind === "number" ? "other…" : "other…", function () { reveal(ctl, f.name); },
                                {extra: "is-more", title: "Type another"}));

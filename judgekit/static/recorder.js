@@ -78,6 +78,7 @@
     $("rec-status").textContent = st.status || "";
     renderNext(st);
     if (seqs) updateLog(seqs); else renderLog();
+    renderRecent();
     tick();
     var over = st.game_over || (st.finished ? {words: "Game over", stored: true} : null);
     readOnly(over);
@@ -349,6 +350,36 @@
       li.appendChild(box);
     });
     return li;
+  }
+  var RECENT = 2;   // the log lines shown under the status line
+  function renderRecent() {
+    // the last lines standing (not taken back, not corrections: a corrected line shows as
+    // corrected), newest first, each a button that opens its correction right there
+    var list = $("rec-recent-list"), shown = [];
+    for (var i = view.events.length - 1; i >= 0 && shown.length < RECENT; i--) {
+      var e = view.events[i];
+      if (e && !e.retracted && e.type !== "amend" && e.type !== "retract") shown.push(e);
+    }
+    var open = list.querySelector("#rec-ask"), openLi = open && open.parentNode;
+    var openSeq = openLi ? +openLi.dataset.seq : null;
+    list.textContent = "";
+    shown.forEach(function (e) {
+      var li = el("li", {"data-seq": e.seq, "class": e.amended_by && e.amended_by.length ? "is-amended" : ""});
+      var sum = el("button", {type: "button", "class": "rec-sum", title: "Tap to correct this line"});
+      sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
+      var text = el("span", {"class": "rec-recent-text"});
+      text.appendChild(summaryNode(e));
+      sum.appendChild(text);
+      var n = (e.findings || []).length;
+      if (n) sum.appendChild(el("span", {"class": "rec-recent-f"}, " ⚠ " + n + (n > 1 ? " findings" : " finding")));
+      sum.appendChild(el("span", {"class": "rec-recent-edit", "aria-hidden": "true"}, "✎"));
+      sum.addEventListener("click", function () { entry.amend(game.line(e.seq) || e, li); });
+      li.appendChild(sum);
+      if (open && openSeq === e.seq) li.appendChild(open);   // a correction being made stays open
+      list.appendChild(li);
+    });
+    if (open && !open.parentNode) entry.close();   // its line left the strip: the form goes home
+    $("rec-recent").hidden = !shown.length;
   }
   function renderLog() {
     // the whole log, newest first (a first load)

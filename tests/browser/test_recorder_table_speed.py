@@ -130,6 +130,15 @@ def same(expected, got):
     return all(got.get(k) == v for k, v in expected.items())
 
 
+def naming_figures(rows):
+    """(naming, heard_typed) of (declaration, taps, typed) rows: the taps of the declarations
+    that name a card, a minion or a vote, and the characters typed in declarations whose
+    names were all heard at the table before (beyond the free words said, such as terms)."""
+    naming = [t for d, t, _ in rows if d.names or any(e["type"] == "vote" for e in d.events)]
+    heard_typed = sum(max(0, typed - len(d.words)) for d, _, typed in rows if d.names and not d.new)
+    return naming, heard_typed
+
+
 def test_the_reference_turn_meets_the_tap_targets(phone, live_server, live_app, shot):
     page = phone
     gid = new_game(live_app, BEFORE)
@@ -164,6 +173,10 @@ def test_the_reference_turn_meets_the_tap_targets(phone, live_server, live_app, 
     print(f"declarations {len(taps)}, taps {sum(taps)}, median {statistics.median(taps)}, "
           f"max {max(taps)}, typed {sum(x for _, _, x in figures)} "
           f"(names new at the table: {', '.join(n for d in TURN for n in d.new)})")
+    naming, heard_typed = naming_figures(figures)
+    print(f"naming a card, a minion or a vote: {len(naming)}, median {statistics.median(naming)}, "
+          f"max {max(naming)}; characters typed for names already heard: {heard_typed}")
+    assert heard_typed == 0
     assert statistics.median(taps) <= 2
     assert max(taps) <= 4, [(d.key, t) for d, t, _ in figures if t > 4]
     for d, t, typed in figures:
@@ -697,6 +710,9 @@ def test_the_second_reference_sequence_meets_the_tap_targets(phone, live_server,
           f"naming a card, a minion or a vote: {len(naming)}, median {statistics.median(naming)}, max {max(naming)}; "
           f"typed {sum(x for _, _, x, _ in figures)} (names new at the table: "
           f"{', '.join(n for d in B.TURNS for n in d.new)})")
+    _, heard_typed = naming_figures([(d, t, typed) for d, t, typed, _ in figures])
+    print(f"characters typed for names already heard: {heard_typed}")
+    assert heard_typed == 0
     assert statistics.median(taps) <= 2
     assert statistics.median(naming) <= 2
     assert max(naming) <= 4, [(d.key, t) for d, t, _, _ in figures if t > 4]

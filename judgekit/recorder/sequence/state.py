@@ -50,6 +50,8 @@ class StateMixin:
             if a is not None and not a.resolved else None,
             "last_action": a.to_dict(self.names) if a is not None and a.resolved else None,
             "combat": combat,
+            # a minion locked with no action named yet (`minion.lock`): {"seq", "seat", "minion"}
+            "lock": dict(self.lock) if self.lock is not None else None,
             "open_windows": [w for w, _ in self.open],
             "talk_stop": bool(self.talk_stop),
             "edge": self.edge,
@@ -119,6 +121,8 @@ class StateMixin:
         line = f"Turn {self.turn_no}, {who}: {words.window_words(PHASES[self.pos])}"
         a = self.action
         if a is None or a.resolved:
+            if self.lock is not None and self.lock["seat"] == self.turn_seat:
+                line += f" — {self.lock['minion'] or 'a minion'} locked, no action named yet"
             return line
         line += f" — {a.words(self.names)}"
         if not a.actor_passed and not a.polling:

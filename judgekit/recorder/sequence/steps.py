@@ -63,6 +63,12 @@ def next_steps(eng) -> list[dict[str, Any]]:
     if a is not None and not a.resolved:
         _action_steps(eng, a, add)
         return steps
+    lock = eng.lock
+    if lock is not None and lock["seat"] == actor:
+        # locked, no action named: what the action is comes next; "any blocks?" said now is
+        # recorded as it was said (and reported: action-not-announced)
+        add(f"{eng.who(actor)}: “any blocks?” with no action named", {"type": "action.pass", "seat": actor},
+            kind="secondary")
     if eng.pos <= RANK["minion"]:
         add(f"{eng.names[actor - 1]} declares an action…", {"type": "action.declare", "seat": actor},
             ask=["action", "minion", "amount", "target_seat"], for_seat="{name} declares an action…")
