@@ -35,3 +35,19 @@ def short(value: str | None, tz: tzinfo | None = None, *, date: bool = False) ->
     day = f"{DAYS[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {when.year}" if date \
         else DAYS[when.weekday()]
     return f"{day} {when:%H:%M}"
+
+
+def to_epoch(value) -> float | None:
+    """Seconds since the epoch of a stored time (ISO 8601, "Z" or an offset; naive means
+    UTC) or of a number already in seconds; None for nothing or text that is no time."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    try:
+        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()

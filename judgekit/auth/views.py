@@ -33,7 +33,7 @@ from judgekit.auth import store as auth_store
 from judgekit.auth.codes import MAX_NAME, clean_name
 from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.db import transaction
-from judgekit.recorder.clock import to_epoch
+from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
 from judgekit.tournament.store.result_guard import clean_client_id
 from judgekit.views import ApiError, get_db, json_body, json_object, wants_json

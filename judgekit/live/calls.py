@@ -28,7 +28,7 @@ from judgekit.db import transaction
 from judgekit.errors import parse_int
 from judgekit.inputs import visible_text
 from judgekit.live import journal
-from judgekit.recorder.clock import to_epoch
+from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
 
 T_CALLS = "judge_calls"

@@ -15,7 +15,7 @@ from typing import Any
 
 from judgekit.live import calls as calls_mod
 from judgekit.live import journal, messages
-from judgekit.recorder.clock import to_epoch
+from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import extensions
 from judgekit.tournament.penalties import store as pstore

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
+from judgekit.timetext import to_epoch
+
 EXTENSION_CAP_MIN = 10
 MAX_EXTENSION_MIN = 60  # the most one extension may add (past the cap: major disruption, HJ's leave)
 MIN_ROUND_MIN = 120
@@ -45,20 +47,6 @@ def suggest_extension(judge_minutes: float) -> tuple[int, int]:
 def over_cap(total_minutes: float) -> bool:
     """Whether a table's stacked extensions exceed the per-round cap."""
     return total_minutes > EXTENSION_CAP_MIN
-
-
-def to_epoch(value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    try:
-        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.timestamp()
 
 
 def now_iso() -> str:

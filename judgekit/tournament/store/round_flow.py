@@ -6,7 +6,7 @@ from typing import Any
 
 from judgekit.db import transaction
 from judgekit.live import journal
-from judgekit.recorder.clock import to_epoch
+from judgekit.timetext import to_epoch
 from judgekit.tournament import seating as seating_mod
 from judgekit.tournament.scoring import TABLE_SIZES
 from judgekit.tournament.store import base
