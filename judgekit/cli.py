@@ -57,7 +57,12 @@ def make_app(ctx: click.Context, quiet: bool = False):
         if not quiet:
             click.echo(f"judgekit: {message}", err=True)
 
-    return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
+    from judgekit.db import SchemaError
+
+    try:
+        return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
+    except SchemaError as exc:
+        raise Fail(str(exc))
 
 
 @main.command()
@@ -121,13 +126,15 @@ def _stop(signum, frame) -> None:
 @click.pass_context
 def build(ctx: click.Context, force: bool) -> None:
     """Create the database and (re)build the search index from content/."""
-    from judgekit.db import migrate, open_db
+    from judgekit.db import SchemaError, migrate, open_db
     from judgekit.rules.service import RulesService
 
     instance = paths.instance_dir(ctx.obj["instance"])
     db = open_db(instance / "judgekit.db")
     try:
         migrate(db)
+    except SchemaError as exc:
+        raise Fail(str(exc))
     finally:
         db.close()
     started = time.perf_counter()
@@ -257,10 +264,14 @@ def publish(ctx: click.Context, target: str, base: str) -> None:
 
 
 def _open_migrated(ctx: click.Context):
-    from judgekit.db import migrate, open_db
+    from judgekit.db import SchemaError, migrate, open_db
 
     db = open_db(paths.instance_dir(ctx.obj["instance"]) / "judgekit.db")
-    migrate(db)
+    try:
+        migrate(db)
+    except SchemaError as exc:
+        db.close()
+        raise Fail(str(exc))
     return db
 
 

@@ -186,16 +186,20 @@ def migrate(db: sqlite_utils.Database) -> dict[str, list[int]]:
 
 
 def statements(sql: str) -> list[str]:
-    """`sql` cut into complete statements (semicolons inside strings are kept)."""
+    """`sql` cut into complete statements (semicolons inside strings and comments are kept;
+    a piece that is only comments is dropped)."""
+    def code(text: str) -> str:   # without whole-line comments
+        return " ".join(line for line in text.splitlines() if not line.strip().startswith("--")).strip(" \t;")
+
     out, buf = [], ""
     for piece in sql.split(";"):
         buf += piece + ";"
         if sqlite3.complete_statement(buf):
-            if buf.strip(" \n\t;"):
+            if code(buf):
                 out.append(buf.strip())
             buf = ""
-    if buf.strip(" \n\t;"):
-        raise SchemaError(f"an incomplete SQL statement: {buf.strip()[:80]}")
+    if code(buf):
+        raise SchemaError(f"an incomplete SQL statement: {code(buf)[:80]}")
     return out
 
 

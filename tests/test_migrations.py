@@ -211,7 +211,26 @@ def test_a_database_from_a_newer_release_is_refused(tmp_path):
     db.close()
 
 
+def test_the_command_line_refuses_a_newer_database_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from judgekit.cli import main
+    db = open_db(tmp_path / "judgekit.db")
+    migrate(db)
+    db.execute("INSERT INTO schema_migrations VALUES ('live', 7, 'from the future', 'x')")
+    db.close()
+    for command in (["build"], ["demo"], ["serve", "--port", "1"]):
+        r = CliRunner().invoke(main, ["--instance", str(tmp_path), *command])
+        assert r.exit_code == 1, (command, r.output)
+        assert r.stderr.strip().splitlines() == [
+            "judgekit: the database was made by a newer judgekit (live is at 7, this release knows 1): "
+            "run that release, or restore a copy made with this one"]
+
+
 def test_statements_are_cut_outside_strings_and_comments():
     sql = "CREATE TABLE a (x TEXT DEFAULT 'a;b'); -- it's a comment; with semicolons\nCREATE INDEX i ON a (x);"
     assert len(dbmod.statements(sql)) == 2
     assert dbmod.statements(sql)[0] == "CREATE TABLE a (x TEXT DEFAULT 'a;b');"
+    assert dbmod.statements("CREATE TABLE b (y);\n-- the end; nothing after\n") == ["CREATE TABLE b (y);"]
+    with pytest.raises(SchemaError, match="incomplete"):
+        dbmod.statements("CREATE TABLE c (z TEXT DEFAULT 'never closed)")
