@@ -12,6 +12,7 @@ from flask import Flask
 
 from judgekit import paths
 from judgekit.db import migrate, open_db
+from judgekit.logs import RequestLog
 
 __version__ = "0.1.0"
 
@@ -59,4 +60,5 @@ def create_app(config: dict[str, Any] | None = None,
         # work; everything else goes on to Flask (judgekit/rules/search_api.py)
         from judgekit.rules.search_api import SearchFastPath
         app.wsgi_app = SearchFastPath(app.wsgi_app, app.extensions["rules"])
+    app.wsgi_app = RequestLog(app.wsgi_app)  # outermost: a line per request with --verbose
     return app

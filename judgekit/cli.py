@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
+import threading
 import time
 
 import click
@@ -29,6 +31,9 @@ class Fail(click.ClickException):
 @click.pass_context
 def main(ctx: click.Context, instance: str | None) -> None:
     """judgekit — the judge's companion for VTES tournaments."""
+    from judgekit import logs
+
+    logs.configure()  # warnings and errors on stderr with their time (`serve --verbose`: requests)
     ctx.obj = {"instance": instance}
 
 
@@ -52,7 +57,12 @@ def make_app(ctx: click.Context, quiet: bool = False):
         if not quiet:
             click.echo(f"judgekit: {message}", err=True)
 
-    return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
+    from judgekit.db import SchemaError
+
+    try:
+        return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
+    except SchemaError as exc:
+        raise Fail(str(exc))
 
 
 @main.command()
@@ -61,14 +71,18 @@ def make_app(ctx: click.Context, quiet: bool = False):
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
 @click.option("--connections", default=None, type=click.IntRange(50, 10000),
               help="Most connections open at once (default 1000; live pages keep one each, no thread).")
+@click.option("--verbose", "-v", is_flag=True, help="Log one line per request (time, method, path, status).")
 @instance_option
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None) -> None:
-    """Start the app on a production WSGI server (waitress)."""
-    from judgekit import malloc
+def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None,
+          verbose: bool) -> None:
+    """Start the app on a production WSGI server (waitress). Ctrl-C stops it."""
+    from judgekit import logs, malloc
     from judgekit.live import serving
     from judgekit.netinfo import lan_addresses
 
+    if verbose:
+        logs.configure(verbose=True)
     malloc.tune()  # before any thread: sign-ins' scrypt blocks are given back (judgekit/malloc.py)
     started = time.perf_counter()
     app = make_app(ctx)
@@ -88,12 +102,22 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
     # waitress warns "Task queue depth is N" for every request that waits for a free thread:
     # under load, a log line per request (work for every request, and a flooded terminal)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    if threading.current_thread() is threading.main_thread():   # (signals reach the main thread only)
+        signal.signal(signal.SIGTERM, _stop)
     try:
         # live streams (the room display, judges' pages) are handed to a hub: no worker
         # thread each (judgekit/live/serving.py, docs/live.md)
         serving.serve(app, host=host, port=port, threads=threads, connections=connections)
     except OSError as exc:
         raise Fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    except KeyboardInterrupt:  # waitress ends its loop on Ctrl-C itself; this is a signal outside it
+        pass
+    click.echo("judgekit: stopped", err=True)  # Ctrl-C, or SIGTERM from a service manager
+
+
+def _stop(signum, frame) -> None:
+    """SIGTERM (a service manager's stop) ends `serve` as Ctrl-C does: quietly, exit 0."""
+    raise KeyboardInterrupt
 
 
 @main.command()
@@ -102,13 +126,15 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
 @click.pass_context
 def build(ctx: click.Context, force: bool) -> None:
     """Create the database and (re)build the search index from content/."""
-    from judgekit.db import migrate, open_db
+    from judgekit.db import SchemaError, migrate, open_db
     from judgekit.rules.service import RulesService
 
     instance = paths.instance_dir(ctx.obj["instance"])
     db = open_db(instance / "judgekit.db")
     try:
         migrate(db)
+    except SchemaError as exc:
+        raise Fail(str(exc))
     finally:
         db.close()
     started = time.perf_counter()
@@ -238,10 +264,14 @@ def publish(ctx: click.Context, target: str, base: str) -> None:
 
 
 def _open_migrated(ctx: click.Context):
-    from judgekit.db import migrate, open_db
+    from judgekit.db import SchemaError, migrate, open_db
 
     db = open_db(paths.instance_dir(ctx.obj["instance"]) / "judgekit.db")
-    migrate(db)
+    try:
+        migrate(db)
+    except SchemaError as exc:
+        db.close()
+        raise Fail(str(exc))
     return db
 
 

@@ -365,5 +365,5 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _crash(exc: Exception):  # pragma: no cover - the last line of defence
-        log.exception("unhandled error on %s %s", request.method, request.path)
+        log.exception("%s %s 500: unhandled %s", request.method, request.path, type(exc).__name__)
         return error_response(500, "Something went wrong on our side; nothing was changed.")

@@ -1,5 +1,10 @@
-"""Shared fixtures: a fresh app per test (own database), one search index per session."""
+"""Shared fixtures: one migrated template database and one search index per session; a
+fresh app per test on its own copy of the template; one shared app for tests that only read."""
 from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
 
 import pytest
 
@@ -16,13 +21,32 @@ def cheap_code_hashes():
         yield
 
 
+@pytest.fixture(scope="session")
+def template_db(tmp_path_factory):
+    """A database migrated once for the whole run; each test gets a copy of the file
+    (`copy_template`) instead of running the migrations again. Closing its only connection
+    checkpoints the WAL, so the one file is the whole database."""
+    from judgekit.db import migrate, open_db
+    path = tmp_path_factory.mktemp("template") / "judgekit.db"
+    d = open_db(path)
+    migrate(d)
+    d.close()
+    return path
+
+
+def copy_template(template, dest):
+    """A copy of the template database at `dest`, private as judgekit makes its own."""
+    shutil.copyfile(template, dest)
+    os.chmod(dest, 0o600)
+    return dest
+
+
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path, template_db):
     """A migrated database of its own (no app), for the store tests."""
     from judgekit.db import migrate, open_db
-    d = open_db(tmp_path / "test.db")
-    migrate(d)
-    migrate(d)  # idempotent
+    d = open_db(copy_template(template_db, tmp_path / "test.db"))
+    migrate(d)  # current already: reads the ledger only
     yield d
     d.close()
 
@@ -33,11 +57,47 @@ def shared_index(tmp_path_factory):
     return tmp_path_factory.mktemp("index")
 
 
+def _new_app(instance, template, index):
+    instance.mkdir(mode=0o700, parents=True)
+    copy_template(template, instance / "judgekit.db")
+    return create_app({"INSTANCE": instance, "INDEX_DIR": str(index), "TESTING": True})
+
+
 @pytest.fixture
-def app(tmp_path, shared_index):
-    app = create_app({"INSTANCE": tmp_path / "instance", "INDEX_DIR": str(shared_index),
-                      "TESTING": True})
-    yield app
+def app(request, tmp_path, shared_index, template_db):
+    """An app of its own (its instance folder and database); in a module marked
+    `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app."""
+    if request.node.get_closest_marker("shared_app"):
+        return request.getfixturevalue("read_only_app")
+    return _new_app(tmp_path / "instance", template_db, shared_index)
+
+
+@pytest.fixture(scope="session")
+def shared_app(tmp_path_factory, shared_index, template_db):
+    return _new_app(tmp_path_factory.mktemp("shared") / "instance", template_db, shared_index)
+
+
+def _stored_rows(path) -> int:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                             "AND name NOT IN ('schema_migrations', 'sqlite_sequence')")]
+        return sum(conn.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables)
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def read_only_app(shared_app):
+    """The session's one app, for a module whose tests only read (building an app costs
+    ~0.4 s, mostly Flask compiling its URL rules). A module opts in with
+    `pytestmark = pytest.mark.shared_app`. Checked after each test: the database is still empty and the
+    config unchanged; a test that writes must use its own `app`."""
+    config = dict(shared_app.config)
+    yield shared_app
+    assert dict(shared_app.config) == config, "a test changed the shared app's config: give it its own app"
+    assert _stored_rows(shared_app.config["DATABASE"]) == 0, \
+        "a test wrote to the shared app's database: give it its own app"
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ import pytest
 
 from tests.test_rules_search import load_queries
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parent
 CARD_QUERIES = ROOT / "search_cards"
 HELDOUT_CARDS = ROOT.parent / "bench" / "heldout_cards.tsv"   # written before any run, never tuned

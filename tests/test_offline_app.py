@@ -19,6 +19,8 @@ from judgekit.rules.corpus import load_corpus
 from judgekit.rules.search import WORD, analyze
 from judgekit.rules.synonyms import SYNONYMS
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "judgekit" / "static"
 TEMPLATES = ROOT / "judgekit" / "templates"

@@ -3,7 +3,7 @@ state before its declarations offers what the page's taps rely on: the answer to
 continue, the minions that came into play, a refused target that left the table."""
 from __future__ import annotations
 
-from recorder_helpers import cards, run, state
+from recorder_helpers import run, state
 import reference_turns_b as B
 
 

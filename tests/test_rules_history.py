@@ -9,6 +9,8 @@ from judgekit import paths
 from judgekit.rules.corpus import load_corpus
 from judgekit.rules.history import ChangeFinder, block_diffs, normalise
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def current():

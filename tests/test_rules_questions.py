@@ -13,6 +13,8 @@ from judgekit.rules.content_error import ContentError
 from judgekit.rules.questions import CARDS, parse_questions, unknown_keys
 from tests.test_rules_search import load_queries
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parent
 PHONE = ROOT / "search_phone"   # short questions typed in everyday words
 

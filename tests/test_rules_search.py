@@ -9,6 +9,8 @@ from click.testing import CliRunner
 
 from judgekit.cli import main as cli
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 QUERIES = Path(__file__).with_name("search_queries")
 QUESTIONS = Path(__file__).with_name("search_questions")
 

@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 
 def test_home_has_a_focused_search_box_and_both_tables_of_contents(client):
     html = client.get("/").get_data(as_text=True)

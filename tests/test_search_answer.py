@@ -8,6 +8,8 @@ import pytest
 from judgekit.rules.answer import WEAK_COVERAGE, split_questions
 from judgekit.rules.search import MAX_QUERY
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 
 @pytest.fixture
 def service(app):

@@ -12,26 +12,31 @@ from judgekit.rules.search import MAX_QUERY
 from judgekit.rules.search_api import SearchFastPath
 
 
+def front(app):
+    """What the app puts in front of Flask, inside its request log (`judgekit.logs.RequestLog`)."""
+    return app.wsgi_app.app
+
+
 @pytest.fixture
 def both(tmp_path, shared_index):
     """(fast, flask): the same instance served with the fast path and without it."""
     config = {"INSTANCE": tmp_path / "instance", "INDEX_DIR": str(shared_index), "TESTING": True}
     fast = create_app(config)
     slow = create_app({**config, "SEARCH_FAST_PATH": False})
-    assert isinstance(fast.wsgi_app, SearchFastPath) and not isinstance(slow.wsgi_app, SearchFastPath)
+    assert isinstance(front(fast), SearchFastPath) and not isinstance(front(slow), SearchFastPath)
     return fast, slow
 
 
 def flask_calls(app) -> list:
     """Count the requests the fast path passes on to Flask."""
     calls = []
-    inner = app.wsgi_app.app
+    inner = front(app).app
 
     def counting(environ, start_response):
         calls.append(environ["PATH_INFO"])
         return inner(environ, start_response)
 
-    app.wsgi_app.app = counting
+    front(app).app = counting
     return calls
 
 

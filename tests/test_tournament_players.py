@@ -55,19 +55,28 @@ def test_a_player_has_first_and_last_name_city_country_and_the_display_name(db):
 
 
 def test_the_migration_splits_names_stored_before_the_parts_existed(tmp_path):
+    """A database made before first and last names existed: adopting it splits the names
+    once (tests/test_migrations.py covers the rest of the adoption)."""
+    import sqlite3
+
     from judgekit.db import migrate, open_db
+    conn = sqlite3.connect(tmp_path / "old.db")
+    conn.executescript("""
+        CREATE TABLE tournaments (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+        CREATE TABLE tournament_players (id INTEGER PRIMARY KEY, tournament_id INTEGER, name TEXT,
+            vekn TEXT, checked_in INTEGER DEFAULT 1, dropped INTEGER DEFAULT 0);
+        INSERT INTO tournaments VALUES (1, 'Old');
+        INSERT INTO tournament_players (tournament_id, name, vekn) VALUES
+            (1, 'Jean-Pierre de la Tour', '100'), (1, 'Cher', NULL);
+    """)
+    conn.close()
     db = open_db(tmp_path / "old.db")
     migrate(db)
-    tid = store.create_tournament(db, {"name": "Old"})
-    db.execute("insert into tournament_players (tournament_id, name, vekn, checked_in, dropped) values "
-               "(?, 'Jean-Pierre de la Tour', '100', 1, 0), (?, 'Cher', null, 1, 0)", [tid, tid])
-    migrate(db)
-    rows = {p["name"]: (p["first_name"], p["last_name"]) for p in store.players(db, tid)}
+    rows = {p["name"]: (p["first_name"], p["last_name"]) for p in store.players(db, 1)}
     assert rows == {"Jean-Pierre de la Tour": ("Jean-Pierre", "de la Tour"), "Cher": ("Cher", "")}
-    migrate(db)  # idempotent: an edited split is not split again
     db.execute("update tournament_players set first_name = 'Jean-Pierre de', last_name = 'la Tour' where vekn = '100'")
-    migrate(db)
-    assert store.players(db, tid)[0]["first_name"] == "Jean-Pierre de"
+    migrate(db)  # once: an edited split is not split again
+    assert store.players(db, 1)[0]["first_name"] == "Jean-Pierre de"
     db.close()
 
 

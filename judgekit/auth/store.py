@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-import sqlite_utils
 
 from judgekit.auth import codes as codes_mod
 from judgekit.auth.roles import ROLES
@@ -25,22 +24,6 @@ T_TOKENS = "auth_tokens"
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def migrate(db: sqlite_utils.Database) -> None:
-    """Create the tables if they are missing (idempotent)."""
-    db[T_CODES].create({
-        "id": int, "tournament_id": int, "role": str, "code_hash": str, "generation": int,
-        "created_at": str,
-    }, pk="id", not_null={"tournament_id", "role", "code_hash"},
-        foreign_keys=[("tournament_id", "tournaments", "id")], if_not_exists=True)
-    db[T_CODES].create_index(["tournament_id", "role"], unique=True, if_not_exists=True)
-    db[T_TOKENS].create({
-        "id": int, "tournament_id": int, "role": str, "name": str, "token_hash": str,
-        "generation": int, "created_at": str, "revoked_at": str,
-    }, pk="id", not_null={"tournament_id", "role", "name", "token_hash"},
-        foreign_keys=[("tournament_id", "tournaments", "id")], if_not_exists=True)
-    db[T_TOKENS].create_index(["token_hash"], unique=True, if_not_exists=True)
 
 
 def _code_row(db, tournament_id: int, role: str) -> dict | None:

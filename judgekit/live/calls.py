@@ -22,7 +22,6 @@ from dataclasses import field as dc_field
 from datetime import datetime, timezone
 from typing import Any
 
-import sqlite_utils
 
 from judgekit.db import transaction
 from judgekit.errors import parse_int
@@ -44,25 +43,6 @@ MAX_NAME = 80
 WINDOW_S = 15 * 60
 PER_TABLE = 4
 PER_ORIGIN = 8
-
-
-def migrate(db: sqlite_utils.Database) -> None:
-    """Create the judge calls' tables if they are missing (idempotent)."""
-    db[T_CALLS].create({
-        "id": int, "tournament_id": int, "round": int, "table_no": int, "reason": str,
-        "opened_at": str, "client_id": str, "origin": str,
-    }, pk="id", not_null={"tournament_id", "round", "table_no", "opened_at"},
-        foreign_keys=[("tournament_id", "tournaments", "id")], if_not_exists=True)
-    db[T_CALLS].create_index(["tournament_id", "id"], if_not_exists=True)
-    db[T_CALLS].create_index(["tournament_id", "client_id"], unique=True, if_not_exists=True)
-    db[T_STEPS].create({
-        "id": int, "call_id": int, "kind": str, "judge": str, "note": str, "time": str, "by": str,
-        "bogus": int,
-    }, pk="id", not_null={"call_id", "kind", "time"}, foreign_keys=[("call_id", T_CALLS, "id")],
-        if_not_exists=True)
-    if "bogus" not in db[T_STEPS].columns_dict:   # a close that says nobody needed a judge
-        db[T_STEPS].add_column("bogus", int)
-    db[T_STEPS].create_index(["call_id", "id"], if_not_exists=True)
 
 
 @dataclass

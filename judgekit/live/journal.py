@@ -16,25 +16,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import sqlite_utils
 
 from judgekit.live.messages import KINDS
 
 T_EVENTS = "live_events"
-
-
-def migrate(db: sqlite_utils.Database) -> None:
-    """Create the journal (idempotent). AUTOINCREMENT: an id is never given twice, even if
-    old rows were ever removed, so a page's Last-Event-ID always means one message."""
-    db.execute(f"""CREATE TABLE IF NOT EXISTS {T_EVENTS} (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        tournament_id INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        subject TEXT,
-        data TEXT NOT NULL,
-        time REAL NOT NULL)""")
-    db.execute(f"CREATE INDEX IF NOT EXISTS live_events_tournament ON {T_EVENTS} (tournament_id, id)")
-    db.execute(f"CREATE INDEX IF NOT EXISTS live_events_subject ON {T_EVENTS} (subject, kind, id)")
 
 
 @dataclass(frozen=True)

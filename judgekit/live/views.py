@@ -19,7 +19,7 @@ import time
 from flask import (Blueprint, Response, flash, g, jsonify, redirect, render_template, request,
                    url_for)
 
-from judgekit.auth.views import identity, require_role, requires, safe_next
+from judgekit.auth.views import identity, requires, safe_next
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.live import calls as calls_mod
 from judgekit.live import feed, hall, hub, journal, messages

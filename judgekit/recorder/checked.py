@@ -43,13 +43,6 @@ SNAPSHOTS_KEPT = 3          # per game: a correction further back replays from t
 CORRECTIONS = ("retract", "amend")
 
 
-def migrate(db) -> None:
-    """The derived tables of this module (called by `store.migrate`)."""
-    db.execute("CREATE TABLE IF NOT EXISTS engine_snapshots (game_id INTEGER NOT NULL, "
-               "seq INTEGER NOT NULL, version TEXT NOT NULL, data BLOB NOT NULL, "
-               "PRIMARY KEY (game_id, seq))")
-
-
 # --- the version of derived data ----------------------------------------------------------
 
 _versions: dict[int, tuple[Any, str]] = {}   # id(cards) -> (cards, version)

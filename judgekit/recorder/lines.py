@@ -25,15 +25,6 @@ from judgekit.recorder.events import describe
 from judgekit.recorder.findings import cite_url
 
 
-def migrate(db) -> None:
-    db.execute("CREATE TABLE IF NOT EXISTS event_lines (game_id INTEGER NOT NULL, seq INTEGER NOT NULL, "
-               "type TEXT NOT NULL, batch INTEGER NOT NULL, retracted INTEGER NOT NULL, "
-               "rev INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, seq))")
-    db.execute("CREATE INDEX IF NOT EXISTS event_lines_rev ON event_lines (game_id, rev)")
-    db.execute("CREATE TABLE IF NOT EXISTS recorder_derived (game_id INTEGER PRIMARY KEY, "
-               "version TEXT NOT NULL)")
-
-
 def summarize(event: dict[str, Any], seats: list[str], context: dict[str, Any] | None = None) -> str:
     """The line's words for `event`. `context` is the engine's (`Engine.context`) right
     after it was fed the event — what the words may use of that moment ("Referendum passed

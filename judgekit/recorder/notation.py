@@ -23,7 +23,6 @@ The verbs are listed in `VERBS` and in docs/recorder.md.
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 from typing import Any
 

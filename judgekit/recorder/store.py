@@ -28,7 +28,6 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
 
-import sqlite_utils
 
 from judgekit.db import synchronous, transaction
 from judgekit.inputs import bad_text_in, loads_stored, text_problem
@@ -49,29 +48,6 @@ from judgekit.recorder.intake import (  # noqa: F401 (StoreError, GameError, che
 )
 
 T = TypeVar("T")
-
-
-def migrate(db: sqlite_utils.Database) -> None:
-    """Create the recorder's tables and indexes if they are missing (idempotent)."""
-    if "games" not in db.table_names():
-        db["games"].create({
-            "id": int, "label": str, "seats": str, "tournament_id": int, "round_no": int,
-            "table_no": int, "time_limit_min": int, "created": str,
-        }, pk="id", not_null={"seats", "created"})
-    if "events" not in db.table_names():
-        db["events"].create({
-            "id": int, "game_id": int, "seq": int, "client_id": str, "type": str,
-            "seat": int, "judge": str, "time": str, "data": str, "batch": int,
-        }, pk="id", not_null={"game_id", "seq", "type", "time", "data"},
-            foreign_keys=[("game_id", "games", "id")])
-    if "batch" not in db["events"].columns_dict:
-        # the entry an event came in with (see `append_events`); older rows: NULL, each its own
-        db["events"].add_column("batch", int)
-    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_seq ON events (game_id, seq)")
-    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_game_client ON events (game_id, client_id)")
-    db.execute("CREATE INDEX IF NOT EXISTS games_tournament ON games (tournament_id, round_no, table_no)")
-    lines.migrate(db)      # derived from the events: log lines
-    checked.migrate(db)    # ... and engine snapshots
 
 
 # --- games ----------------------------------------------------------------------------

@@ -288,7 +288,7 @@ class _BlockParser:
     def _list(self, lines, i):
         start = lines[i][0]
         first = LIST_ITEM.match(lines[i][1])
-        ordered = not first.group(2) in "-*+"
+        ordered = first.group(2) not in "-*+"
         root: list[ListItem] = []
         stack: list[tuple[int, list[ListItem]]] = [(len(first.group(1)), root)]
         last: ListItem | None = None

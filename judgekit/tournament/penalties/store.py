@@ -25,7 +25,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
 
 from judgekit.auth import roles
 from judgekit.db import transaction
@@ -60,25 +59,6 @@ _STORED = ("kind", "refers_to", "tournament", "round", "table", "game", "event",
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def migrate(db: sqlite_utils.Database) -> None:
-    """Create `penalty_records` if it is missing (idempotent)."""
-    db[T_RECORDS].create({
-        "id": int, "tournament_id": int, "kind": str, "refers_to": int, "round": int,
-        "table_no": int, "game": int, "event": int, "player": int, "player_name": str,
-        "vekn": str, "judge": str, "judge_role": str, "catalog": str, "infraction": str,
-        "variant": str, "penalty": str, "proposed": str, "description": str, "rule": str,
-        "time": str, "approved_by": str, "approval_reason": str, "reason": str,
-        "client_id": str,
-    }, pk="id", not_null={"tournament_id", "kind", "judge", "time"},
-        foreign_keys=[("tournament_id", "tournaments", "id")], if_not_exists=True)
-    db[T_RECORDS].create_index(["tournament_id", "id"], if_not_exists=True)
-    db[T_RECORDS].create_index(["tournament_id", "client_id"], unique=True, if_not_exists=True)
-    if "finding" not in db[T_RECORDS].columns_dict:  # added: the recorder finding's code
-        db[T_RECORDS].add_column("finding", str)
-    if "phase" not in db[T_RECORDS].columns_dict:  # added: when it was given (which game an SA hits)
-        db[T_RECORDS].add_column("phase", str)
 
 
 # --- catalogs -------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ Bad input raises `TournamentError(status, message, field)`; nothing is written t
 
 The store is a package split by concern; this module is its front door, and callers use
 `from judgekit.tournament import store` then `store.<name>`:
-`base` (tables, errors, readers, cleaners, the recorder and penalties neighbours), `schema`
-(migrations), `registration` (tournaments, players), `tables` (table states, results),
+`base` (tables, errors, readers, cleaners, the recorder and penalties neighbours),
+`registration` (tournaments, players), `tables` (table states, results),
 `round_flow` (seating a round, swaps, closing), `ranking` (standings, toss), `finals` (the final and the
 event's result), `summary` (dashboard, export rows), `adjusted` (which game each Standings
 Adjustment applies to, and the tables' adjusted VP: the one place adjusted figures come from),
@@ -112,7 +112,6 @@ from judgekit.tournament.store.report import (
 from judgekit.tournament.store.archon_import import import_workbook
 from judgekit.tournament.store.result_guard import NOT_GIVEN
 from judgekit.tournament.store.round_flow import close_round, start_round, swap_seats
-from judgekit.tournament.store.schema import migrate
 from judgekit.tournament.store.seats import latest_round, public_round, round_seating, unseated_round
 from judgekit.tournament.store.summary import (
                                             SEATING_COLUMNS,
@@ -140,7 +139,7 @@ __all__ = [
     "T_TOURNAMENTS", "TournamentError", "add_player", "clean_vekn", "close_round",
     "correct_result", "create_game", "create_tournament", "dashboard", "disqualified_players",
     "drop_player", "enter_result", "final_state", "game_outcome", "get_player", "get_round",
-    "get_tournament", "list_tournaments", "migrate", "now", "override_result",
+    "get_tournament", "list_tournaments", "now", "override_result",
     "place_final_card", "players", "record_toss", "reset_final_choices", "result_history",
     "results", "round_detail", "round_tables", "rounds", "seat_final", "seating_rows",
     "set_checked_in", "standing_adjustments", "standings", "standings_rows", "start_final",
