@@ -22,7 +22,7 @@ from judgekit.auth.views import create_event, current_name, require_role, requir
 from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
-from judgekit.tournament.players import split_name
+from judgekit.tournament.players import split_name, told_apart
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
 from judgekit.views import csv_or_json, get_db
@@ -45,7 +45,17 @@ def _when_filter(value, date: bool = False):
 @bp.app_context_processor
 def _page_helpers():
     # max_len: the store's text limits, so the pages' maxlength attributes are not copies
-    return {"venue_url": venue_url, "max_len": store.MAX_LEN}
+    return {"venue_url": venue_url, "max_len": store.MAX_LEN, "name_marks": name_marks,
+            "told_apart": told_apart}
+
+
+def name_marks(tid: int) -> dict:
+    """Player id -> what tells them from a player of the same name ("Porto";
+    `players.told_apart`), for the pages that list names (the `who` macro shows it)."""
+    try:
+        return told_apart(store.players(get_db(), tid))
+    except TournamentError:
+        return {}
 
 
 def venue_url(endpoint: str, **values) -> dict:

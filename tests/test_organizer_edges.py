@@ -1,0 +1,94 @@
+"""The organizer's rough edges (issue 27 §2): players of the same name told apart everywhere,
+where a Standings Adjustment applied in the penalty export, event details that carry
+across, the default start for a venue, the penalty form's rule, the drop confirmation,
+the dashboard after the final, and imports limited per device (issue 28, item 1)."""
+from __future__ import annotations
+
+import html as html_mod
+import re
+
+import pytest
+
+from judgekit.tournament import players as players_mod
+from judgekit.tournament import store
+from tests.conftest import sign_in_client
+
+
+def text_of(response) -> str:
+    body = response.get_data(as_text=True)
+    return html_mod.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+
+
+# --- players of the same name ---------------------------------------------------------------------
+
+def test_told_apart_uses_the_city_then_the_country_then_the_order_of_registration():
+    people = [{"id": 1, "name": "Rui Costa", "city": "Porto"}, {"id": 2, "name": "rui  costa", "city": "Lisboa"},
+              {"id": 3, "name": "Ana Silva", "city": "Lyon"}]
+    assert players_mod.told_apart(people) == {1: "Porto", 2: "Lisboa"}   # Ana has no namesake
+    assert players_mod.told_apart(people, every=True)[3] == "Lyon"       # the check-in's list
+    same_city = [{"id": 7, "name": "Rui Costa", "city": "Porto"}, {"id": 4, "name": "Rui Costa", "city": "porto"},
+                 {"id": 9, "name": "Rui Costa", "country": "Portugal"}]
+    assert players_mod.told_apart(same_city) == {4: "porto, 1st registered", 7: "Porto, 2nd registered",
+                                                 9: "Portugal"}
+    nothing = [{"id": 1, "name": "Zoë K"}, {"id": 2, "name": "Zoe K"}]
+    assert players_mod.told_apart(nothing) == {1: "1st registered", 2: "2nd registered"}
+
+
+def test_the_paste_preview_flags_a_repeated_name(db):
+    tid = store.create_tournament(db, {"name": "NQ", "rounds_planned": 3})
+    store.add_player(db, tid, {"name": "Ana Silva", "city": "Lyon"})
+    roster = store.preview_roster(db, tid, "Rui Costa;1001;Porto\nBea Lima;1002;Faro\nRui Costa;1003;Lisboa\n"
+                                           "ana silva;1004\n")
+    assert roster.ok                                      # a flag, not a refusal: two people may share a name
+    rows = {r.line: r for r in roster.rows}
+    assert rows[1].namesakes and "line 3" in rows[1].namesakes[0] and "Porto / Lisboa" in rows[1].namesakes[0]
+    assert rows[3].namesakes and "line 1" in rows[3].namesakes[0]
+    assert not rows[2].namesakes
+    assert "already registered" in rows[4].namesakes[0] and "give each a different city" in rows[4].namesakes[0]
+    assert "2 share a name" not in roster.summary() and "3 share a name" in roster.summary()
+
+
+def test_the_preview_page_shows_the_flag(app, client):
+    from judgekit.db import open_db
+    db = open_db(app.config["DATABASE"])
+    tid = store.create_tournament(db, {"name": "NQ", "rounds_planned": 3})
+    db.close()
+    csrf = sign_in_client(app, client, tid, "organizer", how="session")
+    r = client.post(f"/tournaments/{tid}/players/import",
+                    data={"csrf_token": csrf, "text": "Rui Costa;1001;Porto\nRui Costa;1003;Lisboa", "action": "preview"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and page.count('class="warn-text small namesake"') == 2
+    assert "Same name as line 2 (Rui Costa)" in text_of(r)
+
+
+def namesake_event(db):
+    """10 players, two Rui Costa (Porto, Lisboa) at different tables, round 1 played."""
+    tid = store.create_tournament(db, {"name": "NQ", "rounds_planned": 3})
+    ids = [store.add_player(db, tid, {"name": n, "city": c})["id"] for n, c in
+           [("Rui Costa", "Porto"), ("Ana Silva", ""), ("Bea Lima", ""), ("Carl Dias", ""), ("Dora Reis", ""),
+            ("Rui Costa", "Lisboa"), ("Eva Melo", ""), ("Fil Neto", ""), ("Gil Paz", ""), ("Hugo Sa", "")]]
+    store.start_round(db, tid, tables=[ids[:5], ids[5:]])
+    store.enter_result(db, tid, 1, 1, [3, 1, 1, 0, 0])
+    store.enter_result(db, tid, 1, 2, [0, 2, 1, 1, 1])
+    return tid, ids
+
+
+def test_the_seat_finder_the_wall_list_the_round_page_and_the_standings_tell_them_apart(app, client):
+    from judgekit.db import open_db
+    db = open_db(app.config["DATABASE"])
+    tid, _ = namesake_event(db)
+    db.close()
+    found = text_of(client.get(f"/tournaments/{tid}/rounds/1/seats?q=rui"))
+    assert "Rui Costa · Porto Table 1" in found and "Rui Costa · Lisboa Table 2" in found
+    part = text_of(client.get(f"/tournaments/{tid}/rounds/1/seats?q=rui&part=results"))
+    assert "Rui Costa · Porto" in part and "Rui Costa · Lisboa" in part
+    wall = text_of(client.get(f"/tournaments/{tid}/rounds/1/seats/list"))
+    assert "Rui Costa · Lisboa Table 2 seat 1" in wall and "Rui Costa · Porto Table 1 seat 1" in wall
+    assert "Ana Silva ·" not in wall                          # no namesake: the name alone
+    public = text_of(client.get(f"/tournaments/{tid}/public"))
+    assert "Rui Costa · Porto" in public and "Rui Costa · Lisboa" in public
+    sign_in_client(app, client, tid, "organizer")
+    round_page = text_of(client.get(f"/tournaments/{tid}/rounds/1"))
+    assert "1 Rui Costa · Porto" in round_page and "1 Rui Costa · Lisboa" in round_page
+    standings = text_of(client.get(f"/tournaments/{tid}/standings"))
+    assert "Rui Costa · Porto" in standings and "Rui Costa · Lisboa" in standings
