@@ -92,3 +92,32 @@ def test_the_seat_finder_the_wall_list_the_round_page_and_the_standings_tell_the
     assert "1 Rui Costa · Porto" in round_page and "1 Rui Costa · Lisboa" in round_page
     standings = text_of(client.get(f"/tournaments/{tid}/standings"))
     assert "Rui Costa · Porto" in standings and "Rui Costa · Lisboa" in standings
+
+
+# --- the penalty export keeps where a Standings Adjustment applied ----------------------------------
+
+def test_the_penalty_export_names_the_game_an_sa_applies_to(db):
+    from judgekit.tournament.penalties import store as pstore
+    tid = store.create_tournament(db, {"name": "NQ", "rounds_planned": 3})
+    ids = [store.add_player(db, tid, {"name": f"P{k}", "vekn": str(100 + k)})["id"] for k in range(8)]
+    store.start_round(db, tid, tables=[ids[:4], ids[4:]])
+    store.enter_result(db, tid, 1, 1, [4, 0, 0, 0])
+    store.enter_result(db, tid, 1, 2, [4, 0, 0, 0])
+    store.close_round(db, tid, 1)
+    sa = pstore.issue(db, tid, {"player": ids[0], "infraction": "Outside Assistance", "description": "coached"},
+                      judge="Hal", role="head_judge").record          # between rounds: no game of its own
+    assert sa["round"] is None and sa["table"] is None
+    store.start_round(db, tid, tables=[ids[4:], ids[:4]])             # the player sits at table 2
+    detail = store.round_detail(db, tid, 2)
+    game = detail["tables"][1]["game_id"]
+    rows = {r["id"]: r for r in pstore.export_json(db, tid)}
+    assert (rows[sa["id"]]["round"], rows[sa["id"]]["table"], rows[sa["id"]]["game"]) == (2, 2, game)
+    csv_rows = pstore.export_csv(db, tid).splitlines()
+    header = csv_rows[0].split(",")
+    line = next(r.split(",") for r in csv_rows[1:] if r.startswith(f"{sa['id']},"))
+    assert (line[header.index("round")], line[header.index("table")], line[header.index("game")]) == \
+        ("2", "2", str(game))
+    # a penalty that is no adjustment keeps its empty game
+    caution = pstore.issue(db, tid, {"player": ids[1], "infraction": "card access error"}, judge="Jo",
+                           role="judge").record
+    assert pstore.export_json(db, tid)[-1]["id"] == caution["id"] and pstore.export_json(db, tid)[-1]["round"] is None

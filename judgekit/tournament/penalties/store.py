@@ -185,14 +185,30 @@ def player_record(db, tournament_id: int, player_id: int):
     return player_report(records(db, t["id"]), player_id, catalog_of(db, t))
 
 
+def sa_places(db, tournament_id: int, recs: list[dict] | None = None) -> dict:
+    """record id -> `{"round", "table", "game"}`: the game each Standings Adjustment applies
+    to (`applies_to`), with that table's recorder game; an SA that applies to no game yet
+    is left out."""
+    t = tstore.get_tournament(db, tournament_id)
+    found = applies_to(db, t["id"], current(db, t["id"]) if recs is None else recs)
+    placed = {rid: x for rid, x in found.items() if x.round is not None}
+    if not placed:
+        return {}
+    games = {(row["round"], row["tbl"]): row["game_id"] for row in db.query(
+        f"select r.number as round, tb.number as tbl, tb.game_id from {tstore.T_TABLES} tb "
+        f"join {tstore.T_ROUNDS} r on r.id = tb.round_id where r.tournament_id = ?", [t["id"]])}
+    return {rid: {"round": x.round, "table": x.table, "game": games.get((x.round, x.table))}
+            for rid, x in placed.items()}
+
+
 def export_csv(db, tournament_id: int, *, bom: bool = False) -> str:
     t = tstore.get_tournament(db, tournament_id)
-    return penalties_csv(records(db, t["id"]), catalog_of(db, t), bom=bom)
+    return penalties_csv(records(db, t["id"]), catalog_of(db, t), bom=bom, applies=sa_places(db, t["id"]))
 
 
 def export_json(db, tournament_id: int) -> list[dict]:
     t = tstore.get_tournament(db, tournament_id)
-    return penalties_json(records(db, t["id"]), catalog_of(db, t))
+    return penalties_json(records(db, t["id"]), catalog_of(db, t), applies=sa_places(db, t["id"]))
 
 
 def _same_request(stored: dict, rec: dict) -> bool:
