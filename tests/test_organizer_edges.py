@@ -121,3 +121,43 @@ def test_the_penalty_export_names_the_game_an_sa_applies_to(db):
     caution = pstore.issue(db, tid, {"player": ids[1], "infraction": "card access error"}, judge="Jo",
                            role="judge").record
     assert pstore.export_json(db, tid)[-1]["id"] == caution["id"] and pstore.export_json(db, tid)[-1]["round"] is None
+
+
+# --- event details carry across -------------------------------------------------------------------
+
+def test_the_place_given_at_creation_is_the_reports_city_and_an_imports_city_is_its_place(db):
+    from pathlib import Path
+    tid = store.create_tournament(db, {"name": "NQ Porto", "location": "Porto"})
+    t = store.get_tournament(db, tid)
+    assert t["city"] == "Porto" and store.vekn_report(db, tid) is not None
+    both = store.get_tournament(db, store.create_tournament(db, {"name": "X", "location": "Clube A", "city": "Gaia"}))
+    assert (both["location"], both["city"]) == ("Clube A", "Gaia")      # each given: each kept
+    data = (Path(__file__).parent / "fixtures" / "archon" / "lo-17-players.xlsx").read_bytes()
+    imported = store.get_tournament(db, store.import_workbook(db, data)["tournament"])
+    assert imported["city"] and imported["location"] == imported["city"]
+
+
+def test_the_report_form_offers_the_head_judge_who_signed_in_and_approved(app, client):
+    from judgekit.db import open_db
+    from judgekit.tournament.penalties import store as pstore
+    db = open_db(app.config["DATABASE"])
+    tid = store.create_tournament(db, {"name": "NQ", "location": "Porto"})
+    pid = store.add_player(db, tid, {"name": "Ana Silva"})["id"]
+    db.close()
+    sign_in_client(app, client, tid, "organizer")
+    page = client.get(f"/tournaments/{tid}/vekn").get_data(as_text=True)
+    assert re.search(r'id="ev-city"[^>]*value="Porto"', page) or re.search(r'value="Porto"[^>]*id="ev-city"', page)
+    assert 'id="no-head-judge"' in page
+    judge = app.test_client()
+    sign_in_client(app, judge, tid, "judge", name="Jo Judge")
+    assert judge.post(f"/api/tournaments/{tid}/penalties", json={
+        "player": pid, "infraction": "Outside Assistance", "description": "coached"}).status_code == 201
+    hj = app.test_client()
+    sign_in_client(app, hj, tid, "head_judge", name="Hal Head")
+    db = open_db(app.config["DATABASE"])
+    rec = pstore.pending(db, tid)[0]
+    db.close()
+    assert hj.post(f"/api/tournaments/{tid}/penalties/{rec['id']}/approve", json={}).status_code in (200, 201)
+    page = client.get(f"/tournaments/{tid}/vekn").get_data(as_text=True)
+    assert re.search(r'<input id="ev-head_judge"[^>]*value="Hal Head"', page), page[page.find("ev-head_judge") - 200:][:600]
+    assert 'id="head-judge-seen"' in page and 'id="no-head-judge"' not in page

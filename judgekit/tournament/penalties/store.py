@@ -525,3 +525,14 @@ def amend(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, j
 def pending(db, tournament_id: int) -> list[dict]:
     """Penalties in force that wait for the head judge."""
     return report(db, tournament_id).pending
+
+
+def head_judge_seen(db, tournament_id: int) -> str | None:
+    """The name the head judge signed in with, as their penalty records give it (the last
+    one issued or approved by someone signed in as head judge), or None: what the event's
+    details offer before anyone has typed the head judge's name."""
+    if not db[T_RECORDS].exists():
+        return None
+    row = db.execute(f"select judge from {T_RECORDS} where tournament_id = ? and judge_role = 'head_judge' "
+                     "and judge is not null and judge != '' order by id desc limit 1", [tournament_id]).fetchone()
+    return row[0] if row else None

@@ -14,6 +14,7 @@ from judgekit.auth.views import create_event, current_name, requires
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import store
 from judgekit.tournament.archon_read import MAX_BYTES
+from judgekit.tournament.penalties import store as pstore
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
@@ -36,7 +37,11 @@ def _upload_limit(endpoint, values):
 def _report_context(db, t: dict) -> dict:
     rep = store.vekn_report(db, t["id"])
     missing = [p for p in store.players(db, t["id"]) if not p["dropped"] and (not p["vekn"] or p["vekn_temporary"])]
-    return {"t": t, "rep": rep, "missing": missing, "levels": levels_mod.LEVELS, "formats": levels_mod.FORMATS,
+    # the form offers the head judge's name once they have signed in and approved or issued
+    # a penalty (saved only when the organizer saves the details)
+    seen = None if t.get("head_judge") else pstore.head_judge_seen(db, t["id"])
+    shown = dict(t, head_judge=seen) if seen else t
+    return {"t": t, "shown": shown, "head_judge_seen": seen, "rep": rep, "missing": missing, "levels": levels_mod.LEVELS, "formats": levels_mod.FORMATS,
             "level": levels_mod.BY_KEY.get(t["level"]), "due": _due(t.get("date")),
             "fields": ("level", "date", *store.EVENT_FIELDS)}
 
