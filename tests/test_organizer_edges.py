@@ -161,3 +161,61 @@ def test_the_report_form_offers_the_head_judge_who_signed_in_and_approved(app, c
     page = client.get(f"/tournaments/{tid}/vekn").get_data(as_text=True)
     assert re.search(r'<input id="ev-head_judge"[^>]*value="Hal Head"', page), page[page.find("ev-head_judge") - 200:][:600]
     assert 'id="head-judge-seen"' in page and 'id="no-head-judge"' not in page
+
+
+# --- the default start is useful at a venue ------------------------------------------------------
+
+def test_serve_listens_for_the_venue_by_default_and_says_which_address_phones_use():
+    from judgekit.cli import serve, start_lines
+    host = next(p for p in serve.params if p.name == "host")
+    assert host.default == "0.0.0.0"
+    lines = start_lines("0.0.0.0", 5000, ["192.168.1.20"])
+    assert lines[0] == "open http://127.0.0.1:5000/ on this machine"
+    assert any(line.startswith("phones on the venue network: http://192.168.1.20:5000/") for line in lines)
+    alone = start_lines("0.0.0.0", 5000, [])
+    assert any("no venue network found" in line and "Wi-Fi" in line for line in alone)
+    local = start_lines("127.0.0.1", 8080, ["192.168.1.20"])
+    assert "only this machine can connect" in local[1] and "192.168.1.20" not in " ".join(local)
+
+
+def test_serve_on_a_port_in_use_says_only_the_failure_with_the_flag_to_use(tmp_path):
+    import os
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp_path / "inst"))
+        proc = subprocess.run([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
+                              env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.startswith("judgekit:")]
+    assert not any("ready" in line or "open http" in line for line in said), said
+    assert said[-1].startswith(f"judgekit: cannot listen on 0.0.0.0:{port}: the port is in use")
+    assert said[-1].endswith(f"--port {port + 1}")
+
+
+def test_demo_prints_an_address(tmp_path):
+    from click.testing import CliRunner
+
+    from judgekit.cli import main
+    r = CliRunner().invoke(main, ["--instance", str(tmp_path / "i"), "demo"])
+    assert r.exit_code == 0, r.output
+    assert "open http://127.0.0.1:5000/tournaments/1" in r.output
+    assert not re.search(r"open /tournaments", r.output)
+
+
+def test_table_cards_link_the_call_page(app, client):
+    from judgekit.db import open_db
+    db = open_db(app.config["DATABASE"])
+    tid, _ = namesake_event(db)
+    db.close()
+    sign_in_client(app, client, tid, "organizer")
+    app.config["LISTEN_HOST"] = "0.0.0.0"
+    page = client.get(f"/tournaments/{tid}/rounds/1/cards", base_url="http://192.168.1.20:5000").get_data(as_text=True)
+    assert f'<a href="http://192.168.1.20:5000/tournaments/{tid}/call/1">' in page
+    app.config["LISTEN_HOST"] = "127.0.0.1"
+    page = client.get(f"/tournaments/{tid}/rounds/1/cards").get_data(as_text=True)
+    assert f'href="/tournaments/{tid}/call/1"' in page and "open it on this machine" in page

@@ -63,12 +63,13 @@ def venue_url(endpoint: str, **values) -> dict:
     `{"url": None, "why"}` when phones could not open it. A page opened on this machine
     (127.0.0.1, localhost) would share 127.0.0.1: the venue-network address
     (`netinfo.lan_addresses`) is used instead; a server listening on this machine only
-    (`judgekit serve` without --host 0.0.0.0: config LISTEN_HOST) cannot be reached at all."""
+    (`judgekit serve --host 127.0.0.1`: config LISTEN_HOST) cannot be reached at all."""
     path = url_for(endpoint, **values)
     listen = current_app.config.get("LISTEN_HOST")
     if listen and netinfo.is_local_host(listen):
-        return {"url": None, "why": "judgekit listens on this machine only: restart it with "
-                                    "judgekit serve --host 0.0.0.0 so that phones on the venue network can open it."}
+        return {"url": None, "why": "judgekit listens on this machine only (--host 127.0.0.1): restart "
+                                    "it with judgekit serve --host 0.0.0.0 (the default) so that phones on the venue "
+                                    "network can open it."}
     local = netinfo.is_local_host(request.host)
     base = netinfo.venue_base_url(request.host, request.scheme, netinfo.lan_addresses() if local else [])
     if base is None:
