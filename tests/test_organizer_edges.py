@@ -219,3 +219,29 @@ def test_table_cards_link_the_call_page(app, client):
     app.config["LISTEN_HOST"] = "127.0.0.1"
     page = client.get(f"/tournaments/{tid}/rounds/1/cards").get_data(as_text=True)
     assert f'href="/tournaments/{tid}/call/1"' in page and "open it on this machine" in page
+
+
+# --- the penalty form's rule ------------------------------------------------------------------------
+
+def test_every_rule_a_catalog_cites_is_a_section_of_the_rules(client):
+    from judgekit.tournament.penalties.store import catalogs
+    cited = {inf.rule for cat in catalogs().values() for inf in cat.infractions if inf.rule}
+    assert "tournament-rules/5.3" in cited and len(cited) >= 8
+    for rule in sorted(cited):
+        assert client.get(f"/rules/{rule}").status_code == 200, rule
+
+
+def test_the_penalty_form_fills_the_rule_from_the_infraction_picked(app, client):
+    from judgekit.db import open_db
+    db = open_db(app.config["DATABASE"])
+    tid = store.create_tournament(db, {"name": "NQ"})
+    pid = store.add_player(db, tid, {"name": "Ana Silva"})["id"]
+    db.close()
+    sign_in_client(app, client, tid, "judge")
+    page = client.get(f"/tournaments/{tid}/penalties/new?player={pid}&infraction=slow-play").get_data(as_text=True)
+    assert re.search(r'<input id="pf-rule" name="rule" value="tournament-rules/5.3"', page)
+    assert "document/section" in page and 'id="pf-rule-hint"' in page
+    typed = client.get(f"/tournaments/{tid}/penalties/new?player={pid}&infraction=slow-play&rule=tournament-rules/3.1.1")
+    assert 'value="tournament-rules/3.1.1"' in typed.get_data(as_text=True)     # the judge's own stays
+    api = client.get(f"/api/tournaments/{tid}/penalties/propose?player={pid}&infraction=cheating").get_json()
+    assert api["infraction"]["rule"] == "tournament-rules/5.1"
