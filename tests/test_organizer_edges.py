@@ -245,3 +245,32 @@ def test_the_penalty_form_fills_the_rule_from_the_infraction_picked(app, client)
     assert 'value="tournament-rules/3.1.1"' in typed.get_data(as_text=True)     # the judge's own stays
     api = client.get(f"/api/tournaments/{tid}/penalties/propose?player={pid}&infraction=cheating").get_json()
     assert api["infraction"]["rule"] == "tournament-rules/5.1"
+
+
+# --- Drop asks first ---------------------------------------------------------------------------
+
+def test_drop_needs_its_confirmation(app, client):
+    from judgekit.db import open_db
+    db = open_db(app.config["DATABASE"])
+    tid = store.create_tournament(db, {"name": "NQ"})
+    pid = store.add_player(db, tid, {"name": "Ana Silva"})["id"]
+    db.close()
+    csrf = sign_in_client(app, client, tid, "organizer", how="session")
+    page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    row = page[page.index(f'id="player-{pid}"'):]
+    row = row[:row.index("</li>")]
+    assert '<details class="drop-confirm">' in row and ">Drop Ana Silva</button>" in row
+    assert 'name="confirm" value="1"' in row
+    r = client.post(f"/tournaments/{tid}/players/{pid}/drop", data={"csrf_token": csrf, "dropped": "1"})
+    assert r.status_code == 302
+    db = open_db(app.config["DATABASE"])
+    assert not store.get_player(db, tid, pid)["dropped"]       # one click dropped nobody
+    db.close()
+    r = client.post(f"/tournaments/{tid}/players/{pid}/drop", data={"csrf_token": csrf, "dropped": "1", "confirm": "1"})
+    db = open_db(app.config["DATABASE"])
+    assert store.get_player(db, tid, pid)["dropped"]
+    db.close()
+    r = client.post(f"/tournaments/{tid}/players/{pid}/drop", data={"csrf_token": csrf, "dropped": "0"})
+    db = open_db(app.config["DATABASE"])
+    assert not store.get_player(db, tid, pid)["dropped"]      # reinstating needs no confirmation
+    db.close()

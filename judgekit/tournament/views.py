@@ -206,7 +206,13 @@ def checkin_form(tid, pid):
 @requires("players.manage")
 @form_action(_dashboard_url)
 def drop_form(tid, pid):
-    p = store.drop_player(get_db(), tid, pid, request.form.get("dropped", "1") == "1")
+    dropping = request.form.get("dropped", "1") == "1"
+    if dropping and request.form.get("confirm") != "1":
+        # the dashboard asks first (Drop… then "Drop <name>"): a drop is never one stray click
+        p = store.get_player(get_db(), store.get_tournament(get_db(), tid)["id"], pid)
+        flash(f"{p['name']} was not dropped: confirm the drop with \"Drop {p['name']}\".", "error")
+        return redirect(url_for("tournament.dashboard", tid=tid) + f"#player-{p['id']}")
+    p = store.drop_player(get_db(), tid, pid, dropping)
     flash(f"{p['name']} {'dropped out' if p['dropped'] else 'reinstated'}", "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
