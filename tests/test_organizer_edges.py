@@ -274,3 +274,49 @@ def test_drop_needs_its_confirmation(app, client):
     db = open_db(app.config["DATABASE"])
     assert not store.get_player(db, tid, pid)["dropped"]      # reinstating needs no confirmation
     db.close()
+
+
+# --- after the final -------------------------------------------------------------------------------
+
+def test_after_the_final_no_end_times_check_in_closes_and_registering_is_off(app, client):
+    from judgekit.db import open_db
+    db = open_db(app.config["DATABASE"])
+    from judgekit.tournament.demo import create_demo
+    tid = create_demo(db, final=False)
+    store.open_checkin(db, tid)                    # open during the prelims
+    assert store.checkin_state(db, tid)["open"]
+    while store.standings(db, tid).needs_toss:
+        store.record_toss(db, tid, seed=7, by="test")
+    store.start_final(db, tid)                     # the final has begun (its qualifiers are set)
+    state = store.checkin_state(db, tid)
+    assert not state["open"] and state["final_begun"]
+    with pytest.raises(store.TournamentError) as exc:
+        store.open_checkin(db, tid)
+    assert exc.value.status == 409 and "final has begun" in exc.value.message
+    with pytest.raises(store.TournamentError) as exc:
+        store.self_check_in(db, tid, "ABCDEF", who="Ana", device="10.0.0.9")
+    assert exc.value.status == 409 and "final has begun" in exc.value.message
+    db.close()
+    csrf = sign_in_client(app, client, tid, "organizer", how="session")
+    page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert 'id="checkin-final"' in page and "Open check-in by phone" not in page
+    assert re.search(r'<fieldset class="reg-fields" disabled>', page) and 'id="register-closed"' in page
+    assert "Check in all" not in page
+    phone = app.test_client()
+    r = phone.get(f"/tournaments/{tid}/check-in?code=ABCDEF&w=1")
+    assert "The final has begun: check-in by phone is closed" in text_of(r) and "Your VEKN number" not in text_of(r)
+    # the final is seated, then its result is in: its end times go from the dashboard
+    db = open_db(app.config["DATABASE"])
+    from judgekit.tournament import final as final_mod
+    for p in final_mod.placement_order(store.get_tournament(db, tid)["finalists"]):
+        store.place_final_card(db, tid, p, 0)
+    store.seat_final(db, tid, seed=1)
+    n = store.rounds(db, tid)[-1]["number"]
+    db.close()
+    page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert 'id="end-times"' in page and "Final: end times" in page      # while the final is played
+    db = open_db(app.config["DATABASE"])
+    store.enter_result(db, tid, n, 1, [2, 1, 1, 1, 0])
+    db.close()
+    page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    assert 'id="end-times"' not in page
