@@ -320,3 +320,55 @@ def test_after_the_final_no_end_times_check_in_closes_and_registering_is_off(app
     db.close()
     page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
     assert 'id="end-times"' not in page
+
+
+# --- workbook imports per device (issue 28, item 1) ---------------------------------------------------
+
+def test_the_import_limit_counts_per_device_and_says_when_to_come_back():
+    from judgekit.tournament.import_limit import ImportLimit
+    limit = ImportLimit(per_window=3, window_s=600)
+    for k in range(3):
+        assert limit.begin("10.0.0.5", 100.0 + k) is None
+        limit.end("10.0.0.5")
+    wait, message = limit.begin("10.0.0.5", 110.0)
+    assert wait == 590 and "at most 3 in 10 minutes" in message and "10 minutes" in message
+    assert limit.begin("10.0.0.6", 110.0) is None                       # another device is not counted
+    assert limit.begin("10.0.0.6", 111.0)[1].startswith("This device is already importing")  # one at a time
+    limit.end("10.0.0.6")
+    assert limit.begin("10.0.0.5", 700.5) is None                       # the window has moved on
+
+
+def test_imports_over_the_limit_get_a_clear_429_before_anything_is_read(app, client):
+    import base64
+    bad = base64.b64encode(b"not a workbook").decode()
+    for _ in range(10):
+        r = client.post("/api/tournaments/import-archon", json={"workbook": bad},
+                        environ_base={"REMOTE_ADDR": "10.0.0.7"})
+        assert r.status_code == 400                                       # read and refused: counted
+    r = client.post("/api/tournaments/import-archon", json={"workbook": bad}, environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 500
+    assert r.get_json()["error"].startswith("Too many workbook imports from this device: at most 10 in 10 minutes")
+    page = client.post("/tournaments/import-archon", data={"csrf_token": "x"}, environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert page.status_code in (400, 403, 429)       # a form without its CSRF token is refused first
+    other = client.post("/api/tournaments/import-archon", json={"workbook": bad},
+                        environ_base={"REMOTE_ADDR": "10.0.0.8"})
+    assert other.status_code == 400                                      # another device still imports
+
+
+def test_the_import_form_over_the_limit_says_so_on_the_page(app, client):
+    import io
+    from judgekit.tournament.reporting.views import import_limit
+    with app.app_context():
+        limit = import_limit()
+    limit.per_window = 1
+    csrf = None
+    with client.session_transaction() as s:
+        s["csrf"] = csrf = "test-csrf-token"
+    def send():
+        return client.post("/tournaments/import-archon", content_type="multipart/form-data",
+                           data={"csrf_token": csrf, "file": (io.BytesIO(b"x,y"), "players.csv")},
+                           environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert send().status_code == 400
+    r = send()
+    assert r.status_code == 429 and r.headers.get("Retry-After")
+    assert "Too many workbook imports from this device" in text_of(r) and 'id="import-limited"' in r.get_data(as_text=True)
