@@ -247,9 +247,10 @@ def _flag_namesakes(rows: list[RosterRow], registered: list[dict]) -> None:
         for x in same:
             if not isinstance(x, RosterRow):
                 continue
-            others = [f"line {y.line}" if isinstance(y, RosterRow) else "already registered"
-                      for y in same if y is not x]
-            x.namesakes.append(f"Same name as {', '.join(others)} ({x.name}): {how}.")
+            lines = [f"line {y.line}" for y in same if isinstance(y, RosterRow) and y is not x]
+            known = sum(1 for y in same if not isinstance(y, RosterRow))
+            others = ([f"{known} player{'s' if known > 1 else ''} already registered"] if known else []) + lines
+            x.namesakes.append(f"Same name as {' and '.join(others)} ({x.name}): {how}.")
 
 
 def _layout(records: list[tuple[int, list[str]]], roster: Roster) -> tuple[list[str] | None, list]:
