@@ -5,6 +5,7 @@ end with one line on stderr and a non-zero exit.
 """
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import signal
@@ -15,6 +16,7 @@ import time
 import click
 
 from judgekit import paths
+from judgekit.netinfo import is_local_host, lan_addresses
 
 
 class Fail(click.ClickException):
@@ -66,7 +68,9 @@ def make_app(ctx: click.Context, quiet: bool = False):
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 for the venue network).")
+@click.option("--host", default="0.0.0.0", show_default=True,
+              help="Address to listen on: 0.0.0.0, every network of this machine, so that phones at the venue "
+                   "connect; 127.0.0.1 for this machine only.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
 @click.option("--connections", default=None, type=click.IntRange(50, 10000),
@@ -79,7 +83,6 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
     """Start the app on a production WSGI server (waitress). Ctrl-C stops it."""
     from judgekit import logs, malloc
     from judgekit.live import serving
-    from judgekit.netinfo import lan_addresses
 
     if verbose:
         logs.configure(verbose=True)
@@ -87,18 +90,14 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
     started = time.perf_counter()
     app = make_app(ctx)
     app.config["LISTEN_HOST"] = host  # the pages' share links say when phones cannot connect
-    everywhere = host in ("0.0.0.0", "::")
-    click.echo(f"judgekit: ready in {time.perf_counter() - started:.2f}s — "
-               f"open http://{'127.0.0.1' if everywhere else host}:{port}/ "
-               f"(instance {app.instance_path})", err=True)
-    if everywhere:
-        for address in lan_addresses():
-            click.echo(f"judgekit: phones on the venue network: http://{address}:{port}/", err=True)
-        click.echo("judgekit: a phone keeps an offline copy only over https:// (or on this machine); "
-                   "recorder entries made offline are kept either way (docs/offline.md)", err=True)
-    else:
-        click.echo("judgekit: only this machine can connect; use --host 0.0.0.0 for phones on the "
-                   "venue network", err=True)
+
+    def ready(server) -> None:   # the address is bound: only now is there something to open
+        bound = getattr(server, "effective_port", port)
+        click.echo(f"judgekit: ready in {time.perf_counter() - started:.2f}s (instance {app.instance_path})",
+                   err=True)
+        for line in start_lines(host, bound):
+            click.echo(f"judgekit: {line}", err=True)
+
     # waitress warns "Task queue depth is N" for every request that waits for a free thread:
     # under load, a log line per request (work for every request, and a flooded terminal)
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
@@ -107,9 +106,9 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
     try:
         # live streams (the room display, judges' pages) are handed to a hub: no worker
         # thread each (judgekit/live/serving.py, docs/live.md)
-        serving.serve(app, host=host, port=port, threads=threads, connections=connections)
+        serving.serve(app, host=host, port=port, threads=threads, connections=connections, ready=ready)
     except OSError as exc:
-        raise Fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        raise Fail(listen_failure(host, port, exc))
     except KeyboardInterrupt:  # waitress ends its loop on Ctrl-C itself; this is a signal outside it
         pass
     click.echo("judgekit: stopped", err=True)  # Ctrl-C, or SIGTERM from a service manager
@@ -118,6 +117,44 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
 def _stop(signum, frame) -> None:
     """SIGTERM (a service manager's stop) ends `serve` as Ctrl-C does: quietly, exit 0."""
     raise KeyboardInterrupt
+
+
+def start_lines(host: str, port: int, addresses: list[str] | None = None) -> list[str]:
+    """What `judgekit serve` says once it listens: the address to open on this machine and
+    the one phones at the venue use (this machine's venue-network address), or why phones
+    cannot connect and what to do."""
+    everywhere = host in ("0.0.0.0", "::", "")
+    local = f"http://{'127.0.0.1' if everywhere or is_local_host(host) else host}:{port}/"
+    lines = [f"open {local} on this machine"]
+    if is_local_host(host):
+        lines.append("only this machine can connect (--host 127.0.0.1): table cards, the check-in QR code and the "
+                     "seat poster have no address phones can open; start without --host for the venue network")
+        return lines
+    if not everywhere:
+        lines.append(f"phones on the venue network: http://{host}:{port}/")
+    else:
+        found = lan_addresses() if addresses is None else addresses
+        for address in found:
+            lines.append(f"phones on the venue network: http://{address}:{port}/ — the table cards, the check-in "
+                         "QR code and the seat poster carry it")
+        if not found:
+            lines.append("no venue network found: connect this machine to the venue's Wi-Fi; the pages show the "
+                         "address phones use once it is connected (reload them)")
+    lines.append("a phone keeps an offline copy only over https:// (or on this machine); recorder entries made "
+                 "offline are kept either way (docs/offline.md)")
+    return lines
+
+
+def listen_failure(host: str, port: int, exc: OSError) -> str:
+    """The one line `judgekit serve` ends with when it cannot listen."""
+    if exc.errno == errno.EADDRINUSE:
+        return (f"cannot listen on {host}:{port}: the port is in use (another judgekit, or another program): "
+                f"stop it, or start on another port with --port {port + 1 if port < 65535 else 5000}")
+    if exc.errno == errno.EACCES:
+        return (f"cannot listen on {host}:{port}: not allowed on this port: start on another one with "
+                "--port 5000")
+    return (f"cannot listen on {host}:{port}: {exc.strerror or exc}: check --host (an address of this "
+            "machine, or 0.0.0.0) and --port")
 
 
 @main.command()
@@ -495,10 +532,13 @@ def demo(ctx: click.Context, seed: int) -> None:
         issued = issue_codes(db, tid)
     finally:
         db.close()
-    click.echo(f"judgekit: demo tournament {tid} created — `judgekit serve`, then open /tournaments/{tid}")
+    address = f"http://127.0.0.1:5000/tournaments/{tid}"
+    click.echo(f"judgekit: demo tournament {tid} created — start `judgekit serve`, then open {address}")
+    for lan in lan_addresses()[:1]:
+        click.echo(f"judgekit: from a phone on the same network: http://{lan}:5000/tournaments/{tid}")
     click.echo("sign-in codes: " + ", ".join(f"{role} {code}" for role, code in issued.items()))
     if issued.get("organizer"):
-        click.echo(f"organizer: open /tournaments/{tid} and sign in with {issued['organizer']}")
+        click.echo(f"organizer: open {address} and sign in with {issued['organizer']}")
 
 
 @main.command()

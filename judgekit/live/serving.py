@@ -36,7 +36,7 @@ import json
 import logging
 import sys
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from judgekit.live.devices import Devices
 from judgekit.live.hub import Hub, Subscription
@@ -341,11 +341,16 @@ def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: in
     return server
 
 
-def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None) -> None:
-    """Serve `app` until interrupted (what `judgekit serve` runs)."""
+def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None,
+          ready: Callable[[Any], None] | None = None) -> None:
+    """Serve `app` until interrupted (what `judgekit serve` runs). `ready(server)` is called
+    once the address is bound, before the first request: a port in use raises OSError
+    before anything says "ready"."""
     server = create_server(app, host=host, port=port, threads=threads, connections=connections)
     hub = getattr(server, "judgekit_hub", None)
     try:
+        if ready is not None:
+            ready(server)
         server.run()
     finally:
         if hub is not None:

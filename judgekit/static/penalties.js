@@ -87,6 +87,18 @@
       var d = document.createElement("p"); d.className = "hint pen-desc"; d.textContent = inf.description; box.appendChild(d);
     }
 
+    // "Rule cited" follows the infraction picked, until the judge types their own
+    var rule = $("pf-rule");
+    function citeRule(cited) {
+      if (!rule || (rule.value && rule.value !== rule.getAttribute("data-auto"))) return;
+      rule.value = cited;
+      rule.setAttribute("data-auto", cited);
+      var link = $("pf-rule-link");
+      if (!link) { link = document.createElement("p"); link.className = "small"; link.id = "pf-rule-link"; rule.parentNode.insertBefore(link, $("pf-rule-hint").nextSibling); }
+      link.innerHTML = "";
+      if (cited) { var a = document.createElement("a"); a.className = "rule-link"; a.href = "/rules/" + cited; a.textContent = cited; link.appendChild(a); }
+    }
+
     var pending = 0;
     function update(keepPenalty) {
       if (!infraction.value || (!player.value)) return;
@@ -104,6 +116,7 @@
         proposed = p.penalty; acceptable = p.acceptable || [];
         seen.value = p.penalty || "none";
         renderOptions(res.body.infraction, res.body.options);
+        citeRule(res.body.infraction.rule || "");
         box.innerHTML = "";
         var head = document.createElement("p"); head.className = "pen-proposed";
         head.appendChild(document.createTextNode("Proposed: "));

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 _PERMANENT = re.compile(r"\d{1,10}")
 _TEMPORARY = re.compile(r"[Pp]\d{1,10}")
@@ -74,3 +74,45 @@ def fold(text: str) -> str:
     """Text for matching names: no accents, no case, single spaces ("Zoë" ~ "zoe")."""
     decomposed = unicodedata.normalize("NFKD", text)
     return squeeze("".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold())
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def told_apart(people: Iterable[Mapping[str, Any]], *, every: bool = False) -> dict[Any, str]:
+    """The words that tell players of the same name apart: player id -> "Porto" (shown as
+    "Rui Costa · Porto"). The one distinction every page uses — phone check-in's "which one
+    are you?", the seat finder, the wall list, the round page, the standings.
+
+    For each player whose name (`fold`: accents and case aside) another of `people` shares:
+    their city, else their country; when that still does not tell them apart (same city,
+    or none given), the order they registered in among those is added ("Porto, 2nd
+    registered"; by id). `every`: give every player their city (or country) even without a namesake, as
+    the check-in's list of matches does. People are mappings with `id`, `name`, `city`,
+    `country`; nobody else's data is read."""
+    people = list(people)
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for p in people:
+        groups.setdefault(fold(p.get("name") or ""), []).append(p)
+    out: dict[Any, str] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            if every:
+                place = (group[0].get("city") or group[0].get("country") or "").strip()
+                if place:
+                    out[group[0]["id"]] = place
+            continue
+        places = {p["id"]: (p.get("city") or p.get("country") or "").strip() for p in group}
+        counts: dict[str, int] = {}
+        for place in places.values():
+            counts[fold(place)] = counts.get(fold(place), 0) + 1
+        seen: dict[str, int] = {}
+        for p in sorted(group, key=lambda q: q["id"]):
+            place = places[p["id"]]
+            if place and counts[fold(place)] == 1:
+                out[p["id"]] = place
+                continue
+            seen[fold(place)] = k = seen.get(fold(place), 0) + 1
+            out[p["id"]] = f"{place}, {_ordinal(k)} registered" if place else f"{_ordinal(k)} registered"
+    return out

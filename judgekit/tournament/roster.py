@@ -55,6 +55,7 @@ class RosterRow:
     country: str | None = None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    namesakes: list[str] = field(default_factory=list)  # another player of the same name (flagged)
 
     def player(self) -> dict:
         """The row as `store.add_player` takes it."""
@@ -88,6 +89,10 @@ class Roster:
             return (f"{bad} of {len(self.rows)} row{'s' if len(self.rows) != 1 else ''} "
                     f"{'have' if bad != 1 else 'has'} a problem: fix {'them' if bad != 1 else 'it'} and try again. "
                     "Nothing was registered.")
+        same = sum(1 for r in self.rows if r.namesakes)
+        if same:
+            return (f"{len(self.rows)} players ready to register; {same} share a name with another player "
+                    "(flagged below: check they are different people).")
         return f"{len(self.rows)} players ready to register."
 
 
@@ -142,9 +147,11 @@ def _looks_like_number(cell: str) -> bool:
 
 
 def parse_roster(data: bytes | str, *, existing: dict[str, str] | None = None, max_name: int = 80,
-                 max_place: int = 80, max_rows: int = MAX_ROWS) -> Roster:
+                 max_place: int = 80, max_rows: int = MAX_ROWS,
+                 registered: Iterable[dict] = ()) -> Roster:
     """Read a pasted or uploaded list of players. `existing`: VEKN number -> name of the
-    players registered already (a number taken there is a row's problem)."""
+    players registered already (a number taken there is a row's problem); `registered`:
+    those players (`name`, `city`, `country`), for the names the list repeats."""
     if isinstance(data, bytes):
         text, problem = decode(data)
         if problem:
@@ -209,7 +216,41 @@ def parse_roster(data: bytes | str, *, existing: dict[str, str] | None = None, m
         roster.rows.append(row)
     if not roster.rows:
         roster.problems.append("The file has a header line but no player under it.")
+    _flag_namesakes(roster.rows, list(registered))
     return roster
+
+
+def _place(p) -> str:
+    return ((p.get("city") if isinstance(p, dict) else p.city)
+            or (p.get("country") if isinstance(p, dict) else p.country) or "")
+
+
+def _flag_namesakes(rows: list[RosterRow], registered: list[dict]) -> None:
+    """A name twice in the list, or already registered, is flagged on each row (not a
+    problem: two people can share a name). The pages tell them apart as
+    `players.told_apart` does: by city (or country), else by the order they registered in."""
+    by_name: dict[str, list] = {}
+    for p in registered:
+        by_name.setdefault(fold(p.get("name") or ""), []).append(p)
+    for row in rows:
+        if row.name:
+            by_name.setdefault(fold(row.name), []).append(row)
+    for same in by_name.values():
+        if len(same) < 2 or not any(isinstance(x, RosterRow) for x in same):
+            continue
+        places = [fold(_place(x)) for x in same]
+        apart = all(places) and len(set(places)) == len(places)
+        how = (f"the pages tell them apart by city or country ({' / '.join(_place(x) for x in same)})"
+               if apart else "give each a different city (or country) to tell them apart on the seat "
+                             "finder and the standings; otherwise they are told apart by the order they "
+                             "registered in")
+        for x in same:
+            if not isinstance(x, RosterRow):
+                continue
+            lines = [f"line {y.line}" for y in same if isinstance(y, RosterRow) and y is not x]
+            known = sum(1 for y in same if not isinstance(y, RosterRow))
+            others = ([f"{known} player{'s' if known > 1 else ''} already registered"] if known else []) + lines
+            x.namesakes.append(f"Same name as {' and '.join(others)} ({x.name}): {how}.")
 
 
 def _layout(records: list[tuple[int, list[str]]], roster: Roster) -> tuple[list[str] | None, list]:

@@ -22,7 +22,7 @@ from judgekit.auth.views import create_event, current_name, require_role, requir
 from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
-from judgekit.tournament.players import split_name
+from judgekit.tournament.players import split_name, told_apart
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
 from judgekit.views import csv_or_json, get_db
@@ -45,7 +45,17 @@ def _when_filter(value, date: bool = False):
 @bp.app_context_processor
 def _page_helpers():
     # max_len: the store's text limits, so the pages' maxlength attributes are not copies
-    return {"venue_url": venue_url, "max_len": store.MAX_LEN}
+    return {"venue_url": venue_url, "max_len": store.MAX_LEN, "name_marks": name_marks,
+            "told_apart": told_apart}
+
+
+def name_marks(tid: int) -> dict:
+    """Player id -> what tells them from a player of the same name ("Porto";
+    `players.told_apart`), for the pages that list names (the `who` macro shows it)."""
+    try:
+        return told_apart(store.players(get_db(), tid))
+    except TournamentError:
+        return {}
 
 
 def venue_url(endpoint: str, **values) -> dict:
@@ -53,12 +63,13 @@ def venue_url(endpoint: str, **values) -> dict:
     `{"url": None, "why"}` when phones could not open it. A page opened on this machine
     (127.0.0.1, localhost) would share 127.0.0.1: the venue-network address
     (`netinfo.lan_addresses`) is used instead; a server listening on this machine only
-    (`judgekit serve` without --host 0.0.0.0: config LISTEN_HOST) cannot be reached at all."""
+    (`judgekit serve --host 127.0.0.1`: config LISTEN_HOST) cannot be reached at all."""
     path = url_for(endpoint, **values)
     listen = current_app.config.get("LISTEN_HOST")
     if listen and netinfo.is_local_host(listen):
-        return {"url": None, "why": "judgekit listens on this machine only: restart it with "
-                                    "judgekit serve --host 0.0.0.0 so that phones on the venue network can open it."}
+        return {"url": None, "why": "judgekit listens on this machine only (--host 127.0.0.1): restart "
+                                    "it with judgekit serve --host 0.0.0.0 (the default) so that phones on the venue "
+                                    "network can open it."}
     local = netinfo.is_local_host(request.host)
     base = netinfo.venue_base_url(request.host, request.scheme, netinfo.lan_addresses() if local else [])
     if base is None:
@@ -195,7 +206,13 @@ def checkin_form(tid, pid):
 @requires("players.manage")
 @form_action(_dashboard_url)
 def drop_form(tid, pid):
-    p = store.drop_player(get_db(), tid, pid, request.form.get("dropped", "1") == "1")
+    dropping = request.form.get("dropped", "1") == "1"
+    if dropping and request.form.get("confirm") != "1":
+        # the dashboard asks first (Drop… then "Drop <name>"): a drop is never one stray click
+        p = store.get_player(get_db(), store.get_tournament(get_db(), tid)["id"], pid)
+        flash(f"{p['name']} was not dropped: confirm the drop with \"Drop {p['name']}\".", "error")
+        return redirect(url_for("tournament.dashboard", tid=tid) + f"#player-{p['id']}")
+    p = store.drop_player(get_db(), tid, pid, dropping)
     flash(f"{p['name']} {'dropped out' if p['dropped'] else 'reinstated'}", "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 

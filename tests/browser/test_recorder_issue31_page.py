@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from helpers import append_events as append, line, recorder_game, stored_events as stored
+from helpers import line, recorder_game, stored_events as stored
 from reference_turn import BEFORE, SEATS
 
 DECK, FORM = "#rec-next", "#rec-ask"

@@ -46,7 +46,7 @@ _ENTRY_KEYS = {
     "default": str, "default_when": str, "remedy": str, "addition": str, "variants": list,
     "escalates": bool, "escalation_note": str, "requires_description": bool,
     "head_judge_only": bool, "floor_judge_may_issue": bool, "note": str,
-    "description": str,
+    "description": str, "rule": str,
 }
 _ENTRY_REQUIRED = ("id", "category", "infraction", "escalates", "requires_description",
                    "head_judge_only", "description")
@@ -117,6 +117,7 @@ class Infraction:
     escalation_note: str = ""
     note: str = ""
     aliases: tuple[str, ...] = ()
+    rule: str = ""                 # the tournament rules' section it breaks ("tournament-rules/5.3"), if one
 
     def variant(self, variant_id: str | None) -> Variant | None:
         """The variant with this id (or `when` text), case-insensitively; None if absent."""
@@ -149,6 +150,7 @@ class Infraction:
             "head_judge_only": self.head_judge_only,
             "floor_judge_may_issue": self.floor_judge_may_issue,
             "note": self.note, "aliases": list(self.aliases), "description": self.description,
+            "rule": self.rule,
         }
 
 
@@ -452,7 +454,7 @@ def parse_catalog(text: str | bytes, source: str = "<catalog>",
             default_when=raw.get("default_when", ""), variants=tuple(variants),
             remedy=raw.get("remedy", ""), addition=raw.get("addition", ""),
             escalation_note=raw.get("escalation_note", ""), note=raw.get("note", ""),
-            aliases=tuple(aliases),
+            aliases=tuple(aliases), rule=raw.get("rule", ""),
         ))
 
     index = _build_index(infractions, source, problems)

@@ -82,11 +82,15 @@ def _infraction(catalog, value):
     return catalog.get(str(value)) or catalog.lookup(str(value)).infraction
 
 
-def export_rows(records, catalog=None) -> list[dict]:
+def export_rows(records, catalog=None, applies: dict | None = None) -> list[dict]:
     """One JSON-ready dict per record, keys exactly `CSV_COLUMNS`, in input order.
     `status` is "in force", "amended" or "lifted" for issued records, "" for the others;
-    `infraction_name` and `category` come from the catalog when one is given."""
+    `infraction_name` and `category` come from the catalog when one is given. `applies`:
+    record id -> `{"round", "table", "game"}`, the game a Standings Adjustment applies to
+    (given between rounds, a record names no game of its own): its issue row carries them
+    where the record leaves them empty, as the head judge's list says "round 2, table 3"."""
     records = list(records)
+    applies = applies or {}
     status = {str(r["id"]): r["status"] for r in replay(records) if r.get("id") is not None}
     rows = []
     for rec in records:
@@ -98,14 +102,17 @@ def export_rows(records, catalog=None) -> list[dict]:
         row["category"] = inf.category if inf else None
         if row["catalog"] is None and catalog is not None and row["kind"] == "issue":
             row["catalog"] = catalog.id
+        where = applies.get(rec.get("id")) if row["kind"] == "issue" else None
+        if where and row["round"] is None and row["table"] is None:
+            row.update({k: where.get(k) for k in ("round", "table", "game")})
         rows.append(row)
     return rows
 
 
-def penalties_json(records, catalog=None) -> list[dict]:
+def penalties_json(records, catalog=None, applies: dict | None = None) -> list[dict]:
     """The JSON export: a list of `export_rows` (serialise with `json.dumps(...,
     ensure_ascii=False)` to keep names readable)."""
-    return export_rows(records, catalog)
+    return export_rows(records, catalog, applies)
 
 
 def csv_text(columns: Sequence[str], rows: Iterable[dict], *, bom: bool = False) -> str:
@@ -123,9 +130,9 @@ def csv_text(columns: Sequence[str], rows: Iterable[dict], *, bom: bool = False)
     return "\ufeff" + text if bom else text
 
 
-def penalties_csv(records, catalog=None, *, bom: bool = False) -> str:
+def penalties_csv(records, catalog=None, *, bom: bool = False, applies: dict | None = None) -> str:
     """The CSV export as text: header `CSV_COLUMNS`, one row per record (`csv_text`)."""
-    return csv_text(CSV_COLUMNS, export_rows(records, catalog), bom=bom)
+    return csv_text(CSV_COLUMNS, export_rows(records, catalog, applies), bom=bom)
 
 
 # --- per-player report ------------------------------------------------------------------

@@ -165,14 +165,30 @@ def player_record(db, tournament_id: int, player_id: int):
     return player_report(records(db, t["id"]), player_id, catalog_of(db, t))
 
 
+def sa_places(db, tournament_id: int, recs: list[dict] | None = None) -> dict:
+    """record id -> `{"round", "table", "game"}`: the game each Standings Adjustment applies
+    to (`applies_to`), with that table's recorder game; an SA that applies to no game yet
+    is left out."""
+    t = tstore.get_tournament(db, tournament_id)
+    found = applies_to(db, t["id"], current(db, t["id"]) if recs is None else recs)
+    placed = {rid: x for rid, x in found.items() if x.round is not None}
+    if not placed:
+        return {}
+    games = {(row["round"], row["tbl"]): row["game_id"] for row in db.query(
+        f"select r.number as round, tb.number as tbl, tb.game_id from {tstore.T_TABLES} tb "
+        f"join {tstore.T_ROUNDS} r on r.id = tb.round_id where r.tournament_id = ?", [t["id"]])}
+    return {rid: {"round": x.round, "table": x.table, "game": games.get((x.round, x.table))}
+            for rid, x in placed.items()}
+
+
 def export_csv(db, tournament_id: int, *, bom: bool = False) -> str:
     t = tstore.get_tournament(db, tournament_id)
-    return penalties_csv(records(db, t["id"]), catalog_of(db, t), bom=bom)
+    return penalties_csv(records(db, t["id"]), catalog_of(db, t), bom=bom, applies=sa_places(db, t["id"]))
 
 
 def export_json(db, tournament_id: int) -> list[dict]:
     t = tstore.get_tournament(db, tournament_id)
-    return penalties_json(records(db, t["id"]), catalog_of(db, t))
+    return penalties_json(records(db, t["id"]), catalog_of(db, t), applies=sa_places(db, t["id"]))
 
 
 def _same_request(stored: dict, rec: dict) -> bool:
@@ -489,3 +505,14 @@ def amend(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, j
 def pending(db, tournament_id: int) -> list[dict]:
     """Penalties in force that wait for the head judge."""
     return report(db, tournament_id).pending
+
+
+def head_judge_seen(db, tournament_id: int) -> str | None:
+    """The name the head judge signed in with, as their penalty records give it (the last
+    one issued or approved by someone signed in as head judge), or None: what the event's
+    details offer before anyone has typed the head judge's name."""
+    if not db[T_RECORDS].exists():
+        return None
+    row = db.execute(f"select judge from {T_RECORDS} where tournament_id = ? and judge_role = 'head_judge' "
+                     "and judge is not null and judge != '' order by id desc limit 1", [tournament_id]).fetchone()
+    return row[0] if row else None

@@ -553,9 +553,14 @@ def _helpers():
     def dashboard_clocks(tid):
         """The open round's table clocks for the dashboard (None without an open round)."""
         try:
-            return extensions.round_clocks(get_db(), tid)
+            clocks = extensions.round_clocks(get_db(), tid)
         except tstore.TournamentError:
             return None
+        # once the final's result is in, the event is over: no end times to watch
+        if clocks and clocks["kind"] == "final" and all(tb["state"] in ("finished", "overridden")
+                                                        for tb in clocks["tables"]):
+            return None
+        return clocks
     return {"new_client_id": lambda: secrets.token_urlsafe(10), "dashboard_clocks": dashboard_clocks,
             "penalty_catalogs": pstore.catalog_choices,
             # the stores' text limits, so the pages' maxlength attributes are not copies

@@ -185,7 +185,13 @@ def checkin_panel_state(tid) -> dict:
 @bp.post("/tournaments/<id:tid>/check-in/open")
 @requires("players.manage")
 def checkin_open(tid):
-    store.open_checkin(get_db(), tid)
+    try:
+        store.open_checkin(get_db(), tid)
+    except TournamentError as exc:
+        if exc.status == 404:
+            raise
+        flash(exc.message, "error")   # the final has begun
+        return redirect(url_for("tournament.dashboard", tid=tid) + "#checkin")
     flash("Check-in by phone is open: show the code or the QR code at the venue", "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#checkin")
 

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import base64
 import binascii
+import time
+from contextlib import contextmanager
 from datetime import date, timedelta
 
-from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, render_template, request,
+                   url_for)
 
 from judgekit.auth.views import create_event, current_name, requires
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import store
 from judgekit.tournament.archon_read import MAX_BYTES
+from judgekit.tournament.import_limit import ImportLimit
+from judgekit.tournament.penalties import store as pstore
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
@@ -36,7 +41,11 @@ def _upload_limit(endpoint, values):
 def _report_context(db, t: dict) -> dict:
     rep = store.vekn_report(db, t["id"])
     missing = [p for p in store.players(db, t["id"]) if not p["dropped"] and (not p["vekn"] or p["vekn_temporary"])]
-    return {"t": t, "rep": rep, "missing": missing, "levels": levels_mod.LEVELS, "formats": levels_mod.FORMATS,
+    # the form offers the head judge's name once they have signed in and approved or issued
+    # a penalty (saved only when the organizer saves the details)
+    seen = None if t.get("head_judge") else pstore.head_judge_seen(db, t["id"])
+    shown = dict(t, head_judge=seen) if seen else t
+    return {"t": t, "shown": shown, "head_judge_seen": seen, "rep": rep, "missing": missing, "levels": levels_mod.LEVELS, "formats": levels_mod.FORMATS,
             "level": levels_mod.BY_KEY.get(t["level"]), "due": _due(t.get("date")),
             "fields": ("level", "date", *store.EVENT_FIELDS)}
 
@@ -142,6 +151,31 @@ def export_results(tid, fmt):
 
 # --- import ------------------------------------------------------------------------------------
 
+def import_limit() -> ImportLimit:
+    """The app's count of imports per device (`tournament.import_limit`)."""
+    found = current_app.extensions.get("import_limit")
+    if found is None:
+        found = current_app.extensions.setdefault("import_limit", ImportLimit())
+    return found
+
+
+@contextmanager
+def _one_import():
+    """Count this request against its device's imports (issue 28.1: the import needs no
+    sign-in and reading a workbook is costly): over the limit, a 429 with Retry-After
+    before anything is read."""
+    device = request.remote_addr or "?"
+    limit = import_limit()
+    refused = limit.begin(device, time.monotonic())
+    if refused is not None:
+        wait, message = refused
+        raise ApiError(429, message, retry_after=wait)
+    try:
+        yield
+    finally:
+        limit.end(device)
+
+
 def _upload() -> bytes:
     f = request.files.get("file")
     if f is None or not f.filename:
@@ -154,14 +188,16 @@ def import_form():
     """A new event from an Archon workbook; whoever imports it is its organizer (as when
     creating one). A workbook that cannot be imported comes back with every problem."""
     db = get_db()
-    organizer = request.form.get("organizer") or None
-    notes: list[str] = []
     try:
-        made = create_event(lambda cid: _imported(db, _upload(), organizer, cid, notes),
-                            client_id=request.form.get("client_id") or None, creator=organizer)
-    except TournamentError as exc:
-        return render_template("tournament/import_archon.html", error=exc.message,
-                               problems=exc.extra.get("problems") or [exc.message]), exc.status
+        with _one_import():
+            organizer = request.form.get("organizer") or None
+            notes: list[str] = []
+            made = create_event(lambda cid: _imported(db, _upload(), organizer, cid, notes),
+                                client_id=request.form.get("client_id") or None, creator=organizer)
+    except (TournamentError, ApiError) as exc:
+        headers = {"Retry-After": str(exc.extra["retry_after"])} if exc.extra.get("retry_after") else {}
+        return render_template("tournament/import_archon.html", error=exc.message, limited=exc.status == 429,
+                               problems=exc.extra.get("problems") or [exc.message]), exc.status, headers
     if made.duplicate:
         flash("This workbook was imported already (the form was sent twice): here is the event, with new "
               "sign-in codes.", "warn")
@@ -186,6 +222,11 @@ def api_import():
     `POST /api/tournaments` answers: `codes`, `token`, `role`, `organizer`) and the import's
     `notes`; 400 with
     `problems` (one per cell at fault) when the workbook cannot be imported."""
+    with _one_import():
+        return _api_import()
+
+
+def _api_import():
     body = json_object('{"workbook": "the .xlsx file, base64", "organizer": "your name"}')
     encoded = body.get("workbook")
     if not isinstance(encoded, str) or not encoded:

@@ -15,9 +15,15 @@ from judgekit.tournament.store.base import T_PLAYERS, T_TOURNAMENTS, TournamentE
 MAX_CANDIDATES = 8
 
 
+FINAL_BEGUN = "The final has begun: check-in by phone is closed."
+
+
 def open_checkin(db, tournament_id: Any) -> dict:
-    """Open check-in by phone (a secret is drawn; already open: unchanged)."""
+    """Open check-in by phone (a secret is drawn; already open: unchanged). Refused (409)
+    once the final has begun: nobody can join then."""
     t = get_tournament(db, tournament_id)
+    if t.get("finalists"):
+        raise TournamentError(409, FINAL_BEGUN)
     if not t.get("checkin_secret"):
         db[T_TOURNAMENTS].update(t["id"], {"checkin_secret": secrets.token_hex(16)})
     return checkin_state(db, t["id"])
@@ -36,8 +42,9 @@ def checkin_state(db, tournament_id: Any, now: float | None = None) -> dict:
     t = get_tournament(db, tournament_id)
     now = time.time() if now is None else now
     secret = t.get("checkin_secret")
-    if not secret:
-        return {"open": False, "code": None, "window": None, "valid_until": None, "path": None}
+    if not secret or t.get("finalists"):   # the final has begun: closed, whatever was open
+        return {"open": False, "code": None, "window": None, "valid_until": None, "path": None,
+                "final_begun": bool(t.get("finalists"))}
     w = checkin_mod.window(now)
     code = checkin_mod.code_for(secret, t["id"], w)
     return {"open": True, "code": code, "window": w, "valid_until": checkin_mod.valid_until(now),
@@ -46,6 +53,8 @@ def checkin_state(db, tournament_id: Any, now: float | None = None) -> dict:
 
 def _check_code(t: dict, code: Any, w: Any, now: float) -> None:
     secret = t.get("checkin_secret")
+    if t.get("finalists"):
+        raise TournamentError(409, FINAL_BEGUN + " Ask at the desk.")
     if not secret:
         raise TournamentError(409, "Check-in by phone is not open for this event: please check in at the desk.")
     window = parse_int(w, 0) if w not in (None, "") else None

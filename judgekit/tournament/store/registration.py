@@ -56,6 +56,12 @@ def create_tournament(db, data: dict, *, client_id: str | None = None) -> int:
         "created_at": now(),
     }
     row.update(_event_fields(data, partial=False))
+    # one place, two names: the place given at creation is the report's city, and an
+    # import's city (the workbook's B7) is the event's place, unless each is given
+    if row["city"] is None and row["location"] and len(row["location"]) <= MAX_LEN["place"]:
+        row["city"] = row["location"]
+    if row["location"] is None and row["city"]:
+        row["location"] = row["city"]
     if client_id is not None:
         row["client_id"] = client_id
     return db[T_TOURNAMENTS].insert(row).last_pk

@@ -103,9 +103,10 @@ def preview_roster(db, tournament_id: Any, data: bytes | str) -> roster_mod.Rost
     its problems (a number taken already, a duplicate in the list, no name...). Stores
     nothing."""
     t = get_tournament(db, tournament_id)
-    existing = {p["vekn"]: p["name"] for p in players(db, t["id"]) if p["vekn"]}
+    everyone = players(db, t["id"])
+    existing = {p["vekn"]: p["name"] for p in everyone if p["vekn"]}
     return roster_mod.parse_roster(data, existing=existing, max_name=MAX_LEN["player"],
-                                   max_place=MAX_LEN["place"])
+                                   max_place=MAX_LEN["place"], registered=everyone)
 
 
 def register_roster(db, tournament_id: Any, data: bytes | str, *, checked_in: Any = False,
