@@ -81,6 +81,6 @@ def test_demo_prints_working_codes(tmp_path):
     assert auth_store.check_code(db, 1, pairs["head_judge"]) == ("head_judge", 1)
     # the organizer is told where to use their code (README: the first commands)
     hint = next(x for x in r.output.splitlines() if x.startswith("organizer:"))
-    assert hint == f"organizer: open /tournaments/1 and sign in with {pairs['organizer']}"
+    assert hint == f"organizer: open http://127.0.0.1:5000/tournaments/1 and sign in with {pairs['organizer']}"
     assert auth_store.check_code(db, 1, pairs["organizer"]) == ("organizer", 1)
     db.close()
