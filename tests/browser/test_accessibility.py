@@ -34,10 +34,10 @@ def event(own_app):
     from judgekit.tournament.demo import create_demo
     db = open_db(own_app.config["DATABASE"])
     try:
-        tid = create_demo(db, seed=2024)
-        tstore.open_checkin(db, tid)  # the dashboard shows the check-in code and its QR code
+        tid = create_demo(db, seed=2024)   # its final has begun: check-in by phone is closed
         codes = issue_codes(db, tid)
         empty = tstore.create_tournament(db, {"name": "Empty Cup"})
+        tstore.open_checkin(db, empty)  # that dashboard shows the check-in code and its QR code
         game = rstore.create_game(db, ["Ann", "Ben", "Cid", "Dee"], label="Practice")
     finally:
         db.close()
