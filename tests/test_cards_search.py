@@ -175,8 +175,8 @@ def test_hit_at_3_on_questions_describing_a_card(service):
     queries = load_queries(CARD_EFFECTS)
     assert len(queries) >= 50 and len({q for q, _ in queries}) == len(queries)
     rate, misses = hit_rate(service.search.search, queries)
-    # measured 0.75 (bench/search.py); the target is 0.90: this holds what is reached
-    assert rate >= 0.72, f"hit@3 = {rate:.2f}; misses: {misses}"
+    # measured 0.80 (bench/search.py); the target is 0.90: this holds what is reached
+    assert rate >= 0.77, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 @pytest.mark.parametrize("query", ["the dominate card that lets me steal a retainer",
