@@ -3,13 +3,14 @@
 A judge in a hurry trusts the top line, so the search says when it is only a guess:
 
 - `match`: "good" (the first result holds most of the question, or the question names a
-  section or a card), "weak" (no result holds `WEAK_COVERAGE` of the question's weight:
-  "No section matches all of your words — closest:"), or "none" (nothing found, or a
-  question of filler words only, "what happens if": no result is shown as an answer).
+  section or a card), "weak" (the first result holds less than `WEAK_COVERAGE` of the
+  question's weight: "No section matches all of your words — closest:"), or "none"
+  (nothing found, or a question of filler words only, "what happens if": no result is
+  shown as an answer).
 - `suggestions`: for a weak answer, the rules' words for the everyday words typed, as
   searches a tap away: the synonym table's phrases for a word ("scoop" -> "conceding"), else
-  the titles of the sections whose questions use the word ("ditched" -> "Bowing Out of an
-  Event"). A word the rules' own text holds gets none.
+  the titles of the few sections whose questions use the word ("ditched" -> "Early
+  Departure"). A word the rules' own text holds gets none.
 - `split_questions`: a pasted message with numbered sub-questions ("1) … 2) …") is answered
   part by part: the best result of each part comes first, then the whole message's.
 
@@ -65,8 +66,9 @@ def informative(index: SearchIndex, text: str) -> bool:
     return any(g.factor == 1.0 for g in index.groups_of(text))
 
 
-def match_of(hits: list[Hit], has_words: bool) -> str:
-    if not hits or not has_words and hits[0].score < 1000.0:
+def match_of(hits: list[Hit]) -> str:
+    """How good the first of `hits` is (see the module)."""
+    if not hits:
         return "none"
     first = hits[0]
     if first.score >= 1000.0 or first.coverage >= WEAK_COVERAGE:
@@ -133,9 +135,9 @@ def answer(search, text: str, limit: int = 10) -> Answer:
         first = [h for _, found in parts for h in found]
         keys = {h.entry.key for h in first}
         hits = (first + [h for h in hits if h.entry.key not in keys])[:limit]
-        matches = [match_of(found, True) for _, found in parts]
+        matches = [match_of(found) for _, found in parts]
         match = "good" if all(m == "good" for m in matches) else "weak"
     else:
-        match = match_of(hits, True)
+        match = match_of(hits)
     said = suggestions(search.rules, text) if match != "good" else []
     return Answer(hits, stems, match, said, parts)
