@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import sign_in_client
+from tests.conftest import sign_in_client
 from judgekit import create_app, db as dbmod
 from judgekit.db import Migration, SchemaError, migrate, open_db, schema_versions
 
