@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from proctree import describe  # noqa: E402
-from recorder import free_port, pct  # noqa: E402
+from recorder import free_port, launch_serve, pct, stop_serve  # noqa: E402
 
 REPO = HERE.parent
 
@@ -40,19 +40,8 @@ REPO = HERE.parent
 def start(instance: Path, repo: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = dict(os.environ, JUDGEKIT_INSTANCE=str(instance), PYTHONPATH=str(repo))
-    log = open(instance / "serve.log", "w+b")
-    proc = subprocess.Popen([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
-                            cwd=str(repo), env=env, stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            c.request("GET", "/api/tournaments")
-            if c.getresponse().status == 200:
-                return proc, port
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("judgekit serve did not start")
+    proc, _ = launch_serve(port, env, instance / "serve.log", "/api/tournaments", cwd=repo, timeout=120)
+    return proc, port
 
 
 def connect(port: int, device: str) -> socket.socket | None:
@@ -193,11 +182,7 @@ def main() -> None:
         finally:
             for s in held:
                 s.close()
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_serve(proc)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ laptop pays. Figures, not assertions.
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import subprocess
 import sys
@@ -35,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from proctree import describe, tree_pss  # noqa: E402
-from recorder import Phone, free_port, load_cards, pregrown  # noqa: E402
+from recorder import Phone, free_port, launch_serve, load_cards, pregrown, stop_serve  # noqa: E402
 from serve import rss_mb, run_load, typed_queries, whole_queries  # noqa: E402
 
 
@@ -43,22 +42,8 @@ def start(repo: Path, instance: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = dict(os.environ, JUDGEKIT_INSTANCE=str(instance), JUDGEKIT_SEARCH_CACHE="0",
                PYTHONPATH=str(repo))
-    log = open(instance / "serve.log", "w+b")
-    proc = subprocess.Popen([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
-                            cwd=str(repo), env=env, stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.time() + 300
-    while True:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            c.request("GET", "/api/search?q=vp+withdraw")
-            if c.getresponse().status == 200:
-                return proc, port
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            log.seek(0)
-            raise SystemExit("judgekit serve did not start: " + log.read().decode()[-2000:])
-        time.sleep(0.3)
+    proc, _ = launch_serve(port, env, instance / "serve.log", "/api/search?q=vp+withdraw", cwd=repo)
+    return proc, port
 
 
 def line(step: str, pid: int) -> None:
@@ -119,11 +104,7 @@ def main() -> None:
             print(f"whole server: {total:.0f} MB PSS (target <= 200 MB); load average "
                   f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_serve(proc)
 
 
 if __name__ == "__main__":

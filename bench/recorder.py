@@ -354,29 +354,46 @@ class Phone:
         self.etag = headers.get("ETag") or body.get("etag") or self.etag
 
 
+def launch_serve(port: int, env: dict, log_path: Path, probe: str, extra=(), cwd: Path = REPO,
+                 timeout: float = 300, probe_timeout: float = 5):
+    """`judgekit serve` on `port` (its stderr into `log_path`: a file, not a pipe nobody reads
+    while it runs), once GET `probe` answers 200: (the process, the log file). Ends the bench
+    with the log's tail when it does not start. The benches that start a server use it."""
+    log = open(log_path, "w+b")
+    proc = subprocess.Popen([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port), *extra],
+                            cwd=str(cwd), env=env, stdout=subprocess.DEVNULL, stderr=log)
+    deadline = time.time() + timeout
+    while True:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=probe_timeout)
+            c.request("GET", probe)
+            if c.getresponse().status == 200:
+                return proc, log
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            log.seek(0)
+            raise SystemExit("judgekit serve did not start: " + log.read().decode()[-2000:])
+        time.sleep(0.3)
+
+
+def stop_serve(proc: subprocess.Popen) -> None:
+    """End a server `launch_serve` started (killed if it does not stop in 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def start_server(tmp: Path, threads: int | None, durable: bool,
                  port: int | None = None) -> tuple[subprocess.Popen, int, object]:
     port = port or free_port()
     env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp / "serve"),
                JUDGEKIT_RECORDER_DURABLE="1" if durable else "0")
-    argv = [sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)]
-    if threads:
-        argv += ["--threads", str(threads)]
-    log = open(tmp / "serve.log", "w+b")  # a file, not a pipe: nobody reads a pipe while it runs
-    server = subprocess.Popen(argv, cwd=str(REPO), env=env, stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.time() + 300
-    while True:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/api/cards/complete?q=modius")  # the card index loads once
-            if c.getresponse().status == 200:
-                break
-        except OSError:
-            pass
-        if server.poll() is not None or time.time() > deadline:
-            log.seek(0)
-            raise SystemExit("judgekit serve did not start: " + log.read().decode()[-2000:])
-        time.sleep(0.3)
+    extra = ["--threads", str(threads)] if threads else []
+    server, log = launch_serve(port, env, tmp / "serve.log", "/api/cards/complete?q=modius",  # the card index loads once
+                               extra, probe_timeout=2)
     # the first page of a process computes the offline copy's version (and may build the
     # search index): done once before anything is measured
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
