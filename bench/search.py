@@ -172,6 +172,7 @@ def main() -> None:
                 ("tests/search_phone", ROOT / "tests" / "search_phone"),
                 ("bench/heldout_phone_queries.tsv", ROOT / "bench" / "heldout_phone_queries.tsv"),
                 ("tests/search_card_effects", ROOT / "tests" / "search_card_effects"),
+                ("tests/search_card_effects2", ROOT / "tests" / "search_card_effects2"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

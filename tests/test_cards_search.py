@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from judgekit.rules.card_ranking import CARD_COVERAGE_CAP
 from tests.test_rules_search import load_queries
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
@@ -166,56 +167,50 @@ def test_odd_card_queries_never_fail(client, q):
 
 
 CARD_EFFECTS = ROOT / "search_card_effects"   # table questions describing a card, naming none
+#: a second set of the kind, written later by another hand from cards picked at random, in
+#: players' words ("thaum strike", "my guy", "till it has 5"), before the ranking was tuned on it
+CARD_EFFECTS_2 = ROOT / "search_card_effects2"
 
 
-def test_hit_at_3_on_questions_describing_a_card(service):
+@pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2], ids=lambda p: p.name)
+def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
     text holds the described effect is in the first three, although the question names no
     card and its discipline word is also a card's name ("Dominate")."""
-    queries = load_queries(CARD_EFFECTS)
+    queries = load_queries(path)
     assert len(queries) >= 50 and len({q for q, _ in queries}) == len(queries)
     rate, misses = hit_rate(service.search.search, queries)
-    # measured 0.80 (bench/search.py); the issue's target is 0.90: this holds what is reached
-    assert rate >= 0.77, f"hit@3 = {rate:.2f}; misses: {misses}"
+    # the issue's target: 0.90 (bench/search.py prints the figures)
+    assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
-@pytest.mark.parametrize("query", ["the dominate card that lets me steal a retainer",
-                                   "presence card that locks every vampire who votes",
-                                   "obfuscate reaction that ends the action"])
-def test_a_discipline_word_in_a_question_does_not_name_its_master_card(service, query):
-    """The master cards named after a discipline ("Dominate", "Presence") are not named by a
-    question that uses the discipline's word to describe another card."""
-    assert service.search.named_cards(query) == []
-    assert service.search_payload(query)["results"][0]["title"].lower() not in (
-        "dominate", "presence", "obfuscate")
+@pytest.mark.parametrize("query, expected", [
+    ("thaum strike that is ranged and aggravated", "Thaumaturgy"),
+    ("obf reaction when i block a younger vampire", "Obfuscate"),
+    ("nossie who can rush locked vampires", "Nosferatu"),
+])
+def test_short_names_of_disciplines_and_clans_count_as_the_names(service, query, expected):
+    """Players write a discipline's code or a clan's short name ("thaum", "obf", "nossie"):
+    the cards found hold the full name, as for a question that writes it out."""
+    hits, _ = service.search.search(query, limit=3)
+    assert hits and all(expected in (h.entry.body + " " + h.entry.context) for h in hits[:1]), \
+        [(h.entry.title, h.entry.context) for h in hits]
 
 
-def test_a_discipline_alone_still_names_its_master_card(service):
-    first = service.search_payload("dominate")["results"][0]
-    assert (first["doc"], first["title"]) == ("cards", "Dominate")
+def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
+    """A described card's text lacks the player's everyday words ("big", "just"): rare among
+    the cards, each weighs no more than CARD_COVERAGE_CAP in the share the card holds, so
+    the card holding the rest is found; without the cap it is not."""
+    cards = service.search.cards
+    question = "sabbat political that steals a pool from everyone without a big vampire"
+    assert any(g.weight > CARD_COVERAGE_CAP for g in cards.groups_of(question))
 
+    def found() -> bool:
+        return any(h.entry.section == "101986" for h in cards.search(question, 3, snippets=False)[0])
 
-@pytest.mark.parametrize("query, about", [("that obfuscate reaction when i block a younger vampire", True),
-                                          ("the true brujah who gets stealth", True),
-                                          ("can the judge play", False), ("vp when time runs out", False),
-                                          ("my vision of the final", False)])
-def test_a_discipline_or_clan_word_says_the_question_is_about_cards(service, query, about):
-    """A discipline's or a clan's name is no rule's word: the card holding more of such a
-    question may lead the list (card_ranking.CARD_QUESTION_LEAD); the Imbued's virtues and
-    creeds ("judge", "vision") are ordinary words and say nothing."""
-    assert service.search.names.mentions_card_words(query) is about
-
-
-@pytest.mark.parametrize("query, card", [("tttm", "102023"), ("TTTM", "102023"), ("sotdv", "101828"),
-                                         ("is tttm a master", "102023")])
-def test_a_cards_initials_name_it(service, query, card):
-    """The short forms players make of a long card name, from the card list itself: its
-    initials, when no other card shares them and they spell no word."""
-    first = service.search_payload(query)["results"][0]
-    assert (first["doc"], first["section"]) == ("cards", card)
-
-
-@pytest.mark.parametrize("query", ["btw can i bleed", "imo the vote failed", "dotd"])
-def test_chat_words_and_shared_initials_name_no_card(service, query):
-    """"btw" and "imo" are chat; "dotd" are the initials of three cards: none is named."""
-    assert service.search.named_cards(query) == []
+    assert cards.coverage_cap == CARD_COVERAGE_CAP and found()
+    cards.coverage_cap = None
+    try:
+        assert not found()
+    finally:
+        cards.coverage_cap = CARD_COVERAGE_CAP

@@ -233,6 +233,8 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "avg": {f: p.avg[f] for f in FIELDS},
         "max_postings": index.max_postings,
         "coverage_power": index.coverage_power,
+        "coverage_cap": index.coverage_cap,
+        "order_power": index.order_power,
         "group_factor": index.factors.group_factor if index.factors else 1.0,
         "text_factor": index.factors.text_factor if index.factors else 1.0,
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the

@@ -29,6 +29,15 @@ CARD_MAX_POSTINGS = 200   # see SearchIndex(max_postings=…)
 #: A card's coverage counts more than a rule's (score x coverage ** this): a described
 #: effect is answered by the card whose text holds all of it, among thousands sharing a word.
 CARD_COVERAGE_POWER = 5
+#: In the cards' share of a question, no word weighs more than this (a word found in about
+#: a hundred of the 6,400 card entries weighs 4): a player describing a card uses everyday
+#: words that its text lacks ("till", "eats", "appears"), rare in the cards, that would
+#: otherwise sink the card holding every other word (`SearchIndex(coverage_cap=…)`).
+CARD_COVERAGE_CAP = 4.0
+#: The cards are ordered among themselves by score x share ** this (a described card holds
+#: nearly all of the question); their scores, which the merge compares with the rules',
+#: keep `CARD_COVERAGE_POWER`.
+CARD_ORDER_POWER = 9
 #: A card group's name is a generic phrase ("Equip or employ another card from hand") that
 #: matches generic questions on every word: a group's ruling matched only through its name
 #: ranks this much below the cards' own text and rulings; as far as the ruling's own text
@@ -131,7 +140,8 @@ class Search:
             rules = SearchIndex(corpus, part=stored.parts["rules"])
             cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
                                 factors=CardFactors(stored.parts["cards"].entries),
-                                coverage_power=CARD_COVERAGE_POWER) \
+                                coverage_power=CARD_COVERAGE_POWER, coverage_cap=CARD_COVERAGE_CAP,
+                                order_power=CARD_ORDER_POWER) \
                 if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,
@@ -208,11 +218,13 @@ YIELD_SHARE = 0.2
 #: the other holds less than LEAD_BELOW of the question (one that holds more answers it) and
 #: for the first LEAD_PLACES places only (past them, the scores decide): a question that
 #: describes a card ("the reaction that ends combat and sends both vampires to torpor")
-#: shares a few words with many rules, and the whole of it with one card's text.
-NEAR_TIE = 0.1
+#: shares a few words with many rules, and the whole of it with one card's text. The
+#: scores of the two parts are hardly comparable (a rule's BM25F over 174 entries, a card's
+#: over 6,400, scaled by CARD_FACTOR): NEAR_TIE only keeps an entry far below from leading.
+NEAR_TIE = 0.02
 COVERAGE_LEAD = 0.05
-LEAD_BELOW = 0.55
-LEAD_PLACES = 2
+LEAD_BELOW = 0.65
+LEAD_PLACES = 3
 #: (LEAD_BELOW, LEAD_PLACES) for a question that names a discipline or a clan, a word of no
 #: rule ("that obfuscate reaction when I block a younger vampire"): the entry holding more
 #: of it leads the first three places, however much the other holds

@@ -191,7 +191,8 @@ class SearchIndex:
 
     def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
                  part: StoredPart | None = None, max_postings: int | None = None,
-                 factors: EntryFactors | None = None, coverage_power: float | None = None):
+                 factors: EntryFactors | None = None, coverage_power: float | None = None,
+                 coverage_cap: float | None = None, order_power: float | None = None):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
@@ -199,7 +200,12 @@ class SearchIndex:
         only the `max_postings` entries where it weighs most (and only those are checked
         for phrases): "vampire" is in 3,900 cards, and a query must not add up all of them.
         `factors`: the part's own factor for a candidate entry's score (the cards':
-        `judgekit.rules.card_ranking.CardFactors`); none for the rules."""
+        `judgekit.rules.card_ranking.CardFactors`); none for the rules.
+        `coverage_cap`: in the share of the question an entry holds, no word weighs more
+        than this (the cards': a rare everyday word, "till", "eats", absent from the card
+        the question describes, must not sink it); the hit's `coverage` stays uncapped.
+        `order_power`: the entries are ordered by score x that share ** this, while the
+        hit's score (which the merge with the other part compares) keeps `coverage_power`."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -213,6 +219,8 @@ class SearchIndex:
         self.max_postings = max_postings
         self.factors = factors
         self.coverage_power = coverage_power if coverage_power is not None else self.COVERAGE_POWER
+        self.coverage_cap = coverage_cap
+        self.order_power = order_power if order_power is not None else self.coverage_power
         # words another part of the index knows (the cards': the rules' words): not typos
         # ("seating" is the rules' word, not a typo of the card "Seattle Committee")
         self.known_words: frozenset[str] | dict = frozenset()
@@ -563,6 +571,10 @@ class SearchIndex:
         if not groups or len(hits) >= limit:
             return hits[:limit], stems
         total = sum(g.weight for g in groups) or 1.0
+        # each word's weight in the share that ranks (capped: `coverage_cap`)
+        cap = self.coverage_cap
+        capped = [g.weight if cap is None else min(g.weight, cap) for g in groups]
+        capped_total = sum(capped) or 1.0
         group_docs = [self._group_docs(g) for g in groups]
         docnum = self.postings.docnum
         # per group, the entries holding it in their body / title (the cards' factors), made
@@ -578,26 +590,32 @@ class SearchIndex:
         # that goes over the candidates (`frozenset.intersection(dict)`; `keys() & frozenset`
         # would go over every entry holding the group: thousands for a common word's cards)
         covered_of = dict.fromkeys((docnum[key] for key, _ in candidates), 0.0)
-        for g, docs in zip(groups, group_docs):
+        held_of = dict.fromkeys(covered_of, 0.0)      # the same, in capped weights
+        for g, docs, w in zip(groups, group_docs, capped):
             if g.number is not None:
                 for d in covered_of.keys() & docs.keys():
                     covered_of[d] += g.weight * docs[d]
+                    held_of[d] += w * docs[d]
             else:
                 for d in docs.intersection(covered_of):
                     covered_of[d] += g.weight
+                    held_of[d] += w
         factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of)
+        power, order_power = self.coverage_power, self.order_power
         for key, score in candidates:
             d = docnum[key]
-            coverage = covered_of[d] / total
-            ranked.append((score * coverage ** self.coverage_power * factor_of.get(d, 1.0), key, coverage))
-        ranked.sort(key=lambda x: (-x[0], x[1]))
+            held = held_of[d] / capped_total
+            score *= factor_of.get(d, 1.0)
+            # (score, key, coverage, the order's key)
+            ranked.append((score * held ** power, key, covered_of[d] / total, score * held ** order_power))
+        ranked.sort(key=lambda x: (-x[3], x[1]))
         # at most PER_SECTION entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
         # example of a section is still found, just not above other sections)
         per_section: dict[tuple[str, str], int] = {}
         first, later = [], []
         room = limit - len(hits)
-        for score, key, coverage in ranked:
+        for score, key, coverage, _ in ranked:
             e = self.entries[key]
             sec = (e.doc, e.section)
             per_section[sec] = per_section.get(sec, 0) + 1

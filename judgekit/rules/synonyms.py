@@ -15,6 +15,8 @@ so the words that name the rule decide it.
 """
 from __future__ import annotations
 
+from judgekit.recorder.cards import DISCIPLINES
+
 SYNONYMS: dict[str, tuple[str, ...]] = {
     # scoring
     "vp": ("victory point",),
@@ -219,7 +221,70 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "loop": ("infinite loops",),
     "infinite": ("infinite loops",),
     "priscus": ("prisci",),
+    # everyday words for the rules' terms
+    "tourney": ("tournament",),
+    "tournie": ("tournament",),
+    "people": ("players",),
+    "ppl": ("players",),
+    "torn": ("damaged", "marked cards"),
+    "ripped": ("damaged", "marked cards"),
+    "bent": ("damaged", "marked cards"),
+    "misplayed": ("misplay", "misrepresentation"),
+    # players' words for the cards' terms (a card's text says "combat", "minion",
+    # "additional", "ash heap", "library", "life")
+    "fight": ("combat",),
+    "fights": ("combat",),
+    "fighting": ("combat",),
+    "guy": ("minion", "vampire"),
+    "guys": ("minion", "vampire"),
+    "dude": ("minion", "vampire"),
+    "vamp": ("vampire",),
+    "vamps": ("vampire",),
+    "cant": ("cannot",),
+    "can't": ("cannot",),
+    "extra": ("additional",),
+    "bounce": ("change the target", "redirect"),
+    "redirect": ("change the target",),
+    "discard pile": ("ash heap",),
+    "graveyard": ("ash heap",),
+    "trash": ("ash heap",),
+    "draw pile": ("library",),
+    "deck": ("deck", "library"),
+    "tokens": ("counters",),
+    "token": ("counter",),
+    "hp": ("life",),
+    "health": ("life",),
+    "gun": ("gun", "weapon"),
+    "guns": ("gun", "weapon"),
 }
+
+#: The short names players give clans (a card's text names the clan in full).
+CLAN_SHORT_NAMES: dict[str, tuple[str, ...]] = {
+    "tzi": ("tzimisce",), "tzim": ("tzimisce",), "tzimi": ("tzimisce",),
+    "malk": ("malkavian",), "malks": ("malkavian",), "malkav": ("malkavian",),
+    "nos": ("nosferatu",), "nossie": ("nosferatu",), "nossies": ("nosferatu",), "nosfe": ("nosferatu",),
+    "trem": ("tremere",), "torrie": ("toreador",), "toreadors": ("toreador",),
+    "ventrues": ("ventrue",), "giov": ("giovanni",), "gio": ("giovanni",),
+    "lasombras": ("lasombra",), "sombra": ("lasombra",), "setite": ("follower of set", "ministry"),
+    "setites": ("follower of set", "ministry"), "ministry": ("ministry", "follower of set"),
+    "assamite": ("assamite", "banu haqim"), "assamites": ("assamite", "banu haqim"),
+    "banu haqim": ("banu haqim", "assamite"), "salu": ("salubri",), "garg": ("gargoyle",),
+    "gargs": ("gargoyle",), "anarchs": ("anarch",), "ravnoses": ("ravnos",),
+}
+#: The short names players give disciplines: the card lists' codes ("obf", "dom"; not
+#: "for", a stop word, nor the imbued virtues' codes, everyday words) and a few more.
+DISCIPLINE_SHORT_NAMES: dict[str, tuple[str, ...]] = {
+    **{code: (name.lower(),) for code, name in DISCIPLINES.items()
+       if code not in ("for", "def", "inn", "jud", "mar", "red", "ven", "viz")},
+    "thaum": ("thaumaturgy",), "thauma": ("thaumaturgy",), "necro": ("necromancy",),
+    "obfu": ("obfuscate",), "pres": ("presence",), "fort": ("fortitude",),
+    "celer": ("celerity",), "anim": ("animalism",), "dementia": ("dementation",),
+    "vicis": ("vicissitude",), "chim": ("chimerstry",), "obten": ("obtenebration",),
+    "serp": ("serpentis",),
+}
+for _table in (CLAN_SHORT_NAMES, DISCIPLINE_SHORT_NAMES):
+    for _key, _alts in _table.items():
+        SYNONYMS.setdefault(_key, _alts)
 
 # Keys that expand only when typed in capitals (they are common English words otherwise).
 CASE_SENSITIVE = {"to": "TO"}

@@ -154,6 +154,8 @@
     this.n = part.n;
     this.avg = part.avg;
     this.coveragePower = part.coverage_power;               // score x coverage ** this
+    this.coverageCap = part.coverage_cap === undefined ? null : part.coverage_cap;   // a word's most weight in it
+    this.orderPower = part.order_power === undefined ? part.coverage_power : part.order_power;   // the order's power
     this.sparse = new Set(data.params.sparse_fields);       // fields few entries have
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
@@ -776,26 +778,40 @@
     hits.stems = stems;
     if (!groups.length || hits.length >= limit) { var cut = hits.slice(0, limit); cut.stems = stems; return cut; }
     var total = groups.reduce(function (sum, g) { return sum + g.weight; }, 0) || 1.0;
+    // each word's weight in the share that ranks, capped as the server's (coverage_cap)
+    var cap = this.coverageCap;
+    var capped = groups.map(function (g) { return cap === null ? g.weight : Math.min(g.weight, cap); });
+    var cappedTotal = capped.reduce(function (sum, w) { return sum + w; }, 0) || 1.0;
     var groupDocs = groups.map(function (g) { return self.groupDocs(g); });
     var ranked = [];
     this.candidates(groups, text, groupDocs).forEach(function (pair) {
       var e = self.entries[pair[0]];
       if (seen.has(e.key)) return;
-      var covered = 0.0;
+      var covered = 0.0, held = 0.0;
       groups.forEach(function (g, gi) {
-        if (g.number !== null) covered += g.weight * (groupDocs[gi].get(e.docnum) || 0.0);
-        else if (groupDocs[gi].has(e.docnum)) covered += g.weight;
+        if (g.number !== null) {
+          var near = groupDocs[gi].get(e.docnum) || 0.0;
+          covered += g.weight * near;
+          held += capped[gi] * near;
+        } else if (groupDocs[gi].has(e.docnum)) {
+          covered += g.weight;
+          held += capped[gi];
+        }
       });
       var coverage = covered / total;
+      held = held / cappedTotal;
       var factor = 1;
       if (self.groupFactor !== 1 && e.doc === "cards" && e.section.charAt(0) === "G") {
         factor = self.groupRulingFactor(groups, e.docnum, covered);
       } else if (self.textFactor !== 1 && e.kind === "card") {
         factor = self.cardTextFactor(groups, e.docnum, covered);
       }
-      ranked.push([pair[1] * Math.pow(coverage, self.coveragePower) * factor, e.key, e, coverage]);
+      var score = pair[1] * factor;
+      // [score, key, entry, coverage, the order's key (order_power)]
+      ranked.push([score * Math.pow(held, self.coveragePower), e.key, e, coverage,
+                   score * Math.pow(held, self.orderPower)]);
     });
-    ranked.sort(function (a, b) { return b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
+    ranked.sort(function (a, b) { return b[4] - a[4] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
     // per_section entries of a section first; the rest after every other section (as the server)
     var perSection = new Map(), first = [], later = [];
     for (var i = 0; i < ranked.length; i++) {
