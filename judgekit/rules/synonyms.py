@@ -254,6 +254,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "token": ("counter",),
     "hp": ("life",),
     "health": ("life",),
+    "str": ("strength",),
+    "agg": ("aggravated",),
+    "aggs": ("aggravated",),
+    "sup": ("superior",),
+    "cap": ("capacity",),
     "gun": ("gun", "weapon"),
     "guns": ("gun", "weapon"),
 }
@@ -272,10 +277,11 @@ CLAN_SHORT_NAMES: dict[str, tuple[str, ...]] = {
     "gargs": ("gargoyle",), "anarchs": ("anarch",), "ravnoses": ("ravnos",),
 }
 #: The short names players give disciplines: the card lists' codes ("obf", "dom"; not
-#: "for", a stop word, nor the imbued virtues' codes, everyday words) and a few more.
+#: "for", a stop word, "pre" ("pre-release") and "str" (strength), nor the imbued virtues'
+#: codes, everyday words) and a few more.
 DISCIPLINE_SHORT_NAMES: dict[str, tuple[str, ...]] = {
     **{code: (name.lower(),) for code, name in DISCIPLINES.items()
-       if code not in ("for", "def", "inn", "jud", "mar", "red", "ven", "viz")},
+       if code not in ("for", "pre", "str", "def", "inn", "jud", "mar", "red", "ven", "viz")},
     "thaum": ("thaumaturgy",), "thauma": ("thaumaturgy",), "necro": ("necromancy",),
     "obfu": ("obfuscate",), "pres": ("presence",), "fort": ("fortitude",),
     "celer": ("celerity",), "anim": ("animalism",), "dementia": ("dementation",),
