@@ -74,11 +74,13 @@ def test_the_same_vp_checks_as_a_judges_entry(db):
     with pytest.raises(TournamentError) as count:
         self_report.propose(db, tid, links[five[0]], [5, 0, 0, 0])
     assert count.value.status == 400 and "5 seats" in count.value.message
-    # a game won with 1 VP by seat 2 when seats 3, 4 withdrew is possible only with the box ticked
+    # a lone half is possible only when that seat withdrew: the withdrawal box
     with pytest.raises(TournamentError) as wd:
-        self_report.propose(db, tid, links[five[0]], [1.5, 2, 0, 0, 1.5])
-    assert wd.value.status == 400
+        self_report.propose(db, tid, links[five[0]], [1, 3.5, 0, 0, 0])
+    assert wd.value.status == 400 and wd.value.extra["suggest_withdrawn"] == [2]
     assert db.execute("select count(*) from tournament_result_reports").fetchone()[0] == 0
+    ok = self_report.propose(db, tid, links[five[0]], [1, 3.5, 0, 0, 0], withdrawn=[2])
+    assert ok["report"]["withdrawn"] == [2]
 
 
 def test_a_second_proposal_while_one_waits_is_refused_naming_it(db):
@@ -187,3 +189,140 @@ def test_nothing_to_report_between_rounds(db):
     with pytest.raises(TournamentError) as exc:
         self_report.propose(db, tid, links[seating[0][0]], vps_for(5))
     assert exc.value.status == 409 and exc.value.extra["reason"] == "not-seated"
+
+
+# --- the HTTP API and the pages ------------------------------------------------------------------
+
+def seed_app(app, n=9):
+    from judgekit.db import open_db
+    d = open_db(app.config["DATABASE"])
+    try:
+        return seed(d, n)
+    finally:
+        d.close()
+
+
+def api(tid, token, rest=""):
+    return f"/api/tournaments/{tid}/me/{token}{rest}"
+
+
+def stored(app, sql):
+    from judgekit.db import open_db
+    d = open_db(app.config["DATABASE"])
+    try:
+        return d.execute(sql).fetchone()[0]
+    finally:
+        d.close()
+
+
+def test_the_api_flow_and_its_refusals(app, client, signed_in):
+    tid, links, seating = seed_app(app)
+    four = seating[1]
+    state = client.get(api(tid, links[four[0]])).get_json()
+    assert state["table"]["number"] == 2 and state["can"] == ["propose"]
+    # impossible VP: refused with the reasons and the seat to tick
+    bad = client.post(api(tid, links[four[0]], "/report"), json={"vps": [1.5, 2, 0, 0.5]})
+    assert bad.status_code == 400 and bad.get_json()["problems"]
+    wrong = client.post(api(tid, links[four[0]], "/report"), json={"vps": "4 0 0 0"})
+    assert wrong.status_code == 400 and wrong.get_json()["field"] == "vps"
+    first = client.post(api(tid, links[four[0]], "/report"), json={"vps": [2, 1, 1, 0], "client_id": "c1"})
+    assert first.status_code == 201
+    rid = first.get_json()["report"]["id"]
+    resent = client.post(api(tid, links[four[0]], "/report"), json={"vps": [2, 1, 1, 0], "client_id": "c1"})
+    assert resent.status_code == 200 and resent.get_json()["duplicate"] is True
+    second = client.post(api(tid, links[four[1]], "/report"), json={"vps": [0, 4, 0, 0]})
+    assert second.status_code == 409 and second.get_json()["report"]["id"] == rid
+    other_table = client.post(api(tid, links[seating[0][0]], f"/reports/{rid}/confirm"), json={})
+    assert other_table.status_code == 403 and "not for your table" in other_table.get_json()["error"]
+    guessed = client.post(api(tid, "AAAAAAAAAAAAAAAAAAAAAA", f"/reports/{rid}/confirm"), json={})
+    assert guessed.status_code == 404 and guessed.get_json()["reason"] == "unknown"
+    for pid in four[1:]:
+        ok = client.post(api(tid, links[pid], f"/reports/{rid}/confirm"), json={})
+        assert ok.status_code == 201
+    assert ok.get_json()["report"]["status"] == "counted"
+    replay = client.post(api(tid, links[four[1]], f"/reports/{rid}/confirm"), json={})
+    assert replay.status_code == 200 and replay.get_json()["duplicate"] is True
+    assert stored(app, "select count(*) from tournament_results") == 1
+    assert stored(app, "select count(*) from tournament_result_report_steps where kind = 'confirm'") == 4
+    # the judges see it as the table's result
+    signed_in(client, tid, "judge")
+    detail = client.get(f"/api/tournaments/{tid}/rounds/1/tables/2")
+    if detail.status_code == 200:
+        assert detail.get_json()["source"] == "reported"
+
+
+def test_a_disagreement_reaches_the_judges_queue_and_a_judge_accepts(app, client, signed_in):
+    tid, links, seating = seed_app(app)
+    four = seating[1]
+    rid = client.post(api(tid, links[four[0]], "/report"), json={"vps": [2, 1, 1, 0]}).get_json()["report"]["id"]
+    out = client.post(api(tid, links[four[1]], f"/reports/{rid}/dispute"), json={"note": "seat 2 had 2"})
+    assert out.status_code == 201 and out.get_json()["call"]
+    signed_in(client, tid, "judge")
+    queue = client.get(f"/api/tournaments/{tid}/calls").get_json()
+    mine = [c for c in queue["calls"] if c["table"] == 2]
+    assert mine and mine[0]["reason"] == "result" and mine[0]["reason_label"] == "Result disagreement"
+    page = client.get(f"/tournaments/{tid}/rounds/1/tables/2")
+    assert b"seat 2 had 2" in page.data and b"accept-report" in page.data
+    accepted = client.post(f"/api/tournaments/{tid}/rounds/1/tables/2/reports/{rid}/accept")
+    assert accepted.status_code == 201 and accepted.get_json()["closed_call"] == out.get_json()["call"]
+    client.environ_base.pop("HTTP_AUTHORIZATION", None)
+    late = client.post(api(tid, links[four[2]], "/report"), json={"vps": [0, 0, 4, 0]})
+    assert late.status_code == 409 and late.get_json()["locked"] is True
+
+
+def test_the_player_page_forms_and_bad_links(app, client):
+    tid, links, seating = seed_app(app)
+    four = seating[1]
+    page = client.get(f"/tournaments/{tid}/me/{links[four[0]]}")
+    assert page.status_code == 200 and b"Report your table" in page.data
+    unknown = client.get(f"/tournaments/{tid}/me/not-a-link")
+    assert unknown.status_code == 404 and b"not known here" in unknown.data
+    import re
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page.data).group(1).decode()
+    form = {"csrf_token": token, "client_id": "f1", "vp1": "1", "vp2": "2,5", "vp3": "0", "vp4": "0"}
+    refused = client.post(f"/tournaments/{tid}/me/{links[four[0]]}/propose", data=form)
+    assert refused.status_code == 400 and b"withdrawal-offer" in refused.data
+    assert b'value="2,5"' in refused.data and b'name="tick_wd" value="2"' in refused.data  # typed, kept
+    form["tick_wd"] = "2"
+    sent = client.post(f"/tournaments/{tid}/me/{links[four[0]]}/propose", data=form)
+    assert sent.status_code == 302
+    again = client.get(f"/tournaments/{tid}/me/{links[four[1]]}")
+    assert b"Confirm these VP" in again.data and b"(withdrew)" in again.data
+    guess = client.post(f"/tournaments/{tid}/me/guessed/reports/1/confirm", data={"csrf_token": token})
+    assert guess.status_code == 404 and b"not known here" in guess.data
+    assert stored(app, "select count(*) from tournament_result_report_steps") == 1
+
+
+def test_a_phone_check_in_gives_the_players_own_link(app, client):
+    from judgekit.db import open_db
+    from judgekit.tournament.store import checkin as checkin_store
+    d = open_db(app.config["DATABASE"])
+    try:
+        tid = registration.create_tournament(d, {"name": "Link Cup"})
+        registration.add_player(d, tid, {"name": "Ana Silva", "vekn": "3200001", "checked_in": False})
+        state = checkin_store.open_checkin(d, tid)
+    finally:
+        d.close()
+    page = client.get(state["path"])
+    import re
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page.data).group(1).decode()
+    done = client.post(f"/tournaments/{tid}/check-in", data={"csrf_token": token, "code": state["code"],
+                                                            "w": state["window"], "who": "3200001"})
+    assert done.status_code == 200 and b"Your own link" in done.data
+    path = re.search(rb'id="own-link-url" href="([^"]+)"|href="([^"]+)" id="own-link-url"', done.data)
+    link = (path.group(1) or path.group(2)).decode()
+    me = client.get(link)
+    assert me.status_code == 200 and b"Ana Silva" in me.data and b"not seated" in me.data
+    # the same phone again: a new link, and the older one stops working
+    again = client.post(f"/tournaments/{tid}/check-in", data={"csrf_token": token, "code": state["code"],
+                                                             "w": state["window"], "who": "3200001"})
+    assert b"already checked in" in again.data and b"Your own link" in again.data
+    assert client.get(link).status_code == 410
+    # another phone checking the same name gets no link
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "10.0.0.9"
+    page = other.get(state["path"])
+    token2 = re.search(rb'name="csrf_token" value="([^"]+)"', page.data).group(1).decode()
+    theirs = other.post(f"/tournaments/{tid}/check-in", data={"csrf_token": token2, "code": state["code"],
+                                                             "w": state["window"], "who": "3200001"})
+    assert b"already checked in" in theirs.data and b"Your own link" not in theirs.data

@@ -134,7 +134,7 @@ def player_state(db, tournament_id: Any, token: Any) -> dict:
     tid = player["tournament_id"]
     where = seat_of(db, tid, player["id"])
     out: dict[str, Any] = {"player": {"id": player["id"], "name": player["name"]}, "table": None,
-                           "report": None, "result": None, "can": [], "you_confirmed": False}
+                           "report": None, "result": None, "can": [], "you_confirmed": False, "version": "idle"}
     if where is None:
         return out
     people = _present(db, tid, where["players"])
@@ -147,6 +147,8 @@ def player_state(db, tournament_id: Any, token: Any) -> dict:
                                "present": people[pid]["present"], "you": pid == player["id"]}
                               for k, pid in enumerate(where["players"])]}
     out["report"], out["result"] = view, _result_view(result, where["size"])
+    out["version"] = (f"{report['id'] if report else 0}:{len(report['steps']) if report else 0}:"
+                      f"{result['id'] if result else 0}")
     if result is None:
         if view is None:
             out["can"] = ["propose"]
