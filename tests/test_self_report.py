@@ -326,3 +326,34 @@ def test_a_phone_check_in_gives_the_players_own_link(app, client):
     theirs = other.post(f"/tournaments/{tid}/check-in", data={"csrf_token": token2, "code": state["code"],
                                                              "w": state["window"], "who": "3200001"})
     assert b"already checked in" in theirs.data and b"Your own link" not in theirs.data
+
+
+def test_bad_input_on_the_players_api_is_a_clear_4xx(app, client):
+    tid, links, seating = seed_app(app)
+    four = seating[1]
+    me = links[four[0]]
+    cases = [
+        (api(tid, "x" * 10_000), None, 404),
+        (api(tid, me, "/report"), {"vps": [[[[1]]]], "withdrawn": []}, 400),
+        (api(tid, me, "/report"), {"vps": [2, 1, 1, 0], "withdrawn": "1"}, 400),
+        (api(tid, me, "/report"), {"vps": [2, 1, 1, 0], "withdrawn": [None]}, 400),
+        (api(tid, me, "/report"), {"vps": [1e308, 0, 0, 0]}, 400),
+        (api(tid, me, "/report"), {"vps": ["NaN", 0, 0, 0]}, 400),
+        (api(tid, me, "/report"), {"vps": [2, 1, 1, 0], "client_id": "z" * 500}, 400),
+        (api(tid, me, "/report"), [1, 2], 400),
+        (api(tid, me, "/reports/99999999999999999999/confirm"), {}, 404),
+        (api(tid, me, "/reports/0/dispute"), {}, 404),
+    ]
+    for path, body, status in cases:
+        r = client.get(path) if body is None else client.post(path, json=body)
+        assert r.status_code == status, (path, body, r.status_code, r.get_data(as_text=True)[:200])
+        assert r.get_json()["error"]
+    not_json = client.post(api(tid, me, "/report"), data="vps=1", content_type="text/plain")
+    assert not_json.status_code == 415
+    rid = client.post(api(tid, me, "/report"), json={"vps": [2, 1, 1, 0]}).get_json()["report"]["id"]
+    long_note = client.post(api(tid, links[four[1]], f"/reports/{rid}/dispute"), json={"note": "n" * 5000})
+    assert long_note.status_code == 400 and long_note.get_json()["field"] == "note"
+    assert client.post(f"/api/tournaments/999/me/{me}/report", json={"vps": [2, 1, 1, 0]}).status_code == 404
+    assert stored(app, "select count(*) from tournament_result_reports") == 1
+    assert stored(app, "select count(*) from tournament_result_report_steps") == 1
+    assert stored(app, "select count(*) from judge_calls") == 0
