@@ -126,3 +126,54 @@ def test_a_disagreement_reaches_the_judges_queue_and_a_judge_settles_it(browser,
     finally:
         for context in (ca, cb, cj):
             context.close()
+
+
+def test_the_desk_gives_a_player_their_link(browser, own_server, own_app, shot):
+    tid, seating, names, links, codes = seed(own_app)
+    context, page = phone(browser)
+    try:
+        page.goto(f"{own_server}/tournaments/{tid}/sign-in")
+        page.fill("#si-name", "Desk Judge")
+        page.fill("#si-code", codes["judge"])
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.locator(".flash").first).to_contain_text("Signed in")
+        page.goto(f"{own_server}/tournaments/{tid}")
+        page.locator("#player-links-note a").click()
+        expect(page.locator("h1")).to_have_text("Player links")
+        pid = seating[0][2]
+        page.get_by_role("button", name=f"New link for {names[pid]}").click()
+        expect(page.locator("#link-given")).to_contain_text(f"{names[pid]}'s link")
+        shot(page, "self-report-player-links-phone")
+        page.locator("#link-url").click()
+        expect(page.locator("h1")).to_have_text("Round 1, table 1")
+        expect(page.get_by_text(f"You: {names[pid]}")).to_be_visible()
+        page.goto(own_server + links[pid])   # the link given before stops working
+        expect(page.locator("#me-error")).to_contain_text("replaced by a newer one")
+        shot(page, "self-report-replaced-link-phone")
+        assert not page.js_errors, page.js_errors
+    finally:
+        context.close()
+
+
+def test_a_player_gets_their_own_link_when_checking_in_on_their_phone(browser, own_server, own_app, shot):
+    from judgekit.tournament.store import checkin as checkin_store
+    db = open_db(own_app.config["DATABASE"])
+    try:
+        tid = registration.create_tournament(db, {"name": "Check-in Link Cup"})
+        registration.add_player(db, tid, {"name": "Zoe Late", "vekn": "9400001", "checked_in": False})
+        state = checkin_store.open_checkin(db, tid)
+    finally:
+        db.close()
+    context, page = phone(browser)
+    try:
+        page.goto(own_server + state["path"])
+        page.fill("#ci-who", "9400001")
+        page.get_by_role("button", name="Check in").click()
+        expect(page.locator("#checkin-answer")).to_contain_text("Zoe Late is checked in")
+        expect(page.locator("#own-link")).to_contain_text("Your own link")
+        shot(page, "self-report-checkin-link-phone")
+        page.locator("#own-link-url").click()
+        expect(page.locator("#me-idle")).to_contain_text("not seated in a round being played")
+        assert not page.js_errors, page.js_errors
+    finally:
+        context.close()
