@@ -13,13 +13,15 @@ One command: `python bench/self_report.py [--port 8500]`.
      pause of 1 to --think s (reading the phone), confirm (POST …/reports/<id>/confirm),
      3 % of them twice (a lost reply: the page sends again); while the report waits, each
      of the table's five pages asks for its state every --page-poll s (static/me.js).
-Prints the recorder's figures, then proposal, confirmation and page-poll latencies
+First, in process on a copy of the event (no HTTP, no other load): each proposal and
+confirmation through `self_report` (what one costs the server, its durable commit included).
+Then the recorder's figures, then proposal, confirmation and page-poll latencies
 (p50/p95/max), errors and a count check read from the database after the run: every table
 has exactly one result, of kind `reported`, with the numbers proposed; five confirmations
 per table, none stored twice. Target: confirmation p95 <= 50 ms, 0 errors, count check OK.
 
 Usage: python bench/self_report.py [--tables 60] [--events 300] [--duration 60] [--interval 3]
-       [--poll 5] [--think 6] [--page-poll 4] [--threads N] [--port P]
+       [--poll 5] [--think 6] [--page-poll 4] [--threads N] [--port P] [--skip-inprocess]
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ from recorder import Phone, figures, load, start_server, stop_serve, table_phone
 
 from judgekit.db import open_db  # noqa: E402
 from judgekit.recorder.cards import load_cards  # noqa: E402
-from judgekit.tournament.store import base, player_links  # noqa: E402
+from judgekit.tournament.store import base, player_links, self_report  # noqa: E402
 
 VPS = [3, 1, 1, 0, 0]   # a table of five the table check accepts (as in tests/test_self_report.py)
 
@@ -126,6 +128,28 @@ def report_load(port: int, tid: int, tables: list[list[tuple[int, str]]], args) 
     return {"ms": ms, "errors": errors}
 
 
+def in_process(path: Path, tid: int, tables: list[list[tuple[int, str]]]) -> None:
+    """The same proposals and confirmations on a copy of the event, in process (no HTTP, no
+    other load): what one costs the server, its durable commit included."""
+    import shutil
+    copy = path.with_name("inprocess.db")
+    shutil.copyfile(path, copy)
+    db = open_db(copy)
+    propose, confirm = [], []
+    try:
+        for idx, seats in enumerate(tables):
+            t = time.perf_counter()
+            rid = self_report.propose(db, tid, seats[0][1], VPS[:len(seats)], client_id=f"ip-{idx}")["report"]["id"]
+            propose.append((time.perf_counter() - t) * 1000)
+            for _, token in seats[1:]:
+                t = time.perf_counter()
+                self_report.confirm(db, tid, token, rid)
+                confirm.append((time.perf_counter() - t) * 1000)
+    finally:
+        db.close()
+    print(f"in process (no HTTP, no other load): confirm {figures(confirm)}; propose {figures(propose)}", flush=True)
+
+
 def count_check(path: Path, tables: list[list[tuple[int, str]]]) -> str:
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
@@ -158,6 +182,7 @@ def main() -> None:
     ap.add_argument("--page-poll", type=float, default=4.0, help="seconds between a player page's state reads")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--port", type=int, default=None)
+    ap.add_argument("--skip-inprocess", action="store_true", help="only the run against the server")
     args = ap.parse_args()
     cards = load_cards().warm()
     with tempfile.TemporaryDirectory(prefix="judgekit-report-bench-") as d:
@@ -167,6 +192,8 @@ def main() -> None:
         print(f"building the event: {args.tables * 5} players, {args.tables} tables ...", flush=True)
         ev = build_event(db_path, args.tables * 5, args.events, cards)
         tables = give_links(db_path, ev["tid"])
+        if not args.skip_inprocess:
+            in_process(db_path, ev["tid"], tables)
         server, port, log = start_server(tmp, args.threads, True, port=args.port)
         try:
             judges, phones = table_phones(port, ev["tid"], ev["code"], ev["games"])
