@@ -357,3 +357,16 @@ def test_bad_input_on_the_players_api_is_a_clear_4xx(app, client):
     assert stored(app, "select count(*) from tournament_result_reports") == 1
     assert stored(app, "select count(*) from tournament_result_report_steps") == 1
     assert stored(app, "select count(*) from judge_calls") == 0
+
+
+def test_a_device_guessing_links_is_slowed_down(app, client):
+    tid, links, seating = seed_app(app)
+    answers = [client.get(api(tid, f"guess{k}")).status_code for k in range(6)]
+    assert answers[:5] == [404] * 5 and answers[5] == 429
+    slowed = client.get(api(tid, "guess-again")).get_json()
+    assert slowed["status"] == 429 and slowed["retry_after"] >= 1
+    page = client.get(f"/tournaments/{tid}/me/guess-page")
+    assert page.status_code == 429 and b"Too many unknown player links" in page.data
+    other = app.test_client()          # another phone is not slowed down
+    other.environ_base["REMOTE_ADDR"] = "10.0.0.7"
+    assert other.get(api(tid, links[seating[0][0]])).status_code == 200

@@ -14,17 +14,53 @@ page's button) and its `/api/…` twin; the desk gives a player a new link:
 """
 from __future__ import annotations
 
-from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
+import functools
+import time
+
+from flask import Blueprint, current_app, flash, g, jsonify, make_response, redirect, render_template, request, url_for
 
 from judgekit import qr
+from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.auth.views import current_name, requires
 from judgekit.errors import parse_int
 from judgekit.live import table_reports
 from judgekit.tournament.store import base, player_links, self_report
 from judgekit.tournament.store.base import TournamentError
-from judgekit.views import get_db, json_object
+from judgekit.views import ApiError, get_db, json_object
 
 bp = Blueprint("reports", __name__)
+
+
+# --- unknown links are slowed down per device ------------------------------------------------------
+
+def _throttle() -> Throttle:
+    found = current_app.extensions.get("player_link_throttle")
+    if found is None:
+        found = current_app.extensions.setdefault("player_link_throttle", Throttle())
+    return found
+
+
+def player_link(view):
+    """For the views a player's own link opens: a device whose links keep being unknown
+    (404) waits before its next try (`auth.throttle`, as wrong check-in codes do): 429 with
+    `retry_after`. Any other answer gives the try back."""
+    @functools.wraps(view)
+    def run(tid, token, **kw):
+        ticket = _throttle().begin(request.remote_addr or "?", int(tid), "player-link", time.monotonic())
+        if not isinstance(ticket, Ticket):
+            seconds = max(1, int(ticket + 0.999))
+            raise ApiError(429, f"Too many unknown player links from this device: wait {seconds} seconds and "
+                                "try again, or ask at the desk for your link.", "token", retry_after=seconds)
+        try:
+            resp = make_response(view(tid, token, **kw))
+        except TournamentError as exc:
+            if exc.status != 404:
+                _throttle().succeeded(ticket)
+            raise
+        if resp.status_code != 404:
+            _throttle().succeeded(ticket)
+        return resp
+    return run
 
 
 # --- the player's page --------------------------------------------------------------------------
@@ -58,11 +94,13 @@ def _back(tid: int, token: str, anchor: str = ""):
 
 
 @bp.get("/tournaments/<id:tid>/me/<token>")
+@player_link
 def me_page(tid, token):
     return _page(tid, token)
 
 
 @bp.post("/tournaments/<id:tid>/me/<token>/propose")
+@player_link
 def propose_form(tid, token):
     db = get_db()
     size = len([k for k in request.form if k.startswith("vp") and k[2:].isdigit()])
@@ -80,6 +118,7 @@ def propose_form(tid, token):
 
 
 @bp.post("/tournaments/<id:tid>/me/<token>/reports/<id:rid>/confirm")
+@player_link
 def confirm_form(tid, token, rid):
     try:
         after = self_report.confirm(get_db(), tid, token, rid)
@@ -91,6 +130,7 @@ def confirm_form(tid, token, rid):
 
 
 @bp.post("/tournaments/<id:tid>/me/<token>/reports/<id:rid>/dispute")
+@player_link
 def dispute_form(tid, token, rid):
     try:
         after = table_reports.dispute(get_db(), tid, token, rid, note=request.form.get("note") or None)
@@ -105,11 +145,13 @@ def dispute_form(tid, token, rid):
 # --- the player's JSON API ------------------------------------------------------------------------
 
 @bp.get("/api/tournaments/<id:tid>/me/<token>")
+@player_link
 def api_me(tid, token):
     return jsonify(self_report.player_state(get_db(), tid, token))
 
 
 @bp.post("/api/tournaments/<id:tid>/me/<token>/report")
+@player_link
 def api_propose(tid, token):
     body = json_object('{"vps": [VP per seat], "withdrawn": [seat numbers], "client_id": "..."}')
     out = self_report.propose(get_db(), tid, token, body.get("vps"), withdrawn=body.get("withdrawn"),
@@ -118,12 +160,14 @@ def api_propose(tid, token):
 
 
 @bp.post("/api/tournaments/<id:tid>/me/<token>/reports/<id:rid>/confirm")
+@player_link
 def api_confirm(tid, token, rid):
     out = self_report.confirm(get_db(), tid, token, rid)
     return jsonify(out), 200 if out["duplicate"] else 201
 
 
 @bp.post("/api/tournaments/<id:tid>/me/<token>/reports/<id:rid>/dispute")
+@player_link
 def api_dispute(tid, token, rid):
     body = json_object('{"note": "what is wrong (optional)"}', required=False)
     out = table_reports.dispute(get_db(), tid, token, rid, note=body.get("note"))

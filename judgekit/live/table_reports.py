@@ -4,15 +4,17 @@ with their table's proposal calls a judge (a call of reason "result" in the judg
 (`calls.close`). The reports themselves are the tournament's
 (`judgekit.tournament.store.self_report`).
 
-The disagreement is stored first, then the call is opened with a client id made from the
-proposal (`report:<id>`), so a retried disagreement, or a second player's, finds the same
-call instead of making another; a table that already waits for a judge keeps its call.
+The disagreement and the call are stored in one transaction; the call's client id is made
+from the proposal (`report:<id>`), so a retried disagreement, or a second player's, finds
+the same call instead of making another; a table that already waits for a judge keeps its
+call. A call the hall refuses (`call_problem`) does not undo the disagreement.
 Pure domain code: no Flask.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from judgekit.db import transaction
 from judgekit.live import calls
 from judgekit.tournament.store import self_report
 
@@ -21,10 +23,11 @@ def dispute(db, tournament_id: Any, token: Any, report_id: Any, *, note: Any = N
     """A player disagrees with their table's proposal: stored, and a judge called. Returns
     the player's state with `duplicate` and `call` (the call's id, or None when the call
     could not be opened: `call_problem` then says why, and the disagreement stands)."""
-    out = self_report.dispute(db, tournament_id, token, report_id, note=note)
-    where = out.pop("call_for")
-    opened = calls.open_call(db, tournament_id, where["table"], reason="result",
-                             client_id=f"report:{where['report']}", origin=None)
+    with transaction(db):   # the disagreement and its call are stored together
+        out = self_report.dispute(db, tournament_id, token, report_id, note=note)
+        where = out.pop("call_for")
+        opened = calls.open_call(db, tournament_id, where["table"], reason="result",
+                                 client_id=f"report:{where['report']}", origin=None)
     if isinstance(opened, calls.Refusal):
         return dict(out, call=None, call_problem=opened.message)
     return dict(out, call=opened.call["id"], call_problem=None)
