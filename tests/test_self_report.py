@@ -100,6 +100,20 @@ def test_a_second_proposal_while_one_waits_is_refused_naming_it(db):
     assert db.execute("select count(*) from tournament_result_reports").fetchone()[0] == 1
 
 
+def test_the_round_page_marks_tables_whose_report_waits(db):
+    tid, links, seating = seed(db)
+    five, four = seating
+    rid = self_report.propose(db, tid, links[five[0]], vps_for(5))["report"]["id"]
+    self_report.confirm(db, tid, links[five[1]], rid)
+    other = self_report.propose(db, tid, links[four[0]], vps_for(4))["report"]["id"]
+    table_reports.dispute(db, tid, links[four[1]], other)
+    assert self_report.round_reports(db, tid, 1) == {
+        1: {"status": "pending", "present": 5, "confirmed": 2},
+        2: {"status": "disputed", "present": 4, "confirmed": 1}}
+    tables.enter_result(db, tid, 1, 2, vps_for(4), by="Jo")
+    assert list(self_report.round_reports(db, tid, 1)) == [1]
+
+
 def test_a_player_confirms_only_their_own_table(db):
     tid, links, seating = seed(db)
     five, four = seating

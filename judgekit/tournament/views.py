@@ -239,7 +239,8 @@ def round_page(tid, n):
     t = store.get_tournament(db, tid)
     r = store.round_detail(db, t["id"], n)
     return render_template("tournament/round.html", t=t, r=r, criteria=store.criteria_page(db, t["id"], r["number"]),
-                           players=[p for p in store.players(db, t["id"]) if not p["dropped"]])
+                           players=[p for p in store.players(db, t["id"]) if not p["dropped"]],
+                           reports=self_report.round_reports(db, t["id"], r["number"]) if r["status"] == "open" else {})
 
 
 @bp.post("/tournaments/<id:tid>/rounds/<id:n>/swap")

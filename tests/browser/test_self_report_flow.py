@@ -103,6 +103,8 @@ def test_a_disagreement_reaches_the_judges_queue_and_a_judge_settles_it(browser,
         judge.fill("#si-code", codes["judge"])
         judge.get_by_role("button", name="Sign in").click()
         expect(judge.locator(".flash").first).to_contain_text("Signed in")
+        judge.goto(f"{own_server}/tournaments/{tid}/rounds/1")
+        expect(judge.locator(f'[aria-label="Table {table_no}"] [data-players-report]')).to_have_text("players disagree")
         judge.goto(f"{own_server}/tournaments/{tid}/calls")
         item = judge.locator(".calls-item.is-open")
         expect(item).to_contain_text(f"Table {table_no}")

@@ -172,6 +172,27 @@ def table_report(db, tournament_id: Any, number: Any, table_no: Any) -> dict | N
     return _report_view(report, _latest_result(db, table["id"]), people)
 
 
+def round_reports(db, tournament_id: Any, number: Any) -> dict[int, dict]:
+    """{table number: `{"status", "confirmed", "present"}`} of the tables of a round whose
+    players' report waits (`pending` or `disputed`, no result stored yet): the round page's
+    marks."""
+    t = base.get_tournament(db, tournament_id)
+    r = base.get_round(db, t["id"], number)
+    out: dict[int, dict] = {}
+    rows = db.execute(
+        f"select t.id, t.number, rep.id from {T_TABLES} t join {T_REPORTS} rep on rep.table_id = t.id "
+        f"where t.round_id = ? and rep.id = (select max(id) from {T_REPORTS} where table_id = t.id) "
+        f"and not exists (select 1 from {T_RESULTS} res where res.table_id = t.id)", [r["id"]]).fetchall()
+    for table_id, table_no, rid in rows:
+        report = _with_steps(db, db[T_REPORTS].get(rid))
+        if report["status"] in ("pending", "disputed"):
+            seated = [s["player_id"] for s in db[T_SEATS].rows_where("table_id = ?", [table_id])]
+            present = [pid for pid, p in _present(db, t["id"], seated).items() if p["present"]]
+            out[table_no] = {"status": report["status"], "present": len(present),
+                             "confirmed": len([pid for pid in report["confirmed"] if pid in present])}
+    return out
+
+
 # --- writing ----------------------------------------------------------------------------------
 
 def _seated(db, tournament_id: Any, token: Any) -> tuple[dict, dict]:
