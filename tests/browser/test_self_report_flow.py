@@ -26,9 +26,9 @@ def seed(app):
         db.close()
 
 
-def phone(browser):
+def phone(browser, bypass_csp=False):
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2)   # the pages' Content-Security-Policy in force
+                                  device_scale_factor=2, bypass_csp=bypass_csp)   # the pages' CSP in force
     page = context.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []
@@ -177,5 +177,32 @@ def test_a_player_gets_their_own_link_when_checking_in_on_their_phone(browser, o
         page.locator("#own-link-url").click()
         expect(page.locator("#me-idle")).to_contain_text("not seated in a round being played")
         assert not page.js_errors, page.js_errors
+    finally:
+        context.close()
+
+
+def test_the_self_report_pages_pass_axe(browser, own_server, own_app):
+    import json
+
+    from test_accessibility import axe_violations
+    tid, seating, names, links, codes = seed(own_app)
+    four = next(t for t in seating if len(t) == 4)
+    context, page = phone(browser, bypass_csp=True)   # axe is injected as an inline script
+    try:
+        checked = {}
+        page.goto(own_server + links[four[0]])
+        page.wait_for_load_state("networkidle")
+        checked["propose"] = axe_violations(page)
+        for k, vp in enumerate(["2", "1", "1", "0"], 1):
+            page.fill(f"#vp{k}", vp)
+        page.get_by_role("button", name="Send to the table").click()
+        expect(page.locator("#me-you-confirmed")).to_be_visible()
+        page.goto(own_server + links[four[1]])
+        expect(page.get_by_role("button", name="Confirm these VP")).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        checked["confirm"] = axe_violations(page)
+        page.goto(own_server + "/tournaments/%d/me/unknown" % tid)
+        checked["unknown link"] = axe_violations(page)
+        assert {k: v for k, v in checked.items() if v} == {}, json.dumps(checked, indent=1)
     finally:
         context.close()
