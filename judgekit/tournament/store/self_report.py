@@ -130,9 +130,14 @@ def player_state(db, tournament_id: Any, token: Any) -> dict:
     """What a player's own page shows: who they are, their table in the round being played
     (`table` None between rounds), the table's current report and result, and what they may
     do (`can`: "propose", "confirm", "dispute")."""
-    player = player_links.resolve(db, tournament_id, token)
+    return _state(db, player_links.resolve(db, tournament_id, token))
+
+
+def _state(db, player: dict, where: Any = False) -> dict:
+    """`player_state` of a player already read from their link (`where`: their seat, when
+    the caller has it)."""
     tid = player["tournament_id"]
-    where = seat_of(db, tid, player["id"])
+    where = seat_of(db, tid, player["id"]) if where is False else where
     out: dict[str, Any] = {"player": {"id": player["id"], "name": player["name"]}, "table": None,
                            "report": None, "result": None, "can": [], "you_confirmed": False, "version": "idle"}
     if where is None:
@@ -265,7 +270,7 @@ def propose(db, tournament_id: Any, token: Any, vps: Any, *, withdrawn: Any = No
             db[T_STEPS].insert({"report_id": rid, "kind": "confirm", "player_id": player["id"],
                                 "by": player["name"], "created_at": at})
             _count_if_all_confirmed(db, player["tournament_id"], where, rid)
-    return dict(player_state(db, tournament_id, token), duplicate=duplicate)
+    return dict(_state(db, player, where), duplicate=duplicate)
 
 
 def _report_for(db, where: dict, report_id: Any) -> dict:
@@ -299,7 +304,7 @@ def confirm(db, tournament_id: Any, token: Any, report_id: Any) -> dict:
             db[T_STEPS].insert({"report_id": report["id"], "kind": "confirm", "player_id": player["id"],
                                 "by": player["name"], "created_at": now()})
             _count_if_all_confirmed(db, player["tournament_id"], where, report["id"])
-    return dict(player_state(db, tournament_id, token), duplicate=duplicate)
+    return dict(_state(db, player, where), duplicate=duplicate)
 
 
 def _refuse_if_not_open(db, player: dict, where: dict, report: dict) -> None:
@@ -330,7 +335,7 @@ def dispute(db, tournament_id: Any, token: Any, report_id: Any, *, note: Any = N
                                       "report")
             db[T_STEPS].insert({"report_id": report["id"], "kind": "dispute", "player_id": player["id"],
                                 "by": player["name"], "note": text, "created_at": now()})
-    out = player_state(db, tournament_id, token)
+    out = _state(db, player, where)
     return dict(out, duplicate=duplicate,
                 call_for={"round": where["round"], "table": where["table"], "report": report["id"]})
 
