@@ -354,6 +354,26 @@ class Phone:
         self.etag = headers.get("ETag") or body.get("etag") or self.etag
 
 
+def table_phones(port: int, tid: int, code: str, games: list[int], judges: int = 8) -> tuple[list, dict]:
+    """The recorder phones of a round as `load` drives them: `judges` judges signed in with
+    the judge code (a session each), and one phone per game on a judge's session, its page
+    opened once (then hung up, as a phone that opened its game earlier). Returns (judges,
+    {game id: Phone})."""
+    signed = []
+    for k in range(judges):
+        j = Phone(port, games[k % len(games)], False)
+        j.sign_in(tid, code, f"Judge {k + 1}")
+        j.open_page()
+        j.hang_up()
+        signed.append(j)
+    phones = {gid: Phone(port, gid, False) for gid in games}
+    for k, gid in enumerate(games):
+        phones[gid].same_judge_as(signed[k % len(signed)])
+        phones[gid].open_page()
+        phones[gid].hang_up()
+    return signed, phones
+
+
 def launch_serve(port: int, env: dict, log_path: Path, probe: str, extra=(), cwd: Path = REPO,
                  timeout: float = 300, probe_timeout: float = 5):
     """`judgekit serve` on `port` (its stderr into `log_path`: a file, not a pipe nobody reads

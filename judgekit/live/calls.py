@@ -34,7 +34,8 @@ T_CALLS = "judge_calls"
 T_STEPS = "judge_call_steps"
 
 # What a player may say the call is about (optional); the labels are the pages'.
-REASONS = {"ruling": "Rules question", "time": "Time", "deck": "Deck problem", "other": "Other"}
+REASONS = {"ruling": "Rules question", "time": "Time", "deck": "Deck problem", "result": "Result disagreement",
+           "other": "Other"}
 MAX_NOTE = 500
 MAX_NAME = 80
 # Flood limits, per device (its address), within WINDOW_S: calls from one device to one

@@ -165,6 +165,48 @@ def split_stored_names(conn: sqlite3.Connection) -> None:
                      [first, last, pid])
 
 
+# Migration 2: tables report their own result (docs/tournament.md). A player's own link is
+# a row per link given (the token's hash only; a newer row for the player replaces the
+# older link); a table's report is a proposal row and its steps (confirm, dispute, accept,
+# counted), all append-only.
+SELF_REPORT = """
+CREATE TABLE tournament_player_links (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    player_id INTEGER NOT NULL REFERENCES tournament_players (id),
+    token_hash TEXT NOT NULL UNIQUE,
+    how TEXT,                                  -- 'check-in' (the player's phone) or 'desk'
+    "by" TEXT,
+    created_at TEXT
+);
+CREATE INDEX idx_tournament_player_links_player ON tournament_player_links (tournament_id, player_id);
+
+CREATE TABLE tournament_result_reports (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL REFERENCES tournament_tables (id),
+    player_id INTEGER NOT NULL REFERENCES tournament_players (id),   -- who proposed
+    vps TEXT NOT NULL,
+    withdrawn TEXT NOT NULL,
+    client_id TEXT,
+    created_at TEXT
+);
+CREATE INDEX idx_tournament_result_reports_table ON tournament_result_reports (table_id);
+CREATE UNIQUE INDEX idx_tournament_result_reports_client ON tournament_result_reports (table_id, client_id);
+
+CREATE TABLE tournament_result_report_steps (
+    id INTEGER PRIMARY KEY,
+    report_id INTEGER NOT NULL REFERENCES tournament_result_reports (id),
+    kind TEXT NOT NULL,                        -- confirm | dispute | accept | counted
+    player_id INTEGER,                         -- the player (confirm, dispute); NULL for a judge
+    "by" TEXT,
+    note TEXT,
+    result_id INTEGER,                         -- accept, counted: the result row it stored
+    created_at TEXT
+);
+CREATE INDEX idx_tournament_result_report_steps_report ON tournament_result_report_steps (report_id);
+"""
+
 MIGRATIONS = [
     Migration(1, "the tournament tables of release 0.1.0", TABLES_0_1_0, then=split_stored_names),
+    Migration(2, "tables report their own result: player links, reports and their steps", SELF_REPORT),
 ]

@@ -25,6 +25,7 @@ from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.players import split_name, told_apart
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError
+from judgekit.tournament.store import self_report
 from judgekit.views import csv_or_json, get_db
 
 bp = Blueprint("tournament", __name__)
@@ -238,7 +239,8 @@ def round_page(tid, n):
     t = store.get_tournament(db, tid)
     r = store.round_detail(db, t["id"], n)
     return render_template("tournament/round.html", t=t, r=r, criteria=store.criteria_page(db, t["id"], r["number"]),
-                           players=[p for p in store.players(db, t["id"]) if not p["dropped"]])
+                           players=[p for p in store.players(db, t["id"]) if not p["dropped"]],
+                           reports=self_report.round_reports(db, t["id"], r["number"]) if r["status"] == "open" else {})
 
 
 @bp.post("/tournaments/<id:tid>/rounds/<id:n>/swap")
@@ -326,7 +328,8 @@ def table_page(tid, n, table):
     based_on = typed["based_on"] if typed else (detail["result_id"] or "")
     return render_template("tournament/table.html", t=t, tb=detail, typed=typed, messages=messages,
                            refused_vps=refused_vps, closed=closed, offer=offer, based_on=based_on,
-                           client_id=secrets.token_urlsafe(12)), status
+                           client_id=secrets.token_urlsafe(12),
+                           report=self_report.table_report(db, t["id"], n, table)), status
 
 
 def withdrawal_offer(problems, withdrawn) -> list[int]:

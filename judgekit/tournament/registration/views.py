@@ -17,7 +17,8 @@ from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import players as players_mod
 from judgekit.tournament import roster as roster_mod
 from judgekit.tournament import store
-from judgekit.tournament.store import TournamentError
+from judgekit.tournament.store import TournamentError, player_links
+from judgekit.tournament.store import checkin as checkin_store
 from judgekit.views import ApiError, get_db, json_object
 
 bp = Blueprint("players", __name__)
@@ -269,8 +270,22 @@ def self_check_in(tid):
                 if exc.status == 404 and exc.field is None:
                     raise
                 error, error_field, status = exc.message, exc.field, exc.status
+    link = _own_link(db, t["id"], out) if out else None
     state = store.checkin_state(db, t["id"])
-    return render_template("tournament/checkin.html", t=t, code=code, w=w, out=out, error=error,
+    return render_template("tournament/checkin.html", t=t, code=code, w=w, out=out, error=error, link=link,
                            error_field=error_field,
                            is_open=state["open"], who=request.form.get("who", ""),
                            minutes=checkin_mod.WINDOW_S // 60), status
+
+
+def _own_link(db, tid: int, out: dict) -> dict | None:
+    """The player's own link (`player_links`: to report their table's result), given to the
+    phone that checked them in: at check-in, or again on that phone (its older link then
+    stops working). Not on a judge's phone, nor for a player another phone checked in."""
+    if out["status"] not in ("checked-in", "already") or identity(tid) is not None:
+        return None
+    first = checkin_store.device_checked_in(db, tid, request.remote_addr or "?")
+    if first is None or first["player_id"] != out["player"]["id"]:
+        return None
+    given = player_links.issue(db, tid, out["player"]["id"], how="check-in", by=out["player"]["name"])
+    return dict(given, url=request.host_url.rstrip("/") + given["path"])

@@ -108,7 +108,7 @@ def _who_when(row: dict) -> str:
     return f"{_KINDS.get(row['kind'], row['kind'])} by {who}, {timetext.short(row.get('created_at')) or '?'}"
 
 
-_KINDS = {"entered": "entered", "override": "overridden", "correction": "corrected",
+_KINDS = {"entered": "entered", "override": "overridden", "correction": "corrected", "reported": "reported",
           "recorded": "recorded"}
 
 

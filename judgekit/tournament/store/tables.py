@@ -281,6 +281,17 @@ def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list
         "source": kind, "by": by, "result": rid})
 
 
+def refuse_impossible(vps: list[float], withdrawn: list[int]) -> None:
+    """A 400 when the table check (`scoring.check_table`) refuses well-formed VP: the
+    reasons, each with its seat where one is at fault (`problems`), and the seats whose
+    withdrawal would explain them (`suggest_withdrawn`)."""
+    errors = check_table(vps, withdrawn)
+    if errors:
+        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
+                              problems=[e.to_dict() for e in errors],
+                              suggest_withdrawn=list(errors[0].suggest_withdrawn))
+
+
 def _refuse_if_closed(db, table: dict) -> None:
     """Inside the write's transaction: the round must still be open."""
     r = db[T_ROUNDS].get(table["round"]["id"])
@@ -327,11 +338,7 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
     clean = _clean_vps(vps, table["size"])
     wd = _clean_withdrawn(withdrawn, table["size"])
     why = _clean_reason(reason, "correction")
-    errors = check_table(clean, wd)
-    if errors:
-        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
-                              problems=[e.to_dict() for e in errors],
-                              suggest_withdrawn=list(errors[0].suggest_withdrawn))
+    refuse_impossible(clean, wd)
     cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
     with transaction(db):
         r = db[T_ROUNDS].get(table["round"]["id"])
