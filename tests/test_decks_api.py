@@ -197,3 +197,28 @@ def test_after_the_event_the_winners_list_is_published_in_twda_format(client):
     assert text.status_code == 200 and "Library (60 cards)" in text.get_data(as_text=True)
     loser = next(p for p in pids if p != winner)
     assert client.get(f"/api/tournaments/{tid}/decks/{loser}").status_code == 401
+
+
+def csrf_of(client, path) -> str:
+    return re.search(r'name="csrf-token" content="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
+
+
+def test_check_in_by_phone_hands_the_player_their_decklist_link(app, client, world, signed_in):
+    tid = world["tid"]
+    token = signed_in(client, tid, "organizer", how="session")
+    client.post(f"/tournaments/{tid}/check-in/open", data={"csrf_token": token})
+    state = client.get(f"/api/tournaments/{tid}/check-in", headers=world["org"]).get_json()
+    phone = app.test_client()
+    tok = csrf_of(phone, state["path"])
+    r = phone.post(f"/tournaments/{tid}/check-in", data={"csrf_token": tok, "code": state["code"],
+                                                         "w": state["window"], "who": "502"})
+    link = re.search(r'id="deck-link" href="([^"]+)"', r.get_data(as_text=True)).group(1)
+    assert link.startswith(f"/tournaments/{tid}/decks/mine/{world['pids'][2]}/")
+    page = phone.post(link, data={"csrf_token": tok, "text": L.GROUPS, "action": "check"})
+    assert page.status_code == 200 and 'data-code="crypt-groups"' in page.get_data(as_text=True)
+    assert rows(app, "select count(*) from decklists")[0][0] == 0           # a check stores nothing
+    sent = phone.post(link, data={"csrf_token": tok, "text": L.legal(), "action": "submit", "client_id": "9"})
+    assert sent.status_code == 302
+    again = phone.post(link, data={"csrf_token": tok, "text": L.legal(2), "action": "submit", "client_id": "10"})
+    assert again.status_code == 409 and "locked" in again.get_data(as_text=True)
+    assert rows(app, "select count(*) from decklists")[0][0] == 1
