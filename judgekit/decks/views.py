@@ -167,9 +167,10 @@ def checks_page(tid, n):
 def check_form(tid, n):
     f = request.form
     try:
+        proposed = {str(p["player_id"]) for p in store.proposals(get_db(), tid, n)["proposed"]}
         out = store.record_check(get_db(), tid, n, f.get("player"), f.get("outcome"), judge=current_name() or "judge",
                                  differences=f.get("differences"), minutes=f.get("minutes"),
-                                 chosen=f.get("chosen") == "1", client_id=f.get("client_id"))
+                                 chosen=f.get("player") not in proposed, client_id=f.get("client_id"))
     except DeckError as exc:
         flash(exc.message, "error")
         return redirect(url_for("decks.checks_page", tid=tid, n=n))
@@ -189,7 +190,9 @@ def penalty_form(tid, n, cid):
         flash(res.message, "error")
     else:
         r = res.record
-        flash(f"Penalty recorded: {r['penalty']} for {r['player_name']} ({r['infraction']})"
+        found = penalties_store.catalog_of(get_db(), base.get_tournament(get_db(), tid)).lookup(r["infraction"])
+        flash(f"Penalty recorded: {r['penalty']} for {r['player_name']} "
+              f"({found.infraction.name if found.ok else r['infraction']})"
               + (" — waits for approval" if res.needs_head_judge and not r.get("approved_by") else ""), "ok")
     return redirect(url_for("decks.checks_page", tid=tid, n=n) + f"#check-{cid}")
 
