@@ -76,3 +76,15 @@ def test_twda_export_reads_back_the_same_cards():
     assert text.startswith("Test Cup") and "Crypt (12 cards" in text and "Library (60 cards)" in text
     again = parse_mod.parse(text)
     assert sorted((e.id, e.count) for e in again.entries) == sorted((e.id, e.count) for e in p.entries)
+
+
+@pytest.mark.parametrize("text", [L.TWDA, L.JOL, L.LACKEY, L.GROUPS, L.SHORT_AND_BANNED])
+def test_the_quick_reading_agrees_with_krcgs_parser(text):
+    quick = parse_mod.parse(text)
+    deck = parse_mod._krcg_read(text)
+    assert sorted((e.id, e.count) for e in quick.entries) == sorted((c.id, n) for c, n in deck.items())
+
+
+def test_lines_in_other_shapes_go_to_krcg():
+    p = parse_mod.parse("Crypt\n12x Nathan Turner\nLibrary\nBum's Rush x60")
+    assert (p.crypt_count, p.library_count) == (12, 60)

@@ -6,6 +6,10 @@ exports (JOL, Lackey, VDB, Amaranth text). krcg needs its card list loaded: judg
 once from the card lists shipped in krcg's own wheel (`cards/vtescrypt.csv`, `vteslib.csv`,
 found with `importlib.metadata`), never from the network.
 
+Most pasted lists are one card a line after its count: those are read at once, each name
+looked up with krcg's card look-up (`VTES.get`, which forgives case, accents and small
+typos; a TWDA crypt line's group is kept); any other list goes through krcg's parser.
+
 krcg takes a line it cannot read as a comment. So that a misspelt card is not silently
 dropped, every line that starts with a count ("3x Govern the Unalligned", "3 Govern…") is
 accounted for: when the counts of those lines do not add up to the cards krcg read, each
@@ -109,6 +113,55 @@ def card(card_id: int):
     return vtes()[card_id]
 
 
+# a TWDA crypt line's name and group: "Theo Bell   7 CEL POT pre dom  baron  Brujah:6"
+_TWDA_CRYPT = re.compile(r"^(?P<name>.+?)\s+\d{1,2}\s+.*?:(?P<group>\d|ANY)\s*$", re.I)
+_DECK_NAME = re.compile(r"^\s*deck\s*name\s*:\s*(?P<name>.+)$", re.I)
+_SECTION = re.compile(r"^([\w /&'-]+\s*(\(\d+[^)]*\)|:)|[-=_ ]+)$")
+_NAME_THEN_COUNT = re.compile(r"\s[xX×*]?\s*\d{1,3}\s*$")
+
+
+def _quick(text: str) -> Parsed | None:
+    """The common case read at once: every line that starts with a count names a card by
+    krcg's own card look-up (`VTES.get`), no other line names one. None when any line
+    needs krcg's full parser (which then reads the list)."""
+    V = vtes()
+    found: dict[int, list] = {}
+    name = None
+    for line in text.split("\n"):
+        m = _COUNTED.match(line)
+        if m is None:
+            stripped = line.strip()
+            if not stripped:
+                continue
+            dn = _DECK_NAME.match(stripped)
+            if dn:
+                name = name or dn.group("name").strip()[:120]
+                continue
+            if _NAME_THEN_COUNT.search(stripped):
+                return None   # "Name x3": krcg's parser reads it
+            if found and not _SECTION.match(stripped):
+                return None   # among the cards, a line that is no section heading: krcg decides
+            continue
+        if _NOT_A_CARD.match(line):
+            return None
+        count, rest = int(m.group(1)), m.group(2)
+        crypt = _TWDA_CRYPT.match(rest)
+        c = V.get(f"{crypt.group('name')} (G{crypt.group('group')})") if crypt else V.get(rest)
+        if c is None or count == 0:
+            return None
+        if c.id in found:
+            found[c.id][2] += count
+        else:
+            found[c.id] = [c.crypt, c.name, count]
+    if not found:
+        return None
+    out = Parsed(name=name)
+    for cid, (is_crypt, cname, count) in found.items():
+        out.entries.append(Entry(cid, cname, count, "crypt" if is_crypt else "library"))
+    out.entries.sort(key=lambda e: (e.kind != "crypt", e.name))
+    return out
+
+
 def _krcg_read(text: str):
     from krcg.deck import Deck
     return Deck.from_txt(io.StringIO(text))
@@ -145,7 +198,9 @@ def parse(text: object) -> Parsed:
     if big:
         return Parsed(error=big)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
-    vtes()
+    quick = _quick(text)
+    if quick is not None:
+        return quick
     try:
         deck = _krcg_read(text)
     except Exception:   # krcg on input it cannot take at all
