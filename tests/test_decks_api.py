@@ -222,3 +222,19 @@ def test_check_in_by_phone_hands_the_player_their_decklist_link(app, client, wor
     again = phone.post(link, data={"csrf_token": tok, "text": L.legal(2), "action": "submit", "client_id": "10"})
     assert again.status_code == 409 and "locked" in again.get_data(as_text=True)
     assert rows(app, "select count(*) from decklists")[0][0] == 1
+
+
+def test_a_counted_deck_is_compared_card_by_card(client, world, signed_in):
+    tid, org, pid = world["tid"], world["org"], world["pids"][0]
+    client.post(f"/api/tournaments/{tid}/decks/{pid}", headers=org, json={"text": L.legal(0)})   # 20 Doll, 40 Rush
+    client.post(f"/api/tournaments/{tid}/rounds", headers=org, json={"seed": 1})
+    signed_in(client, tid, "head_judge")
+    same = client.post(f"/api/tournaments/{tid}/decks/checks/1", json={"player": pid, "counted": L.legal(0)})
+    assert same.status_code == 201 and same.get_json()["check"]["outcome"] == "matches"
+    counted = "12x Nathan Turner\n20x Blood Doll\n38x Bum's Rush\n2x Deflection"
+    r = client.post(f"/api/tournaments/{tid}/decks/checks/1", json={"player": pid, "counted": counted})
+    c = r.get_json()["check"]
+    assert r.status_code == 201 and c["outcome"] == "differs"
+    assert c["differences"] == "Bum's Rush: 40 on the list, 38 in the deck; Deflection: 0 on the list, 2 in the deck"
+    bad = client.post(f"/api/tournaments/{tid}/decks/checks/1", json={"player": pid, "counted": "nothing here"})
+    assert bad.status_code == 422 and bad.get_json()["field"] == "counted"

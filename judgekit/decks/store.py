@@ -268,12 +268,31 @@ def proposals(db, tournament_id: Any, number: Any, k: int = PROPOSED) -> dict:
     return {"round": n, "proposed": chosen, "players": seated, "checked": sorted(checked)}
 
 
+def counted_differences(registered: list[dict], counted: Any) -> list[dict]:
+    """What differs between a registered list and the deck a judge counted, pasted as a list
+    (refused as a list is: unreadable, unknown cards, too long)."""
+    parsed = parse_mod.parse(counted)
+    if parsed.error:
+        raise DeckError(413 if parsed.error["code"] == "too-long" else 422, parsed.error["message"], "counted")
+    if parsed.unknown:
+        u = parsed.unknown[0]
+        raise DeckError(422, f"The counted deck's line {u['line']} names no card: \"{u['text']}\""
+                             + (f" (nearest: {', '.join(u['suggestions'])})" if u["suggestions"] else ""), "counted")
+    return validate_mod.compare(registered, [e.to_dict() for e in parsed.entries])
+
+
+def differences_text(diff: list[dict]) -> str:
+    return "; ".join(f"{d['name']}: {d['registered']} on the list, {d['seen']} in the deck" for d in diff)
+
+
 def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: Any, *, judge: str,
                  differences: Any = None, minutes: Any = None, chosen: bool = False,
-                 client_id: Any = None) -> dict:
+                 client_id: Any = None, counted: Any = None) -> dict:
     """Record a deck check in an open round: `outcome` "matches" or "differs" (then
-    `differences` says what). `minutes`: the judge time it took, given to the player's table
-    as an extension (`extension`: the table's clock, or `extension_refused`: why not)."""
+    `differences` says what), or `counted`: the deck as the judge counted it, pasted as a
+    list, compared card by card with the registered one (the outcome and the differences
+    follow from it). `minutes`: the judge time it took, given to the player's table as an
+    extension (`extension`: the table's clock, or `extension_refused`: why not)."""
     t = base.get_tournament(db, tournament_id)
     cid = _clean_client_id(client_id)
     if cid is not None:
@@ -287,9 +306,16 @@ def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: A
     seat = seated[pid]
     if seat["status"] != "open":
         raise DeckError(409, f"Round {seat['round']} is closed: record checks in an open round.", "round")
+    lst = current(db, t["id"], pid)
+    if lst is None:
+        raise DeckError(409, f"{seat['name']} has no registered decklist to check against.", "player")
+    diff = differences.strip()[:MAX_DIFF] if isinstance(differences, str) else ""
+    if isinstance(counted, str) and counted.strip():
+        found = counted_differences(lst["entries"], counted)
+        outcome = "differs" if found else "matches"
+        diff = "; ".join(x for x in (differences_text(found), diff) if x)[:MAX_DIFF] if found else diff
     if outcome not in ("matches", "differs"):
         raise DeckError(400, "outcome is \"matches\" or \"differs\".", "outcome")
-    diff = differences.strip()[:MAX_DIFF] if isinstance(differences, str) else ""
     if outcome == "differs" and not diff:
         raise DeckError(400, "Say what differs from the registered list.", "differences")
     mins = None
@@ -297,9 +323,6 @@ def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: A
         mins = parse_int(minutes, 0, extensions_mod.MAX_MINUTES)
         if mins is None:
             raise DeckError(400, f"minutes: a whole number from 0 to {extensions_mod.MAX_MINUTES}.", "minutes")
-    lst = current(db, t["id"], pid)
-    if lst is None:
-        raise DeckError(409, f"{seat['name']} has no registered decklist to check against.", "player")
     out: dict[str, Any] = {"duplicate": False}
     seq = None
     if mins:

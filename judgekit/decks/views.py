@@ -170,7 +170,8 @@ def check_form(tid, n):
         proposed = {str(p["player_id"]) for p in store.proposals(get_db(), tid, n)["proposed"]}
         out = store.record_check(get_db(), tid, n, f.get("player"), f.get("outcome"), judge=current_name() or "judge",
                                  differences=f.get("differences"), minutes=f.get("minutes"),
-                                 chosen=f.get("player") not in proposed, client_id=f.get("client_id"))
+                                 chosen=f.get("player") not in proposed, client_id=f.get("client_id"),
+                                 counted=f.get("counted"))
     except DeckError as exc:
         flash(exc.message, "error")
         return redirect(url_for("decks.checks_page", tid=tid, n=n))
@@ -297,10 +298,10 @@ def api_checks(tid, n):
 @bp.post("/api/tournaments/<id:tid>/decks/checks/<id:n>")
 @requires("decks.check")
 def api_record_check(tid, n):
-    b = json_object('{"player": id, "outcome": "matches"|"differs", "differences"?, "minutes"?}')
+    b = json_object('{"player": id, "outcome": "matches"|"differs", "differences"?, "counted"?, "minutes"?}')
     out = store.record_check(get_db(), tid, n, b.get("player"), b.get("outcome"), judge=current_name() or "judge",
                              differences=b.get("differences"), minutes=b.get("minutes"),
-                             chosen=bool(b.get("chosen")), client_id=b.get("client_id"))
+                             chosen=bool(b.get("chosen")), client_id=b.get("client_id"), counted=b.get("counted"))
     return jsonify(out), 200 if out["duplicate"] else 201
 
 
