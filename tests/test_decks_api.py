@@ -169,7 +169,8 @@ def test_a_plain_judge_cannot_run_checks(client, world, signed_in):
 
 
 def test_after_the_event_the_winners_list_is_published_in_twda_format(client):
-    created = client.post("/api/tournaments", json={"name": "One Table", "rounds_planned": 2, "has_final": False})
+    created = client.post("/api/tournaments", json={"name": "One Table", "rounds_planned": 2, "has_final": False,
+                                                     "date": "2026-11-28"})
     assert created.status_code == 201, created.get_json()
     tid, org = created.get_json()["id"], {"Authorization": "Bearer " + created.get_json()["token"]}
     pids = [p["id"] for p in client.post(f"/api/tournaments/{tid}/players", headers=org, json=[
@@ -191,7 +192,7 @@ def test_after_the_event_the_winners_list_is_published_in_twda_format(client):
     assert pub.status_code == 200
     lists = pub.get_json()["published"]
     assert [x["player_id"] for x in lists] == [winner] and lists[0]["finish"] == "winner"
-    assert lists[0]["twda"].startswith("One Table") and "Crypt (12 cards" in lists[0]["twda"]
+    assert lists[0]["twda"].startswith("One Table\nNovember 28th 2026\n5 players") and "Crypt (12 cards" in lists[0]["twda"]
     client.environ_base.pop("HTTP_AUTHORIZATION", None)
     text = client.get(f"/tournaments/{tid}/decks/published.txt")
     assert text.status_code == 200 and "Library (60 cards)" in text.get_data(as_text=True)

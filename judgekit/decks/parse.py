@@ -22,6 +22,7 @@ nearest names (`judgekit.recorder.cards`' suggestions).
 """
 from __future__ import annotations
 
+import datetime
 import importlib.metadata
 import io
 import logging
@@ -239,8 +240,9 @@ def parse_plain(entries: list[dict]) -> Parsed:
 
 
 def twda_text(entries: list[dict], *, player: str | None = None, event: str | None = None,
-              place: str | None = None, players_count: int = 0, name: str | None = None) -> str:
-    """A list in the TWDA's text format (krcg's `Deck.to_txt("twd")`)."""
+              place: str | None = None, players_count: int = 0, name: str | None = None,
+              date: str | None = None) -> str:
+    """A list in the TWDA's text format (krcg's `Deck.to_txt("twd")`); `date` ISO (YYYY-MM-DD)."""
     from krcg.deck import Deck
     deck = Deck()
     V = vtes()
@@ -248,6 +250,11 @@ def twda_text(entries: list[dict], *, player: str | None = None, event: str | No
         deck[V[int(e["id"])]] += int(e["count"])
     deck.event, deck.place, deck.player, deck.name = event, place, player, name
     deck.players_count = players_count
+    if date:
+        try:
+            deck.date = datetime.date.fromisoformat(str(date)[:10])
+        except ValueError:
+            pass
     if not any(True for _ in deck.crypt):   # krcg's format needs a crypt to size
         return "\n".join(f"{e['count']}x {e['name']}" for e in entries)
     return deck.to_txt("twd")

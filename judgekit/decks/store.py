@@ -408,7 +408,8 @@ def published(db, tournament_id: Any) -> list[dict]:
                       "where p.tournament_id = ? order by p.finish = 'winner' desc, p.id", [t["id"]]):
         entries = json.loads(r["entries"])
         text = parse_mod.twda_text(entries, player=names.get(r["player_id"]), event=t["name"],
-                                   place=t.get("city") or t.get("location"), players_count=count)
+                                   place=t.get("city") or t.get("location"), players_count=count,
+                                   date=t.get("date"))
         out.append({"player_id": r["player_id"], "name": names.get(r["player_id"]), "finish": r["finish"],
                     "published_at": r["time"], "twda": text})
     return out
