@@ -64,11 +64,20 @@ def set_mode(db, tournament_id: Any, mode: Any) -> dict:
     return settings(db, tournament_id)
 
 
+def _token(secret: str, tournament_id: int, player_id: int) -> str:
+    return hmac.new(secret.encode(), f"deck:{tournament_id}:{player_id}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
 def player_token(db, tournament_id: Any, player_id: int) -> str:
     """The secret part of a player's own decklist link (the same every time it is asked)."""
     s = settings(db, tournament_id)
-    return hmac.new(s["secret"].encode(), f"deck:{s['tournament_id']}:{player_id}".encode(),
-                    hashlib.sha256).hexdigest()[:24]
+    return _token(s["secret"], s["tournament_id"], player_id)
+
+
+def player_tokens(db, tournament_id: Any, player_ids) -> dict[int, str]:
+    """`player_token` of several players at once (one read of the secret)."""
+    s = settings(db, tournament_id)
+    return {pid: _token(s["secret"], s["tournament_id"], pid) for pid in player_ids}
 
 
 def player_by_token(db, tournament_id: Any, player_id: Any, token: Any) -> dict:
@@ -215,9 +224,10 @@ def overview(db, tournament_id: Any) -> dict:
     t = base.get_tournament(db, tournament_id)
     s = settings(db, t["id"])
     latest = {}
-    for r in db.query("select * from decklists where id in (select max(id) from decklists where "
-                      "tournament_id = ? group by player_id)", [t["id"]]):
-        latest[r["player_id"]] = _row(r)
+    for r in db.query("select player_id, kind, time, by, problems from decklists where id in "
+                      "(select max(id) from decklists where tournament_id = ? group by player_id)", [t["id"]]):
+        r["problems"] = json.loads(r["problems"])
+        latest[r["player_id"]] = r
     out, missing = [], []
     for p in base.players(db, t["id"]):
         lst = latest.get(p["id"])
@@ -374,7 +384,11 @@ def penalize(db, tournament_id: Any, check_id: Any, infraction: Any, *, judge: s
 # --------------------------------------------------------------------------- after the event
 
 def event_over(db, tournament_id: int) -> dict:
-    return finals.results(db, tournament_id)
+    """The event's results (`finished`: a winner is known), or not finished before any round."""
+    t = base.get_tournament(db, tournament_id)
+    if (t["has_final"] and not t.get("finalists")) or not base.rounds(db, t["id"]):
+        return {"finished": False, "winner": None, "rows": []}   # no final yet: not over
+    return finals.results(db, t["id"])
 
 
 def publish(db, tournament_id: Any, *, by: str) -> list[dict]:

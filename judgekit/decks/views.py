@@ -61,9 +61,9 @@ def overview_page(tid):
     who = identity(t["id"])
     links = {}
     if who and who.may("decks.enter"):
-        links = {p["player_id"]: url_for("decks.player_page", tid=t["id"], pid=p["player_id"],
-                                         token=store.player_token(db, t["id"], p["player_id"]), _external=True)
-                 for p in ov["players"]}
+        tokens = store.player_tokens(db, t["id"], [p["player_id"] for p in ov["players"]])
+        links = {pid: url_for("decks.player_page", tid=t["id"], pid=pid, token=tok, _external=True)
+                 for pid, tok in tokens.items()}
     rounds = base.rounds(db, t["id"])
     over = store.event_over(db, t["id"])["finished"]
     return render_template("decks/overview.html", t=t, ov=ov, links=links, rounds=rounds, over=over,
