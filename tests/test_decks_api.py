@@ -43,6 +43,8 @@ def test_player_submits_from_their_link_then_it_is_locked(app, client, world):
     link = link_of(client, world, pid)
     r = client.post(api_of(link), json={"text": L.TWDA, "client_id": "a1"})
     assert r.status_code == 201 and r.get_json()["decklist"]["problems"] == []
+    assert r.headers["Cache-Control"] == "private, no-store"
+    assert client.get(link).headers["Cache-Control"] == "private, no-store"
     again = client.post(api_of(link), json={"text": L.TWDA, "client_id": "a1"})   # a retried POST
     assert again.status_code == 200 and again.get_json()["duplicate"] is True
     second = client.post(api_of(link), json={"text": L.legal(3)})

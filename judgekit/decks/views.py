@@ -30,6 +30,14 @@ def _helpers():
     return {"deck_link": deck_link}
 
 
+@bp.after_request
+def _not_kept(resp):
+    """Lists are private until published: no browser or proxy keeps a copy of these answers."""
+    if request.endpoint not in ("decks.published_page", "decks.published_text", "decks.api_published"):
+        resp.headers["Cache-Control"] = "private, no-store"
+    return resp
+
+
 def _throttle() -> Throttle:
     found = current_app.extensions.get("deck_link_throttle")
     if found is None:
