@@ -88,3 +88,12 @@ def test_the_quick_reading_agrees_with_krcgs_parser(text):
 def test_lines_in_other_shapes_go_to_krcg():
     p = parse_mod.parse("Crypt\n12x Nathan Turner\nLibrary\nBum's Rush x60")
     assert (p.crypt_count, p.library_count) == (12, 60)
+
+
+def test_without_krcgs_card_lists_a_list_is_refused_not_a_crash(monkeypatch):
+    monkeypatch.setattr(parse_mod, "_loaded", False)
+    monkeypatch.setattr(parse_mod.importlib.metadata, "files", lambda name: [])
+    from krcg.vtes import VTES
+    monkeypatch.setattr(type(VTES), "__bool__", lambda self: False)
+    p = parse_mod.parse("12x Nathan Turner")
+    assert p.error["code"] == "no-card-list" and "reinstall krcg" in p.error["message"]

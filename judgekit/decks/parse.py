@@ -81,12 +81,20 @@ class Parsed:
 
 
 def _csv_paths() -> list:
+    """krcg's own copies of the VEKN card lists: `cards/*.csv` in krcg 4's wheel,
+    `krcg/cards/*.csv` in krcg 5's."""
     files = {str(f): f for f in importlib.metadata.files("krcg") or ()}
-    wanted = ("cards/vtescrypt.csv", "cards/vteslib.csv")
-    missing = [w for w in wanted if w not in files]
-    if missing:
-        raise RuntimeError(f"the installed krcg has no {', '.join(missing)}: reinstall krcg>=4.19")
-    return [files[w].locate() for w in wanted]
+    out = []
+    for name in ("vtescrypt.csv", "vteslib.csv"):
+        found = [files[k] for k in (f"cards/{name}", f"krcg/cards/{name}") if k in files]
+        if not found:
+            raise CardListMissing(f"the installed krcg has no {name}: reinstall krcg (pip install -e .)")
+        out.append(found[0].locate())
+    return out
+
+
+class CardListMissing(RuntimeError):
+    """krcg's card lists cannot be found: no list can be read."""
 
 
 def vtes():
@@ -199,6 +207,10 @@ def parse(text: object) -> Parsed:
     if big:
         return Parsed(error=big)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    try:
+        vtes()
+    except CardListMissing as exc:
+        return Parsed(error={"code": "no-card-list", "message": f"Decklists cannot be read on this server: {exc}."})
     quick = _quick(text)
     if quick is not None:
         return quick

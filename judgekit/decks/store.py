@@ -132,7 +132,7 @@ def _readable(db, tournament_id: int, text: Any) -> tuple[parse_mod.Parsed, list
     parsed = parse_mod.parse(text)
     problems = validate_mod.validate(parsed, mode)
     if parsed.error:
-        status = 413 if parsed.error["code"] == "too-long" else 422
+        status = {"too-long": 413, "no-card-list": 503}.get(parsed.error["code"], 422)
         raise DeckError(status, parsed.error["message"], "text", code=parsed.error["code"])
     if parsed.unknown:
         names = "; ".join(p["message"] for p in problems if p["code"] == "unknown-card")
