@@ -241,3 +241,29 @@ def test_a_counted_deck_is_compared_card_by_card(client, world, signed_in):
     assert c["differences"] == "Bum's Rush: 40 on the list, 38 in the deck; Deflection: 0 on the list, 2 in the deck"
     bad = client.post(f"/api/tournaments/{tid}/decks/checks/1", json={"player": pid, "counted": "nothing here"})
     assert bad.status_code == 422 and bad.get_json()["field"] == "counted"
+
+
+def test_limited_a_deck_is_checked_against_the_cards_received(client, world, signed_in):
+    tid, org, pid = world["tid"], world["org"], world["pids"][0]
+    received = "20x Nathan Turner\n30x Blood Doll\n62x Bum's Rush\n2x Dramatic Upheaval"
+    store_mode = client.post(f"/api/tournaments/{tid}/decks/{pid}", headers=org, json={"text": received})
+    assert store_mode.status_code == 201
+    assert {p["code"] for p in store_mode.get_json()["decklist"]["problems"]} == {"banned-card", "library-too-big"}
+    from judgekit.db import open_db
+    from judgekit.decks import store as dstore
+    db = open_db(client.application.config["DATABASE"])
+    dstore.set_mode(db, tid, "limited")
+    db.close()
+    pid2 = world["pids"][1]
+    r = client.post(f"/api/tournaments/{tid}/decks/{pid2}", headers=org, json={"text": received})
+    assert [p["code"] for p in r.get_json()["decklist"]["problems"]] == ["banned-card"]   # no sizes: a pool
+    client.post(f"/api/tournaments/{tid}/rounds", headers=org, json={"seed": 1})
+    signed_in(client, tid, "head_judge")
+    subset = client.post(f"/api/tournaments/{tid}/decks/checks/1",
+                         json={"player": pid2, "counted": "12x Nathan Turner\n20x Blood Doll\n30x Bum's Rush"})
+    assert subset.get_json()["check"]["outcome"] == "matches"
+    extra = client.post(f"/api/tournaments/{tid}/decks/checks/1",
+                        json={"player": pid2, "counted": "12x Nathan Turner\n31x Blood Doll\n2x Deflection"})
+    c = extra.get_json()["check"]
+    assert c["outcome"] == "differs"
+    assert c["differences"] == "Blood Doll: 30 on the list, 31 in the deck; Deflection: 0 on the list, 2 in the deck"

@@ -301,7 +301,8 @@ def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: A
     """Record a deck check in an open round: `outcome` "matches" or "differs" (then
     `differences` says what), or `counted`: the deck as the judge counted it, pasted as a
     list, compared card by card with the registered one (the outcome and the differences
-    follow from it). `minutes`: the judge time it took, given to the player's table as an
+    follow from it; in a limited event the registered list is the cards received, and the
+    deck differs only where it holds a card not received or more copies than received). `minutes`: the judge time it took, given to the player's table as an
     extension (`extension`: the table's clock, or `extension_refused`: why not)."""
     t = base.get_tournament(db, tournament_id)
     cid = _clean_client_id(client_id)
@@ -322,6 +323,10 @@ def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: A
     diff = differences.strip()[:MAX_DIFF] if isinstance(differences, str) else ""
     if isinstance(counted, str) and counted.strip():
         found = counted_differences(lst["entries"], counted)
+        if settings(db, t["id"])["mode"] == "limited":
+            # the list registers the cards received (7.2.3): a deck uses some of them; only
+            # a card not received, or more copies than received, differs
+            found = [d for d in found if d["seen"] > d["registered"]]
         outcome = "differs" if found else "matches"
         diff = "; ".join(x for x in (differences_text(found), diff) if x)[:MAX_DIFF] if found else diff
     if outcome not in ("matches", "differs"):
