@@ -107,6 +107,10 @@ def test_twenty_lists_three_rounds_of_checks_a_penalty_and_the_winners_list(page
     expect(page.locator("#missing")).to_contain_text("Every player has registered a list")
     expect(page.locator(f"tr[data-player='{pids[3]}']")).to_contain_text("banned-card")
     shot(page, "decks-overview-phone")
+    page.get_by_role("link", name=PLAYERS[3]).click()           # a judge reads the list with problems
+    expect(page.locator(".deck-problems li[data-code='crypt-too-small']")).to_contain_text("at least 12")
+    expect(page.locator(".deck-entries")).to_contain_text("Dramatic Upheaval")
+    shot(page, "decks-player-list-phone")
 
     winner = pids[0]
     checked = []
