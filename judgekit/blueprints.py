@@ -10,6 +10,7 @@ def register(app: Flask) -> None:
     from judgekit.auth.views import bp as auth_bp
     from judgekit.cards.views import bp as cards_bp
     from judgekit.live.report_views import bp as reports_bp
+    from judgekit.decks.views import bp as decks_bp
     from judgekit.live.views import bp as live_bp
     from judgekit.offline.views import bp as offline_bp
     from judgekit.recorder.views import bp as recorder_bp
@@ -31,5 +32,6 @@ def register(app: Flask) -> None:
                live_bp,        # the live hall: stream, room display, judge calls
                seats_bp,       # players find their seat (public), the QR code poster
                reports_bp,     # tables report their own result from the players' own links
+               decks_bp,       # decklists: registration, checks, publication
                tournament_api_bp):  # the tournament's JSON API
         app.register_blueprint(bp)

@@ -48,6 +48,7 @@ AREAS = {
     "recorder": "judgekit.recorder.migrations",
     "penalties": "judgekit.tournament.penalties.migrations",
     "live": "judgekit.live.migrations",
+    "decks": "judgekit.decks.migrations",
 }
 
 # How a commit reaches the disk: the one place that decides it for every write (results,

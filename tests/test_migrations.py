@@ -55,7 +55,7 @@ def test_a_new_database_gets_every_area_at_its_latest_number(tmp_path):
     applied = migrate(db)
     assert applied == {area: list(range(1, n + 1)) for area, n in latest().items()}
     assert schema_versions(db) == latest()
-    assert set(applied) == {"tournament", "auth", "recorder", "penalties", "live"}
+    assert set(applied) == {"tournament", "auth", "recorder", "penalties", "live", "decks"}
     db.close()
 
 

@@ -42,6 +42,8 @@ OPEN_WRITES = {
     "reports.api_dispute": "same, over the API",
     "report.import_form": "importing an Archon workbook creates a tournament, whose importer is its organizer",
     "report.api_import": "same, over the API",
+    "decks.player_page": "a player sends their own decklist from their link (a wrong link is refused and slowed)",
+    "decks.api_mine": "same, over the API",
 }
 # Writes whose guard depends on the request (checked inside the view): endpoint -> action.
 CONDITIONAL = {
@@ -85,6 +87,11 @@ BODIES = {
     "live.api_reassign": {"judge": "Zed"},
     "live.reassign_form": {"judge": "Zed"},
     "live.api_close": {"note": "done"},
+    "decks.api_enter": {"text": "12x Nathan Turner\n60x Bum's Rush"},
+    "decks.enter_form": {"text": "12x Nathan Turner\n60x Bum's Rush"},
+    "decks.api_correct": {"text": "12x Nathan Turner\n60x Bum's Rush", "reason": "a typo"},
+    "decks.correct_form": {"text": "12x Nathan Turner\n60x Bum's Rush", "reason": "a typo"},
+    "decks.mode_form": {"mode": "limited"},
 }
 
 
@@ -282,6 +289,10 @@ PUBLIC_TOURNAMENT_READS = {
     "auth.sign_in": "the judges' sign-in form",
     "auth.api_me": "who the caller is signed in as (nobody: nothing)",
     "players.self_check_in": "a player checks in with the code shown at the venue",
+    "decks.player_page": "a player's own decklist, from their link (403 for any other link)",
+    "decks.published_page": "the lists the organizer published after the event (nothing before)",
+    "decks.published_text": "same, as TWDA text",
+    "decks.api_published": "same, over the API",
     "live.stream": "the event's live messages (what the audience may see: docs/live.md)",
     "live.api_hall": "the hall's state for the audience asking",
     "live.api_call_state": "a judge call's state, for the player who made it",

@@ -57,6 +57,11 @@ _TABLE = [
     ("rounds.start", ORGANIZER, "seat the next preliminary round"),
     ("codes.manage", ORGANIZER, "issue new sign-in codes (the old ones stop working)"),
     ("event.edit", ORGANIZER, "change the event's details (level, VEKN event id, judges) for the report"),
+    # decklists (judgekit/decks)
+    ("decks.view", JUDGE, "see the registered decklists, who has not registered, and their problems"),
+    ("decks.correct", JUDGE, "correct a received decklist, with a reason"),
+    ("decks.check", HEAD_JUDGE, "run the deck checks of a round and link a finding to a penalty"),
+    ("decks.enter", ORGANIZER, "enter a player's decklist, set the decklist rules, publish the top lists"),
 ]
 
 ACTIONS: dict[str, Action] = {name: Action(name, role, text) for name, role, text in _TABLE}

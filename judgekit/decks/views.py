@@ -1,0 +1,335 @@
+"""Web views of the decklists (thin: parse the request, call `judgekit.decks.store`, render).
+
+Pages: the judges' overview (who has not registered, each list's problems), one player's
+list (history, the organizer's entry, a judge's correction), the player's own page (from
+their link), the head judge's deck checks of a round, the published lists. The JSON API
+mirrors them under /api/. Refusals are `DeckError`s: JSON under /api/, a message on pages."""
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, Response, current_app, flash, jsonify, redirect, render_template, request, url_for
+
+from judgekit.auth.throttle import Throttle, Ticket
+from judgekit.auth.views import current_name, identity, requires
+from judgekit.decks import store
+from judgekit.decks.store import DeckError
+from judgekit.tournament.penalties import store as penalties_store
+from judgekit.tournament.store import base
+from judgekit.views import ApiError, get_db, json_object
+
+bp = Blueprint("decks", __name__)
+
+
+@bp.app_context_processor
+def _helpers():
+    def deck_link(tid, pid) -> str:
+        """A player's own decklist page (the check-in page shows it once they are in)."""
+        db = get_db()
+        return url_for("decks.player_page", tid=tid, pid=pid, token=store.player_token(db, tid, pid))
+    return {"deck_link": deck_link}
+
+
+@bp.after_request
+def _not_kept(resp):
+    """Lists are private until published: no browser or proxy keeps a copy of these answers."""
+    if request.endpoint not in ("decks.published_page", "decks.published_text", "decks.api_published"):
+        resp.headers["Cache-Control"] = "private, no-store"
+    return resp
+
+
+def _throttle() -> Throttle:
+    found = current_app.extensions.get("deck_link_throttle")
+    if found is None:
+        found = current_app.extensions.setdefault("deck_link_throttle", Throttle())
+    return found
+
+
+def _player_from_link(tid, pid, token) -> dict:
+    """The link's player; a wrong link counts against the device (429 when it keeps trying)."""
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    ticket = _throttle().begin(request.remote_addr or "?", t["id"], "deck-link", time.monotonic())
+    if not isinstance(ticket, Ticket):
+        raise DeckError(429, f"Too many wrong decklist links from this device: wait {max(1, int(ticket + 0.999))} "
+                             "seconds.", "token")
+    p = store.player_by_token(db, t["id"], pid, token)
+    _throttle().succeeded(ticket)
+    return p
+
+
+# ------------------------------------------------------------------------------- pages
+
+@bp.get("/tournaments/<id:tid>/decks")
+@requires("decks.view")
+def overview_page(tid):
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    ov = store.overview(db, t["id"])
+    who = identity(t["id"])
+    links = {}
+    if who and who.may("decks.enter"):
+        tokens = store.player_tokens(db, t["id"], [p["player_id"] for p in ov["players"]])
+        links = {pid: url_for("decks.player_page", tid=t["id"], pid=pid, token=tok, _external=True)
+                 for pid, tok in tokens.items()}
+    rounds = base.rounds(db, t["id"])
+    over = store.event_over(db, t["id"])["finished"]
+    return render_template("decks/overview.html", t=t, ov=ov, links=links, rounds=rounds, over=over,
+                           published=store.published(db, t["id"]) if over else [])
+
+
+@bp.get("/tournaments/<id:tid>/decks/<id:pid>")
+@requires("decks.view")
+def player_list_page(tid, pid):
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    p = base.get_player(db, t["id"], pid)
+    return render_template("decks/player.html", t=t, p=p, lst=store.current(db, t["id"], p["id"]),
+                           hist=store.history(db, t["id"], p["id"]), error=None, text="")
+
+
+def _form_error(tid, pid, exc: DeckError, text: str):
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    p = base.get_player(db, t["id"], pid)
+    return render_template("decks/player.html", t=t, p=p, lst=store.current(db, t["id"], p["id"]),
+                           hist=store.history(db, t["id"], p["id"]), error=exc, text=text), exc.status
+
+
+@bp.post("/tournaments/<id:tid>/decks/<id:pid>/enter")
+@requires("decks.enter")
+def enter_form(tid, pid):
+    text = request.form.get("text", "")
+    try:
+        store.submit(get_db(), tid, pid, text, by=current_name() or "organizer", how="organizer",
+                     client_id=request.form.get("client_id"))
+    except DeckError as exc:
+        return _form_error(tid, pid, exc, text)
+    flash("Decklist received and locked", "ok")
+    return redirect(url_for("decks.player_list_page", tid=tid, pid=pid))
+
+
+@bp.post("/tournaments/<id:tid>/decks/<id:pid>/correct")
+@requires("decks.correct")
+def correct_form(tid, pid):
+    text = request.form.get("text", "")
+    try:
+        store.correct(get_db(), tid, pid, text, request.form.get("reason"), judge=current_name() or "judge",
+                      client_id=request.form.get("client_id"))
+    except DeckError as exc:
+        return _form_error(tid, pid, exc, text)
+    flash("Correction stored; the earlier list stays in the history", "ok")
+    return redirect(url_for("decks.player_list_page", tid=tid, pid=pid))
+
+
+@bp.post("/tournaments/<id:tid>/decks/mode")
+@requires("decks.enter")
+def mode_form(tid):
+    store.set_mode(get_db(), tid, request.form.get("mode"))
+    flash("Decklist rules saved", "ok")
+    return redirect(url_for("decks.overview_page", tid=tid))
+
+
+@bp.route("/tournaments/<id:tid>/decks/mine/<id:pid>/<token>", methods=["GET", "POST"])
+def player_page(tid, pid, token):
+    """A player's own page: paste, check, send; then their list as received."""
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    try:
+        p = _player_from_link(t["id"], pid, token)
+    except DeckError as exc:
+        return render_template("decks/mine.html", t=t, p=None, bad_link=exc.message), exc.status
+    text = request.form.get("text", "") if request.method == "POST" else ""
+    checked, error, status = None, None, 200
+    if request.method == "POST":
+        if request.form.get("action") == "submit":
+            try:
+                store.submit(db, t["id"], p["id"], text, by=p["name"], how="player-link",
+                             client_id=request.form.get("client_id"))
+                flash("Your decklist was received. It is now locked.", "ok")
+                return redirect(request.path)
+            except DeckError as exc:
+                error, status = exc, exc.status
+                checked = store.check_text(db, t["id"], text) if exc.status == 422 else None
+        else:
+            checked = store.check_text(db, t["id"], text)
+    return render_template("decks/mine.html", t=t, p=p, lst=store.current(db, t["id"], p["id"]), text=text,
+                           checked=checked, error=error, started=bool(base.rounds(db, t["id"])),
+                           bad_link=None), status
+
+
+@bp.get("/tournaments/<id:tid>/decks/checks/<id:n>")
+@requires("decks.check")
+def checks_page(tid, n):
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    prop = store.proposals(db, t["id"], n)
+    done = store.checks(db, t["id"], prop["round"])
+    names = {p["player_id"]: p["name"] for p in prop["players"]}
+    return render_template("decks/checks.html", t=t, n=prop["round"], prop=prop, done=done, names=names,
+                           penalties=store.PENALTIES, catalog=penalties_store.catalog_of(db, t))
+
+
+@bp.post("/tournaments/<id:tid>/decks/checks/<id:n>")
+@requires("decks.check")
+def check_form(tid, n):
+    f = request.form
+    try:
+        proposed = {str(p["player_id"]) for p in store.proposals(get_db(), tid, n)["proposed"]}
+        out = store.record_check(get_db(), tid, n, f.get("player"), f.get("outcome"), judge=current_name() or "judge",
+                                 differences=f.get("differences"), minutes=f.get("minutes"),
+                                 chosen=f.get("player") not in proposed, client_id=f.get("client_id"),
+                                 counted=f.get("counted"))
+    except DeckError as exc:
+        flash(exc.message, "error")
+        return redirect(url_for("decks.checks_page", tid=tid, n=n))
+    c = out["check"]
+    flash(f"Deck check of {c.get('name', '')}: {c['outcome']}" + (
+        f"; table {c['table_no']} extended by {c['minutes']} min" if out.get("extension") else "") + (
+        f"; no extension: {out['extension_refused']}" if out.get("extension_refused") else ""), "ok")
+    return redirect(url_for("decks.checks_page", tid=tid, n=n) + f"#check-{c['id']}")
+
+
+@bp.post("/tournaments/<id:tid>/decks/checks/<id:n>/<id:cid>/penalty")
+@requires("decks.check")
+def penalty_form(tid, n, cid):
+    who = identity(tid)
+    res = store.penalize(get_db(), tid, cid, request.form.get("infraction"), judge=who.name, role=who.role)
+    if isinstance(res, penalties_store.Refused):
+        flash(res.message, "error")
+    else:
+        r = res.record
+        found = penalties_store.catalog_of(get_db(), base.get_tournament(get_db(), tid)).lookup(r["infraction"])
+        flash(f"Penalty recorded: {r['penalty']} for {r['player_name']} "
+              f"({found.infraction.name if found.ok else r['infraction']})"
+              + (" — waits for approval" if res.needs_head_judge and not r.get("approved_by") else ""), "ok")
+    return redirect(url_for("decks.checks_page", tid=tid, n=n) + f"#check-{cid}")
+
+
+@bp.post("/tournaments/<id:tid>/decks/publish")
+@requires("decks.enter")
+def publish_form(tid):
+    try:
+        out = store.publish(get_db(), tid, by=current_name() or "organizer")
+        flash(f"{len(out)} decklists published", "ok")
+    except DeckError as exc:
+        flash(exc.message, "error")
+    return redirect(url_for("decks.overview_page", tid=tid))
+
+
+@bp.get("/tournaments/<id:tid>/decks/published")
+def published_page(tid):
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    return render_template("decks/published.html", t=t, lists=store.published(db, t["id"]))
+
+
+@bp.get("/tournaments/<id:tid>/decks/published.txt")
+def published_text(tid):
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    lists = store.published(db, t["id"])
+    if not lists:
+        raise DeckError(404, "No decklist of this event is published.")
+    return Response("\n\n\n".join(x["twda"] for x in lists) + "\n", mimetype="text/plain",
+                    headers={"Content-Disposition": f'attachment; filename="decklists-{t["id"]}.txt"'})
+
+
+# ------------------------------------------------------------------------------- API
+
+def _stored(row: dict, duplicate: bool):
+    return jsonify({"decklist": row, "duplicate": duplicate}), 200 if duplicate else 201
+
+
+def _text_of(body: dict) -> str:
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise ApiError(400, "send {\"text\": the decklist as pasted}", "text")
+    return text
+
+
+@bp.get("/api/tournaments/<id:tid>/decks")
+@requires("decks.view")
+def api_overview(tid):
+    return jsonify(store.overview(get_db(), tid))
+
+
+@bp.get("/api/tournaments/<id:tid>/decks/<id:pid>")
+@requires("decks.view")
+def api_player(tid, pid):
+    db = get_db()
+    p = base.get_player(db, tid, pid)
+    return jsonify({"player": p, "decklist": store.current(db, tid, p["id"]), "history": store.history(db, tid, p["id"])})
+
+
+@bp.post("/api/tournaments/<id:tid>/decks/validate")
+@requires("decks.view")
+def api_validate(tid):
+    body = json_object('{"text": the decklist}')
+    return jsonify(store.check_text(get_db(), tid, _text_of(body)))
+
+
+@bp.post("/api/tournaments/<id:tid>/decks/<id:pid>")
+@requires("decks.enter")
+def api_enter(tid, pid):
+    body = json_object('{"text": the decklist, "client_id"?}')
+    return _stored(*store.submit(get_db(), tid, pid, _text_of(body), by=current_name() or "organizer",
+                                 how="organizer", client_id=body.get("client_id")))
+
+
+@bp.post("/api/tournaments/<id:tid>/decks/<id:pid>/correct")
+@requires("decks.correct")
+def api_correct(tid, pid):
+    body = json_object('{"text": the corrected list, "reason": why, "client_id"?}')
+    return _stored(*store.correct(get_db(), tid, pid, _text_of(body), body.get("reason"),
+                                  judge=current_name() or "judge", client_id=body.get("client_id")))
+
+
+@bp.post("/api/tournaments/<id:tid>/decks/mine/<id:pid>/<token>")
+def api_mine(tid, pid, token):
+    p = _player_from_link(tid, pid, token)
+    body = json_object('{"text": your decklist, "client_id"?, "check_only"?}')
+    if body.get("check_only"):
+        return jsonify(store.check_text(get_db(), tid, _text_of(body)))
+    return _stored(*store.submit(get_db(), tid, p["id"], _text_of(body), by=p["name"], how="player-link",
+                                 client_id=body.get("client_id")))
+
+
+@bp.get("/api/tournaments/<id:tid>/decks/checks/<id:n>")
+@requires("decks.check")
+def api_checks(tid, n):
+    db = get_db()
+    prop = store.proposals(db, tid, n)
+    return jsonify({**prop, "checks": store.checks(db, tid, prop["round"])})
+
+
+@bp.post("/api/tournaments/<id:tid>/decks/checks/<id:n>")
+@requires("decks.check")
+def api_record_check(tid, n):
+    b = json_object('{"player": id, "outcome": "matches"|"differs", "differences"?, "counted"?, "minutes"?}')
+    out = store.record_check(get_db(), tid, n, b.get("player"), b.get("outcome"), judge=current_name() or "judge",
+                             differences=b.get("differences"), minutes=b.get("minutes"),
+                             chosen=bool(b.get("chosen")), client_id=b.get("client_id"), counted=b.get("counted"))
+    return jsonify(out), 200 if out["duplicate"] else 201
+
+
+@bp.post("/api/tournaments/<id:tid>/decks/checks/<id:n>/<id:cid>/penalty")
+@requires("decks.check")
+def api_penalty(tid, n, cid):
+    b = json_object('{"infraction": "illegal-main-deck-legal-decklist" | "illegal-decklist"}')
+    who = identity(tid)
+    res = store.penalize(get_db(), tid, cid, b.get("infraction"), judge=who.name, role=who.role)
+    if isinstance(res, penalties_store.Refused):
+        return jsonify(res.to_dict()), res.status
+    return jsonify({"penalty": res.record, "duplicate": res.duplicate}), 200 if res.duplicate else 201
+
+
+@bp.post("/api/tournaments/<id:tid>/decks/publish")
+@requires("decks.enter")
+def api_publish(tid):
+    return jsonify({"published": store.publish(get_db(), tid, by=current_name() or "organizer")})
+
+
+@bp.get("/api/tournaments/<id:tid>/decks/published")
+def api_published(tid):
+    return jsonify({"published": store.published(get_db(), tid)})
