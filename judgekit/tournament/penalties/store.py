@@ -34,8 +34,8 @@ from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties.catalog import (Catalog, catalogs_dir, default_catalog,
                                                    load_catalogs)
 from judgekit.tournament.penalties import games
-from judgekit.tournament.penalties.escalation import (Proposal, head_judge_reasons,
-                                                      needs_head_judge, propose)
+from judgekit.tournament.penalties.deviation import Proposal, head_judge_reasons, needs_head_judge
+from judgekit.tournament.penalties.escalation import propose
 from judgekit.tournament.penalties.export import (penalties_csv, penalties_json,
                                                   penalty_report, player_report)
 from judgekit.tournament.penalties.cleaning import MAX_TEXT, RULE_RE, Refused, Stored  # noqa: F401 (interface)

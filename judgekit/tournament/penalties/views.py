@@ -23,8 +23,8 @@ from judgekit.auth.views import require_role, requires, safe_next
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import extensions
 from judgekit.tournament.penalties import store as pstore
-from judgekit.tournament.penalties.escalation import (description_required, head_judge_reasons,
-                                                      needs_head_judge)
+from judgekit.tournament.penalties.deviation import (description_required, head_judge_reasons,
+                                                    needs_head_judge)
 from judgekit.tournament.penalties.export import CSV_COLUMNS
 from judgekit.errors import parse_int
 from judgekit.views import ApiError, csv_or_json, get_db, json_body
