@@ -26,7 +26,7 @@ from judgekit.live import feed, hall, hub, journal, messages
 from judgekit.live.serving import ADOPT_KEY
 from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
-from judgekit.views import ApiError, get_db, json_object
+from judgekit.views import ApiError, get_db, json_object, venue_url
 
 bp = Blueprint("live", __name__)
 bp.record_once(lambda state: feed.install())  # the recorder's appends tell the hall
@@ -215,7 +215,6 @@ def _call_qr_svg(link: str, table: int) -> str:
 @bp.get("/tournaments/<id:tid>/call/<id:table>/qr.svg")
 def call_qr(tid, table):
     from judgekit import qr
-    from judgekit.tournament.views import venue_url
     t = tstore.get_tournament(get_db(), tid)
     link = venue_url("live.call_page", tid=t["id"], table=table)
     if link["url"] is None:
@@ -337,7 +336,6 @@ def calls_page(tid):
 @bp.get("/tournaments/<id:tid>/rounds/<id:n>/cards")
 @requires("tournament.view")
 def table_cards(tid, n):
-    from judgekit.tournament.views import venue_url
     db = get_db()
     t = tstore.get_tournament(db, tid)
     r = tstore.round_detail(db, t["id"], n, games=False)

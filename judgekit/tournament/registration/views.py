@@ -18,7 +18,7 @@ from judgekit.tournament import players as players_mod
 from judgekit.tournament import roster as roster_mod
 from judgekit.tournament import store
 from judgekit.tournament.store import TournamentError
-from judgekit.views import ApiError, get_db, json_object
+from judgekit.views import ApiError, get_db, json_object, venue_url
 
 bp = Blueprint("players", __name__)
 
@@ -176,7 +176,6 @@ def checkin_panel_state(tid) -> dict:
     state = store.checkin_state(db, tid)
     state["by_phone"] = store.phone_check_ins(db, tid)   # who checked in from where
     if state["open"]:
-        from judgekit.tournament.views import venue_url
         link = venue_url("players.self_check_in", tid=tid, code=state["code"], w=state["window"])
         state["url"], state["why"] = link.get("url"), link.get("why")
     return state
