@@ -138,7 +138,7 @@ def _clean_catalog(value: Any) -> str | None:
     penalties area knows."""
     if value in (None, ""):
         return None
-    known = base._penalties().catalog_ids()
+    known = base.penalties().catalog_ids()
     if not isinstance(value, str) or value not in known:
         raise TournamentError(400, f"catalog must be one of {', '.join(known) or 'the default'}", "catalog")
     return value
