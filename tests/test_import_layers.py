@@ -76,3 +76,61 @@ def test_flask_only_in_the_web_layer():
             if not any(part in FLASK_ALLOWED or part.endswith("views") for part in name.split(".")[1:]):
                 offenders.append(name)
     assert offenders == []
+
+
+def test_the_game_imports_no_other_area():
+    # the game layer (cards, table, points, clock) is the bottom every area may import
+    for path, name in modules():
+        if area_of(name) != "game":
+            continue
+        imported = [t for t in imports_of(path) if t.startswith("judgekit.")]
+        areas = {area_of(t) for t in imported} - {None, "game"}
+        assert areas == set(), f"{name} imports {sorted(areas)}"
+        tops = {t.split(".")[1] for t in imported if area_of(t) is None}
+        assert tops <= {b.removesuffix(".py") for b in BOTTOM}, f"{name} imports {sorted(tops)}"
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """module -> the judgekit modules it imports (in functions too; `from X import Y` is the
+    module X.Y when there is one, else X; a package is its `__init__`)."""
+    names = {}
+    for path, name in modules():
+        names[name.removesuffix(".__init__")] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        is_pkg = path.name == "__init__.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        out = set()
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                base = base[: len(base) - max(node.level - 1, 0)] if node.level else []
+                module = ".".join(base + ([node.module] if node.module else []))
+                targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in names else module for a in node.names]
+            for t in targets:
+                while t not in names and "." in t:
+                    t = t.rsplit(".", 1)[0]
+                if t in names and t != name:
+                    out.add(t)
+        graph[name] = out
+    return graph
+
+
+def test_no_import_circle_between_modules():
+    graph = _module_graph()
+    # a module that can reach itself again is in a circle (lazy imports count: they hide one)
+    in_circle = []
+    for start in graph:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            m = todo.pop()
+            if m == start:
+                in_circle.append(start)
+                break
+            if m not in seen:
+                seen.add(m)
+                todo.extend(graph.get(m, ()))
+    assert in_circle == [], f"modules in an import circle: {sorted(in_circle)}"

@@ -23,7 +23,7 @@ from functools import lru_cache
 import re
 from dataclasses import dataclass
 
-from judgekit.recorder.cards import DISCIPLINES, name_key
+from judgekit.game.cards import DISCIPLINES, name_key
 
 SPLIT = re.compile(r"[\s,;:!?/()\[\]{}\"“”«»]+")
 

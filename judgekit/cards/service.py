@@ -31,7 +31,7 @@ class CardsService:
         if self._mentions is None:
             with self._lock:
                 if self._mentions is None:
-                    from judgekit.recorder.cards import load_cards
+                    from judgekit.game.cards import load_cards
                     from judgekit.trainer.session import load_content
                     try:
                         trainer = load_content(self.content_dir, load_cards(self.content_dir))

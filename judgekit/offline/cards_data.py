@@ -25,7 +25,7 @@ import json
 
 from judgekit.cards.catalog import ATTRIBUTION_RULINGS, ATTRIBUTION_TEXT, CardCatalog
 from judgekit.cards.rulings_source import AUTHORS
-from judgekit.recorder.cards import DISCIPLINES
+from judgekit.game.cards import DISCIPLINES
 
 FORMAT = 1
 

@@ -166,7 +166,7 @@ def page_urls(app, cards: list[int] | None = None) -> tuple[list[str], dict[str,
              if wanted is None or c.id in wanted]
     aliases = {"/search": "/"}
     trainer: list[str] = []
-    from judgekit.recorder.cards import load_cards
+    from judgekit.game.cards import load_cards
     from judgekit.trainer.session import load_content
     content = load_content(Path(app.config["CONTENT_DIR"]), load_cards(Path(app.config["CONTENT_DIR"])))
     for s in content.catalog.scenarios:
@@ -195,7 +195,7 @@ def render_page(app, url: str, template: str) -> str:
 
 def trainer_catalog(app) -> list[dict]:
     """The questions a session of the copy is picked from (static/site.js)."""
-    from judgekit.recorder.cards import load_cards
+    from judgekit.game.cards import load_cards
     from judgekit.trainer.session import load_content
     folder = Path(app.config["CONTENT_DIR"])
     content = load_content(folder, load_cards(folder))

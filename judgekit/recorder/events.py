@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from judgekit.errors import MAX_INT
-from judgekit.recorder.clock import MAX_EXTENSION_MIN
+from judgekit.game.clock import MAX_EXTENSION_MIN
 from judgekit.recorder.words import describe as describe  # the log line of an event (re-exported)
 
 PHASES = ("unlock", "master", "minion", "influence", "discard")
@@ -179,7 +179,7 @@ def _suggest(cards, value: str) -> list[str]:
 def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | EventError:
     """Check one incoming event; return it normalized, or an EventError.
 
-    `cards` is the card index (`judgekit.recorder.cards.CardIndex` or anything with the
+    `cards` is the card index (`judgekit.game.cards.CardIndex` or anything with the
     same `crypt/library/find/suggest`); without it names are not checked.
     """
     if not isinstance(raw, dict):
@@ -349,7 +349,7 @@ def _discipline(text: str, cards) -> str | None:
     """A discipline code, keeping the case convention (lower: inferior, upper: superior)."""
     text = text.strip()
     try:
-        from judgekit.recorder.cards import DISCIPLINES
+        from judgekit.game.cards import DISCIPLINES
     except ImportError:  # pragma: no cover - card facts ship with the package
         DISCIPLINES = {}
     if DISC_RE.match(text) and (not DISCIPLINES or text.lower() in DISCIPLINES):
@@ -357,7 +357,7 @@ def _discipline(text: str, cards) -> str | None:
     parse = getattr(cards, "parse_discipline", None) if cards is not None else None
     if parse is None:
         try:
-            from judgekit.recorder.cards import parse_discipline as parse
+            from judgekit.game.cards import parse_discipline as parse
         except ImportError:
             return None
     try:

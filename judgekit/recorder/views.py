@@ -19,7 +19,7 @@ from flask import (Blueprint, current_app, jsonify, redirect, render_template, r
 
 from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, facts, findings, notation, practice, store
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.tournament.penalties import extensions

@@ -71,7 +71,7 @@ def seat_name(seat: int | None, names: list[str] | None = None) -> str:
 def discipline_words(discipline: Any, level: str | None = None) -> str:
     """"superior Dominate", "inferior Obfuscate and superior Presence", "Dominate"."""
     try:
-        from judgekit.recorder.cards import DISCIPLINES
+        from judgekit.game.cards import DISCIPLINES
     except ImportError:  # pragma: no cover - the card facts ship with the package
         DISCIPLINES = {}
     items = discipline if isinstance(discipline, list) else [discipline] if discipline else []

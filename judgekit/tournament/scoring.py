@@ -19,21 +19,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-#: Tournament points by place at the table (3.7.3). At a four-player table the third
-#: place is the empty "table bye", so the four players take places 1, 2, 4 and 5.
-TP_BY_PLACE: dict[int, tuple[int, ...]] = {
-    5: (60, 48, 36, 24, 12),
-    4: (60, 48, 24, 12),
-}
-
-#: VP for a withdrawal in a tournament (3.7.2: a half, not the full VP of the game rules).
-WITHDRAW_VP = 0.5
-#: VP for each player not ousted when the time limit is reached (3.7.2).
-TIME_OUT_VP = 0.5
-#: Game win threshold (3.7.1).
-GW_MIN_VP = 2
-
-TABLE_SIZES = (4, 5)
+# the table and the points (3.7.1-3.7.3) are facts of the game layer; scored here
+from judgekit.game.scoring import GW_MIN_VP, TABLE_SIZES, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
 
 OUTCOME_TYPES = ("oust", "withdraw", "concede", "time-out", "draw")
 

@@ -35,7 +35,7 @@ def content() -> plan_mod.TrainerContent:
         with _lock:
             data = current_app.extensions.get("trainer")
             if data is None:
-                from judgekit.recorder.cards import load_cards
+                from judgekit.game.cards import load_cards
                 root = Path(current_app.config["CONTENT_DIR"])
                 data = plan_mod.load_content(root, load_cards(root))
                 current_app.extensions["trainer"] = data

@@ -19,7 +19,7 @@ from judgekit.db import first_row
 from judgekit.errors import MAX_INT, AppError, parse_int
 from judgekit.inputs import visible_text
 from judgekit.recorder import store as recorder_store
-from judgekit.recorder.clock import MIN_ROUND_MIN
+from judgekit.game.clock import MIN_ROUND_MIN
 from judgekit.tournament import players as players_mod
 from judgekit.tournament import rating as rating_mod
 

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from judgekit.db import transaction
-from judgekit.recorder.clock import DEFAULT_LIMIT_MIN
+from judgekit.game.clock import DEFAULT_LIMIT_MIN
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import players as players_mod
 from judgekit.tournament.store import base

@@ -8,7 +8,7 @@ from judgekit.db import transaction
 from judgekit.live import journal
 from judgekit.timetext import to_epoch
 from judgekit.tournament import seating as seating_mod
-from judgekit.tournament.scoring import TABLE_SIZES
+from judgekit.game.scoring import TABLE_SIZES
 from judgekit.tournament.store import base
 from judgekit.tournament.store import tables as table_store
 from judgekit.tournament.store.base import (
