@@ -26,10 +26,13 @@ from judgekit.live import feed, hall, hub, journal, messages
 from judgekit.live.serving import ADOPT_KEY
 from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
+from judgekit.tournament.penalties import views as penalties_views
 from judgekit.views import ApiError, get_db, json_object, venue_url
 
 bp = Blueprint("live", __name__)
 bp.record_once(lambda state: feed.install())  # the recorder's appends tell the hall
+# the judge calls are a section of the printed penalty report
+bp.record_once(lambda state: penalties_views.add_report_section(_calls_section))
 
 RETRY_MS = {"push": 2000, "poll": 5000}  # a dropped stream reconnects / a polling page asks again
 MAX_BACKLOG = 500   # more missed than this: the page reloads its state instead (a `reset`)
@@ -38,6 +41,11 @@ BOOT = secrets.token_hex(6)  # this process: a page that sees another reloads it
 
 
 # --- the stream ---------------------------------------------------------------------------------
+
+def _calls_section(db, tournament_id: int) -> dict:
+    """The event's judge calls, for the printed penalty report."""
+    return {"judge_calls": calls_mod.calls(db, tournament_id)}
+
 
 def _message_id(value: str | None, field: str) -> int | None:
     if value is None or not value.strip():

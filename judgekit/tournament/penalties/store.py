@@ -29,7 +29,7 @@ from typing import Any
 from judgekit.auth import roles
 from judgekit.db import transaction
 from judgekit.errors import parse_int
-from judgekit.live import journal
+from judgekit import outbox
 from judgekit.tournament.store import adjusted, registration
 from judgekit.tournament.store import base as tbase
 from judgekit.tournament.store import tables as table_store
@@ -220,7 +220,7 @@ def _insert(db, rec: dict) -> dict:
 
 def _publish(db, tournament_id: int, rec: dict, kind: str) -> None:
     """Tell the hall (`judgekit.live.journal`, the head judge's stream only) of a stored record."""
-    journal.publish(db, tournament_id, kind, {
+    outbox.publish(db, tournament_id, kind, {
         "record": rec["id"], "kind": rec.get("kind"), "refers_to": rec.get("refers_to"),
         "player": rec.get("player"), "player_name": rec.get("player_name"),
         "penalty": rec.get("penalty"), "infraction": rec.get("infraction"), "judge": rec.get("judge"),

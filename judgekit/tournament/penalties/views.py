@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from typing import Any, Callable
 
 from flask import (Blueprint, flash, g, jsonify, redirect, render_template, request,
                    url_for)
@@ -30,6 +31,16 @@ from judgekit.errors import parse_int
 from judgekit.views import ApiError, csv_or_json, get_db, json_body
 
 bp = Blueprint("penalties", __name__)
+
+#: Other areas' sections of the printed penalty report: `section(db, tournament_id) -> dict`
+#: of template values. The hall adds its judge calls (`judgekit.live.views`, when its
+#: blueprint is registered), so this area does not import the hall.
+REPORT_SECTIONS: list[Callable[[Any, int], dict]] = []
+
+
+def add_report_section(section: Callable[[Any, int], dict]) -> None:
+    if section not in REPORT_SECTIONS:
+        REPORT_SECTIONS.append(section)
 
 FORM_FIELDS = ("player", "player_name", "vekn", "infraction", "variant", "penalty", "description",
                "rule", "reason", "approval_reason", "round", "table", "game", "event", "client_id",
@@ -266,10 +277,12 @@ def report_page(tid):
     t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
     players = [(p, _decorate(db, t, p.records), _decorate(db, t, p.lifted)) for p in rep.players]
-    from judgekit.live import calls as judge_calls   # the hall's calls go in the same report
+    sections: dict[str, Any] = {}
+    for section in REPORT_SECTIONS:   # the hall's judge calls go in the same report
+        sections.update(section(db, t["id"]))
     return render_template("penalties/report.html", t=t, rep=rep, players=players,
                            cat=pstore.catalog_of(db, t), generated=extensions.iso(time.time()),
-                           judge_calls=judge_calls.calls(db, t["id"]))
+                           **sections)
 
 
 def _follow_up_form(tid, rid, fn, done: str):

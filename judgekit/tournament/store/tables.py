@@ -6,7 +6,7 @@ import json
 from typing import Any, Iterable
 
 from judgekit.db import transaction
-from judgekit.live import journal
+from judgekit import outbox
 from judgekit.tournament.scoring import (
     TABLE_SIZES,
     VpResult,
@@ -276,7 +276,7 @@ def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list
     rid = db[T_RESULTS].insert(row).last_pk
     # the hall hears of it in the same transaction (judgekit.live.journal)
     state = table_status(table["size"], _result_row(dict(row, id=rid)), None)["state"]
-    journal.publish(db, table["round"]["tournament_id"], "table.result", {
+    outbox.publish(db, table["round"]["tournament_id"], "table.result", {
         "round": table["round"]["number"], "table": table["number"], "state": state,
         "source": kind, "by": by, "result": rid})
 
