@@ -125,6 +125,13 @@ def cards_data_url() -> str:
     return f"/offline/cards.json?v={_cards_version()}"
 
 
+@bp.get("/cards/offline")
+def shell():
+    """The card page drawn on the device from /offline/cards.json (the service worker's
+    answer for a card page that was not saved)."""
+    return render_template("cards/shell.html", cards_url=cards_data_url())
+
+
 def _cards_version() -> str:
     from judgekit.offline.cards_data import data_version
     state = _state()

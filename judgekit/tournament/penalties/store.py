@@ -219,7 +219,7 @@ def _insert(db, rec: dict) -> dict:
 
 
 def _publish(db, tournament_id: int, rec: dict, kind: str) -> None:
-    """Tell the hall (`judgekit.live.journal`, the head judge's stream only) of a stored record."""
+    """Tell the hall (the outbox, `judgekit.outbox`; the head judge's stream only) of a stored record."""
     outbox.publish(db, tournament_id, kind, {
         "record": rec["id"], "kind": rec.get("kind"), "refers_to": rec.get("refers_to"),
         "player": rec.get("player"), "player_name": rec.get("player_name"),

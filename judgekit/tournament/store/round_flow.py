@@ -129,7 +129,7 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
 
 
 def publish_round_started(db, tournament_id: int, round_id: int) -> None:
-    """Tell the hall (`judgekit.live.journal`) that a round opened: its clock and tables."""
+    """Tell the hall (the outbox, `judgekit.outbox`) that a round opened: its clock and tables."""
     r = db[T_ROUNDS].get(round_id)
     started = to_epoch(r["started_at"])
     limit = r["time_limit_min"]

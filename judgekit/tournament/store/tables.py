@@ -274,7 +274,7 @@ def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list
            "created_at": now(), "client_id": client_id,
            "based_on": None if based_on is result_guard.NOT_GIVEN else based_on}
     rid = db[T_RESULTS].insert(row).last_pk
-    # the hall hears of it in the same transaction (judgekit.live.journal)
+    # the hall hears of it in the same transaction (the outbox, `judgekit.outbox`)
     state = table_status(table["size"], _result_row(dict(row, id=rid)), None)["state"]
     outbox.publish(db, table["round"]["tournament_id"], "table.result", {
         "round": table["round"]["number"], "table": table["number"], "state": state,
