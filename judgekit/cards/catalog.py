@@ -24,6 +24,7 @@ from pathlib import Path
 
 from judgekit.cards.rulings_source import AUTHORS
 from judgekit.game.cards import CardIndex, CryptCard, LibraryCard, load_cards
+from judgekit.paths import content_dir as default_content_dir
 
 ATTRIBUTION_TEXT = ("Card texts © Paradox Interactive AB, from the card lists the VEKN "
                     "publishes for community tools.")
@@ -254,7 +255,6 @@ _lock = threading.Lock()
 def load_catalog(content_dir: Path | None = None) -> CardCatalog:
     """The catalog of `<content>/cards` (cached per folder; thread-safe)."""
     if content_dir is None:
-        from judgekit.paths import content_dir as default_content_dir
         content_dir = default_content_dir()
     key = Path(content_dir).resolve()
     catalog = _cache.get(key)

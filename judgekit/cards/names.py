@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 
 from judgekit.game.cards import DISCIPLINES, name_key
+from judgekit.rules.search import entries_of
+from judgekit.rules.synonyms import QUESTION_WORDS
 
 SPLIT = re.compile(r"[\s,;:!?/()\[\]{}\"“”«»]+")
 
@@ -292,8 +294,6 @@ def common_words(corpus) -> frozenset[str]:
     ("Deflection") stays a name."""
     from whoosh.analysis import STOP_WORDS
 
-    from judgekit.rules.search import entries_of
-    from judgekit.rules.synonyms import QUESTION_WORDS
     df: dict[str, int] = {}
     for e in entries_of(corpus):
         for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body} {e.questions}")}:

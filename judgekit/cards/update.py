@@ -38,6 +38,9 @@ from pathlib import Path
 
 from judgekit.cards.derive import crypt_facts, library_facts
 from judgekit.cards.rulings_source import Source, convert
+from judgekit.paths import content_dir
+from judgekit.game.cards import clear_cache
+from judgekit.cards.catalog import clear_cache as clear_catalog
 
 KRCG_VERSION = "5.14"
 CRYPT_CSV = "krcg/cards/vtescrypt.csv"
@@ -493,7 +496,6 @@ def run(wheel: Path | None = None, out_dir: Path | None = None,
     Everything is written to a folder beside `out_dir` first and moved in only when it is
     complete, so a failure (network, a malformed file) leaves the current content as it was."""
     if out_dir is None:
-        from judgekit.paths import content_dir
         out_dir = content_dir() / "cards"
     out_dir = Path(out_dir)
     if wheel is None:
@@ -508,9 +510,7 @@ def run(wheel: Path | None = None, out_dir: Path | None = None,
         for name in OUTPUT_FILES:
             os.replace(Path(staging) / name, out_dir / name)
     try:  # a running process should see the new files
-        from judgekit.game.cards import clear_cache
         clear_cache()
-        from judgekit.cards.catalog import clear_cache as clear_catalog
         clear_catalog()
     except ImportError:  # pragma: no cover
         pass

@@ -28,6 +28,7 @@ from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import views as penalties_views
 from judgekit.views import ApiError, get_db, json_object, venue_url
+from judgekit import qr
 
 bp = Blueprint("live", __name__)
 bp.record_once(lambda state: feed.install())  # the recorder's appends tell the hall
@@ -216,13 +217,11 @@ def call_form(tid, table):
 @functools.lru_cache(maxsize=2048)
 def _call_qr_svg(link: str, table: int) -> str:
     """A table's call QR code (about 10 ms to draw): drawn once per link and process."""
-    from judgekit import qr
     return qr.svg(link, title=f"Call a judge to table {table}")
 
 
 @bp.get("/tournaments/<id:tid>/call/<id:table>/qr.svg")
 def call_qr(tid, table):
-    from judgekit import qr
     t = tstore.get_tournament(get_db(), tid)
     link = venue_url("live.call_page", tid=t["id"], table=table)
     if link["url"] is None:

@@ -25,6 +25,9 @@ from judgekit.offline import precache
 from judgekit.offline.manifest import manifest_body
 from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
 from judgekit.views import ApiError, rules
+from judgekit.offline.cards_data import data_version
+from judgekit.cards.catalog import load_catalog
+from judgekit.offline.cards_data import cards_json
 
 bp = Blueprint("offline", __name__)
 
@@ -133,7 +136,6 @@ def shell():
 
 
 def _cards_version() -> str:
-    from judgekit.offline.cards_data import data_version
     state = _state()
     if state.cards_version is None or current_app.debug or current_app.testing:
         state.cards_version = data_version(current_app.config["CONTENT_DIR"])
@@ -141,8 +143,6 @@ def _cards_version() -> str:
 
 
 def _cards_bytes() -> tuple[bytes | None, bytes, str]:
-    from judgekit.cards.catalog import load_catalog
-    from judgekit.offline.cards_data import cards_json
     version = _cards_version()
     folder = Path(current_app.config["CONTENT_DIR"])
     return None, _built(("cards", version), lambda: cards_json(load_catalog(folder)).encode()), version

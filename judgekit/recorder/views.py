@@ -25,6 +25,7 @@ from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.tournament.penalties import extensions
 from judgekit.tournament.scoring import derive_vp
 from judgekit.views import ApiError, get_db, json_body
+from judgekit.recorder.events import validate_batch
 
 bp = Blueprint("recorder", __name__)
 
@@ -252,7 +253,6 @@ def api_parse(game_id: int):
     if isinstance(parsed, notation.ParseError):
         raise ApiError(400, parsed.message, field="line", statement=parsed.statement)
     parsed = notation.split_card_words(parsed, cards().library)   # "+Card free words"
-    from judgekit.recorder.events import validate_batch
     checked = validate_batch(parsed, len(game["seats"]), cards())
     if not isinstance(checked, list):
         _fail(store.StoreError.from_event_error(checked))

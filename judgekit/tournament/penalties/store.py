@@ -49,6 +49,7 @@ from judgekit.tournament.penalties.cleaning import text as _text
 from judgekit.tournament.penalties.cleaning import whole as _int
 from judgekit.tournament.penalties.records import (STATUS_LIFTED, check_record,
                                                    for_finding, replay)
+from judgekit.recorder import store as rstore
 
 T_RECORDS = "penalty_records"
 
@@ -229,7 +230,6 @@ def _publish(db, tournament_id: int, rec: dict, kind: str) -> None:
 
 def _game_of(db, tournament_id: int, game_id: int) -> bool:
     """Whether recorder game `game_id` is one of this tournament's tables."""
-    from judgekit.recorder import store as rstore
     game = rstore.get_game(db, game_id)
     return game is not None and game.get("tournament_id") == tournament_id
 

@@ -29,6 +29,8 @@ from judgekit.tournament.penalties.deviation import (description_required, head_
 from judgekit.tournament.penalties.export import CSV_COLUMNS
 from judgekit.errors import parse_int
 from judgekit.views import ApiError, csv_or_json, get_db, json_body
+from judgekit.recorder import store as rstore
+from judgekit.recorder.findings import cite_rule
 
 bp = Blueprint("penalties", __name__)
 
@@ -109,7 +111,6 @@ def _finding(db, game_id: int | None, seq: int | None, code: str | None, *,
     read of the game, so no other event's game, names or findings show through the form."""
     if game_id is None or seq is None:
         return None
-    from judgekit.recorder import store as rstore
     if tournament_id is not None:
         game = rstore.get_game(db, game_id)
         if game is None or game.get("tournament_id") != tournament_id:
@@ -131,8 +132,6 @@ def _finding(db, game_id: int | None, seq: int | None, code: str | None, *,
 def from_finding(game_id: int):
     """One tap from a recorder finding: the penalty form of the game's tournament, pre-filled
     (player of the seat, game, event, suggested infraction, citation)."""
-    from judgekit.recorder import store as rstore
-    from judgekit.recorder.findings import cite_rule
     db = get_db()
     game = rstore.get_game(db, game_id)
     if game is None:

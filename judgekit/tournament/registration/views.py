@@ -19,6 +19,7 @@ from judgekit.tournament import roster as roster_mod
 from judgekit.tournament import store
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, get_db, json_object, venue_url
+from judgekit.views import error_response
 
 bp = Blueprint("players", __name__)
 
@@ -37,7 +38,6 @@ def _upload_limit(endpoint, values):
 def too_large(exc):
     """A body over the limit, with a message that says what to do (this blueprint's routes;
     the report's blueprint registers it too)."""
-    from judgekit.views import error_response
     limit = request.max_content_length or current_app.config.get("MAX_CONTENT_LENGTH") or 0
     message = (f"The file or text sent is too large: at most {limit / 2**20:.1f} MB here. A list of players or an "
                "Archon workbook is far smaller: check that you chose the right file.")
