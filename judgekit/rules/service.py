@@ -16,11 +16,13 @@ from judgekit.rules.corpus import Corpus, load_corpus
 from judgekit.rules.answer import answer
 from judgekit.rules.card_ranking import Search
 from judgekit.rules.questions import CARDS, questions_text
-from judgekit.rules.search import Entry, QueryError, build_index, index_is_current, index_stamp
+from judgekit.rules.search import Entry, QueryError, build_index, entries_of, index_is_current, index_stamp
+from judgekit.rules.synonyms import QUESTION_WORDS
+from judgekit.game.cards import name_key
 from judgekit.rules.corpus import content_files
 from judgekit.cards.search_entries import CARD_FILES, cards_stamp
 from judgekit.cards.catalog import load_catalog
-from judgekit.cards.names import CardNames, common_words, discipline_and_clan_words, game_words
+from judgekit.cards.names import SPLIT, CardNames, discipline_and_clan_words, game_words
 from judgekit.cards.search_entries import card_entries
 from judgekit.rules.render import Renderer
 
@@ -54,6 +56,29 @@ def content_stamps(content_dir: str | Path, corpus: Corpus) -> tuple[str, str]:
     current when it was built with that stamp."""
     cards_stamp = _cards_stamp(content_dir)
     return index_stamp(corpus, cards_stamp), cards_stamp
+
+
+COMMON_DF = 3          # a word of at least this many rules entries is a rules word
+
+
+def common_words(corpus) -> frozenset[str]:
+    """Words that alone do not name a card in a query: the words of at least `COMMON_DF`
+    entries of the current rules, their text or the questions they answer ("block",
+    "master", "direct"), the analyzer's stop words and the judges' question words (name
+    keys: lower case, no accents). A card the rules name in one or two examples
+    ("Deflection") stays a name."""
+    from whoosh.analysis import STOP_WORDS
+
+    df: dict[str, int] = {}
+    for e in entries_of(corpus):
+        for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body} {e.questions}")}:
+            df[w] = df.get(w, 0) + 1
+    words = {w for w, n in df.items() if n >= COMMON_DF}
+    words.update(name_key(w) for w in STOP_WORDS)
+    for phrase in QUESTION_WORDS:
+        words.update(name_key(w) for w in SPLIT.split(phrase))
+    words.discard("")
+    return frozenset(words)
 
 
 def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry], dict]:

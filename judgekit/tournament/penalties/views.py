@@ -31,6 +31,7 @@ from judgekit.errors import parse_int
 from judgekit.views import ApiError, csv_or_json, get_db, json_body
 from judgekit.recorder import store as rstore
 from judgekit.recorder.findings import cite_rule
+from judgekit.recorder import views as recorder_views
 
 bp = Blueprint("penalties", __name__)
 
@@ -52,6 +53,10 @@ FORM_FIELDS = ("player", "player_name", "vekn", "infraction", "variant", "penalt
 @bp.record_once
 def _load_catalogs(state) -> None:
     pstore.catalogs()  # bad catalog content stops the app at start-up, not at the first penalty
+
+
+# the recorder's pages show a tournament table's clock: the tournament works it out
+bp.record_once(lambda state: recorder_views.set_table_clock(extensions.game_table_clock))
 
 
 def _fail(refused: pstore.Refused):

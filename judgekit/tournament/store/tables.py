@@ -7,11 +7,10 @@ from typing import Any, Iterable
 
 from judgekit.db import transaction
 from judgekit import outbox
+from judgekit.game.outcome import VpResult, derive_vp
+from judgekit.game.scoring import TABLE_SIZES
 from judgekit.tournament.scoring import (
-    TABLE_SIZES,
-    VpResult,
     check_table,
-    derive_vp,
     differences,
     parse_vp,
     score_table,
