@@ -18,17 +18,20 @@ from flask import (Blueprint, flash, g, redirect, render_template,
 from markupsafe import Markup
 
 from judgekit import timetext
-from judgekit.auth.views import create_event, current_name, require_role, requires
+from judgekit.auth.views import Events, create_event, current_name, require_role, requires, set_events
 from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.players import split_name, told_apart
 from judgekit.tournament.registration.views import checkin_panel_state
 from judgekit.tournament.scoring import format_vp
-from judgekit.tournament.store import TournamentError
+from judgekit.tournament.store import TournamentError, result_guard
 from judgekit.views import csv_or_json, get_db, venue_url
 
 bp = Blueprint("tournament", __name__)
+# signing in asks this area for its events (`auth.views.Events`): auth sits below it
+bp.record_once(lambda state: set_events(Events(get=store.get_tournament, by_client_id=store.event_by_client_id,
+                                               clean_client_id=result_guard.clean_client_id)))
 
 
 @bp.app_template_filter("vp")
