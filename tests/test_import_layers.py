@@ -130,3 +130,40 @@ def test_no_import_circle_between_modules():
                 seen.add(m)
                 todo.extend(graph.get(m, ()))
     assert in_circle == [], f"modules in an import circle: {sorted(in_circle)}"
+
+
+#: The layers from the bottom (docs/architecture.md): an area's domain modules import their
+#: own layer or below; the web layer (views, the app factory, the CLI) may import anything.
+LAYERS = (
+    {"game", *(b.removesuffix(".py") for b in BOTTOM), "db", "outbox", "logs", "malloc"},
+    {"rules", "cards", "recorder", "trainer"},
+    {"auth", "tournament"},
+    {"live", "offline"},
+)
+WEB_MODULES = {"judgekit", "judgekit.cli", "judgekit.blueprints", "judgekit.views"}
+
+
+def _layer(module: str) -> int | None:
+    """The layer of a judgekit module (None: the web layer)."""
+    parts = module.split(".")
+    if module.removesuffix(".__init__") in WEB_MODULES or any(p.endswith("views") for p in parts[1:]):
+        return None
+    found = [i for i, names in enumerate(LAYERS) if parts[1] in names]
+    assert found, f"{module}: name its layer in LAYERS (docs/architecture.md)"
+    return found[0]
+
+
+def test_no_upward_import():
+    graph = _module_graph()
+    upward = []
+    for module, targets in graph.items():
+        mine = _layer(module)
+        if mine is None:
+            continue
+        for target in targets:
+            if target == "judgekit":
+                continue   # the package's own `__version__`, read by the published copy
+            theirs = _layer(target)
+            if theirs is None or theirs > mine:
+                upward.append(f"{module} -> {target}")
+    assert upward == [], f"imports that run up the layers: {sorted(upward)}"
