@@ -33,7 +33,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "archon" / "lo-17-players.xlsx"
 
 def big_workbook(players: int = 300, rounds: int = 5) -> bytes:
     from judgekit.tournament import archon
-    from judgekit.tournament.scoring import derive_vp
+    from judgekit.game.outcome import derive_vp
     rng = random.Random(300)
     event = archon.ArchonEvent(name="Bench 300", date="2025-05-17")
     event.players = [archon.ArchonPlayer(number=k, first=f"First{k}", last=f"Last{k}", vekn=str(3000000 + k))

@@ -29,11 +29,11 @@ sys.path.insert(0, str(REPO))
 
 from judgekit.db import migrate, open_db, synchronous_level  # noqa: E402
 from judgekit.recorder import store as recorder_store  # noqa: E402
-from judgekit.recorder.cards import load_cards  # noqa: E402
+from judgekit.game.cards import load_cards  # noqa: E402
 from judgekit.tournament import store  # noqa: E402
 from judgekit.tournament.penalties import extensions  # noqa: E402
 from judgekit.tournament.penalties import store as pstore  # noqa: E402
-from judgekit.tournament.scoring import derive_vp  # noqa: E402
+from judgekit.game.outcome import derive_vp  # noqa: E402
 
 sys.path.insert(0, str(REPO / "bench"))
 from recorder import game_events, pct  # noqa: E402

@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from judgekit.db import migrate, open_db  # noqa: E402
 from judgekit.tournament import store  # noqa: E402
 from judgekit.tournament.penalties import extensions  # noqa: E402
-from judgekit.tournament.scoring import derive_vp  # noqa: E402
+from judgekit.game.outcome import derive_vp  # noqa: E402
 from recorder import pct  # noqa: E402
 from tournament import random_outcome  # noqa: E402
 

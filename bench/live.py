@@ -60,7 +60,7 @@ from judgekit.auth import store as auth_store  # noqa: E402
 from judgekit.db import migrate, open_db  # noqa: E402
 from judgekit.live import journal, messages  # noqa: E402
 from judgekit.recorder import store as rstore  # noqa: E402
-from judgekit.recorder.cards import load_cards  # noqa: E402
+from judgekit.game.cards import load_cards  # noqa: E402
 from judgekit.tournament import store as tstore  # noqa: E402
 
 

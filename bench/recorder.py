@@ -60,7 +60,7 @@ sys.path.insert(0, str(REPO))
 
 from judgekit.db import migrate, open_db  # noqa: E402
 from judgekit.recorder import checked, store  # noqa: E402
-from judgekit.recorder.cards import load_cards  # noqa: E402
+from judgekit.game.cards import load_cards  # noqa: E402
 
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 MINIONS = ["Modius", "Alice Chen", "Andi Liu", "Mkhokheli", "Alexa Draper"]

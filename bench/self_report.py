@@ -43,7 +43,7 @@ from live import build_event  # noqa: E402
 from recorder import Phone, figures, load, start_server, stop_serve, table_phones  # noqa: E402
 
 from judgekit.db import open_db  # noqa: E402
-from judgekit.recorder.cards import load_cards  # noqa: E402
+from judgekit.game.cards import load_cards  # noqa: E402
 from judgekit.tournament.store import base, player_links, self_report  # noqa: E402
 
 VPS = [3, 1, 1, 0, 0]   # a table of five the table check accepts (as in tests/test_self_report.py)

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from krcg import seating as krcg_seating  # noqa: E402
 
-from judgekit.tournament.scoring import derive_vp  # noqa: E402
+from judgekit.game.outcome import derive_vp  # noqa: E402
 from judgekit.tournament.seating import History, seat_round  # noqa: E402
 from judgekit.tournament.standings import Entrant, compute  # noqa: E402
 

@@ -33,7 +33,7 @@ from judgekit import create_app  # noqa: E402
 from judgekit.db import open_db  # noqa: E402
 from judgekit.tournament import final as final_mod  # noqa: E402
 from judgekit.tournament import store  # noqa: E402
-from judgekit.tournament.scoring import derive_vp  # noqa: E402
+from judgekit.game.outcome import derive_vp  # noqa: E402
 
 FIRST = ["Ana", "Bruno", "Chloé", "Dmitri", "Eva", "Femi", "Greta", "Hiro", "Inés", "Jonas", "Kasia", "Luca"]
 LAST = ["Silva", "Costa", "Martin", "Volkov", "Novak", "Adeyemi", "Lind", "Tanaka", "García", "Weber"]

@@ -251,7 +251,7 @@ def cards_show(name: tuple[str, ...]) -> None:
     """Print the facts of one card as JSON, e.g. `judgekit cards show Theo Bell (ADV)`."""
     import dataclasses
 
-    from judgekit.recorder.cards import load_cards
+    from judgekit.game.cards import load_cards
 
     index = load_cards()
     text = " ".join(name)
@@ -547,7 +547,7 @@ def demo(ctx: click.Context, seed: int) -> None:
               help="Seats at the table when the transcript has no game line.")
 def check(transcript: str, seats: int) -> None:
     """Replay a recorder transcript (JSON Lines) and print one JSON finding per line."""
-    from judgekit.recorder.cards import load_cards
+    from judgekit.game.cards import load_cards
     from judgekit.recorder.transcript import TranscriptError, check_transcript
 
     with click.open_file(transcript, encoding="utf-8") as fh:

@@ -15,13 +15,13 @@ import time
 from typing import Any, Callable
 
 from flask import (Flask, Response, current_app, g, get_flashed_messages, jsonify, render_template,
-                   request, session)
+                   request, session, url_for)
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
-from judgekit import inputs
+from judgekit import inputs, netinfo
 from judgekit.headers import SECURITY_HEADERS
 from judgekit.db import open_db
 from judgekit.errors import AppError, parse_int
@@ -309,6 +309,30 @@ def _plain(value: Any) -> bool:
     if kind is list:
         return all(_plain(v) for v in value)
     return value is None or kind in (str, int, float, bool)
+
+
+# --- links for the venue ------------------------------------------------------------------
+
+def venue_url(endpoint: str, **values) -> dict:
+    """The address of a page to give people at the venue (players, judges): `{"url"}`, or
+    `{"url": None, "why"}` when phones could not open it. A page opened on this machine
+    (127.0.0.1, localhost) would share 127.0.0.1: the venue-network address
+    (`netinfo.lan_addresses`) is used instead; a server listening on this machine only
+    (`judgekit serve --host 127.0.0.1`: config LISTEN_HOST) cannot be reached at all."""
+    path = url_for(endpoint, **values)
+    listen = current_app.config.get("LISTEN_HOST")
+    if listen and netinfo.is_local_host(listen):
+        return {"url": None, "why": "judgekit listens on this machine only (--host 127.0.0.1): restart "
+                                    "it with judgekit serve --host 0.0.0.0 (the default) so that phones on the venue "
+                                    "network can open it."}
+    local = netinfo.is_local_host(request.host)
+    base = netinfo.venue_base_url(request.host, request.scheme, netinfo.lan_addresses() if local else [])
+    if base is None:
+        return {"url": None, "why": "No venue-network address is known for this machine (phones cannot open "
+                                    f"{request.host}): connect it to the venue's Wi-Fi, start judgekit with "
+                                    "judgekit serve --host 0.0.0.0 and reload this page."}
+    return {"url": base + path}
+
 
 
 # --- routes ----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from judgekit.recorder import engine
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.recorder.events import validate_event
 
 # Five seats: 1 acts first; 2 is 1's prey, 5 is 1's predator, 3 and 4 are cross-table.

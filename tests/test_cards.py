@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from judgekit import paths
-from judgekit.recorder import cards as cards_mod
-from judgekit.recorder.cards import (
+from judgekit.game import cards as cards_mod
+from judgekit.game.cards import (
     DISCIPLINES, VOTES_BY_TITLE, CardIndex, CryptCard, LibraryCard, load_cards, name_key,
     parse_discipline, title_votes,
 )

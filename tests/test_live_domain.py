@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from judgekit import outbox
 from judgekit.db import open_db
 from judgekit.live import calls, feed, hall, journal, messages
 from judgekit.recorder import store as rstore
@@ -323,13 +324,18 @@ def test_the_head_judges_notifications(db, event):
     assert after["next_check"] is None
 
 
+def test_every_kind_the_outbox_takes_has_its_readers():
+    # the outbox (bottom layer) names what can change; the stream says who reads what of each
+    assert set(messages.VISIBLE) == set(outbox.KINDS) and len(outbox.KINDS) == len(set(outbox.KINDS))
+
+
 def test_the_journal_is_read_in_order_and_by_tournament(db, event):
     other = tstore.create_tournament(db, {"name": "Other Cup"})
-    journal.publish(db, other, "round.closed", {"round": 1})
+    outbox.publish(db, other, "round.closed", {"round": 1})
     mine = journal.since(db, event["tid"], 0)
     everyone = journal.since(db, None, 0)
     assert all(m.tournament_id == event["tid"] for m in mine)
     assert [m.id for m in everyone] == sorted(m.id for m in everyone) and len(everyone) == len(mine) + 1
     with pytest.raises(ValueError):
-        journal.publish(db, other, "no.such.kind", {})
+        outbox.publish(db, other, "no.such.kind", {})
     assert time.time() - everyone[-1].time < 60

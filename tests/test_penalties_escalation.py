@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from judgekit.tournament.penalties.catalog import load_catalogs
-from judgekit.tournament.penalties.escalation import (
-    Proposal, description_required, head_judge_reasons, needs_head_judge, ordinal, propose,
+from judgekit.tournament.penalties.deviation import (
+    Proposal, description_required, head_judge_reasons, needs_head_judge,
 )
+from judgekit.tournament.penalties.escalation import ordinal, propose
 from judgekit.tournament.penalties.records import (
     check_record, in_force, record_status, replay,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.tournament.scoring import derive_vp
+from judgekit.game.outcome import derive_vp
 from recorder_helpers import SEATS, ev, run, state
 
 T = ev("turn.start", 1)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from judgekit.tournament.scoring import derive_vp
+from judgekit.game.outcome import derive_vp
 
 
 @pytest.fixture

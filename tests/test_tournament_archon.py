@@ -16,7 +16,7 @@ import pytest
 
 from judgekit.db import open_db
 from judgekit.tournament import archon, archon_read, store
-from judgekit.tournament.scoring import derive_vp
+from judgekit.game.outcome import derive_vp
 
 from test_tournament_vekn import EXPECTED, hand_event, seat_final_as
 

@@ -5,8 +5,9 @@ import random
 
 import pytest
 
-from judgekit.tournament.scoring import (check_table, derive_vp, differences, game_wins,
-                                         parse_vp, score_table, tournament_points)
+from judgekit.game.outcome import derive_vp
+from judgekit.tournament.scoring import (check_table, differences, game_wins, parse_vp, score_table,
+                                         tournament_points)
 
 
 def ev(*items):

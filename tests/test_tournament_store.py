@@ -1,7 +1,6 @@
 """The store with a recorded game (a stand-in recorder) and what penalties do to it."""
 from __future__ import annotations
 
-import types
 
 import pytest
 
@@ -100,14 +99,26 @@ def test_penalty_hooks_feed_the_standings(db, monkeypatch):
     store.close_round(db, tid, 1)
     winner = r["tables"][0]["seats"][0]["player_id"]
     second = r["tables"][0]["seats"][1]["player_id"]
-    fake = types.SimpleNamespace(
+    fake = base.PenaltyHooks(
         standing_adjustments=lambda db, t: [{"player_id": winner, "vp": -1}],
-        disqualified_players=lambda db, t: {second})
-    monkeypatch.setattr(base, "_penalties", lambda: fake)
+        disqualified_players=lambda db, t: {second}, catalog_ids=lambda: [])
+    monkeypatch.setattr(base, "_penalty_hooks", fake)   # what the penalties area registers
     s = store.standings(db, tid)
     assert s.row(winner).vp == 4 and s.row(winner).adjustment == -1
     assert s.row(second).status == "disqualified" and s.row(second).rank is None
     assert store.standing_adjustments(db, tid) == [{"player_id": winner, "vp": -1}]
+
+
+def test_the_penalties_area_registers_its_hooks(monkeypatch):
+    # the store asks the penalties area (above it) through the hooks that area registers at import
+    from judgekit.tournament.penalties import store as pstore
+    hooks = base.penalties()
+    assert hooks.standing_adjustments is pstore.standing_adjustments
+    assert hooks.disqualified_players is pstore.disqualified_players
+    assert hooks.catalog_ids is pstore.catalog_ids
+    monkeypatch.setattr(base, "_penalty_hooks", None)   # never a silent "no penalties"
+    with pytest.raises(RuntimeError, match="not registered"):
+        base.standing_adjustments(None, 1)
 
 
 def test_no_penalty_no_effect(db):

@@ -18,7 +18,7 @@ import pytest
 
 from judgekit import paths
 from judgekit.recorder import findings as F
-from judgekit.recorder.cards import DISCIPLINES, load_cards
+from judgekit.game.cards import DISCIPLINES, load_cards
 from judgekit.trainer import practice as P
 from judgekit.trainer import scenarios as S
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 import pytest
 
 from judgekit import paths
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.trainer import practice as P
 
 FOLDER = paths.content_dir() / "trainer" / "practice"

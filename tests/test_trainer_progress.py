@@ -5,7 +5,7 @@ from collections import Counter
 from functools import lru_cache
 
 from judgekit import paths
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.trainer import progress as G
 from judgekit.trainer.scenarios import SECTIONS, load_scenarios
 

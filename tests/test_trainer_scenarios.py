@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from judgekit import paths
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.rules.corpus import load_corpus
 from judgekit.trainer import scenarios as S
 

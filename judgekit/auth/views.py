@@ -22,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from flask import (Blueprint, current_app, flash, g, jsonify, redirect, render_template, request, session,
@@ -34,11 +34,33 @@ from judgekit.auth.codes import MAX_NAME, clean_name
 from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.db import transaction
 from judgekit.timetext import to_epoch
-from judgekit.tournament import store as tstore
-from judgekit.tournament.store.result_guard import clean_client_id
 from judgekit.views import ApiError, get_db, json_body, json_object, wants_json
 
 bp = Blueprint("auth", __name__)
+
+
+@dataclass(frozen=True)
+class Events:
+    """What signing in asks of the tournament area, which sits above this one (its pages
+    and its penalties use the roles and `requires`) and sets these when its blueprint is
+    registered (`judgekit.tournament.views`): the event by id (a 404 when there is none),
+    the event a retried create made, and a create's `client_id` cleaned (a 400 when bad)."""
+    get: Callable[[Any, Any], dict]
+    by_client_id: Callable[[Any, "str | None"], "dict | None"]
+    clean_client_id: Callable[[Any], "str | None"]
+
+
+_events: list[Events] = []
+
+
+def set_events(found: Events) -> None:
+    _events[:] = [found]
+
+
+def events() -> Events:
+    if not _events:
+        raise RuntimeError("no tournament area: the tournament's blueprint is not registered")
+    return _events[0]
 
 SESSION_KEY = "auth"
 FRESH_CODES_KEY = "fresh_codes"
@@ -120,7 +142,7 @@ def _is_page_request() -> bool:
 def require_role(tid, action: str) -> Identity:
     """The signed-in identity if it may take `action` (a role or an action name) in
     tournament `tid`; otherwise stop the request (404 for an unknown tournament first)."""
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     needed = roles.minimum(action)
     if needed == roles.ANYONE:
         who = identity(t["id"])
@@ -239,7 +261,7 @@ def safe_next(target: str | None) -> str | None:
 
 @bp.route("/tournaments/<id:tid>/sign-in", methods=["GET", "POST"])
 def sign_in(tid):
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     nxt = safe_next(request.values.get("next"))
     error, field, status = None, None, 200
     if request.method == "POST":
@@ -257,7 +279,7 @@ def sign_in(tid):
 
 @bp.post("/tournaments/<id:tid>/sign-out")
 def sign_out(tid):
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     entries = dict(session.get(SESSION_KEY) or {})
     entries.pop(str(t["id"]), None)
     session[SESSION_KEY] = entries
@@ -267,7 +289,7 @@ def sign_out(tid):
 
 @bp.post("/api/tournaments/<id:tid>/tokens")
 def api_token(tid):
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     body = json_object("{\"name\": \"your name\", \"code\": \"J-…\"}")
     name, role, gen = _check_sign_in(t["id"], body.get("name"), body.get("code"))
     token = auth_store.issue_token(get_db(), t["id"], role, name, gen)
@@ -285,7 +307,7 @@ def api_revoke():
 
 @bp.get("/api/tournaments/<id:tid>/me")
 def api_me(tid):
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     who = identity(t["id"])
     return jsonify({"signed_in": who is not None, **(who.to_dict() if who else {}),
                     "may": [a.name for a in roles.actions_of(who.role if who else None)]})
@@ -318,16 +340,16 @@ class Created:
 
 
 def create_event(create, *, client_id: Any, creator: str | None) -> Created:
-    """Store a new event (`create(client_id)` -> its id, e.g. `tstore.create_tournament`)
+    """Store a new event (`create(client_id)` -> its id, e.g. `store.create_tournament`)
     and its sign-in codes in ONE transaction: a crash leaves both or neither, never an
     event nobody can sign in to. A retry with the same `client_id` (the client had no
     answer) makes no second event: it answers with the first one, with new codes (the
     first ones never reached anyone) and the creator signed in, within `RETRY_WINDOW_S`;
     later a 409 names the event."""
     db = get_db()
-    cid = clean_client_id(client_id)
+    cid = events().clean_client_id(client_id)
     with transaction(db):
-        earlier = tstore.event_by_client_id(db, cid)
+        earlier = events().by_client_id(db, cid)
         if earlier is None:
             tid = create(cid)
             return Created(tid, on_tournament_created(tid, creator), False)
@@ -381,7 +403,7 @@ def take_fresh_codes(tid) -> dict[str, str] | None:
 @bp.get("/tournaments/<id:tid>/codes")
 @requires("codes.manage")
 def codes_page(tid):
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     return render_template("auth/codes.html", t=t, codes=take_fresh_codes(t["id"]),
                            table=roles.table_rows(), roles=roles.ROLES, label=roles.label)
 
@@ -389,7 +411,7 @@ def codes_page(tid):
 @bp.post("/tournaments/<id:tid>/codes")
 @requires("codes.manage")
 def codes_issue(tid):
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     which = request.form.get("role", "all")
     chosen = roles.ROLES if which == "all" else (which,) if which in roles.ROLES else None
     if chosen is None:
@@ -407,7 +429,7 @@ def codes_issue(tid):
 @bp.post("/api/tournaments/<id:tid>/codes")
 @requires("codes.manage")
 def api_codes_issue(tid):
-    t = tstore.get_tournament(get_db(), tid)
+    t = events().get(get_db(), tid)
     body = json_body(required=False) or {}
     wanted = body.get("roles", list(roles.ROLES)) if isinstance(body, dict) else None
     if not isinstance(wanted, list) or not wanted or any(r not in roles.ROLES for r in wanted):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from judgekit.recorder.cards import DISCIPLINES, title_votes
+from judgekit.game.cards import DISCIPLINES, title_votes
 
 
 # ------------------------------------------------------------------------- crypt facts

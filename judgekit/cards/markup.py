@@ -17,7 +17,7 @@ import html
 import re
 from typing import Callable
 
-from judgekit.recorder.cards import DISCIPLINES
+from judgekit.game.cards import DISCIPLINES
 
 #: Symbols other than disciplines, as the card lists write them (upper case) -> words.
 SYMBOLS = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from judgekit.recorder.cards import DISCIPLINES, VOTES_BY_TITLE
+from judgekit.game.cards import DISCIPLINES, VOTES_BY_TITLE
 
 WORD = re.compile(r"[\w'’.-]+", re.U)
 SMALL = frozenset(("the", "of", "de", "la", "le", "du", "von", "van", "and", "in", "on", "a", "to",

@@ -23,7 +23,7 @@ from functools import lru_cache
 import re
 from dataclasses import dataclass
 
-from judgekit.recorder.cards import DISCIPLINES, name_key
+from judgekit.game.cards import DISCIPLINES, name_key
 
 SPLIT = re.compile(r"[\s,;:!?/()\[\]{}\"“”«»]+")
 
@@ -58,7 +58,6 @@ ACRONYM_MIN = 3        # letters of the shortest initials taken as a card's shor
 #: Card names that are also ordinary phrases of a question: found only as the whole query.
 PHRASES = frozenset(("nottobe", "makeanexample", "elderkindrednetwork", "informationnetwork",
                      "usingtheadvantage", "targethead", "targethand"))
-COMMON_DF = 3          # a word of at least this many rules entries is a rules word
 
 #: Words that, beside a card's name, still ask for the card itself ("deflection rulings",
 #: "the barrens card"): such a query gets the card's own rulings right after it.
@@ -95,7 +94,8 @@ class CardNames:
     """The names of every card, and how to find them in a query.
 
     `keys`: name key (`name_key` of a name, a short name, a name with its version) -> card
-    id; `common`: the words (name keys) that alone do not name a card (`common_words`)."""
+    id; `common`: the words (name keys) that alone do not name a card (the rules' words:
+    `judgekit.rules.service.common_words`)."""
 
     def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset(),
                  card_words: frozenset[str] | set[str] = frozenset()):
@@ -282,25 +282,3 @@ def game_words(catalog) -> frozenset[str]:
     …" describes a card by its discipline; it does not name the master card "Dominate"."""
     words = {*DISCIPLINES.values()} | {c.clan for c in catalog if c.clan} | {t for c in catalog for t in c.types}
     return frozenset(name_key(w) for w in words) - {""}
-
-
-def common_words(corpus) -> frozenset[str]:
-    """Words that alone do not name a card in a query: the words of at least `COMMON_DF`
-    entries of the current rules, their text or the questions they answer ("block",
-    "master", "direct"), the analyzer's stop words and the judges' question words (name
-    keys: lower case, no accents). A card the rules name in one or two examples
-    ("Deflection") stays a name."""
-    from whoosh.analysis import STOP_WORDS
-
-    from judgekit.rules.search import entries_of
-    from judgekit.rules.synonyms import QUESTION_WORDS
-    df: dict[str, int] = {}
-    for e in entries_of(corpus):
-        for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body} {e.questions}")}:
-            df[w] = df.get(w, 0) + 1
-    words = {w for w, n in df.items() if n >= COMMON_DF}
-    words.update(name_key(w) for w in STOP_WORDS)
-    for phrase in QUESTION_WORDS:
-        words.update(name_key(w) for w in SPLIT.split(phrase))
-    words.discard("")
-    return frozenset(words)

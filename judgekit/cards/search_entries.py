@@ -23,7 +23,7 @@ from pathlib import Path
 
 from judgekit.cards import markup
 from judgekit.cards.catalog import CardCatalog
-from judgekit.recorder.cards import DISCIPLINES
+from judgekit.game.cards import DISCIPLINES
 
 DOC = "cards"
 CARD_FILES = ("crypt.json", "library.json", "texts.json", "rulings.json")

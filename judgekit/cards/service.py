@@ -11,6 +11,8 @@ from pathlib import Path
 
 from judgekit.cards.catalog import CardCatalog, CardInfo, load_catalog
 from judgekit.cards.mentions import Mention, find_mentions
+from judgekit.game.cards import load_cards
+from judgekit.trainer.session import load_content
 
 MAX_NAME = 200   # a longer "name" is not looked up (nor suggested for)
 
@@ -31,8 +33,6 @@ class CardsService:
         if self._mentions is None:
             with self._lock:
                 if self._mentions is None:
-                    from judgekit.recorder.cards import load_cards
-                    from judgekit.trainer.session import load_content
                     try:
                         trainer = load_content(self.content_dir, load_cards(self.content_dir))
                     except (OSError, ValueError):   # no trainer content: examples only

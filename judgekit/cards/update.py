@@ -38,6 +38,9 @@ from pathlib import Path
 
 from judgekit.cards.derive import crypt_facts, library_facts
 from judgekit.cards.rulings_source import Source, convert
+from judgekit.paths import content_dir
+from judgekit.game.cards import clear_cache
+from judgekit.cards.catalog import clear_cache as clear_catalog
 
 KRCG_VERSION = "5.14"
 CRYPT_CSV = "krcg/cards/vtescrypt.csv"
@@ -345,7 +348,7 @@ each card's stable id everywhere (`/cards/100518` is Deflection).
 | `advanced` | advanced vampire | `false` |
 | `disciplines` | `{{"aus": 2, "dom": 1}}`: 1 inferior, 2 superior (imbued: virtues, level 1). Gargoyles whose card says "Flight [FLIGHT]" get `"fli": 1` | `{{}}` |
 | `title` | title from the card list, lower case (`prince`, `inner circle`, …, or `1 vote` / `2 votes` for independents with votes) | none |
-| `votes` | votes of the title, from `judgekit/recorder/cards.py:VOTES_BY_TITLE` | `0` |
+| `votes` | votes of the title, from `judgekit/game/cards.py:VOTES_BY_TITLE` | `0` |
 | `type` | `Imbued` for imbued (vampires have no `type`) | vampire |
 | `bleed_bonus`, `stealth_bonus`, `strength_bonus`, `intercept_bonus` | unconditional bonus the card states ("+1 bleed."); see below | `0` |
 
@@ -459,7 +462,7 @@ looks wrong for a card, look the card up, and fix the heuristic in
 ## Using the facts
 
 ```python
-from judgekit.recorder.cards import load_cards, parse_discipline
+from judgekit.game.cards import load_cards, parse_discipline
 cards = load_cards()
 cards.find("Catalina Vega").bleed_bonus          # 1 (bleeds for 2)
 cards.find("Andi Liu").level("aus")              # 1: no superior Auspex
@@ -493,7 +496,6 @@ def run(wheel: Path | None = None, out_dir: Path | None = None,
     Everything is written to a folder beside `out_dir` first and moved in only when it is
     complete, so a failure (network, a malformed file) leaves the current content as it was."""
     if out_dir is None:
-        from judgekit.paths import content_dir
         out_dir = content_dir() / "cards"
     out_dir = Path(out_dir)
     if wheel is None:
@@ -508,9 +510,7 @@ def run(wheel: Path | None = None, out_dir: Path | None = None,
         for name in OUTPUT_FILES:
             os.replace(Path(staging) / name, out_dir / name)
     try:  # a running process should see the new files
-        from judgekit.recorder.cards import clear_cache
         clear_cache()
-        from judgekit.cards.catalog import clear_cache as clear_catalog
         clear_catalog()
     except ImportError:  # pragma: no cover
         pass

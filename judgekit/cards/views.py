@@ -72,14 +72,6 @@ def index():
                            attribution=(ATTRIBUTION_TEXT, ATTRIBUTION_RULINGS))
 
 
-@bp.get("/cards/offline")
-def shell():
-    """The card page drawn on the device from /offline/cards.json (the service worker's
-    answer for a card page that was not saved)."""
-    from judgekit.offline.views import cards_data_url
-    return render_template("cards/shell.html", cards_url=cards_data_url())
-
-
 @bp.get("/cards/groups/<group_id>")
 def group(group_id: str):
     catalog = cards().catalog

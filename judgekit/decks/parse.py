@@ -14,7 +14,7 @@ krcg takes a line it cannot read as a comment. So that a misspelt card is not si
 dropped, every line that starts with a count ("3x Govern the Unalligned", "3 Govern…") is
 accounted for: when the counts of those lines do not add up to the cards krcg read, each
 such line is read alone, and the ones that name no card come back as `unknown`, with the
-nearest names (`judgekit.recorder.cards`' suggestions).
+nearest names (`judgekit.game.cards`' suggestions).
 
     >>> p = parse("Crypt (12)\\n12x Nathan Turner\\nLibrary (60)\\n60x Bum's Rush")
     >>> (p.crypt_count, p.library_count, p.error)
@@ -31,7 +31,7 @@ import threading
 import warnings
 from dataclasses import dataclass, field
 
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 
 MAX_CHARS = 30_000   # a 90-card list with comments is ~4 KB; the TWDA's longest entries ~12 KB
 MAX_LINES = 500

@@ -26,7 +26,7 @@ from typing import Any
 from judgekit.db import transaction
 from judgekit.errors import parse_int
 from judgekit.inputs import visible_text
-from judgekit.live import journal
+from judgekit import outbox
 from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
 
@@ -192,7 +192,7 @@ def _clean_text(value: Any, name: str, limit: int) -> str | None | Refusal:
 
 
 def _publish(db, kind: str, call: dict, **extra: Any) -> None:
-    journal.publish(db, call["tournament"], kind, {
+    outbox.publish(db, call["tournament"], kind, {
         "call": call["id"], "round": call["round"], "table": call["table"], **extra},
         subject=f"call:{call['id']}")
 

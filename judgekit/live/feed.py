@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from judgekit import outbox
 from judgekit.live import journal
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import checked
@@ -58,12 +59,12 @@ def on_append(db, game: dict[str, Any], new_events: list[dict[str, Any]], state:
             extends = [e for e in new_events if e["type"] == "time.extend"]
             if extends:
                 for e in extends:
-                    journal.publish(db, tid, "extension.recorded", {
+                    outbox.publish(db, tid, "extension.recorded", {
                         **base, **_clock_fields(clock), "minutes": e.get("minutes"), "reason": e.get("reason"),
                         "judge": e.get("judge"), "judge_minutes": e.get("judge_minutes")},
                         subject=f"game:{game['id']}")
             else:
-                journal.publish(db, tid, "clock.changed", {**base, **_clock_fields(clock)},
+                outbox.publish(db, tid, "clock.changed", {**base, **_clock_fields(clock)},
                                 subject=f"game:{game['id']}")
     finished = bool(state.get("finished"))
     key = (checked.db_key(db), game["id"])
@@ -73,7 +74,7 @@ def on_append(db, game: dict[str, Any], new_events: list[dict[str, Any]], state:
         last = journal.last_about(db, f"game:{game['id']}", "table.finished")
         known = bool(last and last.data.get("finished"))
     if finished != known:
-        journal.publish(db, tid, "table.finished", {**base, "finished": finished}, subject=f"game:{game['id']}")
+        outbox.publish(db, tid, "table.finished", {**base, "finished": finished}, subject=f"game:{game['id']}")
     with _lock:
         if len(_finished) > 4096:
             _finished.clear()

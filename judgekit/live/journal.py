@@ -1,25 +1,20 @@
-"""The live journal: one append-only row per message of the live stream (`live_events`).
+"""The live journal: the live stream's messages read back from the outbox (`live_events`).
 
-Every write the hall must hear of publishes here, from the one function that makes the
-write (the tournament store's round and result writes, the penalty store, the judge calls,
-the recorder's appends through `judgekit.live.feed`), inside the write's own transaction
-where it has one: the message is stored if and only if the change is. The stream reads
-the rows back by id, so a page that reconnects with `Last-Event-ID` gets exactly what it
-missed, across a restart of the server too; the id is the stream's event id.
+Every write the hall must hear of writes one row to the outbox (`judgekit.outbox.publish`,
+the bottom layer every area uses), inside the write's own transaction: the message is
+stored if and only if the change is. This module reads the rows back by id, so a page that
+reconnects with `Last-Event-ID` gets exactly what it missed, across a restart of the server
+too; the id is the stream's event id.
 
-Pure domain code: no Flask. `publish` joins the caller's transaction.
+Pure domain code: no Flask.
 """
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from typing import Any
 
-
-from judgekit.live.messages import KINDS
-
-T_EVENTS = "live_events"
+from judgekit.outbox import T_EVENTS
 
 
 @dataclass(frozen=True)
@@ -29,19 +24,6 @@ class Message:
     kind: str
     data: dict[str, Any]
     time: float  # epoch seconds, the server's
-
-
-def publish(db, tournament_id: int, kind: str, data: dict[str, Any], *,
-            subject: str | None = None, now: float | None = None) -> int:
-    """Store one message; returns its id. `subject` ("game:12", "call:3") lets a writer
-    find the last message it published about one thing (`last_about`)."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown live message kind {kind!r}")
-    at = time.time() if now is None else now
-    cur = db.conn.execute(
-        f"INSERT INTO {T_EVENTS} (tournament_id, kind, subject, data, time) VALUES (?, ?, ?, ?, ?)",
-        [int(tournament_id), kind, subject, json.dumps(data, ensure_ascii=False, separators=(",", ":")), at])
-    return int(cur.lastrowid)
 
 
 def _message(row) -> Message:

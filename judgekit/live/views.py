@@ -26,10 +26,14 @@ from judgekit.live import feed, hall, hub, journal, messages
 from judgekit.live.serving import ADOPT_KEY
 from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
-from judgekit.views import ApiError, get_db, json_object
+from judgekit.tournament.penalties import views as penalties_views
+from judgekit.views import ApiError, get_db, json_object, venue_url
+from judgekit import qr
 
 bp = Blueprint("live", __name__)
 bp.record_once(lambda state: feed.install())  # the recorder's appends tell the hall
+# the judge calls are a section of the printed penalty report
+bp.record_once(lambda state: penalties_views.add_report_section(_calls_section))
 
 RETRY_MS = {"push": 2000, "poll": 5000}  # a dropped stream reconnects / a polling page asks again
 MAX_BACKLOG = 500   # more missed than this: the page reloads its state instead (a `reset`)
@@ -38,6 +42,11 @@ BOOT = secrets.token_hex(6)  # this process: a page that sees another reloads it
 
 
 # --- the stream ---------------------------------------------------------------------------------
+
+def _calls_section(db, tournament_id: int) -> dict:
+    """The event's judge calls, for the printed penalty report."""
+    return {"judge_calls": calls_mod.calls(db, tournament_id)}
+
 
 def _message_id(value: str | None, field: str) -> int | None:
     if value is None or not value.strip():
@@ -208,14 +217,11 @@ def call_form(tid, table):
 @functools.lru_cache(maxsize=2048)
 def _call_qr_svg(link: str, table: int) -> str:
     """A table's call QR code (about 10 ms to draw): drawn once per link and process."""
-    from judgekit import qr
     return qr.svg(link, title=f"Call a judge to table {table}")
 
 
 @bp.get("/tournaments/<id:tid>/call/<id:table>/qr.svg")
 def call_qr(tid, table):
-    from judgekit import qr
-    from judgekit.tournament.views import venue_url
     t = tstore.get_tournament(get_db(), tid)
     link = venue_url("live.call_page", tid=t["id"], table=table)
     if link["url"] is None:
@@ -337,7 +343,6 @@ def calls_page(tid):
 @bp.get("/tournaments/<id:tid>/rounds/<id:n>/cards")
 @requires("tournament.view")
 def table_cards(tid, n):
-    from judgekit.tournament.views import venue_url
     db = get_db()
     t = tstore.get_tournament(db, tid)
     r = tstore.round_detail(db, t["id"], n, games=False)

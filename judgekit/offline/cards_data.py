@@ -25,7 +25,8 @@ import json
 
 from judgekit.cards.catalog import ATTRIBUTION_RULINGS, ATTRIBUTION_TEXT, CardCatalog
 from judgekit.cards.rulings_source import AUTHORS
-from judgekit.recorder.cards import DISCIPLINES
+from judgekit.game.cards import DISCIPLINES
+from judgekit.cards.search_entries import cards_stamp
 
 FORMAT = 1
 
@@ -99,7 +100,6 @@ def build_cards_data(catalog: CardCatalog) -> dict:
 
 def data_version(content_dir) -> str:
     """The version of the data: follows the card files and this format (cheap: no build)."""
-    from judgekit.cards.search_entries import cards_stamp
     return f"{cards_stamp(content_dir)[:10]}{FORMAT}"
 
 

@@ -37,6 +37,12 @@ from urllib.parse import quote
 
 from judgekit.offline import precache
 from judgekit.offline.manifest import manifest_body
+from judgekit.cards.catalog import load_catalog
+from judgekit.game.cards import load_cards
+from judgekit.trainer.session import load_content
+from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
+from judgekit.offline.cards_data import cards_json
+from judgekit.offline.cards_data import data_url
 
 FILE_NAME = re.compile(r"\.(?:css|js|mjs|json|png|svg|ico|webmanifest|txt|xml|woff2?|map)$")
 ATTRIBUTE = re.compile(r'(\s(?:href|src|action|data-[a-z-]+)=")(/(?!/)[^"]*)"')
@@ -158,7 +164,6 @@ def page_urls(app, cards: list[int] | None = None) -> tuple[list[str], dict[str,
     svc = app.extensions["rules"]
     fixed = ["/", "/reference", "/history", "/offline", "/cards", "/cards/offline", "/trainer"]
     rules = precache.rules_urls(svc.corpus)
-    from judgekit.cards.catalog import load_catalog
     catalog = load_catalog(Path(app.config["CONTENT_DIR"]))
     groups = [f"/cards/groups/{gid}" for gid in catalog.groups]
     wanted = None if cards is None else set(cards)
@@ -166,8 +171,6 @@ def page_urls(app, cards: list[int] | None = None) -> tuple[list[str], dict[str,
              if wanted is None or c.id in wanted]
     aliases = {"/search": "/"}
     trainer: list[str] = []
-    from judgekit.recorder.cards import load_cards
-    from judgekit.trainer.session import load_content
     content = load_content(Path(app.config["CONTENT_DIR"]), load_cards(Path(app.config["CONTENT_DIR"])))
     for s in content.catalog.scenarios:
         trainer.append(f"/trainer/q/{quote(s.id)}")
@@ -195,8 +198,6 @@ def render_page(app, url: str, template: str) -> str:
 
 def trainer_catalog(app) -> list[dict]:
     """The questions a session of the copy is picked from (static/site.js)."""
-    from judgekit.recorder.cards import load_cards
-    from judgekit.trainer.session import load_content
     folder = Path(app.config["CONTENT_DIR"])
     content = load_content(folder, load_cards(folder))
     return [{"id": s.id, "section": s.section, "section_title": s.section_title, "title": s.title}
@@ -269,7 +270,6 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
         shutil.copyfile(f, dest)
         result.files += 1
         result.bytes += dest.stat().st_size
-    from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
     index = app.extensions["rules"].search
     index_file = out / "offline" / "search-index.json"
     index_file.parent.mkdir(parents=True, exist_ok=True)
@@ -280,11 +280,8 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
     for name, body in text_files(index).items():
         (text_dir / name).write_bytes(body)
         result.files += 1
-    from judgekit.cards.catalog import load_catalog
-    from judgekit.offline.cards_data import cards_json
     cards_file = out / "offline" / "cards.json"
     cards_file.write_text(cards_json(load_catalog(Path(app.config["CONTENT_DIR"]))), encoding="utf-8")
-    from judgekit.offline.cards_data import data_url
     cards_url = data_url(app.config["CONTENT_DIR"])
     (out / "offline" / "ping").mkdir(parents=True, exist_ok=True)
     (out / "offline" / "ping" / "index.html").write_text("ok\n", encoding="utf-8")

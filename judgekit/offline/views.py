@@ -25,6 +25,9 @@ from judgekit.offline import precache
 from judgekit.offline.manifest import manifest_body
 from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
 from judgekit.views import ApiError, rules
+from judgekit.offline.cards_data import data_version
+from judgekit.cards.catalog import load_catalog
+from judgekit.offline.cards_data import cards_json
 
 bp = Blueprint("offline", __name__)
 
@@ -125,8 +128,14 @@ def cards_data_url() -> str:
     return f"/offline/cards.json?v={_cards_version()}"
 
 
+@bp.get("/cards/offline")
+def shell():
+    """The card page drawn on the device from /offline/cards.json (the service worker's
+    answer for a card page that was not saved)."""
+    return render_template("cards/shell.html", cards_url=cards_data_url())
+
+
 def _cards_version() -> str:
-    from judgekit.offline.cards_data import data_version
     state = _state()
     if state.cards_version is None or current_app.debug or current_app.testing:
         state.cards_version = data_version(current_app.config["CONTENT_DIR"])
@@ -134,8 +143,6 @@ def _cards_version() -> str:
 
 
 def _cards_bytes() -> tuple[bytes | None, bytes, str]:
-    from judgekit.cards.catalog import load_catalog
-    from judgekit.offline.cards_data import cards_json
     version = _cards_version()
     folder = Path(current_app.config["CONTENT_DIR"])
     return None, _built(("cards", version), lambda: cards_json(load_catalog(folder)).encode()), version

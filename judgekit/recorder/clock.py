@@ -1,7 +1,7 @@
 """The round clock of a game, and the time-extension guidance.
 
-This module is the one place the extension facts live (Tournament Conduct & Infraction
-Guide v2, §1.2.4; see `content/penalties`): extensions compensate only for time lost to
+The extension guidance (Tournament Conduct & Infraction Guide v2, §1.2.4; see
+`content/penalties`; the cap and the time limit themselves are `judgekit.game.clock`): extensions compensate only for time lost to
 judge activity — under about a minute none, 1–3 minutes +2, 3–5 minutes +3 to +5, over 5
 minutes +5 to +10 — and judges may cap a table's extensions at 10 minutes a round (a
 permission, not a rule: past it, only for a major disruption or with the head judge's
@@ -19,18 +19,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
+# the time limit and the cap are facts of the game layer (`judgekit.game.clock`); callers
+# that read them here (clock.CAP_SENTENCE, clock.MIN_ROUND_MIN) get the same objects
+from judgekit.game.clock import (CAP_SENTENCE, CAP_SOURCE, DEFAULT_LIMIT_MIN,  # noqa: F401
+                                 EXTENSION_CAP_MIN, MAX_EXTENSION_MIN, MIN_ROUND_MIN)
 from judgekit.timetext import to_epoch
-
-EXTENSION_CAP_MIN = 10
-MAX_EXTENSION_MIN = 60  # the most one extension may add (past the cap: major disruption, HJ's leave)
-MIN_ROUND_MIN = 120
-DEFAULT_LIMIT_MIN = 120
-# Where the cap comes from, and the cap in words: the same sentence on every page and in
-# every message that states it (tests/test_recorder_issue31.py holds them to it).
-CAP_SOURCE = "Tournament Conduct & Infraction Guide v2, §1.2.4"
-CAP_SENTENCE = (f"Judges may cap a table's extensions at {EXTENSION_CAP_MIN} minutes a round "
-                f"({CAP_SOURCE}); past it, only for a major disruption or with the head "
-                "judge's approval.")
 
 
 def suggest_extension(judge_minutes: float) -> tuple[int, int]:

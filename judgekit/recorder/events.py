@@ -21,8 +21,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from judgekit.errors import MAX_INT
-from judgekit.recorder.clock import MAX_EXTENSION_MIN
+from judgekit.game.clock import MAX_EXTENSION_MIN
 from judgekit.recorder.words import describe as describe  # the log line of an event (re-exported)
+from judgekit.game.cards import DISCIPLINES, parse_discipline
 
 PHASES = ("unlock", "master", "minion", "influence", "discard")
 COMBAT_STEPS = ("pre-range", "range", "pre-strike", "strike", "damage", "press")
@@ -179,7 +180,7 @@ def _suggest(cards, value: str) -> list[str]:
 def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | EventError:
     """Check one incoming event; return it normalized, or an EventError.
 
-    `cards` is the card index (`judgekit.recorder.cards.CardIndex` or anything with the
+    `cards` is the card index (`judgekit.game.cards.CardIndex` or anything with the
     same `crypt/library/find/suggest`); without it names are not checked.
     """
     if not isinstance(raw, dict):
@@ -348,18 +349,11 @@ def unknown_name_message(what: str, value: str, suggestions: list[str]) -> str:
 def _discipline(text: str, cards) -> str | None:
     """A discipline code, keeping the case convention (lower: inferior, upper: superior)."""
     text = text.strip()
-    try:
-        from judgekit.recorder.cards import DISCIPLINES
-    except ImportError:  # pragma: no cover - card facts ship with the package
-        DISCIPLINES = {}
-    if DISC_RE.match(text) and (not DISCIPLINES or text.lower() in DISCIPLINES):
+    if DISC_RE.match(text) and text.lower() in DISCIPLINES:
         return text if text.isupper() else text.lower()
     parse = getattr(cards, "parse_discipline", None) if cards is not None else None
     if parse is None:
-        try:
-            from judgekit.recorder.cards import parse_discipline as parse
-        except ImportError:
-            return None
+        parse = parse_discipline
     try:
         code, level = parse(text)
     except (ValueError, KeyError, TypeError):

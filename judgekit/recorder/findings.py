@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekit.recorder.clock import CAP_SENTENCE
+from judgekit.game.clock import CAP_SENTENCE
 
 ANN = "announcements"
 TR = "tournament-rules"

@@ -17,7 +17,7 @@ from judgekit.recorder import checked
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder.clock import now_iso
 from judgekit.recorder.events import EventError, validate_amend
-from judgekit.tournament.scoring import TABLE_SIZES
+from judgekit.game.scoring import TABLE_SIZES
 
 
 @dataclass

@@ -4,7 +4,7 @@ A **line** is an event as stored (with `seq` and `time`) plus what the page need
 it: `summary` (the line in words, computed when the event is checked, with the engine's
 context of that moment), `retracted`, `findings` (each with `url`, its rule's address),
 `batch` (the entry it came in with), `cards` (the cards its fields name, with their pages:
-`judgekit.cards.links`), and for an amended event `amended_by`, `corrected` and
+`judgekit.recorder.card_links`), and for an amended event `amended_by`, `corrected` and
 `original_summary`. Lines live in `event_lines`, derived from the events and rewritten
 only when something changes what a line shows (a retract, an amend, a finding). Each row
 has a `rev`: the seq of the last event whose storing changed the line, so "what changed
@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from judgekit.cards.links import event_cards
+from judgekit.recorder.card_links import event_cards
 from judgekit.recorder.checked import Corrections
 from judgekit.recorder.events import describe
 from judgekit.recorder.findings import cite_url

@@ -34,7 +34,7 @@ from judgekit.inputs import bad_text_in, loads_stored, text_problem
 from judgekit.recorder import checked, lines
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.recorder.clock import now_iso
 from judgekit.recorder.events import EventError, validate_batch
 from judgekit.recorder.intake import (  # noqa: F401 (StoreError, GameError, check_*: used as store.X)

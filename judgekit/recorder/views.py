@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any, Callable
 
 from flask import (Blueprint, current_app, jsonify, redirect, render_template, request,
                    url_for)
 
 from judgekit.auth.views import current_name, require_role
 from judgekit.recorder import clock, facts, findings, notation, practice, store
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.errors import MAX_INT, parse_int
 from judgekit.recorder.events import VOCABULARY, describe
-from judgekit.tournament.penalties import extensions
-from judgekit.tournament.scoring import derive_vp
+from judgekit.game.outcome import derive_vp
 from judgekit.views import ApiError, get_db, json_body
+from judgekit.recorder.events import validate_batch
 
 bp = Blueprint("recorder", __name__)
 
@@ -152,7 +153,7 @@ def write_events(game_id: int, payload) -> store.Appended:
 
 def scored(state: dict, seats: list[str]) -> dict:
     """The state with the table's result once the game is over: `game_over.score`, one
-    entry per seat — `vp` as the tournament scores the outcome (`scoring.derive_vp`: an
+    entry per seat — `vp` as the tournament scores the outcome (`judgekit.game.outcome.derive_vp`: an
     oust gives the predator 1, the last player standing 1 more, a time-out ½ to each one
     left) and `out` in words ("ousted", or null for a seat still in) — which the page's
     "Game over" step shows. The state is not changed in place (an engine may keep it)."""
@@ -252,7 +253,6 @@ def api_parse(game_id: int):
     if isinstance(parsed, notation.ParseError):
         raise ApiError(400, parsed.message, field="line", statement=parsed.statement)
     parsed = notation.split_card_words(parsed, cards().library)   # "+Card free words"
-    from judgekit.recorder.events import validate_batch
     checked = validate_batch(parsed, len(game["seats"]), cards())
     if not isinstance(checked, list):
         _fail(store.StoreError.from_event_error(checked))
@@ -268,9 +268,21 @@ def api_table_clock(game_id: int):
     return jsonify({"clock": table_clock(game)})
 
 
+#: How the tournament works out a game's table clock (`game_table_clock(db, game)`): the
+#: tournament, above the recorder, sets it when its blueprint is registered
+#: (`judgekit.tournament.penalties.views`).
+_table_clock: list[Callable[[Any, dict], "dict | None"]] = []
+
+
+def set_table_clock(clock: Callable[[Any, dict], "dict | None"]) -> None:
+    _table_clock[:] = [clock]
+
+
 def table_clock(game: dict) -> dict | None:
     """The tournament's clock of the game's table (None for a practice game)."""
-    return extensions.game_table_clock(get_db(), game)
+    if not _table_clock:
+        raise RuntimeError("no table clock: the tournament's penalties blueprint is not registered")
+    return _table_clock[0](get_db(), game)
 
 
 @bp.get("/api/games/<id:game_id>/outcome")

@@ -8,6 +8,7 @@ event type name. Pure functions of their arguments: no engine, no database, no F
 from __future__ import annotations
 
 from typing import Any
+from judgekit.game.cards import DISCIPLINES
 
 # Windows in words, as a judge says them ("at the end of the minion phase").
 WINDOW_WORDS = {
@@ -70,10 +71,6 @@ def seat_name(seat: int | None, names: list[str] | None = None) -> str:
 
 def discipline_words(discipline: Any, level: str | None = None) -> str:
     """"superior Dominate", "inferior Obfuscate and superior Presence", "Dominate"."""
-    try:
-        from judgekit.recorder.cards import DISCIPLINES
-    except ImportError:  # pragma: no cover - the card facts ship with the package
-        DISCIPLINES = {}
     items = discipline if isinstance(discipline, list) else [discipline] if discipline else []
     out = []
     for code in items:

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from judgekit.rules.corpus import Block, Corpus
 from judgekit.rules.search import section_url
-from judgekit.recorder.clock import CAP_SENTENCE, MIN_ROUND_MIN
+from judgekit.game.clock import CAP_SENTENCE, MIN_ROUND_MIN
 from judgekit.recorder.engine import (
     STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME)
-from judgekit.tournament.scoring import GW_MIN_VP, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
+from judgekit.game.scoring import GW_MIN_VP, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
 
 TR = "tournament-rules"
 AN = "announcements"

@@ -16,7 +16,15 @@ from judgekit.rules.corpus import Corpus, load_corpus
 from judgekit.rules.answer import answer
 from judgekit.rules.card_ranking import Search
 from judgekit.rules.questions import CARDS, questions_text
-from judgekit.rules.search import Entry, QueryError, build_index, index_is_current, index_stamp
+from judgekit.rules.search import Entry, QueryError, build_index, entries_of, index_is_current, index_stamp
+from judgekit.rules.synonyms import QUESTION_WORDS
+from judgekit.game.cards import name_key
+from judgekit.rules.corpus import content_files
+from judgekit.cards.search_entries import CARD_FILES, cards_stamp
+from judgekit.cards.catalog import load_catalog
+from judgekit.cards.names import SPLIT, CardNames, discipline_and_clan_words, game_words
+from judgekit.cards.search_entries import card_entries
+from judgekit.rules.render import Renderer
 
 _CORPUS_CACHE: dict[tuple, Corpus] = {}
 _SERVICES: dict[tuple[str, str], "RulesService"] = {}
@@ -24,7 +32,6 @@ _SERVICES: dict[tuple[str, str], "RulesService"] = {}
 
 def cached_corpus(content_dir: str | Path) -> Corpus:
     """Parse the content once per process (keyed by the files' names, sizes and mtimes)."""
-    from judgekit.rules.corpus import content_files
 
     files = content_files(Path(content_dir))
     key = (str(content_dir),) + tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
@@ -38,7 +45,6 @@ def cached_corpus(content_dir: str | Path) -> Corpus:
 
 def _cards_stamp(content_dir: str | Path) -> str:
     """The card files' stamp, or "" when there are none (a content folder of rules only)."""
-    from judgekit.cards.search_entries import CARD_FILES, cards_stamp
     folder = Path(content_dir) / "cards"
     if not all((folder / name).is_file() for name in CARD_FILES):
         return ""
@@ -52,12 +58,32 @@ def content_stamps(content_dir: str | Path, corpus: Corpus) -> tuple[str, str]:
     return index_stamp(corpus, cards_stamp), cards_stamp
 
 
+COMMON_DF = 3          # a word of at least this many rules entries is a rules word
+
+
+def common_words(corpus) -> frozenset[str]:
+    """Words that alone do not name a card in a query: the words of at least `COMMON_DF`
+    entries of the current rules, their text or the questions they answer ("block",
+    "master", "direct"), the analyzer's stop words and the judges' question words (name
+    keys: lower case, no accents). A card the rules name in one or two examples
+    ("Deflection") stays a name."""
+    from whoosh.analysis import STOP_WORDS
+
+    df: dict[str, int] = {}
+    for e in entries_of(corpus):
+        for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body} {e.questions}")}:
+            df[w] = df.get(w, 0) + 1
+    words = {w for w, n in df.items() if n >= COMMON_DF}
+    words.update(name_key(w) for w in STOP_WORDS)
+    for phrase in QUESTION_WORDS:
+        words.update(name_key(w) for w in SPLIT.split(phrase))
+    words.discard("")
+    return frozenset(words)
+
+
 def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry], dict]:
     """The cards' search entries, and what is stored beside them: the card names table and
     each card's groups (card id -> group ids, in the card page's order)."""
-    from judgekit.cards.catalog import load_catalog
-    from judgekit.cards.names import CardNames, common_words, discipline_and_clan_words, game_words
-    from judgekit.cards.search_entries import card_entries
     catalog = load_catalog(Path(content_dir))
     common = common_words(corpus)
     names = CardNames.from_catalog(catalog, common | game_words(catalog),
@@ -110,7 +136,6 @@ class RulesService:
         self.corpus = corpus
         self.search = search
         self.index = search.rules
-        from judgekit.rules.render import Renderer
         self.renderer = Renderer(corpus)
         if cache_size is None:
             cache_size = search_cache_size()

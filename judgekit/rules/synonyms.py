@@ -15,7 +15,7 @@ so the words that name the rule decide it.
 """
 from __future__ import annotations
 
-from judgekit.recorder.cards import DISCIPLINES
+from judgekit.game.cards import DISCIPLINES
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     # scoring

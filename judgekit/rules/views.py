@@ -9,6 +9,7 @@ from judgekit.rules import nearby
 from judgekit.rules.search import SOURCE_TITLES
 from judgekit.rules.search_api import search_args
 from judgekit.views import ApiError, rules
+from judgekit.rules import quickref
 
 bp = Blueprint("rules", __name__)
 
@@ -128,6 +129,5 @@ def history_page():
 
 @bp.get("/reference")
 def reference():
-    from judgekit.rules import quickref
     svc = rules()
     return render_template("rules/reference.html", ref=quickref.build(svc.corpus), render=svc.renderer)

@@ -90,7 +90,7 @@
     "ß": "ss", "đ": "d", "Đ": "D", "ı": "i", "þ": "th", "ð": "d", "’": "'", "‘": "'",
     "“": "\"", "”": "\"", "—": "-", "–": "-", "™": "", "®": "", "©": "" };
 
-  // a card name's look-up key: letters and digits, lower case, no accents (recorder/cards.py name_key)
+  // a card name's look-up key: letters and digits, lower case, no accents (game/cards.py name_key)
   function nameKey(text) {
     if (text.indexOf("&") >= 0) text = text.replace(/&/g, " and ");
     text = text.replace(/[łŁøØæÆœŒßđĐıþð’‘“”—–™®©]/g, function (c) { return TRANSLIT[c]; });

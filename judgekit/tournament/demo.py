@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from judgekit.tournament import store
-from judgekit.tournament.scoring import derive_vp
+from judgekit.game.outcome import derive_vp
 
 NAMES = ["Ana Souza", "Ben Carter", "Chloé Martin", "Dmitri Volkov", "Eva Novak", "Femi Adeyemi",
          "Greta Lind", "Hiro Tanaka", "Inés García", "Jonas Weber", "Kasia Nowak", "Luca Rossi"]

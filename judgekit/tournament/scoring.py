@@ -1,9 +1,9 @@
 """Victory points, game wins and tournament points of one table (tournament rules 3.5–3.7).
 
-This module is the one place where the scoring facts live: how a game's outcome turns into
-each seat's VP (`derive_vp`), whether a table's reported VP are possible (`check_table`),
-and the game win and tournament points of a table (`game_wins`, `tournament_points`,
-`score_table`). Everything here is a pure function over plain data; problems are returned
+This module scores a table: whether its reported VP are possible (`check_table`), and its
+game win and tournament points (`game_wins`, `tournament_points`, `score_table`). How a
+game's outcome turns into each seat's VP (`derive_vp`) is the game layer's
+(`judgekit.game.outcome`), as are the facts (`judgekit.game.scoring`). Everything here is a pure function over plain data; problems are returned
 as `TableError` values for the UI to show, never raised.
 
 Seats are numbered from 1 in seating order, clockwise. A seat's prey is the next surviving
@@ -14,229 +14,15 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-#: Tournament points by place at the table (3.7.3). At a four-player table the third
-#: place is the empty "table bye", so the four players take places 1, 2, 4 and 5.
-TP_BY_PLACE: dict[int, tuple[int, ...]] = {
-    5: (60, 48, 36, 24, 12),
-    4: (60, 48, 24, 12),
-}
-
-#: VP for a withdrawal in a tournament (3.7.2: a half, not the full VP of the game rules).
-WITHDRAW_VP = 0.5
-#: VP for each player not ousted when the time limit is reached (3.7.2).
-TIME_OUT_VP = 0.5
-#: Game win threshold (3.7.1).
-GW_MIN_VP = 2
-
-TABLE_SIZES = (4, 5)
-
-OUTCOME_TYPES = ("oust", "withdraw", "concede", "time-out", "draw")
-
-
-@dataclass(frozen=True)
-class TableError:
-    """A reason why a table's numbers or outcome cannot stand; `rule` is a section id."""
-
-    code: str
-    message: str
-    seat: int | None = None
-    rule: str = "3.7.2"
-    # seats whose withdrawal (3.7.2: ½ VP) would make the numbers possible: the form offers
-    # to tick them in one tap, the API returns them (`vp-lone-half`, `vp-oust-order`)
-    suggest_withdrawn: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["suggest_withdrawn"] = list(self.suggest_withdrawn)
-        return out
-
-
-@dataclass
-class VpResult:
-    """Each seat's VP derived from a game's outcome events.
-
-    `vps[i]` is seat i+1's VP. `out` says how each seat left the game ("ousted by seat 3",
-    "withdrew", "conceded to seat 1"); `finished` is true once the game is over (one player
-    left, time limit, or intentional draw); `ended_by` names how it ended.
-    """
-
-    vps: list[float]
-    survivors: list[int]
-    out: dict[int, str] = field(default_factory=dict)
-    withdrawn: list[int] = field(default_factory=list)
-    finished: bool = False
-    ended_by: str | None = None
-    errors: list[TableError] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "vps": list(self.vps),
-            "survivors": list(self.survivors),
-            "out": {str(k): v for k, v in self.out.items()},
-            "withdrawn": list(self.withdrawn),
-            "finished": self.finished,
-            "ended_by": self.ended_by,
-            "errors": [e.to_dict() for e in self.errors],
-        }
-
-
-def _num(vp: float) -> float:
-    """A VP value as a float, snapped to the nearest half when it is one (halves are exact
-    in binary floating point, so sums of VP stay exact)."""
-    x = float(vp)
-    h = round(x * 2)
-    return h / 2 if abs(x * 2 - h) < 1e-9 else x
-
-
-# --- deriving VP from the outcome ------------------------------------------------------
-
-def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
-    """Each seat's VP from a game's outcome events, in the order they happened.
-
-    Events are dicts with a `type` among `oust`, `withdraw`, `concede` (these carry the
-    `seat` concerned), `time-out` and `draw` (intentional draw); an optional `seq` orders
-    them. Rules applied:
-
-    - oust of seat X: X's predator (the previous surviving seat) scores 1 VP (3.7.2);
-    - withdrawal of seat X: X scores ½ VP and leaves; nobody scores for it (3.7.2);
-    - concession (3.5): once all players but one have conceded, the result is recorded as if
-      the remaining player had ousted the conceders in sequence, starting with its prey;
-      a concession that is not joined by all but one player is reported and ignored;
-    - time-out, intentional draw (3.6): each player not ousted scores ½ VP (a lone
-      survivor would score 1);
-    - when a single player is left, that player scores 1 VP for being the last standing.
-
-    Events that make no sense (an unknown seat, a seat already out, anything after the end)
-    are reported in `errors` and skipped; the rest is still scored.
-    """
-    n = int(seat_count)
-    result = VpResult(vps=[0.0] * n, survivors=list(range(1, n + 1)))
-    if n not in TABLE_SIZES:
-        result.errors.append(TableError(
-            "table-size", f"a table has 4 or 5 seats, not {n}", rule="3.1.2"))
-    if n < 1:
-        result.finished = True
-        return result
-
-    ordered = sorted(enumerate(events), key=lambda ie: (_seq_key(ie[1]), ie[0]))
-    conceding: list[int] = []
-
-    def add(seat: int, vp: float) -> None:
-        result.vps[seat - 1] = _num(result.vps[seat - 1] + vp)
-
-    def predator_of(seat: int) -> int:
-        alive = result.survivors
-        return alive[(alive.index(seat) - 1) % len(alive)]
-
-    def leave(seat: int) -> None:
-        result.survivors.remove(seat)
-        if len(result.survivors) == 1 and not result.finished:
-            last = result.survivors[0]
-            add(last, 1)
-            result.finished = True
-            result.ended_by = result.ended_by or "last-standing"
-
-    def drop_pending(reason: str) -> None:
-        if conceding:
-            seats = ", ".join(str(s) for s in conceding)
-            result.errors.append(TableError(
-                "concession-incomplete",
-                f"seat(s) {seats} conceded, but a concession needs all players but one "
-                f"to agree ({reason}); it was not scored",
-                seat=conceding[0], rule="3.5"))
-            conceding.clear()
-
-    for _, event in ordered:
-        kind = event.get("type") if isinstance(event, dict) else None
-        if kind not in OUTCOME_TYPES:
-            result.errors.append(TableError(
-                "event-unknown", f"unknown outcome event {kind!r}", rule="3.7.2"))
-            continue
-        if result.finished:
-            result.errors.append(TableError(
-                "event-after-end", f"'{kind}' recorded after the game had ended; ignored",
-                seat=_seat_or_none(event)))
-            continue
-        if kind in ("time-out", "draw"):
-            drop_pending(f"'{kind}' came first")
-            alive = list(result.survivors)
-            if len(alive) == 1:
-                add(alive[0], 1)
-            else:
-                for seat in alive:
-                    add(seat, TIME_OUT_VP)
-            result.finished = True
-            result.ended_by = kind
-            continue
-
-        seat = _seat_or_none(event)
-        if seat is None or not 1 <= seat <= n:
-            result.errors.append(TableError(
-                "seat-unknown", f"'{kind}' names seat {event.get('seat')!r}, "
-                f"but the table has seats 1 to {n}"))
-            continue
-        if seat not in result.survivors:
-            result.errors.append(TableError(
-                "seat-already-out", f"seat {seat} is already out of the game "
-                f"({result.out.get(seat, 'out')}); '{kind}' ignored", seat=seat))
-            continue
-
-        if kind == "concede":
-            if seat in conceding:
-                continue
-            conceding.append(seat)
-            if len(conceding) == len(result.survivors) - 1:
-                remaining = next(s for s in result.survivors if s not in conceding)
-                conceders = set(conceding)
-                conceding.clear()
-                while len(result.survivors) > 1:
-                    alive = result.survivors
-                    prey = alive[(alive.index(remaining) + 1) % len(alive)]
-                    assert prey in conceders
-                    add(remaining, 1)
-                    result.out[prey] = f"conceded to seat {remaining}"
-                    result.ended_by = "concession"
-                    leave(prey)
-            continue
-
-        drop_pending(f"'{kind}' of seat {seat} came first")
-        if kind == "oust":
-            if len(result.survivors) < 2:  # pragma: no cover - the game would be over
-                continue
-            predator = predator_of(seat)
-            add(predator, 1)
-            result.out[seat] = f"ousted by seat {predator}"
-            leave(seat)
-        elif kind == "withdraw":
-            add(seat, WITHDRAW_VP)
-            result.out[seat] = "withdrew"
-            result.withdrawn.append(seat)
-            leave(seat)
-
-    drop_pending("the others played on")
-    return result
-
-
-def _seq_key(event: Any) -> float:
-    if isinstance(event, dict) and isinstance(event.get("seq"), (int, float)):
-        return float(event["seq"])
-    return math.inf
-
-
-def _seat_or_none(event: dict[str, Any]) -> int | None:
-    seat = event.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, (int, str)):
-        return None
-    try:
-        return int(seat)
-    except ValueError:
-        return None
-
+# the table and the points (3.7.1-3.7.3) are facts of the game layer; scored here
+from judgekit.game.outcome import TableError
+from judgekit.game.outcome import snap_vp as _num
+from judgekit.game.scoring import GW_MIN_VP, TABLE_SIZES, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
 
 # --- checking reported VP ----------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
+from judgekit.tournament.seating_search import search_round
 
 Player = Hashable
 Table = list
@@ -238,7 +239,6 @@ def seat_round(players: Sequence[Player], history: History | Iterable = (), *, s
     and this one, looking ahead to the rounds still to come for each player's seats and
     transfers. Deterministic for a given seed; `iterations` overrides its length.
     """
-    from judgekit.tournament.seating_search import search_round
 
     rng = random.Random(seed)
     if not isinstance(history, History):

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Hashable, Sequence
 
 from judgekit.tournament.seating_criteria import rules
+from judgekit.tournament.seating_criteria import measure
 
 Player = Hashable
 
@@ -503,7 +504,6 @@ def _next_round_total(rounds: list, playing: int, everyone: int, sizes: Sequence
     """krcg's weighted total after `rounds` and a quick seating of the next round with the
     same players: how much room a candidate round leaves the next one (small events,
     where the criteria are tight)."""
-    from judgekit.tournament.seating_criteria import measure
 
     ahead = max(0, rounds_count - len(rounds) - 1)
     search = Search(playing, everyone, rounds, rounds_count, ahead)

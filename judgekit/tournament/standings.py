@@ -18,9 +18,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable, Sequence
 
+from judgekit.game.scoring import FINALISTS
 from judgekit.tournament.scoring import score_table
-
-FINALISTS = 5
 
 
 @dataclass(frozen=True)

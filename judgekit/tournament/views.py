@@ -13,22 +13,25 @@ from __future__ import annotations
 import secrets
 from functools import wraps
 
-from flask import (Blueprint, current_app, flash, g, redirect, render_template,
+from flask import (Blueprint, flash, g, redirect, render_template,
                    request, url_for)
 from markupsafe import Markup
 
-from judgekit import netinfo, timetext
-from judgekit.auth.views import create_event, current_name, require_role, requires
+from judgekit import timetext
+from judgekit.auth.views import Events, create_event, current_name, require_role, requires, set_events
 from judgekit.errors import parse_int
 from judgekit.tournament import store
 from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.players import split_name, told_apart
+from judgekit.tournament.registration.views import checkin_panel_state
 from judgekit.tournament.scoring import format_vp
-from judgekit.tournament.store import TournamentError
-from judgekit.tournament.store import self_report
-from judgekit.views import csv_or_json, get_db
+from judgekit.tournament.store import TournamentError, result_guard, self_report
+from judgekit.views import csv_or_json, get_db, venue_url
 
 bp = Blueprint("tournament", __name__)
+# signing in asks this area for its events (`auth.views.Events`): auth sits below it
+bp.record_once(lambda state: set_events(Events(get=store.get_tournament, by_client_id=store.event_by_client_id,
+                                               clean_client_id=result_guard.clean_client_id)))
 
 
 @bp.app_template_filter("vp")
@@ -57,27 +60,6 @@ def name_marks(tid: int) -> dict:
         return told_apart(store.players(get_db(), tid))
     except TournamentError:
         return {}
-
-
-def venue_url(endpoint: str, **values) -> dict:
-    """The address of a page to give people at the venue (players, judges): `{"url"}`, or
-    `{"url": None, "why"}` when phones could not open it. A page opened on this machine
-    (127.0.0.1, localhost) would share 127.0.0.1: the venue-network address
-    (`netinfo.lan_addresses`) is used instead; a server listening on this machine only
-    (`judgekit serve --host 127.0.0.1`: config LISTEN_HOST) cannot be reached at all."""
-    path = url_for(endpoint, **values)
-    listen = current_app.config.get("LISTEN_HOST")
-    if listen and netinfo.is_local_host(listen):
-        return {"url": None, "why": "judgekit listens on this machine only (--host 127.0.0.1): restart "
-                                    "it with judgekit serve --host 0.0.0.0 (the default) so that phones on the venue "
-                                    "network can open it."}
-    local = netinfo.is_local_host(request.host)
-    base = netinfo.venue_base_url(request.host, request.scheme, netinfo.lan_addresses() if local else [])
-    if base is None:
-        return {"url": None, "why": "No venue-network address is known for this machine (phones cannot open "
-                                    f"{request.host}): connect it to the venue's Wi-Fi, start judgekit with "
-                                    "judgekit serve --host 0.0.0.0 and reload this page."}
-    return {"url": base + path}
 
 
 def form_action(endpoint_of_failure):
@@ -146,7 +128,6 @@ def dashboard(tid):
 
 def _render_dashboard(tid, typed: dict | None = None, error: dict | None = None, status: int = 200):
     """The dashboard; `typed`/`error`: the registration form refused, with what was typed."""
-    from judgekit.tournament.registration.views import checkin_panel_state
     db = get_db()
     d = store.dashboard(db, tid)
     return render_template("tournament/dashboard.html", d=d, typed=typed, reg_error=error,

@@ -23,6 +23,7 @@ from typing import Any
 from judgekit.recorder import engine
 from judgekit.recorder.events import VOCABULARY, EventError, validate_event
 from judgekit.trainer.scenarios import SECTIONS, ScenarioProblem, rules_url
+from judgekit.recorder.notation import parse_line
 
 MAX_SAID = 40     # phrases in one declaration
 # Fields that state the truth of the situation rather than what the player says: only a
@@ -322,11 +323,7 @@ def check_line(prompt: Prompt, line: str, cards=None) -> Result:
 
 
 def notation_parser():
-    """`parse_line` of the recorder's quick-entry notation, or None if it is not there."""
-    try:
-        from judgekit.recorder.notation import parse_line
-    except ImportError:  # the notation is optional for the trainer
-        return None
+    """`parse_line` of the recorder's quick-entry notation."""
     return parse_line
 
 

@@ -21,6 +21,7 @@ from judgekit.trainer import progress as progress_mod
 from judgekit.trainer import session as plan_mod
 from judgekit.trainer.scenarios import ANSWERS, SECTIONS
 from judgekit.views import ApiError, json_body
+from judgekit.game.cards import load_cards
 
 bp = Blueprint("trainer", __name__)
 
@@ -35,7 +36,6 @@ def content() -> plan_mod.TrainerContent:
         with _lock:
             data = current_app.extensions.get("trainer")
             if data is None:
-                from judgekit.recorder.cards import load_cards
                 root = Path(current_app.config["CONTENT_DIR"])
                 data = plan_mod.load_content(root, load_cards(root))
                 current_app.extensions["trainer"] = data

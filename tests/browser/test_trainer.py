@@ -9,7 +9,7 @@ from functools import lru_cache
 from playwright.sync_api import expect
 
 from judgekit import paths
-from judgekit.recorder.cards import load_cards
+from judgekit.game.cards import load_cards
 from judgekit.trainer.scenarios import ANSWERS, load_scenarios
 from helpers import stored_json, wait_all_at_least, wait_no_sideways_scroll
 

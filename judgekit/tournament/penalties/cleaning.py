@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.errors import MAX_INT, parse_int
-from judgekit.tournament.penalties.escalation import Proposal
+from judgekit.tournament.penalties.deviation import Proposal
 from judgekit.tournament.penalties.records import RecordProblem
 
 RULE_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[A-Za-z0-9][A-Za-z0-9.\-]*(#[A-Za-z0-9._\-]+)?$")

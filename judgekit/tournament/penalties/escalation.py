@@ -15,9 +15,8 @@ Pure: returns values (`Proposal` with `error` set for an unknown infraction or v
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
 from judgekit.tournament.penalties.catalog import Catalog, Infraction
+from judgekit.tournament.penalties.deviation import Proposal
 from judgekit.tournament.penalties.records import in_force
 
 _ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth",
@@ -30,43 +29,6 @@ def ordinal(n: int) -> str:
         return _ORDINALS[n - 1]
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """What the penalty form proposes, and why.
-
-    `penalty`: a level name (None: unknown infraction, or the guide gives a remedy only);
-    `step`: 0-based index into the catalog's ladder (None when the penalty is off it);
-    `reason`: one or two human sentences; `history`: the counted earlier records of this
-    infraction in this event (oldest first, amended values applied); `context`: the same
-    player's records of this infraction in *other* events (shown, never counted);
-    `acceptable`: penalties a judge may give without it being a deviation."""
-    penalty: str | None
-    step: int | None
-    reason: str
-    history: tuple[dict, ...] = ()
-    context: tuple[dict, ...] = ()
-    acceptable: tuple[str, ...] = ()
-    infraction: str | None = None      # infraction id
-    variant: str | None = None         # variant id
-    escalates: bool = False
-    repeat: int = 1                    # 1 for the first offence in the event
-    remedy: str = ""
-    error: str | None = None
-    suggestions: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["history"] = list(self.history)
-        data["context"] = list(self.context)
-        data["acceptable"] = list(self.acceptable)
-        data["suggestions"] = list(self.suggestions)
-        return data
 
 
 def _same(a, b) -> bool:
@@ -169,53 +131,3 @@ def propose(catalog: Catalog, infraction_id: str, earlier, variant: str | None =
     if penalty == ladder[-1] and base != penalty and catalog.accumulation_note:
         reason += f" {catalog.accumulation_note}"
     return Proposal(penalty, step, reason + tail, acceptable=tuple(acceptable), **common)
-
-
-def _canonical(catalog: Catalog, penalty: str | None) -> str | None:
-    if penalty in (None, ""):
-        return None
-    lv = catalog.level(penalty)
-    return lv.name if lv else penalty
-
-
-def deviates(catalog: Catalog, penalty: str | None, proposed) -> bool:
-    """Whether `penalty` differs from `proposed` (a `Proposal`, a level name, or None for
-    "nothing proposed": never a deviation)."""
-    if proposed is None:
-        return False
-    penalty = _canonical(catalog, penalty)
-    if isinstance(proposed, Proposal):
-        if not proposed.ok:
-            return True
-        acceptable = set(proposed.acceptable) or {proposed.penalty}
-        if proposed.penalty is None:
-            return penalty is not None
-        return penalty not in acceptable
-    return penalty != _canonical(catalog, proposed)
-
-
-def needs_head_judge(catalog: Catalog, penalty: str | None, proposed=None) -> bool:
-    """True when the head judge must approve: the penalty is at one of the catalog's
-    head-judge levels (v2: SA, DQ), or it deviates from the proposal."""
-    return catalog.is_head_judge_level(penalty) or deviates(catalog, penalty, proposed)
-
-
-def head_judge_reasons(catalog: Catalog, penalty: str | None, proposed=None) -> list[str]:
-    """Why `needs_head_judge` is True, as sentences for the form (empty when it is not)."""
-    reasons = []
-    if catalog.is_head_judge_level(penalty):
-        reasons.append(f"A {_canonical(catalog, penalty)} must reach the head judge "
-                       f"({catalog.id}: only the head judge issues "
-                       f"{' or '.join(catalog.head_judge_levels)}).")
-    if deviates(catalog, penalty, proposed):
-        wanted = proposed.penalty if isinstance(proposed, Proposal) else proposed
-        reasons.append(f"{_canonical(catalog, penalty) or 'No penalty'} differs from the "
-                       f"proposed {wanted or 'remedy'}: the head judge approves the "
-                       f"deviation and its reason.")
-    return reasons
-
-
-def description_required(catalog: Catalog, infraction: Infraction, penalty: str | None) -> bool:
-    """A description is required when the infraction says so or the penalty is at a
-    head-judge level (so an escalated SA/DQ always carries one)."""
-    return infraction.requires_description or catalog.is_head_judge_level(penalty)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Iterable, Sequence
 
-from judgekit.tournament.penalties.escalation import needs_head_judge
+from judgekit.tournament.penalties.deviation import needs_head_judge
 from judgekit.tournament.penalties.records import STATUS_LIFTED, kind_of, replay
 
 CSV_COLUMNS = (

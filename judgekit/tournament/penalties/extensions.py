@@ -24,7 +24,8 @@ from judgekit.db import transaction
 from judgekit.errors import parse_int
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import store as recorder_store
-from judgekit.tournament import store as tstore
+from judgekit.tournament.store import base as tbase
+from judgekit.tournament.store import tables as table_store
 from judgekit.tournament.penalties.cleaning import Refused
 from judgekit.tournament.penalties.cleaning import refused as _refused
 
@@ -105,7 +106,7 @@ def table_clock(db, tournament_id: int, round_no: int, table_no: int, now: float
     now = time.time() if now is None else now
     row = db.execute(
         f"select r.id, r.number, r.time_limit_min, r.started_at, t.number, t.game_id "
-        f"from {tstore.T_ROUNDS} r join {tstore.T_TABLES} t on t.round_id = r.id "
+        f"from {tbase.T_ROUNDS} r join {tbase.T_TABLES} t on t.round_id = r.id "
         "where r.tournament_id = ? and r.number = ? and t.number = ?",
         [tournament_id, round_no, table_no]).fetchone()
     if row is None:
@@ -123,8 +124,8 @@ def game_table_clock(db, game: dict, now: float | None = None) -> dict | None:
         return None
     now = time.time() if now is None else now
     try:
-        r = tstore.get_round(db, game["tournament_id"], game["round_no"])
-    except tstore.TournamentError:
+        r = tbase.get_round(db, game["tournament_id"], game["round_no"])
+    except tbase.TournamentError:
         return None
     out = _table_clock(db, r, {"number": game.get("table_no"), "game_id": game["id"]}, now)
     out["round_started_at"] = _epoch(r.get("started_at"))
@@ -138,15 +139,15 @@ def round_clocks(db, tournament_id: Any, number: Any = None, now: float | None =
     over_cap, ends_at (epoch), ends_at_iso, source ("game" | "round"), remaining_s}]}`,
     or None when there is no such round."""
     now = time.time() if now is None else now
-    t = tstore.get_tournament(db, tournament_id)
-    rounds = tstore.rounds(db, t["id"])
+    t = tbase.get_tournament(db, tournament_id)
+    rounds = tbase.rounds(db, t["id"])
     if number is None:
         chosen = next((r for r in reversed(rounds) if r["status"] == "open"), None)
     else:
-        chosen = tstore.get_round(db, t["id"], number)
+        chosen = tbase.get_round(db, t["id"], number)
     if chosen is None:
         return None
-    detail = tstore.round_detail(db, t["id"], chosen["number"])
+    detail = table_store.round_detail(db, t["id"], chosen["number"])
     tables = [_table_clock(db, chosen, tb, now) for tb in detail["tables"]]
     for tb, d in zip(tables, detail["tables"]):
         tb["players"] = [s["name"] for s in d["seats"]]
@@ -174,10 +175,10 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
     if not isinstance(data, dict):
         return _refused(400, None, "Send the extension as an object: minutes, reason, judge_minutes.")
     try:
-        t = tstore.get_tournament(db, tournament_id)
-        r = tstore.get_round(db, t["id"], number)
-        detail = tstore.table_detail(db, t["id"], number, table_no)
-    except tstore.TournamentError as exc:
+        t = tbase.get_tournament(db, tournament_id)
+        r = tbase.get_round(db, t["id"], number)
+        detail = table_store.table_detail(db, t["id"], number, table_no)
+    except tbase.TournamentError as exc:
         return _refused(exc.status, exc.field, exc.message)
     if r["status"] != "open":
         return _refused(409, None, f"Round {r['number']} is closed: its tables' time can no longer change.")

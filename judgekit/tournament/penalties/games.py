@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from judgekit.tournament import store as tstore
+from judgekit.tournament.store import adjusted
 
 MIN_MOVE_REASON = 5  # characters: why an SA moves to another game
 
@@ -27,7 +27,7 @@ def applies_to(db, tournament_id: int, recs: Iterable[dict], effect_of: EffectOf
     """record id -> the game each Standings Adjustment among `recs` (replayed records)
     applies to (`adjustments.Target`); other penalties are left out."""
     sas = adjustments_among(recs, effect_of)
-    return tstore.resolve_records(db, tournament_id, sas) if sas else {}
+    return adjusted.resolve_records(db, tournament_id, sas) if sas else {}
 
 
 def issue_notes(rec: dict, applies: dict | None, disqualified: set) -> list[str]:
@@ -59,12 +59,12 @@ def move_problem(db, tournament_id: int, target: dict, move: dict,
                                   "applies to no game.")
     if len(move.get("reason") or "") < MIN_MOVE_REASON:
         return (400, "reason", "Write why the adjustment moves to another game (a few words at least).")
-    games = tstore.player_games(db, tournament_id, [target["player"]]).get(target["player"], {})
+    games = adjusted.player_games(db, tournament_id, [target["player"]]).get(target["player"], {})
     listing = ", ".join(f"round {r} table {tb}" for r, tb in sorted(games.items())) or "none"
     if games.get(move["round"]) != move["table"]:
         return (409, "table", f"{target.get('player_name')} did not play round {move['round']}, table "
                               f"{move['table']}: their games are {listing}.")
-    now_at = tstore.resolve_records(db, tournament_id, [target])[target["id"]]
+    now_at = adjusted.resolve_records(db, tournament_id, [target])[target["id"]]
     if (now_at.round, now_at.table) == (move["round"], move["table"]):
         return (409, "table", f"Record {target['id']} already applies to round {move['round']}, "
                               f"table {move['table']}.")

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judgekit.tournament.penalties.deviation import description_required, deviates
+
 KINDS = ("issue", "amend", "lift", "approve", "move")
 
 RECORD_FIELDS = (
@@ -184,9 +186,7 @@ def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
     lightest head-judge level or heavier: the guide says to add them); `proposal`: the
     `Proposal` the form showed (else the record's `proposed` text) — a penalty that
     differs from it needs a `reason` (and the head judge's approval, see
-    `escalation.needs_head_judge`)."""
-    from judgekit.tournament.penalties.escalation import deviates, description_required
-
+    `deviation.needs_head_judge`)."""
     problems: list[RecordProblem] = []
     kind = kind_of(record)
     if kind not in KINDS:

@@ -29,13 +29,15 @@ from typing import Any
 from judgekit.auth import roles
 from judgekit.db import transaction
 from judgekit.errors import parse_int
-from judgekit.live import journal
-from judgekit.tournament import store as tstore
+from judgekit import outbox
+from judgekit.tournament.store import adjusted, registration
+from judgekit.tournament.store import base as tbase
+from judgekit.tournament.store import tables as table_store
 from judgekit.tournament.penalties.catalog import (Catalog, catalogs_dir, default_catalog,
                                                    load_catalogs)
 from judgekit.tournament.penalties import games
-from judgekit.tournament.penalties.escalation import (Proposal, head_judge_reasons,
-                                                      needs_head_judge, propose)
+from judgekit.tournament.penalties.deviation import Proposal, head_judge_reasons, needs_head_judge
+from judgekit.tournament.penalties.escalation import propose
 from judgekit.tournament.penalties.export import (penalties_csv, penalties_json,
                                                   penalty_report, player_report)
 from judgekit.tournament.penalties.cleaning import MAX_TEXT, RULE_RE, Refused, Stored  # noqa: F401 (interface)
@@ -47,6 +49,7 @@ from judgekit.tournament.penalties.cleaning import text as _text
 from judgekit.tournament.penalties.cleaning import whole as _int
 from judgekit.tournament.penalties.records import (STATUS_LIFTED, check_record,
                                                    for_finding, replay)
+from judgekit.recorder import store as rstore
 
 T_RECORDS = "penalty_records"
 
@@ -85,7 +88,7 @@ def catalog_choices() -> list[dict]:
 
 def catalog_of(db, tournament: dict | int) -> Catalog:
     """The tournament's catalog (its `catalog` column, else the default)."""
-    t = tournament if isinstance(tournament, dict) else tstore.get_tournament(db, tournament)
+    t = tournament if isinstance(tournament, dict) else tbase.get_tournament(db, tournament)
     cats = catalogs()
     chosen = t.get("catalog")
     return cats.get(chosen) if chosen in cats else default_catalog(cats)
@@ -116,7 +119,7 @@ def current(db, tournament_id: int) -> list[dict]:
 def _effects_in_force(db, tournament_id: int, effect: str) -> list[dict]:
     """Approved records in force, of a registered player, whose level has `effect` in its
     catalog (`[[level]] effect` in content/penalties: "vp-1", "remove")."""
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     default = catalog_of(db, t)
     cats = catalogs()
     return [r for r in current(db, t["id"])
@@ -143,7 +146,7 @@ def _effect_of(db, t: dict):
 def applies_to(db, tournament_id: int, recs: list[dict]) -> dict:
     """record id -> the game each Standings Adjustment among `recs` (replayed records)
     applies to (`adjustments.Target`; `games.applies_to`); other penalties are left out."""
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     return games.applies_to(db, t["id"], recs, _effect_of(db, t))
 
 
@@ -155,13 +158,13 @@ def disqualified_players(db, tournament_id: int) -> set[int]:
 
 def report(db, tournament_id: int):
     """The printable per-event report (`export.penalty_report`)."""
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     return penalty_report(records(db, t["id"]), catalog_of(db, t))
 
 
 def player_record(db, tournament_id: int, player_id: int):
     """One player's report (`export.player_report`), or None when they have no record."""
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     return player_report(records(db, t["id"]), player_id, catalog_of(db, t))
 
 
@@ -169,25 +172,25 @@ def sa_places(db, tournament_id: int, recs: list[dict] | None = None) -> dict:
     """record id -> `{"round", "table", "game"}`: the game each Standings Adjustment applies
     to (`applies_to`), with that table's recorder game; an SA that applies to no game yet
     is left out."""
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     found = applies_to(db, t["id"], current(db, t["id"]) if recs is None else recs)
     placed = {rid: x for rid, x in found.items() if x.round is not None}
     if not placed:
         return {}
     games = {(row["round"], row["tbl"]): row["game_id"] for row in db.query(
-        f"select r.number as round, tb.number as tbl, tb.game_id from {tstore.T_TABLES} tb "
-        f"join {tstore.T_ROUNDS} r on r.id = tb.round_id where r.tournament_id = ?", [t["id"]])}
+        f"select r.number as round, tb.number as tbl, tb.game_id from {tbase.T_TABLES} tb "
+        f"join {tbase.T_ROUNDS} r on r.id = tb.round_id where r.tournament_id = ?", [t["id"]])}
     return {rid: {"round": x.round, "table": x.table, "game": games.get((x.round, x.table))}
             for rid, x in placed.items()}
 
 
 def export_csv(db, tournament_id: int, *, bom: bool = False) -> str:
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     return penalties_csv(records(db, t["id"]), catalog_of(db, t), bom=bom, applies=sa_places(db, t["id"]))
 
 
 def export_json(db, tournament_id: int) -> list[dict]:
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     return penalties_json(records(db, t["id"]), catalog_of(db, t), applies=sa_places(db, t["id"]))
 
 
@@ -217,8 +220,8 @@ def _insert(db, rec: dict) -> dict:
 
 
 def _publish(db, tournament_id: int, rec: dict, kind: str) -> None:
-    """Tell the hall (`judgekit.live.journal`, the head judge's stream only) of a stored record."""
-    journal.publish(db, tournament_id, kind, {
+    """Tell the hall (the outbox, `judgekit.outbox`; the head judge's stream only) of a stored record."""
+    outbox.publish(db, tournament_id, kind, {
         "record": rec["id"], "kind": rec.get("kind"), "refers_to": rec.get("refers_to"),
         "player": rec.get("player"), "player_name": rec.get("player_name"),
         "penalty": rec.get("penalty"), "infraction": rec.get("infraction"), "judge": rec.get("judge"),
@@ -227,7 +230,6 @@ def _publish(db, tournament_id: int, rec: dict, kind: str) -> None:
 
 def _game_of(db, tournament_id: int, game_id: int) -> bool:
     """Whether recorder game `game_id` is one of this tournament's tables."""
-    from judgekit.recorder import store as rstore
     game = rstore.get_game(db, game_id)
     return game is not None and game.get("tournament_id") == tournament_id
 
@@ -236,12 +238,12 @@ def _find_player(db, tournament_id: int, pid: int | None, name: str | None, vekn
     """(player row or None, registered?) — by id, else by VEKN number, else by exact name."""
     if pid is not None:
         try:
-            return tstore.get_player(db, tournament_id, pid), True
-        except tstore.TournamentError:
+            return tbase.get_player(db, tournament_id, pid), True
+        except tbase.TournamentError:
             raise _Bad(_refused(404, "player", f"There is no player {pid} in this tournament. "
                                                "Choose a player of the event, or give the name of "
                                                "someone who is not registered."))
-    everyone = tstore.players(db, tournament_id)
+    everyone = tbase.players(db, tournament_id)
     if vekn:
         for p in everyone:
             if p["vekn"] == vekn:
@@ -264,7 +266,7 @@ def penalty_for_finding(db, tournament_id: int, game: Any, event: Any, finding: 
 def propose_for(db, tournament_id: int, player_id: int | None, infraction: str,
                 variant: str | None = None) -> Proposal:
     """The proposal the form shows for `player_id` (None: an unregistered player: no history)."""
-    t = tstore.get_tournament(db, tournament_id)
+    t = tbase.get_tournament(db, tournament_id)
     earlier = records(db, t["id"]) if player_id is not None else []
     return propose(catalog_of(db, t), infraction, earlier, variant,
                    player=player_id if player_id is not None else -1, tournament=t["id"])
@@ -280,8 +282,8 @@ def issue(db, tournament_id: Any, data: dict, *, judge: str, role: str) -> Store
     if not isinstance(data, dict):
         return _refused(400, None, "Send the penalty as an object with its fields.")
     try:
-        t = tstore.get_tournament(db, tournament_id)
-    except tstore.TournamentError as exc:
+        t = tbase.get_tournament(db, tournament_id)
+    except tbase.TournamentError as exc:
         return _refused(exc.status, None, exc.message)
     try:
         return _issue(db, t, data, judge, role)
@@ -296,8 +298,8 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
     vekn = None
     if data.get("vekn") not in (None, ""):
         try:
-            vekn = tstore.clean_vekn(data.get("vekn"))
-        except tstore.TournamentError as exc:
+            vekn = registration.clean_vekn(data.get("vekn"))
+        except tbase.TournamentError as exc:
             return _refused(400, "vekn", exc.message)
     client_id = _text(data, "client_id")
     wants_approval = _flag(data.get("approve"))
@@ -342,8 +344,8 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
             return _refused(404, "game", f"There is no game {rec['game']} in this tournament.")
         if rec["game"] is None and rec["round"] and rec["table"]:
             try:
-                rec["game"] = tstore.table_detail(db, t["id"], rec["round"], rec["table"])["game_id"]
-            except tstore.TournamentError:
+                rec["game"] = table_store.table_detail(db, t["id"], rec["round"], rec["table"])["game_id"]
+            except tbase.TournamentError:
                 return _refused(404, "table", f"There is no table {rec['table']} in round {rec['round']}.")
         existing = records(db, t["id"])
         same = for_finding(existing, rec["game"], rec["event"], rec["finding"])
@@ -371,9 +373,9 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
         if not registered:
             try:
                 # not checked in: whether they play is the organizer's call, not the judge's
-                added = tstore.add_player(db, t["id"], {"name": rec["player_name"], "vekn": rec["vekn"],
+                added = registration.add_player(db, t["id"], {"name": rec["player_name"], "vekn": rec["vekn"],
                                                         "checked_in": False}, added_by="penalty")
-            except tstore.TournamentError:
+            except tbase.TournamentError:
                 added = None  # e.g. the final has begun: the record keeps the name only
             if added is not None:
                 rec.update(player=added["id"], player_name=added["name"], vekn=added["vekn"])
@@ -383,7 +385,7 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
             rec["approved_by"] = judge
             rec["approval_reason"] = _text(data, "approval_reason") or rec["reason"] or \
                 f"issued by the {roles.label(role)}"
-        rec["phase"] = tstore.sa_phase(db, t["id"], rec["player"]) if rec["player"] is not None else None
+        rec["phase"] = adjusted.sa_phase(db, t["id"], rec["player"]) if rec["player"] is not None else None
         rec["time"] = now()
         stored = _insert(db, rec)
         _publish(db, t["id"], stored, "penalty.pending" if hj and not stored["approved_by"] else
@@ -401,8 +403,8 @@ def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *,
     if not roles.allows(role, action):
         return _refused(403, None, f"Only the head judge or the organizer may {kind} a penalty.")
     try:
-        t = tstore.get_tournament(db, tournament_id)
-    except tstore.TournamentError as exc:
+        t = tbase.get_tournament(db, tournament_id)
+    except tbase.TournamentError as exc:
         return _refused(exc.status, None, exc.message)
     try:
         ref = _int({"refers_to": refers_to}, "refers_to", 1)
@@ -468,7 +470,7 @@ def _applies(db, t: dict, record_id: int) -> dict | None:
     rec = next((r for r in current(db, t["id"]) if r["id"] == record_id), None)
     if rec is None or _effect_of(db, t)(rec) != "vp-1":
         return None
-    return tstore.resolve_records(db, t["id"], [rec])[record_id].to_dict()
+    return adjusted.resolve_records(db, t["id"], [rec])[record_id].to_dict()
 
 
 def move(db, tournament_id: Any, refers_to: Any, data: dict | None = None, *, judge: str,
@@ -516,3 +518,9 @@ def head_judge_seen(db, tournament_id: int) -> str | None:
     row = db.execute(f"select judge from {T_RECORDS} where tournament_id = ? and judge_role = 'head_judge' "
                      "and judge is not null and judge != '' order by id desc limit 1", [tournament_id]).fetchone()
     return row[0] if row else None
+
+
+# the tournament store asks the standings' and the seating's questions through these hooks
+tbase.register_penalties(tbase.PenaltyHooks(standing_adjustments=standing_adjustments,
+                                            disqualified_players=disqualified_players,
+                                            catalog_ids=catalog_ids))

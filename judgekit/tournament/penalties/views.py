@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from typing import Any, Callable
 
 from flask import (Blueprint, flash, g, jsonify, redirect, render_template, request,
                    url_for)
@@ -23,13 +24,26 @@ from judgekit.auth.views import require_role, requires, safe_next
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import extensions
 from judgekit.tournament.penalties import store as pstore
-from judgekit.tournament.penalties.escalation import (description_required, head_judge_reasons,
-                                                      needs_head_judge)
+from judgekit.tournament.penalties.deviation import (description_required, head_judge_reasons,
+                                                    needs_head_judge)
 from judgekit.tournament.penalties.export import CSV_COLUMNS
 from judgekit.errors import parse_int
 from judgekit.views import ApiError, csv_or_json, get_db, json_body
+from judgekit.recorder import store as rstore
+from judgekit.recorder.findings import cite_rule
+from judgekit.recorder import views as recorder_views
 
 bp = Blueprint("penalties", __name__)
+
+#: Other areas' sections of the printed penalty report: `section(db, tournament_id) -> dict`
+#: of template values. The hall adds its judge calls (`judgekit.live.views`, when its
+#: blueprint is registered), so this area does not import the hall.
+REPORT_SECTIONS: list[Callable[[Any, int], dict]] = []
+
+
+def add_report_section(section: Callable[[Any, int], dict]) -> None:
+    if section not in REPORT_SECTIONS:
+        REPORT_SECTIONS.append(section)
 
 FORM_FIELDS = ("player", "player_name", "vekn", "infraction", "variant", "penalty", "description",
                "rule", "reason", "approval_reason", "round", "table", "game", "event", "client_id",
@@ -39,6 +53,10 @@ FORM_FIELDS = ("player", "player_name", "vekn", "infraction", "variant", "penalt
 @bp.record_once
 def _load_catalogs(state) -> None:
     pstore.catalogs()  # bad catalog content stops the app at start-up, not at the first penalty
+
+
+# the recorder's pages show a tournament table's clock: the tournament works it out
+bp.record_once(lambda state: recorder_views.set_table_clock(extensions.game_table_clock))
 
 
 def _fail(refused: pstore.Refused):
@@ -98,7 +116,6 @@ def _finding(db, game_id: int | None, seq: int | None, code: str | None, *,
     read of the game, so no other event's game, names or findings show through the form."""
     if game_id is None or seq is None:
         return None
-    from judgekit.recorder import store as rstore
     if tournament_id is not None:
         game = rstore.get_game(db, game_id)
         if game is None or game.get("tournament_id") != tournament_id:
@@ -120,8 +137,6 @@ def _finding(db, game_id: int | None, seq: int | None, code: str | None, *,
 def from_finding(game_id: int):
     """One tap from a recorder finding: the penalty form of the game's tournament, pre-filled
     (player of the seat, game, event, suggested infraction, citation)."""
-    from judgekit.recorder import store as rstore
-    from judgekit.recorder.findings import cite_rule
     db = get_db()
     game = rstore.get_game(db, game_id)
     if game is None:
@@ -266,10 +281,12 @@ def report_page(tid):
     t = tstore.get_tournament(db, tid)
     rep = pstore.report(db, t["id"])
     players = [(p, _decorate(db, t, p.records), _decorate(db, t, p.lifted)) for p in rep.players]
-    from judgekit.live import calls as judge_calls   # the hall's calls go in the same report
+    sections: dict[str, Any] = {}
+    for section in REPORT_SECTIONS:   # the hall's judge calls go in the same report
+        sections.update(section(db, t["id"]))
     return render_template("penalties/report.html", t=t, rep=rep, players=players,
                            cat=pstore.catalog_of(db, t), generated=extensions.iso(time.time()),
-                           judge_calls=judge_calls.calls(db, t["id"]))
+                           **sections)
 
 
 def _follow_up_form(tid, rid, fn, done: str):

@@ -19,7 +19,7 @@ from judgekit.tournament import roster as roster_mod
 from judgekit.tournament import store
 from judgekit.tournament.store import TournamentError, player_links
 from judgekit.tournament.store import checkin as checkin_store
-from judgekit.views import ApiError, get_db, json_object
+from judgekit.views import ApiError, error_response, get_db, json_object, venue_url
 
 bp = Blueprint("players", __name__)
 
@@ -38,7 +38,6 @@ def _upload_limit(endpoint, values):
 def too_large(exc):
     """A body over the limit, with a message that says what to do (this blueprint's routes;
     the report's blueprint registers it too)."""
-    from judgekit.views import error_response
     limit = request.max_content_length or current_app.config.get("MAX_CONTENT_LENGTH") or 0
     message = (f"The file or text sent is too large: at most {limit / 2**20:.1f} MB here. A list of players or an "
                "Archon workbook is far smaller: check that you chose the right file.")
@@ -177,7 +176,6 @@ def checkin_panel_state(tid) -> dict:
     state = store.checkin_state(db, tid)
     state["by_phone"] = store.phone_check_ins(db, tid)   # who checked in from where
     if state["open"]:
-        from judgekit.tournament.views import venue_url
         link = venue_url("players.self_check_in", tid=tid, code=state["code"], w=state["window"])
         state["url"], state["why"] = link.get("url"), link.get("why")
     return state

@@ -20,8 +20,7 @@ from judgekit import qr
 from judgekit.auth.views import requires
 from judgekit.tournament import seat_lookup
 from judgekit.tournament import store
-from judgekit.tournament.views import venue_url
-from judgekit.views import get_db
+from judgekit.views import get_db, venue_url
 
 bp = Blueprint("seats", __name__)
 

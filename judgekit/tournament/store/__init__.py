@@ -16,8 +16,9 @@ as a row of kind `recorded`, so the standings read only this table.
 
 Bad input raises `TournamentError(status, message, field)`; nothing is written then.
 
-The store is a package split by concern; this module is its front door, and callers use
-`from judgekit.tournament import store` then `store.<name>`:
+The store is a package split by concern. This module re-exports its parts for callers outside
+the package written before the split; none of its parts imports it, and new code imports
+the part it needs (`from judgekit.tournament.store import tables`). The parts:
 `base` (tables, errors, readers, cleaners, the recorder and penalties neighbours),
 `registration` (tournaments, players), `tables` (table states, results),
 `round_flow` (seating a round, swaps, closing), `ranking` (standings, toss), `finals` (the final and the

@@ -33,6 +33,7 @@ from judgekit.tournament import archon_read
 from judgekit.tournament import final as final_mod
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament.archon import ArchonEvent, ArchonSeat
+from judgekit.tournament.penalties import store as penalties_store
 from judgekit.tournament.scoring import check_table, withdrawals_explaining
 from judgekit.tournament.store import finals, ranking, registration, round_flow
 from judgekit.tournament.store import tables as table_store
@@ -146,12 +147,6 @@ def _is_sa(text: str) -> bool:
     return archon_read.is_adjustment(text)
 
 
-def _penalties():
-    """The penalties area's store (imported on use: it imports the tournament store)."""
-    from judgekit.tournament.penalties import store as penalties_store
-    return penalties_store
-
-
 def _infraction(catalog, text: str):
     """The infraction an SA's explanation names ("Standings Adjustment: Slow Play, …"), or None."""
     for piece in re.split(r"[:;,()\u2014\u2013]| - ", text):
@@ -168,7 +163,7 @@ def _adjustments(db, tid: int, event: ArchonEvent) -> dict[str, list]:
     """round label -> [(adjustment, infraction id)]; an SA naming no infraction is refused."""
     if not event.adjustments:
         return {}
-    pen = _penalties()
+    pen = penalties_store
     catalog = pen.catalog_of(db, get_tournament(db, tid))
     out: dict[str, list] = {}
     for a in event.adjustments:
@@ -183,7 +178,7 @@ def _adjustments(db, tid: int, event: ArchonEvent) -> dict[str, list]:
 
 def _give_adjustments(db, tid: int, sas: list, pid: dict[int, int], notes: list[str]) -> None:
     """Issue the round's SAs while its game is being played (so each applies to it)."""
-    pen = _penalties()
+    pen = penalties_store
     for a, inf in sas:
         for _ in range(max(1, int(round(-a.vp)))):
             where = f"Override sheet, round {a.round} table {a.table}"

@@ -1,6 +1,7 @@
 """The tournament store's common ground: table names, the error type, the readers every
 write builds on, the input cleaners, and the two neighbours the store talks to (the
-recorder, whose games are the tables; the penalties area, which adjusts standings).
+recorder, whose games are the tables, below it; the penalties area, which adjusts standings:
+above it, asked through the hooks it registers, `PenaltyHooks`).
 
 Pure domain code: no Flask. Bad input raises `TournamentError(status, message, field)`.
 """
@@ -10,14 +11,15 @@ import json
 import secrets
 import sqlite3
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from judgekit.db import first_row
 from judgekit.errors import MAX_INT, AppError, parse_int
 from judgekit.inputs import visible_text
 from judgekit.recorder import store as recorder_store
-from judgekit.recorder.clock import MIN_ROUND_MIN
+from judgekit.game.clock import MIN_ROUND_MIN
 from judgekit.tournament import players as players_mod
 from judgekit.tournament import rating as rating_mod
 
@@ -79,20 +81,42 @@ def game_outcome(db, game_id: int | None) -> dict | None:
         return None
 
 
-def _penalties():
-    """The penalties area's store (imported on use: it imports this module)."""
-    from judgekit.tournament.penalties import store as penalties_store
-    return penalties_store
+@dataclass(frozen=True)
+class PenaltyHooks:
+    """What the store asks of the penalties area, which sits above it (it reads and writes
+    tournaments through this package) and registers these at import
+    (`judgekit.tournament.penalties.store`): the approved VP penalties in force, the
+    disqualified players, and the catalog ids a tournament may choose."""
+    standing_adjustments: Callable[[Any, int], Iterable[dict]]
+    disqualified_players: Callable[[Any, int], Iterable[int]]
+    catalog_ids: Callable[[], list[str]]
+
+
+_penalty_hooks: PenaltyHooks | None = None
+
+
+def register_penalties(hooks: PenaltyHooks) -> None:
+    """The penalties area tells the store how to ask it (called once, at its import)."""
+    global _penalty_hooks
+    _penalty_hooks = hooks
+
+
+def penalties() -> PenaltyHooks:
+    """The registered hooks; the penalties area is part of every app, so none is a mistake of
+    the caller (import `judgekit.tournament.penalties.store`), not "no penalties"."""
+    if _penalty_hooks is None:
+        raise RuntimeError("the penalties area is not registered: import judgekit.tournament.penalties.store")
+    return _penalty_hooks
 
 
 def standing_adjustments(db, tournament_id: int) -> list[dict]:
     """Approved VP penalties in force: `[{"player_id": id, "vp": -1, "record": id}, ...]`."""
-    return list(_penalties().standing_adjustments(db, tournament_id))
+    return list(penalties().standing_adjustments(db, tournament_id))
 
 
 def disqualified_players(db, tournament_id: int) -> set[int]:
     """Ids of players an approved penalty in force removed from the event."""
-    return set(_penalties().disqualified_players(db, tournament_id))
+    return set(penalties().disqualified_players(db, tournament_id))
 
 
 def _row(db, table: str, where: str, params: Sequence[Any]) -> dict | None:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from judgekit.db import transaction
-from judgekit.recorder.clock import DEFAULT_LIMIT_MIN
+from judgekit.game.clock import DEFAULT_LIMIT_MIN
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import players as players_mod
 from judgekit.tournament.store import base
@@ -138,7 +138,7 @@ def _clean_catalog(value: Any) -> str | None:
     penalties area knows."""
     if value in (None, ""):
         return None
-    known = base._penalties().catalog_ids()
+    known = base.penalties().catalog_ids()
     if not isinstance(value, str) or value not in known:
         raise TournamentError(400, f"catalog must be one of {', '.join(known) or 'the default'}", "catalog")
     return value

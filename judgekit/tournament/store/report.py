@@ -11,6 +11,8 @@ from judgekit import timetext
 from judgekit.tournament import archon as archon_mod
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import vekn as vekn_mod
+from judgekit.tournament.penalties import store as penalties_store
+from judgekit.tournament.penalties.records import in_force
 from judgekit.tournament.store import adjusted, finals
 from judgekit.tournament.store import tables as table_store
 from judgekit.tournament.store.base import get_tournament, players, rounds
@@ -144,14 +146,11 @@ def _seat(s: dict, number: dict, tb: dict) -> archon_mod.ArchonSeat:
 
 def _penalty_records(db, tournament_id: int) -> list[dict]:
     """The penalties area's records in force (replayed), to name an SA's infraction."""
-    from judgekit.tournament.penalties import store as penalties_store
     return penalties_store.current(db, tournament_id)
 
 
 def _warnings(db, tournament_id: int) -> int:
     """Warnings in force (Tournament Info!B14), from the penalties area's records."""
-    from judgekit.tournament.penalties import store as penalties_store
-    from judgekit.tournament.penalties.records import in_force
     return sum(1 for rec in in_force(penalties_store.records(db, tournament_id))
                if str(rec.get("penalty") or "").casefold() == "warning")
 

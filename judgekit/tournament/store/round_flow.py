@@ -5,10 +5,10 @@ import json
 from typing import Any
 
 from judgekit.db import transaction
-from judgekit.live import journal
+from judgekit import outbox
 from judgekit.timetext import to_epoch
 from judgekit.tournament import seating as seating_mod
-from judgekit.tournament.scoring import TABLE_SIZES
+from judgekit.game.scoring import TABLE_SIZES
 from judgekit.tournament.store import base
 from judgekit.tournament.store import tables as table_store
 from judgekit.tournament.store.base import (
@@ -129,13 +129,13 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
 
 
 def publish_round_started(db, tournament_id: int, round_id: int) -> None:
-    """Tell the hall (`judgekit.live.journal`) that a round opened: its clock and tables."""
+    """Tell the hall (the outbox, `judgekit.outbox`) that a round opened: its clock and tables."""
     r = db[T_ROUNDS].get(round_id)
     started = to_epoch(r["started_at"])
     limit = r["time_limit_min"]
     numbers = [row[0] for row in db.execute(f"select number from {T_TABLES} where round_id = ? order by number",
                                             [round_id]).fetchall()]
-    journal.publish(db, tournament_id, "round.started", {
+    outbox.publish(db, tournament_id, "round.started", {
         "round": r["number"], "kind": r["kind"], "started_at": started, "limit_min": limit,
         "ends_at": started + limit * 60 if started is not None and limit else None, "tables": numbers})
 
@@ -243,5 +243,5 @@ def close_round(db, tournament_id: Any, number: Any) -> dict:
                                       "withdrawn": json.dumps(st["withdrawn"]), "by": "recorder",
                                       "created_at": now()})
         db[T_ROUNDS].update(detail["id"], {"status": "closed", "closed_at": now()})
-        journal.publish(db, t["id"], "round.closed", {"round": detail["number"], "kind": detail["kind"]})
+        outbox.publish(db, t["id"], "round.closed", {"round": detail["number"], "kind": detail["kind"]})
     return table_store.round_detail(db, t["id"], number)

@@ -6,12 +6,11 @@ import json
 from typing import Any, Iterable
 
 from judgekit.db import transaction
-from judgekit.live import journal
+from judgekit import outbox
+from judgekit.game.outcome import VpResult, derive_vp
+from judgekit.game.scoring import TABLE_SIZES
 from judgekit.tournament.scoring import (
-    TABLE_SIZES,
-    VpResult,
     check_table,
-    derive_vp,
     differences,
     parse_vp,
     score_table,
@@ -274,9 +273,9 @@ def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list
            "created_at": now(), "client_id": client_id,
            "based_on": None if based_on is result_guard.NOT_GIVEN else based_on}
     rid = db[T_RESULTS].insert(row).last_pk
-    # the hall hears of it in the same transaction (judgekit.live.journal)
+    # the hall hears of it in the same transaction (the outbox, `judgekit.outbox`)
     state = table_status(table["size"], _result_row(dict(row, id=rid)), None)["state"]
-    journal.publish(db, table["round"]["tournament_id"], "table.result", {
+    outbox.publish(db, table["round"]["tournament_id"], "table.result", {
         "round": table["round"]["number"], "table": table["number"], "state": state,
         "source": kind, "by": by, "result": rid})
 

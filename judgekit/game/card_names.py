@@ -1,6 +1,6 @@
-"""How the recorder compares card names: folding (case, accents, punctuation, ™), the
+"""How card names are compared: folding (case, accents, punctuation, ™), the
 look-up key of a name, and the version a query names ("Theo Bell (G2 ADV)"). Pure
-Python; `judgekit.recorder.cards` builds its index on these.
+Python; `judgekit.game.cards` builds its index on these.
 """
 from __future__ import annotations
 
