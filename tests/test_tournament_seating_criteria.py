@@ -13,7 +13,7 @@ from krcg import seating as krcg_seating
 
 from judgekit.tournament import store
 from judgekit.tournament.seating import History, seat_round, table_sizes
-from judgekit.tournament.seating_criteria import CODES, measure
+from judgekit.tournament.seating_criteria import CODES, WEIGHTS, measure
 from judgekit.tournament.seating_search import Search
 
 
@@ -201,5 +201,6 @@ def test_round_page_and_export_show_the_criteria(app, client, signed_in):
 
 
 def test_our_codes_are_krcgs_in_its_order():
-    """CODES (read without importing krcg) are krcg's criteria, in its order."""
+    """CODES and WEIGHTS (read without importing krcg) are krcg's criteria, in its order."""
     assert CODES == tuple(code for code, _label, _weight in krcg_seating.RULES)
+    assert WEIGHTS == tuple(weight for _code, _label, weight in krcg_seating.RULES)

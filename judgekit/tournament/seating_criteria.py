@@ -32,6 +32,10 @@ ASKS = {
 }
 #: The codes, R1 first: the VEKN's order of priority (krcg's, `rules()`; a test checks it).
 CODES = tuple(ASKS)
+#: Each criterion's weight, R1 first: each outweighs every later one together (krcg's,
+#: `rules()`; a test checks they are the same). Written here so that the seating search
+#: needs no krcg (nor numpy under it) when the app starts.
+WEIGHTS = (10**10, 10**9, 10**8, 10**6, 10**5, 10**4, 10**3, 10**2, 1)
 #: The criteria given as a spread (a standard deviation), not a count.
 SPREADS = ("R3", "R8")
 

@@ -8,7 +8,7 @@ The criteria (Archon's, as `krcg.seating.Score` measures them; docs/tournament.m
     R4 no pair at one table more than once     R9 no pair in the same position group twice
     R5 nobody in the fifth seat twice
 
-Their weights are krcg's (`WEIGHTS`, read from `krcg.seating.RULES`): each outweighs every
+Their weights are krcg's (`seating_criteria.WEIGHTS`, checked against `krcg.seating.RULES`): each outweighs every
 lower one, so minimising the weighted total honours them in order of priority. The search
 minimises the total that krcg's `Score` gives the earlier rounds plus this one, with R2
 counted over the rounds the event plans (a pair is "at one table in every round" only once
@@ -33,13 +33,11 @@ import random
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-from judgekit.tournament.seating_criteria import rules
-from judgekit.tournament.seating_criteria import measure
+from judgekit.tournament.seating_criteria import WEIGHTS, measure
 
 Player = Hashable
 
-#: The nine criteria's weights, R1 first (krcg's; one source of truth: `krcg.seating.RULES`).
-WEIGHTS: tuple[int, ...] = tuple(w for _code, _label, w in rules())
+#: The nine criteria's weights, R1 first (krcg's: `seating_criteria.WEIGHTS`).
 W1, W2, W3, W4, W5, W6, W7, W8, W9 = WEIGHTS
 
 # relative positions, from one player's point of view (krcg's order)
