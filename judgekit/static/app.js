@@ -1,6 +1,5 @@
 // judgekit: small shared behaviour. No framework, no build step.
 (function () {
-  "use strict";
   // "/" focuses the search box (unless typing in a field already).
   document.addEventListener("keydown", function (ev) {
     if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey) return;

@@ -4,11 +4,11 @@
 // reads the id from the address and shows what templates/cards/card.html shows (name,
 // facts, text, every ruling with its sources, the card's groups, other versions), with
 // the same markup rules as judgekit/cards/markup.py.
+import { site } from "./site.js";
+
 (function () {
-  "use strict";
   var root = document.querySelector("[data-card-shell]");
   if (!root) return;
-  var site = window.JUDGEKIT_SITE;
   function u(path) { return site && site.url ? site.url(path) : path; }
   var status = root.querySelector("[data-shell-status]");
   var title = root.querySelector("[data-shell-title]");

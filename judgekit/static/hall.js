@@ -1,13 +1,14 @@
 /* The room display (/tournaments/<id>/room, a projector) and the judges' floor view
    (/tournaments/<id>/floor, a phone): the hall's state (GET …/hall), then the stream's
    messages applied to it. The countdowns run from this device's clock, set to the
-   server's (JKLive: hello and pings), so they keep counting when the network drops; the
+   server's (live.js: hello and pings), so they keep counting when the network drops; the
    state is read again when the stream says so (a new round, a restart, too much missed).
    Plain JS, no build step. */
+import { live as JKLive } from "./live.js";
+
 (function () {
-  "use strict";
   var root = document.querySelector("[data-hall-page]");
-  if (!root || !window.JKLive) return;
+  if (!root) return;
   var page = root.getAttribute("data-hall-page");   // "room" or "floor"
   var hallUrl = root.getAttribute("data-hall");
   var hall = null, stream = null, loading = null;

@@ -6,17 +6,17 @@
 // The postings and each entry's stems (for phrases) come from the server; an entry's text is
 // read from its text file (CHUNK entries a file) and tokenized only when a snippet needs it.
 // static/offline-search.js merges the parts and answers the search box.
-// window.judgekitOfflineIndex = {Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP,
-// withinOneEdit, closeness, fold}.
-(function () {
-  "use strict";
+// Exports Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP, withinOneEdit, closeness, fold,
+// porter2 (pure: no page, no network; tests/js/ runs it in Node).
+import porter2 from "./porter2.js";
+
+const X = (function () {
   var WORD = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
   var SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
   var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
   var ALPHA = /^\p{L}+$/u;
   var SEP = "\u0001";   // joins stem sequences into map keys
   var DIGITS = /^[0-9]{1,6}$/;
-  var porter2 = window.judgekitPorter2;
 
   // --- words ------------------------------------------------------------------------------
   // accents folded as the server's analyzer folds them: its own table (whoosh's accent_map,
@@ -817,7 +817,10 @@
     return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1], coverage: hit.coverage };
   };
 
-  window.judgekitOfflineIndex = { Tables: Tables, OfflineIndex: OfflineIndex, checkQuery: checkQuery,
+  return { Tables: Tables, OfflineIndex: OfflineIndex, checkQuery: checkQuery,
                                   SECTION_QUERY: SECTION_QUERY, SEP: SEP, withinOneEdit: withinOneEdit,
                                   closeness: closeness, fold: fold, porter2: porter2 };
 })();
+
+export const { Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP, withinOneEdit, closeness, fold } = X;
+export { porter2 };

@@ -12,7 +12,7 @@
 // entries after it are sent. Only what says "try later" stops the queue: no connection,
 // 401/403 (sign in again), 429, 502/503/504 (the server or its proxy is not there).
 //
-// window.judgekitOutbox(api, hooks) -> outbox, with hooks from recorder.js/recorder-sync.js:
+// outbox(api, hooks) (this module's export) -> outbox, with hooks from recorder.js/recorder-sync.js:
 //   request(method, url, body) -> Promise<{ok, status, data}> (rejects when unreachable)
 //   apply(answer)         put the answer to a POST into the page's view (its lines, state)
 //   load() -> Promise     (without apply) reload the game and render it
@@ -27,10 +27,11 @@
 //                         sent again (optional: without it there is no Fix button)
 //   seats                  the seat names
 //   rerender()            render the log again (the outbox then decorates it)
+//   net                   static/offline.js's `net` (optional): whether the server answers
 // outbox.send(events) / outbox.sendLine(line, tapped) -> Promise<true | false | "queued">:
 //   true: stored on the server; false: refused (the page shows why); "queued": kept here.
-(function () {
-  "use strict";
+// No page needed: without IndexedDB (Node, tests/js/) the entries live in memory.
+export const outbox = (function () {
   var DB_NAME = "judgekit-offline", STORE = "outbox", RETRY_MS = 8000;
   var MAX_FAILURES = 3;   // a 500 this many times on one entry: refused, the rest go on
 
@@ -73,7 +74,7 @@
   function openStore() {
     if (storePromise) return storePromise;
     storePromise = new Promise(function (ok) {
-      if (!window.indexedDB) { ok(new MemoryStore()); return; }
+      if (!globalThis.indexedDB) { ok(new MemoryStore()); return; }
       var req;
       try { req = indexedDB.open(DB_NAME, 1); } catch (e) { ok(new MemoryStore()); return; }
       req.onupgradeneeded = function () {
@@ -88,8 +89,9 @@
     return storePromise;
   }
 
-  function online() {
-    return navigator.onLine && (!window.judgekitNet || window.judgekitNet.isOnline());
+  function online(net) {
+    var up = typeof navigator === "undefined" || navigator.onLine !== false;
+    return up && (!net || net.isOnline());
   }
 
   function uid() {
@@ -97,7 +99,7 @@
   }
 
   // --- the outbox of one game -----------------------------------------------------------
-  window.judgekitOutbox = function (api, hooks) {
+  return function (api, hooks) {
     var pending = [];            // this game's items, oldest first (a copy of the store)
     var flushing = null, timer = null, fresh = {};
 
@@ -128,7 +130,7 @@
       item.uid = uid();
       var first = !pending.some(function (i) { return i.state === "pending"; });
       return openStore().then(function (s) { return s.add(item); }).then(function (stored) {
-        if (first && online()) fresh[stored.id] = true;   // tried at once: a refusal is shown, not kept
+        if (first && online(hooks.net)) fresh[stored.id] = true;   // tried at once: a refusal is shown, not kept
         return refreshList();
       }).then(function () { changed(); return item; });
     }
@@ -344,9 +346,11 @@
 
     function start() {
       refreshList().then(function () { changed(); if (pending.length) flush(); });
-      window.addEventListener("online", function () { flush(); });
-      window.addEventListener("focus", function () { if (pending.length) flush(); });
-      if (window.judgekitNet) window.judgekitNet.onChange(function (up) { if (up) flush(); });
+      if (globalThis.addEventListener) {
+        addEventListener("online", function () { flush(); });
+        addEventListener("focus", function () { if (pending.length) flush(); });
+      }
+      if (hooks.net) hooks.net.onChange(function (up) { if (up) flush(); });
     }
 
     return {

@@ -2,14 +2,14 @@
 // whether the server can be reached right now, which edition of the rules this page holds,
 // and whether a copy for offline use is saved on this device.
 //
-// Other scripts use `window.judgekitNet`:
+// Other modules import `net` from here:
 //   isOnline() -> bool      last known reachability of the server
 //   check() -> Promise<bool> ask the server now (GET /offline/ping, never cached)
 //   onChange(fn)             fn(online) whenever reachability changes
-(function () {
-  "use strict";
+import { site } from "./site.js";
+
+export const net = (function () {
   // in a published copy (static/site.js) every address lives under its base path
-  var site = window.JUDGEKIT_SITE;
   function u(path) { return site && site.url ? site.url(path) : path; }
   var PREFIX = "judgekit-", RUNTIME = "judgekit-runtime", DONE = u("/offline/__saved").replace(/\/$/, "");
   var PING_EVERY = 20000, PING_TIMEOUT = 4000;
@@ -101,7 +101,7 @@
     });
   }
 
-  window.judgekitNet = {
+  var net = {
     isOnline: function () { return state.online; },
     check: check,
     onChange: function (fn) { listeners.push(fn); }
@@ -128,4 +128,5 @@
   render();
   checkSaved();
   check();
+  return net;
 })();

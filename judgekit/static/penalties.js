@@ -1,6 +1,5 @@
 /* Penalty form, extension form, local times. Plain JS, no build step; the pages work without it. */
 (function () {
-  "use strict";
 
   function $(id) { return document.getElementById(id); }
   function pad(n) { return String(n).padStart(2, "0"); }

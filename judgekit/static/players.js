@@ -3,7 +3,6 @@
 // stays). Without this script the page still works: the forms post and the list shows a
 // "show all" link.
 (function () {
-  "use strict";
   // after each registration the name field has the focus again (autofocus; this for the
   // browsers that skip it, e.g. after a back/forward navigation)
   var first = document.querySelector("#register input[autofocus]");

@@ -8,18 +8,18 @@
    seat the step is for (or the seat tapped in the table drawing); after it records, the
    page goes back to the table and the status line.
 
-   The forms are built with recorder-form.js (judgekitForm); the chips and suggestions are
+   The forms are built with recorder-form.js (`form`); the chips and suggestions are
    recorder-fields.js's.
 
-   window.judgekitEntry(ctx) -> {renderDeck(state), ask(title, base, names, done, setup),
+   entry(ctx) (exported) -> {renderDeck(state), ask(title, base, names, done, setup),
      actionForm, cardForm, reactionForm, redirectForm, voteForm, amend(line), close(), isOpen()}
-   ctx: {root, seats, fields (judgekitFields), vocabulary, view() (the game as loaded),
+   ctx: {root, seats, fields (recorder-fields.js `fields`), vocabulary, view() (the game as loaded),
      send(events) -> Promise<true|false|"queued">, say(msg, isError), once(key, fn),
      chosen() (the tapped seat or null), forChosen(step), practice (bool)} */
-(function () {
-  "use strict";
+import { form as makeForm } from "./recorder-form.js";
 
-  window.judgekitEntry = function (ctx) {
+export const entry = (function () {
+  return function (ctx) {
     var F = ctx.fields, el = F.el, SEATS = ctx.seats;
     var $ = function (id) { return document.getElementById(id); };
     var form = $("rec-ask"), deck = $("rec-next");
@@ -104,7 +104,7 @@
     }
 
     // the forms' builder, on this table
-    var FORM = window.judgekitForm({fields: F, send: ctx.send, once: ctx.once, vocabulary: ctx.vocabulary, table: {
+    var FORM = makeForm({fields: F, send: ctx.send, once: ctx.once, vocabulary: ctx.vocabulary, table: {
       live: live, name: name, minionsAt: minionsAt, minionNames: minionNames, cardsAt: cardsAt, allCards: allCards,
       minionChoices: minionChoices}});
     var open = FORM.open, close = FORM.close, field = FORM.field, words = FORM.words, coerce = FORM.coerce,

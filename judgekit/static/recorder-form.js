@@ -4,10 +4,10 @@
    and the sending of an entry through the page's double-tap guard. Plain JS, no build step;
    recorder-entry.js builds the forms of each declaration with it.
 
-   window.judgekitForm(ctx) -> {open(spec), close(), isOpen(), current(), field(name, value,
+   form(ctx) (exported) -> {open(spec), close(), isOpen(), current(), field(name, value,
      extra), words(name), coerce(field, value), record(key, events, after), backToTable(),
      ACTIONS, WITH_CARD, STRIKES}
-   ctx: {fields (judgekitFields), send(events), once(key, fn), vocabulary (the page's: each
+   ctx: {fields (recorder-fields.js `fields`), send(events), once(key, fn), vocabulary (the page's: each
      type's seat rule and required fields), table: {live(), name(seat), minionsAt(seat),
      minionNames(first), cardsAt(seat), allCards(first)}}
 
@@ -28,9 +28,7 @@
    seats(ctl), inserts(ctl) (words a tap adds to a text), label, step, next (typed next: after
    a chip or suggestion fills the field before it, the focus moves to the first empty field
    that is required or `next`)}. */
-(function () {
-  "use strict";
-
+const made = (function () {
   var ACTIONS = [["bleed", "Bleed"], ["hunt", "Hunt"], ["political", "Political"], ["card", "Action card"],
                  ["equip", "Equip"], ["recruit", "Recruit"], ["employ", "Employ"], ["leave-torpor", "Leave torpor"],
                  ["rescue", "Rescue"], ["diablerie", "Diablerie"], ["anarch", "Anarch"], ["other", "Other"]];
@@ -61,14 +59,13 @@
     var w = String(n).replace(/[_-]+/g, " ");
     return w.charAt(0).toUpperCase() + w.slice(1);
   }
-  window.judgekitWords = words;   // the status line names a refused entry's field with it
   // what a form says next to a field the server requires and the judge left empty
   var MISSING = {action: "Choose what the minion does (Bleed, Hunt, …) before recording.",
     seat: "Choose whose entry this is before recording.", target_seat: "Choose the target's seat before recording.",
     minion: "Name the minion before recording.", card: "Name the card before recording.",
     side: "Choose for, against or abstain before recording."};
 
-  window.judgekitForm = function (ctx) {
+  var form = function (ctx) {
     var F = ctx.fields, el = F.el, T = ctx.table;
     var live = T.live, name = T.name, minionsAt = T.minionsAt, minionNames = T.minionNames,
         cardsAt = T.cardsAt, allCards = T.allCards;
@@ -454,4 +451,9 @@
             record: record, backToTable: backToTable, reveal: reveal, seatOf: seatOf, showRefusal: showRefusal,
             ACTIONS: ACTIONS, WITH_CARD: WITH_CARD, STRIKES: STRIKES};
   };
+  return {form: form, words: words};
 })();
+
+export const form = made.form;
+// a field's name for people; the status line names a refused entry's field with it
+export const words = made.words;

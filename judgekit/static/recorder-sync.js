@@ -14,7 +14,7 @@
    - The view is saved for offline reloads through the service worker (a copy of the whole
      game as GET <api> would answer it), at most every few seconds.
 
-   window.judgekitGame(root, hooks) -> game; hooks from recorder.js:
+   makeGame(root, hooks) (exported) -> game; hooks from recorder.js:
      changed(seqs, answer)  redraw: seqs = the lines that changed (null: all of them, a
                             first load); answer = what came in (a load, a POST answer, a delta)
      say(message, isError)  the status line
@@ -23,9 +23,11 @@
      last_entry, last_seq, etag}), load(), poll(), apply(answer), send(events) ->
      Promise<true | false | "queued">, sendLine(line), undo(), request(method, url, body),
      stamp(events), now() (seconds, server clock), lastActive(), line(seq), outbox (or null),
-     refusal(res), findingsLine(findings), start() -> Promise (the first load is over). */
-(function () {
-  "use strict";
+     refusal(res), findingsLine(findings), start() -> Promise (the first load is over).
+   `text` (exported, pure): wellFormed(text, instead), clean(value), cut(text, max). */
+import { words } from "./recorder-form.js";
+
+const made = (function () {
   var POLL_MS = 5000, SAVE_MS = 3000;
 
   var LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -48,9 +50,9 @@
   // A name cut to `max` characters, never inside one (an emoji is one character, not two
   // halves); half of one already cut is dropped.
   function cut(text, max) { return Array.from(wellFormed(String(text || ""), "").trim()).slice(0, max).join("").trim(); }
-  window.judgekitText = {wellFormed: wellFormed, clean: clean, cut: cut};
+  var text = {wellFormed: wellFormed, clean: clean, cut: cut};
 
-  window.judgekitGame = function (root, hooks) {
+  var makeGame = function (root, hooks) {
     var API = root.dataset.api;
     var SEATS = JSON.parse(root.dataset.seats);
     var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
@@ -252,7 +254,7 @@
       reason = reason.replace(/^event \d+: /, "");
       if (!d.field || d.field === "line") return reason;   // a quick-entry line's refusal names its statement
       if (reason.indexOf(d.field + ": ") === 0) reason = reason.slice(d.field.length + 2);
-      var name = d.field === "seat" ? "Seat" : window.judgekitWords ? window.judgekitWords(d.field) : d.field;
+      var name = d.field === "seat" ? "Seat" : words(d.field);
       reason = reason.replace(/ \(did you mean: [^)]*\)$/, "");
       return "Not recorded — " + name + ": " + reason + (/[.!?]$/.test(reason) ? "" : ".");
     }
@@ -276,4 +278,8 @@
     });
     return game;
   };
+  return {text: text, makeGame: makeGame};
 })();
+
+export const text = made.text;
+export const makeGame = made.makeGame;

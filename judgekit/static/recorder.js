@@ -1,19 +1,24 @@
 /* The table recorder page: the table, the next steps, the forms, quick entry, the log and
    the clock. Plain JS, no build step. What the page knows of the game and how it talks to
    the server (first load, the answers to entries, the polls, the outbox) is in
-   recorder-sync.js (`window.judgekitGame`): this file draws `game.view` whenever it
+   recorder-sync.js (`makeGame`): this file draws `game.view` whenever it
    changes (`changed(seqs)`) and sends entries with `game.send(events)`, which end in the
    same POST /api/games/<id>/events as any API client. */
+import { makeGame, text as texts } from "./recorder-sync.js";
+import { fields } from "./recorder-fields.js";
+import { entry as makeEntry } from "./recorder-entry.js";
+import { outbox } from "./offline-queue.js";
+import { net } from "./offline.js";
+
 (function () {
-  "use strict";
   var root = document.getElementById("rec");
-  if (!root || !window.judgekitGame) return;
+  if (!root) return;
   var SEATS = JSON.parse(root.dataset.seats);
   var CAP = +root.dataset.cap;
   var GUIDANCE = JSON.parse(root.dataset.guidance);
   var chosen = null;   // the seat tapped in the table drawing: the next button acts for it
   var $ = function (id) { return document.getElementById(id); };
-  var game = window.judgekitGame(root, {changed: changed, say: say, refused: function (field, text) {
+  var game = makeGame(root, {changed: changed, say: say, refused: function (field, text) {
     if (entry && entry.isOpen()) entry.showRefusal(field, text);
   }});
   var view = null;     // game.view once loaded
@@ -26,8 +31,8 @@
   var SIGNED_IN = game.signedIn;
   var judge = game.judge;
   // the chips, the suggestions and the forms (recorder-fields.js, recorder-entry.js)
-  var F = window.judgekitFields(game.request);
-  var entry = window.judgekitEntry({root: root, seats: SEATS, fields: F, vocabulary: VOCABULARY,
+  var F = fields(game.request);
+  var entry = makeEntry({root: root, seats: SEATS, fields: F, vocabulary: VOCABULARY,
     view: function () { return view; }, send: send, say: say, once: once, practice: PRACTICE,
     chosen: function () { return chosen; }, forChosen: forChosen});
   function el(tag, attrs, text) {
@@ -215,7 +220,7 @@
     ].filter(Boolean);
     if (!SIGNED_IN) items.push(["Judge: " + judge(), function (btn) {   // signed in: shown at the top
       var name = prompt("Your name as judge (recorded on each entry):", judge());
-      if (name) { localStorage.setItem("judgekit.judge", window.judgekitText.cut(name, 80)); btn.textContent = "Judge: " + judge(); }
+      if (name) { localStorage.setItem("judgekit.judge", texts.cut(name, 80)); btn.textContent = "Judge: " + judge(); }
     }]);
     items.forEach(function (item) {
       var b = el("button", {type: "button"}, item[0]);
@@ -552,11 +557,11 @@
     ask("Fix: " + (e.type || "entry"), base, names, done);
   }
 
-  game.outbox = window.judgekitOutbox ? window.judgekitOutbox(game.api, {
+  game.outbox = outbox(game.api, {
     request: game.request, apply: game.apply, say: say, findingsLine: game.findingsLine,
     lastActive: game.lastActive, refusal: game.refusal, serialize: game.enqueue, stamp: game.stamp,
-    fix: fixQueued, seats: SEATS, rerender: function () { game.outbox.decorate($("rec-log")); }
-  }) : null;
+    fix: fixQueued, seats: SEATS, net: net, rerender: function () { game.outbox.decorate($("rec-log")); }
+  });
   var loadingNote = $("rec-msg").textContent;
   game.start().then(function () {
     // Send and Undo come to life once the game is loaded (the page's markup keeps them

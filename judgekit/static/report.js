@@ -1,6 +1,5 @@
 // The report page: "Copy" puts the VEKN results string on the clipboard.
 (function () {
-  "use strict";
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest && ev.target.closest("[data-copy-text]");
     if (!btn) return;

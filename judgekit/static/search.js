@@ -1,7 +1,9 @@
 // Search as you type on the home page: results update without a page reload.
 // Without JavaScript the form submits to /search and works the same.
+import offlineSearch from "./offline-search.js";
+import { site } from "./site.js";
+
 (function () {
-  "use strict";
   var form = document.querySelector("[data-live-search]");
   if (!form) return;
   var input = form.querySelector("input[name=q]");
@@ -29,7 +31,7 @@
     out.setAttribute("aria-busy", on ? "true" : "false");
   }
 
-  function link(url) { return window.JUDGEKIT_SITE ? window.JUDGEKIT_SITE.url(url) : url; }
+  function link(url) { return site ? site.url(url) : url; }
 
   // what the search says beside its results (judgekit/rules/answer.py): the rules' words for
   // the everyday words typed, as one-tap searches; each numbered sub-question's best answer
@@ -97,7 +99,7 @@
     if (controller) controller.abort();
     controller = new AbortController();
     // a published copy has no server: the search runs on this device (same ranking)
-    var asked = window.JUDGEKIT_SITE ? Promise.reject(new TypeError("no server"))
+    var asked = site ? Promise.reject(new TypeError("no server"))
       : fetch("/api/search?limit=12&q=" + encodeURIComponent(q), { signal: controller.signal });
     asked
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
@@ -111,18 +113,13 @@
       })
       .catch(function (err) {
         if (err.name === "AbortError") return;
-        if (window.judgekitOfflineSearch) {
-          window.judgekitOfflineSearch(q).then(function (data) {
-            if (q !== last) return;   // a newer query was typed meanwhile
-            if (data.error && !data.results.length) {
-              shown = q; stale(false);
-              out.innerHTML = '<p class="flash flash-error">Offline: ' + esc(data.error) + "</p>";
-            } else render(data, q);
-          });
-        } else {
-          shown = q; stale(false);
-          out.innerHTML = '<p class="flash flash-error">The server cannot be reached.</p>';
-        }
+        offlineSearch(q).then(function (data) {
+          if (q !== last) return;   // a newer query was typed meanwhile
+          if (data.error && !data.results.length) {
+            shown = q; stale(false);
+            out.innerHTML = '<p class="flash flash-error">Offline: ' + esc(data.error) + "</p>";
+          } else render(data, q);
+        });
       });
   }
 

@@ -1,7 +1,8 @@
-// The published copy (`judgekit publish DIR`): loaded only by its pages, before the other
-// scripts. window.JUDGEKIT_SITE = {base, built, edition, cards, judgekit} is set by the page.
+// The published copy (`judgekit publish DIR`). Its pages carry the copy's settings as data,
+// <script type="application/json" id="judgekit-site">{base, built, edition, cards, judgekit}</script>;
+// this module exports them as `site` (null on the server's pages).
 //
-// JUDGEKIT_SITE.url(path) maps a server address to the copy's, by the rule of
+// site.url(path) maps a server address to the copy's, by the rule of
 // judgekit/offline/publish.py: under `base`; a page "/rules/x/3.7.2" is the folder
 // ".../rules/x/3.7.2/", a file ("/static/app.css") keeps its name; "/search?q=" is the home
 // page; a trainer answer "/trainer/q/<id>?answer=<c>" is ".../trainer/q/<id>/<c>/".
@@ -9,9 +10,15 @@
 // It also runs the trainer's question sessions without a server: a session is picked here
 // (the sections mixed, the questions last answered wrongly first, then unseen ones), kept in
 // sessionStorage, and walked through the published question and answer pages.
+function readSite() {
+  var el = typeof document !== "undefined" && document.getElementById("judgekit-site");
+  if (!el) return null;
+  try { return JSON.parse(el.textContent); } catch (e) { return null; }
+}
+
+export const site = readSite();
+
 (function () {
-  "use strict";
-  var site = window.JUDGEKIT_SITE;
   if (!site) return;
   var base = site.base || "/";
   var FILE = /\.(?:css|js|mjs|json|png|svg|ico|webmanifest|txt|xml|woff2?|map)$/;

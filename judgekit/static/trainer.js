@@ -1,7 +1,6 @@
 // judgekit announcement trainer: progress in localStorage, answers without a reload,
 // tap-to-say free practice. Every page also works without this file (plain form posts).
 (function () {
-  "use strict";
   var STORE = "judgekit.trainer.v1";
   var MAX_ANSWERS = 500, MAX_KEYS = 200;
 
