@@ -89,9 +89,11 @@ export const outbox = (function () {
     return storePromise;
   }
 
+  function deviceOnline() {   // what the device says of its network (Node: no navigator)
+    return typeof navigator === "undefined" || navigator.onLine !== false;
+  }
   function online(net) {
-    var up = typeof navigator === "undefined" || navigator.onLine !== false;
-    return up && (!net || net.isOnline());
+    return deviceOnline() && (!net || net.isOnline());
   }
 
   function uid() {
@@ -210,7 +212,7 @@ export const outbox = (function () {
       return Promise.all([openStore(), refreshList()]).then(function (both) {
         var store = both[0];
         var queue = pending.filter(function (i) { return i.state === "pending"; });
-        if (!navigator.onLine) { report.offline = true; queue = []; }
+        if (!deviceOnline()) { report.offline = true; queue = []; }
         var i = 0;
         function next() {
           if (i >= queue.length) return Promise.resolve();
@@ -248,7 +250,7 @@ export const outbox = (function () {
       // called while a flush runs: run again after it (it may have missed a newer entry)
       if (flushing) return flushing.then(function () { return flush(); });
       var job = function () {
-        var locks = navigator.locks;   // one tab at a time sends this game's outbox
+        var locks = typeof navigator !== "undefined" && navigator.locks;   // one tab at a time sends this game's outbox
         return locks && locks.request ? locks.request("judgekit-outbox " + api, flushNow) : flushNow();
       };
       flushing = hooks.serialize(job).then(function (report) {
