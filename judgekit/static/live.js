@@ -12,6 +12,7 @@
      then read their state the slow way);
    - the server's clock (`now()`), so a countdown agrees with the server's.
    Pages subscribe with stream.on(function (msg) {...}); msg.kind is the message's kind. */
+import { t } from "./i18n.js";
 export const live = (function () {
   var KINDS = ["round.started", "round.closed", "table.result", "table.finished", "clock.changed",
                "extension.recorded", "call.opened", "call.claimed", "call.reassigned", "call.closed",
@@ -191,8 +192,9 @@ export const live = (function () {
       if (ready) count.textContent = String(open);
       badge.classList.toggle("has-calls", open > 0);
       badge.classList.toggle("has-waiting", waiting > 0);
-      badge.setAttribute("aria-label", open + " open judge call" + (open === 1 ? "" : "s") +
-        (alerts && Object.keys(notes).length ? ", " + Object.keys(notes).length + " notifications" : ""));
+      var noted = alerts ? Object.keys(notes).length : 0;
+      badge.setAttribute("aria-label", t("live.open_calls", {count: open}) +
+        (noted ? ", " + t("live.notifications", {count: noted}) : ""));
     };
     var loadCalls = function () {
       return getJSON(badge.getAttribute("data-calls")).then(function (body) {

@@ -8,6 +8,7 @@
 // static/offline-search.js merges the parts and answers the search box.
 // Exports Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP, withinOneEdit, closeness, fold,
 // porter2 (pure: no page, no network; tests/js/ runs it in Node).
+import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 
 const X = (function () {
@@ -748,9 +749,9 @@ const X = (function () {
 
   function checkQuery(text, params) {
     text = (text || "").trim();
-    if (!text) throw new Error("type something to search for");
+    if (!text) throw new Error(t("search.empty_query"));
     if (text.length > params.max_query) {
-      throw new Error("the query is too long (" + text.length + " characters; at most " + params.max_query + ")");
+      throw new Error(t("search.long_query", {length: text.length, max: params.max_query}));
     }
     return text;
   }

@@ -31,6 +31,7 @@
 // outbox.send(events) / outbox.sendLine(line, tapped) -> Promise<true | false | "queued">:
 //   true: stored on the server; false: refused (the page shows why); "queued": kept here.
 // No page needed: without IndexedDB (Node, tests/js/) the entries live in memory.
+import { t } from "./i18n.js";
 export const outbox = (function () {
   var DB_NAME = "judgekit-offline", STORE = "outbox", RETRY_MS = 8000;
   var MAX_FAILURES = 3;   // a 500 this many times on one entry: refused, the rest go on
@@ -141,13 +142,13 @@ export const outbox = (function () {
       if (hooks.refusal) return hooks.refusal(res);
       var d = res.data || {}, msg = d.message || d.error || ("HTTP " + res.status);
       if (d.message) return msg;
-      if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+      if (d.suggestions && d.suggestions.length) msg += " — " + t("recorder.did_you_mean", {suggestions: d.suggestions.join(", ")});
       return msg;
     }
 
     function findingsText(list) {
       if (hooks.findingsLine) return hooks.findingsLine(list);
-      return list.length ? list.length + " finding" + (list.length > 1 ? "s" : "") + ": " +
+      return list.length ? t("outbox.findings", {count: list.length}) + ": " +
         list.map(function (f) { return f.code; }).join(", ") : "";
     }
 
@@ -181,18 +182,18 @@ export const outbox = (function () {
         }
         if (res.status === 401 || res.status === 403 || res.status === 429 ||
             res.status === 502 || res.status === 503 || res.status === 504) {
-          report.error = res.status >= 500 ? "the server cannot be reached (" + res.status + "); will try again"
-            : describeRefusal(res) + " — the entries are kept on this device";
+          report.error = res.status >= 500 ? t("outbox.unreachable", {status: res.status})
+            : t("outbox.kept_after", {reason: describeRefusal(res)});
           return "stop";
         }
         if (res.status >= 500) {   // the server failed on this entry: again and again, it is refused
           item.failures = (item.failures || 0) + 1;
           if (item.failures < MAX_FAILURES) {
-            report.error = "the server failed (" + res.status + "); will try again";
+            report.error = t("outbox.failed_retry", {status: res.status});
             return store.put(item).then(function () { return "stop"; });
           }
-          report.refusals[item.id] = "the server failed " + item.failures + " times (HTTP " + res.status + ")" +
-            (data.error ? ": " + data.error : "") + " — send it again or discard it";
+          report.refusals[item.id] = t(data.error ? "outbox.failed_times_why" : "outbox.failed_times",
+                                       {count: item.failures, status: res.status, error: data.error});
           delete fresh[item.id];
         } else {
           report.refusals[item.id] = describeRefusal(res);
@@ -233,13 +234,12 @@ export const outbox = (function () {
         var refused = Object.keys(report.refusals).map(function (k) { return report.refusals[k]; });
         var waiting = pending.filter(function (p) { return p.state === "pending"; }).length;
         if (refused.length) hooks.say(refused.join(" · "), true);
-        else if (report.error) hooks.say("Not sent: " + report.error, true);
+        else if (report.error) hooks.say(t("outbox.not_sent", {reason: report.error}), true);
         else if (waiting) {
-          hooks.say(waiting + " entr" + (waiting > 1 ? "ies" : "y") + " kept on this device, not yet sent" +
-            (report.offline ? " (offline). They go out in order when the connection returns." : "."), false);
+          hooks.say(t(report.offline ? "outbox.waiting_offline" : "outbox.waiting", {count: waiting}), false);
         } else if (report.sent) {
           var f = findingsText(report.findings);
-          hooks.say(f || (report.sent > 1 ? "Sent " + report.sent + " entries." : "Recorded."), !!f);
+          hooks.say(f || (report.sent > 1 ? t("outbox.sent_n", {count: report.sent}) : t("recorder.recorded")), !!f);
         }
         changed();
         return report;
@@ -276,7 +276,7 @@ export const outbox = (function () {
         var parts = [e.type];
         if (e.seat) parts.push(hooks.seats[e.seat - 1] + " (" + e.seat + ")");
         ["action", "minion", "card", "amount", "target_seat", "kind", "text", "target"].forEach(function (k) {
-          if (e[k] !== undefined && e[k] !== null && e[k] !== "") parts.push(k === "target_seat" ? "→ seat " + e[k] : String(e[k]));
+          if (e[k] !== undefined && e[k] !== null && e[k] !== "") parts.push(k === "target_seat" ? t("outbox.to_seat", {seat: e[k]}) : String(e[k]));
         });
         return parts.join(" · ");
       }).join("; ");
@@ -294,14 +294,14 @@ export const outbox = (function () {
         head.className = "rec-sum";
         var tag = document.createElement("span");
         tag.className = "queue-state";
-        tag.textContent = item.state === "refused" ? "refused" : "not yet sent";
+        tag.textContent = item.state === "refused" ? t("outbox.refused") : t("outbox.not_yet_sent");
         head.appendChild(tag);
         head.appendChild(document.createTextNode(" " + summary(item)));
         li.appendChild(head);
         var meta = document.createElement("div");
         meta.className = "rec-meta";
         meta.textContent = new Date(item.made_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) +
-          " · kept on this device" + (item.error ? " · " + item.error : "");
+          " · " + t("outbox.kept_here") + (item.error ? " · " + item.error : "");
         li.appendChild(meta);
         if (item.state === "refused") {
           var actions = document.createElement("div");
@@ -313,10 +313,10 @@ export const outbox = (function () {
             actions.appendChild(b);
           };
           if (hooks.fix && (!item.events || item.events.length === 1)) {
-            button("Fix", "queue-fix", function () { hooks.fix(item, function () { discard(item.id); }); });
+            button(t("outbox.fix"), "queue-fix", function () { hooks.fix(item, function () { discard(item.id); }); });
           }
-          button("Send again", "queue-retry", function () { retry(item); });
-          button("Discard", "queue-drop", function () { discard(item.id); });
+          button(t("outbox.send_again"), "queue-retry", function () { retry(item); });
+          button(t("outbox.discard"), "queue-drop", function () { discard(item.id); });
           li.appendChild(actions);
         }
         log.insertBefore(li, log.firstChild);   // newest first, above the stored events
@@ -328,8 +328,7 @@ export const outbox = (function () {
         log.parentNode.insertBefore(banner, log);
       }
       banner.hidden = !waiting;
-      banner.textContent = waiting ? waiting + " entr" + (waiting > 1 ? "ies" : "y") +
-        " not yet sent — kept on this device and sent in order when the connection returns." : "";
+      banner.textContent = waiting ? t("outbox.banner", {count: waiting}) : "";
       var next = document.getElementById("rec-next");
       if (next) next.toggleAttribute("data-stale", waiting > 0);
     }

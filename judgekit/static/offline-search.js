@@ -16,6 +16,7 @@
 // first search; the service worker keeps a copy of every file.
 // The ranking needs no page: `new internals.Search(data, read)` with read(part, n) -> Promise of
 // a text file's JSON is what tests/js/ runs in Node.
+import { t } from "./i18n.js";
 import * as X from "./offline-index.js";
 import { site } from "./site.js";
 
@@ -445,7 +446,7 @@ const offlineSearch = (function () {
 
   var offlineSearch = function (query, limit) {
     function failed(message) { return { query: query, took_ms: 0, results: [], offline: true, error: message }; }
-    function missing(err) { return failed("The search index is not on this device yet (" + err.message + ")."); }
+    function missing(err) { return failed(t("offline_search.no_index", {reason: err.message})); }
     return load().then(function (ix) {
       var started = now(), asked;
       try {

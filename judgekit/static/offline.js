@@ -6,6 +6,7 @@
 //   isOnline() -> bool      last known reachability of the server
 //   check() -> Promise<bool> ask the server now (GET /offline/ping, never cached)
 //   onChange(fn)             fn(online) whenever reachability changes
+import { t } from "./i18n.js";
 import { site } from "./site.js";
 
 export const net = (function () {
@@ -20,10 +21,10 @@ export const net = (function () {
   var canSave = "serviceWorker" in navigator && window.isSecureContext && "caches" in window;
 
   function savedText() {
-    if (!canSave) return "not kept offline";
-    if (state.saved === true) return "saved";
-    if (state.saved === "saving") return "saving…";
-    return "not saved yet";
+    if (!canSave) return t("offline.not_kept");
+    if (state.saved === true) return t("offline.saved");
+    if (state.saved === "saving") return t("offline.saving");
+    return t("offline.not_saved_yet");
   }
 
   function render() {
@@ -34,11 +35,11 @@ export const net = (function () {
       badge.classList.toggle("is-saving", state.saved === "saving");
       var net = badge.querySelector(".net-state");
       var saved = badge.querySelector(".net-saved");
-      if (net) net.textContent = state.online ? "Online" : "Offline";
+      if (net) net.textContent = state.online ? t("offline.online") : t("offline.offline");
       // while the copy is being saved, say so in words: a lone "…" read as cut-off text
-      if (saved) saved.textContent = state.saved === true ? "✓" : (state.saved === "saving" ? "saving offline copy…" : "");
-      var sentence = (state.online ? "Online" : "Offline — using the copy on this device") +
-        ". " + edition + ". Offline copy: " + savedText() + ".";
+      if (saved) saved.textContent = state.saved === true ? "✓" : (state.saved === "saving" ? t("offline.saving_copy") : "");
+      var sentence = t(state.online ? "offline.badge_online" : "offline.badge_offline",
+                       {edition: edition, saved: savedText()});
       badge.setAttribute("title", sentence);
       badge.setAttribute("aria-label", sentence);
     }
@@ -46,11 +47,11 @@ export const net = (function () {
     if (page) {
       var n = page.querySelector("[data-offline-net]");
       var s = page.querySelector("[data-offline-saved]");
-      if (n) n.textContent = state.online ? "online: the server answers" : "offline: the server cannot be reached";
+      if (n) n.textContent = state.online ? t("offline.page_online") : t("offline.page_offline");
       if (s) s.textContent = !canSave
-        ? "not possible on this address (a service worker needs https:// or localhost)"
-        : state.saved === true ? "saved: the rules, search and reference work offline"
-        : state.saved === "saving" ? "saving…" : "not saved yet";
+        ? t("offline.page_cannot_save")
+        : state.saved === true ? t("offline.page_saved")
+        : state.saved === "saving" ? t("offline.saving") : t("offline.not_saved_yet");
       var missed = page.querySelector("[data-offline-missed]");
       if (missed) missed.hidden = location.pathname === u("/offline");
     }

@@ -1,5 +1,6 @@
 // Search as you type on the home page: results update without a page reload.
 // Without JavaScript the form submits to /search and works the same.
+import { t } from "./i18n.js";
 import offlineSearch from "./offline-search.js";
 import { site } from "./site.js";
 
@@ -38,15 +39,15 @@ import { site } from "./site.js";
   function said(data) {
     var html = "";
     if (data.suggestions && data.suggestions.length) {
-      html += '<p class="search-try">In the rules\u2019 words: ' + data.suggestions.map(function (s) {
+      html += '<p class="search-try">' + esc(t("search.rules_words")) + " " + data.suggestions.map(function (s) {
         return '<a href="/search?q=' + encodeURIComponent(s) + '" data-try="' + esc(s) + '">' + esc(s) + "</a>";
       }).join("") + "</p>";
     }
     if (data.parts && data.parts.length) {
-      html += '<section class="search-parts"><h2>Your questions, one by one</h2><ol>' + data.parts.map(function (p) {
+      html += '<section class="search-parts"><h2>' + esc(t("search.one_by_one")) + "</h2><ol>" + data.parts.map(function (p) {
         var best = p.results[0];
         return '<li><span class="part-question">' + esc(p.question) + "</span>" + (best
-          ? '<a href="' + esc(link(best.url)) + '">' + esc(best.title) + "</a>" : "<span>no answer found</span>") + "</li>";
+          ? '<a href="' + esc(link(best.url)) + '">' + esc(best.title) + "</a>" : "<span>" + esc(t("search.no_answer")) + "</span>") + "</li>";
       }).join("") + "</ol></section>";
     }
     return html;
@@ -56,9 +57,8 @@ import { site } from "./site.js";
     shown = q;
     stale(false);
     if (!data.results.length) {
-      out.innerHTML = '<p class="search-meta search-none" role="status">Nothing in the rules or the cards answers \u201c' +
-        esc(data.query) + '\u201d. Say what it is about (a word such as bleed, vote, seating, proxy), or type a ' +
-        "section number such as 3.7.2.</p>" + said(data);
+      out.innerHTML = '<p class="search-meta search-none" role="status">' + esc(t("search.nothing", {query: data.query})) +
+        "</p>" + said(data);
       return;
     }
     var groups = {}, order = [];
@@ -67,10 +67,10 @@ import { site } from "./site.js";
       groups[r.doc].push(r);
     });
     var n = data.results.length;
-    var html = '<p class="search-meta">' + n + (n === 1 ? " result · " : " results · ") + data.took_ms + " ms" +
-      (data.offline ? " · offline" : "") + "</p>";
+    var html = '<p class="search-meta">' + esc(t("search.results", {count: n})) + " · " +
+      esc(t("search.took", {ms: data.took_ms})) + (data.offline ? " · " + esc(t("search.offline")) : "") + "</p>";
     if (data.match === "weak") {
-      html += '<p class="search-weak" role="status">No section matches all of your words \u2014 closest:</p>';
+      html += '<p class="search-weak" role="status">' + esc(t("search.weak")) + "</p>";
     }
     html += said(data);
     order.forEach(function (doc) {
@@ -106,7 +106,7 @@ import { site } from "./site.js";
       .then(function (res) {
         if (!res.ok) {
           shown = q; stale(false);
-          out.innerHTML = '<p class="flash flash-error">' + esc(res.body.error || "Search failed") + "</p>";
+          out.innerHTML = '<p class="flash flash-error">' + esc(res.body.error || t("search.failed")) + "</p>";
           return;
         }
         render(res.body, q);
@@ -117,7 +117,7 @@ import { site } from "./site.js";
           if (q !== last) return;   // a newer query was typed meanwhile
           if (data.error && !data.results.length) {
             shown = q; stale(false);
-            out.innerHTML = '<p class="flash flash-error">Offline: ' + esc(data.error) + "</p>";
+            out.innerHTML = '<p class="flash flash-error">' + esc(t("search.offline_error", {error: data.error})) + "</p>";
           } else render(data, q);
         });
       });

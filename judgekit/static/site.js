@@ -10,6 +10,7 @@
 // It also runs the trainer's question sessions without a server: a session is picked here
 // (the sections mixed, the questions last answered wrongly first, then unseen ones), kept in
 // sessionStorage, and walked through the published question and answer pages.
+import { t } from "./i18n.js";
 function readSite() {
   var el = typeof document !== "undefined" && document.getElementById("judgekit-site");
   if (!el) return null;
@@ -131,11 +132,11 @@ export const site = readSite();
       try { record = JSON.parse(result.getAttribute("data-record")); } catch (e) { record = null; }
       if (record) { s.answers[id] = !!record.ok; write(KEY, sessionStorage, s); }
     }
-    var count = el("p", "tr-count", "Question " + n + " of " + total);
+    var count = el("p", "tr-count", t("site.question_of", {n: n, total: total}));
     var meter = el("div", "tr-meter");
     var done = Object.keys(s.answers).length;
     meter.setAttribute("role", "progressbar");
-    meter.setAttribute("aria-label", "Session progress");
+    meter.setAttribute("aria-label", t("site.session_progress"));
     meter.setAttribute("aria-valuemin", "0"); meter.setAttribute("aria-valuemax", String(total));
     meter.setAttribute("aria-valuenow", String(done));
     var bar = el("span"); bar.style.width = Math.round(done * 100 / total) + "%"; meter.appendChild(bar);
@@ -144,7 +145,7 @@ export const site = readSite();
     var next = document.querySelector(".tr-next");
     if (result && next) {
       next.innerHTML = "";
-      var link = el("a", "button tr-big", n < total ? "Next question" : "See your results");
+      var link = el("a", "button tr-big", n < total ? t("site.next_question") : t("site.see_results"));
       link.href = n < total ? publishedPath("/trainer/q/" + encodeURIComponent(s.ids[n]))
                             : publishedPath("/trainer/session");
       link.setAttribute("data-session-next", "");
@@ -157,7 +158,7 @@ export const site = readSite();
     if (!box) return;
     var s = session();
     var list = box.querySelector("ol"), title = box.querySelector("h1");
-    if (!s) { title.textContent = "No session running"; return; }
+    if (!s) { title.textContent = t("site.no_session"); return; }
     var right = 0;
     s.ids.forEach(function (id, i) {
       var ok = s.answers[id];
@@ -166,7 +167,7 @@ export const site = readSite();
       var mark = el("span", "tr-mark", ok ? "✓" : ok === false ? "✗" : "·");
       mark.setAttribute("aria-hidden", "true");
       li.appendChild(mark);
-      li.appendChild(el("span", "visually-hidden", ok ? "Right:" : ok === false ? "Wrong:" : "Not answered:"));
+      li.appendChild(el("span", "visually-hidden", ok ? t("site.right") : ok === false ? t("site.wrong") : t("site.not_answered")));
       var a = el("a", "", s.titles[i]);
       a.href = publishedPath("/trainer/q/" + encodeURIComponent(id));
       li.appendChild(a);
@@ -174,7 +175,7 @@ export const site = readSite();
       li.appendChild(el("span", "muted tr-small", s.sections[i]));
       list.appendChild(li);
     });
-    title.textContent = right + " of " + s.ids.length + " right";
+    title.textContent = t("site.score", {right: right, total: s.ids.length});
   }
 
   function init() { onQuestion(); onSummary(); }
