@@ -25,15 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "judgekit" / "static"
 
 NODE_SCRIPT = r"""
-const fs = require("fs"), vm = require("vm");
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
 const [, , staticDir, inputPath] = process.argv;
-const ctx = { window: {} };
-vm.createContext(ctx);
-for (const f of ["porter2.js", "offline-index.js"]) vm.runInContext(fs.readFileSync(staticDir + "/" + f, "utf8"), ctx);
+const X = await import(pathToFileURL(staticDir + "/offline-index.js"));   // imports porter2.js
 const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
 // the browser's own reading, with no table of known words: what it does for a word the
 // offline index does not ship
-const P = ctx.window.judgekitOfflineIndex.OfflineIndex.prototype;
+const P = X.OfflineIndex.prototype;
 const self = { words: new Map(), stop: new Set(data.stop), foldTable: data.fold };
 self.stem = P.stem;
 const out = { words: data.words.map((w) => self.stem(w)),
@@ -67,7 +66,7 @@ def test_browser_stems_and_tokenizes_every_word_as_the_server(texts, tmp_path):
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps({"stop": sorted(STOP_WORDS), "fold": fold_table(),
                                    "words": words, "texts": sample}))
-    script = tmp_path / "parity.js"
+    script = tmp_path / "parity.mjs"
     script.write_text(NODE_SCRIPT)
     got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
                                     capture_output=True, text=True).stdout)

@@ -105,6 +105,14 @@ def test_precache_lists_every_document_and_section_and_each_answers_200(client, 
         assert page in urls
     assert "/static/sw.js" not in urls
     assert any(u.startswith("/offline/search-index.json?v=") for u in urls)
+    # the pages' scripts are ES modules: every file a module imports, and the catalog of the
+    # words i18n.js reads, is saved too, else a page opened offline runs none of its script
+    static = Path(app.static_folder)
+    imported = {m for js in static.glob("*.js")
+                for m in re.findall(r'^import .* from "\./([^"]+)";$', js.read_text(encoding="utf-8"), re.M)}
+    assert {"i18n.js", "offline-index.js", "recorder-sync.js", "live.js"} <= imported
+    assert [m for m in sorted(imported) if f"/static/{m}" not in urls] == []
+    assert "/static/i18n/en.json" in urls
     # one failing address would make the whole install fail in the browser
     failing = [(u, code) for u in urls if (code := client.get(u).status_code) != 200]
     assert failing == []

@@ -2,6 +2,7 @@
 quick-entry `lock`, and statements that must agree with the quick reference."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -189,7 +190,7 @@ def test_the_table_page_gives_the_lone_survivor_a_full_vp():
 # --- every statement of the cap and of standard stealth agrees with the quick reference -------
 
 ROOT = Path(judgekit.__file__).parent.parent
-SCANNED = [p for pattern in ("judgekit/**/*.py", "judgekit/**/*.html", "judgekit/**/*.js",
+SCANNED = [p for pattern in ("judgekit/**/*.py", "judgekit/**/*.html", "judgekit/**/*.js", "judgekit/static/i18n/*.json",
                              "content/penalties/*.toml", "content/trainer/**/*.toml", "docs/*.md",
                              "README.md")
            for p in sorted(ROOT.glob(pattern))]
@@ -218,12 +219,14 @@ def test_the_cap_is_said_the_one_way_everywhere():
     found = check([{"type": "time.extend", "minutes": 6}, {"type": "time.extend", "minutes": 6}],
                   ["A", "B", "C", "D", "E"])
     assert [f["code"] for f in found] == ["extension-over-cap"] and sentence in found[0]["message"]
-    # the pages and the recorder's form (the JS puts the cap's number in from the page)
+    # the pages and the recorder's form (its words are in the browser's catalog; the JS puts
+    # the cap's number in from the page, in its guidance and in its warning)
     time_page = (ROOT / "judgekit/templates/penalties/time.html").read_text(encoding="utf-8")
     assert sentence.replace("10", "{{ clocks.cap_min }}").replace("&", "&amp;") in time_page
+    catalog = json.loads((ROOT / "judgekit/static/i18n/en.json").read_text(encoding="utf-8"))
+    assert catalog["recorder.cap_rule"] == sentence.replace("10", "{cap}")
     js = (ROOT / "judgekit/static/recorder.js").read_text(encoding="utf-8")
-    joined = re.sub(r"\s*\+\s*", " + ", js).replace('" + "', "")   # string pieces put together
-    assert joined.count(sentence.replace("10", '" + CAP + "')) == 2
+    assert js.count('tr("recorder.cap_rule", {cap: CAP})') == 2
     # no file states it as a rule any more
     for path in SCANNED:
         text = path.read_text(encoding="utf-8")

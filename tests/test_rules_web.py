@@ -160,8 +160,11 @@ def test_an_echoed_query_can_wrap(client):
 
 
 def test_copy_link_buttons_read_copied_not_hash_copied(client):
-    """QA: the copied state read '#copied'; app.js now writes 'Copied ✓' (text and label)."""
+    """QA: the copied state read '#copied'; app.js now writes 'Copied ✓' (text and label),
+    its words from the browser's catalog."""
     css = client.get("/static/app.css").get_data(as_text=True)
     assert 'content: " copied"' not in css
     js = client.get("/static/app.js").get_data(as_text=True)
-    assert '"Copied ✓"' in js and '"Link copied"' in js
+    assert 'btn.textContent = t("app.copied")' in js and 'announce(t("app.link_copied"))' in js
+    words = client.get("/static/i18n/en.json").get_json()
+    assert words["app.copied"] == "Copied ✓" and words["app.link_copied"] == "Link copied"

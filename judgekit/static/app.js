@@ -1,6 +1,6 @@
 // judgekit: small shared behaviour. No framework, no build step.
+import { t } from "./i18n.js";
 (function () {
-  "use strict";
   // "/" focuses the search box (unless typing in a field already).
   document.addEventListener("keydown", function (ev) {
     if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -36,9 +36,9 @@
     }
     clearTimeout(btn._copiedTimer);
     btn.classList.add("copied");
-    btn.textContent = "Copied ✓";
-    btn.setAttribute("aria-label", "Link copied");
-    announce("Link copied");
+    btn.textContent = t("app.copied");
+    btn.setAttribute("aria-label", t("app.link_copied"));
+    announce(t("app.link_copied"));
     btn._copiedTimer = setTimeout(function () {
       btn.classList.remove("copied");
       btn.textContent = btn.getAttribute("data-text");
@@ -76,7 +76,7 @@
     pop = document.createElement("div");
     pop.className = "term-pop"; pop.setAttribute("role", "tooltip");
     pop.textContent = def;
-    var more = document.createElement("a"); more.href = a.href; more.textContent = " Read in Appendix B";
+    var more = document.createElement("a"); more.href = a.href; more.textContent = " " + t("app.read_in_appendix_b");
     pop.appendChild(document.createElement("br")); pop.appendChild(more);
     document.body.appendChild(pop);
     var r = a.getBoundingClientRect();

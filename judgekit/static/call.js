@@ -1,9 +1,10 @@
 /* A table's call page (players, no sign-in): the call's state follows the public stream
    (a judge took it, it is closed) without reloading. */
+import { live as JKLive } from "./live.js";
+
 (function () {
-  "use strict";
   var page = document.querySelector("[data-call-page]");
-  if (!page || !window.JKLive) return;
+  if (!page) return;
   JKLive.localTimes(page);
   var box = page.querySelector("[data-call]");
   if (!box) return;

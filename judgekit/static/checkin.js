@@ -1,7 +1,6 @@
 // Check-in by phone: the code shown on the dashboard (and full screen) changes every ten
 // minutes; this keeps the code, its QR code and the link current without a reload.
 (function () {
-  "use strict";
   var box = document.querySelector("[data-checkin-state]");
   if (!box || !window.fetch) return;
   var api = box.getAttribute("data-checkin-state");

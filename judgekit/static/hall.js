@@ -1,13 +1,15 @@
 /* The room display (/tournaments/<id>/room, a projector) and the judges' floor view
    (/tournaments/<id>/floor, a phone): the hall's state (GET …/hall), then the stream's
    messages applied to it. The countdowns run from this device's clock, set to the
-   server's (JKLive: hello and pings), so they keep counting when the network drops; the
+   server's (live.js: hello and pings), so they keep counting when the network drops; the
    state is read again when the stream says so (a new round, a restart, too much missed).
    Plain JS, no build step. */
+import { live as JKLive } from "./live.js";
+import { t as tr } from "./i18n.js";   // `t` is a table here
+
 (function () {
-  "use strict";
   var root = document.querySelector("[data-hall-page]");
-  if (!root || !window.JKLive) return;
+  if (!root) return;
   var page = root.getAttribute("data-hall-page");   // "room" or "floor"
   var hallUrl = root.getAttribute("data-hall");
   var hall = null, stream = null, loading = null;
@@ -95,13 +97,13 @@
     drawAll();
   }
 
-  var REASONS = {ruling: "Rules question", time: "Time", deck: "Deck problem", other: "Other"};
-  function reasonLabel(r) { return r ? (REASONS[r] || r) : "No reason given"; }
+  var REASONS = {ruling: tr("hall.reason_ruling"), time: tr("hall.reason_time"), deck: tr("hall.reason_deck"), other: tr("hall.reason_other")};
+  function reasonLabel(r) { return r ? (REASONS[r] || r) : tr("hall.no_reason"); }
 
   // --- drawing: shared ---------------------------------------------------------------------------
   function roundName() {
-    if (!hall || !hall.round) return "Between rounds";
-    return hall.round.kind === "final" ? "Final" : "Round " + hall.round.round;
+    if (!hall || !hall.round) return tr("hall.between_rounds");
+    return hall.round.kind === "final" ? tr("hall.final") : tr("hall.round", {round: hall.round.round});
   }
   function remaining() {
     if (!hall || !hall.round || hall.round.ends_at === null) return null;
@@ -119,19 +121,19 @@
     return hall.round.tables.filter(function (t) { return t.playing; });
   }
   function tableLine(t) {
-    if (t.paused) return "clock paused";
-    var text = "ends " + hhmm(t.ends_at);
-    if (t.extended_min) text += " (+" + t.extended_min + " min)";
+    if (t.paused) return tr("hall.clock_paused");
+    var text = tr("hall.ends", {time: hhmm(t.ends_at)});
+    if (t.extended_min) text += " " + tr("hall.extended", {minutes: t.extended_min});
     var left = t.ends_at * 1000 - now();
-    if (remaining() !== null && remaining() <= 0) text = left > 0 ? clockText(left) + " left · " + text : "Time!";
+    if (remaining() !== null && remaining() <= 0) text = left > 0 ? tr("hall.left", {clock: clockText(left)}) + " · " + text : tr("hall.time");
     return text;
   }
 
   function drawNet() {
     var net = $("[data-net]");
     if (!net || !stream) return;
-    var words = {live: "live", polling: "live (every few seconds)", reconnecting: "connection lost — counting on, reconnecting",
-                 down: "connection lost — counting on", connecting: "connecting…"};
+    var words = {live: tr("hall.net_live"), polling: tr("hall.net_polling"), reconnecting: tr("hall.net_reconnecting"),
+                 down: tr("hall.net_down"), connecting: tr("hall.net_connecting")};
     net.textContent = words[stream.status] || stream.status;
     net.setAttribute("data-state", stream.status);
   }
@@ -141,13 +143,13 @@
     if (!clock) return;
     var left = remaining();
     var over = left !== null && left <= 0;
-    clock.textContent = !hall || !hall.round ? "—" : left === null ? "—" : over ? "Time!" : clockText(left);
+    clock.textContent = !hall || !hall.round ? "—" : left === null ? "—" : over ? tr("hall.time") : clockText(left);
     clock.classList.toggle("is-time", over);
     clock.classList.toggle("is-short", clock.textContent.length <= 5);
     clock.classList.toggle("is-last", left !== null && left > 0 && left <= 15 * 60 * 1000);
     if (note) {
-      if (!hall || !hall.round) note.textContent = hall ? "The next round is seated soon." : "";
-      else if (hall.round.ends_at !== null) note.textContent = (over ? "The round ended at " : "The round ends at ") + hhmm(hall.round.ends_at);
+      if (!hall || !hall.round) note.textContent = hall ? tr("hall.next_round_soon") : "";
+      else if (hall.round.ends_at !== null) note.textContent = tr(over ? "hall.round_ended_at" : "hall.round_ends_at", {time: hhmm(hall.round.ends_at)});
       else note.textContent = "";
     }
     var label = $("[data-round]");
@@ -177,13 +179,13 @@
   function drawRoom() {
     fill($("[data-room-calls]"), (hall ? hall.calls : []).map(function (c) {
       var li = el("li", "room-call is-" + c.status);
-      li.appendChild(el("b", null, "Table " + c.table));
-      li.appendChild(el("span", "room-call-state", c.status === "claimed" ? "judge on the way" : "waiting"));
+      li.appendChild(el("b", null, tr("hall.table", {table: c.table})));
+      li.appendChild(el("span", "room-call-state", c.status === "claimed" ? tr("hall.judge_on_the_way") : tr("hall.waiting")));
       return li;
     }));
     fill($("[data-room-ext]"), differing().map(function (t) {
       var li = el("li");
-      li.appendChild(el("b", null, "Table " + t.table));
+      li.appendChild(el("b", null, tr("hall.table", {table: t.table})));
       var s = el("span", "room-ext-time", tableLine(t));
       s.setAttribute("data-ends", t.table);
       li.appendChild(s);
@@ -196,7 +198,7 @@
       fill(box, still.map(function (t) { return el("span", "room-chip", String(t.table)); }));
       var title = box.querySelector("h2");
       var total = hall && hall.round ? hall.round.tables.length : 0;
-      title.textContent = (over ? "Still playing" : "Playing") + " · " + still.length + " of " + total + " tables";
+      title.textContent = tr(over ? "hall.still_playing" : "hall.playing", {count: still.length, total: total});
       box.classList.toggle("is-over", over);
     }
   }
@@ -215,7 +217,7 @@
     errors[c.call] = null;
     return api("/" + c.call + "/" + what, body).then(function (res) {
       var got = res.body.call;
-      if (!res.ok) errors[c.call] = res.body.error || ("refused (" + res.status + ")");
+      if (!res.ok) errors[c.call] = res.body.error || tr("hall.refused", {status: res.status});
       if (got) {
         var mine = callOf(got.call);
         if (got.status === "closed") {
@@ -227,7 +229,7 @@
       }
       drawAll();
     }).catch(function () {
-      errors[c.call] = "Not sent: no connection. Try again.";
+      errors[c.call] = tr("hall.not_sent");
       drawAll();
     });
   }
@@ -238,52 +240,52 @@
     var li = el("li", "fcall is-" + c.status);
     li.setAttribute("data-call", c.call);
     var top = el("div", "fcall-head");
-    top.appendChild(el("b", "fcall-table", "Table " + c.table));
+    top.appendChild(el("b", "fcall-table", tr("hall.table", {table: c.table})));
     top.appendChild(el("span", "fcall-reason", c.reason_label || reasonLabel(c.reason)));
     var wait = el("span", "fcall-wait", waited(c.opened_at));
     wait.setAttribute("data-since", c.opened_at);
-    wait.title = "waiting since " + hhmm(c.opened_at);
+    wait.title = tr("hall.waiting_since", {time: hhmm(c.opened_at)});
     top.appendChild(wait);
     li.appendChild(top);
-    li.appendChild(el("p", "fcall-who", c.status === "claimed" ? (c.claimed_by === me ? "You have it" : c.claimed_by + " has it") : "Nobody has it yet"));
+    li.appendChild(el("p", "fcall-who", c.status === "claimed" ? (c.claimed_by === me ? tr("hall.you_have_it") : tr("hall.judge_has_it", {judge: c.claimed_by})) : tr("hall.nobody_has_it")));
     var t = tableOf(c.table);
     var links = el("p", "fcall-links small");
-    if (t && t.game) links.appendChild(link("/games/" + t.game, "Recorder"));
-    links.appendChild(link(base + "/time?table=" + c.table + "#table-" + c.table, "Clock"));
+    if (t && t.game) links.appendChild(link("/games/" + t.game, tr("hall.recorder")));
+    links.appendChild(link(base + "/time?table=" + c.table + "#table-" + c.table, tr("hall.clock")));
     if (t && t.players) {
       t.players.forEach(function (p) { links.appendChild(link(base + "/penalties/players/" + p.id, p.name)); });
     }
     li.appendChild(links);
     var acts = el("div", "fcall-actions");
     if (c.status === "open") {
-      var claim = el("button", null, "Claim");
+      var claim = el("button", null, tr("hall.claim"));
       claim.type = "button";
       claim.addEventListener("click", function () { claim.disabled = true; step(c, "claim"); });
       acts.appendChild(claim);
     }
     if (c.status === "claimed" && (c.claimed_by === me || head)) {
       var noteId = "note-" + c.call;
-      var lab = el("label", "visually-hidden", "Note (optional)");
+      var lab = el("label", "visually-hidden", tr("hall.note_optional"));
       lab.htmlFor = noteId;
       var note = el("input");
-      note.id = noteId; note.placeholder = "Note (optional)"; note.maxLength = 500;
-      var close = el("button", null, "Close");
+      note.id = noteId; note.placeholder = tr("hall.note_optional"); note.maxLength = 500;
+      var close = el("button", null, tr("hall.close"));
       close.type = "button";
       close.addEventListener("click", function () { close.disabled = true; step(c, "close", {note: note.value}); });
       // nobody at the table needed a judge: the phone that called is told so
-      var bogus = el("button", null, "Not needed");
+      var bogus = el("button", null, tr("hall.not_needed"));
       bogus.type = "button";
-      bogus.title = "Close as a bogus call: the phone that called is told so";
+      bogus.title = tr("hall.not_needed_title");
       bogus.addEventListener("click", function () { bogus.disabled = true; step(c, "close", {note: note.value, bogus: true}); });
       acts.appendChild(lab); acts.appendChild(note); acts.appendChild(close); acts.appendChild(bogus);
     }
     if (head) {
       var selId = "to-" + c.call;
-      var sl = el("label", "visually-hidden", "Give the call to");
+      var sl = el("label", "visually-hidden", tr("hall.give_to"));
       sl.htmlFor = selId;
       var sel = el("input");
-      sel.id = selId; sel.placeholder = "Give to judge…"; sel.setAttribute("list", "floor-judges"); sel.maxLength = 80;
-      var give = el("button", "secondary", "Reassign");
+      sel.id = selId; sel.placeholder = tr("hall.give_to_placeholder"); sel.setAttribute("list", "floor-judges"); sel.maxLength = 80;
+      var give = el("button", "secondary", tr("hall.reassign"));
       give.type = "button";
       give.addEventListener("click", function () { if (sel.value.trim()) step(c, "reassign", {judge: sel.value.trim()}); });
       acts.appendChild(sl); acts.appendChild(sel); acts.appendChild(give);
@@ -317,9 +319,10 @@
     fill(done, closedMine.slice(0, 5).map(function (c) {
       var li = el("li");
       var mins = c.minutes === null || c.minutes === undefined ? null : c.minutes;
-      li.appendChild(el("span", null, "Table " + c.table + (mins !== null ? ": " + (mins < 1 ? "under a minute" : mins + " min") + " at the table. " : ". ")));
+      li.appendChild(el("span", null, mins === null ? tr("hall.done_call", {table: c.table})
+        : tr("hall.done_call_time", {table: c.table, time: mins < 1 ? tr("hall.under_a_minute") : tr("hall.minutes", {count: mins})}) ));
       var href = base + "/time?table=" + c.table + (mins !== null ? "&judge_minutes=" + mins : "") + "#table-" + c.table;
-      li.appendChild(link(href, "Extend table " + c.table + " for this time"));
+      li.appendChild(link(href, tr("hall.extend_table", {table: c.table})));
       return li;
     }));
 
@@ -327,12 +330,12 @@
     tables.textContent = "";
     (hall && hall.round ? hall.round.tables : []).forEach(function (t) {
       var li = el("li", "ftable is-" + t.state);
-      var a = link(base + "/rounds/" + hall.round.round + "/tables/" + t.table, "Table " + t.table);
+      var a = link(base + "/rounds/" + hall.round.round + "/tables/" + t.table, tr("hall.table", {table: t.table}));
       li.appendChild(a);
-      var when = el("span", "ftable-time", t.playing ? tableLine(t) : ({finished: "finished", invalid: "result not possible", overridden: "overridden"}[t.state] || t.state));
+      var when = el("span", "ftable-time", t.playing ? tableLine(t) : ({finished: tr("hall.finished"), invalid: tr("hall.invalid"), overridden: tr("hall.overridden")}[t.state] || t.state));
       if (t.playing) when.setAttribute("data-ends", t.table);
       li.appendChild(when);
-      if (t.game) li.appendChild(link("/games/" + t.game, "recorder"));
+      if (t.game) li.appendChild(link("/games/" + t.game, tr("hall.recorder_link")));
       tables.appendChild(li);
     });
     $("[data-no-round]").hidden = !!(hall && hall.round);

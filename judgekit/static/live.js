@@ -1,7 +1,7 @@
 /* The live hall in the pages: the event's stream, the judges' header badge, and page
    regions that update themselves. Plain JS, no build step (docs/live.md).
 
-   JKLive.stream(url, after) -> one EventSource per page and URL, with:
+   live.stream(url, after) (`live` is this module's export) -> one EventSource per page and URL, with:
    - each message handled once, in order (ids only grow; one already seen is dropped,
      as after a reconnect whose answer repeats it);
    - reconnect with the last id (the browser's Last-Event-ID; a stream reopened by hand
@@ -12,9 +12,8 @@
      then read their state the slow way);
    - the server's clock (`now()`), so a countdown agrees with the server's.
    Pages subscribe with stream.on(function (msg) {...}); msg.kind is the message's kind. */
-(function () {
-  "use strict";
-
+import { t } from "./i18n.js";
+export const live = (function () {
   var KINDS = ["round.started", "round.closed", "table.result", "table.finished", "clock.changed",
                "extension.recorded", "call.opened", "call.claimed", "call.reassigned", "call.closed",
                "penalty.pending", "penalty.approved", "penalty.recorded"];
@@ -193,8 +192,9 @@
       if (ready) count.textContent = String(open);
       badge.classList.toggle("has-calls", open > 0);
       badge.classList.toggle("has-waiting", waiting > 0);
-      badge.setAttribute("aria-label", open + " open judge call" + (open === 1 ? "" : "s") +
-        (alerts && Object.keys(notes).length ? ", " + Object.keys(notes).length + " notifications" : ""));
+      var noted = alerts ? Object.keys(notes).length : 0;
+      badge.setAttribute("aria-label", t("live.open_calls", {count: open}) +
+        (noted ? ", " + t("live.notifications", {count: noted}) : ""));
     };
     var loadCalls = function () {
       return getJSON(badge.getAttribute("data-calls")).then(function (body) {
@@ -286,7 +286,7 @@
     document.addEventListener("focusout", function () { if (dirty) { dirty = false; later(800); } });
   }
 
-  window.JKLive = {stream: stream, page: function () { return pageStream; }, chime: chime,
+  return {stream: stream, page: function () { return pageStream; }, chime: chime,
                    muted: muted, setMuted: setMuted, unlockAudio: unlockAudio, getJSON: getJSON,
                    localTimes: localTimes};
 })();

@@ -6,17 +6,18 @@
 // The postings and each entry's stems (for phrases) come from the server; an entry's text is
 // read from its text file (CHUNK entries a file) and tokenized only when a snippet needs it.
 // static/offline-search.js merges the parts and answers the search box.
-// window.judgekitOfflineIndex = {Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP,
-// withinOneEdit, closeness, fold}.
-(function () {
-  "use strict";
+// Exports Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP, withinOneEdit, closeness, fold,
+// porter2 (pure: no page, no network; tests/js/ runs it in Node).
+import { t } from "./i18n.js";
+import porter2 from "./porter2.js";
+
+const X = (function () {
   var WORD = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
   var SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
   var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
   var ALPHA = /^\p{L}+$/u;
   var SEP = "\u0001";   // joins stem sequences into map keys
   var DIGITS = /^[0-9]{1,6}$/;
-  var porter2 = window.judgekitPorter2;
 
   // --- words ------------------------------------------------------------------------------
   // accents folded as the server's analyzer folds them: its own table (whoosh's accent_map,
@@ -750,9 +751,9 @@
 
   function checkQuery(text, params) {
     text = (text || "").trim();
-    if (!text) throw new Error("type something to search for");
+    if (!text) throw new Error(t("search.empty_query"));
     if (text.length > params.max_query) {
-      throw new Error("the query is too long (" + text.length + " characters; at most " + params.max_query + ")");
+      throw new Error(t("search.long_query", {length: text.length, max: params.max_query}));
     }
     return text;
   }
@@ -833,7 +834,10 @@
     return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1], coverage: hit.coverage };
   };
 
-  window.judgekitOfflineIndex = { Tables: Tables, OfflineIndex: OfflineIndex, checkQuery: checkQuery,
+  return { Tables: Tables, OfflineIndex: OfflineIndex, checkQuery: checkQuery,
                                   SECTION_QUERY: SECTION_QUERY, SEP: SEP, withinOneEdit: withinOneEdit,
                                   closeness: closeness, fold: fold, porter2: porter2 };
 })();
+
+export const { Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP, withinOneEdit, closeness, fold } = X;
+export { porter2 };

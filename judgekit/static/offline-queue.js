@@ -12,7 +12,7 @@
 // entries after it are sent. Only what says "try later" stops the queue: no connection,
 // 401/403 (sign in again), 429, 502/503/504 (the server or its proxy is not there).
 //
-// window.judgekitOutbox(api, hooks) -> outbox, with hooks from recorder.js/recorder-sync.js:
+// outbox(api, hooks) (this module's export) -> outbox, with hooks from recorder.js/recorder-sync.js:
 //   request(method, url, body) -> Promise<{ok, status, data}> (rejects when unreachable)
 //   apply(answer)         put the answer to a POST into the page's view (its lines, state)
 //   load() -> Promise     (without apply) reload the game and render it
@@ -27,10 +27,12 @@
 //                         sent again (optional: without it there is no Fix button)
 //   seats                  the seat names
 //   rerender()            render the log again (the outbox then decorates it)
+//   net                   static/offline.js's `net` (optional): whether the server answers
 // outbox.send(events) / outbox.sendLine(line, tapped) -> Promise<true | false | "queued">:
 //   true: stored on the server; false: refused (the page shows why); "queued": kept here.
-(function () {
-  "use strict";
+// No page needed: without IndexedDB (Node, tests/js/) the entries live in memory.
+import { t } from "./i18n.js";
+export const outbox = (function () {
   var DB_NAME = "judgekit-offline", STORE = "outbox", RETRY_MS = 8000;
   var MAX_FAILURES = 3;   // a 500 this many times on one entry: refused, the rest go on
 
@@ -73,7 +75,7 @@
   function openStore() {
     if (storePromise) return storePromise;
     storePromise = new Promise(function (ok) {
-      if (!window.indexedDB) { ok(new MemoryStore()); return; }
+      if (!globalThis.indexedDB) { ok(new MemoryStore()); return; }
       var req;
       try { req = indexedDB.open(DB_NAME, 1); } catch (e) { ok(new MemoryStore()); return; }
       req.onupgradeneeded = function () {
@@ -88,8 +90,11 @@
     return storePromise;
   }
 
-  function online() {
-    return navigator.onLine && (!window.judgekitNet || window.judgekitNet.isOnline());
+  function deviceOnline() {   // what the device says of its network (Node: no navigator)
+    return typeof navigator === "undefined" || navigator.onLine !== false;
+  }
+  function online(net) {
+    return deviceOnline() && (!net || net.isOnline());
   }
 
   function uid() {
@@ -97,7 +102,7 @@
   }
 
   // --- the outbox of one game -----------------------------------------------------------
-  window.judgekitOutbox = function (api, hooks) {
+  return function (api, hooks) {
     var pending = [];            // this game's items, oldest first (a copy of the store)
     var flushing = null, timer = null, fresh = {};
 
@@ -128,7 +133,7 @@
       item.uid = uid();
       var first = !pending.some(function (i) { return i.state === "pending"; });
       return openStore().then(function (s) { return s.add(item); }).then(function (stored) {
-        if (first && online()) fresh[stored.id] = true;   // tried at once: a refusal is shown, not kept
+        if (first && online(hooks.net)) fresh[stored.id] = true;   // tried at once: a refusal is shown, not kept
         return refreshList();
       }).then(function () { changed(); return item; });
     }
@@ -137,13 +142,13 @@
       if (hooks.refusal) return hooks.refusal(res);
       var d = res.data || {}, msg = d.message || d.error || ("HTTP " + res.status);
       if (d.message) return msg;
-      if (d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+      if (d.suggestions && d.suggestions.length) msg += " — " + t("recorder.did_you_mean", {suggestions: d.suggestions.join(", ")});
       return msg;
     }
 
     function findingsText(list) {
       if (hooks.findingsLine) return hooks.findingsLine(list);
-      return list.length ? list.length + " finding" + (list.length > 1 ? "s" : "") + ": " +
+      return list.length ? t("outbox.findings", {count: list.length}) + ": " +
         list.map(function (f) { return f.code; }).join(", ") : "";
     }
 
@@ -177,18 +182,18 @@
         }
         if (res.status === 401 || res.status === 403 || res.status === 429 ||
             res.status === 502 || res.status === 503 || res.status === 504) {
-          report.error = res.status >= 500 ? "the server cannot be reached (" + res.status + "); will try again"
-            : describeRefusal(res) + " — the entries are kept on this device";
+          report.error = res.status >= 500 ? t("outbox.unreachable", {status: res.status})
+            : t("outbox.kept_after", {reason: describeRefusal(res)});
           return "stop";
         }
         if (res.status >= 500) {   // the server failed on this entry: again and again, it is refused
           item.failures = (item.failures || 0) + 1;
           if (item.failures < MAX_FAILURES) {
-            report.error = "the server failed (" + res.status + "); will try again";
+            report.error = t("outbox.failed_retry", {status: res.status});
             return store.put(item).then(function () { return "stop"; });
           }
-          report.refusals[item.id] = "the server failed " + item.failures + " times (HTTP " + res.status + ")" +
-            (data.error ? ": " + data.error : "") + " — send it again or discard it";
+          report.refusals[item.id] = t(data.error ? "outbox.failed_times_why" : "outbox.failed_times",
+                                       {count: item.failures, status: res.status, error: data.error});
           delete fresh[item.id];
         } else {
           report.refusals[item.id] = describeRefusal(res);
@@ -208,7 +213,7 @@
       return Promise.all([openStore(), refreshList()]).then(function (both) {
         var store = both[0];
         var queue = pending.filter(function (i) { return i.state === "pending"; });
-        if (!navigator.onLine) { report.offline = true; queue = []; }
+        if (!deviceOnline()) { report.offline = true; queue = []; }
         var i = 0;
         function next() {
           if (i >= queue.length) return Promise.resolve();
@@ -229,13 +234,12 @@
         var refused = Object.keys(report.refusals).map(function (k) { return report.refusals[k]; });
         var waiting = pending.filter(function (p) { return p.state === "pending"; }).length;
         if (refused.length) hooks.say(refused.join(" · "), true);
-        else if (report.error) hooks.say("Not sent: " + report.error, true);
+        else if (report.error) hooks.say(t("outbox.not_sent", {reason: report.error}), true);
         else if (waiting) {
-          hooks.say(waiting + " entr" + (waiting > 1 ? "ies" : "y") + " kept on this device, not yet sent" +
-            (report.offline ? " (offline). They go out in order when the connection returns." : "."), false);
+          hooks.say(t(report.offline ? "outbox.waiting_offline" : "outbox.waiting", {count: waiting}), false);
         } else if (report.sent) {
           var f = findingsText(report.findings);
-          hooks.say(f || (report.sent > 1 ? "Sent " + report.sent + " entries." : "Recorded."), !!f);
+          hooks.say(f || (report.sent > 1 ? t("outbox.sent_n", {count: report.sent}) : t("recorder.recorded")), !!f);
         }
         changed();
         return report;
@@ -246,7 +250,7 @@
       // called while a flush runs: run again after it (it may have missed a newer entry)
       if (flushing) return flushing.then(function () { return flush(); });
       var job = function () {
-        var locks = navigator.locks;   // one tab at a time sends this game's outbox
+        var locks = typeof navigator !== "undefined" && navigator.locks;   // one tab at a time sends this game's outbox
         return locks && locks.request ? locks.request("judgekit-outbox " + api, flushNow) : flushNow();
       };
       flushing = hooks.serialize(job).then(function (report) {
@@ -272,7 +276,7 @@
         var parts = [e.type];
         if (e.seat) parts.push(hooks.seats[e.seat - 1] + " (" + e.seat + ")");
         ["action", "minion", "card", "amount", "target_seat", "kind", "text", "target"].forEach(function (k) {
-          if (e[k] !== undefined && e[k] !== null && e[k] !== "") parts.push(k === "target_seat" ? "→ seat " + e[k] : String(e[k]));
+          if (e[k] !== undefined && e[k] !== null && e[k] !== "") parts.push(k === "target_seat" ? t("outbox.to_seat", {seat: e[k]}) : String(e[k]));
         });
         return parts.join(" · ");
       }).join("; ");
@@ -290,14 +294,14 @@
         head.className = "rec-sum";
         var tag = document.createElement("span");
         tag.className = "queue-state";
-        tag.textContent = item.state === "refused" ? "refused" : "not yet sent";
+        tag.textContent = item.state === "refused" ? t("outbox.refused") : t("outbox.not_yet_sent");
         head.appendChild(tag);
         head.appendChild(document.createTextNode(" " + summary(item)));
         li.appendChild(head);
         var meta = document.createElement("div");
         meta.className = "rec-meta";
         meta.textContent = new Date(item.made_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) +
-          " · kept on this device" + (item.error ? " · " + item.error : "");
+          " · " + t("outbox.kept_here") + (item.error ? " · " + item.error : "");
         li.appendChild(meta);
         if (item.state === "refused") {
           var actions = document.createElement("div");
@@ -309,10 +313,10 @@
             actions.appendChild(b);
           };
           if (hooks.fix && (!item.events || item.events.length === 1)) {
-            button("Fix", "queue-fix", function () { hooks.fix(item, function () { discard(item.id); }); });
+            button(t("outbox.fix"), "queue-fix", function () { hooks.fix(item, function () { discard(item.id); }); });
           }
-          button("Send again", "queue-retry", function () { retry(item); });
-          button("Discard", "queue-drop", function () { discard(item.id); });
+          button(t("outbox.send_again"), "queue-retry", function () { retry(item); });
+          button(t("outbox.discard"), "queue-drop", function () { discard(item.id); });
           li.appendChild(actions);
         }
         log.insertBefore(li, log.firstChild);   // newest first, above the stored events
@@ -324,8 +328,7 @@
         log.parentNode.insertBefore(banner, log);
       }
       banner.hidden = !waiting;
-      banner.textContent = waiting ? waiting + " entr" + (waiting > 1 ? "ies" : "y") +
-        " not yet sent — kept on this device and sent in order when the connection returns." : "";
+      banner.textContent = waiting ? t("outbox.banner", {count: waiting}) : "";
       var next = document.getElementById("rec-next");
       if (next) next.toggleAttribute("data-stale", waiting > 0);
     }
@@ -344,9 +347,11 @@
 
     function start() {
       refreshList().then(function () { changed(); if (pending.length) flush(); });
-      window.addEventListener("online", function () { flush(); });
-      window.addEventListener("focus", function () { if (pending.length) flush(); });
-      if (window.judgekitNet) window.judgekitNet.onChange(function (up) { if (up) flush(); });
+      if (globalThis.addEventListener) {
+        addEventListener("online", function () { flush(); });
+        addEventListener("focus", function () { if (pending.length) flush(); });
+      }
+      if (hooks.net) hooks.net.onChange(function (up) { if (up) flush(); });
     }
 
     return {

@@ -1,6 +1,6 @@
 // Search the rules and the cards on this device when the server cannot be reached.
 //
-// window.judgekitOfflineSearch(query, limit?) -> Promise<{query, took_ms, results, offline: true}>
+// offlineSearch(query, limit?) (the default export) -> Promise<{query, took_ms, results, offline: true}>
 // with results shaped like GET /api/search ({doc, section, title, url, snippet, score}).
 //
 // The index (/offline/search-index.json, made by judgekit/offline/search_index.py from the
@@ -14,9 +14,13 @@
 // is in small files (/offline/search-text/<part>-<n>.json) read for the results shown. The
 // index is read as soon as a search page of the published copy opens (`preload`), else on the
 // first search; the service worker keeps a copy of every file.
-(function () {
-  "use strict";
-  var X = window.judgekitOfflineIndex;   // static/offline-index.js (and static/porter2.js) load first
+// The ranking needs no page: `new internals.Search(data, read)` with read(part, n) -> Promise of
+// a text file's JSON is what tests/js/ runs in Node.
+import { t } from "./i18n.js";
+import * as X from "./offline-index.js";
+import { site } from "./site.js";
+
+const offlineSearch = (function () {
   var Tables = X.Tables, OfflineIndex = X.OfflineIndex, checkQuery = X.checkQuery;
   var SECTION_QUERY = X.SECTION_QUERY, SEP = X.SEP, withinOneEdit = X.withinOneEdit;
   var loading = null;
@@ -49,7 +53,7 @@
   }
 
   // performance marks of the index's first reading (the bench prints where the time goes)
-  function mark(name) { if (window.performance && performance.mark) performance.mark("judgekit-index-" + name); }
+  function mark(name) { if (globalThis.performance && performance.mark) performance.mark("judgekit-index-" + name); }
 
   // the index as parsed JSON: from static/offline-early.js when the page started reading it
   // as it opened (the published copy's home page), else read here
@@ -199,11 +203,12 @@
   };
 
   // --- the search box: the parts merged (judgekit/rules/search.py Search, merge) -----------------
-  function Search(data) {
+  function Search(data, read) {
     var tables = new Tables(data);
     this.data = data;
     this.params = data.params;
     function reader(part) {
+      if (read) return function (n) { return read(part, n); };
       return function (n) { return getJson(textUrl(part, n), "the offline index's text"); };
     }
     this.rules = new OfflineIndex(data, data.parts.rules, tables, reader("rules"));
@@ -403,7 +408,7 @@
       if (!part) return;
       for (var n = 0; n * part.chunk < part.entries.length; n++) todo.push([part, n]);
     });
-    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+    var idle = globalThis.requestIdleCallback || function (f) { return setTimeout(f, 200); };
     function next() {
       var item = todo.shift();
       if (item) idle(function () { item[0].readChunk(item[1]).then(next, next); });
@@ -437,11 +442,11 @@
     return out;
   };
 
-  function now() { return (window.performance && performance.now) ? performance.now() : Date.now(); }
+  function now() { return (globalThis.performance && performance.now) ? performance.now() : Date.now(); }
 
-  window.judgekitOfflineSearch = function (query, limit) {
+  var offlineSearch = function (query, limit) {
     function failed(message) { return { query: query, took_ms: 0, results: [], offline: true, error: message }; }
-    function missing(err) { return failed("The search index is not on this device yet (" + err.message + ")."); }
+    function missing(err) { return failed(t("offline_search.no_index", {reason: err.message})); }
     return load().then(function (ix) {
       var started = now(), asked;
       try {
@@ -470,7 +475,7 @@
   };
 
   // what the tests compare with the server's index: the tokenizer must count the same words
-  window.judgekitOfflineSearch.stats = function () {
+  offlineSearch.stats = function () {
     var ix, parts;
     return load().then(function (loaded) {
       ix = loaded;
@@ -484,24 +489,31 @@
     });
   };
   // the cards a query names, as the browser finds them (the tests compare with the server)
-  window.judgekitOfflineSearch.namedCards = function (query) {
+  offlineSearch.namedCards = function (query) {
     return load().then(function (ix) { return ix.namedCards(query).map(function (e) { return e.section; }); });
   };
-  window.judgekitOfflineSearch.load = load;
+  offlineSearch.load = load;
   // read the index while the phone is idle, so that the first search typed does not wait
   // for it (the published copy, whose search always runs here; a page that went offline)
-  window.judgekitOfflineSearch.preload = function () {
+  offlineSearch.preload = function () {
     var start = function () { load().catch(function () {}); };
-    if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 3000 }); else setTimeout(start, 500);
+    if (globalThis.requestIdleCallback) requestIdleCallback(start, { timeout: 3000 }); else setTimeout(start, 500);
   };
-  if (document.querySelector("[data-live-search]")) {
+  if (typeof document !== "undefined" && document.querySelector("[data-live-search]")) {
     // the published copy's search always runs here: read the index as the page opens, so
     // that the judge's first word does not wait for it
-    if (window.JUDGEKIT_SITE) load().catch(function () {});
-    else if (window.judgekitNet) {
-      window.judgekitNet.onChange(function (online) { if (!online) window.judgekitOfflineSearch.preload(); });
+    if (site) load().catch(function () {});
+    else {
+      import("./offline.js").then(function (m) {    // the page's own (loaded already)
+        m.net.onChange(function (online) { if (!online) offlineSearch.preload(); });
+      });
     }
   }
-  window.judgekitOfflineSearch.internals = { porter2: X.porter2, withinOneEdit: withinOneEdit, fold: X.fold,
-                                             closeness: X.closeness, nameKey: nameKey };
+  offlineSearch.internals = { porter2: X.porter2, withinOneEdit: withinOneEdit, fold: X.fold,
+                                             closeness: X.closeness, nameKey: nameKey,
+                                             Search: Search, splitQuestions: splitQuestions, matchOf: matchOf };
+  return offlineSearch;
 })();
+
+export default offlineSearch;
+export const internals = offlineSearch.internals;

@@ -2,14 +2,15 @@
 // whether the server can be reached right now, which edition of the rules this page holds,
 // and whether a copy for offline use is saved on this device.
 //
-// Other scripts use `window.judgekitNet`:
+// Other modules import `net` from here:
 //   isOnline() -> bool      last known reachability of the server
 //   check() -> Promise<bool> ask the server now (GET /offline/ping, never cached)
 //   onChange(fn)             fn(online) whenever reachability changes
-(function () {
-  "use strict";
+import { t } from "./i18n.js";
+import { site } from "./site.js";
+
+export const net = (function () {
   // in a published copy (static/site.js) every address lives under its base path
-  var site = window.JUDGEKIT_SITE;
   function u(path) { return site && site.url ? site.url(path) : path; }
   var PREFIX = "judgekit-", RUNTIME = "judgekit-runtime", DONE = u("/offline/__saved").replace(/\/$/, "");
   var PING_EVERY = 20000, PING_TIMEOUT = 4000;
@@ -20,10 +21,10 @@
   var canSave = "serviceWorker" in navigator && window.isSecureContext && "caches" in window;
 
   function savedText() {
-    if (!canSave) return "not kept offline";
-    if (state.saved === true) return "saved";
-    if (state.saved === "saving") return "saving…";
-    return "not saved yet";
+    if (!canSave) return t("offline.not_kept");
+    if (state.saved === true) return t("offline.saved");
+    if (state.saved === "saving") return t("offline.saving");
+    return t("offline.not_saved_yet");
   }
 
   function render() {
@@ -34,11 +35,11 @@
       badge.classList.toggle("is-saving", state.saved === "saving");
       var net = badge.querySelector(".net-state");
       var saved = badge.querySelector(".net-saved");
-      if (net) net.textContent = state.online ? "Online" : "Offline";
+      if (net) net.textContent = state.online ? t("offline.online") : t("offline.offline");
       // while the copy is being saved, say so in words: a lone "…" read as cut-off text
-      if (saved) saved.textContent = state.saved === true ? "✓" : (state.saved === "saving" ? "saving offline copy…" : "");
-      var sentence = (state.online ? "Online" : "Offline — using the copy on this device") +
-        ". " + edition + ". Offline copy: " + savedText() + ".";
+      if (saved) saved.textContent = state.saved === true ? "✓" : (state.saved === "saving" ? t("offline.saving_copy") : "");
+      var sentence = t(state.online ? "offline.badge_online" : "offline.badge_offline",
+                       {edition: edition, saved: savedText()});
       badge.setAttribute("title", sentence);
       badge.setAttribute("aria-label", sentence);
     }
@@ -46,11 +47,11 @@
     if (page) {
       var n = page.querySelector("[data-offline-net]");
       var s = page.querySelector("[data-offline-saved]");
-      if (n) n.textContent = state.online ? "online: the server answers" : "offline: the server cannot be reached";
+      if (n) n.textContent = state.online ? t("offline.page_online") : t("offline.page_offline");
       if (s) s.textContent = !canSave
-        ? "not possible on this address (a service worker needs https:// or localhost)"
-        : state.saved === true ? "saved: the rules, search and reference work offline"
-        : state.saved === "saving" ? "saving…" : "not saved yet";
+        ? t("offline.page_cannot_save")
+        : state.saved === true ? t("offline.page_saved")
+        : state.saved === "saving" ? t("offline.saving") : t("offline.not_saved_yet");
       var missed = page.querySelector("[data-offline-missed]");
       if (missed) missed.hidden = location.pathname === u("/offline");
     }
@@ -101,7 +102,7 @@
     });
   }
 
-  window.judgekitNet = {
+  var net = {
     isOnline: function () { return state.online; },
     check: check,
     onChange: function (fn) { listeners.push(fn); }
@@ -128,4 +129,5 @@
   render();
   checkSaved();
   check();
+  return net;
 })();

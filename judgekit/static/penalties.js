@@ -1,6 +1,6 @@
 /* Penalty form, extension form, local times. Plain JS, no build step; the pages work without it. */
+import { t } from "./i18n.js";
 (function () {
-  "use strict";
 
   function $(id) { return document.getElementById(id); }
   function pad(n) { return String(n).padStart(2, "0"); }
@@ -73,12 +73,12 @@
       if (!box || box.childElementCount) return;
       if (options.length > 1) {
         var fs = document.createElement("fieldset");
-        var lg = document.createElement("legend"); lg.className = "small"; lg.textContent = "Which case"; fs.appendChild(lg);
+        var lg = document.createElement("legend"); lg.className = "small"; lg.textContent = t("penalties.which_case"); fs.appendChild(lg);
         options.forEach(function (o, k) {
           var l = document.createElement("label"); l.className = "check";
           var r = document.createElement("input"); r.type = "radio"; r.name = "variant"; r.value = o.variant || ""; r.checked = k === 0;
           l.appendChild(r);
-          l.appendChild(document.createTextNode(" " + o.when.charAt(0).toUpperCase() + o.when.slice(1) + " — " + (o.penalty || "remedy")));
+          l.appendChild(document.createTextNode(" " + o.when.charAt(0).toUpperCase() + o.when.slice(1) + " — " + (o.penalty || t("penalties.remedy"))));
           fs.appendChild(l);
         });
         box.appendChild(fs);
@@ -119,16 +119,16 @@
         citeRule(res.body.infraction.rule || "");
         box.innerHTML = "";
         var head = document.createElement("p"); head.className = "pen-proposed";
-        head.appendChild(document.createTextNode("Proposed: "));
-        var b = document.createElement("b"); b.id = "pf-proposed"; b.textContent = p.penalty || "no penalty (remedy only)"; head.appendChild(b);
-        if (p.repeat > 1) { var rp = document.createElement("span"); rp.className = "pen-repeat"; rp.textContent = p.repeat + "× in this event"; head.appendChild(rp); }
+        head.appendChild(document.createTextNode(t("penalties.proposed") + " "));
+        var b = document.createElement("b"); b.id = "pf-proposed"; b.textContent = p.penalty || t("penalties.no_penalty"); head.appendChild(b);
+        if (p.repeat > 1) { var rp = document.createElement("span"); rp.className = "pen-repeat"; rp.textContent = t("penalties.repeat", {count: p.repeat}); head.appendChild(rp); }
         box.appendChild(head);
         var why = document.createElement("p"); why.className = "pen-reason"; why.id = "pf-reason"; why.textContent = p.reason; box.appendChild(why);
         if (p.history.length) {
           var ol = document.createElement("ol"); ol.className = "pen-history"; ol.id = "pf-history";
           p.history.forEach(function (h) {
             var li = document.createElement("li");
-            li.textContent = h.penalty + " · " + (h.round ? "R" + h.round : "") + (h.table ? " T" + h.table : "") + " · " + h.judge + (h.description ? " — " + h.description.slice(0, 80) : "");
+            li.textContent = h.penalty + " · " + (h.round ? t("penalties.round_short", {round: h.round}) : "") + (h.table ? " " + t("penalties.table_short", {table: h.table}) : "") + " · " + h.judge + (h.description ? " — " + h.description.slice(0, 80) : "");
             ol.appendChild(li);
           });
           box.appendChild(ol);

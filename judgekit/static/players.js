@@ -2,8 +2,8 @@
 // first matches only), and check-in / mark absent without reloading the page (the filter
 // stays). Without this script the page still works: the forms post and the list shows a
 // "show all" link.
+import { t } from "./i18n.js";
 (function () {
-  "use strict";
   // after each registration the name field has the focus again (autofocus; this for the
   // browsers that skip it, e.g. after a back/forward navigation)
   var first = document.querySelector("#register input[autofocus]");
@@ -27,15 +27,15 @@
     if (!shown) return;
     shown.textContent = "";
     if (matching > visible) {
-      shown.appendChild(document.createTextNode("Showing " + visible + " of " + matching +
-        (filtered ? " matching" : "") + ": type more in the filter, or "));
+      shown.appendChild(document.createTextNode(t(filtered ? "players.showing_matching" : "players.showing",
+                                                  {visible: visible, count: matching}) + " "));
       var more = document.createElement("button");
-      more.type = "button"; more.className = "linkish"; more.textContent = "show all";
+      more.type = "button"; more.className = "linkish"; more.textContent = t("players.show_all");
       more.setAttribute("data-show-all", "");
       shown.appendChild(more);
       shown.appendChild(document.createTextNode("."));
     } else if (filtered) {
-      shown.textContent = matching + (matching === 1 ? " player matches." : " players match.");
+      shown.textContent = t("players.match", {count: matching});
     }
   }
 
@@ -68,7 +68,7 @@
 
   // check in / mark absent in place
   var token = document.querySelector('meta[name="csrf-token"]');
-  var LABEL = {"in": "checked in", "out": "not checked in", "dropped": "dropped"};
+  var LABEL = {"in": t("players.checked_in"), "out": t("players.not_checked_in"), "dropped": t("players.dropped")};
   var CHIP = {"in": "chip-finished", "out": "chip-in-progress", "dropped": "chip-invalid"};
   function counts() {
     var n = {"in": 0, "out": 0, "dropped": 0};
@@ -100,7 +100,7 @@
       if (!res.ok) {
         var p = document.createElement("p");
         p.className = "field-error row-error"; p.setAttribute("role", "alert");
-        p.textContent = res.body.error || "Not saved: reload the page.";
+        p.textContent = res.body.error || t("players.not_saved");
         li.appendChild(p);
         return;
       }
@@ -111,7 +111,7 @@
       chip.textContent = LABEL[st];
       chip.className = "p-state chip " + CHIP[st];
       input.value = res.body.checked_in ? "0" : "1";
-      button.textContent = res.body.checked_in ? "Mark absent" : "Check in";
+      button.textContent = res.body.checked_in ? t("players.mark_absent") : t("players.check_in");
       button.setAttribute("aria-label", button.textContent + ": " + res.body.name);
       counts();
     }).catch(function () {

@@ -1,9 +1,8 @@
 // The Porter2 ("English") stemmer, for query words the offline index does not contain (the
 // corpus' own words come stemmed from the server, whose analyzer uses whoosh's porter2).
 // Written from the published algorithm (snowball.tartarus.org/algorithms/english).
-// window.judgekitPorter2(word) -> stem; used by static/offline-index.js.
-(function () {
-  "use strict";
+// porter2(word) -> stem (this module's default export); used by static/offline-index.js.
+const porter2 = (function () {
   var VOWEL = /[aeiouy]/;
   var DOUBLES = ["bb", "dd", "ff", "gg", "mm", "nn", "pp", "rr", "tt"];
   var LI_ENDING = /[cdeghkmnrt]$/;
@@ -104,5 +103,7 @@
     return w.replace(/Y/g, "y");
   }
 
-  window.judgekitPorter2 = porter2;
+  return porter2;
 })();
+
+export default porter2;

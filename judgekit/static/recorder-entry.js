@@ -8,18 +8,19 @@
    seat the step is for (or the seat tapped in the table drawing); after it records, the
    page goes back to the table and the status line.
 
-   The forms are built with recorder-form.js (judgekitForm); the chips and suggestions are
+   The forms are built with recorder-form.js (`form`); the chips and suggestions are
    recorder-fields.js's.
 
-   window.judgekitEntry(ctx) -> {renderDeck(state), ask(title, base, names, done, setup),
+   entry(ctx) (exported) -> {renderDeck(state), ask(title, base, names, done, setup),
      actionForm, cardForm, reactionForm, redirectForm, voteForm, amend(line), close(), isOpen()}
-   ctx: {root, seats, fields (judgekitFields), vocabulary, view() (the game as loaded),
+   ctx: {root, seats, fields (recorder-fields.js `fields`), vocabulary, view() (the game as loaded),
      send(events) -> Promise<true|false|"queued">, say(msg, isError), once(key, fn),
      chosen() (the tapped seat or null), forChosen(step), practice (bool)} */
-(function () {
-  "use strict";
+import { form as makeForm } from "./recorder-form.js";
+import { t as tr } from "./i18n.js";   // `t` is a seat or a type in places here
 
-  window.judgekitEntry = function (ctx) {
+export const entry = (function () {
+  return function (ctx) {
     var F = ctx.fields, el = F.el, SEATS = ctx.seats;
     var $ = function (id) { return document.getElementById(id); };
     var form = $("rec-ask"), deck = $("rec-next");
@@ -27,7 +28,7 @@
     // --- the table as the state has it -----------------------------------------------------
     function st() { var v = ctx.view(); return v ? v.state : null; }
     function name(seat) { return SEATS[seat - 1]; }
-    function who(seat) { return seat ? name(seat) + " (seat " + seat + ")" : ""; }
+    function who(seat) { return seat ? tr("recorder.who_seat", {name: name(seat), seat: seat}) : ""; }
     function live() {
       var s = st();
       return s ? s.seats.filter(function (x) { return !x.out; }).map(function (x) { return x.seat; })
@@ -104,7 +105,7 @@
     }
 
     // the forms' builder, on this table
-    var FORM = window.judgekitForm({fields: F, send: ctx.send, once: ctx.once, vocabulary: ctx.vocabulary, table: {
+    var FORM = makeForm({fields: F, send: ctx.send, once: ctx.once, vocabulary: ctx.vocabulary, table: {
       live: live, name: name, minionsAt: minionsAt, minionNames: minionNames, cardsAt: cardsAt, allCards: allCards,
       minionChoices: minionChoices}});
     var open = FORM.open, close = FORM.close, field = FORM.field, words = FORM.words, coerce = FORM.coerce,
@@ -137,9 +138,9 @@
       var m = ctl.get("minion"), f = m ? minionFacts(m) : null, out = [];
       if (f && f.kind) {
         var bits = [];
-        if (f.title) bits.push(f.title + ", " + f.votes + " vote" + (f.votes === 1 ? "" : "s"));
-        if (f.bleed > 1) bits.push("bleed " + f.bleed);
-        if (f.stealth) bits.push("+" + f.stealth + " stealth");
+        if (f.title) bits.push(f.title + ", " + tr("entry.votes", {count: f.votes}));
+        if (f.bleed > 1) bits.push(tr("entry.bleed_n", {count: f.bleed}));
+        if (f.stealth) bits.push(tr("entry.stealth_n", {count: f.stealth}));
         if (bits.length) out.push(m + ": " + bits.join(", "));
       }
       var card = ctl.get("card"), cf = card ? F.facts(card, "library") : null;
@@ -171,20 +172,20 @@
         }
       };
       var spec = {
-        title: opts.title || (name(seat) + " declares an action"),
+        title: opts.title || tr("entry.declares_action", {name: name(seat)}),
         compact: true,
         base: {type: "action.declare", seat: seat},
         required: ["minion", "action"], record: "action", done: opts.done,
         hint: actionHint,
         // the minion locked as if to act, no action named (yet): a `minion.lock`, one tap
-        extra: opts.noLock ? [] : [["Locked, no action named ✓", function (ctl) {
-          if (!ctl.get("minion")) { ctx.say("Choose the minion that was locked first."); return; }
+        extra: opts.noLock ? [] : [[tr("entry.locked"), function (ctl) {
+          if (!ctl.get("minion")) { ctx.say(tr("entry.lock_minion_first")); return; }
           record("lock:" + seatOf(ctl), [{type: "minion.lock", seat: +seatOf(ctl), minion: ctl.get("minion")}]);
         }]],
         fields: [
-          field("seat", seat, {label: "Who", change: function (v, ctl) { if (!ctl.values["auto:target_seat"]) return; ctl.values.target_seat = ""; preset(ctl); }}),
+          field("seat", seat, {label: tr("recorder.field.seat"), change: function (v, ctl) { if (!ctl.values["auto:target_seat"]) return; ctl.values.target_seat = ""; preset(ctl); }}),
           field("minion", minion, {change: function (v, ctl) { preset(ctl); }}),
-          field("card", opts.card, {label: "Card", change: function (v, ctl) {
+          field("card", opts.card, {label: tr("recorder.field.card"), change: function (v, ctl) {
             if (!v) return;
             F.factsOf([v]).then(function (got) {
               var cf = got[v];
@@ -194,23 +195,23 @@
               ctl.refresh();
             });
           }}),
-          field("discipline", opts.discipline, {label: "Discipline", show: function (ctl) {
+          field("discipline", opts.discipline, {label: tr("entry.discipline"), show: function (ctl) {
             var cf = ctl.get("card") ? F.facts(ctl.get("card"), "library") : null;
             return !!(cf && cf.disciplines && cf.disciplines.length);
           }, chips: function (ctl) { return levelChips(ctl.get("card")); },
             change: function (v, ctl) { preset(ctl); }}),
-          field("amount", opts.amount, {label: "Bleed", show: isBleed}),
-          field("target_seat", opts.target_seat, {label: "Bleeds", show: isBleed,
+          field("amount", opts.amount, {label: tr("entry.bleed"), show: isBleed}),
+          field("target_seat", opts.target_seat, {label: tr("entry.bleeds"), show: isBleed,
             seats: function (ctl) { return live().filter(function (s) { return s !== seatOf(ctl); }); }}),
-          field("stealth", null, {label: "Stealth"}),
-          field("terms", null, {label: "Terms", next: true, show: function (ctl) { return ctl.get("action") === "political"; },
+          field("stealth", null, {label: tr("recorder.field.stealth")}),
+          field("terms", null, {label: tr("recorder.field.terms"), next: true, show: function (ctl) { return ctl.get("action") === "political"; },
             inserts: function () { return live().map(name); }}),
-          field("action", opts.action, {label: "Action", options: function (ctl) {
+          field("action", opts.action, {label: tr("recorder.field.action"), options: function (ctl) {
               // the bleed chip says what it records: "Bleed 2 → Bruno"
               return ACTIONS.map(function (o) {
                 if (o[0] === "bleed") {
                   var t = +ctl.get("target_seat");
-                  return [o[0], "Bleed " + (ctl.get("amount") || "?") + (t ? " → " + name(t) : "")];
+                  return [o[0], tr("entry.bleed_chip", {amount: ctl.get("amount") || "?"}) + (t ? " → " + name(t) : "")];
                 }
                 // a kind that comes with a card: "Political…" chooses it, then "Political ✓" records
                 return [o[0], o[1] + (WITH_CARD[o[0]] && ctl.get("action") !== o[0] ? "…" : "")];
@@ -281,7 +282,7 @@
       };
       var type = opts.type || "card.play";
       var spec = {
-        title: opts.title || (type === "reaction" ? "Reaction" : "Play a card"),
+        title: opts.title || (type === "reaction" ? tr("entry.reaction") : tr("entry.play_card")),
         compact: true,
         base: {type: type, seat: seat}, required: ["card"], done: opts.done,
         build: function (event) {
@@ -298,8 +299,8 @@
         },
         hint: function (c) {
           var h = actionHint(c), a = st() && st().action;
-          if (redirecting(c)) h = (h ? h + " · " : "") + c.get("card") + " redirects the action" +
-            (a.words ? " (" + a.words + ")" : "") + ": tap the new target.";
+          if (redirecting(c)) h = (h ? h + " · " : "") + tr(a.words ? "entry.redirects_words" : "entry.redirects",
+                                                             {card: c.get("card"), action: a.words});
           return h;
         }, focus: card ? null : "card",
         fields: [
@@ -327,17 +328,17 @@
               plan(c);
               c.refresh();
               var head = form.querySelector(".rec-ask-title");   // "Play a card" -> what it is
-              if (head && !opts.title && c.spec.base.type === "reaction") head.textContent = "Reaction";
+              if (head && !opts.title && c.spec.base.type === "reaction") head.textContent = tr("entry.reaction");
             });
           }}),
-          field("minion", null, {label: "Played by", show: function (c) {
+          field("minion", null, {label: tr("entry.played_by"), show: function (c) {
             var cf = c.get("card") ? F.facts(c.get("card"), "library") : null;
             return !cf || (cf.types || []).indexOf("Master") < 0;   // a master card has no minion to name
           }}),
-          field("discipline", null, {label: "Discipline", show: function (c) { return needs(c, "discipline"); },
+          field("discipline", null, {label: tr("entry.discipline"), show: function (c) { return needs(c, "discipline"); },
             chips: function (c) { return levelChips(c.get("card")); }}),
           field("target", null, {show: function (c) { return needs(c, "target") && !redirecting(c); }}),
-          field("target_seat", null, {label: "New target", show: redirecting, seats: function (c) {
+          field("target_seat", null, {label: tr("entry.new_target"), show: redirecting, seats: function (c) {
             var a = st() && st().action;
             return live().filter(function (x) { return x !== seatOf(c) && !(a && x === a.seat); });
           }}),
@@ -351,33 +352,33 @@
     function reactionForm(seat) {
       var s = st(), a = s && s.action;
       seat = seat || ctx.chosen() || (a && a.target_seat) || null;
-      return cardForm(seat, null, {type: "reaction", title: "Reaction"});
+      return cardForm(seat, null, {type: "reaction", title: tr("entry.reaction")});
     }
     function redirectForm(seat) {
       // a reaction or effect that aims the action at another Methuselah (Deflection…)
       var s = st(), a = s && s.action;
       seat = seat || ctx.chosen() || (a && a.target_seat) || null;
       return open({
-        title: "Redirect the action", base: {type: "action.redirect", seat: seat},
+        title: tr("entry.redirect_title"), base: {type: "action.redirect", seat: seat},
         compact: true,
         required: ["target_seat"], record: "target_seat", hint: actionHint, focus: null,
         fields: [
-          field("seat", seat, {label: "Who redirects (the target)"}),
-          field("card", null, {label: "Card (e.g. Deflection)", change: function (v, c) {
+          field("seat", seat, {label: tr("entry.who_redirects")}),
+          field("card", null, {label: tr("entry.redirect_card"), change: function (v, c) {
             if (v) F.factsOf([v]).then(function () { if (current() === c) c.refresh(); });
           }}),
-          field("minion", null, {label: "With (minion)"}),
-          field("discipline", null, {label: "Discipline", chips: function (c) { return levelChips(c.get("card")); }}),
-          field("target_seat", null, {label: "New target", seats: function (c) {
+          field("minion", null, {label: tr("entry.with_minion")}),
+          field("discipline", null, {label: tr("entry.discipline"), chips: function (c) { return levelChips(c.get("card")); }}),
+          field("target_seat", null, {label: tr("entry.new_target"), seats: function (c) {
             return live().filter(function (x) { return !a || (x !== a.seat && x !== +c.get("seat")); });
           }})
         ]
       });
     }
     function blockForm(seat, title) {
-      return open({title: title || (name(seat) + " blocks with"), base: {type: "block.declare", seat: seat}, compact: true,
+      return open({title: title || tr("entry.blocks_with", {name: name(seat)}), base: {type: "block.declare", seat: seat}, compact: true,
                    required: ["minion"], record: "minion", focus: "minion",
-                   fields: [field("seat", seat), field("minion", null, {label: "Blocking minion"})]});
+                   fields: [field("seat", seat), field("minion", null, {label: tr("entry.blocking_minion")})]});
     }
     function strikeSpec(seat) {
       var m = strikerMinion(seat), f = m ? minionFacts(m) : {};
@@ -414,36 +415,36 @@
       }});
       var fields = byDamage ? [
         field("seat", seat),
-        field("card", null, {label: "Strike card", change: function (v, c) {
+        field("card", null, {label: tr("entry.strike_card"), change: function (v, c) {
           if (!v) return;
           if (c.get("strike") === "" || c.values["auto:strike"]) c.set("strike", v, {auto: true, quiet: true});
           F.factsOf([v]).then(function () { if (current() === c) c.refresh(); });
         }}),
-        field("discipline", null, {label: "Discipline", show: function (c) {
+        field("discipline", null, {label: tr("entry.discipline"), show: function (c) {
           var cf = c.get("card") ? F.facts(c.get("card"), "library") : null;
           return !!(cf && cf.disciplines && cf.disciplines.length);
         }, chips: function (c) { return levelChips(c.get("card")); }}),
-        strikeField, field("damage", null, {label: "Damage"}),
-        field("minion", sm.minion, {label: "Striking minion"})
+        strikeField, field("damage", null, {label: tr("recorder.field.damage")}),
+        field("minion", sm.minion, {label: tr("entry.striking_minion")})
       ] : [field("seat", seat), field("damage", null), strikeField,
-           field("card", null, {label: "Card (if any)"}), field("minion", sm.minion, {label: "Striking minion"})];
-      return open({title: title || ("Strike: " + who(seat)), base: {type: "strike", seat: seat}, compact: true,
+           field("card", null, {label: tr("entry.card_if_any")}), field("minion", sm.minion, {label: tr("entry.striking_minion")})];
+      return open({title: title || tr("entry.strike_title", {who: who(seat)}), base: {type: "strike", seat: seat}, compact: true,
                    required: byDamage ? ["strike", "damage"] : ["strike"], record: byDamage ? "damage" : "strike",
                    done: done, focus: opts.focus || null, fields: fields});
     }
     function transferForm(seat, title, done) {
       return open({title: title || (name(seat) + " transfers"), base: {type: "transfer", seat: seat}, compact: true,
                    required: ["amount"], record: "amount", done: done, focus: null,
-                   fields: [field("minion", null, {label: "To (minion, if said)"}),
-                            field("amount", null, {label: "Pool transferred"})]});
+                   fields: [field("minion", null, {label: tr("entry.transfer_to")}),
+                            field("amount", null, {label: tr("entry.pool_transferred")})]});
     }
     function termsForm(seat, title, done) {
       var s = st(), a = s && s.action;
       seat = seat || (a && a.seat);
-      return open({title: title || "Terms confirmed", base: {type: "referendum.terms", seat: seat}, focus: "terms",
-                   done: done, fields: [field("terms", null, {label: "Terms" + (a && a.card ? " of " + a.card : ""),
+      return open({title: title || tr("entry.terms_confirmed"), base: {type: "referendum.terms", seat: seat}, focus: "terms",
+                   done: done, fields: [field("terms", null, {label: a && a.card ? tr("entry.terms_of", {card: a.card}) : tr("recorder.field.terms"),
                      inserts: function () { return live().map(name); }})],
-                   extra: [["As announced", function () { record("terms", [{type: "referendum.terms", seat: seat, terms: "as announced"}], done); }]]});
+                   extra: [[tr("entry.as_announced"), function () { record("terms", [{type: "referendum.terms", seat: seat, terms: "as announced"}], done); }]]});
     }
     function voteForm(seat, opts) {
       // one seat's vote when the panel's one tap is not enough, in one more tap: another
@@ -452,25 +453,25 @@
       opts = opts || {};
       var side = opts.side || null;
       var fields = [field("seat", seat),
-        field("vampire", opts.vampire || null, {label: side ? "Voting vampire (" + side + ")" : "Voting vampire",
+        field("vampire", opts.vampire || null, {label: side ? tr("entry.voting_vampire_" + side) : tr("recorder.field.vampire"),
           change: function (v, c) {
             var f = minionFacts(v);
             if (f.votes && (c.get("votes") === "" || c.values["auto:votes"])) c.set("votes", f.votes, {auto: true, quiet: true});
           }}),
         field("votes", opts.votes || null)];
       if (!side) {
-        fields.push(field("side", null, {label: "Votes and side", options: function (c) {
+        fields.push(field("side", null, {label: tr("entry.votes_and_side"), options: function (c) {
           // "For 3": the number and the side in one tap
           var top = Math.max(4, +c.get("votes") || 0), out = [];
           ["for", "against"].forEach(function (sd) {
-            for (var n = 1; n <= top; n++) out.push([sd + ":" + n, (sd === "for" ? "For " : "Against ") + n]);
+            for (var n = 1; n <= top; n++) out.push([sd + ":" + n, tr(sd === "for" ? "entry.for_n" : "entry.against_n", {count: n})]);
           });
-          out.push(["abstain:", "Abstain"]);
+          out.push(["abstain:", tr("entry.abstain")]);
           return out;
         }}));
       }
       return open({
-        title: opts.title || ("Vote: " + who(seat)), base: {type: "vote", seat: seat}, done: opts.done,
+        title: opts.title || tr("entry.vote_title", {who: who(seat)}), base: {type: "vote", seat: seat}, done: opts.done,
         compact: true,
         required: side ? ["vampire"] : ["side"], record: side ? "vampire" : "side", focus: opts.focus || null,
         fields: fields,
@@ -496,20 +497,19 @@
     }
     function ballotWords(list) {
       return list.map(function (b) {
-        if (b.side === "abstain") return "abstains";
-        return (b.votes != null ? b.votes + " " : "") + (b.side || "?") + (b.vampire ? " (" + b.vampire + ")" : "");
+        if (b.side === "abstain") return tr("entry.abstains");
+        return (b.votes != null ? b.votes + " " : "") + (b.side ? tr("entry.side_" + b.side) : "?") + (b.vampire ? " (" + b.vampire + ")" : "");
       }).join(", ");
     }
     function votePanel(s, step) {
       var a = s.action, ballots = (a && a.votes && a.votes.ballots) || {};
-      var box = el("div", {"class": "rec-votes", role: "group", "aria-label": "Votes"});
-      box.appendChild(el("div", {"class": "rec-votes-head"}, "Votes" + (a && a.votes ? " — " + a.votes["for"] + " for, " + a.votes.against + " against" : "") +
-        " · one tap a seat"));
+      var box = el("div", {"class": "rec-votes", role: "group", "aria-label": tr("recorder.field.votes")});
+      box.appendChild(el("div", {"class": "rec-votes-head"}, (a && a.votes ? tr("entry.votes_head_count", {for: a.votes["for"], against: a.votes.against}) : tr("entry.votes_head"))));
       round(a ? a.seat : acting()).forEach(function (seat) {
         var vs = titled(seat), total = vs.reduce(function (n, m) { return n + m.votes; }, 0);
         var row = el("div", {"class": "rec-vote" + (step && step.seat === seat ? " is-next" : ""), "data-seat": seat});
         var what = vs.length ? vs.map(function (m) { return m.name + " (" + m.title + ", " + m.votes + ")"; }).join(", ")
-          : "no titled vampire seen";
+          : tr("entry.no_titled");
         row.appendChild(el("div", {"class": "rec-vote-who"}, name(seat) + " — " + what));
         var done = ballots[String(seat)];
         if (done) {
@@ -521,16 +521,16 @@
           var more = el("div", {"class": "rec-vote-buttons rec-vote-more"});
           vs.filter(function (m) { return cast.indexOf(m.name) < 0; }).forEach(function (m) {
             ["for", "against"].forEach(function (side) {
-              more.appendChild(F.chip("+ " + m.name + " " + (side === "for" ? "For " : "Against ") + m.votes, function () {
+              more.appendChild(F.chip("+ " + m.name + " " + tr(side === "for" ? "entry.for_n" : "entry.against_n", {count: m.votes}), function () {
                 record("vote:" + seat + ":" + m.name, [{type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name}]);
               }, {record: true, extra: "is-" + side}));
             });
           });
           ["for", "against"].forEach(function (side) {
-            var b = F.chip("+ " + (side === "for" ? "For" : "Against") + "…", function () {
-              voteForm(seat, {side: side, focus: "vampire", title: name(seat) + ": another vampire votes " + side});
+            var b = F.chip("+ " + tr(side === "for" ? "entry.for_more" : "entry.against_more"), function () {
+              voteForm(seat, {side: side, focus: "vampire", title: tr("entry.another_votes_" + side, {name: name(seat)})});
             }, {extra: "is-more is-" + side});
-            b.setAttribute("aria-label", name(seat) + ": another vampire votes " + side + "…");
+            b.setAttribute("aria-label", tr("entry.another_votes_" + side, {name: name(seat)}) + "…");
             more.appendChild(b);
           });
           row.appendChild(more);
@@ -545,19 +545,19 @@
         };
         // every button of the panel records (one tap a seat), but those with "…"
         if (total) {
-          buttons.appendChild(F.chip("For " + total, function () { cast("for"); }, {record: true, extra: "is-for"}));
-          buttons.appendChild(F.chip("Against " + total, function () { cast("against"); }, {record: true, extra: "is-against"}));
+          buttons.appendChild(F.chip(tr("entry.for_n", {count: total}), function () { cast("for"); }, {record: true, extra: "is-for"}));
+          buttons.appendChild(F.chip(tr("entry.against_n", {count: total}), function () { cast("against"); }, {record: true, extra: "is-against"}));
         } else {   // no titled vampire seen: name the one who votes (its votes from the card facts)
-          buttons.appendChild(F.chip("For…", function () { voteForm(seat, {side: "for", focus: "vampire"}); }, {extra: "is-for"}));
-          buttons.appendChild(F.chip("Against…", function () { voteForm(seat, {side: "against", focus: "vampire"}); }, {extra: "is-against"}));
+          buttons.appendChild(F.chip(tr("entry.for_more"), function () { voteForm(seat, {side: "for", focus: "vampire"}); }, {extra: "is-for"}));
+          buttons.appendChild(F.chip(tr("entry.against_more"), function () { voteForm(seat, {side: "against", focus: "vampire"}); }, {extra: "is-against"}));
         }
-        buttons.appendChild(F.chip("Abstain", function () { cast("abstain"); }, {record: true}));
-        if (vs.length > 1) buttons.appendChild(F.chip("Split…", function () { split(row, seat, vs); }));
+        buttons.appendChild(F.chip(tr("entry.abstain"), function () { cast("abstain"); }, {record: true}));
+        if (vs.length > 1) buttons.appendChild(F.chip(tr("entry.split"), function () { split(row, seat, vs); }));
         if (total) {
           var other = F.chip("…", function () {
             voteForm(seat, {vampire: vs.length === 1 ? vs[0].name : null});
-          }, {title: "Another number or another vampire"});
-          other.setAttribute("aria-label", "Other vote…");
+          }, {title: tr("entry.other_vote_title")});
+          other.setAttribute("aria-label", tr("entry.other_vote"));
           buttons.appendChild(other);
         }
         row.appendChild(buttons);
@@ -573,7 +573,7 @@
         var line = el("div", {"class": "rec-vote-one", "data-vampire": m.name});
         line.appendChild(el("span", {"class": "rec-vote-name"}, m.name + " (" + m.votes + ")"));
         ["for", "against", "abstain"].forEach(function (side) {
-          line.appendChild(F.chip(side[0].toUpperCase() + side.slice(1), function () {
+          line.appendChild(F.chip(tr("entry.split_" + side), function () {
             var ev = side === "abstain" ? {type: "vote", seat: seat, side: "abstain", vampire: m.name}
               : {type: "vote", seat: seat, votes: m.votes, side: side, vampire: m.name};
             ctx.once("vote:" + seat + ":" + m.name, function () {
@@ -608,23 +608,23 @@
       var c = ctx.chosen(), a = s.action;
       if (!c || !a || a.resolved || !a.actor_passed || s.combat || a.polling || c === a.seat) return steps;
       if ((a.done || []).indexOf(c) >= 0 || steps.some(function (x) { return x.event.type === "block.pass" && x.event.seat === c; })) return steps;
-      return [{label: who(c) + ": no block", event: {type: "block.pass", seat: c}, ask: [], kind: "primary", seat: c, chosen: true},
-              {label: name(c) + " blocks with…", event: {type: "block.declare", seat: c}, ask: ["minion"], kind: "secondary", seat: c, chosen: true}]
+      return [{label: tr("entry.no_block", {who: who(c)}), event: {type: "block.pass", seat: c}, ask: [], kind: "primary", seat: c, chosen: true},
+              {label: tr("entry.blocks_with_more", {name: name(c)}), event: {type: "block.declare", seat: c}, ask: ["minion"], kind: "secondary", seat: c, chosen: true}]
         .concat(steps);
     }
     function gameOverStep(s) {
       // a game that has ended: its result and each seat's VP, the one step left (record the
       // end, when it is not stored yet) — and nothing else: no action, vote or card row
-      var over = s.game_over || {words: "Game over", stored: true};
+      var over = s.game_over || {words: tr("recorder.game_over_words"), stored: true};
       var box = el("section", {"class": "rec-over", "aria-labelledby": "rec-over-h"});
       // the status line above says how it ended ("Game over — one player left: Ana"): the
       // step is the result
-      box.appendChild(el("h2", {id: "rec-over-h", "class": "rec-over-h"}, "Result: victory points"));
+      box.appendChild(el("h2", {id: "rec-over-h", "class": "rec-over-h"}, tr("entry.result_vp")));
       if (over.score) {
-        var list = el("ol", {"class": "rec-over-score", "aria-label": "Victory points"});
+        var list = el("ol", {"class": "rec-over-score", "aria-label": tr("entry.victory_points")});
         over.score.forEach(function (x) {
           var li = el("li", {"data-seat": x.seat});
-          li.appendChild(el("span", {"class": "rec-over-name"}, x.name + " (seat " + x.seat + ")"));
+          li.appendChild(el("span", {"class": "rec-over-name"}, tr("recorder.who_seat", {name: x.name, seat: x.seat})));
           if (x.out) li.appendChild(el("span", {"class": "rec-over-out"}, x.out));
           li.appendChild(el("b", {"class": "rec-over-vp"}, fmtVp(x.vp) + " VP"));
           list.appendChild(li);
@@ -652,7 +652,7 @@
         if (t === "action.declare" && step.ask.length) {
           deck.appendChild(chipRow(step, minionChoices(seat).map(function (n) {
             var m = minionFacts(n);
-            return F.chip(n, function () { actionForm(seat, n); }, {hint: m.bleed > 1 ? "bleed " + m.bleed : null});
+            return F.chip(n, function () { actionForm(seat, n); }, {hint: m.bleed > 1 ? tr("entry.bleed_n", {count: m.bleed}) : null});
           })));
           return;
         }
@@ -670,13 +670,13 @@
             if (k === "hand strike" && played.length) {
               // a combat card played this combat may change the strength: the damage is
               // tapped, not taken from the vampire's base strength
-              var open = F.chip("Hand strike (" + played.join(", ") + ")…", function () {
+              var open = F.chip(tr("entry.hand_strike_played", {cards: played.join(", ")}), function () {
                 prefill(strikeForm(seat, null, null, {record: "damage"}), {strike: "hand strike"});
               });
               return open;
             }
             var damage = k === "hand strike" ? sm.strength : 0;
-            return F.chip((k === "hand strike" ? "Hand strike · " + damage : k[0].toUpperCase() + k.slice(1)) + " ✓", function () {
+            return F.chip(tr("entry.strike_" + k.replace(" ", "_"), {damage: damage}) + " ✓", function () {
               var ev = {type: "strike", seat: seat, strike: k, damage: damage};
               if (sm.minion) ev.minion = sm.minion;
               record("strike:" + seat, [ev]);
@@ -685,9 +685,9 @@
           // opening chips after the recording ones, apart
           var ones = list.filter(function (c) { return c.classList.contains("is-record"); });
           var opens = list.filter(function (c) { return !c.classList.contains("is-record"); });
-          opens.push(F.chip("With a card…", function () { strikeForm(seat, null, null, {record: "damage", focus: "card"}); }, {extra: "is-more"}));
+          opens.push(F.chip(tr("entry.with_a_card"), function () { strikeForm(seat, null, null, {record: "damage", focus: "card"}); }, {extra: "is-more"}));
           var row = chipRow(step, ones);
-          row.appendChild(F.chips("opens a form:", opens));
+          row.appendChild(F.chips(tr("entry.opens_a_form"), opens));
           deck.appendChild(row);
           return;
         }
@@ -696,7 +696,7 @@
           // the bleed's amount as it stands now (after modifiers and a restated total) goes
           // with its success: the log says "Bleed for 4 succeeds"
           var amount = s.action.amount;
-          deck.appendChild(stepButton(Object.assign({}, step, {label: "Bleed for " + amount + " succeeds",
+          deck.appendChild(stepButton(Object.assign({}, step, {label: tr("entry.bleed_succeeds", {amount: amount}),
             event: Object.assign({}, step.event, {amount: amount})})));
           return;
         }
@@ -704,10 +704,10 @@
           // the pool the seat transfers, in words on the chip and for a screen reader
           // ("Ana transfers 2 pool"), not a bare "2 ✓"
           deck.appendChild(chipRow(step, [1, 2, 3, 4, 5].map(function (n) {
-            var b = F.chip(n + " pool ✓", function () { record("transfer", [{type: "transfer", seat: seat, amount: n}]); }, {record: true});
-            b.setAttribute("aria-label", name(seat) + " transfers " + n + " pool (records it)");
+            var b = F.chip(tr("entry.pool_n", {count: n}) + " ✓", function () { record("transfer", [{type: "transfer", seat: seat, amount: n}]); }, {record: true});
+            b.setAttribute("aria-label", tr("entry.transfers_aria", {name: name(seat), count: n}));
             return b;
-          }), "Pool " + name(seat) + " transfers:"));
+          }), tr("entry.pool_transfers", {name: name(seat)})));
           return;
         }
         deck.appendChild(stepButton(step));
@@ -728,13 +728,13 @@
       for (var n = Math.max(1, now - 1); n <= now + 3; n++) list.push(n);
       list.sort(function (x, y) { return (y === now) - (x === now); });
       var chips = list.map(function (n) {
-        var b = F.chip((n === now ? "Bleed now " : "") + n + " ✓", function () {
+        var b = F.chip((n === now ? tr("entry.bleed_now", {count: n}) : String(n)) + " ✓", function () {
           record("bleed.total", [{type: "bleed.total", seat: a.seat, amount: n}]);
         }, {record: true});
-        b.setAttribute("aria-label", name(a.seat) + " restates the bleed: " + n + " (records it)");
+        b.setAttribute("aria-label", tr("entry.restates_aria", {name: name(a.seat), count: n}));
         return b;
       });
-      var row = F.chips(name(a.seat) + " restates the bleed:", chips);
+      var row = F.chips(tr("entry.restates", {name: name(a.seat)}), chips);
       row.classList.add("rec-bleed-row");
       deck.appendChild(row);
     }
@@ -743,14 +743,14 @@
       var seat = ctx.chosen() || acting();
       if (!seat || s.finished || (s.game_over && !s.game_over.stored) || s.action) return;
       var phase = s.turn && s.turn.phase;
-      var b = F.chip(name(seat) + ": a minion comes into play…", function () { minionInForm(seat); },
+      var b = F.chip(tr("entry.minion_in", {name: name(seat)}) + "…", function () { minionInForm(seat); },
                      {extra: "is-more" + (phase === "influence" ? " is-lead" : "")});
       deck.appendChild(F.chips(null, [b]));
     }
     function minionInForm(seat) {
-      return open({title: name(seat) + ": a minion comes into play", base: {type: "minion.in", seat: seat},
+      return open({title: tr("entry.minion_in", {name: name(seat)}), base: {type: "minion.in", seat: seat},
                    compact: true, required: ["minion"], record: "minion", focus: "minion",
-                   fields: [field("seat", seat), field("minion", null, {label: "Minion (vampire or ally)"})]});
+                   fields: [field("seat", seat), field("minion", null, {label: tr("entry.minion_vampire_or_ally")})]});
     }
     function cardRow(s) {
       // the cards already played at the seat that acts (or the seat tapped): one tap to play again
@@ -761,7 +761,7 @@
       var list = cards.map(function (c) {
         return F.chip(c, function () { cardForm(seat, c); });
       });
-      list.push(F.chip(cards.length ? "Other card…" : "A card…", function () { cardForm(seat, null); }, {extra: "is-more"}));
+      list.push(F.chip(cards.length ? tr("entry.other_card") : tr("entry.a_card"), function () { cardForm(seat, null); }, {extra: "is-more"}));
       var row = F.chips(name(seat) + " plays", list);
       row.classList.add("rec-card-row");
       deck.appendChild(row);
@@ -773,19 +773,19 @@
       // tap a line: its fields, as corrected so far, to change; stored as an `amend` (or taken back)
       if (!e) return;
       if (e.type === "amend" || e.type === "retract") {
-        ctx.say("#" + e.seq + " is a correction: tap the line it corrects to change that line again.");
+        ctx.say(tr("entry.is_correction", {seq: e.seq}));
         return;
       }
       if (e.retracted) {
         var undoing = (ctx.view().events || []).filter(function (x) {
           return x.type === "retract" && x.target === e.seq && !x.retracted;
         }).pop();
-        return open({title: "#" + e.seq + " was taken back", base: {}, fields: [], anchor: li, submitLabel: "Restore it",
+        return open({title: tr("entry.taken_back", {seq: e.seq}), base: {}, fields: [], anchor: li, submitLabel: tr("entry.restore"),
           build: function () { return undoing ? [{type: "retract", target: undoing.seq, reason: "restore"}] : null; },
           hint: function () { return e.summary || ""; }});
       }
       var shape = vocab[e.type];
-      if (!shape) { ctx.say("This line cannot be corrected here."); return; }
+      if (!shape) { ctx.say(tr("entry.cannot_correct")); return; }
       var now = Object.assign({}, e, e.corrected || {});
       var names = [];
       if (shape.seat !== "none") names.push("seat");
@@ -809,10 +809,10 @@
       });
       var more = names.some(function (n) { return !has(n); });
       return open({
-        title: "Correct #" + e.seq + ": " + (e.summary || e.type), base: {}, fields: fields, anchor: li,
-        submitLabel: "Record the correction", focus: null, compact: true,
-        extra: [["Take back this line", function () { record("retract:" + e.seq, [{type: "retract", target: e.seq}]); }]]
-          .concat(more ? [["More fields…", function (c) { c.values["open:more"] = !c.values["open:more"]; c.refresh(); }]] : []),
+        title: tr("entry.correct_title", {seq: e.seq, summary: e.summary || e.type}), base: {}, fields: fields, anchor: li,
+        submitLabel: tr("entry.record_correction"), focus: null, compact: true,
+        extra: [[tr("entry.take_back"), function () { record("retract:" + e.seq, [{type: "retract", target: e.seq}]); }]]
+          .concat(more ? [[tr("entry.more_fields"), function (c) { c.values["open:more"] = !c.values["open:more"]; c.refresh(); }]] : []),
         build: function (event, ctl) {
           var changed = {};
           fields.forEach(function (f) {
@@ -821,7 +821,7 @@
             if (before === after.trim()) return;
             changed[f.name] = after === "" ? null : coerce(f, ctl.get(f.name));
           });
-          if (!Object.keys(changed).length) { ctx.say("Nothing changed."); return null; }
+          if (!Object.keys(changed).length) { ctx.say(tr("entry.nothing_changed")); return null; }
           return [{type: "amend", target: e.seq, fields: changed}];
         }});
     }

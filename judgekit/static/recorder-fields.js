@@ -2,10 +2,9 @@
    being typed (tappable, and ↓/↑, Enter, Tab from the keyboard), and the facts the forms are
    pre-filled from. Plain JS, no build step; used by recorder-entry.js and recorder.js.
 
-   window.judgekitFields(request) -> {el, chip, chips, suggest, facts, factsOf, prefetch}
+   fields(request) (exported) -> {el, chip, chips, suggest, facts, factsOf, prefetch}
      request(method, url) -> Promise<{ok, status, data}> (the page's fetch wrapper). */
-(function () {
-  "use strict";
+export const fields = (function () {
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -19,7 +18,7 @@
 
   var uid = 0;
 
-  window.judgekitFields = function (request) {
+  return function (request) {
     // name -> facts, per reading: a minion's (from the state, or a suggestion) or a library card's
     var known = {minion: {}, library: {}};
     var asked = {};      // name -> Promise while a library card's facts are fetched

@@ -4,10 +4,10 @@
    and the sending of an entry through the page's double-tap guard. Plain JS, no build step;
    recorder-entry.js builds the forms of each declaration with it.
 
-   window.judgekitForm(ctx) -> {open(spec), close(), isOpen(), current(), field(name, value,
+   form(ctx) (exported) -> {open(spec), close(), isOpen(), current(), field(name, value,
      extra), words(name), coerce(field, value), record(key, events, after), backToTable(),
      ACTIONS, WITH_CARD, STRIKES}
-   ctx: {fields (judgekitFields), send(events), once(key, fn), vocabulary (the page's: each
+   ctx: {fields (recorder-fields.js `fields`), send(events), once(key, fn), vocabulary (the page's: each
      type's seat rule and required fields), table: {live(), name(seat), minionsAt(seat),
      minionNames(first), cardsAt(seat), allCards(first)}}
 
@@ -28,47 +28,30 @@
    seats(ctl), inserts(ctl) (words a tap adds to a text), label, step, next (typed next: after
    a chip or suggestion fills the field before it, the focus moves to the first empty field
    that is required or `next`)}. */
-(function () {
-  "use strict";
-
-  var ACTIONS = [["bleed", "Bleed"], ["hunt", "Hunt"], ["political", "Political"], ["card", "Action card"],
-                 ["equip", "Equip"], ["recruit", "Recruit"], ["employ", "Employ"], ["leave-torpor", "Leave torpor"],
-                 ["rescue", "Rescue"], ["diablerie", "Diablerie"], ["anarch", "Anarch"], ["other", "Other"]];
+import { has, t } from "./i18n.js";
+const made = (function () {
+  var ACTIONS = ["bleed", "hunt", "political", "card", "equip", "recruit", "employ", "leave-torpor", "rescue", "diablerie", "anarch", "other"]
+    .map(function (k) { return [k, t("recorder.action." + k)]; });
   // kinds that come with a card to name: tapping them chooses, Record records
   var WITH_CARD = {political: 1, card: 1, equip: 1, recruit: 1, employ: 1};
-  var TALK = [["negotiate", "negotiates"], ["question", "question"], ["answer", "answer"],
-              ["hypothetical", "hypothetical"], ["raised-voice", "raised voice"], ["slur", "slur"],
-              ["physical-threat", "physical threat"]];
+  var TALK = ["negotiate", "question", "answer", "hypothetical", "raised-voice", "slur", "physical-threat"]
+    .map(function (k) { return [k, t("recorder.talk." + k)]; });
   var WINDOWS = ["unlock", "master", "minion", "after-action", "minion-end", "influence", "discard",
                  "pre-range", "range", "pre-strike", "strike", "damage", "press"];
   var STRIKES = ["hand strike", "dodge", "combat ends"];
-  var LABELS = {seat: "Who", minion: "Minion", card: "Card", action: "Action", amount: "Amount",
-    target_seat: "Target", target: "Target", strike: "Strike", damage: "Damage", votes: "Votes",
-    side: "Side", vampire: "Voting vampire", terms: "Terms", minutes: "Minutes", stealth: "Stealth",
-    judge_minutes: "Judge time at the table (min)", reason: "Reason", kind: "What was said",
-    text: "Text", discipline: "Discipline (dom / DOM)", window: "Window", phase: "Phase", x: "X",
-    outcome: "Outcome", press: "Press", step: "Step", count: "Cards", to: "To", label: "Label",
-    name: "Effect", passed: "Passed", blocked: "Blocked", bleed_change: "Bleed change",
-    bleed_total: "Bleed total", votes_for: "Votes for", votes_against: "Votes against", available: "Available votes",
-    level: "Level", limit_min: "Time limit (min)", finding_seq: "Finding of #", target_seq: "The play #",
-    target_card: "Card cancelled", time_left_min: "Minutes left", edge: "Edge", turn: "Turn"};
   var NUMBER_CHIPS = {amount: [1, 2, 3, 4, 5], damage: [0, 1, 2, 3, 4], votes: [1, 2, 3, 4], stealth: [0, 1, 2, 3],
                       minutes: [1, 2, 3, 5, 10], x: [1, 2, 3, 4, 5], count: [1, 2, 3]};
 
   function words(n) {
     // a field's name for people ("actual_amount" -> "Actual amount")
-    if (LABELS[n]) return LABELS[n];
+    if (has("recorder.field." + n)) return t("recorder.field." + n);   // static/i18n/en.json
     var w = String(n).replace(/[_-]+/g, " ");
     return w.charAt(0).toUpperCase() + w.slice(1);
   }
-  window.judgekitWords = words;   // the status line names a refused entry's field with it
-  // what a form says next to a field the server requires and the judge left empty
-  var MISSING = {action: "Choose what the minion does (Bleed, Hunt, …) before recording.",
-    seat: "Choose whose entry this is before recording.", target_seat: "Choose the target's seat before recording.",
-    minion: "Name the minion before recording.", card: "Name the card before recording.",
-    side: "Choose for, against or abstain before recording."};
+  // what a form says next to a field the server requires and the judge left empty: its own
+  // sentence (recorder.missing.<field>), else recorder.missing_field
 
-  window.judgekitForm = function (ctx) {
+  var form = function (ctx) {
     var F = ctx.fields, el = F.el, T = ctx.table;
     var live = T.live, name = T.name, minionsAt = T.minionsAt, minionNames = T.minionNames,
         cardsAt = T.cardsAt, allCards = T.allCards;
@@ -138,8 +121,8 @@
         form.appendChild(row);
       });
       form.appendChild(ctl.hint);
-      var ok = el("button", {type: "submit", "class": "rec-record"}, spec.submitLabel || "Record");
-      var cancel = el("button", {type: "button", "class": "rec-cancel"}, "Cancel");
+      var ok = el("button", {type: "submit", "class": "rec-record"}, spec.submitLabel || t("recorder.record"));
+      var cancel = el("button", {type: "button", "class": "rec-cancel"}, t("recorder.cancel"));
       cancel.addEventListener("click", function () { close(); backToTable(); });
       var buttons = el("div", {"class": "rec-ask-buttons" + ((spec.extra || []).length ? " has-extra" : "")});
       buttons.appendChild(ok);
@@ -297,14 +280,14 @@
       if (later.length && box.childNodes.length) {
         // a group of their own, named for what they do: they open more, they record nothing
         var apart = el("div", {"class": "rec-chips rec-chips-opens", role: "group",
-                               "aria-label": "Opens more (with a card, then Record)"});
-        apart.appendChild(el("span", {"class": "rec-chips-divider"}, "with a card, then Record:"));
+                               "aria-label": t("recorder.opens_more")});
+        apart.appendChild(el("span", {"class": "rec-chips-divider"}, t("recorder.with_a_card")));
         later.forEach(function (c) { apart.appendChild(c); });
         box.appendChild(apart);
       } else later.forEach(function (c) { box.appendChild(c); });
       if (inputEl && inputEl.hidden) {
-        box.appendChild(F.chip(f.kind === "number" ? "other…" : "other…", function () { reveal(ctl, f.name); },
-                               {extra: "is-more", title: "Type another"}));
+        box.appendChild(F.chip(t("recorder.other"), function () { reveal(ctl, f.name); },
+                               {extra: "is-more", title: t("recorder.type_another")}));
       }
       if (f.inserts) f.inserts(ctl).forEach(function (word) {
         box.appendChild(F.chip(word, function () {
@@ -381,7 +364,7 @@
       // the first one gets the focus, so a screen reader and the keyboard land there
       var first = null;
       names.forEach(function (n) {
-        var text = MISSING[n] || ("Fill in “" + words(n) + "” before recording.");
+        var text = has("recorder.missing." + n) ? t("recorder.missing." + n) : t("recorder.missing_field", {field: words(n)});
         var row = ctl.rows[n];
         var shown = row && !row.hidden;
         if (shown) clearError(ctl, n);
@@ -454,4 +437,9 @@
             record: record, backToTable: backToTable, reveal: reveal, seatOf: seatOf, showRefusal: showRefusal,
             ACTIONS: ACTIONS, WITH_CARD: WITH_CARD, STRIKES: STRIKES};
   };
+  return {form: form, words: words};
 })();
+
+export const form = made.form;
+// a field's name for people; the status line names a refused entry's field with it
+export const words = made.words;

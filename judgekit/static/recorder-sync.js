@@ -14,7 +14,7 @@
    - The view is saved for offline reloads through the service worker (a copy of the whole
      game as GET <api> would answer it), at most every few seconds.
 
-   window.judgekitGame(root, hooks) -> game; hooks from recorder.js:
+   makeGame(root, hooks) (exported) -> game; hooks from recorder.js:
      changed(seqs, answer)  redraw: seqs = the lines that changed (null: all of them, a
                             first load); answer = what came in (a load, a POST answer, a delta)
      say(message, isError)  the status line
@@ -23,9 +23,12 @@
      last_entry, last_seq, etag}), load(), poll(), apply(answer), send(events) ->
      Promise<true | false | "queued">, sendLine(line), undo(), request(method, url, body),
      stamp(events), now() (seconds, server clock), lastActive(), line(seq), outbox (or null),
-     refusal(res), findingsLine(findings), start() -> Promise (the first load is over). */
-(function () {
-  "use strict";
+     refusal(res), findingsLine(findings), start() -> Promise (the first load is over).
+   `text` (exported, pure): wellFormed(text, instead), clean(value), cut(text, max). */
+import { t } from "./i18n.js";
+import { words } from "./recorder-form.js";
+
+const made = (function () {
   var POLL_MS = 5000, SAVE_MS = 3000;
 
   var LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -48,9 +51,9 @@
   // A name cut to `max` characters, never inside one (an emoji is one character, not two
   // halves); half of one already cut is dropped.
   function cut(text, max) { return Array.from(wellFormed(String(text || ""), "").trim()).slice(0, max).join("").trim(); }
-  window.judgekitText = {wellFormed: wellFormed, clean: clean, cut: cut};
+  var text = {wellFormed: wellFormed, clean: clean, cut: cut};
 
-  window.judgekitGame = function (root, hooks) {
+  var makeGame = function (root, hooks) {
     var API = root.dataset.api;
     var SEATS = JSON.parse(root.dataset.seats);
     var CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
@@ -127,9 +130,9 @@
 
     function load() {
       return request("GET", API).then(function (res) {
-        if (!res.ok) { hooks.say((res.data && res.data.error) || "Could not load the game.", true); return; }
+        if (!res.ok) { hooks.say((res.data && res.data.error) || t("recorder.load_failed"), true); return; }
         adopt(res.data, res.cached);
-      }).catch(function () { hooks.say("Offline? Could not load the game.", true); });
+      }).catch(function () { hooks.say(t("recorder.load_failed_offline"), true); });
     }
     var inFlight = null;
     function poll() {
@@ -197,11 +200,11 @@
         }
         var fs = res.data.findings || [];
         apply(res.data);
-        hooks.say(findingsLine(fs) || "Recorded.", fs.length > 0);
+        hooks.say(findingsLine(fs) || t("recorder.recorded"), fs.length > 0);
         return true;
       }).catch(function () {
         if (attempt < 3) return retry(events, attempt);
-        hooks.say("Not sent (network). Try again: the entry will not be doubled.", true);
+        hooks.say(t("recorder.not_sent_network"), true);
         return false;
       });
     }
@@ -234,7 +237,7 @@
       var title = function (f) { return f.title || f.code; };
       if (!list.length) return "";
       if (list.length === 1) return title(list[0]) + ": " + list[0].message;
-      return list.length + " findings: " + list.map(title).join(" · ");
+      return t("outbox.findings", {count: list.length}) + ": " + list.map(title).join(" · ");
     }
     function refusal(res) {
       // why the server refused an entry, in the words meant for the table ("No card named
@@ -243,18 +246,18 @@
       // with that field shows it there too (hooks.refused).
       var d = res.data || {};
       var msg = d.message || readable(d, res.status);
-      if (!d.message && d.suggestions && d.suggestions.length) msg += " — did you mean: " + d.suggestions.join(", ") + "?";
+      if (!d.message && d.suggestions && d.suggestions.length) msg += " — " + t("recorder.did_you_mean", {suggestions: d.suggestions.join(", ")});
       if (hooks.refused && res.status >= 400 && res.status < 500) hooks.refused(d.field || null, msg);
       return msg;
     }
     function readable(d, status) {
-      var reason = String(d.error || (status ? "refused (HTTP " + status + ")" : "refused"));
+      var reason = String(d.error || (status ? t("recorder.refused_http", {status: status}) : t("outbox.refused")));
       reason = reason.replace(/^event \d+: /, "");
       if (!d.field || d.field === "line") return reason;   // a quick-entry line's refusal names its statement
       if (reason.indexOf(d.field + ": ") === 0) reason = reason.slice(d.field.length + 2);
-      var name = d.field === "seat" ? "Seat" : window.judgekitWords ? window.judgekitWords(d.field) : d.field;
+      var name = d.field === "seat" ? t("recorder.seat") : words(d.field);
       reason = reason.replace(/ \(did you mean: [^)]*\)$/, "");
-      return "Not recorded — " + name + ": " + reason + (/[.!?]$/.test(reason) ? "" : ".");
+      return t("recorder.not_recorded", {field: name, reason: reason + (/[.!?]$/.test(reason) ? "" : ".")});
     }
 
     function start() {
@@ -276,4 +279,8 @@
     });
     return game;
   };
+  return {text: text, makeGame: makeGame};
 })();
+
+export const text = made.text;
+export const makeGame = made.makeGame;

@@ -1,19 +1,25 @@
 /* The table recorder page: the table, the next steps, the forms, quick entry, the log and
    the clock. Plain JS, no build step. What the page knows of the game and how it talks to
    the server (first load, the answers to entries, the polls, the outbox) is in
-   recorder-sync.js (`window.judgekitGame`): this file draws `game.view` whenever it
+   recorder-sync.js (`makeGame`): this file draws `game.view` whenever it
    changes (`changed(seqs)`) and sends entries with `game.send(events)`, which end in the
    same POST /api/games/<id>/events as any API client. */
+import { makeGame, text as texts } from "./recorder-sync.js";
+import { fields } from "./recorder-fields.js";
+import { entry as makeEntry } from "./recorder-entry.js";
+import { outbox } from "./offline-queue.js";
+import { net } from "./offline.js";
+import { t as tr } from "./i18n.js";   // `t` is a time in places here
+
 (function () {
-  "use strict";
   var root = document.getElementById("rec");
-  if (!root || !window.judgekitGame) return;
+  if (!root) return;
   var SEATS = JSON.parse(root.dataset.seats);
   var CAP = +root.dataset.cap;
   var GUIDANCE = JSON.parse(root.dataset.guidance);
   var chosen = null;   // the seat tapped in the table drawing: the next button acts for it
   var $ = function (id) { return document.getElementById(id); };
-  var game = window.judgekitGame(root, {changed: changed, say: say, refused: function (field, text) {
+  var game = makeGame(root, {changed: changed, say: say, refused: function (field, text) {
     if (entry && entry.isOpen()) entry.showRefusal(field, text);
   }});
   var view = null;     // game.view once loaded
@@ -26,8 +32,8 @@
   var SIGNED_IN = game.signedIn;
   var judge = game.judge;
   // the chips, the suggestions and the forms (recorder-fields.js, recorder-entry.js)
-  var F = window.judgekitFields(game.request);
-  var entry = window.judgekitEntry({root: root, seats: SEATS, fields: F, vocabulary: VOCABULARY,
+  var F = fields(game.request);
+  var entry = makeEntry({root: root, seats: SEATS, fields: F, vocabulary: VOCABULARY,
     view: function () { return view; }, send: send, say: say, once: once, practice: PRACTICE,
     chosen: function () { return chosen; }, forChosen: forChosen});
   function el(tag, attrs, text) {
@@ -58,10 +64,10 @@
     // a second tap on the same button while its entry is on its way is the same tap (a
     // double tap): ignored. (One that comes after the answer is refused by the server if it
     // repeats the entry within a moment of it: 409 "tapped twice".)
-    if (busy[key]) { busy[key] = "twice"; say("Tapped twice: it is recorded once."); return; }
+    if (busy[key]) { busy[key] = "twice"; say(tr("recorder.tapped_twice")); return; }
     busy[key] = "once";
     Promise.resolve(fn()).then(function (ok) {
-      if (busy[key] === "twice" && ok) say("Recorded once (tapped twice: the second tap was not recorded again).");
+      if (busy[key] === "twice" && ok) say(tr("recorder.recorded_once"));
       busy[key] = false;
     }, function () { busy[key] = false; });
   }
@@ -80,19 +86,15 @@
     if (seqs) updateLog(seqs); else renderLog();
     renderRecent();
     tick();
-    var over = st.game_over || (st.finished ? {words: "Game over", stored: true} : null);
+    var over = st.game_over || (st.finished ? {words: tr("recorder.game_over_words"), stored: true} : null);
     readOnly(over);
     var b = $("rec-banner");
     if (over) {
       b.hidden = false;
-      b.textContent = over.stored ?
-        "This game is over. Nothing more is recorded at this table; a log line can still be corrected (tap it), " +
-        "and Undo takes back the last entry." :
-        "This game is over: tap “Game over — score this table” to record its end. A log line can still be " +
-        "corrected (tap it), and Undo takes back the last entry.";
+      b.textContent = over.stored ? tr("recorder.over_stored") : tr("recorder.over_unscored");
     } else if (st.time.called) {
       b.hidden = false;
-      b.textContent = (st.time.over ? "Game over by time: " : "Time called — the game ends ") + st.time.ends;
+      b.textContent = tr(st.time.over ? "recorder.over_by_time" : "recorder.time_called_ends", {ends: st.time.ends});
     } else b.hidden = true;
   }
   function readOnly(over) {
@@ -121,13 +123,13 @@
       node.style.top = (50 + 40 * Math.sin(angle)) + "%";
       var tags = [];
       if (info.out) tags.push(info.out_words || info.out);   // "ousted", "withdrew", "conceded"
-      if (s === acting) tags.push("▶ acting");
-      if (actor && s === actor.prey) tags.push("prey");
-      if (actor && s === actor.predator) tags.push("predator");
-      if (a && a.target_seat === s) tags.push("target");
+      if (s === acting) tags.push(tr("recorder.tag_acting"));
+      if (actor && s === actor.prey) tags.push(tr("recorder.tag_prey"));
+      if (actor && s === actor.predator) tags.push(tr("recorder.tag_predator"));
+      if (a && a.target_seat === s) tags.push(tr("recorder.tag_target"));
       if (a && a.answers && a.answers[s]) tags.push(a.answers[s]);   // "no block", "blocking", "blocked"…
-      if (info.pending_replace) tags.push("to replace");
-      if (st.edge === s) tags.push("Edge");
+      if (info.pending_replace) tags.push(tr("recorder.tag_to_replace"));
+      if (st.edge === s) tags.push(tr("recorder.tag_edge"));
       node.querySelector(".rec-seat-tags").textContent = tags.join(" · ");
       node.classList.toggle("is-acting", s === acting);
       node.classList.toggle("is-target", !!(a && a.target_seat === s));
@@ -138,15 +140,15 @@
     });
     var c = $("rec-center");
     c.textContent = "";
-    if (!turn.seat) { c.appendChild(el("b", {}, "Not started")); return; }
-    c.appendChild(el("b", {}, "Turn " + turn.number + " · " + SEATS[turn.seat - 1]));
-    c.appendChild(el("div", {}, turn.ended ? "turn ended" : "the " + turn.phase + " phase"));
+    if (!turn.seat) { c.appendChild(el("b", {}, tr("recorder.not_started"))); return; }
+    c.appendChild(el("b", {}, tr("recorder.turn", {number: turn.number, name: SEATS[turn.seat - 1]})));
+    c.appendChild(el("div", {}, turn.ended ? tr("recorder.turn_ended") : tr("recorder.phase", {phase: turn.phase})));
     if (a) {
       // what the action is now, in words: after a Deflection, the new target
       c.appendChild(el("div", {"class": "rec-center-action"}, a.words));
-      if (st.combat) c.appendChild(el("div", {}, "combat, round " + st.combat.round));
-      else if (a.polling) c.appendChild(el("div", {}, "referendum"));
-    } else if (st.game_over) c.appendChild(el("div", {}, st.game_over.stored ? "game over" : "game over — score it"));
+      if (st.combat) c.appendChild(el("div", {}, tr("recorder.combat_round", {round: st.combat.round})));
+      else if (a.polling) c.appendChild(el("div", {}, tr("recorder.referendum")));
+    } else if (st.game_over) c.appendChild(el("div", {}, st.game_over.stored ? tr("recorder.game_over") : tr("recorder.game_over_score_it")));
   }
 
   // --- the chosen seat --------------------------------------------------------------------
@@ -160,7 +162,7 @@
     var chip = $("rec-chosen");
     chip.hidden = !chosen;
     chip.querySelector(".rec-chosen-text").textContent = chosen ?
-      "Next button for " + SEATS[chosen - 1] + " (seat " + chosen + ")" : "";
+      tr("recorder.next_for", {name: SEATS[chosen - 1], seat: chosen}) : "";
     if (view) renderNext(view.state);
   }
   document.querySelectorAll(".rec-seat").forEach(function (node) {
@@ -179,7 +181,7 @@
   function forChosen(step) {
     // the step made the chosen seat's (the engine gives its label for any seat: for_seat)
     if (!chosen || !step.for_seat) return step;
-    var label = step.for_seat.split("{who}").join(SEATS[chosen - 1] + " (seat " + chosen + ")")
+    var label = step.for_seat.split("{who}").join(tr("recorder.who_seat", {name: SEATS[chosen - 1], seat: chosen}))
       .split("{name}").join(SEATS[chosen - 1]);
     return Object.assign({}, step, {label: label, event: Object.assign({}, step.event, {seat: chosen}), chosen: true});
   }
@@ -195,27 +197,27 @@
     // the chosen seat if one is, else the acting seat (Card…, Stop talk) or the form's first
     var acting = function () { return chosen || (view && view.state.turn.seat); };
     var items = [
-      ["Card…", function () { entry.cardForm(acting(), null); }],
-      ["Reaction…", function () { entry.reactionForm(chosen); }],
-      ["Redirect…", function () { entry.redirectForm(chosen); }],
-      ["Replace", function () { ask("Replace a card", {type: "card.replace", seat: chosen || acting()}, ["seat"]); }],
-      ["Minion in…", function () { ask("A minion comes into play", {type: "minion.in", seat: chosen || acting()}, ["seat", "minion"]); }],
-      ["Wait! (interrupt)…", function () { ask("Interrupt a shortcut", {type: "interrupt", seat: chosen}, ["seat", "window", "card"]); }],
-      ["Talk…", function () { ask("Table talk", {type: "talk", seat: chosen}, ["seat", "kind", "text"]); }],
-      ["Stop talk", function () { once("talk.stop", function () { return send([{type: "talk.stop", seat: acting()}]); }); }],
-      ["Oust…", function () { ask("Oust", {type: "oust", seat: chosen}, ["seat"]); }],
+      [tr("recorder.more_card"), function () { entry.cardForm(acting(), null); }],
+      [tr("recorder.more_reaction"), function () { entry.reactionForm(chosen); }],
+      [tr("recorder.more_redirect"), function () { entry.redirectForm(chosen); }],
+      [tr("recorder.more_replace"), function () { ask(tr("recorder.ask_replace"), {type: "card.replace", seat: chosen || acting()}, ["seat"]); }],
+      [tr("recorder.more_minion_in"), function () { ask(tr("recorder.ask_minion_in"), {type: "minion.in", seat: chosen || acting()}, ["seat", "minion"]); }],
+      [tr("recorder.more_interrupt"), function () { ask(tr("recorder.ask_interrupt"), {type: "interrupt", seat: chosen}, ["seat", "window", "card"]); }],
+      [tr("recorder.more_talk"), function () { ask(tr("recorder.ask_talk"), {type: "talk", seat: chosen}, ["seat", "kind", "text"]); }],
+      [tr("recorder.more_stop_talk"), function () { once("talk.stop", function () { return send([{type: "talk.stop", seat: acting()}]); }); }],
+      [tr("recorder.more_oust"), function () { ask(tr("recorder.ask_oust"), {type: "oust", seat: chosen}, ["seat"]); }],
       // one clock: a tournament's table runs on the round's, started by the organizer
-      PRACTICE ? ["Start clock", function () { once("game.start", function () { return send([{type: "game.start"}]); }); }] : null,
-      PRACTICE ? ["Pause / resume", function () {   // a tournament's round clock is not paused at a table
+      PRACTICE ? [tr("recorder.more_start_clock"), function () { once("game.start", function () { return send([{type: "game.start"}]); }); }] : null,
+      PRACTICE ? [tr("recorder.more_pause"), function () {   // a tournament's round clock is not paused at a table
         var c = view.state.clock;
         once("pause", function () { return send([{type: c.paused ? "time.resume" : "time.pause"}]); }); }] : null,
-      ["Extend time…", extensionForm],
-      ["Time call", function () { if (confirm("Call time for this table?")) once("time.call", function () { return send([{type: "time.call"}]); }); }],
-      ["Note…", function () { ask("Note", {type: "note"}, ["text"]); }]
+      [tr("recorder.more_extend"), extensionForm],
+      [tr("recorder.more_time_call"), function () { if (confirm(tr("recorder.confirm_time_call"))) once("time.call", function () { return send([{type: "time.call"}]); }); }],
+      [tr("recorder.more_note"), function () { ask(tr("recorder.ask_note"), {type: "note"}, ["text"]); }]
     ].filter(Boolean);
-    if (!SIGNED_IN) items.push(["Judge: " + judge(), function (btn) {   // signed in: shown at the top
-      var name = prompt("Your name as judge (recorded on each entry):", judge());
-      if (name) { localStorage.setItem("judgekit.judge", window.judgekitText.cut(name, 80)); btn.textContent = "Judge: " + judge(); }
+    if (!SIGNED_IN) items.push([tr("recorder.judge", {name: judge()}), function (btn) {   // signed in: shown at the top
+      var name = prompt(tr("recorder.prompt_judge"), judge());
+      if (name) { localStorage.setItem("judgekit.judge", texts.cut(name, 80)); btn.textContent = tr("recorder.judge", {name: judge()}); }
     }]);
     items.forEach(function (item) {
       var b = el("button", {type: "button"}, item[0]);
@@ -229,38 +231,35 @@
   }
   function extensionForm() {
     // the judge's time at the table suggests the minutes (v2 guidance); past the cap, said so
-    entry.ask("Time extension", {type: "time.extend"}, ["judge_minutes", "minutes", "reason"], null, function (form, ctl) {
-      var hint = el("p", {"class": "rec-ask-hint"}, "Guidance: " + GUIDANCE.map(function (g) {
-        return (g.judge_minutes < 1 ? "< 1 min" : "≈" + g.judge_minutes + " min") + " → " +
-          (g.range[1] ? "+" + g.range[0] + (g.range[1] !== g.range[0] ? "–" + g.range[1] : "") : "none");
-      }).join("; ") + ". Judges may cap a table's extensions at " + CAP + " minutes a round " +
-        "(Tournament Conduct & Infraction Guide v2, §1.2.4); past it, only for a major disruption " +
-        "or with the head judge's approval.");
+    entry.ask(tr("recorder.ask_extension"), {type: "time.extend"}, ["judge_minutes", "minutes", "reason"], null, function (form, ctl) {
+      var hint = el("p", {"class": "rec-ask-hint"}, tr("recorder.guidance", {rows: GUIDANCE.map(function (g) {
+        return (g.judge_minutes < 1 ? tr("recorder.under_one_min") : tr("recorder.about_min", {minutes: g.judge_minutes})) + " → " +
+          (g.range[1] ? "+" + g.range[0] + (g.range[1] !== g.range[0] ? "–" + g.range[1] : "") : tr("recorder.none"));
+      }).join("; ")}) + " " + tr("recorder.cap_rule", {cap: CAP}));
       form.insertBefore(hint, form.querySelector(".rec-ask-buttons"));
       var jm = form.querySelector("[name=judge_minutes]");
       var update = function () {
         var m = +jm.value, r = m < 1 ? [0, 0] : m <= 3 ? [2, 2] : m <= 5 ? [3, 5] : [5, 10];
         if (ctl.get("minutes") === "" || ctl.values["auto:minutes"]) ctl.set("minutes", r[0] || "", {auto: true, quiet: true});
         var total = (view.state.clock.extended_min || 0) + (+ctl.get("minutes") || 0);
-        hint.textContent = "Suggested: " + (r[1] ? "+" + r[0] + (r[1] !== r[0] ? " to +" + r[1] : "") + " min" : "no extension") +
-          (total > CAP ? " — over the " + CAP + "-minute cap (" + total + " min)!" : "");
+        hint.textContent = tr("recorder.suggested", {minutes: r[1] ? (r[1] !== r[0] ? tr("recorder.plus_range", {from: r[0], to: r[1]})
+                                                                  : tr("recorder.plus_min", {minutes: r[0]})) : tr("recorder.no_extension")}) +
+          (total > CAP ? " — " + tr("recorder.over_cap", {cap: CAP, total: total}) : "");
       };
       jm.addEventListener("input", update);
       // past the cap, recorded only on a second, confirming tap (as on the tournament's time page)
       var warned = null, ok = form.querySelector("button[type=submit]");
-      form.oninput = function () { if (warned) { warned.remove(); warned = null; ok.textContent = "Record"; } };
+      form.oninput = function () { if (warned) { warned.remove(); warned = null; ok.textContent = tr("recorder.record"); } };
       form.onclick = function (ev) {   // a chip that changes the minutes asks again
         if (warned && ev.target.closest("[data-field=minutes]")) form.oninput();
       };
       ctl.spec.build = function (event) {
         var total = (view.state.clock.extended_min || 0) + (event.minutes || 0);
         if (total > CAP && !warned) {
-          warned = el("p", {"class": "rec-ask-warn", role: "alert"}, "This table would have " + total +
-            " minutes of extensions this round. Judges may cap a table's extensions at " + CAP +
-            " minutes a round (Tournament Conduct & Infraction Guide v2, §1.2.4); past it, only " +
-            "for a major disruption or with the head judge's approval.");
+          warned = el("p", {"class": "rec-ask-warn", role: "alert"}, tr("recorder.would_have", {total: total}) + " " +
+            tr("recorder.cap_rule", {cap: CAP}));
           form.insertBefore(warned, form.querySelector(".rec-ask-buttons"));
-          ok.textContent = "Record over the cap";
+          ok.textContent = tr("recorder.record_over_cap");
           ok.focus();
           return null;
         }
@@ -319,33 +318,33 @@
     var li = el("li", {"data-seq": e.seq, "class": (e.retracted ? "is-retracted" : "") +
       (amended ? " is-amended" : "") + (e.type === "amend" ? " is-correction" : "")});
     // the line is a button: a tap opens it to be corrected (an amend) or taken back
-    var sum = el("button", {type: "button", "class": "rec-sum", title: "Tap to correct this line"});
+    var sum = el("button", {type: "button", "class": "rec-sum", title: tr("recorder.tap_to_correct")});
     sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
     sum.appendChild(summaryNode(e));   // as corrected, if amended
     sum.addEventListener("click", function () { entry.amend(game.line(e.seq) || e, li); });
     li.appendChild(sum);
-    if (amended) li.appendChild(el("div", {"class": "rec-was"}, "was: " + e.original_summary));
+    if (amended) li.appendChild(el("div", {"class": "rec-was"}, tr("recorder.was", {summary: e.original_summary})));
     var t = e.time ? new Date(e.time) : null;
     var meta = el("div", {"class": "rec-meta"}, (t ? t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}) : "") +
-      " · " + (e.judge || "anonymous") + (e.retracted ? " · retracted" : "") +
-      (amended ? " · amended by " + e.amended_by.map(function (n) { return "#" + n; }).join(", ") : ""));
+      " · " + (e.judge || tr("recorder.anonymous")) + (e.retracted ? " · " + tr("recorder.retracted") : "") +
+      (amended ? " · " + tr("recorder.amended_by", {seqs: e.amended_by.map(function (n) { return "#" + n; }).join(", ")}) : ""));
     li.appendChild(meta);
     // the cards the line names, as links beside it (the line itself is a button: no link inside)
     (e.cards || []).forEach(function (c) {
       meta.appendChild(document.createTextNode(" · "));
-      meta.appendChild(el("a", {"class": "rec-card", href: c.url, title: "The card and its rulings"}, c.name + " ›"));
+      meta.appendChild(el("a", {"class": "rec-card", href: c.url, title: tr("recorder.card_title")}, c.name + " ›"));
     });
     (e.findings || []).forEach(function (f) {
       var box = el("div", {"class": "rec-f rec-f-" + f.severity, "data-finding": e.seq + ":" + f.code, "data-code": f.code});
       box.appendChild(el("span", {"class": "rec-f-title", title: f.code}, f.title || f.code));
       box.appendChild(withCardLinks(" " + f.message + " ", e.cards));
-      var link = el("a", {href: f.url}, "rule ›");
+      var link = el("a", {href: f.url}, tr("recorder.rule_link"));
       box.appendChild(link);
-      if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, "Suggests: " + f.infraction +
-        (f.binding === true ? " · binding" : f.binding === false ? " · not binding" : "")));
+      if (f.infraction) box.appendChild(el("div", {"class": "rec-meta"}, tr("recorder.suggests", {infraction: f.infraction}) +
+        (f.binding === true ? " · " + tr("recorder.binding") : f.binding === false ? " · " + tr("recorder.not_binding") : "")));
       var pen = el("span", {"class": "rec-penalty", "data-finding": e.seq + ":" + f.code});
       if (root.dataset.penalty) pen.appendChild(el("a", {"class": "rec-penalty-link",  // tournament games: one tap to the form
-        href: root.dataset.penalty + "?event=" + e.seq + "&code=" + encodeURIComponent(f.code)}, "Penalty…"));
+        href: root.dataset.penalty + "?event=" + e.seq + "&code=" + encodeURIComponent(f.code)}, tr("recorder.penalty")));
       box.appendChild(pen);
       li.appendChild(box);
     });
@@ -365,7 +364,7 @@
     list.textContent = "";
     shown.forEach(function (e) {
       var li = el("li", {"data-seq": e.seq, "class": e.amended_by && e.amended_by.length ? "is-amended" : ""});
-      var sum = el("button", {type: "button", "class": "rec-sum", title: "Tap to correct this line"});
+      var sum = el("button", {type: "button", "class": "rec-sum", title: tr("recorder.tap_to_correct")});
       sum.appendChild(el("span", {"class": "rec-seq"}, "#" + e.seq));
       var text = el("span", {"class": "rec-recent-text"});
       text.appendChild(summaryNode(e));
@@ -428,26 +427,27 @@
       var limit = ROUND.limit || c.limit_min;
       if (!ROUND.start) {
         time.textContent = fmt((limit + c.extended_min) * 60);
-        note.textContent = "round not started yet";
+        note.textContent = tr("recorder.clock_round_not_started");
         return;
       }
       var ends = ROUND.start + (limit + c.extended_min) * 60;
       left = ends - (c.called_at != null ? Math.min(now, c.called_at) : now);
-      time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
-      note.textContent = c.called ? "time called" : (c.extended_min ? "+" + c.extended_min + " min" +
-        (c.over_cap ? " (over cap!)" : "") : "round") + " · ends " + hhmm(ends);
+      time.textContent = left >= 0 ? fmt(left) : tr("recorder.clock_over", {clock: fmt(left)});
+      note.textContent = c.called ? tr("recorder.clock_called") : (c.extended_min ? tr("recorder.plus_min", {minutes: c.extended_min}) +
+        (c.over_cap ? " " + tr("recorder.clock_over_cap") : "") : tr("recorder.clock_round")) + " · " + tr("recorder.clock_ends", {time: hhmm(ends)});
     } else if (c.started_at == null) {
       time.textContent = fmt((c.limit_min + c.extended_min) * 60);
-      note.textContent = "not started";
+      note.textContent = tr("recorder.clock_not_started");
       return;
     } else {
       var at = c.paused_at != null ? c.paused_at : now;
       if (c.called_at != null) at = Math.min(at, c.called_at);
       left = (c.limit_min + c.extended_min) * 60 - (at - c.started_at - c.paused_total_s);
-      time.textContent = left >= 0 ? fmt(left) : fmt(left) + " over";
-      note.textContent = c.called ? "time called" : c.paused ? "paused" :
-        (c.extended_min ? "+" + c.extended_min + " min" + (c.over_cap ? " (over cap!)" : "") : c.limit_min + " min round") +
-        (c.ends_at && !c.called ? " · ends " + hhmm(c.ends_at) : "");
+      time.textContent = left >= 0 ? fmt(left) : tr("recorder.clock_over", {clock: fmt(left)});
+      note.textContent = c.called ? tr("recorder.clock_called") : c.paused ? tr("recorder.clock_paused") :
+        (c.extended_min ? tr("recorder.plus_min", {minutes: c.extended_min}) + (c.over_cap ? " " + tr("recorder.clock_over_cap") : "")
+                        : tr("recorder.clock_min_round", {minutes: c.limit_min})) +
+        (c.ends_at && !c.called ? " · " + tr("recorder.clock_ends", {time: hhmm(c.ends_at)}) : "");
     }
     if (c.called) box.classList.add("is-called");
     else if (left < 0) box.classList.add("is-over");
@@ -527,18 +527,18 @@
   function undo() {
     var outbox = game.outbox;
     if (outbox && outbox.pendingCount()) {   // the newest unsent entry never reached the record
-      return outbox.dropLast().then(function (item) { if (item) say("Dropped the last entry not yet sent."); });
+      return outbox.dropLast().then(function (item) { if (item) say(tr("recorder.dropped_unsent")); });
     }
     // the last entry (a line or a button: every event it stored), retracted in one request
     var seqs = (view && view.last_entry) || [];
-    if (!seqs.length) { say("Nothing to undo."); return; }
+    if (!seqs.length) { say(tr("recorder.nothing_to_undo")); return; }
     var what = seqs.map(function (seq) {
       var e = view.events.filter(function (x) { return x.seq === seq; })[0] || {};
       return "#" + seq + " " + (e.summary || e.type || "");
     }).join("; ");
     return send(seqs.map(function (seq) { return {type: "retract", target: seq, reason: "undo"}; })).then(function (ok) {
-      if (ok === true) say("Undone: " + what + ".");
-      else if (ok === "queued") say("Undo of " + what + " kept on this device: it is sent when the connection returns.");
+      if (ok === true) say(tr("recorder.undone", {what: what}));
+      else if (ok === "queued") say(tr("recorder.undo_queued", {what: what}));
     });
   }
 
@@ -549,14 +549,14 @@
     Object.keys(e).forEach(function (k) { if (k !== "client_id") base[k] = e[k]; });
     var shape = VOCABULARY[e.type] || {fields: {}};
     var names = Object.keys(base).filter(function (k) { return k === "seat" || k in shape.fields; });
-    ask("Fix: " + (e.type || "entry"), base, names, done);
+    ask(tr("recorder.fix_title", {what: e.type || tr("recorder.entry")}), base, names, done);
   }
 
-  game.outbox = window.judgekitOutbox ? window.judgekitOutbox(game.api, {
+  game.outbox = outbox(game.api, {
     request: game.request, apply: game.apply, say: say, findingsLine: game.findingsLine,
     lastActive: game.lastActive, refusal: game.refusal, serialize: game.enqueue, stamp: game.stamp,
-    fix: fixQueued, seats: SEATS, rerender: function () { game.outbox.decorate($("rec-log")); }
-  }) : null;
+    fix: fixQueued, seats: SEATS, net: net, rerender: function () { game.outbox.decorate($("rec-log")); }
+  });
   var loadingNote = $("rec-msg").textContent;
   game.start().then(function () {
     // Send and Undo come to life once the game is loaded (the page's markup keeps them

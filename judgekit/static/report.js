@@ -1,6 +1,6 @@
 // The report page: "Copy" puts the VEKN results string on the clipboard.
+import { t } from "./i18n.js";
 (function () {
-  "use strict";
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest && ev.target.closest("[data-copy-text]");
     if (!btn) return;
@@ -8,9 +8,9 @@
     if (!field) return;
     var text = field.value || field.textContent;
     function done() {
-      btn.textContent = "Copied ✓";
+      btn.textContent = t("app.copied");
       btn.classList.add("copied");
-      setTimeout(function () { btn.textContent = "Copy"; btn.classList.remove("copied"); }, 2500);
+      setTimeout(function () { btn.textContent = t("report.copy"); btn.classList.remove("copied"); }, 2500);
     }
     function fallback() {
       field.focus(); field.select();

@@ -1,7 +1,10 @@
 // Search as you type on the home page: results update without a page reload.
 // Without JavaScript the form submits to /search and works the same.
+import { t } from "./i18n.js";
+import offlineSearch from "./offline-search.js";
+import { site } from "./site.js";
+
 (function () {
-  "use strict";
   var form = document.querySelector("[data-live-search]");
   if (!form) return;
   var input = form.querySelector("input[name=q]");
@@ -29,22 +32,22 @@
     out.setAttribute("aria-busy", on ? "true" : "false");
   }
 
-  function link(url) { return window.JUDGEKIT_SITE ? window.JUDGEKIT_SITE.url(url) : url; }
+  function link(url) { return site ? site.url(url) : url; }
 
   // what the search says beside its results (judgekit/rules/answer.py): the rules' words for
   // the everyday words typed, as one-tap searches; each numbered sub-question's best answer
   function said(data) {
     var html = "";
     if (data.suggestions && data.suggestions.length) {
-      html += '<p class="search-try">In the rules\u2019 words: ' + data.suggestions.map(function (s) {
+      html += '<p class="search-try">' + esc(t("search.rules_words")) + " " + data.suggestions.map(function (s) {
         return '<a href="/search?q=' + encodeURIComponent(s) + '" data-try="' + esc(s) + '">' + esc(s) + "</a>";
       }).join("") + "</p>";
     }
     if (data.parts && data.parts.length) {
-      html += '<section class="search-parts"><h2>Your questions, one by one</h2><ol>' + data.parts.map(function (p) {
+      html += '<section class="search-parts"><h2>' + esc(t("search.one_by_one")) + "</h2><ol>" + data.parts.map(function (p) {
         var best = p.results[0];
         return '<li><span class="part-question">' + esc(p.question) + "</span>" + (best
-          ? '<a href="' + esc(link(best.url)) + '">' + esc(best.title) + "</a>" : "<span>no answer found</span>") + "</li>";
+          ? '<a href="' + esc(link(best.url)) + '">' + esc(best.title) + "</a>" : "<span>" + esc(t("search.no_answer")) + "</span>") + "</li>";
       }).join("") + "</ol></section>";
     }
     return html;
@@ -54,9 +57,8 @@
     shown = q;
     stale(false);
     if (!data.results.length) {
-      out.innerHTML = '<p class="search-meta search-none" role="status">Nothing in the rules or the cards answers \u201c' +
-        esc(data.query) + '\u201d. Say what it is about (a word such as bleed, vote, seating, proxy), or type a ' +
-        "section number such as 3.7.2.</p>" + said(data);
+      out.innerHTML = '<p class="search-meta search-none" role="status">' + esc(t("search.nothing", {query: data.query})) +
+        "</p>" + said(data);
       return;
     }
     var groups = {}, order = [];
@@ -65,10 +67,10 @@
       groups[r.doc].push(r);
     });
     var n = data.results.length;
-    var html = '<p class="search-meta">' + n + (n === 1 ? " result · " : " results · ") + data.took_ms + " ms" +
-      (data.offline ? " · offline" : "") + "</p>";
+    var html = '<p class="search-meta">' + esc(t("search.results", {count: n})) + " · " +
+      esc(t("search.took", {ms: data.took_ms})) + (data.offline ? " · " + esc(t("search.offline")) : "") + "</p>";
     if (data.match === "weak") {
-      html += '<p class="search-weak" role="status">No section matches all of your words \u2014 closest:</p>';
+      html += '<p class="search-weak" role="status">' + esc(t("search.weak")) + "</p>";
     }
     html += said(data);
     order.forEach(function (doc) {
@@ -97,32 +99,27 @@
     if (controller) controller.abort();
     controller = new AbortController();
     // a published copy has no server: the search runs on this device (same ranking)
-    var asked = window.JUDGEKIT_SITE ? Promise.reject(new TypeError("no server"))
+    var asked = site ? Promise.reject(new TypeError("no server"))
       : fetch("/api/search?limit=12&q=" + encodeURIComponent(q), { signal: controller.signal });
     asked
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
       .then(function (res) {
         if (!res.ok) {
           shown = q; stale(false);
-          out.innerHTML = '<p class="flash flash-error">' + esc(res.body.error || "Search failed") + "</p>";
+          out.innerHTML = '<p class="flash flash-error">' + esc(res.body.error || t("search.failed")) + "</p>";
           return;
         }
         render(res.body, q);
       })
       .catch(function (err) {
         if (err.name === "AbortError") return;
-        if (window.judgekitOfflineSearch) {
-          window.judgekitOfflineSearch(q).then(function (data) {
-            if (q !== last) return;   // a newer query was typed meanwhile
-            if (data.error && !data.results.length) {
-              shown = q; stale(false);
-              out.innerHTML = '<p class="flash flash-error">Offline: ' + esc(data.error) + "</p>";
-            } else render(data, q);
-          });
-        } else {
-          shown = q; stale(false);
-          out.innerHTML = '<p class="flash flash-error">The server cannot be reached.</p>';
-        }
+        offlineSearch(q).then(function (data) {
+          if (q !== last) return;   // a newer query was typed meanwhile
+          if (data.error && !data.results.length) {
+            shown = q; stale(false);
+            out.innerHTML = '<p class="flash flash-error">' + esc(t("search.offline_error", {error: data.error})) + "</p>";
+          } else render(data, q);
+        });
       });
   }
 

@@ -2,7 +2,6 @@
 // (the same address with part=results: one matcher, one template) and puts it in place.
 // Without this script the form is a plain GET form and the page answers in full.
 (function () {
-  "use strict";
   var form = document.querySelector("[data-seat-find]");
   var out = document.getElementById("seat-results");
   if (!form || !out || !window.fetch || !window.URLSearchParams) return;

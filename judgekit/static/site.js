@@ -1,7 +1,8 @@
-// The published copy (`judgekit publish DIR`): loaded only by its pages, before the other
-// scripts. window.JUDGEKIT_SITE = {base, built, edition, cards, judgekit} is set by the page.
+// The published copy (`judgekit publish DIR`). Its pages carry the copy's settings as data,
+// <script type="application/json" id="judgekit-site">{base, built, edition, cards, judgekit}</script>;
+// this module exports them as `site` (null on the server's pages).
 //
-// JUDGEKIT_SITE.url(path) maps a server address to the copy's, by the rule of
+// site.url(path) maps a server address to the copy's, by the rule of
 // judgekit/offline/publish.py: under `base`; a page "/rules/x/3.7.2" is the folder
 // ".../rules/x/3.7.2/", a file ("/static/app.css") keeps its name; "/search?q=" is the home
 // page; a trainer answer "/trainer/q/<id>?answer=<c>" is ".../trainer/q/<id>/<c>/".
@@ -9,9 +10,16 @@
 // It also runs the trainer's question sessions without a server: a session is picked here
 // (the sections mixed, the questions last answered wrongly first, then unseen ones), kept in
 // sessionStorage, and walked through the published question and answer pages.
+import { t } from "./i18n.js";
+function readSite() {
+  var el = typeof document !== "undefined" && document.getElementById("judgekit-site");
+  if (!el) return null;
+  try { return JSON.parse(el.textContent); } catch (e) { return null; }
+}
+
+export const site = readSite();
+
 (function () {
-  "use strict";
-  var site = window.JUDGEKIT_SITE;
   if (!site) return;
   var base = site.base || "/";
   var FILE = /\.(?:css|js|mjs|json|png|svg|ico|webmanifest|txt|xml|woff2?|map)$/;
@@ -124,11 +132,11 @@
       try { record = JSON.parse(result.getAttribute("data-record")); } catch (e) { record = null; }
       if (record) { s.answers[id] = !!record.ok; write(KEY, sessionStorage, s); }
     }
-    var count = el("p", "tr-count", "Question " + n + " of " + total);
+    var count = el("p", "tr-count", t("site.question_of", {n: n, total: total}));
     var meter = el("div", "tr-meter");
     var done = Object.keys(s.answers).length;
     meter.setAttribute("role", "progressbar");
-    meter.setAttribute("aria-label", "Session progress");
+    meter.setAttribute("aria-label", t("site.session_progress"));
     meter.setAttribute("aria-valuemin", "0"); meter.setAttribute("aria-valuemax", String(total));
     meter.setAttribute("aria-valuenow", String(done));
     var bar = el("span"); bar.style.width = Math.round(done * 100 / total) + "%"; meter.appendChild(bar);
@@ -137,7 +145,7 @@
     var next = document.querySelector(".tr-next");
     if (result && next) {
       next.innerHTML = "";
-      var link = el("a", "button tr-big", n < total ? "Next question" : "See your results");
+      var link = el("a", "button tr-big", n < total ? t("site.next_question") : t("site.see_results"));
       link.href = n < total ? publishedPath("/trainer/q/" + encodeURIComponent(s.ids[n]))
                             : publishedPath("/trainer/session");
       link.setAttribute("data-session-next", "");
@@ -150,7 +158,7 @@
     if (!box) return;
     var s = session();
     var list = box.querySelector("ol"), title = box.querySelector("h1");
-    if (!s) { title.textContent = "No session running"; return; }
+    if (!s) { title.textContent = t("site.no_session"); return; }
     var right = 0;
     s.ids.forEach(function (id, i) {
       var ok = s.answers[id];
@@ -159,7 +167,7 @@
       var mark = el("span", "tr-mark", ok ? "✓" : ok === false ? "✗" : "·");
       mark.setAttribute("aria-hidden", "true");
       li.appendChild(mark);
-      li.appendChild(el("span", "visually-hidden", ok ? "Right:" : ok === false ? "Wrong:" : "Not answered:"));
+      li.appendChild(el("span", "visually-hidden", ok ? t("site.right") : ok === false ? t("site.wrong") : t("site.not_answered")));
       var a = el("a", "", s.titles[i]);
       a.href = publishedPath("/trainer/q/" + encodeURIComponent(id));
       li.appendChild(a);
@@ -167,7 +175,7 @@
       li.appendChild(el("span", "muted tr-small", s.sections[i]));
       list.appendChild(li);
     });
-    title.textContent = right + " of " + s.ids.length + " right";
+    title.textContent = t("site.score", {right: right, total: s.ids.length});
   }
 
   function init() { onQuestion(); onSummary(); }

@@ -1,7 +1,7 @@
 // judgekit announcement trainer: progress in localStorage, answers without a reload,
 // tap-to-say free practice. Every page also works without this file (plain form posts).
+import { t } from "./i18n.js";
 (function () {
-  "use strict";
   var STORE = "judgekit.trainer.v1";
   var MAX_ANSWERS = 500, MAX_KEYS = 200;
 
@@ -42,7 +42,7 @@
       body: JSON.stringify(body)
     }).then(function (res) {
       return res.json().then(function (data) {
-        if (!res.ok) throw new Error(data && data.error ? data.error : "request failed");
+        if (!res.ok) throw new Error(data && data.error ? data.error : t("trainer.request_failed"));
         return data;
       });
     });
@@ -69,7 +69,7 @@
     if (reset && data.answers.length) {
       reset.hidden = false;
       reset.addEventListener("click", function () {
-        if (!confirm("Forget every answer kept in this browser?")) return;
+        if (!confirm(t("trainer.forget_confirm"))) return;
         try { localStorage.removeItem(STORE); } catch (e) { /* ignore */ }
         location.reload();
       });
@@ -84,14 +84,14 @@
         li.setAttribute("data-status", s.status);
         li.querySelector("[data-status]").textContent = s.status_label;
         li.querySelector("[data-score]").textContent = s.answered
-          ? s.right + " of " + s.answered + " right · " + s.seen + "/" + s.total + " seen"
-          : s.total + " questions";
+          ? t("trainer.section_score", {right: s.right, answered: s.answered, seen: s.seen, total: s.total})
+          : t("trainer.questions", {count: s.total});
       });
       var review = document.querySelector("[data-review]");
       if (review) {
         var parts = [];
-        if (over.review.length) parts.push("To review: " + over.review.map(function (k) { return titles[k]; }).join(", ") + ".");
-        if (over.mastered.length) parts.push("Mastered: " + over.mastered.map(function (k) { return titles[k]; }).join(", ") + ".");
+        if (over.review.length) parts.push(t("trainer.to_review", {sections: over.review.map(function (k) { return titles[k]; }).join(", ")}));
+        if (over.mastered.length) parts.push(t("trainer.mastered", {sections: over.mastered.map(function (k) { return titles[k]; }).join(", ")}));
         review.textContent = parts.join(" ");
         review.hidden = !parts.length;
       }
@@ -175,17 +175,17 @@
       result.innerHTML = "";
       result.className = "tr-result " + (data.ok ? "is-right" : "is-wrong");
       var title = data.error && !data.advice.length ? data.error.charAt(0).toUpperCase() + data.error.slice(1)
-        : data.ok ? "Well announced: nothing missing."
-        : "Not yet: " + data.advice.length + " thing" + (data.advice.length === 1 ? "" : "s") + " to fix";
+        : data.ok ? t("trainer.well_announced")
+        : t("trainer.not_yet", {count: data.advice.length});
       result.appendChild(el("h2", "tr-verdict", title));
-      if (data.ok) result.appendChild(el("p", "", "A judge would find nothing to note."));
+      if (data.ok) result.appendChild(el("p", "", t("trainer.nothing_to_note")));
       if (data.advice.length) {
         var ul = el("ul", "tr-advice");
         data.advice.forEach(function (a) {
           var li = el("li");
           li.appendChild(el("p", "tr-tip", a.tip));
-          if (a.detail) li.appendChild(el("p", "muted tr-small", "In a judge’s notes: " + a.detail));
-          if (a.url) { var link = el("a", "", "Read the rule" + (a.rule ? ": " + a.rule : "")); link.href = a.url; li.appendChild(link); }
+          if (a.detail) li.appendChild(el("p", "muted tr-small", t("trainer.judge_notes", {detail: a.detail})));
+          if (a.url) { var link = el("a", "", a.rule ? t("trainer.read_the_rule_named", {rule: a.rule}) : t("trainer.read_the_rule")); link.href = a.url; li.appendChild(link); }
           ul.appendChild(li);
         });
         result.appendChild(ul);
@@ -195,7 +195,7 @@
     function check(body) {
       body.prompt = root.getAttribute("data-practice");
       postJSON(root.getAttribute("data-check-url"), body).then(show).catch(function (err) {
-        show({ ok: false, advice: [], error: err.message || "the check failed" });
+        show({ ok: false, advice: [], error: err.message || t("trainer.check_failed") });
       });
     }
 

@@ -62,8 +62,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     root = Path(__file__).resolve().parents[2]
     queries = read_queries(root / "tests" / "search_cards")
     page.goto(live_server + "/offline")
-    offline = page.evaluate("async qs => { const out = [];"
-                            " for (const q of qs) out.push((await judgekitOfflineSearch(q, 10)).results);"
+    offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
+                            " for (const q of qs) out.push((await search(q, 10)).results);"
                             " return out; }", queries)
     svc = live_app.extensions["rules"]
     server = [svc.search_payload(q, limit=10)["results"] for q in queries]
@@ -72,8 +72,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     # the card names a query names, found alike in the browser, for every query set
     every = queries + sum((read_queries(root / "tests" / n) for n in ("search_queries", "search_questions")), [])
     every += ["Pentex™ Subversion", "rötschreck", "theo bell g2 adv", "the barrens", "deflektion", "KRC"]
-    named = page.evaluate("async qs => { const out = [];"
-                          " for (const q of qs) out.push(await judgekitOfflineSearch.namedCards(q));"
+    named = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
+                          " for (const q of qs) out.push(await search.namedCards(q));"
                           " return out; }", every)
     expected = [[e.section for e in svc.search.named_cards(q)] for q in every]
     assert named == expected

@@ -164,7 +164,7 @@ def test_two_judges_claim_the_same_call_and_the_second_is_told(browser, hall_ser
         for c in cards:
             expect(c.get_by_role("button", name="Claim")).to_be_visible()
         # Al's phone stops hearing (a dead spot in the hall) just before Jo claims
-        pages[1].evaluate("() => JKLive.page().es.close()")
+        pages[1].evaluate("async () => (await import('/static/live.js')).live.page().es.close()")
         cards[0].get_by_role("button", name="Claim").click()
         expect(cards[0]).to_contain_text("You have it")
         cards[1].get_by_role("button", name="Claim").click()
@@ -330,10 +330,11 @@ def test_a_form_sent_from_a_live_page_is_not_replaced_by_its_reload(browser, hal
         page.goto(f"{base}{dashboard}")
         live(page)
         # once the form is sent: the messages the dashboard reloads on, then the mark
-        page.evaluate("""mark => document.getElementById('register').addEventListener('submit', () =>
-            setTimeout(() => { JKLive.page().emit({kind: 'round.closed'});
-                               JKLive.page().emit({kind: 'round.started'});
-                               fetch(mark, {cache: 'no-store'}).catch(() => null); }, 0))""", held.MARK)
+        page.evaluate("""async mark => { const {live} = await import('/static/live.js');
+          document.getElementById('register').addEventListener('submit', () =>
+            setTimeout(() => { live.page().emit({kind: 'round.closed'});
+                               live.page().emit({kind: 'round.started'});
+                               fetch(mark, {cache: 'no-store'}).catch(() => null); }, 0)); }""", held.MARK)
         own_app.wsgi_app = held
         page.fill("#p-first", "Zed")
         page.get_by_role("button", name="Register").click(no_wait_after=True)

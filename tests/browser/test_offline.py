@@ -49,11 +49,11 @@ def note(page, text):
 def test_offline_search_agrees_with_the_server_on_the_query_set(page, live_server, live_app):
     queries = read_queries(ROOT / "tests" / "search_queries") + read_queries(ROOT / "tests" / "search_questions")
     page.goto(live_server + "/offline")
-    stats = page.evaluate("judgekitOfflineSearch.stats()")
+    stats = page.evaluate("import('/static/offline-search.js').then(m => m.default.stats())")
     # the browser tokenizes the rules exactly as the server's analyzer did
     assert stats["token_totals"] == stats["expected_totals"]
-    offline = page.evaluate("async qs => { const out = [];"
-                            " for (const q of qs) out.push((await judgekitOfflineSearch(q, 10)).results);"
+    offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
+                            " for (const q of qs) out.push((await search(q, 10)).results);"
                             " return out; }", queries)
     svc = live_app.extensions["rules"]
     server = [svc.search_payload(q, limit=10)["results"] for q in queries]
@@ -262,6 +262,7 @@ def test_the_browser_stems_unknown_words_like_the_server(page, live_server):
               "conditional", "yelling", "sayings", "cried", "ties", "eerily", "news", "dyed"}
     words = sorted(words)
     page.goto(live_server + "/offline")
-    got = page.evaluate("ws => ws.map(w => judgekitOfflineSearch.internals.porter2(w))", words)
+    got = page.evaluate("async ws => { const {internals} = await import('/static/offline-search.js');"
+                        " return ws.map(w => internals.porter2(w)); }", words)
     differ = [(w, stem(w), g) for w, g in zip(words, got) if stem(w) != g]
     assert len(words) > 1500 and differ == []

@@ -165,7 +165,8 @@ def test_a_penalty_chosen_before_the_form_script_runs_is_kept(page, own_server, 
     expect(page.locator("#pf-penalty")).to_have_value("Caution")
     page.select_option("#pf-penalty", "Standings Adjustment")
     page.unroute("**/static/penalties.js*")
-    page.add_script_tag(url=f"{base}/static/penalties.js")
+    # a module whose fetch failed stays failed under its address: the script again under another
+    page.add_script_tag(url=f"{base}/static/penalties.js?again=1", type="module")
     expect(page.locator("#pen-form[data-ready]")).to_have_count(1)
     expect(page.locator("#pf-hj")).to_be_visible()  # the proposal for the judge's choice came
     expect(page.locator("#pf-penalty")).to_have_value("Standings Adjustment")

@@ -1,0 +1,64 @@
+// The offline index's reading of words and queries (static/offline-index.js), run without a page.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { OfflineIndex, SECTION_QUERY, checkQuery, closeness, fold, withinOneEdit }
+  from "../../judgekit/static/offline-index.js";
+
+// an index part with no table of known words: what the browser does for a word the index
+// does not ship (stop words dropped, accents folded, the rest stemmed)
+function reader(stop, foldTable) {
+  const P = OfflineIndex.prototype;
+  const self = { words: new Map(), stop: new Set(stop), foldTable };
+  self.stem = P.stem;
+  return { stem: (w) => self.stem(w), tokenize: (t) => P.tokenize.call(self, t) };
+}
+
+test("a query is tokenized into stems with their places in the text", () => {
+  const r = reader(["the", "a", "of"], { "ö": "o" });
+  assert.deepEqual(r.tokenize("The bleeding of a Vampire"),
+    [["bleed", 4, 12], ["vampir", 18, 25]]);
+  assert.equal(r.stem("the"), null);
+  assert.equal(r.stem("Rötschreck"), "rotschreck");
+});
+
+test("a word the index knows is read as the index says", () => {
+  const P = OfflineIndex.prototype;
+  const self = { words: new Map([["vp", "victory-point"], ["and", 0]]), stop: new Set(), foldTable: {} };
+  assert.equal(P.stem.call(self, "VP"), "victory-point");
+  assert.equal(P.stem.call(self, "and"), null);          // 0: a stop word in the shipped table
+});
+
+test("accents are folded by the table the index ships", () => {
+  assert.equal(fold("rötschreck", { "ö": "o" }), "rotschreck");
+  assert.equal(fold("rötschreck", {}), "rötschreck");
+});
+
+test("one edit: a letter changed, added, dropped or two swapped", () => {
+  assert.ok(withinOneEdit("bleed", "bleed"));
+  assert.ok(withinOneEdit("bleed", "blead"));
+  assert.ok(withinOneEdit("bleed", "bled"));
+  assert.ok(withinOneEdit("bled", "bleed"));
+  assert.ok(withinOneEdit("torpor", "tropor"));
+  assert.ok(!withinOneEdit("torpor", "tropro"));
+  assert.ok(!withinOneEdit("hunt", "hunting"));
+});
+
+test("numbers close to each other count, far ones do not", () => {
+  assert.equal(closeness(4, 4), 1);
+  assert.equal(closeness(4, 5), 0.6);
+  assert.equal(closeness(2, 4), 0);
+  assert.equal(closeness(0, 0), 1);
+});
+
+test("a query is trimmed, and refused when empty or too long", () => {
+  assert.equal(checkQuery("  bleed  ", { max_query: 10 }), "bleed");
+  assert.throws(() => checkQuery("   ", { max_query: 10 }), /type something/);
+  assert.throws(() => checkQuery("x".repeat(11), { max_query: 10 }), /too long \(11 characters; at most 10\)/);
+});
+
+test("a section number is recognised, with or without its word", () => {
+  assert.equal(SECTION_QUERY.exec("3.7.2")[1], "3.7.2");
+  assert.equal(SECTION_QUERY.exec("rule 4.1.")[1], "4.1");
+  assert.equal(SECTION_QUERY.exec("§ A")[1], "A");
+  assert.equal(SECTION_QUERY.exec("bleed 3"), null);
+});

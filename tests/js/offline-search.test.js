@@ -1,0 +1,29 @@
+// What the offline search says of a query without reading any index (static/offline-search.js
+// internals): card names' look-up keys (judgekit/recorder/card_names.py name_key) and the
+// numbered sub-questions of a message (judgekit/rules/answer.py split_questions).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { internals } from "../../judgekit/static/offline-search.js";
+
+test("a card name's key is as the server makes it", () => {
+  // the server's name_key gives these
+  const cases = { "Pentex™ Subversion": "pentexsubversion", "Rötschreck": "rotschreck",
+    "Theo Bell (G2 ADV)": "theobellg2adv", "Æsop": "aesop", "Ms. Mary-Beth & Co": "msmarybethandco" };
+  for (const [name, key] of Object.entries(cases)) assert.equal(internals.nameKey(name), key, name);
+});
+
+test("numbered sub-questions are split when there are two or more", () => {
+  const p = { max_parts: 5 };
+  assert.deepEqual(internals.splitQuestions("1) can I bleed? 2) can I hunt?", p), ["can I bleed?", "can I hunt?"]);
+  assert.deepEqual(internals.splitQuestions("a) one b) two c) three", p), ["one", "two", "three"]);
+  assert.deepEqual(internals.splitQuestions("just one question 1) here", p), []);
+  assert.deepEqual(internals.splitQuestions("1) a 2) b 3) c", { max_parts: 2 }), ["a", "b"]);
+});
+
+test("an answer is good, weak or none", () => {
+  const p = { weak_coverage: 0.5 };
+  assert.equal(internals.matchOf([], p), "none");
+  assert.equal(internals.matchOf([{ score: 1000, coverage: 0 }], p), "good");   // a direct hit
+  assert.equal(internals.matchOf([{ score: 3, coverage: 0.6 }], p), "good");
+  assert.equal(internals.matchOf([{ score: 3, coverage: 0.4 }], p), "weak");
+});
