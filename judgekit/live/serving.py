@@ -52,6 +52,9 @@ STREAM_PATH = re.compile(r"/api/tournaments/[^/]+/live")
 #: A stream whose reader takes nothing for this long while the hub has more for it is let
 #: go (the page reconnects with Last-Event-ID): a phone asleep with a full socket buffer.
 SEND_TIMEOUT_S = 30.0
+#: An idle keep-alive connection is closed after this (uvicorn's default is 5 s; a recorder
+#: page polls every 5 s and would open a connection for almost every poll).
+KEEP_ALIVE_S = 20
 #: A request body up to this size is read whole before a worker thread takes the request
 #: (the app's largest upload, an Archon workbook or a players list, is 5 MB).
 BUFFER_BYTES = 8 * 1024 * 1024
@@ -328,7 +331,6 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError:
         sock.close()
         raise
-    sock.set_inheritable(True)
     return sock
 
 
@@ -350,7 +352,7 @@ class Served:
             log_config=None, access_log=False,        # judgekit.logs writes the lines (--verbose)
             server_header=False, headers=[("server", "judgekit")],
             proxy_headers=False,                      # the peer is the device (the app reads proxies itself)
-            timeout_graceful_shutdown=5))
+            timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=5))
 
     @property
     def should_exit(self) -> bool:
