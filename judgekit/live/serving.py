@@ -18,10 +18,14 @@ Every request reaches `LiveApp`, a small ASGI app:
   `threads` worker threads, 8 by default), once its body, if it has one, is read whole on
   the event loop: a body sent slowly holds no worker thread.
 
-So an open stream costs a socket, a coroutine and a queue, no thread. Only public,
-documented interfaces are used: the ASGI specification, uvicorn's `Config`/`Server`
-(`serve(sockets=...)`, `should_exit`), a2wsgi's `WSGIMiddleware` and its documented
-`environ["asgi.scope"]`. uvicorn and a2wsgi are pure Python and run on Windows.
+So an open stream costs a socket, a coroutine and a queue, no thread. Only public
+interfaces are used: the ASGI specification, uvicorn's documented `Config` settings and
+`Server.serve(sockets=...)`, a2wsgi's `WSGIMiddleware` and its documented
+`environ["asgi.scope"]`. To stop from code (tests, SIGTERM is uvicorn's own) the server's
+public `should_exit` flag is set: uvicorn documents no stop method, and this flag is what
+its maintainers point to (encode/uvicorn discussion #1103). tests/test_public_apis.py holds
+that no internal module of a dependency is imported. uvicorn and a2wsgi are pure Python
+and run on Windows.
 
 Per device (the peer's address) `Devices` counts the requests in flight (a stream is one
 for as long as it is open) and the streams: over a cap the answer is a 429 that closes its
