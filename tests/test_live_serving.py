@@ -209,6 +209,10 @@ def test_a_head_request_is_answered_and_ends(served):
 def test_the_server_holds_a_hall_of_connections(served):
     server, port, tid, org = served
     assert server.devices.limit == serving.connection_limit() >= 500
+    resource = pytest.importorskip("resource")          # POSIX: sockets count as open files
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = serving.FILE_LIMIT if hard == resource.RLIM_INFINITY else min(hard, serving.FILE_LIMIT)
+    assert soft == resource.RLIM_INFINITY or soft >= wanted
 
 
 def test_stopping_the_server_ends_the_open_streams(tmp_path, shared_index):

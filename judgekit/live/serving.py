@@ -296,14 +296,21 @@ class LiveApp:
         self._closing_event().set()
 
 
+#: The open-file limit `serve` asks for at least (POSIX): a connection that never sends a
+#: whole request head reaches no app code, so no device cap counts it; it costs a socket,
+#: and this many keep a flood of them from taking the sockets others need.
+FILE_LIMIT = 65536
+
+
 def _raise_file_limit(wanted: int) -> None:
-    """Let the process hold `wanted` sockets (POSIX: raise the soft limit toward the hard one)."""
+    """Let the process hold `wanted` sockets and up to `FILE_LIMIT` (POSIX: raise the soft
+    limit toward the hard one)."""
     try:
         import resource
     except ImportError:  # Windows: no such limit for sockets
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted + 64
+    target = max(wanted + 64, FILE_LIMIT)
     if soft != resource.RLIM_INFINITY and soft < target:
         new = target if hard == resource.RLIM_INFINITY else min(target, hard)
         try:
