@@ -6,7 +6,7 @@ In-process figures (no HTTP):
 2. replay a 2,000-event game from the database with no cache (`store.replay_game`).
    Target <= 100 ms.
 
-Against `judgekit serve` (waitress, its default thread count unless --threads), on a
+Against `judgekit serve` (uvicorn, its default worker threads unless --threads), on a
 database pre-grown as late in a round: a tournament with --games games of --events events
 each (default 480 x 1,000: a big event's day) and one game of 2,000 events, recorded by
 judges signed in with the judge code (a session cookie, as on a phone):
@@ -295,8 +295,8 @@ class Phone:
             conn.close()
             if not reused:
                 raise
-            # a kept-alive connection the server closed while it sat idle (waitress's
-            # channel_timeout): a browser sends the request again on a new one, so do we
+            # a kept-alive connection the server closed while it sat idle (its keep-alive
+            # timeout): a browser sends the request again on a new one, so do we
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.device, 0))
             try:
                 conn.request(method, path, body, headers)
@@ -593,7 +593,7 @@ def bench_http(tmp: Path, cards, args) -> None:
                     gid = todo.pop()
                 t = time.perf_counter()
                 phones[gid].open_page()
-                phones[gid].hang_up()   # waitress takes 100 connections at most (its connection_limit)
+                phones[gid].hang_up()   # as a phone does when its judge moves on (idle sockets add nothing here)
                 with lock:
                     opened.append((time.perf_counter() - t) * 1000)
         t0 = time.perf_counter()
@@ -649,9 +649,6 @@ def bench_http(tmp: Path, cards, args) -> None:
             server.kill()
         log.seek(0)
         text = log.read().decode(errors="replace")
-        queued = text.count("Task queue depth")
-        if queued:
-            print(f"  (waitress warned {queued} times that requests queued behind its worker threads)")
         if "Traceback" in text:
             print("  server errors:\n" + text[-3000:])
         log.close()
@@ -666,7 +663,7 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=3.0, help="seconds between a table's entries")
     ap.add_argument("--poll", type=float, default=5.0, help="seconds between a page's polls")
     ap.add_argument("--duration", type=float, default=60.0)
-    ap.add_argument("--threads", type=int, default=None, help="waitress threads (default: judgekit serve's)")
+    ap.add_argument("--threads", type=int, default=None, help="the server's worker threads (default: judgekit serve's)")
     ap.add_argument("--page", choices=("current", "legacy"), default="current")
     ap.add_argument("--skip-http", action="store_true")
     ap.add_argument("--skip-inprocess", action="store_true")

@@ -3,7 +3,7 @@
     python bench/serve.py [--requests 6000] [--clients 16] [--threads N] [--paced-seconds 30]
 
 1. Prepares an instance folder with `judgekit build` (index present), starts
-   `judgekit serve` (waitress, its default settings) and measures the time from process
+   `judgekit serve` (uvicorn, its default settings) and measures the time from process
    start to the first answer of /api/search (target <= 1.5 s).
 2. **Uncached (the headline)**: the server runs with its search result cache off
    (JUDGEKIT_SEARCH_CACHE=0) and every request is a query not sent before in the run: the

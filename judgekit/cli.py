@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import errno
 import json
-import logging
 import signal
 import sys
 import threading
@@ -72,15 +71,16 @@ def make_app(ctx: click.Context, quiet: bool = False):
               help="Address to listen on: 0.0.0.0, every network of this machine, so that phones at the venue "
                    "connect; 127.0.0.1 for this machine only.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
+              help="Worker threads answering requests (a live page's open stream holds none).")
 @click.option("--connections", default=None, type=click.IntRange(50, 10000),
-              help="Most connections open at once (default 1000; live pages keep one each, no thread).")
+              help="Most requests open at once, live pages' streams included (default 1000).")
 @click.option("--verbose", "-v", is_flag=True, help="Log one line per request (time, method, path, status).")
 @instance_option
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None,
           verbose: bool) -> None:
-    """Start the app on a production WSGI server (waitress). Ctrl-C stops it."""
+    """Start the app on a production server (uvicorn). Ctrl-C stops it."""
     from judgekit import logs, malloc
     from judgekit.live import serving
 
@@ -92,24 +92,21 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
     app.config["LISTEN_HOST"] = host  # the pages' share links say when phones cannot connect
 
     def ready(server) -> None:   # the address is bound: only now is there something to open
-        bound = getattr(server, "effective_port", port)
+        bound = server.port
         click.echo(f"judgekit: ready in {time.perf_counter() - started:.2f}s (instance {app.instance_path})",
                    err=True)
         for line in start_lines(host, bound):
             click.echo(f"judgekit: {line}", err=True)
 
-    # waitress warns "Task queue depth is N" for every request that waits for a free thread:
-    # under load, a log line per request (work for every request, and a flooded terminal)
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     if threading.current_thread() is threading.main_thread():   # (signals reach the main thread only)
         signal.signal(signal.SIGTERM, _stop)
     try:
-        # live streams (the room display, judges' pages) are handed to a hub: no worker
-        # thread each (judgekit/live/serving.py, docs/live.md)
+        # live streams (the room display, judges' pages) are coroutines fed by the hub: no
+        # worker thread each (judgekit/live/serving.py, docs/live.md)
         serving.serve(app, host=host, port=port, threads=threads, connections=connections, ready=ready)
     except OSError as exc:
         raise Fail(listen_failure(host, port, exc))
-    except KeyboardInterrupt:  # waitress ends its loop on Ctrl-C itself; this is a signal outside it
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then passes the signal on
         pass
     click.echo("judgekit: stopped", err=True)  # Ctrl-C, or SIGTERM from a service manager
 

@@ -1,7 +1,7 @@
 """What the server tells the organizer's terminal: one format, with the time.
 
 `configure()` (called once by the `judgekit` command) sends every logger's records to
-stderr as `2025-05-17 14:03:07.412 ERROR judgekit: …`: judgekit's own, waitress's, and
+stderr as `2025-05-17 14:03:07.412 ERROR judgekit: …`: judgekit's own, uvicorn's, and
 a crash's traceback under the request that caused it. `RequestLog` writes one line per
 request (`GET /rules/tournament-rules/3.7.2 200 4.1 ms 192.168.1.20`) at INFO on the
 `judgekit.requests` logger, which `judgekit serve --verbose` turns on. No Flask here: the

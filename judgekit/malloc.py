@@ -3,7 +3,7 @@
 Why: a sign-in code is checked with scrypt, which makes OpenSSL malloc ~16 MB for one
 check. glibc serves a block that large with its own mmap and unmaps it when freed, but its
 threshold for doing so is dynamic: after the first such free it rises to the block's size,
-and the next 16 MB blocks are carved out of the heap arena of the waitress thread that asks
+and the next 16 MB blocks are carved out of the heap arena of the worker thread that asks
 (each thread has its own arena). An arena's top is given back, its middle rarely: 8 judges
 signing in left ~74 MB in arenas for the rest of the day, and big API answers (a long
 game's JSON) did the same on a smaller scale.
@@ -13,6 +13,12 @@ adjustment), so every block of `MMAP_THRESHOLD` or more is mmapped and unmapped 
 and caps the number of arenas: Python allocates under the GIL, so more arenas than cores
 buy no speed, only memory that each thread holds on to. `judgekit serve` calls it before it
 starts its threads.
+
+Still worth it under uvicorn (issue 26, measured 28 Nov 2026 with
+tests/test_server_memory.py's `rss_growth_after_scrypt_in_threads`: four sign-ins, each on
+a thread of its own as a2wsgi's pool runs them): untuned the process keeps 32.1 MB, tuned
+0.1 MB. `mallopt(3)` is glibc's documented interface, reached through the standard
+library's `ctypes`; on other C libraries (Windows, macOS) `tune()` does nothing.
 """
 from __future__ import annotations
 

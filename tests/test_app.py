@@ -51,7 +51,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_starts_waitress_on_a_fresh_instance_and_answers(tmp_path):
+def test_serve_starts_on_a_fresh_instance_and_answers(tmp_path):
     port = _free_port()
     env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp_path / "inst"))
     proc = subprocess.Popen([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],

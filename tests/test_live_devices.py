@@ -1,8 +1,9 @@
-"""Issue 28: one device cannot take every connection. Per device (its address): at most
-`per_device` connections, `streams` of them live streams, and the last `reserve`
-connections of the server go only to devices holding few; over a cap, a clear 429 (the
-page then polls). Runs the real server (waitress with the hub); each device is a loopback
-address of its own (127.0.0.x)."""
+"""Issue 28: one device cannot take every request the server serves at once. Per device (its
+address): at most `per_device` requests open (being sent, answered, or streaming),
+`streams` of them live streams, and the last `reserve` of the server's go only to devices
+holding few; over a cap, a clear 429 (the page then polls). A request whose body is sent
+slowly holds no worker thread. Runs the real server (uvicorn, the Flask app through a2wsgi,
+the hub); each device is a loopback address of its own (127.0.0.x)."""
 from __future__ import annotations
 
 import json
@@ -52,9 +53,9 @@ def answer(sock, path="/api/tournaments/1/live", until=b"\r\n\r\n") -> bytes:
 def server(app, client):
     tid = client.post("/api/tournaments", json={"name": "Hall Cup"}).get_json()["id"]
     devices = Devices(limit=60, per_device=6, streams=2, reserve=20, fair=3)
-    srv, _ = serving.run_in_thread(app, devices=devices, connections=60)
+    srv, _ = serving.run_in_thread(app, devices=devices, connections=60, threads=2)
     try:
-        yield srv, srv.effective_port, tid, devices
+        yield srv, srv.port, tid, devices
     finally:
         serving.stop(srv)
 
@@ -68,7 +69,7 @@ def test_a_device_holds_a_few_streams_and_the_next_gets_a_clear_429(server):
     third = connect(port, "127.0.0.5")
     refused = answer(third, path, b"}")
     head, _, body = refused.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 429") and b"Retry-After: 30" in head
+    assert head.startswith(b"HTTP/1.1 429") and b"retry-after: 30" in head.lower()
     assert "live pages open" in json.loads(body)["error"]
     other = connect(port, "127.0.0.6")                       # another device: served
     assert answer(other, path, b"event: hello").startswith(b"HTTP/1.1 200")
@@ -84,34 +85,59 @@ def test_a_device_holds_a_few_streams_and_the_next_gets_a_clear_429(server):
 
 def wait_held(devices, names, total):
     deadline = time.monotonic() + 10
-    while sum(devices.held(d)[0] for d in names) < total and time.monotonic() < deadline:
+    while sum(devices.held(d)[0] for d in names) != total and time.monotonic() < deadline:
         time.sleep(0.02)
     assert sum(devices.held(d)[0] for d in names) == total
 
 
 def refused(sock) -> str:
-    head, _, body = sock.recv(65536).partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 429") and b"Connection: close" in head, head
+    data = b""
+    while chunk := sock.recv(65536):      # the answer closes its connection
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 429") and b"connection: close" in head.lower(), head
     return json.loads(body)["error"]
 
 
-def test_idle_and_slow_connections_are_capped_per_device_with_a_reserve(server):
+def slow_post(port, device, path="/api/tournaments"):
+    """A request whose head is sent and whose body is not (yet): it stays open."""
+    sock = connect(port, device)
+    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 "Content-Length: 40\r\n\r\n{\"name\": ".encode())
+    return sock
+
+
+def test_slow_requests_are_capped_per_device_with_a_reserve_and_hold_no_thread(server):
     srv, port, tid, devices = server
-    idle = [connect(port, "127.0.0.7") for _ in range(6)]
-    idle[0].sendall(b"GET /api/tourn")                      # slowly sent: still one of its six
+    slow = [slow_post(port, "127.0.0.7") for _ in range(6)]   # more than the 2 worker threads
     wait_held(devices, ["127.0.0.7"], 6)
-    over = connect(port, "127.0.0.7")
-    assert "connections open" in refused(over)
-    crowd = {f"127.0.1.{k}": [connect(port, f"127.0.1.{k}") for _ in range(6)] for k in range(1, 7)}
+    over = slow_post(port, "127.0.0.7")
+    assert "requests open" in refused(over)
+    crowd = {f"127.0.1.{k}": [slow_post(port, f"127.0.1.{k}") for _ in range(6)] for k in range(1, 7)}
     # 6 + 36 asked for: at 40 the reserve starts (the last 20 of 60), and the last two of
     # the crowd, whose devices hold `fair` or more already, are refused
     wait_held(devices, ["127.0.0.7", *crowd], 40)
-    assert "connections open" in refused(crowd["127.0.1.6"][-1])
-    few = [connect(port, "127.0.0.8") for _ in range(3)]    # a device holding fewer than `fair`: served
+    assert "requests open" in refused(crowd["127.0.1.6"][-1])
+    few = [slow_post(port, "127.0.0.8") for _ in range(3)]    # a device holding fewer than `fair`: served
     wait_held(devices, ["127.0.0.8"], 3)
-    greedy = connect(port, "127.0.0.8")                     # holds `fair` already: not from the reserve
-    assert "connections open" in refused(greedy)
-    fresh = connect(port, "127.0.0.9")                      # another device still gets in, and an answer
+    greedy = slow_post(port, "127.0.0.8")                     # holds `fair` already: not from the reserve
+    assert "requests open" in refused(greedy)
+    fresh = connect(port, "127.0.0.9")                        # 49 slow bodies, 2 threads: still answered
     assert answer(fresh, "/api/tournaments", b"}").startswith(b"HTTP/1.1 200")
-    for s in idle + [over, greedy, fresh] + few + [c for cs in crowd.values() for c in cs]:
+    done = slow[0]
+    done.sendall(b'"Slow Cup"}' + b" " * 29)                  # the body completes: the request is answered
+    assert answer_of(done).startswith(b"HTTP/1.1 201")
+    for s in slow + [over, greedy, fresh] + few + [c for cs in crowd.values() for c in cs]:
         s.close()
+    wait_held(devices, ["127.0.0.7", "127.0.0.8", *crowd], 0)
+
+
+def answer_of(sock) -> bytes:
+    data = b""
+    deadline = time.monotonic() + 10
+    while b"\r\n\r\n" not in data and time.monotonic() < deadline:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data

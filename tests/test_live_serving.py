@@ -1,5 +1,5 @@
-"""The live stream under the server `judgekit serve` runs (waitress, with the streams handed
-to the hub): open streams hold no worker thread, every stream gets each message once,
+"""The live stream under the server `judgekit serve` runs (uvicorn, the Flask app through
+a2wsgi, the streams as coroutines fed by the hub): open streams hold no worker thread, every stream gets each message once,
 closed pages are let go, quiet streams are pinged, a reconnect with Last-Event-ID misses
 nothing. Waits are for conditions (a deadline, never a fixed sleep)."""
 from __future__ import annotations
@@ -92,7 +92,7 @@ def served(tmp_path, shared_index):
     from judgekit import create_app
     app = create_app({"INSTANCE": tmp_path / "instance", "INDEX_DIR": str(shared_index)})
     server, _ = serving.run_in_thread(app, threads=2)
-    port = server.effective_port
+    port = server.port
     status, body = request(port, "POST", "/api/tournaments", {"name": "Served Cup"})
     tid, org = body["id"], {"Authorization": f"Bearer {body['token']}"}
     request(port, "POST", f"/api/tournaments/{tid}/players",
@@ -116,17 +116,18 @@ def request(port, method, path, body=None, headers=None):
 
 def test_open_streams_hold_no_worker_thread_and_each_gets_every_message_once(served):
     server, port, tid, org = served
-    hub = server.judgekit_hub
+    hub = server.hub
     readers = [Reader(port, f"/api/tournaments/{tid}/live") for _ in range(30)]
     until(lambda: all(r.events("hello") for r in readers), what="30 hellos")
     until(lambda: hub.count() == 30, what="the hub to hold 30 streams")
-    head = readers[0].head
-    assert head.startswith("HTTP/1.1 200") and "Transfer-Encoding: chunked" in head
-    assert "Content-Length" not in head and "Content-Encoding" not in head
-    assert "Content-Security-Policy: default-src 'self'" in head and "X-Content-Type-Options: nosniff" in head
+    head = readers[0].head.lower()
+    assert head.startswith("http/1.1 200") and "transfer-encoding: chunked" in head
+    assert "content-length" not in head and "content-encoding" not in head
+    assert "content-security-policy: default-src 'self'" in head and "x-content-type-options: nosniff" in head
     assert all(r.events("hello")[0][2]["mode"] == "push" for r in readers)
-    # 30 open streams, 2 worker threads: both are free, and a page is served at once
-    until(lambda: server.task_dispatcher.active_count == 0, what="idle workers")
+    # 30 open streams on 2 worker threads (each stream's first answer took one for a moment),
+    # and a page is served at once
+    assert server.live.streams == 30
     status, body = request(port, "GET", f"/api/tournaments/{tid}/hall")
     assert status == 200 and body["event"] == "Served Cup"
     status, call = request(port, "POST", f"/api/tournaments/{tid}/calls", {"table": 1, "reason": "ruling"})
@@ -141,7 +142,7 @@ def test_open_streams_hold_no_worker_thread_and_each_gets_every_message_once(ser
 
 def test_closed_pages_are_let_go_and_quiet_streams_pinged(served):
     server, port, tid, org = served
-    hub = server.judgekit_hub
+    hub = server.hub
     hub.ping_s = 0.3
     readers = [Reader(port, f"/api/tournaments/{tid}/live") for _ in range(12)]
     until(lambda: hub.count() == 12, what="12 streams")
@@ -150,7 +151,9 @@ def test_closed_pages_are_let_go_and_quiet_streams_pinged(served):
     until(lambda: hub.count() == 4, what="the closed streams to be dropped")
     until(lambda: all(r.events("ping") for r in readers[8:]), what="pings")
     assert ": keep-alive\n" in readers[8].body()
-    assert until(lambda: len(server._map) <= 4 + 2, what="closed channels gone")   # + the listener, the trigger
+    until(lambda: server.live.streams == 4, what="the closed streams' answers ended")
+    until(lambda: sum(server.devices.held(f"127.0.{1 + n // 250}.{1 + n % 250}")[1] for n in range(1, 1000)) == 4,
+          what="the closed streams no longer counted against their devices")
 
 
 def test_a_reconnect_with_last_event_id_misses_nothing_and_doubles_nothing(served):
@@ -200,10 +203,27 @@ def test_a_head_request_is_answered_and_ends(served):
     assert r.status == 200 and r.getheader("Content-Type").startswith("text/event-stream")
     assert r.read() == b""
     conn.close()
-    assert server.judgekit_hub.count() == 0
+    assert server.hub.count() == 0 and server.live.streams == 0
 
 
 def test_the_server_holds_a_hall_of_connections(served):
     server, port, tid, org = served
-    assert server.adj.connection_limit == serving.connection_limit() >= 500
-    assert server.adj.asyncore_use_poll
+    assert server.devices.limit == serving.connection_limit() >= 500
+    resource = pytest.importorskip("resource")          # POSIX: sockets count as open files
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = serving.FILE_LIMIT if hard == resource.RLIM_INFINITY else min(hard, serving.FILE_LIMIT)
+    assert soft == resource.RLIM_INFINITY or soft >= wanted
+
+
+def test_stopping_the_server_ends_the_open_streams(tmp_path, shared_index):
+    from judgekit import create_app
+    app = create_app({"INSTANCE": tmp_path / "instance", "INDEX_DIR": str(shared_index)})
+    server, _ = serving.run_in_thread(app, threads=2)
+    status, body = request(server.port, "POST", "/api/tournaments", {"name": "Short Cup"})
+    readers = [Reader(server.port, f"/api/tournaments/{body['id']}/live") for _ in range(3)]
+    until(lambda: server.live.streams == 3, what="3 streams")
+    serving.stop(server)
+    assert not server.thread.is_alive()                       # stopped, not waiting on the streams
+    for r in readers:                                         # each answer ended with the last chunk
+        until(lambda: r.read().endswith(b"0\r\n\r\n"), what="the end of the answer")
+        r.close()

@@ -71,13 +71,13 @@ def test_configure_puts_the_time_on_every_line_once(configured, capsys):
     logs.configure()
     logs.configure(verbose=True)   # again: replaces its handler, no line printed twice
     logging.getLogger("judgekit.store").warning("a warning")
-    logging.getLogger("waitress").error("a server error")
+    logging.getLogger("uvicorn.error").error("a server error")
     logging.getLogger(logs.REQUESTS).info("GET / 200")
     logging.getLogger("someone.else").info("not shown: below WARNING")
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 3
     assert re.fullmatch(STAMP + r" WARNING judgekit\.store: a warning", err[0])
-    assert re.fullmatch(STAMP + r" ERROR waitress: a server error", err[1])
+    assert re.fullmatch(STAMP + r" ERROR uvicorn\.error: a server error", err[1])
     assert re.fullmatch(STAMP + r" INFO judgekit\.requests: GET / 200", err[2])
     logs.configure()               # without --verbose: no request lines
     logging.getLogger(logs.REQUESTS).info("GET / 200")

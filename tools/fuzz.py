@@ -14,7 +14,7 @@ path parts and bad headers (non-ASCII CSRF token, a 10 KB bearer token).
 
 Default: in-process (Flask's test client, a fresh instance folder in a temporary
 directory), tracebacks counted from the log records. `--http`: against `judgekit serve`
-(waitress) on --port (default: a free one), tracebacks counted in the server's stderr.
+(uvicorn) on --port (default: a free one), tracebacks counted in the server's stderr.
 A fresh tournament is set up every 500 requests (a fuzzed request may replace the codes
 and so sign the identities out). Prints the counts; exit status 1 if any 5xx or traceback.
 

@@ -21,8 +21,8 @@ A SIGKILL loses no data the process had handed to the kernel (the page cache sur
 it), so a clean result above does not prove a power cut would be survived. For that the
 server runs under `strace` (unless --no-trace, or strace is missing): in every server
 thread, each write to the WAL file must be followed by an fsync/fdatasync of the WAL before
-the thread hands a response to the network (waitress passes a worker's answer on through
-a pipe to its main loop, or sends it itself). A write that broke that order could be
+the thread hands a response to the network (a worker thread passes its answer to the
+server's event loop, waking it through a socket). A write that broke that order could be
 acknowledged and then lost in a power cut; the test prints how many (target 0). --control
 runs the recorder at WAL's NORMAL level (JUDGEKIT_RECORDER_DURABLE=0) to show the check
 catches it (expect many). What strace cannot see: a disk that acknowledges an fsync it has
@@ -255,7 +255,7 @@ RESUMED = re.compile(r"^(\d+)\s+<\.\.\. (fsync|fdatasync) resumed>")
 
 def fsync_order(log: Path) -> dict:
     """Per thread: WAL writes not followed by a WAL fsync before the thread's next output to
-    a socket or pipe (how an answer leaves a waitress worker)."""
+    a socket or pipe (how an answer leaves a worker thread)."""
     dirty: dict[str, int] = {}
     syncing: set[str] = set()  # threads inside an fsync of the WAL that strace split in two
     out = Counter()

@@ -1,17 +1,18 @@
-"""How many connections and live streams one device may hold (pure: no server, no Flask).
+"""How many requests and live streams one device may hold open (pure: no server, no Flask).
 
-A live page's stream needs no sign-in and holds its connection for hours, and an idle or
-slowly sent connection holds its socket too: without a cap, one device could take every
-connection the server has (a probe opened 995 streams from one address, and another
-device's request then timed out). `Devices` counts, per device (the peer's address), the
-open connections and the open streams, and says whether one more may be opened:
+A live page's stream needs no sign-in and stays open for hours, and a request whose body is
+sent slowly stays open too: without a cap, one device could take everything the server
+serves at once (a probe opened 995 streams from one address, and another device's request
+then timed out). `Devices` counts, per device (the peer's address), the open requests and
+the open streams, and says whether one more may be opened:
 
-- a device holds at most `per_device` connections, whatever they do (reading a request
-  slowly, idle between requests, streaming);
+- a device holds at most `per_device` requests open, whatever they do (a body being sent,
+  an answer being made, a stream: `connect` when the request arrives, `disconnect` when it
+  ends);
 - of those, at most `streams` are live streams (a browser keeps about six connections per
   server; a phone has a page or two open);
-- the last `reserve` connections of the server's limit go only to devices holding fewer
-  than `fair` connections: a device at its cap cannot take the room others need.
+- the last `reserve` of the server's limit go only to devices holding fewer than `fair`:
+  a device at its cap cannot take the room others need.
 
 Over a cap the server answers 429 (a stream's page then asks for the state every few
 seconds instead: static/live.js). Thread-safe: the server's event loop, its worker threads
@@ -31,7 +32,7 @@ FAIR = 4
 
 @dataclass
 class Devices:
-    limit: int                       # the server's connection limit
+    limit: int                       # the requests the server takes open at once
     per_device: int = PER_DEVICE
     streams: int = STREAMS
     reserve: int = RESERVE
@@ -42,7 +43,7 @@ class Devices:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def connect(self, device: str) -> bool:
-        """A new connection from `device`: True (counted) or False (over a cap: not counted)."""
+        """A new request from `device`: True (counted) or False (over a cap: not counted)."""
         with self._lock:
             held = self._open[device]
             total = sum(self._open.values())
@@ -58,7 +59,7 @@ class Devices:
             self._drop(self._open, device)
 
     def open_stream(self, device: str) -> bool:
-        """A connection of `device` turns into a stream: True (counted) or False (at its cap)."""
+        """A request of `device` turns into a stream: True (counted) or False (at its cap)."""
         with self._lock:
             if self._streams[device] >= self.streams:
                 self.refused += 1
@@ -71,7 +72,7 @@ class Devices:
             self._drop(self._streams, device)
 
     def held(self, device: str) -> tuple[int, int]:
-        """(connections, streams) `device` holds now."""
+        """(requests, streams) `device` holds open now."""
         with self._lock:
             return self._open[device], self._streams[device]
 

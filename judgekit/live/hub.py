@@ -1,7 +1,7 @@
 """The hub: one thread that fans the journal's new messages out to the open streams.
 
 A stream, once its first answer is written (`judgekit.live.views`), is a `Sink` (where
-bytes go: `judgekit.live.serving` hands waitress's connection over) and a `Subscription`
+bytes go: `judgekit.live.serving`'s queue, which the stream's coroutine sends) and a `Subscription`
 (the tournament, the audience, the last message id it has sent). The hub:
 
 - adopts new streams: sends each what was published between its first answer and now

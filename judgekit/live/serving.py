@@ -1,42 +1,49 @@
-"""`judgekit serve`: waitress, with the live streams handed over to the hub.
+"""`judgekit serve`: uvicorn (ASGI) in front, the Flask app behind it through a2wsgi, and the
+live streams as native async endpoints fed by the hub.
 
-waitress gives each response one of its worker threads until the response ends (8 by
-default). A live page keeps its stream open for hours, so a stream written as an ordinary
-long response would hold a thread for as long as the page is open: 8 open pages would
-stop the server. Here a stream costs no thread:
+Every request reaches `LiveApp`, a small ASGI app:
 
-1. The stream's request is served like any other, by a worker thread: the Flask view
-   (`judgekit.live.views.stream`) checks who asks, reads what the page missed, writes the
-   first answer (headers, `retry:`, `hello`, the missed messages) and, because the
-   request's environ offers it (`judgekit.live.adopt`), asks for the stream to go on.
-2. When the view's answer is written, the task (`LiveTask.finish`) does not end the
-   response: it hands the connection to the hub (`judgekit.live.hub`), and the worker
-   thread is free again — after a few milliseconds, as for any request.
-3. From then on the connection lives in waitress's own event loop (the main thread's
-   `select`/`poll` over every socket, as for any idle keep-alive connection), and the
-   hub's one thread writes new messages and pings into it, as chunks of the same chunked
-   response. A page that goes away is seen by the event loop (the socket reads as closed)
-   or by the next write, and dropped.
+- a request for the event's stream (`GET /api/tournaments/<id>/live`) is first served by
+  the Flask view like any other (`judgekit.live.views.stream`, on one of the WSGI worker
+  threads): the view checks who asks, reads what the page missed and writes the first
+  answer (`retry:`, `hello`, the missed messages). Because the request offers it
+  (`ADOPT_KEY` in its environ), the view asks for the stream to go on; the device's stream
+  cap decides (`judgekit.live.devices`: a 429 from the view otherwise). The worker thread
+  is free again once that first answer is written, after a few milliseconds.
+- From then on the stream is a coroutine on uvicorn's event loop: it sends what the hub
+  (`judgekit.live.hub`, one thread for every stream) puts in its queue — new messages,
+  pings — as chunks of the same response, and ends when the page goes away (uvicorn says
+  `http.disconnect`), when the hub drops it, or when the server stops.
+- every other request goes to the Flask app through a2wsgi's `WSGIMiddleware` (a pool of
+  `threads` worker threads, 8 by default), once its body, if it has one, is read whole on
+  the event loop: a body sent slowly holds no worker thread.
 
-So the cost of an open stream is one socket and a few hundred bytes, and the only limit is
-waitress's `connection_limit` (100 unless set): `serve` sets it above the hall's peak
-(`CONNECTION_LIMIT`: a hundred open pages and sixty recorder phones with a spare
-connection each, and room to spare) and uses `poll()` where there is one (`select()` is
-limited to 1,024 descriptors). The figures are in bench/live.py and docs/live.md.
+So an open stream costs a socket, a coroutine and a queue, no thread. Only public
+interfaces are used: the ASGI specification, uvicorn's documented `Config` settings and
+`Server.serve(sockets=...)`, a2wsgi's `WSGIMiddleware` and its documented
+`environ["asgi.scope"]`. To stop from code (tests, SIGTERM is uvicorn's own) the server's
+public `should_exit` flag is set: uvicorn documents no stop method, and this flag is what
+its maintainers point to (encode/uvicorn discussion #1103). tests/test_public_apis.py holds
+that no internal module of a dependency is imported. uvicorn and a2wsgi are pure Python
+and run on Windows.
 
-This relies on four things of waitress 3 (its channel's `task_class`, `write_soon`,
-`outbuf_lock` and `_flush_some`, and its task's `finish`): `supported()` checks they are
-there, and without them streams fall back to the answer that ends (the page then polls
-through the same stream, `retry:` seconds apart). tests/test_live_serving.py runs the real
-thing.
+Per device (the peer's address) `Devices` counts the requests in flight (a stream is one
+for as long as it is open) and the streams: over a cap the answer is a 429 that closes its
+connection. The figures are in bench/live.py and docs/live.md.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import re
+import socket
 import sys
 import threading
 from typing import Any, Callable
+
+import uvicorn
+from a2wsgi import WSGIMiddleware
 
 from judgekit.live.devices import Devices
 from judgekit.live.hub import Hub, Subscription
@@ -45,250 +52,265 @@ log = logging.getLogger("judgekit.live")
 
 CONNECTION_LIMIT = 1000
 ADOPT_KEY = "judgekit.live.adopt"
-
-try:  # waitress is a dependency; the hand-over needs its internals (see `supported`)
-    from waitress import create_server as _create_server
-    from waitress.channel import ClientDisconnected, HTTPChannel
-    from waitress.task import WSGITask
-except ImportError:  # pragma: no cover
-    HTTPChannel = WSGITask = None  # type: ignore
-
-
-def supported() -> bool:
-    """Whether this waitress has what the hand-over uses."""
-    return (HTTPChannel is not None and hasattr(HTTPChannel, "task_class")
-            and all(hasattr(HTTPChannel, name) for name in ("write_soon", "_flush_some", "_flush_exception"))
-            and all(hasattr(WSGITask, name) for name in ("finish", "get_environment")))
+STREAM_PATH = re.compile(r"/api/tournaments/[^/]+/live")
+#: A stream whose reader takes nothing for this long while the hub has more for it is let
+#: go (the page reconnects with Last-Event-ID): a phone asleep with a full socket buffer.
+SEND_TIMEOUT_S = 30.0
+#: An idle keep-alive connection is closed after this (uvicorn's default is 5 s; a recorder
+#: page polls every 5 s and would open a connection for almost every poll).
+KEEP_ALIVE_S = 20
+#: A request body up to this size is read whole before a worker thread takes the request
+#: (the app's largest upload, an Archon workbook or a players list, is 5 MB).
+BUFFER_BYTES = 8 * 1024 * 1024
 
 
-class ChannelSink:
-    """Where the hub writes one stream: a waitress channel whose response goes on."""
+class QueueSink:
+    """Where the hub writes one stream (`judgekit.live.hub.Sink`): an asyncio queue on the
+    server's loop, which the stream's coroutine sends from. Called from the hub's thread."""
 
-    def __init__(self, channel, chunked: bool):
-        self.channel = channel
-        self.chunked = chunked
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._pending = 0
+        self._open = True
+        self._lock = threading.Lock()
 
-    def write(self, data: bytes) -> bool:
-        ch = self.channel
-        if not ch.connected or ch.will_close or ch.close_when_flushed:
-            return False
-        if self.chunked:
-            data = b"%X\r\n%s\r\n" % (len(data), data)
+    def _put(self, item: bytes | None) -> bool:
         try:
-            ch.write_soon(data)   # sends what the socket takes now; the event loop sends the rest
-        except ClientDisconnected:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
+        except RuntimeError:   # the loop is closed: the server has stopped
+            self._open = False
             return False
-        except OSError:
-            return False
-        if ch.total_outbufs_len:
-            ch.server.pull_trigger()
         return True
 
+    def write(self, data: bytes) -> bool:
+        if not self._open:
+            return False
+        with self._lock:
+            self._pending += len(data)
+        return self._put(data)
+
     def pending(self) -> int:
-        return int(self.channel.total_outbufs_len)
+        return self._pending
 
     def alive(self) -> bool:
-        ch = self.channel
-        return bool(ch.connected) and not ch.will_close and not ch.close_when_flushed
+        return self._open
 
     def close(self) -> None:
-        ch = self.channel
-        if ch.connected and not ch.will_close:
-            if self.chunked:
-                try:
-                    ch.write_soon(b"0\r\n\r\n")
-                except (ClientDisconnected, OSError):
-                    pass
-            ch.close_when_flushed = True
-            ch.server.pull_trigger()
+        if self._open:
+            self._open = False
+            self._put(None)
+
+    def sent(self, size: int) -> None:
+        with self._lock:
+            self._pending -= size
+
+    def gone(self) -> None:
+        """The reader went away: the hub lets the stream go at its next round."""
+        self._open = False
 
 
-class _Gather:
-    """Stands for a channel while a task writes a response's header and first piece of
-    body: both are then sent as one (`LiveTask.write`). Everything else goes to the channel."""
+class _Adoption:
+    """One stream request's offer to go on: the view calls it (in a worker thread) with the
+    stream's subscription; it says whether the device may hold one more stream."""
 
-    def __init__(self, channel):
-        self.channel = channel
-        self.parts: list[bytes] = []
+    def __init__(self, devices: Devices, device: str):
+        self.devices = devices
+        self.device = device
+        self.subscription: Subscription | None = None
 
-    def write_soon(self, data) -> int:
-        self.parts.append(data)
-        return len(data)
+    def __call__(self, subscription: Subscription) -> bool:
+        if not self.devices.open_stream(self.device):
+            return False
+        self.subscription = subscription
+        return True
 
-    def __getattr__(self, name):
-        return getattr(self.channel, name)
-
-
-#: A first piece of body up to this size is sent with the header in one write (larger ones
-#: are not copied: their header goes first, as waitress does).
-GATHER_BYTES = 256 * 1024
-
-
-def busy_answering(channel) -> bool:
-    """Whether the event loop should leave this connection's output to the task answering
-    on it.
-
-    waitress asks the event loop to watch a connection for writing whenever its output
-    buffer holds a byte, also while a worker thread is writing a response there. Then the
-    loop does not write (the task holds the buffer's lock, or its `handle_write` declines
-    to write under a running task) but `poll()` says "writable" at once, again and again:
-    the main thread spins and holds the interpreter lock, and the worker that would finish
-    the response waits for it — up to the 5 ms switch interval per request, measured as a
-    trivial WSGI answer costing 1.1 ms of CPU instead of 0.2 (bench/serve.py).
-
-    The task needs no help meanwhile: with waitress's `send_bytes` of 1 each of its writes
-    sends what the socket takes, and the end of every task pulls the trigger, which wakes
-    the loop to send the rest. Beyond the high-water mark the task waits for the loop to
-    drain the buffer below it, so the loop must write then, down to the mark itself
-    (waitress wakes the task only below it); the task pulls the trigger first."""
-    return bool(channel.requests) and not (channel.will_close or channel.close_when_flushed) \
-        and channel.total_outbufs_len < channel.adj.outbuf_high_watermark
+    def release(self) -> None:
+        if self.subscription is not None:
+            self.subscription = None
+            self.devices.close_stream(self.device)
 
 
-if HTTPChannel is not None:
-    class LiveTask(WSGITask):
-        """A request task that can leave its response open for the hub (see the module)."""
-
-        subscription: Subscription | None = None
-
-        def write(self, data):
-            """waitress sends a response's header and its body with a send() each (and the
-            client reads them as two segments): an API answer comes in one piece, so the
-            header and that piece go out together, one system call and one packet."""
-            if self.wrote_header or not data or len(data) > GATHER_BYTES:
-                return super().write(data)
-            channel = self.channel
-            gather = self.channel = _Gather(channel)
-            try:
-                super().write(data)
-            finally:
-                self.channel = channel
-            if gather.parts:
-                channel.write_soon(b"".join(gather.parts))
-
-        def get_environment(self):
-            environ = super().get_environment()
-            if getattr(self.channel.server, "judgekit_hub", None) is not None:
-                environ[ADOPT_KEY] = self._adopt
-            return environ
-
-        def _adopt(self, subscription: Subscription) -> bool:
-            """Let the response go on as a stream; False when its device holds as many
-            streams as it may (`judgekit.live.devices`): the view answers 429 then."""
-            if not self.channel.count_stream():
-                return False
-            self.subscription = subscription
-            return True
-
-        def finish(self):
-            sub = self.subscription
-            if sub is None or not self.wrote_header or not str(self.status).startswith("200"):
-                return super().finish()
-            # the response goes on: no last chunk, the connection is not closed; the hub
-            # writes the rest from its own thread, and this worker thread is free
-            self.close_on_finish = False
-            self.channel.hand_over(sub, self.chunked_response)
-
-    class LiveChannel(HTTPChannel):
-        """A connection that may turn into a stream (`hand_over`): then what the client
-        sends is ignored (a stream's client has nothing more to say; its close is read as
-        usual), and every flush takes the output lock, since the hub's thread writes."""
-
-        task_class = LiveTask
-        streaming = False
-        device = "?"
-        refused = False      # over its device's cap: answered 429 at once, then closed
-        _counted = False     # counted in the server's `Devices` (released when closed)
-        _stream_counted = False
-        _release_lock = threading.Lock()
-
-        def __init__(self, server, sock, addr, adj, map=None):
-            super().__init__(server, sock, addr, adj, map)
-            self.device = device_of(addr)
-            devices = getattr(server, "judgekit_devices", None)
-            if devices is None:
-                return
-            if devices.connect(self.device):
-                self._counted = True
-            else:
-                self.refused = True
-                self.write_soon(refusal(f"This device has {devices.per_device} connections open to the server "
-                                        "(the most one device may hold): close some pages and try again."))
-                self.close_when_flushed = True
-
-        def count_stream(self) -> bool:
-            devices = getattr(self.server, "judgekit_devices", None)
-            if devices is None or self._stream_counted:
-                return True
-            if not devices.open_stream(self.device):
-                return False
-            self._stream_counted = True
-            return True
-
-        def del_channel(self, map=None):
-            super().del_channel(map)
-            devices = getattr(self.server, "judgekit_devices", None)
-            with self._release_lock:
-                counted, stream, self._counted, self._stream_counted = self._counted, self._stream_counted, False, False
-            if devices is not None:
-                if counted:
-                    devices.disconnect(self.device)
-                if stream:
-                    devices.close_stream(self.device)
-
-        def hand_over(self, sub: Subscription, chunked: bool) -> None:
-            self.streaming = True
-            self.server.judgekit_hub.add(ChannelSink(self, chunked), sub)
-
-        def received(self, data):
-            if self.streaming or self.refused:
-                return True
-            return super().received(data)
-
-        def writable(self):
-            """Not while a task is answering on this connection (see `busy_answering`):
-            waitress's own test asks for POLLOUT as soon as the task has put a byte in the
-            output buffer, and the event loop then spins on a socket it will not write to."""
-            if busy_answering(self):
-                return False
-            return super().writable()
-
-        def handle_write(self):
-            if not self.streaming:
-                return super().handle_write()
-            with self.outbuf_lock:
-                self._flush_exception(self._flush_some)
-            if self.close_when_flushed and not self.total_outbufs_len:
-                self.close_when_flushed = False
-                self.will_close = True
-            if self.will_close:
-                self.handle_close()
+def device_of(scope: dict) -> str:
+    """The device a request comes from: its peer's address (a venue's phones each have their
+    own on its network)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
 
 
-def device_of(addr) -> str:
-    """The device a connection comes from: its peer's address (a venue's phones each have
-    their own on its network)."""
-    if isinstance(addr, tuple) and addr:
-        return str(addr[0])
-    return str(addr or "?")
-
-
-def refusal(message: str, retry_after: int = 30) -> bytes:
-    """A whole 429 response that closes its connection (sent before the request is read)."""
+def refusal(message: str, retry_after: int = 30) -> tuple[dict, dict]:
+    """A whole 429 answer that closes its connection, as the two ASGI messages to send."""
     body = json.dumps({"error": message, "status": 429, "retry_after": retry_after}).encode("utf-8")
-    return (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
-            b"Retry-After: %d\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
-            % (retry_after, len(body), body))
+    start = {"type": "http.response.start", "status": 429,
+             "headers": [(b"content-type", b"application/json"), (b"retry-after", str(retry_after).encode()),
+                         (b"connection", b"close"), (b"content-length", str(len(body)).encode())]}
+    return start, {"type": "http.response.body", "body": body, "more_body": False}
+
+
+def _has_body(scope) -> bool:
+    """Whether a request has a body to read first (one larger than `BUFFER_BYTES` by its
+    Content-Length goes on at once: the app refuses it without reading it)."""
+    for name, value in scope["headers"]:
+        if name == b"transfer-encoding":
+            return True
+        if name == b"content-length":
+            return value.strip().isdigit() and 0 < int(value) <= BUFFER_BYTES
+    return False
+
+
+async def _disconnected(receive) -> None:
+    """Return once the client has gone (what it sends meanwhile is read and ignored)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+class LiveApp:
+    """The ASGI app `judgekit serve` runs (see the module): the streams here, the rest to
+    the Flask app through a2wsgi."""
+
+    def __init__(self, app, hub: Hub, devices: Devices, threads: int = 8):
+        self.flask = app
+        self.hub = hub
+        self.devices = devices
+        self.wsgi = WSGIMiddleware(self._wsgi_app, workers=threads)
+        self.streams = 0                      # open now (tests, benches)
+        self._closing: asyncio.Event | None = None
+
+    def _wsgi_app(self, environ, start_response):
+        """The Flask app, told (through a2wsgi's documented `asgi.scope`) that a stream
+        request may go on."""
+        adopt = environ["asgi.scope"].get(ADOPT_KEY)
+        if adopt is not None:
+            environ[ADOPT_KEY] = adopt
+        return self.flask(environ, start_response)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":   # no websockets; uvicorn runs without lifespan events
+            return await self.wsgi(scope, receive, send)
+        device = device_of(scope)
+        if not self.devices.connect(device):
+            for message in refusal(f"This device has {self.devices.per_device} requests open on the server (the "
+                                   "most one device may hold): close some pages and try again."):
+                await send(message)
+            return
+        try:
+            if scope["method"] == "GET" and STREAM_PATH.fullmatch(scope["path"]):
+                await self._stream(scope, receive, send, device)
+                return
+            if _has_body(scope):
+                receive = await self._whole_body(receive)
+                if receive is None:
+                    return
+            await self.wsgi(scope, receive, send)
+        finally:
+            self.devices.disconnect(device)
+
+    @staticmethod
+    async def _whole_body(receive):
+        """A request's body read on the event loop before a worker thread takes the request
+        (a body sent slowly holds a coroutine, not a thread), up to `BUFFER_BYTES` (the app
+        refuses larger ones by their Content-Length, unread): a `receive` that gives what
+        was read in one piece, then the rest; None when the client went away."""
+        parts: list[bytes] = []
+        size, more = 0, True
+        while more and size <= BUFFER_BYTES:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            parts.append(message.get("body", b""))
+            size += len(parts[-1])
+            more = message.get("more_body", False)
+        first = [{"type": "http.request", "body": b"".join(parts), "more_body": more}]
+
+        async def replay():
+            return first.pop() if first else await receive()
+        return replay
+
+    async def _stream(self, scope, receive, send, device: str) -> None:
+        adoption = _Adoption(self.devices, device)
+        first: list[dict] = []
+
+        async def keep(message):
+            first.append(message)
+
+        try:
+            await self.wsgi(dict(scope, **{ADOPT_KEY: adoption}), receive, keep)
+            sub = adoption.subscription
+            if sub is None or not first or first[0].get("status") != 200:
+                for message in first:   # an answer that ends: an error, or a refused stream
+                    await send(message)
+                return
+            await send(first[0])
+            await send({"type": "http.response.body", "more_body": True,
+                        "body": b"".join(m.get("body", b"") for m in first[1:])})
+            sink = QueueSink(asyncio.get_running_loop())
+            self.hub.add(sink, sub)
+            self.streams += 1
+            try:
+                await self._pump(sink, receive, send)
+            finally:
+                self.streams -= 1
+                sink.gone()
+        finally:
+            adoption.release()
+
+    async def _pump(self, sink: QueueSink, receive, send) -> None:
+        """Send what the hub queues until the page goes, the hub lets go, or the server stops."""
+        gone = asyncio.ensure_future(_disconnected(receive))
+        closing = asyncio.ensure_future(self._closing_event().wait())
+        try:
+            while True:
+                get = asyncio.ensure_future(sink.queue.get())
+                done, _ = await asyncio.wait({get, gone, closing}, return_when=asyncio.FIRST_COMPLETED)
+                if get not in done:
+                    get.cancel()
+                    break
+                data = get.result()
+                parts = [data]
+                while data is not None and not sink.queue.empty():   # what came meanwhile, in one chunk
+                    data = sink.queue.get_nowait()
+                    parts.append(data)
+                body = b"".join(p for p in parts if p is not None)
+                if body:
+                    try:
+                        await asyncio.wait_for(send({"type": "http.response.body", "body": body,
+                                                     "more_body": True}), SEND_TIMEOUT_S)
+                    except asyncio.TimeoutError:
+                        return   # a reader that takes nothing: uvicorn closes the connection
+                    sink.sent(len(body))
+                if parts[-1] is None:   # the hub let the stream go
+                    break
+            if not gone.done():
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+            closing.cancel()
+
+    def _closing_event(self) -> asyncio.Event:
+        if self._closing is None:
+            self._closing = asyncio.Event()
+        return self._closing
+
+    def close_streams(self) -> None:
+        """End every open stream's answer (the server is stopping). On the server's loop."""
+        self._closing_event().set()
+
+
+#: The open-file limit `serve` asks for at least (POSIX): a connection that never sends a
+#: whole request head reaches no app code, so no device cap counts it; it costs a socket,
+#: and this many keep a flood of them from taking the sockets others need.
+FILE_LIMIT = 65536
 
 
 def _raise_file_limit(wanted: int) -> None:
-    """Let the process hold `wanted` sockets (POSIX: raise the soft limit toward the hard one)."""
+    """Let the process hold `wanted` sockets and up to `FILE_LIMIT` (POSIX: raise the soft
+    limit toward the hard one)."""
     try:
         import resource
     except ImportError:  # Windows: no such limit for sockets
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted + 64
+    target = max(wanted + 64, FILE_LIMIT)
     if soft != resource.RLIM_INFINITY and soft < target:
         new = target if hard == resource.RLIM_INFINITY else min(target, hard)
         try:
@@ -298,79 +320,106 @@ def _raise_file_limit(wanted: int) -> None:
 
 
 def connection_limit(wanted: int | None = None) -> int:
-    """The connection limit to serve with: `wanted` (default `CONNECTION_LIMIT`), within
-    what the platform's event loop takes (Windows' `select()`: 512 sockets)."""
+    """How many requests may be open at once, streams included: `wanted` (default
+    `CONNECTION_LIMIT`; 500 at most on Windows)."""
     limit = wanted or CONNECTION_LIMIT
     if sys.platform.startswith("win"):
         limit = min(limit, 500)
     return limit
 
 
-def _listeners(server) -> list:
-    """The servers that accept connections: `server` itself, or each of a multi-socket
-    server's (waitress makes one per address it listens on)."""
-    if hasattr(server, "channel_class"):
-        return [server]
-    return [s for s in server.map.values() if hasattr(s, "channel_class")]
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket (bound here, so a port in use raises OSError before anything
+    starts, and port 0 picks a free one)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        if not sys.platform.startswith("win"):   # Windows' SO_REUSEADDR would share a port in use
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
-def create_server(app, *, host: str = "127.0.0.1", port: int = 5000, threads: int = 8,
-                  connections: int | None = None, devices: Devices | None = None, **kw: Any):
-    """A waitress server for `app` whose live streams hold no worker thread (see the
-    module). `server.judgekit_hub` is its hub; `server.judgekit_devices` counts what each
-    device holds (`devices`: its caps; default `Devices(limit)`); `server.run()` serves
-    until interrupted."""
-    limit = connection_limit(connections)
-    _raise_file_limit(limit)
-    # waitress logs a line for every request that waits for a thread: a flood under load
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
-    kw.setdefault("channel_timeout", 60)
-    server = _create_server(app, host=host, port=port, threads=threads, ident="judgekit",
-                            connection_limit=limit, asyncore_use_poll=True, **kw)
-    if not supported():
-        log.warning("this waitress cannot hand streams over: live pages poll instead")
-        return server
-    hub = Hub(app.config["DATABASE"]).start()
-    devices = devices or Devices(limit)
-    for s in _listeners(server):
-        s.channel_class = LiveChannel
-        s.judgekit_hub = hub
-        s.judgekit_devices = devices
-    server.judgekit_hub = hub
-    server.judgekit_devices = devices
-    return server
+class Served:
+    """A server for the app: `port` once bound, `hub`, `devices`, `live` (the ASGI app);
+    `run()` serves until stopped (`should_exit`, Ctrl-C or SIGTERM)."""
+
+    def __init__(self, app, *, host: str = "127.0.0.1", port: int = 5000, threads: int = 8,
+                 connections: int | None = None, devices: Devices | None = None):
+        limit = connection_limit(connections)
+        _raise_file_limit(limit)
+        self.sock = listen(host, port)
+        self.port = self.sock.getsockname()[1]
+        self.hub = Hub(app.config["DATABASE"])
+        self.devices = devices or Devices(limit)
+        self.live = LiveApp(app, self.hub, self.devices, threads=threads)
+        self.server = uvicorn.Server(uvicorn.Config(
+            self.live, http="h11", ws="none", loop="asyncio", lifespan="off",
+            log_config=None, access_log=False,        # judgekit.logs writes the lines (--verbose)
+            server_header=False, headers=[("server", "judgekit")],
+            proxy_headers=False,                      # the peer is the device (the app reads proxies itself)
+            timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=5))
+
+    @property
+    def should_exit(self) -> bool:
+        return self.server.should_exit
+
+    def run(self) -> None:
+        self.hub.start()
+        try:
+            asyncio.run(self._serve())
+        finally:
+            self.hub.stop()
+            self.sock.close()
+
+    async def _serve(self) -> None:
+        watch = asyncio.ensure_future(self._end_streams_on_exit())
+        try:
+            await self.server.serve(sockets=[self.sock])
+        finally:
+            watch.cancel()
+
+    async def _end_streams_on_exit(self) -> None:
+        """uvicorn waits for open answers to end before it stops: the streams end once it is
+        asked to stop."""
+        while not self.server.should_exit:
+            await asyncio.sleep(0.2)
+        self.live.close_streams()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
 
 
 def serve(app, *, host: str, port: int, threads: int = 8, connections: int | None = None,
           ready: Callable[[Any], None] | None = None) -> None:
-    """Serve `app` until interrupted (what `judgekit serve` runs). `ready(server)` is called
+    """Serve `app` until interrupted (what `judgekit serve` runs). `ready(served)` is called
     once the address is bound, before the first request: a port in use raises OSError
     before anything says "ready"."""
-    server = create_server(app, host=host, port=port, threads=threads, connections=connections)
-    hub = getattr(server, "judgekit_hub", None)
-    try:
-        if ready is not None:
-            ready(server)
-        server.run()
-    finally:
-        if hub is not None:
-            hub.stop()
+    served = Served(app, host=host, port=port, threads=threads, connections=connections)
+    if ready is not None:
+        ready(served)
+    served.run()
 
 
-def run_in_thread(app, **kw: Any):
-    """Start a server in a daemon thread (tests, benches): returns (server, base URL).
-    Stop it with `stop(server)`."""
+def run_in_thread(app, **kw: Any) -> tuple[Served, str]:
+    """Start a server in a daemon thread (tests, benches): returns (served, base URL).
+    Stop it with `stop(served)`."""
     kw.setdefault("port", 0)
-    server = create_server(app, **kw)
-    thread = threading.Thread(target=server.run, name="judgekit-waitress", daemon=True)
+    served = Served(app, **kw)
+    thread = threading.Thread(target=served.run, name="judgekit-serve", daemon=True)
+    served.thread = thread  # type: ignore[attr-defined]
     thread.start()
     host = kw.get("host", "127.0.0.1")
-    return server, f"http://{host}:{server.effective_port}"
+    return served, f"http://{host}:{served.port}"
 
 
-def stop(server) -> None:
-    hub = getattr(server, "judgekit_hub", None)
-    if hub is not None:
-        hub.stop()
-    server.close()
-    server.task_dispatcher.shutdown(timeout=5)
+def stop(served: Served) -> None:
+    served.stop()
+    thread = getattr(served, "thread", None)
+    if thread is not None:
+        thread.join(10)

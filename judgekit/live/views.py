@@ -105,7 +105,7 @@ def stream(tid):
         raise ApiError(429, "This device has as many live pages open as it may: this page asks for news every "
                             "few seconds instead. Close a page to get live updates again.", field=None,
                        retry_after=RETRY_CLOSED_S)
-    # under waitress the answer must not carry a length: it goes on after this body
+    # a stream that goes on must not carry a length: the hub's messages follow this body
     resp = Response(iter([body]) if adopt else body, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache, no-store"
     resp.headers["X-Accel-Buffering"] = "no"   # a proxy in front must not hold it back

@@ -1,5 +1,5 @@
-"""The live hall in the browser, against the server `judgekit serve` runs (waitress with the
-streams handed to the hub: judgekit/live/serving.py):
+"""The live hall in the browser, against the server `judgekit serve` runs (uvicorn, the streams
+as coroutines fed by the hub: judgekit/live/serving.py):
 
 - a player's phone calls a judge from the table's link; a judge's phone, on the floor view,
   has it within 2 s without a reload (and its badge, and the chime), claims it (the
@@ -30,7 +30,7 @@ NAMES = ["Ana", "Bruno", "Carla", "Dario", "Elsa", "Filip", "Gina", "Hugo", "Ine
 
 @pytest.fixture(scope="module")
 def hall_server(own_app):
-    """`judgekit serve`'s server (waitress + the hub) for this module's app."""
+    """`judgekit serve`'s server (uvicorn + the hub) for this module's app."""
     server, base = serving.run_in_thread(own_app, threads=4)
     yield base
     serving.stop(server)
