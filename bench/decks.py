@@ -70,7 +70,7 @@ def pages(texts: list[str], requests: int) -> None:
     from judgekit import create_app
     from judgekit.db import open_db
     from judgekit.decks import store as dstore
-    from judgekit.tournament.store import registration, round_flow
+    from judgekit.tournament.store import player_links, registration, round_flow
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"INSTANCE": Path(tmp) / "instance"})
@@ -83,13 +83,14 @@ def pages(texts: list[str], requests: int) -> None:
         for k, pid in enumerate(pids):
             dstore.submit(db, tid, pid, texts[k % len(texts)], by="bench", how="organizer")
         round_flow.start_round(db, tid, seed=1)
-        mine = f"/tournaments/{tid}/decks/mine/{pids[7]}/{dstore.player_token(db, tid, pids[7])}"
+        me = player_links.issue(db, tid, pids[7])["path"]     # the player's own link
         db.close()
         auth = {"Authorization": f"Bearer {token}"}
         for label, url, headers in (("Decklists page (200 players)", f"/tournaments/{tid}/decks", auth),
                                     ("one player's list", f"/tournaments/{tid}/decks/{pids[3]}", auth),
                                     ("deck checks of round 1", f"/tournaments/{tid}/decks/checks/1", auth),
-                                    ("a player's own page", mine, {})):
+                                    ("a player's own page (its decklist part)", me, {}),
+                                    ("a player's decklist page, from their link", me + "/deck", {})):
             times = []
             for _ in range(requests):
                 t0 = time.perf_counter()

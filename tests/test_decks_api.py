@@ -1,5 +1,5 @@
-"""Decklists over the API and the pages: registration by the player's link and by the
-organizer, the lock, corrections, bad input, deck checks with their penalty and extension,
+"""Decklists over the API and the pages: registration from the player's own link (the one
+`player_links` gives: `/tournaments/<id>/me/<token>/deck`) and by the organizer, the lock, corrections, bad input, deck checks with their penalty and extension,
 privacy and publication."""
 from __future__ import annotations
 
@@ -20,13 +20,19 @@ def world(client):
 
 
 def link_of(client, world, pid):
-    html = client.get(f"/tournaments/{world['tid']}/decks", headers=world["org"]).get_data(as_text=True)
-    found = re.search(rf'value="http://localhost(/tournaments/{world["tid"]}/decks/mine/{pid}/[0-9a-f]+)"', html)
-    return found.group(1)
+    """The player's own link (the desk gives it), as the organizer's Decklists page no longer
+    lists links: `/tournaments/<id>/me/<token>`."""
+    r = client.post(f"/api/tournaments/{world['tid']}/players/{pid}/link", headers=world["org"])
+    assert r.status_code == 201
+    return r.get_json()["path"]
+
+
+def deck_of(link):
+    return link + "/deck"
 
 
 def api_of(link):
-    return "/api" + link
+    return "/api" + link + "/deck"
 
 
 def rows(app, sql, args=()):
@@ -44,7 +50,10 @@ def test_player_submits_from_their_link_then_it_is_locked(app, client, world):
     r = client.post(api_of(link), json={"text": L.TWDA, "client_id": "a1"})
     assert r.status_code == 201 and r.get_json()["decklist"]["problems"] == []
     assert r.headers["Cache-Control"] == "private, no-store"
+    assert client.get(deck_of(link)).headers["Cache-Control"] == "private, no-store"
     assert client.get(link).headers["Cache-Control"] == "private, no-store"
+    state = client.get(api_of(link)).get_json()
+    assert state["open"] is True and state["decklist"]["client_id"] == "a1"
     again = client.post(api_of(link), json={"text": L.TWDA, "client_id": "a1"})   # a retried POST
     assert again.status_code == 200 and again.get_json()["duplicate"] is True
     second = client.post(api_of(link), json={"text": L.legal(3)})
@@ -52,21 +61,36 @@ def test_player_submits_from_their_link_then_it_is_locked(app, client, world):
     assert rows(app, "select count(*) from decklists where player_id = ?", [pid])[0][0] == 1
 
 
-@pytest.mark.parametrize("token", ["0" * 24, "abc", "x" * 200])
+@pytest.mark.parametrize("token", ["0" * 22, "abc", "x" * 200])
 def test_a_guessed_link_is_refused_and_stores_nothing(app, client, world, token):
-    pid = world["pids"][1]
-    r = client.post(f"/api/tournaments/{world['tid']}/decks/mine/{pid}/{token}", json={"text": L.legal()})
-    assert r.status_code == 403 and "link is not right" in r.get_json()["error"]
-    page = client.get(f"/tournaments/{world['tid']}/decks/mine/{pid}/{token}")
-    assert page.status_code == 403 and "link is not right" in page.get_data(as_text=True)
+    r = client.post(f"/api/tournaments/{world['tid']}/me/{token}/deck", json={"text": L.legal()})
+    assert r.status_code == 404 and "not known" in r.get_json()["error"]
+    page = client.get(f"/tournaments/{world['tid']}/me/{token}/deck")
+    assert page.status_code == 404 and "not known" in page.get_data(as_text=True)
     assert rows(app, "select count(*) from decklists")[0][0] == 0
 
 
-def test_another_players_token_does_not_open_this_player(client, world):
-    a, b = world["pids"][:2]
-    link_a = link_of(client, world, a)
-    forged = link_a.replace(f"/mine/{a}/", f"/mine/{b}/")
-    assert client.post(api_of(forged), json={"text": L.legal()}).status_code == 403
+def test_a_replaced_link_no_longer_takes_a_list(app, client, world):
+    pid = world["pids"][1]
+    old = link_of(client, world, pid)
+    new = link_of(client, world, pid)            # a lost phone: the desk gives a new link
+    r = client.post(api_of(old), json={"text": L.legal()})
+    assert r.status_code == 410 and "replaced" in r.get_json()["error"]
+    assert client.get(deck_of(old)).status_code == 410
+    assert rows(app, "select count(*) from decklists")[0][0] == 0
+    assert client.post(api_of(new), json={"text": L.legal()}).status_code == 201
+
+
+def test_a_device_guessing_links_is_slowed_down(client, world):
+    codes = [client.post(f"/api/tournaments/{world['tid']}/me/guess{k}/deck", json={"text": L.legal()}).status_code
+             for k in range(30)]
+    assert codes[0] == 404 and codes[-1] == 429
+
+
+def test_a_refused_list_does_not_count_as_a_wrong_link(client, world):
+    link = link_of(client, world, world["pids"][6])
+    codes = [client.post(api_of(link), json={"text": "hello"}).status_code for _ in range(30)]
+    assert set(codes) == {422}
 
 
 @pytest.mark.parametrize("text, status, code", [
@@ -206,25 +230,41 @@ def csrf_of(client, path) -> str:
     return re.search(r'name="csrf-token" content="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
 
 
-def test_check_in_by_phone_hands_the_player_their_decklist_link(app, client, world, signed_in):
+def test_check_in_by_phone_hands_the_player_one_link_for_their_decklist(app, client, world, signed_in):
     tid = world["tid"]
+    late = client.post(f"/api/tournaments/{tid}/players", headers=world["org"],
+                       json=[{"name": "Late Lia", "vekn": "599", "checked_in": False}]).get_json()["players"][0]
     token = signed_in(client, tid, "organizer", how="session")
     client.post(f"/tournaments/{tid}/check-in/open", data={"csrf_token": token})
     state = client.get(f"/api/tournaments/{tid}/check-in", headers=world["org"]).get_json()
     phone = app.test_client()
     tok = csrf_of(phone, state["path"])
     r = phone.post(f"/tournaments/{tid}/check-in", data={"csrf_token": tok, "code": state["code"],
-                                                         "w": state["window"], "who": "502"})
-    link = re.search(r'id="deck-link" href="([^"]+)"', r.get_data(as_text=True)).group(1)
-    assert link.startswith(f"/tournaments/{tid}/decks/mine/{world['pids'][2]}/")
-    page = phone.post(link, data={"csrf_token": tok, "text": L.GROUPS, "action": "check"})
+                                                         "w": state["window"], "who": "599"})
+    html = r.get_data(as_text=True)
+    assert 'id="deck-link"' not in html and "/decks/mine/" not in html      # one link, not two
+    link = re.search(r'href="([^"]+)" id="own-link-url"', html).group(1)
+    assert link.startswith(f"/tournaments/{tid}/me/")
+    me = phone.get(link).get_data(as_text=True)
+    assert 'id="me-deck"' in me and "Not registered yet" in me
+    assert f'action="{link}/deck"' in me                                   # the paste form is on the page
+    page = phone.post(deck_of(link), data={"csrf_token": tok, "text": L.GROUPS, "action": "check"})
     assert page.status_code == 200 and 'data-code="crypt-groups"' in page.get_data(as_text=True)
     assert rows(app, "select count(*) from decklists")[0][0] == 0           # a check stores nothing
-    sent = phone.post(link, data={"csrf_token": tok, "text": L.legal(), "action": "submit", "client_id": "9"})
-    assert sent.status_code == 302
-    again = phone.post(link, data={"csrf_token": tok, "text": L.legal(2), "action": "submit", "client_id": "10"})
+    sent = phone.post(deck_of(link), data={"csrf_token": tok, "text": L.legal(), "action": "submit", "client_id": "9"})
+    assert sent.status_code == 302 and sent.headers["Location"].endswith(link + "#me-deck")
+    again = phone.post(deck_of(link), data={"csrf_token": tok, "text": L.legal(2), "action": "submit", "client_id": "10"})
     assert again.status_code == 409 and "locked" in again.get_data(as_text=True)
     assert rows(app, "select count(*) from decklists")[0][0] == 1
+    assert rows(app, "select player_id, how, by from decklists")[0] == (late["id"], "player-link", "Late Lia")
+    me = phone.get(link).get_data(as_text=True)
+    assert 'id="me-deck-state"' in me and "Received" in me and 'id="deck-text"' not in me
+
+
+def test_the_decklists_page_lists_no_links_and_points_to_the_player_links_page(client, world):
+    html = client.get(f"/tournaments/{world['tid']}/decks", headers=world["org"]).get_data(as_text=True)
+    assert "/me/" not in html and "/decks/mine/" not in html
+    assert f'href="/tournaments/{world["tid"]}/player-links"' in html
 
 
 def test_a_counted_deck_is_compared_card_by_card(client, world, signed_in):

@@ -42,8 +42,8 @@ OPEN_WRITES = {
     "reports.api_dispute": "same, over the API",
     "report.import_form": "importing an Archon workbook creates a tournament, whose importer is its organizer",
     "report.api_import": "same, over the API",
-    "decks.player_page": "a player sends their own decklist from their link (a wrong link is refused and slowed)",
-    "decks.api_mine": "same, over the API",
+    "reports.deck_page": "a player's own link is the key: the player sends their own decklist (unknown links slowed)",
+    "reports.api_deck_send": "same, over the API",
 }
 # Writes whose guard depends on the request (checked inside the view): endpoint -> action.
 CONDITIONAL = {
@@ -289,7 +289,6 @@ PUBLIC_TOURNAMENT_READS = {
     "auth.sign_in": "the judges' sign-in form",
     "auth.api_me": "who the caller is signed in as (nobody: nothing)",
     "players.self_check_in": "a player checks in with the code shown at the venue",
-    "decks.player_page": "a player's own decklist, from their link (403 for any other link)",
     "decks.published_page": "the lists the organizer published after the event (nothing before)",
     "decks.published_text": "same, as TWDA text",
     "decks.api_published": "same, over the API",
@@ -299,6 +298,8 @@ PUBLIC_TOURNAMENT_READS = {
     "live.call_page": "a player calls a judge from the table's QR code",
     "reports.me_page": "a player's own page: the link (a secret token) is the key; their table and its report",
     "reports.api_me": "same, over the API",
+    "reports.deck_page": "a player's own decklist, from their own link (404/410 for any other link)",
+    "reports.api_deck": "same, over the API",
     "live.call_qr": "the QR code on a table card",
     "live.room": "the room display (no penalty, no note)",
     "seats.current": "find your table, round seated last (names, tables, seats only)",

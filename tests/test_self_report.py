@@ -325,8 +325,10 @@ def test_a_phone_check_in_gives_the_players_own_link(app, client):
     assert done.status_code == 200 and b"Your own link" in done.data
     path = re.search(rb'id="own-link-url" href="([^"]+)"|href="([^"]+)" id="own-link-url"', done.data)
     link = (path.group(1) or path.group(2)).decode()
+    assert b"/decks/mine/" not in done.data and b'id="deck-link"' not in done.data   # one link, not two
     me = client.get(link)
     assert me.status_code == 200 and b"Ana Silva" in me.data and b"not seated" in me.data
+    assert b'id="me-deck"' in me.data and f'action="{link}/deck"'.encode() in me.data  # the decklist part
     # the same phone again: a new link, and the older one stops working
     again = client.post(f"/tournaments/{tid}/check-in", data={"csrf_token": token, "code": state["code"],
                                                              "w": state["window"], "who": "3200001"})
@@ -384,3 +386,26 @@ def test_a_device_guessing_links_is_slowed_down(app, client):
     other = app.test_client()          # another phone is not slowed down
     other.environ_base["REMOTE_ADDR"] = "10.0.0.7"
     assert other.get(api(tid, links[seating[0][0]])).status_code == 200
+
+
+def test_the_players_page_shows_their_decklist_once_round_one_has_begun(app, client):
+    from judgekit.db import open_db
+    from judgekit.decks import store as decks_store
+    from tests import decks_lists as L
+    tid, links, seating = seed_app(app)              # round 1 is seated: phones no longer take lists
+    with_list, without = seating[0][0], seating[0][1]
+    d = open_db(app.config["DATABASE"])
+    try:
+        decks_store.submit(d, tid, with_list, L.legal(), by="desk", how="organizer")
+    finally:
+        d.close()
+    mine = client.get(f"/tournaments/{tid}/me/{links[with_list]}")
+    assert b'id="me-deck-state"' in mine.data and b"Received" in mine.data and b'id="deck-text"' not in mine.data
+    theirs = client.get(f"/tournaments/{tid}/me/{links[without]}")
+    assert b"round 1 has begun" in theirs.data and b'id="deck-text"' not in theirs.data
+    refused = client.post(api(tid, links[without], "/deck"), json={"text": L.legal()})
+    assert refused.status_code == 409 and refused.get_json()["code"] == "closed"
+    seen = client.get(api(tid, links[with_list], "/deck")).get_json()
+    assert seen["open"] is False and seen["decklist"]["player_id"] == with_list
+    assert client.get(api(tid, links[without], "/deck")).get_json()["decklist"] is None
+    assert stored(app, "select count(*) from decklists") == 1

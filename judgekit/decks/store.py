@@ -10,8 +10,6 @@ Refusals raise `DeckError` (an `AppError`: a 4xx with a message; the web layer a
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import random
 import secrets
@@ -45,7 +43,8 @@ def now() -> str:
 # --------------------------------------------------------------------------- settings
 
 def settings(db, tournament_id: Any) -> dict:
-    """The event's decklist settings (made on first use: the links' secret, the mode)."""
+    """The event's decklist settings (made on first use: the mode, and the secret that seeds
+    each round's draw of players to check)."""
     t = base.get_tournament(db, tournament_id)
     row = first_row(db, "select * from deck_settings where tournament_id = ?", [t["id"]])
     if row is None:
@@ -62,38 +61,6 @@ def set_mode(db, tournament_id: Any, mode: Any) -> dict:
     s = settings(db, tournament_id)
     db.execute("update deck_settings set mode = ? where tournament_id = ?", [mode, s["tournament_id"]])
     return settings(db, tournament_id)
-
-
-def _token(secret: str, tournament_id: int, player_id: int) -> str:
-    return hmac.new(secret.encode(), f"deck:{tournament_id}:{player_id}".encode(), hashlib.sha256).hexdigest()[:24]
-
-
-def player_token(db, tournament_id: Any, player_id: int) -> str:
-    """The secret part of a player's own decklist link (the same every time it is asked)."""
-    s = settings(db, tournament_id)
-    return _token(s["secret"], s["tournament_id"], player_id)
-
-
-def player_tokens(db, tournament_id: Any, player_ids) -> dict[int, str]:
-    """`player_token` of several players at once (one read of the secret)."""
-    s = settings(db, tournament_id)
-    return {pid: _token(s["secret"], s["tournament_id"], pid) for pid in player_ids}
-
-
-def player_by_token(db, tournament_id: Any, player_id: Any, token: Any) -> dict:
-    """The player a link names, if its token is theirs; else a 403 (a guessed or altered link)."""
-    t = base.get_tournament(db, tournament_id)
-    pid = parse_int(player_id)
-    bad = DeckError(403, "This decklist link is not right: open the link you were given at check-in again, "
-                         "or ask at the desk.", "token")
-    if pid is None or not isinstance(token, str) or len(token) > 100:
-        raise bad
-    if not hmac.compare_digest(token.encode(), player_token(db, t["id"], pid).encode()):
-        raise bad
-    try:
-        return base.get_player(db, t["id"], pid)
-    except base.TournamentError:
-        raise bad from None
 
 
 # --------------------------------------------------------------------------- lists

@@ -1,16 +1,15 @@
 """Web views of the decklists (thin: parse the request, call `judgekit.decks.store`, render).
 
 Pages: the judges' overview (who has not registered, each list's problems), one player's
-list (history, the organizer's entry, a judge's correction), the player's own page (from
-their link), the head judge's deck checks of a round, the published lists. The JSON API
-mirrors them under /api/. Refusals are `DeckError`s: JSON under /api/, a message on pages."""
+list (history, the organizer's entry, a judge's correction), the head judge's deck checks of
+a round, the published lists. The JSON API mirrors them under /api/. A player registers
+their own list from their own link (`player_links`): those pages are the player's page's
+(`judgekit.live.report_views`, `/tournaments/<id>/me/<token>/deck`). Refusals are
+`DeckError`s: JSON under /api/, a message on pages."""
 from __future__ import annotations
 
-import time
+from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 
-from flask import Blueprint, Response, current_app, flash, jsonify, redirect, render_template, request, url_for
-
-from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.auth.views import current_name, identity, requires
 from judgekit.decks import store
 from judgekit.decks.store import DeckError
@@ -21,41 +20,12 @@ from judgekit.views import ApiError, get_db, json_object
 bp = Blueprint("decks", __name__)
 
 
-@bp.app_context_processor
-def _helpers():
-    def deck_link(tid, pid) -> str:
-        """A player's own decklist page (the check-in page shows it once they are in)."""
-        db = get_db()
-        return url_for("decks.player_page", tid=tid, pid=pid, token=store.player_token(db, tid, pid))
-    return {"deck_link": deck_link}
-
-
 @bp.after_request
 def _not_kept(resp):
     """Lists are private until published: no browser or proxy keeps a copy of these answers."""
     if request.endpoint not in ("decks.published_page", "decks.published_text", "decks.api_published"):
         resp.headers["Cache-Control"] = "private, no-store"
     return resp
-
-
-def _throttle() -> Throttle:
-    found = current_app.extensions.get("deck_link_throttle")
-    if found is None:
-        found = current_app.extensions.setdefault("deck_link_throttle", Throttle())
-    return found
-
-
-def _player_from_link(tid, pid, token) -> dict:
-    """The link's player; a wrong link counts against the device (429 when it keeps trying)."""
-    db = get_db()
-    t = base.get_tournament(db, tid)
-    ticket = _throttle().begin(request.remote_addr or "?", t["id"], "deck-link", time.monotonic())
-    if not isinstance(ticket, Ticket):
-        raise DeckError(429, f"Too many wrong decklist links from this device: wait {max(1, int(ticket + 0.999))} "
-                             "seconds.", "token")
-    p = store.player_by_token(db, t["id"], pid, token)
-    _throttle().succeeded(ticket)
-    return p
 
 
 # ------------------------------------------------------------------------------- pages
@@ -66,15 +36,9 @@ def overview_page(tid):
     db = get_db()
     t = base.get_tournament(db, tid)
     ov = store.overview(db, t["id"])
-    who = identity(t["id"])
-    links = {}
-    if who and who.may("decks.enter"):
-        tokens = store.player_tokens(db, t["id"], [p["player_id"] for p in ov["players"]])
-        links = {pid: url_for("decks.player_page", tid=t["id"], pid=pid, token=tok, _external=True)
-                 for pid, tok in tokens.items()}
     rounds = base.rounds(db, t["id"])
     over = store.event_over(db, t["id"])["finished"]
-    return render_template("decks/overview.html", t=t, ov=ov, links=links, rounds=rounds, over=over,
+    return render_template("decks/overview.html", t=t, ov=ov, rounds=rounds, over=over,
                            published=store.published(db, t["id"]) if over else [])
 
 
@@ -128,34 +92,6 @@ def mode_form(tid):
     store.set_mode(get_db(), tid, request.form.get("mode"))
     flash("Decklist rules saved", "ok")
     return redirect(url_for("decks.overview_page", tid=tid))
-
-
-@bp.route("/tournaments/<id:tid>/decks/mine/<id:pid>/<token>", methods=["GET", "POST"])
-def player_page(tid, pid, token):
-    """A player's own page: paste, check, send; then their list as received."""
-    db = get_db()
-    t = base.get_tournament(db, tid)
-    try:
-        p = _player_from_link(t["id"], pid, token)
-    except DeckError as exc:
-        return render_template("decks/mine.html", t=t, p=None, bad_link=exc.message), exc.status
-    text = request.form.get("text", "") if request.method == "POST" else ""
-    checked, error, status = None, None, 200
-    if request.method == "POST":
-        if request.form.get("action") == "submit":
-            try:
-                store.submit(db, t["id"], p["id"], text, by=p["name"], how="player-link",
-                             client_id=request.form.get("client_id"))
-                flash("Your decklist was received. It is now locked.", "ok")
-                return redirect(request.path)
-            except DeckError as exc:
-                error, status = exc, exc.status
-                checked = store.check_text(db, t["id"], text) if exc.status == 422 else None
-        else:
-            checked = store.check_text(db, t["id"], text)
-    return render_template("decks/mine.html", t=t, p=p, lst=store.current(db, t["id"], p["id"]), text=text,
-                           checked=checked, error=error, started=bool(base.rounds(db, t["id"])),
-                           bad_link=None), status
 
 
 @bp.get("/tournaments/<id:tid>/decks/checks/<id:n>")
@@ -283,16 +219,6 @@ def api_correct(tid, pid):
     body = json_object('{"text": the corrected list, "reason": why, "client_id"?}')
     return _stored(*store.correct(get_db(), tid, pid, _text_of(body), body.get("reason"),
                                   judge=current_name() or "judge", client_id=body.get("client_id")))
-
-
-@bp.post("/api/tournaments/<id:tid>/decks/mine/<id:pid>/<token>")
-def api_mine(tid, pid, token):
-    p = _player_from_link(tid, pid, token)
-    body = json_object('{"text": your decklist, "client_id"?, "check_only"?}')
-    if body.get("check_only"):
-        return jsonify(store.check_text(get_db(), tid, _text_of(body)))
-    return _stored(*store.submit(get_db(), tid, p["id"], _text_of(body), by=p["name"], how="player-link",
-                                 client_id=body.get("client_id")))
 
 
 @bp.get("/api/tournaments/<id:tid>/decks/checks/<id:n>")

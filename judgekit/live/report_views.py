@@ -1,13 +1,18 @@
 """Web views of tables that report their own result (thin: parse, call
 `tournament.store.self_report` / `live.table_reports`, answer). docs/tournament.md.
 
-The player's own link (no sign-in: the link is the key; `player_links`):
-- `GET /tournaments/<id>/me/<token>` — the player's page: their table, the proposal and who
+The player's own link (no sign-in: the link is the key; `player_links`; the one link a
+player gets, for their decklist and their table's result):
+- `GET /tournaments/<id>/me/<token>` — the player's page: their decklist's state (and, before
+  round 1 and until one is received, the form to paste it), their table, the proposal and who
   confirmed, the forms to propose, confirm or disagree (`POST …/me/<token>/propose`,
   `…/reports/<report>/confirm`, `…/reports/<report>/dispute`).
+- `GET|POST /tournaments/<id>/me/<token>/deck` — their decklist: check it, send it (then it is
+  locked: `judgekit.decks.store`), or see it as received.
 - JSON: `GET /api/tournaments/<id>/me/<token>`, `POST /api/tournaments/<id>/me/<token>/report`
   `{"vps", "withdrawn", "client_id"}`, `POST …/reports/<report>/confirm`,
-  `POST …/reports/<report>/dispute` `{"note"}`.
+  `POST …/reports/<report>/dispute` `{"note"}`, `GET|POST /api/tournaments/<id>/me/<token>/deck`
+  `{"text", "client_id"?, "check_only"?}`.
 Judges: `POST /tournaments/<id>/rounds/<n>/tables/<t>/reports/<report>/accept` (the table
 page's button) and its `/api/…` twin; the desk gives a player a new link:
 `POST /api/tournaments/<id>/players/<pid>/link` and the page `/tournaments/<id>/player-links`.
@@ -22,7 +27,9 @@ from flask import Blueprint, current_app, flash, g, jsonify, make_response, redi
 from judgekit import qr
 from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.auth.views import current_name, requires
-from judgekit.errors import parse_int
+from judgekit.decks import store as decks_store
+from judgekit.decks.store import DeckError
+from judgekit.errors import AppError, parse_int
 from judgekit.live import table_reports
 from judgekit.tournament.store import base, player_links, self_report
 from judgekit.tournament.store.base import TournamentError
@@ -43,7 +50,7 @@ def _throttle() -> Throttle:
 def player_link(view):
     """For the views a player's own link opens: a device whose links keep being unknown
     (404) waits before its next try (`auth.throttle`, as wrong check-in codes do): 429 with
-    `retry_after`. Any other answer gives the try back."""
+    `retry_after`. Any other answer (a refused decklist included) gives the try back."""
     @functools.wraps(view)
     def run(tid, token, **kw):
         ticket = _throttle().begin(request.remote_addr or "?", int(tid), "player-link", time.monotonic())
@@ -53,7 +60,7 @@ def player_link(view):
                                 "try again, or ask at the desk for your link.", "token", retry_after=seconds)
         try:
             resp = make_response(view(tid, token, **kw))
-        except TournamentError as exc:
+        except AppError as exc:
             if exc.status != 404:
                 _throttle().succeeded(ticket)
             raise
@@ -77,8 +84,22 @@ def _page(tid: int, token: str, *, error: TournamentError | None = None, typed: 
     messages = _messages(error) if error else {}
     offer = [s for s in (error.extra.get("suggest_withdrawn") or []) if s not in (typed or {}).get("withdrawn", [])] \
         if error else []
-    return render_template("reports/me.html", t=t, token=token, state=state, error=error.message if error else None,
-                           messages=messages, typed=typed, offer=offer), status
+    return _private(render_template("reports/me.html", t=t, token=token, state=state,
+                                    error=error.message if error else None, messages=messages, typed=typed,
+                                    offer=offer, deck=_deck(db, t["id"], state["player"]["id"])), status)
+
+
+def _deck(db, tid: int, player_id: int) -> dict:
+    """The decklist part of a player's page: their list in force (`list`, None before one is
+    received) and whether their link still takes one (`open`: round 1 has not begun)."""
+    return {"list": decks_store.current(db, tid, player_id), "open": not base.rounds(db, tid)}
+
+
+def _private(body, status: int = 200):
+    """A player's own answer: no browser or proxy keeps a copy (decklists are private)."""
+    resp = make_response(body, status)
+    resp.headers["Cache-Control"] = "private, no-store"
+    return resp
 
 
 def _messages(exc: TournamentError) -> dict:
@@ -140,6 +161,70 @@ def dispute_form(tid, token, rid):
           f"Your disagreement is recorded, but the judge call failed: {after['call_problem']} Find a judge.",
           "ok" if after["call"] else "error")
     return _back(tid, token)
+
+
+# --- the player's decklist ------------------------------------------------------------------------
+
+@bp.route("/tournaments/<id:tid>/me/<token>/deck", methods=["GET", "POST"])
+@player_link
+def deck_page(tid, token):
+    """The player's decklist: paste, check, send (before round 1; once received it is locked);
+    then their list as received."""
+    db = get_db()
+    t = base.get_tournament(db, tid)
+    try:
+        p = player_links.resolve(db, t["id"], token)
+    except TournamentError as exc:   # an unknown, replaced or stopped link: say so, plainly
+        return _private(render_template("decks/mine.html", t=t, p=None, token=token, bad_link=exc.message),
+                        exc.status)
+    text = request.form.get("text", "") if request.method == "POST" else ""
+    checked, error, status = None, None, 200
+    if request.method == "POST":
+        if request.form.get("action") == "submit":
+            try:
+                decks_store.submit(db, t["id"], p["id"], text, by=p["name"], how="player-link",
+                                   client_id=request.form.get("client_id") or None)
+                flash("Your decklist was received. It is now locked.", "ok")
+                return _back(tid, token, "#me-deck")
+            except DeckError as exc:
+                error, status = exc, exc.status
+                checked = decks_store.check_text(db, t["id"], text) if exc.status == 422 else None
+        else:
+            checked = decks_store.check_text(db, t["id"], text)
+    deck = _deck(db, t["id"], p["id"])
+    return _private(render_template("decks/mine.html", t=t, p=p, token=token, lst=deck["list"], text=text,
+                                    checked=checked, error=error, started=not deck["open"], bad_link=None),
+                    status)
+
+
+def _deck_text(body: dict) -> str:
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise ApiError(400, "send {\"text\": your decklist as pasted}", "text")
+    return text
+
+
+@bp.get("/api/tournaments/<id:tid>/me/<token>/deck")
+@player_link
+def api_deck(tid, token):
+    db = get_db()
+    p = player_links.resolve(db, tid, token)
+    deck = _deck(db, p["tournament_id"], p["id"])
+    return _private(jsonify({"player": {"id": p["id"], "name": p["name"]}, "decklist": deck["list"],
+                             "open": deck["open"]}))
+
+
+@bp.post("/api/tournaments/<id:tid>/me/<token>/deck")
+@player_link
+def api_deck_send(tid, token):
+    db = get_db()
+    p = player_links.resolve(db, tid, token)
+    body = json_object('{"text": your decklist, "client_id"?, "check_only"?}')
+    if body.get("check_only"):
+        return _private(jsonify(decks_store.check_text(db, p["tournament_id"], _deck_text(body))))
+    row, duplicate = decks_store.submit(db, p["tournament_id"], p["id"], _deck_text(body), by=p["name"],
+                                        how="player-link", client_id=body.get("client_id"))
+    return _private(jsonify({"decklist": row, "duplicate": duplicate}), 200 if duplicate else 201)
 
 
 # --- the player's JSON API ------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // A player's own page (templates/reports/me.html): while it is open, ask every few seconds
 // whether the table's report changed (another player confirmed, disagreed, a judge stored
-// the result) and reload it then — unless the player is typing in a form. The page says how
-// often (`data-every`, seconds): 4 s while the table's result is open, 30 s once it is in
-// or between rounds (the next round's seating).
+// the result) and reload it then — unless the player is typing in a form (the VP, the
+// decklist). The page says how often (`data-every`, seconds): 4 s while the table's result
+// is open, 30 s once it is in or between rounds (the next round's seating).
 const page = document.getElementById("me-page");
 const url = page && page.dataset.meState;
 const EVERY_MS = 1000 * (Number(page && page.dataset.every) || 4);
@@ -10,7 +10,7 @@ const EVERY_MS = 1000 * (Number(page && page.dataset.every) || 4);
 function typing() {
   const active = document.activeElement;
   if (active && active.matches("input, textarea") && active.value) return true;
-  return [...document.querySelectorAll(".me-propose .vp-input")].some((i) => i.value !== "");
+  return [...document.querySelectorAll(".me-propose .vp-input, .me-deck textarea")].some((i) => i.value !== "");
 }
 
 async function check() {

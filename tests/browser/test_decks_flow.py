@@ -1,6 +1,6 @@
-"""Decklists on phones (360 px): a player opens their own link, pastes a list whose crypt
-breaks the grouping rule (the check names the rule), pastes a legal one and sends it (then it
-is locked); round 1 starts; the head judge opens the round's deck checks, records that a
+"""Decklists on phones (360 px): a player opens their own link (their page, the one link they
+get: `player_links`), pastes a list whose crypt breaks the grouping rule (the check names the
+rule), pastes a legal one and sends it (then it is locked, and their page says so); round 1 starts; the head judge opens the round's deck checks, records that a
 deck differs from its list (the table gets the check's time), and links the finding to a
 penalty from the catalog in two taps."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from judgekit.auth import store as auth_store
 from judgekit.db import open_db
 from judgekit.decks import store as dstore
-from judgekit.tournament.store import registration, round_flow
+from judgekit.tournament.store import player_links, registration, round_flow
 
 NAMES = ["Ana", "Bruno", "Carla", "Dario", "Elsa", "Filip", "Gina", "Hugo"]
 GROUPS = "Crypt (12)\n6x Nathan Turner\n6x Anson (G1)\nLibrary (60)\n60x Bum's Rush"
@@ -25,7 +25,7 @@ def seed(app):
                 for k, n in enumerate(NAMES)]
         for pid in pids[1:]:
             dstore.submit(db, tid, pid, LEGAL, by="organizer", how="organizer")
-        link = f"/tournaments/{tid}/decks/mine/{pids[0]}/{dstore.player_token(db, tid, pids[0])}"
+        link = player_links.issue(db, tid, pids[0], by="desk")["path"]
         return tid, pids, link, auth_store.issue_codes(db, tid)
     finally:
         db.close()
@@ -44,6 +44,8 @@ def test_register_validate_check_penalty(page, own_server, own_app, shot):
     tid, pids, link, codes = seed(own_app)
 
     page.goto(base + link)
+    expect(page.locator("#me-deck-state")).to_contain_text("Not registered yet")
+    shot(page, "decks-player-page-phone")
     page.fill("#deck-text", GROUPS)
     page.get_by_role("button", name="Check it").click()
     problem = page.locator(".deck-problems li[data-code='crypt-groups']")
@@ -51,8 +53,12 @@ def test_register_validate_check_penalty(page, own_server, own_app, shot):
     shot(page, "decks-player-check-phone")
     page.fill("#deck-text", LEGAL)
     page.get_by_role("button", name="Send it").click()
-    expect(page.locator("#deck-answer")).to_contain_text("It is locked")
+    expect(page).to_have_url(f"{base}{link}#me-deck")                 # back on their page
+    expect(page.locator("#me-deck-state")).to_contain_text("It is locked")
     shot(page, "decks-player-received-phone")
+    page.locator("#me-deck-link").click()
+    expect(page.locator("#deck-answer")).to_contain_text("It is locked")
+    expect(page.locator(".deck-entries")).to_contain_text("Blood Doll")
 
     start_round(own_app, tid)
     page.goto(f"{base}/tournaments/{tid}/sign-in")
