@@ -18,6 +18,7 @@ from flask import (Flask, Response, current_app, g, get_flashed_messages, jsonif
                    request, session)
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -25,6 +26,7 @@ from judgekit import inputs
 from judgekit.headers import SECURITY_HEADERS
 from judgekit.db import open_db
 from judgekit.errors import AppError, parse_int
+from judgekit.i18n import SOURCE, Catalog, Message, catalogs, negotiate
 
 log = logging.getLogger("judgekit")
 
@@ -57,6 +59,41 @@ def close_db(exc: BaseException | None = None) -> None:
 def rules():
     """The loaded rules corpus and search index (`judgekit.rules.service.RulesService`)."""
     return current_app.extensions["rules"]
+
+
+# --- translations ---------------------------------------------------------------------
+
+def catalog() -> Catalog:
+    """The reader's catalog: the first language of the request's Accept-Language that has
+    one (`judgekit/translations/`, or the folder in the app's `TRANSLATIONS` setting), else
+    English."""
+    available = catalogs(current_app.config.get("TRANSLATIONS"))
+    if not request:   # a page made outside a request (the published copy): English
+        return available[SOURCE]
+    found = g.get("catalog")
+    if found is None:
+        found = g.catalog = available[negotiate(request.accept_languages, available)]
+    return found
+
+
+def _(msgid: str | Message, **params: Any) -> str:
+    """A message for people in the reader's language: a catalog id (the English text, with
+    `%(name)s` placeholders filled from `params`) or a `Message` the domain returned."""
+    if isinstance(msgid, Message):
+        return msgid.render(catalog())
+    return catalog().render(msgid, **params)
+
+
+def say(exc: AppError) -> str:
+    """An error's message in the reader's language (a page shows it, a flash carries it)."""
+    return exc.text(catalog())
+
+
+def _vary_language(response):
+    """A page depends on Accept-Language once there is more than one language."""
+    if len(catalogs(current_app.config.get("TRANSLATIONS"))) > 1:
+        response.vary.add("Accept-Language")
+    return response
 
 
 # --- errors ---------------------------------------------------------------------------
@@ -343,10 +380,16 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["page_flashes"] = page_flashes
+    app.jinja_env.add_extension("jinja2.ext.i18n")   # _("..."), {% trans %}: the reader's catalog
+    # a translation is text, not markup: escaped like any value (markup goes in as a parameter)
+    app.jinja_env.install_gettext_callables(lambda s: escape(catalog().gettext(s)),  # type: ignore[attr-defined]
+                                            lambda s, p, n: escape(catalog().ngettext(s, p, n)), newstyle=True)
+    app.jinja_env.globals["page_lang"] = lambda: catalog().lang
+    app.after_request(_vary_language)
 
     @app.errorhandler(AppError)  # ApiError, TournamentError: JSON under /api/, else a page
     def _app_error(exc: AppError):
-        response = error_response(exc.status, exc.message, exc.body())
+        response = error_response(exc.status, say(exc), exc.body(catalog()))
         if exc.extra.get("retry_after"):  # a 429: when to try again
             return response[0], response[1], {"Retry-After": str(exc.extra["retry_after"])}
         return response
@@ -354,11 +397,11 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         messages = {
-            400: "The request could not be understood.",
-            404: "There is nothing at this address.",
-            405: "This address does not accept that method.",
-            413: "The request is too large.",
-            415: "Unsupported content type.",
+            400: _("The request could not be understood."),
+            404: _("There is nothing at this address."),
+            405: _("This address does not accept that method."),
+            413: _("The request is too large."),
+            415: _("Unsupported content type."),
         }
         message = messages.get(exc.code or 500, exc.description or exc.name)
         return error_response(exc.code or 500, message)
@@ -366,4 +409,4 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _crash(exc: Exception):  # pragma: no cover - the last line of defence
         log.exception("%s %s 500: unhandled %s", request.method, request.path, type(exc).__name__)
-        return error_response(500, "Something went wrong on our side; nothing was changed.")
+        return error_response(500, _("Something went wrong on our side; nothing was changed."))

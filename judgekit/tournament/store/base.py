@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from judgekit.db import first_row
 from judgekit.errors import MAX_INT, AppError, parse_int
+from judgekit.i18n import Message
 from judgekit.inputs import visible_text
 from judgekit.recorder import store as recorder_store
 from judgekit.recorder.clock import MIN_ROUND_MIN
@@ -105,15 +106,26 @@ def _int_id(value: Any, what: str) -> int:
     """An id (`errors.parse_int`), or a 404: nothing can have a malformed or huge id."""
     n = parse_int(value)
     if n is None:
-        raise TournamentError(404, f"no {what} {value!r}")
+        raise TournamentError(404, _no_such(what, repr(value)))
     return n
+
+
+def _no_such(what: str, shown: str) -> Message:
+    """"no round '7x'": the 404 of an id that names nothing."""
+    if what == "tournament":
+        return Message("tournament.no-tournament", "no tournament %(id)s", id=shown)
+    if what == "player":
+        return Message("tournament.no-player-id", "no player %(id)s", id=shown)
+    if what == "round":
+        return Message("tournament.no-round-id", "no round %(id)s", id=shown)
+    return Message("tournament.no-table-id", "no table %(id)s", id=shown)
 
 
 def get_tournament(db, tournament_id: Any) -> dict:
     tid = _int_id(tournament_id, "tournament")
     row = _row(db, T_TOURNAMENTS, "id = ?", [tid])
     if row is None:
-        raise TournamentError(404, f"no tournament {tournament_id}")
+        raise TournamentError(404, Message("tournament.no-tournament", "no tournament %(id)s", id=tournament_id))
     row["has_final"] = bool(row["has_final"])
     row["finalists"] = json.loads(row["finalists"]) if row.get("finalists") else None
     return row
@@ -155,7 +167,8 @@ def get_player(db, tournament_id: int, player_id: Any) -> dict:
     pid = _int_id(player_id, "player")
     row = _row(db, T_PLAYERS, "id = ? and tournament_id = ?", [pid, tournament_id])
     if row is None:
-        raise TournamentError(404, f"no player {player_id} in tournament {tournament_id}")
+        raise TournamentError(404, Message("tournament.no-player", "no player %(player)s in tournament %(tournament)s",
+                                           player=player_id, tournament=tournament_id))
     return _player(row)
 
 
@@ -171,7 +184,8 @@ def get_round(db, tournament_id: int, number: Any) -> dict:
     n = _int_id(number, "round")
     r = _row(db, T_ROUNDS, "tournament_id = ? and number = ?", [tournament_id, n])
     if r is None:
-        raise TournamentError(404, f"no round {number} in tournament {tournament_id}")
+        raise TournamentError(404, Message("tournament.no-round", "no round %(round)s in tournament %(tournament)s",
+                                           round=number, tournament=tournament_id))
     r["sit_outs"] = json.loads(r["sit_outs"] or "[]")
     return r
 
@@ -198,15 +212,16 @@ def round_tables(db, tournament_id: int, number: Any) -> list[list[int]]:
 def _clean_text(value: Any, field: str, *, required: bool = False, max_len: int = 200) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise TournamentError(400, f"{field} is required", field)
+            raise TournamentError(400, Message("input.required", "%(field)s is required", field=field), field)
         return None
     if not isinstance(value, (str, int)):
-        raise TournamentError(400, f"{field} must be text", field)
+        raise TournamentError(400, Message("input.not-text", "%(field)s must be text", field=field), field)
     text = visible_text(str(value))   # no direction override nor zero-width character in a name
     if not text and required:
-        raise TournamentError(400, f"{field} is required", field)
+        raise TournamentError(400, Message("input.required", "%(field)s is required", field=field), field)
     if len(text) > max_len:
-        raise TournamentError(400, f"{field} is too long (at most {max_len} characters)", field)
+        raise TournamentError(400, Message("input.too-long", "%(field)s is too long (at most %(max)s characters)",
+                                           field=field, max=max_len), field)
     return text or None
 
 
