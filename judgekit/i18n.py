@@ -130,3 +130,15 @@ def negotiate(accepted: Iterable[tuple[str, float]], available: Iterable[str]) -
         if tag.split("-")[0] in have:
             return have[tag.split("-")[0]]
     return SOURCE
+
+
+def N_(text: str) -> str:
+    """Marks a text kept in a table as a catalog id (the extraction finds it); the code
+    translates it where it is shown (`_(TABLE[key])`)."""
+    return text
+
+
+def english(msgid: str, **params: Any) -> str:
+    """The translator of domain code that words things for people, when no reader's
+    catalog is given: the English text, filled."""
+    return _fill(msgid, params) if params else msgid

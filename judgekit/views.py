@@ -18,7 +18,7 @@ from flask import (Flask, Response, current_app, g, get_flashed_messages, jsonif
                    request, session)
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
-from markupsafe import escape
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -87,6 +87,12 @@ def _(msgid: str | Message, **params: Any) -> str:
 def say(exc: AppError) -> str:
     """An error's message in the reader's language (a page shows it, a flash carries it)."""
     return exc.text(catalog())
+
+
+def _as_text(text: str) -> Markup:
+    """A translation as the template shows it: its text escaped (`&`, `<`, `>`, and `"` for
+    the attributes, which the templates quote with "), apostrophes left as typed."""
+    return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;"))
 
 
 def _vary_language(response):
@@ -381,9 +387,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["page_flashes"] = page_flashes
     app.jinja_env.add_extension("jinja2.ext.i18n")   # _("..."), {% trans %}: the reader's catalog
-    # a translation is text, not markup: escaped like any value (markup goes in as a parameter)
-    app.jinja_env.install_gettext_callables(lambda s: escape(catalog().gettext(s)),  # type: ignore[attr-defined]
-                                            lambda s, p, n: escape(catalog().ngettext(s, p, n)), newstyle=True)
+    # a translation is text, not markup (markup goes in as a parameter): escaped
+    app.jinja_env.install_gettext_callables(lambda s: _as_text(catalog().gettext(s)),  # type: ignore[attr-defined]
+                                            lambda s, p, n: _as_text(catalog().ngettext(s, p, n)), newstyle=True)
     app.jinja_env.globals["page_lang"] = lambda: catalog().lang
     app.after_request(_vary_language)
 

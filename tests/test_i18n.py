@@ -117,3 +117,26 @@ def test_with_english_alone_pages_do_not_vary_on_accept_language(app):
     r = app.test_client().get("/", headers={"Accept-Language": "xx"})
     assert r.status_code == 200 and "Accept-Language" not in r.headers.get("Vary", "")
     assert '<html lang="en">' in r.get_data(as_text=True)
+
+
+def test_the_recorder_stores_no_words_and_words_each_line_when_read(db):
+    """A log line is stored without English: its words are made when it is read, in the
+    reader's language; a row stored before (with its English summary) reads as stored."""
+    from judgekit.recorder import store
+    gid = store.create_game(db, ["Ann", "Ben", "Cy", "Di"])
+    made = store.append_events(db, gid, [{"type": "game.start"}, {"type": "block.declare", "seat": 2,
+                                                                   "minion": "Carlton Van Wyk"}])
+    assert [e["summary"] for e in made.events] == ["Clock started", "Ben blocks with Carlton Van Wyk"]
+    stored = [json.loads(r[0]) for r in db.conn.execute("SELECT line FROM event_lines WHERE game_id = ? ORDER BY seq",
+                                                       [gid])]
+    assert stored and all("summary" not in line for line in stored)
+    assert "Ben blocks" not in json.dumps(stored)
+
+    xx = Catalog("xx", {"Clock started": "XX-Uhr läuft", "%(who)s blocks with %(minion)s": "XX-%(who)s blockt mit %(minion)s"})
+    read = store.read_game(db, gid, words=xx.render)
+    assert [json.loads(t)["summary"] for t in read.lines] == ["XX-Uhr läuft", "XX-Ben blockt mit Carlton Van Wyk"]
+    assert [json.loads(t)["summary"] for t in store.read_game(db, gid).lines][1] == "Ben blocks with Carlton Van Wyk"
+
+    old = dict(stored[0], summary="Clock started (as stored)")   # a row from before: its words kept
+    db.conn.execute("UPDATE event_lines SET line = ? WHERE game_id = ? AND seq = ?", [json.dumps(old), gid, old["seq"]])
+    assert json.loads(store.read_game(db, gid, words=xx.render).lines[0])["summary"] == "Clock started (as stored)"

@@ -16,7 +16,7 @@ KNOWN_TWO_WAY = {
     frozenset(("cards", "rules")), frozenset(("live", "tournament")), frozenset(("recorder", "tournament")),
 }
 #: Top-level modules of the package that are the bottom layer: they import no area.
-BOTTOM = ("paths.py", "timetext.py", "inputs.py", "errors.py", "headers.py", "qr.py", "netinfo.py")
+BOTTOM = ("paths.py", "timetext.py", "inputs.py", "errors.py", "i18n.py", "headers.py", "qr.py", "netinfo.py")
 #: Where Flask may be imported: the web layer.
 FLASK_ALLOWED = ("views", "__init__", "cli", "blueprints", "errors", "headers", "logs")
 

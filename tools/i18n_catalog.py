@@ -8,7 +8,8 @@ Usage:
 What counts as a message (see judgekit/i18n.py and docs/development.md, "Translations"):
 - in templates, `_("...")`, `gettext`, `ngettext` and `{% trans %}` blocks (Jinja's own
   extraction): the id is the English text;
-- in Python, `_("...")` (judgekit.views._, for flashed messages and pages): the id is the
+- in Python, `_("...")` (judgekit.views._, for flashed messages and pages; the translator
+  argument of the recorder's words) and `N_("...")` (a text kept in a table): the id is the
   English text; `Message("code", "English %(param)s", ...)`: the id is the code.
 A code used twice must have the same English text both times.
 """
@@ -54,7 +55,7 @@ def from_python(root: Path = PACKAGE) -> tuple[dict[str, str], list[str]]:
                 node.func.attr if isinstance(node.func, ast.Attribute) else None
             where = f"{path.relative_to(root)}:{node.lineno}"
             literal = [isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args]
-            if name == "_" and node.args and literal[0]:
+            if name in ("_", "N_") and node.args and literal[0]:
                 found[node.args[0].value] = node.args[0].value
             elif name == "Message" and ours and len(node.args) >= 2:
                 if not (literal[0] and literal[1]):

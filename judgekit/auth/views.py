@@ -37,6 +37,7 @@ from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
 from judgekit.tournament.store.result_guard import clean_client_id
 from judgekit.views import ApiError, get_db, json_body, json_object, wants_json
+from judgekit.views import _, say
 
 bp = Blueprint("auth", __name__)
 
@@ -246,10 +247,11 @@ def sign_in(tid):
         try:
             name, role, gen = _check_sign_in(t["id"], request.form.get("name"), request.form.get("code"))
         except ApiError as exc:
-            error, field, status = exc.message, exc.field, exc.status
+            error, field, status = say(exc), exc.field, exc.status
         else:
             sign_in_session(t["id"], role, name, gen)
-            flash(f"Signed in to {t['name']} as {roles.label(role)} {name}.", "ok")
+            flash(_("Signed in to %(event)s as %(role)s %(name)s.", event=t["name"], role=roles.label(role), name=name),
+                  "ok")
             return redirect(nxt or url_for("tournament.dashboard", tid=t["id"]))
     return render_template("auth/sign_in.html", t=t, who=identity(t["id"]), next=nxt or "",
                            error=error, field=field, name=request.form.get("name", "")), status
@@ -261,7 +263,7 @@ def sign_out(tid):
     entries = dict(session.get(SESSION_KEY) or {})
     entries.pop(str(t["id"]), None)
     session[SESSION_KEY] = entries
-    flash(f"Signed out of {t['name']}.", "ok")
+    flash(_("Signed out of %(event)s.", event=t["name"]), "ok")
     return redirect(url_for("tournament.public_standings", tid=t["id"]))
 
 
@@ -399,8 +401,8 @@ def codes_issue(tid):
     if who.via == "session" and who.role in chosen:
         sign_in_session(t["id"], who.role, who.name)  # keep the organizer signed in
     _remember_fresh_codes(t["id"], codes)
-    flash("New codes issued: the old ones no longer work, and whoever signed in with them "
-          "must sign in again.", "ok")
+    flash(_("New codes issued: the old ones no longer work, and whoever signed in with them "
+            "must sign in again."), "ok")
     return redirect(url_for("auth.codes_page", tid=t["id"]))
 
 

@@ -27,6 +27,7 @@ from judgekit.live.serving import ADOPT_KEY
 from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
 from judgekit.views import ApiError, get_db, json_object
+from judgekit.views import _
 
 bp = Blueprint("live", __name__)
 bp.record_once(lambda state: feed.install())  # the recorder's appends tell the hall
@@ -277,7 +278,7 @@ def _form_step(tid, cid, run, done: str):
             raise ApiError(404, res.message)
         flash(res.message, "error")
     else:
-        flash(done.format(table=res.call["table"]), "ok")
+        flash(done % {"table": res.call["table"]}, "ok")
     return redirect(safe_next(request.form.get("next")) or url_for("live.floor", tid=tid))
 
 
@@ -285,7 +286,7 @@ def _form_step(tid, cid, run, done: str):
 @requires("calls.handle")
 def claim_form(tid, cid):
     return _form_step(tid, cid, lambda db, who: calls_mod.claim(db, tid, cid, judge=who.name),
-                      "You have the call of table {table}.")
+                      _("You have the call of table %(table)s."))
 
 
 @bp.post("/tournaments/<id:tid>/calls/<id:cid>/close")
@@ -294,14 +295,14 @@ def close_form(tid, cid):
     bogus = request.form.get("bogus", "") not in ("", "0")
     return _form_step(tid, cid, lambda db, who: calls_mod.close(
         db, tid, cid, judge=who.name, note=request.form.get("note"), may_close_others=who.may("calls.assign"),
-        bogus=bogus), "The call of table {table} is closed.")
+        bogus=bogus), _("The call of table %(table)s is closed."))
 
 
 @bp.post("/tournaments/<id:tid>/calls/<id:cid>/reassign")
 @requires("calls.assign")
 def reassign_form(tid, cid):
     return _form_step(tid, cid, lambda db, who: calls_mod.reassign(
-        db, tid, cid, to=request.form.get("judge"), by=who.name), "The call of table {table} is reassigned.")
+        db, tid, cid, to=request.form.get("judge"), by=who.name), _("The call of table %(table)s is reassigned."))
 
 
 # --- pages -------------------------------------------------------------------------------------------------

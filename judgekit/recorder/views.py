@@ -25,6 +25,7 @@ from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.tournament.penalties import extensions
 from judgekit.tournament.scoring import derive_vp
 from judgekit.views import ApiError, get_db, json_body
+from judgekit.views import _
 
 bp = Blueprint("recorder", __name__)
 
@@ -144,7 +145,7 @@ def write_events(game_id: int, payload) -> store.Appended:
                                   [game_id]).fetchone()[0]
         _practice_refusal(practice_limits().admit_events(game_id, stored, payload, time.monotonic()))
     result = store.append_events(get_db(), game_id, payload, cards=cards(),
-                                 judge=current_judge(), now=time.time(), durable=durable())
+                                 judge=current_judge(), now=time.time(), durable=durable(), words=_)
     if isinstance(result, store.StoreError):
         _fail(result)
     return result
@@ -203,7 +204,7 @@ def api_game(game_id: int):
         response.set_etag(tag, weak=True)
         response.headers["Cache-Control"] = "no-cache"
         return response
-    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after)
+    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after, words=_)
     if read is None:
         raise ApiError(404, f"there is no game {game_id}")
     if isinstance(read, store.StoreError):
@@ -256,7 +257,7 @@ def api_parse(game_id: int):
     checked = validate_batch(parsed, len(game["seats"]), cards())
     if not isinstance(checked, list):
         _fail(store.StoreError.from_event_error(checked))
-    return jsonify({"events": checked, "summaries": [describe(e, game["seats"]) for e in checked]})
+    return jsonify({"events": checked, "summaries": [describe(e, game["seats"], None, _) for e in checked]})
 
 
 @bp.get("/api/games/<id:game_id>/clock")

@@ -21,6 +21,7 @@ from judgekit.trainer import progress as progress_mod
 from judgekit.trainer import session as plan_mod
 from judgekit.trainer.scenarios import ANSWERS, SECTIONS
 from judgekit.views import ApiError, json_body
+from judgekit.views import _
 
 bp = Blueprint("trainer", __name__)
 
@@ -115,7 +116,7 @@ def session_answer():
     if problem:
         # an answer from another tab or an older session: back to the question this session
         # is at, with the reason on it (nothing recorded)
-        flash(f"{problem} Here is your current question.", "error")
+        flash(_("%(problem)s Here is your current question.", problem=problem), "error")
         return redirect(url_for("trainer.session_page"), code=303)
     session["trainer"] = plan
     session.modified = True

@@ -23,6 +23,7 @@ from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, csv_or_json, get_db, json_object
+from judgekit.views import _
 
 bp = Blueprint("report", __name__)
 bp.register_error_handler(413, too_large)
@@ -84,7 +85,7 @@ def event_form(tid):
         error = {"field": exc.field or "form", "message": exc.message}
         return render_template("tournament/report.html", typed=typed, error=error,
                                **_report_context(db, t)), exc.status
-    flash("Event details saved", "ok")
+    flash(_("Event details saved"), "ok")
     return redirect(url_for("report.report_page", tid=t["id"]))
 
 
@@ -199,10 +200,10 @@ def import_form():
         return render_template("tournament/import_archon.html", error=exc.message, limited=exc.status == 429,
                                problems=exc.extra.get("problems") or [exc.message]), exc.status, headers
     if made.duplicate:
-        flash("This workbook was imported already (the form was sent twice): here is the event, with new "
-              "sign-in codes.", "warn")
+        flash(_("This workbook was imported already (the form was sent twice): here is the event, with new "
+                "sign-in codes."), "warn")
     else:
-        flash("Imported from the Archon workbook", "ok")
+        flash(_("Imported from the Archon workbook"), "ok")
     for note in notes[:20]:
         flash(note, "warn")
     return redirect(url_for("tournament.dashboard", tid=made.tid))
