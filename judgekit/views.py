@@ -129,12 +129,12 @@ def json_body(required: bool = True) -> Any:
     if not request.data and not required:
         return None
     if not request.is_json:
-        raise ApiError(415, "send JSON with Content-Type: application/json")
+        raise ApiError(415, Message("web.send-json-with-content-type", "send JSON with Content-Type: application/json"))
     data, problem = inputs.decode_json(request.get_data(cache=True))  # depth, numbers, text
     if problem is not None:
         raise ApiError(problem.status, problem.message, field=problem.field)
     if data is None:
-        raise ApiError(400, "the body is not valid JSON")
+        raise ApiError(400, Message("web.body-not-valid-json", "the body is not valid JSON"))
     return data
 
 
@@ -145,7 +145,7 @@ def json_object(shape: str, required: bool = True) -> dict:
     if body is None:
         return {}
     if not isinstance(body, dict):
-        raise ApiError(400, f"send {shape}")
+        raise ApiError(400, Message("web.send", "send %(shape)s", shape=shape))
     return body
 
 
@@ -165,7 +165,7 @@ def csv_or_json(fmt: str, name: str, csv: Callable[[], str], obj: Callable[[], d
         answer = jsonify(obj())
         answer.headers.update(extra)
         return answer
-    raise ApiError(404, "export as .csv or .json")
+    raise ApiError(404, Message("web.export-as-csv-or-json", "export as .csv or .json"))
 
 
 # --- flashed messages -----------------------------------------------------------------
@@ -214,7 +214,7 @@ def check_csrf() -> None:
         return
     is_form = request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data")
     if request.path.startswith("/api/") and request.content_length and not (request.is_json or is_form):
-        raise ApiError(415, "send JSON with Content-Type: application/json")
+        raise ApiError(415, Message("web.send-json-with-content-type", "send JSON with Content-Type: application/json"))
     if request.headers.get("Authorization", "").startswith("Bearer "):
         return
     expected = session.get("csrf")
@@ -224,9 +224,8 @@ def check_csrf() -> None:
     if is_form or signed_in or not request.is_json:
         if not expected or not sent or not same_token(sent, expected):
             if request.is_json or request.path.startswith("/api/"):
-                raise ApiError(403, "missing or wrong CSRF token: reload the page and try again")
-            raise ApiError(400, "This form has expired (missing or wrong CSRF token). "
-                                "Go back, reload the page and send it again.")
+                raise ApiError(403, Message("web.missing-or-wrong-csrf-token", "missing or wrong CSRF token: reload the page and try again"))
+            raise ApiError(400, Message("web.this-form-has-expired-missing", "This form has expired (missing or wrong CSRF token). Go back, reload the page and send it again."))
 
 
 # --- text at the edge ------------------------------------------------------------------
@@ -246,7 +245,7 @@ def check_text_input() -> None:
             for text in [key, *values]:
                 problem = inputs.text_problem(text)
                 if problem:
-                    raise ApiError(400, f"{key[:40]!r}: text {problem}", field=key[:40])
+                    raise ApiError(400, Message("web.text", "%(value)s: text %(problem)s", value=repr(key[:40]), problem=problem), field=key[:40])
 
 
 def same_token(sent: Any, expected: Any) -> bool:

@@ -38,6 +38,7 @@ from judgekit.tournament import store as tstore
 from judgekit.tournament.store.result_guard import clean_client_id
 from judgekit.views import ApiError, get_db, json_body, json_object, wants_json
 from judgekit.views import _, say
+from judgekit.i18n import Message
 
 bp = Blueprint("auth", __name__)
 
@@ -191,20 +192,19 @@ def _check_sign_in(tid: int, name: Any, code: Any) -> tuple[str, str, int]:
     few checks, and a right code is let through after a short wait, never a long lockout."""
     clean = clean_name(name if isinstance(name, str) else None)
     if clean is None:
-        raise ApiError(400, "Give your name (at most 60 characters): it goes on every record you make.",
+        raise ApiError(400, Message("auth.give-your-name-at-most", "Give your name (at most 60 characters): it goes on every record you make."),
                        field="name")
     if not isinstance(code, str) or not code.strip():
-        raise ApiError(400, "Give the code the organizer handed you.", field="code")
+        raise ApiError(400, Message("auth.give-code-organizer-handed-you", "Give the code the organizer handed you."), field="code")
     ticket = _throttle().begin(request.remote_addr or "?", tid, clean, clock())
     if not isinstance(ticket, Ticket):
         seconds = max(1, math.ceil(ticket))
-        raise ApiError(429, f"Too many wrong codes from this device: wait {seconds} second"
-                            f"{'s' if seconds != 1 else ''} and try again.", field="code",
+        raise ApiError(429, (Message("auth.too-many-wrong-codes-1", "Too many wrong codes from this device: wait 1 second and try again.")
+                            if seconds == 1 else Message("auth.too-many-wrong-codes", "Too many wrong codes from this device: wait %(seconds)s seconds and try again.", seconds=seconds)), field="code",
                        retry_after=seconds)
     found = auth_store.check_code(get_db(), tid, code)
     if found is None:
-        raise ApiError(401, "That code is not valid for this tournament. Check it with the organizer "
-                            "(codes look like J-7KQ3-M9XP-4TRW; case and dashes do not matter).",
+        raise ApiError(401, Message("auth.that-code-not-valid-for", "That code is not valid for this tournament. Check it with the organizer (codes look like J-7KQ3-M9XP-4TRW; case and dashes do not matter)."),
                        field="code")
     _throttle().succeeded(ticket)
     return clean, found[0], found[1]
@@ -281,7 +281,7 @@ def api_token(tid):
 def api_revoke():
     token = _bearer()
     if not token or not auth_store.revoke_token(get_db(), token):
-        raise ApiError(401, "send the token to revoke as  Authorization: Bearer <token>")
+        raise ApiError(401, Message("auth.send-token-revoke-as-authorization", "send the token to revoke as  Authorization: Bearer <token>"))
     return jsonify({"revoked": True})
 
 
@@ -335,8 +335,7 @@ def create_event(create, *, client_id: Any, creator: str | None) -> Created:
             return Created(tid, on_tournament_created(tid, creator), False)
         made = to_epoch(earlier["created_at"])
         if made is not None and time.time() - made > RETRY_WINDOW_S:
-            raise ApiError(409, f"client_id {cid!r} already made the event {earlier['name']!r} (number "
-                                f"{earlier['id']}): sign in there with its codes, or send a new client_id.",
+            raise ApiError(409, Message("auth.client-id-already-made-event", "client_id %(cid)s already made the event %(name)s (number %(id)s): sign in there with its codes, or send a new client_id.", cid=repr(cid), name=repr(earlier['name']), id=earlier['id']),
                            field="client_id", tournament=earlier["id"])
         return Created(earlier["id"], on_tournament_created(earlier["id"], creator), True)
 
@@ -395,7 +394,7 @@ def codes_issue(tid):
     which = request.form.get("role", "all")
     chosen = roles.ROLES if which == "all" else (which,) if which in roles.ROLES else None
     if chosen is None:
-        raise ApiError(400, f"unknown role {which!r}", field="role")
+        raise ApiError(400, Message("auth.unknown-role", "unknown role %(which)s", which=repr(which)), field="role")
     codes = auth_store.issue_codes(get_db(), t["id"], chosen)
     who = g.identity
     if who.via == "session" and who.role in chosen:
@@ -413,7 +412,7 @@ def api_codes_issue(tid):
     body = json_body(required=False) or {}
     wanted = body.get("roles", list(roles.ROLES)) if isinstance(body, dict) else None
     if not isinstance(wanted, list) or not wanted or any(r not in roles.ROLES for r in wanted):
-        raise ApiError(400, f"roles must be a list of {', '.join(roles.ROLES)}", field="roles")
+        raise ApiError(400, Message("auth.roles-must-list", "roles must be a list of %(value)s", value=', '.join(roles.ROLES)), field="roles")
     return jsonify({"codes": auth_store.issue_codes(get_db(), t["id"], wanted)}), 201
 
 

@@ -28,6 +28,7 @@ from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
 from judgekit.views import ApiError, get_db, json_object
 from judgekit.views import _
+from judgekit.i18n import Message
 
 bp = Blueprint("live", __name__)
 bp.record_once(lambda state: feed.install())  # the recorder's appends tell the hall
@@ -46,15 +47,14 @@ def _message_id(value: str | None, field: str) -> int | None:
     text = value.strip()
     n = int(text) if re.fullmatch(r"[0-9]{1,19}", text) else None
     if n is None or n > MAX_INT:
-        raise ApiError(400, f"{field} must be the id of a message of this stream (a whole number), "
-                            f"not {text[:30]!r}", field=field)
+        raise ApiError(400, Message("live.must-id-message-this-stream", "%(field)s must be the id of a message of this stream (a whole number), not %(value)s", field=field, value=repr(text[:30])), field=field)
     return n
 
 
 def _audience(tid: int) -> str:
     cap = request.args.get("audience")
     if cap is not None and cap not in messages.AUDIENCES:
-        raise ApiError(400, f"audience must be one of {', '.join(messages.AUDIENCES)}", field="audience")
+        raise ApiError(400, Message("live.audience-must-one", "audience must be one of %(value)s", value=', '.join(messages.AUDIENCES)), field="audience")
     who = identity(tid)
     return messages.lower(messages.audience_of(who.role if who else None), cap)
 
@@ -94,8 +94,7 @@ def stream(tid):
             parts.append(data)
     body = b"".join(parts)
     if adopt and not adopt(hub.Subscription(t["id"], audience, upto)):
-        raise ApiError(429, "This device has as many live pages open as it may: this page asks for news every "
-                            "few seconds instead. Close a page to get live updates again.", field=None,
+        raise ApiError(429, Message("live.this-device-has-as-many", "This device has as many live pages open as it may: this page asks for news every few seconds instead. Close a page to get live updates again."), field=None,
                        retry_after=RETRY_CLOSED_S)
     # under waitress the answer must not carry a length: it goes on after this body
     resp = Response(iter([body]) if adopt else body, mimetype="text/event-stream")
@@ -166,7 +165,7 @@ def api_call_state(tid, cid):
     t = tstore.get_tournament(db, tid)
     call = calls_mod.get_call(db, t["id"], cid)
     if call is None:
-        raise ApiError(404, f"There is no call {cid} in this event.", field="call")
+        raise ApiError(404, Message("live.there-no-call-in-this", "There is no call %(cid)s in this event.", cid=cid), field="call")
     return jsonify({"call": _public_call(call, _audience(t["id"]), _device())})
 
 
@@ -244,7 +243,7 @@ def _step_api(tid, cid, run):
 def api_calls(tid):
     status = request.args.get("status")
     if status not in (None, "", "open", "all"):
-        raise ApiError(400, "status must be open or all", field="status")
+        raise ApiError(400, Message("live.status-must-open-or-all", "status must be open or all"), field="status")
     rows = calls_mod.calls(get_db(), tid, status="open" if status == "open" else None)
     return jsonify({"calls": [_public_call(c, messages.JUDGE) for c in rows]})
 

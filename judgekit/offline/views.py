@@ -25,6 +25,7 @@ from judgekit.offline import precache
 from judgekit.offline.manifest import manifest_body
 from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
 from judgekit.views import ApiError, rules
+from judgekit.i18n import Message
 
 bp = Blueprint("offline", __name__)
 
@@ -224,7 +225,7 @@ def search_index():
 def search_text(name: str):
     found = _text_bytes(name)
     if found is None:
-        raise ApiError(404, "no such text file", field="name")
+        raise ApiError(404, Message("offline.no-such-text-file", "no such text file"), field="name")
     return _versioned(*found)
 
 

@@ -29,6 +29,7 @@ from judgekit.tournament.penalties.export import CSV_COLUMNS
 from judgekit.errors import parse_int
 from judgekit.views import ApiError, csv_or_json, get_db, json_body
 from judgekit.views import _
+from judgekit.i18n import Message
 
 bp = Blueprint("penalties", __name__)
 
@@ -126,9 +127,9 @@ def from_finding(game_id: int):
     db = get_db()
     game = rstore.get_game(db, game_id)
     if game is None:
-        raise ApiError(404, f"there is no game {game_id}")
+        raise ApiError(404, Message("penalties.there-no-game", "there is no game %(game_id)s", game_id=game_id))
     if not game.get("tournament_id"):
-        raise ApiError(404, "This is a practice game: penalties are recorded in a tournament only.")
+        raise ApiError(404, Message("penalties.this-practice-game-penalties-are", "This is a practice game: penalties are recorded in a tournament only."))
     tid = game["tournament_id"]
     require_role(tid, "penalties.issue")
     seq = parse_int(request.args.get("event"))

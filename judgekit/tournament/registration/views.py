@@ -20,6 +20,7 @@ from judgekit.tournament import store
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, get_db, json_object
 from judgekit.views import _, say
+from judgekit.i18n import Message
 
 bp = Blueprint("players", __name__)
 
@@ -105,7 +106,7 @@ def api_bulk(tid):
     body = json_object('{"text": "one player per line", "checked_in": false, "dry_run": false}')
     text = body.get("text")
     if not isinstance(text, str):
-        raise ApiError(400, "text must be the list of players as text", "text")
+        raise ApiError(400, Message("tournament.text-must-list-players-as", "text must be the list of players as text"), "text")
     db = get_db()
     t = store.get_tournament(db, tid)
     if body.get("dry_run") is True:

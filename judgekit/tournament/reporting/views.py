@@ -24,6 +24,7 @@ from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, csv_or_json, get_db, json_object
 from judgekit.views import _
+from judgekit.i18n import Message
 
 bp = Blueprint("report", __name__)
 bp.register_error_handler(413, too_large)
@@ -180,7 +181,7 @@ def _one_import():
 def _upload() -> bytes:
     f = request.files.get("file")
     if f is None or not f.filename:
-        raise TournamentError(400, "Choose the Archon workbook (.xlsx) to import.", "file")
+        raise TournamentError(400, Message("tournament.choose-archon-workbook-xlsx-import", "Choose the Archon workbook (.xlsx) to import."), "file")
     return f.read(MAX_BYTES + 1)
 
 
@@ -231,11 +232,11 @@ def _api_import():
     body = json_object('{"workbook": "the .xlsx file, base64", "organizer": "your name"}')
     encoded = body.get("workbook")
     if not isinstance(encoded, str) or not encoded:
-        raise ApiError(400, "workbook must be the .xlsx file in base64", "workbook")
+        raise ApiError(400, Message("tournament.workbook-must-xlsx-file-in", "workbook must be the .xlsx file in base64"), "workbook")
     try:
         data = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise ApiError(400, "workbook is not valid base64", "workbook")
+        raise ApiError(400, Message("tournament.workbook-not-valid-base64", "workbook is not valid base64"), "workbook")
     organizer = body.get("organizer") if isinstance(body.get("organizer"), str) else None
     db = get_db()
     notes: list[str] = []

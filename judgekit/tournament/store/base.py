@@ -67,7 +67,7 @@ def create_game(db, seats: list[str], **kw) -> int:
     try:
         return recorder_store.create_game(db, seats, **kw)
     except recorder_store.GameError as exc:  # bad arguments
-        raise TournamentError(400, f"the recorder refused the table: {exc}")
+        raise TournamentError(400, Message("tournament.recorder-refused-table", "the recorder refused the table: %(exc)s", exc=exc))
 
 
 def game_outcome(db, game_id: int | None) -> dict | None:
@@ -232,7 +232,7 @@ def _clean_int(value: Any, field: str, lo: int, hi: int, default: int | None = N
         return default
     n = parse_int(value, lo, hi)
     if n is None:
-        raise TournamentError(400, f"{field} must be a whole number from {lo} to {hi}", field)
+        raise TournamentError(400, Message("tournament.must-whole-number-from", "%(field)s must be a whole number from %(lo)s to %(hi)s", field=field, lo=lo, hi=hi), field)
     return n
 
 
@@ -249,7 +249,7 @@ def _clean_bool(value: Any, field: str, default: bool | None = None) -> bool:
     if value is None and default is not None:
         return default
     if not isinstance(value, bool):
-        raise TournamentError(400, f"{field} must be true or false, not {value!r}", field)
+        raise TournamentError(400, Message("tournament.must-true-or-false-not", "%(field)s must be true or false, not %(value)s", field=field, value=repr(value)), field)
     return value
 
 
@@ -274,9 +274,7 @@ NO_FINAL_MAX = 7  # 3.1.6: only a tournament of fewer than 8 players may omit th
 def _refuse_no_final_at(t: dict, active: int, doing: str) -> None:
     """3.1.6: a tournament without a final has fewer than 8 players in every round."""
     if not t["has_final"] and active > NO_FINAL_MAX:
-        raise TournamentError(409, f"{doing} would make a round of {active} players, but this tournament "
-                                   "is played without a final: only a tournament of fewer than 8 players "
-                                   "may omit the final (3.1.6)", rule="3.1.6")
+        raise TournamentError(409, Message("tournament.would-make-round-players-but", "%(doing)s would make a round of %(active)s players, but this tournament is played without a final: only a tournament of fewer than 8 players may omit the final (3.1.6)", doing=doing, active=active), rule="3.1.6")
 
 
 def _final_started(db, t: dict) -> bool:
