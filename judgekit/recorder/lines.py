@@ -18,7 +18,9 @@ it needs).
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 from typing import Any, Iterable
 
 from judgekit.cards.links import event_cards
@@ -52,9 +54,33 @@ def worded(line: dict[str, Any], seats: list[str], _: Translate = english) -> di
     return line
 
 
+# A full read words every line: the words of each (translator, seat names, stored line) are
+# kept in memory, at most WORDED_MAX of them (oldest out first), so a page opened again, or
+# by another judge, costs a lookup per line. A stored line that changes is another key.
+WORDED_MAX = 20_000
+_worded: dict[tuple, str] = {}
+_worded_lock = threading.Lock()
+
+
 def worded_text(text: str, seats: list[str], _: Translate = english) -> str:
-    """A stored line's JSON text with its words (`worded`)."""
-    return dumps(worded(json.loads(text), seats, _))
+    """A stored line's JSON text with its words (`worded`), added at the end of the object
+    as it is stored (no second encoding of the rest). `_` must be one language's
+    translator (a catalog's `render`), since it is part of the memory's key."""
+    key = (_, tuple(seats), hashlib.blake2b(text.encode(), digest_size=16).digest())
+    words = _worded.get(key)
+    if words is None:
+        line = json.loads(text)
+        if "summary" in line:   # a row stored with its words (before they were made on read)
+            return text
+        worded(line, seats, _)
+        words = ',"summary":' + json.dumps(line["summary"], ensure_ascii=False)
+        if "original_summary" in line:
+            words += ',"original_summary":' + json.dumps(line["original_summary"], ensure_ascii=False)
+        with _worded_lock:
+            if len(_worded) >= WORDED_MAX:
+                del _worded[next(iter(_worded))]
+            _worded[key] = words
+    return text[:text.rindex("}")] + words + "}"
 
 
 def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.tournament.penalties import extensions
 from judgekit.tournament.scoring import derive_vp
 from judgekit.views import ApiError, get_db, json_body
-from judgekit.views import _
+from judgekit.views import _, catalog
 from judgekit.i18n import Message
 
 bp = Blueprint("recorder", __name__)
@@ -146,7 +146,7 @@ def write_events(game_id: int, payload) -> store.Appended:
                                   [game_id]).fetchone()[0]
         _practice_refusal(practice_limits().admit_events(game_id, stored, payload, time.monotonic()))
     result = store.append_events(get_db(), game_id, payload, cards=cards(),
-                                 judge=current_judge(), now=time.time(), durable=durable(), words=_)
+                                 judge=current_judge(), now=time.time(), durable=durable(), words=catalog().render)
     if isinstance(result, store.StoreError):
         _fail(result)
     return result
@@ -205,7 +205,7 @@ def api_game(game_id: int):
         response.set_etag(tag, weak=True)
         response.headers["Cache-Control"] = "no-cache"
         return response
-    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after, words=_)
+    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after, words=catalog().render)
     if read is None:
         raise ApiError(404, Message("recorder.there-no-game", "there is no game %(game_id)s", game_id=game_id))
     if isinstance(read, store.StoreError):
