@@ -140,3 +140,22 @@ def test_the_recorder_stores_no_words_and_words_each_line_when_read(db):
     old = dict(stored[0], summary="Clock started (as stored)")   # a row from before: its words kept
     db.conn.execute("UPDATE event_lines SET line = ? WHERE game_id = ? AND seq = ?", [json.dumps(old), gid, old["seq"]])
     assert json.loads(store.read_game(db, gid, words=xx.render).lines[0])["summary"] == "Clock started (as stored)"
+
+
+def test_a_findings_title_is_worded_when_read_and_a_message_written_for_the_case_stays(db):
+    from judgekit.recorder import store
+    gid = store.create_game(db, ["Ann", "Ben", "Cy", "Di"])
+    made = store.append_events(db, gid, [{"type": "time.extend", "minutes": 6}, {"type": "time.extend", "minutes": 6}])
+    assert [(f["code"], f["title"]) for f in made.findings] == [("extension-over-cap", "Extensions over the cap")]
+    assert "Extensions over the cap" in json.loads((i18n.CATALOG_DIR / "en.json").read_text(encoding="utf-8"))
+    xx = Catalog("xx", {"Extensions over the cap": "XX-Verlängerungen über der Grenze"})
+    made_xx = store.append_events(db, gid, {"type": "note", "text": "n"}, words=xx.render)
+    read = store.read_game(db, gid, words=xx.render)
+    line = json.loads(read.lines[1])
+    assert [f["title"] for f in line["findings"]] == ["XX-Verlängerungen über der Grenze"]
+    assert [f["title"] for f in read.findings] == ["XX-Verlängerungen über der Grenze"]
+    assert line["findings"][0]["message"].startswith("Extensions at this table now total 12 minutes")
+    assert made_xx.events[0]["summary"] == "Note: n"
+    stored = db.conn.execute("SELECT line FROM event_lines WHERE game_id = ? AND seq = 2", [gid]).fetchone()[0]
+    assert "Extensions over the cap" in stored and "XX-" not in stored   # as the engine made it
+    assert json.loads(store.read_game(db, gid).lines[1])["findings"][0]["title"] == "Extensions over the cap"

@@ -10,7 +10,8 @@ What counts as a message (see judgekit/i18n.py and docs/development.md, "Transla
   extraction): the id is the English text;
 - in Python, `_("...")` (judgekit.views._, for flashed messages and pages; the translator
   argument of the recorder's words) and `N_("...")` (a text kept in a table): the id is the
-  English text; `Message("code", "English %(param)s", ...)`: the id is the code.
+  English text; `Message("code", "English %(param)s", ...)`: the id is the code; a recorder
+  finding's title and default message (`_c(...)` in recorder/findings.py): the English text.
 A code used twice must have the same English text both times.
 """
 from __future__ import annotations
@@ -57,6 +58,11 @@ def from_python(root: Path = PACKAGE) -> tuple[dict[str, str], list[str]]:
             literal = [isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args]
             if name in ("_", "N_") and node.args and literal[0]:
                 found[node.args[0].value] = node.args[0].value
+            elif name == "_c" and path.name == "findings.py" and len(node.args) >= 5:
+                # a recorder finding's title and default message (judgekit.recorder.findings.CODES)
+                for i in (1, 4):
+                    if literal[i]:
+                        found[node.args[i].value] = node.args[i].value
             elif name == "Message" and ours and len(node.args) >= 2:
                 if not (literal[0] and literal[1]):
                     problems.append(f"{where}: Message(code, English) must have both as plain strings")

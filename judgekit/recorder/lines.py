@@ -51,7 +51,25 @@ def worded(line: dict[str, Any], seats: list[str], _: Translate = english) -> di
     line["summary"] = summarize(line.get("corrected") or line, seats, ctx, _)
     if "amended_by" in line:
         line["original_summary"] = summarize(line, seats, ctx, _)
+    if line.get("findings"):   # copies: a line's findings may be shared with the caller's
+        line["findings"] = [dict(f) for f in line["findings"]]
+        worded_findings(line["findings"], _)
     return line
+
+
+def worded_findings(findings: Iterable[dict[str, Any]], _: Translate = english) -> bool:
+    """Each finding's `title` and `message` in the language of `_` (in place): a code's
+    title and default message are catalog ids (`findings.CODES`); a message the engine
+    wrote for the case stays as written. Whether any changed."""
+    changed = False
+    for f in findings:
+        for key in ("title", "message"):
+            text = f.get(key)
+            if text:
+                said = _(text)
+                if said != text:
+                    f[key], changed = said, True
+    return changed
 
 
 # A full read words every line: the words of each (translator, seat names, stored line) are
@@ -72,14 +90,20 @@ def worded_text(text: str, seats: list[str], _: Translate = english) -> str:
         line = json.loads(text)
         if "summary" in line:   # a row stored with its words (before they were made on read)
             return text
+        findings = json.dumps(line.get("findings"), ensure_ascii=False, separators=(",", ":"))
         worded(line, seats, _)
-        words = ',"summary":' + json.dumps(line["summary"], ensure_ascii=False)
-        if "original_summary" in line:
-            words += ',"original_summary":' + json.dumps(line["original_summary"], ensure_ascii=False)
+        if json.dumps(line.get("findings"), ensure_ascii=False, separators=(",", ":")) != findings:
+            words = "=" + dumps(line)   # the findings are worded too: the whole line, kept as it is
+        else:
+            words = ',"summary":' + json.dumps(line["summary"], ensure_ascii=False)
+            if "original_summary" in line:
+                words += ',"original_summary":' + json.dumps(line["original_summary"], ensure_ascii=False)
         with _worded_lock:
             if len(_worded) >= WORDED_MAX:
                 del _worded[next(iter(_worded))]
             _worded[key] = words
+    if words.startswith("="):
+        return words[1:]
     return text[:text.rindex("}")] + words + "}"
 
 

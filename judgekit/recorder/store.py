@@ -220,6 +220,8 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         changed = [ln for seq, ln in sorted(written.items()) if seq < first]
         findings = [f for ln in out if ln["seq"] in new_seqs for f in ln["findings"]]
         seats = game["seats"]
+        findings = [dict(f) for f in findings]
+        lines.worded_findings(findings, words)
         result = Appended(events=[lines.worded(dict(ln), seats, words) for ln in out], new=len(new_events),
                           findings=findings, state=entry.engine.state(now),
                           changed=[lines.worded(dict(ln), seats, words) for ln in changed], last_seq=entry.last,
@@ -439,6 +441,7 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
             changed = [text for seq, text in rows if seq <= after]
             findings = [f for text in changed + raw for f in json.loads(text)["findings"]]
         seats = game["seats"]
+        lines.worded_findings(findings, words)
         raw = [lines.worded_text(text, seats, words) for text in raw]
         changed = [lines.worded_text(text, seats, words) for text in changed]
         return Read(game, entry.last, raw, changed, entry.engine.state(now), findings,
