@@ -132,22 +132,23 @@ def require_role(tid, action: str) -> Identity:
     if who is not None and who.may(action):
         g.identity = who
         return who
-    what = roles.ACTIONS[action].description if action in roles.ACTIONS else "do this"
-    needed_label = roles.label(needed)
-    if needed == roles.HEAD_JUDGE:
-        needed_label = "head judge or the organizer"
+    what = _(roles.ACTIONS[action].description) if action in roles.ACTIONS else _("do this")
+    needed_label = {roles.JUDGE: _("judge"), roles.HEAD_JUDGE: _("head judge or the organizer"),
+                    roles.ORGANIZER: _("organizer")}.get(needed, roles.label(needed))
+    someone = {roles.JUDGE: _("a judge"), roles.HEAD_JUDGE: _("a head judge or the organizer"),
+               roles.ORGANIZER: _("an organizer")}.get(needed, _article(needed_label))
     if who is None:
-        message = f"Sign in to {t['name']} as {_article(needed_label)} to {what}."
+        message = _("Sign in to %(event)s as %(someone)s to %(what)s.", event=t["name"], someone=someone, what=what)
         if _bearer():
-            message = (f"This token is not valid for {t['name']} (unknown, revoked, or made "
-                       f"with a code that was replaced): sign in again as {_article(needed_label)}.")
+            message = _("This token is not valid for %(event)s (unknown, revoked, or made with a code that was "
+                        "replaced): sign in again as %(someone)s.", event=t["name"], someone=someone)
         if _is_page_request():
             raise SignInRedirect(t["id"], message)
         raise AuthError(401, message, t["id"], needed)
-    message = (f"Only the {needed_label} may {what}; you are signed in to {t['name']} as "
-               f"{who.label} {who.name}.")
+    message = _("Only the %(role)s may %(what)s; you are signed in to %(event)s as %(label)s %(name)s.",
+                role=needed_label, what=what, event=t["name"], label=_(who.label), name=who.name)
     if _is_page_request():
-        raise SignInRedirect(t["id"], message + " Sign in with another code to go on.")
+        raise SignInRedirect(t["id"], message + " " + _("Sign in with another code to go on."))
     raise AuthError(403, message, t["id"], needed)
 
 
@@ -250,7 +251,7 @@ def sign_in(tid):
             error, field, status = say(exc), exc.field, exc.status
         else:
             sign_in_session(t["id"], role, name, gen)
-            flash(_("Signed in to %(event)s as %(role)s %(name)s.", event=t["name"], role=roles.label(role), name=name),
+            flash(_("Signed in to %(event)s as %(role)s %(name)s.", event=t["name"], role=_(roles.label(role)), name=name),
                   "ok")
             return redirect(nxt or url_for("tournament.dashboard", tid=t["id"]))
     return render_template("auth/sign_in.html", t=t, who=identity(t["id"]), next=nxt or "",
