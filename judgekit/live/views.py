@@ -121,7 +121,7 @@ def api_notifications(tid):
 # --- judge calls: the players' side ---------------------------------------------------------------
 
 def _refused(res: calls_mod.Refusal):
-    raise ApiError(res.status, res.message, field=res.field, **res.extra)
+    raise ApiError(res.status, res.msg, field=res.field, **res.extra)
 
 
 def _public_call(call: dict, audience: str, device: str | None = None) -> dict:
@@ -165,14 +165,14 @@ def api_call_state(tid, cid):
     t = tstore.get_tournament(db, tid)
     call = calls_mod.get_call(db, t["id"], cid)
     if call is None:
-        raise ApiError(404, Message("live.there-no-call-in-this", "There is no call %(cid)s in this event.", cid=cid), field="call")
+        raise ApiError(404, Message("live.there-no-call-in-this", "There is no call %(value)s in this event.", value=cid), field="call")
     return jsonify({"call": _public_call(call, _audience(t["id"]), _device())})
 
 
 def _call_page(t: dict, table: int, *, call: dict | None = None, error: str | None = None, status: int = 200):
     db = get_db()
     where = calls_mod.table_in_play(db, t["id"], table)
-    problem = where.message if isinstance(where, calls_mod.Refusal) else None
+    problem = _(where.msg) if isinstance(where, calls_mod.Refusal) else None
     bogus = bool(call and call["bogus"] and call.get("origin") == _device())
     return render_template("live/call.html", t=t, table=table, problem=problem, call=call, error=error, bogus=bogus,
                            reasons=calls_mod.REASONS, after=journal.last_id(db)), status
@@ -201,7 +201,7 @@ def call_form(tid, table):
     res = calls_mod.open_call(db, t["id"], table, reason=request.form.get("reason") or None,
                               client_id=request.form.get("client_id"), origin=_origin(t["id"]))
     if isinstance(res, calls_mod.Refusal):
-        return _call_page(t, table, error=res.message, status=res.status)
+        return _call_page(t, table, error=_(res.msg), status=res.status)
     return redirect(url_for("live.call_page", tid=t["id"], table=table, call=res.call["id"]))
 
 
@@ -274,8 +274,8 @@ def _form_step(tid, cid, run, done: str):
     res = run(get_db(), g.identity)
     if isinstance(res, calls_mod.Refusal):
         if res.status == 404:
-            raise ApiError(404, res.message)
-        flash(res.message, "error")
+            raise ApiError(404, res.msg)
+        flash(_(res.msg), "error")
     else:
         flash(done % {"table": res.call["table"]}, "ok")
     return redirect(safe_next(request.form.get("next")) or url_for("live.floor", tid=tid))
