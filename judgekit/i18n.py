@@ -95,6 +95,9 @@ def catalogs(folder: Path | str | None = None) -> dict[str, Catalog]:
     """Every catalog in `folder` (default: the package's), by language; read once. English
     is always there, from `en.json` when it exists."""
     folder = Path(folder) if folder else CATALOG_DIR
+    found = _cache.get(folder)
+    if found is not None:
+        return found
     with _lock:
         found = _cache.get(folder)
         if found is None:

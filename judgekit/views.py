@@ -67,11 +67,11 @@ def catalog() -> Catalog:
     """The reader's catalog: the first language of the request's Accept-Language that has
     one (`judgekit/translations/`, or the folder in the app's `TRANSLATIONS` setting), else
     English."""
-    available = catalogs(current_app.config.get("TRANSLATIONS"))
-    if not request:   # a page made outside a request (the published copy): English
-        return available[SOURCE]
-    found = g.get("catalog")
+    found = g.get("catalog") if request else None
     if found is None:
+        available = catalogs(current_app.config.get("TRANSLATIONS"))
+        if not request:   # a page made outside a request (the published copy): English
+            return available[SOURCE]
         found = g.catalog = available[negotiate(request.accept_languages, available)]
     return found
 
@@ -93,6 +93,19 @@ def _as_text(text: str) -> Markup:
     """A translation as the template shows it: its text escaped (`&`, `<`, `>`, and `"` for
     the attributes, which the templates quote with "), apostrophes left as typed."""
     return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;"))
+
+
+_shown: dict[tuple[int, str], Markup] = {}   # (catalog, id) -> its text as templates show it
+
+
+def _template_gettext(msgid: str) -> Markup:
+    """`_()` in templates: the reader's text for `msgid`, escaped; made once per language."""
+    found = catalog()
+    key = (id(found), msgid)   # catalogs live as long as the process (`i18n.catalogs`)
+    shown = _shown.get(key)
+    if shown is None:
+        shown = _shown[key] = _as_text(found.gettext(msgid))
+    return shown
 
 
 def _vary_language(response):
@@ -387,7 +400,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["page_flashes"] = page_flashes
     app.jinja_env.add_extension("jinja2.ext.i18n")   # _("..."), {% trans %}: the reader's catalog
     # a translation is text, not markup (markup goes in as a parameter): escaped
-    app.jinja_env.install_gettext_callables(lambda s: _as_text(catalog().gettext(s)),  # type: ignore[attr-defined]
+    app.jinja_env.install_gettext_callables(_template_gettext,  # type: ignore[attr-defined]
                                             lambda s, p, n: _as_text(catalog().ngettext(s, p, n)), newstyle=True)
     app.jinja_env.globals["page_lang"] = lambda: catalog().lang
     # markup inside a translated sentence goes in as a parameter: _("… the %(link)s …", link=link(url, _("rules")))
