@@ -1,7 +1,9 @@
 """Bad input and refused requests, the same shape in every area (no Flask here).
 
 - `AppError(status, message, field=None, **extra)`: the one base class of the errors a
-  request can end with — `judgekit.views.ApiError` (raised by views) and
+  request can end with. `message` is a `judgekit.i18n.Message` (a code, its English text
+  and parameters: the web layer renders it in the reader's language and puts the code in
+  the JSON body) or, not converted yet, plain English text (looked up as a catalog id) — `judgekit.views.ApiError` (raised by views) and
   `judgekit.tournament.store.TournamentError` (raised by the tournament store) are its
   subclasses, and one error handler (installed by `judgekit.views.init_app`) answers all
   of them: JSON `{"error", "status", "field"?, ...extra}` under /api/, an error page otherwise.
@@ -16,22 +18,39 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from judgekit.i18n import Catalog, Message
+
 MAX_INT = 2 ** 63 - 1  # the largest SQLite INTEGER
 
 
 class AppError(Exception):
-    """A request that cannot be carried out: an HTTP-like `status`, a message for people,
-    the `field` at fault (if one is) and `extra` values for the JSON body."""
+    """A request that cannot be carried out: an HTTP-like `status`, a message for people
+    (`msg`, a `Message`; `message` is its English text), the `field` at fault (if one is)
+    and `extra` values for the JSON body."""
 
-    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any):
-        super().__init__(message)
+    def __init__(self, status: int, message: str | Message, field: str | None = None, **extra: Any):
+        self.msg = message if isinstance(message, Message) else Message(message)
+        self.message = self.msg.render()
+        super().__init__(self.message)
         self.status = status
-        self.message = message
         self.field = field
         self.extra = extra
 
-    def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.message, "status": self.status}
+    @property
+    def code(self) -> str | None:
+        """The error's stable code; None for an error still given as plain English text."""
+        return self.msg.code if self.msg.english is not None else None
+
+    def text(self, catalog: Catalog | None = None) -> str:
+        """The message in `catalog`'s language (English without one)."""
+        if self.msg.english is None and catalog is not None:   # plain text: the text is the id
+            return catalog.gettext(self.msg.code)
+        return self.msg.render(catalog)
+
+    def body(self, catalog: Catalog | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"error": self.text(catalog), "status": self.status}
+        if self.code:
+            out["code"] = self.code
         if self.field:
             out["field"] = self.field
         out.update(self.extra)

@@ -18,6 +18,7 @@ from flask import (Flask, Response, current_app, g, get_flashed_messages, jsonif
                    request, session, url_for)
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
@@ -25,6 +26,7 @@ from judgekit import inputs, netinfo
 from judgekit.headers import SECURITY_HEADERS
 from judgekit.db import open_db
 from judgekit.errors import AppError, parse_int
+from judgekit.i18n import SOURCE, Catalog, Message, catalogs, negotiate
 
 log = logging.getLogger("judgekit")
 
@@ -59,6 +61,60 @@ def rules():
     return current_app.extensions["rules"]
 
 
+# --- translations ---------------------------------------------------------------------
+
+def catalog() -> Catalog:
+    """The reader's catalog: the first language of the request's Accept-Language that has
+    one (`judgekit/translations/`, or the folder in the app's `TRANSLATIONS` setting), else
+    English."""
+    found = g.get("catalog") if request else None
+    if found is None:
+        available = catalogs(current_app.config.get("TRANSLATIONS"))
+        if not request:   # a page made outside a request (the published copy): English
+            return available[SOURCE]
+        found = g.catalog = available[negotiate(request.accept_languages, available)]
+    return found
+
+
+def _(msgid: str | Message, **params: Any) -> str:
+    """A message for people in the reader's language: a catalog id (the English text, with
+    `%(name)s` placeholders filled from `params`) or a `Message` the domain returned."""
+    if isinstance(msgid, Message):
+        return msgid.render(catalog())
+    return catalog().render(msgid, **params)
+
+
+def say(exc: AppError) -> str:
+    """An error's message in the reader's language (a page shows it, a flash carries it)."""
+    return exc.text(catalog())
+
+
+def _as_text(text: str) -> Markup:
+    """A translation as the template shows it: its text escaped (`&`, `<`, `>`, and `"` for
+    the attributes, which the templates quote with "), apostrophes left as typed."""
+    return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;"))
+
+
+_shown: dict[tuple[int, str], Markup] = {}   # (catalog, id) -> its text as templates show it
+
+
+def _template_gettext(msgid: str) -> Markup:
+    """`_()` in templates: the reader's text for `msgid`, escaped; made once per language."""
+    found = catalog()
+    key = (id(found), msgid)   # catalogs live as long as the process (`i18n.catalogs`)
+    shown = _shown.get(key)
+    if shown is None:
+        shown = _shown[key] = _as_text(found.gettext(msgid))
+    return shown
+
+
+def _vary_language(response):
+    """A page depends on Accept-Language once there is more than one language."""
+    if len(catalogs(current_app.config.get("TRANSLATIONS"))) > 1:
+        response.vary.add("Accept-Language")
+    return response
+
+
 # --- errors ---------------------------------------------------------------------------
 
 class ApiError(AppError):
@@ -86,12 +142,12 @@ def json_body(required: bool = True) -> Any:
     if not request.data and not required:
         return None
     if not request.is_json:
-        raise ApiError(415, "send JSON with Content-Type: application/json")
+        raise ApiError(415, Message("web.send-json-with-content-type", "send JSON with Content-Type: application/json"))
     data, problem = inputs.decode_json(request.get_data(cache=True))  # depth, numbers, text
     if problem is not None:
         raise ApiError(problem.status, problem.message, field=problem.field)
     if data is None:
-        raise ApiError(400, "the body is not valid JSON")
+        raise ApiError(400, Message("web.body-not-valid-json", "the body is not valid JSON"))
     return data
 
 
@@ -102,7 +158,7 @@ def json_object(shape: str, required: bool = True) -> dict:
     if body is None:
         return {}
     if not isinstance(body, dict):
-        raise ApiError(400, f"send {shape}")
+        raise ApiError(400, Message("web.send", "send %(shape)s", shape=shape))
     return body
 
 
@@ -122,7 +178,7 @@ def csv_or_json(fmt: str, name: str, csv: Callable[[], str], obj: Callable[[], d
         answer = jsonify(obj())
         answer.headers.update(extra)
         return answer
-    raise ApiError(404, "export as .csv or .json")
+    raise ApiError(404, Message("web.export-as-csv-or-json", "export as .csv or .json"))
 
 
 # --- flashed messages -----------------------------------------------------------------
@@ -171,7 +227,7 @@ def check_csrf() -> None:
         return
     is_form = request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data")
     if request.path.startswith("/api/") and request.content_length and not (request.is_json or is_form):
-        raise ApiError(415, "send JSON with Content-Type: application/json")
+        raise ApiError(415, Message("web.send-json-with-content-type", "send JSON with Content-Type: application/json"))
     if request.headers.get("Authorization", "").startswith("Bearer "):
         return
     expected = session.get("csrf")
@@ -181,9 +237,8 @@ def check_csrf() -> None:
     if is_form or signed_in or not request.is_json:
         if not expected or not sent or not same_token(sent, expected):
             if request.is_json or request.path.startswith("/api/"):
-                raise ApiError(403, "missing or wrong CSRF token: reload the page and try again")
-            raise ApiError(400, "This form has expired (missing or wrong CSRF token). "
-                                "Go back, reload the page and send it again.")
+                raise ApiError(403, Message("web.missing-or-wrong-csrf-token", "missing or wrong CSRF token: reload the page and try again"))
+            raise ApiError(400, Message("web.this-form-has-expired-missing", "This form has expired (missing or wrong CSRF token). Go back, reload the page and send it again."))
 
 
 # --- text at the edge ------------------------------------------------------------------
@@ -203,7 +258,7 @@ def check_text_input() -> None:
             for text in [key, *values]:
                 problem = inputs.text_problem(text)
                 if problem:
-                    raise ApiError(400, f"{key[:40]!r}: text {problem}", field=key[:40])
+                    raise ApiError(400, Message("web.text", "%(value)s: text %(problem)s", value=repr(key[:40]), problem=problem), field=key[:40])
 
 
 def same_token(sent: Any, expected: Any) -> bool:
@@ -367,10 +422,19 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["page_flashes"] = page_flashes
+    app.jinja_env.add_extension("jinja2.ext.i18n")   # _("..."), {% trans %}: the reader's catalog
+    # a translation is text, not markup (markup goes in as a parameter): escaped
+    app.jinja_env.install_gettext_callables(_template_gettext,  # type: ignore[attr-defined]
+                                            lambda s, p, n: _as_text(catalog().ngettext(s, p, n)), newstyle=True)
+    app.jinja_env.globals["page_lang"] = lambda: catalog().lang
+    # markup inside a translated sentence goes in as a parameter: _("… the %(link)s …", link=link(url, _("rules")))
+    app.jinja_env.globals["link"] = lambda url, text: Markup('<a href="%s">%s</a>') % (url, text)
+    app.jinja_env.globals["bold"] = lambda text: Markup("<b>%s</b>") % text
+    app.after_request(_vary_language)
 
     @app.errorhandler(AppError)  # ApiError, TournamentError: JSON under /api/, else a page
     def _app_error(exc: AppError):
-        response = error_response(exc.status, exc.message, exc.body())
+        response = error_response(exc.status, say(exc), exc.body(catalog()))
         if exc.extra.get("retry_after"):  # a 429: when to try again
             return response[0], response[1], {"Retry-After": str(exc.extra["retry_after"])}
         return response
@@ -378,11 +442,11 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         messages = {
-            400: "The request could not be understood.",
-            404: "There is nothing at this address.",
-            405: "This address does not accept that method.",
-            413: "The request is too large.",
-            415: "Unsupported content type.",
+            400: _("The request could not be understood."),
+            404: _("There is nothing at this address."),
+            405: _("This address does not accept that method."),
+            413: _("The request is too large."),
+            415: _("Unsupported content type."),
         }
         message = messages.get(exc.code or 500, exc.description or exc.name)
         return error_response(exc.code or 500, message)
@@ -390,4 +454,4 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _crash(exc: Exception):  # pragma: no cover - the last line of defence
         log.exception("%s %s 500: unhandled %s", request.method, request.path, type(exc).__name__)
-        return error_response(500, "Something went wrong on our side; nothing was changed.")
+        return error_response(500, _("Something went wrong on our side; nothing was changed."))

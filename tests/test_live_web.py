@@ -154,7 +154,8 @@ def test_a_call_for_a_table_not_in_the_round_says_so(client, hall):
     assert "There is no table 7 in round 1" in page and "Call a judge</button>" not in page
     r = client.post(f"/api/tournaments/{tid}/calls", json={"table": 7})
     assert r.status_code == 404 and r.get_json() == {"error": "There is no table 7 in round 1: check the "
-                                                               "number on your table.", "status": 404, "field": "table"}
+                                                               "number on your table.", "status": 404, "field": "table",
+                                                     "code": "live.there-no-table-in-check"}
     for body in ({"table": None}, {"table": "1; drop"}, {"table": 1, "reason": 5}, {"table": [1]},
                  {"table": 1, "reason": []}, {"table": 1, "reason": {"a": 1}}, {"table": 1, "client_id": [1]}):
         r = client.post(f"/api/tournaments/{tid}/calls", json=body)

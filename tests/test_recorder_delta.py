@@ -249,18 +249,23 @@ def test_device_time_is_normalized_to_utc():
 
 # --- computed once, replayed from snapshots, bounded ------------------------------------------------
 
-def test_summaries_are_computed_when_an_event_is_stored_not_on_every_read(db, monkeypatch):
+def test_lines_are_stored_without_words_and_a_read_words_only_the_lines_it_sends(db, monkeypatch):
+    """Issue 26: a line's words are made when it is read, in the reader's language (not
+    stored in English); a read words the lines it sends and no others (no engine replay)."""
     gid = store.create_game(db, SEATS)
     store.append_events(db, gid, TURN, cards=cards())
+    assert all("summary" not in json.loads(t) for t in lines.all_raw(db.conn, gid))
     made = []
     real = lines.describe
     monkeypatch.setattr(lines, "describe", lambda *a, **kw: made.append(a[0]["type"]) or real(*a, **kw))
-    for _ in range(3):
-        view = store.game_view(db, gid, cards=cards())
-        assert store.read_game(db, gid, cards=cards(), after=4).lines
-    assert made == [] and view["events"][1]["summary"] == "Ann: Modius bleeds Ben for 1"
+    view = store.game_view(db, gid, cards=cards())
+    assert len(made) == len(view["events"]) and view["events"][1]["summary"] == "Ann: Modius bleeds Ben for 1"
+    made.clear()
     store.append_events(db, gid, ev("note", text="one more"), cards=cards())
-    assert made == ["note"]
+    assert made == ["note"]   # the answer's line
+    delta = store.read_game(db, gid, cards=cards(), after=len(view["events"]))
+    assert [json.loads(t)["summary"] for t in delta.lines] == ["Note: one more"] and delta.changed == []
+    assert made == ["note", "note"]   # the delta words its one line, no other
     store.append_events(db, gid, {"type": "amend", "target": 7, "fields": {"amount": 3}}, cards=cards())
     assert store.game_view(db, gid, cards=cards())["events"][6]["summary"].endswith("3")
 

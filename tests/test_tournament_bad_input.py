@@ -38,7 +38,7 @@ def test_unknown_round_on_the_clocks_pages_is_404(client, world):
     assert "no round 7" in page.get_data(as_text=True)
     api = client.get(f"/api/tournaments/{tid}/clocks?round=7")
     assert api.status_code == 404 and api.get_json() == {"error": f"no round 7 in tournament {tid}",
-                                                         "status": 404}
+                                                         "status": 404, "code": "tournament.no-round"}
     assert client.get(f"/api/tournaments/{tid}/clocks?round=1").status_code == 200
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judgekit.i18n import N_
+
 ANYONE = "anyone"
 JUDGE = "judge"
 HEAD_JUDGE = "head_judge"
@@ -16,7 +18,7 @@ ORGANIZER = "organizer"
 
 # Signed-in roles, lowest first (the order is the hierarchy).
 ROLES = (JUDGE, HEAD_JUDGE, ORGANIZER)
-LABELS = {ANYONE: "anyone", JUDGE: "judge", HEAD_JUDGE: "head judge", ORGANIZER: "organizer"}
+LABELS = {ANYONE: N_("anyone"), JUDGE: N_("judge"), HEAD_JUDGE: N_("head judge"), ORGANIZER: N_("organizer")}
 
 
 @dataclass(frozen=True)
@@ -28,40 +30,40 @@ class Action:
 
 _TABLE = [
     # anyone
-    ("rules.read", ANYONE, "read the rules, search them, use the announcement trainer"),
-    ("standings.public", ANYONE, "see the published (public) standings of a tournament"),
-    ("tournament.list", ANYONE, "see the list of tournaments and sign in to one"),
-    ("tournament.create", ANYONE, "create a tournament (the creator becomes its organizer)"),
-    ("practice.record", ANYONE, "record a stand-alone practice game"),
+    ("rules.read", ANYONE, N_("read the rules, search them, use the announcement trainer")),
+    ("standings.public", ANYONE, N_("see the published (public) standings of a tournament")),
+    ("tournament.list", ANYONE, N_("see the list of tournaments and sign in to one")),
+    ("tournament.create", ANYONE, N_("create a tournament (the creator becomes its organizer)")),
+    ("practice.record", ANYONE, N_("record a stand-alone practice game")),
     # judge
-    ("tournament.view", JUDGE, "see the dashboard, rounds, tables, standings, the final"),
-    ("events.record", JUDGE, "record events on the tournament's games"),
-    ("results.enter", JUDGE, "enter the VP reported at a table"),
-    ("penalties.issue", JUDGE, "issue a penalty (SA/DQ wait for the head judge)"),
-    ("penalties.player", JUDGE, "see one player's penalty record in this event"),
-    ("time.extend", JUDGE, "record a time extension at a table"),
-    ("calls.handle", JUDGE, "see the judge calls and the floor view, claim and close calls"),
+    ("tournament.view", JUDGE, N_("see the dashboard, rounds, tables, standings, the final")),
+    ("events.record", JUDGE, N_("record events on the tournament's games")),
+    ("results.enter", JUDGE, N_("enter the VP reported at a table")),
+    ("penalties.issue", JUDGE, N_("issue a penalty (SA/DQ wait for the head judge)")),
+    ("penalties.player", JUDGE, N_("see one player's penalty record in this event")),
+    ("time.extend", JUDGE, N_("record a time extension at a table")),
+    ("calls.handle", JUDGE, N_("see the judge calls and the floor view, claim and close calls")),
     # head judge
-    ("penalties.list", HEAD_JUDGE, "see all penalties, repeat offenders, pending approvals"),
-    ("penalties.approve", HEAD_JUDGE, "approve a Standings Adjustment, Disqualification or deviation"),
-    ("penalties.amend", HEAD_JUDGE, "amend, lift or move (an SA to another game) a penalty record"),
-    ("results.override", HEAD_JUDGE, "override a table's score with a written reason"),
-    ("results.correct", HEAD_JUDGE, "correct a table's result after its round is closed, with a reason"),
-    ("rounds.swap", HEAD_JUDGE, "swap two players' seats in an open round"),
-    ("calls.assign", HEAD_JUDGE, "reassign judge calls, close another judge's call, see the notifications"),
-    ("rounds.close", HEAD_JUDGE, "close a round"),
-    ("final.run", HEAD_JUDGE, "draw tosses, start and seat the final"),
-    ("export", HEAD_JUDGE, "export penalties, standings and seating; print the penalty report"),
+    ("penalties.list", HEAD_JUDGE, N_("see all penalties, repeat offenders, pending approvals")),
+    ("penalties.approve", HEAD_JUDGE, N_("approve a Standings Adjustment, Disqualification or deviation")),
+    ("penalties.amend", HEAD_JUDGE, N_("amend, lift or move (an SA to another game) a penalty record")),
+    ("results.override", HEAD_JUDGE, N_("override a table's score with a written reason")),
+    ("results.correct", HEAD_JUDGE, N_("correct a table's result after its round is closed, with a reason")),
+    ("rounds.swap", HEAD_JUDGE, N_("swap two players' seats in an open round")),
+    ("calls.assign", HEAD_JUDGE, N_("reassign judge calls, close another judge's call, see the notifications")),
+    ("rounds.close", HEAD_JUDGE, N_("close a round")),
+    ("final.run", HEAD_JUDGE, N_("draw tosses, start and seat the final")),
+    ("export", HEAD_JUDGE, N_("export penalties, standings and seating; print the penalty report")),
     # organizer
-    ("players.manage", ORGANIZER, "register, check in, drop and reinstate players"),
-    ("rounds.start", ORGANIZER, "seat the next preliminary round"),
-    ("codes.manage", ORGANIZER, "issue new sign-in codes (the old ones stop working)"),
-    ("event.edit", ORGANIZER, "change the event's details (level, VEKN event id, judges) for the report"),
+    ("players.manage", ORGANIZER, N_("register, check in, drop and reinstate players")),
+    ("rounds.start", ORGANIZER, N_("seat the next preliminary round")),
+    ("codes.manage", ORGANIZER, N_("issue new sign-in codes (the old ones stop working)")),
+    ("event.edit", ORGANIZER, N_("change the event's details (level, VEKN event id, judges) for the report")),
     # decklists (judgekit/decks)
-    ("decks.view", JUDGE, "see the registered decklists, who has not registered, and their problems"),
-    ("decks.correct", JUDGE, "correct a received decklist, with a reason"),
-    ("decks.check", HEAD_JUDGE, "run the deck checks of a round and link a finding to a penalty"),
-    ("decks.enter", ORGANIZER, "enter a player's decklist, set the decklist rules, publish the top lists"),
+    ("decks.view", JUDGE, N_("see the registered decklists, who has not registered, and their problems")),
+    ("decks.correct", JUDGE, N_("correct a received decklist, with a reason")),
+    ("decks.check", HEAD_JUDGE, N_("run the deck checks of a round and link a finding to a penalty")),
+    ("decks.enter", ORGANIZER, N_("enter a player's decklist, set the decklist rules, publish the top lists")),
 ]
 
 ACTIONS: dict[str, Action] = {name: Action(name, role, text) for name, role, text in _TABLE}

@@ -35,6 +35,8 @@ from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.db import transaction
 from judgekit.timetext import to_epoch
 from judgekit.views import ApiError, get_db, json_body, json_object, wants_json
+from judgekit.views import _, say
+from judgekit.i18n import Message
 
 bp = Blueprint("auth", __name__)
 
@@ -152,22 +154,23 @@ def require_role(tid, action: str) -> Identity:
     if who is not None and who.may(action):
         g.identity = who
         return who
-    what = roles.ACTIONS[action].description if action in roles.ACTIONS else "do this"
-    needed_label = roles.label(needed)
-    if needed == roles.HEAD_JUDGE:
-        needed_label = "head judge or the organizer"
+    what = _(roles.ACTIONS[action].description) if action in roles.ACTIONS else _("do this")
+    needed_label = {roles.JUDGE: _("judge"), roles.HEAD_JUDGE: _("head judge or the organizer"),
+                    roles.ORGANIZER: _("organizer")}.get(needed, roles.label(needed))
+    someone = {roles.JUDGE: _("a judge"), roles.HEAD_JUDGE: _("a head judge or the organizer"),
+               roles.ORGANIZER: _("an organizer")}.get(needed, _article(needed_label))
     if who is None:
-        message = f"Sign in to {t['name']} as {_article(needed_label)} to {what}."
+        message = _("Sign in to %(event)s as %(someone)s to %(what)s.", event=t["name"], someone=someone, what=what)
         if _bearer():
-            message = (f"This token is not valid for {t['name']} (unknown, revoked, or made "
-                       f"with a code that was replaced): sign in again as {_article(needed_label)}.")
+            message = _("This token is not valid for %(event)s (unknown, revoked, or made with a code that was "
+                        "replaced): sign in again as %(someone)s.", event=t["name"], someone=someone)
         if _is_page_request():
             raise SignInRedirect(t["id"], message)
         raise AuthError(401, message, t["id"], needed)
-    message = (f"Only the {needed_label} may {what}; you are signed in to {t['name']} as "
-               f"{who.label} {who.name}.")
+    message = _("Only the %(role)s may %(what)s; you are signed in to %(event)s as %(label)s %(name)s.",
+                role=needed_label, what=what, event=t["name"], label=_(who.label), name=who.name)
     if _is_page_request():
-        raise SignInRedirect(t["id"], message + " Sign in with another code to go on.")
+        raise SignInRedirect(t["id"], message + " " + _("Sign in with another code to go on."))
     raise AuthError(403, message, t["id"], needed)
 
 
@@ -212,20 +215,19 @@ def _check_sign_in(tid: int, name: Any, code: Any) -> tuple[str, str, int]:
     few checks, and a right code is let through after a short wait, never a long lockout."""
     clean = clean_name(name if isinstance(name, str) else None)
     if clean is None:
-        raise ApiError(400, "Give your name (at most 60 characters): it goes on every record you make.",
+        raise ApiError(400, Message("auth.give-your-name-at-most", "Give your name (at most 60 characters): it goes on every record you make."),
                        field="name")
     if not isinstance(code, str) or not code.strip():
-        raise ApiError(400, "Give the code the organizer handed you.", field="code")
+        raise ApiError(400, Message("auth.give-code-organizer-handed-you", "Give the code the organizer handed you."), field="code")
     ticket = _throttle().begin(request.remote_addr or "?", tid, clean, clock())
     if not isinstance(ticket, Ticket):
         seconds = max(1, math.ceil(ticket))
-        raise ApiError(429, f"Too many wrong codes from this device: wait {seconds} second"
-                            f"{'s' if seconds != 1 else ''} and try again.", field="code",
+        raise ApiError(429, (Message("auth.too-many-wrong-codes-1", "Too many wrong codes from this device: wait 1 second and try again.")
+                            if seconds == 1 else Message("auth.too-many-wrong-codes", "Too many wrong codes from this device: wait %(seconds)s seconds and try again.", seconds=seconds)), field="code",
                        retry_after=seconds)
     found = auth_store.check_code(get_db(), tid, code)
     if found is None:
-        raise ApiError(401, "That code is not valid for this tournament. Check it with the organizer "
-                            "(codes look like J-7KQ3-M9XP-4TRW; case and dashes do not matter).",
+        raise ApiError(401, Message("auth.that-code-not-valid-for", "That code is not valid for this tournament. Check it with the organizer (codes look like J-7KQ3-M9XP-4TRW; case and dashes do not matter)."),
                        field="code")
     _throttle().succeeded(ticket)
     return clean, found[0], found[1]
@@ -268,10 +270,11 @@ def sign_in(tid):
         try:
             name, role, gen = _check_sign_in(t["id"], request.form.get("name"), request.form.get("code"))
         except ApiError as exc:
-            error, field, status = exc.message, exc.field, exc.status
+            error, field, status = say(exc), exc.field, exc.status
         else:
             sign_in_session(t["id"], role, name, gen)
-            flash(f"Signed in to {t['name']} as {roles.label(role)} {name}.", "ok")
+            flash(_("Signed in to %(event)s as %(role)s %(name)s.", event=t["name"], role=_(roles.label(role)), name=name),
+                  "ok")
             return redirect(nxt or url_for("tournament.dashboard", tid=t["id"]))
     return render_template("auth/sign_in.html", t=t, who=identity(t["id"]), next=nxt or "",
                            error=error, field=field, name=request.form.get("name", "")), status
@@ -283,7 +286,7 @@ def sign_out(tid):
     entries = dict(session.get(SESSION_KEY) or {})
     entries.pop(str(t["id"]), None)
     session[SESSION_KEY] = entries
-    flash(f"Signed out of {t['name']}.", "ok")
+    flash(_("Signed out of %(event)s.", event=t["name"]), "ok")
     return redirect(url_for("tournament.public_standings", tid=t["id"]))
 
 
@@ -301,7 +304,7 @@ def api_token(tid):
 def api_revoke():
     token = _bearer()
     if not token or not auth_store.revoke_token(get_db(), token):
-        raise ApiError(401, "send the token to revoke as  Authorization: Bearer <token>")
+        raise ApiError(401, Message("auth.send-token-revoke-as-authorization", "send the token to revoke as  Authorization: Bearer <token>"))
     return jsonify({"revoked": True})
 
 
@@ -355,8 +358,7 @@ def create_event(create, *, client_id: Any, creator: str | None) -> Created:
             return Created(tid, on_tournament_created(tid, creator), False)
         made = to_epoch(earlier["created_at"])
         if made is not None and time.time() - made > RETRY_WINDOW_S:
-            raise ApiError(409, f"client_id {cid!r} already made the event {earlier['name']!r} (number "
-                                f"{earlier['id']}): sign in there with its codes, or send a new client_id.",
+            raise ApiError(409, Message("auth.client-id-already-made-event", "client_id %(cid)s already made the event %(name)s (number %(id)s): sign in there with its codes, or send a new client_id.", cid=repr(cid), name=repr(earlier['name']), id=earlier['id']),
                            field="client_id", tournament=earlier["id"])
         return Created(earlier["id"], on_tournament_created(earlier["id"], creator), True)
 
@@ -415,14 +417,14 @@ def codes_issue(tid):
     which = request.form.get("role", "all")
     chosen = roles.ROLES if which == "all" else (which,) if which in roles.ROLES else None
     if chosen is None:
-        raise ApiError(400, f"unknown role {which!r}", field="role")
+        raise ApiError(400, Message("auth.unknown-role", "unknown role %(which)s", which=repr(which)), field="role")
     codes = auth_store.issue_codes(get_db(), t["id"], chosen)
     who = g.identity
     if who.via == "session" and who.role in chosen:
         sign_in_session(t["id"], who.role, who.name)  # keep the organizer signed in
     _remember_fresh_codes(t["id"], codes)
-    flash("New codes issued: the old ones no longer work, and whoever signed in with them "
-          "must sign in again.", "ok")
+    flash(_("New codes issued: the old ones no longer work, and whoever signed in with them "
+            "must sign in again."), "ok")
     return redirect(url_for("auth.codes_page", tid=t["id"]))
 
 
@@ -433,7 +435,7 @@ def api_codes_issue(tid):
     body = json_body(required=False) or {}
     wanted = body.get("roles", list(roles.ROLES)) if isinstance(body, dict) else None
     if not isinstance(wanted, list) or not wanted or any(r not in roles.ROLES for r in wanted):
-        raise ApiError(400, f"roles must be a list of {', '.join(roles.ROLES)}", field="roles")
+        raise ApiError(400, Message("auth.roles-must-list", "roles must be a list of %(value)s", value=', '.join(roles.ROLES)), field="roles")
     return jsonify({"codes": auth_store.issue_codes(get_db(), t["id"], wanted)}), 201
 
 

@@ -29,6 +29,7 @@ from judgekit.inputs import visible_text
 from judgekit import outbox
 from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
+from judgekit.i18n import Message
 
 T_CALLS = "judge_calls"
 T_STEPS = "judge_call_steps"
@@ -48,11 +49,17 @@ PER_ORIGIN = 8
 
 @dataclass
 class Refusal:
-    """Why a call or a step was not stored: an HTTP-like status, a message, the field."""
+    """Why a call or a step was not stored: an HTTP-like status, a message (given as a
+    `Message`, kept in `msg` for the web layer to word for the reader; `message` is its
+    English text), the field."""
     status: int
-    message: str
+    message: str | Message
     field: str | None = None
     extra: dict = dc_field(default_factory=dict)
+
+    def __post_init__(self):
+        self.msg = self.message if isinstance(self.message, Message) else Message(self.message)
+        self.message = str(self.msg)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"error": self.message, "status": self.status}
@@ -166,15 +173,15 @@ def table_in_play(db, tournament_id: int, table_no: Any) -> tuple[dict, dict] | 
     cannot be made for it."""
     n = parse_int(table_no, 1, 10_000)
     if n is None:
-        return Refusal(404, f"There is no table {str(table_no)[:20]!r}.", "table")
+        return Refusal(404, Message("live.there-no-table", "There is no table %(value)s.", value=repr(str(table_no)[:20])), "table")
     r = current_round(db, tournament_id)
     if r is None:
-        return Refusal(409, "No round is being played right now: find a judge at the front.", "table")
+        return Refusal(409, Message("live.no-round-being-played-right", "No round is being played right now: find a judge at the front."), "table")
     try:
         detail = tstore.table_detail(db, tournament_id, r["number"], n)
     except tstore.TournamentError:
         what = "the final" if r["kind"] == "final" else f"round {r['number']}"
-        return Refusal(404, f"There is no table {n} in {what}: check the number on your table.", "table")
+        return Refusal(404, Message("live.there-no-table-in-check", "There is no table %(n)s in %(what)s: check the number on your table.", n=n, what=what), "table")
     return r, detail
 
 
@@ -184,10 +191,10 @@ def _clean_text(value: Any, name: str, limit: int) -> str | None | Refusal:
     if value is None:
         return None
     if not isinstance(value, str):
-        return Refusal(400, f"{name} must be text.", name)
+        return Refusal(400, Message("live.must-text", "%(name)s must be text.", name=name), name)
     text = visible_text(value)
     if len(text) > limit:
-        return Refusal(400, f"{name} is too long (at most {limit} characters).", name)
+        return Refusal(400, Message("live.too-long-at-most-characters", "%(name)s is too long (at most %(limit)s characters).", name=name, limit=limit), name)
     return text or None
 
 
@@ -213,7 +220,7 @@ def open_call(db, tournament_id: Any, table_no: Any, *, reason: Any = None, clie
     if reason in ("", None):
         reason = None
     elif not isinstance(reason, str) or reason not in REASONS:
-        return Refusal(400, f"reason must be one of {', '.join(REASONS)} (or nothing).", "reason")
+        return Refusal(400, Message("live.reason-must-one-or-nothing", "reason must be one of %(value)s (or nothing).", value=', '.join(REASONS)), "reason")
     cid = _clean_text(client_id, "client_id", 100)
     if isinstance(cid, Refusal):
         return cid
@@ -231,8 +238,7 @@ def open_call(db, tournament_id: Any, table_no: Any, *, reason: Any = None, clie
         if waiting:
             return Done(waiting[0], duplicate=True)
         if table["state"] in ("finished", "overridden"):
-            return Refusal(409, f"Table {table['number']} has finished (its result is in): "
-                                "find a judge at the front if something is wrong.", "table")
+            return Refusal(409, Message("live.table-has-finished-its-result", "Table %(number)s has finished (its result is in): find a judge at the front if something is wrong.", number=table['number']), "table")
         if origin:   # a signed-in judge (no origin) is never refused
             refused = _over_limit(db, t["id"], table["number"], origin, at)
             if refused is not None:
@@ -258,15 +264,12 @@ def _over_limit(db, tournament_id: int, table_no: int, origin: str, at: str) -> 
         wait = _wait(here[1], at)
         why = (f" {here[2]} of them {'was' if here[2] == 1 else 'were'} closed by a judge as not needed."
                if here[2] else "")
-        return Refusal(429, f"This device called a judge to table {table_no} {here[0]} times in the last "
-                            f"{WINDOW_S // 60} minutes: the judges know.{why} Wait for one, ask another player "
-                            f"to call, or call again in {_minutes(wait)}.", "table", {"retry_after": wait})
+        return Refusal(429, Message("live.this-device-called-judge-table", "This device called a judge to table %(table_no)s %(value)s times in the last %(value2)s minutes: the judges know.%(why)s Wait for one, ask another player to call, or call again in %(value3)s.", table_no=table_no, value=here[0], value2=WINDOW_S // 60, why=why, value3=_minutes(wait)), "table", {"retry_after": wait})
     mine = db.execute(f"select count(*), min(opened_at) from {T_CALLS} where tournament_id = ? "
                       "and origin = ? and opened_at > ?", [tournament_id, origin, since]).fetchone()
     if mine[0] >= PER_ORIGIN:
         wait = _wait(mine[1], at)
-        return Refusal(429, f"This device made {mine[0]} calls in the last {WINDOW_S // 60} minutes: "
-                            f"try again in {_minutes(wait)}, or find a judge.", None, {"retry_after": wait})
+        return Refusal(429, Message("live.this-device-made-calls-in", "This device made %(value)s calls in the last %(value2)s minutes: try again in %(value3)s, or find a judge.", value=mine[0], value2=WINDOW_S // 60, value3=_minutes(wait)), None, {"retry_after": wait})
     return None
 
 
@@ -288,7 +291,7 @@ def _judge_name(value: Any, name: str = "judge") -> str | Refusal:
     if isinstance(text, Refusal):
         return text
     if not text:
-        return Refusal(400, f"Give the {name}'s name.", name)
+        return Refusal(400, Message("live.give-s-name", "Give the %(name)s's name.", name=name), name)
     return text
 
 
@@ -303,7 +306,7 @@ def _step(db, tournament_id: Any, call_id: Any, decide) -> Done | Refusal:
     with transaction(db):
         call = get_call(db, t["id"], call_id)
         if call is None:
-            return Refusal(404, f"There is no call {str(call_id)[:20]} in this event.", "call")
+            return Refusal(404, Message("live.there-no-call-in-this", "There is no call %(value)s in this event.", value=str(call_id)[:20]), "call")
         decided = decide(call)
         if isinstance(decided, Refusal):
             return decided
@@ -319,7 +322,7 @@ def _step(db, tournament_id: Any, call_id: Any, decide) -> Done | Refusal:
 
 
 def _closed(call: dict) -> Refusal:
-    return Refusal(409, f"This call (table {call['table']}) was closed by {call['closed_by']}.", "call",
+    return Refusal(409, Message("live.this-call-table-was-closed", "This call (table %(table)s) was closed by %(closed_by)s.", table=call['table'], closed_by=call['closed_by']), "call",
                    {"call": call})
 
 
@@ -336,7 +339,7 @@ def claim(db, tournament_id: Any, call_id: Any, *, judge: Any) -> Done | Refusal
         if call["status"] == "claimed":
             if call["claimed_by"] == name:
                 return None
-            return Refusal(409, f"{call['claimed_by']} has already taken this call (table {call['table']}).",
+            return Refusal(409, Message("live.has-already-taken-this-call", "%(claimed_by)s has already taken this call (table %(table)s).", claimed_by=call['claimed_by'], table=call['table']),
                            "call", {"call": call, "claimed_by": call["claimed_by"]})
         return ("claim", name, None, name, "call.claimed",
                 lambda c: {"by": c["claimed_by"], "claimed_at": c["claimed"]})
@@ -350,7 +353,7 @@ def close(db, tournament_id: Any, call_id: Any, *, judge: Any, note: Any = None,
     the same judge at once. Closing a closed call is refused (409). `bogus`: nobody at the
     table needed a judge; the device that called is told so (`call_for`)."""
     if bogus not in (True, False, None):
-        return Refusal(400, "bogus must be true or false.", "bogus")
+        return Refusal(400, Message("live.bogus-must-true-or-false", "bogus must be true or false."), "bogus")
     name = _judge_name(judge)
     if isinstance(name, Refusal):
         return name
@@ -362,7 +365,7 @@ def close(db, tournament_id: Any, call_id: Any, *, judge: Any, note: Any = None,
         if call["status"] == "closed":
             return _closed(call)
         if call["status"] == "claimed" and call["claimed_by"] != name and not may_close_others:
-            return Refusal(409, f"{call['claimed_by']} has this call: they close it (or the head judge).",
+            return Refusal(409, Message("live.has-this-call-they-close", "%(claimed_by)s has this call: they close it (or the head judge).", claimed_by=call['claimed_by']),
                            "call", {"call": call, "claimed_by": call["claimed_by"]})
         return ("close", name, text, name, "call.closed",
                 lambda c: {"by": c["closed_by"], "closed_at": c["closed"], "minutes": c["minutes"],

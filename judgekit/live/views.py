@@ -28,6 +28,8 @@ from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import views as penalties_views
 from judgekit.views import ApiError, get_db, json_object, venue_url
+from judgekit.views import _
+from judgekit.i18n import Message
 from judgekit import qr
 
 bp = Blueprint("live", __name__)
@@ -54,15 +56,14 @@ def _message_id(value: str | None, field: str) -> int | None:
     text = value.strip()
     n = int(text) if re.fullmatch(r"[0-9]{1,19}", text) else None
     if n is None or n > MAX_INT:
-        raise ApiError(400, f"{field} must be the id of a message of this stream (a whole number), "
-                            f"not {text[:30]!r}", field=field)
+        raise ApiError(400, Message("live.must-id-message-this-stream", "%(field)s must be the id of a message of this stream (a whole number), not %(value)s", field=field, value=repr(text[:30])), field=field)
     return n
 
 
 def _audience(tid: int) -> str:
     cap = request.args.get("audience")
     if cap is not None and cap not in messages.AUDIENCES:
-        raise ApiError(400, f"audience must be one of {', '.join(messages.AUDIENCES)}", field="audience")
+        raise ApiError(400, Message("live.audience-must-one", "audience must be one of %(value)s", value=', '.join(messages.AUDIENCES)), field="audience")
     who = identity(tid)
     return messages.lower(messages.audience_of(who.role if who else None), cap)
 
@@ -102,8 +103,7 @@ def stream(tid):
             parts.append(data)
     body = b"".join(parts)
     if adopt and not adopt(hub.Subscription(t["id"], audience, upto)):
-        raise ApiError(429, "This device has as many live pages open as it may: this page asks for news every "
-                            "few seconds instead. Close a page to get live updates again.", field=None,
+        raise ApiError(429, Message("live.this-device-has-as-many", "This device has as many live pages open as it may: this page asks for news every few seconds instead. Close a page to get live updates again."), field=None,
                        retry_after=RETRY_CLOSED_S)
     # a stream that goes on must not carry a length: the hub's messages follow this body
     resp = Response(iter([body]) if adopt else body, mimetype="text/event-stream")
@@ -130,7 +130,7 @@ def api_notifications(tid):
 # --- judge calls: the players' side ---------------------------------------------------------------
 
 def _refused(res: calls_mod.Refusal):
-    raise ApiError(res.status, res.message, field=res.field, **res.extra)
+    raise ApiError(res.status, res.msg, field=res.field, **res.extra)
 
 
 def _public_call(call: dict, audience: str, device: str | None = None) -> dict:
@@ -174,14 +174,14 @@ def api_call_state(tid, cid):
     t = tstore.get_tournament(db, tid)
     call = calls_mod.get_call(db, t["id"], cid)
     if call is None:
-        raise ApiError(404, f"There is no call {cid} in this event.", field="call")
+        raise ApiError(404, Message("live.there-no-call-in-this", "There is no call %(value)s in this event.", value=cid), field="call")
     return jsonify({"call": _public_call(call, _audience(t["id"]), _device())})
 
 
 def _call_page(t: dict, table: int, *, call: dict | None = None, error: str | None = None, status: int = 200):
     db = get_db()
     where = calls_mod.table_in_play(db, t["id"], table)
-    problem = where.message if isinstance(where, calls_mod.Refusal) else None
+    problem = _(where.msg) if isinstance(where, calls_mod.Refusal) else None
     bogus = bool(call and call["bogus"] and call.get("origin") == _device())
     return render_template("live/call.html", t=t, table=table, problem=problem, call=call, error=error, bogus=bogus,
                            reasons=calls_mod.REASONS, after=journal.last_id(db)), status
@@ -210,7 +210,7 @@ def call_form(tid, table):
     res = calls_mod.open_call(db, t["id"], table, reason=request.form.get("reason") or None,
                               client_id=request.form.get("client_id"), origin=_origin(t["id"]))
     if isinstance(res, calls_mod.Refusal):
-        return _call_page(t, table, error=res.message, status=res.status)
+        return _call_page(t, table, error=_(res.msg), status=res.status)
     return redirect(url_for("live.call_page", tid=t["id"], table=table, call=res.call["id"]))
 
 
@@ -249,7 +249,7 @@ def _step_api(tid, cid, run):
 def api_calls(tid):
     status = request.args.get("status")
     if status not in (None, "", "open", "all"):
-        raise ApiError(400, "status must be open or all", field="status")
+        raise ApiError(400, Message("live.status-must-open-or-all", "status must be open or all"), field="status")
     rows = calls_mod.calls(get_db(), tid, status="open" if status == "open" else None)
     return jsonify({"calls": [_public_call(c, messages.JUDGE) for c in rows]})
 
@@ -280,10 +280,10 @@ def _form_step(tid, cid, run, done: str):
     res = run(get_db(), g.identity)
     if isinstance(res, calls_mod.Refusal):
         if res.status == 404:
-            raise ApiError(404, res.message)
-        flash(res.message, "error")
+            raise ApiError(404, res.msg)
+        flash(_(res.msg), "error")
     else:
-        flash(done.format(table=res.call["table"]), "ok")
+        flash(done % {"table": res.call["table"]}, "ok")
     return redirect(safe_next(request.form.get("next")) or url_for("live.floor", tid=tid))
 
 
@@ -291,7 +291,7 @@ def _form_step(tid, cid, run, done: str):
 @requires("calls.handle")
 def claim_form(tid, cid):
     return _form_step(tid, cid, lambda db, who: calls_mod.claim(db, tid, cid, judge=who.name),
-                      "You have the call of table {table}.")
+                      _("You have the call of table %(table)s."))
 
 
 @bp.post("/tournaments/<id:tid>/calls/<id:cid>/close")
@@ -300,14 +300,14 @@ def close_form(tid, cid):
     bogus = request.form.get("bogus", "") not in ("", "0")
     return _form_step(tid, cid, lambda db, who: calls_mod.close(
         db, tid, cid, judge=who.name, note=request.form.get("note"), may_close_others=who.may("calls.assign"),
-        bogus=bogus), "The call of table {table} is closed.")
+        bogus=bogus), _("The call of table %(table)s is closed."))
 
 
 @bp.post("/tournaments/<id:tid>/calls/<id:cid>/reassign")
 @requires("calls.assign")
 def reassign_form(tid, cid):
     return _form_step(tid, cid, lambda db, who: calls_mod.reassign(
-        db, tid, cid, to=request.form.get("judge"), by=who.name), "The call of table {table} is reassigned.")
+        db, tid, cid, to=request.form.get("judge"), by=who.name), _("The call of table %(table)s is reassigned."))
 
 
 # --- pages -------------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from judgekit.views import ApiError, rules
 from judgekit.offline.cards_data import data_version
 from judgekit.cards.catalog import load_catalog
 from judgekit.offline.cards_data import cards_json
+from judgekit.i18n import Message
 
 bp = Blueprint("offline", __name__)
 
@@ -231,7 +232,7 @@ def search_index():
 def search_text(name: str):
     found = _text_bytes(name)
     if found is None:
-        raise ApiError(404, "no such text file", field="name")
+        raise ApiError(404, Message("offline.no-such-text-file", "no such text file"), field="name")
     return _versioned(*found)
 
 

@@ -1,11 +1,13 @@
 """The log lines of a game: each stored event as the page shows it, computed once.
 
 A **line** is an event as stored (with `seq` and `time`) plus what the page needs to show
-it: `summary` (the line in words, computed when the event is checked, with the engine's
-context of that moment), `retracted`, `findings` (each with `url`, its rule's address),
+it: `ctx` (what the engine knew of that moment that the words may use: "Referendum passed
+(7 for, 3 against)"), `retracted`, `findings` (each with `url`, its rule's address),
 `batch` (the entry it came in with), `cards` (the cards its fields name, with their pages:
 `judgekit.recorder.card_links`), and for an amended event `amended_by`, `corrected` and
-`original_summary`. Lines live in `event_lines`, derived from the events and rewritten
+`original_summary`. The words — `summary`, and `original_summary` for an amended event —
+are not stored: `worded` makes them when the line is read, in the reader's language (a
+row stored before, with its English `summary`, is shown as stored). Lines live in `event_lines`, derived from the events and rewritten
 only when something changes what a line shows (a retract, an amend, a finding). Each row
 has a `rev`: the seq of the last event whose storing changed the line, so "what changed
 since seq S" is the rows with `rev > S` (`changed_since`). `recorder_derived` holds the
@@ -16,21 +18,93 @@ it needs).
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 from typing import Any, Iterable
 
 from judgekit.recorder.card_links import event_cards
+from judgekit.i18n import english
 from judgekit.recorder.checked import Corrections
 from judgekit.recorder.events import describe
 from judgekit.recorder.findings import cite_url
+from judgekit.recorder.words import Translate
 
 
-def summarize(event: dict[str, Any], seats: list[str], context: dict[str, Any] | None = None) -> str:
-    """The line's words for `event`. `context` is the engine's (`Engine.context`) right
-    after it was fed the event — what the words may use of that moment ("Referendum passed
-    (7 for, 3 against)", "bleeds Ben for 2") —, None for an event not fed (retracted, a
-    correction). The one place a summary is made."""
-    return describe(event, seats, context)
+def summarize(event: dict[str, Any], seats: list[str], context: dict[str, Any] | None = None,
+              _: Translate = english) -> str:
+    """The line's words for `event`, by the translator `_`. `context` is the engine's
+    (`Engine.context`) right after it was fed the event — what the words may use of that
+    moment ("Referendum passed (7 for, 3 against)", "bleeds Ben for 2") —, None for an
+    event not fed (retracted, a correction). The one place a summary is made."""
+    return describe(event, seats, context, _)
+
+
+def worded(line: dict[str, Any], seats: list[str], _: Translate = english) -> dict[str, Any]:
+    """`line` with its words (`summary`, and `original_summary` when amended) in the
+    language of `_`. The words are a function of the line alone: the event as corrected
+    (`corrected`, else the event itself) and the engine's `ctx`. A row stored before the
+    words were made on read keeps its English words."""
+    if "summary" in line:
+        return line
+    ctx = line.get("ctx")
+    line["summary"] = summarize(line.get("corrected") or line, seats, ctx, _)
+    if "amended_by" in line:
+        line["original_summary"] = summarize(line, seats, ctx, _)
+    if line.get("findings"):   # copies: a line's findings may be shared with the caller's
+        line["findings"] = [dict(f) for f in line["findings"]]
+        worded_findings(line["findings"], _)
+    return line
+
+
+def worded_findings(findings: Iterable[dict[str, Any]], _: Translate = english) -> bool:
+    """Each finding's `title` and `message` in the language of `_` (in place): a code's
+    title and default message are catalog ids (`findings.CODES`); a message the engine
+    wrote for the case stays as written. Whether any changed."""
+    changed = False
+    for f in findings:
+        for key in ("title", "message"):
+            text = f.get(key)
+            if text:
+                said = _(text)
+                if said != text:
+                    f[key], changed = said, True
+    return changed
+
+
+# A full read words every line: the words of each (translator, seat names, stored line) are
+# kept in memory, at most WORDED_MAX of them (oldest out first), so a page opened again, or
+# by another judge, costs a lookup per line. A stored line that changes is another key.
+WORDED_MAX = 20_000
+_worded: dict[tuple, str] = {}
+_worded_lock = threading.Lock()
+
+
+def worded_text(text: str, seats: list[str], _: Translate = english) -> str:
+    """A stored line's JSON text with its words (`worded`), added at the end of the object
+    as it is stored (no second encoding of the rest). `_` must be one language's
+    translator (a catalog's `render`), since it is part of the memory's key."""
+    key = (_, tuple(seats), hashlib.blake2b(text.encode(), digest_size=16).digest())
+    words = _worded.get(key)
+    if words is None:
+        line = json.loads(text)
+        if "summary" in line:   # a row stored with its words (before they were made on read)
+            return text
+        findings = json.dumps(line.get("findings"), ensure_ascii=False, separators=(",", ":"))
+        worded(line, seats, _)
+        if json.dumps(line.get("findings"), ensure_ascii=False, separators=(",", ":")) != findings:
+            words = "=" + dumps(line)   # the findings are worded too: the whole line, kept as it is
+        else:
+            words = ',"summary":' + json.dumps(line["summary"], ensure_ascii=False)
+            if "original_summary" in line:
+                words += ',"original_summary":' + json.dumps(line["original_summary"], ensure_ascii=False)
+        with _worded_lock:
+            if len(_worded) >= WORDED_MAX:
+                del _worded[next(iter(_worded))]
+            _worded[key] = words
+    if words.startswith("="):
+        return words[1:]
+    return text[:text.rindex("}")] + words + "}"
 
 
 def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:
@@ -51,12 +125,11 @@ def make_line(event: dict[str, Any], batch: int, fed: dict[str, Any] | None, con
     line kept up to date entry by entry equals one rebuilt from scratch."""
     seq = event["seq"]
     line = dict(event, retracted=seq in corrections.retracted, findings=findings, batch=batch)
-    line["summary"] = summarize(fed if fed is not None else corrections.corrected.get(seq, event), seats,
-                                context if fed is not None else None)
+    if fed is not None and context:   # what the words may use (`worded`): no words stored
+        line["ctx"] = context
     if seq in corrections.amended_by:   # as corrected, the words it had beside it
         line["amended_by"] = list(corrections.amended_by[seq])
         line["corrected"] = corrections.corrected[seq]
-        line["original_summary"] = summarize(event, seats, context if fed is not None else None)
     # the cards the line names, with their pages: the page links them in the line and its findings
     line["cards"] = event_cards(dict(event, corrected=corrections.corrected.get(seq)), cards)
     return line

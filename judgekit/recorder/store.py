@@ -36,6 +36,7 @@ from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.game.cards import load_cards
 from judgekit.recorder.clock import now_iso
+from judgekit.i18n import english
 from judgekit.recorder.events import EventError, validate_batch
 from judgekit.recorder.intake import (  # noqa: F401 (StoreError, GameError, check_*: used as store.X)
     GameError,
@@ -148,7 +149,7 @@ class Appended:
 
 
 def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = None,
-                  durable: bool = True, now: float | None = None) -> Appended | StoreError:
+                  durable: bool = True, now: float | None = None, words=english) -> Appended | StoreError:
     """Validate and append one event or a list (all or nothing); then check them.
 
     The events newly stored by one call are one **entry** (a quick-entry line, a button):
@@ -162,7 +163,8 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     The answer carries what a page needs to redraw without reading the game again: the
     lines of the events (with summaries and findings), the earlier lines the entry changed
     (`changed`: a retract, an amend, a finding), the state (with the next steps), the last
-    seq, what Undo would take back and the game's new ETag.
+    seq, what Undo would take back and the game's new ETag. The lines are worded by the
+    translator `words` (`lines.worded`; English by default).
     """
     game = get_game(db, game_id)
     if game is None:
@@ -217,8 +219,12 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         first = min(new_seqs) if new_seqs else entry.last + 1
         changed = [ln for seq, ln in sorted(written.items()) if seq < first]
         findings = [f for ln in out if ln["seq"] in new_seqs for f in ln["findings"]]
-        result = Appended(events=out, new=len(new_events), findings=findings,
-                          state=entry.engine.state(now), changed=changed, last_seq=entry.last,
+        seats = game["seats"]
+        findings = [dict(f) for f in findings]
+        lines.worded_findings(findings, words)
+        result = Appended(events=[lines.worded(dict(ln), seats, words) for ln in out], new=len(new_events),
+                          findings=findings, state=entry.engine.state(now),
+                          changed=[lines.worded(dict(ln), seats, words) for ln in changed], last_seq=entry.last,
                           last_entry=lines.last_entry(conn, game_id),
                           etag=etag(game, entry.last, entry.cards))
         if outer:
@@ -411,10 +417,10 @@ class Read:
 
 
 def read_game(db, game_id: int, cards=None, now: float | None = None,
-              after: int | None = None) -> Read | StoreError | None:
+              after: int | None = None, words=english) -> Read | StoreError | None:
     """The game for the API: every line (`after` None), or only what changed since seq
     `after` — the events stored after it and the earlier lines they changed (a retract, an
-    amend, a finding). None if there is no such game; a StoreError (field `after`) when
+    amend, a finding), worded by the translator `words` (`lines.worded`). None if there is no such game; a StoreError (field `after`) when
     `after` is past the last event."""
     game = get_game(db, game_id)
     if game is None:
@@ -434,6 +440,10 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
             raw = [text for seq, text in rows if seq > after]
             changed = [text for seq, text in rows if seq <= after]
             findings = [f for text in changed + raw for f in json.loads(text)["findings"]]
+        seats = game["seats"]
+        lines.worded_findings(findings, words)
+        raw = [lines.worded_text(text, seats, words) for text in raw]
+        changed = [lines.worded_text(text, seats, words) for text in changed]
         return Read(game, entry.last, raw, changed, entry.engine.state(now), findings,
                     lines.last_entry(conn, game_id), etag(game, entry.last, cards))
 

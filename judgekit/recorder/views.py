@@ -26,6 +26,8 @@ from judgekit.recorder.events import VOCABULARY, describe
 from judgekit.game.outcome import derive_vp
 from judgekit.views import ApiError, get_db, json_body
 from judgekit.recorder.events import validate_batch
+from judgekit.views import _, catalog
+from judgekit.i18n import Message
 
 bp = Blueprint("recorder", __name__)
 
@@ -37,7 +39,7 @@ def query_id(name: str) -> int | None:
         return None
     value = parse_int(raw)
     if value is None:
-        raise ApiError(400, f"{name} must be a whole number", field=name)
+        raise ApiError(400, Message("recorder.must-whole-number", "%(name)s must be a whole number", name=name), field=name)
     return value
 
 
@@ -96,10 +98,10 @@ def _array(texts: list[str]) -> Raw:
 
 def write_new_game(data) -> int:
     if not isinstance(data, dict):
-        raise ApiError(400, "send a JSON object with the seats", field="seats")
+        raise ApiError(400, Message("recorder.send-json-object-with-seats", "send a JSON object with the seats"), field="seats")
     unknown = set(data) - {"seats", "label", "time_limit_min", "tournament_id", "round_no", "table_no"}
     if unknown:
-        raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
+        raise ApiError(400, Message("recorder.unknown-field", "unknown field %(value)s", value=repr(sorted(unknown)[0])), field=sorted(unknown)[0])
     try:
         if store.check_whole("tournament_id", data.get("tournament_id")) is not None:
             require_role(data["tournament_id"], "events.record")  # a tournament's games: its judges'
@@ -130,7 +132,7 @@ def readable_game(game_id: int, action: str = "tournament.view") -> dict:
     the sign-in page instead of a 401/403."""
     game = store.get_game(get_db(), game_id)
     if game is None:
-        raise ApiError(404, f"there is no game {game_id}")
+        raise ApiError(404, Message("recorder.there-no-game", "there is no game %(game_id)s", game_id=game_id))
     if game["tournament_id"] is not None:
         require_role(game["tournament_id"], action)
     return game
@@ -145,7 +147,7 @@ def write_events(game_id: int, payload) -> store.Appended:
                                   [game_id]).fetchone()[0]
         _practice_refusal(practice_limits().admit_events(game_id, stored, payload, time.monotonic()))
     result = store.append_events(get_db(), game_id, payload, cards=cards(),
-                                 judge=current_judge(), now=time.time(), durable=durable())
+                                 judge=current_judge(), now=time.time(), durable=durable(), words=catalog().render)
     if isinstance(result, store.StoreError):
         _fail(result)
     return result
@@ -196,7 +198,7 @@ def api_game(game_id: int):
     if "after" in request.args:
         after = parse_int(request.args["after"], lo=0)
         if after is None:
-            raise ApiError(400, "after must be an event number (a whole number, 0 or more)", field="after")
+            raise ApiError(400, Message("recorder.after-must-event-number-whole", "after must be an event number (a whole number, 0 or more)"), field="after")
     db = get_db()
     tag = store.etag(game, store.last_seq(db, game_id), cards())
     if request.if_none_match and request.if_none_match.contains_weak(tag):
@@ -204,9 +206,9 @@ def api_game(game_id: int):
         response.set_etag(tag, weak=True)
         response.headers["Cache-Control"] = "no-cache"
         return response
-    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after)
+    read = store.read_game(db, game_id, cards=cards(), now=time.time(), after=after, words=catalog().render)
     if read is None:
-        raise ApiError(404, f"there is no game {game_id}")
+        raise ApiError(404, Message("recorder.there-no-game", "there is no game %(game_id)s", game_id=game_id))
     if isinstance(read, store.StoreError):
         _fail(read)
     tag = read.etag
@@ -246,7 +248,7 @@ def api_parse(game_id: int):
     game = readable_game(game_id, "events.record")  # part of recording (stores nothing)
     data = json_body()
     if not isinstance(data, dict) or not isinstance(data.get("line"), str):
-        raise ApiError(400, "send {\"line\": \"...\"}", field="line")
+        raise ApiError(400, Message("recorder.send-line", 'send {"line": "..."}'), field="line")
     last = data.get("last_seq")
     parsed = notation.parse_line(data["line"], len(game["seats"]),
                                  last if isinstance(last, int) else None)
@@ -256,7 +258,7 @@ def api_parse(game_id: int):
     checked = validate_batch(parsed, len(game["seats"]), cards())
     if not isinstance(checked, list):
         _fail(store.StoreError.from_event_error(checked))
-    return jsonify({"events": checked, "summaries": [describe(e, game["seats"]) for e in checked]})
+    return jsonify({"events": checked, "summaries": [describe(e, game["seats"], None, _) for e in checked]})
 
 
 @bp.get("/api/games/<id:game_id>/clock")
@@ -302,7 +304,7 @@ def api_complete():
     q = request.args.get("q", "")[:80]
     kind = request.args.get("kind")
     if kind not in (None, "", "crypt", "library", "minion"):
-        raise ApiError(400, "kind is crypt, library or minion", field="kind")
+        raise ApiError(400, Message("recorder.kind-crypt-library-or-minion", "kind is crypt, library or minion"), field="kind")
     limit = min(parse_int(request.args.get("limit"), 0) or 8, 30)  # not int(): "1_0"
     names = cards().complete(q, limit, kind or None) if q.strip() else []
     body = {"q": q, "names": names}
@@ -324,9 +326,9 @@ def api_facts():
     names = request.args.getlist("name")
     kind = request.args.get("kind")
     if kind not in (None, "", "library", "minion"):
-        raise ApiError(400, "kind is library or minion", field="kind")
+        raise ApiError(400, Message("recorder.kind-library-or-minion", "kind is library or minion"), field="kind")
     if not names or len(names) > MAX_FACTS or any(len(n) > 120 for n in names):
-        raise ApiError(400, f"send 1 to {MAX_FACTS} names (name=…), each at most 120 characters",
+        raise ApiError(400, Message("recorder.send-1-names-name-each", "send 1 to %(MAX_FACTS)s names (name=…), each at most 120 characters", MAX_FACTS=MAX_FACTS),
                        field="name")
     return jsonify({"facts": {n: facts.facts(cards(), n, kind or None) for n in names}})
 

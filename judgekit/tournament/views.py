@@ -27,6 +27,7 @@ from judgekit.tournament.registration.views import checkin_panel_state
 from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError, result_guard, self_report
 from judgekit.views import csv_or_json, get_db, venue_url
+from judgekit.views import _, say
 
 bp = Blueprint("tournament", __name__)
 # signing in asks this area for its events (`auth.views.Events`): auth sits below it
@@ -72,7 +73,7 @@ def form_action(endpoint_of_failure):
             except TournamentError as exc:
                 if exc.status == 404:
                     raise  # nothing to go back to: the error page
-                flash(exc.message, "error")
+                flash(say(exc), "error")
                 return redirect(endpoint_of_failure(**kwargs))
         return wrapper
     return deco
@@ -104,11 +105,11 @@ def create_form():
         made = create_event(lambda cid: store.create_tournament(db, data, client_id=cid),
                             client_id=data.pop("client_id", None) or None, creator=request.form.get("organizer"))
     except TournamentError as exc:
-        flash(exc.message, "error")
+        flash(say(exc), "error")
         return render_template("tournament/index.html", tournaments=store.list_tournaments(db),
                                form=request.form), exc.status
     if made.duplicate:
-        flash("This event was created already (the form was sent twice): here it is, with new sign-in codes.",
+        flash(_("This event was created already (the form was sent twice): here it is, with new sign-in codes."),
               "warn")
     return redirect(url_for("tournament.dashboard", tid=made.tid))
 
@@ -162,15 +163,16 @@ def add_player_form(tid):
         field = exc.field if exc.field in REGISTER_FIELDS or exc.field == "name" else "form"
         typed["checked_in"] = data["checked_in"]
         return _render_dashboard(tid, typed, {"field": "first_name" if field == "name" else field,
-                                              "message": exc.message}, exc.status)
+                                              "message": say(exc)}, exc.status)
     notes = []
     if not p["checked_in"]:
-        notes.append("not checked in yet")
+        notes.append(_("not checked in yet"))
     if not p["rated"]:
-        notes.append("no VEKN number: not rated")
+        notes.append(_("no VEKN number: not rated"))
     elif p["vekn_temporary"]:
-        notes.append(f"temporary number {p['vekn']}")
-    flash(f"{p['name']} registered" + (f" ({'; '.join(notes)})" if notes else ""), "ok")
+        notes.append(_("temporary number %(vekn)s", vekn=p["vekn"]))
+    flash(_("%(name)s registered (%(notes)s)", name=p["name"], notes="; ".join(notes)) if notes else
+          _("%(name)s registered", name=p["name"]), "ok")
     # no #fragment: a fragment makes browsers skip autofocus (the focused field is scrolled to anyway)
     return redirect(url_for("tournament.dashboard", tid=tid, focus="register"))
 
@@ -180,7 +182,8 @@ def add_player_form(tid):
 @form_action(_dashboard_url)
 def checkin_form(tid, pid):
     p = store.set_checked_in(get_db(), tid, pid, request.form.get("checked_in") == "1", by=who())
-    flash(f"{p['name']} {'checked in' if p['checked_in'] else 'marked absent'}", "ok")
+    flash(_("%(name)s checked in", name=p["name"]) if p["checked_in"] else _("%(name)s marked absent", name=p["name"]),
+          "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
 
@@ -192,10 +195,10 @@ def drop_form(tid, pid):
     if dropping and request.form.get("confirm") != "1":
         # the dashboard asks first (Drop… then "Drop <name>"): a drop is never one stray click
         p = store.get_player(get_db(), store.get_tournament(get_db(), tid)["id"], pid)
-        flash(f"{p['name']} was not dropped: confirm the drop with \"Drop {p['name']}\".", "error")
+        flash(_("%(name)s was not dropped: confirm the drop with \"Drop %(name)s\".", name=p["name"]), "error")
         return redirect(url_for("tournament.dashboard", tid=tid) + f"#player-{p['id']}")
     p = store.drop_player(get_db(), tid, pid, dropping)
-    flash(f"{p['name']} {'dropped out' if p['dropped'] else 'reinstated'}", "ok")
+    flash(_("%(name)s dropped out", name=p["name"]) if p["dropped"] else _("%(name)s reinstated", name=p["name"]), "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#players")
 
 
@@ -229,7 +232,7 @@ def round_page(tid, n):
 @form_action(_round_url)
 def swap_form(tid, n):
     r = store.swap_seats(get_db(), tid, n, request.form.get("a"), request.form.get("b"), by=who())
-    flash("Seats swapped", "ok")
+    flash(_("Seats swapped"), "ok")
     for w in r["warnings"]:
         flash(w, "warn")
     return redirect(url_for("tournament.round_page", tid=tid, n=n))
@@ -240,7 +243,7 @@ def swap_form(tid, n):
 @form_action(_round_url)
 def close_form(tid, n):
     store.close_round(get_db(), tid, n)
-    flash(f"Round {n} closed", "ok")
+    flash(_("Round %(n)s closed", n=n), "ok")
     return redirect(url_for("tournament.dashboard", tid=tid))
 
 
@@ -277,21 +280,22 @@ def table_page(tid, n, table):
             if action == "override":
                 after = store.override_result(db, t["id"], n, table, typed["vps"], typed["reason"], by=who(),
                                               **guard)
-                flash(f"Table {table}: override recorded", "ok")
+                flash(_("Table %(table)s: override recorded", table=table), "ok")
             elif action == "correct":
                 after = store.correct_result(db, t["id"], n, table, typed["vps"], typed["reason"],
                                              withdrawn=typed["withdrawn"], by=who(), **guard)
-                flash(f"Table {table}: correction recorded; the standings use it", "ok")
+                flash(_("Table %(table)s: correction recorded; the standings use it", table=table), "ok")
             else:
                 after = store.enter_result(db, t["id"], n, table, typed["vps"], withdrawn=typed["withdrawn"],
                                            note=typed["note"], by=who(),
                                            may_replace_override=g.identity.may("results.override"), **guard)
                 if after["duplicate"]:
-                    flash(f"Table {table}: this result was already stored", "ok")
+                    flash(_("Table %(table)s: this result was already stored", table=table), "ok")
                 elif after["state"] == "invalid":
-                    flash(f"Table {table}: stored, but the numbers are not possible — see below", "error")
+                    flash(_("Table %(table)s: stored, but the numbers are not possible — see below", table=table),
+                          "error")
                 else:
-                    flash(f"Table {table}: result stored", "ok")
+                    flash(_("Table %(table)s: result stored", table=table), "ok")
             return redirect(url_for("tournament.table_page", tid=t["id"], n=n, table=table))
         except TournamentError as exc:
             status = exc.status
@@ -393,7 +397,7 @@ def toss_form(tid):
     # (409, the order drawn) instead of drawing the next tie
     shown = [x for x in request.form.get("players", "").split(",") if x.strip()]
     res = store.record_toss(get_db(), tid, shown or None, by=who())
-    flash(f"Toss drawn (seed {res['seed']})", "ok")
+    flash(_("Toss drawn (seed %(seed)s)", seed=res["seed"]), "ok")
     return redirect(url_for("tournament.standings_page", tid=tid))
 
 
@@ -422,7 +426,7 @@ def final_start_form(tid):
 @form_action(_final_url)
 def final_undo_form(tid):
     store.undo_final(get_db(), tid, by=who())
-    flash("The final's set-up was undone: the standings decide the qualifiers again", "ok")
+    flash(_("The final's set-up was undone: the standings decide the qualifiers again"), "ok")
     return redirect(url_for("tournament.final_page", tid=tid))
 
 

@@ -22,6 +22,8 @@ from judgekit.trainer import session as plan_mod
 from judgekit.trainer.scenarios import ANSWERS, SECTIONS
 from judgekit.views import ApiError, json_body
 from judgekit.game.cards import load_cards
+from judgekit.views import _
+from judgekit.i18n import Message
 
 bp = Blueprint("trainer", __name__)
 
@@ -74,7 +76,7 @@ def start_session():
     c = content()
     section = request.form.get("section") or None
     if section is not None and section not in SECTIONS:
-        raise ApiError(400, "There is no such section of the guidelines.", field="section")
+        raise ApiError(400, Message("trainer.there-no-such-section-guidelines", "There is no such section of the guidelines."), field="section")
     records = _records(request.form.get("progress"))
     ids = progress_mod.pick_session(c.catalog, records, seed=random.SystemRandom().randrange(2**32),
                                     section=section)
@@ -115,7 +117,7 @@ def session_answer():
     if problem:
         # an answer from another tab or an older session: back to the question this session
         # is at, with the reason on it (nothing recorded)
-        flash(f"{problem} Here is your current question.", "error")
+        flash(_("%(problem)s Here is your current question.", problem=problem), "error")
         return redirect(url_for("trainer.session_page"), code=303)
     session["trainer"] = plan
     session.modified = True
@@ -141,7 +143,7 @@ def question_answer(scenario_id: str):
         abort(404)
     choice = request.form.get("choice", "")
     if choice not in scenario.choices:
-        raise ApiError(400, "Pick one of the answers shown.", field="choice")
+        raise ApiError(400, Message("trainer.pick-one-answers-shown", "Pick one of the answers shown."), field="choice")
     return redirect(url_for("trainer.question", scenario_id=scenario_id, answer=choice,
                             k=secrets.token_hex(4)) + "#result")
 
@@ -194,24 +196,24 @@ def api_check():
     c = content()
     data = json_body()
     if not isinstance(data, dict):
-        raise ApiError(400, "send an object: {\"prompt\": id, \"said\": [phrase ids]} or {\"prompt\", \"line\"}")
+        raise ApiError(400, Message("trainer.send-object-prompt-id-said", 'send an object: {"prompt": id, "said": [phrase ids]} or {"prompt", "line"}'))
     prompt = c.prompt(data.get("prompt") if isinstance(data.get("prompt"), str) else "")
     if prompt is None:
-        raise ApiError(404, "no such practice prompt", field="prompt")
+        raise ApiError(404, Message("trainer.no-such-practice-prompt", "no such practice prompt"), field="prompt")
     if "line" in data:
         line = data["line"]
         if not isinstance(line, str) or not line.strip() or len(line) > 2000:
-            raise ApiError(400, "line must be a non-empty string (at most 2000 characters)", field="line")
+            raise ApiError(400, Message("trainer.line-must-non-empty-string", "line must be a non-empty string (at most 2000 characters)"), field="line")
         result = practice_mod.check_line(prompt, line, c.cards)
     else:
         said = data.get("said")
         if not isinstance(said, list) or not all(isinstance(p, str) for p in said):
-            raise ApiError(400, "said must be a list of phrase ids", field="said")
+            raise ApiError(400, Message("trainer.said-must-list-phrase-ids", "said must be a list of phrase ids"), field="said")
         if len(said) > practice_mod.MAX_SAID:
-            raise ApiError(400, f"at most {practice_mod.MAX_SAID} phrases", field="said")
+            raise ApiError(400, Message("trainer.at-most-phrases", "at most %(MAX_SAID)s phrases", MAX_SAID=practice_mod.MAX_SAID), field="said")
         unknown = [p for p in said if prompt.phrase(p) is None]
         if unknown:
-            raise ApiError(400, f"unknown phrase id(s): {', '.join(unknown[:5])}", field="said")
+            raise ApiError(400, Message("trainer.unknown-phrase-id-s", "unknown phrase id(s): %(value)s", value=', '.join(unknown[:5])), field="said")
         result = practice_mod.check(prompt, said, c.cards)
     return jsonify(result.to_dict())
 

@@ -13,6 +13,7 @@ from judgekit.db import transaction
 from judgekit.tournament import store
 from judgekit.tournament.views import who
 from judgekit.views import ApiError, get_db, json_body, json_object
+from judgekit.i18n import Message
 
 bp = Blueprint("tournament_api", __name__)
 
@@ -33,7 +34,7 @@ def api_create():
     db = get_db()
     body = json_body()
     if not isinstance(body, dict):
-        raise ApiError(400, "send an object with the tournament's fields")
+        raise ApiError(400, Message("tournament.send-object-with-tournament-s", "send an object with the tournament's fields"))
     # the event and its codes in one transaction; a retry with the same client_id: the first event
     made = create_event(lambda cid: store.create_tournament(db, body, client_id=cid),
                         client_id=body.get("client_id"), creator=body.get("organizer"))

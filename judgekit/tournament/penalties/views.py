@@ -32,6 +32,8 @@ from judgekit.views import ApiError, csv_or_json, get_db, json_body
 from judgekit.recorder import store as rstore
 from judgekit.recorder.findings import cite_rule
 from judgekit.recorder import views as recorder_views
+from judgekit.views import _
+from judgekit.i18n import Message
 
 bp = Blueprint("penalties", __name__)
 
@@ -140,9 +142,9 @@ def from_finding(game_id: int):
     db = get_db()
     game = rstore.get_game(db, game_id)
     if game is None:
-        raise ApiError(404, f"there is no game {game_id}")
+        raise ApiError(404, Message("penalties.there-no-game", "there is no game %(game_id)s", game_id=game_id))
     if not game.get("tournament_id"):
-        raise ApiError(404, "This is a practice game: penalties are recorded in a tournament only.")
+        raise ApiError(404, Message("penalties.this-practice-game-penalties-are", "This is a practice game: penalties are recorded in a tournament only."))
     tid = game["tournament_id"]
     require_role(tid, "penalties.issue")
     seq = parse_int(request.args.get("event"))
@@ -201,13 +203,14 @@ def issue_form(tid):
     rec = res.record
     what = f"{rec['penalty'] or 'Remedy'} for {rec['player_name']} ({_inf_name(db, t, rec)})"
     if res.duplicate:
-        flash(f"Already recorded: {what} (record {rec['id']}).", "ok")
+        flash(_("Already recorded: %(what)s (record %(id)s).", what=what, id=rec["id"]), "ok")
     else:
-        flash(f"Recorded: {what}." + (f" {rec['player_name']} was added to the event, not checked in: "
-                                      "the organizer decides whether they play." if res.added_player else ""),
-              "ok")
+        flash(_("Recorded: %(what)s.", what=what) + (" " + _(
+            "%(name)s was added to the event, not checked in: the organizer decides whether they play.",
+            name=rec["player_name"]) if res.added_player else ""), "ok")
         if res.needs_head_judge:
-            flash("Waiting for the head judge's approval: " + " ".join(res.head_judge_reasons), "warn")
+            flash(_("Waiting for the head judge's approval: %(reasons)s", reasons=" ".join(res.head_judge_reasons)),
+                  "warn")
         for note in res.notes:
             flash(note, "warn" if res.applies and res.applies["round"] is None else "ok")
     nxt = safe_next(values.get("next"))
@@ -300,7 +303,7 @@ def _follow_up_form(tid, rid, fn, done: str):
             raise ApiError(404, res.message)
         flash(res.message, "error")
     else:
-        flash(f"Record {rid} {done}.", "ok")
+        flash(done % {"id": rid}, "ok")
     nxt = safe_next(request.form.get("next"))
     return redirect(nxt or url_for("penalties.list_page", tid=t["id"]))
 
@@ -308,19 +311,19 @@ def _follow_up_form(tid, rid, fn, done: str):
 @bp.post("/tournaments/<id:tid>/penalties/<id:rid>/approve")
 @requires("penalties.approve")
 def approve_form(tid, rid):
-    return _follow_up_form(tid, rid, pstore.approve, "approved")
+    return _follow_up_form(tid, rid, pstore.approve, _("Record %(id)s approved."))
 
 
 @bp.post("/tournaments/<id:tid>/penalties/<id:rid>/lift")
 @requires("penalties.amend")
 def lift_form(tid, rid):
-    return _follow_up_form(tid, rid, pstore.lift, "lifted")
+    return _follow_up_form(tid, rid, pstore.lift, _("Record %(id)s lifted."))
 
 
 @bp.post("/tournaments/<id:tid>/penalties/<id:rid>/amend")
 @requires("penalties.amend")
 def amend_form(tid, rid):
-    return _follow_up_form(tid, rid, pstore.amend, "amended")
+    return _follow_up_form(tid, rid, pstore.amend, _("Record %(id)s amended."))
 
 
 @bp.post("/tournaments/<id:tid>/penalties/<id:rid>/move")
@@ -331,7 +334,7 @@ def move_form(tid, rid):
     db = get_db()
     t = tstore.get_tournament(db, tid)
     who = g.identity
-    rnd, _, tbl = (request.form.get("game") or "").partition(":")
+    rnd, _colon, tbl = (request.form.get("game") or "").partition(":")
     data = {"round": rnd, "table": tbl, "reason": request.form.get("reason"),
             "client_id": request.form.get("client_id")}
     res = pstore.move(db, t["id"], rid, data, judge=who.name, role=who.role)
@@ -340,7 +343,8 @@ def move_form(tid, rid):
             raise ApiError(404, res.message)
         flash(res.message, "error")
     else:
-        flash(f"Record {rid} now applies to {res.applies['where']}: the standings follow.", "ok")
+        flash(_("Record %(id)s now applies to %(where)s: the standings follow.", id=rid, where=res.applies["where"]),
+              "ok")
     nxt = safe_next(request.form.get("next"))
     return redirect(nxt or url_for("penalties.list_page", tid=t["id"]))
 
@@ -394,8 +398,9 @@ def extend_form(tid, n, table):
                                        "field": res.field, "over_cap": res.extra.get("over_cap")},
                                guidance=_guidance(), focus=table), res.status
     ends = res.clock["ends_at_iso"]
-    flash(f"Table {table}: +{res.event['minutes']} min recorded"
-          + (f"; the table now ends at {timetext.clock(ends)}" if ends else "") + ".", "ok")
+    flash(_("Table %(table)s: +%(minutes)s min recorded; the table now ends at %(clock)s.", table=table,
+            minutes=res.event["minutes"], clock=timetext.clock(ends)) if ends else
+          _("Table %(table)s: +%(minutes)s min recorded.", table=table, minutes=res.event["minutes"]), "ok")
     if res.warning:
         flash(res.warning, "warn")
     return redirect(url_for("penalties.time_page", tid=t["id"], round=n) + f"#table-{table}")

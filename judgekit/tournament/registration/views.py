@@ -20,6 +20,8 @@ from judgekit.tournament import store
 from judgekit.tournament.store import TournamentError, player_links
 from judgekit.tournament.store import checkin as checkin_store
 from judgekit.views import ApiError, error_response, get_db, json_object, venue_url
+from judgekit.views import _, say
+from judgekit.i18n import Message
 
 bp = Blueprint("players", __name__)
 
@@ -86,8 +88,8 @@ def import_page(tid):
             roster = store.preview_roster(db, t["id"], text)
         if request.form.get("action") == "register" and roster.ok:
             added = store.register_roster(db, t["id"], text, checked_in=checked_in, by=current_name())
-            flash(f"{len(added)} players registered" + (" and checked in" if checked_in else
-                                                       " (not checked in yet)"), "ok")
+            flash(_("%(n)s players registered and checked in", n=len(added)) if checked_in else
+                  _("%(n)s players registered (not checked in yet)", n=len(added)), "ok")
             return _dashboard(t["id"])
         if request.form.get("action") == "register" and not roster.ok:
             status = 400  # asked to register, refused (a preview with problems is a plain answer)
@@ -104,7 +106,7 @@ def api_bulk(tid):
     body = json_object('{"text": "one player per line", "checked_in": false, "dry_run": false}')
     text = body.get("text")
     if not isinstance(text, str):
-        raise ApiError(400, "text must be the list of players as text", "text")
+        raise ApiError(400, Message("tournament.text-must-list-players-as", "text must be the list of players as text"), "text")
     db = get_db()
     t = store.get_tournament(db, tid)
     if body.get("dry_run") is True:
@@ -129,7 +131,7 @@ def edit_page(tid, pid):
         typed = {k: request.form.get(k, "") for k in ("first_name", "last_name", "vekn", "city", "country")}
         try:
             after = store.edit_player(db, t["id"], p["id"], typed, by=current_name())
-            flash(f"{after['name']}: changes saved", "ok")
+            flash(_("%(name)s: changes saved", name=after["name"]), "ok")
             return redirect(url_for("players.edit_page", tid=t["id"], pid=p["id"]))
         except TournamentError as exc:
             if exc.status == 404:
@@ -155,9 +157,10 @@ def check_in_all_form(tid):
     except TournamentError as exc:
         if exc.status == 404:
             raise
-        flash(exc.message, "error")
+        flash(say(exc), "error")
         return _dashboard(tid)
-    flash(f"{len(done)} players checked in" if done else "Everyone registered was checked in already", "ok")
+    flash(_("%(n)s players checked in", n=len(done)) if done else _("Everyone registered was checked in already"),
+          "ok")
     return _dashboard(tid)
 
 
@@ -189,9 +192,9 @@ def checkin_open(tid):
     except TournamentError as exc:
         if exc.status == 404:
             raise
-        flash(exc.message, "error")   # the final has begun
+        flash(say(exc), "error")   # the final has begun
         return redirect(url_for("tournament.dashboard", tid=tid) + "#checkin")
-    flash("Check-in by phone is open: show the code or the QR code at the venue", "ok")
+    flash(_("Check-in by phone is open: show the code or the QR code at the venue"), "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#checkin")
 
 
@@ -199,7 +202,7 @@ def checkin_open(tid):
 @requires("players.manage")
 def checkin_close(tid):
     store.close_checkin(get_db(), tid)
-    flash("Check-in by phone is closed: every code shown so far stops working", "ok")
+    flash(_("Check-in by phone is closed: every code shown so far stops working"), "ok")
     return redirect(url_for("tournament.dashboard", tid=tid) + "#checkin")
 
 

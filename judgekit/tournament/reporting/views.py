@@ -23,6 +23,8 @@ from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, csv_or_json, get_db, json_object
+from judgekit.views import _
+from judgekit.i18n import Message
 
 bp = Blueprint("report", __name__)
 bp.register_error_handler(413, too_large)
@@ -84,7 +86,7 @@ def event_form(tid):
         error = {"field": exc.field or "form", "message": exc.message}
         return render_template("tournament/report.html", typed=typed, error=error,
                                **_report_context(db, t)), exc.status
-    flash("Event details saved", "ok")
+    flash(_("Event details saved"), "ok")
     return redirect(url_for("report.report_page", tid=t["id"]))
 
 
@@ -179,7 +181,7 @@ def _one_import():
 def _upload() -> bytes:
     f = request.files.get("file")
     if f is None or not f.filename:
-        raise TournamentError(400, "Choose the Archon workbook (.xlsx) to import.", "file")
+        raise TournamentError(400, Message("tournament.choose-archon-workbook-xlsx-import", "Choose the Archon workbook (.xlsx) to import."), "file")
     return f.read(MAX_BYTES + 1)
 
 
@@ -199,10 +201,10 @@ def import_form():
         return render_template("tournament/import_archon.html", error=exc.message, limited=exc.status == 429,
                                problems=exc.extra.get("problems") or [exc.message]), exc.status, headers
     if made.duplicate:
-        flash("This workbook was imported already (the form was sent twice): here is the event, with new "
-              "sign-in codes.", "warn")
+        flash(_("This workbook was imported already (the form was sent twice): here is the event, with new "
+                "sign-in codes."), "warn")
     else:
-        flash("Imported from the Archon workbook", "ok")
+        flash(_("Imported from the Archon workbook"), "ok")
     for note in notes[:20]:
         flash(note, "warn")
     return redirect(url_for("tournament.dashboard", tid=made.tid))
@@ -230,11 +232,11 @@ def _api_import():
     body = json_object('{"workbook": "the .xlsx file, base64", "organizer": "your name"}')
     encoded = body.get("workbook")
     if not isinstance(encoded, str) or not encoded:
-        raise ApiError(400, "workbook must be the .xlsx file in base64", "workbook")
+        raise ApiError(400, Message("tournament.workbook-must-xlsx-file-in", "workbook must be the .xlsx file in base64"), "workbook")
     try:
         data = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
-        raise ApiError(400, "workbook is not valid base64", "workbook")
+        raise ApiError(400, Message("tournament.workbook-not-valid-base64", "workbook is not valid base64"), "workbook")
     organizer = body.get("organizer") if isinstance(body.get("organizer"), str) else None
     db = get_db()
     notes: list[str] = []

@@ -38,6 +38,7 @@ from judgekit.tournament.scoring import check_table, withdrawals_explaining
 from judgekit.tournament.store import finals, ranking, registration, round_flow
 from judgekit.tournament.store import tables as table_store
 from judgekit.tournament.store.base import T_TOSSES, T_TOURNAMENTS, TournamentError, get_tournament, now
+from judgekit.i18n import Message
 
 SA_LEVEL = "Standings Adjustment"
 
@@ -56,7 +57,7 @@ def import_workbook(db, data: bytes, *, organizer: str | None = None, client_id:
     value is the answer's "then"."""
     event, problems = archon_read.read_workbook(data)
     if problems:
-        raise TournamentError(400, f"The workbook cannot be imported: {problems[0]}", "file",
+        raise TournamentError(400, Message("tournament.workbook-cannot-imported-2", "The workbook cannot be imported: %(value)s", value=problems[0]), "file",
                               problems=problems)
     assert event is not None
     with transaction(db):
@@ -70,7 +71,7 @@ def import_workbook(db, data: bytes, *, organizer: str | None = None, client_id:
 
 def _fail(where: str, exc: TournamentError) -> TournamentError:
     message = f"{where}: {exc.message}"
-    return TournamentError(400, f"The workbook cannot be imported: {message}", "file", problems=[message])
+    return TournamentError(400, Message("tournament.workbook-cannot-imported", "The workbook cannot be imported: %(message)s", message=message), "file", problems=[message])
 
 
 def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
@@ -88,7 +89,7 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
     except TournamentError as exc:
         raise _fail("Tournament Info", exc)
     if len(event.rounds) > 10:
-        raise _fail("Round sheets", TournamentError(400, f"{len(event.rounds)} preliminary rounds: at most 10"))
+        raise _fail("Round sheets", TournamentError(400, Message("tournament.preliminary-rounds-at-most-10", "%(count)s preliminary rounds: at most 10", count=len(event.rounds))))
     pid: dict[int, int] = {}
     for p in sorted(event.players, key=lambda x: x.number):
         try:
@@ -108,8 +109,7 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
     open_round = None
     for k, tables in enumerate(event.rounds, 1):
         if open_round is not None:
-            raise _fail(f"Round {k}", TournamentError(400, f"round {open_round} has tables without VP, so later "
-                                                          "rounds cannot follow it"))
+            raise _fail(f"Round {k}", TournamentError(400, Message("tournament.round-has-tables-without-vp", "round %(open_round)s has tables without VP, so later rounds cannot follow it", open_round=open_round)))
         try:
             round_flow.start_round(db, tid, tables=[[pid[s.number] for s in tb] for tb in tables], seed=0)
         except TournamentError as exc:
@@ -129,8 +129,7 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
             open_round = k
     if event.finalists:
         if open_round is not None or not event.rounds:
-            raise _fail("Final Round", TournamentError(400, "qualifiers are listed, but the preliminary rounds "
-                                                            "are not all played"))
+            raise _fail("Final Round", TournamentError(400, Message("tournament.qualifiers-are-listed-but-preliminary", "qualifiers are listed, but the preliminary rounds are not all played")))
         _final(db, tid, event, pid, reasons, notes, sas.get("F", []))
     for p in event.players:
         if p.dq:
@@ -170,8 +169,7 @@ def _adjustments(db, tid: int, event: ArchonEvent) -> dict[str, list]:
         inf = _infraction(catalog, a.text)
         if inf is None:
             raise _fail(f"Override sheet, round {a.round} table {a.table}", TournamentError(
-                400, f"the Standings Adjustment of player {a.number} names no infraction ({a.text[:80]!r}): write "
-                     "it in the explanation, as 'Standings Adjustment: Slow Play'"))
+                400, Message("tournament.standings-adjustment-player-names-no", "the Standings Adjustment of player %(number)s names no infraction (%(value)s): write it in the explanation, as 'Standings Adjustment: Slow Play'", number=a.number, value=repr(a.text[:80]))))
         out.setdefault(a.round, []).append((a, inf.id))
     return out
 
@@ -188,7 +186,7 @@ def _give_adjustments(db, tid: int, sas: list, pid: dict[int, int], notes: list[
                 "reason": "Recorded in the Archon workbook's Override sheet", "approve": True,
                 "approval_reason": "Approved in the Archon workbook (Override sheet)"}, judge=BY, role="head_judge")
             if isinstance(got, pen.Refused):
-                raise _fail(where, TournamentError(400, f"the Standings Adjustment cannot be re-created: {got.message}"))
+                raise _fail(where, TournamentError(400, Message("tournament.standings-adjustment-cannot-re-created", "the Standings Adjustment cannot be re-created: %(message)s", message=got.message)))
             notes.append(f"{where}: Standings Adjustment re-created for player {a.number}.")
 
 
@@ -254,7 +252,7 @@ def _final(db, tid: int, event: ArchonEvent, pid: dict[int, int], reasons: dict,
         raise _fail("Final Round, rows 14–18", exc)
     state = finals.final_state(db, tid)
     if state["table"] is None or [x["player_id"] for x in state["table"]["seats"]] != seats:
-        raise _fail("Final Round, rows 14–18", TournamentError(400, "the final's seats could not be rebuilt"))
+        raise _fail("Final Round, rows 14–18", TournamentError(400, Message("tournament.final-s-seats-could-not", "the final's seats could not be rebuilt")))
     _give_adjustments(db, tid, sas, pid, notes)
     if all(s.vp is not None for s in event.final):
         number = state["round"]

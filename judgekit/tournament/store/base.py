@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from judgekit.db import first_row
 from judgekit.errors import MAX_INT, AppError, parse_int
+from judgekit.i18n import Message
 from judgekit.inputs import visible_text
 from judgekit.recorder import store as recorder_store
 from judgekit.game.clock import MIN_ROUND_MIN
@@ -68,7 +69,7 @@ def create_game(db, seats: list[str], **kw) -> int:
     try:
         return recorder_store.create_game(db, seats, **kw)
     except recorder_store.GameError as exc:  # bad arguments
-        raise TournamentError(400, f"the recorder refused the table: {exc}")
+        raise TournamentError(400, Message("tournament.recorder-refused-table", "the recorder refused the table: %(exc)s", exc=exc))
 
 
 def game_outcome(db, game_id: int | None) -> dict | None:
@@ -129,15 +130,26 @@ def _int_id(value: Any, what: str) -> int:
     """An id (`errors.parse_int`), or a 404: nothing can have a malformed or huge id."""
     n = parse_int(value)
     if n is None:
-        raise TournamentError(404, f"no {what} {value!r}")
+        raise TournamentError(404, _no_such(what, repr(value)))
     return n
+
+
+def _no_such(what: str, shown: str) -> Message:
+    """"no round '7x'": the 404 of an id that names nothing."""
+    if what == "tournament":
+        return Message("tournament.no-tournament", "no tournament %(id)s", id=shown)
+    if what == "player":
+        return Message("tournament.no-player-id", "no player %(id)s", id=shown)
+    if what == "round":
+        return Message("tournament.no-round-id", "no round %(id)s", id=shown)
+    return Message("tournament.no-table-id", "no table %(id)s", id=shown)
 
 
 def get_tournament(db, tournament_id: Any) -> dict:
     tid = _int_id(tournament_id, "tournament")
     row = _row(db, T_TOURNAMENTS, "id = ?", [tid])
     if row is None:
-        raise TournamentError(404, f"no tournament {tournament_id}")
+        raise TournamentError(404, Message("tournament.no-tournament", "no tournament %(id)s", id=tournament_id))
     row["has_final"] = bool(row["has_final"])
     row["finalists"] = json.loads(row["finalists"]) if row.get("finalists") else None
     return row
@@ -179,7 +191,8 @@ def get_player(db, tournament_id: int, player_id: Any) -> dict:
     pid = _int_id(player_id, "player")
     row = _row(db, T_PLAYERS, "id = ? and tournament_id = ?", [pid, tournament_id])
     if row is None:
-        raise TournamentError(404, f"no player {player_id} in tournament {tournament_id}")
+        raise TournamentError(404, Message("tournament.no-player", "no player %(player)s in tournament %(tournament)s",
+                                           player=player_id, tournament=tournament_id))
     return _player(row)
 
 
@@ -195,7 +208,8 @@ def get_round(db, tournament_id: int, number: Any) -> dict:
     n = _int_id(number, "round")
     r = _row(db, T_ROUNDS, "tournament_id = ? and number = ?", [tournament_id, n])
     if r is None:
-        raise TournamentError(404, f"no round {number} in tournament {tournament_id}")
+        raise TournamentError(404, Message("tournament.no-round", "no round %(round)s in tournament %(tournament)s",
+                                           round=number, tournament=tournament_id))
     r["sit_outs"] = json.loads(r["sit_outs"] or "[]")
     return r
 
@@ -222,15 +236,16 @@ def round_tables(db, tournament_id: int, number: Any) -> list[list[int]]:
 def _clean_text(value: Any, field: str, *, required: bool = False, max_len: int = 200) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise TournamentError(400, f"{field} is required", field)
+            raise TournamentError(400, Message("input.required", "%(field)s is required", field=field), field)
         return None
     if not isinstance(value, (str, int)):
-        raise TournamentError(400, f"{field} must be text", field)
+        raise TournamentError(400, Message("input.not-text", "%(field)s must be text", field=field), field)
     text = visible_text(str(value))   # no direction override nor zero-width character in a name
     if not text and required:
-        raise TournamentError(400, f"{field} is required", field)
+        raise TournamentError(400, Message("input.required", "%(field)s is required", field=field), field)
     if len(text) > max_len:
-        raise TournamentError(400, f"{field} is too long (at most {max_len} characters)", field)
+        raise TournamentError(400, Message("input.too-long", "%(field)s is too long (at most %(max)s characters)",
+                                           field=field, max=max_len), field)
     return text or None
 
 
@@ -241,7 +256,7 @@ def _clean_int(value: Any, field: str, lo: int, hi: int, default: int | None = N
         return default
     n = parse_int(value, lo, hi)
     if n is None:
-        raise TournamentError(400, f"{field} must be a whole number from {lo} to {hi}", field)
+        raise TournamentError(400, Message("tournament.must-whole-number-from", "%(field)s must be a whole number from %(lo)s to %(hi)s", field=field, lo=lo, hi=hi), field)
     return n
 
 
@@ -258,7 +273,7 @@ def _clean_bool(value: Any, field: str, default: bool | None = None) -> bool:
     if value is None and default is not None:
         return default
     if not isinstance(value, bool):
-        raise TournamentError(400, f"{field} must be true or false, not {value!r}", field)
+        raise TournamentError(400, Message("tournament.must-true-or-false-not", "%(field)s must be true or false, not %(value)s", field=field, value=repr(value)), field)
     return value
 
 
@@ -283,9 +298,7 @@ NO_FINAL_MAX = 7  # 3.1.6: only a tournament of fewer than 8 players may omit th
 def _refuse_no_final_at(t: dict, active: int, doing: str) -> None:
     """3.1.6: a tournament without a final has fewer than 8 players in every round."""
     if not t["has_final"] and active > NO_FINAL_MAX:
-        raise TournamentError(409, f"{doing} would make a round of {active} players, but this tournament "
-                                   "is played without a final: only a tournament of fewer than 8 players "
-                                   "may omit the final (3.1.6)", rule="3.1.6")
+        raise TournamentError(409, Message("tournament.would-make-round-players-but", "%(doing)s would make a round of %(active)s players, but this tournament is played without a final: only a tournament of fewer than 8 players may omit the final (3.1.6)", doing=doing, active=active), rule="3.1.6")
 
 
 def _final_started(db, t: dict) -> bool:

@@ -11,6 +11,7 @@ from judgekit.tournament import checkin as checkin_mod
 from judgekit.tournament import players as players_mod
 from judgekit.tournament.store import base, registration
 from judgekit.tournament.store.base import T_PLAYERS, T_TOURNAMENTS, TournamentError, get_tournament, players
+from judgekit.i18n import Message
 
 MAX_CANDIDATES = 8
 
@@ -56,26 +57,23 @@ def _check_code(t: dict, code: Any, w: Any, now: float) -> None:
     if t.get("finalists"):
         raise TournamentError(409, FINAL_BEGUN + " Ask at the desk.")
     if not secret:
-        raise TournamentError(409, "Check-in by phone is not open for this event: please check in at the desk.")
+        raise TournamentError(409, Message("tournament.check-in-by-phone-not", "Check-in by phone is not open for this event: please check in at the desk."))
     window = parse_int(w, 0) if w not in (None, "") else None
     if w not in (None, "") and window is None:
-        raise TournamentError(403, "This check-in link is not right: scan the QR code shown at the venue again.",
+        raise TournamentError(403, Message("tournament.this-check-in-link-not", "This check-in link is not right: scan the QR code shown at the venue again."),
                               "code")
     verdict = checkin_mod.check(secret, t["id"], code, now, window)
     if verdict == "expired":
-        raise TournamentError(403, "This check-in link has expired (the code changes every "
-                                   f"{checkin_mod.WINDOW_S // 60} minutes): scan the QR code at the venue "
-                                   "again, or type the code shown there now.", "code", reason="expired")
+        raise TournamentError(403, Message("tournament.this-check-in-link-has", "This check-in link has expired (the code changes every %(value)s minutes): scan the QR code at the venue again, or type the code shown there now.", value=checkin_mod.WINDOW_S // 60), "code", reason="expired")
     if verdict != "ok":
-        raise TournamentError(403, "That is not the check-in code shown at the venue: check it and try again, "
-                                   "or scan the QR code there.", "code", reason="wrong")
+        raise TournamentError(403, Message("tournament.that-not-check-in-code", "That is not the check-in code shown at the venue: check it and try again, or scan the QR code there."), "code", reason="wrong")
 
 
 def find_player(db, tournament_id: int, who: Any) -> list[dict]:
     """The registered players `who` may be: an exact VEKN number, else the players each of
     whose typed words starts a word of their name (accents and case aside)."""
     if not isinstance(who, str) or not who.strip():
-        raise TournamentError(400, "Type your VEKN number or your name.", "who")
+        raise TournamentError(400, Message("tournament.type-your-vekn-number-or", "Type your VEKN number or your name."), "who")
     who = who.strip()[:80]
     everyone = players(db, tournament_id)
     number, problem = players_mod.parse_vekn(who)
@@ -83,7 +81,7 @@ def find_player(db, tournament_id: int, who: Any) -> list[dict]:
         return [p for p in everyone if p["vekn"] == number]
     typed = players_mod.fold(who)
     if len(typed.replace(" ", "")) < 2:
-        raise TournamentError(400, "Type at least two letters of your name, or your VEKN number.", "who")
+        raise TournamentError(400, Message("tournament.type-at-least-two-letters", "Type at least two letters of your name, or your VEKN number."), "who")
     # each word typed starts a word of the name: "ana" finds Ana Silva, not Tanaka
     words = typed.replace("-", " ").split()
     return [p for p in everyone
@@ -110,30 +108,26 @@ def self_check_in(db, tournament_id: Any, code: Any, *, w: Any = None, who: Any 
         pid = parse_int(player_id)
         found = [p for p in players(db, t["id"]) if p["id"] == pid]
         if not found:
-            raise TournamentError(404, "That player is not registered here: please ask at the desk.", "player_id")
+            raise TournamentError(404, Message("tournament.that-player-not-registered-here", "That player is not registered here: please ask at the desk."), "player_id")
     else:
         found = find_player(db, t["id"], who)
         if not found:
-            raise TournamentError(404, f"Nobody registered here matches {who.strip()[:80]!r}: check the spelling, "
-                                       "try your VEKN number, or ask at the desk to register.", "who")
+            raise TournamentError(404, Message("tournament.nobody-registered-here-matches-check", "Nobody registered here matches %(value)s: check the spelling, try your VEKN number, or ask at the desk to register.", value=repr(who.strip()[:80])), "who")
         number, problem = players_mod.parse_vekn(who.strip())
         if len(found) > 1 or not (number and not problem):
             if len(found) > MAX_CANDIDATES:
-                raise TournamentError(400, f"{len(found)} players match {who.strip()[:80]!r}: type more of your "
-                                           "name, or your VEKN number.", "who")
+                raise TournamentError(400, Message("tournament.players-match-type-more-your", "%(count)s players match %(value)s: type more of your name, or your VEKN number.", count=len(found), value=repr(who.strip()[:80])), "who")
             return {"status": "choose", "player": None, "candidates": found}
     p = found[0]
     if p["id"] in base.disqualified_players(db, t["id"]) or p["dropped"]:
-        raise TournamentError(409, f"{p['name']} is not playing on in this event: please ask at the desk.",
+        raise TournamentError(409, Message("tournament.not-playing-on-in-this", "%(name)s is not playing on in this event: please ask at the desk.", name=p['name']),
                               "player_id")
     if p["checked_in"]:
         return {"status": "already", "player": p, "candidates": [], "since": _checked_in_at(db, t["id"], p["id"])}
     def one_per_device(db, player: dict) -> None:   # in the check-in's own write transaction
         other = device_checked_in(db, t["id"], device)
         if other is not None and other["player_id"] != player["id"]:
-            raise TournamentError(409, f"This phone has already checked in {other['name']}: each player checks in "
-                                       f"on their own phone. {player['name']} can scan the code on theirs, or ask "
-                                       "a judge at the desk.", "who", reason="one-per-device")
+            raise TournamentError(409, Message("tournament.this-phone-has-already-checked", "This phone has already checked in %(name)s: each player checks in on their own phone. %(name2)s can scan the code on theirs, or ask a judge at the desk.", name=other['name'], name2=player['name']), "who", reason="one-per-device")
     p = registration.set_checked_in(db, t["id"], p["id"], True, by=judge or p["name"], how="phone",
                                     device=device, before=one_per_device if device and not judge else None)
     return {"status": "checked-in", "player": p, "candidates": []}

@@ -27,6 +27,7 @@ from judgekit.tournament.store.base import (
     now,
     players,
 )
+from judgekit.i18n import Message
 
 
 MIN_ROUNDS = 3  # 3.1: "a minimum of three rounds", the final included
@@ -43,27 +44,25 @@ def start_final(db, tournament_id: Any) -> dict:
 
 def _set_qualifiers(db, t: dict) -> None:
     if not t["has_final"]:
-        raise TournamentError(409, "this tournament is played without a final (3.1.6)")
+        raise TournamentError(409, Message("tournament.this-tournament-played-without-final", "this tournament is played without a final (3.1.6)"))
     if t["finalists"]:
-        raise TournamentError(409, "the final's qualifiers are already set")
+        raise TournamentError(409, Message("tournament.final-s-qualifiers-are-already", "the final's qualifiers are already set"))
     prelims = base._prelim_rounds(db, t["id"])
     if not prelims:
-        raise TournamentError(409, "no preliminary round has been played")
+        raise TournamentError(409, Message("tournament.no-preliminary-round-has-been", "no preliminary round has been played"))
     if any(r["status"] == "open" for r in prelims):
-        raise TournamentError(409, "close the last preliminary round first")
+        raise TournamentError(409, Message("tournament.close-last-preliminary-round-first", "close the last preliminary round first"))
     closed = len(prelims)
     if closed < t["rounds_planned"]:
-        raise TournamentError(409, f"{t['rounds_planned']} preliminary rounds were announced and {closed} "
-                                   f"{'has' if closed == 1 else 'have'} been played: the final comes after "
-                                   "the last of them (3.1)")
+        raise TournamentError(409, (Message("tournament.final-after-rounds-1", "%(rounds_planned)s preliminary rounds were announced and 1 has been played: the final comes after the last of them (3.1)", rounds_planned=t['rounds_planned'])
+                            if closed == 1 else Message("tournament.final-after-rounds", "%(rounds_planned)s preliminary rounds were announced and %(closed)s have been played: the final comes after the last of them (3.1)", rounds_planned=t['rounds_planned'], closed=closed)))
     if closed + 1 < MIN_ROUNDS:
-        raise TournamentError(409, f"a tournament has at least {MIN_ROUNDS} rounds, the final included (3.1): "
-                                   "play another preliminary round first")
+        raise TournamentError(409, Message("tournament.tournament-has-at-least-rounds", "a tournament has at least %(MIN_ROUNDS)s rounds, the final included (3.1): play another preliminary round first", MIN_ROUNDS=MIN_ROUNDS))
     s = ranking.standings(db, t["id"])
     if s.needs_toss:
-        raise TournamentError(409, "ties in the top five need a toss first", needs_toss=s.needs_toss)
+        raise TournamentError(409, Message("tournament.ties-in-top-five-need", "ties in the top five need a toss first"), needs_toss=s.needs_toss)
     if len(s.finalists) < 4:
-        raise TournamentError(409, f"only {len(s.finalists)} players can qualify: a final needs 4 or 5")
+        raise TournamentError(409, Message("tournament.only-players-can-qualify-final", "only %(count)s players can qualify: a final needs 4 or 5", count=len(s.finalists)))
     db[T_TOURNAMENTS].update(t["id"], {"finalists": json.dumps(s.finalists)})
 
 
@@ -93,9 +92,9 @@ def _unseated_final(db, tournament_id: int) -> dict:
     """Inside a write's transaction: the tournament, whose final is set up and not yet seated."""
     t = get_tournament(db, tournament_id)
     if not t["finalists"]:
-        raise TournamentError(409, "the final has not been set up: start it from the standings")
+        raise TournamentError(409, Message("tournament.final-has-not-been-set", "the final has not been set up: start it from the standings"))
     if _final_round(db, t["id"]):
-        raise TournamentError(409, "the final is already seated")
+        raise TournamentError(409, Message("tournament.final-already-seated", "the final is already seated"))
     return t
 
 
@@ -105,7 +104,7 @@ def place_final_card(db, tournament_id: Any, player_id: Any, position: Any, *, b
     t = get_tournament(db, tournament_id)
     pos = _clean_int(position, "position", 0, 10)
     if pos is None:
-        raise TournamentError(400, "position is required", "position")
+        raise TournamentError(400, Message("tournament.position-required", "position is required"), "position")
     with transaction(db):
         t = _unseated_final(db, t["id"])
         pid = get_player(db, t["id"], player_id)["id"]
@@ -138,7 +137,7 @@ def seat_final(db, tournament_id: Any, *, seed: Any = None) -> dict:
         t = _unseated_final(db, t["id"])
         choice = _final_choice(db, t)
         if not choice.done:
-            raise TournamentError(409, "every finalist must place a card first")
+            raise TournamentError(409, Message("tournament.every-finalist-must-place-card", "every finalist must place a card first"))
         first = final_mod.draw_first_player(choice.row, seed)
         order = final_mod.seat_order(choice.row, first)
         by_id = {p["id"]: p for p in players(db, t["id"])}

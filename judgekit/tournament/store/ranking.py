@@ -21,6 +21,7 @@ from judgekit.tournament.store.base import (
     players,
     rounds,
 )
+from judgekit.i18n import Message
 
 
 def _scored_rounds(db, tournament_id: int, kind: str = "prelim") -> tuple[list[list[list[tuple[int, float]]]], list[int]]:
@@ -96,30 +97,28 @@ def record_toss(db, tournament_id: Any, group: Any = None, *, seed: Any = None,
     seed = _seed(seed)
     if group is not None:
         if not isinstance(group, list) or len(group) < 2:
-            raise TournamentError(400, "give the ids of two or more tied players", "players")
+            raise TournamentError(400, Message("tournament.give-ids-two-or-more", "give the ids of two or more tied players"), "players")
         ids = [get_player(db, t["id"], p)["id"] for p in group]
         if len(set(ids)) != len(ids):
-            raise TournamentError(400, "a player is named twice", "players")
+            raise TournamentError(400, Message("tournament.player-named-twice", "a player is named twice"), "players")
     # the tie is read and its order written in one transaction: two head judges drawing
     # the same tie at once record one order, and the second is told what was drawn
     with transaction(db):
         if not any(r["kind"] == "prelim" and r["status"] == "closed" for r in rounds(db, t["id"])):
-            raise TournamentError(409, "no round has been played yet: nobody is tied for a place (3.1)")
+            raise TournamentError(409, Message("tournament.no-round-has-been-played", "no round has been played yet: nobody is tied for a place (3.1)"))
         s = standings(db, t["id"])
         if group is None:
             if not s.needs_toss:
-                raise TournamentError(409, "no tie in the top five needs a toss", **_drawn_meanwhile(db, t["id"], None))
+                raise TournamentError(409, Message("tournament.no-tie-in-top-five", "no tie in the top five needs a toss"), **_drawn_meanwhile(db, t["id"], None))
             ids = list(s.needs_toss[0])
         else:
             if not any(set(ids) == set(g) for g in s.needs_toss):
                 drawn = _drawn_meanwhile(db, t["id"], ids)
                 if drawn:
-                    raise TournamentError(409, f"the toss for these players was drawn already ({drawn['toss']['by'] or 'someone'}, "
-                                               f"seed {drawn['toss']['seed']}): it stands", "players", **drawn)
+                    raise TournamentError(409, Message("tournament.toss-for-these-players-was", "the toss for these players was drawn already (%(value)s, seed %(seed)s): it stands", value=drawn['toss']['by'] or 'someone', seed=drawn['toss']['seed']), "players", **drawn)
                 names = {r.player_id: r.name for r in s.rows}
                 ties = "; ".join(", ".join(names.get(p, str(p)) for p in g) for g in s.needs_toss) or "none"
-                raise TournamentError(409, "a toss is drawn among exactly the players tied now for a place in "
-                                           f"the top five (3.1); ties needing a toss: {ties}", "players",
+                raise TournamentError(409, Message("tournament.toss-drawn-among-exactly-players", "a toss is drawn among exactly the players tied now for a place in the top five (3.1); ties needing a toss: %(ties)s", ties=ties), "players",
                                       needs_toss=s.needs_toss)
         places = standings_mod.draw_toss(ids, seed)
         db[T_TOSSES].insert({"tournament_id": t["id"], "players": json.dumps(ids), "seed": seed,

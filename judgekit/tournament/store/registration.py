@@ -28,6 +28,7 @@ from judgekit.tournament.store.base import (
     get_tournament,
     now,
 )
+from judgekit.i18n import Message
 
 
 def create_tournament(db, data: dict, *, client_id: str | None = None) -> int:
@@ -39,7 +40,7 @@ def create_tournament(db, data: dict, *, client_id: str | None = None) -> int:
     event id, city, format, head judge, assistant judges, organizer). `client_id`: the
     creating client's id for the request (`event_by_client_id` finds the event again)."""
     if not isinstance(data, dict):
-        raise TournamentError(400, "send an object with the tournament's fields")
+        raise TournamentError(400, Message("tournament.send-object-with-tournament-s", "send an object with the tournament's fields"))
     name = _clean_text(data.get("name"), "name", required=True, max_len=MAX_LEN["tournament"])
     row = {
         "name": name,
@@ -86,7 +87,7 @@ def clean_level(value: Any) -> str | None:
     found = levels_mod.find(value)
     if found is None:
         shown = value if isinstance(value, str) and len(value) <= 60 else "that"
-        raise TournamentError(400, f"unknown event level {shown!r}: one of {levels_mod.names_list()}", "level")
+        raise TournamentError(400, Message("tournament.unknown-event-level-one", "unknown event level %(shown)s: one of %(value)s", shown=repr(shown), value=levels_mod.names_list()), "level")
     return found.key
 
 
@@ -105,7 +106,7 @@ def _event_fields(data: dict, *, partial: bool) -> dict:
             if text is not None:
                 match = next((f for f in levels_mod.FORMATS if f.casefold() == text.casefold()), None)
                 if match is None:
-                    raise TournamentError(400, f"format must be one of {', '.join(levels_mod.FORMATS)}", "format")
+                    raise TournamentError(400, Message("tournament.format-must-one", "format must be one of %(value)s", value=', '.join(levels_mod.FORMATS)), "format")
                 text = match
             out[field] = text
         else:
@@ -120,7 +121,7 @@ def update_event(db, tournament_id: Any, data: Any, *, by: str | None = None) ->
     (they are announced before play)."""
     t = get_tournament(db, tournament_id)
     if not isinstance(data, dict):
-        raise TournamentError(400, "send an object with the fields to change")
+        raise TournamentError(400, Message("tournament.send-object-with-fields-change", "send an object with the fields to change"))
     changes: dict[str, Any] = _event_fields(data, partial=True)
     if "date" in data:
         changes["date"] = _clean_text(data.get("date"), "date", max_len=40)
@@ -140,7 +141,7 @@ def _clean_catalog(value: Any) -> str | None:
         return None
     known = base.penalties().catalog_ids()
     if not isinstance(value, str) or value not in known:
-        raise TournamentError(400, f"catalog must be one of {', '.join(known) or 'the default'}", "catalog")
+        raise TournamentError(400, Message("tournament.catalog-must-one", "catalog must be one of %(value)s", value=', '.join(known) or 'the default'), "catalog")
     return value
 
 
@@ -166,9 +167,9 @@ def clean_person(data: dict, *, partial: bool = False) -> dict:
         last = _clean_text(data.get("last_name"), "last_name", max_len=limit) or ""
         name = players_mod.join_name(first, last)
         if not name:
-            raise TournamentError(400, "the player's first or last name is required", "first_name")
+            raise TournamentError(400, Message("tournament.player-s-first-or-last", "the player's first or last name is required"), "first_name")
         if len(name) > limit:
-            raise TournamentError(400, f"the name is too long (at most {limit} characters)", "last_name")
+            raise TournamentError(400, Message("tournament.name-too-long-at-most", "the name is too long (at most %(limit)s characters)", limit=limit), "last_name")
         out.update(name=name, first_name=first, last_name=last)
     elif "name" in data or not partial:
         name = _clean_text(data.get("name"), "name", required=True, max_len=limit)
@@ -187,7 +188,7 @@ def _refuse_taken_vekn(db, tournament_id: int, vekn: str | None, player_id: int 
         return
     other = _row(db, T_PLAYERS, "tournament_id = ? and vekn = ?", [tournament_id, vekn])
     if other and other["id"] != player_id:
-        raise TournamentError(409, f"VEKN number {vekn} is already registered here ({other['name']})", "vekn")
+        raise TournamentError(409, Message("tournament.vekn-number-already-registered-here", "VEKN number %(vekn)s is already registered here (%(name)s)", vekn=vekn, name=other['name']), "vekn")
 
 
 def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = None,
@@ -200,12 +201,12 @@ def add_player(db, tournament_id: Any, data: dict, *, added_by: str | None = Non
     `added_by` records what added the player when it was not a registration ("penalty")."""
     t = get_tournament(db, tournament_id)
     if not isinstance(data, dict):
-        raise TournamentError(400, "send an object with the player's name and vekn")
+        raise TournamentError(400, Message("tournament.send-object-with-player-s", "send an object with the player's name and vekn"))
     person = clean_person(data)
     name, vekn = person["name"], person["vekn"]
     checked_in = _clean_bool(data.get("checked_in"), "checked_in", True)
     if _final_started(db, t):
-        raise TournamentError(409, "the final has begun: no more players can join")
+        raise TournamentError(409, Message("tournament.final-has-begun-no-more", "the final has begun: no more players can join"))
     with _unique(f"VEKN number {vekn} is already registered here", "vekn"), transaction(db):
         _refuse_taken_vekn(db, t["id"], vekn)
         last = _last_round_number(db, t["id"])

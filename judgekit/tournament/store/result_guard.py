@@ -21,6 +21,7 @@ from typing import Any, Callable
 from judgekit import timetext
 from judgekit.errors import parse_int
 from judgekit.tournament.store.base import T_RESULTS, TournamentError
+from judgekit.i18n import Message
 
 NOT_GIVEN: Any = type("NotGiven", (), {"__repr__": lambda self: "NOT_GIVEN"})()
 MAX_CLIENT_ID = 100
@@ -30,7 +31,7 @@ def clean_client_id(value: Any) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > MAX_CLIENT_ID or not value.isprintable():
-        raise TournamentError(400, f"client_id must be a short text (at most {MAX_CLIENT_ID} characters)",
+        raise TournamentError(400, Message("tournament.client-id-must-short-text", "client_id must be a short text (at most %(MAX_CLIENT_ID)s characters)", MAX_CLIENT_ID=MAX_CLIENT_ID),
                               "client_id")
     return value
 
@@ -43,8 +44,7 @@ def clean_based_on(value: Any) -> Any:
         return None
     n = parse_int(value)
     if n is None:
-        raise TournamentError(400, "based_on must be the id of the table's result the form showed "
-                                   "(result_id), or null when it showed none", "based_on")
+        raise TournamentError(400, Message("tournament.based-on-must-id-table", "based_on must be the id of the table's result the form showed (result_id), or null when it showed none"), "based_on")
     return n
 
 
@@ -77,13 +77,11 @@ def check(db, table_id: int, *, kind: str, vps: list[float], withdrawn: list[int
             earlier = read(rows[0])
             if (earlier["kind"], earlier["vps"], earlier["withdrawn"]) == (kind, vps, withdrawn):
                 return earlier
-            raise TournamentError(409, f"client_id {client_id!r} was already used for another result of this "
-                                       "table", "client_id", stored=public(earlier))
+            raise TournamentError(409, Message("tournament.client-id-was-already-used", "client_id %(client_id)s was already used for another result of this table", client_id=repr(client_id)), "client_id", stored=public(earlier))
     latest = latest_row(db, table_id, read)
     if latest is not None and latest["kind"] == "override" and kind == "entered" and not may_replace_override:
         raise TournamentError(
-            409, f"The head judge overrode this table ({_who_when(latest)}: {latest.get('reason')}). "
-                 "The override stands until the head judge replaces it.",
+            409, Message("tournament.head-judge-overrode-this-table", "The head judge overrode this table (%(value)s: %(value2)s). The override stands until the head judge replaces it.", value=_who_when(latest), value2=latest.get('reason')),
             "based_on", stored=public(latest), result_id=latest["id"], overridden=True)
     if based_on is NOT_GIVEN:
         return None
@@ -93,13 +91,11 @@ def check(db, table_id: int, *, kind: str, vps: list[float], withdrawn: list[int
     if latest is not None and latest["kind"] == kind and latest["vps"] == vps and latest["withdrawn"] == withdrawn:
         return latest  # the same numbers, entered twice: one row is enough
     if latest is None:  # based on a row that is not this table's
-        raise TournamentError(409, "this table has no result yet: reload it and enter the numbers again",
+        raise TournamentError(409, Message("tournament.this-table-has-no-result", "this table has no result yet: reload it and enter the numbers again"),
                               "based_on", stored=None, result_id=None)
     seen = "while this form was open" if based_on is None else "since the result this form showed"
     raise TournamentError(
-        409, f"Another result was stored for this table {seen} ({_who_when(latest)}: "
-             f"{' · '.join(_vp(v) for v in latest['vps']) if latest['vps'] else 'unreadable numbers'}). Nothing was changed: check it, and send "
-             "yours again to replace it.",
+        409, Message("tournament.another-result-was-stored-for", "Another result was stored for this table %(seen)s (%(value)s: %(value2)s). Nothing was changed: check it, and send yours again to replace it.", seen=seen, value=_who_when(latest), value2=' · '.join(_vp(v) for v in latest['vps']) if latest['vps'] else 'unreadable numbers'),
         "based_on", stored=public(latest), result_id=latest["id"])
 
 

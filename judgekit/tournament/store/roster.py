@@ -23,6 +23,7 @@ from judgekit.tournament.store.base import (
     get_tournament,
     players,
 )
+from judgekit.i18n import Message
 
 EDITABLE = ("name", "first_name", "last_name", "vekn", "city", "country")
 
@@ -38,7 +39,7 @@ def edit_player(db, tournament_id: Any, player_id: Any, data: Any, *, by: str | 
         raise TournamentError(400, "send an object with the fields to change: " + ", ".join(EDITABLE))
     unknown = [k for k in data if k not in EDITABLE]
     if unknown:
-        raise TournamentError(400, f"{unknown[0]!r} cannot be edited here (one of {', '.join(EDITABLE)})",
+        raise TournamentError(400, Message("tournament.cannot-edited-here-one", "%(value)s cannot be edited here (one of %(value2)s)", value=repr(unknown[0]), value2=', '.join(EDITABLE)),
                               str(unknown[0])[:40])
     if "name" not in data and ("first_name" in data) != ("last_name" in data):
         # one part given: the other stays as it is

@@ -31,6 +31,7 @@ from judgekit.tournament.store.base import (
     players,
     round_tables,
 )
+from judgekit.i18n import Message
 
 
 def start_round(db, tournament_id: Any, *, seed: Any = None,
@@ -44,11 +45,11 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
     t = get_tournament(db, tournament_id)
     seed = _seed(seed)
     if _final_started(db, t):
-        raise TournamentError(409, "the final has begun: no more preliminary rounds")
+        raise TournamentError(409, Message("tournament.final-has-begun-no-more-2", "the final has begun: no more preliminary rounds"))
     prelims = base._prelim_rounds(db, t["id"])
     if any(r["status"] == "open" for r in prelims):
         open_no = next(r["number"] for r in prelims if r["status"] == "open")
-        raise TournamentError(409, f"round {open_no} is still open: close it first")
+        raise TournamentError(409, Message("tournament.round-still-open-close-it", "round %(open_no)s is still open: close it first", open_no=open_no))
     number = len(prelims) + 1
     everyone = players(db, t["id"])
     by_id = {p["id"]: p for p in everyone}
@@ -60,25 +61,25 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
 
     if tables is not None:
         if not isinstance(tables, list) or not all(isinstance(tb, list) for tb in tables):
-            raise TournamentError(400, "tables must be a list of lists of player ids", "tables")
+            raise TournamentError(400, Message("tournament.tables-must-list-lists-player", "tables must be a list of lists of player ids"), "tables")
         seated: list[int] = []
         clean_tables = []
         for k, tb in enumerate(tables, 1):
             if len(tb) not in TABLE_SIZES:
-                raise TournamentError(400, f"table {k} has {len(tb)} players: a table has 4 or 5 (3.1.2)",
+                raise TournamentError(400, Message("tournament.table-has-players-table-has", "table %(k)s has %(count)s players: a table has 4 or 5 (3.1.2)", k=k, count=len(tb)),
                                       "tables")
             ids = []
             for pid in tb:
                 p = by_id.get(_int_id(pid, "player"))
                 if p is None:
-                    raise TournamentError(404, f"no player {pid} in this tournament", "tables")
+                    raise TournamentError(404, Message("tournament.no-player-in-this-tournament", "no player %(pid)s in this tournament", pid=pid), "tables")
                 if p["dropped"] or p["id"] in dq:
-                    raise TournamentError(409, f"{p['name']} has dropped out: they cannot be seated", "tables")
+                    raise TournamentError(409, Message("tournament.has-dropped-out-they-cannot", "%(name)s has dropped out: they cannot be seated", name=p['name']), "tables")
                 ids.append(p["id"])
             seated += ids
             clean_tables.append(ids)
         if len(set(seated)) != len(seated):
-            raise TournamentError(400, "a player is seated twice", "tables")
+            raise TournamentError(400, Message("tournament.player-seated-twice", "a player is seated twice"), "tables")
         sit_outs = [p for p in active if p not in set(seated)]
         plan_tables = clean_tables
         base._refuse_no_final_at(t, len(seated), f"seating round {number}")
@@ -103,9 +104,7 @@ def start_round(db, tournament_id: Any, *, seed: Any = None,
         rounds_left = max(1, t["rounds_planned"] - number + 1)
         sit_out, sat_out, equal = seating_mod.round_sit_outs(played, rounds_left, late)
         if sit_out and not equal and number == 1:
-            raise TournamentError(409, f"{len(active)} players cannot be split into tables of 4 and 5, and "
-                                  f"no sit-out plan fits {t['rounds_planned']} rounds (3.1.2): change the "
-                                  "number of rounds or of players")
+            raise TournamentError(409, Message("tournament.players-cannot-split-into-tables", "%(count)s players cannot be split into tables of 4 and 5, and no sit-out plan fits %(rounds_planned)s rounds (3.1.2): change the number of rounds or of players", count=len(active), rounds_planned=t['rounds_planned']))
         result = seating_mod.seat_round(active, history, seed=seed, sit_out=sit_out, sat_out=sat_out,
                                         rounds_planned=t["rounds_planned"])
         if result.problems:
@@ -169,28 +168,27 @@ def swap_seats(db, tournament_id: Any, number: Any, player_a: Any, player_b: Any
     with transaction(db):
         r = get_round(db, t["id"], number)
         if r["status"] != "open":
-            raise TournamentError(409, f"round {r['number']} is closed: seats can no longer change")
+            raise TournamentError(409, Message("tournament.round-closed-seats-can-no", "round %(number)s is closed: seats can no longer change", number=r['number']))
         a = get_player(db, t["id"], player_a)
         b = get_player(db, t["id"], player_b)
         if a["id"] == b["id"]:
-            raise TournamentError(400, "choose two different players")
+            raise TournamentError(400, Message("tournament.choose-two-different-players", "choose two different players"))
         tables = _seats_of_round(db, r["id"])
         where = {pid: (tid, k) for tid, tb in tables.items() for k, pid in enumerate(tb["players"], 1)}
         if a["id"] not in where and b["id"] not in where:
-            raise TournamentError(409, "neither player is seated in this round")
+            raise TournamentError(409, Message("tournament.neither-player-seated-in-this", "neither player is seated in this round"))
         if a["id"] not in where:
             a, b = b, a
         if b["id"] not in where and (b["dropped"] or b["id"] in disqualified_players(db, t["id"])):
-            raise TournamentError(409, f"{b['name']} has dropped out: they cannot be seated")
+            raise TournamentError(409, Message("tournament.has-dropped-out-they-cannot", "%(name)s has dropped out: they cannot be seated", name=b['name']))
         affected = [where[a["id"]][0]] + ([where[b["id"]][0]] if b["id"] in where else [])
         latest = table_store._latest_results(db, affected)
         if latest:
-            raise TournamentError(409, "a result is already entered for that table: seats can no longer change")
+            raise TournamentError(409, Message("tournament.result-already-entered-for-that", "a result is already entered for that table: seats can no longer change"))
         for table_id in affected:   # a game the recorder calls over counts its VP by seat
             number = tables[table_id]["number"]
             if table_store.round_detail(db, t["id"], r["number"], only=number)["tables"][0]["recorded_finished"]:
-                raise TournamentError(409, f"table {number}'s game is over in the recorder (its VP count by "
-                                           "seat): seats can no longer change")
+                raise TournamentError(409, Message("tournament.table-s-game-over-in", "table %(number)s's game is over in the recorder (its VP count by seat): seats can no longer change", number=number))
         by_id = {p["id"]: p for p in players(db, t["id"])}
         grid = [tb["players"] for tb in tables.values()]
         new_grid = seating_mod.swap_seats(grid, a["id"], b["id"])
@@ -228,11 +226,11 @@ def close_round(db, tournament_id: Any, number: Any) -> dict:
     with transaction(db):
         detail = table_store.round_detail(db, t["id"], number)
         if detail["status"] == "closed":
-            raise TournamentError(409, f"round {detail['number']} is already closed")
+            raise TournamentError(409, Message("tournament.round-already-closed", "round %(number)s is already closed", number=detail['number']))
         if detail["open_tables"]:
             states = {x["number"]: x["state"] for x in detail["tables"]}
             listing = ", ".join(f"table {n} ({states[n]})" for n in detail["open_tables"])
-            raise TournamentError(409, f"round {detail['number']} still has open tables: {listing}",
+            raise TournamentError(409, Message("tournament.round-still-has-open-tables", "round %(number)s still has open tables: %(listing)s", number=detail['number'], listing=listing),
                                   open_tables=detail["open_tables"])
         tables = _seats_of_round(db, detail["id"])
         by_number = {x["number"]: x for x in detail["tables"]}

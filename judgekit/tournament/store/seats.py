@@ -8,6 +8,7 @@ from typing import Any
 from judgekit.tournament import seat_lookup
 from judgekit.tournament.store.base import (T_PLAYERS, T_ROUNDS, T_SEATS, T_TABLES, TournamentError,
                                             _int_id, get_round, get_tournament, rounds)
+from judgekit.i18n import Message
 
 
 def public_round(r: dict) -> dict:
@@ -52,7 +53,7 @@ def unseated_round(db, tournament_id: Any, number: Any) -> dict | None:
     finished = any(r["kind"] == "final" for r in all_rounds)
     planned = (t["rounds_planned"] or 0) + (1 if t["has_final"] else 0)
     if finished or n > max(planned, last + 1):
-        raise TournamentError(404, f"{t['name']} has no round {n}")
+        raise TournamentError(404, Message("tournament.has-no-round", "%(name)s has no round %(n)s", name=t['name'], n=n))
     kind = "final" if t["has_final"] and n == planned and n > last else "prelim"
     return {"number": n, "kind": kind, "status": "unseated",
             "title": "Final" if kind == "final" else f"Round {n}"}

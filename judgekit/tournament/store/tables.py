@@ -36,6 +36,7 @@ from judgekit.tournament.store.base import (
     players,
 )
 from judgekit.tournament.store.result_guard import NOT_GIVEN
+from judgekit.i18n import Message
 
 
 def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
@@ -201,7 +202,7 @@ def _get_table(db, tournament_id: int, number: Any, table_no: Any) -> dict:
     tn = _int_id(table_no, "table")
     t = _row(db, T_TABLES, "round_id = ? and number = ?", [r["id"], tn])
     if t is None:
-        raise TournamentError(404, f"no table {table_no} in round {r['number']}")
+        raise TournamentError(404, Message("tournament.no-table-in-round", "no table %(table_no)s in round %(number)s", table_no=table_no, number=r['number']))
     t["round"] = r
     t["players"] = [s["player_id"] for s in db[T_SEATS].rows_where("table_id = ?", [t["id"]], order_by="seat")]
     return t
@@ -211,9 +212,9 @@ def _clean_vps(vps: Any, size: int) -> list[float]:
     """One VP per seat, each well formed (`scoring.seat_errors`), or a 400 whose `problems`
     name every seat at fault (`[{"seat", "message", "code"}]`, for the form's fields)."""
     if not isinstance(vps, list):
-        raise TournamentError(400, "vps must be a list with one VP per seat, in seat order", "vps")
+        raise TournamentError(400, Message("tournament.vps-must-list-with-one", "vps must be a list with one VP per seat, in seat order"), "vps")
     if len(vps) != size:
-        raise TournamentError(400, f"this table has {size} seats: give {size} VP values, not {len(vps)}", "vps")
+        raise TournamentError(400, Message("tournament.this-table-has-seats-give", "this table has %(size)s seats: give %(size)s VP values, not %(count)s", size=size, count=len(vps)), "vps")
     errors = seat_errors(vps)
     if errors:
         raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
@@ -225,13 +226,12 @@ def _clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
     if withdrawn in (None, ""):
         return []
     if not isinstance(withdrawn, list):
-        raise TournamentError(400, "withdrawn must be a list of seat numbers", "withdrawn")
+        raise TournamentError(400, Message("tournament.withdrawn-must-list-seat-numbers", "withdrawn must be a list of seat numbers"), "withdrawn")
     out = []
     for s in withdrawn:
         n = parse_int(s, 1, size)  # null, "", true, 1.5, "x": no seat number
         if n is None:
-            raise TournamentError(400, f"withdrawn must list seat numbers from 1 to {size}, "
-                                       f"not {json.dumps(s)[:20]}", "withdrawn")
+            raise TournamentError(400, Message("tournament.withdrawn-must-list-seat-numbers-2", "withdrawn must list seat numbers from 1 to %(size)s, not %(value)s", size=size, value=json.dumps(s)[:20]), "withdrawn")
         if n not in out:
             out.append(n)
     return sorted(out)
@@ -295,14 +295,13 @@ def _refuse_if_closed(db, table: dict) -> None:
     """Inside the write's transaction: the round must still be open."""
     r = db[T_ROUNDS].get(table["round"]["id"])
     if r["status"] == "closed":
-        raise TournamentError(409, f"round {r['number']} is closed: only the head judge can correct "
-                                   "this table's result, with a reason", "round", closed=True)
+        raise TournamentError(409, Message("tournament.round-closed-only-head-judge", "round %(number)s is closed: only the head judge can correct this table's result, with a reason", number=r['number']), "round", closed=True)
 
 
 def _clean_reason(reason: Any, what: str) -> str:
     why = _clean_text(reason, "reason", required=True, max_len=MAX_LEN["reason"])
     if len(why) < MIN_REASON:
-        raise TournamentError(400, f"write the reason for the {what} (a few words at least)", "reason")
+        raise TournamentError(400, Message("tournament.write-reason-for-few-words", "write the reason for the %(what)s (a few words at least)", what=what), "reason")
     return why
 
 
@@ -342,7 +341,7 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
     with transaction(db):
         r = db[T_ROUNDS].get(table["round"]["id"])
         if r["status"] != "closed":
-            raise TournamentError(409, f"round {r['number']} is open: enter the result instead", "round")
+            raise TournamentError(409, Message("tournament.round-open-enter-result-instead", "round %(number)s is open: enter the result instead", number=r['number']), "round")
         stored = result_guard.check(db, table["id"], kind="correction", vps=clean, withdrawn=wd, client_id=cid,
                                     based_on=seen, may_replace_override=True, read=_result_row)
         if stored is None:
