@@ -427,6 +427,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.install_gettext_callables(_template_gettext,  # type: ignore[attr-defined]
                                             lambda s, p, n: _as_text(catalog().ngettext(s, p, n)), newstyle=True)
     app.jinja_env.globals["page_lang"] = lambda: catalog().lang
+    app.jinja_env.globals["say"] = say   # an AppError a page shows: {{ say(error) }}, in the reader's language
     # markup inside a translated sentence goes in as a parameter: _("… the %(link)s …", link=link(url, _("rules")))
     app.jinja_env.globals["link"] = lambda url, text: Markup('<a href="%s">%s</a>') % (url, text)
     app.jinja_env.globals["bold"] = lambda text: Markup("<b>%s</b>") % text

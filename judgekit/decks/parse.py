@@ -32,6 +32,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from judgekit.game.cards import load_cards
+from judgekit.i18n import Message
 
 MAX_CHARS = 30_000   # a 90-card list with comments is ~4 KB; the TWDA's longest entries ~12 KB
 MAX_LINES = 500
@@ -64,7 +65,7 @@ class Parsed:
     entries: list[Entry] = field(default_factory=list)
     unknown: list[dict] = field(default_factory=list)   # {"line", "text", "suggestions"}
     name: str | None = None
-    error: dict | None = None                            # {"code", "message"}: nothing readable
+    error: dict | None = None                            # `failure(...)`: nothing readable
 
     @property
     def crypt_count(self) -> int:
@@ -77,7 +78,8 @@ class Parsed:
     def to_dict(self) -> dict:
         return {"entries": [e.to_dict() for e in self.entries], "unknown": self.unknown,
                 "name": self.name, "crypt_count": self.crypt_count,
-                "library_count": self.library_count, "error": self.error}
+                "library_count": self.library_count,
+                "error": {k: v for k, v in self.error.items() if k != "msg"} if self.error else None}
 
 
 def _csv_paths() -> list:
@@ -185,14 +187,27 @@ def _alone(line: str) -> int:
         return 0
 
 
+def failure(code: str, msg: Message) -> dict:
+    """Why a text is no list: `{"code", "message"}` (its English words), with the `Message`
+    that words it in the reader's language (`msg`, left out of `Parsed.to_dict`)."""
+    return {"code": code, "message": msg.render(), "msg": msg}
+
+
+def message(err: dict) -> Message:
+    """The words of a `failure`, translated where shown."""
+    return err.get("msg") or Message(err["message"])
+
+
 def too_big(text: str) -> dict | None:
     if len(text) > MAX_CHARS:
-        return {"code": "too-long", "message": f"This list has {len(text):,} characters; a decklist has at most "
-                                               f"{MAX_CHARS:,}. Paste only the crypt and the library."}
+        return failure("too-long", Message("decks.too-many-characters", "This list has %(count)s characters; a decklist "
+                                         "has at most %(max)s. Paste only the crypt and the library.",
+                                         count=f"{len(text):,}", max=f"{MAX_CHARS:,}"))
     lines = text.count("\n") + 1
     if lines > MAX_LINES:
-        return {"code": "too-long", "message": f"This list has {lines:,} lines; a decklist has at most "
-                                               f"{MAX_LINES}. Paste only the crypt and the library."}
+        return failure("too-long", Message("decks.too-many-lines", "This list has %(count)s lines; a decklist has at "
+                                         "most %(max)s. Paste only the crypt and the library.",
+                                         count=f"{lines:,}", max=MAX_LINES))
     return None
 
 
@@ -201,8 +216,8 @@ def parse(text: object) -> Parsed:
     long, empty, no card read: an unknown format) and `unknown` lists the card lines that
     name no card."""
     if not isinstance(text, str) or not text.strip():
-        return Parsed(error={"code": "empty", "message": "Paste the decklist: the crypt and the library, one card "
-                                                         "a line with its count (\"2x Govern the Unaligned\")."})
+        return Parsed(error=failure("empty", Message("decks.empty", "Paste the decklist: the crypt and the library, one "
+                                                   "card a line with its count (\"2x Govern the Unaligned\").")))
     big = too_big(text)
     if big:
         return Parsed(error=big)
@@ -210,7 +225,8 @@ def parse(text: object) -> Parsed:
     try:
         vtes()
     except CardListMissing as exc:
-        return Parsed(error={"code": "no-card-list", "message": f"Decklists cannot be read on this server: {exc}."})
+        return Parsed(error=failure("no-card-list", Message("decks.no-card-list", "Decklists cannot be read on this "
+                                                          "server: %(reason)s.", reason=str(exc))))
     quick = _quick(text)
     if quick is not None:
         return quick
@@ -239,10 +255,10 @@ def parse(text: object) -> Parsed:
                 out.unknown.append({"line": k, "text": line.strip()[:120],
                                     "suggestions": index.suggest(name, SUGGESTIONS)})
     if not out.entries and not out.unknown:
-        out.error = {"code": "unknown-format",
-                     "message": "No card could be read in this text: it is not a decklist format judgekit reads. "
-                                "Paste the list as the deck builder exports it as text (TWDA, VDB, Amaranth, "
-                                "Lackey or JOL), one card a line with its count: \"2x Govern the Unaligned\"."}
+        out.error = failure("unknown-format", Message(
+            "decks.unknown-format", "No card could be read in this text: it is not a decklist format judgekit reads. "
+            "Paste the list as the deck builder exports it as text (TWDA, VDB, Amaranth, Lackey or JOL), one card a "
+            "line with its count: \"2x Govern the Unaligned\"."))
     return out
 
 

@@ -21,6 +21,7 @@ from judgekit.db import first_row, transaction
 from judgekit.decks import parse as parse_mod
 from judgekit.decks import validate as validate_mod
 from judgekit.errors import AppError, parse_int
+from judgekit.i18n import Message
 from judgekit.tournament.penalties import extensions as extensions_mod
 from judgekit.tournament.penalties import store as penalties_store
 from judgekit.tournament.store import base, finals
@@ -57,7 +58,7 @@ def settings(db, tournament_id: Any) -> dict:
 
 def set_mode(db, tournament_id: Any, mode: Any) -> dict:
     if mode not in validate_mod.MODES:
-        raise DeckError(400, f"mode must be one of {', '.join(validate_mod.MODES)}", "mode")
+        raise DeckError(400, Message("decks.bad-mode", "mode must be one of %(modes)s", modes=", ".join(validate_mod.MODES)), "mode")
     s = settings(db, tournament_id)
     db.execute("update deck_settings set mode = ? where tournament_id = ?", [mode, s["tournament_id"]])
     return settings(db, tournament_id)
@@ -100,10 +101,11 @@ def _readable(db, tournament_id: int, text: Any) -> tuple[parse_mod.Parsed, list
     problems = validate_mod.validate(parsed, mode)
     if parsed.error:
         status = {"too-long": 413, "no-card-list": 503}.get(parsed.error["code"], 422)
-        raise DeckError(status, parsed.error["message"], "text", code=parsed.error["code"])
+        raise DeckError(status, parse_mod.message(parsed.error), "text", code=parsed.error["code"])
     if parsed.unknown:
         names = "; ".join(p["message"] for p in problems if p["code"] == "unknown-card")
-        raise DeckError(422, f"Nothing was stored: fix the lines that name no card. {names}", "text",
+        raise DeckError(422, Message("decks.unknown-cards", "Nothing was stored: fix the lines that name no card. %(lines)s",
+                                     lines=names), "text",
                         code="unknown-card", unknown=parsed.unknown, problems=problems)
     return parsed, problems
 
@@ -112,7 +114,7 @@ def _clean_client_id(value: Any) -> str | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str) or len(value) > 100:
-        raise DeckError(400, "client_id must be a short text.", "client_id")
+        raise DeckError(400, Message("decks.client-id-too-long", "client_id must be a short text."), "client_id")
     return value
 
 
@@ -128,7 +130,8 @@ def _insert(db, rec: dict) -> dict:
         with transaction(db):
             rid = db["decklists"].insert(rec).last_pk
     except sqlite3.IntegrityError:
-        raise DeckError(409, "This player's decklist was received meanwhile: it is locked.", "text") from None
+        raise DeckError(409, Message("decks.locked-meanwhile", "This player's decklist was received meanwhile: it is locked."),
+                        "text") from None
     return _row(first_row(db, "select * from decklists where id = ?", [rid]))
 
 
@@ -145,14 +148,15 @@ def submit(db, tournament_id: Any, player_id: Any, text: Any, *, by: str, how: s
     if again is not None:
         if again["player_id"] == p["id"] and again["text"] == text:
             return again, True
-        raise DeckError(409, "client_id already used for another list.", "client_id")
+        raise DeckError(409, Message("decks.client-id-used", "client_id already used for another list."), "client_id")
     have = current(db, t["id"], p["id"])
     if have is not None:
-        raise DeckError(409, f"{p['name']}'s decklist was received on {have['time']} and is locked (6.3): "
-                             "a judge may correct it, with a reason.", "text", code="locked")
+        raise DeckError(409, Message("decks.locked", "%(player)s's decklist was received on %(time)s and is locked (6.3): "
+                                     "a judge may correct it, with a reason.", player=p["name"], time=have["time"]),
+                        "text", code="locked")
     if how == "player-link" and base.rounds(db, t["id"]):
-        raise DeckError(409, "Round 1 has begun: decklists are no longer taken from players' phones. "
-                             "Ask a judge.", "text", code="closed")
+        raise DeckError(409, Message("decks.closed", "Round 1 has begun: decklists are no longer taken from players' "
+                                     "phones. Ask a judge."), "text", code="closed")
     parsed, problems = _readable(db, t["id"], text)
     rec = {"tournament_id": t["id"], "player_id": p["id"], "kind": "submit", "refers_to": None,
            "text": text, "entries": json.dumps([e.to_dict() for e in parsed.entries]),
@@ -171,13 +175,15 @@ def correct(db, tournament_id: Any, player_id: Any, text: Any, reason: Any, *, j
     if again is not None:
         if again["player_id"] == p["id"] and again["text"] == text:
             return again, True
-        raise DeckError(409, "client_id already used for another list.", "client_id")
+        raise DeckError(409, Message("decks.client-id-used", "client_id already used for another list."), "client_id")
     reason = reason.strip() if isinstance(reason, str) else ""
     if len(reason) < MIN_REASON:
-        raise DeckError(400, f"Say why the list is corrected (at least {MIN_REASON} characters).", "reason")
+        raise DeckError(400, Message("decks.reason-too-short", "Say why the list is corrected (at least %(n)s characters).",
+                                     n=MIN_REASON), "reason")
     have = current(db, t["id"], p["id"])
     if have is None:
-        raise DeckError(409, f"{p['name']} has no decklist to correct: register one first.", "text")
+        raise DeckError(409, Message("decks.nothing-to-correct", "%(player)s has no decklist to correct: register one first.",
+                                     player=p["name"]), "text")
     parsed, problems = _readable(db, t["id"], text)
     rec = {"tournament_id": t["id"], "player_id": p["id"], "kind": "correct", "refers_to": have["id"],
            "text": text, "entries": json.dumps([e.to_dict() for e in parsed.entries]),
@@ -250,11 +256,15 @@ def counted_differences(registered: list[dict], counted: Any) -> list[dict]:
     (refused as a list is: unreadable, unknown cards, too long)."""
     parsed = parse_mod.parse(counted)
     if parsed.error:
-        raise DeckError(413 if parsed.error["code"] == "too-long" else 422, parsed.error["message"], "counted")
+        raise DeckError(413 if parsed.error["code"] == "too-long" else 422, parse_mod.message(parsed.error), "counted")
     if parsed.unknown:
         u = parsed.unknown[0]
-        raise DeckError(422, f"The counted deck's line {u['line']} names no card: \"{u['text']}\""
-                             + (f" (nearest: {', '.join(u['suggestions'])})" if u["suggestions"] else ""), "counted")
+        if u["suggestions"]:
+            raise DeckError(422, Message("decks.counted-unknown-card-near", "The counted deck's line %(line)s names no card: "
+                                         "\"%(text)s\" (nearest: %(near)s)", line=u["line"], text=u["text"],
+                                         near=", ".join(u["suggestions"])), "counted")
+        raise DeckError(422, Message("decks.counted-unknown-card", "The counted deck's line %(line)s names no card: "
+                                     "\"%(text)s\"", line=u["line"], text=u["text"]), "counted")
     return validate_mod.compare(registered, [e.to_dict() for e in parsed.entries])
 
 
@@ -280,13 +290,16 @@ def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: A
     seated = {p["player_id"]: p for p in round_players(db, t["id"], number)}
     pid = parse_int(player_id)
     if pid not in seated:
-        raise DeckError(404, f"Player {player_id} does not play in round {number}.", "player")
+        raise DeckError(404, Message("decks.not-in-round", "Player %(player)s does not play in round %(round)s.",
+                                     player=player_id, round=number), "player")
     seat = seated[pid]
     if seat["status"] != "open":
-        raise DeckError(409, f"Round {seat['round']} is closed: record checks in an open round.", "round")
+        raise DeckError(409, Message("decks.round-closed", "Round %(round)s is closed: record checks in an open round.",
+                                     round=seat["round"]), "round")
     lst = current(db, t["id"], pid)
     if lst is None:
-        raise DeckError(409, f"{seat['name']} has no registered decklist to check against.", "player")
+        raise DeckError(409, Message("decks.no-list-to-check", "%(player)s has no registered decklist to check against.",
+                                     player=seat["name"]), "player")
     diff = differences.strip()[:MAX_DIFF] if isinstance(differences, str) else ""
     if isinstance(counted, str) and counted.strip():
         found = counted_differences(lst["entries"], counted)
@@ -297,14 +310,15 @@ def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: A
         outcome = "differs" if found else "matches"
         diff = "; ".join(x for x in (differences_text(found), diff) if x)[:MAX_DIFF] if found else diff
     if outcome not in ("matches", "differs"):
-        raise DeckError(400, "outcome is \"matches\" or \"differs\".", "outcome")
+        raise DeckError(400, Message("decks.bad-outcome", "outcome is \"matches\" or \"differs\"."), "outcome")
     if outcome == "differs" and not diff:
-        raise DeckError(400, "Say what differs from the registered list.", "differences")
+        raise DeckError(400, Message("decks.say-what-differs", "Say what differs from the registered list."), "differences")
     mins = None
     if minutes not in (None, ""):
         mins = parse_int(minutes, 0, extensions_mod.MAX_MINUTES)
         if mins is None:
-            raise DeckError(400, f"minutes: a whole number from 0 to {extensions_mod.MAX_MINUTES}.", "minutes")
+            raise DeckError(400, Message("decks.bad-minutes", "minutes: a whole number from 0 to %(max)s.",
+                                         max=extensions_mod.MAX_MINUTES), "minutes")
     out: dict[str, Any] = {"duplicate": False}
     seq = None
     if mins:
@@ -330,7 +344,7 @@ def get_check(db, tournament_id: int, check_id: Any) -> dict:
     row = first_row(db, "select * from deck_checks where tournament_id = ? and id = ?",
                     [tournament_id, parse_int(check_id)])
     if row is None:
-        raise DeckError(404, f"no deck check {check_id}")
+        raise DeckError(404, Message("decks.no-check", "no deck check %(id)s", id=check_id))
     return row
 
 
@@ -341,7 +355,7 @@ def penalize(db, tournament_id: Any, check_id: Any, infraction: Any, *, judge: s
     t = base.get_tournament(db, tournament_id)
     c = get_check(db, t["id"], check_id)
     if infraction not in PENALTIES:
-        raise DeckError(400, f"infraction: one of {', '.join(PENALTIES)}", "infraction")
+        raise DeckError(400, Message("decks.bad-infraction", "infraction: one of %(ids)s", ids=", ".join(PENALTIES)), "infraction")
     what = c["differences"] or "the deck differs from its registered list"
     res = penalties_store.issue(db, t["id"], {
         "player": c["player_id"], "infraction": infraction, "round": c["round"], "table": c["table_no"],
@@ -368,7 +382,7 @@ def publish(db, tournament_id: Any, *, by: str) -> list[dict]:
     t = base.get_tournament(db, tournament_id)
     res = event_over(db, t["id"])
     if not res["finished"]:
-        raise DeckError(409, "The event is not over: decklists stay with the judges until it ends.")
+        raise DeckError(409, Message("decks.not-over", "The event is not over: decklists stay with the judges until it ends."))
     rows = [r for r in res["rows"] if r.get("finish") in ("winner", "finalist")]
     if not rows and res["winner"] is not None:
         rows = [r for r in res["rows"] if r["player_id"] == res["winner"]]

@@ -1,6 +1,8 @@
 """The deck construction rules, checked on a read list (pure: no Flask, no database).
 
-Each problem is a value `{"code", "rule", "message", "params"}`: `code` a stable name, `rule`
+Each problem is a value `{"code", "rule", "message", "params", "id", "words"}`: `code` a stable
+name, `message` its English words (`id` and `words` word it again in the reader's language:
+the catalog id and its parameters), `rule`
 the section it breaks as `doc/section` (a link into the rules corpus), or `rulebook` for the
 crypt's grouping rule, which is the game's rulebook's and not the tournament rules'.
 
@@ -13,6 +15,7 @@ from them (7.2.1) and its recursions are not checked here.
 from __future__ import annotations
 
 from judgekit.decks import parse as parse_mod
+from judgekit.i18n import Message
 
 LIBRARY_MIN, LIBRARY_MAX, CRYPT_MIN = 60, 90, 12   # tournament rules 6.2
 MODES = ("constructed", "limited")
@@ -29,25 +32,28 @@ def _fact(card_id: int) -> tuple[str, str | None, bool]:
     return found
 
 
-def problem(code: str, rule: str, message: str, **params) -> dict:
-    return {"code": code, "rule": rule, "message": message, "params": params}
+def problem(code: str, rule: str, msg: Message, **params) -> dict:
+    return {"code": code, "rule": rule, "message": msg.render(), "params": params,
+            "id": msg.code if msg.english is not None else None, "words": msg.params}
 
 
 def validate(parsed: parse_mod.Parsed, mode: str = "constructed") -> list[dict]:
     """The problems of a read list, in the order a judge reads them (empty: legal)."""
     out: list[dict] = []
     if parsed.error:
-        return [problem(parsed.error["code"], "tournament-rules/6.3", parsed.error["message"])]
+        return [problem(parsed.error["code"], "tournament-rules/6.3", parse_mod.message(parsed.error))]
     for u in parsed.unknown:
-        near = ", ".join(u["suggestions"]) if u["suggestions"] else "no card with a close name"
-        out.append(problem("unknown-card", "tournament-rules/4.1",
-                           f"Line {u['line']} names no card: \"{u['text']}\" (nearest: {near}).",
+        said = Message("decks.problem.unknown-card-near", "Line %(line)s names no card: \"%(text)s\" (nearest: %(near)s).",
+                       line=u["line"], text=u["text"], near=", ".join(u["suggestions"])) if u["suggestions"] else \
+            Message("decks.problem.unknown-card", "Line %(line)s names no card: \"%(text)s\" (no card with a close name).",
+                    line=u["line"], text=u["text"])
+        out.append(problem("unknown-card", "tournament-rules/4.1", said,
                            line=u["line"], text=u["text"], suggestions=u["suggestions"]))
     groups: set[int] = set()
     for e in parsed.entries:
         kind, group, banned = _fact(e.id)
         if banned:
-            out.append(problem("banned-card", "tournament-rules/4.1.1", f"{e.name} is banned in VEKN tournaments.",
+            out.append(problem("banned-card", "tournament-rules/4.1.1", Message("decks.problem.banned-card", "%(card)s is banned in VEKN tournaments.", card=e.name),
                                card=e.name, count=e.count))
         if kind == "crypt" and group and group.isdigit():
             groups.add(int(group))
@@ -56,18 +62,22 @@ def validate(parsed: parse_mod.Parsed, mode: str = "constructed") -> list[dict]:
     crypt, library = parsed.crypt_count, parsed.library_count
     if library < LIBRARY_MIN:
         out.append(problem("library-too-small", "tournament-rules/6.2",
-                           f"The library has {library} cards: at least {LIBRARY_MIN}.", count=library, minimum=LIBRARY_MIN))
+                           Message("decks.problem.library-too-small", "The library has %(count)s cards: at least %(min)s.",
+                                   count=library, min=LIBRARY_MIN), count=library, minimum=LIBRARY_MIN))
     elif library > LIBRARY_MAX:
         out.append(problem("library-too-big", "tournament-rules/6.2",
-                           f"The library has {library} cards: at most {LIBRARY_MAX}.", count=library, maximum=LIBRARY_MAX))
+                           Message("decks.problem.library-too-big", "The library has %(count)s cards: at most %(max)s.",
+                                   count=library, max=LIBRARY_MAX), count=library, maximum=LIBRARY_MAX))
     if crypt < CRYPT_MIN:
         out.append(problem("crypt-too-small", "tournament-rules/6.2",
-                           f"The crypt has {crypt} cards: at least {CRYPT_MIN}.", count=crypt, minimum=CRYPT_MIN))
+                           Message("decks.problem.crypt-too-small", "The crypt has %(count)s cards: at least %(min)s.",
+                                   count=crypt, min=CRYPT_MIN), count=crypt, minimum=CRYPT_MIN))
     if groups and max(groups) - min(groups) > 1:
         shown = ", ".join(str(g) for g in sorted(groups))
         out.append(problem("crypt-groups", "rulebook",
-                           f"The crypt mixes groups {shown}: a crypt holds vampires of at most two consecutive "
-                           "groups (group ANY goes with any).", groups=sorted(groups)))
+                           Message("decks.problem.crypt-groups", "The crypt mixes groups %(groups)s: a crypt holds "
+                                   "vampires of at most two consecutive groups (group ANY goes with any).",
+                                   groups=shown), groups=sorted(groups)))
     return out
 
 

@@ -15,9 +15,12 @@ from judgekit.decks import store
 from judgekit.decks.store import DeckError
 from judgekit.tournament.penalties import store as penalties_store
 from judgekit.tournament.store import base
-from judgekit.views import ApiError, get_db, json_object
+from judgekit.i18n import N_, Message
+from judgekit.views import ApiError, _, get_db, json_object, say
 
 bp = Blueprint("decks", __name__)
+
+OUTCOMES = {"matches": N_("matches"), "differs": N_("differs")}   # a check's outcome, as said
 
 
 @bp.after_request
@@ -69,7 +72,7 @@ def enter_form(tid, pid):
                      client_id=request.form.get("client_id"))
     except DeckError as exc:
         return _form_error(tid, pid, exc, text)
-    flash("Decklist received and locked", "ok")
+    flash(_("Decklist received and locked"), "ok")
     return redirect(url_for("decks.player_list_page", tid=tid, pid=pid))
 
 
@@ -82,7 +85,7 @@ def correct_form(tid, pid):
                       client_id=request.form.get("client_id"))
     except DeckError as exc:
         return _form_error(tid, pid, exc, text)
-    flash("Correction stored; the earlier list stays in the history", "ok")
+    flash(_("Correction stored; the earlier list stays in the history"), "ok")
     return redirect(url_for("decks.player_list_page", tid=tid, pid=pid))
 
 
@@ -90,7 +93,7 @@ def correct_form(tid, pid):
 @requires("decks.enter")
 def mode_form(tid):
     store.set_mode(get_db(), tid, request.form.get("mode"))
-    flash("Decklist rules saved", "ok")
+    flash(_("Decklist rules saved"), "ok")
     return redirect(url_for("decks.overview_page", tid=tid))
 
 
@@ -117,12 +120,15 @@ def check_form(tid, n):
                                  chosen=f.get("player") not in proposed, client_id=f.get("client_id"),
                                  counted=f.get("counted"))
     except DeckError as exc:
-        flash(exc.message, "error")
+        flash(say(exc), "error")
         return redirect(url_for("decks.checks_page", tid=tid, n=n))
     c = out["check"]
-    flash(f"Deck check of {c.get('name', '')}: {c['outcome']}" + (
-        f"; table {c['table_no']} extended by {c['minutes']} min" if out.get("extension") else "") + (
-        f"; no extension: {out['extension_refused']}" if out.get("extension_refused") else ""), "ok")
+    said = _("Deck check of %(player)s: %(outcome)s", player=c.get("name", ""), outcome=_(OUTCOMES[c["outcome"]]))
+    if out.get("extension"):
+        said += _("; table %(table)s extended by %(minutes)s min", table=c["table_no"], minutes=c["minutes"])
+    if out.get("extension_refused"):
+        said += _("; no extension: %(reason)s", reason=out["extension_refused"])
+    flash(said, "ok")
     return redirect(url_for("decks.checks_page", tid=tid, n=n) + f"#check-{c['id']}")
 
 
@@ -132,13 +138,15 @@ def penalty_form(tid, n, cid):
     who = identity(tid)
     res = store.penalize(get_db(), tid, cid, request.form.get("infraction"), judge=who.name, role=who.role)
     if isinstance(res, penalties_store.Refused):
-        flash(res.message, "error")
+        flash(res.message, "error")   # the penalties area words its refusals in English still
     else:
         r = res.record
         found = penalties_store.catalog_of(get_db(), base.get_tournament(get_db(), tid)).lookup(r["infraction"])
-        flash(f"Penalty recorded: {r['penalty']} for {r['player_name']} "
-              f"({found.infraction.name if found.ok else r['infraction']})"
-              + (" — waits for approval" if res.needs_head_judge and not r.get("approved_by") else ""), "ok")
+        said = _("Penalty recorded: %(penalty)s for %(player)s (%(infraction)s)", penalty=r["penalty"],
+                 player=r["player_name"], infraction=found.infraction.name if found.ok else r["infraction"])
+        if res.needs_head_judge and not r.get("approved_by"):
+            said += _(" — waits for approval")
+        flash(said, "ok")
     return redirect(url_for("decks.checks_page", tid=tid, n=n) + f"#check-{cid}")
 
 
@@ -147,9 +155,9 @@ def penalty_form(tid, n, cid):
 def publish_form(tid):
     try:
         out = store.publish(get_db(), tid, by=current_name() or "organizer")
-        flash(f"{len(out)} decklists published", "ok")
+        flash(_("%(n)s decklists published", n=len(out)), "ok")
     except DeckError as exc:
-        flash(exc.message, "error")
+        flash(say(exc), "error")
     return redirect(url_for("decks.overview_page", tid=tid))
 
 
@@ -166,7 +174,7 @@ def published_text(tid):
     t = base.get_tournament(db, tid)
     lists = store.published(db, t["id"])
     if not lists:
-        raise DeckError(404, "No decklist of this event is published.")
+        raise DeckError(404, Message("decks.none-published", "No decklist of this event is published."))
     return Response("\n\n\n".join(x["twda"] for x in lists) + "\n", mimetype="text/plain",
                     headers={"Content-Disposition": f'attachment; filename="decklists-{t["id"]}.txt"'})
 
@@ -180,7 +188,7 @@ def _stored(row: dict, duplicate: bool):
 def _text_of(body: dict) -> str:
     text = body.get("text")
     if not isinstance(text, str):
-        raise ApiError(400, "send {\"text\": the decklist as pasted}", "text")
+        raise ApiError(400, Message("decks.send-text", "send {\"text\": the decklist as pasted}"), "text")
     return text
 
 

@@ -33,7 +33,8 @@ from judgekit.errors import AppError, parse_int
 from judgekit.live import table_reports
 from judgekit.tournament.store import base, player_links, self_report
 from judgekit.tournament.store.base import TournamentError
-from judgekit.views import ApiError, get_db, json_object
+from judgekit.i18n import Message
+from judgekit.views import ApiError, _, get_db, json_object, say
 
 bp = Blueprint("reports", __name__)
 
@@ -56,8 +57,9 @@ def player_link(view):
         ticket = _throttle().begin(request.remote_addr or "?", int(tid), "player-link", time.monotonic())
         if not isinstance(ticket, Ticket):
             seconds = max(1, int(ticket + 0.999))
-            raise ApiError(429, f"Too many unknown player links from this device: wait {seconds} seconds and "
-                                "try again, or ask at the desk for your link.", "token", retry_after=seconds)
+            raise ApiError(429, Message("links.too-many-unknown", "Too many unknown player links from this device: wait "
+                                        "%(seconds)s seconds and try again, or ask at the desk for your link.",
+                                        seconds=seconds), "token", retry_after=seconds)
         try:
             resp = make_response(view(tid, token, **kw))
         except AppError as exc:
@@ -79,13 +81,13 @@ def _page(tid: int, token: str, *, error: TournamentError | None = None, typed: 
     try:
         state = self_report.player_state(db, t["id"], token)
     except TournamentError as exc:   # an unknown, replaced or stopped link: say so, plainly
-        return render_template("reports/me.html", t=t, token=token, state=None, error=exc.message,
+        return render_template("reports/me.html", t=t, token=token, state=None, error=say(exc),
                                messages={}, typed=None, offer=[]), exc.status
     messages = _messages(error) if error else {}
     offer = [s for s in (error.extra.get("suggest_withdrawn") or []) if s not in (typed or {}).get("withdrawn", [])] \
         if error else []
     return _private(render_template("reports/me.html", t=t, token=token, state=state,
-                                    error=error.message if error else None, messages=messages, typed=typed,
+                                    error=say(error) if error else None, messages=messages, typed=typed,
                                     offer=offer, deck=_deck(db, t["id"], state["player"]["id"])), status)
 
 
@@ -134,7 +136,7 @@ def propose_form(tid, token):
                             client_id=request.form.get("client_id") or None)
     except TournamentError as exc:
         return _page(tid, token, error=exc, typed=typed, status=exc.status)
-    flash("Your proposal is sent: the other players confirm it on their phones.", "ok")
+    flash(_("Your proposal is sent: the other players confirm it on their phones."), "ok")
     return _back(tid, token)
 
 
@@ -145,8 +147,8 @@ def confirm_form(tid, token, rid):
         after = self_report.confirm(get_db(), tid, token, rid)
     except TournamentError as exc:
         return _page(tid, token, error=exc, status=exc.status)
-    flash("The result counts: every player confirmed it." if after["report"]["status"] == "counted"
-          else "Confirmed.", "ok")
+    flash(_("The result counts: every player confirmed it.") if after["report"]["status"] == "counted"
+          else _("Confirmed."), "ok")
     return _back(tid, token)
 
 
@@ -157,9 +159,9 @@ def dispute_form(tid, token, rid):
         after = table_reports.dispute(get_db(), tid, token, rid, note=request.form.get("note") or None)
     except TournamentError as exc:
         return _page(tid, token, error=exc, status=exc.status)
-    flash("A judge is called to your table to settle the result." if after["call"] else
-          f"Your disagreement is recorded, but the judge call failed: {after['call_problem']} Find a judge.",
-          "ok" if after["call"] else "error")
+    flash(_("A judge is called to your table to settle the result.") if after["call"] else
+          _("Your disagreement is recorded, but the judge call failed: %(problem)s Find a judge.",
+            problem=after["call_problem"]), "ok" if after["call"] else "error")
     return _back(tid, token)
 
 
@@ -175,7 +177,7 @@ def deck_page(tid, token):
     try:
         p = player_links.resolve(db, t["id"], token)
     except TournamentError as exc:   # an unknown, replaced or stopped link: say so, plainly
-        return _private(render_template("decks/mine.html", t=t, p=None, token=token, bad_link=exc.message),
+        return _private(render_template("decks/mine.html", t=t, p=None, token=token, bad_link=say(exc)),
                         exc.status)
     text = request.form.get("text", "") if request.method == "POST" else ""
     checked, error, status = None, None, 200
@@ -184,7 +186,7 @@ def deck_page(tid, token):
             try:
                 decks_store.submit(db, t["id"], p["id"], text, by=p["name"], how="player-link",
                                    client_id=request.form.get("client_id") or None)
-                flash("Your decklist was received. It is now locked.", "ok")
+                flash(_("Your decklist was received. It is now locked."), "ok")
                 return _back(tid, token, "#me-deck")
             except DeckError as exc:
                 error, status = exc, exc.status
@@ -200,7 +202,7 @@ def deck_page(tid, token):
 def _deck_text(body: dict) -> str:
     text = body.get("text")
     if not isinstance(text, str):
-        raise ApiError(400, "send {\"text\": your decklist as pasted}", "text")
+        raise ApiError(400, Message("reports.send-deck-text", "send {\"text\": your decklist as pasted}"), "text")
     return text
 
 
@@ -267,9 +269,9 @@ def accept_form(tid, n, table, rid):
     try:
         table_reports.accept(get_db(), tid, n, table, rid, judge=current_name() or "a judge",
                              may_replace_override=g.identity.may("results.override"))
-        flash(f"Table {table}: the players' result is accepted and the table locked", "ok")
+        flash(_("Table %(table)s: the players' result is accepted and the table locked", table=table), "ok")
     except TournamentError as exc:
-        flash(f"Table {table}: not accepted — {exc.message}", "error")
+        flash(_("Table %(table)s: not accepted — %(reason)s", table=table, reason=say(exc)), "error")
     return redirect(url_for("tournament.table_page", tid=tid, n=n, table=table))
 
 
@@ -301,6 +303,6 @@ def links_page(tid):
     if request.method == "POST":
         given = player_links.issue(db, t["id"], request.form.get("player_id"), how="desk", by=current_name())
         given["url"] = request.host_url.rstrip("/") + given["path"]
-        given["qr"] = qr.svg(given["url"], title=f"Player link of {given['name']}")
+        given["qr"] = qr.svg(given["url"], title=_("Player link of %(player)s", player=given["name"]))
     return render_template("reports/links.html", t=t, players=base.players(db, t["id"]),
                            given=given, links=player_links.links_given(db, t["id"]))

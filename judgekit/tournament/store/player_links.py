@@ -17,6 +17,7 @@ import secrets
 from typing import Any
 
 from judgekit.errors import parse_int
+from judgekit.i18n import Message
 from judgekit.tournament.store import base
 from judgekit.tournament.store.base import TournamentError, get_tournament, now
 
@@ -41,10 +42,10 @@ def issue(db, tournament_id: Any, player_id: Any, *, how: str = "desk", by: str 
     t = get_tournament(db, tournament_id)
     pid = parse_int(player_id, 1)
     if pid is None:
-        raise TournamentError(400, "player_id must be a player's id", "player_id")
+        raise TournamentError(400, Message("links.bad-player-id", "player_id must be a player's id"), "player_id")
     player = base.get_player(db, t["id"], pid)   # 404 when not of this event
     if how not in HOWS:
-        raise TournamentError(400, f"how must be one of {', '.join(HOWS)}", "how")
+        raise TournamentError(400, Message("links.bad-how", "how must be one of %(hows)s", hows=", ".join(HOWS)), "how")
     token = secrets.token_urlsafe(TOKEN_BYTES)
     db[T_LINKS].insert({"tournament_id": t["id"], "player_id": player["id"], "token_hash": _hash(token),
                         "how": how, "by": by, "created_at": now()})
@@ -57,22 +58,22 @@ def resolve(db, tournament_id: Any, token: Any) -> dict:
     replaced by a newer one, 409 for a player who no longer plays in the event."""
     t = get_tournament(db, tournament_id)
     if not isinstance(token, str) or not token or len(token) > MAX_TOKEN or not token.isascii():
-        raise TournamentError(404, "This player link is not known here: check the address, or ask at the desk "
-                                   "for your link.", "token", reason="unknown")
+        raise TournamentError(404, Message("links.unknown", "This player link is not known here: check the address, "
+                                           "or ask at the desk for your link."), "token", reason="unknown")
     row = db.execute(f"select id, player_id from {T_LINKS} where tournament_id = ? and token_hash = ?",
                      [t["id"], _hash(token)]).fetchone()
     if row is None:
-        raise TournamentError(404, "This player link is not known here: check the address, or ask at the desk "
-                                   "for your link.", "token", reason="unknown")
+        raise TournamentError(404, Message("links.unknown", "This player link is not known here: check the address, "
+                                           "or ask at the desk for your link."), "token", reason="unknown")
     newest = db.execute(f"select max(id) from {T_LINKS} where tournament_id = ? and player_id = ?",
                         [t["id"], row[1]]).fetchone()[0]
     if newest != row[0]:
-        raise TournamentError(410, "This player link was replaced by a newer one: use the link you were given "
-                                   "last, or ask at the desk.", "token", reason="replaced")
+        raise TournamentError(410, Message("links.replaced", "This player link was replaced by a newer one: use the "
+                                           "link you were given last, or ask at the desk."), "token", reason="replaced")
     player = base.get_player(db, t["id"], row[1])
     if player["dropped"] or player["id"] in base.disqualified_players(db, t["id"]):
-        raise TournamentError(409, f"{player['name']} is not playing on in this event: ask at the desk.",
-                              "token", reason="not-playing")
+        raise TournamentError(409, Message("links.not-playing", "%(player)s is not playing on in this event: ask at "
+                                           "the desk.", player=player["name"]), "token", reason="not-playing")
     return dict(player, link_id=row[0])
 
 

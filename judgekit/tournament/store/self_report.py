@@ -32,12 +32,14 @@ from typing import Any
 
 from judgekit.db import transaction
 from judgekit.errors import parse_int
+from judgekit.i18n import Message
 from judgekit.tournament.store import base, player_links, result_guard, tables
 from judgekit.tournament.store.base import T_RESULTS, T_ROUNDS, T_SEATS, T_TABLES, TournamentError, now
 
 T_REPORTS = "tournament_result_reports"
 T_STEPS = "tournament_result_report_steps"
 MAX_NOTE = 300
+REPLACED = Message("reports.replaced", "This proposal was replaced by a newer one: reload the page.")
 JUDGE_KINDS = ("entered", "override", "correction", "recorded")   # result rows a judge (or the close) wrote
 
 
@@ -205,8 +207,9 @@ def _seated(db, tournament_id: Any, token: Any) -> tuple[dict, dict]:
     player = player_links.resolve(db, tournament_id, token)
     where = seat_of(db, player["tournament_id"], player["id"])
     if where is None:
-        raise TournamentError(409, f"{player['name']} is not seated in a round being played: there is no "
-                                   "table result to report now.", "token", reason="not-seated")
+        raise TournamentError(409, Message("reports.not-seated", "%(player)s is not seated in a round being played: "
+                                           "there is no table result to report now.", player=player["name"]),
+                              "token", reason="not-seated")
     return player, where
 
 
@@ -214,18 +217,25 @@ def _refuse_if_locked(db, where: dict) -> None:
     """Inside the write's transaction: a table with a result row is no longer the players'."""
     r = db[T_ROUNDS].get(where["round_id"])
     if r["status"] == "closed":
-        raise TournamentError(409, f"Round {r['number']} is closed: only the head judge can change this "
-                                   "table's result.", "round", locked=True)
+        raise TournamentError(409, Message("reports.round-closed", "Round %(round)s is closed: only the head judge can "
+                                           "change this table's result.", round=r["number"]), "round", locked=True)
     result = _latest_result(db, where["table_id"])
     if result is None:
         return
     if result["kind"] == "reported":
-        raise TournamentError(409, f"Table {where['table']}'s result is in (every player confirmed it). "
-                                   "To change it, call a judge.", "report", locked=True,
+        raise TournamentError(409, Message("reports.result-in", "Table %(table)s's result is in (every player "
+                                           "confirmed it). To change it, call a judge.", table=where["table"]),
+                              "report", locked=True,
                               result=result_guard.public(result))
-    raise TournamentError(409, f"A judge stored table {where['table']}'s result ({result['kind']} by "
-                               f"{result.get('by') or 'a judge'}): the table is locked. To change it, call "
-                               "a judge.", "report", locked=True, result=result_guard.public(result))
+    if result.get("by"):
+        raise TournamentError(409, Message("reports.judge-stored-by", "A judge stored table %(table)s's result "
+                                           "(%(kind)s by %(by)s): the table is locked. To change it, call a judge.",
+                                           table=where["table"], kind=result["kind"], by=result["by"]),
+                              "report", locked=True, result=result_guard.public(result))
+    raise TournamentError(409, Message("reports.judge-stored", "A judge stored table %(table)s's result (%(kind)s by "
+                                       "a judge): the table is locked. To change it, call a judge.",
+                                       table=where["table"], kind=result["kind"]),
+                          "report", locked=True, result=result_guard.public(result))
 
 
 def _clean_note(value: Any) -> str | None:
@@ -249,8 +259,8 @@ def propose(db, tournament_id: Any, token: Any, vps: Any, *, withdrawn: Any = No
             same = (json.loads(earlier[0]["vps"]), json.loads(earlier[0]["withdrawn"]),
                     earlier[0]["player_id"]) == (clean, wd, player["id"])
             if not same:
-                raise TournamentError(409, f"client_id {cid!r} was already used for another proposal",
-                                      "client_id")
+                raise TournamentError(409, Message("reports.client-id-used", "client_id %(cid)s was already used for "
+                                                   "another proposal", cid=repr(cid)), "client_id")
             duplicate = True
         else:
             _refuse_if_locked(db, where)
@@ -258,11 +268,15 @@ def propose(db, tournament_id: Any, token: Any, vps: Any, *, withdrawn: Any = No
             if report is not None and report["status"] in ("pending", "disputed"):
                 people = _present(db, player["tournament_id"], where["players"])
                 view = _report_view(report, None, people)
-                what = ("a judge is called to settle it" if report["status"] == "disputed"
-                        else "confirm it or disagree")
-                raise TournamentError(409, f"{view['proposed_by']} already proposed table {where['table']}'s "
-                                           f"VP ({_vps_text(report['vps'])}): {what}.", "report",
-                                      report=view)
+                if report["status"] == "disputed":
+                    said = Message("reports.already-proposed-disputed", "%(player)s already proposed table "
+                                   "%(table)s's VP (%(vps)s): a judge is called to settle it.",
+                                   player=view["proposed_by"], table=where["table"], vps=_vps_text(report["vps"]))
+                else:
+                    said = Message("reports.already-proposed", "%(player)s already proposed table %(table)s's VP "
+                                   "(%(vps)s): confirm it or disagree.",
+                                   player=view["proposed_by"], table=where["table"], vps=_vps_text(report["vps"]))
+                raise TournamentError(409, said, "report", report=view)
             at = now()
             rid = db[T_REPORTS].insert({"table_id": where["table_id"], "player_id": player["id"],
                                         "vps": json.dumps(clean), "withdrawn": json.dumps(wd),
@@ -280,11 +294,12 @@ def _report_for(db, where: dict, report_id: Any) -> dict:
     row = db[T_REPORTS].get(rid) if rid is not None and db.execute(
         f"select 1 from {T_REPORTS} where id = ?", [rid]).fetchone() else None
     if row is None:
-        raise TournamentError(404, f"There is no proposal {str(report_id)[:20]}.", "report")
+        raise TournamentError(404, Message("reports.no-proposal", "There is no proposal %(id)s.", id=str(report_id)[:20]),
+                              "report")
     if row["table_id"] != where["table_id"]:
-        raise TournamentError(403, f"This proposal is not for your table: you sit at table {where['table']}, "
-                                   f"seat {where['seat']}. Confirm only your own table's result.", "report",
-                              reason="other-table")
+        raise TournamentError(403, Message("reports.other-table", "This proposal is not for your table: you sit at "
+                                           "table %(table)s, seat %(seat)s. Confirm only your own table's result.",
+                                           table=where["table"], seat=where["seat"]), "report", reason="other-table")
     return _with_steps(db, row)
 
 
@@ -310,10 +325,10 @@ def confirm(db, tournament_id: Any, token: Any, report_id: Any) -> dict:
 def _refuse_if_not_open(db, player: dict, where: dict, report: dict) -> None:
     latest = _latest_report(db, where["table_id"])
     if latest is not None and latest["id"] != report["id"]:
-        raise TournamentError(409, "This proposal was replaced by a newer one: reload the page.", "report")
+        raise TournamentError(409, REPLACED, "report")
     if report["status"] == "disputed":
-        raise TournamentError(409, "A player disagreed with this proposal: a judge is called to settle the "
-                                   "result.", "report", disputed=True)
+        raise TournamentError(409, Message("reports.disputed", "A player disagreed with this proposal: a judge is "
+                                           "called to settle the result."), "report", disputed=True)
 
 
 def dispute(db, tournament_id: Any, token: Any, report_id: Any, *, note: Any = None) -> dict:
@@ -331,8 +346,7 @@ def dispute(db, tournament_id: Any, token: Any, report_id: Any, *, note: Any = N
             _refuse_if_locked(db, where)
             latest = _latest_report(db, where["table_id"])
             if latest is not None and latest["id"] != report["id"]:
-                raise TournamentError(409, "This proposal was replaced by a newer one: reload the page.",
-                                      "report")
+                raise TournamentError(409, REPLACED, "report")
             db[T_STEPS].insert({"report_id": report["id"], "kind": "dispute", "player_id": player["id"],
                                 "by": player["name"], "note": text, "created_at": now()})
     out = _state(db, player, where)
@@ -374,14 +388,16 @@ def accept(db, tournament_id: Any, number: Any, table_no: Any, report_id: Any, *
         row = db[T_REPORTS].get(rid) if rid is not None and db.execute(
             f"select 1 from {T_REPORTS} where id = ? and table_id = ?", [rid, table["id"]]).fetchone() else None
         if row is None:
-            raise TournamentError(404, f"There is no players' proposal {str(report_id)[:20]} for table "
-                                       f"{table['number']}.", "report")
+            raise TournamentError(404, Message("reports.no-table-proposal", "There is no players' proposal %(id)s "
+                                               "for table %(table)s.", id=str(report_id)[:20], table=table["number"]),
+                                  "report")
         report = _with_steps(db, row)
         latest = _latest_report(db, table["id"])
         if report["status"] in ("counted", "accepted"):
             return dict(tables._table_detail(db, t["id"], table), duplicate=True)
         if latest["id"] != report["id"]:
-            raise TournamentError(409, "The players made a newer proposal: look at it first.", "report")
+            raise TournamentError(409, Message("reports.newer-proposal", "The players made a newer proposal: look at it "
+                                               "first."), "report")
         after = tables.enter_result(db, t["id"], table["round"]["number"], table["number"], report["vps"],
                                     withdrawn=report["withdrawn"], by=by, based_on=None,
                                     note=f"the players' proposal #{report['id']}, accepted",
