@@ -18,6 +18,7 @@ it needs).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 import hashlib
 import json
 import threading
@@ -76,7 +77,8 @@ def worded_findings(findings: Iterable[dict[str, Any]], _: Translate = english) 
 # kept in memory, at most WORDED_MAX of them (oldest out first), so a page opened again, or
 # by another judge, costs a lookup per line. A stored line that changes is another key.
 WORDED_MAX = 20_000
-_worded: dict[tuple, str] = {}
+_worded: OrderedDict[tuple, str] = OrderedDict()   # popitem(last=False) is O(1); deleting a
+# plain dict's first key again and again makes each next `iter` skip the holes left before it
 _worded_lock = threading.Lock()
 
 
@@ -90,9 +92,10 @@ def worded_text(text: str, seats: list[str], _: Translate = english) -> str:
         line = json.loads(text)
         if "summary" in line:   # a row stored with its words (before they were made on read)
             return text
-        findings = json.dumps(line.get("findings"), ensure_ascii=False, separators=(",", ":"))
+        # the findings' words change only where the line has findings (most have none)
+        findings = line.get("findings") and json.dumps(line["findings"], ensure_ascii=False, separators=(",", ":"))
         worded(line, seats, _)
-        if json.dumps(line.get("findings"), ensure_ascii=False, separators=(",", ":")) != findings:
+        if findings and json.dumps(line["findings"], ensure_ascii=False, separators=(",", ":")) != findings:
             words = "=" + dumps(line)   # the findings are worded too: the whole line, kept as it is
         else:
             words = ',"summary":' + json.dumps(line["summary"], ensure_ascii=False)
@@ -100,7 +103,7 @@ def worded_text(text: str, seats: list[str], _: Translate = english) -> str:
                 words += ',"original_summary":' + json.dumps(line["original_summary"], ensure_ascii=False)
         with _worded_lock:
             if len(_worded) >= WORDED_MAX:
-                del _worded[next(iter(_worded))]
+                _worded.popitem(last=False)
             _worded[key] = words
     if words.startswith("="):
         return words[1:]
