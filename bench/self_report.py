@@ -12,7 +12,8 @@ One command: `python bench/self_report.py [--port 8500]`.
      each table proposes the VP (POST …/me/<token>/report); the four others, each after a
      pause of 1 to --think s (reading the phone), confirm (POST …/reports/<id>/confirm),
      3 % of them twice (a lost reply: the page sends again); while the report waits, each
-     of the table's five pages asks for its state every --page-poll s (static/me.js).
+     of the table's five pages asks for its state every --page-poll s (static/me.js), and
+     each player opens their decklist page once (GET /tournaments/<id>/me/<token>/deck).
 First, in process on a copy of the event (no HTTP, no other load): each proposal and
 confirmation through `self_report` (what one costs the server, its durable commit included).
 Then the recorder's figures, then proposal, confirmation and page-poll latencies
@@ -61,13 +62,13 @@ def give_links(path: Path, tid: int) -> list[list[tuple[int, str]]]:
 
 def report_load(port: int, tid: int, tables: list[list[tuple[int, str]]], args) -> dict:
     lock = threading.Lock()
-    ms: dict[str, list[float]] = {"propose": [], "confirm": [], "resend": [], "page": []}
+    ms: dict[str, list[float]] = {"propose": [], "confirm": [], "resend": [], "page": [], "deck": []}
     errors: list[str] = []
     start = time.time() + 1.0
     stop_at = start + args.duration
     api = f"/api/tournaments/{tid}/me"
 
-    def timed(phone: Phone, kind: str, method: str, path: str, body=None, ok=(200, 201)):
+    def timed(phone: Phone, kind: str, method: str, path: str, body=None, ok=(200, 201), parse=True):
         t = time.perf_counter()
         try:
             status, data, _ = phone.request(method, path, body)
@@ -79,7 +80,7 @@ def report_load(port: int, tid: int, tables: list[list[tuple[int, str]]], args) 
             ms[kind].append((time.perf_counter() - t) * 1000)
             if status not in ok:
                 errors.append(f"{kind}: {status} {data[:160]!r}")
-        return status, json.loads(data) if data else None
+        return status, json.loads(data) if data and parse else None
 
     def table(idx: int, seats: list[tuple[int, str]]):
         rnd = random.Random(idx)
@@ -95,6 +96,8 @@ def report_load(port: int, tid: int, tables: list[list[tuple[int, str]]], args) 
         def page(k: int):   # the player's page open while the report waits
             r = random.Random(idx * 10 + k)
             time.sleep(r.random() * args.page_poll)
+            # the player's decklist page (issue 29: a decklist page <= 50 ms p95 under this load)
+            timed(phones[k], "deck", "GET", f"/tournaments/{tid}/me/{seats[k][1]}/deck", parse=False)
             while not done.is_set() and time.time() < stop_at:
                 timed(phones[k], "page", "GET", f"{api}/{seats[k][1]}")
                 done.wait(args.page_poll)
@@ -210,6 +213,7 @@ def main() -> None:
             print(f"  propose  {figures(ms['propose'])}")
             print(f"  resent   {figures(ms['resend'])}")
             print(f"  page     {figures(ms['page'])}")
+            print(f"  decklist page (HTML, each player once) {figures(ms['deck'])}  [target p95 <= 50 ms]")
             print(f"  count check: {count_check(db_path, tables)}", flush=True)
         finally:
             stop_serve(server)
