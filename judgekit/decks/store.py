@@ -135,6 +135,15 @@ def _insert(db, rec: dict) -> dict:
     return _row(first_row(db, "select * from decklists where id = ?", [rid]))
 
 
+def _replayed(db, tournament_id: int, player_id: int, cid: str | None, text: Any) -> dict | None:
+    """The row a resent request stored already (same client_id, player and text), or None;
+    a client_id used for another list is refused (409)."""
+    again = _by_client_id(db, tournament_id, cid)
+    if again is None or (again["player_id"] == player_id and again["text"] == text):
+        return again
+    raise DeckError(409, Message("decks.client-id-used", "client_id already used for another list."), "client_id")
+
+
 def submit(db, tournament_id: Any, player_id: Any, text: Any, *, by: str, how: str,
            client_id: Any = None) -> tuple[dict, bool]:
     """Receive a player's list (from their link, or entered by the organizer). Returns (the
@@ -144,11 +153,9 @@ def submit(db, tournament_id: Any, player_id: Any, text: Any, *, by: str, how: s
     t = base.get_tournament(db, tournament_id)
     p = base.get_player(db, t["id"], player_id)
     cid = _clean_client_id(client_id)
-    again = _by_client_id(db, t["id"], cid)
+    again = _replayed(db, t["id"], p["id"], cid, text)
     if again is not None:
-        if again["player_id"] == p["id"] and again["text"] == text:
-            return again, True
-        raise DeckError(409, Message("decks.client-id-used", "client_id already used for another list."), "client_id")
+        return again, True
     have = current(db, t["id"], p["id"])
     if have is not None:
         raise DeckError(409, Message("decks.locked", "%(player)s's decklist was received on %(time)s and is locked (6.3): "
@@ -171,11 +178,9 @@ def correct(db, tournament_id: Any, player_id: Any, text: Any, reason: Any, *, j
     t = base.get_tournament(db, tournament_id)
     p = base.get_player(db, t["id"], player_id)
     cid = _clean_client_id(client_id)
-    again = _by_client_id(db, t["id"], cid)
+    again = _replayed(db, t["id"], p["id"], cid, text)
     if again is not None:
-        if again["player_id"] == p["id"] and again["text"] == text:
-            return again, True
-        raise DeckError(409, Message("decks.client-id-used", "client_id already used for another list."), "client_id")
+        return again, True
     reason = reason.strip() if isinstance(reason, str) else ""
     if len(reason) < MIN_REASON:
         raise DeckError(400, Message("decks.reason-too-short", "Say why the list is corrected (at least %(n)s characters).",

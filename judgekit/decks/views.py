@@ -48,19 +48,21 @@ def overview_page(tid):
 @bp.get("/tournaments/<id:tid>/decks/<id:pid>")
 @requires("decks.view")
 def player_list_page(tid, pid):
+    return _player_page(tid, pid)
+
+
+def _player_page(tid, pid, error: DeckError | None = None, text: str = ""):
+    """A player's list and its history; after a refused form, with the refusal and the text sent."""
     db = get_db()
     t = base.get_tournament(db, tid)
     p = base.get_player(db, t["id"], pid)
     return render_template("decks/player.html", t=t, p=p, lst=store.current(db, t["id"], p["id"]),
-                           hist=store.history(db, t["id"], p["id"]), error=None, text="")
+                           hist=store.history(db, t["id"], p["id"]), error=error, text=text), \
+        error.status if error else 200
 
 
 def _form_error(tid, pid, exc: DeckError, text: str):
-    db = get_db()
-    t = base.get_tournament(db, tid)
-    p = base.get_player(db, t["id"], pid)
-    return render_template("decks/player.html", t=t, p=p, lst=store.current(db, t["id"], p["id"]),
-                           hist=store.history(db, t["id"], p["id"]), error=exc, text=text), exc.status
+    return _player_page(tid, pid, exc, text)
 
 
 @bp.post("/tournaments/<id:tid>/decks/<id:pid>/enter")
