@@ -53,7 +53,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from live_pages import MIX, Pages, mix, open_page  # noqa: E402
-from recorder import (Phone, figures, game_events, load, pct, proc_figures,  # noqa: E402
+from recorder import (Phone, end_server, figures, game_events, load, pct, proc_figures,  # noqa: E402
                       start_server)
 
 from judgekit.auth import store as auth_store  # noqa: E402
@@ -349,16 +349,7 @@ def main() -> None:
             print(f"  load average at the end: {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f} "
                   f"({os.cpu_count()} CPUs)")
         finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except Exception:
-                server.kill()
-            log.seek(0)
-            text = log.read().decode(errors="replace")
-            if "Traceback" in text:
-                print("  server errors:\n" + text[-3000:])
-            log.close()
+            end_server(server, log)
 
 
 if __name__ == "__main__":

@@ -406,6 +406,16 @@ def stop_serve(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
+def end_server(proc: subprocess.Popen, log) -> None:
+    """Stop a server `start_server` started and print the tracebacks its log holds, if any."""
+    stop_serve(proc)
+    log.seek(0)
+    text = log.read().decode(errors="replace")
+    if "Traceback" in text:
+        print("  server errors:\n" + text[-3000:])
+    log.close()
+
+
 def start_server(tmp: Path, threads: int | None, durable: bool,
                  port: int | None = None) -> tuple[subprocess.Popen, int, object]:
     port = port or free_port()
@@ -642,16 +652,7 @@ def bench_http(tmp: Path, cards, args) -> None:
         # --- 5. load ---------------------------------------------------------------------------
         load(port, server.pid, phones, games[:args.tables], judges[0], args, legacy=legacy)
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.seek(0)
-        text = log.read().decode(errors="replace")
-        if "Traceback" in text:
-            print("  server errors:\n" + text[-3000:])
-        log.close()
+        end_server(server, log)
 
 
 def main() -> None:

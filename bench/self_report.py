@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from live import build_event  # noqa: E402
-from recorder import Phone, figures, load, start_server, stop_serve, table_phones  # noqa: E402
+from recorder import Phone, end_server, figures, load, start_server, table_phones  # noqa: E402
 
 from judgekit.db import open_db  # noqa: E402
 from judgekit.game.cards import load_cards  # noqa: E402
@@ -216,12 +216,7 @@ def main() -> None:
             print(f"  decklist page (HTML, each player once) {figures(ms['deck'])}  [target p95 <= 50 ms]")
             print(f"  count check: {count_check(db_path, tables)}", flush=True)
         finally:
-            stop_serve(server)
-            log.seek(0)
-            text = log.read().decode(errors="replace")
-            if "Traceback" in text:
-                print("  server errors:\n" + text[-3000:])
-            log.close()
+            end_server(server, log)
 
 
 if __name__ == "__main__":
