@@ -57,7 +57,7 @@ def public(row: dict | None) -> dict | None:
             "note": row.get("note")}
 
 
-Reader = Callable[[dict], dict]  # a stored row with `vps`, `withdrawn` read back (tables._result_row)
+Reader = Callable[[dict], dict]  # a stored row with `vps`, `withdrawn` read back (tables.result_row)
 
 
 def latest_row(db, table_id: int, read: Reader) -> dict | None:

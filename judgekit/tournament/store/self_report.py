@@ -95,7 +95,7 @@ def _with_steps(db, row: dict) -> dict:
 
 
 def _latest_result(db, table_id: int) -> dict | None:
-    return result_guard.latest_row(db, table_id, tables._result_row)
+    return result_guard.latest_row(db, table_id, tables.result_row)
 
 
 def _report_view(report: dict | None, result: dict | None, people: dict[int, dict]) -> dict | None:
@@ -171,7 +171,7 @@ def _state(db, player: dict, where: Any = False) -> dict:
 def table_report(db, tournament_id: Any, number: Any, table_no: Any) -> dict | None:
     """The players' latest report of a table, for the judges' table page (None: none)."""
     t = base.get_tournament(db, tournament_id)
-    table = tables._get_table(db, t["id"], number, table_no)
+    table = tables.get_table(db, t["id"], number, table_no)
     report = _latest_report(db, table["id"])
     if report is None:
         return None
@@ -247,8 +247,8 @@ def propose(db, tournament_id: Any, token: Any, vps: Any, *, withdrawn: Any = No
     """A player proposes their table's VP (see the module). Returns `player_state` after,
     with `duplicate` True when nothing new was stored (a retried request)."""
     player, where = _seated(db, tournament_id, token)
-    clean = tables._clean_vps(vps, where["size"])
-    wd = tables._clean_withdrawn(withdrawn, where["size"])
+    clean = tables.clean_vps(vps, where["size"])
+    wd = tables.clean_withdrawn(withdrawn, where["size"])
     tables.refuse_impossible(clean, wd)
     cid = result_guard.clean_client_id(client_id)
     duplicate = False
@@ -361,13 +361,13 @@ def _count_if_all_confirmed(db, tournament_id: int, where: dict, report_id: int)
     people = _present(db, tournament_id, where["players"])
     if report["disputes"] or any(p["present"] and pid not in report["confirmed"] for pid, p in people.items()):
         return
-    table = tables._get_table(db, tournament_id, where["round"], where["table"])
+    table = tables.get_table(db, tournament_id, where["round"], where["table"])
     stored = result_guard.check(db, table["id"], kind="reported", vps=report["vps"], withdrawn=report["withdrawn"],
-                                client_id=None, based_on=None, may_replace_override=False, read=tables._result_row)
+                                client_id=None, based_on=None, may_replace_override=False, read=tables.result_row)
     if stored is not None:
         return
     names = ", ".join(people[pid]["name"] for pid in report["confirmed"] if pid in people)
-    tables._insert_result(db, table, "reported", report["vps"], report["withdrawn"],
+    tables.insert_result(db, table, "reported", report["vps"], report["withdrawn"],
                           by=f"players of table {where['table']}", client_id=None, based_on=None,
                           note=f"proposed by {people[report['player_id']]['name']}; confirmed by {names}"[:500])
     rid = db.execute(f"select max(id) from {T_RESULTS} where table_id = ?", [table["id"]]).fetchone()[0]
@@ -382,7 +382,7 @@ def accept(db, tournament_id: Any, number: Any, table_no: Any, report_id: Any, *
     `accept` step names the judge. Refused (409) when the table has a result already (a
     judge changes it on the table page) or the proposal is not the table's latest."""
     t = base.get_tournament(db, tournament_id)
-    table = tables._get_table(db, t["id"], number, table_no)
+    table = tables.get_table(db, t["id"], number, table_no)
     rid = parse_int(report_id, 1)
     with transaction(db):
         row = db[T_REPORTS].get(rid) if rid is not None and db.execute(

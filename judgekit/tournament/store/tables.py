@@ -48,11 +48,11 @@ def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
     for row in db.query(
             f"select r.* from {T_RESULTS} r join (select table_id, max(id) as id from {T_RESULTS} "
             f"where table_id in ({marks}) group by table_id) m on r.id = m.id", ids):
-        out[row["table_id"]] = _result_row(row)
+        out[row["table_id"]] = result_row(row)
     return out
 
 
-def _result_row(row: dict) -> dict:
+def result_row(row: dict) -> dict:
     """A stored result row with its VP and withdrawn seats read back. The writes check
     both; a row that fails the checks anyway (stored by an older version, or by hand) is
     read with `vps` None and `damaged` saying what is wrong, so every page still shows
@@ -113,7 +113,7 @@ def table_status(size: int, entry: dict | None, outcome: dict | None) -> dict:
             out["reported_vps"] = entry["vps"]
         if entry["kind"] in ("override", "correction"):
             out["reason"] = entry.get("reason")
-        if entry.get("damaged"):  # see _result_row
+        if entry.get("damaged"):  # see result_row
             out["state"] = "invalid"
             out["errors"] = [{"code": "result-damaged", "seat": None, "rule": None,
                               "message": f"the stored result cannot be read ({entry['damaged']}): "
@@ -190,14 +190,14 @@ def round_detail(db, tournament_id: int, number: Any, *, games: bool = True,
 
 
 def result_history(db, tournament_id: int, number: Any, table_no: Any) -> list[dict]:
-    t = _get_table(db, tournament_id, number, table_no)
+    t = get_table(db, tournament_id, number, table_no)
     rows = []
     for row in db[T_RESULTS].rows_where("table_id = ?", [t["id"]], order_by="id"):
-        rows.append(_result_row(row))
+        rows.append(result_row(row))
     return rows
 
 
-def _get_table(db, tournament_id: int, number: Any, table_no: Any) -> dict:
+def get_table(db, tournament_id: int, number: Any, table_no: Any) -> dict:
     r = get_round(db, tournament_id, number)
     tn = _int_id(table_no, "table")
     t = _row(db, T_TABLES, "round_id = ? and number = ?", [r["id"], tn])
@@ -208,7 +208,7 @@ def _get_table(db, tournament_id: int, number: Any, table_no: Any) -> dict:
     return t
 
 
-def _clean_vps(vps: Any, size: int) -> list[float]:
+def clean_vps(vps: Any, size: int) -> list[float]:
     """One VP per seat, each well formed (`scoring.seat_errors`), or a 400 whose `problems`
     name every seat at fault (`[{"seat", "message", "code"}]`, for the form's fields)."""
     if not isinstance(vps, list):
@@ -222,7 +222,7 @@ def _clean_vps(vps: Any, size: int) -> list[float]:
     return [float(parse_vp(v)) for v in vps]
 
 
-def _clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
+def clean_withdrawn(withdrawn: Any, size: int) -> list[int]:
     if withdrawn in (None, ""):
         return []
     if not isinstance(withdrawn, list):
@@ -250,22 +250,22 @@ def enter_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any, *
     judge's result never replaces an override unless `may_replace_override`). Returns the
     table's state, with `duplicate` True when nothing new was stored."""
     t = get_tournament(db, tournament_id)
-    table = _get_table(db, t["id"], number, table_no)
-    clean = _clean_vps(vps, table["size"])
-    wd = _clean_withdrawn(withdrawn, table["size"])
+    table = get_table(db, t["id"], number, table_no)
+    clean = clean_vps(vps, table["size"])
+    wd = clean_withdrawn(withdrawn, table["size"])
     text = _clean_text(note, "note", max_len=MAX_LEN["note"])
     cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
     with transaction(db):
         _refuse_if_closed(db, table)
         stored = result_guard.check(db, table["id"], kind="entered", vps=clean, withdrawn=wd, client_id=cid,
                                     based_on=seen, may_replace_override=may_replace_override,
-                                    read=_result_row)
+                                    read=result_row)
         if stored is None:
-            _insert_result(db, table, "entered", clean, wd, note=text, by=by, client_id=cid, based_on=seen)
+            insert_result(db, table, "entered", clean, wd, note=text, by=by, client_id=cid, based_on=seen)
     return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
 
 
-def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list[int], *,
+def insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list[int], *,
                    by: str | None, client_id: str | None, based_on: Any, note: str | None = None,
                    reason: str | None = None) -> None:
     row = {"table_id": table["id"], "kind": kind, "vps": json.dumps(vps),
@@ -274,7 +274,7 @@ def _insert_result(db, table: dict, kind: str, vps: list[float], withdrawn: list
            "based_on": None if based_on is result_guard.NOT_GIVEN else based_on}
     rid = db[T_RESULTS].insert(row).last_pk
     # the hall hears of it in the same transaction (the outbox, `judgekit.outbox`)
-    state = table_status(table["size"], _result_row(dict(row, id=rid)), None)["state"]
+    state = table_status(table["size"], result_row(dict(row, id=rid)), None)["state"]
     outbox.publish(db, table["round"]["tournament_id"], "table.result", {
         "round": table["round"]["number"], "table": table["number"], "state": state,
         "source": kind, "by": by, "result": rid})
@@ -311,15 +311,15 @@ def override_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any
     reason (kept with the row). With `based_on`, refused (409) when another result was
     stored since the one the head judge saw (`result_guard`)."""
     t = get_tournament(db, tournament_id)
-    table = _get_table(db, t["id"], number, table_no)
-    clean = _clean_vps(vps, table["size"])
+    table = get_table(db, t["id"], number, table_no)
+    clean = clean_vps(vps, table["size"])
     why = _clean_reason(reason, "override")
     cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
     with transaction(db):
         stored = result_guard.check(db, table["id"], kind="override", vps=clean, withdrawn=[], client_id=cid,
-                                    based_on=seen, may_replace_override=True, read=_result_row)
+                                    based_on=seen, may_replace_override=True, read=result_row)
         if stored is None:
-            _insert_result(db, table, "override", clean, [], reason=why, by=by, client_id=cid, based_on=seen)
+            insert_result(db, table, "override", clean, [], reason=why, by=by, client_id=cid, based_on=seen)
     return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
 
 
@@ -332,9 +332,9 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
     check refuses are an override). The standings read the latest row, so they follow.
     `client_id` and `based_on` as for `override_result`."""
     t = get_tournament(db, tournament_id)
-    table = _get_table(db, t["id"], number, table_no)
-    clean = _clean_vps(vps, table["size"])
-    wd = _clean_withdrawn(withdrawn, table["size"])
+    table = get_table(db, t["id"], number, table_no)
+    clean = clean_vps(vps, table["size"])
+    wd = clean_withdrawn(withdrawn, table["size"])
     why = _clean_reason(reason, "correction")
     refuse_impossible(clean, wd)
     cid, seen = result_guard.clean_client_id(client_id), result_guard.clean_based_on(based_on)
@@ -343,9 +343,9 @@ def correct_result(db, tournament_id: Any, number: Any, table_no: Any, vps: Any,
         if r["status"] != "closed":
             raise TournamentError(409, Message("tournament.round-open-enter-result-instead", "round %(number)s is open: enter the result instead", number=r['number']), "round")
         stored = result_guard.check(db, table["id"], kind="correction", vps=clean, withdrawn=wd, client_id=cid,
-                                    based_on=seen, may_replace_override=True, read=_result_row)
+                                    based_on=seen, may_replace_override=True, read=result_row)
         if stored is None:
-            _insert_result(db, table, "correction", clean, wd, reason=why, by=by, client_id=cid, based_on=seen)
+            insert_result(db, table, "correction", clean, wd, reason=why, by=by, client_id=cid, based_on=seen)
     return dict(_table_detail(db, t["id"], table), duplicate=stored is not None)
 
 
@@ -356,7 +356,7 @@ def _table_detail(db, tournament_id: int, table: dict) -> dict:
 
 def table_detail(db, tournament_id: Any, number: Any, table_no: Any) -> dict:
     t = get_tournament(db, tournament_id)
-    table = _get_table(db, t["id"], number, table_no)
+    table = get_table(db, t["id"], number, table_no)
     out = _table_detail(db, t["id"], table)
     out["round"] = table["round"]["number"]
     out["round_status"] = table["round"]["status"]
