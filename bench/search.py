@@ -173,6 +173,8 @@ def main() -> None:
                 ("bench/heldout_phone_queries.tsv", ROOT / "bench" / "heldout_phone_queries.tsv"),
                 ("tests/search_card_effects", ROOT / "tests" / "search_card_effects"),
                 ("tests/search_card_effects2", ROOT / "tests" / "search_card_effects2"),
+                ("tests/search_card_effects3", ROOT / "tests" / "search_card_effects3"),
+                ("tests/search_phone2", ROOT / "tests" / "search_phone2"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

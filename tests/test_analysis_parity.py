@@ -51,8 +51,12 @@ def _query_texts() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def texts(tmp_path_factory) -> list[str]:
-    svc = RulesService.open(paths.content_dir(), tmp_path_factory.mktemp("ix") / "index")
+def svc(tmp_path_factory) -> RulesService:
+    return RulesService.open(paths.content_dir(), tmp_path_factory.mktemp("ix") / "index")
+
+
+@pytest.fixture(scope="module")
+def texts(svc) -> list[str]:
     out = _query_texts()
     for e in svc.search.entries.values():
         out += [e.title, e.body, e.context, e.questions]
@@ -76,6 +80,35 @@ def test_browser_stems_and_tokenizes_every_word_as_the_server(texts, tmp_path):
     assert differ == [], f"{len(differ)} words stem differently, e.g. {differ[:10]}"
     tok_differ = [t for t, js in zip(sample, got["texts"]) if js != [s for s, _, _ in analyze(t)]]
     assert tok_differ == [], f"{len(tok_differ)} texts tokenize differently, e.g. {tok_differ[:3]}"
+
+
+TYPE_SCRIPT = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [, , staticDir, inputPath] = process.argv;
+const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
+const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+const names = new internals.CardNames(data.table);
+process.stdout.write(JSON.stringify(data.queries.map((q) => names.describedType(q))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path):
+    """`CardNames.described_type` and the offline search's `describedType`, over every query
+    of the query sets and the same table: the same card type, or none, for each."""
+    queries = _query_texts()
+    queries += [q.replace("the ", "is there a ", 1) for q in queries] + [q.upper() for q in queries[:200]]
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps({"table": svc.search.names.to_table(), "queries": queries}))
+    script = tmp_path / "types.mjs"
+    script.write_text(TYPE_SCRIPT)
+    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                    capture_output=True, text=True).stdout)
+    want = [svc.search.names.described_type(q) for q in queries]
+    assert sum(1 for k in want if k) > 50          # the description sets open with a type
+    differ = [(q, w, g) for q, w, g in zip(queries, want, got) if w != g]
+    assert differ == [], differ[:10]
 
 
 def test_whoosh_imports_and_compiles_without_warnings():

@@ -17,6 +17,9 @@ pytestmark = pytest.mark.shared_app  # these tests only read: they share one app
 
 ROOT = Path(__file__).resolve().parent
 PHONE = ROOT / "search_phone"   # short questions typed in everyday words
+#: a second set of the kind, by another hand, over sections drawn at random from every
+#: chapter (seed 20261129), written before the ranking was tuned on it
+PHONE_2 = ROOT / "search_phone2"
 
 
 @pytest.fixture
@@ -91,11 +94,12 @@ def test_the_shipped_questions_files_parse():
         assert parse_questions(f, f.read_text(encoding="utf-8"))
 
 
-def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service):
+@pytest.mark.parametrize("path", [PHONE, PHONE_2], ids=lambda p: p.name)
+def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
     the rules text by someone who did not see the questions files."""
-    queries = load_queries(PHONE)
-    assert len(queries) >= 80 and len({q for q, _ in queries}) == len(queries)
+    queries = load_queries(path)
+    assert len(queries) >= 60 and len({q for q, _ in queries}) == len(queries)
     entries = {f"{e.doc}/{e.section}" for e in service.index.entries.values()}
     assert {x for _, exp in queries for x in exp} <= entries
     misses = []

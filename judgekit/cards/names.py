@@ -63,6 +63,31 @@ PHRASES = frozenset(("nottobe", "makeanexample", "elderkindrednetwork", "informa
 #: "the barrens card"): such a query gets the card's own rulings right after it.
 FILLER = frozenset(("the", "card", "cards", "ruling", "rulings", "rule", "rules"))
 
+#: A card described by its type instead of its name: "the reaction that ends combat…",
+#: "equipment that gives +1 hunt", "is there a nosferatu who…" (`CardNames.described_type`).
+#: The type's noun as players say it (name key; two words joined) -> the card type.
+TYPE_NOUNS: dict[str, str] = {
+    "action": "Action", "actionmodifier": "Action Modifier", "modifier": "Action Modifier",
+    "reaction": "Reaction", "combatcard": "Combat",
+    "ally": "Ally", "allies": "Ally", "ghoul": "Ally", "retainer": "Retainer",
+    "equipment": "Equipment", "weapon": "Equipment", "gun": "Equipment", "vehicle": "Equipment",
+    "item": "Equipment",
+    "political": "Political Action", "politicalaction": "Political Action",
+    "referendum": "Political Action", "vote": "Political Action",
+    "event": "Event", "master": "Master", "location": "Master",
+    "vampire": "Vampire", "vampires": "Vampire", "vamp": "Vampire", "vamps": "Vampire",
+    "imbued": "Imbued", "power": "Power", "conviction": "Conviction",
+}
+#: Words that may open such a question before the noun ("is there a", "whats the")
+DESCRIBE_LEAD = frozenset(("is", "are", "there", "theres", "any", "a", "an", "the", "whats", "what",
+                           "which", "looking", "for", "some", "one", "i", "need", "remember", "was"))
+#: Words that may qualify the noun ("superior", "weak"), besides a discipline or a clan
+DESCRIBE_QUALIFIERS = frozenset(("superior", "inferior", "basic", "weak", "old", "young", "little",
+                                 "cheap", "small", "big"))
+#: Words after the noun (or after "card") that start the description
+DESCRIBE_REL = frozenset(("that", "which", "who", "whom", "whose", "where", "with", "to", "when",
+                          "giving", "letting"))
+
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 
@@ -157,7 +182,9 @@ class CardNames:
         """The table the index stores and the browser's offline search reads."""
         return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
                 "typo_min": TYPO_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
-                "card_words": sorted(self.card_words)}
+                "card_words": sorted(self.card_words), "type_nouns": TYPE_NOUNS,
+                "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
+                "describe_rel": sorted(DESCRIBE_REL)}
 
     def mentions_card_words(self, query: str) -> bool:
         """Whether the query names a discipline or a clan ("that obfuscate reaction…", "the
@@ -165,6 +192,32 @@ class CardNames:
         words = self._words(query) if isinstance(query, str) else []
         return any("".join(words[i:i + n]) in self.card_words
                    for n in (1, 2, 3) for i in range(len(words) - n + 1))
+
+    def described_type(self, query: str) -> str | None:
+        """The card type a question describes a card by, when it opens with one: "the
+        reaction that…", "auspex reaction that…", "master card that…" (`TYPE_NOUNS`), or
+        "a nosferatu who…" (a clan, then the description: a vampire); None otherwise."""
+        words = self._words(query[:300]) if isinstance(query, str) else []
+        i = 0
+        while i < len(words) and words[i] in DESCRIBE_LEAD:
+            i += 1
+        named = False          # a discipline or a clan among the qualifiers
+        while i < len(words) and (words[i] in DESCRIBE_QUALIFIERS or words[i] in self.card_words):
+            named = named or words[i] in self.card_words
+            i += 1
+
+        def starts_description(at: int) -> bool:
+            if at < len(words) and words[at] == "card":
+                at += 1
+            return at < len(words) and words[at] in DESCRIBE_REL
+
+        for n in (2, 1):
+            noun = "".join(words[i:i + n])
+            if len(words) - i >= n and noun in TYPE_NOUNS and starts_description(i + n):
+                return TYPE_NOUNS[noun]
+        if named and words[i - 1] in self.card_words and i < len(words) and words[i] in DESCRIBE_REL:
+            return "Vampire"
+        return None
 
     def _exact(self, words: list[str]) -> int | None:
         hit = self.keys.get("".join(words))

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from judgekit.cards import markup
 from judgekit.cards.catalog import CardCatalog
-from judgekit.game.cards import DISCIPLINES
+from judgekit.game.cards import CARD_TYPES, DISCIPLINES
 
 DOC = "cards"
+GROUP_CONTEXT = "card group"     # a group ruling's context: the rulings of cards of any type
 CARD_FILES = ("crypt.json", "library.json", "texts.json", "rulings.json")
 
 
@@ -36,6 +37,22 @@ def card_context(card) -> str:
     codes = card.facts.disciplines
     parts += [DISCIPLINES.get(c, c) for c in (codes if isinstance(codes, (tuple, list)) else sorted(codes))]
     return " ".join(parts)
+
+
+def context_types(context: str) -> frozenset[str] | None:
+    """The card types an entry's `context` opens with (`card_context`: "Action Modifier
+    Combat Auspex" -> Action Modifier, Combat); None for a group's ruling (of cards of any
+    type)."""
+    if context == GROUP_CONTEXT:
+        return None
+    found, rest = [], context
+    while rest:
+        kind = next((t for t in CARD_TYPES if rest == t or rest.startswith(t + " ")), None)
+        if kind is None:
+            break
+        found.append(kind)
+        rest = rest[len(kind) + 1:]
+    return frozenset(found)
 
 
 def card_entries(catalog: CardCatalog, entry_type, group_questions: dict | None = None) -> list:
@@ -63,7 +80,7 @@ def card_entries(catalog: CardCatalog, entry_type, group_questions: dict | None 
         for n, r in enumerate(catalog.group_rulings(group)):
             url = f"/cards/groups/{group.id}#{r.anchor}"
             out.append(entry_type(key=f"{DOC}/{group.id}#{r.anchor}", doc=DOC, section=group.id,
-                                  number="", title=group.name, context="card group",
+                                  number="", title=group.name, context=GROUP_CONTEXT,
                                   body=markup.to_plain(r.text), url=url, kind="ruling",
                                   anchors=[(0, r.anchor)], questions="" if n else asked))
     return out

@@ -45,8 +45,15 @@ from judgekit.paths import content_dir as default_content_dir
 __all__ = [
     "CryptCard", "LibraryCard", "CardIndex", "load_cards", "DISCIPLINES",
     "parse_discipline", "discipline_code", "VOTES_BY_TITLE", "title_votes", "name_key",
-    "LEVELS", "NEEDS",
+    "LEVELS", "NEEDS", "CARD_TYPES",
 ]
+
+#: The card types the VEKN card lists print, the two-word ones first (a card's types are
+#: written one after the other: "Action Modifier Combat").
+CARD_TYPES: tuple[str, ...] = (
+    "Action Modifier", "Political Action", "Action", "Reaction", "Combat", "Ally", "Retainer",
+    "Equipment", "Event", "Master", "Power", "Conviction", "Vampire", "Imbued",
+)
 
 # --------------------------------------------------------------------------- disciplines
 

@@ -14,6 +14,8 @@ the same numbers and never has to stem:
   than the same numbers in arrays, and the browser decodes a term or an entry when needed;
 - the entries' text (title, body, context, link, anchors) is not in the index but in
   `text_files`, CHUNK entries a file: the browser reads the files of the results it shows;
+- the cards' part's `types`: each entry's card types as a bit mask, for a question that
+  describes a card by its type ("the reaction that…": `CardNames.described_type`);
 - `card_names`: the table of card names a query may name (`judgekit.cards.names`), so the
   browser puts the same cards first; `card_groups`: each card's groups (card id -> group
   ids), whose rulings follow a query that is only the card's name; `params` carries how the
@@ -42,12 +44,13 @@ from typing import Any
 from whoosh.analysis import STOP_WORDS
 from whoosh.support.charset import accent_map
 
+from judgekit.game.cards import CARD_TYPES
 from judgekit.rules.analysis import NUMBER_WORDS, TENS
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
                                          LEAD_BELOW, LEAD_PLACES, NEAR_TIE, OWN_RULINGS,
-                                         YIELD_SHARE, Search)
+                                         TYPED_CANDIDATES, YIELD_SHARE, Search)
 from judgekit.rules.index_store import SPARSE_FIELDS
 from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUPS, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
@@ -56,7 +59,7 @@ from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUP
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 11
+FORMAT = 12
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -263,6 +266,18 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
     }
 
 
+def _type_masks(search: Search) -> dict[str, Any]:
+    """The cards' entries' card types, for a question that describes a card by its type
+    (`Search._of_type_first`): `names` (`CARD_TYPES`) and each entry's `masks` (bit i: it
+    is of type names[i]; a group's ruling has every bit), encode_ids in document order."""
+    every = (1 << len(CARD_TYPES)) - 1
+    masks = []
+    for key in search.cards.postings.keys:
+        types = search.entry_types[key]
+        masks.append(every if types is None else sum(1 << i for i, t in enumerate(CARD_TYPES) if t in types))
+    return {"names": list(CARD_TYPES), "masks": encode_ids(masks)}
+
+
 def entry_dicts(part: dict, texts: list[dict] | None = None) -> list[dict[str, Any]]:
     """A shipped part's entries as dicts (as the browser reads them), with their text
     columns when `texts` (that part's text files, in order) are given."""
@@ -320,6 +335,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
     parts = {"rules": _part(search.rules, ids)}
     if search.cards is not None:
         parts["cards"] = _part(search.cards, ids)
+        parts["cards"]["types"] = _type_masks(search)
     texts: list[str] = []
     for index in _indexes(search):
         for key in index.postings.keys:
@@ -342,6 +358,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         "params": {"k1": K1, "b": B, "field_boosts": dict(FIELD_BOOSTS), "fields": list(FIELDS),
                    "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
                    "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
+                   "rare_min_docs": SearchIndex.RARE_MIN_DOCS,
                    "covering": SearchIndex.COVERING, "sparse_fields": list(SPARSE_FIELDS),
                    "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES, "max_groups": MAX_GROUPS,
                    "card_question_lead": list(CARD_QUESTION_LEAD),
@@ -353,7 +370,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
                    "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
                    "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
-                   "own_rulings": OWN_RULINGS},
+                   "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES},
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": dict(POSTING_BOOSTS),

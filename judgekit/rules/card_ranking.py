@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from judgekit.cards.names import CardNames
+from judgekit.cards.search_entries import context_types
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.entries import Entry
 from judgekit.rules.index_store import load_index, no_gc
@@ -108,6 +109,11 @@ class CardFactors:
         return 1.0 if covered and in_title >= covered else self.text_factor
 
 
+#: A question that describes a card by its type ("the reaction that ends combat…",
+#: `CardNames.described_type`) looks through this many of the cards' best entries and puts
+#: those of that type (and the groups' rulings, of every type) before the others.
+TYPED_CANDIDATES = 30
+
 #: A query that is only a card's name ("deflection") asks for the card: its first rulings
 #: (its own, then its groups') follow it, at most this many.
 OWN_RULINGS = 3
@@ -130,6 +136,7 @@ class Search:
         self.corpus = rules.corpus
         self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
         self._rulings: dict[str, list[str]] | None = None
+        self._types: dict[str, frozenset[str] | None] | None = None
 
     @classmethod
     def open(cls, corpus: Corpus, index_dir: str | Path, stamp: str) -> "Search":
@@ -190,13 +197,35 @@ class Search:
             return named
         return [x for e in named for x in [e, *self.own_rulings(e)]]
 
+    def _of_type_first(self, hits: list[Hit], kind: str) -> list[Hit]:
+        """The cards' hits with the entries of card type `kind` (and the groups' rulings)
+        before the others, each keeping its order; a card the query names stays first."""
+        named = [h for h in hits if h.score >= 1000.0]
+        fits, others = [], []
+        for h in hits:
+            if h.score < 1000.0:
+                types = self.entry_types.get(h.entry.key)
+                (fits if types is None or kind in types else others).append(h)
+        return named + fits + others
+
+    @property
+    def entry_types(self) -> dict[str, frozenset[str] | None]:
+        """Each card entry's card types (None: a group's ruling, of every type)."""
+        if self._types is None:
+            self._types = {key: context_types(e.context) for key, e in self.cards.entries.items()}
+        return self._types
+
     def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
         text = check_query(text)
         if self.cards is None:
             return self.rules.search(text, limit)
         named = self._named_with_rulings(text)
+        kind = self.names.described_type(text) if self.names is not None else None
         rules_hits, stems = self.rules.search(text, limit, snippets=False)
-        card_hits, card_stems = self.cards.search(text, limit, named, snippets=False)
+        card_hits, card_stems = self.cards.search(text, max(limit, TYPED_CANDIDATES) if kind else limit,
+                                                  named, snippets=False)
+        if kind:
+            card_hits = self._of_type_first(card_hits, kind)
         direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]
         rest_r = [h for h in rules_hits if h.score < 1000.0]
         rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url, h.coverage)

@@ -185,6 +185,7 @@ class SearchIndex:
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
     RARE_GROUPS = 4     # the query's rarest words whose entries `_covering` looks through
     RARE_DOCS = 1500    # … when a word is in at most this many entries
+    RARE_MIN_DOCS = 3   # … and in at least this many (an entry holding a rarer one scores high anyway)
     COVERING = 30       # entries holding the most of the question added to the candidates
     COVERAGE_POWER = 3  # score x coverage ** this: an entry holding all the question beats one repeating a word
     PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
@@ -523,11 +524,14 @@ class SearchIndex:
 
     def _covering(self, groups: list[Group], group_docs: list) -> list[int]:
         """The entries that hold the most of the question's weight among those holding one
-        of its rarest words (`RARE_GROUPS`), the best `COVERING` of them: a card whose long
+        of its rarest words (`RARE_GROUPS`, of those in at least `RARE_MIN_DOCS` entries: a
+        player's everyday word, "till", "eats", is in no card or one, and the entries holding
+        such a word are among the best scored anyway), the best `COVERING` of them: a card whose long
         text holds every word of a described effect ("steals a retainer, and an ally at
         superior") may score less than a short ruling repeating two of them, and must still
         be re-ranked by its coverage."""
-        words = sorted((i for i, g in enumerate(groups) if g.number is None and g.factor == 1.0),
+        words = sorted((i for i, g in enumerate(groups) if g.number is None and g.factor == 1.0
+                        and len(group_docs[i]) >= self.RARE_MIN_DOCS),
                        key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
         pool: set[int] = set()
         for i in words:

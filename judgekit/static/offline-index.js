@@ -143,6 +143,10 @@ const X = (function () {
     this.stems = tables.stems;
     // each entry's field lengths, in the order of `fields` (entry docnum: [docnum * 3 + field])
     this.lengths = decodeIds(part.lengths);
+    // the cards' card types: a bit mask per entry, bits in the order of types.names
+    // (search_index._type_masks; a group's ruling has every bit)
+    this.typeNames = part.types ? part.types.names : null;
+    this.typeMasks = part.types ? decodeIds(part.types.masks) : null;
     var width = this.fields.length;
     this.ids = part.tokens;                                  // packed: decoded an entry at a time
     this.starts = { body: starts(this.lengths, width, this.fields.indexOf("body")),
@@ -670,7 +674,9 @@ const X = (function () {
   // words (SearchIndex._covering): a long card text holding a whole described effect
   OfflineIndex.prototype.covering = function (groups, groupDocs) {
     var p = this.params, words = [];
-    groups.forEach(function (g, i) { if (g.number === null && g.factor === 1.0) words.push(i); });
+    groups.forEach(function (g, i) {
+      if (g.number === null && g.factor === 1.0 && groupDocs[i].size >= p.rare_min_docs) words.push(i);
+    });
     words.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
     var held = new Map();
     words.slice(0, p.rare_groups).forEach(function (i) {
@@ -827,6 +833,12 @@ const X = (function () {
                   coverage: ordered[j][3] });
     }
     return hits;
+  };
+
+  // whether an entry is a card of that type, or a group's ruling (Search.entry_types)
+  OfflineIndex.prototype.ofType = function (docnum, kind) {
+    var bit = this.typeNames ? this.typeNames.indexOf(kind) : -1;
+    return bit < 0 || (this.typeMasks[docnum] & (1 << bit)) !== 0;
   };
 
   OfflineIndex.prototype.withSnippet = function (hit, stems) {

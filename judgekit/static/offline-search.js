@@ -112,6 +112,10 @@ const offlineSearch = (function () {
     this.phrases = new Set(table.phrases);
     this.filler = new Set(table.filler || []);
     this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
+    this.typeNouns = table.type_nouns || {};                 // a card described by its type (described_type)
+    this.describeLead = new Set(table.describe_lead || []);
+    this.describeQualifiers = new Set(table.describe_qualifiers || []);
+    this.describeRel = new Set(table.describe_rel || []);
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
     this.byStart = new Map();                               // first letter and length -> keys
@@ -156,6 +160,28 @@ const offlineSearch = (function () {
       }
     }
     return false;
+  };
+
+  // the card type a question describes a card by: "the reaction that…", "a nosferatu who…"
+  // (CardNames.described_type), or null
+  CardNames.prototype.describedType = function (query) {
+    var words = this.words(query.slice(0, 300)), i = 0, named = false, self = this;
+    var own = Object.prototype.hasOwnProperty;
+    while (i < words.length && this.describeLead.has(words[i])) i += 1;
+    while (i < words.length && (this.describeQualifiers.has(words[i]) || this.cardWords.has(words[i]))) {
+      named = named || this.cardWords.has(words[i]);
+      i += 1;
+    }
+    function startsDescription(at) {
+      if (at < words.length && words[at] === "card") at += 1;
+      return at < words.length && self.describeRel.has(words[at]);
+    }
+    for (var n = 2; n >= 1; n--) {
+      var noun = words.slice(i, i + n).join("");
+      if (words.length - i >= n && own.call(this.typeNouns, noun) && startsDescription(i + n)) return this.typeNouns[noun];
+    }
+    if (named && this.cardWords.has(words[i - 1]) && i < words.length && this.describeRel.has(words[i])) return "Vampire";
+    return null;
   };
 
   CardNames.prototype.words = function (query) {
@@ -416,6 +442,18 @@ const offlineSearch = (function () {
     next();
   };
 
+  // the cards' hits with those of the card type first, and the groups' rulings (Search._of_type_first)
+  Search.prototype.ofTypeFirst = function (hits, kind) {
+    var cards = this.cards, named = [], fits = [], others = [];
+    hits.forEach(function (h) {
+      if (h.score >= 1000) named.push(h);
+      else (cards.ofType(h.entry.docnum, kind) ? fits : others).push(h);
+    });
+    var out = named.concat(fits, others);
+    out.stems = hits.stems;
+    return out;
+  };
+
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
@@ -429,7 +467,9 @@ const offlineSearch = (function () {
     var self = this, p = this.params;
     var named = this.namedWithRulings(text);
     var rulesHits = this.rules.search(text, limit, [], false);
-    var cardHits = this.cards.search(text, limit, named, false);
+    var kind = this.names ? this.names.describedType(text) : null;
+    var cardHits = this.cards.search(text, kind ? Math.max(limit, p.typed_candidates) : limit, named, false);
+    if (kind) cardHits = this.ofTypeFirst(cardHits, kind);
     var direct = rulesHits.filter(function (h) { return h.score >= 1000; })
       .concat(cardHits.filter(function (h) { return h.score >= 1000; }));
     var restR = rulesHits.filter(function (h) { return h.score < 1000; });
@@ -511,7 +551,8 @@ const offlineSearch = (function () {
   }
   offlineSearch.internals = { porter2: X.porter2, withinOneEdit: withinOneEdit, fold: X.fold,
                                              closeness: X.closeness, nameKey: nameKey,
-                                             Search: Search, splitQuestions: splitQuestions, matchOf: matchOf };
+                                             Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
+                                             matchOf: matchOf };
   return offlineSearch;
 })();
 
