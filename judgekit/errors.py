@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judgekit.i18n import Catalog, Message
+from judgekit.i18n import Catalog, Message, Said
 
 MAX_INT = 2 ** 63 - 1  # the largest SQLite INTEGER
 
@@ -53,8 +53,20 @@ class AppError(Exception):
             out["code"] = self.code
         if self.field:
             out["field"] = self.field
-        out.update(self.extra)
+        out.update({k: worded(v, catalog) for k, v in self.extra.items()})
         return out
+
+
+def worded(value: Any, catalog: Catalog | None = None) -> Any:
+    """`value` with each `Message` or `Said` in it (in lists, tuples and dict values)
+    worded in `catalog`'s language: an error's extra values, a JSON answer's problems."""
+    if isinstance(value, (Message, Said)):
+        return value.render(catalog)
+    if isinstance(value, dict):
+        return {k: worded(v, catalog) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [worded(v, catalog) for v in value]
+    return value
 
 
 def parse_int(value: Any, lo: int = 1, hi: int = MAX_INT) -> int | None:

@@ -14,6 +14,10 @@
 - `Message(code, english, **params)` is a message as a value: what the domain returns or
   raises (`judgekit.errors.AppError` carries one); the web layer renders it with the
   reader's catalog (`Message.render(catalog)`).
+- `Said(message)` is a `Message` kept as its English text: a `str` (so lists of problems
+  that code and tests read as text keep reading so) that remembers its `Message`
+  (`.msg`), for the web layer to word in the reader's language. A parameter that is a
+  `Message` or a `Said` is worded in the same language as the message around it.
 - `negotiate(accepted, available)` picks the language from the reader's preferences
   (the Accept-Language header), English when none of them has a catalog.
 """
@@ -81,10 +85,31 @@ class Message:
         text = catalog.messages.get(self.code) if catalog is not None else None
         if not text:
             text = self.english if self.english is not None else self.code
-        return _fill(text, self.params) if self.params else text
+        if not self.params:
+            return text
+        return _fill(text, {k: v.render(catalog) if isinstance(v, (Message, Said)) else v
+                            for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return self.render()
+
+
+class Said(str):
+    """A `Message` as its English text, which it is equal to (a `str`), remembering the
+    message (`msg`) so that the web layer can word it in the reader's language."""
+    msg: Message
+
+    def __new__(cls, msg: Message) -> "Said":
+        self = super().__new__(cls, msg.render())
+        self.msg = msg
+        return self
+
+    @property
+    def code(self) -> str:
+        return self.msg.code
+
+    def render(self, catalog: Catalog | None = None) -> str:
+        return self.msg.render(catalog)
 
 
 _cache: dict[Path, dict[str, Catalog]] = {}

@@ -6,7 +6,7 @@
   large to be one, or text that is not proper Unicode (`text_problem`). Every field of
   every JSON body passes here (`judgekit.views.json_body`), so the stores only ever see
   finite numbers and text SQLite can encode.
-- `text_problem(s)`: why a text is refused (a lone surrogate such as "\\ud800", which no
+- `text_problem(s)`: why a text is refused (a `Said`: English text with its catalog id) (a lone surrogate such as "\\ud800", which no
   UTF-8 can carry; a NUL character), or None. Forms, query strings and the headers used as
   text are checked with it too (`judgekit.views.check_text_input`).
 - `visible_text(s)`: a name or a short text as stored: invisible formatting characters
@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from judgekit.errors import AppError
+from judgekit.i18n import Message, Said
 
 MAX_DEPTH = 32            # the app's deepest body (a batch of events with fields) is ~4
 MAX_NUMBER_DIGITS = 4000  # below Python's own limit for reading a whole number (4300)
@@ -76,14 +77,15 @@ def nesting_depth(raw: bytes, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
-def text_problem(value: str) -> str | None:
+def text_problem(value: str) -> Said | None:
     """Why `value` is not acceptable text, or None: a lone surrogate, a NUL character."""
     if "\x00" in value:
-        return "contains a NUL character (U+0000)"
+        return Said(Message("input.nul", "contains a NUL character (U+0000)"))
     if not value.isascii():
         m = _SURROGATE.search(value)
         if m:
-            return f"is not valid Unicode: it has a lone surrogate (U+{ord(m.group()):04X})"
+            return Said(Message("input.surrogate", "is not valid Unicode: it has a lone surrogate (U+%(code)s)",
+                                code=f"{ord(m.group()):04X}"))
     return None
 
 
@@ -102,11 +104,12 @@ def _float(text: str) -> float | _NotFinite:
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise _Refused(f"a number of {len(text)} digits is too large")
+        raise _Refused(Said(Message("input.number-too-long", "a number of %(digits)s digits is too large",
+                                    digits=len(text))))
     return int(text)
 
 
-def bad_text_in(value: Any, path: str = "") -> tuple[str, str] | None:
+def bad_text_in(value: Any, path: str = "") -> tuple[str, Said] | None:
     """The first text in a decoded JSON value (keys included) that `text_problem` refuses,
     or number that is not finite, as (its path, e.g. "seats[2]" or "[0].text", what is
     wrong), or None."""
@@ -116,39 +119,46 @@ def bad_text_in(value: Any, path: str = "") -> tuple[str, str] | None:
         if isinstance(v, str):
             problem = text_problem(v)
             if problem:
-                return where or "body", "text " + problem
+                return where or "body", Said(Message("input.bad-text", "text %(problem)s", problem=problem))
         elif isinstance(v, _NotFinite):
-            return where or "body", f"{v.text} is not a finite number"
+            return where or "body", Said(Message("input.not-finite", "%(value)s is not a finite number",
+                                                 value=v.text))
         elif isinstance(v, dict):
             for k, item in v.items():
                 key_path = f"{where}.{k}" if where else str(k)
                 problem = text_problem(k)
                 if problem:
-                    return key_path, "the field name " + problem
+                    return key_path, Said(Message("input.bad-field-name", "the field name %(problem)s",
+                                                  problem=problem))
                 stack.append((key_path, item))
         elif isinstance(v, list):
             stack.extend((f"{where}[{i}]", item) for i, item in enumerate(v))
     return None
 
 
+def _too_deep() -> Message:
+    return Message("input.too-deep", "the JSON body is nested more than %(max)s levels deep", max=MAX_DEPTH)
+
+
 def decode_json(raw: bytes | str) -> tuple[Any, AppError | None]:
     """(the decoded body, None) or (None, the 400 that names the problem)."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     if nesting_depth(data) > MAX_DEPTH:
-        return None, AppError(400, f"the JSON body is nested more than {MAX_DEPTH} levels deep",
-                              "body")
+        return None, AppError(400, _too_deep(), "body")
     try:
         value = json.loads(data, parse_constant=_NotFinite, parse_float=_float, parse_int=_int)
     except _Refused as exc:
-        return None, AppError(400, f"the body is not valid JSON: {exc}", "body")
+        return None, AppError(400, Message("input.not-json-because", "the body is not valid JSON: %(problem)s",
+                                           problem=exc.args[0]), "body")
     except RecursionError:  # pragma: no cover - the depth scan refuses these first
-        return None, AppError(400, f"the JSON body is nested more than {MAX_DEPTH} levels deep", "body")
+        return None, AppError(400, _too_deep(), "body")
     except ValueError:  # JSONDecodeError, UnicodeDecodeError (bytes that are not UTF-8)
-        return None, AppError(400, "the body is not valid JSON", "body")
+        return None, AppError(400, Message("input.not-json", "the body is not valid JSON"), "body")
     bad = bad_text_in(value)
     if bad:
         where, problem = bad
-        return None, AppError(400, f"{where}: {problem}", where.split("[")[0].split(".")[0] or where)
+        return None, AppError(400, Message("input.at", "%(where)s: %(problem)s", where=where, problem=problem),
+                              where.split("[")[0].split(".")[0] or where)
     return value, None
 
 

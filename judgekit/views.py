@@ -26,7 +26,7 @@ from judgekit import inputs, netinfo
 from judgekit.headers import SECURITY_HEADERS
 from judgekit.db import open_db
 from judgekit.errors import AppError, parse_int
-from judgekit.i18n import SOURCE, Catalog, Message, catalogs, negotiate
+from judgekit.i18n import SOURCE, Catalog, Message, Said, catalogs, negotiate
 
 log = logging.getLogger("judgekit")
 
@@ -78,14 +78,20 @@ def catalog() -> Catalog:
 
 def _(msgid: str | Message, **params: Any) -> str:
     """A message for people in the reader's language: a catalog id (the English text, with
-    `%(name)s` placeholders filled from `params`) or a `Message` the domain returned."""
-    if isinstance(msgid, Message):
+    `%(name)s` placeholders filled from `params`) or a `Message` (or `Said`) the domain returned."""
+    if isinstance(msgid, (Message, Said)):
         return msgid.render(catalog())
     return catalog().render(msgid, **params)
 
 
-def say(exc: AppError) -> str:
-    """An error's message in the reader's language (a page shows it, a flash carries it)."""
+def say(exc: AppError | Message | Said | str) -> str:
+    """An error's message in the reader's language (a page shows it, a flash carries it);
+    also a problem the domain returned (a `Message`, a `Said`, or a value with
+    `text(catalog)`), or plain English text (looked up as its catalog id)."""
+    if isinstance(exc, (Message, Said)):
+        return exc.render(catalog())
+    if isinstance(exc, str):
+        return catalog().gettext(exc)
     return exc.text(catalog())
 
 

@@ -16,7 +16,7 @@ from judgekit.decks.store import DeckError
 from judgekit.tournament.penalties import store as penalties_store
 from judgekit.tournament.store import base
 from judgekit.i18n import N_, Message
-from judgekit.views import ApiError, _, get_db, json_object, say
+from judgekit.views import ApiError, _, catalog, get_db, json_object, say
 
 bp = Blueprint("decks", __name__)
 
@@ -140,7 +140,7 @@ def penalty_form(tid, n, cid):
     who = identity(tid)
     res = store.penalize(get_db(), tid, cid, request.form.get("infraction"), judge=who.name, role=who.role)
     if isinstance(res, penalties_store.Refused):
-        flash(res.message, "error")   # the penalties area words its refusals in English still
+        flash(res.text(catalog()), "error")
     else:
         r = res.record
         found = penalties_store.catalog_of(get_db(), base.get_tournament(get_db(), tid)).lookup(r["infraction"])
@@ -256,7 +256,7 @@ def api_penalty(tid, n, cid):
     who = identity(tid)
     res = store.penalize(get_db(), tid, cid, b.get("infraction"), judge=who.name, role=who.role)
     if isinstance(res, penalties_store.Refused):
-        return jsonify(res.to_dict()), res.status
+        return jsonify(res.to_dict(catalog())), res.status
     return jsonify({"penalty": res.record, "duplicate": res.duplicate}), 200 if res.duplicate else 201
 
 

@@ -29,14 +29,14 @@ from judgekit.inputs import visible_text
 from judgekit import outbox
 from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
-from judgekit.i18n import Message
+from judgekit.i18n import N_, Message, Said
 
 T_CALLS = "judge_calls"
 T_STEPS = "judge_call_steps"
 
 # What a player may say the call is about (optional); the labels are the pages'.
-REASONS = {"ruling": "Rules question", "time": "Time", "deck": "Deck problem", "result": "Result disagreement",
-           "other": "Other"}
+REASONS = {"ruling": N_("Rules question"), "time": N_("Time"), "deck": N_("Deck problem"),
+           "result": N_("Result disagreement"), "other": N_("Other")}   # catalog ids: worded where shown
 MAX_NOTE = 500
 MAX_NAME = 80
 # Flood limits, per device (its address), within WINDOW_S: calls from one device to one
@@ -90,7 +90,7 @@ def _replay(row: dict, steps: list[dict]) -> dict:
     """A call's state from its row and its steps, oldest first."""
     call: dict[str, Any] = {
         "id": row["id"], "tournament": row["tournament_id"], "round": row["round"], "table": row["table_no"],
-        "reason": row["reason"], "reason_label": REASONS.get(row["reason"] or "", "No reason given"),
+        "reason": row["reason"], "reason_label": Said(Message(REASONS.get(row["reason"] or "", N_("No reason given")))),
         "opened_at": row["opened_at"], "opened": to_epoch(row["opened_at"]),
         "origin": row.get("origin"), "bogus": False,
         "status": "open", "claimed_by": None, "claimed_at": None, "claimed": None,

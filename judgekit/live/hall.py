@@ -6,13 +6,16 @@ being played and its clock, each table's end time and whether it still plays, th
 judge calls) with, for judges, the names, games and calls' reasons; the pages then follow
 the stream's messages. `last_id` is read before anything else, so a page that subscribes
 after it misses nothing (a message it already reflects is applied twice, to the same
-effect). `notifications(db, tid)` is the head judge's list.
+effect). `notifications(db, tid)` is the head judge's list. The words in them (a call's
+reason, a notification's text) are `Said` values: English, with their catalog id, for the
+web layer to word in the reader's language (`errors.worded`).
 """
 from __future__ import annotations
 
 import time
 from typing import Any
 
+from judgekit.i18n import Message, Said
 from judgekit.live import calls as calls_mod
 from judgekit.live import journal, messages
 from judgekit.timetext import to_epoch
@@ -75,8 +78,11 @@ def notifications(db, tournament_id: Any, now: float | None = None) -> dict:
     items: list[dict] = []
     for rec in pstore.pending(db, t["id"]):
         items.append({"kind": "penalty-pending", "key": f"penalty:{rec['id']}", "record": rec["id"],
-                      "text": f"{rec.get('penalty') or 'A penalty'} for {rec.get('player_name') or 'a player'} "
-                              f"waits for your approval (issued by {rec.get('judge')}).",
+                      "text": Said(Message("live.pending-penalty", "%(penalty)s for %(player)s waits for your "
+                                           "approval (issued by %(judge)s).",
+                                           penalty=rec.get("penalty") or Message("live.a-penalty", "A penalty"),
+                                           player=rec.get("player_name") or Message("live.a-player", "a player"),
+                                           judge=rec.get("judge"))),
                       "since": to_epoch(rec.get("time")), "round": rec.get("round"), "table": rec.get("table")})
     next_check = None
     clocks = extensions.round_clocks(db, t["id"])
@@ -85,12 +91,14 @@ def notifications(db, tournament_id: Any, now: float | None = None) -> dict:
             where = {"round": clocks["round"], "table": c["table"]}
             if c["state"] == "invalid":
                 items.append({"kind": "result-invalid", "key": f"invalid:{clocks['round']}:{c['table']}",
-                              "text": f"Table {c['table']}: the result entered is not possible — check it "
-                                      "with the table.", "since": None, **where})
+                              "text": Said(Message("live.result-invalid", "Table %(table)s: the result entered is not "
+                                                   "possible — check it with the table.", table=c["table"])),
+                              "since": None, **where})
             elif c["state"] in PLAYING and c["ends_at"] is not None and not c["paused"]:
                 if c["ends_at"] <= now:
                     items.append({"kind": "table-overdue", "key": f"overdue:{clocks['round']}:{c['table']}",
-                                  "text": f"Table {c['table']} is past its end time with no result.",
+                                  "text": Said(Message("live.table-overdue", "Table %(table)s is past its end time "
+                                                       "with no result.", table=c["table"])),
                                   "since": c["ends_at"], **where})
                 elif next_check is None or c["ends_at"] < next_check:
                     next_check = c["ends_at"]

@@ -20,7 +20,7 @@ from flask import (Blueprint, Response, flash, g, jsonify, redirect, render_temp
                    url_for)
 
 from judgekit.auth.views import identity, requires, safe_next
-from judgekit.errors import MAX_INT, parse_int
+from judgekit.errors import MAX_INT, parse_int, worded
 from judgekit.live import calls as calls_mod
 from judgekit.live import feed, hall, hub, journal, messages
 from judgekit.live.serving import ADOPT_KEY
@@ -28,7 +28,7 @@ from judgekit.recorder import store as recorder_store
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import views as penalties_views
 from judgekit.views import ApiError, get_db, json_object, venue_url
-from judgekit.views import _
+from judgekit.views import _, catalog
 from judgekit.i18n import Message
 from judgekit import qr
 
@@ -118,13 +118,13 @@ def stream(tid):
 def api_hall(tid):
     db = get_db()
     t = tstore.get_tournament(db, tid)
-    return jsonify(hall.state(db, t["id"], _audience(t["id"])))
+    return jsonify(worded(hall.state(db, t["id"], _audience(t["id"])), catalog()))
 
 
 @bp.get("/api/tournaments/<id:tid>/notifications")
 @requires("calls.assign")
 def api_notifications(tid):
-    return jsonify(hall.notifications(get_db(), tid))
+    return jsonify(worded(hall.notifications(get_db(), tid), catalog()))
 
 
 # --- judge calls: the players' side ---------------------------------------------------------------
@@ -139,7 +139,7 @@ def _public_call(call: dict, audience: str, device: str | None = None) -> dict:
     out = {"call": call["id"], "round": call["round"], "table": call["table"], "status": call["status"],
            "opened_at": call["opened"]}
     if messages.rank(audience) >= messages.rank(messages.JUDGE):
-        out.update(reason=call["reason"], reason_label=call["reason_label"], claimed_by=call["claimed_by"],
+        out.update(reason=call["reason"], reason_label=_(call["reason_label"]), claimed_by=call["claimed_by"],
                    claimed_at=call["claimed"], closed_by=call["closed_by"], closed_at=call["closed"],
                    note=call["note"], minutes=call["minutes"], bogus=call["bogus"])
     elif device is not None and call.get("origin") == device:

@@ -56,6 +56,7 @@ from judgekit.tournament.archon import (
     COUNTRY_COL,
     Adjustment,
 )
+from judgekit.i18n import Message, Said
 from judgekit.tournament.players import parse_vekn, squeeze
 from judgekit.tournament.scoring import parse_vp, seat_errors
 
@@ -84,14 +85,43 @@ ROUND_AREA = (FIRST_ROW, FIRST_ROW + TABLE_ROWS * (MAX_PLAYERS // 4 + 1), 5)
 
 
 # One line per kind of cell problem: kind -> (one cell, several cells) wording.
-KINDS = {
-    "unsaved": ("holds a formula whose value was not saved with the file",
-                "hold formulas whose values were not saved with the file",
-                ": open the file in Excel or LibreOffice and save it again (or type the values)"),
-    "error": ("holds an error value", "hold error values", ": correct the formulas or type the values"),
-    "merged": ("is a merged range over cells that are read", "are merged ranges over cells that are read",
-               ": unmerge them (Format › Merge cells › Unmerge) and save again"),
-}
+def _kind_line(kind: str, many: bool, cells: Message | str) -> Message:
+    """The one line of a kind of cell problem (`cells`: the sheet and its cells)."""
+    if kind == "unsaved":
+        return Message("archon.unsaved-many", "%(cells)s hold formulas whose values were not saved with the file: "
+                       "open the file in Excel or LibreOffice and save it again (or type the values)", cells=cells) \
+            if many else Message("archon.unsaved-one", "%(cells)s holds a formula whose value was not saved with the "
+                                 "file: open the file in Excel or LibreOffice and save it again (or type the values)",
+                                 cells=cells)
+    if kind == "error":
+        return Message("archon.error-many", "%(cells)s hold error values: correct the formulas or type the values",
+                       cells=cells) if many else \
+            Message("archon.error-one", "%(cells)s holds an error value: correct the formulas or type the values",
+                    cells=cells)
+    return Message("archon.merged-many", "%(cells)s are merged ranges over cells that are read: unmerge them "
+                   "(Format › Merge cells › Unmerge) and save again", cells=cells) if many else \
+        Message("archon.merged-one", "%(cells)s is a merged range over cells that are read: unmerge them "
+                "(Format › Merge cells › Unmerge) and save again", cells=cells)
+
+
+KINDS = ("unsaved", "error", "merged")   # the cell problems listed once per sheet (`_kind_line`)
+
+
+def _at(where: str, problem: Message | Said | str) -> Said:
+    """A problem at a sheet's cells ("Round 2!E14: …")."""
+    return Said(Message("archon.at", "%(where)s: %(problem)s", where=where, problem=problem))
+
+
+def _too_big_sheet(name: str, size: int) -> Said:
+    return Said(Message("archon.sheet-too-big", "The sheet %(name)s unpacks to %(size)s MB: an Archon sheet is at "
+                        "most %(max)s MB (a real 300-player round is under 2 MB). Remove the rows and cells that "
+                        "are not Archon's and save again.", name=repr(name), size=f"{size / 2**20:.1f}",
+                        max=MAX_SHEET // 2**20))
+
+
+def _unreadable(exc: Exception) -> Said:
+    return Said(Message("archon.unreadable", "The workbook cannot be read (%(error)s): open it in Excel or "
+                        "LibreOffice, save it as .xlsx and retry.", error=type(exc).__name__))
 
 
 class _Stop(Exception):
@@ -118,17 +148,18 @@ class _Reader:
         self.data = data
         self.zip = z
         self.deadline = deadline
-        self.problems: list[str] = []
+        self.problems: list[Said] = []
         self.grouped: dict[tuple[str, str], list[str]] = {}
         self.flagged: set[tuple[str, str]] = set()
         self.sheets = {name.strip().casefold(): name for name in wb.sheetnames}
         self.areas: dict[str, dict] = {}
         self.merges: dict[str, list[tuple[int, int, int, int, str]]] = {}
 
-    def problem(self, text: str) -> None:
-        self.problems.append(text)
+    def problem(self, said: Said) -> None:
+        self.problems.append(said)
         if len(self.problems) >= MAX_PROBLEMS:
-            self.problems.append(f"… more than {MAX_PROBLEMS} problems: fix these first.")
+            self.problems.append(Said(Message("archon.too-many", "… more than %(max)s problems: fix these first.",
+                                              max=MAX_PROBLEMS)))
             raise _Stop()
 
     def cell_problem(self, kind: str, sheet: str, ref: str, detail: str = "") -> None:
@@ -140,18 +171,20 @@ class _Reader:
         if shown not in cells:
             cells.append(shown)
 
-    def all_problems(self) -> list[str]:
+    def all_problems(self) -> list[Said]:
         out = []
         for (kind, sheet), cells in self.grouped.items():
-            one, many, advice = KINDS[kind]
-            shown = ", ".join(cells[:20]) + (f" and {len(cells) - 20} more" if len(cells) > 20 else "")
-            out.append(f"{sheet}!{shown} {one if len(cells) == 1 else many}{advice}")
+            shown: Message | str = f"{sheet}!" + ", ".join(cells[:20])
+            if len(cells) > 20:
+                shown = Message("archon.and-more", "%(cells)s and %(more)s more", cells=shown, more=len(cells) - 20)
+            out.append(Said(_kind_line(kind, len(cells) > 1, shown)))
         return out + self.problems
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
-            self.problems = [f"The workbook takes too long to read (more than {MAX_SECONDS:g} s): an Archon "
-                             "workbook reads in well under a second. Remove what is not Archon's and save again."]
+            self.problems = [Said(Message("archon.too-slow", "The workbook takes too long to read (more than "
+                                          "%(max)s s): an Archon workbook reads in well under a second. Remove what "
+                                          "is not Archon's and save again.", max=f"{MAX_SECONDS:g}"))]
             self.grouped = {}
             raise _Stop()
 
@@ -174,9 +207,7 @@ class _Reader:
         except KeyError:
             size = 0
         if size > MAX_SHEET:
-            self.problems = [f"The sheet {real!r} unpacks to {size / 2**20:.1f} MB: an Archon sheet is at most "
-                             f"{MAX_SHEET // 2**20} MB (a real 300-player round is under 2 MB). Remove the rows "
-                             "and cells that are not Archon's and save again."]
+            self.problems = [_too_big_sheet(real, size)]
             self.grouped = {}
             raise _Stop()
         cells: dict[tuple[int, int], tuple[Any, str]] = {}
@@ -239,7 +270,8 @@ class _Reader:
             value = value.date().isoformat() if value.time() == datetime.min.time() else value.isoformat(" ")
         text = squeeze(str(value))
         if len(text) > limit:
-            self.problem(f"{name}!{ref} is {len(text)} characters long (at most {limit})")
+            self.problem(Said(Message("archon.cell-too-long", "%(where)s is %(length)s characters long (at most "
+                                      "%(max)s)", where=f"{name}!{ref}", length=len(text), max=limit)))
             return text[:limit]
         return text
 
@@ -269,21 +301,24 @@ class _Reader:
             wb.close()
 
 
-def _refuse_file(data: bytes) -> str | None:
+def _refuse_file(data: bytes) -> Said | None:
     if not data or not data.strip():
-        return "The file is empty."
+        return Said(Message("archon.file-empty", "The file is empty."))
     if len(data) > MAX_BYTES:
-        return f"The file is {len(data) / 1e6:.1f} MB: an Archon workbook is at most {MAX_BYTES // 2**20} MB."
+        return Said(Message("archon.file-too-big", "The file is %(size)s MB: an Archon workbook is at most %(max)s MB.",
+                            size=f"{len(data) / 1e6:.1f}", max=MAX_BYTES // 2**20))
     if data.startswith(b"\xd0\xcf\x11\xe0"):
-        return "This is an old Excel file (.xls): open it in Excel or LibreOffice and save it as .xlsx first."
+        return Said(Message("archon.file-xls", "This is an old Excel file (.xls): open it in Excel or LibreOffice and "
+                            "save it as .xlsx first."))
     if data.startswith(b"%PDF"):
-        return "This is a PDF, not a workbook: export the Archon workbook as .xlsx."
+        return Said(Message("archon.file-pdf", "This is a PDF, not a workbook: export the Archon workbook as .xlsx."))
     if not data.startswith(b"PK\x03\x04"):
         head = data[:200]
         if all(32 <= b < 127 or b in (9, 10, 13) or b >= 0xc0 for b in head):
-            return ("This is a text file (a CSV?), not a workbook: import players from a CSV on the "
-                    "tournament's Players page, or choose the Archon .xlsx file.")
-        return "This is not an .xlsx workbook (not a zip file): choose the Archon workbook (.xlsx)."
+            return Said(Message("archon.file-text", "This is a text file (a CSV?), not a workbook: import players "
+                                "from a CSV on the tournament's Players page, or choose the Archon .xlsx file."))
+        return Said(Message("archon.file-not-zip", "This is not an .xlsx workbook (not a zip file): choose the Archon "
+                            "workbook (.xlsx)."))
     return None
 
 
@@ -297,7 +332,7 @@ def _wanted(name: str) -> bool:
         re.fullmatch(r"round \d{1,2}", key) is not None
 
 
-def _used_sheets_only(z: zipfile.ZipFile, names: set[str]) -> tuple[bytes | None, str | None]:
+def _used_sheets_only(z: zipfile.ZipFile, names: set[str]) -> tuple[bytes | None, Said | None]:
     """The workbook with only the sheets read (an unused sheet is never unpacked: openpyxl
     would scan each sheet for its size when it opens the book), stored uncompressed; or why
     not: a sheet read that unpacks to more than `MAX_SHEET`."""
@@ -327,9 +362,7 @@ def _used_sheets_only(z: zipfile.ZipFile, names: set[str]) -> tuple[bytes | None
     for name, part in kept:
         if part in names and z.getinfo(part).file_size > MAX_SHEET:
             size = z.getinfo(part).file_size
-            return None, (f"The sheet {name!r} unpacks to {size / 2**20:.1f} MB: an Archon sheet is at most "
-                          f"{MAX_SHEET // 2**20} MB (a real 300-player round is under 2 MB). Remove the rows and "
-                          "cells that are not Archon's and save again.")
+            return None, _too_big_sheet(name, size)
     parts = {part for _, part in kept}
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
@@ -353,32 +386,37 @@ def _open(data: bytes):
         z = zipfile.ZipFile(io.BytesIO(data))
         infos = z.infolist()
         if len(infos) > MAX_PARTS or sum(i.file_size for i in infos) > MAX_UNPACKED:
-            return None, "The workbook unpacks to too much data to be an Archon workbook."
+            return None, Said(Message("archon.unpacks-too-much", "The workbook unpacks to too much data to be an "
+                                      "Archon workbook."))
         names = {i.filename for i in infos}
         if "xl/workbook.xml" not in names:
             if "content.xml" in names:
-                return None, "This is an OpenDocument spreadsheet (.ods): save it as .xlsx first."
-            return None, "This zip file is not an .xlsx workbook: choose the Archon workbook (.xlsx)."
+                return None, Said(Message("archon.file-ods", "This is an OpenDocument spreadsheet (.ods): save it "
+                                          "as .xlsx first."))
+            return None, Said(Message("archon.zip-not-xlsx", "This zip file is not an .xlsx workbook: choose the "
+                                      "Archon workbook (.xlsx)."))
         types = z.read("[Content_Types].xml") if "[Content_Types].xml" in names else b""
         if "xl/vbaProject.bin" in names or any(t in types for t in MACRO_TYPES):
-            return None, ("This is a macro-enabled workbook (.xlsm): judgekit does not open macros. Save it as "
-                          "an Excel workbook (.xlsx) and import that.")
+            return None, Said(Message("archon.file-xlsm", "This is a macro-enabled workbook (.xlsm): judgekit does "
+                                      "not open macros. Save it as an Excel workbook (.xlsx) and import that."))
         if "xl/sharedStrings.xml" in names and z.getinfo("xl/sharedStrings.xml").file_size > MAX_SHARED:
-            return None, "The workbook's text table unpacks to too much data to be an Archon workbook."
+            return None, Said(Message("archon.strings-too-much", "The workbook's text table unpacks to too much "
+                                      "data to be an Archon workbook."))
         reduced, refusal = _used_sheets_only(z, names)
         if refusal:
             return None, refusal
         wb = openpyxl.load_workbook(io.BytesIO(reduced), read_only=True, data_only=True)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError):
-        return None, "The workbook is damaged (not a complete .xlsx file): save it again and retry."
+        return None, Said(Message("archon.damaged", "The workbook is damaged (not a complete .xlsx file): save it "
+                                  "again and retry."))
     except Exception as exc:  # openpyxl raises many kinds on malformed parts; all mean the same here
-        return None, f"The workbook cannot be read ({type(exc).__name__}): open it in Excel or LibreOffice, " \
-                     "save it as .xlsx and retry."
+        return None, _unreadable(exc)
     return (wb, z), None
 
 
-def read_workbook(data: bytes) -> tuple[ArchonEvent | None, list[str]]:
-    """The event in an Archon workbook, or None and the problems (each naming its cells)."""
+def read_workbook(data: bytes) -> tuple[ArchonEvent | None, list[Said]]:
+    """The event in an Archon workbook, or None and the problems (each naming its cells; a
+    `Said`: English text with its `archon.*` catalog id)."""
     deadline = time.monotonic() + MAX_SECONDS
     opened, problem = _open(data)
     if problem:
@@ -389,15 +427,15 @@ def read_workbook(data: bytes) -> tuple[ArchonEvent | None, list[str]]:
         missing = [name for name in REQUIRED if not r.has(name)]
         if missing:
             found = ", ".join(wb.sheetnames[:12])
-            return None, [f"The workbook has no sheet named {', '.join(repr(m) for m in missing)} (its sheets: "
-                          f"{found}): is it an Archon v1.5 workbook?"]
+            return None, [Said(Message("archon.missing-sheets", "The workbook has no sheet named %(missing)s (its "
+                                       "sheets: %(found)s): is it an Archon v1.5 workbook?",
+                                       missing=", ".join(repr(m) for m in missing), found=found))]
         try:
             event = _read(r)
         except _Stop:
             return None, r.all_problems()
         except Exception as exc:  # a malformed part met while streaming
-            return None, [f"The workbook cannot be read ({type(exc).__name__}): open it in Excel or LibreOffice, "
-                          "save it as .xlsx and retry."]
+            return None, [_unreadable(exc)]
         problems = r.all_problems()
         return (event, []) if not problems else (None, problems)
     finally:
@@ -435,17 +473,19 @@ def _read(r: _Reader) -> ArchonEvent:
     r.check_merged(info, (2, 3, 2, 28))
     name = r.text(info, "B3")
     if not name:
-        r.problem("Tournament Info!B3: no event name")
+        r.problem(_at("Tournament Info!B3", Message("archon.no-event-name", "no event name")))
     day = r.cell(info, "B4")
     if isinstance(day, datetime):
         day = day.date()
     elif isinstance(day, str):
         parsed = parse_date(day)
         if parsed is None:
-            r.problem(f"Tournament Info!B4: {day[:30]!r} is not a date (type it as Archon does, 17-MAY-25)")
+            r.problem(_at("Tournament Info!B4", Message("archon.not-a-date", "%(value)s is not a date (type it as "
+                                                        "Archon does, 17-MAY-25)", value=repr(day[:30]))))
         day = parsed
     elif day is not None and not isinstance(day, date):
-        r.problem(f"Tournament Info!B4: {str(day)[:30]!r} is not a date (type it as Archon does, 17-MAY-25)")
+        r.problem(_at("Tournament Info!B4", Message("archon.not-a-date", "%(value)s is not a date (type it as "
+                                                    "Archon does, 17-MAY-25)", value=repr(str(day)[:30]))))
         day = None
     judges = [r.text(info, f"B{row}", 80) for row in range(18, 27)]
     event = ArchonEvent(name=name[:200], date=day, organizer=r.text(info, "B6", 80), city=r.text(info, "B7", 80),
@@ -454,20 +494,24 @@ def _read(r: _Reader) -> ArchonEvent:
     if fmt:
         match = next((f for f in levels_mod.FORMATS if f.casefold() == fmt.casefold()), None)
         if match is None:
-            r.problem(f"Tournament Info!B8: unknown format {fmt!r} (Constructed or Limited)")
+            r.problem(_at("Tournament Info!B8", Message("archon.unknown-format", "unknown format %(value)s "
+                                                        "(Constructed or Limited)", value=repr(fmt))))
         event.format = match or "Constructed"
     level = r.text(info, "B9", 60)
     if level:
         found = levels_mod.find(level)
         if found is None:
-            r.problem(f"Tournament Info!B9: unknown event level {level!r}: one of {levels_mod.names_list()}")
+            r.problem(_at("Tournament Info!B9", Message("archon.unknown-level", "unknown event level %(value)s: "
+                                                        "one of %(levels)s", value=repr(level),
+                                                        levels=levels_mod.names_list())))
         else:
             event.level = found.name
     vekn_id = r.cell(info, "B28")
     if vekn_id is not None:
         n = parse_int(vekn_id, 1, 10**9)
         if n is None:
-            r.problem(f"Tournament Info!B28: the VEKN event id must be a whole number, not {str(vekn_id)[:30]!r}")
+            r.problem(_at("Tournament Info!B28", Message("archon.bad-event-id", "the VEKN event id must be a whole "
+                                                         "number, not %(value)s", value=repr(str(vekn_id)[:30]))))
         event.vekn_event_id = str(n) if n else ""
     event.players = _read_players(r)
     numbers = {p.number for p in event.players}
@@ -501,25 +545,30 @@ def _read_players(r: _Reader) -> list[ArchonPlayer]:
         raw_vekn = r.cell(sheet, f"E{row}")
         if not first and not last_name:
             if raw_vekn is not None:
-                r.problem(f"Methuselahs!B{row}: a VEKN number ({raw_vekn}) but no name")
+                r.problem(_at(f"Methuselahs!B{row}", Message("archon.vekn-no-name", "a VEKN number (%(vekn)s) but "
+                                                             "no name", vekn=raw_vekn)))
             continue
         number = parse_int(r.cell(sheet, f"A{row}"), 1, 100_000)
         if number is None:
-            r.problem(f"Methuselahs!A{row}: {first} {last_name} has no player number (a whole number)")
+            r.problem(_at(f"Methuselahs!A{row}", Message("archon.no-number", "%(name)s has no player number (a "
+                                                         "whole number)", name=f"{first} {last_name}")))
             continue
         if number in by_number:
-            r.problem(f"Methuselahs!A{row}: player number {number} is also on row {by_number[number]}")
+            r.problem(_at(f"Methuselahs!A{row}", Message("archon.number-twice", "player number %(number)s is also "
+                                                         "on row %(row)s", number=number, row=by_number[number])))
             continue
         by_number[number] = row
         vekn, bad = parse_vekn(raw_vekn)
         if bad:
-            r.problem(f"Methuselahs!E{row}: {bad}")
+            r.problem(_at(f"Methuselahs!E{row}", bad))
         if vekn and vekn in by_vekn:
-            r.problem(f"Methuselahs!E{row}: VEKN number {vekn} is also on row {by_vekn[vekn]}")
+            r.problem(_at(f"Methuselahs!E{row}", Message("archon.vekn-twice", "VEKN number %(vekn)s is also on "
+                                                         "row %(row)s", vekn=vekn, row=by_vekn[vekn])))
         elif vekn:
             by_vekn[vekn] = row
         if len(squeeze(f"{first} {last_name}")) > 80:
-            r.problem(f"Methuselahs!B{row}: the name is longer than 80 characters")
+            r.problem(_at(f"Methuselahs!B{row}", Message("archon.name-too-long", "the name is longer than 80 "
+                                                         "characters")))
         dq = r.text(sheet, f"G{row}", 20)
         toss = parse_int(r.cell(sheet, f"M{row}"), 0, 100) or 0
         out.append(ArchonPlayer(number=number, first=first, last=last_name, city=r.text(sheet, f"D{row}", 80),
@@ -530,7 +579,8 @@ def _read_players(r: _Reader) -> list[ArchonPlayer]:
         for ref in unsaved:
             r.cell_problem("unsaved", r.real(sheet), ref)
         if not unsaved:
-            r.problem("Methuselahs: no player from row 7 down (A number, B first name, C last name, E VEKN number)")
+            r.problem(_at("Methuselahs", Message("archon.no-players", "no player from row 7 down (A number, B first "
+                                                 "name, C last name, E VEKN number)")))
     return out
 
 
@@ -541,7 +591,8 @@ def _vp(r: _Reader, sheet: str, ref: str) -> tuple[Any, bool]:
         return None, (r.real(sheet), ref) in r.flagged   # a cell already told about counts as given
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)) or (
             isinstance(raw, str) and parse_vp(raw) is None):
-        r.problem(f"{sheet}!{ref}: {str(raw)[:30]!r} is not a VP (a number such as 1, 1.5 or 0)")
+        r.problem(_at(f"{sheet}!{ref}", Message("archon.not-a-vp", "%(value)s is not a VP (a number such as 1, 1.5 "
+                                                "or 0)", value=repr(str(raw)[:30]))))
         r.flagged.add((r.real(sheet), ref))
         return None, True
     return raw, True
@@ -573,20 +624,22 @@ def _read_round(r: _Reader, sheet: str, numbers: set[int], required: bool) -> li
         number = parse_int(raw, 1, 100_000)
         problem = None
         if number is None:
-            problem = f"{sheet}!A{row}: {str(raw)[:30]!r} is not a player number"
+            problem = Message("archon.not-a-number", "%(value)s is not a player number", value=repr(str(raw)[:30]))
         elif number not in numbers:
-            problem = f"{sheet}!A{row}: player {number} is not on the Methuselahs list"
+            problem = Message("archon.not-listed", "player %(number)s is not on the Methuselahs list", number=number)
         elif number in seen:
-            problem = f"{sheet}!A{row}: player {number} is seated twice in this round (also row {seen[number]})"
+            problem = Message("archon.seated-twice", "player %(number)s is seated twice in this round (also row "
+                              "%(row)s)", number=number, row=seen[number])
         if problem:
-            r.problem(problem)
+            r.problem(_at(f"{sheet}!A{row}", problem))
             refused.add(table_of(row))
             continue
         seen[number] = row
         table_raw = r.cell(sheet, f"D{row}")
         table = parse_int(table_raw, 1, 1000) if table_raw is not None else (row - FIRST_ROW) // TABLE_ROWS + 1
         if table is None:
-            r.problem(f"{sheet}!D{row}: {str(table_raw)[:30]!r} is not a table number")
+            r.problem(_at(f"{sheet}!D{row}", Message("archon.not-a-table", "%(value)s is not a table number",
+                                                     value=repr(str(table_raw)[:30]))))
             refused.add((row - FIRST_ROW) // TABLE_ROWS + 1)
             continue
         vp, given = _vp(r, sheet, f"E{row}")
@@ -597,26 +650,29 @@ def _read_round(r: _Reader, sheet: str, numbers: set[int], required: bool) -> li
         for ref in unsaved:
             r.cell_problem("unsaved", r.real(sheet), ref)
         if orphans and not unsaved:
-            r.problem(f"{sheet}!{', '.join(orphans[:10])}: VP in column E but no player number in column A")
+            r.problem(_at(f"{sheet}!{', '.join(orphans[:10])}", Message("archon.vp-no-player", "VP in column E "
+                                                                        "but no player number in column A")))
         if not tables and not unsaved and not orphans:
-            r.problem(f"{sheet}: no player seated from row 7 down (A player number, D table, E VP)")
+            r.problem(_at(sheet, Message("archon.no-seats", "no player seated from row 7 down (A player number, D "
+                                         "table, E VP)")))
     out = []
     for table in sorted(tables):
         seats = tables[table]
         if table in refused:
             continue
-        rows = f"rows {seats[0][0]}–{seats[-1][0]}"
         if len(seats) not in (4, 5):
-            r.problem(f"{sheet}, table {table} ({rows}): {len(seats)} players — a table has 4 or 5 (3.1.2)")
+            r.problem(Said(Message("archon.table-size", "%(sheet)s, table %(table)s (rows %(first)s–%(last)s): "
+                                   "%(count)s players — a table has 4 or 5 (3.1.2)", sheet=sheet, table=table,
+                                   first=seats[0][0], last=seats[-1][0], count=len(seats))))
             continue
-        out.append(_table_seats(r, sheet, "E", seats, "the table's"))
+        out.append(_table_seats(r, sheet, "E", seats, final=False))
     return out
 
 
-def _table_seats(r: _Reader, sheet: str, col: str, seats: list[tuple], whose: str) -> list[ArchonSeat]:
+def _table_seats(r: _Reader, sheet: str, col: str, seats: list[tuple], final: bool) -> list[ArchonSeat]:
     """One table's seats, read as `(row, number, vp, given)` with the VP in column `col`:
-    its VPs are given for every seat or none (`whose` other seats: "the table's"), and
-    when given, they add up as a table's do (`seat_errors`)."""
+    its VPs are given for every seat or none (the table's, or the `final`'s, other seats),
+    and when given, they add up as a table's do (`seat_errors`)."""
     given = [s[3] for s in seats]
     if any(given) and not all(given):
         empty = [f"{col}{s[0]}" for s in seats if not s[3]]
@@ -624,11 +680,13 @@ def _table_seats(r: _Reader, sheet: str, col: str, seats: list[tuple], whose: st
         for ref in unsaved:
             r.cell_problem("unsaved", r.real(sheet), ref)
         if not unsaved:
-            r.problem(f"{sheet}!{empty[0]}: no VP, while {whose} other seats have theirs")
+            r.problem(_at(f"{sheet}!{empty[0]}", Message("archon.no-vp-final", "no VP, while the final's other seats "
+                                                         "have theirs") if final else
+                          Message("archon.no-vp", "no VP, while the table's other seats have theirs")))
     elif all(given) and all(s[2] is not None for s in seats):
         for e in seat_errors([s[2] for s in seats]):
             if e.seat:
-                r.problem(f"{sheet}!{col}{seats[e.seat - 1][0]}: {e.message}")
+                r.problem(_at(f"{sheet}!{col}{seats[e.seat - 1][0]}", e.message))
     return [ArchonSeat(number=n, vp=parse_vp(v) if g else None) for _, n, v, g in seats]
 
 
@@ -643,9 +701,11 @@ def _read_final(r: _Reader, event: ArchonEvent, numbers: set[int]) -> None:
             continue
         number = parse_int(raw, 1, 100_000)
         if number is None or number not in numbers:
-            r.problem(f"{sheet}!A{row}: {str(raw)[:30]!r} is not a player number of the Methuselahs list")
+            r.problem(_at(f"{sheet}!A{row}", Message("archon.not-a-listed-number", "%(value)s is not a player number "
+                                                     "of the Methuselahs list", value=repr(str(raw)[:30]))))
         elif number in event.finalists:
-            r.problem(f"{sheet}!A{row}: player {number} is listed twice among the qualifiers")
+            r.problem(_at(f"{sheet}!A{row}", Message("archon.qualifier-twice", "player %(number)s is listed twice "
+                                                     "among the qualifiers", number=number)))
         else:
             event.finalists.append(number)
     seats = []
@@ -655,20 +715,24 @@ def _read_final(r: _Reader, event: ArchonEvent, numbers: set[int]) -> None:
             continue
         number = parse_int(raw, 1, 100_000)
         if number is None or number not in event.finalists:
-            r.problem(f"{sheet}!A{row}: {str(raw)[:30]!r} is not one of the qualifiers (rows 6–10)")
+            r.problem(_at(f"{sheet}!A{row}", Message("archon.not-a-qualifier", "%(value)s is not one of the "
+                                                     "qualifiers (rows 6–10)", value=repr(str(raw)[:30]))))
             continue
         if any(s[1] == number for s in seats):
-            r.problem(f"{sheet}!A{row}: player {number} is seated twice at the final")
+            r.problem(_at(f"{sheet}!A{row}", Message("archon.final-seated-twice", "player %(number)s is seated "
+                                                     "twice at the final", number=number)))
             continue
         vp, given = _vp(r, sheet, f"F{row}")
         seats.append((row, number, vp, given))
     if seats:
         if len(seats) != len(event.finalists):
-            r.problem(f"{sheet}: {len(seats)} players seated at the final (rows 14–18) for "
-                      f"{len(event.finalists)} qualifiers (rows 6–10)")
-        event.final = _table_seats(r, sheet, "F", seats, "the final's")
+            r.problem(_at(sheet, Message("archon.final-seats", "%(seats)s players seated at the final (rows 14–18) "
+                                         "for %(qualifiers)s qualifiers (rows 6–10)", seats=len(seats),
+                                         qualifiers=len(event.finalists))))
+        event.final = _table_seats(r, sheet, "F", seats, final=True)
     if event.finalists and len(event.finalists) not in (4, 5):
-        r.problem(f"{sheet}: {len(event.finalists)} qualifiers in rows 6–10 — a final has 4 or 5")
+        r.problem(_at(sheet, Message("archon.final-size", "%(count)s qualifiers in rows 6–10 — a final has 4 or 5",
+                                     count=len(event.finalists))))
 
 
 SA_START = ("standings adjustment", "sa:", "sa ", "sa-", "game loss")
@@ -700,7 +764,8 @@ def _read_overrides(r: _Reader, event: ArchonEvent, numbers: set[int]) -> None:
         table_raw = r.cell(sheet, f"B{row}")
         table = parse_int(table_raw, 1, 1000) if table_raw is not None else 1
         if table is None:
-            r.problem(f"{sheet}!B{row}: {str(table_raw)[:30]!r} is not a table number")
+            r.problem(_at(f"{sheet}!B{row}", Message("archon.not-a-table", "%(value)s is not a table number",
+                                                     value=repr(str(table_raw)[:30]))))
             continue
         if not is_adjustment(text):
             event.overrides.append((rnd, table, None, text))
@@ -710,14 +775,16 @@ def _read_overrides(r: _Reader, event: ArchonEvent, numbers: set[int]) -> None:
             m = re.search(r"\bplayer\s*#?\s*(\d+)", text, re.I)
             number = int(m[1]) if m else None
         if number is None or number not in numbers:
-            r.problem(f"{sheet}!E{row}: a Standings Adjustment in round {rnd}, table {table} names no player "
-                      "of the Methuselahs list (put the player's number in column E)")
+            r.problem(_at(f"{sheet}!E{row}", Message("archon.sa-no-player", "a Standings Adjustment in round "
+                                                     "%(round)s, table %(table)s names no player of the Methuselahs "
+                                                     "list (put the player's number in column E)", round=rnd,
+                                                     table=table)))
             continue
         raw = r.cell(sheet, f"F{row}")
         vp = -1.0 if raw is None else parse_vp(abs(raw)) if isinstance(raw, (int, float)) else None
         if raw is not None and (vp is None or not raw < 0):
-            r.problem(f"{sheet}!F{row}: the VP change of a Standings Adjustment is a negative number (-1), "
-                      f"not {str(raw)[:30]!r}")
+            r.problem(_at(f"{sheet}!F{row}", Message("archon.sa-vp", "the VP change of a Standings Adjustment is a "
+                                                     "negative number (-1), not %(value)s", value=repr(str(raw)[:30]))))
             continue
         event.adjustments.append(Adjustment(round=rnd, table=table, number=number,
                                             vp=-vp if raw is not None else -1.0, text=text))

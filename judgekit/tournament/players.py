@@ -21,6 +21,8 @@ import re
 import unicodedata
 from typing import Any, Iterable, Mapping
 
+from judgekit.i18n import Message, Said
+
 _PERMANENT = re.compile(r"\d{1,10}")
 _TEMPORARY = re.compile(r"[Pp]\d{1,10}")
 
@@ -48,9 +50,11 @@ def parse_vekn(value: Any) -> tuple[str | None, str | None]:
     if value is None:
         return None, None
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        return None, "the VEKN number must be digits (or P and digits for a temporary number)"
+        return None, Said(Message("roster.vekn-digits",
+                                  "the VEKN number must be digits (or P and digits for a temporary number)"))
     if isinstance(value, int) and value < 0:
-        return None, f"the VEKN number must be digits, not {value!r}"
+        return None, Said(Message("roster.vekn-negative", "the VEKN number must be digits, not %(value)s",
+                                  value=repr(value)))
     text = str(value).strip().lstrip("#").replace(" ", "").replace("\u00a0", "")
     if text.endswith(".0") and text[:-2].isdigit():  # a spreadsheet's 1234567.0
         text = text[:-2]
@@ -61,8 +65,8 @@ def parse_vekn(value: Any) -> tuple[str | None, str | None]:
     if _TEMPORARY.fullmatch(text) and text.isascii():
         return "P" + text[1:], None
     shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "…"
-    return None, (f"the VEKN number must be digits (or P and digits for a temporary number), "
-                  f"not {shown!r}")
+    return None, Said(Message("roster.vekn-not-digits", "the VEKN number must be digits (or P and digits "
+                              "for a temporary number), not %(value)s", value=repr(shown)))
 
 
 def is_temporary(vekn: str | None) -> bool:

@@ -12,7 +12,8 @@ found from the cells that look like numbers. Lines with one cell are names only.
 
 `parse_roster` never raises: every problem is a message naming its line (`RosterRow.problems`:
 the row cannot be registered; `notes`: registered, but worth a look) or the file
-(`Roster.problems`). Registration is all or nothing: `Roster.ok` only when no row has a
+(`Roster.problems`). Each is a `judgekit.i18n.Said`: its English text, with its catalog id
+(`roster.*`) and parameters for the pages to word it in the reader's language. Registration is all or nothing: `Roster.ok` only when no row has a
 problem.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from judgekit.i18n import N_, Message, Said
 from judgekit.tournament.players import fold, parse_vekn, split_name, squeeze
 
 MAX_ROWS = 2000
@@ -40,8 +42,20 @@ HEADER_WORDS: dict[str, tuple[str, ...]] = {
     "country": ("country", "pays", "pais", "land", "nation", "paese", "countrycode", "kraj"),
 }
 _HEADER_LOOKUP = {word: column for column, words in HEADER_WORDS.items() for word in words}
-COLUMN_LABELS = {"name": "name", "first_name": "first name", "last_name": "last name", "vekn": "VEKN number",
-                 "city": "city", "country": "country"}
+COLUMN_LABELS = {"name": N_("name"), "first_name": N_("first name"), "last_name": N_("last name"),
+                 "vekn": N_("VEKN number"), "city": N_("city"), "country": N_("country")}
+
+
+def _label(col: str) -> Message:
+    """A column's label as a message parameter (a catalog id: the English label)."""
+    return Message(COLUMN_LABELS[col])
+
+
+def _and(items: list) -> Message | Said | str:
+    """`items` joined as "a and b and c", each join a message of its own."""
+    if len(items) == 1:
+        return items[0]
+    return Message("roster.and", "%(first)s and %(rest)s", first=items[0], rest=_and(items[1:]))
 
 
 @dataclass
@@ -53,9 +67,9 @@ class RosterRow:
     vekn: str | None = None
     city: str | None = None
     country: str | None = None
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    namesakes: list[str] = field(default_factory=list)  # another player of the same name (flagged)
+    problems: list[Said] = field(default_factory=list)
+    notes: list[Said] = field(default_factory=list)
+    namesakes: list[Said] = field(default_factory=list)  # another player of the same name (flagged)
 
     def player(self) -> dict:
         """The row as `store.add_player` takes it."""
@@ -66,8 +80,8 @@ class RosterRow:
 @dataclass
 class Roster:
     rows: list[RosterRow] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)     # about the whole file (columns not read)
+    problems: list[Said] = field(default_factory=list)
+    notes: list[Said] = field(default_factory=list)    # about the whole file (columns not read)
     columns: list[str] = field(default_factory=list)   # what each column is read as ("" = ignored)
     header: bool = False
     delimiter: str = ","
@@ -81,48 +95,65 @@ class Roster:
     def ok(self) -> bool:
         return bool(self.rows) and not self.problems and not self.bad_rows
 
-    def summary(self) -> str:
+    def summary(self) -> Said:
         if self.problems:
             return self.problems[0]
-        bad = len(self.bad_rows)
+        bad, rows = len(self.bad_rows), len(self.rows)
+        if bad == 1 and rows == 1:
+            return Said(Message("roster.summary-bad-one-of-one", "1 of 1 row has a problem: fix it and try "
+                                "again. Nothing was registered."))
+        if bad == 1:
+            return Said(Message("roster.summary-bad-one", "1 of %(rows)s rows has a problem: fix it and try "
+                                "again. Nothing was registered.", rows=rows))
         if bad:
-            return (f"{bad} of {len(self.rows)} row{'s' if len(self.rows) != 1 else ''} "
-                    f"{'have' if bad != 1 else 'has'} a problem: fix {'them' if bad != 1 else 'it'} and try again. "
-                    "Nothing was registered.")
+            return Said(Message("roster.summary-bad", "%(bad)s of %(rows)s rows have a problem: fix them and "
+                                "try again. Nothing was registered.", bad=bad, rows=rows))
         same = sum(1 for r in self.rows if r.namesakes)
         if same:
-            return (f"{len(self.rows)} players ready to register; {same} share a name with another player "
-                    "(flagged below: check they are different people).")
-        return f"{len(self.rows)} players ready to register."
+            return Said(Message("roster.summary-namesakes", "%(rows)s players ready to register; %(same)s share "
+                                "a name with another player (flagged below: check they are different people).",
+                                rows=rows, same=same))
+        return Said(Message("roster.summary-ready", "%(rows)s players ready to register.", rows=rows))
 
 
-def decode(data: bytes) -> tuple[str | None, str | None]:
+def _nothing() -> Said:
+    return Said(Message("roster.nothing", "There is nothing to register: paste one player per line, or upload "
+                        "a CSV file."))
+
+
+def decode(data: bytes) -> tuple[str | None, Said | None]:
     """(text, problem) of an uploaded file's bytes."""
     if not data or not data.strip(b" \t\r\n\x00\xef\xbb\xbf\xff\xfe"):
-        return None, "The file is empty."
+        return None, Said(Message("roster.file-empty", "The file is empty."))
     if data.startswith(b"PK\x03\x04"):
-        return None, ("This is a spreadsheet or a zip file (.xlsx, .ods), not a CSV: save it as \"CSV UTF-8\" "
-                      "first, or import an Archon workbook from the VEKN report page.")
+        return None, Said(Message("roster.file-zip", "This is a spreadsheet or a zip file (.xlsx, .ods), not a "
+                                  "CSV: save it as \"CSV UTF-8\" first, or import an Archon workbook from the "
+                                  "VEKN report page."))
     if data.startswith(b"%PDF"):
-        return None, "This is a PDF, not a list of players: upload a CSV file (UTF-8)."
+        return None, Said(Message("roster.file-pdf", "This is a PDF, not a list of players: upload a CSV file (UTF-8)."))
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16"), None
         except UnicodeDecodeError:
-            return None, "The file says it is UTF-16 text but is not: save it as \"CSV UTF-8\"."
+            return None, Said(Message("roster.file-not-utf16", "The file says it is UTF-16 text but is not: save "
+                                      "it as \"CSV UTF-8\"."))
     if data.startswith(b"\xd0\xcf\x11\xe0"):
-        return None, "This is an old Excel file (.xls), not a CSV: save it as \"CSV UTF-8\" first."
+        return None, Said(Message("roster.file-xls", "This is an old Excel file (.xls), not a CSV: save it as "
+                                  "\"CSV UTF-8\" first."))
     if data.startswith((b"\x89PNG", b"\xff\xd8\xff", b"GIF8")) or b"\x00" in data[:4096]:
-        return None, "This is not a text file (an image or another binary file): upload a CSV file (UTF-8)."
+        return None, Said(Message("roster.file-binary", "This is not a text file (an image or another binary "
+                                  "file): upload a CSV file (UTF-8)."))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        return None, (f"Line {line} is not UTF-8 text: save the file as \"CSV UTF-8\" (Excel: Save as › "
-                      "CSV UTF-8; LibreOffice: character set Unicode (UTF-8)).")
+        return None, Said(Message("roster.file-not-utf8", "Line %(line)s is not UTF-8 text: save the file as "
+                                  "\"CSV UTF-8\" (Excel: Save as › CSV UTF-8; LibreOffice: character set "
+                                  "Unicode (UTF-8)).", line=line))
     if "\x00" in text:
         line = text[:text.index("\x00")].count("\n") + 1
-        return None, f"Line {line} holds a NUL character: this is not a text file. Upload a CSV file (UTF-8)."
+        return None, Said(Message("roster.file-nul", "Line %(line)s holds a NUL character: this is not a text "
+                                  "file. Upload a CSV file (UTF-8).", line=line))
     return text, None
 
 
@@ -161,7 +192,7 @@ def parse_roster(data: bytes | str, *, existing: dict[str, str] | None = None, m
     assert text is not None
     roster = Roster(text=text)
     if not text.strip():
-        roster.problems.append("There is nothing to register: paste one player per line, or upload a CSV file.")
+        roster.problems.append(_nothing())
         return roster
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     roster.delimiter = _delimiter(text.split("\n"))
@@ -178,13 +209,15 @@ def parse_roster(data: bytes | str, *, existing: dict[str, str] | None = None, m
                 continue
             records.append((line, cells))
             if len(records) > max_rows + 1:
-                roster.problems.append(f"More than {max_rows} lines: register the players in parts.")
+                roster.problems.append(Said(Message("roster.too-many-lines", "More than %(max)s lines: register "
+                                                    "the players in parts.", max=max_rows)))
                 return roster
     except csv.Error as exc:
-        roster.problems.append(f"Line {reader.line_num} cannot be read as CSV ({exc}): check its quotes.")
+        roster.problems.append(Said(Message("roster.bad-csv", "Line %(line)s cannot be read as CSV (%(error)s): "
+                                            "check its quotes.", line=reader.line_num, error=str(exc))))
         return roster
     if not records:
-        roster.problems.append("There is nothing to register: paste one player per line, or upload a CSV file.")
+        roster.problems.append(_nothing())
         return roster
 
     layout, body = _layout(records, roster)
@@ -200,22 +233,29 @@ def parse_roster(data: bytes | str, *, existing: dict[str, str] | None = None, m
         if not roster.header and len(cells) == 1:
             values = {"name": cells[0]}  # a line with one cell is a name, whatever the others hold
         if len(cells) > width and not roster.header:
-            row.notes.append(f"{len(cells) - width} cell(s) after the {COLUMN_LABELS[layout[-1]]} are not read")
+            row.notes.append(Said(Message("roster.cells-not-read", "%(count)s cell(s) after the %(column)s are not "
+                                          "read", count=len(cells) - width, column=_label(layout[-1]))))
         _fill_row(row, values, max_name, max_place)
         if row.vekn:
             if row.vekn in seen:
                 first = seen[row.vekn]
-                row.problems.append(f"VEKN number {row.vekn} is also on line {first.line} ({first.name})")
-                mine = f"VEKN number {row.vekn} is also on line {row.line} ({row.name or 'no name'})"
+                row.problems.append(Said(Message("roster.vekn-twice", "VEKN number %(vekn)s is also on line "
+                                                 "%(line)s (%(name)s)", vekn=row.vekn, line=first.line,
+                                                 name=first.name)))
+                mine = Said(Message("roster.vekn-twice", "VEKN number %(vekn)s is also on line %(line)s (%(name)s)",
+                                    vekn=row.vekn, line=row.line,
+                                    name=row.name or Message("roster.no-name", "no name")))
                 if mine not in first.problems:
                     first.problems.append(mine)
             else:
                 seen[row.vekn] = row
             if row.vekn in taken:
-                row.problems.append(f"VEKN number {row.vekn} is already registered here ({taken[row.vekn]})")
+                row.problems.append(Said(Message("roster.vekn-registered", "VEKN number %(vekn)s is already "
+                                                 "registered here (%(name)s)", vekn=row.vekn, name=taken[row.vekn])))
         roster.rows.append(row)
     if not roster.rows:
-        roster.problems.append("The file has a header line but no player under it.")
+        roster.problems.append(Said(Message("roster.header-only", "The file has a header line but no player "
+                                            "under it.")))
     _flag_namesakes(roster.rows, list(registered))
     return roster
 
@@ -240,17 +280,22 @@ def _flag_namesakes(rows: list[RosterRow], registered: list[dict]) -> None:
             continue
         places = [fold(_place(x)) for x in same]
         apart = all(places) and len(set(places)) == len(places)
-        how = (f"the pages tell them apart by city or country ({' / '.join(_place(x) for x in same)})"
-               if apart else "give each a different city (or country) to tell them apart on the seat "
-                             "finder and the standings; otherwise they are told apart by the order they "
-                             "registered in")
+        how = (Message("roster.namesake-apart", "the pages tell them apart by city or country (%(places)s)",
+                       places=" / ".join(_place(x) for x in same))
+               if apart else Message("roster.namesake-order", "give each a different city (or country) to tell "
+                                     "them apart on the seat finder and the standings; otherwise they are told "
+                                     "apart by the order they registered in"))
         for x in same:
             if not isinstance(x, RosterRow):
                 continue
-            lines = [f"line {y.line}" for y in same if isinstance(y, RosterRow) and y is not x]
+            lines = [Message("roster.line", "line %(line)s", line=y.line)
+                     for y in same if isinstance(y, RosterRow) and y is not x]
             known = sum(1 for y in same if not isinstance(y, RosterRow))
-            others = ([f"{known} player{'s' if known > 1 else ''} already registered"] if known else []) + lines
-            x.namesakes.append(f"Same name as {' and '.join(others)} ({x.name}): {how}.")
+            registered_too = ([Message("roster.registered-one", "1 player already registered")] if known == 1 else
+                              [Message("roster.registered-many", "%(count)s players already registered", count=known)]
+                              if known else [])
+            x.namesakes.append(Said(Message("roster.namesake", "Same name as %(others)s (%(name)s): %(how)s.",
+                                            others=_and(registered_too + lines), name=x.name, how=how)))
 
 
 def _layout(records: list[tuple[int, list[str]]], roster: Roster) -> tuple[list[str] | None, list]:
@@ -263,14 +308,16 @@ def _layout(records: list[tuple[int, list[str]]], roster: Roster) -> tuple[list[
         seen: set[str] = set()
         for k, (col, cell) in enumerate(zip(layout, first_cells), 1):
             if col and col in seen:
-                roster.problems.append(f"Line {first_line}: the header names the {COLUMN_LABELS[col]} twice "
-                                       f"(column {k})")
+                roster.problems.append(Said(Message("roster.header-twice", "Line %(line)s: the header names the "
+                                                    "%(column)s twice (column %(k)s)", line=first_line,
+                                                    column=_label(col), k=k)))
             seen.add(col)
             if not col and cell:
-                roster.notes.append(f"Column {k} ({cell}) is not read.")
+                roster.notes.append(Said(Message("roster.column-not-read", "Column %(k)s (%(cell)s) is not read.",
+                                                 k=k, cell=cell)))
         if not ({"name", "first_name", "last_name"} & seen):
-            roster.problems.append(f"Line {first_line}: the header has no name column (name, or first name and "
-                                   "last name)")
+            roster.problems.append(Said(Message("roster.header-no-name", "Line %(line)s: the header has no name "
+                                                "column (name, or first name and last name)", line=first_line)))
         if roster.problems:
             return None, []
         if "first_name" in seen and "name" in seen:
@@ -278,7 +325,9 @@ def _layout(records: list[tuple[int, list[str]]], roster: Roster) -> tuple[list[
             k = layout.index("name")
             if "last_name" in seen:
                 layout[k] = ""
-                roster.notes.append(f"Column {k + 1} ({first_cells[k]}) is not read: first and last names are given.")
+                roster.notes.append(Said(Message("roster.column-name-not-read", "Column %(k)s (%(cell)s) is not "
+                                                 "read: first and last names are given.", k=k + 1,
+                                                 cell=first_cells[k])))
             else:
                 layout[k] = "last_name"
         return layout, records[1:]
@@ -289,15 +338,16 @@ def _layout(records: list[tuple[int, list[str]]], roster: Roster) -> tuple[list[
     if widest == 1:
         return ["name"], records
     if not any(counts):
-        roster.problems.append(
-            "No line has a VEKN number, so the columns cannot be told apart: add a header line, for example "
-            "\"first name;last name;vekn;city;country\" (or paste one name per line).")
+        roster.problems.append(Said(Message(
+            "roster.no-vekn-column", "No line has a VEKN number, so the columns cannot be told apart: add a "
+            "header line, for example \"first name;last name;vekn;city;country\" (or paste one name per line).")))
         return None, []
     k = max(range(widest), key=lambda i: (counts[i], -i))
     if k not in (1, 2):
-        roster.problems.append(
-            f"The VEKN numbers are in column {k + 1}: without a header line, put the name first (one cell, "
-            "or first name and last name), then the VEKN number, city and country — or add a header line.")
+        roster.problems.append(Said(Message(
+            "roster.vekn-column-late", "The VEKN numbers are in column %(k)s: without a header line, put the "
+            "name first (one cell, or first name and last name), then the VEKN number, city and country — or "
+            "add a header line.", k=k + 1)))
         return None, []
     names = ["name"] if k == 1 else ["first_name", "last_name"]
     return names + ["vekn", "city", "country"][: max(1, widest - k)], records
@@ -312,24 +362,29 @@ def _fill_row(row: RosterRow, values: dict[str, str], max_name: int, max_place: 
         row.last_name = values.get("last_name", "")
         row.name = squeeze(f"{row.first_name} {row.last_name}")
     if not row.name:
-        row.problems.append("no name")
+        row.problems.append(Said(Message("roster.no-name", "no name")))
     elif len(row.name) > max_name:
-        row.problems.append(f"the name is {len(row.name)} characters long (at most {max_name})")
+        row.problems.append(Said(Message("roster.name-too-long", "the name is %(length)s characters long (at "
+                                         "most %(max)s)", length=len(row.name), max=max_name)))
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in row.name):
-        row.problems.append("the name holds a control character")
+        row.problems.append(Said(Message("roster.name-control", "the name holds a control character")))
     if row.name.startswith(FORMULA_START):
-        row.notes.append(f"the name starts with {row.name[0]!r}: it is kept as typed, and the exports mark it as "
-                         "text so that spreadsheets do not read it as a formula")
+        row.notes.append(Said(Message("roster.name-formula", "the name starts with %(first)s: it is kept as "
+                                      "typed, and the exports mark it as text so that spreadsheets do not read "
+                                      "it as a formula", first=repr(row.name[0]))))
     number, problem = parse_vekn(values.get("vekn"))
     if problem:
         row.problems.append(problem)
     row.vekn = number
     if number is None and not problem:
-        row.notes.append("no VEKN number: not rated")
+        row.notes.append(Said(Message("roster.no-vekn", "no VEKN number: not rated")))
     elif number and number.startswith("P"):
-        row.notes.append(f"temporary number {number}: replace it with the VEKN number before reporting")
+        row.notes.append(Said(Message("roster.temporary-number", "temporary number %(number)s: replace it with "
+                                      "the VEKN number before reporting", number=number)))
     for col in ("city", "country"):
         value = values.get(col) or None
         if value and len(value) > max_place:
-            row.problems.append(f"the {col} is {len(value)} characters long (at most {max_place})")
+            row.problems.append(Said(Message("roster.place-too-long", "the %(column)s is %(length)s characters "
+                                             "long (at most %(max)s)", column=_label(col), length=len(value),
+                                             max=max_place)))
         setattr(row, col, value)

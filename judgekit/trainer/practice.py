@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judgekit.i18n import N_, Message, Said
 from judgekit.recorder import engine
 from judgekit.recorder.events import VOCABULARY, EventError, validate_event
 from judgekit.trainer.scenarios import SECTIONS, ScenarioProblem, rules_url
@@ -288,9 +289,9 @@ def compose(prompt: Prompt, said: list[str]) -> tuple[list[dict[str, Any]], list
         elif phrase.event is not None:
             events.append(dict(phrase.event, **(phrase.adds or {})))
         else:
-            advice.append(Advice("order", f"“{phrase.text}” has nothing to belong to here: say it "
-                                          "right after the card, action or vote it completes, "
-                                          "before anything else happens.",
+            advice.append(Advice("order", Said(Message(
+                "trainer.tip-nothing-to-belong", "“%(phrase)s” has nothing to belong to here: say it right after "
+                "the card, action or vote it completes, before anything else happens.", phrase=phrase.text)),
                                  url=prompt.url, rule=SECTIONS[prompt.section]))
     return events, words, advice
 
@@ -305,8 +306,8 @@ def check(prompt: Prompt, said: list[str], cards=None) -> Result:
     """Check a declaration given as tapped phrase ids."""
     events, words, advice = compose(prompt, said)
     if not events and not advice:
-        return Result(False, words, [], [Advice("goal", "Tap what you would say, in order.")],
-                      error="nothing said yet")
+        return Result(False, words, [], [Advice("goal", Said(Message("trainer.tip-tap", "Tap what you would say, in order.")))],
+                      error=Said(Message("trainer.nothing-said", "nothing said yet")))
     return check_events(prompt, events, cards, words=words, advice=advice)
 
 
@@ -314,7 +315,8 @@ def check_line(prompt: Prompt, line: str, cards=None) -> Result:
     """Check a declaration typed in the recorder's quick-entry notation."""
     parse = notation_parser()
     if parse is None:
-        return Result(False, [line], [], error="typing is not available: tap the phrases instead")
+        return Result(False, [line], [], error=Said(Message(
+            "trainer.no-typing", "typing is not available: tap the phrases instead")))
     parsed = parse(line, len(prompt.seats))
     if not isinstance(parsed, list):
         message = getattr(parsed, "message", str(parsed))
@@ -341,10 +343,10 @@ def situate(prompt: Prompt, declared: list[dict[str, Any]], cards=None) -> list[
     out = []
     for i, raw in enumerate(declared, 1):
         if not isinstance(raw, dict):
-            return f"statement {i}: not an event"
+            return Said(Message("trainer.statement-not-event", "statement %(n)s: not an event", n=i))
         e = validate_event(raw if "seat" in raw else dict(raw, seat=prompt.you), len(prompt.seats), cards)
         if isinstance(e, EventError):
-            return f"statement {i}: {e}"
+            return Said(Message("trainer.statement-refused", "statement %(n)s: %(problem)s", n=i, problem=str(e)))
         level = _level_of(e.get("discipline"))
         if level and "level" not in e and "level" in VOCABULARY[e["type"]][1]:
             e["level"] = level
@@ -401,6 +403,17 @@ def _cite(finding: dict[str, Any]) -> tuple[str, str]:
     return "", ""
 
 
+CHOICE_WORDS = {"discipline": N_("which discipline you use"), "level": N_("the level (inferior or superior)"),
+                "x": N_("how much X is"), "target": N_("the target"), "amount": N_("the amount")}
+
+
+def _and(items: list) -> Message:
+    """`items` joined as "a and b and c", each join a message of its own."""
+    if len(items) == 1:
+        return items[0]
+    return Message("trainer.and", "%(first)s and %(rest)s", first=items[0], rest=_and(items[1:]))
+
+
 def _choice_words(event: dict[str, Any], cards) -> list[str]:
     if cards is None or not event.get("card"):
         return []
@@ -408,9 +421,7 @@ def _choice_words(event: dict[str, Any], cards) -> list[str]:
     if lib is None:
         return []
     vampire = cards.crypt(event["minion"]) if event.get("minion") else None
-    words = {"discipline": "which discipline you use", "level": "the level (inferior or superior)",
-             "x": "how much X is", "target": "the target", "amount": "the amount"}
-    return [words[k] for k in engine.missing_choices(lib, event, vampire)]
+    return [Message(CHOICE_WORDS[k]) for k in engine.missing_choices(lib, event, vampire)]
 
 
 def _name(prompt: Prompt, seat) -> str:
@@ -420,22 +431,29 @@ def _name(prompt: Prompt, seat) -> str:
     return ""
 
 
-def _what_they_did(event: dict[str, Any]) -> str:
+def _what_they_did(event: dict[str, Any]) -> Message | str:
     """What another player did, in the learner's words ("answered “No block”")."""
     kind = event.get("type", "")
     if kind == "block.pass":
-        return "answered “No block”"
+        return Message("trainer.did-no-block", "answered “No block”")
     if kind.startswith("block"):
-        return "tried to block"
+        return Message("trainer.did-block", "tried to block")
     if kind == "reaction":
-        return f"played {event['card']}" if event.get("card") else "played a reaction"
+        return Message("trainer.did-play", "played %(card)s", card=event["card"]) if event.get("card") else \
+            Message("trainer.did-reaction", "played a reaction")
     if kind == "action.result":
-        return "took the result of the action"
+        return Message("trainer.did-result", "took the result of the action")
     return ""
 
 
 def tip_for(finding: dict[str, Any], event: dict[str, Any], prompt: Prompt, cards=None) -> str:
-    """Plain advice for one finding, from the player's point of view."""
+    """Plain advice for one finding, from the player's point of view (a `Said`; a finding
+    the trainer has no advice for: the recorder's own message)."""
+    tip = _tip(finding, event, prompt, cards)
+    return Said(tip) if isinstance(tip, Message) else tip
+
+
+def _tip(finding: dict[str, Any], event: dict[str, Any], prompt: Prompt, cards=None) -> Message | str:
     code = finding["code"]
     mine = finding.get("seat") == prompt.you
     card = event.get("card")
@@ -444,54 +462,66 @@ def tip_for(finding: dict[str, Any], event: dict[str, Any], prompt: Prompt, card
         did = _what_they_did(event)
         if mine:
             if other and did:
-                return (f"You did not pass the action (“Any blocks?”) before {other} {did}: "
-                        "once your action is announced, say “Any blocks?” and let the others answer.")
-            return ("You did not pass the action (“Any blocks?”): once your action is announced, "
-                    "say “Any blocks?” before anyone answers.")
-        actor = _name(prompt, finding.get("seat")) or "the acting player"
-        return (f"Wait for {actor} to pass the action (“Any blocks?”) before you answer.")
+                return Message("trainer.tip-pass-before", "You did not pass the action (“Any blocks?”) before "
+                               "%(other)s %(did)s: once your action is announced, say “Any blocks?” and let the "
+                               "others answer.", other=other, did=did)
+            return Message("trainer.tip-pass", "You did not pass the action (“Any blocks?”): once your action is "
+                           "announced, say “Any blocks?” before anyone answers.")
+        actor = _name(prompt, finding.get("seat"))
+        if not actor:
+            return Message("trainer.tip-wait-pass-anyone", "Wait for the acting player to pass the action (“Any "
+                           "blocks?”) before you answer.")
+        return Message("trainer.tip-wait-pass", "Wait for %(actor)s to pass the action (“Any blocks?”) before you "
+                       "answer.", actor=actor)
     if code == "block-pass-missing":
         if mine:
-            return "Pass on the block first: say “No block” before you play a reaction."
-        return ("Wait until everyone who may block has passed (“No block”) before the action "
-                "goes through.")
+            return Message("trainer.tip-pass-on-the-block", "Pass on the block first: say “No block” before you play a reaction.")
+        return Message("trainer.tip-wait-until-everyone-who", "Wait until everyone who may block has passed (“No block”) before the action "
+                       "goes through.")
     if code == "block-out-of-order":
-        return "On an undirected action the prey answers first: wait for the prey's “No block”."
+        return Message("trainer.tip-on-an-undirected-action", "On an undirected action the prey answers first: wait for the prey's “No block”.")
     if code == "bleed-amount-missing":
-        return "Say the bleed amount: “… bleeds you for 2”."
+        return Message("trainer.tip-say-the-bleed-amount", "Say the bleed amount: “… bleeds you for 2”.")
     if code == "bleed-total-not-restated":
-        return "The bleed changed: say the new total (“the bleed is now 3”)."
+        return Message("trainer.tip-the-bleed-changed-say", "The bleed changed: say the new total (“the bleed is now 3”).")
     if code == "stealth-undeclared":
-        return "Say the stealth: this action does not start at its standard stealth."
+        return Message("trainer.tip-say-the-stealth-this", "Say the stealth: this action does not start at its standard stealth.")
     if code == "card-choice-missing":
         missing = _choice_words(event, cards)
-        what = " and ".join(missing) if missing else "every choice it asks for"
-        return f"Name {what} as you play {card or 'the card'}, before replacing it."
+        what = _and(missing) if missing else Message("trainer.every-choice", "every choice it asks for")
+        if card:
+            return Message("trainer.tip-name-choices", "Name %(what)s as you play %(card)s, before replacing it.",
+                           what=what, card=card)
+        return Message("trainer.tip-name-choices-card", "Name %(what)s as you play the card, before replacing it.",
+                       what=what)
     if code == "replace-missing":
-        return (f"Replace each card before the next one: draw for the previous card before you "
-                f"play {card or 'another card'}.")
+        if card:
+            return Message("trainer.tip-replace", "Replace each card before the next one: draw for the previous "
+                           "card before you play %(card)s.", card=card)
+        return Message("trainer.tip-replace-another", "Replace each card before the next one: draw for the previous "
+                       "card before you play another card.")
     if code == "discipline-unavailable":
-        return "That minion cannot play the card like this: check its disciplines and the level."
+        return Message("trainer.tip-that-minion-cannot-play", "That minion cannot play the card like this: check its disciplines and the level.")
     if code == "misrepresented":
-        return "Say the real numbers: the declaration binds, but announcing it wrongly is a misplay."
+        return Message("trainer.tip-say-the-real-numbers", "Say the real numbers: the declaration binds, but announcing it wrongly is a misplay.")
     if code == "vote-incomplete":
-        return "Say how many votes and which side: “3 votes against”."
+        return Message("trainer.tip-say-how-many-votes", "Say how many votes and which side: “3 votes against”.")
     if code == "vote-vampire-missing":
-        return "You are not using all your votes: say which vampire votes (“Anneke votes 3 against”)."
+        return Message("trainer.tip-you-are-not-using", "You are not using all your votes: say which vampire votes (“Anneke votes 3 against”).")
     if code == "terms-unconfirmed":
-        return "Confirm the terms once the action succeeds, before the votes (“terms as announced”)."
+        return Message("trainer.tip-confirm-the-terms-once", "Confirm the terms once the action succeeds, before the votes (“terms as announced”).")
     if code == "declaration-binding":
-        return "What you announced stands: you cannot take it back."
+        return Message("trainer.tip-what-you-announced-stands", "What you announced stands: you cannot take it back.")
     if code in ("phase-passed", "interrupt-too-late", "cancel-too-late"):
-        return "Too late: that window closed when the game moved on."
+        return Message("trainer.tip-too-late-that-window", "Too late: that window closed when the game moved on.")
     if code == "end-of-turn-missing":
         other = _name(prompt, event.get("seat")) if event.get("seat") != prompt.you else ""
         if other:
-            return (f"You did not say that your turn is over (“end of turn”) before {other} "
-                    "started the next one: say it out loud.")
-        return "Say out loud that your turn is over (“end of turn”)."
+            return Message("trainer.tip-end-of-turn-before", "You did not say that your turn is over (“end of "
+                           "turn”) before %(other)s started the next one: say it out loud.", other=other)
+        return Message("trainer.tip-say-out-loud-that", "Say out loud that your turn is over (“end of turn”).")
     if code == "unsportsmanlike":
-        return "Keep the talk civil: no shouting, insults or threats."
+        return Message("trainer.tip-keep-the-talk-civil", "Keep the talk civil: no shouting, insults or threats.")
     if code == "discussion-after-stop":
-        return "After the last question and answer, decide without more discussion."
+        return Message("trainer.tip-after-the-last-question", "After the last question and answer, decide without more discussion.")
     return finding.get("message", "")

@@ -12,14 +12,15 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.i18n import N_
 from judgekit.trainer.scenarios import SECTIONS, Catalog
 
 MAX_ANSWERS = 500        # the browser keeps at most this many; more is ignored
 SESSION_SIZE = 10
 MASTERY_RUN = 3          # this many right answers in a row in a section: mastered
 WEIGHTS = {"review": 6, "new": 4, "learning": 3, "mastered": 1}
-STATUS_WORDS = {"new": "Not tried yet", "learning": "Learning", "review": "To review",
-                "mastered": "Mastered"}
+STATUS_WORDS = {"new": N_("Not tried yet"), "learning": N_("Learning"), "review": N_("To review"),
+                "mastered": N_("Mastered")}   # catalog ids: the view words them for the reader
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judgekit.i18n import Message
 from judgekit.trainer.practice import Prompt, load_prompts
 from judgekit.trainer.scenarios import Catalog, Scenario, load_scenarios
 
@@ -49,17 +50,17 @@ def position(plan: dict[str, Any]) -> int:
     return len(plan["ids"]) + 1
 
 
-def record(plan: dict[str, Any], n: int, scenario_id: str, choice: str, catalog: Catalog) -> str | None:
+def record(plan: dict[str, Any], n: int, scenario_id: str, choice: str, catalog: Catalog) -> Message | None:
     """Store the answer to question `n`; return why it cannot be stored, or None."""
     if not 1 <= n <= len(plan["ids"]) or plan["ids"][n - 1] != scenario_id:
-        return "This question is not part of your current session."
+        return Message("trainer.not-in-session", "This question is not part of your current session.")
     scenario = catalog.get(scenario_id)
     if choice not in scenario.choices:
-        return "Pick one of the answers shown."
+        return Message("trainer.pick-one-answers-shown", "Pick one of the answers shown.")
     if str(n) in plan["answers"]:
         return None  # already answered (a repeated post): the first answer stands
     if n != position(plan):
-        return "Answer the questions in order."
+        return Message("trainer.answer-in-order", "Answer the questions in order.")
     plan["answers"][str(n)] = choice
     return None
 

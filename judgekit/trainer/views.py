@@ -14,7 +14,7 @@ from pathlib import Path
 from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template,
                    request, session, url_for)
 
-from judgekit.errors import parse_int
+from judgekit.errors import parse_int, worded
 from judgekit.inputs import decode_json
 from judgekit.trainer import practice as practice_mod
 from judgekit.trainer import progress as progress_mod
@@ -22,7 +22,7 @@ from judgekit.trainer import session as plan_mod
 from judgekit.trainer.scenarios import ANSWERS, SECTIONS
 from judgekit.views import ApiError, json_body
 from judgekit.game.cards import load_cards
-from judgekit.views import _
+from judgekit.views import _, catalog
 from judgekit.i18n import Message
 
 bp = Blueprint("trainer", __name__)
@@ -117,7 +117,7 @@ def session_answer():
     if problem:
         # an answer from another tab or an older session: back to the question this session
         # is at, with the reason on it (nothing recorded)
-        flash(_("%(problem)s Here is your current question.", problem=problem), "error")
+        flash(_("%(problem)s Here is your current question.", problem=_(problem)), "error")
         return redirect(url_for("trainer.session_page"), code=303)
     session["trainer"] = plan
     session.modified = True
@@ -215,11 +215,14 @@ def api_check():
         if unknown:
             raise ApiError(400, Message("trainer.unknown-phrase-id-s", "unknown phrase id(s): %(value)s", value=', '.join(unknown[:5])), field="said")
         result = practice_mod.check(prompt, said, c.cards)
-    return jsonify(result.to_dict())
+    return jsonify(worded(result.to_dict(), catalog()))
 
 
 @bp.post("/api/trainer/progress")
 def api_progress():
     data = json_body()
     records = progress_mod.parse_records(data, content().catalog)
-    return jsonify(progress_mod.overview(records, content().catalog))
+    out = progress_mod.overview(records, content().catalog)
+    for s in out["sections"]:
+        s["status_label"] = _(s["status_label"])
+    return jsonify(out)

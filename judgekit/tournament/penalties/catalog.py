@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from judgekit.i18n import Message
 from judgekit.paths import content_dir
 
 ESCALATION_STYLES = {
@@ -156,11 +157,20 @@ class Infraction:
 
 @dataclass(frozen=True)
 class Lookup:
-    """The answer to `Catalog.lookup`: the infraction, or a message with suggestions."""
+    """The answer to `Catalog.lookup`: the infraction, or a message with suggestions
+    (`said`, a `Message`; `message` is its English text)."""
     query: str
     infraction: Infraction | None
     suggestions: tuple[str, ...] = ()
-    message: str = ""
+    said: Message | None = None
+
+    @property
+    def message(self) -> str:
+        return self.said.render() if self.said is not None else ""
+
+    def text(self, catalog=None) -> str:
+        """The message in `catalog`'s language (a page shows it with `say(lookup)`)."""
+        return self.said.render(catalog) if self.said is not None else ""
 
     @property
     def ok(self) -> bool:
@@ -242,19 +252,24 @@ class Catalog:
         query = (text or "").strip()
         key = normalise(query)
         if not key:
-            return Lookup(query, None, (), "No infraction given.")
+            return Lookup(query, None, (), Message("penalties.no-infraction", "No infraction given."))
         hits = self._index.get(key, ())
         if len(hits) == 1:
             return Lookup(query, hits[0])
         if len(hits) > 1:
             names = tuple(inf.name for inf in hits)
-            return Lookup(query, None, names,
-                          f"'{query}' is ambiguous in {self.id}: did you mean "
-                          f"{_or(names)}?")
+            return Lookup(query, None, names, Message(
+                "penalties.ambiguous-infraction", "'%(query)s' is ambiguous in %(catalog)s: did you mean %(names)s?",
+                query=query, catalog=self.id, names=_or(names)))
         names = self.suggest(query)
-        hint = f" Did you mean {_or(names)}?" if names else ""
-        return Lookup(query, None, names,
-                      f"Unknown infraction '{query}' in the {self.name} ({self.id}).{hint}")
+        if names:
+            return Lookup(query, None, names, Message(
+                "penalties.unknown-infraction-hint",
+                "Unknown infraction '%(query)s' in the %(name)s (%(catalog)s). Did you mean %(names)s?",
+                query=query, name=self.name, catalog=self.id, names=_or(names)))
+        return Lookup(query, None, names, Message(
+            "penalties.unknown-infraction", "Unknown infraction '%(query)s' in the %(name)s (%(catalog)s).",
+            query=query, name=self.name, catalog=self.id))
 
     def suggest(self, text: str, limit: int = 3) -> tuple[str, ...]:
         """Display names close to `text` (typos, partial names)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.errors import MAX_INT, parse_int
+from judgekit.i18n import Catalog, Message
 from judgekit.tournament.penalties.deviation import Proposal
 from judgekit.tournament.penalties.records import RecordProblem
 
@@ -34,20 +35,33 @@ class Refused:
 
     @property
     def message(self) -> str:
-        return " ".join(p.message for p in self.problems)
+        return self.text()
+
+    def text(self, catalog: Catalog | None = None) -> str:
+        """The problems in `catalog`'s language (English without one), one after the other."""
+        return " ".join(p.text(catalog) for p in self.problems)
+
+    @property
+    def said(self) -> Message | str:
+        """The one problem as its `Message` (an error raised from it then carries the code),
+        or the problems' text when there are several."""
+        return self.problems[0].said if len(self.problems) == 1 else self.message
 
     @property
     def field(self) -> str | None:
         return self.problems[0].field if self.problems else None
 
-    def to_dict(self) -> dict:
-        return {"error": self.message, "status": self.status, "field": self.field,
-                "problems": [{"field": p.field, "message": p.message,
-                              "suggestions": list(p.suggestions)} for p in self.problems],
+    def to_dict(self, catalog: Catalog | None = None) -> dict:
+        """The JSON body, worded in `catalog`'s language; each problem also gives its
+        catalog id (`code`) when it has one."""
+        return {"error": self.text(catalog), "status": self.status, "field": self.field,
+                "problems": [{"field": p.field, "message": p.text(catalog),
+                              "suggestions": list(p.suggestions), **({"code": p.code} if p.code else {})}
+                             for p in self.problems],
                 **self.extra}
 
 
-def refused(status: int, field_name: str | None, message: str, suggestions=(), **extra) -> Refused:
+def refused(status: int, field_name: str | None, message: str | Message, suggestions=(), **extra) -> Refused:
     return Refused(status, [RecordProblem(field_name, message, tuple(suggestions))], extra)
 
 
@@ -60,7 +74,7 @@ class Stored:
     head_judge_reasons: list[str] = field(default_factory=list)
     proposal: Proposal | None = None
     applies: dict | None = None       # a Standings Adjustment: the game it applies to (Target)
-    notes: list[str] = field(default_factory=list)  # what the judge should know (e.g. no game)
+    notes: list[Message] = field(default_factory=list)  # what the judge should know (e.g. no game)
 
 
 # --- cleaning input ----------------------------------------------------------------------------------
@@ -75,13 +89,14 @@ def text(data: dict, name: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise Bad(refused(400, name, f"{name} must be text."))
+        raise Bad(refused(400, name, Message("penalties.not-text", "%(field)s must be text.", field=name)))
     cleaned = str(value).strip()
     if not cleaned:
         return None
     limit = MAX_TEXT.get(name, 200)
     if len(cleaned) > limit:
-        raise Bad(refused(400, name, f"{name} is too long (at most {limit} characters)."))
+        raise Bad(refused(400, name, Message(
+            "penalties.too-long", "%(field)s is too long (at most %(limit)s characters).", field=name, limit=limit)))
     return cleaned
 
 
@@ -93,7 +108,9 @@ def whole(data: dict, name: str, lo: int = 1, hi: int = MAX_INT) -> int | None:
         return None
     n = parse_int(value, lo, hi)
     if n is None:
-        raise Bad(refused(400, name, f"{name} must be a whole number from {lo} to {hi}, not {value!r}."))
+        raise Bad(refused(400, name, Message(
+            "penalties.not-whole", "%(field)s must be a whole number from %(lo)s to %(hi)s, not %(value)s.",
+            field=name, lo=lo, hi=hi, value=repr(value))))
     return n
 
 
@@ -105,8 +122,9 @@ def rule(data: dict) -> str | None:
     if cited.startswith("rules/"):
         cited = cited[len("rules/"):]
     if not RULE_RE.match(cited):
-        raise Bad(refused(400, "rule", "Cite a rule as document/section, e.g. "
-                                          "tournament-rules/3.7.2 or announcements/forbidden-shortcuts."))
+        raise Bad(refused(400, "rule", Message(
+            "penalties.rule-form", "Cite a rule as document/section, e.g. "
+            "tournament-rules/3.7.2 or announcements/forbidden-shortcuts.")))
     return cited
 
 

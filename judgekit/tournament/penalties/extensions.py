@@ -22,6 +22,7 @@ from typing import Any
 
 from judgekit.db import transaction
 from judgekit.errors import parse_int
+from judgekit.i18n import Message
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import store as recorder_store
 from judgekit.tournament.store import base as tbase
@@ -35,20 +36,26 @@ MAX_REASON = 300         # characters of an extension's reason (the form's maxle
 
 
 def suggestion(judge_minutes: Any) -> dict | Refused:
-    """The extension for `judge_minutes` of judge time at a table (v2 §1.2.4)."""
+    """The extension for `judge_minutes` of judge time at a table (v2 §1.2.4); its `text`
+    is a `Message` (the view words it for the reader)."""
     try:
         minutes = float(str(judge_minutes).replace(",", "."))
     except (TypeError, ValueError):
-        return _refused(400, "judge_minutes", "judge_minutes must be a number of minutes.")
+        return _refused(400, "judge_minutes", Message(
+            "penalties.judge-minutes-number", "judge_minutes must be a number of minutes."))
     if not 0 <= minutes <= MAX_JUDGE_MINUTES or minutes != minutes:
-        return _refused(400, "judge_minutes", f"judge_minutes must be between 0 and {MAX_JUDGE_MINUTES}.")
+        return _refused(400, "judge_minutes", Message(
+            "penalties.judge-minutes-range", "judge_minutes must be between 0 and %(max)s.", max=MAX_JUDGE_MINUTES))
     low, high = clockmod.suggest_extension(minutes)
     if high == 0:
-        text = "Under about a minute of judge time: no extension."
+        text = Message("penalties.suggest-none", "Under about a minute of judge time: no extension.")
     elif low == high:
-        text = f"{minutes:g} minutes of judge time: extend by {low} minutes."
+        text = Message("penalties.suggest-one", "%(minutes)s minutes of judge time: extend by %(low)s minutes.",
+                       minutes=f"{minutes:g}", low=low)
     else:
-        text = f"{minutes:g} minutes of judge time: extend by {low} to {high} minutes."
+        text = Message("penalties.suggest-range",
+                       "%(minutes)s minutes of judge time: extend by %(low)s to %(high)s minutes.",
+                       minutes=f"{minutes:g}", low=low, high=high)
     return {"judge_minutes": minutes, "low": low, "high": high, "text": text,
             "cap_min": clockmod.EXTENSION_CAP_MIN}
 
@@ -162,7 +169,7 @@ class Extended:
     clock: dict          # the table's clock after the extension
     event: dict          # the recorder event as stored
     duplicate: bool
-    warning: str | None  # past the cap (stored all the same, confirmed)
+    warning: Message | None  # past the cap (stored all the same, confirmed)
 
 
 def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, judge: str,
@@ -173,17 +180,21 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
     judge_minutes), reason (required), judge_minutes (optional), client_id, confirm_over_cap
     (needed when the table's extensions would pass the per-round cap)."""
     if not isinstance(data, dict):
-        return _refused(400, None, "Send the extension as an object: minutes, reason, judge_minutes.")
+        return _refused(400, None, Message(
+            "penalties.extension-object", "Send the extension as an object: minutes, reason, judge_minutes."))
     try:
         t = tbase.get_tournament(db, tournament_id)
         r = tbase.get_round(db, t["id"], number)
         detail = table_store.table_detail(db, t["id"], number, table_no)
     except tbase.TournamentError as exc:
-        return _refused(exc.status, exc.field, exc.message)
+        return _refused(exc.status, exc.field, exc.msg)
     if r["status"] != "open":
-        return _refused(409, None, f"Round {r['number']} is closed: its tables' time can no longer change.")
+        return _refused(409, None, Message(
+            "penalties.round-closed", "Round %(round)s is closed: its tables' time can no longer change.",
+            round=r["number"]))
     if detail.get("game_id") is None:
-        return _refused(409, None, "This table has no recorded game to hold the extension.")
+        return _refused(409, None, Message(
+            "penalties.no-game-for-extension", "This table has no recorded game to hold the extension."))
     judge_minutes = None
     if data.get("judge_minutes") not in (None, ""):
         s = suggestion(data.get("judge_minutes"))
@@ -193,26 +204,31 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
     minutes = data.get("minutes")
     if minutes in (None, ""):
         if judge_minutes is None:
-            return _refused(400, "minutes", "Give the minutes of the extension (or the judge time at "
-                                            "the table, to use the suggested amount).")
+            return _refused(400, "minutes", Message(
+                "penalties.extension-minutes", "Give the minutes of the extension (or the judge time at "
+                "the table, to use the suggested amount)."))
         minutes = clockmod.suggest_extension(judge_minutes)[0]
         if minutes == 0:
-            return _refused(400, "minutes", "Under about a minute of judge time gives no extension "
-                                            "(v2 §1.2.4); give the minutes if there is another reason.")
+            return _refused(400, "minutes", Message(
+                "penalties.extension-too-little", "Under about a minute of judge time gives no extension "
+                "(v2 §1.2.4); give the minutes if there is another reason."))
     minutes = parse_int(minutes, 1, MAX_MINUTES)
     if minutes is None:
-        return _refused(400, "minutes", f"minutes must be a whole number from 1 to {MAX_MINUTES}.")
+        return _refused(400, "minutes", Message(
+            "penalties.extension-minutes-range", "minutes must be a whole number from 1 to %(max)s.", max=MAX_MINUTES))
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
-        return _refused(400, "reason", "The reason must be text.")
+        return _refused(400, "reason", Message("penalties.reason-text", "The reason must be text."))
     reason = (reason or "").strip()
     if not reason:
-        return _refused(400, "reason", "Say why (e.g. \"ruling on Direct Intervention, 4 minutes\").")
+        return _refused(400, "reason", Message(
+            "penalties.extension-why", "Say why (e.g. \"ruling on Direct Intervention, 4 minutes\")."))
     if len(reason) > MAX_REASON:
-        return _refused(400, "reason", f"The reason is at most {MAX_REASON} characters.")
+        return _refused(400, "reason", Message(
+            "penalties.reason-too-long", "The reason is at most %(max)s characters.", max=MAX_REASON))
     client_id = data.get("client_id") or None
     if client_id is not None and (not isinstance(client_id, str) or len(client_id) > 100):
-        return _refused(400, "client_id", "client_id must be a short text.")
+        return _refused(400, "client_id", Message("penalties.client-id", "client_id must be a short text."))
     now = time.time() if now is None else now
     event = {"type": "time.extend", "minutes": minutes, "reason": reason}
     if judge_minutes is not None:
@@ -227,8 +243,9 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
         warning = None
         retry = client_id is not None and any(e["client_id"] == client_id for e in before["extensions"])
         if clockmod.over_cap(total) and not retry:
-            warning = (f"Table {detail['number']} would have {total} minutes of extensions this "
-                       f"round. {clockmod.CAP_SENTENCE}")
+            warning = Message("penalties.over-cap",
+                              "Table %(table)s would have %(total)s minutes of extensions this round. %(cap)s",
+                              table=detail["number"], total=total, cap=clockmod.CAP_SENTENCE)
             confirmed = data.get("confirm_over_cap") in (True, "1", "true", "on", "yes")
             if not confirmed:
                 return _refused(409, "confirm_over_cap", warning, over_cap=True, total_min=total,

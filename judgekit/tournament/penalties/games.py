@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from judgekit.i18n import Message
 from judgekit.tournament.store import adjusted
 
 MIN_MOVE_REASON = 5  # characters: why an SA moves to another game
@@ -30,42 +31,50 @@ def applies_to(db, tournament_id: int, recs: Iterable[dict], effect_of: EffectOf
     return adjusted.resolve_records(db, tournament_id, sas) if sas else {}
 
 
-def issue_notes(rec: dict, applies: dict | None, disqualified: set) -> list[str]:
+def issue_notes(rec: dict, applies: dict | None, disqualified: set) -> list[Message]:
     """What the judge should know about where a new Standings Adjustment lands."""
     if applies is None:
         return []
     notes = []
     if rec.get("player") in disqualified:
-        notes.append(f"{rec['player_name']} is disqualified and not ranked; the adjustment still counts in "
-                     "the game it applies to, so the other players' GW and TP there follow.")
+        notes.append(Message("penalties.note-disqualified", "%(name)s is disqualified and not ranked; the "
+                             "adjustment still counts in the game it applies to, so the other players' GW "
+                             "and TP there follow.", name=rec["player_name"]))
     if applies["round"] is None:
-        notes.append(f"This adjustment applies to no game for now: {applies['note']}.")
+        notes.append(Message("penalties.note-no-game", "This adjustment applies to no game for now: %(note)s.",
+                             note=applies["note"]))
     else:
-        notes.append(f"It applies to {applies['where']} ({applies['note']}): −1 VP there, and that "
-                     "game's GW and TP follow.")
+        notes.append(Message("penalties.note-applies", "It applies to %(where)s (%(note)s): −1 VP there, and "
+                             "that game's GW and TP follow.", where=applies["where"], note=applies["note"]))
     return notes
 
 
 def move_problem(db, tournament_id: int, target: dict, move: dict,
-                 effect_of: EffectOf) -> tuple[int, str, str] | None:
+                 effect_of: EffectOf) -> tuple[int, str, Message] | None:
     """Why the head judge's `move` ({round, table, reason}) of `target` cannot be stored —
     `(status, field, message)` — or None: it must be a Standings Adjustment of a player of
     the event, with a reason, to a game the player played other than the one it applies to."""
     if effect_of(target) != "vp-1":
-        return (409, "refers_to", f"Record {target['id']} is a {target.get('penalty') or 'remedy'}: only a "
-                                  "Standings Adjustment (v1: Game Loss) applies to one game.")
+        return (409, "refers_to", Message(
+            "penalties.move-not-sa", "Record %(id)s is a %(penalty)s: only a Standings Adjustment (v1: Game "
+            "Loss) applies to one game.", id=target["id"], penalty=target.get("penalty") or "remedy"))
     if target.get("player") is None:
-        return (409, "refers_to", f"{target.get('player_name')} is not a player of the event: the adjustment "
-                                  "applies to no game.")
+        return (409, "refers_to", Message(
+            "penalties.move-unregistered", "%(name)s is not a player of the event: the adjustment applies "
+            "to no game.", name=target.get("player_name")))
     if len(move.get("reason") or "") < MIN_MOVE_REASON:
-        return (400, "reason", "Write why the adjustment moves to another game (a few words at least).")
+        return (400, "reason", Message(
+            "penalties.move-why-words", "Write why the adjustment moves to another game (a few words at least)."))
     games = adjusted.player_games(db, tournament_id, [target["player"]]).get(target["player"], {})
     listing = ", ".join(f"round {r} table {tb}" for r, tb in sorted(games.items())) or "none"
     if games.get(move["round"]) != move["table"]:
-        return (409, "table", f"{target.get('player_name')} did not play round {move['round']}, table "
-                              f"{move['table']}: their games are {listing}.")
+        return (409, "table", Message(
+            "penalties.move-not-played", "%(name)s did not play round %(round)s, table %(table)s: their games "
+            "are %(games)s.", name=target.get("player_name"), round=move["round"], table=move["table"],
+            games=listing))
     now_at = adjusted.resolve_records(db, tournament_id, [target])[target["id"]]
     if (now_at.round, now_at.table) == (move["round"], move["table"]):
-        return (409, "table", f"Record {target['id']} already applies to round {move['round']}, "
-                              f"table {move['table']}.")
+        return (409, "table", Message(
+            "penalties.move-same-game", "Record %(id)s already applies to round %(round)s, table %(table)s.",
+            id=target["id"], round=move["round"], table=move["table"]))
     return None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judgekit.i18n import Catalog, Message
 from judgekit.tournament.penalties.deviation import description_required, deviates
 
 KINDS = ("issue", "amend", "lift", "approve", "move")
@@ -64,10 +65,29 @@ STATUS_LIFTED = "lifted"
 
 @dataclass(frozen=True)
 class RecordProblem:
-    """Something wrong with a record a judge is about to store (`field` may be None)."""
+    """Something wrong with a record a judge is about to store (`field` may be None):
+    `said` is the problem for people (a `Message`: a catalog id and its parameters, or
+    plain English text), `message` its English text."""
     field: str | None
-    message: str
+    said: Message | str
     suggestions: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        return str(self.said)
+
+    @property
+    def code(self) -> str | None:
+        """The problem's catalog id; None for a problem given as plain English text."""
+        return self.said.code if isinstance(self.said, Message) and self.said.english is not None else None
+
+    def text(self, catalog: Catalog | None = None) -> str:
+        """The problem in `catalog`'s language (English without one)."""
+        if isinstance(self.said, Message):
+            if self.said.english is None and catalog is not None:
+                return catalog.gettext(self.said.code)
+            return self.said.render(catalog)
+        return catalog.gettext(self.said) if catalog is not None else self.said
 
     def __str__(self) -> str:
         return self.message
@@ -190,41 +210,50 @@ def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
     problems: list[RecordProblem] = []
     kind = kind_of(record)
     if kind not in KINDS:
-        return [RecordProblem("kind", f"Unknown record kind '{kind}' "
-                                      f"(expected one of {', '.join(KINDS)}).")]
+        return [RecordProblem("kind", Message(
+            "penalties.unknown-kind", "Unknown record kind '%(kind)s' (expected one of %(kinds)s).",
+            kind=kind, kinds=", ".join(KINDS)))]
     if not str(record.get("judge") or "").strip():
-        problems.append(RecordProblem("judge", "The record needs the judge who makes it."))
+        problems.append(RecordProblem("judge", Message("penalties.needs-judge", "The record needs the judge who makes it.")))
 
     merged = dict(record)
     if kind != "issue":
         ref = record.get("refers_to")
         if ref in (None, ""):
-            problems.append(RecordProblem("refers_to", f"A {kind} must name the record it is about."))
+            problems.append(RecordProblem("refers_to", Message(
+                "penalties.needs-refers-to", "A %(kind)s must name the record it is about.", kind=kind)))
             return problems
         current = {_key(r.get("id")): r for r in replay(existing) if r.get("id") is not None}
         ids = {_key(r.get("id")): r for r in existing if r.get("id") is not None}
         target_raw = ids.get(_key(ref))
         if target_raw is None:
-            problems.append(RecordProblem("refers_to", f"There is no penalty record {ref} to {kind}."))
+            problems.append(RecordProblem("refers_to", Message(
+                "penalties.no-record", "There is no penalty record %(ref)s to %(kind)s.", ref=ref, kind=kind)))
             return problems
         target_id = _key(ref)
         while kind_of(ids[target_id]) == "amend" and _key(ids[target_id].get("refers_to")) in ids:
             target_id = _key(ids[target_id].get("refers_to"))
         target = current.get(target_id)
         if target is None:
-            problems.append(RecordProblem("refers_to", f"Record {ref} is a {kind_of(target_raw)}, "
-                                                       f"not a penalty: {kind} the penalty itself."))
+            problems.append(RecordProblem("refers_to", Message(
+                "penalties.not-a-penalty", "Record %(ref)s is a %(what)s, not a penalty: %(kind)s the penalty itself.",
+                ref=ref, what=kind_of(target_raw), kind=kind)))
             return problems
         if target["status"] == STATUS_LIFTED:
-            problems.append(RecordProblem("refers_to", f"Record {ref} has already been lifted."))
+            problems.append(RecordProblem("refers_to", Message(
+                "penalties.already-lifted", "Record %(ref)s has already been lifted.", ref=ref)))
             return problems
         if kind in ("amend", "lift") and not str(record.get("reason") or "").strip():
-            problems.append(RecordProblem("reason", f"Say why the record is {kind}ed."))
+            problems.append(RecordProblem("reason", Message("penalties.amend-why", "Say why the record is amended.")
+                                          if kind == "amend" else
+                                          Message("penalties.lift-why", "Say why the record is lifted.")))
         if kind == "move":
             if record.get("round") in (None, "") or record.get("table") in (None, ""):
-                problems.append(RecordProblem("round", "Say which game it moves to: round and table."))
+                problems.append(RecordProblem("round", Message(
+                    "penalties.move-where", "Say which game it moves to: round and table.")))
             if not str(record.get("reason") or "").strip():
-                problems.append(RecordProblem("reason", "Write why the adjustment moves to another game."))
+                problems.append(RecordProblem("reason", Message(
+                    "penalties.move-why", "Write why the adjustment moves to another game.")))
         if kind != "amend":
             return problems
         merged = dict(target)
@@ -234,39 +263,42 @@ def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
         merged["reason"] = record.get("reason")
 
     if merged.get("player") in (None, "") and not str(merged.get("player_name") or "").strip():
-        problems.append(RecordProblem("player", "The record needs a player."))
+        problems.append(RecordProblem("player", Message("penalties.needs-player", "The record needs a player.")))
     found = catalog.lookup(str(merged.get("infraction") or ""))
     if not found.ok:
-        problems.append(RecordProblem("infraction", found.message, found.suggestions))
+        problems.append(RecordProblem("infraction", found.said, found.suggestions))
         return problems
     inf = found.infraction
     if merged.get("variant") and inf.variant(merged["variant"]) is None:
         known = ", ".join(v.id for v in inf.variants) or "none"
-        problems.append(RecordProblem("variant", f"{inf.name} has no case '{merged['variant']}' "
-                                                 f"(cases: {known})."))
+        problems.append(RecordProblem("variant", Message(
+            "penalties.no-case", "%(infraction)s has no case '%(variant)s' (cases: %(known)s).",
+            infraction=inf.name, variant=merged["variant"], known=known)))
     penalty = merged.get("penalty")
     if penalty in (None, ""):
         if inf.default is not None:
-            problems.append(RecordProblem("penalty", "Choose a penalty."))
+            problems.append(RecordProblem("penalty", Message("penalties.choose-penalty", "Choose a penalty.")))
         penalty = None
     elif catalog.level(penalty) is None:
-        problems.append(RecordProblem("penalty", f"'{penalty}' is not a penalty of the "
-                                                 f"{catalog.name} ({', '.join(catalog.level_names())})."))
+        problems.append(RecordProblem("penalty", Message(
+            "penalties.not-a-level", "'%(penalty)s' is not a penalty of the %(catalog)s (%(levels)s).",
+            penalty=penalty, catalog=catalog.name, levels=", ".join(catalog.level_names()))))
         return problems
     else:
         penalty = catalog.level(penalty).name
     if description_required(catalog, inf, penalty) and not str(merged.get("description") or "").strip():
-        problems.append(RecordProblem("description", f"A description is required for "
-                                                     f"{inf.name} ({penalty or 'remedy'})."))
+        problems.append(RecordProblem("description", Message(
+            "penalties.needs-description", "A description is required for %(infraction)s (%(penalty)s).",
+            infraction=inf.name, penalty=penalty or "remedy")))
     if not registered and catalog.head_judge_levels:
         floor = min(catalog.head_judge_levels, key=catalog.rank)
         if catalog.rank(penalty) < catalog.rank(floor):
-            problems.append(RecordProblem("player", f"This player is not registered in the event: "
-                                                    f"only a {floor} or heavier can be given "
-                                                    f"(then add the player)."))
+            problems.append(RecordProblem("player", Message(
+                "penalties.unregistered-floor", "This player is not registered in the event: only a "
+                "%(floor)s or heavier can be given (then add the player).", floor=floor)))
     reference = proposal if proposal is not None else merged.get("proposed")
     if reference not in (None, "") and deviates(catalog, penalty, reference) \
             and not str(merged.get("reason") or "").strip():
-        problems.append(RecordProblem("reason", "The penalty differs from the proposed one: "
-                                                "give the reason for the head judge."))
+        problems.append(RecordProblem("reason", Message(
+            "penalties.deviation-why", "The penalty differs from the proposed one: give the reason for the head judge.")))
     return problems

@@ -29,6 +29,7 @@ from typing import Any
 from judgekit.auth import roles
 from judgekit.db import transaction
 from judgekit.errors import parse_int
+from judgekit.i18n import Message
 from judgekit import outbox
 from judgekit.tournament.store import adjusted, registration
 from judgekit.tournament.store import base as tbase
@@ -240,9 +241,9 @@ def _find_player(db, tournament_id: int, pid: int | None, name: str | None, vekn
         try:
             return tbase.get_player(db, tournament_id, pid), True
         except tbase.TournamentError:
-            raise _Bad(_refused(404, "player", f"There is no player {pid} in this tournament. "
-                                               "Choose a player of the event, or give the name of "
-                                               "someone who is not registered."))
+            raise _Bad(_refused(404, "player", Message(
+                "penalties.no-player", "There is no player %(id)s in this tournament. Choose a player of "
+                "the event, or give the name of someone who is not registered.", id=pid)))
     everyone = tbase.players(db, tournament_id)
     if vekn:
         for p in everyone:
@@ -280,11 +281,11 @@ def issue(db, tournament_id: Any, data: dict, *, judge: str, role: str) -> Store
     record changed the proposal meanwhile, the request is refused so the judge can look
     again), approve + approval_reason (head judge / organizer only)."""
     if not isinstance(data, dict):
-        return _refused(400, None, "Send the penalty as an object with its fields.")
+        return _refused(400, None, Message("penalties.send-object", "Send the penalty as an object with its fields."))
     try:
         t = tbase.get_tournament(db, tournament_id)
     except tbase.TournamentError as exc:
-        return _refused(exc.status, None, exc.message)
+        return _refused(exc.status, None, exc.msg)
     try:
         return _issue(db, t, data, judge, role)
     except _Bad as bad:
@@ -300,11 +301,12 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
         try:
             vekn = registration.clean_vekn(data.get("vekn"))
         except tbase.TournamentError as exc:
-            return _refused(400, "vekn", exc.message)
+            return _refused(400, "vekn", exc.msg)
     client_id = _text(data, "client_id")
     wants_approval = _flag(data.get("approve"))
     if wants_approval and not roles.allows(role, "penalties.approve"):
-        return _refused(403, "approve", "Only the head judge or the organizer may approve a penalty.")
+        return _refused(403, "approve", Message(
+            "penalties.approve-who", "Only the head judge or the organizer may approve a penalty."))
     rec = {
         "kind": "issue", "tournament": t["id"], "refers_to": None,
         "round": _int(data, "round", 1, 100), "table": _int(data, "table", 1, 1000),
@@ -318,7 +320,7 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
     }
     found = cat.lookup(rec["infraction"] or "")
     if not found.ok:
-        return _refused(422 if found.suggestions else 400, "infraction", found.message,
+        return _refused(422 if found.suggestions else 400, "infraction", found.said,
                         found.suggestions)
     rec["infraction"] = found.infraction.id
     if rec["variant"]:
@@ -337,30 +339,36 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
         earlier = _by_client_id(db, t["id"], client_id)
         if earlier is not None:
             if not _same_request(earlier, rec):
-                return _refused(409, "client_id", f"client_id {client_id!r} was already used for "
-                                                  f"record {earlier['id']} with other content.")
+                return _refused(409, "client_id", Message(
+                    "penalties.client-id-used-other", "client_id %(client_id)s was already used for record "
+                    "%(id)s with other content.", client_id=repr(client_id), id=earlier["id"]))
             return Stored(earlier, duplicate=True)
         if rec["game"] is not None and not _game_of(db, t["id"], rec["game"]):
-            return _refused(404, "game", f"There is no game {rec['game']} in this tournament.")
+            return _refused(404, "game", Message(
+                "penalties.no-game", "There is no game %(game)s in this tournament.", game=rec["game"]))
         if rec["game"] is None and rec["round"] and rec["table"]:
             try:
                 rec["game"] = table_store.table_detail(db, t["id"], rec["round"], rec["table"])["game_id"]
             except tbase.TournamentError:
-                return _refused(404, "table", f"There is no table {rec['table']} in round {rec['round']}.")
+                return _refused(404, "table", Message(
+                    "penalties.no-table", "There is no table %(table)s in round %(round)s.",
+                    table=rec["table"], round=rec["round"]))
         existing = records(db, t["id"])
         same = for_finding(existing, rec["game"], rec["event"], rec["finding"])
         if same is not None:
-            return _refused(409, "finding", f"A penalty was already recorded for this finding (event "
-                                            f"#{rec['event']}): record {same['id']}, {same.get('penalty') or 'a remedy'} "
-                                            f"for {same.get('player_name')} by {same.get('judge')}. Amend or lift "
-                                            "that one rather than recording the finding twice.",
+            return _refused(409, "finding", Message(
+                "penalties.finding-done", "A penalty was already recorded for this finding (event #%(event)s): "
+                "record %(id)s, %(penalty)s for %(player)s by %(judge)s. Amend or lift that one rather than "
+                "recording the finding twice.", event=rec["event"], id=same["id"],
+                penalty=same.get("penalty") or "a remedy", player=same.get("player_name"), judge=same.get("judge")),
                             existing=same["id"], existing_player=same.get("player"))
         proposal = propose(cat, rec["infraction"], existing if registered else [], rec["variant"],
                            player=rec["player"] if registered else -1, tournament=t["id"])
         if seen is not None and proposal.ok and seen_level != proposal.penalty:
-            return _refused(409, "penalty", f"Another penalty was recorded for this player meanwhile: "
-                                            f"the proposal is now {proposal.penalty or 'a remedy only'} "
-                                            f"({proposal.reason}) Check it and send again.",
+            return _refused(409, "penalty", Message(
+                "penalties.proposal-changed", "Another penalty was recorded for this player meanwhile: the "
+                "proposal is now %(penalty)s (%(reason)s) Check it and send again.",
+                penalty=proposal.penalty or "a remedy only", reason=proposal.reason),
                             proposal=proposal.penalty)
         if rec["penalty"] is None:
             rec["penalty"] = proposal.penalty
@@ -399,13 +407,14 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
 def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *, judge: str,
                role: str, action: str) -> Stored | Refused:
     if not isinstance(data, dict):
-        return _refused(400, None, "Send an object.")
+        return _refused(400, None, Message("penalties.send-an-object", "Send an object."))
     if not roles.allows(role, action):
-        return _refused(403, None, f"Only the head judge or the organizer may {kind} a penalty.")
+        return _refused(403, None, Message(
+            "penalties.follow-up-who", "Only the head judge or the organizer may %(kind)s a penalty.", kind=kind))
     try:
         t = tbase.get_tournament(db, tournament_id)
     except tbase.TournamentError as exc:
-        return _refused(exc.status, None, exc.message)
+        return _refused(exc.status, None, exc.msg)
     try:
         ref = _int({"refers_to": refers_to}, "refers_to", 1)
         rec = {"kind": kind, "tournament": t["id"], "refers_to": ref, "judge": judge,
@@ -425,30 +434,34 @@ def _follow_up(db, tournament_id: Any, kind: str, refers_to: Any, data: dict, *,
         earlier = _by_client_id(db, t["id"], rec["client_id"])
         if earlier is not None:
             if earlier["kind"] != kind or earlier["refers_to"] != ref:
-                return _refused(409, "client_id", f"client_id {rec['client_id']!r} was already used "
-                                                  f"for record {earlier['id']}.")
+                return _refused(409, "client_id", Message(
+                    "penalties.client-id-used", "client_id %(client_id)s was already used for record %(id)s.",
+                    client_id=repr(rec["client_id"]), id=earlier["id"]))
             return Stored(earlier, duplicate=True)
         existing = records(db, t["id"])
         target = next((r for r in replay(existing) if r["id"] == ref), None)
         if kind == "amend" and rec.get("infraction"):
             found = cat.lookup(rec["infraction"])
             if not found.ok:
-                return _refused(422 if found.suggestions else 400, "infraction", found.message,
+                return _refused(422 if found.suggestions else 400, "infraction", found.said,
                                 found.suggestions)
             rec["infraction"] = found.infraction.id
         if kind == "amend" and rec.get("penalty") and cat.level(rec["penalty"]):
             rec["penalty"] = cat.level(rec["penalty"]).name
         problems = check_record(cat, rec, existing)
         if problems:
-            missing = any(p.field == "refers_to" and p.message.startswith("There is no") for p in problems)
+            missing = any(p.code == "penalties.no-record" for p in problems)
             return Refused(404 if missing else (409 if target is not None and target["status"] == STATUS_LIFTED
                                                 else 400), problems)
         if kind == "approve":
             if target.get("approved_by"):
-                return _refused(409, "refers_to", f"Record {ref} was already approved by "
-                                                  f"{target['approved_by']}.")
+                return _refused(409, "refers_to", Message(
+                    "penalties.already-approved", "Record %(id)s was already approved by %(who)s.",
+                    id=ref, who=target["approved_by"]))
             if not needs_head_judge(cat, target.get("penalty"), target.get("proposed")):
-                return _refused(409, "refers_to", f"Record {ref} ({target.get('penalty')}) needs no approval.")
+                return _refused(409, "refers_to", Message(
+                    "penalties.no-approval-needed", "Record %(id)s (%(penalty)s) needs no approval.",
+                    id=ref, penalty=target.get("penalty")))
             rec["approved_by"] = judge
             rec["approval_reason"] = rec["reason"]
         if kind == "move":

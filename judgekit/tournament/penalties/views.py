@@ -32,7 +32,7 @@ from judgekit.views import ApiError, csv_or_json, get_db, json_body
 from judgekit.recorder import store as rstore
 from judgekit.recorder.findings import cite_rule
 from judgekit.recorder import views as recorder_views
-from judgekit.views import _
+from judgekit.views import _, catalog
 from judgekit.i18n import Message
 
 bp = Blueprint("penalties", __name__)
@@ -62,9 +62,10 @@ bp.record_once(lambda state: recorder_views.set_table_clock(extensions.game_tabl
 
 
 def _fail(refused: pstore.Refused):
-    body = refused.to_dict()
+    body = refused.to_dict(catalog())
     extra = {k: v for k, v in body.items() if k not in ("error", "status", "field")}
-    raise ApiError(refused.status, refused.message, field=refused.field, **extra)
+    raise ApiError(refused.status, refused.said if len(refused.problems) == 1 else body["error"],
+                   field=refused.field, **extra)
 
 
 # --- the form -------------------------------------------------------------------------------------
@@ -212,7 +213,7 @@ def issue_form(tid):
             flash(_("Waiting for the head judge's approval: %(reasons)s", reasons=" ".join(res.head_judge_reasons)),
                   "warn")
         for note in res.notes:
-            flash(note, "warn" if res.applies and res.applies["round"] is None else "ok")
+            flash(_(note), "warn" if res.applies and res.applies["round"] is None else "ok")
     nxt = safe_next(values.get("next"))
     if nxt:
         return redirect(nxt)
@@ -300,8 +301,8 @@ def _follow_up_form(tid, rid, fn, done: str):
     res = fn(db, t["id"], rid, data, judge=who.name, role=who.role)
     if isinstance(res, pstore.Refused):
         if res.status == 404:
-            raise ApiError(404, res.message)
-        flash(res.message, "error")
+            raise ApiError(404, res.said)
+        flash(res.text(catalog()), "error")
     else:
         flash(done % {"id": rid}, "ok")
     nxt = safe_next(request.form.get("next"))
@@ -340,8 +341,8 @@ def move_form(tid, rid):
     res = pstore.move(db, t["id"], rid, data, judge=who.name, role=who.role)
     if isinstance(res, pstore.Refused):
         if res.status == 404:
-            raise ApiError(404, res.message)
-        flash(res.message, "error")
+            raise ApiError(404, res.said)
+        flash(res.text(catalog()), "error")
     else:
         flash(_("Record %(id)s now applies to %(where)s: the standings follow.", id=rid, where=res.applies["where"]),
               "ok")
@@ -379,7 +380,7 @@ def time_page(tid):
 
 
 def _guidance() -> list[dict]:
-    return [extensions.suggestion(m) for m in (0.5, 2, 4, 6)]
+    return [dict(s, text=_(s["text"])) for s in (extensions.suggestion(m) for m in (0.5, 2, 4, 6))]
 
 
 @bp.post("/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/extend")
@@ -391,10 +392,10 @@ def extend_form(tid, n, table):
     res = extensions.extend(db, t["id"], n, table, data, judge=g.identity.name)
     if isinstance(res, pstore.Refused):
         if res.status == 404:
-            raise ApiError(404, res.message)
+            raise ApiError(404, res.said)
         clocks = extensions.round_clocks(db, t["id"], n)
         return render_template("penalties/time.html", t=t, clocks=clocks, values=data,
-                               errors={"table": table, "message": res.message,
+                               errors={"table": table, "message": res.text(catalog()),
                                        "field": res.field, "over_cap": res.extra.get("over_cap")},
                                guidance=_guidance(), focus=table), res.status
     ends = res.clock["ends_at_iso"]
@@ -402,7 +403,7 @@ def extend_form(tid, n, table):
             minutes=res.event["minutes"], clock=timetext.clock(ends)) if ends else
           _("Table %(table)s: +%(minutes)s min recorded.", table=table, minutes=res.event["minutes"]), "ok")
     if res.warning:
-        flash(res.warning, "warn")
+        flash(_(res.warning), "warn")
     return redirect(url_for("penalties.time_page", tid=t["id"], round=n) + f"#table-{table}")
 
 
@@ -418,7 +419,7 @@ def _record_json(res: pstore.Stored) -> dict:
     if res.applies is not None:
         out["applies_to"] = res.applies
     if res.notes:
-        out["notes"] = res.notes
+        out["notes"] = [_(n) for n in res.notes]
     return out
 
 
@@ -460,10 +461,10 @@ def api_propose(tid):
         try:
             pid = tstore.get_player(db, t["id"], request.args["player"])["id"]
         except tstore.TournamentError as exc:
-            raise ApiError(404, exc.message, field="player")
+            raise ApiError(404, exc.msg, field="player")
     found = cat.lookup(request.args.get("infraction", ""))
     if not found.ok:
-        raise ApiError(422 if found.suggestions else 400, found.message, field="infraction",
+        raise ApiError(422 if found.suggestions else 400, found.said, field="infraction",
                        suggestions=list(found.suggestions))
     p = pstore.propose_for(db, t["id"], pid, found.infraction.id, request.args.get("variant") or None)
     if not p.ok:
@@ -557,7 +558,7 @@ def api_extend(tid, n, table):
     if isinstance(res, pstore.Refused):
         _fail(res)
     return jsonify({"clock": res.clock, "event": res.event, "duplicate": res.duplicate,
-                    "warning": res.warning}), 200 if res.duplicate else 201
+                    "warning": _(res.warning) if res.warning else None}), 200 if res.duplicate else 201
 
 
 @bp.get("/api/time/suggest")
@@ -565,7 +566,7 @@ def api_suggest():
     res = extensions.suggestion(request.args.get("judge_minutes"))
     if isinstance(res, pstore.Refused):
         _fail(res)
-    return jsonify(res)
+    return jsonify(dict(res, text=_(res["text"])))
 
 
 # --- template helpers ------------------------------------------------------------------------------------------

@@ -20,8 +20,9 @@ from judgekit.tournament import store
 from judgekit.tournament.store import TournamentError, player_links
 from judgekit.tournament.store import checkin as checkin_store
 from judgekit.views import ApiError, error_response, get_db, json_object, venue_url
-from judgekit.views import _, say
+from judgekit.views import _, catalog, say
 from judgekit.i18n import Message
+from judgekit.errors import worded
 
 bp = Blueprint("players", __name__)
 
@@ -111,8 +112,8 @@ def api_bulk(tid):
     t = store.get_tournament(db, tid)
     if body.get("dry_run") is True:
         roster = store.preview_roster(db, t["id"], text)
-        return jsonify({"ok": roster.ok, "summary": roster.summary(), "problems": roster.problems,
-                        "rows": [vars(r) for r in roster.rows]})
+        return jsonify({"ok": roster.ok, "summary": _(roster.summary()), "problems": worded(roster.problems, catalog()),
+                        "rows": [worded(vars(r), catalog()) for r in roster.rows]})
     added = store.register_roster(db, t["id"], text, checked_in=body.get("checked_in", False), by=current_name())
     return jsonify({"players": added}), 201
 

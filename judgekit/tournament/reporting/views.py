@@ -23,8 +23,9 @@ from judgekit.tournament.penalties.export import csv_text
 from judgekit.tournament.registration.views import too_large
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError, csv_or_json, get_db, json_object
-from judgekit.views import _
+from judgekit.views import _, catalog, say
 from judgekit.i18n import Message
+from judgekit.errors import worded
 
 bp = Blueprint("report", __name__)
 bp.register_error_handler(413, too_large)
@@ -83,7 +84,7 @@ def event_form(tid):
     except TournamentError as exc:
         if exc.status == 404:
             raise
-        error = {"field": exc.field or "form", "message": exc.message}
+        error = {"field": exc.field or "form", "message": say(exc)}
         return render_template("tournament/report.html", typed=typed, error=error,
                                **_report_context(db, t)), exc.status
     flash(_("Event details saved"), "ok")
@@ -198,15 +199,15 @@ def import_form():
                                 client_id=request.form.get("client_id") or None, creator=organizer)
     except (TournamentError, ApiError) as exc:
         headers = {"Retry-After": str(exc.extra["retry_after"])} if exc.extra.get("retry_after") else {}
-        return render_template("tournament/import_archon.html", error=exc.message, limited=exc.status == 429,
-                               problems=exc.extra.get("problems") or [exc.message]), exc.status, headers
+        return render_template("tournament/import_archon.html", error=say(exc), limited=exc.status == 429,
+                               problems=worded(exc.extra.get("problems"), catalog()) or [say(exc)]), exc.status, headers
     if made.duplicate:
         flash(_("This workbook was imported already (the form was sent twice): here is the event, with new "
                 "sign-in codes."), "warn")
     else:
         flash(_("Imported from the Archon workbook"), "ok")
     for note in notes[:20]:
-        flash(note, "warn")
+        flash(_(note), "warn")
     return redirect(url_for("tournament.dashboard", tid=made.tid))
 
 
@@ -245,4 +246,4 @@ def _api_import():
     access = made.access
     creator = access.pop("name")  # as POST /api/tournaments: "name" is the tournament's
     return jsonify({**store.without_secrets(store.get_tournament(db, made.tid)), **access, "organizer": creator,
-                    "notes": notes, "duplicate": made.duplicate}), 200 if made.duplicate else 201
+                    "notes": worded(notes, catalog()), "duplicate": made.duplicate}), 200 if made.duplicate else 201

@@ -29,6 +29,7 @@ import re
 from typing import Any, Callable
 
 from judgekit.db import transaction
+from judgekit.i18n import Said
 from judgekit.tournament import archon_read
 from judgekit.tournament import final as final_mod
 from judgekit.tournament import levels as levels_mod
@@ -70,12 +71,12 @@ def import_workbook(db, data: bytes, *, organizer: str | None = None, client_id:
 
 
 def _fail(where: str, exc: TournamentError) -> TournamentError:
-    message = f"{where}: {exc.message}"
+    message = Said(Message("archon.at", "%(where)s: %(problem)s", where=where, problem=exc.msg))
     return TournamentError(400, Message("tournament.workbook-cannot-imported", "The workbook cannot be imported: %(message)s", message=message), "file", problems=[message])
 
 
 def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
-    notes: list[str] = []
+    notes: list[Said] = []
     level = levels_mod.find(event.level) or levels_mod.BY_KEY["standard"]
     data = {"name": event.name or "Imported event", "level": level.key, "city": event.city or None,
             "format": event.format, "head_judge": event.head_judge or None,
@@ -137,8 +138,9 @@ def _build(db, event: ArchonEvent, organizer: str | None) -> dict:
                 registration.drop_player(db, tid, pid[p.number], True)
             except TournamentError as exc:
                 raise _fail(f"Methuselahs, player {p.number}", exc)
-            notes.append(f"{p.first} {p.last} (player {p.number}) is marked DQ in the workbook: marked dropped here "
-                         "(a disqualification is a penalty record).")
+            notes.append(Said(Message("archon.note-dq", "%(name)s (player %(number)s) is marked DQ in the workbook: "
+                                      "marked dropped here (a disqualification is a penalty record).",
+                                      name=f"{p.first} {p.last}", number=p.number)))
     return {"tournament": tid, "notes": notes}
 
 
@@ -174,7 +176,7 @@ def _adjustments(db, tid: int, event: ArchonEvent) -> dict[str, list]:
     return out
 
 
-def _give_adjustments(db, tid: int, sas: list, pid: dict[int, int], notes: list[str]) -> None:
+def _give_adjustments(db, tid: int, sas: list, pid: dict[int, int], notes: list[Said]) -> None:
     """Issue the round's SAs while its game is being played (so each applies to it)."""
     pen = penalties_store
     for a, inf in sas:
@@ -186,12 +188,13 @@ def _give_adjustments(db, tid: int, sas: list, pid: dict[int, int], notes: list[
                 "reason": "Recorded in the Archon workbook's Override sheet", "approve": True,
                 "approval_reason": "Approved in the Archon workbook (Override sheet)"}, judge=BY, role="head_judge")
             if isinstance(got, pen.Refused):
-                raise _fail(where, TournamentError(400, Message("tournament.standings-adjustment-cannot-re-created", "the Standings Adjustment cannot be re-created: %(message)s", message=got.message)))
-            notes.append(f"{where}: Standings Adjustment re-created for player {a.number}.")
+                raise _fail(where, TournamentError(400, Message("tournament.standings-adjustment-cannot-re-created", "the Standings Adjustment cannot be re-created: %(message)s", message=got.said)))
+            notes.append(Said(Message("archon.note-sa", "%(where)s: Standings Adjustment re-created for player "
+                                      "%(number)s.", where=where, number=a.number)))
 
 
 def _result(db, tid: int, number: int, table: int, seats: list[ArchonSeat], reason: str | None,
-            notes: list[str], where: str) -> None:
+            notes: list[Said], where: str) -> None:
     vps = [s.vp for s in seats]
     try:
         if reason:  # the Override sheet names this table: the head judge's decision, kept as such
@@ -203,16 +206,17 @@ def _result(db, tid: int, number: int, table: int, seats: list[ArchonSeat], reas
         withdrawn = list(withdrawals_explaining(vps))
         if withdrawn and not check_table(vps, withdrawn):
             table_store.enter_result(db, tid, number, table, vps, withdrawn=withdrawn, by=BY)
-            notes.append(f"{where}: read with a withdrawal at seat {', '.join(map(str, withdrawn))} (a lone ½ VP).")
+            notes.append(Said(Message("archon.note-withdrawal", "%(where)s: read with a withdrawal at seat %(seats)s "
+                                      "(a lone ½ VP).", where=where, seats=", ".join(map(str, withdrawn)))))
             return
         table_store.override_result(db, tid, number, table, vps, DEFAULT_REASON, by=BY)
-        notes.append(f"{where}: the table check refuses these VP and the Override sheet gives no reason; "
-                     "stored as the head judge's override.")
+        notes.append(Said(Message("archon.note-override", "%(where)s: the table check refuses these VP and the "
+                                  "Override sheet gives no reason; stored as the head judge's override.", where=where)))
     except TournamentError as exc:
         raise _fail(where, exc)
 
 
-def _final(db, tid: int, event: ArchonEvent, pid: dict[int, int], reasons: dict, notes: list[str],
+def _final(db, tid: int, event: ArchonEvent, pid: dict[int, int], reasons: dict, notes: list[Said],
            sas: list) -> None:
     wanted = [pid[n] for n in event.finalists]
     order = {p: k for k, p in enumerate(wanted)}

@@ -16,7 +16,8 @@ from judgekit.i18n import Message
 MAX_CANDIDATES = 8
 
 
-FINAL_BEGUN = "The final has begun: check-in by phone is closed."
+def _final_begun() -> Message:
+    return Message("tournament.checkin-final-begun", "The final has begun: check-in by phone is closed.")
 
 
 def open_checkin(db, tournament_id: Any) -> dict:
@@ -24,7 +25,7 @@ def open_checkin(db, tournament_id: Any) -> dict:
     once the final has begun: nobody can join then."""
     t = get_tournament(db, tournament_id)
     if t.get("finalists"):
-        raise TournamentError(409, FINAL_BEGUN)
+        raise TournamentError(409, _final_begun())
     if not t.get("checkin_secret"):
         db[T_TOURNAMENTS].update(t["id"], {"checkin_secret": secrets.token_hex(16)})
     return checkin_state(db, t["id"])
@@ -55,7 +56,8 @@ def checkin_state(db, tournament_id: Any, now: float | None = None) -> dict:
 def _check_code(t: dict, code: Any, w: Any, now: float) -> None:
     secret = t.get("checkin_secret")
     if t.get("finalists"):
-        raise TournamentError(409, FINAL_BEGUN + " Ask at the desk.")
+        raise TournamentError(409, Message("tournament.checkin-final-begun-desk", "The final has begun: check-in by "
+                                           "phone is closed. Ask at the desk."))
     if not secret:
         raise TournamentError(409, Message("tournament.check-in-by-phone-not", "Check-in by phone is not open for this event: please check in at the desk."))
     window = parse_int(w, 0) if w not in (None, "") else None

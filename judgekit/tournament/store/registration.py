@@ -150,7 +150,7 @@ def clean_vekn(value: Any) -> str | None:
     P and digits ("P123"); None when not given (`players.parse_vekn`)."""
     number, problem = players_mod.parse_vekn(value)
     if problem:
-        raise TournamentError(400, problem, "vekn")
+        raise TournamentError(400, problem.msg, "vekn")   # a `Said`: its code goes with it
     return number
 
 

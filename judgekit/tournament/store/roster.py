@@ -120,7 +120,7 @@ def register_roster(db, tournament_id: Any, data: bytes | str, *, checked_in: An
     if not roster.ok:
         problems = [{"line": None, "message": m} for m in roster.problems] + \
                    [{"line": r.line, "message": m} for r in roster.bad_rows for m in r.problems]
-        raise TournamentError(400, roster.summary(), "players", problems=problems[:200])
+        raise TournamentError(400, roster.summary().msg, "players", problems=problems[:200])
     out = []
     with transaction(db):
         for row in roster.rows:
