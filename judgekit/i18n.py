@@ -13,7 +13,8 @@
   do); a literal percent sign in a message is `%%`.
 - `Message(code, english, **params)` is a message as a value: what the domain returns or
   raises (`judgekit.errors.AppError` carries one); the web layer renders it with the
-  reader's catalog (`Message.render(catalog)`).
+  reader's catalog (`Message.render(catalog)`). A parameter may itself be a `Message`: it
+  is rendered in the same language.
 - `negotiate(accepted, available)` picks the language from the reader's preferences
   (the Accept-Language header), English when none of them has a catalog.
 """
@@ -81,7 +82,12 @@ class Message:
         text = catalog.messages.get(self.code) if catalog is not None else None
         if not text:
             text = self.english if self.english is not None else self.code
-        return _fill(text, self.params) if self.params else text
+        if not self.params:
+            return text
+        # a parameter that is itself a message (a reason inside "event 2: seat: …") is
+        # said in the same language
+        return _fill(text, {k: v.render(catalog) if isinstance(v, Message) else v
+                            for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return self.render()
