@@ -439,7 +439,7 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
                                                     last=entry.last))
         if after is None:
             raw, changed = lines.all_raw(conn, game_id), []
-            findings = [f.to_dict() for f in entry.engine.findings]
+            findings = [f.to_dict(said=True) for f in entry.engine.findings]
         else:
             rows = lines.changed_since(conn, game_id, after)
             raw = [text for seq, text in rows if seq > after]
@@ -447,6 +447,10 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
             findings = [f for text in changed + raw for f in json.loads(text)["findings"]]
         seats = game["seats"]
         lines.worded_findings(findings, words)
+        if after is None:   # the engine's findings as `replay` gives them (worded: the codes are used)
+            for f in findings:
+                f.pop("message_code", None)
+                f.pop("message_params", None)
         raw = [lines.worded_text(text, seats, words) for text in raw]
         changed = [lines.worded_text(text, seats, words) for text in changed]
         return Read(game, entry.last, raw, changed, entry.engine.state(now), findings,

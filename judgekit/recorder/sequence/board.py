@@ -142,10 +142,10 @@ class BoardMixin:
                 why = OUT_REASON.get(out[new], out[new])
                 return EventError("target_seat", Message("recorder.target-out", "%(who)s is out of the game "
                                                          "(%(why)s) and cannot be a target",
-                                                         who=self.who(new), why=why), index=where,
+                                                         who=self.who_said(new), why=why), index=where,
                                   message=Message("recorder.target-out-words", "%(who)s is out of the game "
                                                   "(%(why)s): not a target any more. Pick a seat still playing.",
-                                                  who=self.who(new), why=why))
+                                                  who=self.who_said(new), why=why))
             if t in ("oust", "withdraw", "concede") and seat is not None:
                 out[seat] = t
                 board.pop(seat, None)
@@ -165,15 +165,15 @@ class BoardMixin:
                 new = e["target_seat"]
                 return EventError("target_seat", Message("recorder.redirect-to-out", "%(who)s is out of the game "
                                                          "(%(why)s): the action cannot be redirected to them",
-                                                         who=self.who(new), why=OUT_REASON.get(out[new], out[new])),
+                                                         who=self.who_said(new), why=OUT_REASON.get(out[new], out[new])),
                                   index=where)
             elif t == "vote" and seat in out:
                 why = OUT_REASON.get(out[seat], out[seat])
                 return EventError("seat", Message("recorder.vote-out", "%(who)s is out of the game (%(why)s) "
-                                                  "and has no vote", who=self.who(seat), why=why),
+                                                  "and has no vote", who=self.who_said(seat), why=why),
                                   index=where,
                                   message=Message("recorder.vote-out-words", "%(who)s is out of the game "
-                                                  "(%(why)s): no vote.", who=self.who(seat), why=why))
+                                                  "(%(why)s): no vote.", who=self.who_said(seat), why=why))
             elif t == "vote" and e.get("vampire") and seat in known and seat not in out:
                 name = e["vampire"]
                 if name not in board[seat] and name not in self.seen.get(seat, {}):
@@ -183,11 +183,11 @@ class BoardMixin:
                                            "%(who)s controls no %(name)s (the board recorded for them: "
                                            "%(held)s); if %(name)s came into play, record that first "
                                            "(“%(seat)s in %(name)s”)",
-                                           who=self.who(seat), name=name, held=held, seat=seat), index=where,
+                                           who=self.who_said(seat), name=name, held=held, seat=seat), index=where,
                         message=Message("recorder.vote-vampire-not-held-words",
                                         "%(who)s controls no %(name)s on the recorded board (%(held)s). "
                                         "If %(name)s came into play, record that first.",
-                                        who=self.who(seat), name=name, held=held))
+                                        who=self.who_said(seat), name=name, held=held))
             if t == "vote" and seat not in out:
                 refused = self._vote_refusal(e, seat, table, out, where)
                 if refused is not None:
@@ -208,16 +208,16 @@ class BoardMixin:
             others = [s for s, minions in table.items() if s != seat and s not in out
                       and name in minions]
             if others:
-                owner = self.who(others[0])
+                owner = self.who_said(others[0])
                 return EventError(
                     "vampire", Message("recorder.vote-vampire-elsewhere",
                                        "%(name)s is on the table at %(owner)s, not at %(who)s: a "
                                        "seat votes with the vampires it controls",
-                                       name=name, owner=owner, who=self.who(seat)), index=where,
+                                       name=name, owner=owner, who=self.who_said(seat)), index=where,
                     message=Message("recorder.vote-vampire-elsewhere-words",
                                     "%(name)s is %(owner)s's, not %(who)s's: a seat votes with "
                                     "its own vampires. Pick the seat or the vampire again.",
-                                    name=name, owner=owner, who=self.who(seat)))
+                                    name=name, owner=owner, who=self.who_said(seat)))
         votes = e.get("votes")
         vampire = None if e.get("unlisted") else self.crypt(name)
         if votes is None or vampire is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.i18n import Message
 from judgekit.recorder import findings as F
 from judgekit.recorder import words
 from judgekit.recorder.events import COMBAT_STEPS
@@ -155,19 +156,39 @@ def minion_level(vampire, disc: str) -> int:
     return int((getattr(vampire, "disciplines", {}) or {}).get(disc.lower(), 0))
 
 
+def said_list(items: list, last: str = "and", commas: bool = False) -> Message | str:
+    """Items (messages or text) joined for a message: "a and b", "a or b"; `commas`: "a, b
+    and c" (else "a and b and c")."""
+    out = items[0]
+    for i, item in enumerate(items[1:], 2):
+        if commas and i < len(items):
+            out = Message("recorder.list-comma", "%(head)s, %(item)s", head=out, item=item)
+        elif last == "or":
+            out = Message("recorder.list-or", "%(head)s or %(item)s", head=out, item=item)
+        else:
+            out = Message("recorder.list-and", "%(head)s and %(item)s", head=out, item=item)
+    return out
+
+
 class TableMixin:
     """Seats, names and card facts: the helpers every part uses."""
 
     # --- helpers -------------------------------------------------------------------
 
     def who(self, seat: int | None) -> str:
-        if seat is None:
-            return "someone"
-        if 1 <= seat <= self.n and self.names[seat - 1]:
-            return f"{self.names[seat - 1]} (seat {seat})"
-        return f"seat {seat}"
+        return self.who_said(seat).render()
 
-    def flag(self, code: str, seq: int, message: str | None = None, **kw) -> None:
+    def who_said(self, seat: int | None) -> Message:
+        """The player of `seat` as a message's parameter: "Ann (seat 2)", "seat 3", "someone"."""
+        if seat is None:
+            return Message("recorder.who-someone", "someone")
+        if 1 <= seat <= self.n and self.names[seat - 1]:
+            return Message("recorder.who-name-seat", "%(name)s (seat %(seat)s)", name=self.names[seat - 1], seat=seat)
+        return Message("recorder.who-seat", "seat %(seat)s", seat=seat)
+
+    def flag(self, code: str, seq: int, message: str | Message | None = None, **kw) -> None:
+        """A finding `code` at event `seq`: its message, written for the case, is a
+        `Message` (`recorder.finding.*`); None gives the code's default message."""
         self.findings.append(F.make(code, seq, message, **kw))
 
     def active(self) -> list[int]:
