@@ -28,9 +28,8 @@ from judgekit.recorder.card_links import event_cards
 from judgekit.i18n import english
 from judgekit.recorder.checked import Corrections
 from judgekit.recorder.events import describe
-from judgekit.i18n import Message
-from judgekit.recorder.findings import Stored, cite_url, loaded
-from judgekit.recorder.words import Translate
+from judgekit.recorder.findings import cite_url, loaded
+from judgekit.recorder.words import Translate, say
 
 
 def summarize(event: dict[str, Any], seats: list[str], context: dict[str, Any] | None = None,
@@ -77,16 +76,6 @@ def worded_findings(findings: Iterable[dict[str, Any]], _: Translate = english) 
             if said != text:
                 f[key], changed = said, True
     return changed
-
-
-def say(message: Message, _: Translate = english, fallback: str | None = None) -> str:
-    """`message` by the translator `_` (its parameters that are messages too); when `_`
-    has no entry for its code, `fallback` (the English text as stored), else its English."""
-    params = {k: say(v, _) if isinstance(v, Message) else v for k, v in message.params.items()}
-    text = _(message.code, **params)
-    if text != message.code:
-        return text
-    return fallback if fallback is not None else Stored(message.code, message.english, **params).render()
 
 
 # A full read words every line: the words of each (translator, seat names, stored line) are

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekit.i18n import Message
+from judgekit.i18n import Message, english
 from judgekit.recorder import findings as F
 from judgekit.recorder import words
 from judgekit.recorder.events import COMBAT_STEPS
@@ -118,17 +118,19 @@ class Action:
                                       for s, ballots in sorted(self.votes.items())}},
                 "words": self.words(names)}
 
-    def words(self, names) -> str:
-        """The action in a judge's words: "Modius bleeds Cid for 2 (redirected by Ben)"."""
-        who = words.seat_name(self.seat, names)
-        target = words.seat_name(self.target_seat, names) if self.target_seat and (
+    def words(self, names, _: words.Translate = english) -> str:
+        """The action in a judge's words: "Modius bleeds Cid for 2 (redirected by Ben)"
+        (by the translator `_`)."""
+        who = words.seat_name(self.seat, names, _)
+        target = words.seat_name(self.target_seat, names, _) if self.target_seat and (
             self.directed or self.kind == "bleed") else None
         line = words.action_words(self.kind, self.minion, who, target,
-                                  self.amount if self.kind == "bleed" else None)
+                                  self.amount if self.kind == "bleed" else None, _)
         if self.card:
-            line += f" with {self.card}"
+            line = _("%(action)s with %(card)s", action=line, card=self.card)
         if self.redirects:
-            line += f" (redirected by {words.seat_name(self.redirects[-1]['seat'], names)})"
+            line = _("%(action)s (redirected by %(who)s)", action=line,
+                     who=words.seat_name(self.redirects[-1]["seat"], names, _))
         return line
 
 

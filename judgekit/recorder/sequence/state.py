@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judgekit.i18n import N_, english
 from judgekit.recorder import words
 from judgekit.recorder.events import COMBAT_STEPS, PHASES
 from judgekit.recorder.sequence.steps import next_steps
@@ -66,7 +67,7 @@ class StateMixin:
             "next": next_steps(self),
         }
 
-    def game_over(self) -> dict[str, Any] | None:
+    def game_over(self, _: words.Translate = english) -> dict[str, Any] | None:
         """Whether the game has ended, and why: None while it goes on; else `reason` —
         "draw" (intentional draw), "last-player" (one player left after ousts or
         withdrawals), "concession" (the others conceded), "time" (the time call's end
@@ -76,15 +77,15 @@ class StateMixin:
         stored = self.game_end_seq is not None
         live = self.active()
         if any(o["type"] == "draw" for o in self.outcomes):
-            return {"reason": "draw", "words": "Game over — intentional draw", "stored": True}
+            return {"reason": "draw", "words": _("Game over — intentional draw"), "stored": True}
         if len(live) <= 1 and self.outcomes:
             last = [o for o in self.outcomes if o.get("seat") is not None]
-            left = self.who(live[0]) if live else "no one"
+            left = words.say(self.who_said(live[0]), _) if live else _("no one")
             if last and last[-1]["type"] == "concede":
                 return {"reason": "concession", "stored": True,
-                        "words": f"Game over — the other players conceded: {left} is left"}
+                        "words": _("Game over — the other players conceded: %(who)s is left", who=left)}
             return {"reason": "last-player", "stored": True,
-                    "words": f"Game over — one player left: {left}"}
+                    "words": _("Game over — one player left: %(who)s", who=left)}
         if self.time_mode is not None:
             a = self.action
             reached = self.time_over or self.time_mode == "now" or (
@@ -92,52 +93,67 @@ class StateMixin:
                 self.time_mode == "phase" and self.turn_ended)
             if reached or stored:
                 return {"reason": "time", "stored": stored,
-                        "words": f"Game over — time: the game ended {self._end_point()}"}
+                        "words": _("Game over — time: the game ended %(end)s", end=words.say(self._end_said(), _))}
         if stored:
-            return {"reason": "ended", "stored": True, "words": "Game over"}
+            return {"reason": "ended", "stored": True, "words": _("Game over")}
         return None
 
-    def status(self) -> str:
+    def status(self, _: words.Translate = english) -> str:
         """Where the game stands, in one line for the page: whose turn, the phase, the
-        action in progress and who is to answer."""
-        over = self.game_over()
+        action in progress and who is to answer (by the translator `_`: the store words it
+        in the reader's language)."""
+        over = self.game_over(_)
         if over is not None:
             return over["words"]
-        line = self._status_line()
+        line = self._status_line(_)
         if self.time_mode is not None:
-            line += f" · time called: the game ends {self._end_point()}"
+            line = _("%(status)s · time called: the game ends %(end)s", status=line, end=words.say(self._end_said(), _))
         return line
 
-    def _status_line(self) -> str:
+    def _status_line(self, _: words.Translate) -> str:
         if self.turn_seat is None:
-            return "Not started"
-        who = words.seat_name(self.turn_seat, self.names)
+            return _("Not started")
+        who = words.seat_name(self.turn_seat, self.names, _)
         if self.turn_ended:
             nxt = self.prey(self.turn_seat)
-            gone = words.LEFT_WORDS.get(
-                self.out.get(self.turn_seat) or "", "ended their turn")
-            return f"{who} {gone}" + (
-                f"; next: {words.seat_name(nxt, self.names)}" if nxt else "")
-        line = f"Turn {self.turn_no}, {who}: {words.window_words(PHASES[self.pos])}"
+            gone = _(words.LEFT_WORDS.get(self.out.get(self.turn_seat) or "", N_("ended their turn")))
+            if nxt:
+                return _("%(who)s %(gone)s; next: %(next)s", who=who, gone=gone,
+                         next=words.seat_name(nxt, self.names, _))
+            return _("%(who)s %(gone)s", who=who, gone=gone)
+        line = _("Turn %(n)s, %(who)s: %(window)s", n=self.turn_no, who=who,
+                 window=words.window_words(PHASES[self.pos], _))
         a = self.action
         if a is None or a.resolved:
             if self.lock is not None and self.lock["seat"] == self.turn_seat:
-                line += f" — {self.lock['minion'] or 'a minion'} locked, no action named yet"
+                if self.lock["minion"]:
+                    return _("%(status)s — %(minion)s locked, no action named yet", status=line,
+                             minion=self.lock["minion"])
+                return _("%(status)s — a minion locked, no action named yet", status=line)
             return line
-        line += f" — {a.words(self.names)}"
+        line = _("%(status)s — %(action)s", status=line, action=a.words(self.names, _))
         if not a.actor_passed and not a.polling:
-            return line + f"; {who} to pass (“any blocks?”)"
+            return _("%(status)s; %(who)s to pass (“any blocks?”)", status=line, who=who)
         if self.combat is not None:
-            return line + f"; combat, {words.window_words(COMBAT_STEPS[self.combat.pos])}"
+            return _("%(status)s; combat, %(step)s", status=line,
+                     step=words.window_words(COMBAT_STEPS[self.combat.pos], _))
         if a.attempting is not None:
-            return line + f"; {words.seat_name(a.attempting, self.names)} tries to block"
+            return _("%(status)s; %(who)s tries to block", status=line,
+                     who=words.seat_name(a.attempting, self.names, _))
         waiting = [s for s in a.eligible if s not in a.done] if not a.polling else []
         if waiting:
-            return line + f"; {words.seat_name(waiting[0], self.names)} to block or pass"
+            return _("%(status)s; %(who)s to block or pass", status=line,
+                     who=words.seat_name(waiting[0], self.names, _))
         if a.kind == "political":
             yes, no = a.vote_totals()
             voter = self.next_voter()
-            tally = f" ({yes} for, {no} against)" if a.votes else ""
-            return line + "; referendum" + tally + (
-                f", {words.seat_name(voter, self.names)} to vote" if voter else "")
-        return line + "; no block: the action succeeds unless an effect stops it"
+            if a.votes and voter:
+                return _("%(status)s; referendum (%(yes)s for, %(no)s against), %(who)s to vote", status=line,
+                         yes=yes, no=no, who=words.seat_name(voter, self.names, _))
+            if a.votes:
+                return _("%(status)s; referendum (%(yes)s for, %(no)s against)", status=line, yes=yes, no=no)
+            if voter:
+                return _("%(status)s; referendum, %(who)s to vote", status=line,
+                         who=words.seat_name(voter, self.names, _))
+            return _("%(status)s; referendum", status=line)
+        return _("%(status)s; no block: the action succeeds unless an effect stops it", status=line)
