@@ -1,5 +1,5 @@
 """The recorder's words through a second catalog: the messages the engine writes for the
-case, the status line and an entry's refusals are worded in the reader's language, and an
+case, the status line, the next steps' buttons and an entry's refusals are worded in the reader's language, and an
 English reader gets the same English as before (with the codes beside it)."""
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ XX = {
     # the status line (its ids are the English texts, as the log lines')
     "Turn %(n)s, %(who)s: %(window)s": "XX-Zug %(n)s, %(who)s: %(window)s",
     "the minion phase": "XX-Lakaienphase",
+    "%(who)s: pass (“any blocks?”)": "%(who)s: XX-weiter („Blocks?“)",   # a next step's button
     # refusals: an event's field, an unknown card name for the judge, a new game's seats
     "recorder.field-not-seat": "XX-muss eine Sitznummer sein",
     "recorder.event-refused-at": "XX-Ereignis %(n)s: %(field)s: %(reason)s%(hint)s",
@@ -78,12 +79,15 @@ def test_an_engine_message_and_the_status_line_in_the_readers_language(app_xx):
     assert [f["message"] for f in xx["findings"] if f["code"] == "bleed-amount-missing"] == \
         ["XX-Ann (Sitz 1) blutet ohne Betrag."]
     assert xx["state"]["status"].startswith("XX-Zug 1, Ann: XX-Lakaienphase")
+    step = xx["state"]["next"][0]
+    assert (step["label"], step["for_seat"]) == ("Ann (Sitz 1): XX-weiter („Blocks?“)", "{who}: XX-weiter („Blocks?“)")
 
     en = client.get(f"/api/games/{gid}").get_json()
     line = next(e for e in en["events"] if e["seq"] == 3)
     assert [f["message"] for f in line["findings"] if f["code"] == "bleed-amount-missing"] == \
         ["Ann (seat 1) bleeds without stating the amount."]
     assert en["state"]["status"].startswith("Turn 1, Ann: the minion phase — ")
+    assert en["state"]["next"][0]["label"] == "Ann (seat 1): pass (“any blocks?”)"
     assert "XX-" not in json.dumps(en)
 
 

@@ -459,7 +459,8 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
 
 def worded_state(engine, now: float | None, words=english) -> dict[str, Any]:
     """The engine's state, its words for people (the status line, the game's end, the
-    action, the seats out, the combat step) by the translator `words`."""
+    action, the seats out, the combat step, the next steps' labels) by the translator
+    `words`."""
     state = engine.state(now)
     if words is english:
         return state
@@ -474,6 +475,7 @@ def worded_state(engine, now: float | None, words=english) -> dict[str, Any]:
             seat["out_words"] = words(seat["out_words"])
     if state["combat"] is not None:
         state["combat"]["step_words"] = words(state["combat"]["step_words"])
+    state["next"] = enginemod.next_steps(engine, words)
     return state
 
 
