@@ -459,7 +459,7 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
 
 def worded_state(engine, now: float | None, words=english) -> dict[str, Any]:
     """The engine's state, its words for people (the status line, the game's end, the
-    action, the seats out, the combat step, the next steps' labels) by the translator
+    action and the seats' answers to it, the seats out, the combat step, the next steps' labels) by the translator
     `words`."""
     state = engine.state(now)
     if words is english:
@@ -470,6 +470,7 @@ def worded_state(engine, now: float | None, words=english) -> dict[str, Any]:
     for key in ("action", "last_action"):
         if state[key] is not None:
             state[key]["words"] = engine.action.words(engine.names, words)
+            state[key]["answers"] = {s: words(w) for s, w in state[key]["answers"].items()}
     for seat in state["seats"]:
         if seat["out_words"]:
             seat["out_words"] = words(seat["out_words"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekit.i18n import Message, english
+from judgekit.i18n import N_, Message, english
 from judgekit.recorder import findings as F
 from judgekit.recorder import words
 from judgekit.recorder.events import COMBAT_STEPS
@@ -88,13 +88,13 @@ class Action:
         "blocked" (the block succeeded), "block failed"; a seat yet to answer is absent."""
         out: dict[int, str] = {}
         for s in self.passed:
-            out[s] = "no block"
+            out[s] = N_("no block")
         for s in self.failed_blocks:
-            out[s] = "block failed"
+            out[s] = N_("block failed")
         if self.attempting is not None:
-            out[self.attempting] = "blocking"
+            out[self.attempting] = N_("blocking")
         if self.blocker is not None:
-            out[self.blocker] = "blocked"
+            out[self.blocker] = N_("blocked")
         return out
 
     def to_dict(self, names) -> dict[str, Any]:
