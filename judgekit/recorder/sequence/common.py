@@ -41,6 +41,26 @@ TURN_BOUND = {"action.declare", "phase", "transfer", "discard", "turn.end"}
 OUTCOME_TYPES = {"oust": "oust", "withdraw": "withdraw", "concede": "concede",
                  "draw.intentional": "draw"}
 
+# The phases and the action kinds by their names, as a message's part ("at the end of the
+# minion phase", "declares an action (hunt)").
+PHASE_NAMES = {"unlock": Message("recorder.phase-unlock", "unlock"),
+               "master": Message("recorder.phase-master", "master"),
+               "minion": Message("recorder.phase-minion", "minion"),
+               "influence": Message("recorder.phase-influence", "influence"),
+               "discard": Message("recorder.phase-discard", "discard")}
+ACTION_KIND_NAMES = {"bleed": Message("recorder.action-kind-bleed", "bleed"),
+                     "hunt": Message("recorder.action-kind-hunt", "hunt"),
+                     "equip": Message("recorder.action-kind-equip", "equip"),
+                     "recruit": Message("recorder.action-kind-recruit", "recruit"),
+                     "employ": Message("recorder.action-kind-employ", "employ"),
+                     "political": Message("recorder.action-kind-political", "political"),
+                     "leave-torpor": Message("recorder.action-kind-leave-torpor", "leave-torpor"),
+                     "rescue": Message("recorder.action-kind-rescue", "rescue"),
+                     "diablerie": Message("recorder.action-kind-diablerie", "diablerie"),
+                     "anarch": Message("recorder.action-kind-anarch", "anarch"),
+                     "card": Message("recorder.action-kind-card", "card"),
+                     "other": Message("recorder.action-kind-other", "other")}
+
 
 @dataclass
 class Action:

@@ -13,7 +13,7 @@ from typing import Any
 
 from judgekit.i18n import N_, english
 from judgekit.recorder.events import PHASES
-from judgekit.recorder.sequence.common import RANK
+from judgekit.recorder.sequence.common import PHASE_NAMES, RANK
 from judgekit.recorder.words import Translate, say, window_words
 
 GAME_OVER_LABEL = N_("Game over — score this table")
@@ -90,8 +90,9 @@ def next_steps(eng, _: Translate = english) -> list[dict[str, Any]]:
             kind="secondary", for_seat=_("%(name)s discards a card", name=NAME))
     if eng.pos < len(PHASES) - 1:
         nxt = PHASES[eng.pos + 1]
-        add(_("Next phase: %(phase)s", phase=nxt), {"type": "phase", "seat": actor, "phase": nxt}, kind="secondary",
-            for_seat=_("%(name)s: next phase, %(phase)s", name=NAME, phase=nxt))
+        phase = say(PHASE_NAMES[nxt], _)
+        add(_("Next phase: %(phase)s", phase=phase), {"type": "phase", "seat": actor, "phase": nxt}, kind="secondary",
+            for_seat=_("%(name)s: next phase, %(phase)s", name=NAME, phase=phase))
     add(_("%(name)s: end of turn", name=name), {"type": "turn.end", "seat": actor},
         kind="primary" if eng.pos >= RANK["influence"] else "secondary",
         for_seat=_("%(name)s: end of turn", name=NAME))

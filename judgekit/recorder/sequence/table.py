@@ -7,7 +7,7 @@ from typing import Any
 from judgekit.i18n import Message
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder.events import PHASES
-from judgekit.recorder.sequence.common import LINEAR, PROGRESS, RANK
+from judgekit.recorder.sequence.common import LINEAR, PHASE_NAMES, PROGRESS, RANK
 
 
 class TableTalkMixin:
@@ -169,7 +169,7 @@ class TableTalkMixin:
         if self.time_mode == "now":
             return Message("recorder.end-at-once", "at once (minion phase, no action in progress)")
         if self.time_phase is not None:
-            return Message("recorder.end-of-phase", "at the end of the %(phase)s phase", phase=PHASES[self.time_phase])
+            return Message("recorder.end-of-phase", "at the end of the %(phase)s phase", phase=PHASE_NAMES[PHASES[self.time_phase]])
         return Message("recorder.end-at-call", "at the time call")
 
     def outcome_events(self) -> list[dict[str, Any]]:

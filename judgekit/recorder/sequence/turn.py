@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from judgekit.i18n import Message
 from judgekit.recorder.events import PHASES
-from judgekit.recorder.sequence.common import LINEAR, RANK
+from judgekit.recorder.sequence.common import ACTION_KIND_NAMES, LINEAR, RANK
 from judgekit.recorder.words import LEFT_WORDS, window_words
 
 
@@ -195,7 +195,8 @@ def _turn_words(e, out: bool = False) -> Message:
             return Message("recorder.finding.does-declare-action", "declares an action")
         if e.get("action") == "bleed":
             return Message("recorder.finding.does-declare-bleed", "declares a bleed")
-        return Message("recorder.finding.does-declare-kind", "declares an action (%(action)s)", action=e.get("action"))
+        return Message("recorder.finding.does-declare-kind", "declares an action (%(action)s)",
+                       action=ACTION_KIND_NAMES.get(e.get("action"), e.get("action")))
     if t == "phase":
         return Message("recorder.finding.does-move-to", "moves to %(window)s",
                        window=window_words(e.get("phase"), Message))
