@@ -292,8 +292,8 @@ def api_outcome(game_id: int):
     readable_game(game_id)
     try:
         return jsonify(store.game_outcome(get_db(), game_id))
-    except LookupError as exc:
-        raise ApiError(404, str(exc))
+    except LookupError:   # removed meanwhile
+        raise ApiError(404, Message("recorder.there-no-game", "there is no game %(game_id)s", game_id=game_id))
 
 
 @bp.get("/api/cards/complete")
