@@ -226,7 +226,7 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         findings = [dict(f) for f in findings]
         lines.worded_findings(findings, words)
         result = Appended(events=[lines.worded(dict(ln), seats, words) for ln in out], new=len(new_events),
-                          findings=findings, state=worded_state(entry.engine, now, words),
+                          findings=findings, state=entry.engine.state(now, words),
                           changed=[lines.worded(dict(ln), seats, words) for ln in changed], last_seq=entry.last,
                           last_entry=lines.last_entry(conn, game_id),
                           etag=etag(game, entry.last, entry.cards))
@@ -453,31 +453,8 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
                 f.pop("message_params", None)
         raw = [lines.worded_text(text, seats, words) for text in raw]
         changed = [lines.worded_text(text, seats, words) for text in changed]
-        return Read(game, entry.last, raw, changed, worded_state(entry.engine, now, words), findings,
+        return Read(game, entry.last, raw, changed, entry.engine.state(now, words), findings,
                     lines.last_entry(conn, game_id), etag(game, entry.last, cards))
-
-
-def worded_state(engine, now: float | None, words=english) -> dict[str, Any]:
-    """The engine's state, its words for people (the status line, the game's end, the
-    action and the seats' answers to it, the seats out, the combat step, the next steps' labels) by the translator
-    `words`."""
-    state = engine.state(now)
-    if words is english:
-        return state
-    state["status"] = engine.status(words)
-    if state["game_over"] is not None:
-        state["game_over"]["words"] = engine.game_over(words)["words"]
-    for key in ("action", "last_action"):
-        if state[key] is not None:
-            state[key]["words"] = engine.action.words(engine.names, words)
-            state[key]["answers"] = {s: words(w) for s, w in state[key]["answers"].items()}
-    for seat in state["seats"]:
-        if seat["out_words"]:
-            seat["out_words"] = words(seat["out_words"])
-    if state["combat"] is not None:
-        state["combat"]["step_words"] = words(state["combat"]["step_words"])
-    state["next"] = enginemod.next_steps(engine, words)
-    return state
 
 
 def game_view(db, game_id: int, cards=None, now: float | None = None) -> dict[str, Any] | None:

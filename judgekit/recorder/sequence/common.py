@@ -117,7 +117,7 @@ class Action:
             out[self.blocker] = N_("blocked")
         return out
 
-    def to_dict(self, names) -> dict[str, Any]:
+    def to_dict(self, names, _: words.Translate = english) -> dict[str, Any]:
         yes, no = self.vote_totals()
         target = words.seat_name(self.target_seat, names) if self.target_seat else None
         return {"seq": self.seq, "seat": self.seat, "kind": self.kind, "minion": self.minion,
@@ -130,13 +130,13 @@ class Action:
                 "terms_required": self.terms_required, "terms_confirmed": self.terms_confirmed,
                 "polling": self.polling, "referendum": self.referendum,
                 "blocker": self.blocker, "blocker_minion": self.blocker_minion,
-                "answers": {str(s): w for s, w in sorted(self.answers().items())},
+                "answers": {str(s): _(w) for s, w in sorted(self.answers().items())},
                 "redirects": [dict(r) for r in self.redirects],
                 "votes": {"for": yes, "against": no, "seats": sorted(self.votes),
                           "ballots": {str(s): [{"votes": v, "side": side, "vampire": vampire}
                                                for v, side, vampire in ballots]
                                       for s, ballots in sorted(self.votes.items())}},
-                "words": self.words(names)}
+                "words": self.words(names, _)}
 
     def words(self, names, _: words.Translate = english) -> str:
         """The action in a judge's words: "Modius bleeds Cid for 2 (redirected by Ben)"

@@ -14,13 +14,17 @@ from judgekit.recorder.sequence.steps import next_steps
 class StateMixin:
     """The state the page draws (`state()`)."""
 
-    def state(self, now: float | None = None) -> dict[str, Any]:
+    def state(self, now: float | None = None, _: words.Translate = english) -> dict[str, Any]:
+        """The state; its words for people (the status line, the game's end, the action and
+        the answers to it, the seats out, the combat step, the next steps' buttons) by the
+        translator `_` (the store passes the reader's)."""
         a = self.action
         seats = []
         for s in range(1, self.n + 1):
             minions = self.seat_minions(s) if s not in self.out else []
             seats.append({"seat": s, "name": self.names[s - 1], "out": self.out.get(s),
-                          "out_words": words.OUT_WORDS.get(self.out.get(s) or ""),
+                          "out_words": _(words.OUT_WORDS[self.out[s]]) if self.out.get(s) in words.OUT_WORDS
+                          else None,
                           "prey": self.prey(s) if s not in self.out else None,
                           "predator": self.predator(s) if s not in self.out else None,
                           "acting": s == self.turn_seat and not self.turn_ended,
@@ -31,14 +35,14 @@ class StateMixin:
                           "cards": self.seat_cards(s),
                           "pending_replace": self.pending[s][1] if s in self.pending else None})
         time = {"called": self.time_mode is not None, "call_seq": self.time_call_seq,
-                "ends": self._end_point() if self.time_mode else None, "over": self.time_over}
+                "ends": words.say(self._end_said(), _) if self.time_mode else None, "over": self.time_over}
         if self.time_mode == "action" and a is not None and a.resolved and a.seq == self.time_action_seq:
             time["over"] = True
         combat = None
         if self.combat is not None:
             acting, blocker = self.combatants()
             combat = {"step": COMBAT_STEPS[self.combat.pos], "round": self.combat.round,
-                      "step_words": words.window_words(COMBAT_STEPS[self.combat.pos]),
+                      "step_words": words.window_words(COMBAT_STEPS[self.combat.pos], _),
                       "acting": acting, "blocker": blocker,
                       "struck": list(self.combat.struck), "pressed": list(self.combat.pressed),
                       "continued_by": self.combat.continued_by}
@@ -47,24 +51,24 @@ class StateMixin:
             "turn": {"seat": self.turn_seat, "number": self.turn_no,
                      "phase": PHASES[self.pos] if self.turn_seat else None,
                      "ended": self.turn_ended, "after_action": self.after_action},
-            "action": dict(a.to_dict(self.names), redirect_by=self.redirect_seat())
+            "action": dict(a.to_dict(self.names, _), redirect_by=self.redirect_seat())
             if a is not None and not a.resolved else None,
-            "last_action": a.to_dict(self.names) if a is not None and a.resolved else None,
+            "last_action": a.to_dict(self.names, _) if a is not None and a.resolved else None,
             "combat": combat,
             # a minion locked with no action named yet (`minion.lock`): {"seq", "seat", "minion"}
             "lock": dict(self.lock) if self.lock is not None else None,
-            "open_windows": [w for w, _ in self.open],
+            "open_windows": [w for w, _seat in self.open],
             "talk_stop": bool(self.talk_stop),
             "edge": self.edge,
             "time": time,
             "clock": self.clock.to_dict(now),
             "finished": self.finished,
-            "game_over": self.game_over(),
+            "game_over": self.game_over(_),
             "outcome": self.outcome_events(),
             "events": self.event_count,
             "last_seq": self.last_seq,
-            "status": self.status(),
-            "next": next_steps(self),
+            "status": self.status(_),
+            "next": next_steps(self, _),
         }
 
     def game_over(self, _: words.Translate = english) -> dict[str, Any] | None:
