@@ -22,10 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.i18n import Message
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder import findings as F
 from judgekit.recorder.events import OFF_BOARD
-from judgekit.recorder.loops import LoopTracker
+from judgekit.recorder.loops import LoopTracker, after_name
 from judgekit.recorder.sequence.action import ActionMixin
 from judgekit.recorder.sequence.board import BoardMixin
 from judgekit.recorder.sequence.combat import CombatMixin
@@ -99,8 +100,8 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
         self._card_cache: dict[tuple[str, str], Any] = {}
         if time_limit_min is not None and time_limit_min < clockmod.MIN_ROUND_MIN:
             self.flag("time-limit-short", 0,
-                      f"The time limit is {time_limit_min} minutes; rounds last at least "
-                      f"{clockmod.MIN_ROUND_MIN} minutes.")
+                      Message("recorder.finding.time-limit-short", "The time limit is %(limit)s minutes; rounds "
+                              "last at least %(min)s minutes.", limit=time_limit_min, min=clockmod.MIN_ROUND_MIN))
 
     # --- the replay loop -------------------------------------------------------------
 
@@ -138,7 +139,8 @@ class Engine(TableMixin, TurnMixin, WindowsMixin, CombatMixin, ActionMixin, Play
             handler(self, event)
         for code, message in self.loops.feed(event):
             seat = event.get("seat")
-            self.flag(code, seq, f"{self.who(seat)}: {message[0].lower()}{message[1:]}" if seat
+            self.flag(code, seq, Message("recorder.finding.by-seat", "%(who)s: %(message)s",
+                                         who=self.who_said(seat), message=after_name(message)) if seat
                       else message, seat=seat)
         return self.findings[before:]
 

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from judgekit.errors import MAX_INT
+from judgekit.i18n import Message
 from judgekit.game.clock import MAX_EXTENSION_MIN
 from judgekit.recorder.words import describe as describe  # the log line of an event (re-exported)
 from judgekit.game.cards import DISCIPLINES, parse_discipline
@@ -133,12 +134,25 @@ class EventError:
     """Why an event was refused: the field at fault and the reason (and name suggestions).
     `message`, where set, is the same for people at the table (an unknown name: "No card
     named 'Deflectoin' — did you mean Deflection?"); the page shows it instead of the
-    field and reason."""
+    field and reason.
+
+    The reason and the message are given as `Message`s (catalog codes `recorder.*`); they
+    are kept as such in `why` and `said`, and `reason` and `message` hold their English
+    text. `text()` is the whole refusal ("event 2: seat: …") as one message."""
     field: str
     reason: str
     index: int | None = None
     suggestions: list[str] = field(default_factory=list)
     message: str | None = None
+    why: Message = field(init=False, repr=False, compare=False)
+    said: Message | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.why = self.reason if isinstance(self.reason, Message) else Message(self.reason)
+        self.reason = self.why.render()
+        self.said = self.message if isinstance(self.message, Message) or self.message is None \
+            else Message(self.message)
+        self.message = self.said.render() if self.said is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"field": self.field, "error": self.reason}
@@ -150,10 +164,18 @@ class EventError:
             out["message"] = self.message
         return out
 
+    def text(self) -> Message:
+        """The refusal in one message: "event 2: seat: must be a seat number"."""
+        hint = Message("recorder.did-you-mean", " (did you mean: %(names)s?)",
+                       names=", ".join(self.suggestions)) if self.suggestions else ""
+        if self.index is not None:
+            return Message("recorder.event-refused-at", "event %(n)s: %(field)s: %(reason)s%(hint)s",
+                           n=self.index + 1, field=self.field, reason=self.why, hint=hint)
+        return Message("recorder.event-refused", "%(field)s: %(reason)s%(hint)s",
+                       field=self.field, reason=self.why, hint=hint)
+
     def __str__(self) -> str:
-        where = f"event {self.index + 1}: " if self.index is not None else ""
-        hint = f" (did you mean: {', '.join(self.suggestions)}?)" if self.suggestions else ""
-        return f"{where}{self.field}: {self.reason}{hint}"
+        return self.text().render()
 
 
 def _is_int(value: Any) -> bool:
@@ -184,24 +206,24 @@ def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | Event
     same `crypt/library/find/suggest`); without it names are not checked.
     """
     if not isinstance(raw, dict):
-        return EventError("event", "an event must be a JSON object")
+        return EventError("event", Message("recorder.event-not-object", "an event must be a JSON object"))
     etype = raw.get("type")
     if etype is None:
-        return EventError("type", "missing")
+        return EventError("type", Message("recorder.field-missing", "missing"))
     if not isinstance(etype, str):
-        return EventError("type", "must be a string")
+        return EventError("type", Message("recorder.field-not-string", "must be a string"))
     if etype not in VOCABULARY:
-        return EventError("type", f"unknown event type {etype!r}")
+        return EventError("type", Message("recorder.unknown-event-type", "unknown event type %(type)s", type=repr(etype)))
     seat_rule, fields, required = VOCABULARY[etype]
     out: dict[str, Any] = {"type": etype}
     for key in raw:
         if key in SERVER_FIELDS:
             continue  # set by the server; a client's value is ignored
         if key not in fields and key not in COMMON:
-            return EventError(key, f"unknown field for {etype}")
+            return EventError(key, Message("recorder.unknown-field-for-type", "unknown field for %(type)s", type=etype))
     unlisted = raw.get("unlisted", False)
     if not isinstance(unlisted, bool):
-        return EventError("unlisted", "must be true or false")
+        return EventError("unlisted", Message("recorder.field-not-bool", "must be true or false"))
     for key, value in raw.items():
         if key in SERVER_FIELDS or key == "type":
             continue
@@ -213,19 +235,23 @@ def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | Event
             return checked
         out[key] = checked
     if seat_rule == "required" and "seat" not in out:
-        return EventError("seat", f"missing: {etype} needs the acting seat")
+        return EventError("seat", Message("recorder.seat-missing", "missing: %(type)s needs the acting seat", type=etype))
     if seat_rule == "none" and "seat" in out:
         out.pop("seat")
     for key in required:
         if key not in out:
-            return EventError(key, "missing")
+            return EventError(key, Message("recorder.field-missing", "missing"))
         if isinstance(out[key], str) and not out[key].strip():
-            return EventError(key, "must not be empty")  # e.g. a note with no words
+            return EventError(key, Message("recorder.field-empty", "must not be empty"))  # e.g. a note with no words
     if etype == "vote" and out.get("votes") is not None and out.get("available") is not None \
             and out["votes"] > out["available"]:
-        return EventError("votes", f"{out['votes']} votes committed of {out['available']} available",
-                          message=f"{out['votes']} votes is more than the {out['available']} "
-                                  "available: check the number.")
+        return EventError("votes", Message("recorder.votes-over-available",
+                                           "%(votes)s votes committed of %(available)s available",
+                                           votes=out["votes"], available=out["available"]),
+                          message=Message("recorder.votes-over-available-words",
+                                          "%(votes)s votes is more than the %(available)s "
+                                          "available: check the number.",
+                                          votes=out["votes"], available=out["available"]))
     if "judge" not in out:
         out["judge"] = "anonymous"
     return out
@@ -234,17 +260,17 @@ def validate_event(raw: Any, n_seats: int, cards=None) -> dict[str, Any] | Event
 def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool):
     if isinstance(kind, tuple):
         if not isinstance(value, str) or value not in kind:
-            return EventError(key, f"must be one of: {', '.join(kind)}")
+            return EventError(key, Message("recorder.field-not-one-of", "must be one of: %(values)s", values=', '.join(kind)))
         return value
     if kind == "seat":
         if not _is_int(value):
-            return EventError(key, "must be a seat number")
+            return EventError(key, Message("recorder.field-not-seat", "must be a seat number"))
         if not 1 <= value <= n_seats:
-            return EventError(key, f"seat {value} is out of range 1..{n_seats}")
+            return EventError(key, Message("recorder.seat-out-of-range", "seat %(seat)s is out of range 1..%(n)s", seat=value, n=n_seats))
         return value
     if kind == "seats":
         if not isinstance(value, list):
-            return EventError(key, "must be a list of seat numbers")
+            return EventError(key, Message("recorder.field-not-seats", "must be a list of seat numbers"))
         for item in value:
             err = _check(key, "seat", item, n_seats, cards, unlisted)
             if isinstance(err, EventError):
@@ -252,62 +278,62 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
         return list(value)
     if kind == "seq":
         if not _is_int(value) or not 1 <= value <= MAX_INT:
-            return EventError(key, "must be an event number (1 or more)")
+            return EventError(key, Message("recorder.field-not-seq", "must be an event number (1 or more)"))
         return value
     if kind == "int":
         if not _is_int(value):
-            return EventError(key, "must be a whole number")
+            return EventError(key, Message("recorder.field-not-whole", "must be a whole number"))
         if not -1000 <= value <= 1000:
-            return EventError(key, "is out of range")
+            return EventError(key, Message("recorder.field-out-of-range", "is out of range"))
         if key in ("amount", "x", "votes", "minutes", "limit_min", "count", "available",
                    "stealth", "damage", "turn", "votes_for", "votes_against") and value < 0:
-            return EventError(key, "must not be negative")
+            return EventError(key, Message("recorder.field-negative", "must not be negative"))
         if key == "minutes" and not 1 <= value <= MAX_EXTENSION_MIN:
-            return EventError(key, f"must be from 1 to {MAX_EXTENSION_MIN} minutes")
+            return EventError(key, Message("recorder.minutes-out-of-range", "must be from 1 to %(max)s minutes", max=MAX_EXTENSION_MIN))
         return value
     if kind == "num":
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value != value:
-            return EventError(key, "must be a number")
+            return EventError(key, Message("recorder.field-not-number", "must be a number"))
         if value < 0 or value > 10000:
-            return EventError(key, "is out of range")
+            return EventError(key, Message("recorder.field-out-of-range", "is out of range"))
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            return EventError(key, "must be true or false")
+            return EventError(key, Message("recorder.field-not-bool", "must be true or false"))
         return value
     if kind == "dict":
         if not isinstance(value, dict):
-            return EventError(key, "must be a JSON object")
+            return EventError(key, Message("recorder.field-not-object", "must be a JSON object"))
         if len(repr(value)) > 20000:
-            return EventError(key, "is too large")
+            return EventError(key, Message("recorder.field-too-large", "is too large"))
         return value
     if kind == "str":
         if not isinstance(value, str):
-            return EventError(key, "must be a string")
+            return EventError(key, Message("recorder.field-not-string", "must be a string"))
         if len(value) > (MAX_NAME if key in ("judge", "client_id") else MAX_STR):
-            return EventError(key, "is too long")
+            return EventError(key, Message("recorder.field-too-long", "is too long"))
         return value
     if kind == "time":   # ISO 8601 with its zone; stored as UTC with milliseconds ("…Z")
         when = _instant(value)
         if when is None:
-            return EventError(key, "must be a time such as \"2025-05-03T14:05:07.120Z\" (ISO 8601 with its zone)")
+            return EventError(key, Message("recorder.field-not-time", "must be a time such as \"2025-05-03T14:05:07.120Z\" (ISO 8601 with its zone)"))
         return when
     if kind == "disc":
         items = value if isinstance(value, list) else [value]
         if not items or not all(isinstance(v, str) for v in items):
-            return EventError(key, "must be a discipline code such as \"dom\" (\"DOM\" for superior) or a list of them")
+            return EventError(key, Message("recorder.field-not-discipline", "must be a discipline code such as \"dom\" (\"DOM\" for superior) or a list of them"))
         out = []
         for item in items:
             norm = _discipline(item, cards)
             if norm is None:
-                return EventError(key, f"not a discipline: {item!r}")
+                return EventError(key, Message("recorder.not-a-discipline", "not a discipline: %(value)s", value=repr(item)))
             out.append(norm)
         return out if isinstance(value, list) else out[0]
     if kind in ("card", "minion", "name"):
         if not isinstance(value, str) or not value.strip():
-            return EventError(key, "must be a name")
+            return EventError(key, Message("recorder.field-not-name", "must be a name"))
         if len(value) > MAX_NAME:
-            return EventError(key, "is too long")
+            return EventError(key, Message("recorder.field-too-long", "is too long"))
         value = " ".join(value.split())
         if kind == "name" or cards is None:
             return value
@@ -318,7 +344,13 @@ def _check(key: str, kind: Any, value: Any, n_seats: int, cards, unlisted: bool)
             return value
         what = "card" if kind == "card" else "vampire or minion"
         suggestions = _suggest(cards, value)
-        return EventError(key, f"unknown {what} name {value!r} (send \"unlisted\": true to record it anyway)",
+        reason = Message("recorder.unknown-card-name",
+                         "unknown card name %(value)s (send \"unlisted\": true to record it anyway)",
+                         value=repr(value)) if kind == "card" else \
+            Message("recorder.unknown-minion-name",
+                    "unknown vampire or minion name %(value)s (send \"unlisted\": true to record it anyway)",
+                    value=repr(value))
+        return EventError(key, reason,
                           suggestions=suggestions, message=unknown_name_message(what, value, suggestions))
     raise AssertionError(f"unknown field kind {kind!r}")  # pragma: no cover
 
@@ -335,15 +367,20 @@ def _instant(value: Any) -> str | None:
     return dt.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def unknown_name_message(what: str, value: str, suggestions: list[str]) -> str:
-    """The words for a judge who typed a name the card list does not hold."""
-    head = f"No {what} named '{value}'"
+def unknown_name_message(what: str, value: str, suggestions: list[str]) -> Message:
+    """The words for a judge who typed a name the card list does not hold (`what`: "card"
+    or "vampire or minion")."""
+    head = Message("recorder.no-card-named", "No card named '%(name)s'", name=value) if what == "card" \
+        else Message("recorder.no-minion-named", "No vampire or minion named '%(name)s'", name=value)
     if suggestions:
         options = suggestions[0] if len(suggestions) == 1 else \
-            ", ".join(suggestions[:-1]) + " or " + suggestions[-1]
-        return f"{head} — did you mean {options}?"
-    return (f"{head} in the card list — check the spelling (a card missing from the list: "
-            f"add !unlisted to the line to record it anyway).")
+            Message("recorder.names-or-name", "%(names)s or %(last)s",
+                    names=", ".join(suggestions[:-1]), last=suggestions[-1])
+        return Message("recorder.unknown-name-did-you-mean", "%(head)s — did you mean %(options)s?",
+                       head=head, options=options)
+    return Message("recorder.unknown-name-check-spelling",
+                   "%(head)s in the card list — check the spelling (a card missing from the list: "
+                   "add !unlisted to the line to record it anyway).", head=head)
 
 
 def _discipline(text: str, cards) -> str | None:
@@ -370,18 +407,21 @@ def validate_amend(target: dict[str, Any], fields: dict[str, Any], n_seats: int,
     field), or an EventError (field `fields.<name>`). The replay applies the fields as they
     are, so an amend is held to the same rules as the event it changes."""
     if target["type"] in ("retract", "amend"):
-        return EventError("target", f"event {target.get('seq')} is {'an' if target['type'] == 'amend' else 'a'} "
-                                    f"{target['type']}: retract it instead")
+        return EventError("target", Message("recorder.amend-a-retract", "event %(seq)s is a retract: retract it instead",
+                                            seq=target.get("seq")) if target["type"] == "retract" else
+                          Message("recorder.amend-an-amend", "event %(seq)s is an amend: retract it instead",
+                                  seq=target.get("seq")))
     for key in fields:
         if key in ("type", "client_id"):
-            return EventError(f"fields.{key}", "cannot be amended: retract the event and record a new one")
+            return EventError(f"fields.{key}", Message("recorder.field-not-amendable", "cannot be amended: retract the event and record a new one"))
     merged = {k: v for k, v in target.items() if k not in SERVER_FIELDS}
     merged.update(fields)
     checked = validate_event(merged, n_seats, cards)
     if isinstance(checked, EventError):
         return EventError(f"fields.{checked.field}" if checked.field in fields else "fields",
-                          f"event {target.get('seq')} would be malformed: {checked}",
-                          suggestions=checked.suggestions, message=checked.message)
+                          Message("recorder.amend-malformed", "event %(seq)s would be malformed: %(reason)s",
+                                  seq=target.get("seq"), reason=checked.text()),
+                          suggestions=checked.suggestions, message=checked.said)
     out: dict[str, Any] = {}
     for key, value in fields.items():
         if value is None:
@@ -395,9 +435,9 @@ def validate_batch(raw: Any, n_seats: int, cards=None) -> list[dict[str, Any]] |
     """One event or a list of them; all valid or the first error (with its index)."""
     items = raw if isinstance(raw, list) else [raw]
     if isinstance(raw, list) and not raw:
-        return EventError("events", "the list is empty")
+        return EventError("events", Message("recorder.batch-empty", "the list is empty"))
     if len(items) > 500:
-        return EventError("events", "at most 500 events per request")
+        return EventError("events", Message("recorder.batch-too-long", "at most %(max)s events per request", max=500))
     out = []
     for i, item in enumerate(items):
         result = validate_event(item, n_seats, cards)

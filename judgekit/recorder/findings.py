@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.game.clock import CAP_SENTENCE
+from judgekit.i18n import Message
 
 ANN = "announcements"
 TR = "tournament-rules"
@@ -157,6 +158,9 @@ CODES: dict[str, Code] = {c.code: c for c in [
 
 @dataclass
 class Finding:
+    """`message` is the English text; a message the engine wrote for the case is kept as a
+    value too (`said`: a `Message` with a `recorder.finding.*` code), so that it is worded in
+    the reader's language when read (`judgekit.recorder.lines.worded_findings`)."""
     seq: int
     code: str
     message: str
@@ -166,14 +170,42 @@ class Finding:
     binding: bool | None = None
     cite: dict[str, str] = field(default_factory=dict)
     infraction: str | None = None
+    said: Message | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "code": self.code, "title": self.title, "severity": self.severity,
-                "binding": self.binding, "message": self.message, "cite": dict(self.cite),
-                "infraction": self.infraction, "seat": self.seat}
+    def to_dict(self, said: bool = False) -> dict[str, Any]:
+        """The finding as JSON; `said`: with the catalog code and parameters of a message
+        written for the case (`message_code`, `message_params`: what a log line stores, so
+        that the message is worded when read)."""
+        out = {"seq": self.seq, "code": self.code, "title": self.title, "severity": self.severity,
+               "binding": self.binding, "message": self.message, "cite": dict(self.cite),
+               "infraction": self.infraction, "seat": self.seat}
+        if said and self.said is not None:
+            out["message_code"] = self.said.code
+            out["message_params"] = stored_params(self.said)
+        return out
 
 
-def make(code: str, seq: int, message: str | None = None, *, seat: int | None = None,
+def stored_params(message: Message) -> dict[str, Any]:
+    """A message's parameters as JSON: a parameter that is a message itself becomes
+    `{"code", "english", "params"}`."""
+    return {k: {"code": v.code, "english": v.english, "params": stored_params(v)}
+            if isinstance(v, Message) else v for k, v in message.params.items()}
+
+
+# A message made again from what was stored: its code and text are the stored ones, not
+# catalog entries written here (the catalog's extraction reads `Message(...)` calls).
+Stored = Message
+
+
+def loaded(code: str, english: str | None, params: dict[str, Any] | None) -> Message:
+    """The message `stored_params` wrote (with its code and English text)."""
+    return Stored(code, english, **{
+        k: loaded(v["code"], v.get("english"), v.get("params"))
+        if isinstance(v, dict) and "code" in v and "english" in v else v
+        for k, v in (params or {}).items()})
+
+
+def make(code: str, seq: int, message: str | Message | None = None, *, seat: int | None = None,
          infraction: str | None = ..., binding: bool | None = ..., section: str | None = None,
          anchor: str | None = None) -> Finding:
     """A finding for `code` at event `seq`; the table gives every default."""
@@ -183,7 +215,8 @@ def make(code: str, seq: int, message: str | None = None, *, seat: int | None = 
         cite["section"] = section
     if anchor:
         cite["anchor"] = anchor
-    return Finding(seq=seq, code=code, message=message or row.message, seat=seat,
+    said = message if isinstance(message, Message) else None
+    return Finding(seq=seq, code=code, message=str(message) if message else row.message, seat=seat, said=said,
                    title=row.title, severity=row.severity,
                    binding=row.binding if binding is ... else binding,
                    cite=cite,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.errors import MAX_INT
+from judgekit.i18n import Catalog, Message
 from judgekit.inputs import loads_stored, text_problem
 from judgekit.recorder import checked
 from judgekit.recorder import clock as clockmod
@@ -22,7 +23,9 @@ from judgekit.game.scoring import TABLE_SIZES
 
 @dataclass
 class StoreError:
-    """Why a write was refused: HTTP-like status, the field, the reason."""
+    """Why a write was refused: HTTP-like status, the field, the reason. The reason and the
+    message for people are given as `Message`s (kept in `why` and `said`); `reason` and
+    `message` hold their English text."""
     status: int
     field: str | None
     reason: str
@@ -30,17 +33,27 @@ class StoreError:
     suggestions: list[str] = field(default_factory=list)
     message: str | None = None      # for people at the table (see EventError.message)
     extra: dict[str, Any] = field(default_factory=dict)   # more keys for the answer
+    why: Message = field(init=False, repr=False, compare=False)
+    said: Message | None = field(init=False, repr=False, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.reason, "status": self.status}
+    def __post_init__(self) -> None:
+        self.why = self.reason if isinstance(self.reason, Message) else Message(self.reason)
+        self.reason = self.why.render()
+        self.said = self.message if isinstance(self.message, Message) or self.message is None \
+            else Message(self.message)
+        self.message = self.said.render() if self.said is not None else None
+
+    def to_dict(self, catalog: Catalog | None = None) -> dict[str, Any]:
+        """The answer's JSON body, its words in `catalog`'s language (English without one)."""
+        out: dict[str, Any] = {"error": self.why.render(catalog), "status": self.status}
         if self.field:
             out["field"] = self.field
         if self.index is not None:
             out["index"] = self.index
         if self.suggestions:
             out["suggestions"] = self.suggestions
-        if self.message:
-            out["message"] = self.message
+        if self.said is not None:
+            out["message"] = self.said.render(catalog)
         out.update(self.extra)
         return out
 
@@ -48,34 +61,39 @@ class StoreError:
     def from_event_error(cls, err: EventError, status: int = 400) -> "StoreError":
         if err.suggestions or "unknown card" in err.reason or "unknown vampire" in err.reason:
             status = 422
-        return cls(status, err.field, str(err) if err.index is not None else err.reason,
-                   err.index, list(err.suggestions), err.message)
+        return cls(status, err.field, err.text() if err.index is not None else err.why,
+                   err.index, list(err.suggestions), err.said)
 
 
 class GameError(ValueError):
-    """Bad arguments to `create_game` (the field and the reason)."""
+    """Bad arguments to `create_game` (the field and the reason: a `Message`, kept in
+    `why`; `reason` is its English text)."""
 
-    def __init__(self, field: str, reason: str):
-        super().__init__(f"{field}: {reason}")
+    def __init__(self, field: str, reason: str | Message):
+        self.why = reason if isinstance(reason, Message) else Message(reason)
+        self.reason = self.why.render()
+        super().__init__(f"{field}: {self.reason}")
         self.field = field
-        self.reason = reason
 
 
 # --- a new game's seats ------------------------------------------------------------
 
 def check_seats(seats: Any) -> list[str]:
     if not isinstance(seats, list):
-        raise GameError("seats", "must be a list of player names in seat order")
+        raise GameError("seats", Message("recorder.seats-not-list", "must be a list of player names in seat order"))
     if len(seats) not in TABLE_SIZES:
-        raise GameError("seats", f"a table has {' or '.join(map(str, TABLE_SIZES))} seats, not {len(seats)}")
+        raise GameError("seats", Message("recorder.seats-count", "a table has %(sizes)s seats, not %(n)s",
+                                         sizes=" or ".join(map(str, TABLE_SIZES)), n=len(seats)))
     names = []
     for name in seats:
         if not isinstance(name, str) or not name.strip():
-            raise GameError("seats", "each seat needs a player name")
+            raise GameError("seats", Message("recorder.seat-needs-name", "each seat needs a player name"))
         if text_problem(name):
-            raise GameError("seats", f"a player name {text_problem(name)}")
+            raise GameError("seats", Message("recorder.seat-name-problem", "a player name %(problem)s",
+                                             problem=text_problem(name)))
         if len(name) > 80:
-            raise GameError("seats", "a player name is at most 80 characters")
+            raise GameError("seats", Message("recorder.seat-name-too-long", "a player name is at most %(max)s characters",
+                                             max=80))
         names.append(" ".join(name.split()))
     return names
 
@@ -88,8 +106,10 @@ def check_distinct(names: list[str]) -> list[str]:
     for i, name in enumerate(names, 1):
         first = seen.setdefault(name.casefold(), i)
         if first != i:
-            raise GameError("seats", f"seats {first} and {i} have the same name, {name!r}: "
-                                     "tell the players apart (e.g. add an initial)")
+            raise GameError("seats", Message("recorder.seats-same-name",
+                                             "seats %(first)s and %(second)s have the same name, %(name)s: "
+                                             "tell the players apart (e.g. add an initial)",
+                                             first=first, second=i, name=repr(name)))
     return names
 
 
@@ -98,7 +118,7 @@ def check_whole(key: str, value: Any) -> int | None:
     raises GameError otherwise."""
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                               or not 0 <= value <= MAX_INT):
-        raise GameError(key, "must be a whole number")
+        raise GameError(key, Message("recorder.field-not-whole", "must be a whole number"))
     return value
 
 
@@ -151,15 +171,20 @@ def plan_batch(conn, game: dict[str, Any], events: list[dict[str, Any]], last: i
             "SELECT seq, time, data FROM events WHERE game_id = ? AND client_id = ?", [game_id, cid]).fetchone()
         if event["type"] in ("retract", "amend"):
             if event["target"] > last:
-                return StoreError(400, "target", f"there is no event {event['target']} in this game", where)
+                return StoreError(400, "target", Message("recorder.no-such-event", "there is no event %(seq)s in this game",
+                                                         seq=event["target"]), where)
             fixes = fixes or checked.load_corrections(conn, game_id)
             gone = fixes.retracted | {e["target"] for e in new_events if e["type"] == "retract"}
             # a correction sent again (its client id stored: a lost answer) is judged by its id below
             if row is None and event["target"] in gone:
-                what = "retract" if event["type"] == "retract" else "amend"
-                return StoreError(409, "target", f"event {event['target']} is already retracted: "
-                                  f"nothing to {what} (record it again instead)", where,
-                                  message=f"#{event['target']} was already taken back.")
+                why = Message("recorder.retract-retracted", "event %(seq)s is already retracted: nothing to "
+                              "retract (record it again instead)", seq=event["target"]) \
+                    if event["type"] == "retract" else \
+                    Message("recorder.amend-retracted", "event %(seq)s is already retracted: nothing to "
+                            "amend (record it again instead)", seq=event["target"])
+                return StoreError(409, "target", why, where,
+                                  message=Message("recorder.already-taken-back", "#%(seq)s was already taken back.",
+                                                  seq=event["target"]))
         if event["type"] == "amend":  # its fields are checked as part of the event they correct
             target = next((e for e in new_events if e["seq"] == event["target"]), None) \
                 or _stored_event(conn, game_id, event["target"])
@@ -171,14 +196,18 @@ def plan_batch(conn, game: dict[str, Any], events: list[dict[str, Any]], last: i
         if cid is not None:
             if cid in seen_ids:
                 if _content(seen_ids[cid]) != _content(event):
-                    return StoreError(409, "client_id", f"client_id {cid!r} is used twice with different content", where)
+                    return StoreError(409, "client_id", Message("recorder.client-id-twice",
+                                                                "client_id %(id)s is used twice with different content",
+                                                                id=repr(cid)), where)
                 stored.append(seen_ids[cid])
                 continue
             if row is not None:
                 earlier = event_from_row({"seq": row[0], "time": row[1], "data": row[2]})
                 if _content(earlier) != _content(event):
                     return StoreError(409, "client_id",
-                                      f"client_id {cid!r} was already stored (event {row[0]}) with different content",
+                                      Message("recorder.client-id-stored",
+                                              "client_id %(id)s was already stored (event %(seq)s) with different content",
+                                              id=repr(cid), seq=row[0]),
                                       where)
                 stored.append(dict(earlier, duplicate=True))
                 continue
@@ -191,9 +220,11 @@ def plan_batch(conn, game: dict[str, Any], events: list[dict[str, Any]], last: i
     if new_events and len(new_events) == len(stored):
         twice = _double_tap(conn, game_id, new_events)
         if twice:
-            return StoreError(409, "events", f"the same entry as events {', '.join(map(str, twice))}, "
-                              f"made within {DOUBLE_TAP_S:g} s: taken as a double tap, not stored again",
-                              message="Already recorded (tapped twice).",
+            return StoreError(409, "events", Message("recorder.double-tap",
+                                                     "the same entry as events %(seqs)s, made within %(s)s s: "
+                                                     "taken as a double tap, not stored again",
+                                                     seqs=", ".join(map(str, twice)), s=f"{DOUBLE_TAP_S:g}"),
+                              message=Message("recorder.double-tap-words", "Already recorded (tapped twice)."),
                               extra={"double_tap": True, "duplicate_of": twice})
     return stored, new_events
 

@@ -28,8 +28,8 @@ from judgekit.recorder.card_links import event_cards
 from judgekit.i18n import english
 from judgekit.recorder.checked import Corrections
 from judgekit.recorder.events import describe
-from judgekit.recorder.findings import cite_url
-from judgekit.recorder.words import Translate
+from judgekit.recorder.findings import cite_url, loaded
+from judgekit.recorder.words import Translate, say
 
 
 def summarize(event: dict[str, Any], seats: list[str], context: dict[str, Any] | None = None,
@@ -61,15 +61,20 @@ def worded(line: dict[str, Any], seats: list[str], _: Translate = english) -> di
 def worded_findings(findings: Iterable[dict[str, Any]], _: Translate = english) -> bool:
     """Each finding's `title` and `message` in the language of `_` (in place): a code's
     title and default message are catalog ids (`findings.CODES`); a message the engine
-    wrote for the case stays as written. Whether any changed."""
+    wrote for the case is worded from its `message_code` and `message_params` (one stored
+    before they were kept stays as written). Whether any changed."""
     changed = False
     for f in findings:
         for key in ("title", "message"):
             text = f.get(key)
-            if text:
+            if not text:
+                continue
+            if key == "message" and f.get("message_code"):
+                said = say(loaded(f["message_code"], None, f.get("message_params")), _, text)
+            else:
                 said = _(text)
-                if said != text:
-                    f[key], changed = said, True
+            if said != text:
+                f[key], changed = said, True
     return changed
 
 
@@ -113,7 +118,7 @@ def worded_text(text: str, seats: list[str], _: Translate = english) -> str:
 def finding_dicts(findings: Iterable) -> list[dict[str, Any]]:
     out = []
     for f in findings:
-        d = f.to_dict()
+        d = f.to_dict(said=True)
         d["url"] = cite_url(d["cite"])
         out.append(d)
     return out

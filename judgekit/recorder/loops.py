@@ -29,6 +29,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.i18n import Message
+
 from judgekit.recorder.events import OFF_BOARD  # not part of the game sequence: ignored here
 
 # Event types that never change the game state by themselves.
@@ -102,7 +104,7 @@ class LoopTracker:
     armed: tuple[int, ...] | None = None                 # the looping activity (digests)
     armed_seq: int | None = None
 
-    def feed(self, event: dict[str, Any]) -> list[tuple[str, str]]:
+    def feed(self, event: dict[str, Any]) -> list[tuple[str, Message]]:
         """Codes (with a message) to report for this event."""
         t = event["type"]
         if t == "loop.mark":
@@ -111,12 +113,12 @@ class LoopTracker:
             return []
         full = signature(event)
         sig = digest(full)
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Message]] = []
         if self.armed is not None:
             if sig == self.armed[0]:
                 out.append(("loop-repeated",
-                            f"The loop detected at event {self.armed_seq} is begun again "
-                            "without a change of game state."))
+                            Message("recorder.finding.loop-again", "The loop detected at event %(seq)s is begun "
+                                    "again without a change of game state.", seq=self.armed_seq)))
             elif sig not in self.armed:
                 self.armed = None
         self.history.append(sig)
@@ -135,8 +137,8 @@ class LoopTracker:
                 self.armed, self.armed_seq = block, event.get("seq")
                 self.run = []
                 out.append(("loop-detected",
-                            f"The same {period} events were recorded twice in a row with no "
-                            "change of game state: a loop."))
+                            Message("recorder.finding.loop-twice", "The same %(n)s events were recorded twice "
+                                    "in a row with no change of game state: a loop.", n=period)))
         return out
 
     def _repetition(self) -> int | None:
@@ -147,11 +149,11 @@ class LoopTracker:
                 return k
         return None
 
-    def _mark(self, event: dict[str, Any]) -> list[tuple[str, str]]:
+    def _mark(self, event: dict[str, Any]) -> list[tuple[str, Message]]:
         state = digest(canonical_state(event.get("state") or {}))
         seq = event.get("seq") or 0
         here = self.fed
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Message]] = []
         earlier = next((m for m in reversed(self.marks) if m[1] == state), None)
         if earlier is not None and here > earlier[2]:
             start = earlier[2] - (self.fed - len(self.history))   # its place in the window
@@ -159,10 +161,26 @@ class LoopTracker:
             if activity is None or self.armed is None or self.armed != activity:
                 self.armed, self.armed_seq = activity, seq   # None: too long to watch
                 out.append(("loop-detected",
-                            f"The state marked here is identical to the mark at event {earlier[0]}: "
-                            "the activity in between is a loop."))
+                            Message("recorder.finding.loop-mark", "The state marked here is identical to the "
+                                    "mark at event %(seq)s: the activity in between is a loop.", seq=earlier[0])))
             self.run = []
         elif self.armed is not None:
             self.armed = None  # a mark with a different state: the state changed
         self.marks.append((seq, state, here))
         return out
+
+
+def after_name(message: Message) -> Message:
+    """A loop's message as it reads after a player's name ("Ann (seat 1): the same 2
+    events were recorded …")."""
+    p = message.params
+    if message.code == "recorder.finding.loop-again":
+        return Message("recorder.finding.loop-again-after-name", "the loop detected at event %(seq)s is begun "
+                       "again without a change of game state.", **p)
+    if message.code == "recorder.finding.loop-twice":
+        return Message("recorder.finding.loop-twice-after-name", "the same %(n)s events were recorded twice in "
+                       "a row with no change of game state: a loop.", **p)
+    if message.code == "recorder.finding.loop-mark":
+        return Message("recorder.finding.loop-mark-after-name", "the state marked here is identical to the mark "
+                       "at event %(seq)s: the activity in between is a loop.", **p)
+    return message

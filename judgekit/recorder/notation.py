@@ -23,8 +23,10 @@ The verbs are listed in `VERBS` and in docs/recorder.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from judgekit.i18n import Message
 
 from judgekit.recorder.events import WINDOWS
 
@@ -66,18 +68,33 @@ DIGITS = re.compile(r"[0-9]+")
 
 @dataclass
 class ParseError:
+    """Why a line does not parse: the statement (0, 1, … of the line's `;`-separated ones)
+    and the message (a `Message`, kept in `why`; `message` is its English text)."""
     statement: int
     message: str
+    why: Message = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.why = self.message if isinstance(self.message, Message) else Message(self.message)
+        self.message = self.why.render()
 
     def to_dict(self) -> dict[str, Any]:
         return {"error": self.message, "field": "line", "statement": self.statement}
+
+
+class _Refused(ValueError):
+    """A statement that does not parse (its message)."""
+
+    def __init__(self, why: Message):
+        super().__init__(why.render())
+        self.why = why
 
 
 def _tokens(text: str) -> list[str]:
     """The line's words; a quoted text is one token that keeps its opening quote (`"Hal`
     and `"terms` alike: a one-word text is free words, never part of a name before it)."""
     if text.count('"') % 2:
-        raise ValueError("an opening quote has no closing quote")
+        raise _Refused(Message("recorder.notation-quote-not-closed", "an opening quote has no closing quote"))
     out = []
     for m in re.finditer(r'"([^"]*)"|[^\s"]+', text):
         out.append('"' + m.group(1) if m.group(0).startswith('"') else m.group(0))
@@ -91,18 +108,19 @@ def _is_mark(tok: str) -> bool:
 def parse_line(line: str, n_seats: int = 5, last_seq: int | None = None) -> list[dict[str, Any]] | ParseError:
     """Parse a quick-entry line into events (not yet validated: the API validates them)."""
     if not isinstance(line, str) or not line.strip():
-        return ParseError(0, "the line is empty")
+        return ParseError(0, Message("recorder.notation-empty", "the line is empty"))
     if len(line) > 2000:
-        return ParseError(0, "the line is too long")
+        return ParseError(0, Message("recorder.notation-too-long", "the line is too long"))
     out: list[dict[str, Any]] = []
     for i, statement in enumerate(s for s in line.split(";") if s.strip()):
         try:
             toks = _tokens(statement)
-        except ValueError as exc:
-            return ParseError(i, str(exc))
+        except _Refused as exc:
+            return ParseError(i, exc.why)
         result = _statement(toks, n_seats, last_seq)
-        if isinstance(result, str):
-            return ParseError(i, f"“{statement.strip()}”: {result}")
+        if isinstance(result, Message):
+            return ParseError(i, Message("recorder.notation-statement", "“%(statement)s”: %(why)s",
+                                         statement=statement.strip(), why=result))
         out.append(result)
     return out
 
@@ -136,21 +154,21 @@ def split_card_words(events: list[dict[str, Any]], library) -> list[dict[str, An
     return out
 
 
-def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str, Any] | str:
+def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str, Any] | Message:
     seat = None
     if toks and DIGITS.fullmatch(toks[0]):
         seat = int(toks.pop(0))
         if not 1 <= seat <= n_seats:
-            return f"seat {seat} is out of range 1..{n_seats}"
+            return Message("recorder.seat-out-of-range", "seat %(seat)s is out of range 1..%(n)s", seat=seat, n=n_seats)
     if not toks:
-        return "a verb is missing after the seat"
+        return Message("recorder.notation-verb-missing", "a verb is missing after the seat")
     verb = toks[0].lower()
     if verb.startswith("+") and seat is not None:
         verb, rest = "play", toks
     else:
         rest = toks[1:]
     words, marks = _split(rest)
-    if isinstance(marks, str):
+    if isinstance(marks, Message):
         return marks
     ev: dict[str, Any] = {}
     if seat is not None:
@@ -176,7 +194,7 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
         ev.update(type="phase", phase=verb)
     elif verb == "phase":
         if not name or name.lower() not in PHASE_VERBS:
-            return "phase needs one of: " + ", ".join(sorted(PHASE_VERBS))
+            return Message("recorder.notation-phase-needs", "phase needs one of: %(phases)s", phases=", ".join(sorted(PHASE_VERBS)))
         ev.update(type="phase", phase=name.lower())
     elif verb in ("play", "react"):
         ev["type"] = "card.play" if verb == "play" else "reaction"
@@ -246,7 +264,7 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
     elif verb == "time":
         sub = (words[0].lower() if words else "")
         if sub not in ("call", "pause", "resume", "extend", "start"):
-            return "time needs call, pause, resume, extend =N or start"
+            return Message("recorder.notation-time-needs", "time needs call, pause, resume, extend =N or start")
         ev.pop("seat", None)
         if sub == "start":
             ev["type"] = "game.start"
@@ -256,7 +274,7 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
             ev["type"] = "time." + sub
         if sub == "extend":
             if "amount" not in marks:
-                return "time extend needs the minutes, e.g. =2"
+                return Message("recorder.notation-extend-needs-minutes", "time extend needs the minutes, e.g. =2")
             ev["minutes"] = marks.pop("amount")
             if len(words) > 1:
                 ev["reason"] = " ".join(words[1:])
@@ -265,18 +283,18 @@ def _statement(toks: list[str], n_seats: int, last_seq: int | None) -> dict[str,
     elif verb == "undo":
         target = marks.pop("seq", None) or last_seq
         if not target:
-            return "nothing to undo"
+            return Message("recorder.notation-nothing-to-undo", "nothing to undo")
         ev = {"type": "retract", "target": target}
     elif verb == "sync":
         if not name or name.lower() not in PHASE_VERBS:
-            return "sync needs the phase, e.g. “3 sync minion”"
+            return Message("recorder.notation-sync-needs-phase", "sync needs the phase, e.g. “3 sync minion”")
         ev.update(type="sync", phase=name.lower())
     else:
-        return f"unknown verb “{verb}” (see the notation help)"
+        return Message("recorder.notation-unknown-verb", "unknown verb “%(verb)s” (see the notation help)", verb=verb)
     return _apply_marks(ev, marks)
 
 
-def _split(toks: list[str]) -> tuple[list[str], dict[str, Any] | str]:
+def _split(toks: list[str]) -> tuple[list[str], dict[str, Any] | Message]:
     """Plain words before the first mark, and the marks (names run over plain words)."""
     words: list[str] = []
     marks: dict[str, Any] = {}
@@ -299,7 +317,7 @@ def _split(toks: list[str]) -> tuple[list[str], dict[str, Any] | str]:
             marks["x"] = int(tok[1:])
         elif head == "+":
             if not long:
-                return words, "a card name is missing after +"
+                return words, Message("recorder.notation-card-missing", "a card name is missing after +")
             marks["card"] = long
         elif head == "^":
             marks["target_card"] = long
@@ -311,32 +329,32 @@ def _split(toks: list[str]) -> tuple[list[str], dict[str, Any] | str]:
         elif head == "=":
             m = re.fullmatch(r"([+-])?([0-9]+)", body)
             if not m:
-                return words, f"“{tok}” is not a number"
+                return words, Message("recorder.notation-not-a-number", "“%(token)s” is not a number", token=tok)
             if m.group(1):
                 marks["bleed_change"] = int(body)
             else:
                 marks["amount"] = int(m.group(2))
         elif head == "*":
             if not DIGITS.fullmatch(body):
-                return words, f"“{tok}” is not a stealth number"
+                return words, Message("recorder.notation-not-stealth", "“%(token)s” is not a stealth number", token=tok)
             marks["stealth"] = int(body)
         elif head == "#":
             if not DIGITS.fullmatch(body):
-                return words, f"“{tok}” is not an event number"
+                return words, Message("recorder.notation-not-seq", "“%(token)s” is not an event number", token=tok)
             marks["seq"] = int(body)
         elif head == ":":
             discs = [d for d in re.split(r"[:+]", body) if d]
             if not discs:
-                return words, "a discipline is missing after :"
+                return words, Message("recorder.notation-discipline-missing", "a discipline is missing after :")
             marks["discipline"] = discs if len(discs) > 1 else discs[0]
         elif head == "~":
             if body.lower() not in WINDOWS:
-                return words, f"unknown window “{body}” (one of: {', '.join(WINDOWS)})"
+                return words, Message("recorder.notation-unknown-window", "unknown window “%(window)s” (one of: %(windows)s)", window=body, windows=", ".join(WINDOWS))
             marks["window"] = body.lower()
         elif head == "!":
             flag = body.lower()
             if flag not in ("wake", "unlocked", "unlisted"):
-                return words, f"unknown flag “{tok}” (!wake, !unlocked, !unlisted)"
+                return words, Message("recorder.notation-unknown-flag", "unknown flag “%(token)s” (!wake, !unlocked, !unlisted)", token=tok)
             marks[flag] = True
         if follow and head not in "+^@\"":
             words.extend(follow)  # plain words after a short mark belong to the statement

@@ -20,6 +20,8 @@ import math
 import threading
 from dataclasses import dataclass
 
+from judgekit.i18n import Message
+
 MAX_EVENTS = 2_000
 BURST, PER_SECOND = 300, 10.0
 GAMES_BURST, GAMES_PER_MINUTE = 30, 10.0
@@ -29,7 +31,7 @@ MAX_BUCKETS = 10_000
 @dataclass(frozen=True)
 class Refusal:
     status: int          # 413: the game is full; 429: too fast, try again later
-    message: str
+    message: Message     # for the judge, in the reader's language where it is shown
     retry_after: int | None = None
 
 
@@ -83,15 +85,18 @@ class PracticeLimits:
         `stored` events."""
         n = count_events(payload)
         if stored + n > MAX_EVENTS:
-            return Refusal(413, f"This practice game is full ({MAX_EVENTS:,} events): start a new "
-                                "practice game to go on recording.")
+            return Refusal(413, Message("recorder.practice-full",
+                                        "This practice game is full (%(max)s events): start a new "
+                                        "practice game to go on recording.", max=f"{MAX_EVENTS:,}"))
         if n > BURST:
-            return Refusal(413, f"Send at most {BURST} events at once to a practice game.")
+            return Refusal(413, Message("recorder.practice-burst",
+                                        "Send at most %(n)s events at once to a practice game.", n=BURST))
         wait = self.events.take(game_id, n, now)
         if wait:
             seconds = max(1, math.ceil(wait))
-            return Refusal(429, f"Events are coming in faster than anyone records a game: wait "
-                                f"{seconds} s and send again.", seconds)
+            return Refusal(429, Message("recorder.practice-too-fast",
+                                        "Events are coming in faster than anyone records a game: wait "
+                                        "%(seconds)s s and send again.", seconds=seconds), seconds)
         return None
 
     def admit_game(self, address: str, now: float) -> Refusal | None:
@@ -99,6 +104,7 @@ class PracticeLimits:
         wait = self.games.take(address, 1, now)
         if wait:
             seconds = max(1, math.ceil(wait))
-            return Refusal(429, f"Too many practice games started from this device: wait {seconds} s "
-                                "and try again.", seconds)
+            return Refusal(429, Message("recorder.practice-too-many-games",
+                                        "Too many practice games started from this device: wait "
+                                        "%(seconds)s s and try again.", seconds=seconds), seconds)
         return None

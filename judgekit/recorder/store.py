@@ -36,7 +36,7 @@ from judgekit.recorder import clock as clockmod
 from judgekit.recorder import engine as enginemod
 from judgekit.game.cards import load_cards
 from judgekit.recorder.clock import now_iso
-from judgekit.i18n import english
+from judgekit.i18n import Message, english
 from judgekit.recorder.events import EventError, validate_batch
 from judgekit.recorder.intake import (  # noqa: F401 (StoreError, GameError, check_*: used as store.X)
     GameError,
@@ -69,9 +69,11 @@ def create_game(db, seats: list[str], *, tournament_id: int | None = None,
                        ("table_no", table_no), ("time_limit_min", time_limit_min)):
         check_whole(key, value)
     if time_limit_min is not None and not 1 <= time_limit_min <= 24 * 60:
-        raise GameError("time_limit_min", "must be between 1 and 1440 minutes")
+        raise GameError("time_limit_min", Message("recorder.time-limit-range", "must be between 1 and %(max)s minutes",
+                                                  max=24 * 60))
     if label is not None and (not isinstance(label, str) or len(label) > 200):
-        raise GameError("label", "must be a string of at most 200 characters")
+        raise GameError("label", Message("recorder.label-too-long", "must be a string of at most %(max)s characters",
+                                         max=200))
     if label is not None and text_problem(label):
         raise GameError("label", text_problem(label))
     row = {"label": label or "", "seats": json.dumps(names), "tournament_id": tournament_id,
@@ -168,12 +170,13 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
     """
     game = get_game(db, game_id)
     if game is None:
-        return StoreError(404, None, f"there is no game {game_id}")
+        return StoreError(404, None, Message("recorder.there-no-game", "there is no game %(game_id)s", game_id=game_id))
     bad = bad_text_in(raw)   # the API's edge refuses it first (inputs.decode_json); other callers too
     if bad:
         index, name = field_of(bad[0])
-        return StoreError(400, name, f"{name}: {bad[1]}", index,
-                          message=f"The {name} holds a broken character (cut in half?): fix it and send again.")
+        return StoreError(400, name, Message("recorder.bad-text", "%(field)s: %(problem)s", field=name, problem=bad[1]),
+                          index, message=Message("recorder.bad-text-words", "The %(field)s holds a broken character "
+                                                 "(cut in half?): fix it and send again.", field=name))
     cards = _card_index(cards)
     events = validate_batch(raw, len(game["seats"]), cards)
     if isinstance(events, EventError):
@@ -223,7 +226,7 @@ def append_events(db, game_id: int, raw: Any, cards=None, judge: str | None = No
         findings = [dict(f) for f in findings]
         lines.worded_findings(findings, words)
         result = Appended(events=[lines.worded(dict(ln), seats, words) for ln in out], new=len(new_events),
-                          findings=findings, state=entry.engine.state(now),
+                          findings=findings, state=entry.engine.state(now, words),
                           changed=[lines.worded(dict(ln), seats, words) for ln in changed], last_seq=entry.last,
                           last_entry=lines.last_entry(conn, game_id),
                           etag=etag(game, entry.last, entry.cards))
@@ -431,10 +434,12 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
     with checked.game_lock(key):
         entry = _in_step(db, game, cards)
         if after is not None and after > entry.last:
-            return StoreError(400, "after", f"after must be from 0 to the game's last event, {entry.last}")
+            return StoreError(400, "after", Message("recorder.after-out-of-range",
+                                                    "after must be from 0 to the game's last event, %(last)s",
+                                                    last=entry.last))
         if after is None:
             raw, changed = lines.all_raw(conn, game_id), []
-            findings = [f.to_dict() for f in entry.engine.findings]
+            findings = [f.to_dict(said=True) for f in entry.engine.findings]
         else:
             rows = lines.changed_since(conn, game_id, after)
             raw = [text for seq, text in rows if seq > after]
@@ -442,9 +447,13 @@ def read_game(db, game_id: int, cards=None, now: float | None = None,
             findings = [f for text in changed + raw for f in json.loads(text)["findings"]]
         seats = game["seats"]
         lines.worded_findings(findings, words)
+        if after is None:   # the engine's findings as `replay` gives them (worded: the codes are used)
+            for f in findings:
+                f.pop("message_code", None)
+                f.pop("message_params", None)
         raw = [lines.worded_text(text, seats, words) for text in raw]
         changed = [lines.worded_text(text, seats, words) for text in changed]
-        return Read(game, entry.last, raw, changed, entry.engine.state(now), findings,
+        return Read(game, entry.last, raw, changed, entry.engine.state(now, words), findings,
                     lines.last_entry(conn, game_id), etag(game, entry.last, cards))
 
 
@@ -527,7 +536,8 @@ def set_seat_names(db, game_id: int, names: list[str]) -> None:
         if game is None:
             raise LookupError(f"there is no game {game_id}")
         if len(clean) != len(game["seats"]):
-            raise GameError("seats", f"this game has {len(game['seats'])} seats, not {len(clean)}")
+            raise GameError("seats", Message("recorder.seats-count-differs", "this game has %(n)s seats, not %(given)s",
+                                             n=len(game["seats"]), given=len(clean)))
         db.conn.execute("UPDATE games SET seats = ? WHERE id = ?", [json.dumps(clean), game_id])
         lines.forget(db.conn, game_id)
         checked.drop_snapshots(db.conn, game_id)

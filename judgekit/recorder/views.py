@@ -66,9 +66,9 @@ def current_judge() -> str | None:
 
 
 def _fail(err: store.StoreError):
-    exc = ApiError(err.status, err.reason, field=err.field)
+    exc = ApiError(err.status, err.why, field=err.field)
     # index, suggestions, and "message" (words for the judge; a keyword ApiError takes itself)
-    exc.extra.update({k: v for k, v in err.to_dict().items() if k not in ("error", "status", "field")})
+    exc.extra.update({k: v for k, v in err.to_dict(catalog()).items() if k not in ("error", "status", "field")})
     raise exc
 
 
@@ -113,7 +113,7 @@ def write_new_game(data) -> int:
                                  round_no=data.get("round_no"), table_no=data.get("table_no"),
                                  distinct_names=True)
     except store.GameError as exc:
-        raise ApiError(400, exc.reason, field=exc.field)
+        raise ApiError(400, exc.why, field=exc.field)
 
 
 def practice_limits() -> practice.PracticeLimits:
@@ -253,7 +253,7 @@ def api_parse(game_id: int):
     parsed = notation.parse_line(data["line"], len(game["seats"]),
                                  last if isinstance(last, int) else None)
     if isinstance(parsed, notation.ParseError):
-        raise ApiError(400, parsed.message, field="line", statement=parsed.statement)
+        raise ApiError(400, parsed.why, field="line", statement=parsed.statement)
     parsed = notation.split_card_words(parsed, cards().library)   # "+Card free words"
     checked = validate_batch(parsed, len(game["seats"]), cards())
     if not isinstance(checked, list):
@@ -292,8 +292,8 @@ def api_outcome(game_id: int):
     readable_game(game_id)
     try:
         return jsonify(store.game_outcome(get_db(), game_id))
-    except LookupError as exc:
-        raise ApiError(404, str(exc))
+    except LookupError:   # removed meanwhile
+        raise ApiError(404, Message("recorder.there-no-game", "there is no game %(game_id)s", game_id=game_id))
 
 
 @bp.get("/api/cards/complete")
@@ -363,7 +363,7 @@ def games_create():
         bad = {i for i, n in enumerate(names, 1) if n and names.count(n) > 1} \
             if exc.field == "seats" else set()
         return render_template("recorder/games.html", games=store.list_games(get_db()),
-                               error=exc.reason, error_field=exc.field, bad_seats=bad,
+                               error=_(exc.why), error_field=exc.field, bad_seats=bad,
                                form=request.form, min_round=clock.MIN_ROUND_MIN), 400
     return redirect(url_for("recorder.game_page", game_id=game_id), 303)
 

@@ -15,9 +15,24 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from judgekit.game.cards import DISCIPLINES
-from judgekit.i18n import N_, english
+from judgekit.i18n import N_, Message, english
 
 Translate = Callable[..., str]   # `_(msgid, **params)`: a catalog's render, or `english`
+
+# A message made again from what was stored, or passed on: its code and text are not
+# catalog entries written here (the catalog's extraction reads `Message(...)` calls).
+_Again = Message
+
+
+def say(message: Message, _: Translate = english, fallback: str | None = None) -> str:
+    """A `Message` (a code with its English, as the engine's messages are) by the translator
+    `_`, its parameters that are messages too; when `_` has no entry for its code,
+    `fallback` (the English text as stored), else its English."""
+    params = {k: say(v, _) if isinstance(v, Message) else v for k, v in message.params.items()}
+    text = _(message.code, **params)
+    if text != message.code:
+        return text
+    return fallback if fallback is not None else _Again(message.code, message.english, **params).render()
 
 # Windows in words, as a judge says them ("at the end of the minion phase").
 WINDOW_WORDS = {

@@ -2,9 +2,15 @@
 who may block and in which order, block attempts, and its resolution."""
 from __future__ import annotations
 
+from judgekit.i18n import Message
 from judgekit.recorder.sequence.common import (
-    STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME, UNDIRECTED, Action)
+    STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME, UNDIRECTED, Action, said_list)
 from judgekit.recorder.words import ACTION_NOUNS
+
+# What a player does on the action, as a finding says it ("declares a block").
+DOES_PASS = Message("recorder.finding.does-pass-block", "passes on blocking")
+DOES_BLOCK = Message("recorder.finding.does-declare-block", "declares a block")
+DOES_REDIRECT = Message("recorder.finding.does-redirect", "redirects the action")
 
 
 class ActionMixin:
@@ -18,8 +24,9 @@ class ActionMixin:
                 self.action = self.prev_action  # the lock never took effect: a free change
             elif a.seat == seat and not a.actor_passed:
                 self.flag("declaration-binding", seq,
-                          f"{self.who(seat)} declared an action at event {a.seq}: it is binding, "
-                          "too late to change it.", seat=seat, section="hypotheticals")
+                          Message("recorder.finding.action-binds", "%(who)s declared an action at event %(seq)s: "
+                                  "it is binding, too late to change it.", who=self.who_said(seat), seq=a.seq),
+                          seat=seat, section="hypotheticals")
                 return
             else:
                 self._resolve(seq, implicit=True)
@@ -105,15 +112,18 @@ class ActionMixin:
             if t == "action.pass" and seat != lock["seat"]:
                 return
             self.lock = None
-            minion = lock["minion"] or "a minion"
-            asked = {"action.pass": "asked for blocks",
-                     "block.pass": f"{self.who(seat)} answered the block opportunity",
-                     "block.declare": f"{self.who(seat)} declared a block",
-                     "action.result": "the action was resolved"}[t]
+            minion = lock["minion"] or Message("recorder.finding.a-minion", "a minion")
+            asked = {"action.pass": Message("recorder.finding.asked-for-blocks", "asked for blocks"),
+                     "block.pass": Message("recorder.finding.answered-block", "%(who)s answered the block "
+                                           "opportunity", who=self.who_said(seat)),
+                     "block.declare": Message("recorder.finding.declared-block", "%(who)s declared a block",
+                                              who=self.who_said(seat)),
+                     "action.result": Message("recorder.finding.action-resolved", "the action was resolved")}[t]
             self.flag("action-not-announced", e["seq"],
-                      f"{self.who(lock['seat'])} locked {minion} (event {lock['seq']}), then "
-                      f"{asked} with no action announced: locking is not a declaration; the "
-                      "action (and, for a bleed, its amount) must be announced.",
+                      Message("recorder.finding.locked-not-announced", "%(who)s locked %(minion)s (event %(seq)s), "
+                              "then %(asked)s with no action announced: locking is not a declaration; the "
+                              "action (and, for a bleed, its amount) must be announced.",
+                              who=self.who_said(lock["seat"]), minion=minion, seq=lock["seq"], asked=asked),
                       seat=lock["seat"])
             return
         if t in ("phase", "transfer", "discard", "turn.end", "turn.start"):
@@ -123,7 +133,8 @@ class ActionMixin:
         seq, seat = e["seq"], e["seat"]
         if a.amount is None:
             self.flag("bleed-amount-missing", seq,
-                      f"{self.who(seat)} bleeds without stating the amount.", seat=seat)
+                      Message("recorder.finding.bleed-no-amount", "%(who)s bleeds without stating the amount.",
+                              who=self.who_said(seat)), seat=seat)
             return
         vampire = self.crypt(a.minion)
         expected = None
@@ -132,12 +143,15 @@ class ActionMixin:
         actual = e.get("actual_amount")
         if actual is not None and actual != a.amount:
             self.flag("misrepresented", seq,
-                      f"{self.who(seat)} declares a bleed for {a.amount}; it is a bleed for "
-                      f"{actual}. The declaration binds; it is a misrepresentation.", seat=seat)
+                      Message("recorder.finding.bleed-misstated", "%(who)s declares a bleed for %(amount)s; it is "
+                              "a bleed for %(actual)s. The declaration binds; it is a misrepresentation.",
+                              who=self.who_said(seat), amount=a.amount, actual=actual), seat=seat)
         elif expected is not None and a.amount < expected:
             self.flag("misrepresented", seq,
-                      f"{self.who(seat)} declares a bleed for {a.amount} with {a.minion}, who "
-                      f"bleeds for {expected}. The declaration binds; it is a misrepresentation.",
+                      Message("recorder.finding.bleed-understated", "%(who)s declares a bleed for %(amount)s with "
+                              "%(minion)s, who bleeds for %(expected)s. The declaration binds; it is a "
+                              "misrepresentation.", who=self.who_said(seat), amount=a.amount, minion=a.minion,
+                              expected=expected),
                       seat=seat)
 
     def _controller(self, name: str | None) -> int | None:
@@ -167,7 +181,8 @@ class ActionMixin:
             declared, actual = e.get("stealth"), e.get("actual_stealth")
             if declared is not None and actual is not None and declared != actual:
                 self.flag("misrepresented", seq,
-                          f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
+                          Message("recorder.finding.stealth-misstated", "%(who)s declares %(declared)s stealth; the action "
+                                  "has %(actual)s.", who=self.who_said(seat), declared=declared, actual=actual),
                           seat=seat)
             return
         declared = e.get("stealth")
@@ -180,20 +195,26 @@ class ActionMixin:
         if actual is None or actual == standard:
             if declared is not None and actual is not None and declared != actual:
                 self.flag("misrepresented", seq,
-                          f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
+                          Message("recorder.finding.stealth-misstated", "%(who)s declares %(declared)s stealth; the action "
+                                  "has %(actual)s.", who=self.who_said(seat), declared=declared, actual=actual),
                           seat=seat)
             return
         if declared is None:
             whose = ""
             if kind in TORPOR_ACTIONS:
-                whose = (", the acting player's own torpid vampire" if target == seat
-                         else f", a torpid vampire {self.who(target)} controls")
+                whose = Message("recorder.finding.own-torpid", ", the acting player's own torpid vampire") \
+                    if target == seat else \
+                    Message("recorder.finding.other-torpid", ", a torpid vampire %(who)s controls",
+                            who=self.who_said(target))
             self.flag("stealth-undeclared", seq,
-                      f"{self.who(seat)} declares a {ACTION_NOUNS.get(kind, kind)} with {actual} "
-                      f"stealth (standard: {standard}{whose}) without declaring its stealth.", seat=seat)
+                      Message("recorder.finding.stealth-undeclared", "%(who)s declares a %(action)s with %(actual)s "
+                              "stealth (standard: %(standard)s%(whose)s) without declaring its stealth.",
+                              who=self.who_said(seat), action=Message(ACTION_NOUNS[kind]) if kind in ACTION_NOUNS
+                              else kind, actual=actual, standard=standard, whose=whose), seat=seat)
         elif declared != actual:
             self.flag("misrepresented", seq,
-                      f"{self.who(seat)} declares {declared} stealth; the action has {actual}.",
+                      Message("recorder.finding.stealth-misstated", "%(who)s declares %(declared)s stealth; the action "
+                                  "has %(actual)s.", who=self.who_said(seat), declared=declared, actual=actual),
                       seat=seat)
 
     def _on_action_pass(self, e) -> None:
@@ -212,7 +233,8 @@ class ActionMixin:
         if not a.actor_passed and "action-pass-missing" not in a.flagged:
             a.flagged.add("action-pass-missing")
             self.flag("action-pass-missing", e["seq"],
-                      f"{self.who(seat)} {what} before {self.who(a.seat)} passed on the action.",
+                      Message("recorder.finding.before-actor-passed", "%(who)s %(what)s before %(actor)s passed "
+                              "on the action.", who=self.who_said(seat), what=what, actor=self.who_said(a.seat)),
                       seat=a.seat)
         return a
 
@@ -229,24 +251,26 @@ class ActionMixin:
         if seat == predator and prey not in a.passed:
             # A failed block attempt is not a pass: the prey may still try with another
             # minion, and only the prey's explicit "no block" gives the predator their turn.
-            failed = (f" ({self.who(prey)}'s block attempt failed, which is not a pass: "
-                      "the prey may still block with another minion)"
-                      if prey in a.failed_blocks and a.attempting != prey else "")
+            failed = Message("recorder.finding.prey-block-failed", " (%(prey)s's block attempt failed, which is "
+                             "not a pass: the prey may still block with another minion)", prey=self.who_said(prey)) \
+                if prey in a.failed_blocks and a.attempting != prey else ""
             self.flag("block-out-of-order", e["seq"],
-                      f"{self.who(seat)} (the predator) {what} before {self.who(prey)} "
-                      f"(the prey) passed on blocking{failed}.", seat=seat)
+                      Message("recorder.finding.predator-first", "%(who)s (the predator) %(what)s before %(prey)s "
+                              "(the prey) passed on blocking%(failed)s.", who=self.who_said(seat), what=what,
+                              prey=self.who_said(prey), failed=failed), seat=seat)
             return False
         return True
 
     def _on_block_pass(self, e) -> None:
-        a = self._before_blocks(e, "passes on blocking")
+        a = self._before_blocks(e, DOES_PASS)
         if a is None or e["seat"] == a.seat:
             return
         seat = e["seat"]
         if a.attempting is not None and a.attempting == seat:
             self.flag("declaration-binding", e["seq"],
-                      f"{self.who(seat)} declared a block: the declaration binds, it cannot be "
-                      "turned into a pass.", seat=seat, section="hypotheticals")
+                      Message("recorder.finding.block-binds", "%(who)s declared a block: the declaration binds, "
+                              "it cannot be turned into a pass.", who=self.who_said(seat)),
+                      seat=seat, section="hypotheticals")
             return
         if a.attempting is not None:
             a.failed_blocks.append(a.attempting)   # the previous attempt failed
@@ -256,36 +280,44 @@ class ActionMixin:
             a.passed.add(seat)
 
     def _on_block_declare(self, e) -> None:
-        a = self._before_blocks(e, "declares a block")
+        a = self._before_blocks(e, DOES_BLOCK)
         if a is None or e["seat"] == a.seat:
             return
         seat = e["seat"]
         if a.blocked and a.blocker is not None and seat != a.blocker:
             self.flag("block-not-eligible", e["seq"],
-                      f"{self.who(seat)} tries to block, but the action is already blocked by "
-                      f"{self.who(a.blocker)}: an action is blocked once.", seat=seat,
+                      Message("recorder.finding.already-blocked", "%(who)s tries to block, but the action is "
+                              "already blocked by %(blocker)s: an action is blocked once.",
+                              who=self.who_said(seat), blocker=self.who_said(a.blocker)), seat=seat,
                       section="action-declaration" if a.directed else None)
             return
         if seat not in a.eligible:
             if a.directed:
-                why = (f"only the target, {self.who(a.target_seat)}, may block this directed "
-                       "action" + (" (the action was redirected)" if a.redirects else ""))
-                why += ", unless a card lets the blocking minion block anyway"
+                why = Message("recorder.finding.only-target-blocks-redirected", "only the target, %(target)s, may "
+                              "block this directed action (the action was redirected), unless a card lets the "
+                              "blocking minion block anyway", target=self.who_said(a.target_seat)) \
+                    if a.redirects else \
+                    Message("recorder.finding.only-target-blocks", "only the target, %(target)s, may block this "
+                            "directed action, unless a card lets the blocking minion block anyway",
+                            target=self.who_said(a.target_seat))
                 section = "action-declaration"
             else:
-                why = (f"only the prey, {self.who(self.prey(a.seat))}, and the predator, "
-                       f"{self.who(self.predator(a.seat))}, may block this undirected action, "
-                       "unless a card lets the blocking minion block anyway")
+                why = Message("recorder.finding.only-prey-predator-block", "only the prey, %(prey)s, and the "
+                              "predator, %(predator)s, may block this undirected action, unless a card lets the "
+                              "blocking minion block anyway", prey=self.who_said(self.prey(a.seat)),
+                              predator=self.who_said(self.predator(a.seat)))
                 section = None
             self.flag("block-not-eligible", e["seq"],
-                      f"{self.who(seat)} tries to block: {why}.", seat=seat, section=section)
+                      Message("recorder.finding.cannot-block", "%(who)s tries to block: %(why)s.",
+                              who=self.who_said(seat), why=why), seat=seat, section=section)
             return
         if seat in a.passed:
             self.flag("declaration-binding", e["seq"],
-                      f"{self.who(seat)} already passed on blocking: the pass binds.", seat=seat,
+                      Message("recorder.finding.pass-binds", "%(who)s already passed on blocking: the pass binds.",
+                              who=self.who_said(seat)), seat=seat,
                       section="hypotheticals")
             return
-        self._order_check(e, a, "declares a block")
+        self._order_check(e, a, DOES_BLOCK)
         a.done.add(seat)
         a.attempting = seat
         a.attempt_minion = e.get("minion")
@@ -326,10 +358,10 @@ class ActionMixin:
             if not a.actor_passed and "action-pass-missing" not in a.flagged:
                 a.flagged.add("action-pass-missing")
                 self.flag("action-pass-missing", seq,
-                          f"The action of {self.who(a.seat)} (event {a.seq}) went on without "
-                          "the acting player passing.", seat=a.seat)
-            self._missing_passes(seq, "The action of {actor} resolved without {missing} "
-                                      "passing on the block opportunity.")
+                          Message("recorder.finding.action-not-passed", "The action of %(actor)s (event %(seq)s) "
+                                  "went on without the acting player passing.", actor=self.who_said(a.seat),
+                                  seq=a.seq), seat=a.seat)
+            self._missing_passes(seq)
         self._restate_check(seq, force=True)
         a.resolved = True
         if a.outcome is None:
@@ -343,8 +375,9 @@ class ActionMixin:
         if a is None or a.restate_pending is None:
             return
         self.flag("bleed-total-not-restated", seq,
-                  f"The bleed of {self.who(a.seat)} changed at event {a.restate_pending}; the "
-                  "new total was not stated.", seat=a.seat)
+                  Message("recorder.finding.bleed-not-restated", "The bleed of %(actor)s changed at event "
+                          "%(seq)s; the new total was not stated.", actor=self.who_said(a.seat),
+                          seq=a.restate_pending), seat=a.seat)
         a.restate_pending = None
 
     def _on_bleed_total(self, e) -> None:
@@ -353,7 +386,7 @@ class ActionMixin:
             a.amount = e["amount"]
             a.restate_pending = None
 
-    def _on_action_effect(self, e, what: str) -> None:
+    def _on_action_effect(self, e, what: Message) -> None:
         """A non-acting player plays something during the action (reaction, effect)."""
         a = self._before_blocks(e, what)
         if a is None or e["seat"] == a.seat:
@@ -367,22 +400,26 @@ class ActionMixin:
                 if key not in a.flagged:
                     a.flagged.add(key)
                     self.flag("block-pass-missing", e["seq"],
-                              f"{self.who(seat)} {what} before passing on the block opportunity.",
+                              Message("recorder.finding.before-block-pass", "%(who)s %(what)s before passing on "
+                                      "the block opportunity.", who=self.who_said(seat), what=what),
                               seat=seat)
 
-    def _missing_passes(self, seq: int, message: str) -> None:
+    def _missing_passes(self, seq: int, political: bool = False) -> None:
         """`block-pass-missing` for the seats that may block and did not answer (each seat
-        once per action); `message` has {actor} and {missing} to fill in."""
+        once per action); `political`: the political action succeeded (else: resolved)."""
         a = self.action
         missing = [s for s in a.eligible if s not in a.done
                    and f"block-pass-missing:{s}" not in a.flagged]
         if not missing:
             return
         a.flagged.update(f"block-pass-missing:{s}" for s in missing)
-        self.flag("block-pass-missing", seq,
-                  message.format(actor=self.who(a.seat),
-                                 missing=" and ".join(self.who(s) for s in missing)),
-                  seat=missing[0])
+        who = said_list([self.who_said(s) for s in missing])
+        said = Message("recorder.finding.political-unanswered", "The political action of %(actor)s succeeded "
+                       "without %(missing)s passing on the block opportunity.",
+                       actor=self.who_said(a.seat), missing=who) if political else \
+            Message("recorder.finding.action-unanswered", "The action of %(actor)s resolved without %(missing)s "
+                    "passing on the block opportunity.", actor=self.who_said(a.seat), missing=who)
+        self.flag("block-pass-missing", seq, said, seat=missing[0])
 
     # --- a changed target ------------------------------------------------------------------
 
@@ -422,7 +459,7 @@ class ActionMixin:
                     del self.pending[seat]
                 return  # an impossible play is void: the target does not change
         else:
-            self._on_action_effect(e, "redirects the action")
+            self._on_action_effect(e, DOES_REDIRECT)
         a = self.action
         if a is None or a.resolved:
             return

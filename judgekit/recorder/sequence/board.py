@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judgekit.i18n import Message
 from judgekit.recorder.events import EventError
 from judgekit.recorder.facts import minion_facts
 
@@ -139,10 +140,12 @@ class BoardMixin:
             if t not in ("sync", "action.redirect") and e.get("target_seat") in out:
                 new = e["target_seat"]
                 why = OUT_REASON.get(out[new], out[new])
-                return EventError("target_seat", f"{self.who(new)} is out of the game ({why}) "
-                                  "and cannot be a target", index=where,
-                                  message=f"{self.who(new)} is out of the game ({why}): not a "
-                                          "target any more. Pick a seat still playing.")
+                return EventError("target_seat", Message("recorder.target-out", "%(who)s is out of the game "
+                                                         "(%(why)s) and cannot be a target",
+                                                         who=self.who_said(new), why=why), index=where,
+                                  message=Message("recorder.target-out-words", "%(who)s is out of the game "
+                                                  "(%(why)s): not a target any more. Pick a seat still playing.",
+                                                  who=self.who_said(new), why=why))
             if t in ("oust", "withdraw", "concede") and seat is not None:
                 out[seat] = t
                 board.pop(seat, None)
@@ -160,25 +163,31 @@ class BoardMixin:
                 board[seat].remove(e["minion"])
             elif t == "action.redirect" and e.get("target_seat") in out:
                 new = e["target_seat"]
-                return EventError("target_seat", f"{self.who(new)} is out of the game "
-                                  f"({OUT_REASON.get(out[new], out[new])}): the action cannot "
-                                  "be redirected to them", index=where)
+                return EventError("target_seat", Message("recorder.redirect-to-out", "%(who)s is out of the game "
+                                                         "(%(why)s): the action cannot be redirected to them",
+                                                         who=self.who_said(new), why=OUT_REASON.get(out[new], out[new])),
+                                  index=where)
             elif t == "vote" and seat in out:
-                return EventError("seat", f"{self.who(seat)} is out of the game "
-                                  f"({OUT_REASON.get(out[seat], out[seat])}) and has no vote",
+                why = OUT_REASON.get(out[seat], out[seat])
+                return EventError("seat", Message("recorder.vote-out", "%(who)s is out of the game (%(why)s) "
+                                                  "and has no vote", who=self.who_said(seat), why=why),
                                   index=where,
-                                  message=f"{self.who(seat)} is out of the game "
-                                          f"({OUT_REASON.get(out[seat], out[seat])}): no vote.")
+                                  message=Message("recorder.vote-out-words", "%(who)s is out of the game "
+                                                  "(%(why)s): no vote.", who=self.who_said(seat), why=why))
             elif t == "vote" and e.get("vampire") and seat in known and seat not in out:
                 name = e["vampire"]
                 if name not in board[seat] and name not in self.seen.get(seat, {}):
-                    held = ", ".join(board[seat]) or "no minion"
+                    held = ", ".join(board[seat]) or Message("recorder.no-minion", "no minion")
                     return EventError(
-                        "vampire", f"{self.who(seat)} controls no {name} (the board recorded "
-                        f"for them: {held}); if {name} came into play, record that first "
-                        f"(“{seat} in {name}”)", index=where,
-                        message=f"{self.who(seat)} controls no {name} on the recorded board "
-                                f"({held}). If {name} came into play, record that first.")
+                        "vampire", Message("recorder.vote-vampire-not-held",
+                                           "%(who)s controls no %(name)s (the board recorded for them: "
+                                           "%(held)s); if %(name)s came into play, record that first "
+                                           "(“%(seat)s in %(name)s”)",
+                                           who=self.who_said(seat), name=name, held=held, seat=seat), index=where,
+                        message=Message("recorder.vote-vampire-not-held-words",
+                                        "%(who)s controls no %(name)s on the recorded board (%(held)s). "
+                                        "If %(name)s came into play, record that first.",
+                                        who=self.who_said(seat), name=name, held=held))
             if t == "vote" and seat not in out:
                 refused = self._vote_refusal(e, seat, table, out, where)
                 if refused is not None:
@@ -199,12 +208,16 @@ class BoardMixin:
             others = [s for s, minions in table.items() if s != seat and s not in out
                       and name in minions]
             if others:
-                owner = self.who(others[0])
+                owner = self.who_said(others[0])
                 return EventError(
-                    "vampire", f"{name} is on the table at {owner}, not at {self.who(seat)}: a "
-                    "seat votes with the vampires it controls", index=where,
-                    message=f"{name} is {owner}'s, not {self.who(seat)}'s: a seat votes with "
-                            "its own vampires. Pick the seat or the vampire again.")
+                    "vampire", Message("recorder.vote-vampire-elsewhere",
+                                       "%(name)s is on the table at %(owner)s, not at %(who)s: a "
+                                       "seat votes with the vampires it controls",
+                                       name=name, owner=owner, who=self.who_said(seat)), index=where,
+                    message=Message("recorder.vote-vampire-elsewhere-words",
+                                    "%(name)s is %(owner)s's, not %(who)s's: a seat votes with "
+                                    "its own vampires. Pick the seat or the vampire again.",
+                                    name=name, owner=owner, who=self.who_said(seat)))
         votes = e.get("votes")
         vampire = None if e.get("unlisted") else self.crypt(name)
         if votes is None or vampire is None:
@@ -212,16 +225,23 @@ class BoardMixin:
         can = int(getattr(vampire, "votes", 0) or 0) + (1 if e.get("burn_edge") else 0)
         if votes > can:
             title = getattr(vampire, "title", None)
-            has = f"{int(getattr(vampire, 'votes', 0) or 0)} vote" + (
-                "" if int(getattr(vampire, "votes", 0) or 0) == 1 else "s")
-            has += f" ({title})" if title else " (no title)"
-            edge = " and the Edge 1" if e.get("burn_edge") else ""
+            n = int(getattr(vampire, "votes", 0) or 0)
+            count = Message("recorder.one-vote", "%(n)s vote", n=n) if n == 1 else \
+                Message("recorder.n-votes", "%(n)s votes", n=n)
+            has = Message("recorder.votes-titled", "%(votes)s (%(title)s)", votes=count, title=title) if title \
+                else Message("recorder.votes-no-title", "%(votes)s (no title)", votes=count)
+            edge = Message("recorder.and-the-edge", " and the Edge 1") if e.get("burn_edge") else ""
             return EventError(
-                "votes", f"{name} has {has}{edge} by the card list: {votes} is more than that",
+                "votes", Message("recorder.votes-over-card", "%(name)s has %(has)s%(edge)s by the card list: "
+                                 "%(votes)s is more than that", name=name, has=has, edge=edge, votes=votes),
                 index=where,
-                message=f"{name} has {has}{edge}: {votes} votes is more than that. Votes from "
-                        "another source (a card, the Edge) are recorded as a vote of their own.")
+                message=Message("recorder.votes-over-card-words",
+                                "%(name)s has %(has)s%(edge)s: %(votes)s votes is more than that. Votes from "
+                                "another source (a card, the Edge) are recorded as a vote of their own.",
+                                name=name, has=has, edge=edge, votes=votes))
         return None
 
 
-OUT_REASON = {"oust": "ousted", "withdraw": "withdrew", "concede": "conceded"}
+OUT_REASON = {"oust": Message("recorder.out-ousted", "ousted"),
+              "withdraw": Message("recorder.out-withdrew", "withdrew"),
+              "concede": Message("recorder.out-conceded", "conceded")}

@@ -1,6 +1,7 @@
 """Combat: its steps, strikes and presses, and an opponent's use of a step cut short."""
 from __future__ import annotations
 
+from judgekit.i18n import Message
 from judgekit.recorder.events import COMBAT_STEPS
 from judgekit.recorder.sequence.common import STEP_RANK, Combat
 from judgekit.recorder.words import window_at
@@ -19,13 +20,17 @@ class CombatMixin:
         mine = c.passed.setdefault(seat, set())
         if window in mine:
             self.flag("phase-passed", seq,
-                      f"{self.who(seat)} plays {window_at(window)}, which they already passed.", seat=seat)
+                      Message("recorder.finding.plays-in-passed-step", "%(who)s plays %(window)s, which they "
+                              "already passed.", who=self.who_said(seat), window=window_at(window, Message)),
+                      seat=seat)
             return False
         opener = next((who for w, who in self.open if w == window and who != seat), None)
         if opener is not None and self.last_play and self.last_play.get("seat") == opener:
             self.flag("shortcut-voided", seq,
-                      f"{self.who(seat)} acts {window_at(window)}, which {self.who(opener)} cut "
-                      "short: the shortcut does not bind; the sequence resumes there.", seat=seat)
+                      Message("recorder.finding.shortcut-voided", "%(who)s acts %(window)s, which %(opener)s cut "
+                              "short: the shortcut does not bind; the sequence resumes there.",
+                              who=self.who_said(seat), window=window_at(window, Message),
+                              opener=self.who_said(opener)), seat=seat)
             self._restart_combat(rank)
             self._new_play(e, [])
             return True
@@ -36,13 +41,17 @@ class CombatMixin:
             # the step short, came after it. Too late (shortcuts: an opponent may act in a
             # skipped step only before the next card or effect is played).
             if own is not None and own[0] > rank:
-                what = f"their own {own[2]} (event {own[1]})"
+                what = Message("recorder.finding.their-own-play", "their own %(play)s (event %(seq)s)",
+                               play=_PLAY_WORDS.get(own[2], own[2]), seq=own[1])
             else:
                 last = self.last_play or {}
-                what = "the next card or effect" + (f" (event {last['seq']})" if last.get("seq") else "")
+                what = Message("recorder.finding.next-play-at", "the next card or effect (event %(seq)s)",
+                               seq=last["seq"]) if last.get("seq") else \
+                    Message("recorder.finding.next-play", "the next card or effect")
             self.flag("interrupt-too-late", seq,
-                      f"{self.who(seat)} wants to act {window_at(window)}, but {what} was "
-                      "already played after it: too late.", seat=seat)
+                      Message("recorder.finding.step-closed", "%(who)s wants to act %(window)s, but %(what)s was "
+                              "already played after it: too late.",
+                              who=self.who_said(seat), window=window_at(window, Message), what=what), seat=seat)
             return False
         if rank < c.pos:
             self._restart_combat(rank)   # an earlier step not passed by this player: restart
@@ -140,3 +149,9 @@ class CombatMixin:
             c.continued_by = e["seat"]
         elif e["seat"] not in c.pressed:
             c.pressed.append(e["seat"])
+
+
+# A seat's own play in a combat step, as a finding words it ("their own strike").
+_PLAY_WORDS = {"strike": Message("recorder.finding.play-strike", "strike"),
+               "card": Message("recorder.finding.play-card", "card"),
+               "play": Message("recorder.finding.play-play", "play")}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from judgekit.i18n import N_, Message, english
 from judgekit.recorder import findings as F
 from judgekit.recorder import words
 from judgekit.recorder.events import COMBAT_STEPS
@@ -39,6 +40,26 @@ PROGRESS = {"action.declare", "phase", "turn.start", "transfer", "discard"}
 TURN_BOUND = {"action.declare", "phase", "transfer", "discard", "turn.end"}
 OUTCOME_TYPES = {"oust": "oust", "withdraw": "withdraw", "concede": "concede",
                  "draw.intentional": "draw"}
+
+# The phases and the action kinds by their names, as a message's part ("at the end of the
+# minion phase", "declares an action (hunt)").
+PHASE_NAMES = {"unlock": Message("recorder.phase-unlock", "unlock"),
+               "master": Message("recorder.phase-master", "master"),
+               "minion": Message("recorder.phase-minion", "minion"),
+               "influence": Message("recorder.phase-influence", "influence"),
+               "discard": Message("recorder.phase-discard", "discard")}
+ACTION_KIND_NAMES = {"bleed": Message("recorder.action-kind-bleed", "bleed"),
+                     "hunt": Message("recorder.action-kind-hunt", "hunt"),
+                     "equip": Message("recorder.action-kind-equip", "equip"),
+                     "recruit": Message("recorder.action-kind-recruit", "recruit"),
+                     "employ": Message("recorder.action-kind-employ", "employ"),
+                     "political": Message("recorder.action-kind-political", "political"),
+                     "leave-torpor": Message("recorder.action-kind-leave-torpor", "leave-torpor"),
+                     "rescue": Message("recorder.action-kind-rescue", "rescue"),
+                     "diablerie": Message("recorder.action-kind-diablerie", "diablerie"),
+                     "anarch": Message("recorder.action-kind-anarch", "anarch"),
+                     "card": Message("recorder.action-kind-card", "card"),
+                     "other": Message("recorder.action-kind-other", "other")}
 
 
 @dataclass
@@ -87,16 +108,16 @@ class Action:
         "blocked" (the block succeeded), "block failed"; a seat yet to answer is absent."""
         out: dict[int, str] = {}
         for s in self.passed:
-            out[s] = "no block"
+            out[s] = N_("no block")
         for s in self.failed_blocks:
-            out[s] = "block failed"
+            out[s] = N_("block failed")
         if self.attempting is not None:
-            out[self.attempting] = "blocking"
+            out[self.attempting] = N_("blocking")
         if self.blocker is not None:
-            out[self.blocker] = "blocked"
+            out[self.blocker] = N_("blocked")
         return out
 
-    def to_dict(self, names) -> dict[str, Any]:
+    def to_dict(self, names, _: words.Translate = english) -> dict[str, Any]:
         yes, no = self.vote_totals()
         target = words.seat_name(self.target_seat, names) if self.target_seat else None
         return {"seq": self.seq, "seat": self.seat, "kind": self.kind, "minion": self.minion,
@@ -109,25 +130,27 @@ class Action:
                 "terms_required": self.terms_required, "terms_confirmed": self.terms_confirmed,
                 "polling": self.polling, "referendum": self.referendum,
                 "blocker": self.blocker, "blocker_minion": self.blocker_minion,
-                "answers": {str(s): w for s, w in sorted(self.answers().items())},
+                "answers": {str(s): _(w) for s, w in sorted(self.answers().items())},
                 "redirects": [dict(r) for r in self.redirects],
                 "votes": {"for": yes, "against": no, "seats": sorted(self.votes),
                           "ballots": {str(s): [{"votes": v, "side": side, "vampire": vampire}
                                                for v, side, vampire in ballots]
                                       for s, ballots in sorted(self.votes.items())}},
-                "words": self.words(names)}
+                "words": self.words(names, _)}
 
-    def words(self, names) -> str:
-        """The action in a judge's words: "Modius bleeds Cid for 2 (redirected by Ben)"."""
-        who = words.seat_name(self.seat, names)
-        target = words.seat_name(self.target_seat, names) if self.target_seat and (
+    def words(self, names, _: words.Translate = english) -> str:
+        """The action in a judge's words: "Modius bleeds Cid for 2 (redirected by Ben)"
+        (by the translator `_`)."""
+        who = words.seat_name(self.seat, names, _)
+        target = words.seat_name(self.target_seat, names, _) if self.target_seat and (
             self.directed or self.kind == "bleed") else None
         line = words.action_words(self.kind, self.minion, who, target,
-                                  self.amount if self.kind == "bleed" else None)
+                                  self.amount if self.kind == "bleed" else None, _)
         if self.card:
-            line += f" with {self.card}"
+            line = _("%(action)s with %(card)s", action=line, card=self.card)
         if self.redirects:
-            line += f" (redirected by {words.seat_name(self.redirects[-1]['seat'], names)})"
+            line = _("%(action)s (redirected by %(who)s)", action=line,
+                     who=words.seat_name(self.redirects[-1]["seat"], names, _))
         return line
 
 
@@ -155,19 +178,39 @@ def minion_level(vampire, disc: str) -> int:
     return int((getattr(vampire, "disciplines", {}) or {}).get(disc.lower(), 0))
 
 
+def said_list(items: list, last: str = "and", commas: bool = False) -> Message | str:
+    """Items (messages or text) joined for a message: "a and b", "a or b"; `commas`: "a, b
+    and c" (else "a and b and c")."""
+    out = items[0]
+    for i, item in enumerate(items[1:], 2):
+        if commas and i < len(items):
+            out = Message("recorder.list-comma", "%(head)s, %(item)s", head=out, item=item)
+        elif last == "or":
+            out = Message("recorder.list-or", "%(head)s or %(item)s", head=out, item=item)
+        else:
+            out = Message("recorder.list-and", "%(head)s and %(item)s", head=out, item=item)
+    return out
+
+
 class TableMixin:
     """Seats, names and card facts: the helpers every part uses."""
 
     # --- helpers -------------------------------------------------------------------
 
     def who(self, seat: int | None) -> str:
-        if seat is None:
-            return "someone"
-        if 1 <= seat <= self.n and self.names[seat - 1]:
-            return f"{self.names[seat - 1]} (seat {seat})"
-        return f"seat {seat}"
+        return self.who_said(seat).render()
 
-    def flag(self, code: str, seq: int, message: str | None = None, **kw) -> None:
+    def who_said(self, seat: int | None) -> Message:
+        """The player of `seat` as a message's parameter: "Ann (seat 2)", "seat 3", "someone"."""
+        if seat is None:
+            return Message("recorder.who-someone", "someone")
+        if 1 <= seat <= self.n and self.names[seat - 1]:
+            return Message("recorder.who-name-seat", "%(name)s (seat %(seat)s)", name=self.names[seat - 1], seat=seat)
+        return Message("recorder.who-seat", "seat %(seat)s", seat=seat)
+
+    def flag(self, code: str, seq: int, message: str | Message | None = None, **kw) -> None:
+        """A finding `code` at event `seq`: its message, written for the case, is a
+        `Message` (`recorder.finding.*`); None gives the code's default message."""
         self.findings.append(F.make(code, seq, message, **kw))
 
     def active(self) -> list[int]:

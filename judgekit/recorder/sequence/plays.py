@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from judgekit.recorder.sequence.common import RANK, minion_level
-from judgekit.recorder.words import discipline_words
+from judgekit.game.cards import DISCIPLINES
+from judgekit.i18n import Message
+from judgekit.recorder.sequence.common import RANK, minion_level, said_list
 
 CHOICE_WORDS = {"discipline": "which discipline is used", "level": "the level (inferior or superior)",
                 "x": "the value of X", "target": "the target", "amount": "the amount"}
@@ -15,6 +16,14 @@ def choice_list(keys: list[str]) -> str:
     """"the level (inferior or superior) and the target": the missing choices in words."""
     said = [CHOICE_WORDS[k] for k in keys]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+# The same, as parts of a finding's message.
+CHOICE_SAID = {"discipline": Message("recorder.finding.choice-discipline", "which discipline is used"),
+               "level": Message("recorder.finding.choice-level", "the level (inferior or superior)"),
+               "x": Message("recorder.finding.choice-x", "the value of X"),
+               "target": Message("recorder.finding.choice-target", "the target"),
+               "amount": Message("recorder.finding.choice-amount", "the amount")}
 
 
 def is_political_card(lib) -> bool:
@@ -72,14 +81,14 @@ class PlaysMixin:
         if e.get("card"):
             self._card_play(e, role="reaction")
         else:
-            self._on_action_effect(e, "plays a reaction")
+            self._on_action_effect(e, Message("recorder.finding.does-play-reaction", "plays a reaction"))
 
     def _on_effect(self, e) -> None:
         self._interrupt_like(e)
         a = self.action
         if a is not None and not a.resolved and e["seat"] != a.seat and not e.get("window") \
                 and not e.get("phase"):
-            self._on_action_effect(e, f"uses {e['name']}")
+            self._on_action_effect(e, Message("recorder.finding.does-use", "uses %(effect)s", effect=e["name"]))
 
     def _on_transfer(self, e) -> None:
         # Consecutive transfers are one effect: only the first moves the sequence.
@@ -103,8 +112,9 @@ class PlaysMixin:
             prior = self.pending.get(seat)
             if prior is not None:
                 self.flag("replace-missing", seq,
-                          f"{self.who(seat)} plays {name} before replacing {prior[1]} "
-                          f"(event {prior[0]}), a card with no delay in its replacement.",
+                          Message("recorder.finding.replace-missing", "%(who)s plays %(card)s before replacing "
+                                  "%(prior)s (event %(seq)s), a card with no delay in its replacement.",
+                                  who=self.who_said(seat), card=name, prior=prior[1], seq=prior[0]),
                           seat=seat)
             lib = self.library(name)
             delays = e.get("delays_replacement")
@@ -118,7 +128,8 @@ class PlaysMixin:
         if a is None or a.resolved:
             return
         if role in ("card", "reaction") and seat != a.seat:
-            self._on_action_effect(e, f"plays {name}" if name else "plays a card")
+            self._on_action_effect(e, Message("recorder.finding.does-play-card", "plays %(card)s", card=name)
+                                   if name else Message("recorder.finding.does-play-a-card", "plays a card"))
         if e.get("bleed_change") and a.kind == "bleed":
             if e.get("bleed_total") is not None:
                 a.amount = e["bleed_total"]
@@ -144,10 +155,15 @@ class PlaysMixin:
         vampire = self.crypt(e.get("minion"))
         missing = missing_choices(lib, e, vampire)
         if missing:
-            before = " before replacing it" if "amount" in needs else ""
-            self.flag("card-choice-missing", seq,
-                      f"{self.who(seat)} plays {name} without announcing {choice_list(missing)}"
-                      f"{before}: the player is not bound to any choice (misplay).", seat=seat)
+            choices = said_list([CHOICE_SAID[k] for k in missing], commas=True)
+            said = Message("recorder.finding.choice-missing-before-replacing", "%(who)s plays %(card)s without "
+                           "announcing %(choices)s before replacing it: the player is not bound to any choice "
+                           "(misplay).", who=self.who_said(seat), card=name, choices=choices) \
+                if "amount" in needs else \
+                Message("recorder.finding.choice-missing", "%(who)s plays %(card)s without announcing "
+                        "%(choices)s: the player is not bound to any choice (misplay).",
+                        who=self.who_said(seat), card=name, choices=choices)
+            self.flag("card-choice-missing", seq, said, seat=seat)
         if vampire is None:
             return
         # Which disciplines at which level does the declaration use?
@@ -160,12 +176,15 @@ class PlaysMixin:
             used = []
         lacking = [(d, lv) for d, lv in used if self.minion_level(vampire, d) < lv]
         if lacking:
-            what = " or ".join(discipline_words(d.upper() if lv == 2 else d).removeprefix("inferior ")
-                               for d, lv in lacking)
+            what = said_list([Message("recorder.finding.superior-discipline", "superior %(discipline)s",
+                                      discipline=DISCIPLINES.get(d, d)) if lv == 2 else DISCIPLINES.get(d, d)
+                              for d, lv in lacking], last="or")
             section = "action-declaration" if role == "action" else "card-declaration"
             self.flag("discipline-unavailable", seq,
-                      f"{self.who(seat)}: {vampire.name} does not have {what}, so playing {name} "
-                      "this way is impossible: the declaration is void and not binding (misplay).",
+                      Message("recorder.finding.discipline-unavailable", "%(who)s: %(vampire)s does not have "
+                              "%(what)s, so playing %(card)s this way is impossible: the declaration is void "
+                              "and not binding (misplay).", who=self.who_said(seat), vampire=vampire.name,
+                              what=what, card=name),
                       seat=seat, section=section)
 
     def _on_card_replace(self, e) -> None:
@@ -186,10 +205,14 @@ class PlaysMixin:
                 # what others played after the "wait" does not close it (docs: "Wait!")
                 later = [p for p in later if p[0] < wait]
             if later:
-                verb = "wake against" if e.get("wake") else "cancel"
-                self.flag("cancel-too-late", seq,
-                          f"{self.who(seat)} wants to {verb} {target[2]} (event {target[0]}), but "
-                          f"{later[0][2]} was already announced after it.", seat=seat)
+                said = Message("recorder.finding.wake-too-late", "%(who)s wants to wake against %(card)s "
+                               "(event %(seq)s), but %(later)s was already announced after it.",
+                               who=self.who_said(seat), card=target[2], seq=target[0], later=later[0][2]) \
+                    if e.get("wake") else \
+                    Message("recorder.finding.cancel-too-late", "%(who)s wants to cancel %(card)s (event %(seq)s), "
+                            "but %(later)s was already announced after it.",
+                            who=self.who_said(seat), card=target[2], seq=target[0], later=later[0][2])
+                self.flag("cancel-too-late", seq, said, seat=seat)
                 return
         if e.get("card"):
             self._card_play(e, role="cancel")

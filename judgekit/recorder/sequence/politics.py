@@ -10,7 +10,8 @@ phase or turn).
 """
 from __future__ import annotations
 
-from judgekit.recorder.sequence.common import Action
+from judgekit.i18n import Message
+from judgekit.recorder.sequence.common import Action, said_list
 
 
 class PoliticsMixin:
@@ -50,10 +51,10 @@ class PoliticsMixin:
         if not a.actor_passed and "action-pass-missing" not in a.flagged:
             a.flagged.add("action-pass-missing")
             self.flag("action-pass-missing", seq,
-                      f"The political action of {self.who(a.seat)} went on to its referendum "
-                      "without the acting player passing.", seat=a.seat)
-        self._missing_passes(seq, "The political action of {actor} succeeded without "
-                                  "{missing} passing on the block opportunity.")
+                      Message("recorder.finding.political-not-passed", "The political action of %(actor)s went "
+                              "on to its referendum without the acting player passing.",
+                              actor=self.who_said(a.seat)), seat=a.seat)
+        self._missing_passes(seq, political=True)
 
     def _start_ballot(self, seq: int) -> None:
         """Polling begins (the first vote, or the result): the terms must be confirmed."""
@@ -63,15 +64,18 @@ class PoliticsMixin:
         a.ballot = True
         if a.terms_required and not a.terms_confirmed and "terms-unconfirmed" not in a.flagged:
             a.flagged.add("terms-unconfirmed")
-            what = (f"the terms of {a.terms_card}" if a.terms_card else "the terms") + \
-                " (terms that present a choice)"
+            what = Message("recorder.finding.terms-of-card", "the terms of %(card)s (terms that present a choice)",
+                           card=a.terms_card) if a.terms_card else \
+                Message("recorder.finding.terms", "the terms (terms that present a choice)")
             if a.terms_given:
-                message = (f"Polling started without {self.who(a.seat)} confirming {what} once "
-                           "the political action succeeded, although they were announced before "
-                           "(\"terms are as announced\" suffices).")
+                message = Message("recorder.finding.terms-not-confirmed", "Polling started without %(actor)s "
+                                  "confirming %(what)s once the political action succeeded, although they were "
+                                  "announced before (\"terms are as announced\" suffices).",
+                                  actor=self.who_said(a.seat), what=what)
             else:
-                message = (f"Polling started without {self.who(a.seat)} announcing {what} once "
-                           "the political action succeeded.")
+                message = Message("recorder.finding.terms-not-announced", "Polling started without %(actor)s "
+                                  "announcing %(what)s once the political action succeeded.",
+                                  actor=self.who_said(a.seat), what=what)
             self.flag("terms-unconfirmed", seq, message, seat=a.seat)
 
     def _on_referendum_terms(self, e) -> None:
@@ -101,18 +105,21 @@ class PoliticsMixin:
         if side == "abstain":   # a seat that says it does not vote: nothing more to state
             return
         if votes is None or side is None:
-            lack = " and ".join(x for x, v in (("the number of votes", votes), ("the side", side))
-                                if v is None)
+            lack = said_list([x for x, v in ((Message("recorder.finding.vote-number", "the number of votes"), votes),
+                                             (Message("recorder.finding.vote-side", "the side"), side))
+                              if v is None])
             self.flag("vote-incomplete", seq,
-                      f"{self.who(seat)} announces votes without {lack}.", seat=seat)
+                      Message("recorder.finding.vote-incomplete", "%(who)s announces votes without %(lack)s.",
+                              who=self.who_said(seat), lack=lack), seat=seat)
         available = e.get("available")
         if available is None:
             available = self._available_votes(seat)
         if votes is not None and available is not None and votes < available \
                 and not e.get("vampire"):
             self.flag("vote-vampire-missing", seq,
-                      f"{self.who(seat)} commits {votes} of {available} available votes (not "
-                      "counting optional effects) without naming the vampire who votes.", seat=seat)
+                      Message("recorder.finding.vote-vampire-missing", "%(who)s commits %(votes)s of %(available)s "
+                              "available votes (not counting optional effects) without naming the vampire who "
+                              "votes.", who=self.who_said(seat), votes=votes, available=available), seat=seat)
 
     def _available_votes(self, seat: int) -> int | None:
         """The votes of the board stated for `seat` (board.py), or None when none is known."""

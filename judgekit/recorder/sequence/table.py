@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from judgekit.i18n import Message
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder.events import PHASES
-from judgekit.recorder.sequence.common import LINEAR, PROGRESS, RANK
+from judgekit.recorder.sequence.common import LINEAR, PHASE_NAMES, PROGRESS, RANK
 
 
 class TableTalkMixin:
@@ -15,8 +16,9 @@ class TableTalkMixin:
     def _on_talk(self, e) -> None:
         seq, seat, kind = e["seq"], e["seat"], e["kind"]
         if kind in ("raised-voice", "slur", "physical-threat"):
-            what = {"raised-voice": "raises their voice", "slur": "uses a slur against a player, their deck or their play",
-                    "physical-threat": "makes a physical threat (even in jest)"}[kind]
+            what = {"raised-voice": Message("recorder.finding.talk-raised-voice", "raises their voice"),
+                    "slur": Message("recorder.finding.talk-slur", "uses a slur against a player, their deck or their play"),
+                    "physical-threat": Message("recorder.finding.talk-threat", "makes a physical threat (even in jest)")}[kind]
             # v2: threats or attempts of physical violence, even as a joke, must be treated
             # as Aggressive Behaviour (../shared/reference/penalties.md)
             # v2: a racial or discriminatory slur is Unsportsmanlike Conduct — Major
@@ -25,12 +27,15 @@ class TableTalkMixin:
                 infraction, more = "Aggressive Behaviour", ""
             elif kind == "slur" and e.get("discriminatory"):
                 infraction = "Unsportsmanlike Conduct — Major"
-                more = " The slur is discriminatory: Unsportsmanlike Conduct — Major."
+                more = Message("recorder.finding.slur-discriminatory",
+                               " The slur is discriminatory: Unsportsmanlike Conduct — Major.")
             else:
                 infraction = "Unsportsmanlike Conduct — Minor"
-                more = (" If the slur is discriminatory (racial or the like), it is "
-                        "Unsportsmanlike Conduct — Major." if kind == "slur" else "")
-            self.flag("unsportsmanlike", seq, f"{self.who(seat)} {what}.{more}", seat=seat,
+                more = Message("recorder.finding.slur-if-discriminatory", " If the slur is discriminatory (racial "
+                               "or the like), it is Unsportsmanlike Conduct — Major.") if kind == "slur" else ""
+            self.flag("unsportsmanlike", seq,
+                      Message("recorder.finding.unsportsmanlike", "%(who)s %(what)s.%(more)s",
+                              who=self.who_said(seat), what=what, more=more), seat=seat,
                       infraction=infraction)
             return
         stop = self.talk_stop
@@ -45,8 +50,9 @@ class TableTalkMixin:
         if kind in ("negotiate", "hypothetical") and not (stop["q"] and stop["a"]):
             return
         self.flag("discussion-after-stop", seq,
-                  f"{self.who(seat)} keeps discussing after {self.who(stop['seat'])} required "
-                  "a decision and the last question and answer were given.", seat=seat)
+                  Message("recorder.finding.discussion-after-stop", "%(who)s keeps discussing after %(actor)s "
+                          "required a decision and the last question and answer were given.",
+                          who=self.who_said(seat), actor=self.who_said(stop["seat"])), seat=seat)
 
     def _on_talk_stop(self, e) -> None:
         self.talk_stop = {"seat": e["seat"], "seq": e["seq"], "q": False, "a": False}
@@ -109,8 +115,9 @@ class TableTalkMixin:
         if clockmod.over_cap(self.clock.extended_min) and \
                 not clockmod.over_cap(self.clock.extended_min - e["minutes"]):
             self.flag("extension-over-cap", e["seq"],
-                      f"Extensions at this table now total {self.clock.extended_min} minutes "
-                      f"this round. {clockmod.CAP_SENTENCE}")
+                      Message("recorder.finding.extensions-over-cap", "Extensions at this table now total "
+                              "%(minutes)s minutes this round. %(cap)s",
+                              minutes=self.clock.extended_min, cap=clockmod.CAP_SENTENCE))
 
     def _time_check(self, e) -> None:
         if self.time_mode is None or self.finished or e["type"] not in PROGRESS | {"card.play", "effect"}:
@@ -144,19 +151,26 @@ class TableTalkMixin:
             if self.time_over_seq is None:
                 self.time_over_seq = e["seq"]
             seat = e.get("seat")
-            self.flag("time-over", e["seq"],
-                      (f"{self.who(seat)} plays on after the end of the game: " if seat else "")
-                      + f"time was called at event {self.time_call_seq} and the game ended "
-                      f"{self._end_point()}.", seat=seat)
+            said = Message("recorder.finding.plays-after-time", "%(who)s plays on after the end of the game: "
+                           "time was called at event %(seq)s and the game ended %(end)s.",
+                           who=self.who_said(seat), seq=self.time_call_seq, end=self._end_said()) if seat else \
+                Message("recorder.finding.after-time", "time was called at event %(seq)s and the game ended "
+                        "%(end)s.", seq=self.time_call_seq, end=self._end_said())
+            self.flag("time-over", e["seq"], said, seat=seat)
 
     def _end_point(self) -> str:
+        return self._end_said().render()
+
+    def _end_said(self) -> Message:
+        """Where the game ends after the time call, as a message's part."""
         if self.time_mode == "action":
-            return f"with the minion action in progress (event {self.time_action_seq})"
+            return Message("recorder.end-in-action", "with the minion action in progress (event %(seq)s)",
+                           seq=self.time_action_seq)
         if self.time_mode == "now":
-            return "at once (minion phase, no action in progress)"
+            return Message("recorder.end-at-once", "at once (minion phase, no action in progress)")
         if self.time_phase is not None:
-            return f"at the end of the {PHASES[self.time_phase]} phase"
-        return "at the time call"
+            return Message("recorder.end-of-phase", "at the end of the %(phase)s phase", phase=PHASE_NAMES[PHASES[self.time_phase]])
+        return Message("recorder.end-at-call", "at the time call")
 
     def outcome_events(self) -> list[dict[str, Any]]:
         out = list(self.outcomes)

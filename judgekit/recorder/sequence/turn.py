@@ -1,8 +1,9 @@
 """The turn: whose turn it is, its start and end, the phases, and `sync`."""
 from __future__ import annotations
 
+from judgekit.i18n import Message
 from judgekit.recorder.events import PHASES
-from judgekit.recorder.sequence.common import LINEAR, RANK
+from judgekit.recorder.sequence.common import ACTION_KIND_NAMES, LINEAR, RANK
 from judgekit.recorder.words import LEFT_WORDS, window_words
 
 
@@ -48,45 +49,47 @@ class TurnMixin:
         if self.turn_seat is None and not self.from_start:
             self._new_turn(seat)
             return
-        what = {"action.declare": "declares " + ("a bleed" if e.get("action") == "bleed"
-                                                 else f"an action ({e.get('action')})"),
-                "phase": f"moves to {window_words(e.get('phase'))}", "transfer": "transfers pool",
-                "discard": "discards (discard phase action)",
-                "turn.end": "declares the end of a turn"}[t]
+        what = _turn_words(e)
+        who = self.who_said(seat)
         if self.turn_seat is None:
             live = self.active()
             if live and seat == live[0]:
                 self._new_turn(seat)  # the first player begins the game
                 return
             self.flag("not-your-turn", seq,
-                      f"{self.who(seat)} {what}, but no turn has started: the recording began "
-                      f"with the game and no turn start was recorded.", seat=seat)
+                      Message("recorder.finding.no-turn-started", "%(who)s %(what)s, but no turn has started: "
+                              "the recording began with the game and no turn start was recorded.",
+                              who=who, what=what), seat=seat)
             self._new_turn(seat)
         elif seat == self.turn_seat and self.turn_ended:
             if t == "turn.end":
                 return  # the end of the turn said again
             self.flag("not-your-turn", seq,
-                      f"{self.who(seat)} {what} after declaring the end of their turn.", seat=seat)
+                      Message("recorder.finding.after-own-turn-end", "%(who)s %(what)s after declaring the "
+                              "end of their turn.", who=who, what=what), seat=seat)
         elif seat == self.turn_seat:
             return
         elif seat == self.prey(self.turn_seat):
             if not self.turn_ended:
                 self.flag("end-of-turn-missing", seq,
-                          f"{self.who(seat)} {what}, starting their turn, but "
-                          f"{self.who(self.turn_seat)} did not declare the end of their turn.",
+                          Message("recorder.finding.starts-turn-no-end", "%(who)s %(what)s, starting their "
+                                  "turn, but %(previous)s did not declare the end of their turn.",
+                                  who=who, what=what, previous=self.who_said(self.turn_seat)),
                           seat=self.turn_seat)
                 self._resolve(seq, implicit=True)
             self._new_turn(seat)
         elif self.turn_ended:
             self.flag("not-your-turn", seq,
-                      f"{self.who(seat)} {what}, but it is not their turn: the turn of "
-                      f"{self.who(self.turn_seat)} ended and the next turn is "
-                      f"{self.who(self.prey(self.turn_seat))}'s.", seat=seat)
+                      Message("recorder.finding.not-their-turn", "%(who)s %(what)s, but it is not their turn: "
+                              "the turn of %(previous)s ended and the next turn is %(next)s's.",
+                              who=who, what=what, previous=self.who_said(self.turn_seat),
+                              next=self.who_said(self.prey(self.turn_seat))), seat=seat)
             self._new_turn(seat)
         else:
             self.flag("not-your-turn", seq,
-                      f"{self.who(seat)} {what} during the turn of {self.who(self.turn_seat)}: "
-                      "only the acting player does that.", seat=seat)
+                      Message("recorder.finding.during-other-turn", "%(who)s %(what)s during the turn of "
+                              "%(acting)s: only the acting player does that.",
+                              who=who, what=what, acting=self.who_said(self.turn_seat)), seat=seat)
 
     def _turn_from_play(self, e) -> None:
         """After an end of turn, a play by the next seat that names one of the turn's phases
@@ -114,13 +117,12 @@ class TurnMixin:
         seat = e["seat"]
         if seat not in self.out:
             return False
-        why = LEFT_WORDS.get(self.out[seat], "is out")
-        what = {"turn.start": "starts a turn", "action.declare": "declares an action",
-                "phase": f"moves to {window_words(e.get('phase'))}", "transfer": "transfers pool",
-                "discard": "discards (discard phase action)",
-                "turn.end": "declares the end of a turn"}.get(e["type"], "acts")
+        why = Message(LEFT_WORDS[self.out[seat]]) if self.out[seat] in LEFT_WORDS \
+            else Message("recorder.finding.is-out", "is out")
+        what = _turn_words(e, out=True)
         self.flag("not-your-turn", e["seq"],
-                  f"{self.who(seat)} {what}, but {why}: a player out of the game takes no turn.",
+                  Message("recorder.finding.out-takes-no-turn", "%(who)s %(what)s, but %(why)s: a player "
+                          "out of the game takes no turn.", who=self.who_said(seat), what=what, why=why),
                   seat=seat)
         return True
 
@@ -132,8 +134,9 @@ class TurnMixin:
             self.turn_seat == seat and not self.turn_ended) else self.turn_no}
         if self.turn_seat is not None and not self.turn_ended and seat != self.turn_seat:
             self.flag("end-of-turn-missing", seq,
-                      f"{self.who(seat)} starts a turn but {self.who(self.turn_seat)} did not "
-                      "declare the end of their turn.", seat=self.turn_seat)
+                      Message("recorder.finding.turn-start-no-end", "%(who)s starts a turn but %(previous)s did "
+                              "not declare the end of their turn.", who=self.who_said(seat),
+                              previous=self.who_said(self.turn_seat)), seat=self.turn_seat)
         if self.turn_seat is not None and not self.turn_ended and seat == self.turn_seat:
             return  # a repeated start of the same turn: nothing new
         self._resolve(seq, implicit=True)
@@ -155,7 +158,8 @@ class TurnMixin:
         target = RANK[e["phase"]]
         if target < self.pos:
             self.flag("phase-passed", seq,
-                      f"{self.who(seat)} goes back to {window_words(e['phase'])}, already passed.",
+                      Message("recorder.finding.phase-back", "%(who)s goes back to %(window)s, already passed.",
+                              who=self.who_said(seat), window=window_words(e["phase"], Message)),
                       seat=seat)
             return
         if target > RANK["minion"]:
@@ -180,3 +184,28 @@ class TurnMixin:
         self.passed_turn |= set(skipped)
         self.closed |= set(skipped)
         return skipped
+
+
+def _turn_words(e, out: bool = False) -> Message:
+    """What a turn statement does, for a finding ("declares a bleed", "moves to the
+    minion phase"); `out`: said of a seat out of the game (an action, whatever its kind)."""
+    t = e["type"]
+    if t == "action.declare":
+        if out:
+            return Message("recorder.finding.does-declare-action", "declares an action")
+        if e.get("action") == "bleed":
+            return Message("recorder.finding.does-declare-bleed", "declares a bleed")
+        return Message("recorder.finding.does-declare-kind", "declares an action (%(action)s)",
+                       action=ACTION_KIND_NAMES.get(e.get("action"), e.get("action")))
+    if t == "phase":
+        return Message("recorder.finding.does-move-to", "moves to %(window)s",
+                       window=window_words(e.get("phase"), Message))
+    if t == "transfer":
+        return Message("recorder.finding.does-transfer", "transfers pool")
+    if t == "discard":
+        return Message("recorder.finding.does-discard", "discards (discard phase action)")
+    if t == "turn.end":
+        return Message("recorder.finding.does-end-turn", "declares the end of a turn")
+    if t == "turn.start" and out:
+        return Message("recorder.finding.does-start-turn", "starts a turn")
+    return Message("recorder.finding.does-act", "acts")

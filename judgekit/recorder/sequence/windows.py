@@ -2,6 +2,7 @@
 interrupt them, and voiding a shortcut (announcement guidelines, shortcuts)."""
 from __future__ import annotations
 
+from judgekit.i18n import Message
 from judgekit.recorder.events import COMBAT_STEPS
 from judgekit.recorder.sequence.common import LINEAR, PLAYS, RANK, STEP_RANK
 from judgekit.recorder.words import window_at
@@ -47,21 +48,25 @@ class WindowsMixin:
         is_actor = seat == self.turn_seat
         if is_actor and window in self.passed_turn:
             self.flag("phase-passed", seq,
-                      f"{self.who(seat)} acts {window_at(window)}, which they already passed: too late.",
+                      Message("recorder.finding.acts-in-passed-window", "%(who)s acts %(window)s, which they "
+                              "already passed: too late.", who=self.who_said(seat), window=window_at(window, Message)),
                       seat=seat)
             return False
         opener = next((who for w, who in self.open if w == window and who != seat), None)
         if opener is not None:
             self.flag("shortcut-voided", seq,
-                      f"{self.who(seat)} acts {window_at(window)}, which {self.who(opener)} cut "
-                      "short: the shortcut does not bind; the sequence resumes there.", seat=seat)
+                      Message("recorder.finding.shortcut-voided", "%(who)s acts %(window)s, which %(opener)s cut "
+                              "short: the shortcut does not bind; the sequence resumes there.",
+                              who=self.who_said(seat), window=window_at(window, Message),
+                              opener=self.who_said(opener)), seat=seat)
             self._void_turn(window)
             self._new_play(e, [])
             return True
         if window in self.closed and not is_actor:
             self.flag("interrupt-too-late", seq,
-                      f"{self.who(seat)} wants to act {window_at(window)}, but the next card "
-                      "or effect was already played after it.", seat=seat)
+                      Message("recorder.finding.window-closed", "%(who)s wants to act %(window)s, but the next "
+                              "card or effect was already played after it.",
+                              who=self.who_said(seat), window=window_at(window, Message)), seat=seat)
             return False
         if is_actor:
             if e["type"] == "action.declare":
