@@ -1,21 +1,56 @@
 """The `judgekit` command: serve, build, search, check, export, import, demo, cards.
 
 Every command is a thin wrapper over the same domain functions the web app uses. Errors
-end with one line on stderr and a non-zero exit.
+end with one line on stderr and a non-zero exit. What a person reads (errors, summaries,
+notes) goes through the catalog (`_`), in the language of the environment's locale
+(LANGUAGE, LC_ALL, LC_MESSAGES, LANG) when a catalog has it, else English; what a program
+reads (JSON, CSV, codes, addresses) is not translated.
 """
 from __future__ import annotations
 
 import errno
 import json
+import os
 import signal
 import sys
 import threading
 import time
+from typing import Any, Mapping
 
 import click
 
-from judgekit import paths
+from judgekit import i18n, paths
+from judgekit.i18n import Message
 from judgekit.netinfo import is_local_host, lan_addresses
+
+
+def locale_preferences(environ: Mapping[str, str]) -> list[tuple[str, float]]:
+    """The languages the environment asks for, best first, as `i18n.negotiate` takes them:
+    GNU's LANGUAGE list (`fr:de`), then the first of LC_ALL, LC_MESSAGES, LANG that is set
+    (`fr_FR.UTF-8` → `fr_FR`); the C and POSIX locales ask for none (English)."""
+    wanted: list[str] = []
+    locale = next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), "")
+    if locale and locale.split(".")[0] not in ("C", "POSIX"):
+        wanted += [tag for tag in environ.get("LANGUAGE", "").split(":") if tag]
+    wanted.append(locale)
+    tags = [tag.split(".")[0].split("@")[0] for tag in wanted]
+    tags = [tag for tag in tags if tag and tag not in ("C", "POSIX")]
+    return [(tag, 1.0 - i / 100) for i, tag in enumerate(tags)]
+
+
+def catalog() -> i18n.Catalog:
+    """The catalog of the environment's language (English when it has none)."""
+    found = i18n.catalogs()
+    return found[i18n.negotiate(locale_preferences(os.environ), found)]
+
+
+def _(msgid: str | Message, **params: Any) -> str:
+    """A line for people in the environment's language: a catalog id (the English text,
+    `%(name)s` placeholders filled from `params`) or a `Message` the domain returned (a
+    domain's plain English text is looked up as its own id, as the web's error pages do)."""
+    if isinstance(msgid, Message):
+        return msgid.render(catalog())
+    return catalog().render(msgid, **params)
 
 
 class Fail(click.ClickException):
@@ -93,7 +128,8 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
 
     def ready(server) -> None:   # the address is bound: only now is there something to open
         bound = server.port
-        click.echo(f"judgekit: ready in {time.perf_counter() - started:.2f}s (instance {app.instance_path})",
+        click.echo("judgekit: " + _("ready in %(seconds)ss (instance %(instance)s)",
+                                    seconds=f"{time.perf_counter() - started:.2f}", instance=app.instance_path),
                    err=True)
         for line in start_lines(host, bound):
             click.echo(f"judgekit: {line}", err=True)
@@ -108,7 +144,7 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
         raise Fail(listen_failure(host, port, exc))
     except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then passes the signal on
         pass
-    click.echo("judgekit: stopped", err=True)  # Ctrl-C, or SIGTERM from a service manager
+    click.echo("judgekit: " + _("stopped"), err=True)  # Ctrl-C, or SIGTERM from a service manager
 
 
 def _stop(signum, frame) -> None:
@@ -122,36 +158,38 @@ def start_lines(host: str, port: int, addresses: list[str] | None = None) -> lis
     cannot connect and what to do."""
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere or is_local_host(host) else host}:{port}/"
-    lines = [f"open {local} on this machine"]
+    lines = [_("open %(address)s on this machine", address=local)]
     if is_local_host(host):
-        lines.append("only this machine can connect (--host 127.0.0.1): table cards, the check-in QR code and the "
-                     "seat poster have no address phones can open; start without --host for the venue network")
+        lines.append(_("only this machine can connect (--host 127.0.0.1): table cards, the check-in QR code and the "
+                       "seat poster have no address phones can open; start without --host for the venue network"))
         return lines
     if not everywhere:
-        lines.append(f"phones on the venue network: http://{host}:{port}/")
+        lines.append(_("phones on the venue network: %(address)s", address=f"http://{host}:{port}/"))
     else:
         found = lan_addresses() if addresses is None else addresses
         for address in found:
-            lines.append(f"phones on the venue network: http://{address}:{port}/ — the table cards, the check-in "
-                         "QR code and the seat poster carry it")
+            lines.append(_("phones on the venue network: %(address)s — the table cards, the check-in QR code and "
+                           "the seat poster carry it", address=f"http://{address}:{port}/"))
         if not found:
-            lines.append("no venue network found: connect this machine to the venue's Wi-Fi; the pages show the "
-                         "address phones use once it is connected (reload them)")
-    lines.append("a phone keeps an offline copy only over https:// (or on this machine); recorder entries made "
-                 "offline are kept either way (docs/offline.md)")
+            lines.append(_("no venue network found: connect this machine to the venue's Wi-Fi; the pages show the "
+                           "address phones use once it is connected (reload them)"))
+    lines.append(_("a phone keeps an offline copy only over https:// (or on this machine); recorder entries made "
+                   "offline are kept either way (docs/offline.md)"))
     return lines
 
 
 def listen_failure(host: str, port: int, exc: OSError) -> str:
     """The one line `judgekit serve` ends with when it cannot listen."""
+    where = f"{host}:{port}"
     if exc.errno == errno.EADDRINUSE:
-        return (f"cannot listen on {host}:{port}: the port is in use (another judgekit, or another program): "
-                f"stop it, or start on another port with --port {port + 1 if port < 65535 else 5000}")
+        return _("cannot listen on %(where)s: the port is in use (another judgekit, or another program): "
+                 "stop it, or start on another port with --port %(port)s",
+                 where=where, port=port + 1 if port < 65535 else 5000)
     if exc.errno == errno.EACCES:
-        return (f"cannot listen on {host}:{port}: not allowed on this port: start on another one with "
-                "--port 5000")
-    return (f"cannot listen on {host}:{port}: {exc.strerror or exc}: check --host (an address of this "
-            "machine, or 0.0.0.0) and --port")
+        return _("cannot listen on %(where)s: not allowed on this port: start on another one with --port 5000",
+                 where=where)
+    return _("cannot listen on %(where)s: %(why)s: check --host (an address of this machine, or 0.0.0.0) and "
+             "--port", where=where, why=exc.strerror or exc)
 
 
 @main.command()
@@ -174,8 +212,9 @@ def build(ctx: click.Context, force: bool) -> None:
     started = time.perf_counter()
     service = RulesService.open(paths.content_dir(), instance / "index", force=force,
                                 progress=lambda m: click.echo(f"judgekit: {m}", err=True))
-    click.echo(f"judgekit: {len(service.corpus.documents)} documents, "
-               f"{service.search.doc_count()} index entries, ready in {time.perf_counter() - started:.2f}s")
+    click.echo("judgekit: " + _("%(documents)s documents, %(entries)s index entries, ready in %(seconds)ss",
+                                documents=len(service.corpus.documents), entries=service.search.doc_count(),
+                                seconds=f"{time.perf_counter() - started:.2f}"))
 
 
 @main.command()
@@ -200,16 +239,16 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
         click.echo(json.dumps(payload, ensure_ascii=False))
         return
     if not payload["results"]:
-        click.echo("no section or card answers this: say what it is about, or type a section number")
+        click.echo(_("no section or card answers this: say what it is about, or type a section number"))
     elif payload["match"] == "weak":
-        click.echo("No section matches all of your words — closest:")
+        click.echo(_("No section matches all of your words — closest:"))
     for p in payload["parts"]:
-        best = p["results"][0]["title"] if p["results"] else "no answer found"
+        best = p["results"][0]["title"] if p["results"] else _("no answer found")
         click.echo(f"? {p['question']}\n    -> {best}")
     for r in payload["results"]:
         click.echo(f"{r['doc']} {r['section']}  {r['title']}\n    {r['url']}\n    {strip_marks(r['snippet'])}")
     if payload["suggestions"]:
-        click.echo("In the rules' words: " + " · ".join(payload["suggestions"]))
+        click.echo(_("In the rules' words: %(words)s", words=" · ".join(payload["suggestions"])))
 
 
 def strip_marks(snippet: str) -> str:
@@ -255,7 +294,8 @@ def cards_show(name: tuple[str, ...]) -> None:
     card = index.find(text)
     if card is None:
         hint = index.suggest(text)
-        raise Fail(f"no card named {text!r}" + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
+        raise Fail(_("no card named %(name)s; did you mean: %(hint)s?", name=repr(text), hint=", ".join(hint))
+                   if hint else _("no card named %(name)s", name=repr(text)))
     click.echo(json.dumps(dataclasses.asdict(card), ensure_ascii=False))
 
 
@@ -290,11 +330,14 @@ def publish(ctx: click.Context, target: str, base: str) -> None:
     except PublishError as exc:
         raise Fail(str(exc))
     for page, link in done.dead_links[:10]:
-        click.echo(f"judgekit: warning: {page} links {link}, which is not in the copy", err=True)
-    click.echo(f"judgekit: published {done.pages} pages and {done.files} files "
-               f"({done.bytes / 1e6:.1f} MB) into {done.target} in {time.perf_counter() - started:.1f}s — "
-               f"{done.edition}, built {done.built}; {done.precached} addresses saved for offline use "
-               f"on install. Serve the folder from any static https host at {base}")
+        click.echo("judgekit: " + _("warning: %(page)s links %(link)s, which is not in the copy", page=page, link=link),
+                   err=True)
+    click.echo("judgekit: " + _("published %(pages)s pages and %(files)s files (%(megabytes)s MB) into %(target)s in "
+                                "%(seconds)ss — %(edition)s, built %(built)s; %(precached)s addresses saved for "
+                                "offline use on install. Serve the folder from any static https host at %(base)s",
+                                pages=done.pages, files=done.files, megabytes=f"{done.bytes / 1e6:.1f}",
+                                target=done.target, seconds=f"{time.perf_counter() - started:.1f}",
+                                edition=done.edition, built=done.built, precached=done.precached, base=base))
 
 
 def _open_migrated(ctx: click.Context):
@@ -318,7 +361,7 @@ def _on_db(ctx: click.Context, work):
     try:
         return work(db)
     except TournamentError as exc:
-        raise Fail(exc.message)
+        raise Fail(_(exc.msg))
     finally:
         db.close()
 
@@ -394,10 +437,10 @@ def export_vekn(ctx: click.Context, tournament: int) -> None:
 
     rep = _on_db(ctx, lambda db: store.vekn_report(db, tournament))
     if rep.refusal:
-        raise Fail(rep.refusal)
+        raise Fail(_(rep.refusal))
     if rep.problems:
-        raise Fail("the VEKN refuses a report unless every player has a VEKN number: " +
-                   "; ".join(f"{p['name']} ({p['problem']})" for p in rep.problems))
+        raise Fail(_("the VEKN refuses a report unless every player has a VEKN number: %(players)s",
+                     players="; ".join(f"{p['name']} ({p['problem']})" for p in rep.problems)))
     click.echo(rep.text)
 
 
@@ -416,8 +459,9 @@ def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
         with open(output, "wb") as fh:
             fh.write(data)
     except OSError as exc:
-        raise Fail(f"cannot write {output}: {exc.strerror or exc}")
-    click.echo(f"judgekit: wrote {output} ({len(data) / 1024:.0f} KB)", err=True)
+        raise Fail(_("cannot write %(file)s: %(why)s", file=output, why=exc.strerror or exc))
+    click.echo("judgekit: " + _("wrote %(file)s (%(kilobytes)s KB)", file=output, kilobytes=f"{len(data) / 1024:.0f}"),
+               err=True)
 
 
 @export.command("results")
@@ -458,14 +502,15 @@ def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> N
     except store.TournamentError as exc:
         problems = exc.extra.get("problems") or []
         for line in problems[1:]:
-            click.echo(f"judgekit: {line}", err=True)
-        raise Fail(exc.message)
+            click.echo(f"judgekit: {_(line)}", err=True)
+        raise Fail(_(exc.msg))
     finally:
         db.close()
     for note in out["notes"]:
-        click.echo(f"judgekit: note: {note}", err=True)
-    click.echo(f"judgekit: tournament {out['tournament']} imported — open /tournaments/{out['tournament']}")
-    click.echo("sign-in codes: " + ", ".join(f"{role} {code}" for role, code in issued.items()))
+        click.echo("judgekit: " + _("note: %(note)s", note=_(note)), err=True)
+    click.echo("judgekit: " + _("tournament %(tournament)s imported — open %(address)s", tournament=out["tournament"],
+                                address=f"/tournaments/{out['tournament']}"))
+    click.echo(_("sign-in codes: %(codes)s", codes=", ".join(f"{role} {code}" for role, code in issued.items())))
 
 
 @import_.command("players")
@@ -481,18 +526,22 @@ def import_players(ctx: click.Context, listing: str, tournament: int, check_in: 
     with click.open_file(listing, "rb") as fh:
         data = fh.read(5 * 1024 * 1024 + 1)
     if len(data) > 5 * 1024 * 1024:
-        raise Fail(f"{listing} is larger than 5 MB: that is not a list of players")
+        raise Fail(_("%(file)s is larger than 5 MB: that is not a list of players", file=listing))
     db = _open_migrated(ctx)
     try:
         added = store.register_roster(db, tournament, data, checked_in=check_in, by="command line")
     except store.TournamentError as exc:
         for p in exc.extra.get("problems") or []:
-            click.echo(f"judgekit: {'line ' + str(p['line']) + ': ' if p['line'] else ''}{p['message']}", err=True)
-        raise Fail(exc.message)
+            problem = _(p["message"])
+            click.echo("judgekit: " + (_("line %(line)s: %(problem)s", line=p["line"], problem=problem) if p["line"]
+                                       else problem), err=True)
+        raise Fail(_(exc.msg))
     finally:
         db.close()
-    click.echo(f"judgekit: {len(added)} players registered in tournament {tournament}"
-               + (" and checked in" if check_in else ""))
+    click.echo("judgekit: " + (_("%(count)s players registered in tournament %(tournament)s and checked in",
+                                 count=len(added), tournament=tournament) if check_in else
+                               _("%(count)s players registered in tournament %(tournament)s",
+                                 count=len(added), tournament=tournament)))
 
 
 @main.command()
@@ -511,7 +560,7 @@ def codes(ctx: click.Context, tournament: int, role: str) -> None:
                                                           ROLES if role == "all" else (role,)))
     for r, code in issued.items():
         click.echo(f"{r:<11} {code}")
-    click.echo(f"sign in at /tournaments/{tournament}/sign-in", err=True)
+    click.echo(_("sign in at %(address)s", address=f"/tournaments/{tournament}/sign-in"), err=True)
 
 
 @main.command()
@@ -530,12 +579,14 @@ def demo(ctx: click.Context, seed: int) -> None:
     finally:
         db.close()
     address = f"http://127.0.0.1:5000/tournaments/{tid}"
-    click.echo(f"judgekit: demo tournament {tid} created — start `judgekit serve`, then open {address}")
+    click.echo("judgekit: " + _("demo tournament %(tournament)s created — start `judgekit serve`, then open "
+                                "%(address)s", tournament=tid, address=address))
     for lan in lan_addresses()[:1]:
-        click.echo(f"judgekit: from a phone on the same network: http://{lan}:5000/tournaments/{tid}")
-    click.echo("sign-in codes: " + ", ".join(f"{role} {code}" for role, code in issued.items()))
+        click.echo("judgekit: " + _("from a phone on the same network: %(address)s",
+                                    address=f"http://{lan}:5000/tournaments/{tid}"))
+    click.echo(_("sign-in codes: %(codes)s", codes=", ".join(f"{role} {code}" for role, code in issued.items())))
     if issued.get("organizer"):
-        click.echo(f"organizer: open {address} and sign in with {issued['organizer']}")
+        click.echo(_("organizer: open %(address)s and sign in with %(code)s", address=address, code=issued["organizer"]))
 
 
 @main.command()
@@ -551,7 +602,7 @@ def check(transcript: str, seats: int) -> None:
         try:
             result = check_transcript(fh, cards=load_cards(), seats=seats)
         except UnicodeDecodeError:
-            raise Fail(f"{transcript}: not a UTF-8 text file")
+            raise Fail(_("%(file)s: not a UTF-8 text file", file=transcript))
     if isinstance(result, TranscriptError):
         raise Fail(f"{transcript}: {result}")
     for finding in result:

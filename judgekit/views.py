@@ -437,6 +437,7 @@ def init_app(app: Flask) -> None:
     # markup inside a translated sentence goes in as a parameter: _("… the %(link)s …", link=link(url, _("rules")))
     app.jinja_env.globals["link"] = lambda url, text: Markup('<a href="%s">%s</a>') % (url, text)
     app.jinja_env.globals["bold"] = lambda text: Markup("<b>%s</b>") % text
+    app.jinja_env.globals["literal"] = lambda text: Markup("<code>%s</code>") % text   # typed as shown
     app.after_request(_vary_language)
 
     @app.errorhandler(AppError)  # ApiError, TournamentError: JSON under /api/, else a page
