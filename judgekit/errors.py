@@ -29,7 +29,8 @@ class AppError(Exception):
     and `extra` values for the JSON body."""
 
     def __init__(self, status: int, message: str | Message, field: str | None = None, **extra: Any):
-        self.msg = message if isinstance(message, Message) else Message(message)
+        self.msg = message.msg if isinstance(message, Said) else \
+            message if isinstance(message, Message) else Message(message)
         self.message = self.msg.render()
         super().__init__(self.message)
         self.status = status

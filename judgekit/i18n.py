@@ -111,6 +111,10 @@ class Said(str):
     def render(self, catalog: Catalog | None = None) -> str:
         return self.msg.render(catalog)
 
+    def __reduce__(self):
+        # copied (dataclasses.asdict, copy.deepcopy) and pickled as its message
+        return (Said, (self.msg,))
+
 
 _cache: dict[Path, dict[str, Catalog]] = {}
 _lock = threading.Lock()

@@ -21,7 +21,7 @@ from judgekit.db import first_row, transaction
 from judgekit.decks import parse as parse_mod
 from judgekit.decks import validate as validate_mod
 from judgekit.errors import AppError, parse_int
-from judgekit.i18n import Message
+from judgekit.i18n import Message, Said
 from judgekit.tournament.penalties import extensions as extensions_mod
 from judgekit.tournament.penalties import store as penalties_store
 from judgekit.tournament.store import base, finals
@@ -331,7 +331,8 @@ def record_check(db, tournament_id: Any, number: Any, player_id: Any, outcome: A
                                     {"minutes": mins, "reason": f"deck check of {seat['name']}",
                                      "client_id": f"deck-check:{cid or secrets.token_hex(8)}"}, judge=judge)
         if isinstance(ext, penalties_store.Refused):
-            out["extension_refused"] = ext.message
+            # worded where shown: one problem keeps its message, several are their English text
+            out["extension_refused"] = Said(ext.said) if isinstance(ext.said, Message) else ext.message
         else:
             seq = ext.event.get("seq")
             out["extension"] = ext.clock

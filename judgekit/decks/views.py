@@ -13,6 +13,7 @@ from flask import Blueprint, Response, flash, jsonify, redirect, render_template
 from judgekit.auth.views import current_name, identity, requires
 from judgekit.decks import store
 from judgekit.decks.store import DeckError
+from judgekit.errors import worded
 from judgekit.tournament.penalties import store as penalties_store
 from judgekit.tournament.store import base
 from judgekit.i18n import N_, Message
@@ -129,7 +130,7 @@ def check_form(tid, n):
     if out.get("extension"):
         said += _("; table %(table)s extended by %(minutes)s min", table=c["table_no"], minutes=c["minutes"])
     if out.get("extension_refused"):
-        said += _("; no extension: %(reason)s", reason=out["extension_refused"])
+        said += _("; no extension: %(reason)s", reason=say(out["extension_refused"]))
     flash(said, "ok")
     return redirect(url_for("decks.checks_page", tid=tid, n=n) + f"#check-{c['id']}")
 
@@ -246,7 +247,7 @@ def api_record_check(tid, n):
     out = store.record_check(get_db(), tid, n, b.get("player"), b.get("outcome"), judge=current_name() or "judge",
                              differences=b.get("differences"), minutes=b.get("minutes"),
                              chosen=bool(b.get("chosen")), client_id=b.get("client_id"), counted=b.get("counted"))
-    return jsonify(out), 200 if out["duplicate"] else 201
+    return jsonify(worded(out, catalog())), 200 if out["duplicate"] else 201
 
 
 @bp.post("/api/tournaments/<id:tid>/decks/checks/<id:n>/<id:cid>/penalty")

@@ -297,11 +297,15 @@ def normalise(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", text))
 
 
-def _or(names) -> str:
-    names = list(names)
+def _or(names, commas: bool = True) -> str | Message:
+    """`names` as "a, b or c" (`commas`) or as "a or b or c": the " or " is a message, so
+    the words around the names are in the reader's language."""
+    names = [str(n) for n in names]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
+    if commas:
+        return Message("penalties.or", "%(first)s or %(rest)s", first=", ".join(names[:-1]), rest=names[-1])
+    return Message("penalties.or", "%(first)s or %(rest)s", first=names[0], rest=_or(names[1:], commas=False))
 
 
 # --- parsing and validation -----------------------------------------------------------

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from judgekit.tournament.penalties.catalog import Catalog, Infraction
+from judgekit.i18n import Message, Said
+from judgekit.tournament.penalties.catalog import Catalog, Infraction, _or
 
 
 @dataclass(frozen=True)
@@ -77,17 +78,21 @@ def needs_head_judge(catalog: Catalog, penalty: str | None, proposed=None) -> bo
 
 
 def head_judge_reasons(catalog: Catalog, penalty: str | None, proposed=None) -> list[str]:
-    """Why `needs_head_judge` is True, as sentences for the form (empty when it is not)."""
+    """Why `needs_head_judge` is True, as sentences for the form (empty when it is not):
+    `Said` values, worded in the reader's language where shown."""
     reasons = []
     if catalog.is_head_judge_level(penalty):
-        reasons.append(f"A {_canonical(catalog, penalty)} must reach the head judge "
-                       f"({catalog.id}: only the head judge issues "
-                       f"{' or '.join(catalog.head_judge_levels)}).")
+        reasons.append(Said(Message(
+            "penalties.hj-level", "A %(penalty)s must reach the head judge (%(catalog)s: only the head "
+            "judge issues %(levels)s).", penalty=_canonical(catalog, penalty), catalog=catalog.id,
+            levels=_or(catalog.head_judge_levels, commas=False))))
     if deviates(catalog, penalty, proposed):
         wanted = proposed.penalty if isinstance(proposed, Proposal) else proposed
-        reasons.append(f"{_canonical(catalog, penalty) or 'No penalty'} differs from the "
-                       f"proposed {wanted or 'remedy'}: the head judge approves the "
-                       f"deviation and its reason.")
+        reasons.append(Said(Message(
+            "penalties.hj-deviation", "%(penalty)s differs from the proposed %(proposed)s: the head judge "
+            "approves the deviation and its reason.",
+            penalty=_canonical(catalog, penalty) or Message("penalties.no-penalty", "No penalty"),
+            proposed=wanted or Message("penalties.remedy", "remedy"))))
     return reasons
 
 

@@ -15,20 +15,35 @@ Pure: returns values (`Proposal` with `error` set for an unknown infraction or v
 """
 from __future__ import annotations
 
+from judgekit.i18n import Message, Said
 from judgekit.tournament.penalties.catalog import Catalog, Infraction
 from judgekit.tournament.penalties.deviation import Proposal
 from judgekit.tournament.penalties.records import in_force
 
-_ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth",
-             "Ninth", "Tenth"]
+_ORDINALS = [Message("penalties.ordinal-1", "First"), Message("penalties.ordinal-2", "Second"),
+             Message("penalties.ordinal-3", "Third"), Message("penalties.ordinal-4", "Fourth"),
+             Message("penalties.ordinal-5", "Fifth"), Message("penalties.ordinal-6", "Sixth"),
+             Message("penalties.ordinal-7", "Seventh"), Message("penalties.ordinal-8", "Eighth"),
+             Message("penalties.ordinal-9", "Ninth"), Message("penalties.ordinal-10", "Tenth")]
 
 
-def ordinal(n: int) -> str:
-    """1 -> "First" … 10 -> "Tenth", then "11th", "12th", "21st"…"""
+def ordinal(n: int) -> Said:
+    """1 -> "First" … 10 -> "Tenth", then "11th", "12th", "21st"… (a `Said`: a catalog's
+    message, its English text)."""
     if 1 <= n <= len(_ORDINALS):
-        return _ORDINALS[n - 1]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        return Said(_ORDINALS[n - 1])
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return Said(Message("penalties.ordinal-th", "%(n)sth", n=n))
+    return Said({1: Message("penalties.ordinal-st", "%(n)sst", n=n), 2: Message("penalties.ordinal-nd", "%(n)snd", n=n),
+                 3: Message("penalties.ordinal-rd", "%(n)srd", n=n)}[n % 10])
+
+
+def _then(first, *more) -> Said:
+    """Sentences one after the other (a space between them), each a message or text."""
+    said = first
+    for sentence in more:
+        said = Message("penalties.then", "%(first)s %(then)s", first=said, then=sentence)
+    return said if isinstance(said, Said) else Said(said)
 
 
 def _same(a, b) -> bool:
@@ -59,13 +74,14 @@ def propose(catalog: Catalog, infraction_id: str, earlier, variant: str | None =
     records become `context`."""
     found = catalog.lookup(infraction_id)
     if not found.ok:
-        return Proposal(None, None, found.message, error=found.message,
-                        suggestions=found.suggestions)
+        said = Said(found.said) if found.said is not None else found.message
+        return Proposal(None, None, said, error=said, suggestions=found.suggestions)
     inf: Infraction = found.infraction
     chosen = inf.variant(variant) if variant else None
     if variant and chosen is None:
-        cases = ", ".join(v.id for v in inf.variants) or "none"
-        message = f"{inf.name} has no case '{variant}' (cases: {cases})."
+        cases = ", ".join(v.id for v in inf.variants) or Message("penalties.no-cases", "none")
+        message = Said(Message("penalties.no-such-case", "%(infraction)s has no case '%(variant)s' (cases: %(cases)s).",
+                               infraction=inf.name, variant=variant, cases=cases))
         return Proposal(None, None, message, infraction=inf.id, error=message)
     base = chosen.penalty if chosen else inf.default
     escalates = inf.escalates if chosen is None or chosen.escalates is None else chosen.escalates
@@ -82,33 +98,36 @@ def propose(catalog: Catalog, infraction_id: str, earlier, variant: str | None =
             counted.append(rec)
     history = tuple(_chronological(counted))
     n = len(history)
-    label = f"{inf.name} ({chosen.when})" if chosen else inf.name
-    head = f"{ordinal(n + 1)} {label} in this event"
+    head = Message("penalties.proposal-case", "%(nth)s %(infraction)s (%(case)s) in this event", nth=ordinal(n + 1),
+                   infraction=inf.name, case=chosen.when) if chosen else \
+        Message("penalties.proposal-head", "%(nth)s %(infraction)s in this event", nth=ordinal(n + 1), infraction=inf.name)
     ladder = catalog.ladder
-    tail = ""
+    tail = []
     if context:
-        tail = (f" The player has {len(context)} earlier {inf.name} in other events: "
-                f"context only, escalation resets at each event.")
+        tail = [Message("penalties.proposal-context", "The player has %(n)s earlier %(infraction)s in other events: "
+                        "context only, escalation resets at each event.", n=len(context), infraction=inf.name)]
 
     common = dict(history=history, context=tuple(_chronological(context)),
                   infraction=inf.id, variant=chosen.id if chosen else None,
                   escalates=bool(escalates and base is not None), repeat=n + 1)
 
     if base is None:  # remedy only
-        reason = f"{head}: the {catalog.id} guide gives no penalty here, only a remedy: {inf.remedy}."
-        return Proposal(None, None, reason + tail, acceptable=(), remedy=inf.remedy, **common)
+        reason = Message("penalties.proposal-remedy", "%(head)s: the %(catalog)s guide gives no penalty here, only a "
+                         "remedy: %(remedy)s.", head=head, catalog=catalog.id, remedy=inf.remedy)
+        return Proposal(None, None, _then(reason, *tail), acceptable=(), remedy=inf.remedy, **common)
 
     step = ladder.index(base) if base in ladder else None
     if n == 0:
-        which = "the default penalty for this case" if chosen else "the default penalty"
-        reason = f"{head}: {which} is {base}."
-        return Proposal(base, step, reason + tail, acceptable=(base,), **common)
+        reason = Message("penalties.proposal-default-case", "%(head)s: the default penalty for this case is %(penalty)s.",
+                         head=head, penalty=base) if chosen else \
+            Message("penalties.proposal-default", "%(head)s: the default penalty is %(penalty)s.", head=head, penalty=base)
+        return Proposal(base, step, _then(reason, *tail), acceptable=(base,), **common)
 
     if not escalates or step is None:
-        note = f" {inf.escalation_note}" if inf.escalation_note else ""
-        reason = (f"{head}: {inf.name} does not escalate, so the penalty stays at its "
-                  f"default, {base}.{note}")
-        return Proposal(base, step, reason + tail, acceptable=(base,), **common)
+        reason = Message("penalties.proposal-no-escalation", "%(head)s: %(infraction)s does not escalate, so the "
+                         "penalty stays at its default, %(penalty)s.", head=head, infraction=inf.name, penalty=base)
+        note = [inf.escalation_note] if inf.escalation_note else []   # content: as the catalog writes it
+        return Proposal(base, step, _then(reason, *note, *tail), acceptable=(base,), **common)
 
     start = step
     target = start + n
@@ -117,17 +136,20 @@ def propose(catalog: Catalog, infraction_id: str, earlier, variant: str | None =
     if target > last:
         step = last
         penalty = ladder[last]
-        reason = f"{head}: the ladder is already at its last step, {penalty} {ladder_text}."
+        reason = [Message("penalties.proposal-last-step", "%(head)s: the ladder is already at its last step, "
+                          "%(penalty)s %(ladder)s.", head=head, penalty=penalty, ladder=ladder_text)]
     else:
         step = target
         penalty = ladder[step]
-        reason = f"{head}: the ladder moves from {ladder[step - 1]} to {penalty} {ladder_text}."
+        reason = [Message("penalties.proposal-step", "%(head)s: the ladder moves from %(before)s to %(penalty)s "
+                          "%(ladder)s.", head=head, before=ladder[step - 1], penalty=penalty, ladder=ladder_text)]
     acceptable = [penalty]
     if catalog.escalation == "step-up":
         repeat_level = ladder[max(min(target - 1, last), start)]
         if repeat_level != penalty:
             acceptable.append(repeat_level)
-            reason += f" The judge may instead repeat the previous level, {repeat_level}."
+            reason.append(Message("penalties.proposal-may-repeat", "The judge may instead repeat the previous "
+                                  "level, %(penalty)s.", penalty=repeat_level))
     if penalty == ladder[-1] and base != penalty and catalog.accumulation_note:
-        reason += f" {catalog.accumulation_note}"
-    return Proposal(penalty, step, reason + tail, acceptable=tuple(acceptable), **common)
+        reason.append(catalog.accumulation_note)   # content: as the catalog writes it
+    return Proposal(penalty, step, _then(*reason, *tail), acceptable=tuple(acceptable), **common)

@@ -252,6 +252,6 @@ def extend(db, tournament_id: Any, number: Any, table_no: Any, data: dict, *, ju
                                 cap_min=clockmod.EXTENSION_CAP_MIN)
         res = recorder_store.append_events(db, detail["game_id"], event, judge=judge, now=now)
         if isinstance(res, recorder_store.StoreError):
-            return _refused(res.status, res.field, res.reason)  # refused before any write
+            return _refused(res.status, res.field, res.why)  # refused before any write
     after = _table_clock(db, r, detail, now)
     return Extended(after, res.events[0], duplicate=res.new == 0, warning=warning)

@@ -57,7 +57,7 @@ def move_problem(db, tournament_id: int, target: dict, move: dict,
     if effect_of(target) != "vp-1":
         return (409, "refers_to", Message(
             "penalties.move-not-sa", "Record %(id)s is a %(penalty)s: only a Standings Adjustment (v1: Game "
-            "Loss) applies to one game.", id=target["id"], penalty=target.get("penalty") or "remedy"))
+            "Loss) applies to one game.", id=target["id"], penalty=target.get("penalty") or Message("penalties.remedy", "remedy")))
     if target.get("player") is None:
         return (409, "refers_to", Message(
             "penalties.move-unregistered", "%(name)s is not a player of the event: the adjustment applies "

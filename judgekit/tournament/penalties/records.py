@@ -289,7 +289,7 @@ def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
     if description_required(catalog, inf, penalty) and not str(merged.get("description") or "").strip():
         problems.append(RecordProblem("description", Message(
             "penalties.needs-description", "A description is required for %(infraction)s (%(penalty)s).",
-            infraction=inf.name, penalty=penalty or "remedy")))
+            infraction=inf.name, penalty=penalty or Message("penalties.remedy", "remedy"))))
     if not registered and catalog.head_judge_levels:
         floor = min(catalog.head_judge_levels, key=catalog.rank)
         if catalog.rank(penalty) < catalog.rank(floor):

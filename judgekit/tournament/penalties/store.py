@@ -360,7 +360,7 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
                 "penalties.finding-done", "A penalty was already recorded for this finding (event #%(event)s): "
                 "record %(id)s, %(penalty)s for %(player)s by %(judge)s. Amend or lift that one rather than "
                 "recording the finding twice.", event=rec["event"], id=same["id"],
-                penalty=same.get("penalty") or "a remedy", player=same.get("player_name"), judge=same.get("judge")),
+                penalty=same.get("penalty") or Message("penalties.a-remedy", "a remedy"), player=same.get("player_name"), judge=same.get("judge")),
                             existing=same["id"], existing_player=same.get("player"))
         proposal = propose(cat, rec["infraction"], existing if registered else [], rec["variant"],
                            player=rec["player"] if registered else -1, tournament=t["id"])
@@ -368,7 +368,8 @@ def _issue(db, t: dict, data: dict, judge: str, role: str) -> Stored | Refused:
             return _refused(409, "penalty", Message(
                 "penalties.proposal-changed", "Another penalty was recorded for this player meanwhile: the "
                 "proposal is now %(penalty)s (%(reason)s) Check it and send again.",
-                penalty=proposal.penalty or "a remedy only", reason=proposal.reason),
+                penalty=proposal.penalty or Message("penalties.a-remedy-only", "a remedy only"),
+                reason=proposal.reason),
                             proposal=proposal.penalty)
         if rec["penalty"] is None:
             rec["penalty"] = proposal.penalty

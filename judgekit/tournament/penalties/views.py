@@ -27,12 +27,12 @@ from judgekit.tournament.penalties import store as pstore
 from judgekit.tournament.penalties.deviation import (description_required, head_judge_reasons,
                                                     needs_head_judge)
 from judgekit.tournament.penalties.export import CSV_COLUMNS
-from judgekit.errors import parse_int
+from judgekit.errors import parse_int, worded
 from judgekit.views import ApiError, csv_or_json, get_db, json_body
 from judgekit.recorder import store as rstore
 from judgekit.recorder.findings import cite_rule
 from judgekit.recorder import views as recorder_views
-from judgekit.views import _, catalog
+from judgekit.views import _, catalog, say
 from judgekit.i18n import Message
 
 bp = Blueprint("penalties", __name__)
@@ -202,7 +202,8 @@ def issue_form(tid):
         ctx = _form_context(db, t, values, errors)
         return render_template("penalties/form.html", **ctx), res.status
     rec = res.record
-    what = f"{rec['penalty'] or 'Remedy'} for {rec['player_name']} ({_inf_name(db, t, rec)})"
+    what = _("%(penalty)s for %(player)s (%(infraction)s)", penalty=rec["penalty"] or _("Remedy"),
+             player=rec["player_name"], infraction=_inf_name(db, t, rec))
     if res.duplicate:
         flash(_("Already recorded: %(what)s (record %(id)s).", what=what, id=rec["id"]), "ok")
     else:
@@ -210,7 +211,7 @@ def issue_form(tid):
             "%(name)s was added to the event, not checked in: the organizer decides whether they play.",
             name=rec["player_name"]) if res.added_player else ""), "ok")
         if res.needs_head_judge:
-            flash(_("Waiting for the head judge's approval: %(reasons)s", reasons=" ".join(res.head_judge_reasons)),
+            flash(_("Waiting for the head judge's approval: %(reasons)s", reasons=" ".join(say(r) for r in res.head_judge_reasons)),
                   "warn")
         for note in res.notes:
             flash(_(note), "warn" if res.applies and res.applies["round"] is None else "ok")
@@ -411,11 +412,11 @@ def extend_form(tid, n, table):
 
 def _record_json(res: pstore.Stored) -> dict:
     out = {"record": res.record, "duplicate": res.duplicate,
-           "needs_head_judge": res.needs_head_judge, "head_judge_reasons": res.head_judge_reasons}
+           "needs_head_judge": res.needs_head_judge, "head_judge_reasons": worded(res.head_judge_reasons, catalog())}
     if res.added_player:
         out["added_player"] = res.added_player
     if res.proposal is not None:
-        out["proposal"] = res.proposal.to_dict()
+        out["proposal"] = worded(res.proposal.to_dict(), catalog())
     if res.applies is not None:
         out["applies_to"] = res.applies
     if res.notes:
@@ -471,10 +472,10 @@ def api_propose(tid):
         raise ApiError(400, p.error, field="variant")
     penalty = request.args.get("penalty") or p.penalty
     record = pstore.player_record(db, t["id"], pid) if pid is not None else None
-    return jsonify({"proposal": p.to_dict(), "infraction": found.infraction.to_dict(),
+    return jsonify({"proposal": worded(p.to_dict(), catalog()), "infraction": found.infraction.to_dict(),
                     "options": found.infraction.options(),
                     "needs_head_judge": needs_head_judge(cat, penalty, p),
-                    "head_judge_reasons": head_judge_reasons(cat, penalty, p),
+                    "head_judge_reasons": worded(head_judge_reasons(cat, penalty, p), catalog()),
                     "description_required": description_required(cat, found.infraction, penalty),
                     "player_record": record.to_dict() if record else None})
 

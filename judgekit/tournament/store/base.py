@@ -69,7 +69,8 @@ def create_game(db, seats: list[str], **kw) -> int:
     try:
         return recorder_store.create_game(db, seats, **kw)
     except recorder_store.GameError as exc:  # bad arguments
-        raise TournamentError(400, Message("tournament.recorder-refused-table", "the recorder refused the table: %(exc)s", exc=exc))
+        raise TournamentError(400, Message("tournament.recorder-refused-table", "the recorder refused the table: "
+                                           "%(field)s: %(reason)s", field=exc.field, reason=exc.why))
 
 
 def game_outcome(db, game_id: int | None) -> dict | None:
