@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from judgekit.i18n import Message, Said
+
 PHASE_KINDS = ("game", "next", "previous")
 
 
@@ -84,7 +86,8 @@ class Target:
     """The game an SA applies to (`round`, `table`; both None: no game), where that is in
     words (`where`: "round 2, table 3", "the final"), how it was found (`how`: "during",
     "next", "previous", "moved"; "waiting" for a next game not seated yet; "none": no game)
-    and why, for the judges (`note`)."""
+    and why, for the judges (`note`). `where` and `note` are `Said` values: the English text,
+    worded in the reader's language where shown (a head judge's typed reason stays as typed)."""
 
     round: int | None
     table: int | None
@@ -108,54 +111,80 @@ def resolve(phase: Phase | None, games: Mapping[int, int], *, moved_to: Sequence
     player did play that game. `gone` says why there is no next game to wait for
     ("has dropped out", "is disqualified"). `round_names`: round number -> "round 2" or
     "the final" for the sentences."""
+    if name == "the player":
+        name = Said(Message("adjust.the-player", "the player"))
+
     def label(n: int) -> str:
-        return (round_names or {}).get(n) or f"round {n}"
+        return (round_names or {}).get(n) or Said(round_name(n))
 
-    def at(n: int, how: str, note: str) -> Target:
-        where = label(n) if label(n) == "the final" else f"{label(n)}, table {games[n]}"
-        return Target(n, games[n], how, note, where)
+    def at(n: int, how: str, note: Message) -> Target:
+        where = label(n) if label(n) == "the final" else \
+            Said(Message("adjust.where", "%(round)s, table %(table)s", round=label(n), table=games[n]))
+        return Target(n, games[n], how, Said(note), where)
 
-    def nowhere(how: str, note: str) -> Target:
-        return Target(None, None, how, note)
+    def nowhere(how: str, note: Message) -> Target:
+        return Target(None, None, how, Said(note))
 
-    never = (f"{name} never sat at a table: this adjustment applies to no game and has no "
-             "effect on the standings")
+    never = Message("adjust.never-seated", "%(name)s never sat at a table: this adjustment applies to no game "
+                    "and has no effect on the standings", name=name)
     if moved_to and len(moved_to) == 2 and moved_to[0] is not None:
         rnd, tbl = int(moved_to[0]), int(moved_to[1])
-        why = f": {move_reason}" if move_reason else ""
         if games.get(rnd) == tbl:
-            return at(rnd, "moved", f"moved there by the head judge{why}")
-        return nowhere("none", f"moved to {label(rnd)}, table {tbl}, where {name} no longer sits: it "
-                               "applies to no game until the head judge moves it again")
+            return at(rnd, "moved", Message("adjust.moved-why", "moved there by the head judge: %(reason)s",
+                                            reason=move_reason) if move_reason else
+                      Message("adjust.moved", "moved there by the head judge"))
+        return nowhere("none", Message("adjust.moved-away", "moved to %(round)s, table %(table)s, where %(name)s no "
+                                       "longer sits: it applies to no game until the head judge moves it again",
+                                       round=label(rnd), table=tbl, name=name))
     if phase is None:  # a record made before phases were kept: the player's last game
         if not games:
             return nowhere("none", never)
-        return at(max(games), "previous", f"{name}'s last game")
+        return at(max(games), "previous", Message("adjust.last-game", "%(name)s's last game", name=name))
     if phase.kind == "game":
         if games.get(phase.round) == phase.table:
-            return at(phase.round, "during", "the game it was given in")
+            return at(phase.round, "during", Message("adjust.given-in", "the game it was given in"))
         if phase.round in games:
-            return at(phase.round, "during", f"{name}'s game in the round it was given in")
-        return nowhere("none", f"given during {label(phase.round)}, where {name} no longer sits: "
-                               "the head judge can move it to one of their games")
-    given = "before round 1 was seated" if phase.round == 0 else f"after {label(phase.round)}"
+            return at(phase.round, "during", Message("adjust.round-given-in", "%(name)s's game in the round it "
+                                                     "was given in", name=name))
+        return nowhere("none", Message("adjust.sits-no-longer", "given during %(round)s, where %(name)s no longer "
+                                       "sits: the head judge can move it to one of their games",
+                                       round=label(phase.round), name=name))
+    given = Message("adjust.before-round-1", "before round 1 was seated") if phase.round == 0 else \
+        Message("adjust.after", "after %(round)s", round=label(phase.round))
     if phase.kind == "next":
         later = sorted(n for n in games if n > phase.round)
         if later:
-            return at(later[0], "next", f"given {given}: {name}'s next game")
+            return at(later[0], "next", Message("adjust.next-game", "given %(given)s: %(name)s's next game",
+                                                given=given, name=name))
         if gone:
-            return nowhere("none", f"{name} {gone}: there is no next game for it. The head judge "
-                                   "can move it to one of their games, with a reason")
-        yet = f" ({name} has not sat at a table yet)" if not games else ""
-        return nowhere("waiting", f"{name}'s next game once seated (given {given}){yet}: no effect "
-                                  "on the standings until then")
+            return nowhere("none", Message("adjust.gone", "%(name)s %(gone)s: there is no next game for it. The head "
+                                           "judge can move it to one of their games, with a reason",
+                                           name=name, gone=gone))
+        if not games:
+            return nowhere("waiting", Message("adjust.waiting-unseated", "%(name)s's next game once seated (given "
+                                              "%(given)s) (%(name)s has not sat at a table yet): no effect on the "
+                                              "standings until then", name=name, given=given))
+        return nowhere("waiting", Message("adjust.waiting", "%(name)s's next game once seated (given %(given)s): no "
+                                          "effect on the standings until then", name=name, given=given))
     earlier = sorted(n for n in games if n <= phase.round)
     if earlier:
-        return at(earlier[-1], "previous", f"given after the last preliminary round: {name}'s previous game")
+        return at(earlier[-1], "previous", Message("adjust.previous-game", "given after the last preliminary round: "
+                                                   "%(name)s's previous game", name=name))
     if not games:
         return nowhere("none", never)
-    return nowhere("none", f"{name} played no game before it was given: it applies to no game. "
-                           "The head judge can move it to one of their games")
+    return nowhere("none", Message("adjust.no-game-before", "%(name)s played no game before it was given: it applies "
+                                   "to no game. The head judge can move it to one of their games", name=name))
+
+
+def round_name(number: int, final: bool = False) -> Message:
+    """"round 2" or "the final", as the sentences about an adjustment's game say it."""
+    return Message("adjust.the-final", "the final") if final else Message("adjust.round", "round %(n)s", n=number)
+
+
+#: why a player has no next game (`resolve`'s `gone`)
+GONE_DISQUALIFIED = Said(Message("adjust.gone-disqualified", "is disqualified"))
+GONE_DROPPED = Said(Message("adjust.gone-dropped", "has dropped out"))
+GONE_DONE = Said(Message("adjust.gone-done", "has no game left in this event"))
 
 
 def seat_deltas(targets: Iterable[tuple[int, int, Any, float]],

@@ -12,7 +12,8 @@ from judgekit.auth.views import create_event, requires
 from judgekit.db import transaction
 from judgekit.tournament import store
 from judgekit.tournament.views import who
-from judgekit.views import ApiError, get_db, json_body, json_object
+from judgekit.errors import worded
+from judgekit.views import ApiError, catalog, get_db, json_body, json_object
 from judgekit.i18n import Message
 
 bp = Blueprint("tournament_api", __name__)
@@ -109,7 +110,7 @@ def api_start_round(tid):
 def api_round(tid, n):
     db = get_db()
     t = store.get_tournament(db, tid)
-    return jsonify(store.round_detail(db, t["id"], n))
+    return jsonify(worded(store.round_detail(db, t["id"], n), catalog()))   # an SA's note, worded
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/swap")
@@ -128,7 +129,7 @@ def api_close(tid, n):
 @bp.get("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>")
 @requires("tournament.view")
 def api_table(tid, n, table):
-    return jsonify(store.table_detail(get_db(), tid, n, table))
+    return jsonify(worded(store.table_detail(get_db(), tid, n, table), catalog()))
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/result")

@@ -345,7 +345,7 @@ def move_form(tid, rid):
             raise ApiError(404, res.said)
         flash(res.text(catalog()), "error")
     else:
-        flash(_("Record %(id)s now applies to %(where)s: the standings follow.", id=rid, where=res.applies["where"]),
+        flash(_("Record %(id)s now applies to %(where)s: the standings follow.", id=rid, where=say(res.applies["where"])),
               "ok")
     nxt = safe_next(request.form.get("next"))
     return redirect(nxt or url_for("penalties.list_page", tid=t["id"]))
@@ -418,7 +418,7 @@ def _record_json(res: pstore.Stored) -> dict:
     if res.proposal is not None:
         out["proposal"] = worded(res.proposal.to_dict(), catalog())
     if res.applies is not None:
-        out["applies_to"] = res.applies
+        out["applies_to"] = worded(res.applies, catalog())
     if res.notes:
         out["notes"] = [_(n) for n in res.notes]
     return out
@@ -434,7 +434,7 @@ def api_list(tid):
     applies = pstore.applies_to(db, t["id"], penalties)  # a Standings Adjustment: its game
     for p in penalties:
         if p["id"] in applies:
-            p["applies_to"] = applies[p["id"]].to_dict()
+            p["applies_to"] = worded(applies[p["id"]].to_dict(), catalog())
     return jsonify({"tournament": t["id"], "catalog": pstore.catalog_of(db, t).id,
                     "penalties": penalties, "log": pstore.records(db, t["id"]),
                     "pending": [r["id"] for r in rep.pending], "totals": rep.totals})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from judgekit.i18n import Said
 from judgekit.tournament import adjustments as adj_mod
 from judgekit.tournament.store.base import (
     T_ROUNDS,
@@ -54,7 +55,7 @@ def sa_phase(db, tournament_id: Any, player_id: int | None) -> str:
 
 
 def _round_names(all_rounds: list[dict]) -> dict[int, str]:
-    return {r["number"]: ("the final" if r["kind"] == "final" else f"round {r['number']}") for r in all_rounds}
+    return {r["number"]: Said(adj_mod.round_name(r["number"], r["kind"] == "final")) for r in all_rounds}
 
 
 def resolve_records(db, tournament_id: int, records: Iterable[dict]) -> dict[Any, adj_mod.Target]:
@@ -79,11 +80,11 @@ def resolve_records(db, tournament_id: int, records: Iterable[dict]) -> dict[Any
         name = (p or {}).get("name") or rec.get("player_name") or "the player"
         gone = None
         if pid in dq:
-            gone = "is disqualified"
+            gone = adj_mod.GONE_DISQUALIFIED
         elif p is not None and p["dropped"]:
-            gone = "has dropped out"
+            gone = adj_mod.GONE_DROPPED
         elif prelims_done and (not t["has_final"] or final_seated or pid not in (t["finalists"] or [])):
-            gone = "has no game left in this event"
+            gone = adj_mod.GONE_DONE
         out[rec.get("id")] = adj_mod.resolve(
             adj_mod.Phase.decode(rec.get("phase")), games.get(pid, {}), moved_to=rec.get("moved_to"),
             move_reason=rec.get("move_reason"), name=name, gone=gone, round_names=names)
