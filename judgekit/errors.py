@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judgekit.i18n import Catalog, Message, Said
+from judgekit.i18n import Catalog, Message, Said, as_message
 
 MAX_INT = 2 ** 63 - 1  # the largest SQLite INTEGER
 
@@ -29,8 +29,7 @@ class AppError(Exception):
     and `extra` values for the JSON body."""
 
     def __init__(self, status: int, message: str | Message, field: str | None = None, **extra: Any):
-        self.msg = message.msg if isinstance(message, Said) else \
-            message if isinstance(message, Message) else Message(message)
+        self.msg = as_message(message)
         self.message = self.msg.render()
         super().__init__(self.message)
         self.status = status

@@ -116,6 +116,11 @@ class Said(str):
         return (Said, (self.msg,))
 
 
+def as_message(value: "Message | Said | str") -> Message:
+    """`value` as a `Message`: a `Said`'s message, or plain English text as its own id."""
+    return value.msg if isinstance(value, Said) else value if isinstance(value, Message) else Message(value)
+
+
 _cache: dict[Path, dict[str, Catalog]] = {}
 _lock = threading.Lock()
 

@@ -7,6 +7,8 @@ uses. Facts only; the clock itself and the extension guidance are `judgekit.reco
 """
 from __future__ import annotations
 
+from judgekit.i18n import Message, Said
+
 EXTENSION_CAP_MIN = 10
 MAX_EXTENSION_MIN = 60  # the most one extension may add (past the cap: major disruption, HJ's leave)
 MIN_ROUND_MIN = 120
@@ -14,6 +16,7 @@ DEFAULT_LIMIT_MIN = 120
 # Where the cap comes from, and the cap in words: the same sentence on every page and in
 # every message that states it (tests/test_recorder_issue31.py holds them to it).
 CAP_SOURCE = "Tournament Conduct & Infraction Guide v2, §1.2.4"
-CAP_SENTENCE = (f"Judges may cap a table's extensions at {EXTENSION_CAP_MIN} minutes a round "
-                f"({CAP_SOURCE}); past it, only for a major disruption or with the head "
-                "judge's approval.")
+# a `Said`: the English text (a str), worded in the reader's language where it is a parameter
+CAP_SENTENCE = Said(Message("clock.cap", "Judges may cap a table's extensions at %(cap)s minutes a round "
+                            "(%(source)s); past it, only for a major disruption or with the head judge's "
+                            "approval.", cap=EXTENSION_CAP_MIN, source=CAP_SOURCE))

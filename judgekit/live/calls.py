@@ -29,7 +29,7 @@ from judgekit.inputs import visible_text
 from judgekit import outbox
 from judgekit.timetext import to_epoch
 from judgekit.tournament import store as tstore
-from judgekit.i18n import N_, Message, Said
+from judgekit.i18n import N_, Message, Said, as_message
 
 T_CALLS = "judge_calls"
 T_STEPS = "judge_call_steps"
@@ -58,7 +58,7 @@ class Refusal:
     extra: dict = dc_field(default_factory=dict)
 
     def __post_init__(self):
-        self.msg = self.message if isinstance(self.message, Message) else Message(self.message)
+        self.msg = as_message(self.message)
         self.message = str(self.msg)
 
     def to_dict(self) -> dict[str, Any]:

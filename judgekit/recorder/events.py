@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from judgekit.errors import MAX_INT
-from judgekit.i18n import Message
+from judgekit.i18n import Message, as_message
 from judgekit.game.clock import MAX_EXTENSION_MIN
 from judgekit.recorder.words import describe as describe  # the log line of an event (re-exported)
 from judgekit.game.cards import DISCIPLINES, parse_discipline
@@ -148,10 +148,9 @@ class EventError:
     said: Message | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.why = self.reason if isinstance(self.reason, Message) else Message(self.reason)
+        self.why = as_message(self.reason)
         self.reason = self.why.render()
-        self.said = self.message if isinstance(self.message, Message) or self.message is None \
-            else Message(self.message)
+        self.said = None if self.message is None else as_message(self.message)
         self.message = self.said.render() if self.said is not None else None
 
     def to_dict(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.game.clock import CAP_SENTENCE
-from judgekit.i18n import Message
+from judgekit.i18n import Message, Said, as_message
 
 ANN = "announcements"
 TR = "tournament-rules"
@@ -187,9 +187,10 @@ class Finding:
 
 def stored_params(message: Message) -> dict[str, Any]:
     """A message's parameters as JSON: a parameter that is a message itself becomes
-    `{"code", "english", "params"}`."""
+    `{"code", "english", "params"}` (a `Said` too: its message)."""
+    params = {k: as_message(v) if isinstance(v, Said) else v for k, v in message.params.items()}
     return {k: {"code": v.code, "english": v.english, "params": stored_params(v)}
-            if isinstance(v, Message) else v for k, v in message.params.items()}
+            if isinstance(v, Message) else v for k, v in params.items()}
 
 
 # A message made again from what was stored: its code and text are the stored ones, not

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judgekit.errors import MAX_INT
-from judgekit.i18n import Catalog, Message
+from judgekit.i18n import Catalog, Message, as_message
 from judgekit.inputs import loads_stored, text_problem
 from judgekit.recorder import checked
 from judgekit.recorder import clock as clockmod
@@ -37,10 +37,9 @@ class StoreError:
     said: Message | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.why = self.reason if isinstance(self.reason, Message) else Message(self.reason)
+        self.why = as_message(self.reason)
         self.reason = self.why.render()
-        self.said = self.message if isinstance(self.message, Message) or self.message is None \
-            else Message(self.message)
+        self.said = None if self.message is None else as_message(self.message)
         self.message = self.said.render() if self.said is not None else None
 
     def to_dict(self, catalog: Catalog | None = None) -> dict[str, Any]:
@@ -70,7 +69,7 @@ class GameError(ValueError):
     `why`; `reason` is its English text)."""
 
     def __init__(self, field: str, reason: str | Message):
-        self.why = reason if isinstance(reason, Message) else Message(reason)
+        self.why = as_message(reason)
         self.reason = self.why.render()
         super().__init__(f"{field}: {self.reason}")
         self.field = field
@@ -78,12 +77,19 @@ class GameError(ValueError):
 
 # --- a new game's seats ------------------------------------------------------------
 
+def _or(items) -> Message | str:
+    """"4 or 5": the " or " a message of its own."""
+    if len(items) == 1:
+        return str(items[0])
+    return Message("recorder.or", "%(first)s or %(rest)s", first=items[0], rest=_or(items[1:]))
+
+
 def check_seats(seats: Any) -> list[str]:
     if not isinstance(seats, list):
         raise GameError("seats", Message("recorder.seats-not-list", "must be a list of player names in seat order"))
     if len(seats) not in TABLE_SIZES:
         raise GameError("seats", Message("recorder.seats-count", "a table has %(sizes)s seats, not %(n)s",
-                                         sizes=" or ".join(map(str, TABLE_SIZES)), n=len(seats)))
+                                         sizes=_or(TABLE_SIZES), n=len(seats)))
     names = []
     for name in seats:
         if not isinstance(name, str) or not name.strip():

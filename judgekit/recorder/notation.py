@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from judgekit.i18n import Message
+from judgekit.i18n import Message, as_message
 
 from judgekit.recorder.events import WINDOWS
 
@@ -75,7 +75,7 @@ class ParseError:
     why: Message = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.why = self.message if isinstance(self.message, Message) else Message(self.message)
+        self.why = as_message(self.message)
         self.message = self.why.render()
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from judgekit.game.cards import DISCIPLINES
-from judgekit.i18n import N_, Message, english
+from judgekit.i18n import N_, Message, Said, as_message, english
 
 Translate = Callable[..., str]   # `_(msgid, **params)`: a catalog's render, or `english`
 
@@ -28,7 +28,7 @@ def say(message: Message, _: Translate = english, fallback: str | None = None) -
     """A `Message` (a code with its English, as the engine's messages are) by the translator
     `_`, its parameters that are messages too; when `_` has no entry for its code,
     `fallback` (the English text as stored), else its English."""
-    params = {k: say(v, _) if isinstance(v, Message) else v for k, v in message.params.items()}
+    params = {k: say(as_message(v), _) if isinstance(v, (Message, Said)) else v for k, v in message.params.items()}
     text = _(message.code, **params)
     if text != message.code:
         return text
