@@ -216,7 +216,7 @@ def open_call(db, tournament_id: Any, table_no: Any, *, reason: Any = None, clie
     try:
         t = tstore.get_tournament(db, tournament_id)
     except tstore.TournamentError as exc:
-        return Refusal(exc.status, exc.message)
+        return Refusal(exc.status, exc.msg)
     if reason in ("", None):
         reason = None
     elif not isinstance(reason, str) or reason not in REASONS:
@@ -302,7 +302,7 @@ def _step(db, tournament_id: Any, call_id: Any, decide) -> Done | Refusal:
     try:
         t = tstore.get_tournament(db, tournament_id)
     except tstore.TournamentError as exc:
-        return Refusal(exc.status, exc.message)
+        return Refusal(exc.status, exc.msg)
     with transaction(db):
         call = get_call(db, t["id"], call_id)
         if call is None:

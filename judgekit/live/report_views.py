@@ -29,12 +29,12 @@ from judgekit.auth.throttle import Throttle, Ticket
 from judgekit.auth.views import current_name, requires
 from judgekit.decks import store as decks_store
 from judgekit.decks.store import DeckError
-from judgekit.errors import AppError, parse_int
+from judgekit.errors import AppError, parse_int, worded
 from judgekit.live import table_reports
 from judgekit.tournament.store import base, player_links, self_report
 from judgekit.tournament.store.base import TournamentError
 from judgekit.i18n import Message
-from judgekit.views import ApiError, _, get_db, json_object, say
+from judgekit.views import ApiError, _, catalog, get_db, json_object, say
 
 bp = Blueprint("reports", __name__)
 
@@ -161,7 +161,7 @@ def dispute_form(tid, token, rid):
         return _page(tid, token, error=exc, status=exc.status)
     flash(_("A judge is called to your table to settle the result.") if after["call"] else
           _("Your disagreement is recorded, but the judge call failed: %(problem)s Find a judge.",
-            problem=after["call_problem"]), "ok" if after["call"] else "error")
+            problem=say(after["call_problem"])), "ok" if after["call"] else "error")
     return _back(tid, token)
 
 
@@ -258,7 +258,7 @@ def api_confirm(tid, token, rid):
 def api_dispute(tid, token, rid):
     body = json_object('{"note": "what is wrong (optional)"}', required=False)
     out = table_reports.dispute(get_db(), tid, token, rid, note=body.get("note"))
-    return jsonify(out), 200 if out["duplicate"] else 201
+    return jsonify(worded(out, catalog())), 200 if out["duplicate"] else 201
 
 
 # --- judges -----------------------------------------------------------------------------------------

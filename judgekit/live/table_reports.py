@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from judgekit.db import transaction
+from judgekit.i18n import Said
 from judgekit.live import calls
 from judgekit.tournament.store import self_report
 
@@ -29,7 +30,7 @@ def dispute(db, tournament_id: Any, token: Any, report_id: Any, *, note: Any = N
         opened = calls.open_call(db, tournament_id, where["table"], reason="result",
                                  client_id=f"report:{where['report']}", origin=None)
     if isinstance(opened, calls.Refusal):
-        return dict(out, call=None, call_problem=opened.message)
+        return dict(out, call=None, call_problem=Said(opened.msg))   # worded where shown
     return dict(out, call=opened.call["id"], call_problem=None)
 
 
