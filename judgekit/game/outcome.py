@@ -15,13 +15,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
 from judgekit.game.scoring import TABLE_SIZES, TIME_OUT_VP, WITHDRAW_VP
+from judgekit.i18n import Message, Said
 
 OUTCOME_TYPES = ("oust", "withdraw", "concede", "time-out", "draw")
 
 
 @dataclass(frozen=True)
 class TableError:
-    """A reason why a table's numbers or outcome cannot stand; `rule` is a section id."""
+    """A reason why a table's numbers or outcome cannot stand; `rule` is a section id.
+    `message` is a `Said` where the code words it (the English text, worded in the reader's
+    language where shown)."""
 
     code: str
     message: str
@@ -99,7 +102,7 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
     result = VpResult(vps=[0.0] * n, survivors=list(range(1, n + 1)))
     if n not in TABLE_SIZES:
         result.errors.append(TableError(
-            "table-size", f"a table has 4 or 5 seats, not {n}", rule="3.1.2"))
+            "table-size", Said(Message("game.table-size", "a table has 4 or 5 seats, not %(n)s", n=n)), rule="3.1.2"))
     if n < 1:
         result.finished = True
         return result
@@ -122,13 +125,13 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
             result.finished = True
             result.ended_by = result.ended_by or "last-standing"
 
-    def drop_pending(reason: str) -> None:
+    def drop_pending(reason: Message) -> None:
         if conceding:
             seats = ", ".join(str(s) for s in conceding)
             result.errors.append(TableError(
                 "concession-incomplete",
-                f"seat(s) {seats} conceded, but a concession needs all players but one "
-                f"to agree ({reason}); it was not scored",
+                Said(Message("game.concession-incomplete", "seat(s) %(seats)s conceded, but a concession needs all "
+                             "players but one to agree (%(reason)s); it was not scored", seats=seats, reason=reason)),
                 seat=conceding[0], rule="3.5"))
             conceding.clear()
 
@@ -136,15 +139,17 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
         kind = event.get("type") if isinstance(event, dict) else None
         if kind not in OUTCOME_TYPES:
             result.errors.append(TableError(
-                "event-unknown", f"unknown outcome event {kind!r}", rule="3.7.2"))
+                "event-unknown", Said(Message("game.event-unknown", "unknown outcome event %(kind)s", kind=repr(kind))),
+                rule="3.7.2"))
             continue
         if result.finished:
             result.errors.append(TableError(
-                "event-after-end", f"'{kind}' recorded after the game had ended; ignored",
+                "event-after-end", Said(Message("game.event-after-end", "'%(kind)s' recorded after the game had "
+                                                "ended; ignored", kind=kind)),
                 seat=_seat_or_none(event)))
             continue
         if kind in ("time-out", "draw"):
-            drop_pending(f"'{kind}' came first")
+            drop_pending(Message("game.came-first", "'%(kind)s' came first", kind=kind))
             alive = list(result.survivors)
             if len(alive) == 1:
                 add(alive[0], 1)
@@ -158,13 +163,14 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
         seat = _seat_or_none(event)
         if seat is None or not 1 <= seat <= n:
             result.errors.append(TableError(
-                "seat-unknown", f"'{kind}' names seat {event.get('seat')!r}, "
-                f"but the table has seats 1 to {n}"))
+                "seat-unknown", Said(Message("game.seat-unknown", "'%(kind)s' names seat %(seat)s, but the table has "
+                                             "seats 1 to %(n)s", kind=kind, seat=repr(event.get("seat")), n=n))))
             continue
         if seat not in result.survivors:
             result.errors.append(TableError(
-                "seat-already-out", f"seat {seat} is already out of the game "
-                f"({result.out.get(seat, 'out')}); '{kind}' ignored", seat=seat))
+                "seat-already-out", Said(Message("game.seat-already-out", "seat %(seat)s is already out of the game "
+                                                 "(%(how)s); '%(kind)s' ignored", seat=seat,
+                                                 how=result.out.get(seat, "out"), kind=kind)), seat=seat))
             continue
 
         if kind == "concede":
@@ -185,7 +191,7 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
                     leave(prey)
             continue
 
-        drop_pending(f"'{kind}' of seat {seat} came first")
+        drop_pending(Message("game.seat-came-first", "'%(kind)s' of seat %(seat)s came first", kind=kind, seat=seat))
         if kind == "oust":
             if len(result.survivors) < 2:  # pragma: no cover - the game would be over
                 continue
@@ -199,7 +205,7 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
             result.withdrawn.append(seat)
             leave(seat)
 
-    drop_pending("the others played on")
+    drop_pending(Message("game.played-on", "the others played on"))
     return result
 
 

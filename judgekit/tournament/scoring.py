@@ -23,6 +23,7 @@ from typing import Any, Iterable, Sequence
 from judgekit.game.outcome import TableError
 from judgekit.game.outcome import snap_vp as _num
 from judgekit.game.scoring import GW_MIN_VP, TABLE_SIZES, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
+from judgekit.i18n import Message, Said
 
 # --- checking reported VP ----------------------------------------------------------------
 
@@ -65,17 +66,23 @@ def seat_errors(vps: Sequence[Any]) -> list[TableError]:
     for seat, raw in enumerate(vps, 1):
         vp = parse_vp(raw)
         if vp is None and (raw is None or (isinstance(raw, str) and not raw.strip())):
-            errors.append(TableError("vp-not-number", f"seat {seat}: no VP given (type 0 for none)", seat))
+            errors.append(TableError("vp-not-number", Said(Message(
+                "scoring.vp-none", "seat %(seat)s: no VP given (type 0 for none)", seat=seat)), seat))
         elif vp is None:
             shown = raw if isinstance(raw, str) else repr(raw)
-            errors.append(TableError("vp-not-number", f"seat {seat}: '{shown}' is not a number", seat))
+            errors.append(TableError("vp-not-number", Said(Message(
+                "scoring.vp-not-number", "seat %(seat)s: '%(shown)s' is not a number", seat=seat, shown=shown)), seat))
         elif vp < 0:
-            errors.append(TableError("vp-negative", f"seat {seat}: VP cannot be negative ({_fmt(vp)})", seat))
+            errors.append(TableError("vp-negative", Said(Message(
+                "scoring.vp-negative", "seat %(seat)s: VP cannot be negative (%(vp)s)", seat=seat, vp=_fmt(vp))), seat))
         elif vp > n:  # before the halves: 1e308 * 2 is no number
-            errors.append(TableError("vp-too-many", f"seat {seat}: {_fmt(vp)} VP is more than a "
-                                                    f"{n}-player table can give", seat))
+            errors.append(TableError("vp-too-many", Said(Message(
+                "scoring.vp-too-many-seat", "seat %(seat)s: %(vp)s VP is more than a %(n)s-player table can give",
+                seat=seat, vp=_fmt(vp), n=n)), seat))
         elif vp * 2 != int(vp * 2):
-            errors.append(TableError("vp-not-half", f"seat {seat}: VP come in halves, {_fmt(vp)} is not one", seat))
+            errors.append(TableError("vp-not-half", Said(Message(
+                "scoring.vp-not-half", "seat %(seat)s: VP come in halves, %(vp)s is not one", seat=seat, vp=_fmt(vp))),
+                seat))
     return errors
 
 
@@ -91,7 +98,8 @@ def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[Table
     """
     n = len(vps)
     if n not in TABLE_SIZES:
-        return [TableError("table-size", f"a table has 4 or 5 players, not {n}", rule="3.1.2")]
+        return [TableError("table-size", Said(Message("scoring.table-size", "a table has 4 or 5 players, not %(n)s",
+                                                      n=n)), rule="3.1.2")]
     errors = seat_errors(vps)
     if errors:
         return errors
@@ -99,46 +107,58 @@ def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[Table
 
     seats = [s for s in withdrawn if isinstance(s, int) and not isinstance(s, bool)]
     if len(seats) != len(list(withdrawn)):
-        return [TableError("seat-unknown", "a withdrawn seat is not a seat number")]
+        return [TableError("seat-unknown", Said(Message("scoring.withdrawn-not-number",
+                                                        "a withdrawn seat is not a seat number")))]
     withdrawn_set = frozenset(seats)
     bad = sorted(s for s in withdrawn_set if not 1 <= s <= n)
     if bad:
-        return [TableError("seat-unknown", f"withdrawn seat {bad[0]} is not at this {n}-player table", bad[0])]
+        return [TableError("seat-unknown", Said(Message(
+            "scoring.withdrawn-not-here", "withdrawn seat %(seat)s is not at this %(n)s-player table", seat=bad[0], n=n)),
+            bad[0])]
 
     total = sum(math.ceil(v) for v in values)
     if total < n:
-        return [TableError(
-            "vp-unfinished",
-            f"the VP rounded up add up to {total}, not {n}: the game looks unfinished "
-            f"(is a survivor's ½ VP or an oust missing?)")]
+        return [TableError("vp-unfinished", Said(Message(
+            "scoring.vp-unfinished", "the VP rounded up add up to %(total)s, not %(n)s: the game looks unfinished "
+            "(is a survivor's ½ VP or an oust missing?)", total=total, n=n)))]
     if total > n:
-        return [TableError(
-            "vp-too-many",
-            f"the VP rounded up add up to {total}, more than the {n} players: "
-            f"there are more VP than the table can give")]
+        return [TableError("vp-too-many", Said(Message(
+            "scoring.vp-too-many", "the VP rounded up add up to %(total)s, more than the %(n)s players: there are "
+            "more VP than the table can give", total=total, n=n)))]
 
     key = tuple(_num(v) for v in values)
     if key in _reachable(n, withdrawn_set):
         return []
     halves = [s for s, v in enumerate(key, 1) if v % 1 and s not in withdrawn_set]
     explains = withdrawals_explaining(key, withdrawn_set)
-    if explains:
-        seats = " and ".join(f"seat {s}" for s in explains)
-        offer = (f" If {seats} withdrew, tick the withdrawal (W): "
-                 f"{'that makes' if len(explains) == 1 else 'those make'} these numbers possible.")
-    else:
-        offer = ""
+    offer = None
+    if len(explains) == 1:
+        offer = Message("scoring.offer-one", "If %(seats)s withdrew, tick the withdrawal (W): that makes these "
+                        "numbers possible.", seats=_seats(explains))
+    elif explains:
+        offer = Message("scoring.offer-many", "If %(seats)s withdrew, tick the withdrawal (W): those make these "
+                        "numbers possible.", seats=_seats(explains))
     if len(halves) == 1 and not withdrawn_set:
-        return [TableError(
-            "vp-lone-half",
-            f"seat {halves[0]} has a lone ½ VP: a single survivor at the time limit scores "
-            f"1 VP, not ½.{offer or ' No withdrawal makes these numbers possible either.'}",
+        return [TableError("vp-lone-half", Said(Message(
+            "scoring.vp-lone-half", "seat %(seat)s has a lone ½ VP: a single survivor at the time limit scores 1 VP, "
+            "not ½. %(offer)s", seat=halves[0],
+            offer=offer or Message("scoring.no-withdrawal-helps", "No withdrawal makes these numbers possible either."))),
             halves[0], suggest_withdrawn=explains)]
+    oust_order = Message("scoring.vp-oust-order", "no order of ousts around this table gives these VP: each whole VP "
+                         "must be the oust of the scorer's next surviving prey, and at the time limit every survivor "
+                         "has ½.")
     return [TableError(
-        "vp-oust-order",
-        "no order of ousts around this table gives these VP: each whole VP must be the oust "
-        "of the scorer's next surviving prey, and at the time limit every survivor has ½."
-        + offer, explains[0] if len(explains) == 1 else None, suggest_withdrawn=explains)]
+        "vp-oust-order", Said(Message("scoring.then", "%(first)s %(then)s", first=oust_order, then=offer)
+                              if offer else oust_order),
+        explains[0] if len(explains) == 1 else None, suggest_withdrawn=explains)]
+
+
+def _seats(seats) -> Message:
+    """"seat 1 and seat 3": each join a message of its own."""
+    first = Message("scoring.seat", "seat %(seat)s", seat=seats[0])
+    if len(seats) == 1:
+        return first
+    return Message("scoring.and", "%(first)s and %(rest)s", first=first, rest=_seats(seats[1:]))
 
 
 def withdrawals_explaining(vps: Sequence[float], withdrawn: Iterable[int] = ()) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from judgekit.tournament.scoring import format_vp
 from judgekit.tournament.store import TournamentError, result_guard, self_report
 from judgekit.views import csv_or_json, get_db, venue_url
 from judgekit.views import _, say
+from judgekit.i18n import Said
 
 bp = Blueprint("tournament", __name__)
 # signing in asks this area for its events (`auth.views.Events`): auth sits below it
@@ -299,7 +300,7 @@ def table_page(tid, n, table):
             return redirect(url_for("tournament.table_page", tid=t["id"], n=n, table=table))
         except TournamentError as exc:
             status = exc.status
-            typed["messages"] = field_messages(exc.field, exc.message, exc.extra.get("problems"))
+            typed["messages"] = field_messages(exc.field, Said(exc.msg), exc.extra.get("problems"))
             typed["suggest_withdrawn"] = withdrawal_offer(exc.extra.get("problems"), typed["withdrawn"])
             if exc.status == 409 and "stored" in exc.extra:
                 # shown what is stored now: sent again, the form replaces it (if allowed)

@@ -36,7 +36,7 @@ from judgekit.tournament.store.base import (
     players,
 )
 from judgekit.tournament.store.result_guard import NOT_GIVEN
-from judgekit.i18n import Message
+from judgekit.i18n import Message, as_message
 
 
 def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
@@ -197,6 +197,14 @@ def result_history(db, tournament_id: int, number: Any, table_no: Any) -> list[d
     return rows
 
 
+def _joined(errors) -> Message:
+    """The table's problems as one message, "first; second": each worded in the reader's language."""
+    first = as_message(errors[0].message)
+    if len(errors) == 1:
+        return first
+    return Message("tournament.joined", "%(first)s; %(rest)s", first=first, rest=_joined(errors[1:]))
+
+
 def get_table(db, tournament_id: int, number: Any, table_no: Any) -> dict:
     r = get_round(db, tournament_id, number)
     tn = _int_id(table_no, "table")
@@ -217,7 +225,7 @@ def clean_vps(vps: Any, size: int) -> list[float]:
         raise TournamentError(400, Message("tournament.this-table-has-seats-give", "this table has %(size)s seats: give %(size)s VP values, not %(count)s", size=size, count=len(vps)), "vps")
     errors = seat_errors(vps)
     if errors:
-        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
+        raise TournamentError(400, _joined(errors), "vps", seat=errors[0].seat,
                               problems=[e.to_dict() for e in errors])
     return [float(parse_vp(v)) for v in vps]
 
@@ -286,7 +294,7 @@ def refuse_impossible(vps: list[float], withdrawn: list[int]) -> None:
     withdrawal would explain them (`suggest_withdrawn`)."""
     errors = check_table(vps, withdrawn)
     if errors:
-        raise TournamentError(400, "; ".join(e.message for e in errors), "vps", seat=errors[0].seat,
+        raise TournamentError(400, _joined(errors), "vps", seat=errors[0].seat,
                               problems=[e.to_dict() for e in errors],
                               suggest_withdrawn=list(errors[0].suggest_withdrawn))
 
