@@ -126,3 +126,17 @@ def test_the_proposal_and_the_over_cap_refusal_are_worded_end_to_end(xx_app):
     assert refused.status_code == 409 and refused.get_json()["error"] == \
         "XX-Tisch 1: 11 Minuten. XX-Deckel 10 Minuten (Tournament Conduct & Infraction Guide v2, §1.2.4)."
     assert refused.get_json()["code"] == "penalties.over-cap"
+
+
+def test_a_tables_vp_problems_are_worded_with_their_parts():
+    from judgekit.tournament.scoring import check_table
+    catalog = Catalog("xx", {"scoring.vp-lone-half": "XX-Sitz %(seat)s: einsames ½. %(offer)s",
+                             "scoring.offer-one": "XX-Wenn %(seats)s aufgab: ankreuzen.",
+                             "scoring.seat": "XX-Sitz %(seat)s", "scoring.vp-not-number": "XX-Sitz %(seat)s: '%(shown)s'?"})
+    [lone] = check_table([2, 1, 0.5, 0])
+    assert lone.message == ("seat 3 has a lone ½ VP: a single survivor at the time limit scores 1 VP, not ½. "
+                            "If seat 3 withdrew, tick the withdrawal (W): that makes these numbers possible.")
+    assert lone.message.render(catalog) == "XX-Sitz 3: einsames ½. XX-Wenn XX-Sitz 3 aufgab: ankreuzen."
+    [bad] = check_table(["x", 0, 0, 0])
+    assert (bad.code, bad.message.code, bad.message.render(catalog)) == ("vp-not-number", "scoring.vp-not-number",
+                                                                           "XX-Sitz 1: 'x'?")

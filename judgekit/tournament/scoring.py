@@ -144,13 +144,13 @@ def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[Table
             "not ½. %(offer)s", seat=halves[0],
             offer=offer or Message("scoring.no-withdrawal-helps", "No withdrawal makes these numbers possible either."))),
             halves[0], suggest_withdrawn=explains)]
-    oust_order = Message("scoring.vp-oust-order", "no order of ousts around this table gives these VP: each whole VP "
-                         "must be the oust of the scorer's next surviving prey, and at the time limit every survivor "
-                         "has ½.")
-    return [TableError(
-        "vp-oust-order", Said(Message("scoring.then", "%(first)s %(then)s", first=oust_order, then=offer)
-                              if offer else oust_order),
-        explains[0] if len(explains) == 1 else None, suggest_withdrawn=explains)]
+    oust_order = Message("scoring.vp-oust-order-offer", "no order of ousts around this table gives these VP: each "
+                         "whole VP must be the oust of the scorer's next surviving prey, and at the time limit every "
+                         "survivor has ½. %(offer)s", offer=offer) if offer else \
+        Message("scoring.vp-oust-order", "no order of ousts around this table gives these VP: each whole VP must be "
+                "the oust of the scorer's next surviving prey, and at the time limit every survivor has ½.")
+    return [TableError("vp-oust-order", Said(oust_order), explains[0] if len(explains) == 1 else None,
+                       suggest_withdrawn=explains)]
 
 
 def _seats(seats) -> Message:
