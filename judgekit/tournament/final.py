@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Hashable, Sequence
 
+from judgekit.i18n import Message, Said
 from judgekit.tournament.scoring import parse_vp
 
 
@@ -56,15 +57,16 @@ def place(choice: SeatChoice, player: Hashable, position: int) -> SeatChoice:
     expected = choice.next_to_place
     problems = []
     if expected is None:
-        problems.append(FinalProblem("seat-choice-done", "every finalist has already placed a card"))
+        problems.append(FinalProblem("seat-choice-done", Said(Message("final.all-placed", "every finalist has "
+                                                                      "already placed a card"))))
     elif player != expected:
-        problems.append(FinalProblem(
-            "seat-choice-order", f"it is {expected}'s turn to place a card "
-            "(the lowest qualifier places first)"))
+        problems.append(FinalProblem("seat-choice-order", Said(Message(
+            "final.turn", "it is %(player)s's turn to place a card (the lowest qualifier places first)",
+            player=expected))))
     elif not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(row):
-        problems.append(FinalProblem(
-            "seat-choice-position",
-            f"position {position!r} is not a place in the row: choose 0 (left end) to {len(row)} (right end)"))
+        problems.append(FinalProblem("seat-choice-position", Said(Message(
+            "final.bad-position", "position %(position)s is not a place in the row: choose 0 (left end) to %(last)s "
+            "(right end)", position=repr(position), last=len(row)))))
     else:
         row.insert(position, player)
     return SeatChoice(list(choice.qualifiers), row, problems)
@@ -76,7 +78,8 @@ def replay(qualifiers: Sequence[Hashable], positions: Sequence[int]) -> SeatChoi
     for pos in positions:
         player = choice.next_to_place
         if player is None:
-            choice.problems.append(FinalProblem("seat-choice-done", "more placements than finalists"))
+            choice.problems.append(FinalProblem("seat-choice-done", Said(Message(
+                "final.too-many-placements", "more placements than finalists"))))
             break
         nxt = place(choice, player, pos)
         if nxt.problems:
@@ -113,7 +116,8 @@ def final_result(qualifiers: Sequence[Hashable], vps: dict[Hashable, object]) ->
     for p in qualifiers:
         v = parse_vp(vps.get(p))
         if v is None:
-            problems.append(FinalProblem("final-vp-missing", f"no VP for finalist {p}", "3.7.5"))
+            problems.append(FinalProblem("final-vp-missing", Said(Message("final.no-vp", "no VP for finalist %(player)s",
+                                                                          player=p)), "3.7.5"))
         else:
             values[p] = v
     if problems:

@@ -20,6 +20,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
+
+from judgekit.i18n import Message, Said
 from judgekit.tournament.seating_search import search_round
 
 Player = Hashable
@@ -29,7 +31,8 @@ Round = list
 
 @dataclass
 class SeatingProblem:
-    """A reason a round cannot be seated, for the UI to show."""
+    """A reason a round cannot be seated, for the UI to show (`message`: a `Said`, worded in
+    the reader's language where shown)."""
 
     code: str
     message: str
@@ -248,16 +251,18 @@ def seat_round(players: Sequence[Player], history: History | Iterable = (), *, s
     if len(roster) != len(players):
         dupes = [p for p, c in Counter(players).items() if c > 1]
         return Seating([], [], seed, [], 0, [SeatingProblem(
-            "duplicate-player", f"player(s) listed twice: {', '.join(map(str, dupes))}")])
+            "duplicate-player", Said(Message("seating.listed-twice", "player(s) listed twice: %(players)s",
+                                             players=", ".join(map(str, dupes)))))])
     out = choose_sit_outs(roster, sit_out, sat_out or {}, rng)
     playing = [p for p in roster if p not in set(out)]
     sizes = table_sizes(len(playing))
     if sizes is None:
         if len(playing) < 4:
-            msg = f"{len(playing)} players cannot make a table: a table needs 4 or 5 players"
+            msg = Said(Message("seating.too-few", "%(n)s players cannot make a table: a table needs 4 or 5 players",
+                               n=len(playing)))
         else:
-            msg = (f"{len(playing)} players cannot be split into tables of 4 and 5: "
-                   f"some must sit out this round (6, 7 and 11 players)")
+            msg = Said(Message("seating.cannot-split", "%(n)s players cannot be split into tables of 4 and 5: some "
+                               "must sit out this round (6, 7 and 11 players)", n=len(playing)))
         return Seating([], out, seed, [], 0, [SeatingProblem("cannot-seat", msg)])
     rng.shuffle(playing)
     seated = len(history.rounds) + 1

@@ -113,8 +113,9 @@ def place_final_card(db, tournament_id: Any, player_id: Any, position: Any, *, b
         if after.problems:
             names = {p["id"]: p["name"] for p in players(db, t["id"])}
             msg = after.problems[0].message
-            for k, v in names.items():
-                msg = msg.replace(f"it is {k}'s", f"it is {v}'s")
+            if msg.code == "final.turn":   # the player by name, not by id
+                msg = Message("final.turn", "it is %(player)s's turn to place a card (the lowest qualifier places "
+                              "first)", player=names.get(msg.msg.params["player"], msg.msg.params["player"]))
             raise TournamentError(409, msg, "position")
         db[T_FINAL].insert({"tournament_id": t["id"], "kind": "place", "player_id": pid, "position": pos,
                             "by": by, "created_at": now()})
