@@ -102,7 +102,7 @@ def api_update_player(tid, pid):
 def api_start_round(tid):
     body = json_object("an object (optionally with seed or tables)", required=False)
     r = store.start_round(get_db(), tid, seed=body.get("seed"), tables=body.get("tables"))
-    return jsonify(r), 201
+    return jsonify(worded(r, catalog())), 201
 
 
 @bp.get("/api/tournaments/<id:tid>/rounds/<id:n>")
@@ -117,13 +117,13 @@ def api_round(tid, n):
 @requires("rounds.swap")
 def api_swap(tid, n):
     body = json_object("{\"a\": player id, \"b\": player id}")
-    return jsonify(store.swap_seats(get_db(), tid, n, body.get("a"), body.get("b"), by=who()))
+    return jsonify(worded(store.swap_seats(get_db(), tid, n, body.get("a"), body.get("b"), by=who()), catalog()))
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/close")
 @requires("rounds.close")
 def api_close(tid, n):
-    return jsonify(store.close_round(get_db(), tid, n))
+    return jsonify(worded(store.close_round(get_db(), tid, n), catalog()))
 
 
 @bp.get("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>")
@@ -141,7 +141,7 @@ def api_result(tid, n, table):
                              note=body.get("note"), by=who(), client_id=body.get("client_id"),
                              based_on=body.get("based_on"),  # absent: based on no result
                              may_replace_override=g.identity.may("results.override"))
-    return jsonify(out), 200 if out["duplicate"] else 201
+    return jsonify(worded(out, catalog())), 200 if out["duplicate"] else 201
 
 
 def _guard(body: dict) -> dict:
@@ -156,7 +156,7 @@ def api_override(tid, n, table):
     body = json_object("{\"vps\": [...], \"reason\": \"...\"}")
     out = store.override_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"), by=who(),
                                 **_guard(body))
-    return jsonify(out), 200 if out["duplicate"] else 201
+    return jsonify(worded(out, catalog())), 200 if out["duplicate"] else 201
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:n>/tables/<id:table>/correct")
@@ -165,7 +165,7 @@ def api_correct(tid, n, table):
     body = json_object("{\"vps\": [...], \"withdrawn\": [seats], \"reason\": \"...\"}")
     out = store.correct_result(get_db(), tid, n, table, body.get("vps"), body.get("reason"),
                                withdrawn=body.get("withdrawn"), by=who(), **_guard(body))
-    return jsonify(out), 200 if out["duplicate"] else 201
+    return jsonify(worded(out, catalog())), 200 if out["duplicate"] else 201
 
 
 @bp.get("/api/tournaments/<id:tid>/standings")
@@ -224,5 +224,6 @@ def api_results(tid):
 
 
 def _jsonable(obj):
-    """dict keys as strings (player ids are ints in the domain)."""
-    return json.loads(json.dumps(obj, default=str))
+    """dict keys as strings (player ids are ints in the domain); what the code words, in the
+    reader's language."""
+    return json.loads(json.dumps(worded(obj, catalog()), default=str))

@@ -24,6 +24,10 @@ from judgekit.i18n import Catalog, Message
 from judgekit.tournament.penalties.deviation import description_required, deviates
 
 KINDS = ("issue", "amend", "lift", "approve", "move")
+# a record's kind as the sentences about it say it (the stored kind never changes)
+KIND_WORDS = {"issue": Message("penalties.kind-issue", "issue"), "amend": Message("penalties.kind-amend", "amend"),
+              "lift": Message("penalties.kind-lift", "lift"), "approve": Message("penalties.kind-approve", "approve"),
+              "move": Message("penalties.kind-move", "move")}
 
 RECORD_FIELDS = (
     "id",               # assigned by the store; unique within the tournament's records
@@ -228,7 +232,8 @@ def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
         target_raw = ids.get(_key(ref))
         if target_raw is None:
             problems.append(RecordProblem("refers_to", Message(
-                "penalties.no-record", "There is no penalty record %(ref)s to %(kind)s.", ref=ref, kind=kind)))
+                "penalties.no-record", "There is no penalty record %(ref)s to %(kind)s.", ref=ref,
+                kind=KIND_WORDS.get(kind, kind))))
             return problems
         target_id = _key(ref)
         while kind_of(ids[target_id]) == "amend" and _key(ids[target_id].get("refers_to")) in ids:
@@ -237,7 +242,7 @@ def check_record(catalog, record: dict, existing=(), *, registered: bool = True,
         if target is None:
             problems.append(RecordProblem("refers_to", Message(
                 "penalties.not-a-penalty", "Record %(ref)s is a %(what)s, not a penalty: %(kind)s the penalty itself.",
-                ref=ref, what=kind_of(target_raw), kind=kind)))
+                ref=ref, what=KIND_WORDS.get(kind_of(target_raw), kind_of(target_raw)), kind=KIND_WORDS.get(kind, kind))))
             return problems
         if target["status"] == STATUS_LIFTED:
             problems.append(RecordProblem("refers_to", Message(

@@ -115,9 +115,10 @@ def record_toss(db, tournament_id: Any, group: Any = None, *, seed: Any = None,
             if not any(set(ids) == set(g) for g in s.needs_toss):
                 drawn = _drawn_meanwhile(db, t["id"], ids)
                 if drawn:
-                    raise TournamentError(409, Message("tournament.toss-for-these-players-was", "the toss for these players was drawn already (%(value)s, seed %(seed)s): it stands", value=drawn['toss']['by'] or 'someone', seed=drawn['toss']['seed']), "players", **drawn)
+                    raise TournamentError(409, Message("tournament.toss-for-these-players-was", "the toss for these players was drawn already (%(value)s, seed %(seed)s): it stands", value=drawn['toss']['by'] or Message("tournament.someone", "someone"), seed=drawn['toss']['seed']), "players", **drawn)
                 names = {r.player_id: r.name for r in s.rows}
-                ties = "; ".join(", ".join(names.get(p, str(p)) for p in g) for g in s.needs_toss) or "none"
+                ties = "; ".join(", ".join(names.get(p, str(p)) for p in g) for g in s.needs_toss) or \
+                    Message("tournament.no-ties", "none")
                 raise TournamentError(409, Message("tournament.toss-drawn-among-exactly-players", "a toss is drawn among exactly the players tied now for a place in the top five (3.1); ties needing a toss: %(ties)s", ties=ties), "players",
                                       needs_toss=s.needs_toss)
         places = standings_mod.draw_toss(ids, seed)
