@@ -45,7 +45,7 @@ class VpResult:
     """Each seat's VP derived from a game's outcome events.
 
     `vps[i]` is seat i+1's VP. `out` says how each seat left the game ("ousted by seat 3",
-    "withdrew", "conceded to seat 1"); `finished` is true once the game is over (one player
+    "withdrew", "conceded to seat 1": `Said` values); `finished` is true once the game is over (one player
     left, time limit, or intentional draw); `ended_by` names how it ended.
     """
 
@@ -170,7 +170,8 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
             result.errors.append(TableError(
                 "seat-already-out", Said(Message("game.seat-already-out", "seat %(seat)s is already out of the game "
                                                  "(%(how)s); '%(kind)s' ignored", seat=seat,
-                                                 how=result.out.get(seat, "out"), kind=kind)), seat=seat))
+                                                 how=result.out.get(seat) or Message("game.out", "out"), kind=kind)),
+                seat=seat))
             continue
 
         if kind == "concede":
@@ -186,7 +187,7 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
                     prey = alive[(alive.index(remaining) + 1) % len(alive)]
                     assert prey in conceders
                     add(remaining, 1)
-                    result.out[prey] = f"conceded to seat {remaining}"
+                    result.out[prey] = Said(Message("game.conceded-to", "conceded to seat %(seat)s", seat=remaining))
                     result.ended_by = "concession"
                     leave(prey)
             continue
@@ -197,11 +198,11 @@ def derive_vp(seat_count: int, events: Iterable[dict[str, Any]]) -> VpResult:
                 continue
             predator = predator_of(seat)
             add(predator, 1)
-            result.out[seat] = f"ousted by seat {predator}"
+            result.out[seat] = Said(Message("game.ousted-by", "ousted by seat %(seat)s", seat=predator))
             leave(seat)
         elif kind == "withdraw":
             add(seat, WITHDRAW_VP)
-            result.out[seat] = "withdrew"
+            result.out[seat] = Said(Message("game.withdrew", "withdrew"))
             result.withdrawn.append(seat)
             leave(seat)
 
