@@ -115,7 +115,8 @@ def shared_app(tmp_path_factory, shared_index, template_db):
     return _new_app(tmp_path_factory.mktemp("shared") / "instance", template_db, shared_index)
 
 
-def _stored_rows(path) -> int:
+def stored_rows(path) -> int:
+    """Rows in the database's tables (the migrations' ledger aside): 0 for a template copy."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         tables = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
@@ -134,7 +135,7 @@ def read_only_app(shared_app):
     config = dict(shared_app.config)
     yield shared_app
     assert dict(shared_app.config) == config, "a test changed the shared app's config: give it its own app"
-    assert _stored_rows(shared_app.config["DATABASE"]) == 0, \
+    assert stored_rows(shared_app.config["DATABASE"]) == 0, \
         "a test wrote to the shared app's database: give it its own app"
 
 
