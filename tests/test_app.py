@@ -73,12 +73,12 @@ def test_serve_starts_on_a_fresh_instance_and_answers(tmp_path):
     assert f"http://127.0.0.1:{port}/" in err
 
 
-def test_serve_on_a_busy_port_fails_with_one_line(tmp_path):
+def test_serve_on_a_busy_port_fails_with_one_line(indexed_instance):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp_path / "inst"))
+        env = dict(os.environ, JUDGEKIT_INSTANCE=str(indexed_instance))
         proc = subprocess.run([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
                               env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0

@@ -178,7 +178,7 @@ def test_serve_listens_for_the_venue_by_default_and_says_which_address_phones_us
     assert "only this machine can connect" in local[1] and "192.168.1.20" not in " ".join(local)
 
 
-def test_serve_on_a_port_in_use_says_only_the_failure_with_the_flag_to_use(tmp_path):
+def test_serve_on_a_port_in_use_says_only_the_failure_with_the_flag_to_use(indexed_instance):
     import os
     import socket
     import subprocess
@@ -187,7 +187,7 @@ def test_serve_on_a_port_in_use_says_only_the_failure_with_the_flag_to_use(tmp_p
         s.bind(("0.0.0.0", 0))
         s.listen()
         port = s.getsockname()[1]
-        env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp_path / "inst"))
+        env = dict(os.environ, JUDGEKIT_INSTANCE=str(indexed_instance))
         proc = subprocess.run([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
                               env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr

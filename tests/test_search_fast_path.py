@@ -10,6 +10,7 @@ import pytest
 from judgekit import create_app
 from judgekit.rules.search import MAX_QUERY
 from judgekit.rules.search_api import SearchFastPath
+from tests.conftest import copy_template, stored_rows
 
 
 def front(app):
@@ -17,14 +18,27 @@ def front(app):
     return app.wsgi_app.app
 
 
-@pytest.fixture
-def both(tmp_path, shared_index):
-    """(fast, flask): the same instance served with the fast path and without it."""
-    config = {"INSTANCE": tmp_path / "instance", "INDEX_DIR": str(shared_index), "TESTING": True}
+@pytest.fixture(scope="module")
+def both_apps(tmp_path_factory, shared_index, template_db):
+    instance = tmp_path_factory.mktemp("fast-path") / "instance"
+    instance.mkdir(mode=0o700)
+    copy_template(template_db, instance / "judgekit.db")
+    config = {"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True}
     fast = create_app(config)
     slow = create_app({**config, "SEARCH_FAST_PATH": False})
     assert isinstance(front(fast), SearchFastPath) and not isinstance(front(slow), SearchFastPath)
     return fast, slow
+
+
+@pytest.fixture
+def both(both_apps):
+    """(fast, flask): the same instance served with the fast path and without it; the
+    module's tests share the two apps (they only read), each gets the fast path as built."""
+    fast, slow = both_apps
+    flask_behind = front(fast).app
+    yield fast, slow
+    front(fast).app = flask_behind            # undo `flask_calls`
+    assert stored_rows(fast.config["DATABASE"]) == 0, "a test wrote: give it apps of its own"
 
 
 def flask_calls(app) -> list:

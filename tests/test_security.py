@@ -145,9 +145,8 @@ def test_a_new_database_and_its_wal_are_created_private(tmp_path):
         os.umask(old)
 
 
-def test_an_older_instance_is_tightened(tmp_path):
-    inst = tmp_path / "inst"
-    inst.mkdir(mode=0o755)
+def test_an_older_instance_is_tightened(indexed_instance):
+    inst = indexed_instance                 # an older instance: its search index is built
     os.chmod(inst, 0o755)
     db = open_db(inst / "judgekit.db")
     db.close()

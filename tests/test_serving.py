@@ -79,12 +79,12 @@ def test_a_forged_session_cookie_is_an_empty_session(app, client):
     assert r.status_code == 400 and "CSRF" in r.get_data(as_text=True)
 
 
-def test_serve_passes_its_flags_to_the_server(monkeypatch, tmp_path):
+def test_serve_passes_its_flags_to_the_server(monkeypatch, indexed_instance):
     from judgekit.cli import main as cli
     from judgekit.live import serving
     served = {}
     monkeypatch.setattr(serving, "serve", lambda app, **kw: served.update(kw))
-    res = CliRunner().invoke(cli, ["--instance", str(tmp_path / "instance"), "serve", "--port", "5399",
+    res = CliRunner().invoke(cli, ["--instance", str(indexed_instance), "serve", "--port", "5399",
                                    "--host", "127.0.0.1", "--threads", "3", "--connections", "200"])
     assert res.exit_code == 0, res.output
     assert (served["port"], served["host"], served["threads"], served["connections"]) == (5399, "127.0.0.1", 3, 200)

@@ -7,6 +7,12 @@ Fixtures:
   `live_app` is its Flask app (for seeding data through the domain functions).
 - `browser`: one headless Chromium per session; `page`: a fresh context and page per test
   (phone-sized by default: 360 x 740); `desktop_page`: 1280 x 900.
+- The service worker is blocked in every context (`browser.new_context` too) unless asked
+  for: a test of the offline copy passes `service_workers="allow"` to `new_context`, or is
+  marked `@pytest.mark.service_worker` when it uses `page`, `phone` or `desktop_page`. Each
+  new context otherwise installs the worker, which fetches the whole offline copy (about 400
+  pages rendered by the test server, 8 MB) behind the test: about 40 % of the browser tests'
+  CPU time, for tests that are not about it.
 - `shot(page, name)`: save a screenshot under screenshots/ (for looking at the pages).
 """
 from __future__ import annotations
@@ -75,6 +81,21 @@ def _patient_expect():
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
+class _Chromium:
+    """The session's browser, whose new contexts block the service worker unless told
+    `service_workers="allow"` (see the module's docstring)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **kw):
+        kw.setdefault("service_workers", "block")
+        return self._browser.new_context(**kw)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
@@ -85,7 +106,7 @@ def browser():
                                args=["--no-sandbox", "--disable-background-networking",
                                      "--disable-component-update", "--disable-sync",
                                      "--no-first-run", "--disable-gpu"])
-        yield b
+        yield _Chromium(b)
         b.close()
 
 
@@ -111,20 +132,27 @@ def _checked_page(browser, width, height, **kw):
     assert not page.js_errors, f"JavaScript errors on the page: {page.js_errors}"
 
 
-@pytest.fixture
-def page(browser):
-    yield from _checked_page(browser, 360, 740, is_mobile=True, has_touch=True, device_scale_factor=2)
+def _workers(request) -> dict:
+    """The service worker runs in a test marked `service_worker` (the offline copy's tests)."""
+    return {"service_workers": "allow" if request.node.get_closest_marker("service_worker") else "block"}
 
 
 @pytest.fixture
-def phone(browser):
+def page(browser, request):
+    yield from _checked_page(browser, 360, 740, is_mobile=True, has_touch=True, device_scale_factor=2,
+                             **_workers(request))
+
+
+@pytest.fixture
+def phone(browser, request):
     """A 390×844 phone: the recorder's and the seat pages' reference size."""
-    yield from _checked_page(browser, 390, 844, is_mobile=True, has_touch=True, device_scale_factor=2)
+    yield from _checked_page(browser, 390, 844, is_mobile=True, has_touch=True, device_scale_factor=2,
+                             **_workers(request))
 
 
 @pytest.fixture
-def desktop_page(browser):
-    yield from _checked_page(browser, 1280, 900)
+def desktop_page(browser, request):
+    yield from _checked_page(browser, 1280, 900, **_workers(request))
 
 
 @pytest.fixture

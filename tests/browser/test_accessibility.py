@@ -223,7 +223,7 @@ def test_play_a_final_is_a_box_and_a_line(browser, own_server, width):
 def test_the_offline_badge_says_it_is_saving(browser, own_server):
     """While the service worker saves the offline copy the badge said "Rules 2025 …", which
     looked cut off: it says what it is doing, then ✓ once saved."""
-    ctx = browser.new_context(viewport={"width": 375, "height": 800})
+    ctx = browser.new_context(viewport={"width": 375, "height": 800}, service_workers="allow")
     # watched from the document's first node: the deferred offline.js can show "saving" before
     # DOMContentLoaded (the browser runs other tasks while it waits for the next deferred script),
     # so an observer set up at DOMContentLoaded missed it on a busy machine

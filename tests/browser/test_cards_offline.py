@@ -7,11 +7,14 @@ import html
 import re
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 # Deflection (group rulings), Murmur of the False Will (the group's [DOM] prefix), Ambulance
 # (its own wording of a group ruling), Theo Bell (G2 ADV) (a vampire with other versions)
 CARDS = ["100518", "101256", "100045", "201363"]
+
+pytestmark = pytest.mark.service_worker    # drawn by the offline copy
 
 
 def server_rulings(live_server, card_id):

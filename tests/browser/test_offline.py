@@ -7,6 +7,7 @@ import json
 import urllib.request
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from judgekit.offline.compare import compare, read_queries
@@ -18,6 +19,8 @@ def _one(events):
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
+
+pytestmark = pytest.mark.service_worker    # the offline copy: its pages run with the worker
 
 
 def wait_until_saved(page):
@@ -158,6 +161,7 @@ def test_ten_entries_made_offline_arrive_once_and_in_order(page, live_server, li
 
 
 def _context(browser, judge, **kw):
+    kw.setdefault("service_workers", "allow")
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, **kw)
     ctx.add_init_script(f"localStorage.setItem('judgekit.judge', {json.dumps(judge)})")
     page = ctx.new_page()

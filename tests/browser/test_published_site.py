@@ -48,6 +48,7 @@ def test_the_full_copy_has_no_dead_link(published):
     assert done.dead_links == []
 
 
+@pytest.mark.service_worker
 def test_search_a_card_and_a_rule_then_offline(page, static_host):
     home = static_host + BASE
     page.goto(home)

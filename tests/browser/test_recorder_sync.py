@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 from judgekit.recorder import clock
@@ -229,6 +230,7 @@ def test_a_judge_name_cut_inside_an_emoji_never_jams_the_entries(browser, live_s
     assert not errors, errors
 
 
+@pytest.mark.service_worker
 def test_a_reload_offline_opens_the_game_as_the_page_last_knew_it(page, live_server, live_app):
     """The page reads the whole game only once: it keeps the service worker's copy up to
     date itself (at the latest when it goes away), so a reload with the network cut shows

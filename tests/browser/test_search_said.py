@@ -3,6 +3,7 @@ one-tap searches and answers a pasted message's numbered questions one by one â€
 with the same words, from the offline copy."""
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_offline import wait_until_saved
@@ -52,6 +53,7 @@ def test_a_pasted_message_is_answered_question_by_question(phone, live_server, s
     shot(phone, "search-parts-phone", full_page=False)
 
 
+@pytest.mark.service_worker
 def test_the_offline_copy_says_the_same(phone, live_server):
     phone.goto(live_server + "/")
     wait_until_saved(phone)
