@@ -30,35 +30,6 @@ def cheap_code_hashes():
         yield
 
 
-@pytest.fixture(autouse=True, scope="session")
-def url_builders_once():
-    """Werkzeug compiles two URL builders per route (generated Python code) each time an app
-    registers its ~200 routes: 0.07 s of the ~0.1 s an app costs, paid by every test with an
-    app of its own. The builders depend only on the route's parsed pattern, its defaults and
-    its converters, so each is compiled once per session and handed to every later app's
-    same route. Werkzeug's own method is kept as it is when it is not there (a later release
-    may rename it): the suite is then slower, never wrong."""
-    from werkzeug.routing import Rule
-    compile_builder = getattr(Rule, "_compile_builder", None)
-    if compile_builder is None:
-        yield
-        return
-    built = {}
-
-    def once(rule, append_unknown=True):
-        converters = sorted((name, type(c).__qualname__, repr({k: v for k, v in vars(c).items() if k != "map"}))
-                            for name, c in rule._converters.items())
-        key = (rule.rule, repr(rule._trace), repr(sorted((rule.defaults or {}).items(), key=repr)),
-               repr(converters), append_unknown)
-        if key not in built:
-            built[key] = compile_builder(rule, append_unknown)
-        return built[key]
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Rule, "_compile_builder", once)
-        yield
-
-
 @pytest.fixture(scope="session")
 def template_db(tmp_path_factory):
     """A database migrated once for the whole run; each test gets a copy of the file
