@@ -49,8 +49,8 @@ from judgekit.rules.analysis import NUMBER_WORDS, TENS
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
-                                         LEAD_BELOW, LEAD_PLACES, NEAR_TIE, OWN_RULINGS,
-                                         TYPED_CANDIDATES, YIELD_SHARE, Search)
+                                         DESCRIBED_CARD_FACTOR, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
+                                         OWN_RULINGS, TYPED_CANDIDATES, YIELD_SHARE, Search)
 from judgekit.rules.index_store import SPARSE_FIELDS
 from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUPS, MAX_QUERY,
                                    NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
@@ -370,7 +370,8 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
                    "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
                    "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
-                   "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES},
+                   "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES,
+                   "described_card_factor": DESCRIBED_CARD_FACTOR},
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": dict(POSTING_BOOSTS),

@@ -113,6 +113,10 @@ class CardFactors:
 #: `CardNames.described_type`) looks through this many of the cards' best entries and puts
 #: those of that type (and the groups' rulings, of every type) before the others.
 TYPED_CANDIDATES = 30
+#: … and is about cards: the cards' scores are scaled by this instead of `CARD_FACTOR` when
+#: merged with the rules' (the everyday words of such a description, "my guy", "keeps",
+#: "open hand", are also in the questions the rules' entries answer)
+DESCRIBED_CARD_FACTOR = 2.0
 
 #: A query that is only a card's name ("deflection") asks for the card: its first rulings
 #: (its own, then its groups') follow it, at most this many.
@@ -132,6 +136,7 @@ class Search:
         if cards is not None:
             cards.known_words = rules.df
             cards.other_words, rules.other_words = rules.df, cards.df
+            cards.other_part, rules.other_part = rules, cards
         self.card_groups = card_groups or {}     # card id -> its groups' ids (page order)
         self.corpus = rules.corpus
         self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
@@ -228,7 +233,8 @@ class Search:
             card_hits = self._of_type_first(card_hits, kind)
         direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]
         rest_r = [h for h in rules_hits if h.score < 1000.0]
-        rest_c = [Hit(h.entry, round(h.score * CARD_FACTOR, 4), h.snippet, h.url, h.coverage)
+        factor = DESCRIBED_CARD_FACTOR if kind else CARD_FACTOR
+        rest_c = [Hit(h.entry, round(h.score * factor, 4), h.snippet, h.url, h.coverage)
                   for h in card_hits if h.score < 1000.0]
         rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
         about_cards = self.names is not None and self.names.mentions_card_words(text)

@@ -225,8 +225,9 @@ class SearchIndex:
         # words another part of the index knows (the cards': the rules' words): not typos
         # ("seating" is the rules' word, not a typo of the card "Seattle Committee")
         self.known_words: frozenset[str] | dict = frozenset()
-        # words the other part of the index holds (`_rarity`)
+        # words the other part of the index holds (`_rarity`), and that part (its numbers)
         self.other_words: frozenset[str] | dict = frozenset()
+        self.other_part: SearchIndex | None = None
         # field -> truncated term -> the entries kept for it that hold it in that field
         self._phrase_docs: dict[str, dict[str, list[int]]] = {"body": {}, "title": {}}
         if max_postings:
@@ -356,7 +357,18 @@ class SearchIndex:
                 score = near if same else near * UNIT_MISS
                 if score > out.get(doc, 0.0):
                     out[doc] = score
-        return out, (math.log(1 + self.n_entries / (1 + len(close))) if out else 0.3)
+        if out:
+            return out, math.log(1 + self.n_entries / (1 + len(close)))
+        # no entry here states it: as rare as can be if the other part does (this part cannot
+        # answer "23 players": no card counts players), else it counts little (as a typo)
+        other = self.other_part
+        return out, (math.log(1 + self.n_entries) if other is not None and other.states_near(value) else 0.3)
+
+    def states_near(self, value: float) -> bool:
+        """Whether an entry of this part states `value` or a number near it."""
+        values = self._number_values
+        return any(closeness(value, stated) >= NUMBER_NEAR for stated in
+                   values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)])
 
     def _groups(self, text: str) -> list[Group]:
         """One group per word of the query, or per synonym phrase when several words form one."""

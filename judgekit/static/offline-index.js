@@ -385,8 +385,7 @@ const X = (function () {
   };
 
   // entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]
-  OfflineIndex.prototype.numberDocs = function (value, units) {
-    var p = this.params, out = new Map(), close = new Set();
+  OfflineIndex.prototype.readNumbers = function () {
     if (!this.numbers) {
       var numbers = this.numbers = new Map();
       decodeNumbers(this.part.numbers).forEach(function (stated, docnum) {
@@ -397,6 +396,18 @@ const X = (function () {
       });
       this.numberValues = Array.from(numbers.keys()).sort(function (a, b) { return a - b; });
     }
+  };
+
+  // whether an entry of this part states `value` or a number near it (SearchIndex.states_near)
+  OfflineIndex.prototype.statesNear = function (value) {
+    this.readNumbers();
+    var near = this.params.number_near;
+    return this.numberValues.some(function (stated) { return closeness(value, stated) >= near; });
+  };
+
+  OfflineIndex.prototype.numberDocs = function (value, units) {
+    var p = this.params, out = new Map(), close = new Set();
+    this.readNumbers();
     var self = this;
     this.numberValues.forEach(function (stated) {          // ascending, as the server looks
       var places = self.numbers.get(stated);
@@ -411,7 +422,9 @@ const X = (function () {
         if (score > (out.get(doc) || 0.0)) out.set(doc, score);
       });
     });
-    return [out, out.size ? Math.log(1 + this.nEntries / (1 + close.size)) : 0.3];
+    if (out.size) return [out, Math.log(1 + this.nEntries / (1 + close.size))];
+    // no entry here states it: as rare as can be if the other part does, else it counts little
+    return [out, this.otherPart && this.otherPart.statesNear(value) ? Math.log(1 + this.nEntries) : 0.3];
   };
 
   // stem of one word as the server's analyzer gives it (null for a stop word)

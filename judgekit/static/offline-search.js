@@ -244,6 +244,8 @@ const offlineSearch = (function () {
       this.cards.knownWords = this.rules.vocab;
       this.cards.otherWords = this.rules.vocab;          // the words the other part holds
       this.rules.otherWords = this.cards.vocab;
+      this.cards.otherPart = this.rules;                 // and its numbers (statesNear)
+      this.rules.otherPart = this.cards;
     }
     this.names = data.card_names && this.cards ? new CardNames(data.card_names) : null;
     this.cardGroups = data.card_groups || {};
@@ -473,8 +475,9 @@ const offlineSearch = (function () {
     var direct = rulesHits.filter(function (h) { return h.score >= 1000; })
       .concat(cardHits.filter(function (h) { return h.score >= 1000; }));
     var restR = rulesHits.filter(function (h) { return h.score < 1000; });
+    var factor = kind ? p.described_card_factor : p.card_factor;
     var restC = cardHits.filter(function (h) { return h.score < 1000; }).map(function (h) {
-      return { entry: h.entry, score: Math.round(h.score * p.card_factor * 1e4) / 1e4, snippet: "", url: h.url,
+      return { entry: h.entry, score: Math.round(h.score * factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
     });
     out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)));
