@@ -3,13 +3,14 @@ fresh app per test on its own copy of the template; one shared app for tests tha
 from __future__ import annotations
 
 import gc
+import json
 import os
 import shutil
 import sqlite3
 
 import pytest
 
-from judgekit import create_app
+from judgekit import create_app, i18n
 
 
 def pytest_configure(config):
@@ -164,3 +165,23 @@ def signed_in(app):
     def sign(client, tournament, role="judge", name=None, how="token"):
         return sign_in_client(app, client, tournament, role, name, how)
     return sign
+
+
+def catalogs_with(folder, messages: dict, lang: str = "xx"):
+    """A catalogs folder holding the package's English and `messages` as the fake language
+    `lang` (the translation tests' second language); returns the folder."""
+    folder.mkdir(exist_ok=True)
+    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
+    (folder / f"{lang}.json").write_text(json.dumps(messages), encoding="utf-8")
+    return folder
+
+
+def app_with_language(tmp_path, template_db, shared_index, messages: dict, lang: str = "xx"):
+    """An app on a copy of the template database whose catalogs are English and `messages`
+    as the fake language `lang`."""
+    folder = catalogs_with(tmp_path / "translations", messages, lang)
+    instance = tmp_path / "instance"
+    instance.mkdir(mode=0o700)
+    copy_template(template_db, instance / "judgekit.db")
+    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
+                       "TRANSLATIONS": str(folder)})

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from judgekit import create_app, i18n
+from judgekit import i18n
 from judgekit.errors import AppError
 from judgekit.i18n import Catalog, Message, negotiate
+from tests.conftest import app_with_language
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,21 +73,12 @@ def test_a_message_renders_in_the_catalog_language_and_falls_back_to_english():
 @pytest.fixture
 def two_languages(tmp_path, template_db, shared_index):
     """An app whose catalogs folder has English and a fake second language "xx"."""
-    from tests.conftest import copy_template
-    folder = tmp_path / "translations"
-    folder.mkdir()
-    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
-    (folder / "xx.json").write_text(json.dumps({
+    return app_with_language(tmp_path, template_db, shared_index, {
         "Rules": "XX-Regeln",
         "Skip to content": "XX-Zum Inhalt",
         "tournament.no-tournament": "XX-kein Turnier %(id)s",
         "There is nothing at this address.": "XX-hier ist nichts",
-    }), encoding="utf-8")
-    instance = tmp_path / "instance"
-    instance.mkdir(mode=0o700)
-    copy_template(template_db, instance / "judgekit.db")
-    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
-                       "TRANSLATIONS": str(folder)})
+    })
 
 
 def test_a_second_catalog_changes_a_page_and_an_api_error_without_code(two_languages):

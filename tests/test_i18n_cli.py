@@ -3,9 +3,7 @@ environment's locale when a catalog has it (English otherwise, word for word as 
 from __future__ import annotations
 
 import ast
-import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from judgekit import cli, i18n
 from judgekit.cli import locale_preferences, main
 from judgekit.db import open_db
 from judgekit.tournament.store.registration import create_tournament
+from tests.conftest import catalogs_with
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_LOCALE = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
@@ -38,13 +37,10 @@ def test_the_language_comes_from_the_locale_variables(environ, wanted):
 @pytest.fixture
 def xx_catalog(tmp_path, monkeypatch):
     """The package's catalogs plus a fake language "xx"."""
-    folder = tmp_path / "translations"
-    folder.mkdir()
-    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
-    (folder / "xx.json").write_text(json.dumps({
+    folder = catalogs_with(tmp_path / "translations", {
         "tournament.no-tournament": "XX-kein Turnier %(id)s",
         "%(count)s players registered in tournament %(tournament)s": "XX-%(count)s Spieler im Turnier %(tournament)s",
-    }), encoding="utf-8")
+    })
     monkeypatch.setattr(i18n, "CATALOG_DIR", folder)
     return folder
 

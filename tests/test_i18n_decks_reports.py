@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 
-from judgekit import create_app, i18n
+from judgekit import i18n
 from tests import decks_lists as L
+from tests.conftest import app_with_language
 
 XX = {
     "Your decklist": "XX-Deckliste",
@@ -25,16 +25,7 @@ XX = {
 
 @pytest.fixture
 def xx_app(tmp_path, template_db, shared_index):
-    from tests.conftest import copy_template
-    folder = tmp_path / "translations"
-    folder.mkdir()
-    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
-    (folder / "xx.json").write_text(json.dumps(XX), encoding="utf-8")
-    instance = tmp_path / "instance"
-    instance.mkdir(mode=0o700)
-    copy_template(template_db, instance / "judgekit.db")
-    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
-                       "TRANSLATIONS": str(folder)})
+    return app_with_language(tmp_path, template_db, shared_index, XX)
 
 
 def test_the_catalog_has_every_id_the_test_translates():

@@ -4,12 +4,12 @@ English reader gets the same English as before (with the codes beside it)."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
-from judgekit import create_app, i18n
+from judgekit import i18n
 from judgekit.i18n import Catalog, Message
+from tests.conftest import app_with_language
 
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 XX = {
@@ -31,16 +31,7 @@ XX = {
 
 @pytest.fixture
 def app_xx(tmp_path, template_db, shared_index):
-    from tests.conftest import copy_template
-    folder = tmp_path / "translations"
-    folder.mkdir()
-    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
-    (folder / "xx.json").write_text(json.dumps(XX), encoding="utf-8")
-    instance = tmp_path / "instance"
-    instance.mkdir(mode=0o700)
-    copy_template(template_db, instance / "judgekit.db")
-    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
-                       "TRANSLATIONS": str(folder)})
+    return app_with_language(tmp_path, template_db, shared_index, XX)
 
 
 XX_HEADERS = {"Accept-Language": "xx"}

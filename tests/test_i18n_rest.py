@@ -4,13 +4,10 @@ of names, the extension cap's sentence. A fake catalog words them; English is un
 from __future__ import annotations
 
 import copy
-import json
-import shutil
 from dataclasses import asdict
 
 import pytest
 
-from judgekit import create_app, i18n
 from judgekit.game.clock import CAP_SENTENCE
 from judgekit.i18n import Catalog, Message, Said
 from judgekit.recorder import words
@@ -18,6 +15,7 @@ from judgekit.tournament import adjustments
 from judgekit.tournament.penalties.catalog import load_catalogs
 from judgekit.tournament.penalties.deviation import head_judge_reasons
 from judgekit.tournament.penalties.escalation import propose
+from tests.conftest import app_with_language
 
 XX = {
     "penalties.hj-level": "XX-ein %(penalty)s geht zum Oberschiedsrichter (%(catalog)s: nur er gibt %(levels)s).",
@@ -93,16 +91,7 @@ def test_a_standings_adjustments_game_and_why_are_worded():
 @pytest.fixture
 def xx_app(tmp_path, template_db, shared_index):
     """An app whose catalogs folder has English and the fake language "xx"."""
-    from tests.conftest import copy_template
-    folder = tmp_path / "translations"
-    folder.mkdir()
-    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
-    (folder / "xx.json").write_text(json.dumps(XX), encoding="utf-8")
-    instance = tmp_path / "instance"
-    instance.mkdir(mode=0o700)
-    copy_template(template_db, instance / "judgekit.db")
-    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
-                       "TRANSLATIONS": str(folder)})
+    return app_with_language(tmp_path, template_db, shared_index, XX)
 
 
 def test_the_proposal_and_the_over_cap_refusal_are_worded_end_to_end(xx_app):

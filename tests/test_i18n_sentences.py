@@ -3,13 +3,12 @@ as a parameter (`link`, `bold`, `literal`), not several ids around the tags: a t
 gets the whole sentence and may put the markup where the language needs it."""
 from __future__ import annotations
 
-import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from jinja2 import Environment, nodes
+from tests.conftest import app_with_language
 
 ROOT = Path(__file__).resolve().parent.parent
 INLINE = "a|b|strong|code|em|kbd|i|time|span|br"
@@ -85,20 +84,10 @@ def test_no_template_sentence_is_cut_into_several_ids_around_inline_markup():
 def xx_app(tmp_path, template_db, shared_index):
     """An app with English and a fake language "xx" that puts a joined sentence's links in
     another order and words a link's text (with a `<` that must come out as text)."""
-    from judgekit import create_app, i18n
-    from tests.conftest import copy_template
-    folder = tmp_path / "translations"
-    folder.mkdir()
-    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
-    (folder / "xx.json").write_text(json.dumps({
+    return app_with_language(tmp_path, template_db, shared_index, {
         "%(reference)s and %(editions)s": "XX %(editions)s und %(reference)s",
         "older editions": "XX-ältere <Ausgaben>",
-    }), encoding="utf-8")
-    instance = tmp_path / "instance"
-    instance.mkdir(mode=0o700)
-    copy_template(template_db, instance / "judgekit.db")
-    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
-                       "TRANSLATIONS": str(folder)})
+    })
 
 
 def test_a_joined_sentence_is_translated_as_one_unit_with_its_links_where_the_language_puts_them(xx_app):

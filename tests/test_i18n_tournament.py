@@ -4,15 +4,13 @@ reader's catalog, end to end; English stays the text it was."""
 from __future__ import annotations
 
 import io
-import json
-import shutil
 
 import pytest
 
-from judgekit import create_app, i18n
 from judgekit.errors import worded
 from judgekit.i18n import Catalog, Message, Said
 from judgekit.tournament.roster import parse_roster
+from tests.conftest import app_with_language
 
 XX = {
     "penalties.unknown-infraction": "XX-unbekannte Regelverletzung '%(query)s'",
@@ -28,16 +26,7 @@ XX = {
 @pytest.fixture
 def xx_app(tmp_path, template_db, shared_index):
     """An app whose catalogs folder has English and a fake second language "xx"."""
-    from tests.conftest import copy_template
-    folder = tmp_path / "translations"
-    folder.mkdir()
-    shutil.copy(i18n.CATALOG_DIR / "en.json", folder / "en.json")
-    (folder / "xx.json").write_text(json.dumps(XX), encoding="utf-8")
-    instance = tmp_path / "instance"
-    instance.mkdir(mode=0o700)
-    copy_template(template_db, instance / "judgekit.db")
-    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
-                       "TRANSLATIONS": str(folder)})
+    return app_with_language(tmp_path, template_db, shared_index, XX)
 
 
 @pytest.fixture
