@@ -157,6 +157,14 @@ def json_body(required: bool = True) -> Any:
     return data
 
 
+def string_field(body: dict, name: str, refusal: Message) -> str:
+    """A JSON body's field that must be a string, or a 400 saying `refusal` (naming `name`)."""
+    value = body.get(name)
+    if not isinstance(value, str):
+        raise ApiError(400, refusal, name)
+    return value
+
+
 def json_object(shape: str, required: bool = True) -> dict:
     """The request's JSON body when it is an object ({} when optional and absent), or a 400
     that says what to send: `shape`, e.g. '{"a": player id, "b": player id}'."""

@@ -17,7 +17,7 @@ from judgekit.errors import worded
 from judgekit.tournament.penalties import store as penalties_store
 from judgekit.tournament.store import base
 from judgekit.i18n import N_, Message
-from judgekit.views import ApiError, _, catalog, get_db, json_object, say
+from judgekit.views import _, catalog, get_db, json_object, say, string_field
 
 bp = Blueprint("decks", __name__)
 
@@ -62,10 +62,6 @@ def _player_page(tid, pid, error: DeckError | None = None, text: str = ""):
         error.status if error else 200
 
 
-def _form_error(tid, pid, exc: DeckError, text: str):
-    return _player_page(tid, pid, exc, text)
-
-
 @bp.post("/tournaments/<id:tid>/decks/<id:pid>/enter")
 @requires("decks.enter")
 def enter_form(tid, pid):
@@ -74,7 +70,7 @@ def enter_form(tid, pid):
         store.submit(get_db(), tid, pid, text, by=current_name() or "organizer", how="organizer",
                      client_id=request.form.get("client_id"))
     except DeckError as exc:
-        return _form_error(tid, pid, exc, text)
+        return _player_page(tid, pid, exc, text)
     flash(_("Decklist received and locked"), "ok")
     return redirect(url_for("decks.player_list_page", tid=tid, pid=pid))
 
@@ -87,7 +83,7 @@ def correct_form(tid, pid):
         store.correct(get_db(), tid, pid, text, request.form.get("reason"), judge=current_name() or "judge",
                       client_id=request.form.get("client_id"))
     except DeckError as exc:
-        return _form_error(tid, pid, exc, text)
+        return _player_page(tid, pid, exc, text)
     flash(_("Correction stored; the earlier list stays in the history"), "ok")
     return redirect(url_for("decks.player_list_page", tid=tid, pid=pid))
 
@@ -189,10 +185,7 @@ def _stored(row: dict, duplicate: bool):
 
 
 def _text_of(body: dict) -> str:
-    text = body.get("text")
-    if not isinstance(text, str):
-        raise ApiError(400, Message("decks.send-text", "send {\"text\": the decklist as pasted}"), "text")
-    return text
+    return string_field(body, "text", Message("decks.send-text", "send {\"text\": the decklist as pasted}"))
 
 
 @bp.get("/api/tournaments/<id:tid>/decks")

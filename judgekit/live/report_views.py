@@ -34,7 +34,7 @@ from judgekit.live import table_reports
 from judgekit.tournament.store import base, player_links, self_report
 from judgekit.tournament.store.base import TournamentError
 from judgekit.i18n import Message
-from judgekit.views import ApiError, _, catalog, get_db, json_object, say
+from judgekit.views import ApiError, _, catalog, get_db, json_object, say, string_field
 
 bp = Blueprint("reports", __name__)
 
@@ -200,10 +200,7 @@ def deck_page(tid, token):
 
 
 def _deck_text(body: dict) -> str:
-    text = body.get("text")
-    if not isinstance(text, str):
-        raise ApiError(400, Message("reports.send-deck-text", "send {\"text\": your decklist as pasted}"), "text")
-    return text
+    return string_field(body, "text", Message("reports.send-deck-text", "send {\"text\": your decklist as pasted}"))
 
 
 @bp.get("/api/tournaments/<id:tid>/me/<token>/deck")

@@ -129,6 +129,19 @@ MAX_NAME = 120
 DISC_RE = re.compile(r"^[a-zA-Z]{3,4}$")
 
 
+#: The refusals of a name the card list does not hold (a 422 with suggestions, not a 400)
+UNKNOWN_NAME_CODES = frozenset(("recorder.unknown-card-name", "recorder.unknown-minion-name"))
+
+
+def refusal_words(reason: Message | str, message: Message | str | None):
+    """A refusal's reason and message for people as given (`Message`s, or English text as
+    its own id): (why, its English, said, its English or None), as `EventError` and
+    `judgekit.recorder.intake.StoreError` keep them."""
+    why = as_message(reason)
+    said = None if message is None else as_message(message)
+    return why, why.render(), said, (said.render() if said is not None else None)
+
+
 @dataclass
 class EventError:
     """Why an event was refused: the field at fault and the reason (and name suggestions).
@@ -148,10 +161,7 @@ class EventError:
     said: Message | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.why = as_message(self.reason)
-        self.reason = self.why.render()
-        self.said = None if self.message is None else as_message(self.message)
-        self.message = self.said.render() if self.said is not None else None
+        self.why, self.reason, self.said, self.message = refusal_words(self.reason, self.message)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"field": self.field, "error": self.reason}

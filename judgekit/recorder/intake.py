@@ -17,7 +17,7 @@ from judgekit.inputs import loads_stored, text_problem
 from judgekit.recorder import checked
 from judgekit.recorder import clock as clockmod
 from judgekit.recorder.clock import now_iso
-from judgekit.recorder.events import EventError, validate_amend
+from judgekit.recorder.events import UNKNOWN_NAME_CODES, EventError, refusal_words, validate_amend
 from judgekit.game.scoring import TABLE_SIZES
 
 
@@ -37,10 +37,7 @@ class StoreError:
     said: Message | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.why = as_message(self.reason)
-        self.reason = self.why.render()
-        self.said = None if self.message is None else as_message(self.message)
-        self.message = self.said.render() if self.said is not None else None
+        self.why, self.reason, self.said, self.message = refusal_words(self.reason, self.message)
 
     def to_dict(self, catalog: Catalog | None = None) -> dict[str, Any]:
         """The answer's JSON body, its words in `catalog`'s language (English without one)."""
@@ -58,7 +55,7 @@ class StoreError:
 
     @classmethod
     def from_event_error(cls, err: EventError, status: int = 400) -> "StoreError":
-        if err.suggestions or "unknown card" in err.reason or "unknown vampire" in err.reason:
+        if err.suggestions or err.why.code in UNKNOWN_NAME_CODES:
             status = 422
         return cls(status, err.field, err.text() if err.index is not None else err.why,
                    err.index, list(err.suggestions), err.said)
