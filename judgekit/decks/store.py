@@ -144,16 +144,22 @@ def _replayed(db, tournament_id: int, player_id: int, cid: str | None, text: Any
     raise DeckError(409, Message("decks.client-id-used", "client_id already used for another list."), "client_id")
 
 
+def _resent(db, tournament_id: Any, player_id: Any, client_id: Any, text: Any):
+    """What a submit or a correction starts with: the tournament, the player, the cleaned
+    client id, and the row this same request already stored (a resend) or None."""
+    t = base.get_tournament(db, tournament_id)
+    p = base.get_player(db, t["id"], player_id)
+    cid = _clean_client_id(client_id)
+    return t, p, cid, _replayed(db, t["id"], p["id"], cid, text)
+
+
 def submit(db, tournament_id: Any, player_id: Any, text: Any, *, by: str, how: str,
            client_id: Any = None) -> tuple[dict, bool]:
     """Receive a player's list (from their link, or entered by the organizer). Returns (the
     stored row, duplicate). Refused: a second list (409: locked, a judge corrects it), a
     list that cannot be read or names unknown cards (422, nothing stored), one too long
     (413), a player's own link once round 1 has begun (409)."""
-    t = base.get_tournament(db, tournament_id)
-    p = base.get_player(db, t["id"], player_id)
-    cid = _clean_client_id(client_id)
-    again = _replayed(db, t["id"], p["id"], cid, text)
+    t, p, cid, again = _resent(db, tournament_id, player_id, client_id, text)
     if again is not None:
         return again, True
     have = current(db, t["id"], p["id"])
@@ -175,10 +181,7 @@ def submit(db, tournament_id: Any, player_id: Any, text: Any, *, by: str, how: s
 def correct(db, tournament_id: Any, player_id: Any, text: Any, reason: Any, *, judge: str,
             client_id: Any = None) -> tuple[dict, bool]:
     """A judge's correction of a received list: a new row pointing at the one it replaces."""
-    t = base.get_tournament(db, tournament_id)
-    p = base.get_player(db, t["id"], player_id)
-    cid = _clean_client_id(client_id)
-    again = _replayed(db, t["id"], p["id"], cid, text)
+    t, p, cid, again = _resent(db, tournament_id, player_id, client_id, text)
     if again is not None:
         return again, True
     reason = reason.strip() if isinstance(reason, str) else ""
