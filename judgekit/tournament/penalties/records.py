@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judgekit.i18n import Catalog, Message
+from judgekit.i18n import N_, Catalog, Message
 from judgekit.tournament.penalties.deviation import description_required, deviates
 
 KINDS = ("issue", "amend", "lift", "approve", "move")
@@ -62,9 +62,9 @@ RECORD_FIELDS = (
 AMENDABLE = ("infraction", "variant", "penalty", "description", "rule", "round", "table",
              "game", "event", "player", "player_name", "vekn")
 
-STATUS_IN_FORCE = "in force"
-STATUS_AMENDED = "amended"
-STATUS_LIFTED = "lifted"
+STATUS_IN_FORCE = N_("in force")   # the statuses are shown as _(status)
+STATUS_AMENDED = N_("amended")
+STATUS_LIFTED = N_("lifted")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from judgekit.db import first_row
 from judgekit.errors import MAX_INT, AppError, parse_int
-from judgekit.i18n import Message
+from judgekit.i18n import N_, Message
 from judgekit.inputs import visible_text
 from judgekit.recorder import store as recorder_store
 from judgekit.game.clock import MIN_ROUND_MIN
@@ -28,7 +28,7 @@ MIN_TIME_LIMIT = MIN_ROUND_MIN  # minutes (3.1.1), the recorder's clock's fact
 MAX_LEN = {"tournament": 200, "player": 80, "note": 500, "reason": 1000, "place": 80, "judges": 300}
 MIN_REASON = 5  # characters: an override's or a correction's written reason
 LEVELS = tuple(rating_mod.LEVEL_BONUS)  # the keys of `levels.LEVELS`
-STATES = ("in-progress", "finished", "invalid", "overridden")
+STATES = (N_("in-progress"), N_("finished"), N_("invalid"), N_("overridden"))   # shown as _(state)
 T_TOURNAMENTS = "tournaments"
 T_PLAYERS = "tournament_players"
 T_ROUNDS = "tournament_rounds"
