@@ -301,6 +301,23 @@ def test_load_is_cached():
     assert load_cards(paths.content_dir()) is first
 
 
+def test_the_default_follows_judgekit_content(tmp_path, monkeypatch):
+    # load_cards() remembers its answer per value of $JUDGEKIT_CONTENT, not once for all
+    default = load_cards()
+    assert default.find("Theo Bell") is not None
+    (tmp_path / "other" / "cards").mkdir(parents=True)
+    for name in ("crypt.json", "library.json"):
+        (tmp_path / "other" / "cards" / name).write_text('{"cards": []}', encoding="utf-8")
+    monkeypatch.setenv("JUDGEKIT_CONTENT", str(tmp_path / "other"))
+    other = load_cards()
+    assert other is not default and other.find("Theo Bell") is None
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("JUDGEKIT_CONTENT", "other")   # relative: read from the working folder
+    assert load_cards() is other
+    monkeypatch.delenv("JUDGEKIT_CONTENT")
+    assert load_cards() is default
+
+
 def test_missing_files_name_the_command(tmp_path):
     with pytest.raises(FileNotFoundError, match="judgekit cards update"):
         load_cards(tmp_path)

@@ -29,6 +29,7 @@ import bisect
 import difflib
 import heapq
 import json
+import os
 import re
 import threading
 from dataclasses import dataclass
@@ -539,10 +540,10 @@ def load_cards(content_dir: str | Path | None = None) -> CardIndex:
 
     `content_dir` defaults to `judgekit.paths.content_dir()`. Raises FileNotFoundError
     (naming the command that regenerates them) when the card files are missing."""
-    index = _by_argument.get(content_dir)   # every request asks: no path resolved each time
+    argument = _argument_key(content_dir)
+    index = _by_argument.get(argument)   # every request asks: no path resolved each time
     if index is not None:
         return index
-    argument = content_dir
     if content_dir is None:
         content_dir = default_content_dir()
     folder = Path(content_dir).resolve() / "cards"
@@ -565,10 +566,17 @@ def load_cards(content_dir: str | Path | None = None) -> CardIndex:
     return index
 
 
-def _remember(argument, index: CardIndex) -> None:
-    """`load_cards(argument)` is `index` from now on, when `argument` is an absolute path
-    (None and a relative path depend on $JUDGEKIT_CONTENT and the working folder)."""
-    if argument is not None and Path(argument).is_absolute():
+def _argument_key(content_dir: str | Path | None) -> object:
+    """What `load_cards(content_dir)` depends on: the path as given, or for None the value
+    of $JUDGEKIT_CONTENT (unset: the folder next to the package)."""
+    return content_dir if content_dir is not None else ("$JUDGEKIT_CONTENT", os.environ.get("JUDGEKIT_CONTENT"))
+
+
+def _remember(argument: object, index: CardIndex) -> None:
+    """`load_cards` with this argument key is `index` from now on, unless the key names a
+    relative path (which depends on the working folder)."""
+    path = argument[1] if isinstance(argument, tuple) else argument
+    if path is None or Path(path).is_absolute():
         _by_argument[argument] = index
 
 
