@@ -23,8 +23,10 @@ from judgekit.auth.views import identity, requires, safe_next
 from judgekit.errors import MAX_INT, parse_int, worded
 from judgekit.live import calls as calls_mod
 from judgekit.live import feed, hall, hub, journal, messages
+from judgekit.live.coalesce import Coalesced
 from judgekit.live.serving import ADOPT_KEY
 from judgekit.recorder import store as recorder_store
+from judgekit.recorder.checked import db_key
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import views as penalties_views
 from judgekit.views import ApiError, get_db, json_object, venue_url
@@ -121,10 +123,16 @@ def api_hall(tid):
     return jsonify(worded(hall.state(db, t["id"], _audience(t["id"])), catalog()))
 
 
+# a message makes every open page of the head judge ask at once: one answer for them all
+_notifications = Coalesced()
+
+
 @bp.get("/api/tournaments/<id:tid>/notifications")
 @requires("calls.assign")
 def api_notifications(tid):
-    return jsonify(worded(hall.notifications(get_db(), tid), catalog()))
+    db = get_db()
+    key = (db_key(db), tid, journal.last_id(db))
+    return jsonify(worded(_notifications.answer(key, lambda: hall.notifications(db, tid)), catalog()))
 
 
 # --- judge calls: the players' side ---------------------------------------------------------------
