@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter, neg
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Iterable, Protocol
 
 from judgekit.rules.analysis import (ANALYZER, WORD, analyze, closeness, make_analyzer,  # noqa: F401
                                      number_value, numbers_in, phrase_item, query_stems, query_tokens,
@@ -254,6 +254,9 @@ class SearchIndex:
             d for d, _ in self.postings.terms["title"].get(term, ())), TERM_CACHE)
         self._body_docs = LazyLRU(lambda term: frozenset(
             d for d, _ in self.postings.terms["body"].get(term, ())), TERM_CACHE)
+        # (field, a phrase's stems) -> the entries holding the phrase in that field: the same
+        # for every query that looks for it ("+1 bleed", a word and the next one typed)
+        self._phrase_hits = LazyLRU(self._find_phrase, TERM_CACHE)
         self.n_entries = max(1, len(self.entries))
         # the numbers each entry's text states (by docnum), and by value: value -> [(docnum, units)]
         self.stated = derived["stated"]
@@ -510,23 +513,12 @@ class SearchIndex:
         for alt, boost in phrases:
             if not all(a in self.df for a in alt):
                 continue
-            rarest = min(alt, key=lambda a: self.df[a])
-            idf = sum(p.idf("body", a) for a in alt)
-            # an entry holds the phrase in a field only if that field's postings have each of
-            # its other words (they are counted from the same words): a set look-up spares
-            # most entries the positions
-            others = {a for a in alt if a != rarest}
-            body = self._phrase_candidates("body", rarest)
-            title = self._phrase_candidates("title", rarest)
-            for a in others:      # filter(): in C, in the candidates' order
-                body = filter(self._body_docs[a].__contains__, body)
-                title = filter(self._title_docs[a].__contains__, title)
-            for doc in body:
-                if has_phrase(self._positions[keys[doc]], alt):
-                    scores[doc] = scores.get(doc, 0.0) + boost * idf
-            for doc in title:
-                if has_phrase(self._title_positions[keys[doc]], alt):
-                    scores[doc] = scores.get(doc, 0.0) + boost * idf * FIELD_BOOSTS["title"]
+            add = boost * sum(p.idf("body", a) for a in alt)
+            for doc in self._phrase_hits["body", alt]:
+                scores[doc] = scores.get(doc, 0.0) + add
+            add *= FIELD_BOOSTS["title"]
+            for doc in self._phrase_hits["title", alt]:
+                scores[doc] = scores.get(doc, 0.0) + add
         # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
         # (sorted() is what nlargest is documented to equal, and all in C: faster here)
         best = sorted(scores.items(), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
@@ -561,12 +553,36 @@ class SearchIndex:
         # same ones); tuples compared in C
         return [d for _, d in heapq.nsmallest(self.COVERING, zip(map(neg, held.values()), held))]
 
-    def _phrase_candidates(self, fname: str, term: str):
-        """The entries holding `term` in field `fname` that a phrase is looked for in."""
+    def _find_phrase(self, where: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
+        """The entries (in entry order) holding the phrase `stems` in field `fname`, for
+        `where` = (fname, stems): what `_phrase_hits` keeps."""
+        fname, stems = where
+        rarest = min(stems, key=self.df.__getitem__)
+        # an entry holds the phrase in a field only if that field's postings have each of
+        # its other words (they are counted from the same words): a set look-up spares
+        # most entries the positions
+        others = {a for a in stems if a != rarest}
+        positions = self._positions if fname == "body" else self._title_positions
+        keys = self.postings.keys
+        return tuple(d for d in self._phrase_candidates(fname, rarest, others)
+                     if has_phrase(positions[keys[d]], stems))
+
+    def _phrase_candidates(self, fname: str, term: str, others) -> Iterable[int]:
+        """The entries a phrase is looked for in: those holding `term` and each of `others`
+        in field `fname`, in entry order (the order of the postings: the order they are
+        scored in). Only the entries kept for `term` when its postings were cut
+        (`max_postings`); else the sets of the words' entries intersected (in C, the
+        smaller set walked), not the postings of a common word walked one by one."""
+        held = self._body_docs if fname == "body" else self._title_docs
         kept = self._phrase_docs[fname].get(term)
         if kept is not None:
+            for a in others:      # filter(): in C, in the kept entries' order
+                kept = filter(held[a].__contains__, kept)
             return kept
-        return (d for d, _ in self.postings.terms[fname].get(term, ()))
+        docs = held[term]
+        for a in others:
+            docs = docs & held[a]
+        return sorted(docs)
 
     # search -------------------------------------------------------------------------------
     def search(self, text: str, limit: int = 10, named: list[Entry] = (),
