@@ -93,6 +93,12 @@ def app(request, tmp_path, shared_index, template_db):
     return _new_app(tmp_path / "instance", template_db, shared_index)
 
 
+@pytest.fixture
+def fresh_app(tmp_path, shared_index, template_db):
+    """An app of its own, for the one test that writes in a module marked `shared_app`."""
+    return _new_app(tmp_path / "instance", template_db, shared_index)
+
+
 @pytest.fixture(scope="session")
 def shared_app(tmp_path_factory, shared_index, template_db):
     return _new_app(tmp_path_factory.mktemp("shared") / "instance", template_db, shared_index)
@@ -114,7 +120,7 @@ def read_only_app(shared_app):
     """The session's one app, for a module whose tests only read (building an app costs
     ~0.4 s, mostly Flask compiling its URL rules). A module opts in with
     `pytestmark = pytest.mark.shared_app`. Checked after each test: the database is still empty and the
-    config unchanged; a test that writes must use its own `app`."""
+    config unchanged; a test that writes must use its own app (`fresh_app`)."""
     config = dict(shared_app.config)
     yield shared_app
     assert dict(shared_app.config) == config, "a test changed the shared app's config: give it its own app"
