@@ -8,6 +8,8 @@ import os
 import shutil
 import sqlite3
 
+import flask
+import jinja2
 import pytest
 
 from judgekit import create_app, i18n
@@ -28,6 +30,45 @@ def cheap_code_hashes():
     from judgekit.auth import codes
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(codes, "SCRYPT_N", 2 ** 4)
+        yield
+
+
+class TemplateCode(jinja2.BytecodeCache):
+    """Each template compiled once for the whole run, not once per app: a new app compiles
+    every template it renders (about 20 ms each, more than building the app itself). Jinja's
+    bytecode cache (its public API) keeps the compiled code in memory; a template whose
+    source changed gets its checksum refused and is compiled again, and the key holds what
+    in an environment changes the code compiled (its extensions, delimiters, options)."""
+
+    def __init__(self):
+        self.code: dict = {}
+
+    @staticmethod
+    def _key(bucket):
+        env = bucket.environment
+        escape = env.autoescape
+        return (bucket.key, tuple(sorted(env.extensions)), getattr(env, "newstyle_gettext", None),
+                getattr(escape, "__qualname__", escape), env.finalize is not None, env.optimized,
+                env.is_async, env.trim_blocks, env.lstrip_blocks, env.keep_trailing_newline,
+                env.newline_sequence, env.block_start_string, env.block_end_string,
+                env.variable_start_string, env.variable_end_string, env.comment_start_string,
+                env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix)
+
+    def load_bytecode(self, bucket):
+        code = self.code.get(self._key(bucket))
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket):
+        self.code[self._key(bucket)] = bucket.bytecode_to_string()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def templates_compiled_once():
+    """Every app made in the run (`create_app` anywhere in the tests) shares `TemplateCode`,
+    through Flask's `jinja_options` (the options given to each app's Jinja environment)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(flask.Flask, "jinja_options", {**flask.Flask.jinja_options, "bytecode_cache": TemplateCode()})
         yield
 
 
