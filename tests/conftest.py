@@ -128,10 +128,24 @@ def _new_app(instance, template, index):
 @pytest.fixture
 def app(request, tmp_path, shared_index, template_db):
     """An app of its own (its instance folder and database); in a module marked
-    `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app."""
+    `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app; in
+    a module marked `module_app`, the module's one app."""
     if request.node.get_closest_marker("shared_app"):
         return request.getfixturevalue("read_only_app")
+    if request.node.get_closest_marker("module_app"):
+        return request.getfixturevalue("module_app")
     return _new_app(tmp_path / "instance", template_db, shared_index)
+
+
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory, shared_index, template_db):
+    """One app for a module marked `pytestmark = pytest.mark.module_app`: its tests each
+    create what they work on (their own game, tournament, players) and read only that, so
+    they need no database of their own (building an app costs about 0.1 s, most of it Flask
+    compiling its URL rules). Such a module's tests pass in any order; a test that reads
+    the whole database (a list, a count, the first id) or changes the config does not
+    belong in one."""
+    return _new_app(tmp_path_factory.mktemp("module") / "instance", template_db, shared_index)
 
 
 @pytest.fixture
