@@ -8,6 +8,8 @@ import os
 import shutil
 import sqlite3
 
+import flask
+import jinja2
 import pytest
 
 from judgekit import create_app, i18n
@@ -28,6 +30,45 @@ def cheap_code_hashes():
     from judgekit.auth import codes
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(codes, "SCRYPT_N", 2 ** 4)
+        yield
+
+
+class TemplateCode(jinja2.BytecodeCache):
+    """Each template compiled once for the whole run, not once per app: a new app compiles
+    every template it renders (about 20 ms each, more than building the app itself). Jinja's
+    bytecode cache (its public API) keeps the compiled code in memory; a template whose
+    source changed gets its checksum refused and is compiled again, and the key holds what
+    in an environment changes the code compiled (its extensions, delimiters, options)."""
+
+    def __init__(self):
+        self.code: dict = {}
+
+    @staticmethod
+    def _key(bucket):
+        env = bucket.environment
+        escape = env.autoescape
+        return (bucket.key, tuple(sorted(env.extensions)), getattr(env, "newstyle_gettext", None),
+                getattr(escape, "__qualname__", escape), env.finalize is not None, env.optimized,
+                env.is_async, env.trim_blocks, env.lstrip_blocks, env.keep_trailing_newline,
+                env.newline_sequence, env.block_start_string, env.block_end_string,
+                env.variable_start_string, env.variable_end_string, env.comment_start_string,
+                env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix)
+
+    def load_bytecode(self, bucket):
+        code = self.code.get(self._key(bucket))
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket):
+        self.code[self._key(bucket)] = bucket.bytecode_to_string()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def templates_compiled_once():
+    """Every app made in the run (`create_app` anywhere in the tests) shares `TemplateCode`,
+    through Flask's `jinja_options` (the options given to each app's Jinja environment)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(flask.Flask, "jinja_options", {**flask.Flask.jinja_options, "bytecode_cache": TemplateCode()})
         yield
 
 
@@ -87,9 +128,29 @@ def _new_app(instance, template, index):
 @pytest.fixture
 def app(request, tmp_path, shared_index, template_db):
     """An app of its own (its instance folder and database); in a module marked
-    `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app."""
+    `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app; in
+    a module marked `module_app`, the module's one app."""
     if request.node.get_closest_marker("shared_app"):
         return request.getfixturevalue("read_only_app")
+    if request.node.get_closest_marker("module_app"):
+        return request.getfixturevalue("module_app")
+    return _new_app(tmp_path / "instance", template_db, shared_index)
+
+
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory, shared_index, template_db):
+    """One app for a module marked `pytestmark = pytest.mark.module_app`: its tests each
+    create what they work on (their own game, tournament, players) and read only that, so
+    they need no database of their own (building an app costs about 0.1 s, most of it Flask
+    compiling its URL rules). Such a module's tests pass in any order; a test that reads
+    the whole database (a list, a count, the first id) or changes the config does not
+    belong in one."""
+    return _new_app(tmp_path_factory.mktemp("module") / "instance", template_db, shared_index)
+
+
+@pytest.fixture
+def fresh_app(tmp_path, shared_index, template_db):
+    """An app of its own, for the one test that writes in a module marked `shared_app`."""
     return _new_app(tmp_path / "instance", template_db, shared_index)
 
 
@@ -114,7 +175,7 @@ def read_only_app(shared_app):
     """The session's one app, for a module whose tests only read (building an app costs
     ~0.4 s, mostly Flask compiling its URL rules). A module opts in with
     `pytestmark = pytest.mark.shared_app`. Checked after each test: the database is still empty and the
-    config unchanged; a test that writes must use its own `app`."""
+    config unchanged; a test that writes must use its own app (`fresh_app`)."""
     config = dict(shared_app.config)
     yield shared_app
     assert dict(shared_app.config) == config, "a test changed the shared app's config: give it its own app"

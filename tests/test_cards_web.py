@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.shared_app  # these tests only read (but one, on its own app): they share one app
+
 
 def test_card_page_shows_text_facts_rulings_sources_and_credits(client):
     page = client.get("/cards/100518").get_data(as_text=True)
@@ -109,7 +111,8 @@ def test_the_trainer_links_the_cards_it_names(client):
     assert '<a class="card-link" href="/cards/100845">Govern the Unaligned</a>' in practice
 
 
-def test_recorder_events_name_their_cards_with_their_pages(client):
+def test_recorder_events_name_their_cards_with_their_pages(fresh_app):
+    client = fresh_app.test_client()       # it stores a game: not on the shared app
     gid = client.post("/api/games", json={"seats": ["Ann", "Ben", "Cid", "Dee", "Eve"]}).get_json()["id"]
     client.post(f"/api/games/{gid}/events", json=[
         {"type": "sync", "seat": 1, "phase": "minion"},

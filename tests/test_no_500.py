@@ -12,6 +12,8 @@ from judgekit.db import open_db
 from judgekit.inputs import MAX_DEPTH, decode_json, loads_stored, nesting_depth
 from judgekit.tournament.scoring import check_table, parse_vp, seat_errors
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def world(client):

@@ -9,10 +9,12 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def world(client, signed_in):
-    """Tournament 1 with 8 players, round 1 open (tables of 4, each a recorder game). The
+    """A tournament of its own with 8 players, round 1 open (tables of 4, each a recorder game). The
     client is signed in as a judge through the session; returns ids and the CSRF token."""
     r = client.post("/api/tournaments", json={"name": "Penalty Cup", "organizer": "Ola"})
     tid, org = r.get_json()["id"], {"Authorization": "Bearer " + r.get_json()["token"]}
@@ -173,15 +175,20 @@ def test_public_standings_show_no_penalty_outcome(client, world, signed_in):
     assert public.count("(not ranked)") == 2
 
 
+FIRST = "the tournament's first player"
+
+
 @pytest.mark.parametrize("body,status,field", [
     ({"player": 999, "infraction": "slow play"}, 404, "player"),
     ({"player": "x", "infraction": "slow play"}, 400, "player"),
-    ({"player": 1, "infraction": "slow play", "rule": "http://evil"}, 400, "rule"),
-    ({"player": 1, "infraction": "slow play", "penalty": "Banishment"}, 400, "penalty"),
-    ({"player": 1}, 400, "infraction"),
+    ({"player": FIRST, "infraction": "slow play", "rule": "http://evil"}, 400, "rule"),
+    ({"player": FIRST, "infraction": "slow play", "penalty": "Banishment"}, 400, "penalty"),
+    ({"player": FIRST}, 400, "infraction"),
     (["not", "an", "object"], 400, None),
 ])
 def test_bad_api_input_is_a_clear_4xx(client, world, body, status, field):
+    if isinstance(body, dict) and body.get("player") == FIRST:      # the tournament's first player
+        body = {**body, "player": world["players"]["Ana"]}
     r = api(client, world, "POST", "/penalties", body)
     assert r.status_code == status and r.get_json()["error"]
     assert r.get_json().get("field") == field

@@ -12,6 +12,8 @@ from judgekit.recorder import checked, clock, lines, store
 from judgekit.recorder import engine as enginemod
 from recorder_helpers import SEATS, cards, ev
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def game(client):

@@ -13,6 +13,8 @@ import judgekit
 from judgekit.recorder import notation
 from recorder_helpers import ev, run, state
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 T = ev("turn.start", 1)
 
 

@@ -6,6 +6,8 @@ import pytest
 
 from recorder_helpers import cards, ev, state
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 def complete(client, q, kind=None, **extra):
     params = {"q": q, "limit": 8, **({"kind": kind} if kind else {}), **extra}

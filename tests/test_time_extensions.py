@@ -9,6 +9,8 @@ import pytest
 
 from judgekit.recorder import clock
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def world(client, signed_in):

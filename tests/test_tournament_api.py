@@ -9,6 +9,8 @@ import pytest
 
 from judgekit.game.outcome import derive_vp
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def tid(client):

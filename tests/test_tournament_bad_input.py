@@ -8,6 +8,8 @@ from judgekit.errors import AppError
 from judgekit.tournament.store import TournamentError
 from judgekit.views import ApiError
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def world(client, signed_in):

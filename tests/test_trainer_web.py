@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
+
 
 def token(client) -> str:
     html = client.get("/trainer").get_data(as_text=True)

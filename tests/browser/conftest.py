@@ -13,7 +13,9 @@ Fixtures:
   new context otherwise installs the worker, which fetches the whole offline copy (about 400
   pages rendered by the test server, 8 MB) behind the test: about 40 % of the browser tests'
   CPU time, for tests that are not about it.
-- `shot(page, name)`: save a screenshot under screenshots/ (for looking at the pages).
+- `shot(page, name)`: save a screenshot under screenshots/ (for looking at the pages) when
+  the environment says JUDGEKIT_SCREENSHOTS=1; otherwise it does nothing (the suite's 130
+  screenshots cost 0.1-0.3 s each and assert nothing).
 """
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ CHROMIUM = os.environ.get("JUDGEKIT_CHROMIUM", "/usr/bin/chromium")
 # CI is a busy 2-core machine: every wait for a condition gets room (expect's default is 5 s)
 EXPECT_TIMEOUT_MS = 15_000
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+# screenshots (and the seat list's printed PDF) are written on demand: JUDGEKIT_SCREENSHOTS=1
+SCREENSHOTS_ON = os.environ.get("JUDGEKIT_SCREENSHOTS", "") not in ("", "0")
 
 
 def _free_port() -> int:
@@ -157,9 +161,12 @@ def desktop_page(browser, request):
 
 @pytest.fixture
 def shot():
-    SCREENSHOTS.mkdir(exist_ok=True)
-
-    def take(page, name: str, full_page: bool = True) -> Path:
+    """`shot(page, name)`: the page as screenshots/NAME.png when JUDGEKIT_SCREENSHOTS=1
+    (returns its path), else nothing (returns None)."""
+    def take(page, name: str, full_page: bool = True) -> Path | None:
+        if not SCREENSHOTS_ON:
+            return None
+        SCREENSHOTS.mkdir(exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         page.screenshot(path=str(path), full_page=full_page)
         return path

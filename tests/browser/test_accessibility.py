@@ -2,7 +2,8 @@
 
 axe-core (vendored under tests/browser/vendor/axe-core, MPL-2.0) runs its WCAG 2 A/AA and
 best-practice rules on every main page, light and dark; a violation fails with axe's own
-words. Beside it, checks of our own for what the QA walk-through found: links nested in a
+words, the page's name and the theme. A page is loaded once for both themes (the colour
+scheme is switched on it), and pages are loaded eight at a time (`loaded`). Beside it, checks of our own for what the QA walk-through found: links nested in a
 <summary> (axe: nested-interactive), a home page without an <h1>, the dark-mode DQ chip's
 contrast, the recorder's back link told apart by colour only, <summary> elements that lost
 their disclosure marker, the "Play a final" checkbox stretched across its form, and the
@@ -102,8 +103,9 @@ def axe_violations(page, tries: int = 3) -> list[dict]:
     """axe's violations on the page as it settles: a run that meets a passing state (a colour
     still fading in, the offline badge changing its words) is run again, and only what
     every run finds is reported."""
-    page.add_script_tag(path=str(AXE))
-    page.wait_for_function("() => typeof window.axe === 'object'")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+        page.wait_for_function("() => typeof window.axe === 'object'")
     found = _axe_run(page)
     for _ in range(tries - 1):
         if not found:
@@ -123,15 +125,54 @@ def _axe_run(page) -> list[dict]:
            }""", AXE_TAGS)
 
 
-@pytest.mark.parametrize("scheme,name", [("light", p) for p in PAGES] + [("dark", p) for p in DARK])
-def test_axe_finds_no_violation(contexts, own_server, event, scheme, name):
-    page = contexts[scheme].new_page()
+BATCH = 8   # pages loaded at once: their waits for a quiet network overlap
+
+
+@pytest.fixture(scope="module")
+def loaded(contexts, own_server, event):
+    """`loaded(name)`: (the page, its answer's status), loaded in the light context and settled
+    (no request for half a second: Playwright's "networkidle"). The first ask of a page loads
+    it and the next ones of PAGES together, so that their half-seconds of quiet run at once
+    rather than one after the other; each test closes its page."""
+    paths = pages_to_check(event)
+    ready: dict = {}
+
+    def load(name):
+        if name not in ready:
+            start = PAGES.index(name)
+            batch = [n for n in PAGES[start:start + BATCH] if n not in ready]
+            for n in batch:
+                page = contexts["light"].new_page()
+                ready[n] = (page, page.goto(own_server + paths[n], wait_until="commit").status)
+            for n in batch:
+                ready[n][0].wait_for_load_state("networkidle")
+        return ready.pop(name)
+
+    yield load
+    for page, _ in ready.values():
+        page.close()
+
+
+def to_dark(page):
+    """The page as a dark-mode phone shows it: the colour scheme switched on the loaded page
+    (the pages choose their colours by `prefers-color-scheme` only), once no colour is still
+    changing."""
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function("() => matchMedia('(prefers-color-scheme: dark)').matches")
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_axe_finds_no_violation(loaded, name):
+    """Light, and dark too for the pages of DARK (on the same load)."""
+    page, status = loaded(name)
     try:
-        resp = page.goto(own_server + pages_to_check(event)[name])
-        assert resp.status == 200, name
-        page.wait_for_load_state("networkidle")
-        found = axe_violations(page)
-        assert found == [], json.dumps(found, indent=1, ensure_ascii=False)
+        assert status == 200, name
+        for scheme in ("light", "dark") if name in DARK else ("light",):
+            if scheme == "dark":
+                to_dark(page)
+            found = axe_violations(page)
+            assert found == [], f"{name}, {scheme}: " + json.dumps(found, indent=1, ensure_ascii=False)
     finally:
         page.close()
 

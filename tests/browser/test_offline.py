@@ -18,6 +18,7 @@ def _one(events):
     assert len(events) == 1, events
 
 ROOT = Path(__file__).resolve().parents[2]
+POLL_MS = 5000   # how often a recorder page asks for other judges' entries (recorder-sync.js)
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
 pytestmark = pytest.mark.service_worker    # the offline copy: its pages run with the worker
@@ -176,10 +177,13 @@ def test_two_judges_keep_both_logs_in_server_order(browser, live_server, live_ap
     url = f"{live_server}/games/{gid}"
     a_ctx, a, a_errors = _context(browser, "Alice")
     b_ctx, b, b_errors = _context(browser, "Bob")
+    b.clock.install()   # B's page asks for others' entries every 5 s: the test moves its clock on
     try:
         a.goto(url)
         b.goto(url)
         line(a, "1 start")
+        expect(a.locator("#rec-log li[data-seq]")).to_have_count(1)       # stored
+        b.clock.run_for(POLL_MS)
         expect(b.locator("#rec-log li[data-seq]")).to_have_count(1, timeout=15_000)   # B sees A's
 
         a_ctx.set_offline(True)
@@ -196,6 +200,7 @@ def test_two_judges_keep_both_logs_in_server_order(browser, live_server, live_ap
             ("turn.start", "Alice"), ("note", "Bob"), ("phase", "Alice"), ("phase", "Alice")]
         expect(a.locator("#rec-log li[data-seq]")).to_have_count(4)        # A sees B's note
         expect(a.locator("#rec-log")).to_contain_text("seat 3 asks about the clock")
+        b.clock.run_for(POLL_MS)
         expect(b.locator("#rec-log li[data-seq]")).to_have_count(4, timeout=15_000)
     finally:
         a_ctx.close()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from judgekit.auth import store as auth_store
 from judgekit.db import open_db
 from judgekit.tournament import store as tstore
-from conftest import SCREENSHOTS as SHOTS
+from conftest import SCREENSHOTS as SHOTS, SCREENSHOTS_ON
 from helpers import wait_no_sideways_scroll
 
 FIRST = ["Wilma", "Bruno", "Carla", "Dario", "Élodie", "Filip", "Gina", "Hugo", "Inès", "Jean-Pierre", "Karin",
@@ -121,7 +121,9 @@ def test_the_list_by_name_prints_on_a4_in_big_type(browser, own_server, event, s
         wait_no_sideways_scroll(page, 718)
         shot(page, "seats-list-print")
         pdf = page.pdf(format="A4", margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
-        (SHOTS / "seats-list-print.pdf").write_bytes(pdf)
+        if SCREENSHOTS_ON:                 # beside the screenshots, to look at
+            SHOTS.mkdir(exist_ok=True)
+            (SHOTS / "seats-list-print.pdf").write_bytes(pdf)
         pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
         assert 1 <= pages <= 3, pages     # 120 players in big type: a few sheets, not a scroll
     finally:
