@@ -93,6 +93,10 @@ class Message:
     def __str__(self) -> str:
         return self.render()
 
+    def with_params(self, **params: Any) -> "Message":
+        """The same message with these parameters changed."""
+        return Message(self.code, self.english, **dict(self.params, **params))
+
 
 class Said(str):
     """A `Message` as its English text, which it is equal to (a `str`), remembering the
@@ -119,6 +123,15 @@ class Said(str):
 def as_message(value: "Message | Said | str") -> Message:
     """`value` as a `Message`: a `Said`'s message, or plain English text as its own id."""
     return value.msg if isinstance(value, Said) else value if isinstance(value, Message) else Message(value)
+
+
+def chained(parts: "list[Message]", joiner: Message) -> Message:
+    """`parts` (at least one) as one message: the first joined to the rest by `joiner`,
+    whose text places `%(first)s` and `%(rest)s` ("%(first)s; %(rest)s"), each part worded
+    in the reader's language."""
+    if len(parts) == 1:
+        return parts[0]
+    return Message(joiner.code, joiner.english, first=parts[0], rest=chained(parts[1:], joiner))
 
 
 _cache: dict[Path, dict[str, Catalog]] = {}

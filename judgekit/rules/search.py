@@ -345,10 +345,7 @@ class SearchIndex:
         its rarity among the entries stating it or one close to it, whatever they count."""
         out: dict[int, float] = {}
         close: set[int] = set()
-        # closeness >= NUMBER_NEAR (0.5) only between 3/4 and 4/3 of the value: look there,
-        # in ascending order
-        values = self._number_values
-        for stated in values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)]:
+        for stated in self._near_values(value):
             places = self._numbers[stated]
             near = closeness(value, stated)
             if near < NUMBER_NEAR:
@@ -369,9 +366,13 @@ class SearchIndex:
 
     def states_near(self, value: float) -> bool:
         """Whether an entry of this part states `value` or a number near it."""
+        return any(closeness(value, stated) >= NUMBER_NEAR for stated in self._near_values(value))
+
+    def _near_values(self, value: float) -> list[float]:
+        """The numbers the entries state that may be near `value`, ascending: closeness >=
+        NUMBER_NEAR (0.5) only between 3/4 and 4/3 of it."""
         values = self._number_values
-        return any(closeness(value, stated) >= NUMBER_NEAR for stated in
-                   values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)])
+        return values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)]
 
     def _groups(self, text: str) -> list[Group]:
         """One group per word of the query, or per synonym phrase when several words form one."""

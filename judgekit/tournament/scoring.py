@@ -23,7 +23,7 @@ from typing import Any, Iterable, Sequence
 from judgekit.game.outcome import TableError
 from judgekit.game.outcome import snap_vp as _num
 from judgekit.game.scoring import GW_MIN_VP, TABLE_SIZES, TIME_OUT_VP, TP_BY_PLACE, WITHDRAW_VP
-from judgekit.i18n import Message, Said
+from judgekit.i18n import Message, Said, chained
 
 # --- checking reported VP ----------------------------------------------------------------
 
@@ -154,11 +154,9 @@ def check_table(vps: Sequence[Any], withdrawn: Iterable[int] = ()) -> list[Table
 
 
 def _seats(seats) -> Message:
-    """"seat 1 and seat 3": each join a message of its own."""
-    first = Message("scoring.seat", "seat %(seat)s", seat=seats[0])
-    if len(seats) == 1:
-        return first
-    return Message("scoring.and", "%(first)s and %(rest)s", first=first, rest=_seats(seats[1:]))
+    """"seat 1 and seat 3"."""
+    return chained([Message("scoring.seat", "seat %(seat)s", seat=s) for s in seats],
+                   Message("scoring.and", "%(first)s and %(rest)s"))
 
 
 def withdrawals_explaining(vps: Sequence[float], withdrawn: Iterable[int] = ()) -> tuple[int, ...]:

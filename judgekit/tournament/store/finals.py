@@ -114,8 +114,8 @@ def place_final_card(db, tournament_id: Any, player_id: Any, position: Any, *, b
             names = {p["id"]: p["name"] for p in players(db, t["id"])}
             msg = after.problems[0].message
             if msg.code == "final.turn":   # the player by name, not by id
-                msg = Message("final.turn", "it is %(player)s's turn to place a card (the lowest qualifier places "
-                              "first)", player=names.get(msg.msg.params["player"], msg.msg.params["player"]))
+                player = msg.msg.params["player"]
+                msg = msg.msg.with_params(player=names.get(player, player))
             raise TournamentError(409, msg, "position")
         db[T_FINAL].insert({"tournament_id": t["id"], "kind": "place", "player_id": pid, "position": pos,
                             "by": by, "created_at": now()})

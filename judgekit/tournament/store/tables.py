@@ -36,7 +36,7 @@ from judgekit.tournament.store.base import (
     players,
 )
 from judgekit.tournament.store.result_guard import NOT_GIVEN
-from judgekit.i18n import Message, as_message
+from judgekit.i18n import Message, as_message, chained
 
 
 def _latest_results(db, table_ids: Iterable[int]) -> dict[int, dict]:
@@ -198,11 +198,8 @@ def result_history(db, tournament_id: int, number: Any, table_no: Any) -> list[d
 
 
 def _joined(errors) -> Message:
-    """The table's problems as one message, "first; second": each worded in the reader's language."""
-    first = as_message(errors[0].message)
-    if len(errors) == 1:
-        return first
-    return Message("tournament.joined", "%(first)s; %(rest)s", first=first, rest=_joined(errors[1:]))
+    """The table's problems as one message, "first; second"."""
+    return chained([as_message(e.message) for e in errors], Message("tournament.joined", "%(first)s; %(rest)s"))
 
 
 def get_table(db, tournament_id: int, number: Any, table_no: Any) -> dict:
