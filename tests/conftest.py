@@ -126,7 +126,7 @@ def _new_app(instance, template, index):
 
 
 @pytest.fixture
-def app(request, tmp_path, shared_index, template_db):
+def app(request):
     """An app of its own (its instance folder and database); in a module marked
     `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app; in
     a module marked `module_app`, the module's one app."""
@@ -134,7 +134,7 @@ def app(request, tmp_path, shared_index, template_db):
         return request.getfixturevalue("read_only_app")
     if request.node.get_closest_marker("module_app"):
         return request.getfixturevalue("module_app")
-    return _new_app(tmp_path / "instance", template_db, shared_index)
+    return request.getfixturevalue("fresh_app")
 
 
 @pytest.fixture(scope="module")
