@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
-from judgekit.rules.card_ranking import CARD_COVERAGE_CAP
+from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS
 from tests.test_rules_search import load_queries
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
@@ -218,6 +218,27 @@ def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
         assert not found()
     finally:
         cards.coverage_cap = CARD_COVERAGE_CAP
+
+
+def test_a_ruling_counts_the_words_of_its_cards_text(service):
+    """A question about a ruling describes the card by its text ("the stealth modifier that
+    locks the blocker and ends the action") and asks what the ruling answers (leaving torpor,
+    diablerie): the ruling lacks the card's words, the card's text the ruling's; the ruling,
+    counting its card's words at RULING_INHERITS of their weight, is found; without, not."""
+    cards = service.search.cards
+    question = "stealth modifier that locks the blocking minion and ends the action, leaving torpor, may the blocker diablerize"
+    ruling = next(k for k, e in cards.entries.items() if e.title == "Mirror Walk" and e.kind == "ruling")
+    assert cards.parent_of[cards.postings.docnum[ruling]] == cards.postings.docnum["cards/101223"]
+
+    def found() -> bool:
+        return "101223" in [h.entry.section for h in service.search.search(question, 3)[0]]
+
+    assert cards.inherit_share == RULING_INHERITS and found()
+    cards.inherit_share = 0.0
+    try:
+        assert not found()
+    finally:
+        cards.inherit_share = RULING_INHERITS
 
 
 @pytest.mark.parametrize("query, kind", [

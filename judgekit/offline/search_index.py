@@ -59,7 +59,7 @@ from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUP
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 12
+FORMAT = 13
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -240,6 +240,10 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "order_power": index.order_power,
         "group_factor": index.factors.group_factor if index.factors else 1.0,
         "text_factor": index.factors.text_factor if index.factors else 1.0,
+        # the entries whose share of a question counts their parent's words (the cards: a
+        # ruling's card), as [docnum, parent docnum, …], and at what share of their weight
+        "inherit": encode_ids([d for child, parent in sorted(index.parent_of.items()) for d in (child, parent)]),
+        "inherit_share": index.inherit_share,
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
         # browser scores without tokenizing every entry first
         "postings": postings,

@@ -39,6 +39,11 @@ CARD_COVERAGE_CAP = 4.0
 #: nearly all of the question); their scores, which the merge compares with the rules',
 #: keep `CARD_COVERAGE_POWER`.
 CARD_ORDER_POWER = 9
+#: A question about a card's ruling describes the card by its text and asks what the ruling
+#: answers ("both play the ranged strike that steals blood at once"): a word of the
+#: question that a card's ruling lacks and the card's own text holds counts toward the
+#: ruling's share of the question at this share of its weight (`SearchIndex(inherit=…)`).
+RULING_INHERITS = 0.5
 #: A card group's name is a generic phrase ("Equip or employ another card from hand") that
 #: matches generic questions on every word: a group's ruling matched only through its name
 #: ranks this much below the cards' own text and rulings; as far as the ruling's own text
@@ -48,6 +53,12 @@ GROUP_FACTOR = 0.15
 #: than the rulings (a behaviour question is answered by a ruling); since the questions that
 #: describe a card's effect came in, the card's text must rank as its rulings do: 1.0 (off).
 CARD_TEXT_FACTOR = 1.0
+
+
+def ruling_cards(entries: list[Entry]) -> dict[str, str]:
+    """Each card ruling's key -> its card's key (a group's rulings belong to no one card)."""
+    cards = {e.section: e.key for e in entries if e.kind == "card"}
+    return {e.key: cards[e.section] for e in entries if e.kind == "ruling" and e.section in cards}
 
 
 class CardFactors:
@@ -153,7 +164,9 @@ class Search:
             cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
                                 factors=CardFactors(stored.parts["cards"].entries),
                                 coverage_power=CARD_COVERAGE_POWER, coverage_cap=CARD_COVERAGE_CAP,
-                                order_power=CARD_ORDER_POWER) \
+                                order_power=CARD_ORDER_POWER,
+                                inherit=ruling_cards(stored.parts["cards"].entries),
+                                inherit_share=RULING_INHERITS) \
                 if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,

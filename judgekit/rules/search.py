@@ -193,7 +193,8 @@ class SearchIndex:
     def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
                  part: StoredPart | None = None, max_postings: int | None = None,
                  factors: EntryFactors | None = None, coverage_power: float | None = None,
-                 coverage_cap: float | None = None, order_power: float | None = None):
+                 coverage_cap: float | None = None, order_power: float | None = None,
+                 inherit: dict[str, str] | None = None, inherit_share: float = 0.0):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
@@ -206,7 +207,12 @@ class SearchIndex:
         than this (the cards': a rare everyday word, "till", "eats", absent from the card
         the question describes, must not sink it); the hit's `coverage` stays uncapped.
         `order_power`: the entries are ordered by score x that share ** this, while the
-        hit's score (which the merge with the other part compares) keeps `coverage_power`."""
+        hit's score (which the merge with the other part compares) keeps `coverage_power`.
+        `inherit`: entry key -> the key of the entry it belongs to (the cards': a card's
+        ruling -> the card); a word of the question that such an entry lacks and its parent
+        holds counts toward the entry's share of the question at `inherit_share` of its
+        weight ("the ranged strike that steals blood, both play it at once": the ruling
+        says what happens, the card's text what it is)."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -222,6 +228,11 @@ class SearchIndex:
         self.coverage_power = coverage_power if coverage_power is not None else self.COVERAGE_POWER
         self.coverage_cap = coverage_cap
         self.order_power = order_power if order_power is not None else self.coverage_power
+        docnum = self.postings.docnum
+        self.inherit_share = inherit_share if inherit else 0.0
+        # docnum -> its parent's docnum (`inherit`)
+        self.parent_of: dict[int, int] = {docnum[k]: docnum[p] for k, p in (inherit or {}).items()
+                                          if k in docnum and p in docnum} if self.inherit_share else {}
         # words another part of the index knows (the cards': the rules' words): not typos
         # ("seating" is the rules' word, not a typo of the card "Seattle Committee")
         self.known_words: frozenset[str] | dict = frozenset()
@@ -624,6 +635,9 @@ class SearchIndex:
         # would go over every entry holding the group: thousands for a common word's cards)
         covered_of = dict.fromkeys((docnum[key] for key, _ in candidates), 0.0)
         held_of = dict.fromkeys(covered_of, 0.0)      # the same, in capped weights
+        parent = self.parent_of
+        kin = [(d, parent[d]) for d in covered_of if d in parent] if parent else ()
+        share = self.inherit_share
         for g, docs, w in zip(groups, group_docs, capped):
             if g.number is not None:
                 for d in covered_of.keys() & docs.keys():
@@ -633,6 +647,10 @@ class SearchIndex:
                 for d in docs.intersection(covered_of):
                     covered_of[d] += g.weight
                     held_of[d] += w
+                for d, p in kin:      # a word its parent holds (`inherit`), at `inherit_share`
+                    if p in docs and d not in docs:
+                        covered_of[d] += share * g.weight
+                        held_of[d] += share * w
         factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of)
         power, order_power = self.coverage_power, self.order_power
         for key, score in candidates:

@@ -63,7 +63,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
 
     from judgekit.offline.compare import compare, read_queries
     root = Path(__file__).resolve().parents[2]
-    queries = read_queries(root / "tests" / "search_cards")
+    # card names, and questions about a card's ruling that describe the card by its text
+    # (where a ruling counts its card's words: `SearchIndex(inherit=…)`)
+    queries = read_queries(root / "tests" / "search_cards") + read_queries(root / "tests" / "search_card_behaviour2")
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"
