@@ -108,7 +108,11 @@ class Lazy(dict):
 class LazyLRU(OrderedDict):
     """`Lazy` holding at most `size` values, the least recently used dropped first: the
     snippets' escaped text and the query terms' entry sets would otherwise grow with every
-    distinct query a long-running server answers."""
+    distinct query a long-running server answers.
+
+    The server's threads share it without a lock: each step is one operation of the C
+    OrderedDict, and a step that finds its key gone (another thread dropped it between two
+    steps) only skips marking it as used; the value read is still the right one."""
 
     def __init__(self, make, size: int):
         super().__init__()
@@ -120,10 +124,16 @@ class LazyLRU(OrderedDict):
         except KeyError:
             value = self._make(key)
             super().__setitem__(key, value)
-            if len(self) > self._size:
-                self.popitem(last=False)
+            while len(self) > self._size:
+                try:
+                    self.popitem(last=False)
+                except KeyError:      # emptied by the other threads meanwhile
+                    break
             return value
-        self.move_to_end(key)
+        try:
+            self.move_to_end(key)
+        except KeyError:              # dropped by another thread since it was read
+            pass
         return value
 
 
