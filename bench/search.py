@@ -177,6 +177,7 @@ def main() -> None:
                 ("tests/search_phone2", ROOT / "tests" / "search_phone2"),
                 ("tests/search_card_behaviour2", ROOT / "tests" / "search_card_behaviour2"),
                 ("tests/search_card_behaviour3", ROOT / "tests" / "search_card_behaviour3"),
+                ("tests/search_phone3", ROOT / "tests" / "search_phone3"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
