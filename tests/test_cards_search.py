@@ -176,6 +176,23 @@ CARD_EFFECTS_2 = ROOT / "search_card_effects2"
 CARD_EFFECTS_3 = ROOT / "search_card_effects3"
 
 
+#: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
+#: its rulings; seed 20261129), by another hand, written before any run and never read by
+#: whoever tunes the ranking: 45/50 at its first run, 46/50 with a ruling counting its card's words
+CARD_BEHAVIOUR_3 = ROOT / "search_card_behaviour3"
+
+
+def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service):
+    queries = load_queries(CARD_BEHAVIOUR_3)
+    assert len(queries) >= 50 and len({q for q, _ in queries}) == len(queries)
+    sections = {e.section for e in service.search.cards.entries.values()}
+    assert all(e.split("/")[1] in sections for _, expected in queries for e in expected)
+    rate, _ = hit_rate(service.search.search, queries)
+    # the issue's target for questions that describe a card: 0.90 (the misses are not
+    # printed: whoever tunes the ranking does not read this set)
+    assert rate >= 0.9, f"hit@3 = {rate:.2f}"
+
+
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3], ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
