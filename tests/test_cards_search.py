@@ -237,25 +237,33 @@ def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
         cards.coverage_cap = CARD_COVERAGE_CAP
 
 
-def test_a_ruling_counts_the_words_of_its_cards_text(service):
+def test_a_card_and_its_rulings_count_each_others_words(service):
     """A question about a ruling describes the card by its text ("the stealth modifier that
     locks the blocker and ends the action") and asks what the ruling answers (leaving torpor,
-    diablerie): the ruling lacks the card's words, the card's text the ruling's; the ruling,
-    counting its card's words at RULING_INHERITS of their weight, is found; without, not."""
+    diablerie): the ruling lacks the card's words, the card's text the ruling's. Each counts
+    the other's at RULING_INHERITS of their weight: both hold more of the question, and the
+    card is found; without, not."""
     cards = service.search.cards
     question = "stealth modifier that locks the blocking minion and ends the action, leaving torpor, may the blocker diablerize"
-    ruling = next(k for k, e in cards.entries.items() if e.title == "Mirror Walk" and e.kind == "ruling")
-    assert cards.parent_of[cards.postings.docnum[ruling]] == cards.postings.docnum["cards/101223"]
+    ruling = next(k for k, e in cards.entries.items()
+                  if e.section == "101223" and e.kind == "ruling" and "diablerize" in e.body)
+    docnum = cards.postings.docnum
+    assert cards.parent_of[docnum[ruling]] == docnum["cards/101223"]
+    assert docnum[ruling] in cards.children_of[docnum["cards/101223"]]
 
-    def found() -> bool:
-        return "101223" in [h.entry.section for h in service.search.search(question, 3)[0]]
+    def held() -> tuple[dict[str, float], bool]:
+        coverage = {h.entry.key: h.coverage for h in cards.search(question, 30, snippets=False)[0]}
+        return coverage, "101223" in [h.entry.section for h in service.search.search(question, 3)[0]]
 
-    assert cards.inherit_share == RULING_INHERITS and found()
-    cards.inherit_share = 0.0
+    assert cards.inherit_share == RULING_INHERITS
+    (with_, found), cards.inherit_share = held(), 0.0
     try:
-        assert not found()
+        without, lost = held()
     finally:
         cards.inherit_share = RULING_INHERITS
+    assert found and not lost
+    for key in (ruling, "cards/101223"):
+        assert with_[key] > without[key], key
 
 
 @pytest.mark.parametrize("query, kind", [

@@ -42,7 +42,8 @@ CARD_ORDER_POWER = 9
 #: A question about a card's ruling describes the card by its text and asks what the ruling
 #: answers ("both play the ranged strike that steals blood at once"): a word of the
 #: question that a card's ruling lacks and the card's own text holds counts toward the
-#: ruling's share of the question at this share of its weight (`SearchIndex(inherit=…)`).
+#: ruling's share of the question at this share of its weight, and a word that the card's
+#: text lacks and one of its rulings holds toward the card's (`SearchIndex(inherit=…)`).
 RULING_INHERITS = 0.5
 #: A card group's name is a generic phrase ("Equip or employ another card from hand") that
 #: matches generic questions on every word: a group's ruling matched only through its name

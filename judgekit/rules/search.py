@@ -222,7 +222,8 @@ class SearchIndex:
         ruling -> the card); a word of the question that such an entry lacks and its parent
         holds counts toward the entry's share of the question at `inherit_share` of its
         weight ("the ranged strike that steals blood, both play it at once": the ruling
-        says what happens, the card's text what it is)."""
+        says what happens, the card's text what it is), and so does a word that the parent
+        lacks and one of its children holds, toward the parent's share."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -243,6 +244,10 @@ class SearchIndex:
         # docnum -> its parent's docnum (`inherit`)
         self.parent_of: dict[int, int] = {docnum[k]: docnum[p] for k, p in (inherit or {}).items()
                                           if k in docnum and p in docnum} if self.inherit_share else {}
+        children: dict[int, list[int]] = {}
+        for child, parent in sorted(self.parent_of.items()):
+            children.setdefault(parent, []).append(child)
+        self.children_of: dict[int, tuple[int, ...]] = {p: tuple(cs) for p, cs in children.items()}
         # words another part of the index knows (the cards': the rules' words): not typos
         # ("seating" is the rules' word, not a typo of the card "Seattle Committee")
         self.known_words: frozenset[str] | dict = frozenset()
@@ -645,8 +650,10 @@ class SearchIndex:
         # would go over every entry holding the group: thousands for a common word's cards)
         covered_of = dict.fromkeys((docnum[key] for key, _ in candidates), 0.0)
         held_of = dict.fromkeys(covered_of, 0.0)      # the same, in capped weights
-        parent = self.parent_of
+        # the candidates that have a parent, and those that have children (`inherit`)
+        parent, children = self.parent_of, self.children_of
         kin = [(d, parent[d]) for d in covered_of if d in parent] if parent else ()
+        kids = [(d, children[d]) for d in covered_of if d in children] if children else ()
         share = self.inherit_share
         for g, docs, w in zip(groups, group_docs, capped):
             if g.number is not None:
@@ -659,6 +666,10 @@ class SearchIndex:
                     held_of[d] += w
                 for d, p in kin:      # a word its parent holds (`inherit`), at `inherit_share`
                     if p in docs and d not in docs:
+                        covered_of[d] += share * g.weight
+                        held_of[d] += share * w
+                for d, cs in kids:    # … or one of its children
+                    if d not in docs and not docs.isdisjoint(cs):
                         covered_of[d] += share * g.weight
                         held_of[d] += share * w
         factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of)
