@@ -241,7 +241,8 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "group_factor": index.factors.group_factor if index.factors else 1.0,
         "text_factor": index.factors.text_factor if index.factors else 1.0,
         # the entries whose share of a question counts their parent's words (the cards: a
-        # ruling's card), as [docnum, parent docnum, …], and at what share of their weight
+        # ruling's card; the parent counts its children's), as [docnum, parent docnum, …],
+        # and at what share of their weight
         "inherit": encode_ids([d for child, parent in sorted(index.parent_of.items()) for d in (child, parent)]),
         "inherit_share": index.inherit_share,
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
