@@ -20,11 +20,12 @@ def run(code: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_server_start_does_not_load_numpy_or_openpyxl(tmp_path):
+def test_server_start_does_not_load_numpy_or_openpyxl(indexed_instance):
+    # a start on a built index (the session's copy): the build is the first start's work
     got = run(f"""
 import json, sys
 from judgekit import create_app
-app = create_app({{"INSTANCE": {str(tmp_path / 'inst')!r}, "TESTING": True}})
+app = create_app({{"INSTANCE": {str(indexed_instance)!r}, "TESTING": True}})
 c = app.test_client()
 status = c.get("/api/cards/complete?q=modius").status_code
 print(json.dumps({{"status": status, "loaded": sorted(m for m in ("numpy", "openpyxl", "pandas") if m in sys.modules)}}))
