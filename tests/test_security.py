@@ -117,14 +117,18 @@ def _mode(path) -> int:
     return stat.S_IMODE(os.stat(path).st_mode)
 
 
-def test_the_instance_files_are_the_owners_only(tmp_path):
+def test_the_instance_files_are_the_owners_only(indexed_instance):
+    # the session's built index (building one costs ~5 s of CPU) in folders left as umask
+    # 022 makes them; the database, its WAL and SHM and the secret key are created here
+    inst = indexed_instance
+    os.chmod(inst, 0o755)
+    os.chmod(inst / "index", 0o755)
     old = os.umask(0o022)
     try:
-        app = create_app({"INSTANCE": tmp_path / "inst", "INDEX_DIR": str(tmp_path / "inst" / "index")})
+        app = create_app({"INSTANCE": inst, "INDEX_DIR": str(inst / "index")})
         app.test_client().post("/api/games", json={"seats": ["A", "B", "C", "D"]})  # a write: the WAL
     finally:
         os.umask(old)
-    inst = tmp_path / "inst"
     assert _mode(inst) == 0o700
     assert _mode(inst / "index") == 0o700
     for name in ("judgekit.db", "judgekit.db-wal", "judgekit.db-shm", "secret_key"):
