@@ -8,12 +8,14 @@ import json
 from click.testing import CliRunner
 
 from judgekit.cli import main
+from tests.instances import demo_run
 
 
-def test_demo_then_exports(tmp_path):
+def test_demo_then_exports(tmp_path, tmp_path_factory):
     runner = CliRunner()
-    inst = str(tmp_path / "inst")
-    r = runner.invoke(main, ["--instance", inst, "demo"])
+    demo = demo_run(tmp_path_factory)          # the session's `judgekit demo` (tests/instances.py)
+    inst = str(demo.copy(tmp_path / "inst"))
+    r = demo.result
     assert r.exit_code == 0, r.output
     assert "demo tournament 1" in r.output
 
@@ -38,14 +40,15 @@ def test_export_unknown_tournament_fails_cleanly(tmp_path):
     assert "no tournament 7" in r.output
 
 
-def test_instance_after_the_subcommand(tmp_path):
+def test_instance_after_the_subcommand(tmp_path, tmp_path_factory):
     """`judgekit demo --instance DIR` (users type it after the subcommand) works as
     `judgekit --instance DIR demo`, for nested commands too; the last one given wins."""
     runner = CliRunner()
-    inst, other = str(tmp_path / "after"), str(tmp_path / "other")
-    r = runner.invoke(main, ["demo", "--instance", inst])
+    demo = demo_run(tmp_path_factory)   # the session's `judgekit demo --instance DIR` (tests/instances.py)
+    r = demo.result
     assert r.exit_code == 0, r.output
-    assert (tmp_path / "after" / "judgekit.db").exists()
+    assert (demo.folder / "judgekit.db").exists()
+    inst, other = str(demo.copy(tmp_path / "after")), str(tmp_path / "other")
     r = runner.invoke(main, ["export", "standings", "--tournament", "1", "--instance", inst])
     assert r.exit_code == 0, r.output
     assert len(list(csv.DictReader(io.StringIO(r.output)))) == 12
