@@ -79,6 +79,8 @@ def test_serve_is_one_process_and_ends_without_a_traceback(indexed_instance):
     import subprocess
     import sys
     import time
+    import urllib.error
+    import urllib.request
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -88,12 +90,14 @@ def test_serve_is_one_process_and_ends_without_a_traceback(indexed_instance):
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            try:   # its first answer: a search (what the workers answered), not a fixed wait
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/search?q=proxy", timeout=10) as r:
+                    assert r.status == 200
                 break
-            except OSError:
-                time.sleep(0.1)
-        time.sleep(1.5)   # what the server would start after its first answer
+            except (urllib.error.URLError, ConnectionError):
+                assert proc.poll() is None, "the server did not start"
+                time.sleep(0.05)
+        # the workers were started with the server, before its first answer
         def parent(pid: str) -> str | None:
             try:
                 with open(f"/proc/{pid}/stat") as f:
