@@ -64,7 +64,7 @@ def test_serve_starts_on_a_fresh_instance_and_answers(tmp_path):
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/search?q=proxy", timeout=2) as r:
                     body = r.read().decode()
             except OSError:
-                time.sleep(0.2)
+                time.sleep(0.05)
         assert body and '"section":"4.5"' in body.replace(" ", "")
     finally:
         proc.terminate()

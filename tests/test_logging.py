@@ -109,7 +109,7 @@ def test_serve_verbose_logs_requests_and_stops_without_a_traceback(tmp_path, sha
                 break
             except (urllib.error.URLError, ConnectionError):
                 assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+                time.sleep(0.05)
         server.send_signal(stop)
         assert server.wait(timeout=30) == 0
         err = server.stderr.read()
