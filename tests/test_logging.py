@@ -107,7 +107,7 @@ def test_serve_verbose_logs_requests_and_stops_without_a_traceback(tmp_path, sha
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/tournament-rules/3.7.2", timeout=10).read()
                 break
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:   # not listening yet, reset, or slow to answer on a busy machine (a timeout)
                 assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.05)
         server.send_signal(stop)

@@ -94,7 +94,7 @@ def test_serve_is_one_process_and_ends_without_a_traceback(indexed_instance):
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/app.css", timeout=10) as r:
                     assert r.status == 200
                 break
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:   # not listening yet, reset, or slow to answer on a busy machine (a timeout)
                 assert proc.poll() is None, "the server did not start"
                 time.sleep(0.05)
         # the workers were started with the server, before its first answer
