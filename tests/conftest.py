@@ -3,6 +3,7 @@ fresh app per test on its own copy of the template; one shared app for tests tha
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import os
 import shutil
@@ -13,6 +14,16 @@ import jinja2
 import pytest
 
 from judgekit import create_app, i18n
+
+
+def pytest_addoption(parser):
+    parser.addoption("--reverse", action="store_true",
+                     help="run the tests in the reverse of their order (a module_app module must pass both ways)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("reverse"):
+        items.reverse()
 
 
 def pytest_configure(config):
@@ -183,9 +194,20 @@ def read_only_app(shared_app):
         "a test wrote to the shared app's database: give it its own app"
 
 
+_devices = itertools.count(1)
+
+
 @pytest.fixture
-def client(app):
-    return app.test_client()
+def client(app, request):
+    """The app's test client. In a `module_app` module each test's client comes from an
+    address of its own (127.0.0.N), as a device of its own would: the per-device limits
+    (practice games started, sign-in and check-in attempts) then count each test apart,
+    as they do on an app of its own."""
+    c = app.test_client()
+    if request.node.get_closest_marker("module_app"):
+        n = next(_devices)
+        c.environ_base["REMOTE_ADDR"] = f"127.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+    return c
 
 
 def sign_in_client(app, client, tournament, role="judge", name=None, how="token"):
