@@ -140,12 +140,19 @@ def _new_app(instance, template, index):
 def app(request):
     """An app of its own (its instance folder and database); in a module marked
     `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app; in
-    a module marked `module_app`, the module's one app."""
-    if request.node.get_closest_marker("shared_app"):
-        return request.getfixturevalue("read_only_app")
-    if request.node.get_closest_marker("module_app"):
-        return request.getfixturevalue("module_app")
-    return request.getfixturevalue("fresh_app")
+    a module marked `module_app`, the module's one app; a test marked `own_app` in either
+    gets an app of its own all the same."""
+    if request.node.get_closest_marker("own_app"):
+        yield request.getfixturevalue("fresh_app")
+    elif request.node.get_closest_marker("shared_app"):
+        yield request.getfixturevalue("read_only_app")
+    elif request.node.get_closest_marker("module_app"):
+        shared = request.getfixturevalue("module_app")
+        config = dict(shared.config)
+        yield shared
+        assert dict(shared.config) == config, "a test changed its module's app config: mark it own_app"
+    else:
+        yield request.getfixturevalue("fresh_app")
 
 
 @pytest.fixture(scope="module")
