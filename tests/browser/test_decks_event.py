@@ -15,8 +15,8 @@ format. The tosses and the final's seating go through the store."""
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
 
+from helpers import flashes, post_form, text_of
 from playwright.sync_api import expect
 
 from judgekit.auth import store as auth_store
@@ -157,27 +157,6 @@ def send_list_by_http(request, url, text):
     assert "It is locked" in text_of(sent, 'id="me-deck-state"')
 
 
-def text_of(html: str, pattern: str) -> str:
-    """The text (tags and runs of spaces aside) of the first element whose opening tag matches
-    `pattern` (a regular expression; the element a `p`, `h2` or `section`)."""
-    m = re.search(rf"<(p|h2|section)\b[^>]*{pattern}[^>]*>(.*?)</\1>", html, re.S)
-    assert m, pattern
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", m.group(2))).strip()
-
-
-def post_form(request, url, html, marker, fields):
-    """Post the form of `html` whose opening tag holds `marker` (its id, class or action) as a
-    browser posts it: its hidden fields (the CSRF token, the client id) and `fields`, the
-    redirect followed. Returns the HTML of the page it lands on."""
-    form = re.search(rf'<form method="post" action="([^"]+)"[^>]*{marker}[^>]*>(.*?)</form>|'
-                     rf'<form method="post" action="([^"]*{marker}[^"]*)"[^>]*>(.*?)</form>', html, re.S)
-    action, body = (form.group(1), form.group(2)) if form.group(1) else (form.group(3), form.group(4))
-    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', body))
-    sent = request.post(urljoin(url, action), form={**hidden, **fields})
-    assert sent.ok, (sent.status, sent.url)
-    return sent.text()
-
-
 def report_a_table_by_http(request, base_url, number, seats, vps, given):
     """Round 1's table `number` as the phones do it, as HTTP on the same pages and forms: seat 1
     proposes, the others confirm, each page read for what the browser checks on the tables
@@ -187,7 +166,7 @@ def report_a_table_by_http(request, base_url, number, seats, vps, given):
     assert re.search(r"<h1>\s*Round 1, table %d\s*</h1>" % number, html), number
     html = post_form(request, url, html, 'id="me-propose"',
                      {f"vp{k}": str(vp) for k, vp in enumerate(vps, 1)})
-    assert "Your proposal is sent" in " ".join(re.findall(r'<p class="flash[^"]*"[^>]*>(.*?)</p>', html, re.S))
+    assert "Your proposal is sent" in flashes(html)
     for k, pid in enumerate(seats[1:], 1):
         url = base_url + given[pid]["path"]
         html = request.get(url).text()
