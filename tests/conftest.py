@@ -3,6 +3,7 @@ fresh app per test on its own copy of the template; one shared app for tests tha
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import os
 import shutil
@@ -13,6 +14,16 @@ import jinja2
 import pytest
 
 from judgekit import create_app, i18n
+
+
+def pytest_addoption(parser):
+    parser.addoption("--reverse", action="store_true",
+                     help="run the tests in the reverse of their order (a module_app module must pass both ways)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("reverse"):
+        items.reverse()
 
 
 def pytest_configure(config):
@@ -129,12 +140,19 @@ def _new_app(instance, template, index):
 def app(request):
     """An app of its own (its instance folder and database); in a module marked
     `pytestmark = pytest.mark.shared_app` (tests that only read), the session's one app; in
-    a module marked `module_app`, the module's one app."""
-    if request.node.get_closest_marker("shared_app"):
-        return request.getfixturevalue("read_only_app")
-    if request.node.get_closest_marker("module_app"):
-        return request.getfixturevalue("module_app")
-    return request.getfixturevalue("fresh_app")
+    a module marked `module_app`, the module's one app; a test marked `own_app` in either
+    gets an app of its own all the same."""
+    if request.node.get_closest_marker("own_app"):
+        yield request.getfixturevalue("fresh_app")
+    elif request.node.get_closest_marker("shared_app"):
+        yield request.getfixturevalue("read_only_app")
+    elif request.node.get_closest_marker("module_app"):
+        shared = request.getfixturevalue("module_app")
+        config = dict(shared.config)
+        yield shared
+        assert dict(shared.config) == config, "a test changed its module's app config: mark it own_app"
+    else:
+        yield request.getfixturevalue("fresh_app")
 
 
 @pytest.fixture(scope="module")
@@ -183,9 +201,20 @@ def read_only_app(shared_app):
         "a test wrote to the shared app's database: give it its own app"
 
 
+_devices = itertools.count(1)
+
+
 @pytest.fixture
-def client(app):
-    return app.test_client()
+def client(app, request):
+    """The app's test client. In a `module_app` module each test's client comes from an
+    address of its own (127.0.0.N), as a device of its own would: the per-device limits
+    (practice games started, sign-in and check-in attempts) then count each test apart,
+    as they do on an app of its own."""
+    c = app.test_client()
+    if request.node.get_closest_marker("module_app"):
+        n = next(_devices)
+        c.environ_base["REMOTE_ADDR"] = f"127.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+    return c
 
 
 def sign_in_client(app, client, tournament, role="judge", name=None, how="token"):

@@ -51,8 +51,10 @@ def _query_texts() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def svc(tmp_path_factory) -> RulesService:
-    return RulesService.open(paths.content_dir(), tmp_path_factory.mktemp("ix") / "index")
+def svc(shared_index) -> RulesService:
+    """The rules service on the session's search index (tests/conftest.py), built by the
+    first to ask for it: building one for this module alone cost about 5 s of CPU."""
+    return RulesService.open(paths.content_dir(), shared_index)
 
 
 @pytest.fixture(scope="module")

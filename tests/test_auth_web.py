@@ -8,6 +8,8 @@ import pytest
 
 from judgekit.db import open_db
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 def csrf(client, path="/tournaments"):
     html = client.get(path).get_data(as_text=True)

@@ -9,6 +9,8 @@ import pytest
 
 from tests import decks_lists as L
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def world(client):
@@ -61,6 +63,7 @@ def test_player_submits_from_their_link_then_it_is_locked(app, client, world):
     assert rows(app, "select count(*) from decklists where player_id = ?", [pid])[0][0] == 1
 
 
+@pytest.mark.own_app  # it counts the decklists of the whole database
 @pytest.mark.parametrize("token", ["0" * 22, "abc", "x" * 200])
 def test_a_guessed_link_is_refused_and_stores_nothing(app, client, world, token):
     r = client.post(f"/api/tournaments/{world['tid']}/me/{token}/deck", json={"text": L.legal()})
@@ -70,6 +73,7 @@ def test_a_guessed_link_is_refused_and_stores_nothing(app, client, world, token)
     assert rows(app, "select count(*) from decklists")[0][0] == 0
 
 
+@pytest.mark.own_app  # it counts the decklists of the whole database
 def test_a_replaced_link_no_longer_takes_a_list(app, client, world):
     pid = world["pids"][1]
     old = link_of(client, world, pid)
@@ -98,6 +102,7 @@ def test_a_refused_list_does_not_count_as_a_wrong_link(client, world):
     ("hello\nthis is not a list", 422, "unknown-format"),
     (L.UNKNOWN, 422, "unknown-card"),
 ])
+@pytest.mark.own_app  # it counts the decklists of the whole database
 def test_bad_lists_are_refused_with_the_reason(app, client, world, text, status, code):
     link = link_of(client, world, world["pids"][2])
     r = client.post(api_of(link), json={"text": text})
@@ -230,6 +235,7 @@ def csrf_of(client, path) -> str:
     return re.search(r'name="csrf-token" content="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
 
 
+@pytest.mark.own_app  # it counts the decklists of the whole database
 def test_check_in_by_phone_hands_the_player_one_link_for_their_decklist(app, client, world, signed_in):
     tid = world["tid"]
     late = client.post(f"/api/tournaments/{tid}/players", headers=world["org"],

@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 def events(body: str) -> list[dict]:
     """The server-sent events of a stream's answer: [{"id", "event", "data"}]."""
@@ -41,6 +43,7 @@ def stream(client, tid, headers=None, **query):
     return r, events(r.get_data(as_text=True))
 
 
+@pytest.mark.own_app  # its first message's id is the hall's first (1)
 def test_the_stream_answers_with_what_was_missed_and_says_how_it_goes_on(client, hall):
     tid = hall["tid"]
     r, evs = stream(client, tid, after=0)
@@ -299,6 +302,7 @@ def test_the_room_display_is_public_and_has_one_control(client, hall, signed_in)
     assert 'data-theme' not in client.get(f"/tournaments/{tid}/room", query_string={"theme": "x"}).get_data(as_text=True)
 
 
+@pytest.mark.own_app  # it sets the app's config (LISTEN_HOST)
 def test_table_cards_and_the_call_qr_code(client, hall, signed_in, app):
     tid = hall["tid"]
     signed_in(client, tid, "judge")   # a token: the venue address below is another host for cookies

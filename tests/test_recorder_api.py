@@ -7,6 +7,8 @@ import pytest
 
 from recorder_helpers import SEATS
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def game(client):

@@ -16,6 +16,8 @@ import pytest
 from judgekit.auth import roles
 from judgekit.db import open_db
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 # Writes anyone may make, and why.
 OPEN_WRITES = {
     "tournament.create_form": "creating a tournament makes you its organizer",
@@ -259,6 +261,7 @@ def reads(app):
             yield rule, action
 
 
+@pytest.mark.own_app  # it names player ids (player=1)
 def test_guarded_pages_and_reads(app, client, world, signed_in):
     api = lambda url: url.startswith("/api/") or url.endswith(".json")  # noqa: E731
     for rule, action in reads(app):
@@ -388,6 +391,7 @@ def test_tournament_games_are_readable_by_its_judges(client, world, signed_in, h
     assert all(g["tournament_id"] is None for g in client.get("/api/games").get_json()["games"])
 
 
+@pytest.mark.own_app  # it reads the list of every practice game
 def test_practice_games_are_readable_by_anyone(client, world):
     gid = client.post("/api/games", json={"seats": ["A", "B", "C", "D"], "label": "Open table"}).get_json()["id"]
     for url in (f"/api/games/{gid}", f"/games/{gid}", f"/api/games/{gid}/outcome"):

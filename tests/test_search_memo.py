@@ -7,8 +7,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from judgekit.rules.card_ranking import Search
 from judgekit.rules.service import search_results
+
+pytestmark = pytest.mark.shared_app  # its tests only read: the session's one app (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 

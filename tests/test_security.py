@@ -15,6 +15,8 @@ import pytest
 from judgekit import create_app
 from judgekit.db import open_db
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 PAGES = ["/", "/tournaments", "/games", "/trainer", "/rules/tournament-rules/3.7.2", "/offline",
          "/api/search?q=vp", "/static/app.css", "/sw.js", "/nowhere"]
 

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 def flashes(resp) -> list[str]:
     return re.findall(r'class="flash flash-[a-z]+"[^>]*>([^<]+)', resp.get_data(as_text=True))
@@ -250,6 +252,7 @@ def test_share_link_uses_the_venue_address_when_the_page_is_opened_on_the_laptop
     assert share_link(html) == f"http://10.0.0.7:8080/tournaments/{tid}/public"
 
 
+@pytest.mark.own_app  # it sets the app's config (LISTEN_HOST)
 def test_share_link_says_when_no_venue_address_is_known(client, org, monkeypatch, signed_in):
     from judgekit import netinfo
     tid = org["tid"]

@@ -13,6 +13,8 @@ from judgekit.db import open_db
 from judgekit.tournament import checkin as checkin_mod
 from judgekit.tournament import store
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 
 @pytest.fixture
 def org(client):
@@ -230,6 +232,7 @@ def test_the_players_own_check_in(client, org, signed_in, app):
     assert "<b>Bo Dias</b> is checked in" in r.get_data(as_text=True)
 
 
+@pytest.mark.own_app  # it reads the public list of every event
 def test_the_check_in_secret_is_never_sent(client, org, signed_in, app):
     """QA: the public list of events (GET /api/tournaments, no sign-in) carried each event's
     `checkin_secret`, from which anyone anywhere computes the code shown at the venue and

@@ -9,6 +9,8 @@ import pytest
 
 from judgekit.tournament import seat_lookup
 
+pytestmark = pytest.mark.module_app  # each test writes only its own rows: one app for the module (tests/conftest.py)
+
 NAMES = ["Anaïs Dubois", "Ana Lopez", "Bob Stone", "Jean-Pierre de la Tour", "Émile Zola",
          "Zoë Ångström", "Carl Xu", "Dee Young", "Eve Zhang"]
 
@@ -266,6 +268,7 @@ def test_the_poster_and_its_qr_code_for_the_organizer(client, event, signed_in):
     assert "<path" in svg and "Find your table" in svg and "No venue address" not in svg
 
 
+@pytest.mark.own_app  # it sets the app's config (LISTEN_HOST)
 def test_the_poster_says_why_phones_cannot_reach_a_local_only_server(app, client, event, signed_in):
     app.config["LISTEN_HOST"] = "127.0.0.1"
     signed_in(client, event["tid"], "organizer")

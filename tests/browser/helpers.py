@@ -1,6 +1,9 @@
 """Helpers shared by the browser tests (imported as `from helpers import ...`)."""
 from __future__ import annotations
 
+import re
+from urllib.parse import urljoin
+
 from playwright.sync_api import expect
 
 from judgekit.db import open_db
@@ -122,3 +125,31 @@ def wait_until(page, predicate: str, arg=None, explain=None, timeout: float = 15
         page.wait_for_function(predicate, arg=arg, timeout=timeout)
     except PlaywrightTimeout:
         raise AssertionError(f"never true: {predicate[:120]}… — {explain() if explain else ''}") from None
+
+
+# --- a page's steps as HTTP (the long scenarios' repeats; docs/development.md) ---------------
+
+def text_of(html: str, pattern: str) -> str:
+    """The text (tags and runs of spaces aside) of the first element whose opening tag matches
+    `pattern` (a regular expression; the element a `p`, `h2` or `section`)."""
+    m = re.search(rf"<(p|h2|section)\b[^>]*{pattern}[^>]*>(.*?)</\1>", html, re.S)
+    assert m, pattern
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", m.group(2))).strip()
+
+
+def post_form(request, url, html, marker, fields):
+    """Post the form of `html` whose opening tag holds `marker` (its id, class or action) as a
+    browser posts it: its hidden fields (the CSRF token, the client id) and `fields`, the
+    redirect followed. Returns the HTML of the page it lands on."""
+    form = re.search(rf'<form method="post" action="([^"]+)"[^>]*{marker}[^>]*>(.*?)</form>|'
+                     rf'<form method="post" action="([^"]*{marker}[^"]*)"[^>]*>(.*?)</form>', html, re.S)
+    action, body = (form.group(1), form.group(2)) if form.group(1) else (form.group(3), form.group(4))
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', body))
+    sent = request.post(urljoin(url, action), form={**hidden, **fields})
+    assert sent.ok, (sent.status, sent.url)
+    return sent.text()
+
+
+def flashes(html: str) -> str:
+    """The page's flash messages (`.flash`), one string."""
+    return " ".join(re.sub(r"<[^>]+>", "", m) for m in re.findall(r'<p class="flash[^"]*"[^>]*>(.*?)</p>', html, re.S))
