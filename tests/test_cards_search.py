@@ -248,8 +248,8 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
     ruling = next(k for k, e in cards.entries.items()
                   if e.section == "101223" and e.kind == "ruling" and "diablerize" in e.body)
     docnum = cards.postings.docnum
-    assert cards.parent_of[docnum[ruling]] == docnum["cards/101223"]
-    assert docnum[ruling] in cards.children_of[docnum["cards/101223"]]
+    assert cards.kin_of[docnum[ruling]] == (docnum["cards/101223"],)
+    assert docnum[ruling] in cards.kin_of[docnum["cards/101223"]]
 
     def held() -> tuple[dict[str, float], bool]:
         coverage = {h.entry.key: h.coverage for h in cards.search(question, 30, snippets=False)[0]}

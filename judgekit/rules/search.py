@@ -241,13 +241,15 @@ class SearchIndex:
         self.order_power = order_power if order_power is not None else self.coverage_power
         docnum = self.postings.docnum
         self.inherit_share = inherit_share if inherit else 0.0
-        # docnum -> its parent's docnum (`inherit`)
+        # docnum -> its parent's docnum (`inherit`), and each entry's kin: a child's parent,
+        # a parent's children (the entries whose words it counts)
         self.parent_of: dict[int, int] = {docnum[k]: docnum[p] for k, p in (inherit or {}).items()
                                           if k in docnum and p in docnum} if self.inherit_share else {}
-        children: dict[int, list[int]] = {}
+        kin: dict[int, list[int]] = {}
         for child, parent in sorted(self.parent_of.items()):
-            children.setdefault(parent, []).append(child)
-        self.children_of: dict[int, tuple[int, ...]] = {p: tuple(cs) for p, cs in children.items()}
+            kin.setdefault(child, []).append(parent)
+            kin.setdefault(parent, []).append(child)
+        self.kin_of: dict[int, tuple[int, ...]] = {d: tuple(ds) for d, ds in kin.items()}
         # words another part of the index knows (the cards': the rules' words): not typos
         # ("seating" is the rules' word, not a typo of the card "Seattle Committee")
         self.known_words: frozenset[str] | dict = frozenset()
@@ -650,11 +652,9 @@ class SearchIndex:
         # would go over every entry holding the group: thousands for a common word's cards)
         covered_of = dict.fromkeys((docnum[key] for key, _ in candidates), 0.0)
         held_of = dict.fromkeys(covered_of, 0.0)      # the same, in capped weights
-        # the candidates that have a parent, and those that have children (`inherit`)
-        parent, children = self.parent_of, self.children_of
-        kin = [(d, parent[d]) for d in covered_of if d in parent] if parent else ()
-        kids = [(d, children[d]) for d in covered_of if d in children] if children else ()
-        share = self.inherit_share
+        # the candidates that have kin (`inherit`)
+        kin_of, share = self.kin_of, self.inherit_share
+        kin = [(d, kin_of[d]) for d in covered_of if d in kin_of] if kin_of else ()
         for g, docs, w in zip(groups, group_docs, capped):
             if g.number is not None:
                 for d in covered_of.keys() & docs.keys():
@@ -664,12 +664,8 @@ class SearchIndex:
                 for d in docs.intersection(covered_of):
                     covered_of[d] += g.weight
                     held_of[d] += w
-                for d, p in kin:      # a word its parent holds (`inherit`), at `inherit_share`
-                    if p in docs and d not in docs:
-                        covered_of[d] += share * g.weight
-                        held_of[d] += share * w
-                for d, cs in kids:    # … or one of its children
-                    if d not in docs and not docs.isdisjoint(cs):
+                for d, related in kin:   # a word its kin hold (`inherit`), at `inherit_share`
+                    if d not in docs and not docs.isdisjoint(related):
                         covered_of[d] += share * g.weight
                         held_of[d] += share * w
         factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of)

@@ -165,17 +165,16 @@ const X = (function () {
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
     this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
-    // docnum -> its parent's (a card's ruling -> the card), and a parent's -> its children's:
-    // a word the parent holds counts toward a child's share of the question at inheritShare
-    // of its weight, and a word one of its children holds toward the parent's (the server's `inherit`)
+    // docnum -> its kin (a card's ruling -> the card, a card -> its rulings), from the
+    // (child, parent) pairs: a word its kin hold counts toward an entry's share of the
+    // question at inheritShare of its weight (the server's `inherit`)
     this.inheritShare = part.inherit_share || 0;
-    this.parentOf = new Map();
-    this.childrenOf = new Map();
-    var pairs = part.inherit ? decodeIds(part.inherit) : [];
+    this.kinOf = new Map();
+    var pairs = part.inherit ? decodeIds(part.inherit) : [], kinOf = this.kinOf;
+    var relate = function (a, b) { if (!kinOf.has(a)) kinOf.set(a, []); kinOf.get(a).push(b); };
     for (var pi = 0; pi + 1 < pairs.length; pi += 2) {
-      this.parentOf.set(pairs[pi], pairs[pi + 1]);
-      if (!this.childrenOf.has(pairs[pi + 1])) this.childrenOf.set(pairs[pi + 1], []);
-      this.childrenOf.get(pairs[pi + 1]).push(pairs[pi]);
+      relate(pairs[pi], pairs[pi + 1]);
+      relate(pairs[pi + 1], pairs[pi]);
     }
     this.kept = new Map();                                  // truncated term -> Set(docnum kept)
     // the server's postings, decoded a term at a time when a query first needs it: nothing
@@ -820,8 +819,7 @@ const X = (function () {
       var e = self.entries[pair[0]];
       if (seen.has(e.key)) return;
       var covered = 0.0, held = 0.0;
-      var parent = self.inheritShare ? self.parentOf.get(e.docnum) : undefined;
-      var children = self.inheritShare ? self.childrenOf.get(e.docnum) : undefined;
+      var kin = self.inheritShare ? self.kinOf.get(e.docnum) : undefined;
       groups.forEach(function (g, gi) {
         if (g.number !== null) {
           var near = groupDocs[gi].get(e.docnum) || 0.0;
@@ -830,8 +828,7 @@ const X = (function () {
         } else if (groupDocs[gi].has(e.docnum)) {
           covered += g.weight;
           held += capped[gi];
-        } else if ((parent !== undefined && groupDocs[gi].has(parent)) ||
-                   (children !== undefined && children.some(function (c) { return groupDocs[gi].has(c); }))) {
+        } else if (kin !== undefined && kin.some(function (k) { return groupDocs[gi].has(k); })) {
           covered += self.inheritShare * g.weight;
           held += self.inheritShare * capped[gi];
         }
