@@ -9,11 +9,16 @@ import os
 import shutil
 import sqlite3
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import flask
 import jinja2
 import pytest
+from click.testing import CliRunner, Result
 
 from judgekit import create_app, i18n
+from judgekit.cli import main as cli_main
 
 
 def pytest_addoption(parser):
@@ -128,6 +133,28 @@ def indexed_instance(tmp_path, shared_app, shared_index):
     instance.mkdir(mode=0o700)
     shutil.copytree(shared_index, instance / "index")
     return instance
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    result: Result    # `judgekit demo --instance FOLDER`: exit code and output
+    folder: Path      # the instance folder it made: read it, never write it (copy it)
+
+    def copy(self, dest: Path) -> Path:
+        """A copy of the demo's instance folder at `dest`, for a test to read and write."""
+        shutil.copytree(self.folder, dest)
+        return dest
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory) -> DemoRun:
+    """The session's one `judgekit demo`, given `--instance` after the subcommand as users
+    type it (`judgekit demo --instance DIR`). It seats three rounds of twelve players (the
+    seating search: about 1.3 s of CPU) and its tournament is the same at every run (seed
+    2024; only the sign-in codes differ): the tests of what it prints and of the commands
+    that read its tournament share it, each on a copy of its folder."""
+    folder = tmp_path_factory.mktemp("demo") / "inst"
+    return DemoRun(CliRunner().invoke(cli_main, ["demo", "--instance", str(folder)]), folder)
 
 
 def _new_app(instance, template, index):

@@ -12,7 +12,6 @@ from judgekit.cli import main
 from judgekit.db import migrate, open_db
 from judgekit.tournament import store as tstore
 from judgekit.tournament.penalties import store as pstore
-from tests.instances import demo_run
 
 
 def seed(inst):
@@ -72,8 +71,7 @@ def test_codes_command_replaces_the_codes(tmp_path):
     assert bad.exit_code == 1 and "no tournament 77" in bad.output
 
 
-def test_demo_prints_working_codes(tmp_path, tmp_path_factory):
-    demo = demo_run(tmp_path_factory)          # the session's `judgekit demo` (tests/instances.py)
+def test_demo_prints_working_codes(tmp_path, demo):
     inst = demo.copy(tmp_path / "inst")
     r = demo.result
     assert r.exit_code == 0

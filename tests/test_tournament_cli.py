@@ -8,12 +8,10 @@ import json
 from click.testing import CliRunner
 
 from judgekit.cli import main
-from tests.instances import demo_run
 
 
-def test_demo_then_exports(tmp_path, tmp_path_factory):
+def test_demo_then_exports(tmp_path, demo):
     runner = CliRunner()
-    demo = demo_run(tmp_path_factory)          # the session's `judgekit demo` (tests/instances.py)
     inst = str(demo.copy(tmp_path / "inst"))
     r = demo.result
     assert r.exit_code == 0, r.output
@@ -40,11 +38,10 @@ def test_export_unknown_tournament_fails_cleanly(tmp_path):
     assert "no tournament 7" in r.output
 
 
-def test_instance_after_the_subcommand(tmp_path, tmp_path_factory):
+def test_instance_after_the_subcommand(tmp_path, demo):
     """`judgekit demo --instance DIR` (users type it after the subcommand) works as
     `judgekit --instance DIR demo`, for nested commands too; the last one given wins."""
     runner = CliRunner()
-    demo = demo_run(tmp_path_factory)   # the session's `judgekit demo --instance DIR` (tests/instances.py)
     r = demo.result
     assert r.exit_code == 0, r.output
     assert (demo.folder / "judgekit.db").exists()
