@@ -23,6 +23,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 from operator import itemgetter, neg
 from pathlib import Path
 from typing import Callable, Iterable, Protocol
@@ -142,6 +143,16 @@ class LazyLRU(OrderedDict):
 ENTRY_CACHE = 2048
 NO_WEIGHTS = ((), ())
 TERM_CACHE = 4096
+
+
+def _at_least_nth(scores: dict[int, float], n: int) -> Iterable[tuple[int, float]]:
+    """The (entry, score) pairs of `scores` scoring at least its `n`-th best, in its order:
+    all that a sort for the `n` best needs to see (a long question scores thousands of
+    cards, and its 60 best are wanted)."""
+    if len(scores) <= n:
+        return scores.items()
+    floor = heapq.nlargest(n, scores.values())[-1]
+    return compress(scores.items(), map(floor.__le__, scores.values()))
 
 
 def _positions(tokens: list[tuple[str, int, int]]) -> dict[str, list[int]]:
@@ -550,7 +561,7 @@ class SearchIndex:
                 scores[doc] = scores.get(doc, 0.0) + add
         # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
         # (sorted() is what nlargest is documented to equal, and all in C: faster here)
-        best = sorted(scores.items(), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
+        best = sorted(_at_least_nth(scores, self.CANDIDATES), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
         chosen = {d for d, _ in best}
         best += [(d, scores.get(d, 0.0)) for d in self._covering(groups, group_docs) if d not in chosen]
         return [(keys[d], sc) for d, sc in best]
@@ -580,7 +591,8 @@ class SearchIndex:
                     held[d] += g.weight
         # the most held first, ties by entry order (the browser's offline search takes the
         # same ones); tuples compared in C
-        return [d for _, d in heapq.nsmallest(self.COVERING, zip(map(neg, held.values()), held))]
+        return [d for _, d in sorted(zip(map(neg, held.values()), held) if len(held) <= self.COVERING
+                                     else ((-v, d) for d, v in _at_least_nth(held, self.COVERING)))[:self.COVERING]]
 
     def _find_phrase(self, where: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
         """The entries (in entry order) holding the phrase `stems` in field `fname`, for
