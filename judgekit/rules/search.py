@@ -587,8 +587,9 @@ class SearchIndex:
         held = dict.fromkeys(pool, 0.0)
         for g, docs in zip(groups, group_docs):
             if g.number is None:
-                for d in docs & pool if len(docs) < len(pool) else pool & docs:  # set & set, in C
-                    held[d] += g.weight
+                both = docs & pool if len(docs) < len(pool) else pool & docs   # set & set, in C
+                # held[d] += weight for each, the loop in C (a set is walked in the same order twice)
+                held.update(zip(both, map(g.weight.__add__, map(held.__getitem__, both))))
         # the most held first, ties by entry order (the browser's offline search takes the
         # same ones); tuples compared in C
         return [d for _, d in sorted(zip(map(neg, held.values()), held) if len(held) <= self.COVERING
@@ -667,6 +668,7 @@ class SearchIndex:
         # the candidates that have kin (`inherit`)
         kin_of, share = self.kin_of, self.inherit_share
         kin = [(d, kin_of[d]) for d in covered_of if d in kin_of] if kin_of else ()
+        kin_docs = frozenset(x for _, related in kin for x in related)
         for g, docs, w in zip(groups, group_docs, capped):
             if g.number is not None:
                 for d in covered_of.keys() & docs.keys():
@@ -676,6 +678,8 @@ class SearchIndex:
                 for d in docs.intersection(covered_of):
                     covered_of[d] += g.weight
                     held_of[d] += w
+                if kin_docs.isdisjoint(docs):
+                    continue     # no candidate's kin holds the word
                 for d, related in kin:   # a word its kin hold (`inherit`), at `inherit_share`
                     if d not in docs and not docs.isdisjoint(related):
                         covered_of[d] += share * g.weight
