@@ -237,6 +237,30 @@ def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
         cards.coverage_cap = CARD_COVERAGE_CAP
 
 
+def test_the_everyday_words_of_a_question_leave_room_for_the_word_naming_the_card(service):
+    """"lets me see their hand every unlock": everyday words, rare in the cards' texts, are
+    among the question's rarest words; the entries holding the card's own rarest word
+    ("seraphs": Deep Cover Agent) are still looked through for the most covering ones
+    (`RARE_GROUPS`), so the card is found; with one place fewer, it is not."""
+    cards = service.search.cards
+    question = ("card i put on an enemy vamp that lets me see their hand every unlock, "
+                "can it be burnt if all my seraphs are in torpor")
+    groups = cards.groups_of(question)
+    seraph = next(g for g in groups if "seraph" in g.stems())
+    rarer = [g for g in groups if g.weight > seraph.weight and g.factor == 1.0]
+    assert len(rarer) == cards.RARE_GROUPS - 1
+
+    def found() -> bool:
+        return any(h.entry.section == "100514" for h in cards.search(question, 3, snippets=False)[0])
+
+    assert found()
+    cards.RARE_GROUPS -= 1
+    try:
+        assert not found()
+    finally:
+        del cards.RARE_GROUPS
+
+
 def test_a_card_and_its_rulings_count_each_others_words(service):
     """A question about a ruling describes the card by its text ("the stealth modifier that
     locks the blocker and ends the action") and asks what the ruling answers (leaving torpor,

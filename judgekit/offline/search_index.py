@@ -59,7 +59,7 @@ from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUP
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 13
+FORMAT = 14
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)

@@ -204,7 +204,7 @@ class SearchIndex:
     """An open index plus the in-memory entries used for snippets, ranking and lookups."""
 
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
-    RARE_GROUPS = 4     # the query's rarest words whose entries `_covering` looks through
+    RARE_GROUPS = 5     # the query's rarest words whose entries `_covering` looks through
     RARE_DOCS = 1500    # … when a word is in at most this many entries
     RARE_MIN_DOCS = 3   # … and in at least this many (an entry holding a rarer one scores high anyway)
     COVERING = 30       # entries holding the most of the question added to the candidates
