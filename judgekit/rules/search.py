@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
-from operator import itemgetter, neg
+from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Iterable, Protocol
 
@@ -559,8 +559,8 @@ class SearchIndex:
             add *= FIELD_BOOSTS["title"]
             for doc in self._phrase_hits["title", alt]:
                 scores[doc] = scores.get(doc, 0.0) + add
-        # the best CANDIDATES, ties in the order entries were first scored (a stable sort)
-        # (sorted() is what nlargest is documented to equal, and all in C: faster here)
+        # the best CANDIDATES, ties in the order entries were first scored (a stable sort of
+        # those at least as high as the CANDIDATES-th: a long question scores thousands)
         best = sorted(_at_least_nth(scores, self.CANDIDATES), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
         chosen = {d for d, _ in best}
         best += [(d, scores.get(d, 0.0)) for d in self._covering(groups, group_docs) if d not in chosen]
@@ -591,9 +591,8 @@ class SearchIndex:
                 # held[d] += weight for each, the loop in C (a set is walked in the same order twice)
                 held.update(zip(both, map(g.weight.__add__, map(held.__getitem__, both))))
         # the most held first, ties by entry order (the browser's offline search takes the
-        # same ones); tuples compared in C
-        return [d for _, d in sorted(zip(map(neg, held.values()), held) if len(held) <= self.COVERING
-                                     else ((-v, d) for d, v in _at_least_nth(held, self.COVERING)))[:self.COVERING]]
+        # same ones)
+        return [d for _, d in sorted((-v, d) for d, v in _at_least_nth(held, self.COVERING))[:self.COVERING]]
 
     def _find_phrase(self, where: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
         """The entries (in entry order) holding the phrase `stems` in field `fname`, for
