@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 POLL_MS = 5000   # how often a recorder page asks for other judges' entries (recorder-sync.js)
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
-pytestmark = pytest.mark.service_worker    # the offline copy: its pages run with the worker
+# The tests that use the saved copy (they wait for it, then cut the network) run with the
+# service worker (`service_worker`); the others (the offline search's code, the outbox)
+# block it: installing it fetches the whole copy from the test server behind the test.
 
 
 def wait_until_saved(page):
@@ -69,6 +71,7 @@ def test_offline_search_agrees_with_the_server_on_the_query_set(page, live_serve
     assert offline[0][0]["snippet"] == server[0][0]["snippet"]
 
 
+@pytest.mark.service_worker
 def test_search_and_rules_pages_work_with_the_network_cut(page, live_server, shot):
     page.goto(live_server + "/")
     wait_until_saved(page)
@@ -114,6 +117,7 @@ TYPES = ["turn.start", "phase", "phase", "card.play", "note", "card.replace", "p
          "action.declare", "action.pass", "action.result"]
 
 
+@pytest.mark.service_worker
 def test_ten_entries_made_offline_arrive_once_and_in_order(page, live_server, live_app, shot):
     gid = new_game(live_app)
     page.goto(f"{live_server}/games/{gid}")
