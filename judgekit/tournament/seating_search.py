@@ -270,30 +270,9 @@ class Search:
         n = self.count
         player, pair_cost = self.player, self.pair_cost
         pair_memo, player_memo, hclass = self.pair_memo, self.player_memo, self.hclass
-
-        def cost_of(p, slot):
-            """player(p, [slot] + p's planned slots), memoised."""
-            if ahead:
-                later = [x[p] for x in plan]
-                key = (hclass[p], slot, *later)
-                got = player_memo.get(key)
-                if got is None:
-                    got = player_memo[key] = player(p, [slot] + later)
-            else:
-                key = (hclass[p], slot)
-                got = player_memo.get(key)
-                if got is None:
-                    got = player_memo[key] = player(p, [slot])
-            return got
-
-        def table_cost(table):
-            key = tuple(table)
-            got = pair_memo.get(key)
-            if got is None:
-                if len(pair_memo) >= PAIR_MEMO_SIZE:   # a big event's states rarely come back
-                    pair_memo.clear()
-                got = pair_memo[key] = pair_cost(table)
-            return got
+        # each player's slots in the plan's rounds, kept as the plan changes
+        later = {p: tuple(x[p] for x in plan) for p in players}
+        s0, s1, s2, s3 = sums
 
         for step in range(iterations):
             if ahead and rand() < 0.4:
@@ -313,8 +292,8 @@ class Search:
                 if a == b or r[a] == r[b]:
                     continue
                 r[a], r[b] = r[b], r[a]
-                new_a = cost_of(a, cur[a])
-                new_b = cost_of(b, cur[b])
+                slot_a, slot_b = cur[a], cur[b]
+                later_a, later_b = tuple(x[a] for x in plan), tuple(x[b] for x in plan)
                 pair_delta, ta = 0, None
             else:
                 k = getrandbits(bits_count)
@@ -341,29 +320,55 @@ class Search:
                 a, b = A[sa], B[sb]
                 A[sa], B[sb] = b, a
                 slot_a, slot_b = (len(B), sb), (len(A), sa)
-                new_a = cost_of(a, slot_a)
-                new_b = cost_of(b, slot_b)
-                ca = table_cost(A)
-                cb = table_cost(B) if tb != ta else 0
-                pair_delta = ca + cb - costs[ta] - (costs[tb] if tb != ta else 0)
+                later_a, later_b = later[a], later[b]
+                # the tables' pairs cost (pair_cost), memoised by seat order
+                key = tuple(A)
+                ca = pair_memo.get(key)
+                if ca is None:
+                    if len(pair_memo) >= PAIR_MEMO_SIZE:   # a big event's orders rarely come back
+                        pair_memo.clear()
+                    ca = pair_memo[key] = pair_cost(A)
+                if tb != ta:
+                    key = tuple(B)
+                    cb = pair_memo.get(key)
+                    if cb is None:
+                        if len(pair_memo) >= PAIR_MEMO_SIZE:
+                            pair_memo.clear()
+                        cb = pair_memo[key] = pair_cost(B)
+                    pair_delta = ca + cb - costs[ta] - costs[tb]
+                else:
+                    cb = 0
+                    pair_delta = ca + cb - costs[ta] - 0
+            # the two players' costs (player), memoised by their past and slots
+            key = (hclass[a], slot_a, later_a)
+            new_a = player_memo.get(key)
+            if new_a is None:
+                new_a = player_memo[key] = player(a, [slot_a, *later_a])
+            key = (hclass[b], slot_b, later_b)
+            new_b = player_memo.get(key)
+            if new_b is None:
+                new_b = player_memo[key] = player(b, [slot_b, *later_b])
             old_a, old_b = per[a], per[b]
-            new_sums = [sums[0] - old_a[1] - old_b[1] + new_a[1] + new_b[1],
-                        sums[1] - old_a[1] ** 2 - old_b[1] ** 2 + new_a[1] ** 2 + new_b[1] ** 2,
-                        sums[2] - old_a[2] - old_b[2] + new_a[2] + new_b[2],
-                        sums[3] - old_a[2] ** 2 - old_b[2] ** 2 + new_a[2] ** 2 + new_b[2] ** 2]
-            # spread_cost(new_sums), inline
-            new_spread = (W3 * (sqrt(max(0.0, new_sums[1] / n - (new_sums[0] / n) ** 2)) if n else 0.0)
-                          + W8 * (sqrt(max(0.0, new_sums[3] / n - (new_sums[2] / n) ** 2)) if n else 0.0))
+            n0 = s0 - old_a[1] - old_b[1] + new_a[1] + new_b[1]
+            n1 = s1 - old_a[1] ** 2 - old_b[1] ** 2 + new_a[1] ** 2 + new_b[1] ** 2
+            n2 = s2 - old_a[2] - old_b[2] + new_a[2] + new_b[2]
+            n3 = s3 - old_a[2] ** 2 - old_b[2] ** 2 + new_a[2] ** 2 + new_b[2] ** 2
+            # spread_cost([n0, n1, n2, n3]), inline
+            new_spread = (W3 * (sqrt(max(0.0, n1 / n - (n0 / n) ** 2)) if n else 0.0)
+                          + W8 * (sqrt(max(0.0, n3 / n - (n2 / n) ** 2)) if n else 0.0))
             delta = pair_delta + new_a[0] + new_b[0] - old_a[0] - old_b[0] + new_spread - spread
             if delta <= 0 or rand() < exp(-delta / (T_START * exp(decay * step))):
                 per[a], per[b] = new_a, new_b
-                sums, spread = new_sums, new_spread
+                s0, s1, s2, s3 = n0, n1, n2, n3
+                spread = new_spread
                 current += delta
                 if ta is not None:
                     cur[a], cur[b] = slot_a, slot_b
                     costs[ta] = ca
                     if tb != ta:
                         costs[tb] = cb
+                else:
+                    later[a], later[b] = later_a, later_b
                 if current < best - 1e-9:
                     best = current
                     best_tables = [t[:] for t in tables]
