@@ -166,7 +166,9 @@ def test_ten_entries_made_offline_arrive_once_and_in_order(page, live_server, li
 
 
 def _context(browser, judge, **kw):
-    kw.setdefault("service_workers", "allow")
+    """A judge's phone. No service worker (the session's browser blocks it): these tests
+    reload nothing and read nothing from the saved copy; they cut the network under the
+    page's outbox."""
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, **kw)
     ctx.add_init_script(f"localStorage.setItem('judgekit.judge', {json.dumps(judge)})")
     page = ctx.new_page()
@@ -214,8 +216,8 @@ def test_two_judges_keep_both_logs_in_server_order(browser, live_server, live_ap
 
 def test_a_reply_lost_on_the_way_back_does_not_double_the_entry(browser, live_server, live_app):
     gid = new_game(live_app)
-    # no service worker here: the test cuts one reply on its way back to the page
-    ctx, page, errors = _context(browser, "Carol", service_workers="block")
+    # the test cuts one reply on its way back to the page
+    ctx, page, errors = _context(browser, "Carol")
     lost = []
 
     def lose_first_reply(route):
