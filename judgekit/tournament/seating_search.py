@@ -44,6 +44,9 @@ W1, W2, W3, W4, W5, W6, W7, W8, W9 = WEIGHTS
 PREY, GRAND_PREY, GRAND_PREDATOR, PREDATOR, CROSS = range(5)
 #: relation of the player `d` seats further round the table (d = 1 is the prey)
 RELATION = {4: (None, PREY, CROSS, PREDATOR), 5: (None, PREY, GRAND_PREY, GRAND_PREDATOR, PREDATOR)}
+#: a table's pairs by its size: (i, ((j, relation of seat j to seat i), ...)) for i < j
+PAIRS = {n: [(i, tuple((j, RELATION[n][j - i]) for j in range(i + 1, n))) for i in range(n - 1)]
+         for n in RELATION}
 #: R9's groups: 0 adjacent (prey or predator), 1 not adjacent
 GROUP = (0, 1, 1, 0, 1)
 #: starting transfers by seat (R8): 1, 2, 3, 4 — and 4 for a fifth seat
@@ -53,6 +56,8 @@ TRANSFERS = {4: (1, 2, 3, 4), 5: (1, 2, 3, 4, 4)}
 #: below R9's, so that the end of the run only descends.
 T_START = 3000.0
 T_END = 0.05
+#: The most table seat orders whose pairs cost `run` keeps (about 15 MB).
+PAIR_MEMO_SIZE = 100_000
 #: The polish's passes at most, and the players of each class it tries per exchange.
 POLISH_PASSES = 20
 POLISH_TRIES = 12
@@ -161,21 +166,25 @@ class Search:
                          sum((tally.vps[p] / tally.played[p]) ** 2 for p in fixed))
         self.tr_fixed = (sum(tally.transfers[p] / tally.played[p] for p in fixed),
                          sum((tally.transfers[p] / tally.played[p]) ** 2 for p in fixed))
+        # the annealing's memos (`run`): a table's pairs cost by its seat order, and a
+        # player's costs by his past (`hkey`, numbered) and his slots; both are pure
+        classes: dict[tuple, int] = {}
+        self.hclass = [classes.setdefault(k, len(classes)) for k in self.hkey]
+        self.pair_memo: dict[tuple, float] = {}
+        self.player_memo: dict[tuple, tuple[float, float, float]] = {}
 
     # --- costs -------------------------------------------------------------------------
     def pair_cost(self, table: Sequence[int]) -> float:
         """R1, R2, R4, R6, R9 for the pairs of one table."""
-        n = len(table)
-        relation = RELATION[n]
         hist = self.hist
         cost = 0
-        for i in range(n - 1):
+        for i, later in PAIRS[len(table)]:
             h = hist[table[i]]
             if h:
-                for j in range(i + 1, n):
+                for j, relation in later:
                     v = h.get(table[j])
                     if v is not None:
-                        cost += v[relation[j - i]]
+                        cost += v[relation]
         return cost
 
     def player(self, p: int, slots: Sequence[tuple[int, int]]) -> tuple[float, float, float]:
@@ -228,7 +237,14 @@ class Search:
     def run(self, tables: list[list[int]], rng: random.Random,
             iterations: int) -> tuple[float, list[list[int]]]:
         """Anneal `tables` (changed in place), then polish the best seating met (`polish`);
-        returns it with its cost."""
+        returns it with its cost.
+
+        Each move costs a few microseconds, so the loop is written for speed: a table's
+        pairs cost and a player's costs come from memos (`pair_memo`, `player_memo`: pure
+        functions of the seat order, and of the player's past and slots), the spread's two
+        deviations are computed inline, and the random draws are `randrange`'s own (the
+        bits of the bound's length, drawn again while not below it), so a seed gives the
+        same seating as the plain `randrange` calls did."""
         places = [(ti, si) for ti, t in enumerate(tables) for si in range(len(t))]
         if len(places) < 2:
             return self.total(tables), [t[:] for t in tables]
@@ -248,55 +264,111 @@ class Search:
         players = list(cur)
         count, ahead = len(places), self.ahead
         decay = math.log(T_END / T_START) / max(1, iterations)
-        rand, randrange, exp = rng.random, rng.randrange, math.exp
-        player_cost, spread_cost, pair_cost = self.player, self.spread_cost, self.pair_cost
+        rand, getrandbits, exp, sqrt = rng.random, rng.getrandbits, math.exp, math.sqrt
+        bits_count, bits_ahead = count.bit_length(), ahead.bit_length()
+        bits_size = {len(t): len(t).bit_length() for t in tables}
+        n = self.count
+        player, pair_cost = self.player, self.pair_cost
+        pair_memo, player_memo, hclass = self.pair_memo, self.player_memo, self.hclass
+        # each player's slots in the plan's rounds, kept as the plan changes
+        later = {p: tuple(x[p] for x in plan) for p in players}
+        s0, s1, s2, s3 = sums
+
         for step in range(iterations):
-            temperature = T_START * exp(decay * step)
             if ahead and rand() < 0.4:
                 # a change to the plan: two players trade their seats in a coming round
-                r = plan[randrange(ahead)]
-                a, b = players[randrange(count)], players[randrange(count)]
+                k = getrandbits(bits_ahead)
+                while k >= ahead:
+                    k = getrandbits(bits_ahead)
+                r = plan[k]
+                k = getrandbits(bits_count)
+                while k >= count:
+                    k = getrandbits(bits_count)
+                a = players[k]
+                k = getrandbits(bits_count)
+                while k >= count:
+                    k = getrandbits(bits_count)
+                b = players[k]
                 if a == b or r[a] == r[b]:
                     continue
                 r[a], r[b] = r[b], r[a]
-                new_a = player_cost(a, [cur[a]] + [x[a] for x in plan])
-                new_b = player_cost(b, [cur[b]] + [x[b] for x in plan])
+                slot_a, slot_b = cur[a], cur[b]
+                later_a, later_b = tuple(x[a] for x in plan), tuple(x[b] for x in plan)
                 pair_delta, ta = 0, None
             else:
-                ta, sa = places[randrange(count)]
+                k = getrandbits(bits_count)
+                while k >= count:
+                    k = getrandbits(bits_count)
+                ta, sa = places[k]
                 if rand() < 0.3:   # a seat change at the same table
-                    tb, sb = ta, randrange(len(tables[ta]))
+                    size = len(tables[ta])
+                    bits = bits_size[size]
+                    sb = getrandbits(bits)
+                    while sb >= size:
+                        sb = getrandbits(bits)
+                    tb = ta
                     if sb == sa:
                         continue
                 else:
-                    tb, sb = places[randrange(count)]
+                    k = getrandbits(bits_count)
+                    while k >= count:
+                        k = getrandbits(bits_count)
+                    tb, sb = places[k]
                     if ta == tb:
                         continue
                 A, B = tables[ta], tables[tb]
                 a, b = A[sa], B[sb]
                 A[sa], B[sb] = b, a
                 slot_a, slot_b = (len(B), sb), (len(A), sa)
-                new_a = player_cost(a, [slot_a] + [x[a] for x in plan])
-                new_b = player_cost(b, [slot_b] + [x[b] for x in plan])
-                ca = pair_cost(A)
-                cb = pair_cost(B) if tb != ta else 0
-                pair_delta = ca + cb - costs[ta] - (costs[tb] if tb != ta else 0)
+                later_a, later_b = later[a], later[b]
+                # the tables' pairs cost (pair_cost), memoised by seat order
+                key = tuple(A)
+                ca = pair_memo.get(key)
+                if ca is None:
+                    if len(pair_memo) >= PAIR_MEMO_SIZE:   # a big event's orders rarely come back
+                        pair_memo.clear()
+                    ca = pair_memo[key] = pair_cost(A)
+                if tb != ta:
+                    key = tuple(B)
+                    cb = pair_memo.get(key)
+                    if cb is None:
+                        if len(pair_memo) >= PAIR_MEMO_SIZE:
+                            pair_memo.clear()
+                        cb = pair_memo[key] = pair_cost(B)
+                    pair_delta = ca + cb - costs[ta] - costs[tb]
+                else:
+                    cb = 0
+                    pair_delta = ca + cb - costs[ta] - 0
+            # the two players' costs (player), memoised by their past and slots
+            key = (hclass[a], slot_a, later_a)
+            new_a = player_memo.get(key)
+            if new_a is None:
+                new_a = player_memo[key] = player(a, [slot_a, *later_a])
+            key = (hclass[b], slot_b, later_b)
+            new_b = player_memo.get(key)
+            if new_b is None:
+                new_b = player_memo[key] = player(b, [slot_b, *later_b])
             old_a, old_b = per[a], per[b]
-            new_sums = [sums[0] - old_a[1] - old_b[1] + new_a[1] + new_b[1],
-                        sums[1] - old_a[1] ** 2 - old_b[1] ** 2 + new_a[1] ** 2 + new_b[1] ** 2,
-                        sums[2] - old_a[2] - old_b[2] + new_a[2] + new_b[2],
-                        sums[3] - old_a[2] ** 2 - old_b[2] ** 2 + new_a[2] ** 2 + new_b[2] ** 2]
-            new_spread = spread_cost(new_sums)
+            n0 = s0 - old_a[1] - old_b[1] + new_a[1] + new_b[1]
+            n1 = s1 - old_a[1] ** 2 - old_b[1] ** 2 + new_a[1] ** 2 + new_b[1] ** 2
+            n2 = s2 - old_a[2] - old_b[2] + new_a[2] + new_b[2]
+            n3 = s3 - old_a[2] ** 2 - old_b[2] ** 2 + new_a[2] ** 2 + new_b[2] ** 2
+            # spread_cost([n0, n1, n2, n3]), inline
+            new_spread = (W3 * (sqrt(max(0.0, n1 / n - (n0 / n) ** 2)) if n else 0.0)
+                          + W8 * (sqrt(max(0.0, n3 / n - (n2 / n) ** 2)) if n else 0.0))
             delta = pair_delta + new_a[0] + new_b[0] - old_a[0] - old_b[0] + new_spread - spread
-            if delta <= 0 or rand() < exp(-delta / temperature):
+            if delta <= 0 or rand() < exp(-delta / (T_START * exp(decay * step))):
                 per[a], per[b] = new_a, new_b
-                sums, spread = new_sums, new_spread
+                s0, s1, s2, s3 = n0, n1, n2, n3
+                spread = new_spread
                 current += delta
                 if ta is not None:
                     cur[a], cur[b] = slot_a, slot_b
                     costs[ta] = ca
                     if tb != ta:
                         costs[tb] = cb
+                else:
+                    later[a], later[b] = later_a, later_b
                 if current < best - 1e-9:
                     best = current
                     best_tables = [t[:] for t in tables]

@@ -14,8 +14,6 @@ from playwright.sync_api import expect
 # (its own wording of a group ruling), Theo Bell (G2 ADV) (a vampire with other versions)
 CARDS = ["100518", "101256", "100045", "201363"]
 
-pytestmark = pytest.mark.service_worker    # drawn by the offline copy
-
 
 def server_rulings(live_server, card_id):
     with urllib.request.urlopen(f"{live_server}/cards/{card_id}") as r:
@@ -26,6 +24,7 @@ def server_rulings(live_server, card_id):
     return plain, sources, page
 
 
+@pytest.mark.service_worker    # drawn by the offline copy
 def test_a_card_never_opened_is_drawn_offline_as_the_server_shows_it(page, live_server):
     page.goto(live_server + "/")
     page.wait_for_function(

@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 POLL_MS = 5000   # how often a recorder page asks for other judges' entries (recorder-sync.js)
 SEATS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
-pytestmark = pytest.mark.service_worker    # the offline copy: its pages run with the worker
+# The tests that use the saved copy (they wait for it, then cut the network) run with the
+# service worker (`service_worker`); the others (the offline search's code, the outbox)
+# block it: installing it fetches the whole copy from the test server behind the test.
 
 
 def wait_until_saved(page):
@@ -69,6 +71,7 @@ def test_offline_search_agrees_with_the_server_on_the_query_set(page, live_serve
     assert offline[0][0]["snippet"] == server[0][0]["snippet"]
 
 
+@pytest.mark.service_worker
 def test_search_and_rules_pages_work_with_the_network_cut(page, live_server, shot):
     page.goto(live_server + "/")
     wait_until_saved(page)
@@ -114,6 +117,7 @@ TYPES = ["turn.start", "phase", "phase", "card.play", "note", "card.replace", "p
          "action.declare", "action.pass", "action.result"]
 
 
+@pytest.mark.service_worker
 def test_ten_entries_made_offline_arrive_once_and_in_order(page, live_server, live_app, shot):
     gid = new_game(live_app)
     page.goto(f"{live_server}/games/{gid}")
@@ -162,7 +166,9 @@ def test_ten_entries_made_offline_arrive_once_and_in_order(page, live_server, li
 
 
 def _context(browser, judge, **kw):
-    kw.setdefault("service_workers", "allow")
+    """A judge's phone. No service worker (the session's browser blocks it): these tests
+    reload nothing and read nothing from the saved copy; they cut the network under the
+    page's outbox."""
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, **kw)
     ctx.add_init_script(f"localStorage.setItem('judgekit.judge', {json.dumps(judge)})")
     page = ctx.new_page()
@@ -210,8 +216,8 @@ def test_two_judges_keep_both_logs_in_server_order(browser, live_server, live_ap
 
 def test_a_reply_lost_on_the_way_back_does_not_double_the_entry(browser, live_server, live_app):
     gid = new_game(live_app)
-    # no service worker here: the test cuts one reply on its way back to the page
-    ctx, page, errors = _context(browser, "Carol", service_workers="block")
+    # the test cuts one reply on its way back to the page
+    ctx, page, errors = _context(browser, "Carol")
     lost = []
 
     def lose_first_reply(route):
