@@ -338,7 +338,7 @@ class Search:
                     pair_delta = ca + cb - costs[ta] - costs[tb]
                 else:
                     cb = 0
-                    pair_delta = ca + cb - costs[ta] - 0
+                    pair_delta = ca - costs[ta]
             # the two players' costs (player), memoised by their past and slots
             key = (hclass[a], slot_a, later_a)
             new_a = player_memo.get(key)
