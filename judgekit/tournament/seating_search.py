@@ -239,12 +239,11 @@ class Search:
         """Anneal `tables` (changed in place), then polish the best seating met (`polish`);
         returns it with its cost.
 
-        Each move costs a few microseconds, so the loop is written for speed: a table's
-        pairs cost and a player's costs come from memos (`pair_memo`, `player_memo`: pure
-        functions of the seat order, and of the player's past and slots), the spread's two
-        deviations are computed inline, and the random draws are `randrange`'s own (the
-        bits of the bound's length, drawn again while not below it), so a seed gives the
-        same seating as the plain `randrange` calls did."""
+        Each move costs a few microseconds: a table's pairs cost and a player's costs come
+        from memos (`pair_memo`, `player_memo`: pure functions of the seat order, and of the
+        player's past and slots), and the random draws are `randrange`'s own (`below`: the
+        bits of the bound's length, drawn again while not below it, without randrange's
+        checks), so a seed gives the same seating as the plain `randrange` calls did."""
         places = [(ti, si) for ti, t in enumerate(tables) for si in range(len(t))]
         if len(places) < 2:
             return self.total(tables), [t[:] for t in tables]
@@ -264,12 +263,33 @@ class Search:
         players = list(cur)
         count, ahead = len(places), self.ahead
         decay = math.log(T_END / T_START) / max(1, iterations)
-        rand, getrandbits, exp, sqrt = rng.random, rng.getrandbits, math.exp, math.sqrt
-        bits_count, bits_ahead = count.bit_length(), ahead.bit_length()
-        bits_size = {len(t): len(t).bit_length() for t in tables}
-        n = self.count
-        player, pair_cost = self.player, self.pair_cost
+        rand, getrandbits, exp = rng.random, rng.getrandbits, math.exp
+        spread_cost, player, pair_cost = self.spread_cost, self.player, self.pair_cost
         pair_memo, player_memo, hclass = self.pair_memo, self.player_memo, self.hclass
+
+        def below(bound: int) -> int:
+            bits = bound.bit_length()
+            k = getrandbits(bits)
+            while k >= bound:
+                k = getrandbits(bits)
+            return k
+
+        def table_cost(table: list[int]) -> float:
+            key = tuple(table)
+            cost = pair_memo.get(key)
+            if cost is None:
+                if len(pair_memo) >= PAIR_MEMO_SIZE:   # a big event's orders rarely come back
+                    pair_memo.clear()
+                cost = pair_memo[key] = pair_cost(table)
+            return cost
+
+        def player_cost(p: int, slot: tuple[int, int], later_slots: tuple) -> tuple[float, float, float]:
+            key = (hclass[p], slot, later_slots)
+            cost = player_memo.get(key)
+            if cost is None:
+                cost = player_memo[key] = player(p, [slot, *later_slots])
+            return cost
+
         # each player's slots in the plan's rounds, kept as the plan changes
         later = {p: tuple(x[p] for x in plan) for p in players}
         s0, s1, s2, s3 = sums
@@ -277,18 +297,8 @@ class Search:
         for step in range(iterations):
             if ahead and rand() < 0.4:
                 # a change to the plan: two players trade their seats in a coming round
-                k = getrandbits(bits_ahead)
-                while k >= ahead:
-                    k = getrandbits(bits_ahead)
-                r = plan[k]
-                k = getrandbits(bits_count)
-                while k >= count:
-                    k = getrandbits(bits_count)
-                a = players[k]
-                k = getrandbits(bits_count)
-                while k >= count:
-                    k = getrandbits(bits_count)
-                b = players[k]
+                r = plan[below(ahead)]
+                a, b = players[below(count)], players[below(count)]
                 if a == b or r[a] == r[b]:
                     continue
                 r[a], r[b] = r[b], r[a]
@@ -296,24 +306,13 @@ class Search:
                 later_a, later_b = tuple(x[a] for x in plan), tuple(x[b] for x in plan)
                 pair_delta, ta = 0, None
             else:
-                k = getrandbits(bits_count)
-                while k >= count:
-                    k = getrandbits(bits_count)
-                ta, sa = places[k]
+                ta, sa = places[below(count)]
                 if rand() < 0.3:   # a seat change at the same table
-                    size = len(tables[ta])
-                    bits = bits_size[size]
-                    sb = getrandbits(bits)
-                    while sb >= size:
-                        sb = getrandbits(bits)
-                    tb = ta
+                    tb, sb = ta, below(len(tables[ta]))
                     if sb == sa:
                         continue
                 else:
-                    k = getrandbits(bits_count)
-                    while k >= count:
-                        k = getrandbits(bits_count)
-                    tb, sb = places[k]
+                    tb, sb = places[below(count)]
                     if ta == tb:
                         continue
                 A, B = tables[ta], tables[tb]
@@ -321,41 +320,16 @@ class Search:
                 A[sa], B[sb] = b, a
                 slot_a, slot_b = (len(B), sb), (len(A), sa)
                 later_a, later_b = later[a], later[b]
-                # the tables' pairs cost (pair_cost), memoised by seat order
-                key = tuple(A)
-                ca = pair_memo.get(key)
-                if ca is None:
-                    if len(pair_memo) >= PAIR_MEMO_SIZE:   # a big event's orders rarely come back
-                        pair_memo.clear()
-                    ca = pair_memo[key] = pair_cost(A)
-                if tb != ta:
-                    key = tuple(B)
-                    cb = pair_memo.get(key)
-                    if cb is None:
-                        if len(pair_memo) >= PAIR_MEMO_SIZE:
-                            pair_memo.clear()
-                        cb = pair_memo[key] = pair_cost(B)
-                    pair_delta = ca + cb - costs[ta] - costs[tb]
-                else:
-                    cb = 0
-                    pair_delta = ca - costs[ta]
-            # the two players' costs (player), memoised by their past and slots
-            key = (hclass[a], slot_a, later_a)
-            new_a = player_memo.get(key)
-            if new_a is None:
-                new_a = player_memo[key] = player(a, [slot_a, *later_a])
-            key = (hclass[b], slot_b, later_b)
-            new_b = player_memo.get(key)
-            if new_b is None:
-                new_b = player_memo[key] = player(b, [slot_b, *later_b])
+                ca = table_cost(A)
+                cb = table_cost(B) if tb != ta else 0
+                pair_delta = ca + cb - costs[ta] - (costs[tb] if tb != ta else 0)
+            new_a, new_b = player_cost(a, slot_a, later_a), player_cost(b, slot_b, later_b)
             old_a, old_b = per[a], per[b]
             n0 = s0 - old_a[1] - old_b[1] + new_a[1] + new_b[1]
             n1 = s1 - old_a[1] ** 2 - old_b[1] ** 2 + new_a[1] ** 2 + new_b[1] ** 2
             n2 = s2 - old_a[2] - old_b[2] + new_a[2] + new_b[2]
             n3 = s3 - old_a[2] ** 2 - old_b[2] ** 2 + new_a[2] ** 2 + new_b[2] ** 2
-            # spread_cost([n0, n1, n2, n3]), inline
-            new_spread = (W3 * (sqrt(max(0.0, n1 / n - (n0 / n) ** 2)) if n else 0.0)
-                          + W8 * (sqrt(max(0.0, n3 / n - (n2 / n) ** 2)) if n else 0.0))
+            new_spread = spread_cost((n0, n1, n2, n3))
             delta = pair_delta + new_a[0] + new_b[0] - old_a[0] - old_b[0] + new_spread - spread
             if delta <= 0 or rand() < exp(-delta / (T_START * exp(decay * step))):
                 per[a], per[b] = new_a, new_b
