@@ -16,14 +16,12 @@ quotes, stars, brackets, AND/OR and colons are just characters and cannot fail.
 from __future__ import annotations
 
 import bisect
-import heapq
 from array import array
 from collections import OrderedDict
 import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import compress
 from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Iterable, Protocol
@@ -32,6 +30,7 @@ from judgekit.rules.analysis import (ANALYZER, WORD, analyze, closeness, make_an
                                      number_value, numbers_in, phrase_item, query_stems, query_tokens,
                                      stated_numbers, stem_word, within_one_edit)
 from judgekit.rules.corpus import Corpus
+from judgekit.rules.covering import docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, section_url  # noqa: F401  (the search's names)
 from judgekit.rules.index_store import (B, FIELD_BOOSTS, K1, POSTING_BOOSTS, Postings,  # noqa: F401
                                         StoredIndex, StoredPart, analyse_entries, index_is_current,
@@ -151,8 +150,8 @@ def _at_least_nth(scores: dict[int, float], n: int) -> Iterable[tuple[int, float
     cards, and its 60 best are wanted)."""
     if len(scores) <= n:
         return scores.items()
-    floor = heapq.nlargest(n, scores.values())[-1]
-    return compress(scores.items(), map(floor.__le__, scores.values()))
+    floor = sorted(scores.values())[-n]     # a sort of floats, in C
+    return [(d, v) for d, v in scores.items() if v >= floor]
 
 
 def _positions(tokens: list[tuple[str, int, int]]) -> dict[str, list[int]]:
@@ -166,9 +165,16 @@ def has_phrase(positions: dict[str, list[int]], stems: tuple[str, ...]) -> bool:
     first = positions.get(stems[0])
     if not first:
         return False
-    if len(stems) == 2:   # the common case (adjacent query words), without a Python loop
+    if len(stems) == 2:   # the common case: adjacent query words
         second = positions.get(stems[1])
-        return bool(second) and not set(second).isdisjoint(map((1).__add__, first))
+        if not second:
+            return False
+        if len(first) * len(second) <= 64:    # a word or two each, as most are: the lists walked
+            for p in first:
+                if p + 1 in second:
+                    return True
+            return False
+        return not set(second).isdisjoint(map((1).__add__, first))
     rest = [set(positions.get(s, ())) for s in stems[1:]]
     return any(all(p + i + 1 in r for i, r in enumerate(rest)) for p in first)
 
@@ -289,6 +295,7 @@ class SearchIndex:
         # a term's entries (any field; the title's, the body's), for the terms queries use
         self._term_docs = LazyLRU(lambda term: frozenset(
             d for table in self.postings.terms.values() for d, _ in table.get(term, ())), TERM_CACHE)
+        self._term_masks = LazyLRU(lambda term: docs_mask(self._term_docs[term]), TERM_CACHE)   # the same, as bit sets
         self._title_docs = LazyLRU(lambda term: frozenset(
             d for d, _ in self.postings.terms["title"].get(term, ())), TERM_CACHE)
         self._body_docs = LazyLRU(lambda term: frozenset(
@@ -574,25 +581,29 @@ class SearchIndex:
         text holds every word of a described effect ("steals a retainer, and an ally at
         superior") may score less than a short ruling repeating two of them, and must still
         be re-ranked by its coverage."""
-        words = sorted((i for i, g in enumerate(groups) if g.number is None and g.factor == 1.0
-                        and len(group_docs[i]) >= self.RARE_MIN_DOCS),
-                       key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
-        pool: set[int] = set()
-        for i in words:
-            docs = group_docs[i]
-            if len(docs) <= self.RARE_DOCS:
-                pool.update(docs)
-        if not pool:
-            return []
-        held = dict.fromkeys(pool, 0.0)
-        for g, docs in zip(groups, group_docs):
-            if g.number is None:
-                both = docs & pool if len(docs) < len(pool) else pool & docs   # set & set, in C
-                # held[d] += weight for each, the loop in C (a set is walked in the same order twice)
-                held.update(zip(both, map(g.weight.__add__, map(held.__getitem__, both))))
+        rarest = sorted((i for i, g in enumerate(groups) if g.number is None and g.factor == 1.0
+                         and len(group_docs[i]) >= self.RARE_MIN_DOCS),
+                        key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
+        plain = [i for i, g in enumerate(groups) if g.number is None]
+        masks = {i: self._alt_mask(groups[i]) for i in plain}     # bit sets (`most_held`)
+        pool = 0
+        for i in rarest:
+            if len(group_docs[i]) <= self.RARE_DOCS:
+                pool |= masks[i]
         # the most held first, ties by entry order (the browser's offline search takes the
         # same ones)
-        return [d for _, d in sorted((-v, d) for d, v in _at_least_nth(held, self.COVERING))[:self.COVERING]]
+        return most_held(pool, [groups[i].weight for i in plain], [masks[i] for i in plain], self.COVERING)
+
+    def _alt_mask(self, g: Group) -> int:
+        """The entries holding any alternative of the group, as a bit set (`docs_mask`)."""
+        df, masks = self.df, self._term_masks
+        found = 0
+        for alt in g.alts:
+            mask = masks[alt[0]] if alt[0] in df else 0
+            for a in alt[1:]:
+                mask &= masks[a] if a in df else 0
+            found |= mask
+        return found
 
     def _find_phrase(self, where: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
         """The entries (in entry order) holding the phrase `stems` in field `fname`, for
