@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 import click
 
-from judgekit import i18n, paths
+from judgekit import collector, i18n, paths
 from judgekit.i18n import Message
 from judgekit.netinfo import is_local_host, lan_addresses
 
@@ -124,6 +124,7 @@ def serve(ctx: click.Context, host: str, port: int, threads: int, connections: i
     malloc.tune()  # before any thread: sign-ins' scrypt blocks are given back (judgekit/malloc.py)
     started = time.perf_counter()
     app = make_app(ctx)
+    collector.settle()  # the rules, the cards and their index, kept to the end: out of the collector's walks
     app.config["LISTEN_HOST"] = host  # the pages' share links say when phones cannot connect
 
     def ready(server) -> None:   # the address is bound: only now is there something to open

@@ -90,6 +90,29 @@ def test_serve_passes_its_flags_to_the_server(monkeypatch, indexed_instance):
     assert (served["port"], served["host"], served["threads"], served["connections"]) == (5399, "127.0.0.1", 3, 200)
 
 
+def test_serve_freezes_what_it_started_with_before_it_answers(monkeypatch, indexed_instance):
+    """The rules, the cards and their index live as long as the server: `serve` moves them
+    out of the cycle collector's walks (judgekit/collector.py) before the server runs."""
+    import gc
+
+    from judgekit.cli import main as cli
+    from judgekit.live import serving
+    seen = {}
+
+    def served(app, **kw):
+        service = app.extensions["rules"]
+        seen["frozen"] = gc.get_freeze_count()
+        seen["walked"] = any(o is service for o in gc.get_objects())   # frozen: not listed
+
+    monkeypatch.setattr(serving, "serve", served)
+    try:
+        res = CliRunner().invoke(cli, ["--instance", str(indexed_instance), "serve", "--port", "5399"])
+    finally:
+        gc.unfreeze()      # this test process goes on with other tests
+    assert res.exit_code == 0, res.output
+    assert seen["frozen"] > 100_000 and seen["walked"] is False
+
+
 def test_an_api_read_works_out_no_cookie_attributes(client, monkeypatch):
     """A request that had no session and made none skips Flask's cookie work (the proxy
     headers `came_over_https` reads); one that made a session still gets its cookie."""
