@@ -13,8 +13,7 @@ from flask import Flask
 from judgekit import paths
 from judgekit.db import migrate, open_db
 from judgekit.logs import RequestLog
-
-__version__ = "0.1.0"
+from judgekit.version import VERSION as __version__  # noqa: F401 (the package's version)
 
 
 def create_app(config: dict[str, Any] | None = None,

@@ -40,6 +40,7 @@ from judgekit.offline.manifest import manifest_body
 from judgekit.cards.catalog import load_catalog
 from judgekit.game.cards import load_cards
 from judgekit.trainer.session import load_content
+from judgekit.version import VERSION
 from judgekit.offline.search_index import index_version, offline_index_json, text_files, text_paths
 from judgekit.offline.cards_data import cards_json
 from judgekit.offline.cards_data import data_url
@@ -227,9 +228,8 @@ def publish(app, target: str | os.PathLike, base: str = "/",
 
 def site_config(base: str, edition: str = "", cards: str = "") -> dict:
     """What the templates and `static/site.js` are told about the published copy."""
-    from judgekit import __version__
     return {"base": normal_base(base), "built": datetime.date.today().isoformat(),
-            "edition": edition, "cards": cards, "judgekit": __version__}
+            "edition": edition, "cards": cards, "judgekit": VERSION}
 
 
 def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
