@@ -192,12 +192,19 @@ def browser_like_tokens(data: dict, text: str) -> list[str]:
     return out
 
 
+@pytest.fixture(scope="module")
+def offline_data(shared_app):
+    """The session app's offline search index, built once for the tests below that only read
+    it (each build costs about half a second of CPU)."""
+    return build_offline_index(shared_app.extensions["rules"].search)
+
+
 @pytest.mark.parametrize("part", ["rules", "cards"])
-def test_offline_index_rebuilds_the_servers_postings_exactly(app, part):
+def test_offline_index_rebuilds_the_servers_postings_exactly(app, part, offline_data):
     """From the shipped words map alone, the browser's weights equal the server's postings,
     for each part (the rules, the cards)."""
     search = app.extensions["rules"].search
-    data = build_offline_index(search)
+    data = offline_data
     index = getattr(search, part)
     shipped = data["parts"][part]
     files = text_files(search)
@@ -258,16 +265,16 @@ def test_offline_text_files_are_served_versioned_and_precached(client, app):
     assert missing.status_code == 404 and missing.get_json()["field"] == "name"
 
 
-def test_offline_index_ships_the_card_names_and_the_merge(app):
-    data = build_offline_index(app.extensions["rules"].search)
+def test_offline_index_ships_the_card_names_and_the_merge(offline_data):
+    data = offline_data
     assert data["card_names"]["keys"]["deflection"] == 100518
     assert "block" in data["card_names"]["common"]
     assert data["params"]["card_factor"] > 0 and data["params"]["yield_share"] > 0
     assert data["source_titles"]["cards"] == "Cards & rulings"
 
 
-def test_offline_index_ships_synonyms_stemmed_like_the_server(app):
-    data = build_offline_index(app.extensions["rules"].search)
+def test_offline_index_ships_synonyms_stemmed_like_the_server(offline_data):
+    data = offline_data
     table = {tuple(k): [tuple(a) for a in alts] for k, alts in data["synonyms"]}
     assert table[("vp",)] == [("victori", "point")]
     assert table[("swainbank",)] == [("recurs",)]
@@ -283,9 +290,9 @@ def test_offline_index_ships_synonyms_stemmed_like_the_server(app):
     assert table[("2", "card")] == [("multipl", "card")]
 
 
-def test_offline_index_ships_question_words_and_stated_numbers(app):
+def test_offline_index_ships_question_words_and_stated_numbers(app, offline_data):
     index = app.extensions["rules"].index
-    data = build_offline_index(app.extensions["rules"].search)
+    data = offline_data
     assert {"what", "my", "whole"} <= set(data["question"]) and "proxi" not in data["question"]
     assert data["number_words"]["ninety"] == 90 and "twenty" in data["number_tens"]
     six_two = next(e for e in entry_dicts(data["parts"]["rules"]) if e["key"] == "tournament-rules/6.2")

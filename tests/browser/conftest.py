@@ -5,8 +5,12 @@ Fixtures:
 - `live_server`: base URL ("http://127.0.0.1:PORT") of a server with its own instance
   folder (fresh database, shared search index), running for the whole session;
   `live_app` is its Flask app (for seeding data through the domain functions).
-- `browser`: one headless Chromium per session; `page`: a fresh context and page per test
-  (phone-sized by default: 360 x 740); `desktop_page`: 1280 x 900.
+- `browser`: one headless Chromium per session; `page`: a new page per test (phone-sized by
+  default: 360 x 740), `phone` (390 x 844), `desktop_page` (1280 x 900), each in the
+  worker's kept context of that size (`KeptContext`: it holds an empty page open so that
+  the test's page shares its renderer; the test's pages are closed and what they stored is
+  removed after it; a test that changes the context itself, its clock included, gets it
+  closed after it). A test marked `service_worker` gets a context of its own.
 - The service worker is blocked in every context (`browser.new_context` too) unless asked
   for: a test of the offline copy passes `service_workers="allow"` to `new_context`, or is
   marked `@pytest.mark.service_worker` when it uses `page`, `phone` or `desktop_page`. Each
@@ -19,6 +23,7 @@ Fixtures:
 """
 from __future__ import annotations
 
+import http.server
 import os
 import shutil
 import socket
@@ -121,11 +126,15 @@ def _page(browser, width, height, **kw):
     kw.setdefault("bypass_csp", True)
     context = browser.new_context(viewport={"width": width, "height": height}, **kw)
     page = context.new_page()
+    _watch(page)
+    return context, page
+
+
+def _watch(page):
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.js_errors = errors
-    return context, page
 
 
 def _checked_page(browser, width, height, **kw):
@@ -136,27 +145,137 @@ def _checked_page(browser, width, height, **kw):
     assert not page.js_errors, f"JavaScript errors on the page: {page.js_errors}"
 
 
-def _workers(request) -> dict:
-    """The service worker runs in a test marked `service_worker` (the offline copy's tests)."""
-    return {"service_workers": "allow" if request.node.get_closest_marker("service_worker") else "block"}
+class _KeeperPage(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"<!doctype html><title>keeper</title>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def keeper_url():
+    """An empty page on 127.0.0.1 (Python's http.server, no judgekit code) that each kept
+    context holds open (see `KeptContext`)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _KeeperPage)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+
+
+# what a test may change in a context that the next test's page would inherit: a context
+# whose test called one of these is closed after it, not kept
+_CONTEXT_CHANGES = ("add_init_script", "expose_binding", "expose_function", "grant_permissions",
+                    "set_extra_http_headers", "set_geolocation", "set_offline", "route", "route_from_har",
+                    "route_web_socket", "unroute", "unroute_all", "on", "once", "set_default_timeout",
+                    "set_default_navigation_timeout", "close")
+_CLOCK_CHANGES = ("install", "fast_forward", "pause_at", "resume", "run_for", "set_fixed_time", "set_system_time")
+
+
+class KeptContext:
+    """A browser context kept for the worker's tests of one page size, holding an empty page
+    open (`keeper_url`, 127.0.0.1 like the test servers: the same site). A new page's renderer
+    costs about 0.75 s of CPU to start (docs/development.md); a page opened beside a page of
+    the same site shares its renderer and costs about 0.1 s. After each test its pages are
+    closed and what it stored is removed: cookies, the storage of every origin its pages
+    opened (local storage, IndexedDB, caches), the HTTP cache. A test that changed the
+    context itself (`_CONTEXT_CHANGES`, the clock: `page.clock` is the context's) gets it
+    closed after it, and the next test a new one."""
+
+    def __init__(self, browser, keeper_url, width, height, kw):
+        self.context = browser.new_context(viewport={"width": width, "height": height}, **kw)
+        self.changed = False
+        self.origins: set[str] = set()
+        # every page of the context, the test's own new pages and pop-ups too
+        self.context.on("page", lambda p: p.on("framenavigated", self._seen))
+        for name in _CONTEXT_CHANGES:
+            setattr(self.context, name, self._changes(getattr(self.context, name)))
+        clock = self.context.clock
+        for name in _CLOCK_CHANGES:
+            setattr(clock, name, self._changes(getattr(clock, name)))
+        self.keeper = self.context.new_page()
+        self.keeper.goto(keeper_url)
+        self.cdp = self.context.new_cdp_session(self.keeper)
+
+    def _changes(self, method):
+        def call(*args, **kwargs):
+            self.changed = True
+            return method(*args, **kwargs)
+        return call
+
+    def new_page(self):
+        return self.context.new_page()
+
+    def _seen(self, frame):
+        url = frame.url
+        if url.startswith(("http://", "https://")):
+            self.origins.add(url.split("/", 3)[0] + "//" + url.split("/", 3)[2])
+
+    def clean(self) -> bool:
+        """Close the test's pages and remove what it left; False if the context is not kept."""
+        for p in self.context.pages:
+            if p is not self.keeper:
+                p.close()
+        if self.changed or self.keeper.is_closed():
+            return False
+        self.context.clear_cookies()
+        for origin in sorted(self.origins):
+            self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        self.origins.clear()
+        self.cdp.send("Network.clearBrowserCache")
+        return True
+
+
+@pytest.fixture(scope="session")
+def _kept_contexts():
+    kept: dict = {}
+    yield kept
+    for entry in kept.values():
+        entry.context.close()
+
+
+def _kept_page(browser, keeper_url, kept, request, width, height, **kw):
+    """A page of the worker's kept context of this size (`KeptContext`), or of a context of
+    its own in a test marked `service_worker`; the test then fails on any JavaScript error."""
+    if request.node.get_closest_marker("service_worker"):
+        yield from _checked_page(browser, width, height, service_workers="allow", **kw)
+        return
+    kw.setdefault("bypass_csp", True)
+    key = (width, height, tuple(sorted(kw.items())))
+    entry = kept.get(key)
+    if entry is None:
+        entry = kept[key] = KeptContext(browser, keeper_url, width, height, {**kw, "service_workers": "block"})
+    page = entry.new_page()
+    _watch(page)
+    yield page
+    if not entry.clean():
+        del kept[key]
+        entry.context.close()
+    assert not page.js_errors, f"JavaScript errors on the page: {page.js_errors}"
 
 
 @pytest.fixture
-def page(browser, request):
-    yield from _checked_page(browser, 360, 740, is_mobile=True, has_touch=True, device_scale_factor=2,
-                             **_workers(request))
+def page(browser, keeper_url, _kept_contexts, request):
+    yield from _kept_page(browser, keeper_url, _kept_contexts, request, 360, 740, is_mobile=True,
+                          has_touch=True, device_scale_factor=2)
 
 
 @pytest.fixture
-def phone(browser, request):
+def phone(browser, keeper_url, _kept_contexts, request):
     """A 390×844 phone: the recorder's and the seat pages' reference size."""
-    yield from _checked_page(browser, 390, 844, is_mobile=True, has_touch=True, device_scale_factor=2,
-                             **_workers(request))
+    yield from _kept_page(browser, keeper_url, _kept_contexts, request, 390, 844, is_mobile=True,
+                          has_touch=True, device_scale_factor=2)
 
 
 @pytest.fixture
-def desktop_page(browser, request):
-    yield from _checked_page(browser, 1280, 900, **_workers(request))
+def desktop_page(browser, keeper_url, _kept_contexts, request):
+    yield from _kept_page(browser, keeper_url, _kept_contexts, request, 1280, 900)
 
 
 @pytest.fixture
