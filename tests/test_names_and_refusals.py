@@ -95,7 +95,8 @@ def test_serve_is_one_process_and_ends_without_a_traceback(indexed_instance):
                     assert r.status == 200
                 break
             except OSError:   # not listening yet, reset, or slow to answer on a busy machine (a timeout)
-                assert proc.poll() is None, "the server did not start"
+                if proc.poll() is not None:   # ended: say why (its last lines)
+                    raise AssertionError(f"the server did not start: {proc.stderr.read()[-2000:]}")
                 time.sleep(0.05)
         # the workers were started with the server, before its first answer
         def parent(pid: str) -> str | None:
