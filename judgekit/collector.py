@@ -21,7 +21,6 @@ from __future__ import annotations
 import gc
 
 
-def settle() -> int:
-    """Freeze every object alive; the number of objects frozen."""
+def settle() -> None:
+    """Freeze every object alive."""
     gc.freeze()
-    return gc.get_freeze_count()

@@ -63,7 +63,7 @@ def most_held(pool: int, weights: list[float], masks: list[int], n: int) -> list
     # weight they give, its entries, the words it holds)
     branches = [(-rest[0], 0, 0, 0.0, pool, ())]
     made = 1
-    found: list[tuple[float, int]] = []       # (-worth, entry)
+    found: list[tuple[float, int]] = []       # (-worth, entry): the n best so far, best first
     floor = None                              # the n-th best worth found so far
     while branches:
         bound, _, k, got, mask, held = heapq.heappop(branches)
@@ -74,9 +74,9 @@ def most_held(pool: int, weights: list[float], masks: list[int], n: int) -> list
             for i in sorted(order[j] for j in held):   # the question's order
                 worth += weights[i]
             # at most n of one worth are ever kept: the n lowest numbers of each branch
-            found += [(-worth, d) for d in lowest(mask, n)]
-            if len(found) >= n:
-                floor = -heapq.nsmallest(n, found)[-1][0]
+            found = sorted(found + [(-worth, d) for d in lowest(mask, n)])[:n]
+            if len(found) == n:
+                floor = -found[-1][0]
             continue
         inside = mask & masks[order[k]]
         if inside:
@@ -87,4 +87,4 @@ def most_held(pool: int, weights: list[float], masks: list[int], n: int) -> list
         if outside:
             heapq.heappush(branches, (-(got + rest[k + 1]), made, k + 1, got, outside, held))
             made += 1
-    return [d for _, d in sorted(found)[:n]]
+    return [d for _, d in found]
