@@ -342,3 +342,20 @@ def test_a_card_lacking_the_number_a_rules_question_counts_does_not_lead_it(serv
     keys = [f"{h.entry.doc}/{h.entry.section}" for h in hits]
     assert "tournament-rules/3.1.2" in keys[:3] and not any(k.startswith("cards/") for k in keys[:3]), keys
     assert service.search.rules.states_near(23) and not service.search.cards.states_near(1e9)
+
+
+#: Behaviour questions naming no card (seed 20261129 over the rulings), by another hand,
+#: written before any run: a development set, read by whoever tunes. The 37 left once the
+#: cards that held-out sets ask about were taken out: 30/37 at its first run, 31/37 with the
+#: players' words for equipment and damage ("gear", "hurts"); below the issue's 0.90, kept
+#: from going lower.
+CARD_BEHAVIOUR_4 = ROOT / "search_card_behaviour4"
+
+
+def test_hit_at_3_on_the_fourth_behaviour_set(service):
+    queries = load_queries(CARD_BEHAVIOUR_4)
+    assert len(queries) == 37 and len({q for q, _ in queries}) == len(queries)
+    sections = {e.section for e in service.search.cards.entries.values()}
+    assert all(e.split("/")[1] in sections for _, expected in queries for e in expected)
+    rate, misses = hit_rate(service.search.search, queries)
+    assert rate >= 0.8, f"hit@3 = {rate:.2f}; misses: {misses}"

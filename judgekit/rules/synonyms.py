@@ -271,6 +271,18 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "cap": ("capacity",),
     "gun": ("gun", "weapon"),
     "guns": ("gun", "weapon"),
+    "gear": ("equipment",),
+    "item": ("equipment",),
+    "items": ("equipment",),
+    "hurt": ("damage",),
+    "hurts": ("damage",),
+    "dmg": ("damage",),
+    "heal": ("mend",),
+    "heals": ("mend",),
+    "healing": ("mend", "healing"),
+    "tutor": ("search your library",),
+    "tutors": ("search your library",),
+    "empty": ("no blood", "empty"),
 }
 
 #: The short names players give clans (a card's text names the clan in full).
@@ -315,7 +327,8 @@ could should would shall might must need needs needed ought
 i me my mine myself he him his she her hers its our ours they them their theirs themselves
 someone somebody anyone anybody everyone everybody something anything everything
 happen happens happened happening count counts counted mean means meant
-get gets got getting ok okay fine really just still also even already again ever
+get gets got getting ok okay fine really just still also even already again ever too anymore
+work works worked working
 whole entire thing things way there then so than about like else many much
 please tell know want wants wanted supposed allowed permitted possible legal
 """.split())
