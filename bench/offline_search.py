@@ -55,7 +55,7 @@ def random_queries(index, n: int, seed: int = 7) -> list[str]:
     import random
     import re
 
-    from judgekit.rules.search import WORD
+    from judgekit.rules.analysis import WORD
     from judgekit.rules.synonyms import SYNONYMS
     rng = random.Random(seed)
     words = sorted({w for e in index.entries.values() for w in re.findall(WORD, e.body)})

@@ -39,7 +39,9 @@ from judgekit import collector, paths  # noqa: E402
 from judgekit.rules.corpus import load_corpus  # noqa: E402
 from judgekit.rules.service import _card_entries, _cards_stamp  # noqa: E402
 from judgekit.rules.card_ranking import Search  # noqa: E402
-from judgekit.rules.search import FIELD_BOOSTS, build_index, entries_of, index_stamp  # noqa: E402
+from judgekit.rules.build import build_index, index_stamp  # noqa: E402
+from judgekit.rules.entries import entries_of  # noqa: E402
+from judgekit.rules.index_store import FIELD_BOOSTS  # noqa: E402
 from judgekit.rules.analysis import analyze, make_analyzer  # noqa: E402
 
 

@@ -16,7 +16,7 @@ from judgekit.offline.compare import compare, read_queries
 from judgekit.offline.search_index import (FIELDS, build_offline_index, decode_ids, entry_dicts,
                                            text_files, text_name)
 from judgekit.rules.corpus import load_corpus
-from judgekit.rules.search import WORD, analyze
+from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.synonyms import SYNONYMS
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from judgekit.rules.answer import WEAK_COVERAGE, split_questions
-from judgekit.rules.search import MAX_QUERY
+from judgekit.rules.query import MAX_QUERY
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from judgekit.rules.search import LazyLRU
+from judgekit.rules.lazy import LazyLRU
 
 
 def test_a_full_cache_read_by_many_threads_never_fails():

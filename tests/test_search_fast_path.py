@@ -8,7 +8,7 @@ import json
 import pytest
 
 from judgekit import create_app
-from judgekit.rules.search import MAX_QUERY
+from judgekit.rules.query import MAX_QUERY
 from judgekit.rules.search_api import SearchFastPath
 from tests.conftest import copy_template, stored_rows
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from judgekit.rules.corpus import Corpus
-from judgekit.rules.search import section_url
+from judgekit.rules.entries import section_url
 
 # Bump when the service worker's caching rules change in a way the file hashes miss.
 FORMAT = "1"

@@ -45,17 +45,18 @@ from whoosh.analysis import STOP_WORDS
 from whoosh.support.charset import accent_map
 
 from judgekit.game.cards import CARD_TYPES
-from judgekit.rules.analysis import NUMBER_WORDS, TENS
+from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
                                          DESCRIBED_CARD_FACTOR, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
                                          OWN_RULINGS, TYPED_CANDIDATES, YIELD_SHARE, Search)
-from judgekit.rules.index_store import SPARSE_FIELDS
-from judgekit.rules.search import (B, FIELD_BOOSTS, INDEX_VERSION, K1, MAX_GROUPS, MAX_QUERY,
-                                   NUMBER_BOOST, NUMBER_EXACT, NUMBER_NEAR, POSTING_BOOSTS,
-                                   QUESTION_FACTOR, SOURCE_TITLES, UNIT_MISS, WORD,
-                                   SearchIndex, analyze, index_stamp, question_stems)
+from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
+from judgekit.rules.build import INDEX_VERSION, index_stamp
+from judgekit.rules.entries import SOURCE_TITLES
+from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
+from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
+from judgekit.rules.search import MAX_GROUPS, NUMBER_BOOST, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
@@ -349,7 +350,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
     # the synonym table's own words, so a judge's word absent from the rules still stems alike
     texts += list(SYNONYMS) + [alt for alts in SYNONYMS.values() for alt in alts]
     synonyms = [[list(key), [list(alt) for alt in alts]]
-                for key, alts in SearchIndex._stem_synonyms().items()]
+                for key, alts in synonym_stems().items()]
     case_sensitive = [
         {"word": lower, "typed": typed, "boost": 0.9,
          "alts": [_stems(alt) for alt in SYNONYMS[lower] if _stems(alt)]}

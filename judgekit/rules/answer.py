@@ -23,7 +23,9 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from judgekit.rules.search import Hit, SearchIndex, check_query
+from judgekit.rules.hits import Hit
+from judgekit.rules.query import check_query
+from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
 
 WEAK_COVERAGE = 0.6    # below this share of the question's weight, the first result is a guess

@@ -20,7 +20,10 @@ from judgekit.cards.search_entries import context_types
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.entries import Entry
 from judgekit.rules.index_store import load_index, no_gc
-from judgekit.rules.search import SECTION_QUERY, Group, Hit, SearchIndex, check_query, index_stamp
+from judgekit.rules.build import index_stamp
+from judgekit.rules.hits import Hit
+from judgekit.rules.query import SECTION_QUERY, Group, check_query
+from judgekit.rules.search import SearchIndex
 
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
 #: their own statistics (thousands of entries sharing the rules' words, "torn", "combat",

@@ -7,6 +7,7 @@ and postings, `judgekit.rules.search` ranks them.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -87,3 +88,16 @@ def entries_of(corpus: Corpus) -> list[Entry]:
                                  section_url(doc.id, sec.id, term.anchor), "definition",
                                  [(0, term.anchor)], questions(f"{sec.id}#{term.anchor}")))
     return out
+
+
+NUMBER_PREFIX = re.compile(r"^(?:Appendix\s+)?(?:[A-Z]|\d+)(?:\.\d+)*\.\s+")
+
+
+def plain_title(title: str) -> str:
+    """An entry's title as words to search: "3.7.2. Victory Point Scoring" -> "Victory Point
+    Scoring"; an example's or a term's, its first part ("Votes and referendum terms")."""
+    return NUMBER_PREFIX.sub("", title.split(" — ")[0]).strip()
+
+
+#: What the results of a source other than a rules document are grouped under.
+SOURCE_TITLES = {"cards": "Cards & rulings"}

@@ -5,7 +5,9 @@ import difflib
 import re
 
 from judgekit.rules.corpus import Corpus
-from judgekit.rules.search import QueryError, SearchIndex, section_url
+from judgekit.rules.entries import section_url
+from judgekit.rules.query import QueryError
+from judgekit.rules.search import SearchIndex
 
 
 def suggest(corpus: Corpus, index: SearchIndex, doc_id: str, section_id: str | None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from judgekit.rules.corpus import Block, Corpus
-from judgekit.rules.search import section_url
+from judgekit.rules.entries import section_url
 from judgekit.game.clock import CAP_SENTENCE, MIN_ROUND_MIN
 from judgekit.recorder.engine import (
     STANDARD_STEALTH, TORPOR_ACTIONS, TORPOR_STEALTH_OTHER, TORPOR_STEALTH_SAME)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import markdown
 
 from judgekit.rules.corpus import Block, Corpus, Document, ListItem, Section
-from judgekit.rules.search import section_url
+from judgekit.rules.entries import section_url
 
 # Glossary terms too common to link on every page.
 GLOSSARY_SKIP = {"VEKN", "VTES", "Round", "Rating", "Ranking"}

@@ -17,125 +17,35 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections import OrderedDict
 import math
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 from operator import add, itemgetter, mul
 from pathlib import Path
-from typing import Callable, Iterable, Protocol
+from typing import Iterable
 
-from judgekit.rules.analysis import (ANALYZER, WORD, analyze, closeness, make_analyzer,  # noqa: F401
-                                     number_value, numbers_in, phrase_item, query_stems, query_tokens,
-                                     stated_numbers, stem_word, within_one_edit)
+from judgekit.rules.build import index_stamp
+from judgekit.rules.analysis import analyze, number_value, query_tokens, within_one_edit
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.covering import docs_mask, most_held
-from judgekit.rules.entries import Entry, entries_of, section_url  # noqa: F401  (the search's names)
-from judgekit.rules.index_store import (B, FIELD_BOOSTS, K1, POSTING_BOOSTS, Postings,  # noqa: F401
-                                        StoredIndex, StoredPart, analyse_entries, index_is_current,
-                                        load_index, no_gc)
-from judgekit.rules.index_store import build_index as store_index
+from judgekit.rules.entries import Entry, entries_of, plain_title
+from judgekit.rules.index_store import FIELD_BOOSTS, StoredPart, load_index
+from judgekit.rules.lazy import Lazy, LazyLRU
+from judgekit.rules.numbers import StatedNumbers
+from judgekit.rules.phrases import has_phrase, word_positions
+from judgekit.rules.hits import EntryFactors, Hit
+from judgekit.rules.query import SECTION_QUERY, Group, check_query, query_words, question_stems, synonym_stems
 from judgekit.rules.snippets import escaped_offsets, snippet_and_url
-from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
+from judgekit.rules.synonyms import SYNONYMS
 
-#: The longest question taken: a message pasted from a chat, sub-questions and all. Longer
-#: is not a question a person types (a 400 says so).
-MAX_QUERY = 4000
 #: A long question is ranked on its most informative words: at most this many groups (the
 #: rarest; question words weigh little and go first), in the question's order.
 MAX_GROUPS = 24
-# Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "14"
-
-SECTION_QUERY = re.compile(
-    r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
-    r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
-
-HEAD_FIELDS = ("title",)
-
-
-def index_stamp(corpus: Corpus, extra: str = "") -> str:
-    """What the stored index must have been built from: the rules content, this version,
-    and the other sources' stamp (the card files)."""
-    return f"{corpus.content_hash}:{INDEX_VERSION}" + (f":{extra}" if extra else "")
-
-
-def build_index(corpus: Corpus, index_dir: str | Path,
-                progress: Callable[[str], None] | None = None, cards=(),
-                cards_stamp: str = "", extra: dict | None = None) -> None:
-    """Write a fresh index of the rules (and of the cards' entries) into `index_dir`."""
-    parts = {"rules": entries_of(corpus)}
-    if cards:
-        parts["cards"] = list(cards)
-    store_index(parts, index_stamp(corpus, cards_stamp), index_dir, extra=extra, progress=progress)
-
-
-# --- querying ------------------------------------------------------------------------------
-
-@dataclass
-class Hit:
-    entry: Entry
-    score: float
-    snippet: str      # HTML: escaped text with <mark> around matched words
-    url: str          # entry URL, or the anchor of the paragraph the snippet comes from
-    coverage: float = 1.0   # the share of the query's weight the entry holds (its part's)
-
-
-class QueryError(ValueError):
-    """A query the search cannot take (empty, too long)."""
-
 
 QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
 NUMBER_BOOST = 2.0      # a number stated by the entry, per unit of the number's weight
-NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
-NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
-UNIT_MISS = 0.5         # share kept when the stated number counts something else
 
-
-class Lazy(dict):
-    """A dict whose missing values are made (and kept) by `make(key)` when first asked."""
-
-    def __init__(self, make):
-        super().__init__()
-        self._make = make
-
-    def __missing__(self, key):
-        value = self[key] = self._make(key)
-        return value
-
-
-class LazyLRU(OrderedDict):
-    """`Lazy` holding at most `size` values, the least recently used dropped first: the
-    snippets' escaped text and the query terms' entry sets would otherwise grow with every
-    distinct query a long-running server answers.
-
-    The server's threads share it without a lock: each step is one operation of the C
-    OrderedDict, and a step that finds its key gone (another thread dropped it between two
-    steps) only skips marking it as used; the value read is still the right one."""
-
-    def __init__(self, make, size: int):
-        super().__init__()
-        self._make, self._size = make, size
-
-    def __getitem__(self, key):
-        try:
-            value = super().__getitem__(key)
-        except KeyError:
-            value = self._make(key)
-            super().__setitem__(key, value)
-            while len(self) > self._size:
-                try:
-                    self.popitem(last=False)
-                except KeyError:      # emptied by the other threads meanwhile
-                    break
-            return value
-        try:
-            self.move_to_end(key)
-        except KeyError:              # dropped by another thread since it was read
-            pass
-        return value
 
 
 #: Entries whose escaped text (for snippets) each part keeps (LazyLRU): a page of results
@@ -153,58 +63,6 @@ def _at_least_nth(scores: dict[int, float], n: int) -> Iterable[tuple[int, float
         return scores.items()
     floor = sorted(scores.values())[-n]     # a sort of floats, in C
     return [(d, v) for d, v in scores.items() if v >= floor]
-
-
-def _positions(tokens: list[tuple[str, int, int]]) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for i, (stem, _, _) in enumerate(tokens):
-        out.setdefault(stem, []).append(i)
-    return out
-
-
-def has_phrase(positions: dict[str, list[int]], stems: tuple[str, ...]) -> bool:
-    first = positions.get(stems[0])
-    if not first:
-        return False
-    if len(stems) == 2:   # the common case: adjacent query words
-        second = positions.get(stems[1])
-        if not second:
-            return False
-        if len(first) * len(second) <= 64:    # a word or two each, as most are: the lists walked
-            for p in first:
-                if p + 1 in second:
-                    return True
-            return False
-        return not set(second).isdisjoint(map((1).__add__, first))
-    rest = [set(positions.get(s, ())) for s in stems[1:]]
-    return any(all(p + i + 1 in r for i, r in enumerate(rest)) for p in first)
-
-
-@dataclass
-class Group:
-    """What one word (or synonym phrase, or number) of the query may match."""
-
-    words: str                       # as typed
-    alts: dict[tuple[str, ...], float]  # stem sequence -> boost (original 1.0, synonym, typo)
-    weight: float = 1.0              # rarity of the word in the corpus, times `factor`
-    factor: float = 1.0              # QUESTION_FACTOR for a question word, else 1
-    number: float | None = None      # a number group: the value asked about
-    units: frozenset[str] = field(default_factory=frozenset)  # stems of the words after it
-    near: dict[int, float] = field(default_factory=dict)     # docnum -> closeness x unit
-
-    def stems(self) -> set[str]:
-        return {s for alt in self.alts for s in alt}
-
-
-class EntryFactors(Protocol):
-    """A part's own factors for the candidate entries' scores: docnum -> factor for those
-    that have one (the others: 1.0), given the query's groups, the query weight each
-    candidate holds (`covered_of`: docnum -> weight), the entries' keys by docnum, and per
-    group the entries holding it in their body / title (`body_of[i]`, `title_of[i]`, made
-    when asked)."""
-
-    def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
-                 body_of, title_of) -> dict[int, float]: ...
 
 
 class SearchIndex:
@@ -288,8 +146,8 @@ class SearchIndex:
         # made when first needed: an entry's word positions (body, title), a term's entries
         # (the word positions: every entry's at most, checked for phrases by every query; the
         # escaped text only for the entries shown, bounded as they would grow with the queries)
-        self._positions = Lazy(lambda key: _positions(self._tokens[key]))
-        self._title_positions = Lazy(lambda key: _positions(analyze(self.entries[key].title)))
+        self._positions = Lazy(lambda key: word_positions(self._tokens[key]))
+        self._title_positions = Lazy(lambda key: word_positions(analyze(self.entries[key].title)))
         # entry key -> escaped_offsets, made when first shown
         self._escaped = LazyLRU(lambda key: escaped_offsets(self.entries[key].body, self._tokens[key]),
                                 ENTRY_CACHE)
@@ -307,39 +165,19 @@ class SearchIndex:
         self.n_entries = max(1, len(self.entries))
         # the numbers each entry's text states (by docnum), and by value: value -> [(docnum, units)]
         self.stated = derived["stated"]
-        self._numbers: dict[float, list[tuple[int, frozenset[str]]]] = {}
-        for doc, stated in enumerate(self.stated):
-            for value, units in stated:
-                self._numbers.setdefault(value, []).append((doc, units))
-        self._number_values = sorted(self._numbers)
+        self._numbers = StatedNumbers(self.stated)
         # the vocabulary, for typos (by first letter and length) and extensions (sorted)
         self._by_start: dict[tuple[str, int], list[str]] = {}
         for word in df:
             self._by_start.setdefault((word[:1], len(word)), []).append(word)
         self._sorted_words = sorted(df)
-        self._synonyms = self._stem_synonyms()
+        self._synonyms = synonym_stems()
         self._max_phrase = max((len(k) for k in self._synonyms), default=1)
         self._question = question_stems()
         self._by_number: dict[str, list[Entry]] = {}
         for e in self.entries.values():
             if e.kind == "section":
                 self._by_number.setdefault(e.section.lower(), []).append(e)
-
-    @staticmethod
-    def _stem_synonyms() -> dict[tuple[str, ...], list[tuple[str, ...]]]:
-        out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-        for key, alts in SYNONYMS.items():
-            if key in CASE_SENSITIVE:
-                continue  # matched on the typed form, see _groups
-            stems = tuple(phrase_item(key[a:b], s) for s, a, b in analyze(key))
-            if not stems or len(stems) < len(re.findall(WORD, key)):
-                continue  # a stop word in the key: it would stand for its other words alone
-            bucket = out.setdefault(stems, [])
-            for alt in alts:
-                alt_stems = tuple(s for s, _, _ in analyze(alt))
-                if alt_stems and alt_stems != stems and alt_stems not in bucket:
-                    bucket.append(alt_stems)
-        return out
 
     def doc_count(self) -> int:
         return len(self.entries)
@@ -387,25 +225,11 @@ class SearchIndex:
 
     @lru_cache(maxsize=1024)
     def _number_docs(self, value: float, units: frozenset[str]) -> tuple[dict[int, float], float]:
-        """Entries stating `value` or a number near it, docnum -> closeness (x UNIT_MISS when
-        the number there counts something else than the query's), and the number's weight:
-        its rarity among the entries stating it or one close to it, whatever they count."""
-        out: dict[int, float] = {}
-        close: set[int] = set()
-        for stated in self._near_values(value):
-            places = self._numbers[stated]
-            near = closeness(value, stated)
-            if near < NUMBER_NEAR:
-                continue
-            for doc, stated_units in places:
-                if near >= NUMBER_EXACT:
-                    close.add(doc)
-                same = not units or not stated_units or units & stated_units  # a table cell has none
-                score = near if same else near * UNIT_MISS
-                if score > out.get(doc, 0.0):
-                    out[doc] = score
+        """Entries stating `value` or a number near it (`StatedNumbers.near`), and the
+        number's weight: its rarity among the entries stating it or one close to it."""
+        out, close = self._numbers.near(value, units)
         if out:
-            return out, math.log(1 + self.n_entries / (1 + len(close)))
+            return out, math.log(1 + self.n_entries / (1 + close))
         # no entry here states it: as rare as can be if the other part does (this part cannot
         # answer "23 players": no card counts players), else it counts little (as a typo)
         other = self.other_part
@@ -413,13 +237,7 @@ class SearchIndex:
 
     def states_near(self, value: float) -> bool:
         """Whether an entry of this part states `value` or a number near it."""
-        return any(closeness(value, stated) >= NUMBER_NEAR for stated in self._near_values(value))
-
-    def _near_values(self, value: float) -> list[float]:
-        """The numbers the entries state that may be near `value`, ascending: closeness >=
-        NUMBER_NEAR (0.5) only between 3/4 and 4/3 of it."""
-        values = self._number_values
-        return values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)]
+        return self._numbers.states_near(value)
 
     def _groups(self, text: str) -> list[Group]:
         """One group per word of the query, or per synonym phrase when several words form one."""
@@ -752,46 +570,3 @@ class SearchIndex:
     def _snippet_and_url(self, e: Entry, stems, width: int = 28) -> tuple[str, str]:
         return snippet_and_url(e, self._tokens[e.key], self._positions[e.key], stems, width,
                                self._escaped[e.key])
-
-
-NUMBER_PREFIX = re.compile(r"^(?:Appendix\s+)?(?:[A-Z]|\d+)(?:\.\d+)*\.\s+")
-
-
-def plain_title(title: str) -> str:
-    """An entry's title as words to search: "3.7.2. Victory Point Scoring" -> "Victory Point
-    Scoring"; an example's or a term's, its first part ("Votes and referendum terms")."""
-    return NUMBER_PREFIX.sub("", title.split(" — ")[0]).strip()
-
-
-def check_query(text) -> str:
-    """The query stripped, or QueryError (empty, too long)."""
-    text = (text or "").strip()
-    if not text:
-        raise QueryError("type something to search for")
-    if len(text) > MAX_QUERY:
-        raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
-    return text
-
-
-@lru_cache(maxsize=64)
-def query_words(text: str):
-    """What a query's groups are made from, the same for each part of the index (kept for
-    the last queries, as a search makes the groups of both parts): the words typed in
-    capitals that have a meaning of their own ("TO"), then per analysed word (typed word,
-    stem), its phrase item (`phrase_item`), and the numbers by first word's index."""
-    capitals = tuple(w for w in re.findall(WORD, text)
-                     if w.lower() in CASE_SENSITIVE and w == CASE_SENSITIVE[w.lower()])
-    tokens = query_tokens(text)
-    seq = tuple((text[a:b], st) for st, a, b in tokens)
-    items = tuple(phrase_item(w, st) for w, st in seq)
-    numbers = {i: (width, value) for i, width, value in numbers_in(text, tokens)}
-    return capitals, seq, items, numbers
-
-
-#: What the results of a source other than a rules document are grouped under.
-SOURCE_TITLES = {"cards": "Cards & rulings"}
-
-@lru_cache(maxsize=1)
-def question_stems() -> frozenset[str]:
-    """The stems of `QUESTION_WORDS` (words the analyzer drops as stop words have none)."""
-    return frozenset(s for w in QUESTION_WORDS for s in stem_word(w))

@@ -22,7 +22,7 @@ from typing import Callable
 from judgekit import inputs
 from judgekit.errors import AppError, parse_int
 from judgekit.headers import SECURITY_HEADERS
-from judgekit.rules.search import MAX_QUERY
+from judgekit.rules.query import MAX_QUERY
 
 MAX_LIMIT = 50
 DEFAULT_LIMIT = 10

@@ -16,7 +16,10 @@ from judgekit.rules.corpus import Corpus, load_corpus
 from judgekit.rules.answer import answer
 from judgekit.rules.card_ranking import Search
 from judgekit.rules.questions import CARDS, questions_text
-from judgekit.rules.search import Entry, QueryError, build_index, entries_of, index_is_current, index_stamp
+from judgekit.rules.build import build_index, index_stamp
+from judgekit.rules.entries import Entry, entries_of
+from judgekit.rules.index_store import index_is_current
+from judgekit.rules.query import QueryError
 from judgekit.rules.synonyms import QUESTION_WORDS
 from judgekit.game.cards import name_key
 from judgekit.rules.corpus import content_files

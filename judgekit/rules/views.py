@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from judgekit.errors import AppError
 from judgekit.rules import history as history_mod
 from judgekit.rules import nearby
-from judgekit.rules.search import SOURCE_TITLES
+from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.search_api import search_args
 from judgekit.views import ApiError, rules
 from judgekit.rules import quickref

@@ -1,0 +1,29 @@
+"""What a search gives back (`Hit`: an entry, its score, snippet and link), and what a part
+of the index may add to its ranking (`EntryFactors`: the cards' factors)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from judgekit.rules.entries import Entry
+from judgekit.rules.query import Group
+
+
+@dataclass
+class Hit:
+    entry: Entry
+    score: float
+    snippet: str      # HTML: escaped text with <mark> around matched words
+    url: str          # entry URL, or the anchor of the paragraph the snippet comes from
+    coverage: float = 1.0   # the share of the query's weight the entry holds (its part's)
+
+
+class EntryFactors(Protocol):
+    """A part's own factors for the candidate entries' scores: docnum -> factor for those
+    that have one (the others: 1.0), given the query's groups, the query weight each
+    candidate holds (`covered_of`: docnum -> weight), the entries' keys by docnum, and per
+    group the entries holding it in their body / title (`body_of[i]`, `title_of[i]`, made
+    when asked)."""
+
+    def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
+                 body_of, title_of) -> dict[int, float]: ...

@@ -1,0 +1,89 @@
+"""What a query is before it is ranked: its checks (`check_query`, `QueryError`), a section
+number typed as such (`SECTION_QUERY`), the words it is made of (`query_words`), the
+question words' stems, and one word's `Group` (what it may match)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from judgekit.rules.analysis import WORD, analyze, numbers_in, phrase_item, query_tokens, stem_word
+from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
+
+#: The longest question taken: a message pasted from a chat, sub-questions and all. Longer
+#: is not a question a person types (a 400 says so).
+MAX_QUERY = 4000
+
+SECTION_QUERY = re.compile(
+    r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
+    r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
+
+
+class QueryError(ValueError):
+    """A query the search cannot take (empty, too long)."""
+
+
+def check_query(text) -> str:
+    """The query stripped, or QueryError (empty, too long)."""
+    text = (text or "").strip()
+    if not text:
+        raise QueryError("type something to search for")
+    if len(text) > MAX_QUERY:
+        raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
+    return text
+
+
+@lru_cache(maxsize=64)
+def query_words(text: str):
+    """What a query's groups are made from, the same for each part of the index (kept for
+    the last queries, as a search makes the groups of both parts): the words typed in
+    capitals that have a meaning of their own ("TO"), then per analysed word (typed word,
+    stem), its phrase item (`phrase_item`), and the numbers by first word's index."""
+    capitals = tuple(w for w in re.findall(WORD, text)
+                     if w.lower() in CASE_SENSITIVE and w == CASE_SENSITIVE[w.lower()])
+    tokens = query_tokens(text)
+    seq = tuple((text[a:b], st) for st, a, b in tokens)
+    items = tuple(phrase_item(w, st) for w, st in seq)
+    numbers = {i: (width, value) for i, width, value in numbers_in(text, tokens)}
+    return capitals, seq, items, numbers
+
+
+@lru_cache(maxsize=1)
+def question_stems() -> frozenset[str]:
+    """The stems of `QUESTION_WORDS` (words the analyzer drops as stop words have none)."""
+    return frozenset(s for w in QUESTION_WORDS for s in stem_word(w))
+
+
+@dataclass
+class Group:
+    """What one word (or synonym phrase, or number) of the query may match."""
+
+    words: str                       # as typed
+    alts: dict[tuple[str, ...], float]  # stem sequence -> boost (original 1.0, synonym, typo)
+    weight: float = 1.0              # rarity of the word in the corpus, times `factor`
+    factor: float = 1.0              # QUESTION_FACTOR for a question word, else 1
+    number: float | None = None      # a number group: the value asked about
+    units: frozenset[str] = field(default_factory=frozenset)  # stems of the words after it
+    near: dict[int, float] = field(default_factory=dict)     # docnum -> closeness x unit
+
+    def stems(self) -> set[str]:
+        return {s for alt in self.alts for s in alt}
+
+
+@lru_cache(maxsize=1)
+def synonym_stems() -> dict[tuple[str, ...], list[tuple[str, ...]]]:
+    """The synonym table (`SYNONYMS`) as stems: a key's phrase items -> its phrases' stems
+    (read, never changed: every part of the index shares it)."""
+    out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for key, alts in SYNONYMS.items():
+        if key in CASE_SENSITIVE:
+            continue  # matched on the typed form, see _groups
+        stems = tuple(phrase_item(key[a:b], s) for s, a, b in analyze(key))
+        if not stems or len(stems) < len(re.findall(WORD, key)):
+            continue  # a stop word in the key: it would stand for its other words alone
+        bucket = out.setdefault(stems, [])
+        for alt in alts:
+            alt_stems = tuple(s for s, _, _ in analyze(alt))
+            if alt_stems and alt_stems != stems and alt_stems not in bucket:
+                bucket.append(alt_stems)
+    return out
