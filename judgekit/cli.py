@@ -491,7 +491,7 @@ def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> N
     """Create an event from an Archon workbook (.xlsx, v1.5 layout); prints its id and codes."""
     from judgekit.auth.store import issue_codes
     from judgekit.tournament import store
-    from judgekit.tournament.archon_read import MAX_BYTES
+    from judgekit.tournament.archon_file import MAX_BYTES
 
     with open(workbook, "rb") as fh:
         data = fh.read(MAX_BYTES + 1)

@@ -16,7 +16,7 @@ from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, r
 from judgekit.auth.views import create_event, current_name, requires
 from judgekit.tournament import levels as levels_mod
 from judgekit.tournament import store
-from judgekit.tournament.archon_read import MAX_BYTES
+from judgekit.tournament.archon_file import MAX_BYTES
 from judgekit.tournament.import_limit import ImportLimit
 from judgekit.tournament.penalties import store as pstore
 from judgekit.tournament.penalties.export import csv_text
