@@ -187,6 +187,13 @@ def main() -> None:
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
 
+        # a day at a venue: each question asked once, the index just opened, nothing cached
+        # but what the questions before it left (the rounds below replay the same questions)
+        first = []
+        for q in queries:
+            t = time.perf_counter()
+            search.search(q, limit=10)
+            first.append((time.perf_counter() - t) * 1000)
         ours = timed(lambda q: search.search(q, limit=10), queries, args.rounds)
         # the same in CPU time of this thread: what the search costs, whatever else the
         # machine is running (wall-clock tails grow when other processes take the cores)
@@ -198,6 +205,8 @@ def main() -> None:
         print(f"queries: {len(queries)} x {args.rounds} rounds, limit 10, snippets included, "
               f"over {search.doc_count()} entries")
         print(f"judgekit search : p50 {statistics.median(ours):.3f} ms  p95 {pct(ours, 95):.3f} ms  (target p95 <= 3 ms)")
+        print(f"  first pass    : p50 {statistics.median(first):.3f} ms  p95 {pct(first, 95):.3f} ms  "
+              f"(each question once, on the index just opened)")
         print(f"  in CPU time   : p50 {statistics.median(ours_cpu):.3f} ms  p95 {pct(ours_cpu, 95):.3f} ms  "
               f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
         print(f"SQLite FTS5     : p50 {statistics.median(fts):.3f} ms  p95 {pct(fts, 95):.3f} ms  "
