@@ -505,8 +505,11 @@ class SearchIndex:
         held_of = dict.fromkeys(covered_of, 0.0)      # the same, in capped weights
         # the candidates that have kin (`inherit`)
         kin_of, share = self.kin_of, self.inherit_share
-        kin = [(d, kin_of[d]) for d in covered_of if d in kin_of] if kin_of else ()
-        kin_docs = frozenset(x for _, related in kin for x in related)
+        kin_to: dict[int, list[int]] = {}     # an entry -> the candidates it is kin to
+        if kin_of:
+            for d in covered_of:
+                for x in kin_of.get(d, ()):
+                    kin_to.setdefault(x, []).append(d)
         for g, docs, w in zip(groups, group_docs, capped):
             if g.number is not None:
                 for d in covered_of.keys() & docs.keys():
@@ -516,12 +519,13 @@ class SearchIndex:
                 for d in docs.intersection(covered_of):
                     covered_of[d] += g.weight
                     held_of[d] += w
-                if kin_docs.isdisjoint(docs):
-                    continue     # no candidate's kin holds the word
-                for d, related in kin:   # a word its kin hold (`inherit`), at `inherit_share`
-                    if d not in docs and not docs.isdisjoint(related):
-                        covered_of[d] += share * g.weight
-                        held_of[d] += share * w
+                if not kin_to:
+                    continue
+                # the candidates lacking the word whose kin hold it (`inherit`), each counting
+                # it once, at `inherit_share` (found from the kin holding it: a few entries)
+                for d in {d for x in docs.intersection(kin_to) for d in kin_to[x] if d not in docs}:
+                    covered_of[d] += share * g.weight
+                    held_of[d] += share * w
         factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of)
         power, order_power = self.coverage_power, self.order_power
         for key, score in candidates:
