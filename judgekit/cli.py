@@ -1,63 +1,26 @@
 """The `judgekit` command: serve, build, search, check, export, import, demo, cards.
 
-Every command is a thin wrapper over the same domain functions the web app uses. Errors
-end with one line on stderr and a non-zero exit. What a person reads (errors, summaries,
-notes) goes through the catalog (`_`), in the language of the environment's locale
-(LANGUAGE, LC_ALL, LC_MESSAGES, LANG) when a catalog has it, else English; what a program
-reads (JSON, CSV, codes, addresses) is not translated.
+Every command is a thin wrapper over the same domain functions the web app uses. This module
+holds `main` and the app's own commands (serve, build, search, cards, publish, check);
+`cli_event` the event's data commands (export, import, codes, demo), attached here;
+`cli_shared` what every command uses (the catalog `_`, `Fail`, `--instance`, the app and
+the database of the instance).
 """
 from __future__ import annotations
 
 import errno
 import json
-import os
 import signal
 import sys
 import threading
 import time
-from typing import Any, Mapping
 
 import click
 
-from judgekit import collector, i18n, paths
-from judgekit.i18n import Message
+from judgekit import collector, paths
+from judgekit.cli_event import codes, demo, export, import_
+from judgekit.cli_shared import Fail, _, instance_option, make_app
 from judgekit.netinfo import is_local_host, lan_addresses
-
-
-def locale_preferences(environ: Mapping[str, str]) -> list[tuple[str, float]]:
-    """The languages the environment asks for, best first, as `i18n.negotiate` takes them:
-    GNU's LANGUAGE list (`fr:de`), then the first of LC_ALL, LC_MESSAGES, LANG that is set
-    (`fr_FR.UTF-8` → `fr_FR`); the C and POSIX locales ask for none (English)."""
-    wanted: list[str] = []
-    locale = next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), "")
-    if locale and locale.split(".")[0] not in ("C", "POSIX"):
-        wanted += [tag for tag in environ.get("LANGUAGE", "").split(":") if tag]
-    wanted.append(locale)
-    tags = [tag.split(".")[0].split("@")[0] for tag in wanted]
-    tags = [tag for tag in tags if tag and tag not in ("C", "POSIX")]
-    return [(tag, 1.0 - i / 100) for i, tag in enumerate(tags)]
-
-
-def catalog() -> i18n.Catalog:
-    """The catalog of the environment's language (English when it has none)."""
-    found = i18n.catalogs()
-    return found[i18n.negotiate(locale_preferences(os.environ), found)]
-
-
-def _(msgid: str | Message, **params: Any) -> str:
-    """A line for people in the environment's language: a catalog id (the English text,
-    `%(name)s` placeholders filled from `params`) or a `Message` the domain returned (a
-    domain's plain English text is looked up as its own id, as the web's error pages do)."""
-    if isinstance(msgid, Message):
-        return msgid.render(catalog())
-    return catalog().render(msgid, **params)
-
-
-class Fail(click.ClickException):
-    """One-line error, exit status 1."""
-
-    def show(self, file=None):
-        click.echo(f"judgekit: {self.format_message()}", err=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -73,32 +36,11 @@ def main(ctx: click.Context, instance: str | None) -> None:
     ctx.obj = {"instance": instance}
 
 
-def _instance_after(ctx: click.Context, _param, value: str | None) -> None:
-    if value is not None:
-        ctx.obj["instance"] = value
-
-
-def instance_option(command):
-    """`--instance DIR` accepted after the subcommand too (`judgekit serve --instance DIR`),
-    as well as before it; the one given last wins."""
-    return click.option("--instance", type=click.Path(file_okay=False), default=None, expose_value=False,
-                        callback=_instance_after, is_eager=True,
-                        help="Instance folder (as `judgekit --instance DIR …`).")(command)
-
-
-def make_app(ctx: click.Context, quiet: bool = False):
-    from judgekit import create_app
-
-    def progress(message: str) -> None:
-        if not quiet:
-            click.echo(f"judgekit: {message}", err=True)
-
-    from judgekit.db import SchemaError
-
-    try:
-        return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
-    except SchemaError as exc:
-        raise Fail(str(exc))
+# the event's data commands (cli_event.py)
+main.add_command(export)
+main.add_command(import_)
+main.add_command(codes)
+main.add_command(demo)
 
 
 @main.command()
@@ -339,255 +281,6 @@ def publish(ctx: click.Context, target: str, base: str) -> None:
                                 pages=done.pages, files=done.files, megabytes=f"{done.bytes / 1e6:.1f}",
                                 target=done.target, seconds=f"{time.perf_counter() - started:.1f}",
                                 edition=done.edition, built=done.built, precached=done.precached, base=base))
-
-
-def _open_migrated(ctx: click.Context):
-    from judgekit.db import SchemaError, migrate, open_db
-
-    db = open_db(paths.instance_dir(ctx.obj["instance"]) / "judgekit.db")
-    try:
-        migrate(db)
-    except SchemaError as exc:
-        db.close()
-        raise Fail(str(exc))
-    return db
-
-
-def _on_db(ctx: click.Context, work):
-    """`work(db)` on the instance's database (closed after); a TournamentError (no such
-    tournament, ...) is a Fail: one line, a non-zero exit."""
-    from judgekit.tournament.store import TournamentError
-
-    db = _open_migrated(ctx)
-    try:
-        return work(db)
-    except TournamentError as exc:
-        raise Fail(_(exc.msg))
-    finally:
-        db.close()
-
-
-@main.group()
-def export() -> None:
-    """Export a tournament's data: standings, seating, results, penalties (CSV or JSON), the
-    VEKN results string, the Archon workbook."""
-
-
-def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of) -> None:
-    from judgekit.tournament.penalties.export import csv_text
-
-    rows = _on_db(ctx, rows_of)
-    if fmt == "json":
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
-    else:  # the web's writer: spreadsheet-safe cells, the header even when there is no row
-        click.echo(csv_text(columns, rows), nl=False)
-
-
-@export.command("standings")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
-@instance_option
-@click.pass_context
-def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
-    """Standings (after the final: the final ranking, with rating points)."""
-    from judgekit.tournament import store
-    _export_rows(ctx, tournament, fmt, store.STANDINGS_COLUMNS, lambda db: store.standings_rows(db, tournament))
-
-
-@export.command("seating")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
-@instance_option
-@click.pass_context
-def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
-    """Seating: round, table, seat, player, VEKN number."""
-    from judgekit.tournament import store
-
-    def rows_of(db):
-        store.get_tournament(db, tournament)
-        numbers = [round_no] if round_no else [r["number"] for r in store.rounds(db, tournament)]
-        return [row for n in numbers for row in store.seating_rows(db, tournament, n)]
-    _export_rows(ctx, tournament, fmt, store.SEATING_COLUMNS, rows_of)
-
-
-@export.command("penalties")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
-@click.option("--excel", is_flag=True, help="CSV with a byte-order mark, for Excel.")
-@instance_option
-@click.pass_context
-def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool) -> None:
-    """Penalty records: one row per record (issue, amend, lift, approve), spreadsheet-safe."""
-    from judgekit.tournament.penalties import store as pstore
-
-    if fmt == "csv":
-        text = _on_db(ctx, lambda db: pstore.export_csv(db, tournament, bom=excel))
-    else:
-        text = json.dumps(_on_db(ctx, lambda db: pstore.export_json(db, tournament)), ensure_ascii=False, indent=1) + "\n"
-    click.echo(text, nl=False)
-
-
-@export.command("vekn")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@instance_option
-@click.pass_context
-def export_vekn(ctx: click.Context, tournament: int) -> None:
-    """The VEKN results string ("archondata"), refused while a player lacks a VEKN number."""
-    from judgekit.tournament import store
-
-    rep = _on_db(ctx, lambda db: store.vekn_report(db, tournament))
-    if rep.refusal:
-        raise Fail(_(rep.refusal))
-    if rep.problems:
-        raise Fail(_("the VEKN refuses a report unless every player has a VEKN number: %(players)s",
-                     players="; ".join(f"{p['name']} ({p['problem']})" for p in rep.problems)))
-    click.echo(rep.text)
-
-
-@export.command("archon")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, writable=True),
-              help="The .xlsx file to write.")
-@instance_option
-@click.pass_context
-def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
-    """The Archon workbook (v1.5 layout, .xlsx) of a tournament."""
-    from judgekit.tournament import store
-
-    data = _on_db(ctx, lambda db: store.archon_workbook(db, tournament))
-    try:
-        with open(output, "wb") as fh:
-            fh.write(data)
-    except OSError as exc:
-        raise Fail(_("cannot write %(file)s: %(why)s", file=output, why=exc.strerror or exc))
-    click.echo("judgekit: " + _("wrote %(file)s (%(kilobytes)s KB)", file=output, kilobytes=f"{len(data) / 1024:.0f}"),
-               err=True)
-
-
-@export.command("results")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
-@instance_option
-@click.pass_context
-def export_results(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
-    """Results per round: round, table, seat, player, VEKN, VP, GW, TP (one row per seat)."""
-    from judgekit.tournament import store
-    _export_rows(ctx, tournament, fmt, store.RESULTS_COLUMNS, lambda db: store.results_rows(db, tournament, round_no))
-
-
-@main.group("import")
-def import_() -> None:
-    """Bring data in: an Archon workbook as a new event, a list of players into an event."""
-
-
-@import_.command("archon")
-@click.argument("workbook", type=click.Path(exists=True, dir_okay=False))
-@click.option("--organizer", default=None, help="The organizer's name (signs in with the organizer code).")
-@instance_option
-@click.pass_context
-def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> None:
-    """Create an event from an Archon workbook (.xlsx, v1.5 layout); prints its id and codes."""
-    from judgekit.auth.store import issue_codes
-    from judgekit.tournament import store
-    from judgekit.tournament.archon_file import MAX_BYTES
-
-    with open(workbook, "rb") as fh:
-        data = fh.read(MAX_BYTES + 1)
-    db = _open_migrated(ctx)
-    try:
-        # the event and its codes in one transaction: a crash leaves both or neither
-        out = store.import_workbook(db, data, organizer=organizer, then=lambda tid: issue_codes(db, tid))
-        issued = out["then"]
-    except store.TournamentError as exc:
-        problems = exc.extra.get("problems") or []
-        for line in problems[1:]:
-            click.echo(f"judgekit: {_(line)}", err=True)
-        raise Fail(_(exc.msg))
-    finally:
-        db.close()
-    for note in out["notes"]:
-        click.echo("judgekit: " + _("note: %(note)s", note=_(note)), err=True)
-    click.echo("judgekit: " + _("tournament %(tournament)s imported — open %(address)s", tournament=out["tournament"],
-                                address=f"/tournaments/{out['tournament']}"))
-    click.echo(_("sign-in codes: %(codes)s", codes=", ".join(f"{role} {code}" for role, code in issued.items())))
-
-
-@import_.command("players")
-@click.argument("listing", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--check-in", "check_in", is_flag=True, help="Check them in as well (they are here).")
-@instance_option
-@click.pass_context
-def import_players(ctx: click.Context, listing: str, tournament: int, check_in: bool) -> None:
-    """Register a list of players (CSV or one per line; all or nothing)."""
-    from judgekit.tournament import store
-
-    with click.open_file(listing, "rb") as fh:
-        data = fh.read(5 * 1024 * 1024 + 1)
-    if len(data) > 5 * 1024 * 1024:
-        raise Fail(_("%(file)s is larger than 5 MB: that is not a list of players", file=listing))
-    db = _open_migrated(ctx)
-    try:
-        added = store.register_roster(db, tournament, data, checked_in=check_in, by="command line")
-    except store.TournamentError as exc:
-        for p in exc.extra.get("problems") or []:
-            problem = _(p["message"])
-            click.echo("judgekit: " + (_("line %(line)s: %(problem)s", line=p["line"], problem=problem) if p["line"]
-                                       else problem), err=True)
-        raise Fail(_(exc.msg))
-    finally:
-        db.close()
-    click.echo("judgekit: " + (_("%(count)s players registered in tournament %(tournament)s and checked in",
-                                 count=len(added), tournament=tournament) if check_in else
-                               _("%(count)s players registered in tournament %(tournament)s",
-                                 count=len(added), tournament=tournament)))
-
-
-@main.command()
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--role", type=click.Choice(["all", "judge", "head_judge", "organizer"]), default="all",
-              show_default=True)
-@instance_option
-@click.pass_context
-def codes(ctx: click.Context, tournament: int, role: str) -> None:
-    """Issue new sign-in codes for a tournament and print them (the old ones stop working)."""
-    from judgekit.auth import store as auth_store
-    from judgekit.auth.roles import ROLES
-    from judgekit.tournament.store import get_tournament
-
-    issued = _on_db(ctx, lambda db: auth_store.issue_codes(db, get_tournament(db, tournament)["id"],
-                                                          ROLES if role == "all" else (role,)))
-    for r, code in issued.items():
-        click.echo(f"{r:<11} {code}")
-    click.echo(_("sign in at %(address)s", address=f"/tournaments/{tournament}/sign-in"), err=True)
-
-
-@main.command()
-@click.option("--seed", default=2024, show_default=True, type=int, help="Seed of the random results.")
-@instance_option
-@click.pass_context
-def demo(ctx: click.Context, seed: int) -> None:
-    """Create a small demo tournament (12 players, 3 rounds played, final ready)."""
-    from judgekit.tournament.demo import create_demo
-
-    db = _open_migrated(ctx)
-    try:
-        tid = create_demo(db, seed=seed)
-        from judgekit.auth.store import issue_codes
-        issued = issue_codes(db, tid)
-    finally:
-        db.close()
-    address = f"http://127.0.0.1:5000/tournaments/{tid}"
-    click.echo("judgekit: " + _("demo tournament %(tournament)s created — start `judgekit serve`, then open "
-                                "%(address)s", tournament=tid, address=address))
-    for lan in lan_addresses()[:1]:
-        click.echo("judgekit: " + _("from a phone on the same network: %(address)s",
-                                    address=f"http://{lan}:5000/tournaments/{tid}"))
-    click.echo(_("sign-in codes: %(codes)s", codes=", ".join(f"{role} {code}" for role, code in issued.items())))
-    if issued.get("organizer"):
-        click.echo(_("organizer: open %(address)s and sign in with %(code)s", address=address, code=issued["organizer"]))
 
 
 @main.command()

@@ -141,7 +141,8 @@ LAYERS = (
     {"auth", "tournament", "decks"},
     {"live", "offline"},
 )
-WEB_MODULES = {"judgekit", "judgekit.cli", "judgekit.blueprints", "judgekit.views"}
+WEB_MODULES = {"judgekit", "judgekit.cli", "judgekit.cli_shared", "judgekit.cli_event", "judgekit.blueprints",
+               "judgekit.views"}
 
 
 def _layer(module: str) -> int | None:
