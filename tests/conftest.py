@@ -6,7 +6,9 @@ import gc
 import itertools
 import json
 import os
+import random
 import shutil
+import socket
 import sqlite3
 
 from dataclasses import dataclass
@@ -302,3 +304,31 @@ def app_with_language(tmp_path, template_db, shared_index, messages: dict, lang:
     copy_template(template_db, instance / "judgekit.db")
     return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index), "TESTING": True,
                        "TRANSLATIONS": str(folder)})
+
+
+#: Ports a test's server may take: below every system's range of ephemeral ports (Linux
+#: 32768-60999, Windows and macOS 49152-65535), from which the machine gives its client
+#: sockets their local port.
+TEST_PORTS = range(20000, 32768)
+
+
+def pick_free_port() -> int:
+    """A port free now that no client socket of the machine will take before a server binds
+    it. A port found with bind(0) is an ephemeral one: a connection made meanwhile (the
+    browser tests make thousands) may get it as its own, and one run of the suite saw
+    `judgekit serve` fail to start that way."""
+    for _ in range(200):
+        port = random.choice(TEST_PORTS)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError("no free port below the ephemeral range")
+
+
+@pytest.fixture
+def free_port():
+    """`pick_free_port`, for a test that starts a server on a port of its own."""
+    return pick_free_port

@@ -45,14 +45,8 @@ def test_build_creates_database_and_index_and_says_so(tmp_path):
     assert "search index built" not in again.stderr  # unchanged content: not rebuilt
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def test_serve_starts_on_a_fresh_instance_and_answers(tmp_path):
-    port = _free_port()
+def test_serve_starts_on_a_fresh_instance_and_answers(tmp_path, free_port):
+    port = free_port()
     env = dict(os.environ, JUDGEKIT_INSTANCE=str(tmp_path / "inst"))
     proc = subprocess.Popen([sys.executable, "-m", "judgekit.cli", "serve", "--port", str(port)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

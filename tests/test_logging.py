@@ -7,7 +7,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -84,19 +83,14 @@ def test_configure_puts_the_time_on_every_line_once(configured, capsys):
     assert capsys.readouterr().err == ""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.skipif(sys.platform.startswith("win"), reason="POSIX signals")
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_serve_verbose_logs_requests_and_stops_without_a_traceback(tmp_path, shared_app, shared_index, stop):
+def test_serve_verbose_logs_requests_and_stops_without_a_traceback(tmp_path, shared_app, shared_index, stop,
+                                                                   free_port):
     instance = tmp_path / "instance"
     instance.mkdir(mode=0o700)
     shutil.copytree(shared_index, instance / "index")   # built already: the server starts fast
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     server = subprocess.Popen(
         [sys.executable, "-c", "from judgekit.cli import run; run()", "serve", "--instance", str(instance),

@@ -69,21 +69,18 @@ def test_publish_into_a_name_too_long_is_one_line(tmp_path):
     assert len(r.output) < 200
 
 
-def test_serve_is_one_process_and_ends_without_a_traceback(indexed_instance):
+def test_serve_is_one_process_and_ends_without_a_traceback(indexed_instance, free_port):
     """The search workers (gone) left a BrokenPipe traceback when the server was stopped
     while one started, and cost 226 MB: `judgekit serve` is one process, and an
     interrupt ends it quietly."""
     import os
     import signal
-    import socket
     import subprocess
     import sys
     import time
     import urllib.error
     import urllib.request
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "judgekit.cli", "--instance", str(indexed_instance), "serve",
                              "--port", str(port)], stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
