@@ -359,3 +359,18 @@ def test_hit_at_3_on_the_fourth_behaviour_set(service):
     assert all(e.split("/")[1] in sections for _, expected in queries for e in expected)
     rate, misses = hit_rate(service.search.search, queries)
     assert rate >= 0.8, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+#: 40 ruling questions naming no card (seed 20261131 over the rulings, the cards of every
+#: other set left out), by another hand on 29 Nov 2026, written before any run and never read
+#: by whoever tunes the ranking: 39/40 at its first run
+CARD_BEHAVIOUR_5 = ROOT / "search_card_behaviour5"
+
+
+def test_hit_at_3_on_the_held_out_fifth_behaviour_set(service):
+    queries = load_queries(CARD_BEHAVIOUR_5)
+    assert len(queries) == 40 and len({q for q, _ in queries}) == len(queries)
+    sections = {e.section for e in service.search.cards.entries.values()}
+    assert all(e.split("/")[1] in sections for _, expected in queries for e in expected)
+    rate, _ = hit_rate(service.search.search, queries)
+    assert rate >= 0.9, f"hit@3 = {rate:.2f}"   # the target; misses not printed
