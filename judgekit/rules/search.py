@@ -165,9 +165,9 @@ class SearchIndex:
             d for d, _ in self.postings.terms["title"].get(term, ())), TERM_CACHE)
         self._body_docs = LazyLRU(lambda term: frozenset(
             d for d, _ in self.postings.terms["body"].get(term, ())), TERM_CACHE)
-        # (field, a phrase's stems) -> the entries holding the phrase in that field: the same
-        # for every query that looks for it ("+1 bleed", a word and the next one typed)
-        self._phrase_hits = LazyLRU(self._find_phrase, PHRASE_CACHE)
+        # a phrase's stems -> its words' idf and the entries holding it (body, title): the
+        # same for every query that looks for it ("+1 bleed", a word and the next one typed)
+        self._phrases = LazyLRU(self._phrase, PHRASE_CACHE)
         self.n_entries = max(1, len(self.entries))
         # the numbers each entry's text states (by docnum), and by value: value -> [(docnum, units)]
         self.stated = derived["stated"]
@@ -385,14 +385,17 @@ class SearchIndex:
         kept = {s for g in groups for alt in g.alts for s in alt}   # a long question's chosen words
         phrases += [((a, b), 0.6 * (QUESTION_FACTOR if a in question or b in question else 1.0))
                     for a, b in zip(stems, stems[1:]) if a != b and a in kept and b in kept]
+        phrase_of = self._phrases
         for alt, boost in phrases:
-            if not all(a in self.df for a in alt):
+            found = phrase_of[alt]
+            if found is None:
                 continue
-            gain = boost * sum(p.idf("body", a) for a in alt)
-            for doc in self._phrase_hits["body", alt]:
+            idf, in_body, in_title = found
+            gain = boost * idf
+            for doc in in_body:
                 scores[doc] = scores.get(doc, 0.0) + gain
             gain *= FIELD_BOOSTS["title"]
-            for doc in self._phrase_hits["title", alt]:
+            for doc in in_title:
                 scores[doc] = scores.get(doc, 0.0) + gain
         # the best CANDIDATES, ties in the order entries were first scored (a stable sort of
         # those at least as high as the CANDIDATES-th: a long question scores thousands)
@@ -433,10 +436,17 @@ class SearchIndex:
             found |= mask
         return found
 
-    def _find_phrase(self, where: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
-        """The entries (in entry order) holding the phrase `stems` in field `fname`, for
-        `where` = (fname, stems): what `_phrase_hits` keeps."""
-        fname, stems = where
+    def _phrase(self, stems: tuple[str, ...]) -> tuple[float, tuple[int, ...], tuple[int, ...]] | None:
+        """What `_phrases` keeps for a phrase: the sum of its words' idf, and the entries (in
+        entry order) holding it in their body and in their title; None when a word of it is
+        in no entry."""
+        if not all(a in self.df for a in stems):
+            return None
+        return (sum(self.postings.idf("body", a) for a in stems),
+                self._find_phrase("body", stems), self._find_phrase("title", stems))
+
+    def _find_phrase(self, fname: str, stems: tuple[str, ...]) -> tuple[int, ...]:
+        """The entries (in entry order) holding the phrase `stems` in field `fname`."""
         rarest = min(stems, key=self.df.__getitem__)
         # an entry holds the phrase in a field only if that field's postings have each of
         # its other words (they are counted from the same words): a set look-up spares
