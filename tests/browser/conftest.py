@@ -4,7 +4,8 @@ Never `playwright install`: the browser is /usr/bin/chromium (apt-get install ch
 Fixtures:
 - `live_server`: base URL ("http://127.0.0.1:PORT") of a server with its own instance
   folder (fresh database, shared search index), running for the whole session;
-  `live_app` is its Flask app (for seeding data through the domain functions).
+  `live_app` is its Flask app (for seeding data through the domain functions). The test
+  servers (`live_app`, `own_app`) send /static/ with a max-age (`_static_files_kept`).
 - `browser`: one headless Chromium per session; `page`: a new page per test (phone-sized by
   default: 360 x 740), `phone` (390 x 844), `desktop_page` (1280 x 900), each in the
   worker's kept context of that size (`KeptContext`: it holds an empty page open so that
@@ -54,8 +55,8 @@ def _static_files_kept(app):
     """The app, its /static/ files sent with `Cache-Control: max-age` instead of the app's
     `no-cache`: in a test, a page's stylesheets and scripts (a dozen files) are then read once
     instead of asked for again (and answered 304) at each page it loads. The pages, their
-    answers and every other route (the service worker's script, the offline index) are the
-    app's own; the app's caching headers are tested without a browser (tests/test_offline_app.py).
+    answers and every other route (the service worker's script, the offline index) keep the
+    app's own headers (those two are checked without a browser in tests/test_offline_app.py).
     The kept contexts clear the HTTP cache after each test (`KeptContext.clean`)."""
     serve = app.view_functions["static"]
 
