@@ -4,7 +4,8 @@ Never `playwright install`: the browser is /usr/bin/chromium (apt-get install ch
 Fixtures:
 - `live_server`: base URL ("http://127.0.0.1:PORT") of a server with its own instance
   folder (fresh database, shared search index), running for the whole session;
-  `live_app` is its Flask app (for seeding data through the domain functions).
+  `live_app` is its Flask app (for seeding data through the domain functions). The test
+  servers (`live_app`, `own_app`) send /static/ with a max-age (`_static_files_kept`).
 - `browser`: one headless Chromium per session; `page`: a new page per test (phone-sized by
   default: 360 x 740), `phone` (390 x 844), `desktop_page` (1280 x 900), each in the
   worker's kept context of that size (`KeptContext`: it holds an empty page open so that
@@ -46,11 +47,34 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# How long the browser may keep a file of /static/ from a test server without asking again.
+STATIC_MAX_AGE_S = 3600
+
+
+def _static_files_kept(app):
+    """The app, its /static/ files sent with `Cache-Control: max-age` instead of the app's
+    `no-cache`: in a test, a page's stylesheets and scripts (a dozen files) are then read once
+    instead of asked for again (and answered 304) at each page it loads. The pages, their
+    answers and every other route (the service worker's script, the offline index) keep the
+    app's own headers (those two are checked without a browser in tests/test_offline_app.py).
+    The kept contexts clear the HTTP cache after each test (`KeptContext.clean`)."""
+    serve = app.view_functions["static"]
+
+    def static(**kwargs):
+        response = serve(**kwargs)
+        response.cache_control.no_cache = None
+        response.cache_control.max_age = STATIC_MAX_AGE_S
+        return response
+
+    app.view_functions["static"] = static
+    return app
+
+
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory, shared_index):
     from judgekit import create_app
     instance = tmp_path_factory.mktemp("live-instance")
-    return create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index)})
+    return _static_files_kept(create_app({"INSTANCE": instance, "INDEX_DIR": str(shared_index)}))
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +94,8 @@ def own_app(request, tmp_path_factory, shared_index):
     tests that expect no tournament to exist yet, so modules that create tournaments use this."""
     from judgekit import create_app
     name = request.module.__name__.rsplit(".", 1)[-1]
-    return create_app({"INSTANCE": tmp_path_factory.mktemp(name), "INDEX_DIR": str(shared_index)})
+    return _static_files_kept(create_app({"INSTANCE": tmp_path_factory.mktemp(name),
+                                          "INDEX_DIR": str(shared_index)}))
 
 
 @pytest.fixture(scope="module")
