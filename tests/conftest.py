@@ -328,7 +328,7 @@ def pick_free_port() -> int:
     raise RuntimeError("no free port below the ephemeral range")
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def free_port():
     """`pick_free_port`, for a test that starts a server on a port of its own."""
     return pick_free_port

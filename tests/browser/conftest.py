@@ -27,7 +27,6 @@ from __future__ import annotations
 import http.server
 import os
 import shutil
-import socket
 import threading
 from pathlib import Path
 
@@ -39,12 +38,6 @@ EXPECT_TIMEOUT_MS = 15_000
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 # screenshots (and the seat list's printed PDF) are written on demand: JUDGEKIT_SCREENSHOTS=1
 SCREENSHOTS_ON = os.environ.get("JUDGEKIT_SCREENSHOTS", "") not in ("", "0")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # How long the browser may keep a file of /static/ from a test server without asking again.
@@ -78,9 +71,9 @@ def live_app(tmp_path_factory, shared_index):
 
 
 @pytest.fixture(scope="session")
-def live_server(live_app):
+def live_server(live_app, free_port):
     from werkzeug.serving import make_server
-    port = _free_port()
+    port = free_port()
     server = make_server("127.0.0.1", port, live_app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
