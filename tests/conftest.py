@@ -9,6 +9,7 @@ import os
 import random
 import shutil
 import socket
+import sys
 import sqlite3
 
 from dataclasses import dataclass
@@ -39,6 +40,12 @@ def pytest_configure(config):
     default had the collector traverse them (and a heap holding the corpus and the search
     index) about 3,000 times in a few hundred tests: a quarter of their CPU time."""
     gc.set_threshold(50_000, 10, 10)
+    # Compiled code kept in __pycache__ (git-ignored) even where PYTHONDONTWRITEBYTECODE is
+    # set (this sandbox sets it): otherwise every worker and each of the ~40 `judgekit`
+    # processes the tests start compiles the sources again (about 0.3 s a process). Set
+    # before the workers and those processes start, which inherit the environment.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True, scope="session")
