@@ -9,8 +9,8 @@ import os
 import random
 import shutil
 import socket
-import sys
 import sqlite3
+import sys
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -322,8 +322,8 @@ TEST_PORTS = range(20000, 32768)
 def pick_free_port() -> int:
     """A port free now that no client socket of the machine will take before a server binds
     it. A port found with bind(0) is an ephemeral one: a connection made meanwhile (the
-    browser tests make thousands) may get it as its own, and one run of the suite saw
-    `judgekit serve` fail to start that way."""
+    browser tests make thousands) may get it as its own: the likeliest cause of the one run
+    of the suite where `judgekit serve` ended before its first answer (not reproduced)."""
     for _ in range(200):
         port = random.choice(TEST_PORTS)
         with socket.socket() as s:
