@@ -12,6 +12,12 @@ from judgekit.cli_shared import Fail, _, instance_option, on_db, open_migrated
 from judgekit.netinfo import lan_addresses
 
 
+#: The options several commands share (click's option decorators, each usable on any command).
+tournament_option = click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+round_option = click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
+format_option = click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+
+
 @click.group()
 def export() -> None:
     """Export a tournament's data: standings, seating, results, penalties (CSV or JSON), the
@@ -29,8 +35,8 @@ def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of
 
 
 @export.command("standings")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@tournament_option
+@format_option
 @instance_option
 @click.pass_context
 def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
@@ -40,9 +46,9 @@ def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
 
 
 @export.command("seating")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@tournament_option
+@round_option
+@format_option
 @instance_option
 @click.pass_context
 def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
@@ -57,8 +63,8 @@ def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fm
 
 
 @export.command("penalties")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@tournament_option
+@format_option
 @click.option("--excel", is_flag=True, help="CSV with a byte-order mark, for Excel.")
 @instance_option
 @click.pass_context
@@ -74,7 +80,7 @@ def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool)
 
 
 @export.command("vekn")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@tournament_option
 @instance_option
 @click.pass_context
 def export_vekn(ctx: click.Context, tournament: int) -> None:
@@ -91,7 +97,7 @@ def export_vekn(ctx: click.Context, tournament: int) -> None:
 
 
 @export.command("archon")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@tournament_option
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, writable=True),
               help="The .xlsx file to write.")
 @instance_option
@@ -111,9 +117,9 @@ def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
 
 
 @export.command("results")
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
-@click.option("--round", "round_no", type=int, default=None, help="One round (default: every round).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@tournament_option
+@round_option
+@format_option
 @instance_option
 @click.pass_context
 def export_results(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
@@ -161,7 +167,7 @@ def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> N
 
 @import_.command("players")
 @click.argument("listing", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@tournament_option
 @click.option("--check-in", "check_in", is_flag=True, help="Check them in as well (they are here).")
 @instance_option
 @click.pass_context
@@ -191,7 +197,7 @@ def import_players(ctx: click.Context, listing: str, tournament: int, check_in: 
 
 
 @click.command()
-@click.option("--tournament", "tournament", required=True, type=int, help="Tournament id.")
+@tournament_option
 @click.option("--role", type=click.Choice(["all", "judge", "head_judge", "organizer"]), default="all",
               show_default=True)
 @instance_option
