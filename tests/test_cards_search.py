@@ -367,6 +367,20 @@ def test_hit_at_3_on_the_fourth_behaviour_set(service):
     assert rate >= 0.8, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
+#: 60 behaviour questions naming no card (seed 20261205 over the rulings, no card that another
+#: set asks about), by another hand on 29 Nov 2026, half of them asking what a described card
+#: does: a development set, read by whoever tunes; 51/60 at its first run. Below the issue's
+#: 0.90, kept from going lower.
+CARD_BEHAVIOUR_6 = ROOT / "search_card_behaviour6"
+
+
+def test_hit_at_3_on_the_sixth_behaviour_set(service):
+    queries = card_set(service, CARD_BEHAVIOUR_6)
+    assert len(queries) == 60
+    rate, misses = hit_rate(service.search.search, queries)
+    assert rate >= 0.84, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
 #: 40 ruling questions naming no card (seed 20261131 over the rulings, the cards of every
 #: other set left out), by another hand on 29 Nov 2026, written before any run and never read
 #: by whoever tunes the ranking: 39/40 at its first run
