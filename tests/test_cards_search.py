@@ -334,6 +334,30 @@ def test_a_card_of_the_described_type_comes_before_other_cards(service, query, e
     assert fits and fits[0] and fits == sorted(fits, reverse=True), list(zip(keys, fits))
 
 
+def test_a_number_thousands_of_cards_state_ranks_as_if_every_card_stating_it_were_scored(service):
+    """"+1 bleed", "2 blood": a number that more cards state than a word's postings keep is
+    added only to the cards something else scores (`SearchIndex._candidates`); the answers,
+    scores and order are those of every card stating it scored."""
+    cards = service.search.cards
+    # short ones too, where cards holding only the number are among the best: all are scored
+    queries = ["1", "3 damage", "1 2 3", "+1 bleed", "costs 1 pool"]
+    queries += [q for path in (BEHAVIOUR, CARD_BEHAVIOUR_4, CARD_BEHAVIOUR_6) for q, _ in load_queries(path)]
+    asked = [q for q in queries
+             if any(g.number is not None and len(g.near) > cards.max_postings for g in cards.groups_of(q))]
+    assert len(asked) >= 10
+
+    def answers():
+        return [[(h.entry.key, h.score) for h in cards.search(q, 10, snippets=False)[0]] for q in asked]
+
+    restricted = answers()
+    kept, cards.max_postings = cards.max_postings, None     # every card stating the number scored
+    try:
+        every = answers()
+    finally:
+        cards.max_postings = kept
+    assert restricted == every
+
+
 def test_an_entry_s_card_types_are_read_from_its_context():
     assert context_types("Action Modifier Combat Auspex") == {"Action Modifier", "Combat"}
     assert context_types("Political Action") == {"Political Action"}

@@ -89,6 +89,16 @@ def _at_least_nth(scores: dict[int, float], n: int) -> Iterable[tuple[int, float
     return [(d, v) for d, v in scores.items() if v >= floor]
 
 
+def _number_score(doc: int, numbers: list[tuple[float, dict[int, float]]]) -> float:
+    """The score of an entry that holds nothing of a question but numbers (boost, entry ->
+    closeness), summed as `SearchIndex._scores` sums it."""
+    score = 0.0
+    for boost, near in numbers:
+        if doc in near:
+            score = score + boost * near[doc]
+    return score
+
+
 class SearchIndex:
     """An open index plus the in-memory entries used for snippets, ranking and lookups."""
 
@@ -377,50 +387,90 @@ class SearchIndex:
     def _candidates(self, groups: list[Group], text: str,
                     group_docs: list) -> list[tuple[str, float]]:
         """The best-scored entries (key, score) before coverage re-ranking."""
-        p = self.postings
-        scores: dict[int, float] = {}
-        question: set[str] = set()
-        for g, docs in zip(groups, group_docs):
-            if g.number is not None:
-                # scores[doc] += NUMBER_BOOST * weight * closeness for each entry stating
-                # the number or one near it ("1": thousands of cards), the loop in C, one
-                # entry at a time (the same sums)
-                get, boost = scores.get, NUMBER_BOOST * g.weight
-                scores.update(zip(docs, map(add, map(get, docs, repeat(0.0)), map(mul, repeat(boost), docs.values()))))
-                continue
-            if g.factor != 1.0:
-                question.update(alt[0] for alt in g.alts if len(alt) == 1)
-            get = scores.get
-            for alt, boost in g.alts.items():
-                if len(alt) == 1:
-                    b = boost * g.factor
-                    for doc, w in zip(*self._weights.get(alt[0], NO_WEIGHTS)):
-                        scores[doc] = get(doc, 0.0) + b * w
-        keys = p.keys
-        # phrases: synonym phrases and adjacent query words found together
+        question = {alt[0] for g in groups if g.number is None and g.factor != 1.0
+                    for alt in g.alts if len(alt) == 1}
+        phrases = self._query_phrases(groups, text, question)
+        # a number stated by more entries than a word's postings keep (`max_postings`: "1"
+        # in thousands of cards) is added only to the entries something else scores: an
+        # entry holding nothing but such numbers scores at most `bound`, and when the
+        # CANDIDATES-th best scores more, it is not among them (else all are scored)
+        big = [i for i, (g, docs) in enumerate(zip(groups, group_docs))
+               if g.number is not None and self.max_postings and len(docs) > self.max_postings]
+        scores = self._scores(groups, group_docs, phrases, big)
+        best = sorted(_at_least_nth(scores, self.CANDIDATES), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
+        if big:
+            bound = sum(NUMBER_BOOST * groups[i].weight * max(group_docs[i].values()) for i in big)
+            if len(best) < self.CANDIDATES or best[-1][1] <= bound:
+                big = []
+                scores = self._scores(groups, group_docs, phrases, big)
+                best = sorted(_at_least_nth(scores, self.CANDIDATES), key=itemgetter(1),
+                              reverse=True)[:self.CANDIDATES]
+        chosen = {d for d, _ in best}
+        only_numbers = [(NUMBER_BOOST * groups[i].weight, group_docs[i]) for i in big]
+        best += [(d, scores[d] if d in scores else _number_score(d, only_numbers))
+                 for d in self._covering(groups, group_docs) if d not in chosen]
+        keys = self.postings.keys
+        return [(keys[d], sc) for d, sc in best]
+
+    def _query_phrases(self, groups: list[Group], text: str, question: set[str]) -> list:
+        """The phrases scored (stems, boost): synonym phrases and adjacent query words."""
         phrases = [(alt, boost) for g in groups for alt, boost in g.alts.items() if len(alt) > 1]
         stems = [st for st, _, _ in query_tokens(text)]
         kept = {s for g in groups for alt in g.alts for s in alt}   # a long question's chosen words
         phrases += [((a, b), 0.6 * (QUESTION_FACTOR if a in question or b in question else 1.0))
                     for a, b in zip(stems, stems[1:]) if a != b and a in kept and b in kept]
-        phrase_of = self._phrases
-        for alt, boost in phrases:
-            found = phrase_of[alt]
-            if found is None:
+        return phrases
+
+    def _scores(self, groups: list[Group], group_docs: list, phrases: list,
+                big: list[int]) -> dict[int, float]:
+        """Each scored entry's score, in the order entries were first scored; the number
+        groups `big` add only to the entries something else scores (`_candidates`)."""
+        scores: dict[int, float] = {}
+        weights = self._weights
+        found = [(alt, boost, self._phrases[alt]) for alt, boost in phrases]
+        touched: set[int] | None = None
+        if big:
+            touched = set()
+            for i, (g, docs) in enumerate(zip(groups, group_docs)):
+                if g.number is None:
+                    for alt in g.alts:
+                        if len(alt) == 1:
+                            touched.update(weights.get(alt[0], NO_WEIGHTS)[0])
+                elif i not in big:
+                    touched.update(docs)
+            for _, _, f in found:
+                if f is not None:
+                    touched.update(f[1])
+                    touched.update(f[2])
+        for i, (g, docs) in enumerate(zip(groups, group_docs)):
+            if g.number is not None:
+                # scores[doc] += NUMBER_BOOST * weight * closeness for each entry stating
+                # the number or one near it, the loop in C, one entry at a time (the same
+                # sums)
+                get, boost = scores.get, NUMBER_BOOST * g.weight
+                near = docs
+                if touched is not None and i in big:
+                    near = list(filter(touched.__contains__, docs))
+                scores.update(zip(near, map(add, map(get, near, repeat(0.0)),
+                                            map(mul, repeat(boost), map(docs.__getitem__, near)))))
                 continue
-            idf, in_body, in_title = found
+            get = scores.get
+            for alt, boost in g.alts.items():
+                if len(alt) == 1:
+                    b = boost * g.factor
+                    for doc, w in zip(*weights.get(alt[0], NO_WEIGHTS)):
+                        scores[doc] = get(doc, 0.0) + b * w
+        for alt, boost, f in found:
+            if f is None:
+                continue
+            idf, in_body, in_title = f
             gain = boost * idf
             for doc in in_body:
                 scores[doc] = scores.get(doc, 0.0) + gain
             gain *= FIELD_BOOSTS["title"]
             for doc in in_title:
                 scores[doc] = scores.get(doc, 0.0) + gain
-        # the best CANDIDATES, ties in the order entries were first scored (a stable sort of
-        # those at least as high as the CANDIDATES-th: a long question scores thousands)
-        best = sorted(_at_least_nth(scores, self.CANDIDATES), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
-        chosen = {d for d, _ in best}
-        best += [(d, scores.get(d, 0.0)) for d in self._covering(groups, group_docs) if d not in chosen]
-        return [(keys[d], sc) for d, sc in best]
+        return scores
 
     def _covering(self, groups: list[Group], group_docs: list) -> list[int]:
         """The entries that hold the most of the question's weight among those holding one
