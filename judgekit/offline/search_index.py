@@ -56,7 +56,8 @@ from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
-from judgekit.rules.search import MAX_GROUPS, NUMBER_BOOST, QUESTION_FACTOR, SearchIndex
+from judgekit.rules.scoring import NUMBER_BOOST
+from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.

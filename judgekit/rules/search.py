@@ -20,8 +20,6 @@ from array import array
 import math
 import re
 from functools import lru_cache
-from itertools import repeat
-from operator import add, itemgetter, mul
 from pathlib import Path
 from typing import Iterable
 
@@ -30,11 +28,12 @@ from judgekit.rules.analysis import analyze, number_value, query_tokens, within_
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.covering import docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, plain_title
-from judgekit.rules.index_store import FIELD_BOOSTS, StoredPart, load_index
+from judgekit.rules.index_store import StoredPart, load_index
 from judgekit.rules.lazy import Lazy, LazyLRU
 from judgekit.rules.numbers import StatedNumbers
 from judgekit.rules.phrases import has_phrase, word_positions
 from judgekit.rules.hits import EntryFactors, Hit
+from judgekit.rules.scoring import NUMBER_BOOST, best_scored, number_score, score_entries
 from judgekit.rules.query import SECTION_QUERY, Group, check_query, query_words, question_stems, synonym_stems
 from judgekit.rules.snippets import escaped_offsets, snippet_and_url
 from judgekit.rules.synonyms import SYNONYMS
@@ -45,58 +44,16 @@ from judgekit.rules.synonyms import SYNONYMS
 MAX_GROUPS = 16
 
 QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
-NUMBER_BOOST = 2.0      # a number stated by the entry, per unit of the number's weight
-
-
 
 #: Entries whose escaped text (for snippets) each part keeps (LazyLRU): a page of results
 #: fits many times over.
 ENTRY_CACHE = 8192
-NO_WEIGHTS = ((), ())
 #: Terms whose entries each part keeps (LazyLRU): the words of a day's questions, ~1,000 a
 #: part for the 1,333 questions of the sets.
 TERM_CACHE = 4096
 #: Phrases (two adjacent query words, synonym phrases) whose entries each part keeps: the
 #: sets' 1,333 questions use ~9,500 a part; a phrase's entries are a few numbers, often none.
 PHRASE_CACHE = 16384
-
-
-#: `_at_least_nth` reads its floor off a sample when there are more than SAMPLE_OVER x n
-#: scores, placed for FLOOR_MARGIN x n of them to be kept
-SAMPLE_OVER = 8
-FLOOR_MARGIN = 3
-
-
-def _at_least_nth(scores: dict[int, float], n: int) -> Iterable[tuple[int, float]]:
-    """The (entry, score) pairs of `scores` scoring at least its `n`-th best, in its order:
-    all that a sort for the `n` best needs to see (a long question scores thousands of
-    cards, and its 60 best are wanted)."""
-    if len(scores) <= n:
-        return scores.items()
-    values = list(scores.values())
-    if len(values) > SAMPLE_OVER * n:
-        # a floor read off a sample of about SAMPLE_OVER / 2 x n of the scores, at the rank
-        # where about FLOOR_MARGIN x n of all are expected to be above it: when at least n
-        # are, the n best are among them (the same pairs, in the same order, as with the
-        # exact floor, and a long question's thousands of floats go unsorted)
-        step = len(values) * 2 // (SAMPLE_OVER * n)
-        sample = sorted(values[::step])
-        floor = sample[-min(len(sample), FLOOR_MARGIN * n // step + 1)]
-        kept = [(d, v) for d, v in scores.items() if v >= floor]
-        if len(kept) >= n:
-            return kept
-    floor = sorted(values)[-n]     # a sort of floats, in C
-    return [(d, v) for d, v in scores.items() if v >= floor]
-
-
-def _number_score(doc: int, numbers: list[tuple[float, dict[int, float]]]) -> float:
-    """The score of an entry that holds nothing of a question but numbers (boost, entry ->
-    closeness), summed as `SearchIndex._scores` sums it."""
-    score = 0.0
-    for boost, near in numbers:
-        if doc in near:
-            score = score + boost * near[doc]
-    return score
 
 
 class SearchIndex:
@@ -396,18 +353,18 @@ class SearchIndex:
         # CANDIDATES-th best scores more, it is not among them (else all are scored)
         big = [i for i, (g, docs) in enumerate(zip(groups, group_docs))
                if g.number is not None and self.max_postings and len(docs) > self.max_postings]
-        scores = self._scores(groups, group_docs, phrases, big)
-        best = sorted(_at_least_nth(scores, self.CANDIDATES), key=itemgetter(1), reverse=True)[:self.CANDIDATES]
+        found = [(alt, boost, self._phrases[alt]) for alt, boost in phrases]
+        scores = score_entries(groups, group_docs, self._weights, found, big)
+        best = best_scored(scores, self.CANDIDATES)
         if big:
             bound = sum(NUMBER_BOOST * groups[i].weight * max(group_docs[i].values()) for i in big)
             if len(best) < self.CANDIDATES or best[-1][1] <= bound:
                 big = []
-                scores = self._scores(groups, group_docs, phrases, big)
-                best = sorted(_at_least_nth(scores, self.CANDIDATES), key=itemgetter(1),
-                              reverse=True)[:self.CANDIDATES]
+                scores = score_entries(groups, group_docs, self._weights, found, big)
+                best = best_scored(scores, self.CANDIDATES)
         chosen = {d for d, _ in best}
         only_numbers = [(NUMBER_BOOST * groups[i].weight, group_docs[i]) for i in big]
-        best += [(d, scores[d] if d in scores else _number_score(d, only_numbers))
+        best += [(d, scores[d] if d in scores else number_score(d, only_numbers))
                  for d in self._covering(groups, group_docs) if d not in chosen]
         keys = self.postings.keys
         return [(keys[d], sc) for d, sc in best]
@@ -420,57 +377,6 @@ class SearchIndex:
         phrases += [((a, b), 0.6 * (QUESTION_FACTOR if a in question or b in question else 1.0))
                     for a, b in zip(stems, stems[1:]) if a != b and a in kept and b in kept]
         return phrases
-
-    def _scores(self, groups: list[Group], group_docs: list, phrases: list,
-                big: list[int]) -> dict[int, float]:
-        """Each scored entry's score, in the order entries were first scored; the number
-        groups `big` add only to the entries something else scores (`_candidates`)."""
-        scores: dict[int, float] = {}
-        weights = self._weights
-        found = [(alt, boost, self._phrases[alt]) for alt, boost in phrases]
-        touched: set[int] | None = None
-        if big:
-            touched = set()
-            for i, (g, docs) in enumerate(zip(groups, group_docs)):
-                if g.number is None:
-                    for alt in g.alts:
-                        if len(alt) == 1:
-                            touched.update(weights.get(alt[0], NO_WEIGHTS)[0])
-                elif i not in big:
-                    touched.update(docs)
-            for _, _, f in found:
-                if f is not None:
-                    touched.update(f[1])
-                    touched.update(f[2])
-        for i, (g, docs) in enumerate(zip(groups, group_docs)):
-            if g.number is not None:
-                # scores[doc] += NUMBER_BOOST * weight * closeness for each entry stating
-                # the number or one near it, the loop in C, one entry at a time (the same
-                # sums)
-                get, boost = scores.get, NUMBER_BOOST * g.weight
-                near = docs
-                if touched is not None and i in big:
-                    near = list(filter(touched.__contains__, docs))
-                scores.update(zip(near, map(add, map(get, near, repeat(0.0)),
-                                            map(mul, repeat(boost), map(docs.__getitem__, near)))))
-                continue
-            get = scores.get
-            for alt, boost in g.alts.items():
-                if len(alt) == 1:
-                    b = boost * g.factor
-                    for doc, w in zip(*weights.get(alt[0], NO_WEIGHTS)):
-                        scores[doc] = get(doc, 0.0) + b * w
-        for alt, boost, f in found:
-            if f is None:
-                continue
-            idf, in_body, in_title = f
-            gain = boost * idf
-            for doc in in_body:
-                scores[doc] = scores.get(doc, 0.0) + gain
-            gain *= FIELD_BOOSTS["title"]
-            for doc in in_title:
-                scores[doc] = scores.get(doc, 0.0) + gain
-        return scores
 
     def _covering(self, groups: list[Group], group_docs: list) -> list[int]:
         """The entries that hold the most of the question's weight among those holding one
