@@ -88,6 +88,11 @@ DESCRIBE_QUALIFIERS = frozenset(("superior", "inferior", "basic", "weak", "old",
 DESCRIBE_REL = frozenset(("that", "which", "who", "whom", "whose", "where", "with", "to", "when",
                           "giving", "letting"))
 
+#: "the vampire with the equipment that…": a type noun, one of these, then (after any of
+#: `DESCRIBE_ARTICLES`) the type noun that the description is about
+DESCRIBE_WITH = frozenset(("with", "w"))
+DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "my", "some"))
+
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 
@@ -184,7 +189,8 @@ class CardNames:
                 "typo_min": TYPO_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
                 "card_words": sorted(self.card_words), "type_nouns": TYPE_NOUNS,
                 "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
-                "describe_rel": sorted(DESCRIBE_REL)}
+                "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
+                "describe_articles": sorted(DESCRIBE_ARTICLES)}
 
     def mentions_card_words(self, query: str) -> bool:
         """Whether the query names a discipline or a clan ("that obfuscate reaction…", "the
@@ -211,10 +217,23 @@ class CardNames:
                 at += 1
             return at < len(words) and words[at] in DESCRIBE_REL
 
-        for n in (2, 1):
-            noun = "".join(words[i:i + n])
-            if len(words) - i >= n and noun in TYPE_NOUNS and starts_description(i + n):
-                return TYPE_NOUNS[noun]
+        def type_at(at: int) -> list[tuple[str, int]]:
+            """The card types a noun of one or two words at `at` names, with where it ends."""
+            return [(TYPE_NOUNS[noun], at + n) for n in (2, 1)
+                    if len(words) - at >= n and (noun := "".join(words[at:at + n])) in TYPE_NOUNS]
+
+        for _, end in type_at(i):
+            # "the vampire with the equipment that…": the description is the second noun's
+            if end < len(words) and words[end] in DESCRIBE_WITH:
+                at = end + 1
+                while at < len(words) and words[at] in DESCRIBE_ARTICLES:
+                    at += 1
+                for kind, inner_end in type_at(at):
+                    if starts_description(inner_end):
+                        return kind
+        for kind, end in type_at(i):
+            if starts_description(end):
+                return kind
         if named and words[i - 1] in self.card_words and i < len(words) and words[i] in DESCRIBE_REL:
             return "Vampire"
         return None

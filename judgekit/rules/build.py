@@ -9,8 +9,9 @@ from judgekit.rules.corpus import Corpus
 from judgekit.rules.entries import entries_of
 from judgekit.rules.index_store import build_index as store_index
 
-# Bump when the analyzer or the entries change: the index is then rebuilt.
-INDEX_VERSION = "14"
+# Bump when the analyzer, the entries or the card names table stored beside them change:
+# the index is then rebuilt.
+INDEX_VERSION = "15"
 
 
 def index_stamp(corpus: Corpus, extra: str = "") -> str:

@@ -116,6 +116,8 @@ const offlineSearch = (function () {
     this.describeLead = new Set(table.describe_lead || []);
     this.describeQualifiers = new Set(table.describe_qualifiers || []);
     this.describeRel = new Set(table.describe_rel || []);
+    this.describeWith = new Set(table.describe_with || []);
+    this.describeArticles = new Set(table.describe_articles || []);
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
     this.byStart = new Map();                               // first letter and length -> keys
@@ -176,10 +178,27 @@ const offlineSearch = (function () {
       if (at < words.length && words[at] === "card") at += 1;
       return at < words.length && self.describeRel.has(words[at]);
     }
-    for (var n = 2; n >= 1; n--) {
-      var noun = words.slice(i, i + n).join("");
-      if (words.length - i >= n && own.call(this.typeNouns, noun) && startsDescription(i + n)) return this.typeNouns[noun];
+    // the card types a noun of one or two words at `at` names, with where it ends
+    function typeAt(at) {
+      var out = [];
+      for (var n = 2; n >= 1; n--) {
+        var noun = words.slice(at, at + n).join("");
+        if (words.length - at >= n && own.call(self.typeNouns, noun)) out.push([self.typeNouns[noun], at + n]);
+      }
+      return out;
     }
+    var first = typeAt(i), k, j;
+    for (k = 0; k < first.length; k++) {
+      // "the vampire with the equipment that…": the description is the second noun's
+      var end = first[k][1];
+      if (end < words.length && this.describeWith.has(words[end])) {
+        var at = end + 1;
+        while (at < words.length && this.describeArticles.has(words[at])) at += 1;
+        var inner = typeAt(at);
+        for (j = 0; j < inner.length; j++) if (startsDescription(inner[j][1])) return inner[j][0];
+      }
+    }
+    for (k = 0; k < first.length; k++) if (startsDescription(first[k][1])) return first[k][0];
     if (named && this.cardWords.has(words[i - 1]) && i < words.length && this.describeRel.has(words[i])) return "Vampire";
     return null;
   };
