@@ -113,6 +113,15 @@ def test_a_number_finds_the_rule_that_states_it_or_a_near_one(service):
     assert set(eight) == {"8.1", "8.2"}      # "twenty-eight days prior to the event"
 
 
+def test_an_ordinal_typed_in_digits_stands_for_its_word(service):
+    """"a 2nd copy", "the 1st round": the word the rules and the cards print ("second",
+    "first"), not a number and not a typo."""
+    index = service.index
+    for typed, word in (("2nd", "second"), ("1st", "first"), ("3rd", "third")):
+        group = index._groups(f"the {typed} round")[0]
+        assert group.number is None and (word,) in group.alts, (typed, group.alts)
+
+
 def test_numbers_are_read_in_digits_and_words():
     from judgekit.rules.analysis import analyze, closeness, numbers_in
 

@@ -18,6 +18,12 @@ from __future__ import annotations
 from judgekit.game.cards import DISCIPLINES
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
+    # ordinals typed in digits ("a 2nd copy", "the 1st round")
+    "1st": ("first",),
+    "2nd": ("second",),
+    "3rd": ("third",),
+    "4th": ("fourth",),
+    "5th": ("fifth",),
     # scoring
     "vp": ("victory point",),
     "vps": ("victory point",),
