@@ -110,7 +110,8 @@ def test_precache_lists_every_document_and_section_and_each_answers_200(client, 
     static = Path(app.static_folder)
     imported = {m for js in static.glob("*.js")
                 for m in re.findall(r'^import .* from "\./([^"]+)";$', js.read_text(encoding="utf-8"), re.M)}
-    assert {"i18n.js", "offline-index.js", "recorder-sync.js", "live.js"} <= imported
+    assert {"i18n.js", "offline-index.js", "offline-words.js", "recorder-sync.js", "recorder-steps.js",
+            "live.js"} <= imported
     assert [m for m in sorted(imported) if f"/static/{m}" not in urls] == []
     assert "/static/i18n/en.json" in urls
     # one failing address would make the whole install fail in the browser

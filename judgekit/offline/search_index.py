@@ -138,7 +138,7 @@ MAX_CODE = 0xFFFF - 0x800 - 36
 
 def encode_ids(ids) -> str:
     """Small numbers (stem ids, postings, lengths) as one JSON-safe string, a character each
-    (offline-index.js `decodeIds`): n + 35, skipping the backslash and the UTF-16 surrogates.
+    (offline-words.js `decodeIds`): n + 35, skipping the backslash and the UTF-16 surrogates.
     A phone's JSON.parse reads one string far faster than the same numbers as arrays."""
     out = []
     for i in ids:

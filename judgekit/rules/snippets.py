@@ -1,7 +1,7 @@
 """Search snippets: the window of an entry's text that holds the most matched words, with
 `<mark>` around them, and the anchor of the paragraph it comes from.
 
-`static/offline-index.js` cuts snippets the same way (its `snippet` function).
+`static/offline-snippets.js` cuts snippets the same way (its `snippet` function).
 """
 from __future__ import annotations
 

@@ -6,118 +6,17 @@
 // The postings and each entry's stems (for phrases) come from the server; an entry's text is
 // read from its text file (CHUNK entries a file) and tokenized only when a snippet needs it.
 // static/offline-search.js merges the parts and answers the search box.
-// Exports Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP, withinOneEdit, closeness, fold,
-// porter2 (pure: no page, no network; tests/js/ runs it in Node).
-import { t } from "./i18n.js";
+// This module holds the part itself (its postings, texts, words) and its ranking (`search`);
+// the query's groups are offline-query.js's, the numbers offline-numbers.js's, the scoring
+// offline-scoring.js's, the snippets offline-snippets.js's: functions taking the part, called
+// from its methods. Exports OfflineIndex (pure: no page, no network; tests/js/ runs it in Node).
 import porter2 from "./porter2.js";
+import { WORD, SEP, own, fold, decodeIds, starts } from "./offline-words.js";
+import { checkQuery, sectionsNamed, queryGroups, docsOfGroup } from "./offline-query.js";
+import { candidates, groupRulingFactor, cardTextFactor } from "./offline-scoring.js";
+import { snippet } from "./offline-snippets.js";
 
-const X = (function () {
-  var WORD = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
-  var SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
-  var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
-  var ALPHA = /^\p{L}+$/u;
-  var SEP = "\u0001";   // joins stem sequences into map keys
-  var DIGITS = /^[0-9]{1,6}$/;
-
-  // --- words ------------------------------------------------------------------------------
-  // accents folded as the server's analyzer folds them: its own table (whoosh's accent_map,
-  // shipped as the index's `fold`: character -> replacement), character by character
-  function fold(word, table) {
-    var out = "";
-    for (var ch of word) out += table && Object.prototype.hasOwnProperty.call(table, ch) ? table[ch] : ch;
-    return out;
-  }
-
-  // 1 for the same number, falling to 0 when they differ by half the larger one
-  function closeness(a, b) {
-    if (a === b) return 1.0;
-    var big = Math.max(Math.abs(a), Math.abs(b));
-    return big ? Math.max(0.0, 1.0 - 2.0 * Math.abs(a - b) / big) : 0.0;
-  }
-
-  function withinOneEdit(a, b) {
-    if (a === b) return true;
-    var la = a.length, lb = b.length;
-    if (Math.abs(la - lb) > 1) return false;
-    if (la > lb) { var t = a; a = b; b = t; la = a.length; lb = b.length; }
-    var i = 0;
-    while (i < la && a[i] === b[i]) i++;
-    if (la === lb) {
-      if (a.slice(i + 1) === b.slice(i + 1)) return true;
-      return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-    }
-    return a.slice(i) === b.slice(i + 1);
-  }
-
-  var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
-  function escapeHtml(s) { return s.replace(/[&<>"']/g, function (c) { return ESC[c]; }); }
-
-  function positionsOf(tokens) {
-    var out = new Map();
-    tokens.forEach(function (t, i) {
-      var list = out.get(t[0]);
-      if (list) list.push(i); else out.set(t[0], [i]);
-    });
-    return out;
-  }
-
-  function hasPhrase(positions, stems) {
-    var first = positions.get(stems[0]);
-    if (!first) return false;
-    var rest = stems.slice(1).map(function (s) { return new Set(positions.get(s) || []); });
-    return first.some(function (p) {
-      return rest.every(function (r, i) { return r.has(p + i + 1); });
-    });
-  }
-
-  // stem ids packed a character each (search_index.py encode_ids) -> Uint16Array
-  function decodeIds(text) {
-    var out = new Uint16Array(text.length);
-    for (var i = 0; i < text.length; i++) {
-      var cp = text.charCodeAt(i);
-      if (cp >= 0xE000) cp -= 0x800;
-      if (cp > 92) cp -= 1;
-      out[i] = cp - 35;
-    }
-    return out;
-  }
-
-  // where each entry's tokens start in a part's stream of ids (its lengths in that field)
-  function starts(lengths, width, field) {
-    var n = lengths.length / width, out = new Uint32Array(n + 1);
-    for (var i = 0; i < n; i++) out[i + 1] = out[i] + lengths[i * width + field];
-    return out;
-  }
-
-  // each entry's stated numbers (search_index.py encode_numbers): [[value, [stem…]]] per entry
-  function decodeNumbers(text) {
-    return text.split("|").map(function (entry) {
-      return entry ? entry.split(";").map(function (item) {
-        var at = item.indexOf(":"), units = item.slice(at + 1);
-        return [parseFloat(item.slice(0, at)), units ? units.split(",") : []];
-      }) : [];
-    });
-  }
-
-  var own = Object.prototype.hasOwnProperty;
-
-  // --- the index ----------------------------------------------------------------------------
-  // what the parts share: the stem of every word, the stop words, the stemmed synonyms…
-  function Tables(data) {
-    var self = this, words = data.words;
-    // the JSON object as it is: a Map of 8,000 words costs a phone more than the lookups
-    this.words = { get: function (w) { return own.call(words, w) ? words[w] : undefined; } };
-    this.stems = data.stems;                                  // id -> stem (the entries' tokens)
-    this.stop = new Set(data.stop);
-    this.fold = data.fold;                                    // character -> as the analyzer folds it
-    this.synonyms = new Map();
-    this.maxPhrase = 1;
-    data.synonyms.forEach(function (pair) {
-      self.synonyms.set(pair[0].join(SEP), pair[1]);
-      self.maxPhrase = Math.max(self.maxPhrase, pair[0].length);
-    });
-  }
-
+export const OfflineIndex = (function () {
   // one part of the index (the rules, or the cards), as judgekit/rules/search.py SearchIndex
   function OfflineIndex(data, part, tables, readText) {
     var self = this;
@@ -264,46 +163,7 @@ const X = (function () {
     return docs;
   };
 
-  // a card group's ruling: group_factor as far as only its title (the group's name) holds the
-  // query, 1 as far as its own text does (SearchIndex._group_ruling_factor)
-  OfflineIndex.prototype.groupRulingFactor = function (groups, doc, covered) {
-    if (!covered) return this.groupFactor;
-    var self = this, inBody = 0.0;
-    groups.forEach(function (g) {
-      if (g.number !== null) return;
-      var found = Array.from(g.alts.values()).some(function (pair) {
-        return pair[0].every(function (st) { return self.fieldDocs("body", st).has(doc); });
-      });
-      if (found) inBody += g.weight;
-    });
-    return this.groupFactor + (1.0 - this.groupFactor) * inBody / covered;
-  };
-
-  // a card's own entry: text_factor, unless its name holds every word it matches
-  // (SearchIndex._card_text_factor)
-  OfflineIndex.prototype.cardTextFactor = function (groups, doc, covered) {
-    var self = this, inTitle = 0.0;
-    groups.forEach(function (g) {
-      if (g.number !== null) return;
-      var found = Array.from(g.alts.values()).some(function (pair) {
-        return pair[0].every(function (st) { return self.fieldDocs("title", st).has(doc); });
-      });
-      if (found) inTitle += g.weight;
-    });
-    return covered && inTitle >= covered ? 1.0 : this.textFactor;
-  };
-
   OfflineIndex.prototype.dfOf = function (stem) { return this.termDocs(stem).size; };
-
-  // an entry's body tokens and positions (for its snippet: its text must have been read)
-  OfflineIndex.prototype.analysed = function (e) {
-    if (!e.tokens) {
-      if (typeof e.body !== "string") throw new Error("the text of " + e.key + " is not read yet");
-      e.tokens = this.tokenize(e.body);
-      e.positions = positionsOf(e.tokens);
-    }
-    return e;
-  };
 
   // stem -> token positions of an entry's body or title, from the server's stems (phrases)
   OfflineIndex.prototype.stemPositions = function (e, field) {
@@ -358,86 +218,6 @@ const X = (function () {
     return totals;
   };
 
-  // the value of a word that is a whole number ("91", "ninety"), else null
-  OfflineIndex.prototype.numberValue = function (word) {
-    var low = word.toLowerCase();
-    if (DIGITS.test(low)) return parseFloat(low);
-    return Object.prototype.hasOwnProperty.call(this.numberWords, low) ? this.numberWords[low] : null;
-  };
-
-  // [first token index, number of tokens, value] of each number `text` states ("twenty-eight")
-  OfflineIndex.prototype.numbersIn = function (text, tokens) {
-    var out = [], i = 0;
-    while (i < tokens.length) {
-      var word = text.slice(tokens[i][1], tokens[i][2]);
-      var value = this.numberValue(word);
-      if (value === null) { i++; continue; }
-      if (this.tens.has(word.toLowerCase()) && i + 1 < tokens.length) {
-        var next = text.slice(tokens[i + 1][1], tokens[i + 1][2]).toLowerCase();
-        var unit = this.tens.has(next) ? 0 : (this.numberValue(next) || 0);
-        var between = text.slice(tokens[i][2], tokens[i + 1][1]);
-        if (/^[a-z]+$/.test(next) && unit >= 1 && unit <= 9 &&
-            (between === "-" || between === " " || between === "\u2011")) {
-          out.push([i, 2, value + unit]);
-          i += 2;
-          continue;
-        }
-      }
-      out.push([i, 1, value]);
-      i++;
-    }
-    return out;
-  };
-
-  // a word in a synonym phrase: its value for a number ("2 cards" = "two cards"), else its stem
-  OfflineIndex.prototype.phraseItem = function (word, stem) {
-    var value = this.numberValue(word);
-    return value !== null ? String(Math.trunc(value)) : stem;
-  };
-
-  // entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]
-  OfflineIndex.prototype.readNumbers = function () {
-    if (!this.numbers) {
-      var numbers = this.numbers = new Map();
-      decodeNumbers(this.part.numbers).forEach(function (stated, docnum) {
-        stated.forEach(function (n) {
-          if (!numbers.has(n[0])) numbers.set(n[0], []);
-          numbers.get(n[0]).push([docnum, new Set(n[1])]);
-        });
-      });
-      this.numberValues = Array.from(numbers.keys()).sort(function (a, b) { return a - b; });
-    }
-  };
-
-  // whether an entry of this part states `value` or a number near it (SearchIndex.states_near)
-  OfflineIndex.prototype.statesNear = function (value) {
-    this.readNumbers();
-    var near = this.params.number_near;
-    return this.numberValues.some(function (stated) { return closeness(value, stated) >= near; });
-  };
-
-  OfflineIndex.prototype.numberDocs = function (value, units) {
-    var p = this.params, out = new Map(), close = new Set();
-    this.readNumbers();
-    var self = this;
-    this.numberValues.forEach(function (stated) {          // ascending, as the server looks
-      var places = self.numbers.get(stated);
-      var near = closeness(value, stated);
-      if (near < p.number_near) return;
-      places.forEach(function (place) {
-        var doc = place[0], statedUnits = place[1];
-        if (near >= p.number_exact) close.add(doc);
-        var same = !units.size || !statedUnits.size ||
-          Array.from(units).some(function (u) { return statedUnits.has(u); });
-        var score = same ? near : near * p.unit_miss;
-        if (score > (out.get(doc) || 0.0)) out.set(doc, score);
-      });
-    });
-    if (out.size) return [out, Math.log(1 + this.nEntries / (1 + close.size))];
-    // no entry here states it: as rare as can be if the other part does, else it counts little
-    return [out, this.otherPart && this.otherPart.statesNear(value) ? Math.log(1 + this.nEntries) : 0.3];
-  };
-
   // stem of one word as the server's analyzer gives it (null for a stop word)
   OfflineIndex.prototype.stem = function (word) {
     var low = word.toLowerCase();
@@ -461,333 +241,6 @@ const X = (function () {
     return out;
   };
 
-  OfflineIndex.prototype.entryIdf = function (df) {
-    return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
-  };
-
-  OfflineIndex.prototype.idf = function (field, term) {
-    var plist = this.postingList(field, term);
-    var df = plist ? plist.length : 0;
-    return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
-  };
-
-  // a term's BM25F weight in each entry holding it, its fields summed (title, body, context):
-  // the part of its score that does not depend on the query (Postings.term_weights)
-  OfflineIndex.prototype.termWeights = function (term) {
-    var known = this.weightCache.get(term);
-    if (known) return known;
-    var k1 = this.params.k1, b = this.params.b, self = this, acc = new Map();
-    Object.keys(this.boosts).forEach(function (field) {
-      var plist = self.postingList(field, term);
-      if (!plist) return;
-      var fboost = self.boosts[field];
-      // a sparse field (the questions) counts a term's rarity among all the entries
-      var idf = self.sparse.has(field) ? self.entryIdf(self.dfOf(term)) : self.idf(field, term);
-      var li = self.fields.indexOf(field), avg = self.avg[field], lengths = self.lengths, width = self.fields.length;
-      plist.forEach(function (p) {
-        var doc = p[0], tf = p[1];
-        var norm = tf + k1 * (1 - b + b * lengths[doc * width + li] / avg);
-        acc.set(doc, (acc.get(doc) || 0.0) + fboost * idf * tf * (k1 + 1) / norm);
-      });
-    });
-    var out = Array.from(acc.entries());
-    if (this.maxPostings && out.length > this.maxPostings) {
-      // the entries where the term weighs most, in entry order (SearchIndex max_postings)
-      out = out.slice().sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, this.maxPostings);
-      out.sort(function (a, b) { return a[0] - b[0]; });
-      this.kept.set(term, new Set(out.map(function (dw) { return dw[0]; })));
-    }
-    this.weightCache.set(term, out);
-    return out;
-  };
-
-  // the entries holding `term` in `field` that a phrase is looked for in
-  OfflineIndex.prototype.phraseCandidates = function (field, term) {
-    var plist = this.postingList(field, term) || [];
-    this.termWeights(term);                                 // decides what a truncated term keeps
-    var kept = this.kept.get(term);
-    return kept ? plist.filter(function (p) { return kept.has(p[0]); }) : plist;
-  };
-
-  OfflineIndex.prototype.typos = function (stem) {
-    if (this.typoCache.has(stem)) return this.typoCache.get(stem);
-    var out = [];
-    if (stem.length >= 4 && !this.vocab.has(stem) && !(this.knownWords && this.knownWords.has(stem)) &&
-        ALPHA.test(stem)) {
-      out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
-        return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
-      }).sort();    // sorted, as the server lists them
-    }
-    this.typoCache.set(stem, out);
-    return out;
-  };
-
-  OfflineIndex.prototype.extensions = function (stem) {
-    if (this.extCache.has(stem)) return this.extCache.get(stem);
-    var out = [];
-    if (stem.length >= 4 && ALPHA.test(stem)) {
-      out = (this.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
-        return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
-          (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
-      }).sort();
-      // a word the rules know extends only to words they know too (SearchIndex._extensions)
-      var known = this.knownWords;
-      if (known && known.has(stem)) out = out.filter(function (w) { return known.has(w); });
-    }
-    this.extCache.set(stem, out);
-    return out;
-  };
-
-  // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
-  OfflineIndex.prototype.groups = function (text) {
-    var self = this, groups = [], m;
-    var words = [];
-    WORD.lastIndex = 0;
-    while ((m = WORD.exec(text)) !== null) words.push([m[0], self.stem(m[0])]);
-    function setDefault(alts, stems, boost) {
-      var k = stems.join(SEP);
-      if (!alts.has(k)) alts.set(k, [stems, boost]);
-    }
-    words.forEach(function (w) {
-      self.caseSensitive.forEach(function (cs) {
-        if (w[0].toLowerCase() === cs.word && w[0] === cs.typed) {
-          var alts = new Map();
-          cs.alts.forEach(function (a) { alts.set(a.join(SEP), [a, cs.boost]); });
-          groups.push({ words: w[0], alts: alts, weight: 1.0, factor: 1.0, number: null });
-        }
-      });
-    });
-    var tokens = this.tokenize(text);
-    var seq = tokens.map(function (t) { return [text.slice(t[1], t[2]), t[0]]; });
-    var items = seq.map(function (w) { return self.phraseItem(w[0], w[1]); });
-    var numbers = new Map();                                // token index -> [width, value]
-    this.numbersIn(text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
-    var i = 0;
-    while (i < seq.length) {
-      var n = 1;
-      for (var k = Math.min(this.maxPhrase, seq.length - i); k > 1; k--) {
-        if (this.synonyms.has(items.slice(i, i + k).join(SEP))) { n = k; break; }
-      }
-      if (n === 1 && numbers.has(i)) {
-        // a number ("91", "twenty-eight"), matched against the numbers entries state
-        n = numbers.get(i)[0];
-        var value = numbers.get(i)[1], units = new Set();
-        seq.slice(i + n, i + n + 2).forEach(function (w) { if (self.numberValue(w[0]) === null) units.add(w[1]); });
-        var found = this.numberDocs(value, units), numAlts = new Map();
-        setDefault(numAlts, seq.slice(i, i + n).map(function (w) { return w[1]; }), 1.0);
-        groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),
-                      alts: numAlts, weight: found[1], factor: 1.0, number: value, near: found[0] });
-        i += n;
-        continue;
-      }
-      var key = seq.slice(i, i + n).map(function (w) { return w[1]; });
-      var typed = seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" ");
-      var alts = new Map();
-      setDefault(alts, key, 1.0);
-      (this.synonyms.get(items.slice(i, i + n).join(SEP)) || []).forEach(function (alt) { setDefault(alts, alt, 0.8); });
-      if (n === 1) {
-        this.extensions(key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
-        this.typos(key[0]).forEach(function (typo) {
-          setDefault(alts, [typo], 0.6);
-          (self.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
-        });
-      }
-      var rarest = 0;
-      alts.forEach(function (pair) {
-        var stems = pair[0];
-        if (!stems.every(function (s) { return self.vocab.has(s); })) return;
-        var least = Math.min.apply(null, stems.map(function (s) { return self.dfOf(s); }));
-        rarest = Math.max(rarest, least);
-      });
-      var factor = n === 1 && this.question.has(key[0]) ? this.params.question_factor : 1.0;
-      // a word this part lacks but the other part knows is as rare as can be (SearchIndex._rarity)
-      var other = this.otherWords, elsewhere = false;
-      if (!rarest && other) alts.forEach(function (pair) { if (pair[0].some(function (st) { return other.has(st); })) elsewhere = true; });
-      var weight = (rarest ? Math.log(1 + this.nEntries / (1 + rarest))
-                    : elsewhere ? Math.log(1 + this.nEntries) : 0.3) * factor;
-      groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
-      i += n;
-    }
-    var most = this.params.max_groups;
-    if (groups.length > most) {
-      // a long question: its most informative words, each once, in their order (ties: the first)
-      var firstOf = new Map();
-      groups.forEach(function (g, k) { var w = g.words.toLowerCase(); if (!firstOf.has(w)) firstOf.set(w, k); });
-      var order = Array.from(firstOf.values());
-      order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
-      var kept = new Set(order.slice(0, most));
-      groups = groups.filter(function (g, k) { return kept.has(k); });
-    }
-    return groups;
-  };
-
-  OfflineIndex.prototype.groupDocs = function (g) {
-    if (g.number !== null) return g.near;
-    var self = this, docs = new Set();
-    g.alts.forEach(function (pair) {
-      var alt = pair[0];
-      var found = self.termDocs(alt[0]);
-      for (var j = 1; j < alt.length; j++) {
-        var other = self.termDocs(alt[j]);
-        found = new Set(Array.from(found).filter(function (d) { return other.has(d); }));
-      }
-      found.forEach(function (d) { docs.add(d); });
-    });
-    return docs;
-  };
-
-  OfflineIndex.prototype.candidates = function (groups, text, groupDocs) {
-    var self = this, scores = new Map(), question = new Set(), p = this.params;
-    groups.forEach(function (g, gi) {
-      if (g.number !== null) {
-        groupDocs[gi].forEach(function (near, doc) {
-          scores.set(doc, (scores.get(doc) || 0) + p.number_boost * g.weight * near);
-        });
-        return;
-      }
-      if (g.factor !== 1.0) {
-        g.alts.forEach(function (pair) { if (pair[0].length === 1) question.add(pair[0][0]); });
-      }
-      g.alts.forEach(function (pair) {
-        if (pair[0].length !== 1) return;
-        self.termWeights(pair[0][0]).forEach(function (dw) {
-          scores.set(dw[0], (scores.get(dw[0]) || 0) + pair[1] * g.factor * dw[1]);
-        });
-      });
-    });
-    var phrases = [];
-    groups.forEach(function (g) {
-      g.alts.forEach(function (pair) { if (pair[0].length > 1) phrases.push(pair); });
-    });
-    var stems = this.tokenize(text).map(function (t) { return t[0]; });
-    var chosen = new Set();                                 // a long question's chosen words
-    groups.forEach(function (g) { g.alts.forEach(function (pair) { pair[0].forEach(function (st) { chosen.add(st); }); }); });
-    for (var i = 0; i + 1 < stems.length; i++) {
-      if (stems[i] !== stems[i + 1] && chosen.has(stems[i]) && chosen.has(stems[i + 1])) {
-        var asked = question.has(stems[i]) || question.has(stems[i + 1]);
-        phrases.push([[stems[i], stems[i + 1]], 0.6 * (asked ? p.question_factor : 1.0)]);
-      }
-    }
-    var titleBoost = this.boosts.title;
-    phrases.forEach(function (pair) {
-      var alt = pair[0], boost = pair[1];
-      if (!alt.every(function (a) { return self.vocab.has(a); })) return;
-      var rarest = alt[0];
-      alt.forEach(function (a) { if (self.dfOf(a) < self.dfOf(rarest)) rarest = a; });
-      var idf = alt.reduce(function (sum, a) { return sum + self.idf("body", a); }, 0);
-      self.phraseCandidates("body", rarest).forEach(function (p) {
-        if (hasPhrase(self.stemPositions(self.entries[p[0]], "body"), alt)) scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf);
-      });
-      self.phraseCandidates("title", rarest).forEach(function (p) {
-        if (hasPhrase(self.stemPositions(self.entries[p[0]], "title"), alt)) {
-          scores.set(p[0], (scores.get(p[0]) || 0) + boost * idf * titleBoost);
-        }
-      });
-    });
-    var best = Array.from(scores.entries());
-    best.sort(function (a, b) { return b[1] - a[1]; });    // stable, like Python's sorted
-    best = best.slice(0, this.params.candidates);
-    var chosen = new Set(best.map(function (dw) { return dw[0]; }));
-    this.covering(groups, groupDocs).forEach(function (d) {
-      if (!chosen.has(d)) best.push([d, scores.get(d) || 0.0]);
-    });
-    return best;
-  };
-
-  // the entries holding the most of the question among those holding one of its rarest
-  // words (SearchIndex._covering): a long card text holding a whole described effect
-  OfflineIndex.prototype.covering = function (groups, groupDocs) {
-    var p = this.params, words = [];
-    groups.forEach(function (g, i) {
-      if (g.number === null && g.factor === 1.0 && groupDocs[i].size >= p.rare_min_docs) words.push(i);
-    });
-    words.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
-    var held = new Map();
-    words.slice(0, p.rare_groups).forEach(function (i) {
-      if (groupDocs[i].size <= p.rare_docs) groupDocs[i].forEach(function (d) { held.set(d, 0.0); });
-    });
-    if (!held.size) return [];
-    groups.forEach(function (g, gi) {
-      if (g.number !== null) return;
-      held.forEach(function (w, d) { if (groupDocs[gi].has(d)) held.set(d, w + g.weight); });
-    });
-    var out = Array.from(held.entries());
-    out.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-    return out.slice(0, p.covering).map(function (dw) { return dw[0]; });
-  };
-
-  OfflineIndex.prototype.direct = function (text) {
-    var m = SECTION_QUERY.exec(text);
-    if (m) return (this.byNumber.get(m[1].toLowerCase()) || []).slice();
-    var slug = text.trim().toLowerCase();
-    if (SLUG.test(slug)) return (this.byNumber.get(slug) || []).slice();
-    return [];
-  };
-
-  OfflineIndex.prototype.snippet = function (e, stems, width) {
-    width = width || 28;
-    var tokens = this.analysed(e).tokens, body = e.body, wanted = new Set(stems);
-    if (!tokens.length) return [escapeHtml(body.slice(0, 200)), e.url];
-    var hits = [];
-    wanted.forEach(function (st) { (e.positions.get(st) || []).forEach(function (i) { hits.push(i); }); });
-    hits.sort(function (a, b) { return a - b; });
-    var best = 0, first = 0;
-    if (hits.length) {
-      var bestScore = -1, j = 0, counts = new Map();
-      best = hits[0];
-      for (var k = 0; k < hits.length; k++) {
-        var start = hits[k];
-        while (j < hits.length && hits[j] < start + width) {
-          var s = tokens[hits[j]][0];
-          counts.set(s, (counts.get(s) || 0) + 1);
-          j++;
-        }
-        var score = counts.size * 10 + (j - k);
-        if (score > bestScore) { best = start; bestScore = score; }
-        var st0 = tokens[start][0];
-        counts.set(st0, counts.get(st0) - 1);
-        if (!counts.get(st0)) counts.delete(st0);
-      }
-      first = Math.max(0, best - 4);
-    }
-    var last = Math.min(tokens.length - 1, first + width);
-    var startChar = tokens[first][1];
-    var back = startChar > 0 ? body.lastIndexOf("\n", startChar - 1) : -1;
-    if (startChar - back >= 0 && startChar - back <= 40) startChar = back + 1;
-    else if (first === 0) startChar = 0;
-    var endChar = tokens[last][2];
-    var out = [], pos = startChar;
-    for (var t = first; t <= last; t++) {
-      var tok = tokens[t];
-      if (tok[1] < startChar) continue;
-      if (wanted.has(tok[0])) {
-        out.push(escapeHtml(body.slice(pos, tok[1])));
-        out.push("<mark>" + escapeHtml(body.slice(tok[1], tok[2])) + "</mark>");
-        pos = tok[2];
-      }
-    }
-    out.push(escapeHtml(body.slice(pos, endChar)));
-    var snippet = out.join("").replace(/\n/g, " ");
-    if (startChar > 0) snippet = "… " + snippet;
-    if (endChar < body.trimEnd().length) snippet += " …";
-    var url = e.url;
-    if ((e.kind === "section" || e.kind === "intro") && hits.length) {
-      var anchor = null, at = tokens[best][1];
-      e.anchors.forEach(function (a) { if (a[0] <= at) anchor = a[1]; });
-      if (anchor && e.anchors.length > 1) url = e.url + "#" + anchor;
-    }
-    return [snippet, url];
-  };
-
-  function checkQuery(text, params) {
-    text = (text || "").trim();
-    if (!text) throw new Error(t("search.empty_query"));
-    if (text.length > params.max_query) {
-      throw new Error(t("search.long_query", {length: text.length, max: params.max_query}));
-    }
-    return text;
-  }
-
   // named: entries the query names (cards), first after a section it names;
   // snippets false: hits without snippets (withSnippet makes one when shown)
   OfflineIndex.prototype.search = function (text, limit, named, snippets) {
@@ -795,15 +248,15 @@ const X = (function () {
     text = checkQuery(text, this.params);
     if (snippets === undefined) snippets = true;
     var self = this;
-    var direct = this.direct(text);
+    var direct = sectionsNamed(this, text);
     (named || []).forEach(function (e) { if (self.byKey.has(e.key)) direct.push(e); });
-    var groups = this.groups(text);
+    var groups = queryGroups(this, text);
     var stemSet = new Set();
     groups.forEach(function (g) { g.alts.forEach(function (pair) { pair[0].forEach(function (s) { stemSet.add(s); }); }); });
     var stems = Array.from(stemSet).sort();
     var hits = [], seen = new Set();
     direct.forEach(function (e) {
-      hits.push({ entry: e, score: 1000.0, snippet: snippets ? self.snippet(e, stems)[0] : "", url: e.url });
+      hits.push({ entry: e, score: 1000.0, snippet: snippets ? snippet(self, e, stems)[0] : "", url: e.url });
       seen.add(e.key);
     });
     hits.stems = stems;
@@ -813,9 +266,9 @@ const X = (function () {
     var cap = this.coverageCap;
     var capped = groups.map(function (g) { return cap === null ? g.weight : Math.min(g.weight, cap); });
     var cappedTotal = capped.reduce(function (sum, w) { return sum + w; }, 0) || 1.0;
-    var groupDocs = groups.map(function (g) { return self.groupDocs(g); });
+    var groupDocs = groups.map(function (g) { return docsOfGroup(self, g); });
     var ranked = [];
-    this.candidates(groups, text, groupDocs).forEach(function (pair) {
+    candidates(this, groups, text, groupDocs).forEach(function (pair) {
       var e = self.entries[pair[0]];
       if (seen.has(e.key)) return;
       var covered = 0.0, held = 0.0;
@@ -837,9 +290,9 @@ const X = (function () {
       held = held / cappedTotal;
       var factor = 1;
       if (self.groupFactor !== 1 && e.doc === "cards" && e.section.charAt(0) === "G") {
-        factor = self.groupRulingFactor(groups, e.docnum, covered);
+        factor = groupRulingFactor(self, groups, e.docnum, covered);
       } else if (self.textFactor !== 1 && e.kind === "card") {
-        factor = self.cardTextFactor(groups, e.docnum, covered);
+        factor = cardTextFactor(self, groups, e.docnum, covered);
       }
       var score = pair[1] * factor;
       // [score, key, entry, coverage, the order's key (order_power)]
@@ -856,12 +309,16 @@ const X = (function () {
     }
     var ordered = first.concat(later);
     for (var j = 0; j < ordered.length && hits.length < limit; j++) {
-      var su = snippets ? this.snippet(ordered[j][2], stems) : ["", ordered[j][2].url];
+      var su = snippets ? snippet(this, ordered[j][2], stems) : ["", ordered[j][2].url];
       hits.push({ entry: ordered[j][2], score: Math.round(ordered[j][0] * 1e4) / 1e4, snippet: su[0], url: su[1],
                   coverage: ordered[j][3] });
     }
     return hits;
   };
+
+  // the query's groups (offline-query.js): static/offline-search.js asks whether one is not a
+  // question word
+  OfflineIndex.prototype.groups = function (text) { return queryGroups(this, text); };
 
   // whether an entry is a card of that type, or a group's ruling (Search.entry_types)
   OfflineIndex.prototype.ofType = function (docnum, kind) {
@@ -870,14 +327,9 @@ const X = (function () {
   };
 
   OfflineIndex.prototype.withSnippet = function (hit, stems) {
-    var su = this.snippet(hit.entry, stems);
+    var su = snippet(this, hit.entry, stems);
     return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1], coverage: hit.coverage };
   };
 
-  return { Tables: Tables, OfflineIndex: OfflineIndex, checkQuery: checkQuery,
-                                  SECTION_QUERY: SECTION_QUERY, SEP: SEP, withinOneEdit: withinOneEdit,
-                                  closeness: closeness, fold: fold, porter2: porter2 };
+  return OfflineIndex;
 })();
-
-export const { Tables, OfflineIndex, checkQuery, SECTION_QUERY, SEP, withinOneEdit, closeness, fold } = X;
-export { porter2 };

@@ -17,12 +17,14 @@
 // The ranking needs no page: `new internals.Search(data, read)` with read(part, n) -> Promise of
 // a text file's JSON is what tests/js/ runs in Node.
 import { t } from "./i18n.js";
-import * as X from "./offline-index.js";
+import porter2 from "./porter2.js";
+import { OfflineIndex } from "./offline-index.js";
+import { Tables, SEP, fold, withinOneEdit } from "./offline-words.js";
+import { SECTION_QUERY, checkQuery } from "./offline-query.js";
+import { closeness } from "./offline-numbers.js";
 import { site } from "./site.js";
 
 const offlineSearch = (function () {
-  var Tables = X.Tables, OfflineIndex = X.OfflineIndex, checkQuery = X.checkQuery;
-  var SECTION_QUERY = X.SECTION_QUERY, SEP = X.SEP, withinOneEdit = X.withinOneEdit;
   var loading = null;
 
   function indexUrl() {
@@ -571,8 +573,8 @@ const offlineSearch = (function () {
       });
     }
   }
-  offlineSearch.internals = { porter2: X.porter2, withinOneEdit: withinOneEdit, fold: X.fold,
-                                             closeness: X.closeness, nameKey: nameKey,
+  offlineSearch.internals = { porter2: porter2, withinOneEdit: withinOneEdit, fold: fold,
+                                             closeness: closeness, nameKey: nameKey,
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
                                              matchOf: matchOf };
   return offlineSearch;

@@ -1,7 +1,8 @@
 // The Porter2 ("English") stemmer, for query words the offline index does not contain (the
 // corpus' own words come stemmed from the server, whose analyzer uses whoosh's porter2).
 // Written from the published algorithm (snowball.tartarus.org/algorithms/english).
-// porter2(word) -> stem (this module's default export); used by static/offline-index.js.
+// porter2(word) -> stem (this module's default export); used by static/offline-index.js (and
+// offline-search.js's internals, for the tests).
 const porter2 = (function () {
   var VOWEL = /[aeiouy]/;
   var DOUBLES = ["bb", "dd", "ff", "gg", "mm", "nn", "pp", "rr", "tt"];

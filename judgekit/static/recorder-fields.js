@@ -1,6 +1,7 @@
 /* The recorder page's small parts: chips (one-tap choices), name suggestions under the field
    being typed (tappable, and ↓/↑, Enter, Tab from the keyboard), and the facts the forms are
-   pre-filled from. Plain JS, no build step; used by recorder-entry.js and recorder.js.
+   pre-filled from. Plain JS, no build step; used by recorder.js and the entry's parts
+   (recorder-entry.js, recorder-table.js, recorder-*-forms.js, recorder-votes.js, recorder-steps.js).
 
    fields(request) (exported) -> {el, chip, chips, suggest, facts, factsOf, prefetch}
      request(method, url) -> Promise<{ok, status, data}> (the page's fetch wrapper). */

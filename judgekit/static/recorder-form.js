@@ -2,7 +2,8 @@
    each with its chips — the seat's minions and cards, numbers, choices — and, when typed,
    its suggestions right under it), how a tap on a chip fills a field or records the entry,
    and the sending of an entry through the page's double-tap guard. Plain JS, no build step;
-   recorder-entry.js builds the forms of each declaration with it.
+   recorder-entry.js and its parts (recorder-action-forms.js, recorder-combat-forms.js,
+   recorder-votes.js) build the forms of each declaration with it.
 
    form(ctx) (exported) -> {open(spec), close(), isOpen(), current(), field(name, value,
      extra), words(name), coerce(field, value), record(key, events, after), backToTable(),

@@ -1,8 +1,11 @@
-// The offline index's reading of words and queries (static/offline-index.js), run without a page.
+// The offline index's reading of words and queries (static/offline-index.js and its helpers
+// offline-words.js, offline-query.js, offline-numbers.js), run without a page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { OfflineIndex, SECTION_QUERY, checkQuery, closeness, fold, withinOneEdit }
-  from "../../judgekit/static/offline-index.js";
+import { OfflineIndex } from "../../judgekit/static/offline-index.js";
+import { fold, withinOneEdit } from "../../judgekit/static/offline-words.js";
+import { SECTION_QUERY, checkQuery } from "../../judgekit/static/offline-query.js";
+import { closeness } from "../../judgekit/static/offline-numbers.js";
 
 // an index part with no table of known words: what the browser does for a word the index
 // does not ship (stop words dropped, accents folded, the rest stemmed)

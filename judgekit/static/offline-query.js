@@ -1,0 +1,161 @@
+// A query as one part of the offline index reads it, as the server's judgekit/rules/query.py
+// (and SearchIndex's groups) has it: its checks (`checkQuery`), a section number typed as
+// such (`SECTION_QUERY`, `sectionsNamed`), and its groups: one per word or synonym phrase, with
+// what each may match (its synonyms, the longer words it begins, one-typo words) and its
+// weight, or a number with the entries stating it. Each function but checkQuery takes the
+// part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
+// Exports SECTION_QUERY, checkQuery, sectionsNamed, queryGroups, docsOfGroup.
+import { t } from "./i18n.js";
+import { WORD, SEP, withinOneEdit } from "./offline-words.js";
+import { numberValue, numbersIn, phraseItem, numberDocs } from "./offline-numbers.js";
+
+export const SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
+var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
+var ALPHA = /^\p{L}+$/u;
+
+export function checkQuery(text, params) {
+  text = (text || "").trim();
+  if (!text) throw new Error(t("search.empty_query"));
+  if (text.length > params.max_query) {
+    throw new Error(t("search.long_query", {length: text.length, max: params.max_query}));
+  }
+  return text;
+}
+
+// the sections a query names by their number ("3.7.2", "section 4") or their slug
+export function sectionsNamed(index, text) {
+  var m = SECTION_QUERY.exec(text);
+  if (m) return (index.byNumber.get(m[1].toLowerCase()) || []).slice();
+  var slug = text.trim().toLowerCase();
+  if (SLUG.test(slug)) return (index.byNumber.get(slug) || []).slice();
+  return [];
+}
+
+function typos(index, stem) {
+  if (index.typoCache.has(stem)) return index.typoCache.get(stem);
+  var out = [];
+  if (stem.length >= 4 && !index.vocab.has(stem) && !(index.knownWords && index.knownWords.has(stem)) &&
+      ALPHA.test(stem)) {
+    out = (index.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
+      return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
+    }).sort();    // sorted, as the server lists them
+  }
+  index.typoCache.set(stem, out);
+  return out;
+}
+
+function extensions(index, stem) {
+  if (index.extCache.has(stem)) return index.extCache.get(stem);
+  var out = [];
+  if (stem.length >= 4 && ALPHA.test(stem)) {
+    out = (index.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
+      return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
+        (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
+    }).sort();
+    // a word the rules know extends only to words they know too (SearchIndex._extensions)
+    var known = index.knownWords;
+    if (known && known.has(stem)) out = out.filter(function (w) { return known.has(w); });
+  }
+  index.extCache.set(stem, out);
+  return out;
+}
+
+// one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
+export function queryGroups(index, text) {
+  var groups = [], m;
+  var words = [];
+  WORD.lastIndex = 0;
+  while ((m = WORD.exec(text)) !== null) words.push([m[0], index.stem(m[0])]);
+  function setDefault(alts, stems, boost) {
+    var k = stems.join(SEP);
+    if (!alts.has(k)) alts.set(k, [stems, boost]);
+  }
+  words.forEach(function (w) {
+    index.caseSensitive.forEach(function (cs) {
+      if (w[0].toLowerCase() === cs.word && w[0] === cs.typed) {
+        var alts = new Map();
+        cs.alts.forEach(function (a) { alts.set(a.join(SEP), [a, cs.boost]); });
+        groups.push({ words: w[0], alts: alts, weight: 1.0, factor: 1.0, number: null });
+      }
+    });
+  });
+  var tokens = index.tokenize(text);
+  var seq = tokens.map(function (t) { return [text.slice(t[1], t[2]), t[0]]; });
+  var items = seq.map(function (w) { return phraseItem(index, w[0], w[1]); });
+  var numbers = new Map();                                // token index -> [width, value]
+  numbersIn(index, text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
+  var i = 0;
+  while (i < seq.length) {
+    var n = 1;
+    for (var k = Math.min(index.maxPhrase, seq.length - i); k > 1; k--) {
+      if (index.synonyms.has(items.slice(i, i + k).join(SEP))) { n = k; break; }
+    }
+    if (n === 1 && numbers.has(i)) {
+      // a number ("91", "twenty-eight"), matched against the numbers entries state
+      n = numbers.get(i)[0];
+      var value = numbers.get(i)[1], units = new Set();
+      seq.slice(i + n, i + n + 2).forEach(function (w) { if (numberValue(index, w[0]) === null) units.add(w[1]); });
+      var found = numberDocs(index, value, units), numAlts = new Map();
+      setDefault(numAlts, seq.slice(i, i + n).map(function (w) { return w[1]; }), 1.0);
+      groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),
+                    alts: numAlts, weight: found[1], factor: 1.0, number: value, near: found[0] });
+      i += n;
+      continue;
+    }
+    var key = seq.slice(i, i + n).map(function (w) { return w[1]; });
+    var typed = seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" ");
+    var alts = new Map();
+    setDefault(alts, key, 1.0);
+    (index.synonyms.get(items.slice(i, i + n).join(SEP)) || []).forEach(function (alt) { setDefault(alts, alt, 0.8); });
+    if (n === 1) {
+      extensions(index, key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
+      typos(index, key[0]).forEach(function (typo) {
+        setDefault(alts, [typo], 0.6);
+        (index.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
+      });
+    }
+    var rarest = 0;
+    alts.forEach(function (pair) {
+      var stems = pair[0];
+      if (!stems.every(function (s) { return index.vocab.has(s); })) return;
+      var least = Math.min.apply(null, stems.map(function (s) { return index.dfOf(s); }));
+      rarest = Math.max(rarest, least);
+    });
+    var factor = n === 1 && index.question.has(key[0]) ? index.params.question_factor : 1.0;
+    // a word this part lacks but the other part knows is as rare as can be (SearchIndex._rarity)
+    var other = index.otherWords, elsewhere = false;
+    if (!rarest && other) alts.forEach(function (pair) { if (pair[0].some(function (st) { return other.has(st); })) elsewhere = true; });
+    var weight = (rarest ? Math.log(1 + index.nEntries / (1 + rarest))
+                  : elsewhere ? Math.log(1 + index.nEntries) : 0.3) * factor;
+    groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
+    i += n;
+  }
+  var most = index.params.max_groups;
+  if (groups.length > most) {
+    // a long question: its most informative words, each once, in their order (ties: the first)
+    var firstOf = new Map();
+    groups.forEach(function (g, k) { var w = g.words.toLowerCase(); if (!firstOf.has(w)) firstOf.set(w, k); });
+    var order = Array.from(firstOf.values());
+    order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+    var kept = new Set(order.slice(0, most));
+    groups = groups.filter(function (g, k) { return kept.has(k); });
+  }
+  return groups;
+}
+
+// the entries holding a group: a number's (docnum -> closeness), else those holding one of its
+// alternatives (every stem of a phrase)
+export function docsOfGroup(index, g) {
+  if (g.number !== null) return g.near;
+  var docs = new Set();
+  g.alts.forEach(function (pair) {
+    var alt = pair[0];
+    var found = index.termDocs(alt[0]);
+    for (var j = 1; j < alt.length; j++) {
+      var other = index.termDocs(alt[j]);
+      found = new Set(Array.from(found).filter(function (d) { return other.has(d); }));
+    }
+    found.forEach(function (d) { docs.add(d); });
+  });
+  return docs;
+}

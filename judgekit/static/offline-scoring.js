@@ -1,0 +1,175 @@
+// A part's first step in ranking a question offline, as the server's judgekit/rules/scoring.py,
+// phrases.py and covering.py have it: every entry holding some of the question scored (each
+// word's BM25F weights, the numbers it states, the phrases it holds), the best of them picked,
+// and beside them the entries holding the most of the question (`covering`); then the cards'
+// factors of the re-ranking (a group's ruling, a card's own text). Each function takes the
+// part (an OfflineIndex, static/offline-index.js) as its first argument: its `search` calls them.
+// Exports candidates, groupRulingFactor, cardTextFactor.
+
+// whether the stems follow each other somewhere in these positions (stem -> [position])
+function hasPhrase(positions, stems) {
+  var first = positions.get(stems[0]);
+  if (!first) return false;
+  var rest = stems.slice(1).map(function (s) { return new Set(positions.get(s) || []); });
+  return first.some(function (p) {
+    return rest.every(function (r, i) { return r.has(p + i + 1); });
+  });
+}
+
+function entryIdf(index, df) {
+  return Math.log(1 + (index.n - df + 0.5) / (df + 0.5));
+}
+
+function idf(index, field, term) {
+  var plist = index.postingList(field, term);
+  var df = plist ? plist.length : 0;
+  return Math.log(1 + (index.n - df + 0.5) / (df + 0.5));
+}
+
+// a term's BM25F weight in each entry holding it, its fields summed (title, body, context):
+// the part of its score that does not depend on the query (Postings.term_weights)
+function termWeights(index, term) {
+  var known = index.weightCache.get(term);
+  if (known) return known;
+  var k1 = index.params.k1, b = index.params.b, acc = new Map();
+  Object.keys(index.boosts).forEach(function (field) {
+    var plist = index.postingList(field, term);
+    if (!plist) return;
+    var fboost = index.boosts[field];
+    // a sparse field (the questions) counts a term's rarity among all the entries
+    var weight = index.sparse.has(field) ? entryIdf(index, index.dfOf(term)) : idf(index, field, term);
+    var li = index.fields.indexOf(field), avg = index.avg[field], lengths = index.lengths, width = index.fields.length;
+    plist.forEach(function (p) {
+      var doc = p[0], tf = p[1];
+      var norm = tf + k1 * (1 - b + b * lengths[doc * width + li] / avg);
+      acc.set(doc, (acc.get(doc) || 0.0) + fboost * weight * tf * (k1 + 1) / norm);
+    });
+  });
+  var out = Array.from(acc.entries());
+  if (index.maxPostings && out.length > index.maxPostings) {
+    // the entries where the term weighs most, in entry order (SearchIndex max_postings)
+    out = out.slice().sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, index.maxPostings);
+    out.sort(function (a, b) { return a[0] - b[0]; });
+    index.kept.set(term, new Set(out.map(function (dw) { return dw[0]; })));
+  }
+  index.weightCache.set(term, out);
+  return out;
+}
+
+// the entries holding `term` in `field` that a phrase is looked for in
+function phraseCandidates(index, field, term) {
+  var plist = index.postingList(field, term) || [];
+  termWeights(index, term);                               // decides what a truncated term keeps
+  var kept = index.kept.get(term);
+  return kept ? plist.filter(function (p) { return kept.has(p[0]); }) : plist;
+}
+
+// [[docnum, score]]: the best scored entries, then those covering most of the question
+export function candidates(index, groups, text, groupDocs) {
+  var scores = new Map(), question = new Set(), p = index.params;
+  groups.forEach(function (g, gi) {
+    if (g.number !== null) {
+      groupDocs[gi].forEach(function (near, doc) {
+        scores.set(doc, (scores.get(doc) || 0) + p.number_boost * g.weight * near);
+      });
+      return;
+    }
+    if (g.factor !== 1.0) {
+      g.alts.forEach(function (pair) { if (pair[0].length === 1) question.add(pair[0][0]); });
+    }
+    g.alts.forEach(function (pair) {
+      if (pair[0].length !== 1) return;
+      termWeights(index, pair[0][0]).forEach(function (dw) {
+        scores.set(dw[0], (scores.get(dw[0]) || 0) + pair[1] * g.factor * dw[1]);
+      });
+    });
+  });
+  var phrases = [];
+  groups.forEach(function (g) {
+    g.alts.forEach(function (pair) { if (pair[0].length > 1) phrases.push(pair); });
+  });
+  var stems = index.tokenize(text).map(function (t) { return t[0]; });
+  var chosen = new Set();                                 // a long question's chosen words
+  groups.forEach(function (g) { g.alts.forEach(function (pair) { pair[0].forEach(function (st) { chosen.add(st); }); }); });
+  for (var i = 0; i + 1 < stems.length; i++) {
+    if (stems[i] !== stems[i + 1] && chosen.has(stems[i]) && chosen.has(stems[i + 1])) {
+      var asked = question.has(stems[i]) || question.has(stems[i + 1]);
+      phrases.push([[stems[i], stems[i + 1]], 0.6 * (asked ? p.question_factor : 1.0)]);
+    }
+  }
+  var titleBoost = index.boosts.title;
+  phrases.forEach(function (pair) {
+    var alt = pair[0], boost = pair[1];
+    if (!alt.every(function (a) { return index.vocab.has(a); })) return;
+    var rarest = alt[0];
+    alt.forEach(function (a) { if (index.dfOf(a) < index.dfOf(rarest)) rarest = a; });
+    var weight = alt.reduce(function (sum, a) { return sum + idf(index, "body", a); }, 0);
+    phraseCandidates(index, "body", rarest).forEach(function (p) {
+      if (hasPhrase(index.stemPositions(index.entries[p[0]], "body"), alt)) scores.set(p[0], (scores.get(p[0]) || 0) + boost * weight);
+    });
+    phraseCandidates(index, "title", rarest).forEach(function (p) {
+      if (hasPhrase(index.stemPositions(index.entries[p[0]], "title"), alt)) {
+        scores.set(p[0], (scores.get(p[0]) || 0) + boost * weight * titleBoost);
+      }
+    });
+  });
+  var best = Array.from(scores.entries());
+  best.sort(function (a, b) { return b[1] - a[1]; });    // stable, like Python's sorted
+  best = best.slice(0, index.params.candidates);
+  var picked = new Set(best.map(function (dw) { return dw[0]; }));
+  covering(index, groups, groupDocs).forEach(function (d) {
+    if (!picked.has(d)) best.push([d, scores.get(d) || 0.0]);
+  });
+  return best;
+}
+
+// the entries holding the most of the question among those holding one of its rarest
+// words (SearchIndex._covering): a long card text holding a whole described effect
+function covering(index, groups, groupDocs) {
+  var p = index.params, words = [];
+  groups.forEach(function (g, i) {
+    if (g.number === null && g.factor === 1.0 && groupDocs[i].size >= p.rare_min_docs) words.push(i);
+  });
+  words.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+  var held = new Map();
+  words.slice(0, p.rare_groups).forEach(function (i) {
+    if (groupDocs[i].size <= p.rare_docs) groupDocs[i].forEach(function (d) { held.set(d, 0.0); });
+  });
+  if (!held.size) return [];
+  groups.forEach(function (g, gi) {
+    if (g.number !== null) return;
+    held.forEach(function (w, d) { if (groupDocs[gi].has(d)) held.set(d, w + g.weight); });
+  });
+  var out = Array.from(held.entries());
+  out.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+  return out.slice(0, p.covering).map(function (dw) { return dw[0]; });
+}
+
+// a card group's ruling: group_factor as far as only its title (the group's name) holds the
+// query, 1 as far as its own text does (SearchIndex._group_ruling_factor)
+export function groupRulingFactor(index, groups, doc, covered) {
+  if (!covered) return index.groupFactor;
+  var inBody = 0.0;
+  groups.forEach(function (g) {
+    if (g.number !== null) return;
+    var found = Array.from(g.alts.values()).some(function (pair) {
+      return pair[0].every(function (st) { return index.fieldDocs("body", st).has(doc); });
+    });
+    if (found) inBody += g.weight;
+  });
+  return index.groupFactor + (1.0 - index.groupFactor) * inBody / covered;
+}
+
+// a card's own entry: text_factor, unless its name holds every word it matches
+// (SearchIndex._card_text_factor)
+export function cardTextFactor(index, groups, doc, covered) {
+  var inTitle = 0.0;
+  groups.forEach(function (g) {
+    if (g.number !== null) return;
+    var found = Array.from(g.alts.values()).some(function (pair) {
+      return pair[0].every(function (st) { return index.fieldDocs("title", st).has(doc); });
+    });
+    if (found) inTitle += g.weight;
+  });
+  return covered && inTitle >= covered ? 1.0 : index.textFactor;
+}
