@@ -149,27 +149,25 @@ function covering(index, groups, groupDocs) {
 // query, 1 as far as its own text does (SearchIndex._group_ruling_factor)
 export function groupRulingFactor(index, groups, doc, covered) {
   if (!covered) return index.groupFactor;
-  var inBody = 0.0;
-  groups.forEach(function (g) {
-    if (g.number !== null) return;
-    var found = Array.from(g.alts.values()).some(function (pair) {
-      return pair[0].every(function (st) { return index.fieldDocs("body", st).has(doc); });
-    });
-    if (found) inBody += g.weight;
-  });
-  return index.groupFactor + (1.0 - index.groupFactor) * inBody / covered;
+  return index.groupFactor + (1.0 - index.groupFactor) * heldIn(index, groups, doc, "body") / covered;
 }
 
 // a card's own entry: text_factor, unless its name holds every word it matches
 // (SearchIndex._card_text_factor)
 export function cardTextFactor(index, groups, doc, covered) {
-  var inTitle = 0.0;
+  return covered && heldIn(index, groups, doc, "title") >= covered ? 1.0 : index.textFactor;
+}
+
+// the query weight the entry `doc` holds in one field, summed in the groups' order
+// (CardFactors._held)
+function heldIn(index, groups, doc, field) {
+  var held = 0.0;
   groups.forEach(function (g) {
     if (g.number !== null) return;
     var found = Array.from(g.alts.values()).some(function (pair) {
-      return pair[0].every(function (st) { return index.fieldDocs("title", st).has(doc); });
+      return pair[0].every(function (st) { return index.fieldDocs(field, st).has(doc); });
     });
-    if (found) inTitle += g.weight;
+    if (found) held += g.weight;
   });
-  return covered && inTitle >= covered ? 1.0 : index.textFactor;
+  return held;
 }
