@@ -3,7 +3,8 @@
 axe-core (vendored under tests/browser/vendor/axe-core, MPL-2.0) runs its WCAG 2 A/AA and
 best-practice rules on every main page, light and dark; a violation fails with axe's own
 words, the page's name and the theme. A page is loaded once for both themes (the colour
-scheme is switched on it), and pages are loaded eight at a time (`loaded`). Beside it, checks of our own for what the QA walk-through found: links nested in a
+scheme is switched on it), and pages are loaded eight at a time (`loaded`), each batch in
+the pages the previous one used. Beside it, checks of our own for what the QA walk-through found: links nested in a
 <summary> (axe: nested-interactive), a home page without an <h1>, the dark-mode DQ chip's
 contrast, the recorder's back link told apart by colour only, <summary> elements that lost
 their disclosure marker, the "Play a final" checkbox stretched across its form, and the
@@ -133,23 +134,31 @@ def loaded(contexts, own_server, event):
     """`loaded(name)`: (the page, its answer's status), loaded in the light context and settled
     (no request for half a second: Playwright's "networkidle"). The first ask of a page loads
     it and the next ones of PAGES together, so that their half-seconds of quiet run at once
-    rather than one after the other; each test closes its page."""
+    rather than one after the other. Each test gives its page back (`loaded.done(page)`):
+    the next batch is loaded in the pages given back (a navigation costs less than a new
+    page: docs/development.md), in the light scheme again; the last ones are closed."""
     paths = pages_to_check(event)
     ready: dict = {}
+    spare: list = []
 
     def load(name):
         if name not in ready:
             start = PAGES.index(name)
             batch = [n for n in PAGES[start:start + BATCH] if n not in ready]
             for n in batch:
-                page = contexts["light"].new_page()
+                if spare:
+                    page = spare.pop()
+                    page.emulate_media(color_scheme="light")
+                else:
+                    page = contexts["light"].new_page()
                 ready[n] = (page, page.goto(own_server + paths[n], wait_until="commit").status)
             for n in batch:
                 ready[n][0].wait_for_load_state("networkidle")
         return ready.pop(name)
 
+    load.done = spare.append
     yield load
-    for page, _ in ready.values():
+    for page in spare + [page for page, _ in ready.values()]:
         page.close()
 
 
@@ -174,7 +183,7 @@ def test_axe_finds_no_violation(loaded, name):
             found = axe_violations(page)
             assert found == [], f"{name}, {scheme}: " + json.dumps(found, indent=1, ensure_ascii=False)
     finally:
-        page.close()
+        loaded.done(page)
 
 
 # --- the findings of the walk-through, one by one --------------------------------------------
