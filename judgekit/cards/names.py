@@ -222,7 +222,8 @@ class CardNames:
             return [(TYPE_NOUNS[noun], at + n) for n in (2, 1)
                     if len(words) - at >= n and (noun := "".join(words[at:at + n])) in TYPE_NOUNS]
 
-        for _, end in type_at(i):
+        first = type_at(i)
+        for _, end in first:
             # "the vampire with the equipment that…": the description is the second noun's
             if end < len(words) and words[end] in DESCRIBE_WITH:
                 at = end + 1
@@ -231,7 +232,7 @@ class CardNames:
                 for kind, inner_end in type_at(at):
                     if starts_description(inner_end):
                         return kind
-        for kind, end in type_at(i):
+        for kind, end in first:
             if starts_description(end):
                 return kind
         if named and words[i - 1] in self.card_words and i < len(words) and words[i] in DESCRIBE_REL:

@@ -43,11 +43,11 @@ def score_entries(groups: list[Group], group_docs: list, weights: dict, found: l
             # scores[doc] += NUMBER_BOOST * weight * closeness for each entry stating the
             # number or one near it, the loop in C, one entry at a time (the same sums)
             get, boost = scores.get, NUMBER_BOOST * g.weight
-            near = docs
+            near, closeness = docs, docs.values()
             if touched is not None and i in big:
                 near = list(filter(touched.__contains__, docs))
-            scores.update(zip(near, map(add, map(get, near, repeat(0.0)),
-                                        map(mul, repeat(boost), map(docs.__getitem__, near)))))
+                closeness = map(docs.__getitem__, near)
+            scores.update(zip(near, map(add, map(get, near, repeat(0.0)), map(mul, repeat(boost), closeness))))
             continue
         get = scores.get
         for alt, boost in g.alts.items():

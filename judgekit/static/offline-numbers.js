@@ -4,7 +4,7 @@
 // number near them. Each function takes the part (an OfflineIndex, static/offline-index.js)
 // as its first argument: the index's methods and offline-query.js call them.
 // Exports closeness, numberValue, numbersIn, phraseItem, statesNear, numberDocs.
-import { decodeNumbers } from "./offline-words.js";
+import { decodeNumbers, own } from "./offline-words.js";
 
 var DIGITS = /^[0-9]{1,6}$/;
 
@@ -19,7 +19,7 @@ export function closeness(a, b) {
 export function numberValue(index, word) {
   var low = word.toLowerCase();
   if (DIGITS.test(low)) return parseFloat(low);
-  return Object.prototype.hasOwnProperty.call(index.numberWords, low) ? index.numberWords[low] : null;
+  return own.call(index.numberWords, low) ? index.numberWords[low] : null;
 }
 
 // [first token index, number of tokens, value] of each number `text` states ("twenty-eight")

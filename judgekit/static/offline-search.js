@@ -19,7 +19,7 @@
 import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
-import { Tables, SEP, fold, withinOneEdit } from "./offline-words.js";
+import { Tables, SEP, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { site } from "./site.js";
@@ -107,7 +107,7 @@ const offlineSearch = (function () {
 
   function CardNames(table) {
     var self = this;
-    var keys = table.keys, own = Object.prototype.hasOwnProperty;
+    var keys = table.keys;
     // the JSON object as it is (5,000 names: a Map made of it costs a phone more than the lookups)
     this.keys = { get: function (k) { return own.call(keys, k) ? keys[k] : undefined; } };
     this.common = new Set(table.common);
@@ -170,7 +170,6 @@ const offlineSearch = (function () {
   // (CardNames.described_type), or null
   CardNames.prototype.describedType = function (query) {
     var words = this.words(query.slice(0, 300)), i = 0, named = false, self = this;
-    var own = Object.prototype.hasOwnProperty;
     while (i < words.length && this.describeLead.has(words[i])) i += 1;
     while (i < words.length && (this.describeQualifiers.has(words[i]) || this.cardWords.has(words[i]))) {
       named = named || this.cardWords.has(words[i]);
@@ -375,7 +374,6 @@ const offlineSearch = (function () {
     var groups = rules.groups(text).filter(function (g) { return g.number === null && g.factor === 1.0; });
     var order = groups.map(function (g, k) { return k; });
     order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
-    var own = Object.prototype.hasOwnProperty;
     function inOwnText(st) {
       return ["body", "title", "context"].some(function (f) { return own.call(rules.packed[f], st); });
     }

@@ -15,7 +15,7 @@ export const own = Object.prototype.hasOwnProperty;
 // shipped as the index's `fold`: character -> replacement), character by character
 export function fold(word, table) {
   var out = "";
-  for (var ch of word) out += table && Object.prototype.hasOwnProperty.call(table, ch) ? table[ch] : ch;
+  for (var ch of word) out += table && own.call(table, ch) ? table[ch] : ch;
   return out;
 }
 
