@@ -131,6 +131,25 @@ def test_rules_words_are_not_taken_for_card_names(service, query):
     assert all(r["doc"] != "cards" for r in named), named
 
 
+@pytest.mark.parametrize("query", ["who won the game if time ran out", "a vamp ate my blood",
+                                   "lots of pool left", "is my mom allowed to watch",
+                                   "the action mod that gives stealth", "is it hot in the hall",
+                                   "who goes first at a four player table", "can we call it a draw",
+                                   "do I get the stealth when hunting"])
+def test_initials_that_spell_an_everyday_word_name_no_card(service, query):
+    """A card's initials are its short form ("krc") only when they spell no word a question
+    may hold: "won" is not Week of Nightmares, nor "ate" Art's Traumatic Essence; they are
+    typed as one word ("at a" is not Ashes to Ashes); a word is not a misspelt name
+    ("hunting", The Haunting; "the hall", The Call)."""
+    assert service.search.named_cards(query) == []
+
+
+@pytest.mark.parametrize("query, card", [("krc", "Kine Resources Contested"), ("wwef", "Wake with Evening's Freshness"),
+                                         ("tttm", "Tribute to the Master"), ("gtu", "Govern the Unaligned")])
+def test_initials_no_word_spells_still_name_the_card(service, query, card):
+    assert [e.title for e in service.search.named_cards(f"can I play {query} now")] == [card]
+
+
 def test_card_results_in_the_api(client):
     body = client.get("/api/search", query_string={"q": "deflection", "limit": 5}).get_json()
     assert list(body) == ["query", "took_ms", "results", "match", "suggestions", "parts"]

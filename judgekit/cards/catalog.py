@@ -192,6 +192,16 @@ class CardCatalog:
             return list(self._shared.get(on, ()))
         return list(self._own.get(int(on), ()))
 
+    def ruling_texts(self) -> list[str]:
+        """Every ruling's text as it is written, each once: the cards' own, the groups'
+        and the cards' own wordings of a group's ruling (markup left in)."""
+        out = [r["text"] for rulings in self._own.values() for r in rulings]
+        for rulings in self._shared.values():
+            for r in rulings:
+                out.append(r["text"])
+                out += [own["text"] for own in r.get("overrides", {}).values()]
+        return out
+
     def _ruling(self, text, refs, reminder, group) -> Ruling:
         return Ruling(text, tuple(self.references[x] for x in refs if x in self.references),
                       reminder, group)

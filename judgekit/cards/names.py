@@ -53,6 +53,19 @@ SHORT_NAMES: dict[str, str] = {
 CHAT_WORDS = frozenset(("lol", "omg", "btw", "idk", "imo", "imho", "tbh", "afaik", "fyi", "asap", "brb",
                         "irl", "iirc", "wtf", "nvm", "ftw", "aka", "etc", "smh", "tldr", "pls", "plz",
                         "thx", "rip", "ggwp", "dnd", "ccg", "tcg", "vtes", "vekn", "ncn"))
+#: Words and abbreviations of everyday writing that a library card's initials spell ("won",
+#: "lots", "ate", "mod" for a modifier, "wod" for the World of Darkness), which the card
+#: texts, rulings and rules lack: never taken for a card's short form. Reviewed by hand
+#: against `initials` of the whole card list.
+EVERYDAY_WORDS = frozenset((
+    "ate", "atm", "bah", "bob", "bods", "cia", "con", "coms", "cot", "dim", "doe", "doo", "dow",
+    "emp", "esc", "eta", "fop", "fps", "gam", "gob", "gore", "gtg", "hod", "hon", "hos", "hot",
+    "hoc", "hth", "jose", "lic", "lit", "lits", "lots", "mae", "mod", "mods", "mom", "mos",
+    "mote", "mots", "nit", "oob", "ooc", "poo", "poot", "pos", "pots", "psi", "psy", "pwd",
+    "rar", "roe", "rot", "sag", "sam", "sop", "sow", "sht", "tac", "tact", "tat", "tbt", "teak",
+    "tla", "toc", "tod", "tote", "tots", "tts", "uhf", "ums", "vas", "vod", "wod", "won", "wtb",
+    "wth",
+))
 ACRONYM_MIN = 3        # letters of the shortest initials taken as a card's short form
 
 #: Card names that are also ordinary phrases of a question: found only as the whole query.
@@ -125,12 +138,19 @@ class CardNames:
 
     `keys`: name key (`name_key` of a name, a short name, a name with its version) -> card
     id; `common`: the words (name keys) that alone do not name a card (the rules' words:
-    `judgekit.rules.service.common_words`)."""
+    `judgekit.rules.service.common_words`); `initials`: the keys that are a card's initials
+    (`initials`), a short form typed as one word ("krc"), never two ("at a" is not "ata",
+    Ashes to Ashes); `not_typos`: words of the cards and the rules one typo away from a
+    card's name ("hunting", The Haunting), which are words, not misspelt names."""
 
     def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset(),
-                 card_words: frozenset[str] | set[str] = frozenset()):
+                 card_words: frozenset[str] | set[str] = frozenset(),
+                 initials: frozenset[str] | set[str] = frozenset(),
+                 not_typos: frozenset[str] | set[str] = frozenset()):
         self.keys = dict(keys)
         self.common = frozenset(common)
+        self.initials = frozenset(initials)
+        self.not_typos = frozenset(not_typos)
         # disciplines' and clans' names the rules do not use ("obfuscate", "tremere"): a
         # question holding one asks about cards (`mentions_card_words`)
         self.card_words = frozenset(card_words)
@@ -140,7 +160,11 @@ class CardNames:
                 self._by_start.setdefault((key[0], len(key)), []).append(key)
 
     @classmethod
-    def from_catalog(cls, catalog, common=frozenset(), card_words=frozenset()) -> "CardNames":
+    def from_catalog(cls, catalog, common=frozenset(), card_words=frozenset(),
+                     vocabulary=frozenset(), asked=frozenset()) -> "CardNames":
+        """`vocabulary`: the words of the rules' own text, `asked`: of the questions they
+        answer (name keys); neither is a card's initials, and a word of `vocabulary` one
+        typo from a card's name is no misspelt name (`not_typos`)."""
         keys: dict[str, int] = {}
         index = catalog.index
 
@@ -173,15 +197,24 @@ class CardNames:
             found = catalog.find(name)
             if found is not None:
                 keys.setdefault(name_key(short), found.id)
-        for short, card_id in initials(catalog).items():
-            if short not in common:
-                keys.setdefault(short, card_id)
-        return cls(keys, common, card_words)
+        # the words of the cards' names and texts and of the rules; those of the rulings and
+        # the questions too for the initials (their misspellings, "defelction", are left to
+        # be found as typos)
+        words = written_words(f"{card.name} {card.text or ''}" for card in catalog) | set(vocabulary)
+        shorts = set()
+        for short, card_id in initials(catalog, words | set(asked) | written_words(catalog.ruling_texts())).items():
+            if short not in common and short not in keys:
+                keys[short] = card_id
+                shorts.add(short)
+        names = cls(keys, common, card_words, shorts)
+        names.not_typos = frozenset(w for w in words if w not in keys and names._typo((w,)) is not None)
+        return names
 
     @classmethod
     def from_table(cls, table: dict) -> "CardNames":
         return cls({k: int(v) for k, v in table["keys"].items()}, frozenset(table["common"]),
-                   frozenset(table.get("card_words", ())))
+                   frozenset(table.get("card_words", ())), frozenset(table.get("initials", ())),
+                   frozenset(table.get("not_typos", ())))
 
     def to_table(self) -> dict:
         """The table the index stores and the browser's offline search reads."""
@@ -190,7 +223,8 @@ class CardNames:
                 "card_words": sorted(self.card_words), "type_nouns": TYPE_NOUNS,
                 "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
                 "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
-                "describe_articles": sorted(DESCRIBE_ARTICLES)}
+                "describe_articles": sorted(DESCRIBE_ARTICLES), "initials": sorted(self.initials),
+                "not_typos": sorted(self.not_typos)}
 
     def mentions_card_words(self, query: str) -> bool:
         """Whether the query names a discipline or a clan ("that obfuscate reaction…", "the
@@ -240,14 +274,21 @@ class CardNames:
         return None
 
     def _exact(self, words: list[str]) -> int | None:
-        hit = self.keys.get("".join(words))
+        hit = self._key(words)
         if hit is None and len(words) > 1 and words[0] == "the":
-            hit = self.keys.get("".join(words[1:]))
+            hit = self._key(words[1:])
         return hit
 
-    def _typo(self, words: list[str]) -> int | None:
+    def _key(self, words: list[str]) -> int | None:
+        """The card these words spell, a card's initials only as one word."""
         key = "".join(words)
-        if len(key) < TYPO_MIN:
+        return None if len(words) > 1 and key in self.initials else self.keys.get(key)
+
+    def _typo(self, words: list[str]) -> int | None:
+        """The card these words name with one typo, when the name is long enough: a leading
+        "the" does not count ("the hall" is no misspelt The Call)."""
+        key = "".join(words)
+        if len(key) - (3 if len(words) > 1 and words[0] == "the" else 0) < TYPO_MIN:
             return None
         return self._typo_of(key)
 
@@ -303,7 +344,9 @@ class CardNames:
             if found is None:
                 for n in (2, 1):   # one typo: in a name of one or two words only
                     span = words[i:i + n]
-                    if len(span) < n or any(w in self.common for w in span if w != "the"):
+                    content = [w for w in span if w != "the"]
+                    if len(span) < n or any(w in self.common for w in content) \
+                            or (len(content) == 1 and content[0] in self.not_typos):
                         continue
                     cid = self._typo(span)
                     if cid is not None:
@@ -325,22 +368,31 @@ ORDINARY_NAMES = frozenset(("defense", "defender", "flight", "innocence", "innoc
                             "vision", "visionary", "pander"))
 
 
-def initials(catalog) -> dict[str, int]:
+def written_words(texts) -> set[str]:
+    """Every word (name key) of these texts."""
+    words: set[str] = set()
+    for text in texts:
+        words.update(name_key(w) for w in re.findall(r"[\w']+", text))
+    words.discard("")
+    return words
+
+
+def initials(catalog, words: frozenset[str] | set[str] = frozenset()) -> dict[str, int]:
     """The short forms players make of a library card's name of three words or more: its
     initials ("wwef" Wake with Evening's Freshness, "tttm" Tribute to the Master, "krc"),
-    when no other card has the same initials and they spell no word of any card's name or
-    text, nor a chat abbreviation (`CHAT_WORDS`)."""
-    words: set[str] = set()
+    when no other card has the same initials and they spell no word a question may hold:
+    none of `words` (the cards' names, texts and rulings and the rules, name keys), of `EVERYDAY_WORDS`
+    or `CHAT_WORDS` ("who won the game" names no Week of Nightmares)."""
     by_initials: dict[str, list[int]] = {}
     for card in catalog:
-        words.update(name_key(w) for w in re.findall(r"[\w']+", f"{card.name} {card.text or ''}"))
         if card.kind != "library":
             continue
         parts = [name_key(w) for w in re.split(r"[\s\-–—/]+", card.name) if name_key(w)]
         if len(parts) >= ACRONYM_MIN:
             by_initials.setdefault("".join(p[0] for p in parts), []).append(card.id)
     return {short: ids[0] for short, ids in sorted(by_initials.items())
-            if len(ids) == 1 and short not in words and short not in CHAT_WORDS}
+            if len(ids) == 1 and short not in words and short not in EVERYDAY_WORDS
+            and short not in CHAT_WORDS}
 
 
 def discipline_and_clan_words(catalog) -> frozenset[str]:

@@ -64,18 +64,27 @@ def content_stamps(content_dir: str | Path, corpus: Corpus) -> tuple[str, str]:
 COMMON_DF = 3          # a word of at least this many rules entries is a rules word
 
 
-def common_words(corpus) -> frozenset[str]:
+def _word_counts(entries: list[Entry], questions: bool = True) -> dict[str, int]:
+    """Each word (name key) of the current rules' entries, their text and (`questions`) the
+    questions they answer -> the number of entries holding it."""
+    df: dict[str, int] = {}
+    for e in entries:
+        text = f"{e.title} {e.context} {e.body} {e.questions if questions else ''}"
+        for w in {name_key(w) for w in SPLIT.split(text)}:
+            df[w] = df.get(w, 0) + 1
+    df.pop("", None)
+    return df
+
+
+def common_words(corpus, df: dict[str, int] | None = None) -> frozenset[str]:
     """Words that alone do not name a card in a query: the words of at least `COMMON_DF`
     entries of the current rules, their text or the questions they answer ("block",
     "master", "direct"), the analyzer's stop words and the judges' question words (name
     keys: lower case, no accents). A card the rules name in one or two examples
-    ("Deflection") stays a name."""
+    ("Deflection") stays a name. `df`: `_word_counts` of the corpus' entries, when made."""
     from whoosh.analysis import STOP_WORDS
 
-    df: dict[str, int] = {}
-    for e in entries_of(corpus):
-        for w in {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body} {e.questions}")}:
-            df[w] = df.get(w, 0) + 1
+    df = _word_counts(entries_of(corpus)) if df is None else df
     words = {w for w, n in df.items() if n >= COMMON_DF}
     words.update(name_key(w) for w in STOP_WORDS)
     for phrase in QUESTION_WORDS:
@@ -88,9 +97,13 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     """The cards' search entries, and what is stored beside them: the card names table and
     each card's groups (card id -> group ids, in the card page's order)."""
     catalog = load_catalog(Path(content_dir))
-    common = common_words(corpus)
+    entries = entries_of(corpus)
+    df = _word_counts(entries)
+    common = common_words(corpus, df)
+    # no word of the rules or their questions is a card's initials ("won"), common or not
     names = CardNames.from_catalog(catalog, common | game_words(catalog),
-                                   discipline_and_clan_words(catalog) - common)
+                                   discipline_and_clan_words(catalog) - common,
+                                   frozenset(_word_counts(entries, questions=False)), frozenset(df) | common)
     groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}
     asked = {gid: questions_text(p) for gid, p in corpus.questions.get(CARDS, {}).items()}
     return card_entries(catalog, Entry, asked), {"card_names": names.to_table(), "card_groups": groups}

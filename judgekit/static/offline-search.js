@@ -111,6 +111,8 @@ const offlineSearch = (function () {
     // the JSON object as it is (5,000 names: a Map made of it costs a phone more than the lookups)
     this.keys = { get: function (k) { return own.call(keys, k) ? keys[k] : undefined; } };
     this.common = new Set(table.common);
+    this.initials = new Set(table.initials || []);           // a card's initials: one word only ("at a" is no Ashes to Ashes)
+    this.notTypos = new Set(table.not_typos || []);          // words one typo from a name ("hunting"): not misspelt names
     this.phrases = new Set(table.phrases);
     this.filler = new Set(table.filler || []);
     this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
@@ -131,14 +133,21 @@ const offlineSearch = (function () {
   }
 
   CardNames.prototype.exact = function (words) {
-    var hit = this.keys.get(words.join(""));
-    if (hit === undefined && words.length > 1 && words[0] === "the") hit = this.keys.get(words.slice(1).join(""));
+    var hit = this.key(words);
+    if (hit === undefined && words.length > 1 && words[0] === "the") hit = this.key(words.slice(1));
     return hit === undefined ? null : hit;
   };
 
+  // the card these words spell, a card's initials only as one word (CardNames._key)
+  CardNames.prototype.key = function (words) {
+    var key = words.join("");
+    return words.length > 1 && this.initials.has(key) ? undefined : this.keys.get(key);
+  };
+
+  // a leading "the" does not count toward the length a typo needs ("the hall" is no The Call)
   CardNames.prototype.typo = function (words) {
     var key = words.join("");
-    if (key.length < this.typoMin) return null;
+    if (key.length - (words.length > 1 && words[0] === "the" ? 3 : 0) < this.typoMin) return null;
     for (var size = key.length - 1; size <= key.length + 1; size++) {
       var cands = this.byStart.get(key.charCodeAt(0) * 1024 + size) || [];
       for (var i = 0; i < cands.length; i++) {
@@ -234,8 +243,9 @@ const offlineSearch = (function () {
       }
       if (!found) {
         for (var m = 2; m >= 1; m--) {
-          var part = words.slice(i, i + m);
-          if (part.length < m || part.some(function (w) { return w !== "the" && self.common.has(w); })) continue;
+          var part = words.slice(i, i + m), content = part.filter(function (w) { return w !== "the"; });
+          if (part.length < m || content.some(function (w) { return self.common.has(w); }) ||
+              (content.length === 1 && this.notTypos.has(content[0]))) continue;
           var typo = this.typo(part);
           if (typo !== null) { found = [typo, i + m]; break; }
         }

@@ -27,3 +27,20 @@ test("an answer is good, weak or none", () => {
   assert.equal(internals.matchOf([{ score: 3, coverage: 0.6 }], p), "good");
   assert.equal(internals.matchOf([{ score: 3, coverage: 0.4 }], p), "weak");
 });
+
+test("a name's typo needs seven letters besides a leading 'the'", () => {
+  const names = new internals.CardNames({ keys: { thecall: 1, call: 1, thebarrens: 2, barrens: 2 }, common: [],
+    phrases: [], filler: [], max_words: 8, typo_min: 7 });
+  const found = (q) => names.find(q);
+  assert.deepEqual(found("is it hot in the hall"), []);            // "the hall" is no The Call
+  assert.deepEqual(found("can I go to the barrans"), [2]);        // "barrans": seven letters, one typo
+});
+
+test("a card's initials name it as one word, and a word one typo from a name is a word", () => {
+  const names = new internals.CardNames({ keys: { ata: 3, ashestoashes: 3, haunting: 4, thehaunting: 4 },
+    common: [], phrases: [], filler: [], max_words: 8, typo_min: 7, initials: ["ata"], not_typos: ["hunting"] });
+  assert.deepEqual(names.find("who goes first at a four player table"), []);   // "at a" is no "ata"
+  assert.deepEqual(names.find("can I play ata now"), [3]);
+  assert.deepEqual(names.find("stealth when hunting"), []);                      // a word, not a typo
+  assert.deepEqual(names.find("does the hauntng stay"), [4]);                    // a misspelt name
+});
