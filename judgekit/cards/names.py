@@ -108,6 +108,11 @@ DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "
 
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
+#: A one-word name that this many cards' texts use as a word ("dodge", "frenzy", "circle",
+#: "zombie") names the card only as the whole query: in a question it is the game's word
+#: ("they can't dodge this round"). The names players ask about in questions ("deflection",
+#: "bonding", "majesty", "rotschreck") are in no card's text or one.
+TEXT_WORD_CARDS = 10
 
 
 @dataclass(frozen=True)
@@ -141,13 +146,16 @@ class CardNames:
     `judgekit.rules.service.common_words`); `initials`: the keys that are a card's initials
     (`initials`), a short form typed as one word ("krc"), never two ("at a" is not "ata",
     Ashes to Ashes); `not_typos`: words of the cards and the rules one typo away from a
-    card's name ("hunting", The Haunting), which are words, not misspelt names."""
+    card's name ("hunting", The Haunting), which are words, not misspelt names;
+    `text_words`: one-word names that many cards' texts use as a word (`TEXT_WORD_CARDS`)."""
 
     def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset(),
                  card_words: frozenset[str] | set[str] = frozenset(),
                  initials: frozenset[str] | set[str] = frozenset(),
-                 not_typos: frozenset[str] | set[str] = frozenset()):
+                 not_typos: frozenset[str] | set[str] = frozenset(),
+                 text_words: frozenset[str] | set[str] = frozenset()):
         self.keys = dict(keys)
+        self.text_words = frozenset(text_words)
         self.common = frozenset(common)
         self.initials = frozenset(initials)
         self.not_typos = frozenset(not_typos)
@@ -206,7 +214,12 @@ class CardNames:
             if short not in common and short not in keys:
                 keys[short] = card_id
                 shorts.add(short)
-        names = cls(keys, common, card_words, shorts)
+        in_texts: dict[str, int] = {}      # a word -> the cards whose text uses it
+        for card in catalog:
+            for w in written_words((card.text or "",)):
+                in_texts[w] = in_texts.get(w, 0) + 1
+        text_words = {k for k in keys if in_texts.get(k, 0) >= TEXT_WORD_CARDS}
+        names = cls(keys, common, card_words, shorts, text_words=text_words)
         names.not_typos = frozenset(w for w in words if w not in keys and names._typo((w,)) is not None)
         return names
 
@@ -214,7 +227,7 @@ class CardNames:
     def from_table(cls, table: dict) -> "CardNames":
         return cls({k: int(v) for k, v in table["keys"].items()}, frozenset(table["common"]),
                    frozenset(table.get("card_words", ())), frozenset(table.get("initials", ())),
-                   frozenset(table.get("not_typos", ())))
+                   frozenset(table.get("not_typos", ())), frozenset(table.get("text_words", ())))
 
     def to_table(self) -> dict:
         """The table the index stores and the browser's offline search reads."""
@@ -224,7 +237,7 @@ class CardNames:
                 "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
                 "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
                 "describe_articles": sorted(DESCRIBE_ARTICLES), "initials": sorted(self.initials),
-                "not_typos": sorted(self.not_typos)}
+                "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words)}
 
     def mentions_card_words(self, query: str) -> bool:
         """Whether the query names a discipline or a clan ("that obfuscate reaction…", "the
@@ -295,22 +308,23 @@ class CardNames:
     @lru_cache(maxsize=8192)
     def _typo_of(self, key: str) -> int | None:
         """The card a name key one typo away names (kept: the same words come in query
-        after query, and the look-up goes through every name of the key's length)."""
+        after query, and the look-up goes through every name of the key's length); not a
+        word many cards' texts use (`text_words`: "zombies" is that word's plural)."""
         for size in (len(key) - 1, len(key), len(key) + 1):
             for cand in self._by_start.get((key[0], size), ()):
-                if cand != key and _edits1(key, cand):
+                if cand != key and cand not in self.text_words and _edits1(key, cand):
                     return self.keys[cand]
         return None
 
     def _names_a_card(self, words: list[str], whole_query: bool) -> bool:
         """Whether these words, found as a name, stand for the card in this query: a name of
         several words does (unless it is also an ordinary phrase), one word only when the
-        rules and the questions do not use it."""
+        rules and the questions do not use it, nor many cards' texts (`text_words`)."""
         if whole_query:
             return True
         content = [w for w in words if w != "the"]
         if len(content) == 1:
-            return content[0] not in self.common
+            return content[0] not in self.common and content[0] not in self.text_words
         return bool(content) and "".join(words) not in PHRASES
 
     @staticmethod

@@ -113,6 +113,7 @@ const offlineSearch = (function () {
     this.common = new Set(table.common);
     this.initials = new Set(table.initials || []);           // a card's initials: one word only ("at a" is no Ashes to Ashes)
     this.notTypos = new Set(table.not_typos || []);          // words one typo from a name ("hunting"): not misspelt names
+    this.textWords = new Set(table.text_words || []);        // one-word names many card texts use ("dodge"): whole query only
     this.phrases = new Set(table.phrases);
     this.filler = new Set(table.filler || []);
     this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
@@ -151,7 +152,7 @@ const offlineSearch = (function () {
     for (var size = key.length - 1; size <= key.length + 1; size++) {
       var cands = this.byStart.get(key.charCodeAt(0) * 1024 + size) || [];
       for (var i = 0; i < cands.length; i++) {
-        if (cands[i] !== key && withinOneEdit(key, cands[i])) return this.keys.get(cands[i]);
+        if (cands[i] !== key && !this.textWords.has(cands[i]) && withinOneEdit(key, cands[i])) return this.keys.get(cands[i]);
       }
     }
     return null;
@@ -160,7 +161,7 @@ const offlineSearch = (function () {
   CardNames.prototype.namesACard = function (words, wholeQuery) {
     if (wholeQuery) return true;
     var self = this, content = words.filter(function (w) { return w !== "the"; });
-    if (content.length === 1) return !this.common.has(content[0]);
+    if (content.length === 1) return !this.common.has(content[0]) && !this.textWords.has(content[0]);
     return content.length > 0 && !self.phrases.has(words.join(""));
   };
 

@@ -44,3 +44,11 @@ test("a card's initials name it as one word, and a word one typo from a name is 
   assert.deepEqual(names.find("stealth when hunting"), []);                      // a word, not a typo
   assert.deepEqual(names.find("does the hauntng stay"), [4]);                    // a misspelt name
 });
+
+test("a one-word name many card texts use names the card only as the whole query", () => {
+  const names = new internals.CardNames({ keys: { dodge: 5, zombie: 6 }, common: [], phrases: [], filler: [],
+    max_words: 8, typo_min: 7, text_words: ["dodge", "zombie"] });
+  assert.deepEqual(names.find("they cant dodge this round"), []);
+  assert.deepEqual(names.find("dodge"), [5]);
+  assert.deepEqual(names.find("when my zombies get burned"), []);               // no typo of a text word
+});
