@@ -406,22 +406,36 @@ def test_a_card_lacking_the_number_a_rules_question_counts_does_not_lead_it(serv
 #: cards that held-out sets ask about were taken out: 30/37 at its first run, 31/37 with the
 #: players' words for equipment and damage ("gear", "hurts"), 32/37 with long questions
 #: ranked on their 16 rarest words, 33/37 with "the vampire with the equipment that…" read as
-#: describing the equipment; below the issue's 0.90, kept from going lower.
+#: describing the equipment, 36/37 with the groups' rulings ranked below the cards' own
+#: (`GROUP_WEIGHT`).
 CARD_BEHAVIOUR_4 = ROOT / "search_card_behaviour4"
 #: 60 behaviour questions naming no card (seed 20261205 over the rulings, no card that another
 #: set asks about), by another hand on 29 Nov 2026, half of them asking what a described card
-#: does: a development set, read by whoever tunes; 51/60 at its first run. Below the issue's
-#: 0.90, kept from going lower.
+#: does: a development set, read by whoever tunes; 51/60 at its first run, 52/60 with the
+#: groups' rulings ranked below the cards' own. Below the issue's 0.90, kept from going lower.
 CARD_BEHAVIOUR_6 = ROOT / "search_card_behaviour6"
 
 
-@pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.8), (CARD_BEHAVIOUR_6, 60, 0.84)],
+@pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.85)],
                          ids=["fourth", "sixth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
     rate, misses = hit_rate(service.search.search, queries)
     assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+@pytest.mark.parametrize("query, card", [
+    ("how does the 4R gun w a maneuver each combat work if i cant strike with it this round", "100107"),
+    ("leave torpor action card, do i pay blood?", "101543"),
+])
+def test_a_card_s_own_text_ranks_above_a_group_s_ruling_holding_as_much(service, query, card):
+    """A group's ruling answers what many cards share ("Strikes with optional maneuver",
+    "Action only usable by vampires in torpor"); a question that one card's text or ruling
+    answers as well asks about that card (`GROUP_WEIGHT`)."""
+    hits, _ = service.search.search(query, limit=5)
+    assert f"cards/{card}" in [f"{h.entry.doc}/{h.entry.section}" for h in hits[:3]]
+    assert service.search.cards.factors.group_ruling_factor(1.0, 1.0) < 1.0
 
 
 #: 40 ruling questions naming no card (seed 20261131 over the rulings, the cards of every

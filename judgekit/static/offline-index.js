@@ -63,6 +63,7 @@ export const OfflineIndex = (function () {
     this.sparse = new Set(data.params.sparse_fields);       // fields few entries have
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
+    this.groupWeight = part.group_weight || 1;              // … and lower again, all of them
     this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
     // docnum -> its kin (a card's ruling -> the card, a card -> its rulings), from the
     // (child, parent) pairs: a word its kin hold counts toward an entry's share of the
@@ -289,7 +290,7 @@ export const OfflineIndex = (function () {
       var coverage = covered / total;
       held = held / cappedTotal;
       var factor = 1;
-      if (self.groupFactor !== 1 && e.doc === "cards" && e.section.charAt(0) === "G") {
+      if ((self.groupFactor !== 1 || self.groupWeight !== 1) && e.doc === "cards" && e.section.charAt(0) === "G") {
         factor = groupRulingFactor(self, groups, e.docnum, covered);
       } else if (self.textFactor !== 1 && e.kind === "card") {
         factor = cardTextFactor(self, groups, e.docnum, covered);

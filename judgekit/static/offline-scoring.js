@@ -145,11 +145,11 @@ function covering(index, groups, groupDocs) {
   return out.slice(0, p.covering).map(function (dw) { return dw[0]; });
 }
 
-// a card group's ruling: group_factor as far as only its title (the group's name) holds the
-// query, 1 as far as its own text does (SearchIndex._group_ruling_factor)
+// a card group's ruling: group_weight, times group_factor as far as only its title (the
+// group's name) holds the query, 1 as far as its own text does (CardFactors.group_ruling_factor)
 export function groupRulingFactor(index, groups, doc, covered) {
-  if (!covered) return index.groupFactor;
-  return index.groupFactor + (1.0 - index.groupFactor) * heldIn(index, groups, doc, "body") / covered;
+  if (!covered) return index.groupWeight * index.groupFactor;
+  return index.groupWeight * (index.groupFactor + (1.0 - index.groupFactor) * heldIn(index, groups, doc, "body") / covered);
 }
 
 // a card's own entry: text_factor, unless its name holds every word it matches
