@@ -136,13 +136,16 @@ def test_rules_words_are_not_taken_for_card_names(service, query):
                                    "the action mod that gives stealth", "is it hot in the hall",
                                    "who goes first at a four player table", "can we call it a draw",
                                    "do I get the stealth when hunting", "they cant dodge this round",
-                                   "location that gets counters when my zombies get burned"])
+                                   "location that gets counters when my zombies get burned",
+                                   "can I call a blood hunt on a vampire in torpor",
+                                   "a red list gangrel antitribu who cannot use equipment"])
 def test_initials_that_spell_an_everyday_word_name_no_card(service, query):
     """A card's initials are its short form ("krc") only when they spell no word a question
     may hold: "won" is not Week of Nightmares, nor "ate" Art's Traumatic Essence; they are
     typed as one word ("at a" is not Ashes to Ashes); a word is not a misspelt name
     ("hunting", The Haunting; "the hall", The Call); a one-word name that many cards' texts
-    use is the game's word in a question ("dodge")."""
+    use is the game's word in a question ("dodge"), and so is a name of two or three words
+    they use ("blood hunt")."""
     assert service.search.named_cards(query) == []
 
 

@@ -113,6 +113,9 @@ TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 #: ("they can't dodge this round"). The names players ask about in questions ("deflection",
 #: "bonding", "majesty", "rotschreck") are in no card's text or one.
 TEXT_WORD_CARDS = 10
+#: … and so does a name of up to this many words that as many cards' texts use ("blood
+#: hunt", "red list": "can I call a blood hunt on…", "a red list gangrel antitribu…")
+MAX_TEXT_GRAM = 3
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,7 @@ class CardNames:
     (`initials`), a short form typed as one word ("krc"), never two ("at a" is not "ata",
     Ashes to Ashes); `not_typos`: words of the cards and the rules one typo away from a
     card's name ("hunting", The Haunting), which are words, not misspelt names;
-    `text_words`: one-word names that many cards' texts use as a word (`TEXT_WORD_CARDS`)."""
+    `text_words`: names that many cards' texts use as words (`TEXT_WORD_CARDS`), joined."""
 
     def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset(),
                  card_words: frozenset[str] | set[str] = frozenset(),
@@ -214,12 +217,7 @@ class CardNames:
             if short not in common and short not in keys:
                 keys[short] = card_id
                 shorts.add(short)
-        in_texts: dict[str, int] = {}      # a word -> the cards whose text uses it
-        for card in catalog:
-            for w in written_words((card.text or "",)):
-                in_texts[w] = in_texts.get(w, 0) + 1
-        text_words = {k for k in keys if in_texts.get(k, 0) >= TEXT_WORD_CARDS}
-        names = cls(keys, common, card_words, shorts, text_words=text_words)
+        names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, keys))
         names.not_typos = frozenset(w for w in words if w not in keys and names._typo((w,)) is not None)
         return names
 
@@ -319,13 +317,14 @@ class CardNames:
     def _names_a_card(self, words: list[str], whole_query: bool) -> bool:
         """Whether these words, found as a name, stand for the card in this query: a name of
         several words does (unless it is also an ordinary phrase), one word only when the
-        rules and the questions do not use it, nor many cards' texts (`text_words`)."""
+        rules and the questions do not use it; neither when many cards' texts use those
+        words (`text_words`: "dodge", "blood hunt")."""
         if whole_query:
             return True
         content = [w for w in words if w != "the"]
         if len(content) == 1:
             return content[0] not in self.common and content[0] not in self.text_words
-        return bool(content) and "".join(words) not in PHRASES
+        return bool(content) and "".join(words) not in PHRASES and "".join(content) not in self.text_words
 
     @staticmethod
     def _words(query: str) -> list[str]:
@@ -380,6 +379,32 @@ class CardNames:
 ORDINARY_NAMES = frozenset(("defense", "defender", "flight", "innocence", "innocent", "judge", "judgment",
                             "martyr", "martyrdom", "redeemer", "redemption", "vengeance", "avenger",
                             "vision", "visionary", "pander"))
+
+
+def _text_words(catalog, keys: dict[str, int]) -> set[str]:
+    """The names (keys) that at least `TEXT_WORD_CARDS` cards' texts use as words, of up to
+    `MAX_TEXT_GRAM` words ("dodge", "bloodhunt")."""
+    texts: list[str] = []                  # each card's text, as name keys between spaces
+    held: dict[str, set[int]] = {}         # a word -> the texts holding it
+    for card in catalog:
+        seq = [w for w in (name_key(w) for w in re.findall(r"[\w']+", card.text or "")) if w]
+        for w in set(seq):
+            held.setdefault(w, set()).add(len(texts))
+        texts.append(f" {' '.join(seq)} ")
+    found = set()
+    for card in catalog:
+        parts = [w for w in (name_key(w) for w in re.findall(r"[\w']+", card.name)) if w]
+        parts = parts[1:] if parts[:1] == ["the"] and len(parts) > 1 else parts
+        key = "".join(parts)
+        if not parts or len(parts) > MAX_TEXT_GRAM or key not in keys or key in found:
+            continue
+        holding = set.intersection(*(held.get(w, set()) for w in parts))
+        if len(parts) > 1:
+            phrase = f" {' '.join(parts)} "
+            holding = {i for i in holding if phrase in texts[i]}
+        if len(holding) >= TEXT_WORD_CARDS:
+            found.add(key)
+    return found
 
 
 def written_words(texts) -> set[str]:

@@ -113,7 +113,7 @@ const offlineSearch = (function () {
     this.common = new Set(table.common);
     this.initials = new Set(table.initials || []);           // a card's initials: one word only ("at a" is no Ashes to Ashes)
     this.notTypos = new Set(table.not_typos || []);          // words one typo from a name ("hunting"): not misspelt names
-    this.textWords = new Set(table.text_words || []);        // one-word names many card texts use ("dodge"): whole query only
+    this.textWords = new Set(table.text_words || []);        // names many card texts use ("dodge", "bloodhunt"): whole query only
     this.phrases = new Set(table.phrases);
     this.filler = new Set(table.filler || []);
     this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
@@ -162,7 +162,7 @@ const offlineSearch = (function () {
     if (wholeQuery) return true;
     var self = this, content = words.filter(function (w) { return w !== "the"; });
     if (content.length === 1) return !this.common.has(content[0]) && !this.textWords.has(content[0]);
-    return content.length > 0 && !self.phrases.has(words.join(""));
+    return content.length > 0 && !self.phrases.has(words.join("")) && !self.textWords.has(content.join(""));
   };
 
   // whether the query names a discipline or a clan, one to three words (mentions_card_words)

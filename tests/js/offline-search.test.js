@@ -51,4 +51,8 @@ test("a one-word name many card texts use names the card only as the whole query
   assert.deepEqual(names.find("they cant dodge this round"), []);
   assert.deepEqual(names.find("dodge"), [5]);
   assert.deepEqual(names.find("when my zombies get burned"), []);               // no typo of a text word
+  const two = new internals.CardNames({ keys: { bloodhunt: 7 }, common: [], phrases: [], filler: [],
+    max_words: 8, typo_min: 7, text_words: ["bloodhunt"] });
+  assert.deepEqual(two.find("can I call a blood hunt in torpor"), []);
+  assert.deepEqual(two.find("blood hunt"), [7]);
 });
