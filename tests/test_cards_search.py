@@ -452,3 +452,50 @@ def test_hit_at_3_on_the_held_out_fifth_behaviour_set(service):
     assert len(queries) == 40
     rate, _ = hit_rate(service.search.search, queries)
     assert rate >= 0.9, f"hit@3 = {rate:.2f}"   # the issue's target; misses not printed
+
+
+def _names_found_one_length_at_a_time(names, query: str) -> list:
+    """`CardNames.find` as it reads (every length of name tried at every word, longest
+    first), without its look-up of the names a word begins: the reference it must match."""
+    from judgekit.cards.names import MAX_WORDS, NameHit
+    words = names._words(query)
+    hits, i = [], 0
+    while i < len(words):
+        found = None
+        for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
+            span = words[i:i + n]
+            cid = names._exact(span)
+            if cid is not None and names._names_a_card(span, n == len(words)):
+                found = NameHit(cid, i, i + n, True)
+                break
+        if found is None:
+            for n in (2, 1):
+                span = words[i:i + n]
+                content = [w for w in span if w != "the"]
+                if len(span) < n or any(w in names.common for w in content) \
+                        or (len(content) == 1 and content[0] in names.not_typos):
+                    continue
+                cid = names._typo(span)
+                if cid is not None:
+                    found = NameHit(cid, i, i + n, False)
+                    break
+        if found:
+            if all(h.card_id != found.card_id for h in hits):
+                hits.append(found)
+            i = found.end
+        else:
+            i += 1
+    return hits
+
+
+def test_names_are_found_as_trying_every_length_would_find_them(service):
+    """`find` looks only at the lengths of name the words begin; it finds what trying every
+    length finds, over every query set and names run together ("the the barrens krc")."""
+    names = service.search.names
+    queries = [q for path in sorted(ROOT.glob("search_*")) + sorted((ROOT.parent / "bench").glob("*.tsv"))
+               for q, _ in load_queries(path)]
+    queries += ["the the barrens krc direct intervention", "the", "the ankara citadel turkey the",
+                "theo bell g2 adv and the barrens, the", "deflection " * 12]
+    assert len(queries) > 1000
+    for q in queries:
+        assert names.find(q) == _names_found_one_length_at_a_time(names, q), q

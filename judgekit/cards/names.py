@@ -18,9 +18,9 @@ offline search finds the same cards the same way.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
+import bisect
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from judgekit.game.cards import DISCIPLINES, name_key
@@ -158,6 +158,7 @@ class CardNames:
                  not_typos: frozenset[str] | set[str] = frozenset(),
                  text_words: frozenset[str] | set[str] = frozenset()):
         self.keys = dict(keys)
+        self._sorted_keys = sorted(self.keys)      # `_name_lengths`
         self.text_words = frozenset(text_words)
         self.common = frozenset(common)
         self.initials = frozenset(initials)
@@ -290,6 +291,25 @@ class CardNames:
             hit = self._key(words[1:])
         return hit
 
+    def _name_lengths(self, words: tuple[str, ...], i: int) -> list[int]:
+        """The lengths n (in words, at most `MAX_WORDS`, longest first) for which the words
+        from `i` spell a name (`_exact(words[i:i + n])` is not None): words are added one at
+        a time while they still begin a name (a look-up in the sorted names), so a word that
+        begins none costs one look-up instead of one per length."""
+        keys, initials, names = self.keys, self.initials, self._sorted_keys
+        end = min(MAX_WORDS, len(words) - i) + i
+        found = set()
+        for start in ((i, i + 1) if words[i] == "the" and end > i + 1 else (i,)):
+            key = ""
+            for j in range(start, end):
+                key += words[j]
+                at = bisect.bisect_left(names, key)
+                if at == len(names) or not names[at].startswith(key):
+                    break
+                if key in keys and not (j > start and key in initials):
+                    found.add(j - i + 1)
+        return sorted(found, reverse=True)
+
     def _key(self, words: list[str]) -> int | None:
         """The card these words spell, a card's initials only as one word."""
         key = "".join(words)
@@ -327,8 +347,10 @@ class CardNames:
         return bool(content) and "".join(words) not in PHRASES and "".join(content) not in self.text_words
 
     @staticmethod
-    def _words(query: str) -> list[str]:
-        return [w for w in (name_key(w) for w in SPLIT.split(query[:1000])) if w]
+    @lru_cache(maxsize=64)
+    def _words(query: str) -> tuple[str, ...]:
+        """The query's words as name keys (kept: a search reads them four times)."""
+        return tuple(w for w in (name_key(w) for w in SPLIT.split(query[:1000])) if w)
 
     def only_names(self, query: str, hits: list[NameHit]) -> bool:
         """Whether the query is nothing but the names `find` found there (and `FILLER`
@@ -348,11 +370,10 @@ class CardNames:
         i = 0
         while i < len(words):
             found = None
-            for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
+            for n in self._name_lengths(words, i):
                 span = words[i:i + n]
-                cid = self._exact(span)
-                if cid is not None and self._names_a_card(span, n == len(words)):
-                    found = NameHit(cid, i, i + n, True)
+                if self._names_a_card(span, n == len(words)):
+                    found = NameHit(self._exact(span), i, i + n, True)
                     break
             if found is None:
                 for n in (2, 1):   # one typo: in a name of one or two words only
