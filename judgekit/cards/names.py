@@ -462,6 +462,14 @@ def discipline_and_clan_words(catalog) -> frozenset[str]:
     return frozenset(name_key(w) for w in words) - {""} - ORDINARY_NAMES
 
 
+def facet_names(catalog) -> list[str]:
+    """The disciplines' and clans' names a card is described by ("the aus reaction that…",
+    "a lasombra priscus with…"), as the card lists write them: not the Imbued's virtues and
+    the clans' names that are ordinary words (`ORDINARY_NAMES`)."""
+    names = {*DISCIPLINES.values()} | {part for c in catalog if c.clan for part in c.clan.split("/")}
+    return sorted(n for n in names if name_key(n) not in ORDINARY_NAMES)
+
+
 def game_words(catalog) -> frozenset[str]:
     """The disciplines', clans' and card types' names (name keys): "the dominate card that
     …" describes a card by its discipline; it does not name the master card "Dominate"."""

@@ -64,6 +64,15 @@ GROUP_WEIGHT = 0.3
 #: than the rulings (a behaviour question is answered by a ruling); since the questions that
 #: describe a card's effect came in, the card's text must rank as its rulings do: 1.0 (off).
 CARD_TEXT_FACTOR = 1.0
+#: A question that names a discipline or a clan ("the aus reaction that gets stuck on the
+#: bleeder", "lasombra priscus with an extra ballot", "the cel/tha card you put on the
+#: opponent") describes a card that holds those names (its requirements, its text, its
+#: clan): an entry of the cards holding every discipline and clan the question names ranks
+#: this much higher. Such a word is in hundreds of cards and weighs little by its rarity,
+#: yet it rules out most of them. Chosen on the development sets (29 Nov 2026): 1.5 changed
+#: nothing, 2.0 one question, 3.0 to 6.0 the same three of `tests/search_card_behaviour6`
+#: (0.867 -> 0.917); no other development set moved.
+FACET_FACTOR = 3.0
 
 
 def ruling_cards(entries: list[Entry]) -> dict[str, str]:
@@ -78,7 +87,10 @@ class CardFactors:
     card's own text `text_factor` lower (1.0 turns each off)."""
 
     def __init__(self, entries: list[Entry], group_factor: float = GROUP_FACTOR,
-                 text_factor: float = CARD_TEXT_FACTOR, group_weight: float = GROUP_WEIGHT):
+                 text_factor: float = CARD_TEXT_FACTOR, group_weight: float = GROUP_WEIGHT,
+                 facets: frozenset[str] | list[str] = frozenset(), facet_factor: float = FACET_FACTOR):
+        self.facets = frozenset(facets)      # the stems of the disciplines' and clans' names
+        self.facet_factor = facet_factor
         self.group_factor = group_factor
         self.group_weight = group_weight
         self.text_factor = text_factor
@@ -89,21 +101,33 @@ class CardFactors:
             if text_factor != 1.0 else frozenset()
 
     def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
-                 body_of, title_of) -> dict[int, float]:
-        """The factors of the candidates that are group rulings or card texts (docnum ->
-        factor), each found for all candidates at once, group by group."""
+                 body_of, title_of, group_docs) -> dict[int, float]:
+        """The factors of the candidates that are group rulings or card texts, or that hold
+        every discipline and clan the query names (docnum -> factor), each found for all
+        candidates at once, group by group."""
         out: dict[int, float] = {}
+        facets = self.facet_groups(groups)
+        if facets and self.facet_factor != 1.0:
+            for d in covered_of:
+                if all(d in group_docs[i] for i in facets):
+                    out[d] = self.facet_factor
         rulings = [d for d in covered_of if keys[d] in self.group_rulings]
         if rulings:
             in_body = self._held(groups, rulings, body_of)
             for d in rulings:
-                out[d] = self.group_ruling_factor(covered_of[d], in_body[d])
+                out[d] = out.get(d, 1.0) * self.group_ruling_factor(covered_of[d], in_body[d])
         texts = [d for d in covered_of if keys[d] in self.card_texts]
         if texts:
             in_title = self._held(groups, texts, title_of)
             for d in texts:
-                out[d] = self.card_text_factor(covered_of[d], in_title[d])
+                out[d] = out.get(d, 1.0) * self.card_text_factor(covered_of[d], in_title[d])
         return out
+
+    def facet_groups(self, groups: list[Group]) -> list[int]:
+        """The query's groups that name a discipline or a clan (one of their alternatives is
+        one of `facets`: "aus" -> auspex, "lasombra")."""
+        return [i for i, g in enumerate(groups) if g.number is None
+                and any(len(alt) == 1 and alt[0] in self.facets for alt in g.alts)]
 
     @staticmethod
     def _held(groups: list[Group], docs: list[int], field_of) -> dict[int, float]:
@@ -174,7 +198,8 @@ class Search:
         with no_gc():
             rules = SearchIndex(corpus, part=stored.parts["rules"])
             cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
-                                factors=CardFactors(stored.parts["cards"].entries),
+                                factors=CardFactors(stored.parts["cards"].entries,
+                                                    facets=stored.extra.get("card_facets", ())),
                                 coverage_power=CARD_COVERAGE_POWER, coverage_cap=CARD_COVERAGE_CAP,
                                 order_power=CARD_ORDER_POWER,
                                 inherit=ruling_cards(stored.parts["cards"].entries),

@@ -23,7 +23,7 @@ class EntryFactors(Protocol):
     that have one (the others: 1.0), given the query's groups, the query weight each
     candidate holds (`covered_of`: docnum -> weight), the entries' keys by docnum, and per
     group the entries holding it in their body / title (`body_of[i]`, `title_of[i]`, made
-    when asked)."""
+    when asked) and anywhere (`group_docs[i]`)."""
 
     def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
-                 body_of, title_of) -> dict[int, float]: ...
+                 body_of, title_of, group_docs) -> dict[int, float]: ...

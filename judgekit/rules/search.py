@@ -510,7 +510,8 @@ class SearchIndex:
                 for d in {d for x in docs.intersection(kin_to) for d in kin_to[x] if d not in docs}:
                     covered_of[d] += share * g.weight
                     held_of[d] += share * w
-        factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of)
+        factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of,
+                                                         group_docs)
         power, order_power = self.coverage_power, self.order_power
         for key, score in candidates:
             d = docnum[key]

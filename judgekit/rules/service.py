@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from judgekit.rules.analysis import analyze
 from judgekit.rules.corpus import Corpus, load_corpus
 from judgekit.rules.answer import answer
 from judgekit.rules.card_ranking import Search
@@ -25,7 +26,7 @@ from judgekit.game.cards import name_key
 from judgekit.rules.corpus import content_files
 from judgekit.cards.search_entries import CARD_FILES, cards_stamp
 from judgekit.cards.catalog import load_catalog
-from judgekit.cards.names import SPLIT, CardNames, discipline_and_clan_words, game_words
+from judgekit.cards.names import SPLIT, CardNames, discipline_and_clan_words, facet_names, game_words
 from judgekit.cards.search_entries import card_entries
 from judgekit.rules.render import Renderer
 
@@ -106,7 +107,11 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
                                    frozenset(_word_counts(entries, questions=False)), frozenset(df) | common)
     groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}
     asked = {gid: questions_text(p) for gid, p in corpus.questions.get(CARDS, {}).items()}
-    return card_entries(catalog, Entry, asked), {"card_names": names.to_table(), "card_groups": groups}
+    # the stems of the disciplines' and clans' names of one word ("auspex", "lasombra")
+    facets = sorted({stems[0] for name in facet_names(catalog)
+                     if len(stems := [st for st, _, _ in analyze(name)]) == 1})
+    return card_entries(catalog, Entry, asked), {"card_names": names.to_table(), "card_groups": groups,
+                                                 "card_facets": facets}
 
 
 def search_cache_size() -> int:

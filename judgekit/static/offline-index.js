@@ -13,7 +13,7 @@
 import porter2 from "./porter2.js";
 import { WORD, SEP, own, fold, decodeIds, starts } from "./offline-words.js";
 import { checkQuery, sectionsNamed, queryGroups, docsOfGroup } from "./offline-query.js";
-import { candidates, groupRulingFactor, cardTextFactor } from "./offline-scoring.js";
+import { candidates, groupRulingFactor, cardTextFactor, facetGroups } from "./offline-scoring.js";
 import { snippet } from "./offline-snippets.js";
 
 export const OfflineIndex = (function () {
@@ -64,6 +64,8 @@ export const OfflineIndex = (function () {
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
     this.groupWeight = part.group_weight || 1;              // … and lower again, all of them
+    this.facetStems = new Set(part.facet_stems || []);       // the cards: disciplines' and clans' names
+    this.facetFactor = part.facet_factor || 1;               // … an entry holding all those named ranks higher
     this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
     // docnum -> its kin (a card's ruling -> the card, a card -> its rulings), from the
     // (child, parent) pairs: a word its kin hold counts toward an entry's share of the
@@ -268,6 +270,7 @@ export const OfflineIndex = (function () {
     var capped = groups.map(function (g) { return cap === null ? g.weight : Math.min(g.weight, cap); });
     var cappedTotal = capped.reduce(function (sum, w) { return sum + w; }, 0) || 1.0;
     var groupDocs = groups.map(function (g) { return docsOfGroup(self, g); });
+    var facets = this.facetFactor === 1 ? [] : facetGroups(this, groups);
     var ranked = [];
     candidates(this, groups, text, groupDocs).forEach(function (pair) {
       var e = self.entries[pair[0]];
@@ -294,6 +297,9 @@ export const OfflineIndex = (function () {
         factor = groupRulingFactor(self, groups, e.docnum, covered);
       } else if (self.textFactor !== 1 && e.kind === "card") {
         factor = cardTextFactor(self, groups, e.docnum, covered);
+      }
+      if (facets.length && facets.every(function (gi) { return groupDocs[gi].has(e.docnum); })) {
+        factor *= self.facetFactor;
       }
       var score = pair[1] * factor;
       // [score, key, entry, coverage, the order's key (order_power)]

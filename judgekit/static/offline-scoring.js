@@ -152,6 +152,19 @@ export function groupRulingFactor(index, groups, doc, covered) {
   return index.groupWeight * (index.groupFactor + (1.0 - index.groupFactor) * heldIn(index, groups, doc, "body") / covered);
 }
 
+// the query's groups that name a discipline or a clan: one of their alternatives is one of
+// the index's facet stems ("aus" -> auspex) (CardFactors.facet_groups)
+export function facetGroups(index, groups) {
+  var out = [];
+  groups.forEach(function (g, gi) {
+    if (g.number !== null) return;
+    var named = false;              // g.alts: a Map, stems key -> [stems, boost]
+    g.alts.forEach(function (pair) { if (pair[0].length === 1 && index.facetStems.has(pair[0][0])) named = true; });
+    if (named) out.push(gi);
+  });
+  return out;
+}
+
 // a card's own entry: text_factor, unless its name holds every word it matches
 // (SearchIndex._card_text_factor)
 export function cardTextFactor(index, groups, doc, covered) {

@@ -65,3 +65,12 @@ test("a section number is recognised, with or without its word", () => {
   assert.equal(SECTION_QUERY.exec("§ A")[1], "A");
   assert.equal(SECTION_QUERY.exec("bleed 3"), null);
 });
+
+test("the groups naming a discipline or a clan are found through their alternatives", async () => {
+  const { facetGroups } = await import("../../judgekit/static/offline-scoring.js");
+  const alts = (...stems) => new Map(stems.map((s, k) => [s, [[s], k ? 0.8 : 1.0]]));
+  const index = { facetStems: new Set(["auspex", "lasombra"]) };
+  const groups = [{ number: null, alts: alts("aus", "auspex") }, { number: null, alts: alts("block") },
+                  { number: 3, alts: alts("3") }, { number: null, alts: alts("lasombra") }];
+  assert.deepEqual(facetGroups(index, groups), [0, 3]);
+});
