@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from judgekit.cards.names import MAX_WORDS, NameHit
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS
 from tests.test_rules_search import load_queries
@@ -136,7 +137,7 @@ def test_rules_words_are_not_taken_for_card_names(service, query):
                                    "the action mod that gives stealth", "is it hot in the hall",
                                    "who goes first at a four player table", "can we call it a draw",
                                    "do I get the stealth when hunting", "they cant dodge this round",
-                                   "location that gets counters when my zombies get burned",
+                                   "a vampire with my corrupton counters",
                                    "can I call a blood hunt on a vampire in torpor",
                                    "a red list gangrel antitribu who cannot use equipment"])
 def test_initials_that_spell_an_everyday_word_name_no_card(service, query):
@@ -149,9 +150,11 @@ def test_initials_that_spell_an_everyday_word_name_no_card(service, query):
     assert service.search.named_cards(query) == []
 
 
-@pytest.mark.parametrize("query, card", [("krc", "Kine Resources Contested"), ("wwef", "Wake with Evening's Freshness"),
-                                         ("tttm", "Tribute to the Master"), ("gtu", "Govern the Unaligned")])
+@pytest.mark.parametrize("query, card", [("tttm", "Tribute to the Master"), ("fotb", "Form of the Bat"),
+                                         ("aotd", "Absolution of the Diabolist")])
 def test_initials_no_word_spells_still_name_the_card(service, query, card):
+    """Initials that spell no word (not `SHORT_NAMES`: these come from `initials`)."""
+    assert query in service.search.names.initials
     assert [e.title for e in service.search.named_cards(f"can I play {query} now")] == [card]
 
 
@@ -429,17 +432,18 @@ def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
-@pytest.mark.parametrize("query, card", [
-    ("how does the 4R gun w a maneuver each combat work if i cant strike with it this round", "100107"),
-    ("leave torpor action card, do i pay blood?", "101543"),
+@pytest.mark.parametrize("query, card, group", [
+    ("how does the 4R gun w a maneuver each combat work if i cant strike with it this round", "100107", "G00024"),
+    ("leave torpor action card, do i pay blood?", "101543", "G00079"),
 ])
-def test_a_card_s_own_text_ranks_above_a_group_s_ruling_holding_as_much(service, query, card):
+def test_a_card_s_own_text_ranks_above_a_group_s_ruling_holding_as_much(service, query, card, group):
     """A group's ruling answers what many cards share ("Strikes with optional maneuver",
     "Action only usable by vampires in torpor"); a question that one card's text or ruling
     answers as well asks about that card (`GROUP_WEIGHT`)."""
-    hits, _ = service.search.search(query, limit=5)
-    assert f"cards/{card}" in [f"{h.entry.doc}/{h.entry.section}" for h in hits[:3]]
-    assert service.search.cards.factors.group_ruling_factor(1.0, 1.0) < 1.0
+    hits, _ = service.search.search(query, limit=10)
+    keys = [f"{h.entry.doc}/{h.entry.section}" for h in hits]
+    assert f"cards/{card}" in keys[:3]
+    assert f"cards/{group}" not in keys or keys.index(f"cards/{card}") < keys.index(f"cards/{group}"), keys
 
 
 #: 40 ruling questions naming no card (seed 20261131 over the rulings, the cards of every
@@ -458,7 +462,6 @@ def test_hit_at_3_on_the_held_out_fifth_behaviour_set(service):
 def _names_found_one_length_at_a_time(names, query: str) -> list:
     """`CardNames.find` as it reads (every length of name tried at every word, longest
     first), without its look-up of the names a word begins: the reference it must match."""
-    from judgekit.cards.names import MAX_WORDS, NameHit
     words = names._words(query)
     hits, i = [], 0
     while i < len(words):
@@ -502,15 +505,17 @@ def test_names_are_found_as_trying_every_length_would_find_them(service):
         assert names.find(q) == _names_found_one_length_at_a_time(names, q), q
 
 
-@pytest.mark.parametrize("query, card", [
-    ("superior ani frenzy action where u enter combat w a vamp and lock it and they become the acting minion", "100515"),
-    ("lasombra priscus w extra ballot - split vote?", "200534"),
+@pytest.mark.parametrize("query, card, named", [
+    ("superior ani frenzy action where u enter combat w a vamp and lock it and they become the acting minion",
+     "100515", ["ani"]),
+    ("lasombra priscus w extra ballot - split vote?", "200534", ["lasombra"]),
+    ("what does the cel/tha card do that u put on the opp as combat's ending", "102329", ["cel", "tha"]),
 ])
-def test_a_card_holding_the_disciplines_and_clans_named_ranks_higher(service, query, card):
+def test_a_card_holding_the_disciplines_and_clans_named_ranks_higher(service, query, card, named):
     """"ani", "lasombra": a word in hundreds of cards that still rules most of them out; the
     card holding every discipline and clan the question names ranks `FACET_FACTOR` higher."""
     factors = service.search.cards.factors
     groups = service.search.cards.groups_of(query)
-    assert [groups[i].words for i in factors.facet_groups(groups)] in (["ani"], ["lasombra"])
+    assert [groups[i].words for i in factors.facet_groups(groups)] == named
     hits, _ = service.search.search(query, limit=5)
     assert f"cards/{card}" in [f"{h.entry.doc}/{h.entry.section}" for h in hits[:3]]

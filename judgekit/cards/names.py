@@ -109,7 +109,7 @@ DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 #: A one-word name that this many cards' texts use as a word ("dodge", "frenzy", "circle",
-#: "zombie") names the card only as the whole query: in a question it is the game's word
+#: "corruption") names the card only as the whole query: in a question it is the game's word
 #: ("they can't dodge this round"). The names players ask about in questions ("deflection",
 #: "bonding", "majesty", "rotschreck") are in no card's text or one.
 TEXT_WORD_CARDS = 10
@@ -147,7 +147,7 @@ class CardNames:
     `keys`: name key (`name_key` of a name, a short name, a name with its version) -> card
     id; `common`: the words (name keys) that alone do not name a card (the rules' words:
     `judgekit.rules.service.common_words`); `initials`: the keys that are a card's initials
-    (`initials`), a short form typed as one word ("krc"), never two ("at a" is not "ata",
+    (`initials`), a short form typed as one word ("tttm"), never two ("at a" is not "ata",
     Ashes to Ashes); `not_typos`: words of the cards and the rules one typo away from a
     card's name ("hunting", The Haunting), which are words, not misspelt names;
     `text_words`: names that many cards' texts use as words (`TEXT_WORD_CARDS`), joined."""
@@ -219,7 +219,8 @@ class CardNames:
                 keys[short] = card_id
                 shorts.add(short)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, keys))
-        names.not_typos = frozenset(w for w in words if w not in keys and names._typo((w,)) is not None)
+        names.not_typos = frozenset(w for w in words if w not in keys and len(w) >= TYPO_MIN
+                                    and names._typo_in(w) is not None)
         return names
 
     @classmethod
@@ -326,8 +327,13 @@ class CardNames:
     @lru_cache(maxsize=8192)
     def _typo_of(self, key: str) -> int | None:
         """The card a name key one typo away names (kept: the same words come in query
-        after query, and the look-up goes through every name of the key's length); not a
-        word many cards' texts use (`text_words`: "zombies" is that word's plural)."""
+        after query, and the look-up goes through every name of the key's length)."""
+        return self._typo_in(key)
+
+    def _typo_in(self, key: str) -> int | None:
+        """`_typo_of` without its cache (the build looks up every word of the cards once):
+        not a name many cards' texts use as a word (`text_words`: "corrupton" is a
+        misspelt word, not the card Corruption)."""
         for size in (len(key) - 1, len(key), len(key) + 1):
             for cand in self._by_start.get((key[0], size), ()):
                 if cand != key and cand not in self.text_words and _edits1(key, cand):
@@ -437,7 +443,7 @@ def written_words(texts) -> set[str]:
     return words
 
 
-def initials(catalog, words: frozenset[str] | set[str] = frozenset()) -> dict[str, int]:
+def initials(catalog, words: frozenset[str] | set[str]) -> dict[str, int]:
     """The short forms players make of a library card's name of three words or more: its
     initials ("wwef" Wake with Evening's Freshness, "tttm" Tribute to the Master, "krc"),
     when no other card has the same initials and they spell no word a question may hold:

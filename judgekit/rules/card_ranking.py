@@ -50,8 +50,8 @@ CARD_ORDER_POWER = 9
 RULING_INHERITS = 0.5
 #: A card group's name is a generic phrase ("Equip or employ another card from hand") that
 #: matches generic questions on every word: a group's ruling matched only through its name
-#: ranks this much below the cards' own text and rulings; as far as the ruling's own text
-#: holds the question's words, it ranks as they do (`CardFactors.group_ruling_factor`).
+#: ranks this much lower again (below `GROUP_WEIGHT`); as far as the ruling's own text holds
+#: the question's words, it ranks `GROUP_WEIGHT` below the cards' own (`CardFactors.group_ruling_factor`).
 GROUP_FACTOR = 0.15
 #: … and every group's ruling ranks this much lower than a card's own text and rulings: a
 #: group's ruling answers what many cards share, and a question that a card's own text or

@@ -65,6 +65,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     # card names, and questions about a card's ruling that describe the card by its text
     # (where a ruling counts its card's words: `SearchIndex(inherit=…)`)
     queries = read_queries(root / "tests" / "search_cards") + read_queries(root / "tests" / "search_card_behaviour2")
+    # questions naming disciplines and clans (`FACET_FACTOR`), and cards whose groups' rulings
+    # rank lower (`GROUP_WEIGHT`)
+    queries += read_queries(root / "tests" / "search_card_behaviour6")
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"
@@ -75,7 +78,12 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     assert report.overlap == 1.0, [(q.query, q.server, q.offline) for q in report.differing()]
     # the card names a query names, found alike in the browser, for every query set
     every = queries + sum((read_queries(root / "tests" / n) for n in ("search_queries", "search_questions")), [])
-    every += ["Pentex™ Subversion", "rötschreck", "theo bell g2 adv", "the barrens", "deflektion", "KRC"]
+    every += ["Pentex™ Subversion", "rötschreck", "theo bell g2 adv", "the barrens", "deflektion", "KRC",
+              # initials that spell a word or are typed as two, words one typo from a name,
+              # names that many cards' texts use as words
+              "who won the game", "who goes first at a four player table", "can I play tttm now",
+              "is it hot in the hall", "stealth when hunting", "they cant dodge this round", "dodge",
+              "can I call a blood hunt on a vampire in torpor", "with my corrupton counters"]
     named = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                           " for (const q of qs) out.push(await search.namedCards(q));"
                           " return out; }", every)

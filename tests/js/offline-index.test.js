@@ -6,6 +6,7 @@ import { OfflineIndex } from "../../judgekit/static/offline-index.js";
 import { fold, withinOneEdit } from "../../judgekit/static/offline-words.js";
 import { SECTION_QUERY, checkQuery } from "../../judgekit/static/offline-query.js";
 import { closeness } from "../../judgekit/static/offline-numbers.js";
+import { facetGroups } from "../../judgekit/static/offline-scoring.js";
 
 // an index part with no table of known words: what the browser does for a word the index
 // does not ship (stop words dropped, accents folded, the rest stemmed)
@@ -66,8 +67,7 @@ test("a section number is recognised, with or without its word", () => {
   assert.equal(SECTION_QUERY.exec("bleed 3"), null);
 });
 
-test("the groups naming a discipline or a clan are found through their alternatives", async () => {
-  const { facetGroups } = await import("../../judgekit/static/offline-scoring.js");
+test("the groups naming a discipline or a clan are found through their alternatives", () => {
   const alts = (...stems) => new Map(stems.map((s, k) => [s, [[s], k ? 0.8 : 1.0]]));
   const index = { facetStems: new Set(["auspex", "lasombra"]) };
   const groups = [{ number: null, alts: alts("aus", "auspex") }, { number: null, alts: alts("block") },

@@ -46,11 +46,12 @@ test("a card's initials name it as one word, and a word one typo from a name is 
 });
 
 test("a one-word name many card texts use names the card only as the whole query", () => {
-  const names = new internals.CardNames({ keys: { dodge: 5, zombie: 6 }, common: [], phrases: [], filler: [],
-    max_words: 8, typo_min: 7, text_words: ["dodge", "zombie"] });
+  const names = new internals.CardNames({ keys: { dodge: 5, corruption: 6 }, common: [], phrases: [], filler: [],
+    max_words: 8, typo_min: 7, text_words: ["dodge", "corruption"] });
   assert.deepEqual(names.find("they cant dodge this round"), []);
   assert.deepEqual(names.find("dodge"), [5]);
-  assert.deepEqual(names.find("when my zombies get burned"), []);               // no typo of a text word
+  assert.deepEqual(names.find("with my corrupton counters"), []);              // no typo of a text word
+  assert.deepEqual(names.find("corruption"), [6]);
   const two = new internals.CardNames({ keys: { bloodhunt: 7 }, common: [], phrases: [], filler: [],
     max_words: 8, typo_min: 7, text_words: ["bloodhunt"] });
   assert.deepEqual(two.find("can I call a blood hunt in torpor"), []);
