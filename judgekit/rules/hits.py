@@ -27,3 +27,8 @@ class EntryFactors(Protocol):
 
     def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
                  body_of, title_of, group_docs) -> dict[int, float]: ...
+
+    def facet_groups(self, groups: list[Group]) -> list[int]:
+        """The query's groups that name what the part's entries are sorted by (the cards:
+        a discipline or a clan), whose holders are candidates too (`SearchIndex._covering`)."""
+        ...

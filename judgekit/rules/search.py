@@ -64,6 +64,7 @@ class SearchIndex:
     RARE_DOCS = 1500    # … when a word is in at most this many entries
     RARE_MIN_DOCS = 3   # … and in at least this many (an entry holding a rarer one scores high anyway)
     COVERING = 30       # entries holding the most of the question added to the candidates
+    FACET_COVERING = 10  # … and of those holding every discipline and clan it names (the cards)
     COVERAGE_POWER = 3  # score x coverage ** this: an entry holding all the question beats one repeating a word
     PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
 
@@ -397,7 +398,18 @@ class SearchIndex:
                 pool |= masks[i]
         # the most held first, ties by entry order (the browser's offline search takes the
         # same ones)
-        return most_held(pool, [groups[i].weight for i in plain], [masks[i] for i in plain], self.COVERING)
+        weights, held = [groups[i].weight for i in plain], [masks[i] for i in plain]
+        found = most_held(pool, weights, held, self.COVERING)
+        # and the entries holding every discipline and clan the question names (the cards'
+        # `facet_groups`: "the aus reaction that…"): words in hundreds of cards, in no pool
+        # above, that the described card holds
+        facets = self.factors.facet_groups(groups) if self.factors is not None else []
+        if facets:
+            among = masks[facets[0]]
+            for i in facets[1:]:
+                among &= masks[i]
+            found += [d for d in most_held(among, weights, held, self.FACET_COVERING) if d not in found]
+        return found
 
     def _alt_mask(self, g: Group) -> int:
         """The entries holding any alternative of the group, as a bit set (`docs_mask`)."""

@@ -135,6 +135,23 @@ function covering(index, groups, groupDocs) {
   words.slice(0, p.rare_groups).forEach(function (i) {
     if (groupDocs[i].size <= p.rare_docs) groupDocs[i].forEach(function (d) { held.set(d, 0.0); });
   });
+  var out = mostHeld(held, groups, groupDocs, p.covering);
+  // and the entries holding every discipline and clan the question names (the cards)
+  var facets = facetGroups(index, groups);
+  if (facets.length) {
+    var among = new Map();
+    groupDocs[facets[0]].forEach(function (d) {
+      if (facets.every(function (i) { return groupDocs[i].has(d); })) among.set(d, 0.0);
+    });
+    var seen = new Set(out);
+    mostHeld(among, groups, groupDocs, p.facet_covering).forEach(function (d) { if (!seen.has(d)) out.push(d); });
+  }
+  return out;
+}
+
+// the `n` entries of `held` (docnum -> 0) holding the most of the question's weight, most
+// first, ties by entry order (covering.most_held)
+function mostHeld(held, groups, groupDocs, n) {
   if (!held.size) return [];
   groups.forEach(function (g, gi) {
     if (g.number !== null) return;
@@ -142,7 +159,7 @@ function covering(index, groups, groupDocs) {
   });
   var out = Array.from(held.entries());
   out.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-  return out.slice(0, p.covering).map(function (dw) { return dw[0]; });
+  return out.slice(0, n).map(function (dw) { return dw[0]; });
 }
 
 // a card group's ruling: group_weight, times group_factor as far as only its title (the
