@@ -95,8 +95,9 @@ def common_words(corpus, df: dict[str, int] | None = None) -> frozenset[str]:
 
 
 def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry], dict]:
-    """The cards' search entries, and what is stored beside them: the card names table and
-    each card's groups (card id -> group ids, in the card page's order)."""
+    """The cards' search entries, and what is stored beside them: the card names table,
+    each card's groups (card id -> group ids, in the card page's order) and the stems of the
+    disciplines' and clans' names (`CardFactors.facets`)."""
     catalog = load_catalog(Path(content_dir))
     entries = entries_of(corpus)
     df = _word_counts(entries)
