@@ -212,13 +212,14 @@ class CardNames:
         # the words of the cards' names and texts and of the rules; those of the rulings and
         # the questions too for the initials (their misspellings, "defelction", are left to
         # be found as typos)
-        words = written_words(f"{card.name} {card.text or ''}" for card in catalog) | set(vocabulary)
+        texts = [key_words(card.text or "") for card in catalog]
+        words = written_words(card.name for card in catalog).union(*texts, vocabulary)
         shorts = set()
         for short, card_id in initials(catalog, words | set(asked) | written_words(catalog.ruling_texts())).items():
             if short not in common and short not in keys:
                 keys[short] = card_id
                 shorts.add(short)
-        names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, keys))
+        names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys))
         names.not_typos = frozenset(w for w in words if w not in keys and len(w) >= TYPO_MIN
                                     and names._typo_in(w) is not None)
         return names
@@ -408,19 +409,17 @@ ORDINARY_NAMES = frozenset(("defense", "defender", "flight", "innocence", "innoc
                             "vision", "visionary", "pander"))
 
 
-def _text_words(catalog, keys: dict[str, int]) -> set[str]:
+def _text_words(catalog, texts: list[list[str]], keys: dict[str, int]) -> set[str]:
     """The names (keys) that at least `TEXT_WORD_CARDS` cards' texts use as words, of up to
-    `MAX_TEXT_GRAM` words ("dodge", "bloodhunt")."""
-    texts: list[str] = []                  # each card's text, as name keys between spaces
+    `MAX_TEXT_GRAM` words ("dodge", "bloodhunt"). `texts`: each card's text (`key_words`)."""
     held: dict[str, set[int]] = {}         # a word -> the texts holding it
-    for card in catalog:
-        seq = [w for w in (name_key(w) for w in re.findall(r"[\w']+", card.text or "")) if w]
-        for w in set(seq):
-            held.setdefault(w, set()).add(len(texts))
-        texts.append(f" {' '.join(seq)} ")
+    for i, seq in enumerate(texts):
+        for w in seq:
+            held.setdefault(w, set()).add(i)
+    spaced = [f" {' '.join(seq)} " for seq in texts]
     found = set()
     for card in catalog:
-        parts = [w for w in (name_key(w) for w in re.findall(r"[\w']+", card.name)) if w]
+        parts = key_words(card.name)
         parts = parts[1:] if parts[:1] == ["the"] and len(parts) > 1 else parts
         key = "".join(parts)
         if not parts or len(parts) > MAX_TEXT_GRAM or key not in keys or key in found:
@@ -428,18 +427,22 @@ def _text_words(catalog, keys: dict[str, int]) -> set[str]:
         holding = set.intersection(*(held.get(w, set()) for w in parts))
         if len(parts) > 1:
             phrase = f" {' '.join(parts)} "
-            holding = {i for i in holding if phrase in texts[i]}
+            holding = {i for i in holding if phrase in spaced[i]}
         if len(holding) >= TEXT_WORD_CARDS:
             found.add(key)
     return found
+
+
+def key_words(text: str) -> list[str]:
+    """The words of a card's name, text or ruling as name keys, in order."""
+    return [w for w in (name_key(w) for w in re.findall(r"[\w']+", text)) if w]
 
 
 def written_words(texts) -> set[str]:
     """Every word (name key) of these texts."""
     words: set[str] = set()
     for text in texts:
-        words.update(name_key(w) for w in re.findall(r"[\w']+", text))
-    words.discard("")
+        words.update(key_words(text))
     return words
 
 
@@ -462,10 +465,9 @@ def initials(catalog, words: frozenset[str] | set[str]) -> dict[str, int]:
 
 
 def discipline_and_clan_words(catalog) -> frozenset[str]:
-    """The disciplines' and clans' names (name keys) that only cards use: "dominate",
-    "truebrujah" (not `ORDINARY_NAMES`)."""
-    words = {*DISCIPLINES.values()} | {c.clan for c in catalog if c.clan}
-    return frozenset(name_key(w) for w in words) - {""} - ORDINARY_NAMES
+    """The disciplines' and clans' names (`facet_names`) as name keys: "dominate",
+    "truebrujah"."""
+    return frozenset(name_key(n) for n in facet_names(catalog)) - {""}
 
 
 def facet_names(catalog) -> list[str]:

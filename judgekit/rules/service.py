@@ -65,16 +65,19 @@ def content_stamps(content_dir: str | Path, corpus: Corpus) -> tuple[str, str]:
 COMMON_DF = 3          # a word of at least this many rules entries is a rules word
 
 
-def _word_counts(entries: list[Entry], questions: bool = True) -> dict[str, int]:
-    """Each word (name key) of the current rules' entries, their text and (`questions`) the
-    questions they answer -> the number of entries holding it."""
+def _word_counts(entries: list[Entry]) -> tuple[dict[str, int], set[str]]:
+    """Each word (name key) of the current rules' entries, their text or the questions they
+    answer -> the number of entries holding it; and the words of their own text alone."""
     df: dict[str, int] = {}
+    own: set[str] = set()
     for e in entries:
-        text = f"{e.title} {e.context} {e.body} {e.questions if questions else ''}"
-        for w in {name_key(w) for w in SPLIT.split(text)}:
+        text = {name_key(w) for w in SPLIT.split(f"{e.title} {e.context} {e.body}")}
+        own |= text
+        for w in text | {name_key(w) for w in SPLIT.split(e.questions)}:
             df[w] = df.get(w, 0) + 1
     df.pop("", None)
-    return df
+    own.discard("")
+    return df, own
 
 
 def common_words(corpus, df: dict[str, int] | None = None) -> frozenset[str]:
@@ -85,7 +88,7 @@ def common_words(corpus, df: dict[str, int] | None = None) -> frozenset[str]:
     ("Deflection") stays a name. `df`: `_word_counts` of the corpus' entries, when made."""
     from whoosh.analysis import STOP_WORDS
 
-    df = _word_counts(entries_of(corpus)) if df is None else df
+    df = _word_counts(entries_of(corpus))[0] if df is None else df
     words = {w for w, n in df.items() if n >= COMMON_DF}
     words.update(name_key(w) for w in STOP_WORDS)
     for phrase in QUESTION_WORDS:
@@ -99,13 +102,12 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     each card's groups (card id -> group ids, in the card page's order) and the stems of the
     disciplines' and clans' names (`CardFactors.facets`)."""
     catalog = load_catalog(Path(content_dir))
-    entries = entries_of(corpus)
-    df = _word_counts(entries)
+    df, own = _word_counts(entries_of(corpus))
     common = common_words(corpus, df)
     # no word of the rules or their questions is a card's initials ("won"), common or not
     names = CardNames.from_catalog(catalog, common | game_words(catalog),
                                    discipline_and_clan_words(catalog) - common,
-                                   frozenset(_word_counts(entries, questions=False)), frozenset(df) | common)
+                                   frozenset(own), frozenset(df) | common)
     groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}
     asked = {gid: questions_text(p) for gid, p in corpus.questions.get(CARDS, {}).items()}
     # the stems of the disciplines' and clans' names of one word ("auspex", "lasombra")
