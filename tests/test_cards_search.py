@@ -9,7 +9,7 @@ import pytest
 
 from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
-from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS
+from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
 from tests.test_rules_search import load_queries
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
@@ -301,7 +301,8 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
     locks the blocker and ends the action") and asks what the ruling answers (leaving torpor,
     diablerie): the ruling lacks the card's words, the card's text the ruling's. Each counts
     the other's at RULING_INHERITS of their weight: both hold more of the question, and the
-    card is found; without, not."""
+    card is found; without, not (the card type it names, "modifier", weighed as usual
+    otherwise: here only the kin's words are measured)."""
     cards = service.search.cards
     question = "stealth modifier that locks the blocking minion and ends the action, leaving torpor, may the blocker diablerize"
     ruling = next(k for k, e in cards.entries.items()
@@ -315,11 +316,12 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
         return coverage, "101223" in [h.entry.section for h in service.search.search(question, 3)[0]]
 
     assert cards.inherit_share == RULING_INHERITS
-    (with_, found), cards.inherit_share = held(), 0.0
+    type_factor, cards.factors.type_factor = cards.factors.type_factor, 1.0
     try:
+        (with_, found), cards.inherit_share = held(), 0.0
         without, lost = held()
     finally:
-        cards.inherit_share = RULING_INHERITS
+        cards.inherit_share, cards.factors.type_factor = RULING_INHERITS, type_factor
     assert found and not lost
     for key in (ruling, "cards/101223"):
         assert with_[key] > without[key], key
@@ -478,3 +480,42 @@ def test_names_are_found_as_trying_every_length_would_find_them(service):
             assert names._name_lengths(words, i) == every, (q, i)
             found += bool(every)
     assert found > 100
+
+
+@pytest.mark.parametrize("query, card", [
+    ("sabbat political that steals a pool from everyone without a big vampire", "101986"),
+    ("the reaction that ends combat and sends both vampires to torpor", "101088"),
+])
+def test_a_card_type_named_anywhere_ranks_the_cards_of_that_type_higher(service, query, card):
+    """A question naming a card type ("political", "reaction"), wherever in it, asks about a
+    card of that type: its cards rank `TYPE_FACTOR` higher, and the described card reaches
+    the first three, which it does not with the factor off."""
+    factors = service.search.cards.factors
+    assert factors.named_types(service.search.cards.groups_of(query)) \
+        & {"Political Action", "Reaction"}
+
+    def first_three() -> list[str]:
+        return [h.entry.section for h in service.search.search(query, limit=3)[0]]
+
+    assert factors.type_factor == TYPE_FACTOR > 1.0
+    found = first_three()
+    factors.type_factor = 1.0
+    try:
+        lost = first_three()
+    finally:
+        factors.type_factor = TYPE_FACTOR
+    assert card in found and card not in lost, (found, lost)
+
+
+def test_the_card_types_named_are_read_from_the_query_s_words(service):
+    """Plurals and any place in the question count; "action" and "vampire", which rules
+    questions use for what is not a card type, do not; a group's ruling (of cards of every
+    type) is never of the type named."""
+    cards = service.search.cards
+    named = lambda q: cards.factors.named_types(cards.groups_of(q))   # noqa: E731
+    assert named("can two reactions be played against one bleed") == {"Reaction"}
+    assert named("my allies and retainers in the ash heap") == {"Ally", "Retainer"}
+    assert named("the gun and the location") == {"Equipment", "Master"}
+    assert named("which action can a vampire take") == frozenset()
+    groups = [k for k, e in cards.entries.items() if e.section.startswith("G")]
+    assert groups and all(cards.factors.types_of[k] is None for k in groups)

@@ -61,7 +61,7 @@ from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 17
+FORMAT = 18
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -244,6 +244,10 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "group_weight": index.factors.group_weight if index.factors else 1.0,
         "facet_stems": sorted(index.factors.facets) if index.factors else [],
         "facet_factor": index.factors.facet_factor if index.factors else 1.0,
+        # the stems of the card types' words a question may name (stem -> type) and how much
+        # higher the cards of a type it names rank (`CardFactors.named_types`)
+        "type_stems": index.factors.type_stems if index.factors else {},
+        "type_factor": index.factors.type_factor if index.factors else 1.0,
         "text_factor": index.factors.text_factor if index.factors else 1.0,
         # the entries whose share of a question counts their parent's words (the cards: a
         # ruling's card; the parent counts its children's), as [docnum, parent docnum, …],

@@ -13,7 +13,7 @@
 import porter2 from "./porter2.js";
 import { WORD, SEP, own, fold, decodeIds, starts } from "./offline-words.js";
 import { checkQuery, sectionsNamed, queryGroups, docsOfGroup } from "./offline-query.js";
-import { candidates, groupRulingFactor, cardTextFactor, facetGroups } from "./offline-scoring.js";
+import { candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes } from "./offline-scoring.js";
 import { snippet } from "./offline-snippets.js";
 
 export const OfflineIndex = (function () {
@@ -66,6 +66,8 @@ export const OfflineIndex = (function () {
     this.groupWeight = part.group_weight || 1;              // … and lower again, all of them
     this.facetStems = new Set(part.facet_stems || []);       // the cards: disciplines' and clans' names
     this.facetFactor = part.facet_factor || 1;               // … an entry holding all those named ranks higher
+    this.typeStems = part.type_stems || {};                  // the cards: a card type's word's stem -> the type
+    this.typeFactor = part.type_factor || 1;                 // … a card of a type named ranks higher
     this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
     // docnum -> its kin (a card's ruling -> the card, a card -> its rulings), from the
     // (child, parent) pairs: a word its kin hold counts toward an entry's share of the
@@ -271,6 +273,7 @@ export const OfflineIndex = (function () {
     var cappedTotal = capped.reduce(function (sum, w) { return sum + w; }, 0) || 1.0;
     var groupDocs = groups.map(function (g) { return docsOfGroup(self, g); });
     var facets = this.facetFactor === 1 ? [] : facetGroups(this, groups);
+    var kinds = this.typeFactor === 1 ? 0 : this.typesMask(namedTypes(this, groups));
     var ranked = [];
     candidates(this, groups, text, groupDocs).forEach(function (pair) {
       var e = self.entries[pair[0]];
@@ -301,6 +304,7 @@ export const OfflineIndex = (function () {
       if (facets.length && facets.every(function (gi) { return groupDocs[gi].has(e.docnum); })) {
         factor *= self.facetFactor;
       }
+      if (kinds && self.isOfTypes(e.docnum, kinds)) factor *= self.typeFactor;
       var score = pair[1] * factor;
       // [score, key, entry, coverage, the order's key (order_power)]
       ranked.push([score * Math.pow(held, self.coveragePower), e.key, e, coverage,
@@ -328,6 +332,20 @@ export const OfflineIndex = (function () {
   OfflineIndex.prototype.groups = function (text) { return queryGroups(this, text); };
 
   // whether an entry is a card of that type, or a group's ruling (Search.entry_types)
+  // the bits of the card types named (typeNames' order), 0 for none
+  OfflineIndex.prototype.typesMask = function (kinds) {
+    var names = this.typeNames || [], mask = 0;
+    kinds.forEach(function (kind) { var bit = names.indexOf(kind); if (bit >= 0) mask |= 1 << bit; });
+    return mask;
+  };
+
+  // whether an entry is a card of one of the types of `mask`; a group's ruling (of cards of
+  // every type: every bit) is not (CardFactors.__call__)
+  OfflineIndex.prototype.isOfTypes = function (docnum, mask) {
+    var m = this.typeMasks[docnum], every = (1 << this.typeNames.length) - 1;
+    return m !== every && (m & mask) !== 0;
+  };
+
   OfflineIndex.prototype.ofType = function (docnum, kind) {
     var bit = this.typeNames ? this.typeNames.indexOf(kind) : -1;
     return bit < 0 || (this.typeMasks[docnum] & (1 << bit)) !== 0;

@@ -182,6 +182,21 @@ export function facetGroups(index, groups) {
   return out;
 }
 
+// the card types the query's words name: an alternative of one stem that is a card type's
+// word's ("reactions" -> Reaction) (CardFactors.named_types)
+export function namedTypes(index, groups) {
+  var out = new Set();
+  groups.forEach(function (g) {
+    if (g.number !== null) return;
+    g.alts.forEach(function (pair) {
+      if (pair[0].length === 1 && Object.prototype.hasOwnProperty.call(index.typeStems, pair[0][0])) {
+        out.add(index.typeStems[pair[0][0]]);
+      }
+    });
+  });
+  return Array.from(out);
+}
+
 // a card's own entry: text_factor, unless its name holds every word it matches
 // (SearchIndex._card_text_factor)
 export function cardTextFactor(index, groups, doc, covered) {

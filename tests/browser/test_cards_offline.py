@@ -68,6 +68,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     # questions naming disciplines and clans (`FACET_FACTOR`), and cards whose groups' rulings
     # rank lower (`GROUP_WEIGHT`)
     queries += read_queries(root / "tests" / "search_card_behaviour6")
+    # questions naming a card type anywhere (`TYPE_FACTOR`: "sabbat political that…")
+    queries += read_queries(root / "tests" / "search_card_effects")
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"

@@ -6,7 +6,7 @@ import { OfflineIndex } from "../../judgekit/static/offline-index.js";
 import { fold, withinOneEdit } from "../../judgekit/static/offline-words.js";
 import { SECTION_QUERY, checkQuery } from "../../judgekit/static/offline-query.js";
 import { closeness } from "../../judgekit/static/offline-numbers.js";
-import { facetGroups } from "../../judgekit/static/offline-scoring.js";
+import { facetGroups, namedTypes } from "../../judgekit/static/offline-scoring.js";
 
 // an index part with no table of known words: what the browser does for a word the index
 // does not ship (stop words dropped, accents folded, the rest stemmed)
@@ -73,4 +73,14 @@ test("the groups naming a discipline or a clan are found through their alternati
   const groups = [{ number: null, alts: alts("aus", "auspex") }, { number: null, alts: alts("block") },
                   { number: 3, alts: alts("3") }, { number: null, alts: alts("lasombra") }];
   assert.deepEqual(facetGroups(index, groups), [0, 3]);
+});
+
+test("the card types a query names are read from its groups' one-stem alternatives", () => {
+  const alts = (...stems) => new Map(stems.map((s, k) => [s, [[s], k ? 0.8 : 1.0]]));
+  const index = { typeStems: { reaction: "Reaction", alli: "Ally", polit: "Political Action" } };
+  const groups = [{ number: null, alts: alts("reaction") }, { number: null, alts: alts("block", "alli") },
+                  { number: 2, alts: alts("polit") }, { number: null, alts: new Map([["polit act", [["polit", "act"], 1.0]]]) },
+                  { number: null, alts: alts("toString") }];
+  assert.deepEqual(namedTypes(index, groups).sort(), ["Ally", "Reaction"]);
+  assert.deepEqual(namedTypes(index, []), []);
 });
