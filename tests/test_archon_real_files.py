@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import io
 import zipfile
+from itertools import count
 from pathlib import Path
 
 import openpyxl
 import pytest
 
-from judgekit.tournament import archon_read, store
+from judgekit.tournament import archon_file, archon_read, store
 from judgekit.tournament.penalties import store as penalties
 
 HERE = Path(__file__).parent / "fixtures" / "archon"
@@ -168,3 +169,21 @@ def test_the_export_puts_each_datum_at_the_real_files_cell(db):
     assert report(ours) == report(real) and len(report(ours)) == 17
     # Tournament Info's date as a date, B5 the report due
     assert ours["Tournament Info"]["B4"].value.date() == real["Tournament Info"]["B4"].value.date()
+
+
+def test_reading_stops_after_its_limit_of_work(monkeypatch):
+    """A workbook that asks for more reading than `MAX_SECONDS` of work is refused, and says why."""
+    monkeypatch.setattr(archon_read, "MAX_SECONDS", -1.0)
+    event, problems = archon_read.read_workbook(SEVENTEEN.read_bytes())
+    assert event is None and len(problems) == 1
+    assert "takes too long to read" in str(problems[0])
+
+
+def test_a_busy_machine_does_not_refuse_a_real_workbook(monkeypatch):
+    """The limit counts the reading thread's work, not the wall clock: a laptop whose cores
+    are busy elsewhere (here the wall clock leaps ten seconds at every look) still reads a
+    real workbook."""
+    wall = count(0.0, 10.0)
+    monkeypatch.setattr(archon_file.time, "monotonic", lambda: next(wall))
+    event, problems = archon_read.read_workbook(SEVENTEEN.read_bytes())
+    assert problems == [] and event is not None and len(event.players) == 17

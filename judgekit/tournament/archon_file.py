@@ -45,7 +45,11 @@ MAX_PARTS = 3000
 MAX_PLAYERS = 1000                   # the v1.5 sheets hold 300
 MAX_ROUNDS = 20
 MAX_OVERRIDES = 500
-MAX_SECONDS = 2.5                    # reading stops after this (issue 28.1: answered in ≤ 3 s)
+MAX_SECONDS = 2.5                    # reading stops after this much work (issue 28.1: answered in ≤ 3 s)
+#: The clock of that limit: the reading thread's CPU time, not the wall's. What bounds the cost is
+#: the work a file asks for; a laptop busy with other requests (or a test run sharing its
+#: cores) must not refuse a real workbook that reads in well under a second of work.
+work_seconds = time.thread_time
 REQUIRED = ("Tournament Info", "Methuselahs", "Round 1")
 MAX_PROBLEMS = 60
 ERRORS = ("#N/A", "#REF!", "#VALUE!", "#DIV/0!", "#NAME?", "#NUM!", "#NULL!", "#GETTING_DATA")
@@ -158,7 +162,7 @@ class Reader:
         return out + self.problems
 
     def tick(self) -> None:
-        if time.monotonic() > self.deadline:
+        if work_seconds() > self.deadline:
             self.problems = [Said(Message("archon.too-slow", "The workbook takes too long to read (more than "
                                           "%(max)s s): an Archon workbook reads in well under a second. Remove what "
                                           "is not Archon's and save again.", max=f"{MAX_SECONDS:g}"))]

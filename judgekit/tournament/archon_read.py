@@ -20,7 +20,6 @@ judgekit's Standings Adjustment rows carry the player (E) and the VP change (F).
 from __future__ import annotations
 
 import re
-import time
 from datetime import date, datetime
 from typing import Any
 
@@ -46,6 +45,7 @@ from judgekit.tournament.archon_file import (
     at,
     open_workbook,
     unreadable,
+    work_seconds,
 )
 from judgekit.i18n import Message, Said
 from judgekit.tournament.players import parse_vekn, squeeze
@@ -55,7 +55,7 @@ from judgekit.tournament.scoring import parse_vp, seat_errors
 def read_workbook(data: bytes) -> tuple[ArchonEvent | None, list[Said]]:
     """The event in an Archon workbook, or None and the problems (each naming its cells; a
     `Said`: English text with its `archon.*` catalog id)."""
-    deadline = time.monotonic() + MAX_SECONDS
+    deadline = work_seconds() + MAX_SECONDS
     opened, problem = open_workbook(data)
     if problem:
         return None, [problem]
