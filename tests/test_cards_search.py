@@ -424,10 +424,18 @@ CARD_BEHAVIOUR_4 = ROOT / "search_card_behaviour4"
 #: and clans a question names ranked higher (`FACET_FACTOR`), 56/60 with the best of them
 #: among the candidates (`SearchIndex.FACET_COVERING`).
 CARD_BEHAVIOUR_6 = ROOT / "search_card_behaviour6"
+#: 60 more of the kind (seed 20261212 over the rulings, no card that another set asks
+#: about), by another hand on 29 Nov 2026, written before any run: 52/60 at its first run
+#: (0.867, beside 0.93-0.97 on the sets the ranking was tuned on: the gap a fresh set shows).
+#: Nothing was tuned on it yet: a group's ruling put after its card when the card comes
+#: first, and the groups' rulings ranked less low (`GROUP_WEIGHT` 0.45-1.0), each gained
+#: one or two of its questions and lost as many of the other development sets.
+CARD_BEHAVIOUR_7 = ROOT / "search_card_behaviour7"
 
 
-@pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9)],
-                         ids=["fourth", "sixth"])
+@pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
+                                               (CARD_BEHAVIOUR_7, 60, 0.85)],
+                         ids=["fourth", "sixth", "seventh"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
