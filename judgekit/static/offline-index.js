@@ -331,7 +331,6 @@ export const OfflineIndex = (function () {
   // question word
   OfflineIndex.prototype.groups = function (text) { return queryGroups(this, text); };
 
-  // whether an entry is a card of that type, or a group's ruling (Search.entry_types)
   // the bits of the card types named (typeNames' order), 0 for none
   OfflineIndex.prototype.typesMask = function (kinds) {
     var names = this.typeNames || [], mask = 0;
@@ -346,6 +345,7 @@ export const OfflineIndex = (function () {
     return m !== every && (m & mask) !== 0;
   };
 
+  // whether an entry is a card of that type, or a group's ruling (Search.entry_types)
   OfflineIndex.prototype.ofType = function (docnum, kind) {
     var bit = this.typeNames ? this.typeNames.indexOf(kind) : -1;
     return bit < 0 || (this.typeMasks[docnum] & (1 << bit)) !== 0;

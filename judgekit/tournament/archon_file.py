@@ -16,7 +16,7 @@ compute formulas: open it in Excel or LibreOffice and save it again), an error v
 The cost is bounded whatever the file (issue 28.1): only the sheets used are read, each
 once, streamed by openpyxl's read-only mode and only over the rows and columns the layout
 uses (`AREAS`); the zip's directory is checked before anything is unpacked; reading stops
-with a clear refusal after `MAX_SECONDS`. An unused sheet of a million cells is never
+with a clear refusal after `MAX_SECONDS` of work. An unused sheet of a million cells is never
 unpacked.
 
 What a real v1.5 file computes with formulas is read from the values saved with it (a file
