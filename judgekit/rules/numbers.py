@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import bisect
+from typing import NamedTuple
 
 from judgekit.rules.analysis import closeness
 
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
 NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
 UNIT_MISS = 0.5         # share kept when the stated number counts something else
+
+
+class Stating(NamedTuple):
+    """The entries stating one number: all of them (in their order), those where it counts
+    nothing (a table cell), and those where it counts each unit (a stem: "blood")."""
+    docs: tuple[int, ...]
+    unitless: frozenset[int]
+    by_unit: dict[str, frozenset[int]]
 
 
 class StatedNumbers:
@@ -21,6 +30,25 @@ class StatedNumbers:
             for value, units in numbers:
                 self._places.setdefault(value, []).append((doc, units))
         self._values = sorted(self._places)
+        self._stating: dict[float, Stating] = {}     # made on first use (`_stating_of`)
+
+    def _stating_of(self, value: float) -> "Stating":
+        """The entries stating `value`, grouped for `near` (made once per value: "1" is
+        stated by thousands of card entries, and a question asking it comes back)."""
+        found = self._stating.get(value)
+        if found is None:
+            docs: dict[int, None] = {}
+            unitless: set[int] = set()
+            by_unit: dict[str, set[int]] = {}
+            for doc, units in self._places[value]:
+                docs[doc] = None
+                if not units:
+                    unitless.add(doc)
+                for unit in units:
+                    by_unit.setdefault(unit, set()).add(doc)
+            found = self._stating[value] = Stating(tuple(docs), frozenset(unitless),
+                                                   {u: frozenset(ds) for u, ds in by_unit.items()})
+        return found
 
     def _near_values(self, value: float) -> list[float]:
         """The stated numbers that may be near `value`, ascending: closeness >= NUMBER_NEAR
@@ -35,18 +63,28 @@ class StatedNumbers:
     def near(self, value: float, units: frozenset[str]) -> tuple[dict[int, float], int]:
         """The entries stating `value` or a number near it, docnum -> closeness (x UNIT_MISS
         when the number there counts something else than the query's `units`), and how many
-        state it or one close to it (closeness >= NUMBER_EXACT), whatever they count."""
+        state it or one close to it (closeness >= NUMBER_EXACT), whatever they count. An
+        entry's closeness is the best of its stated numbers'; the entries come in the order
+        of the stated numbers, ascending, each in its entries' order."""
         out: dict[int, float] = {}
         close: set[int] = set()
         for stated in self._near_values(value):
             near = closeness(value, stated)
             if near < NUMBER_NEAR:
                 continue
-            for doc, stated_units in self._places[stated]:
-                if near >= NUMBER_EXACT:
-                    close.add(doc)
-                same = not units or not stated_units or units & stated_units  # a table cell has none
-                score = near if same else near * UNIT_MISS
+            found = self._stating_of(stated)
+            if near >= NUMBER_EXACT:
+                close.update(found.docs)
+            # each entry at `near` where the number counts what the query's does, or nothing
+            # (a table cell), or the query counts nothing; else at near x UNIT_MISS
+            scores = dict.fromkeys(found.docs, near if not units else near * UNIT_MISS)
+            if units:
+                same = found.unitless.union(*(found.by_unit.get(u, ()) for u in units))
+                scores.update(dict.fromkeys(same, near))
+            if not out:
+                out = scores
+                continue
+            for doc, score in scores.items():
                 if score > out.get(doc, 0.0):
                     out[doc] = score
         return out, len(close)

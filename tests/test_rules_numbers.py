@@ -1,0 +1,47 @@
+"""The entries stating a number near the one a question asks (`judgekit.rules.numbers`): the
+grouped look-up (`StatedNumbers.near`, made once per stated number) finds what reading every
+place the number is stated finds, entry by entry, in the same order, on the real index."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from judgekit.rules.analysis import closeness
+from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS, StatedNumbers
+
+pytestmark = pytest.mark.shared_app   # read only: one app for the module (tests/conftest.py)
+
+
+def near_place_by_place(numbers: StatedNumbers, value: float, units: frozenset[str]):
+    """`near` as the rule says it: each place a near number is stated, its closeness (x
+    UNIT_MISS when it counts something else), the best of an entry's places."""
+    out: dict[int, float] = {}
+    close: set[int] = set()
+    for stated in sorted(numbers._places):
+        near = closeness(value, stated)
+        if near < NUMBER_NEAR:
+            continue
+        for doc, stated_units in numbers._places[stated]:
+            if near >= NUMBER_EXACT:
+                close.add(doc)
+            score = near if not units or not stated_units or units & stated_units else near * UNIT_MISS
+            if score > out.get(doc, 0.0):
+                out[doc] = score
+    return out, len(close)
+
+
+def test_near_finds_what_every_place_stated_finds(app):
+    search = app.extensions["rules"].search
+    rng = random.Random(20261129)
+    assert len(search.cards._numbers._places[1.0]) > 1000     # "1": thousands of card entries
+    for part in (search.rules, search.cards):
+        numbers = part._numbers
+        units = sorted({u for places in numbers._places.values() for _, us in places for u in us})
+        assert units
+        for value in [*numbers._values, 0.5, 2.5, 23.0, 1e6]:
+            for asked in (frozenset(), frozenset(rng.sample(units, 1)), frozenset(rng.sample(units, 3))):
+                found, close = numbers.near(value, asked)
+                expected, expected_close = near_place_by_place(numbers, value, asked)
+                assert close == expected_close
+                assert list(found.items()) == list(expected.items()), (value, asked)
