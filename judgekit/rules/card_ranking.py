@@ -18,7 +18,7 @@ from pathlib import Path
 from judgekit.cards.names import CardNames
 from judgekit.cards.search_entries import context_types
 from judgekit.rules.corpus import Corpus
-from judgekit.rules.analysis import analyze
+from judgekit.rules.analysis import stem_word
 from judgekit.rules.entries import Entry
 from judgekit.rules.index_store import load_index, no_gc
 from judgekit.rules.build import index_stamp
@@ -94,8 +94,7 @@ TYPE_WORDS: dict[str, str] = {
 
 def type_stems(words: dict[str, str] = TYPE_WORDS) -> dict[str, str]:
     """The stems of the card types' words (`TYPE_WORDS`) -> their card type ("alli": Ally)."""
-    return {stems[0]: kind for word, kind in words.items()
-            if len(stems := [st for st, _, _ in analyze(word)]) == 1}
+    return {stems[0]: kind for word, kind in words.items() if len(stems := stem_word(word)) == 1}
 
 
 def ruling_cards(entries: list[Entry]) -> dict[str, str]:
@@ -237,7 +236,6 @@ class Search:
         self.corpus = rules.corpus
         self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
         self._rulings: dict[str, list[str]] | None = None
-        self._types: dict[str, frozenset[str] | None] | None = None   # without `CardFactors`
 
     @classmethod
     def open(cls, corpus: Corpus, index_dir: str | Path, stamp: str) -> "Search":
@@ -315,11 +313,7 @@ class Search:
     @property
     def entry_types(self) -> dict[str, frozenset[str] | None]:
         """Each card entry's card types (None: a group's ruling, of every type)."""
-        if isinstance(self.cards.factors, CardFactors):      # the one table, made once
-            return self.cards.factors.types_of
-        if self._types is None:
-            self._types = {key: context_types(e.context) for key, e in self.cards.entries.items()}
-        return self._types
+        return self.cards.factors.types_of      # the cards' part's `CardFactors` (`open`)
 
     def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
         text = check_query(text)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-from judgekit.rules.analysis import analyze
+from judgekit.rules.analysis import stem_word
 from judgekit.rules.corpus import Corpus, load_corpus
 from judgekit.rules.answer import answer
 from judgekit.rules.card_ranking import Search
@@ -111,8 +111,7 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}
     asked = {gid: questions_text(p) for gid, p in corpus.questions.get(CARDS, {}).items()}
     # the stems of the disciplines' and clans' names of one word ("auspex", "lasombra")
-    facets = sorted({stems[0] for name in facet_names(catalog)
-                     if len(stems := [st for st, _, _ in analyze(name)]) == 1})
+    facets = sorted({stems[0] for name in facet_names(catalog) if len(stems := stem_word(name)) == 1})
     return card_entries(catalog, Entry, asked), {"card_names": names.to_table(), "card_groups": groups,
                                                  "card_facets": facets}
 

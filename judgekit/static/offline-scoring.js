@@ -4,7 +4,9 @@
 // and beside them the entries holding the most of the question (`covering`); then the cards'
 // factors of the re-ranking (a group's ruling, a card's own text). Each function takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its `search` calls them.
-// Exports candidates, groupRulingFactor, cardTextFactor.
+// Exports candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes.
+
+import { own } from "./offline-words.js";
 
 // whether the stems follow each other somewhere in these positions (stem -> [position])
 function hasPhrase(positions, stems) {
@@ -189,7 +191,7 @@ export function namedTypes(index, groups) {
   groups.forEach(function (g) {
     if (g.number !== null) return;
     g.alts.forEach(function (pair) {
-      if (pair[0].length === 1 && Object.prototype.hasOwnProperty.call(index.typeStems, pair[0][0])) {
+      if (pair[0].length === 1 && own.call(index.typeStems, pair[0][0])) {
         out.add(index.typeStems[pair[0][0]]);
       }
     });
