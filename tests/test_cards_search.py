@@ -253,6 +253,32 @@ def test_short_names_of_disciplines_and_clans_count_as_the_names(service, query,
         [(h.entry.title, h.entry.context) for h in hits]
 
 
+@pytest.mark.parametrize("query, expected", [
+    ("cammy malk who can lock to end a combat she is not in", "Camarilla"),
+    ("indep vampire with the special hunt from the ash heap", "Independent"),
+])
+def test_short_names_of_sects_count_as_the_names(service, query, expected):
+    """"cammy", "indep": the card found is of the sect the card's text names in full."""
+    hits, _ = service.search.search(query, limit=1)
+    assert hits and expected in hits[0].entry.body + " " + hits[0].entry.context, \
+        [(h.entry.title, h.entry.context) for h in hits]
+
+
+def test_the_particles_of_everyday_verbs_count_little(service):
+    """"trickle it into my pool", "grab all the blood off it": "into", "off" and "own" are
+    rare in the cards' texts (which say "move" and "your"), so as plain words they would
+    weigh the most in the question and sink the card holding the rest; as question words
+    they count little, and the described card (Powerbase: New York) is among the first
+    three."""
+    question = ("master location where i burn pool to stock 3 blood on it and trickle it into my "
+                "pool. can my own sabbat vamps do the action to grab all the blood off it?")
+    cards = service.search.cards
+    # (a long question keeps its most informative words: "into" may be left out)
+    particles = {g.words: g for g in cards.groups_of(question) if g.words in ("into", "off", "own")}
+    assert {"off", "own"} <= set(particles) and all(g.factor < 1.0 for g in particles.values())
+    assert "101440" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
+
+
 def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
     """A described card's text lacks the player's everyday words ("big", "just"): rare among
     the cards, each weighs no more than CARD_COVERAGE_CAP in the share the card holds, so
@@ -429,12 +455,14 @@ CARD_BEHAVIOUR_6 = ROOT / "search_card_behaviour6"
 #: (0.867, beside 0.93-0.97 on the sets the ranking was tuned on: the gap a fresh set shows).
 #: Nothing was tuned on it yet: a group's ruling put after its card when the card comes
 #: first, and the groups' rulings ranked less low (`GROUP_WEIGHT` 0.45-1.0), each gained
-#: one or two of its questions and lost as many of the other development sets.
+#: one or two of its questions and lost as many of the other development sets. The
+#: particles of everyday verbs counted as question words and the sects' short names took it
+#: to 54/60 (0.90).
 CARD_BEHAVIOUR_7 = ROOT / "search_card_behaviour7"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
-                                               (CARD_BEHAVIOUR_7, 60, 0.85)],
+                                               (CARD_BEHAVIOUR_7, 60, 0.88)],
                          ids=["fourth", "sixth", "seventh"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)

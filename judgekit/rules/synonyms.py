@@ -304,6 +304,13 @@ CLAN_SHORT_NAMES: dict[str, tuple[str, ...]] = {
     "banu haqim": ("banu haqim", "assamite"), "salu": ("salubri",), "garg": ("gargoyle",),
     "gargs": ("gargoyle",), "anarchs": ("anarch",), "ravnoses": ("ravnos",),
 }
+#: The short names players give sects ("a cammy vamp", "indep"; a card's text names the
+#: sect in full).
+SECT_SHORT_NAMES: dict[str, tuple[str, ...]] = {
+    "cammy": ("camarilla",), "cammies": ("camarilla",), "cam": ("camarilla",),
+    "indep": ("independent",), "indeps": ("independent",), "indy": ("independent",),
+    "indie": ("independent",), "sab": ("sabbat",),
+}
 #: The short names players give disciplines: the card lists' codes ("obf", "dom"; not
 #: "for", a stop word, "pre" ("pre-release") and "str" (strength), nor the imbued virtues'
 #: codes, everyday words) and a few more.
@@ -316,15 +323,16 @@ DISCIPLINE_SHORT_NAMES: dict[str, tuple[str, ...]] = {
     "vicis": ("vicissitude",), "chim": ("chimerstry",), "obten": ("obtenebration",),
     "serp": ("serpentis",),
 }
-for _table in (CLAN_SHORT_NAMES, DISCIPLINE_SHORT_NAMES):
+for _table in (CLAN_SHORT_NAMES, SECT_SHORT_NAMES, DISCIPLINE_SHORT_NAMES):
     for _key, _alts in _table.items():
         SYNONYMS.setdefault(_key, _alts)
 
 # Keys that expand only when typed in capitals (they are common English words otherwise).
 CASE_SENSITIVE = {"to": "TO"}
 
-# The scaffolding of a judge's question: interrogatives, auxiliaries, pronouns, vague verbs
-# and quantifiers. They still count (a little) when nothing else matches, and inside a
+# The scaffolding of a judge's question: interrogatives, auxiliaries, pronouns, vague verbs,
+# quantifiers and the particles of everyday phrasal verbs ("take it off", "back into the
+# library", "on your own": the card's text says "remove", "return", "yourself"). They still count (a little) when nothing else matches, and inside a
 # synonym phrase ("no block") they are matched as usual.
 QUESTION_WORDS = frozenset("""
 what which who whom whose why how where whenever whatever
@@ -336,5 +344,6 @@ happen happens happened happening count counts counted mean means meant
 get gets got getting ok okay fine really just still also even already again ever too anymore
 work works worked working
 whole entire thing things way there then so than about like else many much
+into onto off own out up down over back away
 please tell know want wants wanted supposed allowed permitted possible legal
 """.split())
