@@ -10,6 +10,7 @@ import pytest
 from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
+from judgekit.rules.query import spell_out_disciplines
 from tests.test_rules_search import load_queries
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
@@ -264,6 +265,30 @@ def test_short_names_of_sects_count_as_the_names(service, query, expected):
         [(h.entry.title, h.entry.context) for h in hits]
 
 
+@pytest.mark.parametrize("typed, spelt", [
+    ("for/pre mod", "fortitude/presence mod"),
+    ("the Aus/Cel/For vamp", "the auspex/celerity/fortitude vamp"),
+    ("(obf/pre) and obf/cel", "(obfuscate/presence) and obfuscate/celerity"),
+    ("pred/prey and for/toString", "pred/prey and for/toString"),
+    ("x_for/pre for/pre2 for pre", "x_for/pre for/pre2 for pre"),
+])
+def test_a_list_of_disciplines_written_with_slashes_is_spelt_out(typed, spelt):
+    """(the browser's copy, static/offline-query.js, is checked on the same cases in Node)"""
+    assert spell_out_disciplines(typed) == spelt
+
+
+def test_fortitude_and_presence_count_in_a_list_of_disciplines(service):
+    """"for/pre mod": alone, "for" is a stop word and "pre" no discipline ("pre-release"),
+    so the question would name no discipline; in a list with a slash they are Fortitude and
+    Presence, and the described card (Hedonism, [for]/[pre]) is among the first three."""
+    question = ("for/pre mod where my other vamp makes the block fail and then fights the blocker. "
+                "is the fight still inside the action?")
+    stems = lambda text: {st for g in service.search.cards.groups_of(text) for st in g.stems()}  # noqa: E731
+    assert not {"fortitud", "presenc"} & stems(question)
+    assert {"fortitud", "presenc"} <= stems(spell_out_disciplines(question))
+    assert "102328" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
+
+
 def test_the_particles_of_everyday_verbs_count_little(service):
     """"trickle it into my pool", "on my own": "into" and "own" are rare in the cards' texts
     (which say "move" and "your"), so as plain words they would weigh the most in the
@@ -447,7 +472,8 @@ CARD_BEHAVIOUR_4 = ROOT / "search_card_behaviour4"
 #: does: a development set, read by whoever tunes; 51/60 at its first run, 52/60 with the
 #: groups' rulings ranked below the cards' own, 55/60 with the cards holding the disciplines
 #: and clans a question names ranked higher (`FACET_FACTOR`), 56/60 with the best of them
-#: among the candidates (`SearchIndex.FACET_COVERING`).
+#: among the candidates (`SearchIndex.FACET_COVERING`), 57/60 with the lists of disciplines
+#: written with slashes spelt out ("for/pre": `spell_out_disciplines`).
 CARD_BEHAVIOUR_6 = ROOT / "search_card_behaviour6"
 #: 60 more of the kind (seed 20261212 over the rulings, no card that another set asks
 #: about), by another hand on 29 Nov 2026, written before any run: 52/60 at its first run
@@ -460,7 +486,7 @@ CARD_BEHAVIOUR_6 = ROOT / "search_card_behaviour6"
 CARD_BEHAVIOUR_7 = ROOT / "search_card_behaviour7"
 
 
-@pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
+@pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.93),
                                                (CARD_BEHAVIOUR_7, 60, 0.88)],
                          ids=["fourth", "sixth", "seventh"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):

@@ -58,10 +58,10 @@ from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
-from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
+from judgekit.rules.synonyms import CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 18
+FORMAT = 19
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -89,7 +89,8 @@ def surface_words(texts) -> dict[str, str | int]:
 
 
 # the tables the offline index carries besides the content: a change to them is a new index
-TABLES = hashlib.sha256(json.dumps([SYNONYMS, CASE_SENSITIVE, sorted(QUESTION_WORDS), NUMBER_WORDS],
+TABLES = hashlib.sha256(json.dumps([SYNONYMS, CASE_SENSITIVE, sorted(QUESTION_WORDS), NUMBER_WORDS,
+                                    DISCIPLINE_SPELLINGS],
                                    sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -404,6 +405,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         # what a weak answer offers: the rules' words for the everyday words typed
         "everyday": everyday_tables(search.rules),
         "case_sensitive": case_sensitive,
+        "discipline_spellings": DISCIPLINE_SPELLINGS,     # "for/pre" spelt out
     }
 
 

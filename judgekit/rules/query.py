@@ -8,11 +8,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from judgekit.rules.analysis import WORD, analyze, numbers_in, phrase_item, query_tokens, stem_word
-from judgekit.rules.synonyms import CASE_SENSITIVE, QUESTION_WORDS, SYNONYMS
+from judgekit.rules.synonyms import CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 #: The longest question taken: a message pasted from a chat, sub-questions and all. Longer
 #: is not a question a person types (a 400 says so).
 MAX_QUERY = 4000
+
+#: Words joined by slashes ("for/pre", "Aus/Cel/For"), after what comes before them (the
+#: browser's copy, static/offline-query.js, has no look-behind: old phones lack it)
+SLASH_LIST = re.compile(r"(^|[^A-Za-z0-9_])([A-Za-z]+(?:/[A-Za-z]+)+)(?![A-Za-z0-9_])")
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -31,6 +35,18 @@ def check_query(text) -> str:
     if len(text) > MAX_QUERY:
         raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
     return text
+
+
+def spell_out_disciplines(text: str) -> str:
+    """The query with each list of disciplines written with slashes spelt out ("for/pre mod"
+    -> "fortitude/presence mod"): a list every word of which is a discipline's code or
+    short name (`DISCIPLINE_SPELLINGS`); any other ("pred/prey", "and/or") is left as typed."""
+    def spelt(m: re.Match) -> str:
+        words = m.group(2).lower().split("/")
+        if all(w in DISCIPLINE_SPELLINGS for w in words):
+            return m.group(1) + "/".join(DISCIPLINE_SPELLINGS[w] for w in words)
+        return m.group()
+    return SLASH_LIST.sub(spelt, text) if "/" in text else text
 
 
 @lru_cache(maxsize=64)

@@ -323,6 +323,13 @@ DISCIPLINE_SHORT_NAMES: dict[str, tuple[str, ...]] = {
     "vicis": ("vicissitude",), "chim": ("chimerstry",), "obten": ("obtenebration",),
     "serp": ("serpentis",),
 }
+#: Every discipline's code and short name -> its name, for the lists players write with
+#: slashes ("for/pre", "aus/cel/for", "nec/pro"): in such a list "for" and "pre" are
+#: Fortitude and Presence, which alone they are not (`judgekit.rules.query.spell_out_disciplines`).
+DISCIPLINE_SPELLINGS: dict[str, str] = {
+    **{code: name.lower() for code, name in DISCIPLINES.items()},
+    **{short: names[0] for short, names in DISCIPLINE_SHORT_NAMES.items()},
+}
 for _table in (CLAN_SHORT_NAMES, SECT_SHORT_NAMES, DISCIPLINE_SHORT_NAMES):
     for _key, _alts in _table.items():
         SYNONYMS.setdefault(_key, _alts)

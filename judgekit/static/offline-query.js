@@ -4,10 +4,14 @@
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
-// Exports SECTION_QUERY, checkQuery, sectionsNamed, queryGroups, docsOfGroup.
+// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, sectionsNamed, queryGroups, docsOfGroup.
 import { t } from "./i18n.js";
-import { WORD, SEP, withinOneEdit } from "./offline-words.js";
+import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
 import { numberValue, numbersIn, phraseItem, numberDocs } from "./offline-numbers.js";
+
+// words joined by slashes ("for/pre", "Aus/Cel/For"), after what comes before them (as
+// judgekit/rules/query.py SLASH_LIST; no look-behind, which old phones lack)
+var SLASH_LIST = /(^|[^A-Za-z0-9_])([A-Za-z]+(?:\/[A-Za-z]+)+)(?![A-Za-z0-9_])/g;
 
 export const SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
 var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
@@ -20,6 +24,18 @@ export function checkQuery(text, params) {
     throw new Error(t("search.long_query", {length: text.length, max: params.max_query}));
   }
   return text;
+}
+
+// the query with each list of disciplines written with slashes spelt out ("for/pre mod" ->
+// "fortitude/presence mod"; spellings: code or short name -> name), as the server's
+// spell_out_disciplines; any other list ("pred/prey") is left as typed
+export function spellOutDisciplines(text, spellings) {
+  if (text.indexOf("/") < 0) return text;
+  return text.replace(SLASH_LIST, function (m, before, list) {
+    var words = list.toLowerCase().split("/");
+    if (!words.every(function (w) { return own.call(spellings, w); })) return m;
+    return before + words.map(function (w) { return spellings[w]; }).join("/");
+  });
 }
 
 // the sections a query names by their number ("3.7.2", "section 4") or their slug

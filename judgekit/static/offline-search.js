@@ -20,7 +20,7 @@ import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, SEP, own, fold, withinOneEdit } from "./offline-words.js";
-import { SECTION_QUERY, checkQuery } from "./offline-query.js";
+import { SECTION_QUERY, checkQuery, spellOutDisciplines } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { site } from "./site.js";
 
@@ -280,6 +280,7 @@ const offlineSearch = (function () {
     }
     this.names = data.card_names && this.cards ? new CardNames(data.card_names) : null;
     this.cardGroups = data.card_groups || {};
+    this.spellings = data.discipline_spellings || {};    // "for/pre" (spellOutDisciplines)
     this.rulings = null;
     this.entries = this.rules.entries.concat(this.cards ? this.cards.entries : []);
   }
@@ -489,7 +490,7 @@ const offlineSearch = (function () {
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
-    text = checkQuery(text, this.params);
+    text = spellOutDisciplines(checkQuery(text, this.params), this.spellings);
     var out;
     if (!this.cards) {
       out = this.rules.search(text, limit, [], false);

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { OfflineIndex } from "../../judgekit/static/offline-index.js";
 import { fold, withinOneEdit } from "../../judgekit/static/offline-words.js";
-import { SECTION_QUERY, checkQuery } from "../../judgekit/static/offline-query.js";
+import { SECTION_QUERY, checkQuery, spellOutDisciplines } from "../../judgekit/static/offline-query.js";
 import { closeness } from "../../judgekit/static/offline-numbers.js";
 import { facetGroups, namedTypes } from "../../judgekit/static/offline-scoring.js";
 
@@ -83,4 +83,13 @@ test("the card types a query names are read from its groups' one-stem alternativ
                   { number: null, alts: alts("toString") }];
   assert.deepEqual(namedTypes(index, groups).sort(), ["Ally", "Reaction"]);
   assert.deepEqual(namedTypes(index, []), []);
+});
+
+test("a list of disciplines written with slashes is spelt out, any other list left as typed", () => {
+  const spellings = { for: "fortitude", pre: "presence", aus: "auspex", cel: "celerity", obf: "obfuscate" };
+  assert.equal(spellOutDisciplines("for/pre mod", spellings), "fortitude/presence mod");
+  assert.equal(spellOutDisciplines("the Aus/Cel/For vamp", spellings), "the auspex/celerity/fortitude vamp");
+  assert.equal(spellOutDisciplines("(obf/pre) and obf/cel", spellings), "(obfuscate/presence) and obfuscate/celerity");
+  assert.equal(spellOutDisciplines("pred/prey and for/toString", spellings), "pred/prey and for/toString");
+  assert.equal(spellOutDisciplines("x_for/pre for/pre2 for pre", spellings), "x_for/pre for/pre2 for pre");
 });
