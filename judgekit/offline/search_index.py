@@ -58,10 +58,10 @@ from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
-from judgekit.rules.synonyms import CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
+from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 19
+FORMAT = 20
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -90,7 +90,7 @@ def surface_words(texts) -> dict[str, str | int]:
 
 # the tables the offline index carries besides the content: a change to them is a new index
 TABLES = hashlib.sha256(json.dumps([SYNONYMS, CASE_SENSITIVE, sorted(QUESTION_WORDS), NUMBER_WORDS,
-                                    DISCIPLINE_SPELLINGS],
+                                    DISCIPLINE_SPELLINGS, sorted(CARD_QUESTION_WORDS)],
                                    sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -255,6 +255,8 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         # and at what share of their weight
         "inherit": encode_ids([d for child, parent in sorted(index.parent_of.items()) for d in (child, parent)]),
         "inherit_share": index.inherit_share,
+        # the part's own question words besides the shared ones (the cards': "makes", "lets")
+        "question_extra": sorted(index.question_stems - question_stems()),
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
         # browser scores without tokenizing every entry first
         "postings": postings,

@@ -23,7 +23,7 @@ from judgekit.rules.entries import Entry
 from judgekit.rules.index_store import load_index, no_gc
 from judgekit.rules.build import index_stamp
 from judgekit.rules.hits import Hit
-from judgekit.rules.query import SECTION_QUERY, Group, check_query, spell_out_disciplines
+from judgekit.rules.query import SECTION_QUERY, Group, check_query, question_stems, spell_out_disciplines
 from judgekit.rules.search import SearchIndex
 
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
@@ -250,7 +250,7 @@ class Search:
                                 coverage_power=CARD_COVERAGE_POWER, coverage_cap=CARD_COVERAGE_CAP,
                                 order_power=CARD_ORDER_POWER,
                                 inherit=ruling_cards(stored.parts["cards"].entries),
-                                inherit_share=RULING_INHERITS) \
+                                inherit_share=RULING_INHERITS, question=question_stems(cards=True)) \
                 if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,

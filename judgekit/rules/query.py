@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from judgekit.rules.analysis import WORD, analyze, numbers_in, phrase_item, query_tokens, stem_word
-from judgekit.rules.synonyms import CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
+from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS,
+                                     SYNONYMS)
 
 #: The longest question taken: a message pasted from a chat, sub-questions and all. Longer
 #: is not a question a person types (a 400 says so).
@@ -64,10 +65,12 @@ def query_words(text: str):
     return capitals, seq, items, numbers
 
 
-@lru_cache(maxsize=1)
-def question_stems() -> frozenset[str]:
-    """The stems of `QUESTION_WORDS` (words the analyzer drops as stop words have none)."""
-    return frozenset(s for w in QUESTION_WORDS for s in stem_word(w))
+@lru_cache(maxsize=2)
+def question_stems(cards: bool = False) -> frozenset[str]:
+    """The stems of `QUESTION_WORDS` (words the analyzer drops as stop words have none), and
+    for the cards' part of the index (`cards`) of `CARD_QUESTION_WORDS` too."""
+    words = QUESTION_WORDS | CARD_QUESTION_WORDS if cards else QUESTION_WORDS
+    return frozenset(s for w in words for s in stem_word(w))
 
 
 @dataclass

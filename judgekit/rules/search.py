@@ -72,7 +72,8 @@ class SearchIndex:
                  part: StoredPart | None = None, max_postings: int | None = None,
                  factors: EntryFactors | None = None, coverage_power: float | None = None,
                  coverage_cap: float | None = None, order_power: float | None = None,
-                 inherit: dict[str, str] | None = None, inherit_share: float = 0.0):
+                 inherit: dict[str, str] | None = None, inherit_share: float = 0.0,
+                 question: frozenset[str] | None = None):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
@@ -91,7 +92,9 @@ class SearchIndex:
         holds counts toward the entry's share of the question at `inherit_share` of its
         weight ("the ranged strike that steals blood, both play it at once": the ruling
         says what happens, the card's text what it is), and so does a word that the parent
-        lacks and one of its children holds, toward the parent's share."""
+        lacks and one of its children holds, toward the parent's share.
+        `question`: the stems of the words that count little here (default: `question_stems()`;
+        the cards': `question_stems(cards=True)`)."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -165,7 +168,7 @@ class SearchIndex:
         self._sorted_words = sorted(df)
         self._synonyms = synonym_stems()
         self._max_phrase = max((len(k) for k in self._synonyms), default=1)
-        self._question = question_stems()
+        self._question = question if question is not None else question_stems()
         self._by_number: dict[str, list[Entry]] = {}
         for e in self.entries.values():
             if e.kind == "section":
