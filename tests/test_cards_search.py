@@ -509,11 +509,20 @@ CARD_BEHAVIOUR_6 = ROOT / "search_card_behaviour6"
 #: particles of everyday verbs counted as question words and the sects' short names took it
 #: to 54/60 (0.90).
 CARD_BEHAVIOUR_7 = ROOT / "search_card_behaviour7"
+#: 60 more (seed 20261229 over the rulings, no card that another set asks about; 9 of them
+#: answered by a group's ruling), by another hand on 29 Nov 2026, written before any run:
+#: 53/60 at its first run (0.883; the search of the morning, before the particles, the
+#: slashes and the card-question verbs, 52/60). Five of its seven misses ask a group's
+#: ruling about a card the search puts first: that card's group ruling holding most of the
+#: question placed after it (when it held 5 % of the question that the card's own entries
+#: lack) took this set to 56/60 and the seventh to 56/60, lost a question of two other
+#: development sets and moved no held-out set (not kept).
+CARD_BEHAVIOUR_8 = ROOT / "search_card_behaviour8"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.93),
-                                               (CARD_BEHAVIOUR_7, 60, 0.88)],
-                         ids=["fourth", "sixth", "seventh"])
+                                               (CARD_BEHAVIOUR_7, 60, 0.88), (CARD_BEHAVIOUR_8, 60, 0.85)],
+                         ids=["fourth", "sixth", "seventh", "eighth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
