@@ -328,6 +328,15 @@ def test_the_verbs_describing_a_card_count_little_among_the_cards_only(service):
         search.cards._word_group.cache_clear()
 
 
+def test_every_time_is_read_as_the_cards_say_it(service):
+    """"every time they play a master": the cards say "each time", "whenever" or, here,
+    "after any Methuselah plays a master card" (Troglodytia)."""
+    question = "samedi cap 10 that lets me look at somebodys hand every time they play a master"
+    group = next(g for g in service.search.cards.groups_of(question) if g.words == "every time")
+    assert {("each", "time"), ("whenev",), ("after",)} <= set(group.alts)
+    assert "201387" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
+
+
 def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
     """A described card's text lacks the player's everyday words ("big", "just"): rare among
     the cards, each weighs no more than CARD_COVERAGE_CAP in the share the card holds, so

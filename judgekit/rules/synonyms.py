@@ -259,6 +259,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "cant": ("cannot",),
     "can't": ("cannot",),
     "extra": ("additional",),
+    # "each time", "whenever" and "after" open what a card does on an event
+    "every time": ("each time", "whenever", "after"),
+    "everytime": ("each time", "whenever", "after"),
     "bounce": ("change the target", "redirect"),
     "redirect": ("change the target",),
     "discard pile": ("ash heap",),
