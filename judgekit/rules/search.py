@@ -277,6 +277,28 @@ class SearchIndex:
         """The groups the query is ranked on (`_groups`), for what is said about an answer."""
         return self._groups(text)
 
+    def shares(self, groups: list[Group], keys: list[str], parent: str, inherit: float) -> list[float]:
+        """Each entry's share of the question's weight (`keys`; its groups here: `groups_of`),
+        as a hit's `coverage` counts it, a word it lacks counting at `inherit` of its weight
+        when the entry `parent` holds it."""
+        total = sum(g.weight for g in groups) or 1.0
+        docnum = self.postings.docnum
+        p = docnum[parent]
+        held = []
+        for g in groups:
+            docs = self._group_docs(g)
+            held.append((g.weight, docs, g.number is not None))
+        out = []
+        for key in keys:
+            d, got = docnum[key], 0.0
+            for weight, docs, number in held:
+                if d in docs:
+                    got += weight * docs[d] if number else weight
+                elif p in docs:
+                    got += inherit * (weight * docs[p] if number else weight)
+            out.append(got / total)
+        return out
+
     @property
     def question_stems(self) -> frozenset[str]:
         return self._question
@@ -465,13 +487,14 @@ class SearchIndex:
 
     # search -------------------------------------------------------------------------------
     def search(self, text: str, limit: int = 10, named: list[Entry] = (),
-               snippets: bool = True) -> tuple[list[Hit], list[str]]:
+               snippets: bool = True, groups: list[Group] | None = None) -> tuple[list[Hit], list[str]]:
         """Best entries for `text`, and the stems that were looked for (for highlighting).
         `named`: entries the query names (cards), first after a section it names.
-        `snippets=False`: hits without snippets (`with_snippet` makes one when shown)."""
+        `snippets=False`: hits without snippets (`with_snippet` makes one when shown).
+        `groups`: the query's groups here when already made (`groups_of`)."""
         text = check_query(text)
         direct = self._direct(text) + [e for e in named if e.key in self.entries]
-        groups = self._groups(text)
+        groups = self._groups(text) if groups is None else groups
         wanted = frozenset(s for g in groups for s in g.stems())
         stems = sorted(wanted)
         hits: list[Hit] = []

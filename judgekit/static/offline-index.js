@@ -248,14 +248,15 @@ export const OfflineIndex = (function () {
 
   // named: entries the query names (cards), first after a section it names;
   // snippets false: hits without snippets (withSnippet makes one when shown)
-  OfflineIndex.prototype.search = function (text, limit, named, snippets) {
+  // given: the query's groups here when already made (groups)
+  OfflineIndex.prototype.search = function (text, limit, named, snippets, given) {
     limit = limit || 10;
     text = checkQuery(text, this.params);
     if (snippets === undefined) snippets = true;
     var self = this;
     var direct = sectionsNamed(this, text);
     (named || []).forEach(function (e) { if (self.byKey.has(e.key)) direct.push(e); });
-    var groups = queryGroups(this, text);
+    var groups = given || queryGroups(this, text);
     var stemSet = new Set();
     groups.forEach(function (g) { g.alts.forEach(function (pair) { pair[0].forEach(function (s) { stemSet.add(s); }); }); });
     var stems = Array.from(stemSet).sort();
@@ -330,6 +331,24 @@ export const OfflineIndex = (function () {
   // the query's groups (offline-query.js): static/offline-search.js asks whether one is not a
   // question word
   OfflineIndex.prototype.groups = function (text) { return queryGroups(this, text); };
+
+  // each entry's share of the question's weight (docnums; groups: the query's groups here),
+  // as a hit's coverage counts it, a word it lacks counting at `inherit` of its weight when
+  // the entry `parent` holds it (the server's SearchIndex.shares)
+  OfflineIndex.prototype.shares = function (groups, docnums, parent, inherit) {
+    var self = this;
+    var total = groups.reduce(function (sum, g) { return sum + g.weight; }, 0) || 1.0;
+    var held = groups.map(function (g) { return [g.weight, docsOfGroup(self, g), g.number !== null]; });
+    return docnums.map(function (d) {
+      var got = 0.0;
+      held.forEach(function (h) {
+        var weight = h[0], docs = h[1], number = h[2];
+        if (docs.has(d)) got += number ? weight * docs.get(d) : weight;
+        else if (docs.has(parent)) got += inherit * (number ? weight * docs.get(parent) : weight);
+      });
+      return got / total;
+    });
+  };
 
   // the bits of the card types named (typeNames' order), 0 for none
   OfflineIndex.prototype.typesMask = function (kinds) {

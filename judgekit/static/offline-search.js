@@ -501,7 +501,9 @@ const offlineSearch = (function () {
     var named = this.namedWithRulings(text);
     var rulesHits = this.rules.search(text, limit, [], false);
     var kind = this.names ? this.names.describedType(text) : null;
-    var cardHits = this.cards.search(text, kind ? Math.max(limit, p.typed_candidates) : limit, named, false);
+    var cardGroups = this.cards.groups(text);
+    var cardHits = this.cards.search(text, kind ? Math.max(limit, p.typed_candidates) : limit, named, false,
+                                     cardGroups);
     if (kind) cardHits = this.ofTypeFirst(cardHits, kind);
     var direct = rulesHits.filter(function (h) { return h.score >= 1000; })
       .concat(cardHits.filter(function (h) { return h.score >= 1000; }));
@@ -512,8 +514,39 @@ const offlineSearch = (function () {
                coverage: h.coverage };
     });
     out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)));
+    if (p.group_ruling_after_card) out = this.groupRulingAfter(out, cardGroups, limit);
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
+  };
+
+  // the keys of the rulings of the card's groups, in the card page's order
+  Search.prototype.groupRulings = function (card) {
+    var self = this, keys = [];
+    this.ownRulings(card);                                 // the rulings by section, made once
+    (this.cardGroups[card.section] || []).forEach(function (gid) { keys = keys.concat(self.rulings.get(gid) || []); });
+    return keys;
+  };
+
+  // the hits with the first card's best group ruling second (the server's
+  // Search._group_ruling_after, GROUP_RULING_AFTER_CARD)
+  Search.prototype.groupRulingAfter = function (hits, groups, limit) {
+    var card = hits.length ? hits[0].entry : null, cards = this.cards;
+    if (!card || hits[0].score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return hits;
+    var keys = this.groupRulings(card);
+    if (!keys.length) return hits;
+    var shares = cards.shares(groups, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum,
+                              this.params.ruling_inherits);
+    var best = 0;
+    for (var i = 1; i < keys.length; i++) if (shares[i] > shares[best]) best = i;   // ties: the page's order
+    var key = keys[best];
+    if (hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
+    if (hits.slice(1, 3).some(function (h) { return shares[best] < (h.coverage === undefined ? 1.0 : h.coverage); })) {
+      return hits;
+    }
+    var entry = cards.byKey.get(key);
+    var ruling = { entry: entry, score: hits.length > 1 ? hits[1].score : hits[0].score, snippet: "", url: entry.url,
+                   coverage: shares[best] };
+    return [hits[0], ruling].concat(hits.slice(1).filter(function (h) { return h.entry.key !== key; })).slice(0, limit);
   };
 
   function now() { return (globalThis.performance && performance.now) ? performance.now() : Date.now(); }
