@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judgekit.rules.answer import WEAK_COVERAGE, split_questions
+from judgekit.rules.answer import WEAK_COVERAGE, split_questions, suggestions
 from judgekit.rules.query import MAX_QUERY
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
@@ -70,6 +70,19 @@ def test_synonyms_give_the_rules_words_for_a_judges_word(service):
     body = service.search_payload("kibitz from the rail")
     assert body["match"] == "weak"
     assert "spectator" in body["suggestions"]
+
+
+def test_a_weak_answer_led_by_a_card_offers_no_rules_words(service):
+    """A question describing a card holds the card's words and the ruling's, so it is weak
+    as often as not; the rules' sections are no help to it, and none is offered (a rules
+    question with a weak answer still gets them, above)."""
+    body = service.search_payload("the necromancy vampire who hunts by burning two matching cards from "
+                                  "his prey's ash heap: can he do that hunt twice in one turn if he unlocks?")
+    assert body["match"] == "weak" and body["results"][0]["doc"] == "cards"
+    assert body["suggestions"] == []
+    rules = service.search.rules
+    assert suggestions(rules, "the necromancy vampire who hunts by burning two matching cards from his "
+                              "prey's ash heap: can he do that hunt twice in one turn if he unlocks?")
 
 
 def test_numbered_sub_questions_are_answered_one_by_one(service):

@@ -10,7 +10,9 @@ A judge in a hurry trusts the top line, so the search says when it is only a gue
 - `suggestions`: for a weak answer, the rules' words for the everyday words typed, as
   searches a tap away: the synonym table's phrases for a word ("scoop" -> "conceding"), else
   the titles of the few sections whose questions use the word ("ditched" -> "Early
-  Departure"). A word the rules' own text holds gets none.
+  Departure"). A word the rules' own text holds gets none, and so does an answer whose
+  first result is a card's entry: a question describing a card ("the vampire who hunts
+  from the ash heap…") is weak as often as not, and the rules' sections are no help to it.
 - `split_questions`: a pasted message with numbered sub-questions ("1) … 2) …") is answered
   part by part: the best result of each part comes first, then the whole message's.
 
@@ -141,5 +143,6 @@ def answer(search, text: str, limit: int = 10) -> Answer:
         match = "good" if all(m == "good" for m in matches) else "weak"
     else:
         match = match_of(hits)
-    said = suggestions(search.rules, text) if match != "good" else []
+    card_first = bool(hits) and hits[0].entry.doc == "cards"
+    said = suggestions(search.rules, text) if match != "good" and not card_first else []
     return Answer(hits, stems, match, said, parts)

@@ -421,7 +421,9 @@ const offlineSearch = (function () {
     if (parts.length) {
       match = parts.every(function (pr) { return matchOf(pr[1], p) === "good"; }) ? "good" : "weak";
     } else match = matchOf(ranked, p);
-    var said = match !== "good" ? this.suggestions(text) : [];
+    // none when a card's entry comes first (answer.py: the rules' words do not find a card)
+    var lead = [].concat.apply([], parts.map(function (pr) { return pr[1]; })).concat(ranked)[0];
+    var said = match !== "good" && !(lead && lead.entry.doc === "cards") ? this.suggestions(text) : [];
     return Promise.all([this.withSnippets(ranked)].concat(parts.map(function (pr) {
       return self.withSnippets(pr[1]);
     }))).then(function (shown) {

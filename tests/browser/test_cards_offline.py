@@ -93,3 +93,20 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
                           " return out; }", every)
     expected = [[e.section for e in svc.search.named_cards(q)] for q in every]
     assert named == expected
+
+
+def test_the_offline_search_says_what_the_server_says_of_its_answers(page, live_server, live_app):
+    """How good the answer is and the rules' words offered, alike in the browser: a weak
+    rules answer offers them, a weak answer led by a card's entry does not."""
+    queries = ["opponent ditched the game half vp", "kibitz from the rail",
+               "the necromancy vampire who hunts by burning two matching cards from his prey's ash heap: "
+               "can he do that hunt twice in one turn if he unlocks?",
+               "the ghoul who plays thaumaturgy as a vampire: does another effect stack it to superior?"]
+    page.goto(live_server + "/offline")
+    offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
+                            " for (const q of qs) { const a = await search(q, 10); out.push([a.match, a.suggestions]); }"
+                            " return out; }", queries)
+    svc = live_app.extensions["rules"]
+    server = [[(p := svc.search_payload(q, limit=10))["match"], p["suggestions"]] for q in queries]
+    assert offline == server
+    assert server[0][1] and server[1][1] and server[2] == ["weak", []], server
