@@ -361,8 +361,8 @@ class Search:
         key = keys[best]
         if any(h.entry.key == key for h in hits[:3]):
             return hits
-        if any(shares[best] < h.coverage for h in hits[1:3]):
-            return hits
+        if not shares[best] or any(shares[best] < h.coverage for h in hits[1:3]):
+            return hits     # (a ruling holding nothing of the question never comes up)
         entry = self.cards.entries[key]
         ruling = Hit(entry, hits[1].score if len(hits) > 1 else hits[0].score, "", entry.url, shares[best])
         rest = [h for h in hits[1:] if h.entry.key != key]

@@ -542,9 +542,9 @@ const offlineSearch = (function () {
     for (var i = 1; i < keys.length; i++) if (shares[i] > shares[best]) best = i;   // ties: the page's order
     var key = keys[best];
     if (hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
-    if (hits.slice(1, 3).some(function (h) { return shares[best] < (h.coverage === undefined ? 1.0 : h.coverage); })) {
-      return hits;
-    }
+    if (!shares[best] || hits.slice(1, 3).some(function (h) {
+      return shares[best] < (h.coverage === undefined ? 1.0 : h.coverage);
+    })) return hits;                                       // (a ruling holding nothing never comes up)
     var entry = cards.byKey.get(key);
     var ruling = { entry: entry, score: hits.length > 1 ? hits[1].score : hits[0].score, snippet: "", url: entry.url,
                    coverage: shares[best] };
