@@ -363,5 +363,5 @@ please tell know want wants wanted supposed allowed permitted possible legal
 #: The verbs of a question describing what a card does ("the card that makes a vampire count
 #: as anarch", "the location that lets me…"): question words in the cards' part only, whose
 #: texts say "is considered" and "may"; the rules' everyday questions hang on them ("make a
-#: deal", "making the final", "let a player take back").
+#: deal", "making the final", "let you propose", "letting go of the card").
 CARD_QUESTION_WORDS = frozenset("make makes made making let lets letting".split())
