@@ -273,9 +273,10 @@ class Search:
         found = (self.cards.entries.get(f"cards/{h.card_id}") for h in self.names.find(text))
         return [e for e in found if e is not None]
 
-    def own_rulings(self, card: Entry) -> list[Entry]:
-        """The card's first `OWN_RULINGS` ruling entries: its own, then its groups'."""
-        if self._rulings is None:    # section (card or group id) -> its ruling keys, in order
+    @property
+    def rulings_by_section(self) -> dict[str, list[str]]:
+        """Each section (a card's or a group's id) -> its ruling keys, in order; made once."""
+        if self._rulings is None:
             by_section: dict[str, list[str]] = {}
             for key, e in self.cards.entries.items():
                 if e.kind == "ruling":
@@ -283,11 +284,16 @@ class Search:
             for keys in by_section.values():
                 keys.sort(key=lambda k: int(k.rsplit("#r", 1)[1]))
             self._rulings = by_section
-        keys = list(self._rulings.get(card.section, ()))
+        return self._rulings
+
+    def own_rulings(self, card: Entry) -> list[Entry]:
+        """The card's first `OWN_RULINGS` ruling entries: its own, then its groups'."""
+        rulings = self.rulings_by_section
+        keys = list(rulings.get(card.section, ()))
         for gid in self.card_groups.get(card.section, ()):
             if len(keys) >= OWN_RULINGS:
                 break
-            keys += self._rulings.get(gid, ())
+            keys += rulings.get(gid, ())
         return [self.cards.entries[k] for k in keys[:OWN_RULINGS]]
 
     def _named_with_rulings(self, text: str) -> list[Entry]:
@@ -345,8 +351,8 @@ class Search:
 
     def group_rulings(self, card: Entry) -> list[str]:
         """The keys of the rulings of the card's groups, in the card page's order."""
-        self.own_rulings(card)          # the rulings by section, made once
-        return [k for gid in self.card_groups.get(card.section, ()) for k in self._rulings.get(gid, ())]
+        rulings = self.rulings_by_section
+        return [k for gid in self.card_groups.get(card.section, ()) for k in rulings.get(gid, ())]
 
     def _group_ruling_after(self, hits: list[Hit], groups: list[Group], limit: int) -> list[Hit]:
         """`hits` with the first card's best group ruling second (`GROUP_RULING_AFTER_CARD`)."""

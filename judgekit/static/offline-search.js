@@ -285,9 +285,8 @@ const offlineSearch = (function () {
     this.entries = this.rules.entries.concat(this.cards ? this.cards.entries : []);
   }
 
-  // the card's first rulings: its own, then its groups' (Search.own_rulings)
-  Search.prototype.ownRulings = function (card) {
-    var self = this;
+  // each section (a card's or a group's id) -> its ruling keys, in order; made once
+  Search.prototype.rulingsBySection = function () {
     if (!this.rulings) {
       var by = new Map();
       this.cards.entries.forEach(function (e) {
@@ -299,9 +298,15 @@ const offlineSearch = (function () {
       by.forEach(function (keys) { keys.sort(function (a, b) { return n(a) - n(b); }); });
       this.rulings = by;
     }
-    var max = this.params.own_rulings, keys = (this.rulings.get(card.section) || []).slice();
+    return this.rulings;
+  };
+
+  // the card's first rulings: its own, then its groups' (Search.own_rulings)
+  Search.prototype.ownRulings = function (card) {
+    var self = this, rulings = this.rulingsBySection();
+    var max = this.params.own_rulings, keys = (rulings.get(card.section) || []).slice();
     (this.cardGroups[card.section] || []).forEach(function (gid) {
-      if (keys.length < max) keys = keys.concat(self.rulings.get(gid) || []);
+      if (keys.length < max) keys = keys.concat(rulings.get(gid) || []);
     });
     return keys.slice(0, max).map(function (k) { return self.cards.byKey.get(k); });
   };
@@ -523,9 +528,8 @@ const offlineSearch = (function () {
 
   // the keys of the rulings of the card's groups, in the card page's order
   Search.prototype.groupRulings = function (card) {
-    var self = this, keys = [];
-    this.ownRulings(card);                                 // the rulings by section, made once
-    (this.cardGroups[card.section] || []).forEach(function (gid) { keys = keys.concat(self.rulings.get(gid) || []); });
+    var rulings = this.rulingsBySection(), keys = [];
+    (this.cardGroups[card.section] || []).forEach(function (gid) { keys = keys.concat(rulings.get(gid) || []); });
     return keys;
   };
 
