@@ -362,6 +362,23 @@ def test_a_group_s_ruling_comes_after_the_card_a_question_describes(service):
     assert [s for s in found if s != "G00064"] == without[:4]
 
 
+@pytest.mark.parametrize("question, card, group", [
+    # the described card first, its group's ruling holding less than the second answer
+    ("qui frenzy card before range, sup makes the other guys strikes cost him an extra blood. if he has "
+     "something that lowers his card costs, does that cut the extra blood", "100489", "G00144"),
+    # the described card second
+    ("ghoul ally 5 life that shoots 3R, when it comes out i have to burn one of my allies or retainers. "
+     "i dont have any other - does it burn itself", "102144", "G00151"),
+])
+def test_a_group_s_ruling_comes_third_after_the_first_answers(service, question, card, group):
+    """(search_card_behaviour10) The best group ruling of the first two answers' cards comes
+    third when it holds at least as much of the question as the third answer
+    (`GROUP_RULING_CARDS`); the answers before it stay in their places."""
+    found, without = _ranked_with_and_without_group_rulings_after(service.search, question)
+    assert card in found[:2] and found[2] == group and group not in without[:3], (found, without)
+    assert found[:2] == without[:2]
+
+
 @pytest.mark.parametrize("question", [
     "is there a vampire who hunts by burning two matching cards from his prey's ash heap",
     "Giovanni del Georgio: can he do his hunt twice in one turn?",
@@ -566,14 +583,20 @@ CARD_BEHAVIOUR_8 = ROOT / "search_card_behaviour8"
 #: ruling), by another hand on 29 Nov 2026, written after the day's changes and before any
 #: run: 54/60 at its first run (0.900; the morning's search 53/60). All 51 of its card
 #: questions reach the first three; of the 9 group questions, 3 (2 without
-#: `GROUP_RULING_AFTER_CARD`): where the search is weakest still.
+#: `GROUP_RULING_AFTER_CARD`): where the search is weakest still. 55/60 with the best group
+#: ruling of the first two answers' cards third (`GROUP_RULING_CARDS`).
 CARD_BEHAVIOUR_9 = ROOT / "search_card_behaviour9"
+#: 60 more (seed 20261231, no card that another set asks about; 8 answered by a group's
+#: ruling), by another hand on 29 Nov 2026, written before any run: 52/60 at its first run
+#: (0.867): 51 of its 52 card questions, 1 of its 8 group questions; 54/60 with the best
+#: group ruling of the first two answers' cards third (`GROUP_RULING_CARDS`).
+CARD_BEHAVIOUR_10 = ROOT / "search_card_behaviour10"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
                                                (CARD_BEHAVIOUR_7, 60, 0.93), (CARD_BEHAVIOUR_8, 60, 0.95),
-                                               (CARD_BEHAVIOUR_9, 60, 0.88)],
-                         ids=["fourth", "sixth", "seventh", "eighth", "ninth"])
+                                               (CARD_BEHAVIOUR_9, 60, 0.9), (CARD_BEHAVIOUR_10, 60, 0.88)],
+                         ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size

@@ -533,26 +533,34 @@ const offlineSearch = (function () {
     return keys;
   };
 
-  // the hits with the first card's best group ruling second (the server's
-  // Search._group_ruling_after, GROUP_RULING_AFTER_CARD)
+  // the hits with the best group ruling of the first answers' cards among the first three
+  // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS)
   Search.prototype.groupRulingAfter = function (hits, groups, limit) {
-    var card = hits.length ? hits[0].entry : null, cards = this.cards;
-    if (!card || hits[0].score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return hits;
-    var keys = this.groupRulings(card);
-    if (!keys.length) return hits;
-    var shares = cards.shares(groups, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum,
-                              this.params.ruling_inherits);
-    var best = 0;
-    for (var i = 1; i < keys.length; i++) if (shares[i] > shares[best]) best = i;   // ties: the page's order
-    var key = keys[best];
-    if (hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
-    if (!shares[best] || hits.slice(1, 3).some(function (h) {
-      return shares[best] < (h.coverage === undefined ? 1.0 : h.coverage);
-    })) return hits;                                       // (a ruling holding nothing never comes up)
+    var cards = this.cards, self = this, best = null;   // {share, key, place}
+    if (!hits.length || hits[0].score >= 1000) return hits;
+    hits.slice(0, this.params.group_ruling_cards).forEach(function (h, place) {
+      var card = h.entry;
+      if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
+      var keys = self.groupRulings(card);
+      if (!keys.length) return;
+      var shares = cards.shares(groups, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum,
+                                self.params.ruling_inherits);
+      var i = 0;
+      for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;   // ties: the page's order
+      if (best === null || shares[i] > best.share) best = { share: shares[i], key: keys[i], place: place };
+    });
+    if (best === null) return hits;
+    var key = best.key, share = best.share, at;
+    if (!share || hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
+    function covers(h) { return share >= (h.coverage === undefined ? 1.0 : h.coverage); }
+    if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
+    else if (hits.length > 2 && covers(hits[2])) at = 2;
+    else return hits;                                      // (a ruling holding nothing never comes up)
     var entry = cards.byKey.get(key);
-    var ruling = { entry: entry, score: hits.length > 1 ? hits[1].score : hits[0].score, snippet: "", url: entry.url,
-                   coverage: shares[best] };
-    return [hits[0], ruling].concat(hits.slice(1).filter(function (h) { return h.entry.key !== key; })).slice(0, limit);
+    var ruling = { entry: entry, score: hits.length > at ? hits[at].score : hits[hits.length - 1].score, snippet: "",
+                   url: entry.url, coverage: share };
+    var rest = hits.filter(function (h) { return h.entry.key !== key; });
+    return rest.slice(0, at).concat([ruling], rest.slice(at)).slice(0, limit);
   };
 
   function now() { return (globalThis.performance && performance.now) ? performance.now() : Date.now(); }
