@@ -355,7 +355,7 @@ someone somebody anyone anybody everyone everybody something anything everything
 happen happens happened happening count counts counted mean means meant
 get gets got getting ok okay fine really just still also even already again ever too anymore
 work works worked working
-whole entire thing things way there then so than about like else many much
+whole entire thing things way there then so than about like else many much but
 into onto own out up down over back away
 please tell know want wants wanted supposed allowed permitted possible legal
 """.split())
