@@ -306,6 +306,16 @@ def test_the_particles_of_everyday_verbs_count_little(service):
     assert "101440" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
 
 
+def test_try_is_read_as_the_cards_attempt(service):
+    """"vampires must burn a blood to even try blocking": the card (Stiff Contempt) says
+    "attempt to block"; "try", rare in the cards' texts, weighed the most in the question
+    and put three groups' rulings first."""
+    question = "samedi card vamps gotta burn a blood to even try blocking my action"
+    group = next(g for g in service.search.cards.groups_of(question) if g.words == "try")
+    assert ("attempt",) in group.alts
+    assert "101870" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
+
+
 def test_but_counts_little(service):
     """"the obt +1 stealth card, but the inferior one can't be used on a bleed": "but" joins
     two halves of a question and names nothing; rare in the cards' texts, it would weigh

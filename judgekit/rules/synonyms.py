@@ -259,6 +259,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "cant": ("cannot",),
     "can't": ("cannot",),
     "extra": ("additional",),
+    # "try to block", "tries to bleed": the cards and rulings say "attempt"
+    "try": ("attempt", "try"),
+    "trying": ("attempt", "try"),
     # "each time", "whenever" and "after" open what a card does on an event
     "every time": ("each time", "whenever", "after"),
     "everytime": ("each time", "whenever", "after"),
