@@ -316,6 +316,15 @@ def test_try_is_read_as_the_cards_attempt(service):
     assert "101870" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
 
 
+def test_steal_is_read_as_the_cards_take_control(service):
+    """"action to steal a location that costs nothing or just 1": the card (New Management)
+    says "take control of a location that is free or costs 1 blood or pool"."""
+    question = "action to steal a location that costs nothing or just 1"
+    group = next(g for g in service.search.cards.groups_of(question) if g.words == "steal")
+    assert ("take", "control") in group.alts
+    assert "101280" in [h.entry.section for h in service.search.search(question, limit=3)[0]]
+
+
 def test_but_counts_little(service):
     """"the obt +1 stealth card, but the inferior one can't be used on a bleed": "but" joins
     two halves of a question and names nothing; rare in the cards' texts, it would weigh

@@ -259,6 +259,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "cant": ("cannot",),
     "can't": ("cannot",),
     "extra": ("additional",),
+    # a card "takes control" of what a player says it "steals" (a steal of blood stays one)
+    "steal": ("steal", "take control"),
+    "stole": ("steal", "take control"),
+    "stolen": ("steal", "take control"),
     # "try to block", "tries to bleed": the cards and rulings say "attempt"
     "try": ("attempt", "try"),
     "trying": ("attempt", "try"),
