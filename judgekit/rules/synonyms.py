@@ -259,6 +259,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "cant": ("cannot",),
     "can't": ("cannot",),
     "extra": ("additional",),
+    # a minion that "picks a fight" or "attacks" enters combat (the cards' words)
+    "pick a fight": ("enter combat",),
+    "pick fights": ("enter combat",),
+    "start a fight": ("enter combat",),
+    "attack": ("attack", "enter combat"),
+    "attacks": ("attack", "enter combat"),
     # a card "takes control" of what a player says it "steals" (a steal of blood stays one)
     "steal": ("steal", "take control"),
     "stole": ("steal", "take control"),
