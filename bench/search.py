@@ -189,6 +189,7 @@ def main() -> None:
                 ("tests/search_card_behaviour9", ROOT / "tests" / "search_card_behaviour9"),
                 ("tests/search_card_behaviour10", ROOT / "tests" / "search_card_behaviour10"),
                 ("tests/search_card_effects4", ROOT / "tests" / "search_card_effects4"),
+                ("tests/search_card_behaviour11", ROOT / "tests" / "search_card_behaviour11"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_phone5", ROOT / "tests" / "search_phone5"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
