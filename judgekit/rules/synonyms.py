@@ -265,9 +265,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "pull off": ("perform", "successful"),
     "pulls off": ("perform", "successful"),
     # a minion that "picks a fight" or "attacks" enters combat (the cards' words)
-    "pick a fight": ("enter combat",),
+    # ("pick a fight" is read as "pick fights": "a" is a stop word)
     "pick fights": ("enter combat",),
-    "start a fight": ("enter combat",),
+    "start fights": ("enter combat",),
     "attack": ("attack", "enter combat"),
     "attacks": ("attack", "enter combat"),
     # a card "takes control" of what a player says it "steals" (a steal of blood stays one)
