@@ -363,7 +363,9 @@ CASE_SENSITIVE = {"to": "TO"}
 # (a question word, it moved no development set's hit@3 and cost the held-out described
 # cards one). Also "but", "vs" and "stuff": a conjunction, a preposition and a vague noun
 # ("shift the stuff onto another guy", "prevent 2 vs guns"), rare in the cards' texts, so
-# they weighed the most in a question. They still count
+# they weighed the most in a question. And the negated auxiliaries, typed with or without
+# their apostrophe ("my action wasnt blocked", "their votes dont count"): a word the index
+# lacks, "wasnt" weighed the most and was read as "want". They still count
 # (a little) when nothing else matches, and inside a synonym phrase ("no block") they are
 # matched as usual.
 QUESTION_WORDS = frozenset("""
@@ -378,6 +380,8 @@ work works worked working
 whole entire thing things stuff way there then so than about like else many much but vs
 into onto own out up down over back away
 please tell know want wants wanted supposed allowed permitted possible legal
+isnt wasnt arent werent dont doesnt didnt hasnt havent hadnt wont wouldnt couldnt shouldnt
+isn't wasn't aren't weren't don't doesn't didn't hasn't haven't hadn't won't wouldn't couldn't shouldn't
 """.split())
 
 #: The verbs of a question describing what a card does ("the card that makes a vampire count
