@@ -349,6 +349,15 @@ def test_players_shorthand_reads_as_the_cards_words(service):
     assert [h.entry.section for h in service.search.search(question, limit=3)[0]][0] == "201173"
 
 
+@pytest.mark.parametrize("words", ["pick a fight", "picks fights", "start a fight", "attacks"])
+def test_a_fight_picked_reads_as_the_cards_enter_combat(service, words):
+    """"a card letting him pick fights with other players' vamps": the cards say "may enter
+    combat with a ready vampire" (a key is matched on its stems, "a" left out)."""
+    question = f"sabbat vamp who {words} with other players vamps as a directed action"
+    alts = {alt for g in service.search.cards.groups_of(question) for alt in g.alts}
+    assert ("enter", "combat") in alts
+
+
 def test_but_counts_little(service):
     """"the obt +1 stealth card, but the inferior one can't be used on a bleed": "but" joins
     two halves of a question and names nothing; rare in the cards' texts, it would weigh
