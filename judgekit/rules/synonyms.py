@@ -261,20 +261,20 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "extra": ("additional",),
     # players' shorthand and verbs for the cards' "different", "move", "perform"
     "diff": ("different",),
-    "shift": ("move", "shift"),
+    "shift": ("move",),
     "pull off": ("perform", "successful"),
     # a minion that "picks a fight" or "attacks" enters combat (the cards' words)
     # ("pick a fight" is read as "pick fights": "a" is a stop word)
     "pick fights": ("enter combat",),
     "start fights": ("enter combat",),
-    "attack": ("attack", "enter combat"),
+    "attack": ("enter combat",),
     # a card "takes control" of what a player says it "steals" (a steal of blood stays one)
-    "steal": ("steal", "take control"),
+    "steal": ("take control",),
     "stole": ("steal", "take control"),
     "stolen": ("steal", "take control"),
     # "try to block", "tries to bleed": the cards and rulings say "attempt" (a key is
     # matched on its stems: "try" stands for "tries" and "trying" too)
-    "try": ("attempt", "try"),
+    "try": ("attempt",),
     # "each time", "whenever" and "after" open what a card does on an event
     "every time": ("each time", "whenever", "after"),
     "everytime": ("each time", "whenever", "after"),

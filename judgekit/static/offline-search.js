@@ -551,11 +551,12 @@ const offlineSearch = (function () {
     });
     if (best === null) return hits;
     var key = best.key, share = best.share, at;
+    // (a ruling holding nothing of the question never comes up)
     if (!share || hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
     function covers(h) { return share >= (h.coverage === undefined ? 1.0 : h.coverage); }
     if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
     else if (hits.length > 2 && covers(hits[2])) at = 2;
-    else return hits;                                      // (a ruling holding nothing never comes up)
+    else return hits;
     var entry = cards.byKey.get(key);
     var ruling = { entry: entry, score: hits.length > at ? hits[at].score : hits[hits.length - 1].score, snippet: "",
                    url: entry.url, coverage: share };
