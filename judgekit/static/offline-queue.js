@@ -365,12 +365,18 @@ export const outbox = (function () {
       sendLine: function (line, tapped) {
         return add({ kind: "line", line: line, events: null, device_time: tapped || null }).then(outcomeOf);
       },
-      // Undo while entries wait: the newest unsent one is dropped (it never reached the record)
+      // Undo while entries wait: the newest unsent one is dropped (it never reached the record).
+      // {dropped: the entry} or, when the newest was on its way and is gone once the send
+      // in course ends, {dropped: null, landed: whether the server stored it}.
       dropLast: function () {
-        return (flushing || Promise.resolve()).then(function () {
-          var last = pending.filter(function (p) { return p.state === "pending"; }).pop();
-          if (!last) return null;
-          return discard(last.id).then(function () { return last; });
+        var waiting = function () { return pending.filter(function (p) { return p.state === "pending"; }); };
+        var newest = waiting().pop();
+        return (flushing || Promise.resolve()).then(function (report) {
+          var last = waiting().pop();
+          if (last) return discard(last.id).then(function () { return { dropped: last }; });
+          var landed = !!newest && !!report && !report.refusals[newest.id] &&
+            !pending.some(function (p) { return p.id === newest.id; });
+          return { dropped: null, landed: landed };
         });
       },
       items: function () { return pending.slice(); }

@@ -527,8 +527,16 @@ import { t as tr } from "./i18n.js";   // `t` is a time in places here
   function undo() {
     var outbox = game.outbox;
     if (outbox && outbox.pendingCount()) {   // the newest unsent entry never reached the record
-      return outbox.dropLast().then(function (item) { if (item) say(tr("recorder.dropped_unsent")); });
+      return outbox.dropLast().then(function (out) {
+        if (out.dropped) { say(tr("recorder.dropped_unsent")); return true; }
+        // it was on its way meanwhile. Landed: Undo takes it back from the record. Refused:
+        // its refusal is on the status line and the entry before it is not touched.
+        return out.landed ? retractLast() : false;
+      });
     }
+    return retractLast();
+  }
+  function retractLast() {
     // the last entry (a line or a button: every event it stored), retracted in one request
     var seqs = (view && view.last_entry) || [];
     if (!seqs.length) { say(tr("recorder.nothing_to_undo")); return; }

@@ -289,3 +289,71 @@ def test_a_line_sent_while_the_page_still_loads_is_not_lost(browser, live_server
         assert errors == []
     finally:
         ctx.close()
+
+
+def _held_posts(page, gid):
+    """Hold the page's next entry on its way (a slow connection): its route waits in the
+    list until the test lets it go; the entries after it pass."""
+    held = []
+
+    def hold(route):
+        if route.request.method == "POST" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+    page.route(f"**/api/games/{gid}/events", hold)
+    return held
+
+
+def test_undo_tapped_while_the_entry_is_on_its_way_takes_that_entry_back(browser, live_server, live_app):
+    # The entry has left the phone but its answer is not back when Undo is tapped: once it
+    # lands, Undo takes it back from the record (before, the tap did nothing and said nothing).
+    gid = new_game(live_app)
+    ctx, page, errors = context(browser, service_workers="block")
+    try:
+        page.goto(f"{live_server}/games/{gid}")
+        line(page, "1 start")
+        expect(page.locator("#rec-log li[data-seq]")).to_have_count(1)
+        held = _held_posts(page, gid)
+        page.fill("#rec-input", 'note "late answer"')
+        page.click(".rec-send")
+        eventually(lambda: _expect(len(held) == 1), page=page)
+        page.click("#rec-undo")
+        held[0].continue_()
+        expect(page.locator("#rec-msg")).to_have_text("Undone: #2 Note: late answer.", timeout=15_000)
+        expect(page.locator("#rec-log li.is-retracted")).to_have_count(1)
+        eventually(lambda: _expect([(e["type"], e.get("target")) for e in api_game(live_server, gid)["events"]]
+                                   == [("turn.start", None), ("note", None), ("retract", 2)]), page=page)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_undo_tapped_while_the_entry_is_on_its_way_leaves_the_one_before_if_it_is_refused(browser, live_server, live_app):
+    # The entry on its way is refused: Undo leaves the entry before it alone (the refused line
+    # is back in the box to correct, its refusal on the status line).
+    gid = new_game(live_app)
+    ctx, page, errors = context(browser, service_workers="block")
+    try:
+        page.goto(f"{live_server}/games/{gid}")
+        line(page, "1 start")
+        expect(page.locator("#rec-log li[data-seq]")).to_have_count(1)
+        held = _held_posts(page, gid)
+        page.fill("#rec-input", 'note "refused"')
+        page.click(".rec-send")
+        eventually(lambda: _expect(len(held) == 1), page=page)
+        page.click("#rec-undo")
+        held[0].fulfill(status=400, content_type="application/json", body='{"error": "not today"}')
+        expect(page.locator("#rec-msg")).to_contain_text("not today")
+        expect(page.locator("#rec-input")).to_have_value('note "refused"')
+        line(page, 'note "after"')      # entries go out in order: after any retract
+        expect(page.locator("#rec-log li[data-seq]")).to_have_count(2)
+        expect(page.locator("#rec-log li.is-retracted")).to_have_count(0)
+        assert [e["type"] for e in api_game(live_server, gid)["events"]] == ["turn.start", "note"]
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def _expect(ok):
+    assert ok

@@ -98,10 +98,41 @@ test("undo while entries wait drops the newest of them", async () => {
   const { box, answers } = make([UNREACHABLE, UNREACHABLE]);
   await box.send([{ type: "bleed", seat: 1 }]);
   await box.send([{ type: "hunt", seat: 2 }]);
-  const dropped = await box.dropLast();
+  const { dropped } = await box.dropLast();
   assert.equal(dropped.events[0].type, "hunt");
   assert.deepEqual(box.items().map((i) => i.events[0].type), ["bleed"]);
   answers.push(ok());
   await box.flush();                             // nothing left waiting (no retry timer)
   assert.deepEqual(box.items(), []);
+});
+
+// an answer held back until the test lets it go: the entry is on its way meanwhile
+function held(answer) {
+  let release;
+  const gate = new Promise((resolve) => { release = () => resolve(answer); });
+  return { next: () => gate, release };
+}
+
+test("undo while the newest entry is on its way says whether it landed", async () => {
+  const slow = held(ok());
+  const { box } = make([slow.next]);
+  const sending = box.send([{ type: "bleed", seat: 1 }]);
+  await new Promise((r) => setTimeout(r, 0));   // the request has left
+  assert.equal(box.pendingCount(), 1);
+  const undo = box.dropLast();
+  slow.release();
+  assert.deepEqual(await undo, { dropped: null, landed: true });
+  assert.equal(await sending, true);
+  assert.deepEqual(box.items(), []);
+});
+
+test("undo while the newest entry is on its way and then refused: not landed", async () => {
+  const slow = held(refused(422, { error: "seat: no such seat" }));
+  const { box } = make([slow.next]);
+  const sending = box.send([{ type: "bleed", seat: 9 }]);
+  await new Promise((r) => setTimeout(r, 0));
+  const undo = box.dropLast();
+  slow.release();
+  assert.deepEqual(await undo, { dropped: null, landed: false });
+  assert.equal(await sending, false);
 });
