@@ -103,6 +103,18 @@ def test_a_card_name_puts_the_card_first(service, query, card):
     assert first["url"] == f"/cards/{card}"
 
 
+@pytest.mark.parametrize("query", [
+    "my vamp got superior ani later, does the retainer become the sup version?",
+])
+def test_a_typo_in_a_short_word_makes_no_card_name(service, query):
+    """"sup version" is one letter from Subversion, but a typo in a word of three letters
+    makes another word: a name of two words found with a typo has its short words spelt
+    as in the name (`TYPO_WORD_MIN`); "direct intervension" above still finds its card."""
+    assert service.search.names.find(query) == []
+    first = service.search_payload(query)["results"][0]
+    assert first["score"] < 1000.0
+
+
 @pytest.mark.parametrize("query, card, rulings", [
     ("deflection", "100518", ["/cards/groups/G00106#r1", "/cards/groups/G00106#r2", "/cards/groups/G00106#r3"]),
     ("the barrens rulings", "100135", ["/cards/100135#r1"]),

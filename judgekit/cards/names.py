@@ -108,6 +108,10 @@ DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "
 
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
+#: … and in a name of two words found with a typo, a word shorter than this is spelt as in
+#: the name: "sup version" (superior version) is no misspelt Subversion, nor "dom action"
+#: any name a letter away; a typo in a short word makes another word.
+TYPO_WORD_MIN = 4
 #: A one-word name that this many cards' texts use as a word ("dodge", "frenzy", "circle",
 #: "corruption") names the card only as the whole query: in a question it is the game's word
 #: ("they can't dodge this round"). The names players ask about in questions ("deflection",
@@ -233,7 +237,7 @@ class CardNames:
     def to_table(self) -> dict:
         """The table the index stores and the browser's offline search reads."""
         return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
-                "typo_min": TYPO_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
+                "typo_min": TYPO_MIN, "typo_word_min": TYPO_WORD_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
                 "card_words": sorted(self.card_words), "type_nouns": TYPE_NOUNS,
                 "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
                 "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
@@ -323,22 +327,32 @@ class CardNames:
         key = "".join(words)
         if len(key) - (3 if len(words) > 1 and words[0] == "the" else 0) < TYPO_MIN:
             return None
-        return self._typo_of(key)
+        name = self._typo_of(key)
+        if name is None or len(words) > 1 and (
+                len(words[0]) < TYPO_WORD_MIN and not name.startswith(words[0])
+                or len(words[-1]) < TYPO_WORD_MIN and not name.endswith(words[-1])):
+            return None     # the typo is in a short word (`TYPO_WORD_MIN`)
+        return self.keys[name]
 
     @lru_cache(maxsize=8192)
-    def _typo_of(self, key: str) -> int | None:
-        """The card a name key one typo away names (kept: the same words come in query
-        after query, and the look-up goes through every name of the key's length)."""
-        return self._typo_in(key)
+    def _typo_of(self, key: str) -> str | None:
+        """The name key one typo away from `key` (kept: the same words come in query after
+        query, and the look-up goes through every name of the key's length)."""
+        return self._typo_name(key)
 
     def _typo_in(self, key: str) -> int | None:
-        """`_typo_of` without its cache (the build looks up every word of the cards once):
-        not a name many cards' texts use as a word (`text_words`: "corrupton" is a
-        misspelt word, not the card Corruption)."""
+        """The card a name key one typo away names, without the cache (the build looks up
+        every word of the cards once)."""
+        name = self._typo_name(key)
+        return None if name is None else self.keys[name]
+
+    def _typo_name(self, key: str) -> str | None:
+        """The name key one typo away from `key`: not a name many cards' texts use as a word
+        (`text_words`: "corrupton" is a misspelt word, not the card Corruption)."""
         for size in (len(key) - 1, len(key), len(key) + 1):
             for cand in self._by_start.get((key[0], size), ()):
                 if cand != key and cand not in self.text_words and _edits1(key, cand):
-                    return self.keys[cand]
+                    return cand
         return None
 
     def _names_a_card(self, words: list[str], whole_query: bool) -> bool:

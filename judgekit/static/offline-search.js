@@ -125,6 +125,7 @@ const offlineSearch = (function () {
     this.describeArticles = new Set(table.describe_articles || []);
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
+    this.typoWordMin = table.typo_word_min;
     this.byStart = new Map();                               // first letter and length -> keys
     Object.keys(keys).forEach(function (key) {
       if (key.length < self.typoMin) return;
@@ -145,14 +146,24 @@ const offlineSearch = (function () {
     return words.length > 1 && this.initials.has(key) ? undefined : this.keys.get(key);
   };
 
-  // a leading "the" does not count toward the length a typo needs ("the hall" is no The Call)
+  // a leading "the" does not count toward the length a typo needs ("the hall" is no The Call);
+  // in a name of two words, a short word is spelt as in the name ("sup version": CardNames._typo)
   CardNames.prototype.typo = function (words) {
     var key = words.join("");
     if (key.length - (words.length > 1 && words[0] === "the" ? 3 : 0) < this.typoMin) return null;
+    var name = this.typoName(key), first = words[0], last = words[words.length - 1];
+    if (name === null || words.length > 1 && (
+        first.length < this.typoWordMin && name.slice(0, first.length) !== first ||
+        last.length < this.typoWordMin && name.slice(name.length - last.length) !== last)) return null;
+    return this.keys.get(name);
+  };
+
+  // the name key one typo away from `key` (CardNames._typo_name)
+  CardNames.prototype.typoName = function (key) {
     for (var size = key.length - 1; size <= key.length + 1; size++) {
       var cands = this.byStart.get(key.charCodeAt(0) * 1024 + size) || [];
       for (var i = 0; i < cands.length; i++) {
-        if (cands[i] !== key && !this.textWords.has(cands[i]) && withinOneEdit(key, cands[i])) return this.keys.get(cands[i]);
+        if (cands[i] !== key && !this.textWords.has(cands[i]) && withinOneEdit(key, cands[i])) return cands[i];
       }
     }
     return null;

@@ -89,7 +89,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
               # names that many cards' texts use as words
               "who won the game", "who goes first at a four player table", "can I play tttm now",
               "is it hot in the hall", "stealth when hunting", "they cant dodge this round", "dodge",
-              "can I call a blood hunt on a vampire in torpor", "with my corrupton counters"]
+              "can I call a blood hunt on a vampire in torpor", "with my corrupton counters",
+              # a typo in a short word of two ("sup version" is no Subversion)
+              "does the retainer become the sup version?", "direct intervension"]
     named = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                           " for (const q of qs) out.push(await search.namedCards(q));"
                           " return out; }", every)

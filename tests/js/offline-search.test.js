@@ -36,6 +36,14 @@ test("a name's typo needs seven letters besides a leading 'the'", () => {
   assert.deepEqual(found("can I go to the barrans"), [2]);        // "barrans": seven letters, one typo
 });
 
+test("in a name of two words found with a typo, a short word is spelt as in the name", () => {
+  const names = new internals.CardNames({ keys: { subversion: 5, directintervention: 6 }, common: [],
+    phrases: [], filler: [], max_words: 8, typo_min: 7, typo_word_min: 4 });
+  assert.deepEqual(names.find("does it become the sup version"), []);    // a typo in "sup": another word
+  assert.deepEqual(names.find("play direct intervension now"), [6]);     // the typo in a long word
+  assert.deepEqual(names.find("the subversoin"), [5]);                    // one word: as before
+});
+
 test("a card's initials name it as one word, and a word one typo from a name is a word", () => {
   const names = new internals.CardNames({ keys: { ata: 3, ashestoashes: 3, haunting: 4, thehaunting: 4 },
     common: [], phrases: [], filler: [], max_words: 8, typo_min: 7, initials: ["ata"], not_typos: ["hunting"] });
