@@ -532,7 +532,10 @@ const offlineSearch = (function () {
                coverage: h.coverage };
     });
     out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)));
-    if (p.group_ruling_after_card) out = this.groupRulingAfter(out, cardGroups, limit);
+    if (p.group_ruling_after_card) {
+      out = this.groupRulingAfter(out, cardGroups, limit);
+      out = this.askedGroupRuling(out, text, limit);
+    }
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
   };
@@ -572,6 +575,41 @@ const offlineSearch = (function () {
     var ruling = { entry: entry, score: hits.length > at ? hits[at].score : hits[hits.length - 1].score, snippet: "",
                    url: entry.url, coverage: share };
     var rest = hits.filter(function (h) { return h.entry.key !== key; });
+    return rest.slice(0, at).concat([ruling], rest.slice(at)).slice(0, limit);
+  };
+
+  // a question's sentences: they end after ".", "?", "!" or ";", or at a dash between words
+  // (the server's SENTENCE_BREAK, without a look-behind: older phones' Safari lacks it)
+  function sentences(text) {
+    return text.trim().replace(/([.?!;])\s+/g, "$1\u0000").replace(/\s+-+\s+/g, "\u0000").split("\u0000")
+      .filter(function (part) { return part.trim() !== ""; });
+  }
+
+  // the hits with the group ruling answering the question's last sentence third (the
+  // server's Search._asked_group_ruling, ASKED_SHARE)
+  Search.prototype.askedGroupRuling = function (hits, text, limit) {
+    var cards = this.cards, self = this, best = null;   // {share, key}
+    if (!hits.length || hits[0].score >= 1000) return hits;
+    var parts = sentences(text);
+    if (parts.length < 2) return hits;
+    var asked = cards.groups(parts[parts.length - 1]);
+    if (!asked.length) return hits;
+    hits.slice(0, this.params.group_ruling_cards).forEach(function (h) {
+      var card = h.entry;
+      if (card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;   // its card
+      if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
+      var keys = self.groupRulings(card);
+      if (!keys.length) return;
+      var shares = cards.shares(asked, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
+      var i = 0;
+      for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;   // ties: the page's order
+      if (best === null || shares[i] > best.share) best = { share: shares[i], key: keys[i] };
+    });
+    if (best === null || best.share < this.params.asked_share ||
+        hits.slice(0, 3).some(function (h) { return h.entry.key === best.key; })) return hits;
+    var at = Math.min(2, hits.length), entry = cards.byKey.get(best.key);
+    var ruling = { entry: entry, score: hits[at - 1].score, snippet: "", url: entry.url, coverage: best.share };
+    var rest = hits.filter(function (h) { return h.entry.key !== best.key; });
     return rest.slice(0, at).concat([ruling], rest.slice(at)).slice(0, limit);
   };
 
@@ -645,7 +683,7 @@ const offlineSearch = (function () {
   offlineSearch.internals = { porter2: porter2, withinOneEdit: withinOneEdit, fold: fold,
                                              closeness: closeness, nameKey: nameKey,
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
-                                             matchOf: matchOf };
+                                             matchOf: matchOf, sentences: sentences };
   return offlineSearch;
 })();
 

@@ -74,6 +74,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     queries += read_queries(root / "tests" / "search_card_behaviour8")
     # and the best group ruling of the first two answers' cards third (`GROUP_RULING_CARDS`)
     queries += read_queries(root / "tests" / "search_card_behaviour10")
+    # and the group ruling answering a question's last sentence third (`ASKED_SHARE`)
+    queries += read_queries(root / "tests" / "search_card_behaviour9")
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"

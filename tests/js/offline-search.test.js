@@ -65,3 +65,13 @@ test("a one-word name many card texts use names the card only as the whole query
   assert.deepEqual(two.find("can I call a blood hunt in torpor"), []);
   assert.deepEqual(two.find("blood hunt"), [7]);
 });
+
+test("a question's sentences end as on the server (SENTENCE_BREAK)", () => {
+  // the server splits these alike: judgekit.rules.card_ranking.SENTENCE_BREAK
+  assert.deepEqual(internals.sentences("werewolf ally, 3 life. does he HAVE to strike?"),
+                   ["werewolf ally, 3 life.", "does he HAVE to strike?"]);
+  assert.deepEqual(internals.sentences("puts it on him - does he count as ani?"), ["puts it on him", "does he count as ani?"]);
+  assert.deepEqual(internals.sentences("a -- b; c!  d"), ["a", "b;", "c!", "d"]);
+  assert.deepEqual(internals.sentences("+1 stealth D action, 3.5 blood"), ["+1 stealth D action, 3.5 blood"]);
+  assert.deepEqual(internals.sentences("pre-fight: x-y"), ["pre-fight: x-y"]);
+});
