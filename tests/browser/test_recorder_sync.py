@@ -291,9 +291,13 @@ def test_a_line_sent_while_the_page_still_loads_is_not_lost(browser, live_server
         ctx.close()
 
 
-def _held_posts(page, gid):
-    """Hold the page's next entry on its way (a slow connection): its route waits in the
-    list until the test lets it go; the entries after it pass."""
+def _undo_while_on_its_way(page, live_server, gid, text):
+    """A turn start recorded, then the line `text` sent and held on its way (a slow
+    connection: its route waits until the test lets it go, the entries after it pass) and
+    Undo tapped meanwhile. Returns the held route."""
+    page.goto(f"{live_server}/games/{gid}")
+    line(page, "1 start")
+    expect(page.locator("#rec-log li[data-seq]")).to_have_count(1)
     held = []
 
     def hold(route):
@@ -302,7 +306,11 @@ def _held_posts(page, gid):
         else:
             route.continue_()
     page.route(f"**/api/games/{gid}/events", hold)
-    return held
+    page.fill("#rec-input", text)
+    page.click(".rec-send")
+    eventually(lambda: _expect(len(held) == 1), page=page)
+    page.click("#rec-undo")
+    return held[0]
 
 
 def test_undo_tapped_while_the_entry_is_on_its_way_takes_that_entry_back(browser, live_server, live_app):
@@ -311,15 +319,7 @@ def test_undo_tapped_while_the_entry_is_on_its_way_takes_that_entry_back(browser
     gid = new_game(live_app)
     ctx, page, errors = context(browser, service_workers="block")
     try:
-        page.goto(f"{live_server}/games/{gid}")
-        line(page, "1 start")
-        expect(page.locator("#rec-log li[data-seq]")).to_have_count(1)
-        held = _held_posts(page, gid)
-        page.fill("#rec-input", 'note "late answer"')
-        page.click(".rec-send")
-        eventually(lambda: _expect(len(held) == 1), page=page)
-        page.click("#rec-undo")
-        held[0].continue_()
+        _undo_while_on_its_way(page, live_server, gid, 'note "late answer"').continue_()
         expect(page.locator("#rec-msg")).to_have_text("Undone: #2 Note: late answer.", timeout=15_000)
         expect(page.locator("#rec-log li.is-retracted")).to_have_count(1)
         eventually(lambda: _expect([(e["type"], e.get("target")) for e in api_game(live_server, gid)["events"]]
@@ -335,15 +335,8 @@ def test_undo_tapped_while_the_entry_is_on_its_way_leaves_the_one_before_if_it_i
     gid = new_game(live_app)
     ctx, page, errors = context(browser, service_workers="block")
     try:
-        page.goto(f"{live_server}/games/{gid}")
-        line(page, "1 start")
-        expect(page.locator("#rec-log li[data-seq]")).to_have_count(1)
-        held = _held_posts(page, gid)
-        page.fill("#rec-input", 'note "refused"')
-        page.click(".rec-send")
-        eventually(lambda: _expect(len(held) == 1), page=page)
-        page.click("#rec-undo")
-        held[0].fulfill(status=400, content_type="application/json", body='{"error": "not today"}')
+        _undo_while_on_its_way(page, live_server, gid, 'note "refused"').fulfill(
+            status=400, content_type="application/json", body='{"error": "not today"}')
         expect(page.locator("#rec-msg")).to_contain_text("not today")
         expect(page.locator("#rec-input")).to_have_value('note "refused"')
         line(page, 'note "after"')      # entries go out in order: after any retract
