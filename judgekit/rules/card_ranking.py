@@ -370,19 +370,19 @@ class Search:
         parts = [p for p in SENTENCE_BREAK.split(text.strip()) if p.strip()]
         if len(parts) < 2:
             return hits
-        asked = self.cards.groups_of(parts[-1])
-        if not asked:
-            return hits
-        best: tuple[float, str] | None = None     # (share of the last sentence, ruling's key)
+        cards = []                                # (card, its groups' rulings)
         for h in hits[:GROUP_RULING_CARDS]:
             card = h.entry
             if card.kind == "ruling":             # a card's own ruling stands for its card
                 card = self.cards.entries.get(f"{card.doc}/{card.section}", card)
-            if h.score >= 1000.0 or card.kind != "card" or card.key not in self.cards.entries:
-                continue
-            keys = self.group_rulings(card)
-            if not keys:
-                continue
+            if h.score < 1000.0 and card.kind == "card" and card.key in self.cards.entries \
+                    and (keys := self.group_rulings(card)):
+                cards.append((card, keys))
+        asked = self.cards.groups_of(parts[-1]) if cards else None    # (read only when needed)
+        if not asked:
+            return hits
+        best: tuple[float, str] | None = None     # (share of the last sentence, ruling's key)
+        for card, keys in cards:
             shares = self.cards.shares(asked, keys, card.key, 0.0)
             i = max(range(len(keys)), key=lambda i: (shares[i], -i))     # ties: the page's order
             if best is None or shares[i] > best[0]:

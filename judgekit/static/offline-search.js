@@ -592,14 +592,18 @@ const offlineSearch = (function () {
     if (!hits.length || hits[0].score >= 1000) return hits;
     var parts = sentences(text);
     if (parts.length < 2) return hits;
-    var asked = cards.groups(parts[parts.length - 1]);
-    if (!asked.length) return hits;
+    var withGroups = [];                                 // [card, its groups' rulings]
     hits.slice(0, this.params.group_ruling_cards).forEach(function (h) {
       var card = h.entry;
       if (card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;   // its card
       if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
       var keys = self.groupRulings(card);
-      if (!keys.length) return;
+      if (keys.length) withGroups.push([card, keys]);
+    });
+    var asked = withGroups.length ? cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)
+    if (!asked.length) return hits;
+    withGroups.forEach(function (pair) {
+      var card = pair[0], keys = pair[1];
       var shares = cards.shares(asked, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
       var i = 0;
       for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;   // ties: the page's order
