@@ -109,8 +109,8 @@ DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 #: … and in a name of two words found with a typo, a word shorter than this is spelt as in
-#: the name: "sup version" (superior version) is no misspelt Subversion, nor "dom action"
-#: any name a letter away; a typo in a short word makes another word.
+#: the name: "sup version" (the superior version) is no misspelt Subversion; a typo in a
+#: short word makes another word.
 TYPO_WORD_MIN = 4
 #: A one-word name that this many cards' texts use as a word ("dodge", "frenzy", "circle",
 #: "corruption") names the card only as the whole query: in a question it is the game's word
