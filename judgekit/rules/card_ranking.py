@@ -370,48 +370,20 @@ class Search:
         parts = [p for p in SENTENCE_BREAK.split(text.strip()) if p.strip()]
         if len(parts) < 2:
             return hits
-        cards = []                                # (card, its groups' rulings)
-        for h in hits[:GROUP_RULING_CARDS]:
-            card = h.entry
-            if card.kind == "ruling":             # a card's own ruling stands for its card
-                card = self.cards.entries.get(f"{card.doc}/{card.section}", card)
-            if h.score < 1000.0 and card.kind == "card" and card.key in self.cards.entries \
-                    and (keys := self.group_rulings(card)):
-                cards.append((card, keys))
+        cards = self._cards_with_groups(hits, own_rulings=True)
         asked = self.cards.groups_of(parts[-1]) if cards else None    # (read only when needed)
-        if not asked:
-            return hits
-        best: tuple[float, str] | None = None     # (share of the last sentence, ruling's key)
-        for card, keys in cards:
-            shares = self.cards.shares(asked, keys, card.key, 0.0)
-            i = max(range(len(keys)), key=lambda i: (shares[i], -i))     # ties: the page's order
-            if best is None or shares[i] > best[0]:
-                best = (shares[i], keys[i])
+        best = self._best_group_ruling(cards, asked, 0.0) if asked else None
         if best is None or best[0] < ASKED_SHARE or any(h.entry.key == best[1] for h in hits[:3]):
             return hits
         at = min(2, len(hits))
-        entry = self.cards.entries[best[1]]
-        ruling = Hit(entry, hits[at - 1].score, "", entry.url, best[0])
-        rest = [h for h in hits if h.entry.key != best[1]]
-        return [*rest[:at], ruling, *rest[at:]][:limit]
+        return self._with_ruling(hits, best[1], at, hits[at - 1].score, best[0], limit)
 
     def _group_ruling_after(self, hits: list[Hit], groups: list[Group], limit: int) -> list[Hit]:
         """`hits` with the best group ruling of the first answers' cards among the first
         three (`GROUP_RULING_AFTER_CARD`)."""
         if not hits or hits[0].score >= 1000.0:
             return hits
-        best: tuple[float, str, int] | None = None      # (share, ruling's key, its card's place)
-        for place, h in enumerate(hits[:GROUP_RULING_CARDS]):
-            card = h.entry
-            if h.score >= 1000.0 or card.kind != "card" or card.key not in self.cards.entries:
-                continue
-            keys = self.group_rulings(card)
-            if not keys:
-                continue
-            shares = self.cards.shares(groups, keys, card.key, RULING_INHERITS)
-            i = max(range(len(keys)), key=lambda i: (shares[i], -i))     # ties: the page's order
-            if best is None or shares[i] > best[0]:
-                best = (shares[i], keys[i], place)
+        best = self._best_group_ruling(self._cards_with_groups(hits), groups, RULING_INHERITS)
         if best is None:
             return hits
         share, key, place = best
@@ -423,10 +395,43 @@ class Search:
             at = 2
         else:
             return hits
+        return self._with_ruling(hits, key, at, hits[at].score if len(hits) > at else hits[-1].score, share, limit)
+
+    def _cards_with_groups(self, hits: list[Hit], own_rulings: bool = False) -> list[tuple[int, Entry, list[str]]]:
+        """The first `GROUP_RULING_CARDS` answers that are cards the query does not name
+        and that have groups: (place, card, its groups' rulings). `own_rulings`: a card's
+        own ruling stands for its card."""
+        out = []
+        for place, h in enumerate(hits[:GROUP_RULING_CARDS]):
+            card = h.entry
+            if own_rulings and card.kind == "ruling":
+                card = self.cards.entries.get(f"{card.doc}/{card.section}", card)
+            if h.score < 1000.0 and card.kind == "card" and card.key in self.cards.entries \
+                    and (keys := self.group_rulings(card)):
+                out.append((place, card, keys))
+        return out
+
+    def _best_group_ruling(self, cards: list[tuple[int, Entry, list[str]]], groups: list[Group],
+                           inherit: float) -> tuple[float, str, int] | None:
+        """Of these cards' group rulings (`_cards_with_groups`), the one holding the most of
+        the query's `groups` (`SearchIndex.shares`, a word the ruling lacks counting at
+        `inherit` when its card holds it): (share, ruling's key, its card's place). Ties go
+        to the first card, then to the card page's order."""
+        best: tuple[float, str, int] | None = None
+        for place, card, keys in cards:
+            shares = self.cards.shares(groups, keys, card.key, inherit)
+            i = max(range(len(keys)), key=lambda i: (shares[i], -i))
+            if best is None or shares[i] > best[0]:
+                best = (shares[i], keys[i], place)
+        return best
+
+    def _with_ruling(self, hits: list[Hit], key: str, at: int, score: float, share: float,
+                     limit: int) -> list[Hit]:
+        """`hits` with the cards' entry `key` at place `at` (with `score` and `share` as its
+        coverage), out of wherever else it was."""
         entry = self.cards.entries[key]
-        ruling = Hit(entry, hits[at].score if len(hits) > at else hits[-1].score, "", entry.url, share)
         rest = [h for h in hits if h.entry.key != key]
-        return [*rest[:at], ruling, *rest[at:]][:limit]
+        return [*rest[:at], Hit(entry, score, "", entry.url, share), *rest[at:]][:limit]
 
 
 #: A question describing a card and asking what a ruling of one of its groups answers ("the

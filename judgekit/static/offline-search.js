@@ -550,19 +550,8 @@ const offlineSearch = (function () {
   // the hits with the best group ruling of the first answers' cards among the first three
   // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS)
   Search.prototype.groupRulingAfter = function (hits, groups, limit) {
-    var cards = this.cards, self = this, best = null;   // {share, key, place}
     if (!hits.length || hits[0].score >= 1000) return hits;
-    hits.slice(0, this.params.group_ruling_cards).forEach(function (h, place) {
-      var card = h.entry;
-      if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
-      var keys = self.groupRulings(card);
-      if (!keys.length) return;
-      var shares = cards.shares(groups, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum,
-                                self.params.ruling_inherits);
-      var i = 0;
-      for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;   // ties: the page's order
-      if (best === null || shares[i] > best.share) best = { share: shares[i], key: keys[i], place: place };
-    });
+    var best = this.bestGroupRuling(this.cardsWithGroups(hits, false), groups, this.params.ruling_inherits);
     if (best === null) return hits;
     var key = best.key, share = best.share, at;
     // (a ruling holding nothing of the question never comes up)
@@ -571,11 +560,7 @@ const offlineSearch = (function () {
     if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
     else if (hits.length > 2 && covers(hits[2])) at = 2;
     else return hits;
-    var entry = cards.byKey.get(key);
-    var ruling = { entry: entry, score: hits.length > at ? hits[at].score : hits[hits.length - 1].score, snippet: "",
-                   url: entry.url, coverage: share };
-    var rest = hits.filter(function (h) { return h.entry.key !== key; });
-    return rest.slice(0, at).concat([ruling], rest.slice(at)).slice(0, limit);
+    return this.withRuling(hits, key, at, hits.length > at ? hits[at].score : hits[hits.length - 1].score, share, limit);
   };
 
   // a question's sentences: they end after ".", "?", "!" or ";", or at a dash between words
@@ -588,32 +573,54 @@ const offlineSearch = (function () {
   // the hits with the group ruling answering the question's last sentence third (the
   // server's Search._asked_group_ruling, ASKED_SHARE)
   Search.prototype.askedGroupRuling = function (hits, text, limit) {
-    var cards = this.cards, self = this, best = null;   // {share, key}
     if (!hits.length || hits[0].score >= 1000) return hits;
     var parts = sentences(text);
     if (parts.length < 2) return hits;
-    var withGroups = [];                                 // [card, its groups' rulings]
-    hits.slice(0, this.params.group_ruling_cards).forEach(function (h) {
-      var card = h.entry;
-      if (card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;   // its card
-      if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
-      var keys = self.groupRulings(card);
-      if (keys.length) withGroups.push([card, keys]);
-    });
-    var asked = withGroups.length ? cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)
-    if (!asked.length) return hits;
-    withGroups.forEach(function (pair) {
-      var card = pair[0], keys = pair[1];
-      var shares = cards.shares(asked, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
-      var i = 0;
-      for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;   // ties: the page's order
-      if (best === null || shares[i] > best.share) best = { share: shares[i], key: keys[i] };
-    });
+    var withGroups = this.cardsWithGroups(hits, true);
+    var asked = withGroups.length ? this.cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)
+    var best = asked.length ? this.bestGroupRuling(withGroups, asked, 0) : null;
     if (best === null || best.share < this.params.asked_share ||
         hits.slice(0, 3).some(function (h) { return h.entry.key === best.key; })) return hits;
-    var at = Math.min(2, hits.length), entry = cards.byKey.get(best.key);
-    var ruling = { entry: entry, score: hits[at - 1].score, snippet: "", url: entry.url, coverage: best.share };
-    var rest = hits.filter(function (h) { return h.entry.key !== best.key; });
+    var at = Math.min(2, hits.length);
+    return this.withRuling(hits, best.key, at, hits[at - 1].score, best.share, limit);
+  };
+
+  // the first answers that are cards the query does not name and that have groups:
+  // {place, card, keys: its groups' rulings}; ownRulings: a card's own ruling stands for its
+  // card (the server's Search._cards_with_groups)
+  Search.prototype.cardsWithGroups = function (hits, ownRulings) {
+    var cards = this.cards, self = this, out = [];
+    hits.slice(0, this.params.group_ruling_cards).forEach(function (h, place) {
+      var card = h.entry;
+      if (ownRulings && card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;
+      if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
+      var keys = self.groupRulings(card);
+      if (keys.length) out.push({ place: place, card: card, keys: keys });
+    });
+    return out;
+  };
+
+  // of these cards' group rulings, the one holding the most of the query's groups:
+  // {share, key, place}; ties go to the first card, then to the page's order
+  // (the server's Search._best_group_ruling)
+  Search.prototype.bestGroupRuling = function (withGroups, groups, inherit) {
+    var cards = this.cards, best = null;
+    withGroups.forEach(function (c) {
+      var shares = cards.shares(groups, c.keys.map(function (k) { return cards.byKey.get(k).docnum; }), c.card.docnum,
+                                inherit);
+      var i = 0;
+      for (var j = 1; j < c.keys.length; j++) if (shares[j] > shares[i]) i = j;
+      if (best === null || shares[i] > best.share) best = { share: shares[i], key: c.keys[i], place: c.place };
+    });
+    return best;
+  };
+
+  // the hits with the cards' entry `key` at place `at`, out of wherever else it was
+  // (the server's Search._with_ruling)
+  Search.prototype.withRuling = function (hits, key, at, score, share, limit) {
+    var entry = this.cards.byKey.get(key);
+    var ruling = { entry: entry, score: score, snippet: "", url: entry.url, coverage: share };
+    var rest = hits.filter(function (h) { return h.entry.key !== key; });
     return rest.slice(0, at).concat([ruling], rest.slice(at)).slice(0, limit);
   };
 
