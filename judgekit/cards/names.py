@@ -225,7 +225,7 @@ class CardNames:
                 shorts.add(short)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys))
         names.not_typos = frozenset(w for w in words if w not in keys and len(w) >= TYPO_MIN
-                                    and names._typo_in(w) is not None)
+                                    and names._typo_name(w) is not None)
         return names
 
     @classmethod
@@ -340,15 +340,10 @@ class CardNames:
         query, and the look-up goes through every name of the key's length)."""
         return self._typo_name(key)
 
-    def _typo_in(self, key: str) -> int | None:
-        """The card a name key one typo away names, without the cache (the build looks up
-        every word of the cards once)."""
-        name = self._typo_name(key)
-        return None if name is None else self.keys[name]
-
     def _typo_name(self, key: str) -> str | None:
-        """The name key one typo away from `key`: not a name many cards' texts use as a word
-        (`text_words`: "corrupton" is a misspelt word, not the card Corruption)."""
+        """The name key one typo away from `key`, without the cache (the build looks up every
+        word of the cards once): not a name many cards' texts use as a word (`text_words`:
+        "corrupton" is a misspelt word, not the card Corruption)."""
         for size in (len(key) - 1, len(key), len(key) + 1):
             for cand in self._by_start.get((key[0], size), ()):
                 if cand != key and cand not in self.text_words and _edits1(key, cand):
