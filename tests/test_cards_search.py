@@ -754,6 +754,20 @@ def test_hit_at_3_on_the_held_out_fifth_behaviour_set(service):
     assert rate >= 0.9, f"hit@3 = {rate:.2f}"   # the issue's target; misses not printed
 
 
+#: 40 more (seed 20261235, 24 answered by a card's ruling and 16 by a group's, no card or
+#: group that another set asks about), by another hand on 30 Nov 2026, written before any
+#: run and never read by whoever tunes the ranking: 34/40 at its first run (0.850), 35/40
+#: with the first sentence's rare words looked through (`first_sentence`).
+CARD_BEHAVIOUR_13 = ROOT / "search_card_behaviour13"
+
+
+def test_hit_at_3_on_the_held_out_thirteenth_behaviour_set(service):
+    queries = card_set(service, CARD_BEHAVIOUR_13)
+    assert len(queries) == 40
+    rate, _ = hit_rate(service.search.search, queries)
+    assert rate >= 0.85, f"hit@3 = {rate:.2f}"   # its first run; misses not printed
+
+
 def test_names_are_found_as_trying_every_length_would_find_them(service):
     """`find` looks only at the lengths of name the words begin (`_name_lengths`): they are
     the lengths that trying every one finds a name for (`_exact`), at every word of every
@@ -811,3 +825,60 @@ def test_the_card_types_named_are_read_from_the_query_s_words(service):
     assert named("which action can a vampire take") == frozenset()
     groups = [k for k, e in cards.entries.items() if e.section.startswith("G")]
     assert groups and all(cards.factors.types_of[k] is None for k in groups)
+
+
+@pytest.mark.parametrize("query, card, group", [
+    ("master card i stuck on an opponents big vamp (cap 7+) so he cant hunt normally, only by taking blood off "
+     "another vamp. can he still play a hunt action card that has its own hunt like the +4 hunt one?",
+     "101086", "G00120"),
+    ("my laibon ended up in torpor from the combat during his action. can he still play the modifier that "
+     "locks 3 aye to unlock him after the action resolves?", "100595", "G00007"),
+])
+def test_a_second_group_of_the_described_card_comes_third(service, monkeypatch, query, card, group):
+    """The described card first and the ruling of its group holding the most of the question
+    second ("Steal blood as a Hunt action", "Played after resolution"); the ruling of another
+    of its groups holding nearly as much ("Prohibits hunt as normal", "Modifier after
+    combat", the one asked about) third (`SECOND_GROUP_SHARE`), which it is not without."""
+    def first_three() -> list[str]:
+        return [h.entry.section for h in service.search.search(query, limit=10)[0][:3]]
+    found = first_three()
+    assert found[0] == card and found[1].startswith("G") and found[2] == group, found
+    # fewer answers asked for: the first ones, no room for the third
+    assert [h.entry.section for h in service.search.search(query, limit=2)[0]] == found[:2]
+    assert [h.entry.section for h in service.search.search(query, limit=1)[0]] == found[:1]
+    monkeypatch.setattr(card_ranking, "SECOND_GROUP_SHARE", 1.01)
+    assert group not in first_three()
+
+
+@pytest.mark.parametrize("query, key", [
+    ("sabbat location: when a political action is successful, before the vote i lock it and a sabbat vamp to "
+     "fight the caller. i put the caller in torpor but he gets out of torpor right away with some effect. is "
+     "the referendum still held?", "cards/102199"),
+    ("sup dom action, card goes on a younger vamp and keeps him tapped, next minion phase i burn it to untap "
+     "him and take him till end of turn. if i do that in the middle of my action after his owner already "
+     "passed on blocking, do they get to block again", "cards/G00108"),
+])
+def test_a_first_sentence_s_rare_words_find_the_described_card(service, monkeypatch, query, key):
+    """A table question describes the card, then asks with rarer words of its own ("torpor
+    right away", "referendum", "passed on blocking"): the entries holding the first
+    sentence's rarest words are looked through too (`SearchIndex(first_sentence=…)`), and
+    the card (or its group's ruling) reaches the first three, which it does not without."""
+    def first_three() -> list[str]:
+        return [f"{h.entry.doc}/{h.entry.section}" for h in service.search.search(query, limit=10)[0][:3]]
+    assert service.search.cards.first_sentence
+    assert key in first_three()
+    monkeypatch.setattr(service.search.cards, "first_sentence", False)
+    assert key not in first_three()
+
+
+def test_the_first_sentence_of_a_question_is_read_only_when_it_has_several(service):
+    """The groups of the first sentence are the query's own groups made of its words; a
+    question of one sentence, or the rules' part, has none."""
+    cards, rules = service.search.cards, service.search.rules
+    query = "armor where once each combat u prevent 2 vs guns. guy shot my vamp twice, can my 2 cover both"
+    groups = cards.groups_of(query)
+    first = [groups[i].words for i in cards._first_sentence_groups(groups, query)]
+    assert "armor" in first and "guns" in first and "twice" not in first and "shot" not in first
+    one = "armor where once each combat u prevent 2 vs guns"
+    assert cards._first_sentence_groups(cards.groups_of(one), one) == []
+    assert not rules.first_sentence and rules._first_sentence_groups(rules.groups_of(query), query) == []

@@ -50,7 +50,8 @@ from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, P
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
                                          DESCRIBED_CARD_FACTOR, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
-                                         GROUP_RULING_CARDS, OWN_RULINGS, RULING_INHERITS, TYPED_CANDIDATES, YIELD_SHARE, Search)
+                                         GROUP_RULING_CARDS, OWN_RULINGS, RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES,
+                                         YIELD_SHARE, Search)
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
@@ -61,7 +62,7 @@ from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 24
+FORMAT = 25
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -238,6 +239,7 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "n": p.n,
         "avg": {f: p.avg[f] for f in FIELDS},
         "max_postings": index.max_postings,
+        "first_sentence": index.first_sentence,
         "coverage_power": index.coverage_power,
         "coverage_cap": index.coverage_cap,
         "order_power": index.order_power,
@@ -390,7 +392,8 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES,
                    "described_card_factor": DESCRIBED_CARD_FACTOR,
                    "group_ruling_after_card": search.group_ruling_after_card, "ruling_inherits": RULING_INHERITS,
-                   "group_ruling_cards": GROUP_RULING_CARDS, "asked_share": ASKED_SHARE},
+                   "group_ruling_cards": GROUP_RULING_CARDS, "asked_share": ASKED_SHARE,
+                   "second_group_share": SECOND_GROUP_SHARE},
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": dict(POSTING_BOOSTS),

@@ -19,6 +19,10 @@ MAX_QUERY = 4000
 #: browser's copy, static/offline-query.js, has no look-behind: old phones lack it)
 SLASH_LIST = re.compile(r"(^|[^A-Za-z0-9_])([A-Za-z]+(?:/[A-Za-z]+)+)(?![A-Za-z0-9_])")
 
+#: Where a question's sentences end: after ".", "?", "!" or ";", or at a dash between words
+#: (the browser's `sentences`, static/offline-query.js, splits alike without a look-behind)
+SENTENCE_BREAK = re.compile(r"(?<=[.?!;])\s+|\s+-+\s+")
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -36,6 +40,11 @@ def check_query(text) -> str:
     if len(text) > MAX_QUERY:
         raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
     return text
+
+
+def sentences(text: str) -> list[str]:
+    """The question's sentences (`SENTENCE_BREAK`), empty ones left out."""
+    return [part for part in SENTENCE_BREAK.split(text.strip()) if part.strip()]
 
 
 def spell_out_disciplines(text: str) -> str:

@@ -34,7 +34,8 @@ from judgekit.rules.numbers import StatedNumbers
 from judgekit.rules.phrases import has_phrase, word_positions
 from judgekit.rules.hits import EntryFactors, Hit
 from judgekit.rules.scoring import NUMBER_BOOST, best_scored, number_score, score_entries
-from judgekit.rules.query import SECTION_QUERY, Group, check_query, query_words, question_stems, synonym_stems
+from judgekit.rules.query import (SECTION_QUERY, Group, check_query, query_words, question_stems, sentences,
+                                  synonym_stems)
 from judgekit.rules.snippets import escaped_offsets, snippet_and_url
 from judgekit.rules.synonyms import SYNONYMS
 
@@ -73,7 +74,7 @@ class SearchIndex:
                  factors: EntryFactors | None = None, coverage_power: float | None = None,
                  coverage_cap: float | None = None, order_power: float | None = None,
                  inherit: dict[str, str] | None = None, inherit_share: float = 0.0,
-                 question: frozenset[str] | None = None):
+                 question: frozenset[str] | None = None, first_sentence: bool = False):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
@@ -94,7 +95,10 @@ class SearchIndex:
         says what happens, the card's text what it is), and so does a word that the parent
         lacks and one of its children holds, toward the parent's share.
         `question`: the stems of the words that count little here (default: `question_stems()`;
-        the cards': `question_stems(cards=True)`)."""
+        the cards': `question_stems(cards=True)`).
+        `first_sentence`: for a question of several sentences, `_covering` looks through the
+        entries holding the first sentence's rarest words too (the cards': a table question
+        describes the card first and asks last)."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -112,6 +116,7 @@ class SearchIndex:
         self.order_power = order_power if order_power is not None else self.coverage_power
         docnum = self.postings.docnum
         self.inherit_share = inherit_share if inherit else 0.0
+        self.first_sentence = first_sentence
         # docnum -> its parent's docnum (`inherit`), and each entry's kin: a child's parent,
         # a parent's children (the entries whose words it counts)
         self.parent_of: dict[int, int] = {docnum[k]: docnum[p] for k, p in (inherit or {}).items()
@@ -391,7 +396,8 @@ class SearchIndex:
         chosen = {d for d, _ in best}
         only_numbers = [(NUMBER_BOOST * groups[i].weight, group_docs[i]) for i in big]
         best += [(d, scores[d] if d in scores else number_score(d, only_numbers))
-                 for d in self._covering(groups, group_docs) if d not in chosen]
+                 for d in self._covering(groups, group_docs, self._first_sentence_groups(groups, text))
+                 if d not in chosen]
         keys = self.postings.keys
         return [(keys[d], sc) for d, sc in best]
 
@@ -404,27 +410,48 @@ class SearchIndex:
                     for a, b in zip(stems, stems[1:]) if a != b and a in kept and b in kept]
         return phrases
 
-    def _covering(self, groups: list[Group], group_docs: list) -> list[int]:
+    def _first_sentence_groups(self, groups: list[Group], text: str) -> list[int]:
+        """The query's groups (their places) made of the words of its first sentence, when it
+        has several and this part looks through them (`first_sentence`); else none."""
+        if not self.first_sentence:
+            return []
+        parts = sentences(text)
+        if len(parts) < 2:
+            return []
+        words = {g.words.lower() for g in self._groups(parts[0])}
+        return [i for i, g in enumerate(groups) if g.words.lower() in words]
+
+    def _covering(self, groups: list[Group], group_docs: list, first: list[int] = ()) -> list[int]:
         """The entries that hold the most of the question's weight among those holding one
         of its rarest words (`RARE_GROUPS`, of those in at least `RARE_MIN_DOCS` entries: a
         player's everyday word, "till", "eats", is in no card or one, and the entries holding
         such a word are among the best scored anyway), the best `COVERING` of them: a card whose long
         text holds every word of a described effect ("steals a retainer, and an ally at
         superior") may score less than a short ruling repeating two of them, and must still
-        be re-ranked by its coverage."""
-        rarest = sorted((i for i, g in enumerate(groups) if g.number is None and g.factor == 1.0
-                         and len(group_docs[i]) >= self.RARE_MIN_DOCS),
-                        key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
+        be re-ranked by its coverage.
+        `first`: the groups of the question's first sentence (`_first_sentence_groups`): the
+        entries holding one of its own rarest words are looked through as well ("armor where
+        once each combat u prevent 2 vs guns. guy shot my vamp twice, can my 2 prevent cover
+        both shots": the asked part's rare words, in no card of the described effect, would
+        take every place)."""
         plain = [i for i, g in enumerate(groups) if g.number is None]
         masks = {i: self._alt_mask(groups[i]) for i in plain}     # bit sets (`most_held`)
-        pool = 0
-        for i in rarest:
-            if len(group_docs[i]) <= self.RARE_DOCS:
-                pool |= masks[i]
+        weights, held = [groups[i].weight for i in plain], [masks[i] for i in plain]
+
+        def rarest_pool(among) -> int:
+            rarest = sorted((i for i in among if groups[i].number is None and groups[i].factor == 1.0
+                             and len(group_docs[i]) >= self.RARE_MIN_DOCS),
+                            key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
+            pool = 0
+            for i in rarest:
+                if len(group_docs[i]) <= self.RARE_DOCS:
+                    pool |= masks[i]
+            return pool
         # the most held first, ties by entry order (the browser's offline search takes the
         # same ones)
-        weights, held = [groups[i].weight for i in plain], [masks[i] for i in plain]
-        found = most_held(pool, weights, held, self.COVERING)
+        found = most_held(rarest_pool(range(len(groups))), weights, held, self.COVERING)
+        if first:
+            found += [d for d in most_held(rarest_pool(first), weights, held, self.COVERING) if d not in found]
         # and the entries holding every discipline and clan the question names (the cards'
         # `facet_groups`: "the aus reaction that…"): words in hundreds of cards, in no pool
         # above, that the described card holds

@@ -62,6 +62,7 @@ export const OfflineIndex = (function () {
     this.orderPower = part.order_power === undefined ? part.coverage_power : part.order_power;   // the order's power
     this.sparse = new Set(data.params.sparse_fields);       // fields few entries have
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
+    this.firstSentence = !!part.first_sentence;             // the cards: a first sentence's rare words looked through too
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
     this.groupWeight = part.group_weight || 1;              // … and lower again, all of them
     this.facetStems = new Set(part.facet_stems || []);       // the cards: disciplines' and clans' names

@@ -76,6 +76,14 @@ function extensions(index, stem) {
   return out;
 }
 
+// a question's sentences: they end after ".", "?", "!" or ";", or at a dash between words
+// (the server's judgekit.rules.query.sentences, SENTENCE_BREAK, without a look-behind: older
+// phones' Safari lacks it)
+export function sentences(text) {
+  return text.trim().replace(/([.?!;])\s+/g, "$1\u0000").replace(/\s+-+\s+/g, "\u0000").split("\u0000")
+    .filter(function (part) { return part.trim() !== ""; });
+}
+
 // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
 export function queryGroups(index, text) {
   var groups = [], m;

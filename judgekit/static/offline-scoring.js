@@ -7,6 +7,7 @@
 // Exports candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes.
 
 import { own } from "./offline-words.js";
+import { queryGroups, sentences } from "./offline-query.js";
 
 // whether the stems follow each other somewhere in these positions (stem -> [position])
 function hasPhrase(positions, stems) {
@@ -119,25 +120,46 @@ export function candidates(index, groups, text, groupDocs) {
   best.sort(function (a, b) { return b[1] - a[1]; });    // stable, like Python's sorted
   best = best.slice(0, index.params.candidates);
   var picked = new Set(best.map(function (dw) { return dw[0]; }));
-  covering(index, groups, groupDocs).forEach(function (d) {
+  covering(index, groups, groupDocs, firstSentenceGroups(index, groups, text)).forEach(function (d) {
     if (!picked.has(d)) best.push([d, scores.get(d) || 0.0]);
   });
   return best;
 }
 
+// the query's groups (their places) made of the words of its first sentence, when it has
+// several and the part looks through them (SearchIndex._first_sentence_groups)
+function firstSentenceGroups(index, groups, text) {
+  if (!index.firstSentence) return [];
+  var parts = sentences(text);
+  if (parts.length < 2) return [];
+  var words = new Set(queryGroups(index, parts[0]).map(function (g) { return g.words.toLowerCase(); }));
+  var out = [];
+  groups.forEach(function (g, i) { if (words.has(g.words.toLowerCase())) out.push(i); });
+  return out;
+}
+
 // the entries holding the most of the question among those holding one of its rarest
-// words (SearchIndex._covering): a long card text holding a whole described effect
-function covering(index, groups, groupDocs) {
-  var p = index.params, words = [];
-  groups.forEach(function (g, i) {
-    if (g.number === null && g.factor === 1.0 && groupDocs[i].size >= p.rare_min_docs) words.push(i);
-  });
-  words.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
-  var held = new Map();
-  words.slice(0, p.rare_groups).forEach(function (i) {
-    if (groupDocs[i].size <= p.rare_docs) groupDocs[i].forEach(function (d) { held.set(d, 0.0); });
-  });
-  var out = mostHeld(held, groups, groupDocs, p.covering);
+// words (SearchIndex._covering): a long card text holding a whole described effect; and
+// among those holding one of the first sentence's rarest words (`first`)
+function covering(index, groups, groupDocs, first) {
+  var p = index.params;
+  function rarestPool(among) {
+    var words = [];
+    among.forEach(function (i) {
+      if (groups[i].number === null && groups[i].factor === 1.0 && groupDocs[i].size >= p.rare_min_docs) words.push(i);
+    });
+    words.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+    var held = new Map();
+    words.slice(0, p.rare_groups).forEach(function (i) {
+      if (groupDocs[i].size <= p.rare_docs) groupDocs[i].forEach(function (d) { held.set(d, 0.0); });
+    });
+    return held;
+  }
+  var out = mostHeld(rarestPool(groups.map(function (g, i) { return i; })), groups, groupDocs, p.covering);
+  if (first.length) {
+    var found = new Set(out);
+    mostHeld(rarestPool(first), groups, groupDocs, p.covering).forEach(function (d) { if (!found.has(d)) out.push(d); });
+  }
   // and the entries holding every discipline and clan the question names (the cards)
   var facets = facetGroups(index, groups);
   if (facets.length) {

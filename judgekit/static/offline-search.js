@@ -20,7 +20,7 @@ import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, SEP, own, fold, withinOneEdit } from "./offline-words.js";
-import { SECTION_QUERY, checkQuery, spellOutDisciplines } from "./offline-query.js";
+import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { site } from "./site.js";
 
@@ -560,15 +560,28 @@ const offlineSearch = (function () {
     if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
     else if (hits.length > 2 && covers(hits[2])) at = 2;
     else return hits;
-    return this.withRuling(hits, key, at, hits.length > at ? hits[at].score : hits[hits.length - 1].score, share, limit);
+    hits = this.withRuling(hits, key, at, hits.length > at ? hits[at].score : hits[hits.length - 1].score, share, limit);
+    return at === 1 ? this.secondGroupRuling(hits, groups, share, limit) : hits;
   };
 
-  // a question's sentences: they end after ".", "?", "!" or ";", or at a dash between words
-  // (the server's SENTENCE_BREAK, without a look-behind: older phones' Safari lacks it)
-  function sentences(text) {
-    return text.trim().replace(/([.?!;])\s+/g, "$1\u0000").replace(/\s+-+\s+/g, "\u0000").split("\u0000")
-      .filter(function (part) { return part.trim() !== ""; });
-  }
+  // the hits (the first a card, the second the best ruling of its groups, holding `share` of
+  // the query) with the best ruling of another of the card's groups third, when it holds at
+  // least second_group_share of that share and as much as the third answer (the server's
+  // Search._second_group_ruling, SECOND_GROUP_SHARE)
+  Search.prototype.secondGroupRuling = function (hits, groups, share, limit) {
+    if (hits.length < 3) return hits;
+    var cards = this.cards, card = hits[0].entry, first = hits[1].entry;
+    var keys = this.groupRulings(card).filter(function (k) { return cards.byKey.get(k).section !== first.section; });
+    if (!keys.length) return hits;
+    var shares = cards.shares(groups, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum,
+                              this.params.ruling_inherits);
+    var i = 0;
+    for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
+    var third = hits[2].coverage === undefined ? 1.0 : hits[2].coverage;
+    if (shares[i] < this.params.second_group_share * share || shares[i] < third ||
+        hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; })) return hits;
+    return this.withRuling(hits, keys[i], 2, hits[2].score, shares[i], limit);
+  };
 
   // the hits with the group ruling answering the question's last sentence third (the
   // server's Search._asked_group_ruling, ASKED_SHARE)

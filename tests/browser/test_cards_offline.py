@@ -76,6 +76,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     queries += read_queries(root / "tests" / "search_card_behaviour10")
     # and the group ruling answering a question's last sentence third (`ASKED_SHARE`)
     queries += read_queries(root / "tests" / "search_card_behaviour9")
+    # and a second group's ruling of the first card third (`SECOND_GROUP_SHARE`), and the
+    # entries holding a first sentence's rare words looked through (`first_sentence`)
+    queries += read_queries(root / "tests" / "search_card_behaviour12") + read_queries(root / "tests" / "search_card_behaviour7")
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"

@@ -67,7 +67,7 @@ test("a one-word name many card texts use names the card only as the whole query
 });
 
 test("a question's sentences end as on the server (SENTENCE_BREAK)", () => {
-  // the server splits these alike: judgekit.rules.card_ranking.SENTENCE_BREAK
+  // the server splits these alike: judgekit.rules.query.SENTENCE_BREAK
   assert.deepEqual(internals.sentences("werewolf ally, 3 life. does he HAVE to strike?"),
                    ["werewolf ally, 3 life.", "does he HAVE to strike?"]);
   assert.deepEqual(internals.sentences("puts it on him - does he count as ani?"), ["puts it on him", "does he count as ani?"]);
