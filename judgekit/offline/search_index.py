@@ -62,7 +62,7 @@ from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 25
+FORMAT = 26
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -379,6 +379,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
                    "rare_min_docs": SearchIndex.RARE_MIN_DOCS,
                    "covering": SearchIndex.COVERING, "facet_covering": SearchIndex.FACET_COVERING, "sparse_fields": list(SPARSE_FIELDS),
+                   "first_covering": SearchIndex.FIRST_COVERING,
                    "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES, "max_groups": MAX_GROUPS,
                    "card_question_lead": list(CARD_QUESTION_LEAD),
                    "weak_coverage": WEAK_COVERAGE, "max_suggestions": MAX_SUGGESTIONS,

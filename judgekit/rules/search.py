@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterable
 
 from judgekit.rules.build import index_stamp
-from judgekit.rules.analysis import analyze, number_value, query_tokens, within_one_edit
+from judgekit.rules.analysis import WORD_RE, analyze, number_value, query_tokens, within_one_edit
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.covering import docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, plain_title
@@ -65,6 +65,7 @@ class SearchIndex:
     RARE_DOCS = 1500    # … when a word is in at most this many entries
     RARE_MIN_DOCS = 3   # … and in at least this many (an entry holding a rarer one scores high anyway)
     COVERING = 30       # entries holding the most of the question added to the candidates
+    FIRST_COVERING = 10  # … and of those holding the first sentence's own rarest words (`first_sentence`)
     FACET_COVERING = 10  # … and of those holding every discipline and clan it names (the cards)
     COVERAGE_POWER = 3  # score x coverage ** this: an entry holding all the question beats one repeating a word
     PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
@@ -418,8 +419,8 @@ class SearchIndex:
         parts = sentences(text)
         if len(parts) < 2:
             return []
-        words = {g.words.lower() for g in self._groups(parts[0])}
-        return [i for i, g in enumerate(groups) if g.words.lower() in words]
+        words = {w.lower() for w in WORD_RE.findall(parts[0])}
+        return [i for i, g in enumerate(groups) if all(w in words for w in g.words.lower().split())]
 
     def _covering(self, groups: list[Group], group_docs: list, first: list[int] = ()) -> list[int]:
         """The entries that hold the most of the question's weight among those holding one
@@ -430,7 +431,8 @@ class SearchIndex:
         superior") may score less than a short ruling repeating two of them, and must still
         be re-ranked by its coverage.
         `first`: the groups of the question's first sentence (`_first_sentence_groups`): the
-        entries holding one of its own rarest words are looked through as well ("armor where
+        `FIRST_COVERING` entries holding the most of the question among those holding one of
+        its own rarest words that are not the question's are added ("armor where
         once each combat u prevent 2 vs guns. guy shot my vamp twice, can my 2 prevent cover
         both shots": the asked part's rare words, in no card of the described effect, would
         take every place)."""
@@ -438,20 +440,26 @@ class SearchIndex:
         masks = {i: self._alt_mask(groups[i]) for i in plain}     # bit sets (`most_held`)
         weights, held = [groups[i].weight for i in plain], [masks[i] for i in plain]
 
-        def rarest_pool(among) -> int:
-            rarest = sorted((i for i in among if groups[i].number is None and groups[i].factor == 1.0
-                             and len(group_docs[i]) >= self.RARE_MIN_DOCS),
-                            key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
+        def rarest(among) -> list[int]:
+            return sorted((i for i in among if groups[i].number is None and groups[i].factor == 1.0
+                           and len(group_docs[i]) >= self.RARE_MIN_DOCS),
+                          key=lambda i: -groups[i].weight)[:self.RARE_GROUPS]
+
+        def pool_of(words: list[int]) -> int:
             pool = 0
-            for i in rarest:
+            for i in words:
                 if len(group_docs[i]) <= self.RARE_DOCS:
                     pool |= masks[i]
             return pool
         # the most held first, ties by entry order (the browser's offline search takes the
         # same ones)
-        found = most_held(rarest_pool(range(len(groups))), weights, held, self.COVERING)
-        if first:
-            found += [d for d in most_held(rarest_pool(first), weights, held, self.COVERING) if d not in found]
+        words = rarest(range(len(groups)))
+        found = most_held(pool_of(words), weights, held, self.COVERING)
+        # the first sentence's rarest words that are not the question's (those are looked
+        # through above)
+        more = [i for i in rarest(first) if i not in words]
+        if more:
+            found += [d for d in most_held(pool_of(more), weights, held, self.FIRST_COVERING) if d not in found]
         # and the entries holding every discipline and clan the question names (the cards'
         # `facet_groups`: "the aus reaction that…"): words in hundreds of cards, in no pool
         # above, that the described card holds

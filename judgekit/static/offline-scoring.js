@@ -6,8 +6,8 @@
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its `search` calls them.
 // Exports candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes.
 
-import { own } from "./offline-words.js";
-import { queryGroups, sentences } from "./offline-query.js";
+import { WORD, own } from "./offline-words.js";
+import { sentences } from "./offline-query.js";
 
 // whether the stems follow each other somewhere in these positions (stem -> [position])
 function hasPhrase(positions, stems) {
@@ -132,9 +132,11 @@ function firstSentenceGroups(index, groups, text) {
   if (!index.firstSentence) return [];
   var parts = sentences(text);
   if (parts.length < 2) return [];
-  var words = new Set(queryGroups(index, parts[0]).map(function (g) { return g.words.toLowerCase(); }));
+  var words = new Set((parts[0].match(WORD) || []).map(function (w) { return w.toLowerCase(); }));
   var out = [];
-  groups.forEach(function (g, i) { if (words.has(g.words.toLowerCase())) out.push(i); });
+  groups.forEach(function (g, i) {
+    if (g.words.toLowerCase().split(" ").every(function (w) { return words.has(w); })) out.push(i);
+  });
   return out;
 }
 
@@ -143,22 +145,28 @@ function firstSentenceGroups(index, groups, text) {
 // among those holding one of the first sentence's rarest words (`first`)
 function covering(index, groups, groupDocs, first) {
   var p = index.params;
-  function rarestPool(among) {
+  function rarest(among) {
     var words = [];
     among.forEach(function (i) {
       if (groups[i].number === null && groups[i].factor === 1.0 && groupDocs[i].size >= p.rare_min_docs) words.push(i);
     });
     words.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+    return words.slice(0, p.rare_groups);
+  }
+  function poolOf(words) {
     var held = new Map();
-    words.slice(0, p.rare_groups).forEach(function (i) {
+    words.forEach(function (i) {
       if (groupDocs[i].size <= p.rare_docs) groupDocs[i].forEach(function (d) { held.set(d, 0.0); });
     });
     return held;
   }
-  var out = mostHeld(rarestPool(groups.map(function (g, i) { return i; })), groups, groupDocs, p.covering);
-  if (first.length) {
+  var words = rarest(groups.map(function (g, i) { return i; }));
+  var out = mostHeld(poolOf(words), groups, groupDocs, p.covering);
+  // the first sentence's rarest words that are not the question's (those are looked through above)
+  var more = rarest(first).filter(function (i) { return words.indexOf(i) < 0; });
+  if (more.length) {
     var found = new Set(out);
-    mostHeld(rarestPool(first), groups, groupDocs, p.covering).forEach(function (d) { if (!found.has(d)) out.push(d); });
+    mostHeld(poolOf(more), groups, groupDocs, p.first_covering).forEach(function (d) { if (!found.has(d)) out.push(d); });
   }
   // and the entries holding every discipline and clan the question names (the cards)
   var facets = facetGroups(index, groups);
