@@ -409,12 +409,11 @@ class Search:
         keys = [k for k in self.group_rulings(card) if self.cards.entries[k].section != first.section]
         if not keys:
             return hits
-        shares = self.cards.shares(groups, keys, card.key, RULING_INHERITS)
-        i = max(range(len(keys)), key=lambda i: (shares[i], -i))
-        if shares[i] < SECOND_GROUP_SHARE * share or shares[i] < hits[2].coverage \
-                or any(h.entry.key == keys[i] for h in hits[:3]):
+        second, key, _ = self._best_group_ruling([(0, card, keys)], groups, RULING_INHERITS)
+        if second < SECOND_GROUP_SHARE * share or second < hits[2].coverage \
+                or any(h.entry.key == key for h in hits[:3]):
             return hits
-        return self._with_ruling(hits, keys[i], 2, hits[2].score, shares[i], limit)
+        return self._with_ruling(hits, key, 2, hits[2].score, second, limit)
 
     def _cards_with_groups(self, hits: list[Hit], own_rulings: bool = False) -> list[tuple[int, Entry, list[str]]]:
         """The first `GROUP_RULING_CARDS` answers that are cards the query does not name

@@ -573,14 +573,11 @@ const offlineSearch = (function () {
     var cards = this.cards, card = hits[0].entry, first = hits[1].entry;
     var keys = this.groupRulings(card).filter(function (k) { return cards.byKey.get(k).section !== first.section; });
     if (!keys.length) return hits;
-    var shares = cards.shares(groups, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum,
-                              this.params.ruling_inherits);
-    var i = 0;
-    for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
+    var second = this.bestGroupRuling([{ place: 0, card: card, keys: keys }], groups, this.params.ruling_inherits);
     var third = hits[2].coverage === undefined ? 1.0 : hits[2].coverage;
-    if (shares[i] < this.params.second_group_share * share || shares[i] < third ||
-        hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; })) return hits;
-    return this.withRuling(hits, keys[i], 2, hits[2].score, shares[i], limit);
+    if (second.share < this.params.second_group_share * share || second.share < third ||
+        hits.slice(0, 3).some(function (h) { return h.entry.key === second.key; })) return hits;
+    return this.withRuling(hits, second.key, 2, hits[2].score, second.share, limit);
   };
 
   // the hits with the group ruling answering the question's last sentence third (the
