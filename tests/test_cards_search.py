@@ -518,7 +518,8 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
     card is found; without, not (the card type it names, "modifier", weighed as usual
     otherwise: here only the kin's words are measured)."""
     cards = service.search.cards
-    question = "stealth modifier that locks the blocking minion and ends the action, leaving torpor, may the blocker diablerize"
+    # ("my": not read as a described type, `DESCRIBE_OWNED`, which would find the card alone)
+    question = "my stealth modifier that locks the blocking minion and ends the action, leaving torpor, may the blocker diablerize"
     ruling = next(k for k, e in cards.entries.items()
                   if e.section == "101223" and e.kind == "ruling" and "diablerize" in e.body)
     docnum = cards.postings.docnum
@@ -554,6 +555,11 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
     ("the vampire with the equipment that brings the next crypt card out when he burns", "Equipment"),
     ("is there an ally w/ a gun that does 3 damage", "Equipment"),
     ("the vampire with +1 bleed", "Vampire"),
+    # a few other words before the noun (`DESCRIBE_FREE`), but then never a vampire
+    ("the 2 blood equipment card thats really a location", "Equipment"),
+    ("ani animal retainer that does 1 dmg every round", "Retainer"),
+    ("rush a vamp with 3 or less blood", None),   # the action's target, not the card
+    ("im contesting a location with my prey", None),
     ("can a vampire block twice", None),          # a rules question: no description
     ("when an action is blocked, who untaps", None),
     ("what happens to the equipment when a vampire goes to torpor", None),
@@ -713,7 +719,8 @@ def test_a_card_described_by_its_type_ranks_above_the_rules_sharing_its_everyday
 @pytest.mark.parametrize("query, group", [
     ("werewolf ally 3 life 2 str, gets an extra strike each round + a maneuver, can jump minions as +1 stealth "
      "D action. does he HAVE to take the extra strike or can i skip it", "G00134"),
-    ("werewolf ally that can play ani cards as a vampire. he plays the ani card that pulls an animal retainer "
+    # (opened "werewolf ally that…", the card's type finds the ruling without the step)
+    ("my werewolf can play ani cards as a vampire. he plays the ani card that pulls an animal retainer "
      "from my deck and puts it on him - does he count as having ani for the retainers requirement too?", "G00085"),
 ])
 def test_the_group_ruling_answering_the_last_sentence_comes_third(service, monkeypatch, query, group):
@@ -791,7 +798,8 @@ def test_names_are_found_as_trying_every_length_would_find_them(service):
 
 
 @pytest.mark.parametrize("query, card", [
-    ("sabbat political that steals a pool from everyone without a big vampire", "101986"),
+    # (opened "sabbat political that…", the described type finds the card without the factor)
+    ("steals a pool from everyone without a big vampire, its a sabbat political", "101986"),
 ])
 def test_a_card_type_named_anywhere_ranks_the_cards_of_that_type_higher(service, query, card):
     """A question naming a card type ("political", "reaction"), wherever in it, asks about a

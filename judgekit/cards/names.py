@@ -99,11 +99,17 @@ DESCRIBE_QUALIFIERS = frozenset(("superior", "inferior", "basic", "weak", "old",
                                  "cheap", "small", "big"))
 #: Words after the noun (or after "card") that start the description
 DESCRIBE_REL = frozenset(("that", "which", "who", "whom", "whose", "where", "with", "to", "when",
-                          "giving", "letting"))
+                          "giving", "letting", "thats", "making"))
 
 #: "the vampire with the equipment that…": a type noun, one of these, then (after any of
 #: `DESCRIBE_ARTICLES`) the type noun that the description is about
 DESCRIBE_WITH = frozenset(("with", "w"))
+#: How many other words may come before the noun ("2 blood equipment card that…", "ani
+#: animal retainer that…"). Chosen on the development sets (30 Nov 2026):
+#: `search_card_behaviour10` one question more at 2; at 3 "im contesting a location with
+#: my prey…" read as a described location and `search_card_behaviour12` lost it.
+DESCRIBE_FREE = 2
+DESCRIBE_OWNED = frozenset(("my", "his", "her", "their", "your", "our"))
 DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "my", "some"))
 
 MAX_WORDS = 8          # longest card name looked for, in words
@@ -241,7 +247,8 @@ class CardNames:
                 "card_words": sorted(self.card_words), "type_nouns": TYPE_NOUNS,
                 "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
                 "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
-                "describe_articles": sorted(DESCRIBE_ARTICLES), "initials": sorted(self.initials),
+                "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
+                "describe_owned": sorted(DESCRIBE_OWNED), "initials": sorted(self.initials),
                 "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words)}
 
     def mentions_card_words(self, query: str) -> bool:
@@ -254,7 +261,8 @@ class CardNames:
     def described_type(self, query: str) -> str | None:
         """The card type a question describes a card by, when it opens with one: "the
         reaction that…", "auspex reaction that…", "master card that…" (`TYPE_NOUNS`), or
-        "a nosferatu who…" (a clan, then the description: a vampire); None otherwise."""
+        "a nosferatu who…" (a clan, then the description: a vampire), or a few words
+        before the noun ("2 blood equipment card that…", `DESCRIBE_FREE`); None otherwise."""
         words = self._words(query[:300]) if isinstance(query, str) else []
         i = 0
         while i < len(words) and words[i] in DESCRIBE_LEAD:
@@ -289,6 +297,17 @@ class CardNames:
                 return kind
         if named and words[i - 1] in self.card_words and i < len(words) and words[i] in DESCRIBE_REL:
             return "Vampire"
+        # "2 blood equipment card that…", "ani animal retainer that…": a few other words
+        # before the noun (`DESCRIBE_FREE`), none of them "my" (a card in play, not one
+        # described); then no vampire ("rush a vamp with…" describes an action by its target)
+        free, at = 0, i
+        while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
+            if found := type_at(at):
+                return next((kind for kind, end in found if free and kind != "Vampire"
+                             and starts_description(end)), None)
+            if words[at] not in DESCRIBE_QUALIFIERS and words[at] not in self.card_words:
+                free += 1
+            at += 1
         return None
 
     def _exact(self, words: list[str]) -> int | None:

@@ -123,6 +123,8 @@ const offlineSearch = (function () {
     this.describeRel = new Set(table.describe_rel || []);
     this.describeWith = new Set(table.describe_with || []);
     this.describeArticles = new Set(table.describe_articles || []);
+    this.describeFree = table.describe_free || 0;             // other words before the noun
+    this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
     this.typoWordMin = table.typo_word_min;
@@ -222,6 +224,18 @@ const offlineSearch = (function () {
     }
     for (k = 0; k < first.length; k++) if (startsDescription(first[k][1])) return first[k][0];
     if (named && this.cardWords.has(words[i - 1]) && i < words.length && this.describeRel.has(words[i])) return "Vampire";
+    // "2 blood equipment card that…": a few other words before the noun, none of them
+    // "my", then no vampire
+    for (var free = 0, at2 = i; at2 < words.length && free <= this.describeFree && !this.describeOwned.has(words[at2]); at2++) {
+      var found = typeAt(at2);
+      if (found.length) {
+        for (k = 0; k < found.length; k++) {
+          if (free && found[k][0] !== "Vampire" && startsDescription(found[k][1])) return found[k][0];
+        }
+        return null;
+      }
+      if (!this.describeQualifiers.has(words[at2]) && !this.cardWords.has(words[at2])) free += 1;
+    }
     return null;
   };
 
