@@ -560,6 +560,8 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
     ("ani animal retainer that does 1 dmg every round", "Retainer"),
     ("rush a vamp with 3 or less blood", None),   # the action's target, not the card
     ("im contesting a location with my prey", None),
+    ("combat cards making the opponent lose blood once combat ends", "Combat"),   # plurals
+    ("tremere 2 votes who plays justicar cards", None),    # a vampire's votes, no political
     ("can a vampire block twice", None),          # a rules question: no description
     ("when an action is blocked, who untaps", None),
     ("what happens to the equipment when a vampire goes to torpor", None),

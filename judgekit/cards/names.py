@@ -90,6 +90,14 @@ TYPE_NOUNS: dict[str, str] = {
     "event": "Event", "master": "Master", "location": "Master",
     "vampire": "Vampire", "vampires": "Vampire", "vamp": "Vampire", "vamps": "Vampire",
     "imbued": "Imbued", "power": "Power", "conviction": "Conviction",
+    # plurals ("combat cards making…", "are there reactions that…"); not "votes", which a
+    # vampire has ("tremere 2 votes who…")
+    "actions": "Action", "actionmodifiers": "Action Modifier", "modifiers": "Action Modifier",
+    "reactions": "Reaction", "combatcards": "Combat", "ghouls": "Ally", "retainers": "Retainer",
+    "weapons": "Equipment", "guns": "Equipment", "vehicles": "Equipment", "items": "Equipment",
+    "politicals": "Political Action", "politicalactions": "Political Action",
+    "referendums": "Political Action", "events": "Event", "masters": "Master",
+    "locations": "Master", "powers": "Power", "convictions": "Conviction",
 }
 #: Words that may open such a question before the noun ("is there a", "whats the")
 DESCRIBE_LEAD = frozenset(("is", "are", "there", "theres", "any", "a", "an", "the", "whats", "what",
