@@ -193,6 +193,7 @@ def main() -> None:
                 ("tests/search_card_behaviour12", ROOT / "tests" / "search_card_behaviour12"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
+                ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
                 ("tests/search_phone5", ROOT / "tests" / "search_phone5"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
