@@ -117,6 +117,7 @@ DESCRIBE_WITH = frozenset(("with", "w"))
 #: `search_card_behaviour10` one question more at 2; at 3 "im contesting a location with
 #: my prey…" read as a described location and `search_card_behaviour12` lost it.
 DESCRIBE_FREE = 2
+#: … none of them one of these ("my master card that…" is a card in play, not one described)
 DESCRIBE_OWNED = frozenset(("my", "his", "her", "their", "your", "our"))
 DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "my", "some"))
 
