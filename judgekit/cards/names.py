@@ -306,14 +306,15 @@ class CardNames:
                 return kind
         if named and words[i - 1] in self.card_words and i < len(words) and words[i] in DESCRIBE_REL:
             return "Vampire"
-        # "2 blood equipment card that…", "ani animal retainer that…": a few other words
-        # before the noun (`DESCRIBE_FREE`), none of them "my" (a card in play, not one
-        # described); then no vampire ("rush a vamp with…" describes an action by its target)
+        if first:
+            return None     # the noun came first, and no description follows it
+        # "2 blood equipment card that…", "ani animal retainer that…": one to
+        # `DESCRIBE_FREE` other words before the noun, none of them "my" (a card in play, not
+        # one described); then no vampire ("rush a vamp with…" describes an action by its target)
         free, at = 0, i
         while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
             if found := type_at(at):
-                return next((kind for kind, end in found if free and kind != "Vampire"
-                             and starts_description(end)), None)
+                return next((kind for kind, end in found if kind != "Vampire" and starts_description(end)), None)
             if words[at] not in DESCRIBE_QUALIFIERS and words[at] not in self.card_words:
                 free += 1
             at += 1

@@ -224,13 +224,14 @@ const offlineSearch = (function () {
     }
     for (k = 0; k < first.length; k++) if (startsDescription(first[k][1])) return first[k][0];
     if (named && this.cardWords.has(words[i - 1]) && i < words.length && this.describeRel.has(words[i])) return "Vampire";
-    // "2 blood equipment card that…": a few other words before the noun, none of them
-    // "my", then no vampire
+    if (first.length) return null;    // the noun came first, and no description follows it
+    // "2 blood equipment card that…": one to describeFree other words before the noun, none
+    // of them "my", then no vampire
     for (var free = 0, at2 = i; at2 < words.length && free <= this.describeFree && !this.describeOwned.has(words[at2]); at2++) {
       var found = typeAt(at2);
       if (found.length) {
         for (k = 0; k < found.length; k++) {
-          if (free && found[k][0] !== "Vampire" && startsDescription(found[k][1])) return found[k][0];
+          if (found[k][0] !== "Vampire" && startsDescription(found[k][1])) return found[k][0];
         }
         return null;
       }
