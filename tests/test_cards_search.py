@@ -690,13 +690,20 @@ CARD_BEHAVIOUR_11 = ROOT / "search_card_behaviour11"
 #: "sup version" no longer read as the card Subversion (`TYPO_WORD_MIN`). Not moved by
 #: `ASKED_SHARE`, tried on the other sets before this one was read.
 CARD_BEHAVIOUR_12 = ROOT / "search_card_behaviour12"
+#: 60 table questions describing a card without naming it (seed 20261237: 20 ask for the
+#: card, 16 for its own ruling, 24 for a group's; no card or group that another set asks
+#: about), by another hand on 30 Nov 2026, written before any run: 57/60 at its first run
+#: (0.950, MRR 0.781).
+CARD_BEHAVIOUR_15 = ROOT / "search_card_behaviour15"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
                                                (CARD_BEHAVIOUR_7, 60, 0.93), (CARD_BEHAVIOUR_8, 60, 0.95),
                                                (CARD_BEHAVIOUR_9, 60, 0.95), (CARD_BEHAVIOUR_10, 60, 0.9),
-                                               (CARD_BEHAVIOUR_11, 60, 0.93), (CARD_BEHAVIOUR_12, 60, 0.9)],
-                         ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"])
+                                               (CARD_BEHAVIOUR_11, 60, 0.93), (CARD_BEHAVIOUR_12, 60, 0.9),
+                                               (CARD_BEHAVIOUR_15, 60, 0.93)],
+                         ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+                              "fifteenth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
