@@ -86,6 +86,7 @@ TYPE_NOUNS: dict[str, str] = {
     "equipment": "Equipment", "weapon": "Equipment", "gun": "Equipment", "vehicle": "Equipment",
     "item": "Equipment",
     "political": "Political Action", "politicalaction": "Political Action",
+    "pol": "Political Action", "polaction": "Political Action",
     "referendum": "Political Action", "vote": "Political Action",
     "event": "Event", "master": "Master", "location": "Master",
     "vampire": "Vampire", "vampires": "Vampire", "vamp": "Vampire", "vamps": "Vampire",
@@ -96,6 +97,7 @@ TYPE_NOUNS: dict[str, str] = {
     "reactions": "Reaction", "combatcards": "Combat", "ghouls": "Ally", "retainers": "Retainer",
     "weapons": "Equipment", "guns": "Equipment", "vehicles": "Equipment", "items": "Equipment",
     "politicals": "Political Action", "politicalactions": "Political Action",
+    "pols": "Political Action", "polactions": "Political Action",
     "referendums": "Political Action", "events": "Event", "masters": "Master",
     "locations": "Master", "powers": "Power", "convictions": "Conviction",
 }

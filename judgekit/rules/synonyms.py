@@ -261,6 +261,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "extra": ("additional",),
     # players' shorthand and verbs for the cards' "different", "move", "perform"
     "diff": ("different",),
+    "pol": ("political",),
+    # a referendum "passes" where the cards say "successful" (a key is matched on its
+    # stems: "passes", "passed" and "passing" too)
+    "pass": ("successful",),
+    "pols": ("political",),
     "shift": ("move",),
     "pull off": ("perform", "successful"),
     # a minion that "picks a fight" or "attacks" enters combat (the cards' words)
