@@ -731,15 +731,21 @@ CARD_BEHAVIOUR_15 = ROOT / "search_card_behaviour15"
 #: 20261238: 24 ask for the card, 23 for its own ruling, 3 for a group's), by another hand on
 #: 30 Nov 2026, written before any run: 46/50 at its first run (0.920, MRR 0.875).
 CARD_BEHAVIOUR_16 = ROOT / "search_card_behaviour16"
+#: 50 table questions describing a card in players' slang ("slap on a vamp", "bleed for one
+#: more", "lose 2 life"; seed 20261239: 30 ask for the card, 20 for its own ruling), by
+#: another hand on 30 Nov 2026, written before any run: 43/50 at its first run (0.860, MRR
+#: 0.752).
+CARD_BEHAVIOUR_17 = ROOT / "search_card_behaviour17"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
                                                (CARD_BEHAVIOUR_7, 60, 0.93), (CARD_BEHAVIOUR_8, 60, 0.95),
                                                (CARD_BEHAVIOUR_9, 60, 0.95), (CARD_BEHAVIOUR_10, 60, 0.9),
                                                (CARD_BEHAVIOUR_11, 60, 0.93), (CARD_BEHAVIOUR_12, 60, 0.9),
-                                               (CARD_BEHAVIOUR_15, 60, 0.93), (CARD_BEHAVIOUR_16, 50, 0.9)],
+                                               (CARD_BEHAVIOUR_15, 60, 0.93), (CARD_BEHAVIOUR_16, 50, 0.9),
+                                               (CARD_BEHAVIOUR_17, 50, 0.84)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                              "fifteenth", "sixteenth"])
+                              "fifteenth", "sixteenth", "seventeenth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
