@@ -11,7 +11,8 @@ from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
-from judgekit.rules.query import question_stems, spell_out_disciplines
+from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems
+from judgekit.rules.synonyms import SYNONYMS
 from tests.test_rules_search import load_queries
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
@@ -574,34 +575,44 @@ def test_a_card_described_by_its_type(service, query, kind):
     assert service.search.names.described_type(query) == kind
 
 
-@pytest.mark.parametrize("query, card", [
+@pytest.mark.parametrize("query, card, word", [
     # Regaining the Upper Hand: "Successful referendum means the chosen Methuselah gets the Edge."
     ("political action that just gives the edge to whatever player you choose if the referendum passes?",
-     "101583"),
+     "101583", "pass"),
     # Templar: "If this referendum is successful, put this card on the chosen vampire…"
     ("sabbat political action: if it passes a sabbat vamp gets a card letting him pick fights with other "
-     "players vamps (directed, +1 stealth)", "101952"),
+     "players vamps (directed, +1 stealth)", "101952", "pass"),
+    # Liquidation: "Burn 7 cards from the top of your library to gain 3 pool."
+    ("card that mills 7 off the top of my own deck to get 3 life. can i still play it if i only have like 5 "
+     "cards left in my library?", "101112", "life"),
+    # Mind of a Child: "… cannot play cards requiring Disciplines. Vampires can burn this card as a +1 stealth action."
+    ("dementation card u stick on a vamp so they cant use any discipline cards, superior also knocks their "
+     "cap down by 1, anyone can pop it with a sneaky action", "101212", "sneaky"),
 ])
-def test_a_referendum_that_passes_is_the_cards_successful_referendum(service, query, card):
-    """Players say a referendum "passes"; the cards say "successful referendum": the card is
-    among the first three, and not without the synonym (`SYNONYMS["pass"]`)."""
+def test_players_words_are_read_as_the_cards_say_them(service, monkeypatch, query, card, word):
+    """Players say a referendum "passes", a Methuselah loses "life", an action is "sneaky";
+    the cards say "successful referendum", "pool", "+1 stealth": the card is among the first
+    three, and not without that synonym (`SYNONYMS`)."""
     search = service.search
 
     def first_three() -> list[str]:
         return [h.entry.section for h in search.search(query, limit=10)[0][:3]]
 
-    assert card in first_three()
-    kept = {part: part._synonyms for part in (search.rules, search.cards)}
-    try:
-        for part in kept:
-            part._synonyms = {k: v for k, v in part._synonyms.items() if k != ("pass",)}
-            part._word_group.cache_clear()
-        assert card not in first_three()
-    finally:
-        for part, table in kept.items():
-            part._synonyms = table
+    def reread() -> None:
+        synonym_stems.cache_clear()
+        for part in (search.rules, search.cards):
+            part._synonyms = synonym_stems()
             part._word_group.cache_clear()
 
+    assert card in first_three()
+    with monkeypatch.context() as m:
+        m.delitem(SYNONYMS, word)
+        reread()
+        try:
+            assert card not in first_three()
+        finally:
+            m.undo()
+            reread()
 
 
 @pytest.mark.parametrize("query, expected, kind", [

@@ -294,6 +294,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "token": ("counter",),
     "hp": ("life",),
     "health": ("life",),
+    # a player's "life" is the cards' "pool" as often as an ally's life ("gives 5 life if i
+    # have a ministry out"), and a "sneaky" action a stealth one
+    "life": ("life", "pool"),
+    "sneaky": ("stealth",),
     "str": ("strength",),
     "agg": ("aggravated",),
     "aggs": ("aggravated",),
