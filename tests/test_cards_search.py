@@ -747,6 +747,11 @@ CARD_BEHAVIOUR_16 = ROOT / "search_card_behaviour16"
 #: another hand on 30 Nov 2026, written before any run: 43/50 at its first run (0.860, MRR
 #: 0.752).
 CARD_BEHAVIOUR_17 = ROOT / "search_card_behaviour17"
+#: 50 table questions describing a vampire without naming it (clan, capacity, sect, title and
+#: the special ability in the players' words; seed 20261240: 32 ask for the vampire, 18 for
+#: its own ruling), by another hand on 30 Nov 2026, written before any run: 48/50 at its
+#: first run (0.960, MRR 0.894).
+CARD_BEHAVIOUR_18 = ROOT / "search_card_behaviour18"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -754,9 +759,9 @@ CARD_BEHAVIOUR_17 = ROOT / "search_card_behaviour17"
                                                (CARD_BEHAVIOUR_9, 60, 0.95), (CARD_BEHAVIOUR_10, 60, 0.9),
                                                (CARD_BEHAVIOUR_11, 60, 0.93), (CARD_BEHAVIOUR_12, 60, 0.9),
                                                (CARD_BEHAVIOUR_15, 60, 0.93), (CARD_BEHAVIOUR_16, 50, 0.9),
-                                               (CARD_BEHAVIOUR_17, 50, 0.84)],
+                                               (CARD_BEHAVIOUR_17, 50, 0.9), (CARD_BEHAVIOUR_18, 50, 0.94)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                              "fifteenth", "sixteenth", "seventeenth"])
+                              "fifteenth", "sixteenth", "seventeenth", "eighteenth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
