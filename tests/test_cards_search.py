@@ -552,6 +552,9 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
     ("salubri combat card to equip a weapon mid fight", "Combat"),
     ("a weapon that does 3 damage once per combat", "Equipment"),
     ("is there a nosferatu who can rush locked vampires?", "Vampire"),
+    ("salubri 8 cap that can top up one of my minions with 2 blood", "Vampire"),   # a capacity
+    ("cap 5 ravnos who burns a blood for +1 bleed", "Vampire"),
+    ("do 5 cap vampires get a vote", None),
     ("superior dominate action modifier that untaps my vampire", "Action Modifier"),
     # the description is about the noun it follows ("with the equipment that…")
     ("the vampire with the equipment that brings the next crypt card out when he burns", "Equipment"),

@@ -111,6 +111,8 @@ DESCRIBE_QUALIFIERS = frozenset(("superior", "inferior", "basic", "weak", "old",
 DESCRIBE_REL = frozenset(("that", "which", "who", "whom", "whose", "where", "with", "to", "when",
                           "giving", "letting", "thats", "making"))
 
+#: A vampire's capacity among the qualifiers ("salubri 8 cap that…", "cap 5 ravnos who…")
+DESCRIBE_CAPACITY = frozenset(("cap", "capacity"))
 #: "the vampire with the equipment that…": a type noun, one of these, then (after any of
 #: `DESCRIBE_ARTICLES`) the type noun that the description is about
 DESCRIBE_WITH = frozenset(("with", "w"))
@@ -259,7 +261,8 @@ class CardNames:
                 "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
                 "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
                 "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
-                "describe_owned": sorted(DESCRIBE_OWNED), "initials": sorted(self.initials),
+                "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
+                "initials": sorted(self.initials),
                 "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words)}
 
     def mentions_card_words(self, query: str) -> bool:
@@ -278,9 +281,17 @@ class CardNames:
         i = 0
         while i < len(words) and words[i] in DESCRIBE_LEAD:
             i += 1
-        named = False          # a discipline or a clan among the qualifiers
-        while i < len(words) and (words[i] in DESCRIBE_QUALIFIERS or words[i] in self.card_words):
-            named = named or words[i] in self.card_words
+        def capacity_at(at: int) -> bool:
+            """A word of a vampire's capacity: "cap", or its number ("8 cap", "cap 8")."""
+            if words[at] in DESCRIBE_CAPACITY:
+                return True
+            return words[at].isascii() and words[at].isdigit() and any(0 <= k < len(words) and words[k] in DESCRIBE_CAPACITY
+                                               for k in (at - 1, at + 1))
+
+        named = False          # a discipline, a clan or a capacity among the qualifiers
+        while i < len(words) and (words[i] in DESCRIBE_QUALIFIERS or words[i] in self.card_words
+                                  or capacity_at(i)):
+            named = named or words[i] in self.card_words or capacity_at(i)
             i += 1
 
         def starts_description(at: int) -> bool:
@@ -306,7 +317,8 @@ class CardNames:
         for kind, end in first:
             if starts_description(end):
                 return kind
-        if named and words[i - 1] in self.card_words and i < len(words) and words[i] in DESCRIBE_REL:
+        if named and (words[i - 1] in self.card_words or capacity_at(i - 1)) and i < len(words) \
+                and words[i] in DESCRIBE_REL:
             return "Vampire"
         if first:
             return None     # the noun came first, and no description follows it

@@ -125,6 +125,7 @@ const offlineSearch = (function () {
     this.describeArticles = new Set(table.describe_articles || []);
     this.describeFree = table.describe_free || 0;             // other words before the noun
     this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
+    this.describeCapacity = new Set(table.describe_capacity || []);  // "8 cap", "cap 8": a vampire's
     this.maxWords = table.max_words;
     this.typoMin = table.typo_min;
     this.typoWordMin = table.typo_word_min;
@@ -193,9 +194,16 @@ const offlineSearch = (function () {
   // (CardNames.described_type), or null
   CardNames.prototype.describedType = function (query) {
     var words = this.words(query.slice(0, 300)), i = 0, named = false, self = this;
+    // a word of a vampire's capacity: "cap", or its number ("8 cap", "cap 8")
+    function capacityAt(at) {
+      if (self.describeCapacity.has(words[at])) return true;
+      return /^[0-9]+$/.test(words[at]) && [at - 1, at + 1].some(function (k) {
+        return k >= 0 && k < words.length && self.describeCapacity.has(words[k]);
+      });
+    }
     while (i < words.length && this.describeLead.has(words[i])) i += 1;
-    while (i < words.length && (this.describeQualifiers.has(words[i]) || this.cardWords.has(words[i]))) {
-      named = named || this.cardWords.has(words[i]);
+    while (i < words.length && (this.describeQualifiers.has(words[i]) || this.cardWords.has(words[i]) || capacityAt(i))) {
+      named = named || this.cardWords.has(words[i]) || capacityAt(i);
       i += 1;
     }
     function startsDescription(at) {
@@ -223,7 +231,8 @@ const offlineSearch = (function () {
       }
     }
     for (k = 0; k < first.length; k++) if (startsDescription(first[k][1])) return first[k][0];
-    if (named && this.cardWords.has(words[i - 1]) && i < words.length && this.describeRel.has(words[i])) return "Vampire";
+    if (named && (this.cardWords.has(words[i - 1]) || capacityAt(i - 1)) && i < words.length &&
+        this.describeRel.has(words[i])) return "Vampire";
     if (first.length) return null;    // the noun came first, and no description follows it
     // "2 blood equipment card that…": one to describeFree other words before the noun, none
     // of them "my", then no vampire
