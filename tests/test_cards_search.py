@@ -382,11 +382,13 @@ def test_but_counts_little(service):
 
 
 def test_the_verbs_describing_a_card_count_little_among_the_cards_only(service):
-    """"the vampire that makes the opponent play with an open hand": "makes" is rare in the
+    """"which vampire makes the opponent play with an open hand": "makes" is rare in the
     cards' texts and would weigh the most in the question; in the cards' part it counts as a
     question word, and a vampire doing it is among the first three; the rules' part, whose
-    everyday questions hang on it ("make a deal", "making the final"), weighs it in full."""
-    question = "vampire that makes the opponent play with an open hand in combat"
+    everyday questions hang on it ("make a deal", "making the final"), weighs it in full.
+    (Asked without opening with the type: "vampire that makes…" is a described card, found
+    without this step since `DESCRIBED_CARD_FACTOR` is 24.)"""
+    question = "which vampire makes the opponent play with an open hand in combat"
     search = service.search
     verb = lambda part: next(g for g in part.groups_of(question) if g.words == "makes")  # noqa: E731
     assert verb(search.cards).factor < 1.0 == verb(search.rules).factor
@@ -790,6 +792,30 @@ def test_a_card_described_by_its_type_ranks_above_the_rules_sharing_its_everyday
     hits, _ = service.search.search(query, limit=10)
     keys = [f"{h.entry.doc}/{h.entry.section}" for h in hits]
     assert f"cards/{card}" in keys[:within], keys[:5]
+
+
+@pytest.mark.parametrize("query, card", [
+    # (Monomancy's ruling, and Fear of the Void Below's)
+    ("sabbat action where i jump another sabbat vamp and they can bail out before range to eat the -1 bleed "
+     "card, if they end combat with some other card instead does my card still go on them?", "101241"),
+    ("daim combat card that makes every round default to long range, does it change the range right away "
+     "this round for cards that care about close range?", "100711"),
+])
+def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(service, monkeypatch, query, card):
+    """A ruling question describes the card in a clause, then asks about timing in the words
+    of the announcements' examples ("bail out before range", "end combat", "this round"):
+    the card's ruling is among the first three, which it is not when the cards weigh as
+    little as before (`DESCRIBED_CARD_FACTOR` 8) and a rule holding more of the question may
+    lead a card (`merge(described=False)`)."""
+    def first_three() -> list[str]:
+        return [h.entry.section for h in service.search.search(query, limit=10)[0][:3]]
+
+    assert service.search.names.described_type(query) is not None
+    assert card in first_three()
+    plain_merge = card_ranking.merge
+    monkeypatch.setattr(card_ranking, "DESCRIBED_CARD_FACTOR", 8.0)
+    monkeypatch.setattr(card_ranking, "merge", lambda *a, **k: plain_merge(*a[:5]))
+    assert card not in first_three()
 
 
 @pytest.mark.parametrize("query, group", [

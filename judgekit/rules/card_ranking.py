@@ -216,8 +216,15 @@ TYPED_CANDIDATES = 30
 #: shares its everyday words with the announcement examples. Chosen on the development sets
 #: (29 Nov 2026): 2.0 -> 3.0 took `tests/search_card_behaviour11` from 0.917 to 0.950; 3.0
 #: to 12.0 moved no other set's hit@3, and MRR rose up to 8.0 (b11 0.837 -> 0.853,
-#: `search_card_effects` 0.911 -> 0.925), the same at 12.0.
-DESCRIBED_CARD_FACTOR = 8.0
+#: `search_card_effects` 0.911 -> 0.925), the same at 12.0. On 30 Nov 2026 a ruling set
+#: whose questions describe the card in a clause, then ask about timing in the words of the
+#: announcements' examples ("…whats the latest i can play it, is after strikes are picked
+#: ok?", `search_card_behaviour19`), lost three cards to those examples: 24.0 (with no rule
+#: leading a card by its coverage in such a question, `merge(described=…)`) took it from
+#: 0.880 to 0.940 and `search_card_behaviour6` from 0.933 to 0.950, no development question
+#: lost; the same from 24.0 to 40.0, two questions lost at 100.0, six with the rules always
+#: below the cards.
+DESCRIBED_CARD_FACTOR = 24.0
 
 #: A query that is only a card's name ("deflection") asks for the card: its first rulings
 #: (its own, then its groups') follow it, at most this many.
@@ -348,7 +355,7 @@ class Search:
                   for h in card_hits if h.score < 1000.0]
         rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
         about_cards = self.names is not None and self.names.mentions_card_words(text)
-        merged = merge(direct, rest_r, rest_c, limit, about_cards)
+        merged = merge(direct, rest_r, rest_c, limit, about_cards, bool(kind))
         if self.group_ruling_after_card:
             merged = self._group_ruling_after(merged, card_groups, limit)
             merged = self._asked_group_ruling(merged, text, limit)
@@ -515,11 +522,12 @@ CARD_QUESTION_LEAD = (1.01, 3)
 
 
 def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int,
-          about_cards: bool = False) -> list[Hit]:
+          about_cards: bool = False, described: bool = False) -> list[Hit]:
     """The rules' and the cards' hits in one list, best score first, each source's own
     order kept; a third entry of one section yields to the other source's best, and the
     entry holding more of the question may lead (above; `about_cards`: the question names
-    a discipline or a clan, and the lead is `CARD_QUESTION_LEAD`)."""
+    a discipline or a clan, and the lead is `CARD_QUESTION_LEAD`; `described`: the question
+    describes a card by its type, and only a card may lead a rule)."""
     lead_below, lead_places = CARD_QUESTION_LEAD if about_cards else (LEAD_BELOW, LEAD_PLACES)
     merged = list(direct)
     seen: dict[tuple[str, str], int] = {}
@@ -537,7 +545,8 @@ def merge(direct: list[Hit], rules: list[Hit], cards: list[Hit], limit: int,
             if repeat >= 2 and o_seen < 2 and o.score >= YIELD_SHARE * h.score:
                 pick = other
             elif len(merged) - len(direct) < lead_places and o.score >= NEAR_TIE * h.score \
-                    and o.coverage >= h.coverage + COVERAGE_LEAD and h.coverage < lead_below:
+                    and o.coverage >= h.coverage + COVERAGE_LEAD and h.coverage < lead_below \
+                    and not (described and other == 0):
                 pick = other
         h = heads[pick][at[pick]]
         at[pick] += 1

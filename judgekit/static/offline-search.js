@@ -363,7 +363,7 @@ const offlineSearch = (function () {
       .filter(function (e) { return e; });
   };
 
-  function merge(direct, rules, cards, limit, p, aboutCards) {
+  function merge(direct, rules, cards, limit, p, aboutCards, described) {
     var share = p.yield_share;
     var leadBelow = aboutCards ? p.card_question_lead[0] : p.lead_below;
     var leadPlaces = aboutCards ? p.card_question_lead[1] : p.lead_places;
@@ -380,7 +380,8 @@ const offlineSearch = (function () {
         var other = 1 - pick, h = heads[pick][at[pick]], o = heads[other][at[other]];
         if (seenOf(h) >= 2 && seenOf(o) < 2 && o.score >= share * h.score) pick = other;
         else if (merged.length - direct.length < leadPlaces && o.score >= p.near_tie * h.score &&
-                 o.coverage >= h.coverage + p.coverage_lead && h.coverage < leadBelow) pick = other;
+                 o.coverage >= h.coverage + p.coverage_lead && h.coverage < leadBelow &&
+                 !(described && other === 0)) pick = other;     // a described card: no rule leads it
       }
       var next = heads[pick][at[pick]];
       at[pick] += 1;
@@ -555,7 +556,7 @@ const offlineSearch = (function () {
       return { entry: h.entry, score: Math.round(h.score * factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
     });
-    out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)));
+    out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)), !!kind);
     if (p.group_ruling_after_card) {
       out = this.groupRulingAfter(out, cardGroups, limit);
       out = this.askedGroupRuling(out, text, limit);
