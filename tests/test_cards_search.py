@@ -38,6 +38,11 @@ def hit_rate(search, queries) -> tuple[float, list]:
     return 1 - len(misses) / len(queries), misses
 
 
+def first_sections(search, query: str, n: int = 3) -> list[str]:
+    """The sections (a card's or a group's id, a rule's) of the first `n` answers."""
+    return [h.entry.section for h in search.search(query, limit=10)[0][:n]]
+
+
 def test_the_card_question_set_is_big_enough_and_names_real_cards(service):
     queries = load_queries(CARD_QUERIES)
     assert len(queries) >= 40 and len({q for q, _ in queries}) == len(queries)
@@ -600,21 +605,18 @@ def test_players_words_are_read_as_the_cards_say_them(service, monkeypatch, quer
     three, and not without that synonym (`SYNONYMS`)."""
     search = service.search
 
-    def first_three() -> list[str]:
-        return [h.entry.section for h in search.search(query, limit=10)[0][:3]]
-
     def reread() -> None:
         synonym_stems.cache_clear()
         for part in (search.rules, search.cards):
             part._synonyms = synonym_stems()
             part._word_group.cache_clear()
 
-    assert card in first_three()
+    assert card in first_sections(search, query)
     with monkeypatch.context() as m:
         m.delitem(SYNONYMS, word)
         reread()
         try:
-            assert card not in first_three()
+            assert card not in first_sections(search, query)
         finally:
             m.undo()
             reread()
@@ -795,11 +797,11 @@ def test_a_card_described_by_its_type_ranks_above_the_rules_sharing_its_everyday
 
 
 @pytest.mark.parametrize("query, card", [
-    # (Monomancy's ruling, and Fear of the Void Below's)
-    ("sabbat action where i jump another sabbat vamp and they can bail out before range to eat the -1 bleed "
-     "card, if they end combat with some other card instead does my card still go on them?", "101241"),
-    ("daim combat card that makes every round default to long range, does it change the range right away "
-     "this round for cards that care about close range?", "100711"),
+    pytest.param("sabbat action where i jump another sabbat vamp and they can bail out before range to eat the "
+                 "-1 bleed card, if they end combat with some other card instead does my card still go on them?",
+                 "101241", id="Monomancy"),
+    pytest.param("daim combat card that makes every round default to long range, does it change the range right "
+                 "away this round for cards that care about close range?", "100711", id="Fear of the Void Below"),
 ])
 def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(service, monkeypatch, query, card):
     """A ruling question describes the card in a clause, then asks about timing in the words
@@ -807,15 +809,12 @@ def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(servic
     the card's ruling is among the first three, which it is not when the cards weigh as
     little as before (`DESCRIBED_CARD_FACTOR` 8) and a rule holding more of the question may
     lead a card (`merge(described=False)`)."""
-    def first_three() -> list[str]:
-        return [h.entry.section for h in service.search.search(query, limit=10)[0][:3]]
-
     assert service.search.names.described_type(query) is not None
-    assert card in first_three()
+    assert card in first_sections(service.search, query)
     plain_merge = card_ranking.merge
     monkeypatch.setattr(card_ranking, "DESCRIBED_CARD_FACTOR", 8.0)
     monkeypatch.setattr(card_ranking, "merge", lambda *a, **k: plain_merge(*a[:5]))
-    assert card not in first_three()
+    assert card not in first_sections(service.search, query)
 
 
 @pytest.mark.parametrize("query, group", [
@@ -829,11 +828,9 @@ def test_the_group_ruling_answering_the_last_sentence_comes_third(service, monke
     """A table question describes the card, then asks ("… does he HAVE to take the extra
     strike or can i skip it"): the ruling of the described card's group that holds the
     most of the last sentence comes third (`ASKED_SHARE`), which it does not without."""
-    def first_three() -> list[str]:
-        return [h.entry.section for h in service.search.search(query, limit=10)[0][:3]]
-    assert first_three()[2] == group
+    assert first_sections(service.search, query)[2] == group
     monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
-    assert group not in first_three()
+    assert group not in first_sections(service.search, query)
 
 
 @pytest.mark.parametrize("query, card, group", [
@@ -956,15 +953,13 @@ def test_a_second_group_of_the_described_card_comes_third(service, monkeypatch, 
     second ("Steal blood as a Hunt action", "Played after resolution"); the ruling of another
     of its groups holding nearly as much ("Prohibits hunt as normal", "Modifier after
     combat", the one asked about) third (`SECOND_GROUP_SHARE`), which it is not without."""
-    def first_three() -> list[str]:
-        return [h.entry.section for h in service.search.search(query, limit=10)[0][:3]]
-    found = first_three()
+    found = first_sections(service.search, query)
     assert found[0] == card and found[1].startswith("G") and found[2] == group, found
     # fewer answers asked for: the first ones, no room for the third
     assert [h.entry.section for h in service.search.search(query, limit=2)[0]] == found[:2]
     assert [h.entry.section for h in service.search.search(query, limit=1)[0]] == found[:1]
     monkeypatch.setattr(card_ranking, "SECOND_GROUP_SHARE", 1.01)
-    assert group not in first_three()
+    assert group not in first_sections(service.search, query)
 
 
 @pytest.mark.parametrize("query, key", [
