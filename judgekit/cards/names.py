@@ -275,19 +275,21 @@ class CardNames:
     def described_type(self, query: str) -> str | None:
         """The card type a question describes a card by, when it opens with one: "the
         reaction that…", "auspex reaction that…", "master card that…" (`TYPE_NOUNS`), or
-        "a nosferatu who…" (a clan, then the description: a vampire), or a few words
+        "a nosferatu who…", "salubri 8 cap that…" (a clan or a capacity, then the
+        description: a vampire), or a few words
         before the noun ("2 blood equipment card that…", `DESCRIBE_FREE`); None otherwise."""
         words = self._words(query[:300]) if isinstance(query, str) else []
         i = 0
-        while i < len(words) and words[i] in DESCRIBE_LEAD:
-            i += 1
+
         def capacity_at(at: int) -> bool:
             """A word of a vampire's capacity: "cap", or its number ("8 cap", "cap 8")."""
             if words[at] in DESCRIBE_CAPACITY:
                 return True
-            return words[at].isascii() and words[at].isdigit() and any(0 <= k < len(words) and words[k] in DESCRIBE_CAPACITY
-                                               for k in (at - 1, at + 1))
+            beside = (words[k] for k in (at - 1, at + 1) if 0 <= k < len(words))
+            return words[at].isascii() and words[at].isdigit() and any(w in DESCRIBE_CAPACITY for w in beside)
 
+        while i < len(words) and words[i] in DESCRIBE_LEAD:
+            i += 1
         named = False          # a discipline, a clan or a capacity among the qualifiers
         while i < len(words) and (words[i] in DESCRIBE_QUALIFIERS or words[i] in self.card_words
                                   or capacity_at(i)):

@@ -262,10 +262,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # players' shorthand and verbs for the cards' "different", "move", "perform"
     "diff": ("different",),
     "pol": ("political",),
+    "pols": ("political",),
     # a referendum "passes" where the cards say "successful" (a key is matched on its
     # stems: "passes", "passed" and "passing" too)
     "pass": ("successful",),
-    "pols": ("political",),
     "shift": ("move",),
     "pull off": ("perform", "successful"),
     # a minion that "picks a fight" or "attacks" enters combat (the cards' words)
