@@ -79,7 +79,7 @@ FILLER = frozenset(("the", "card", "cards", "ruling", "rulings", "rule", "rules"
 #: A card described by its type instead of its name: "the reaction that ends combat…",
 #: "equipment that gives +1 hunt", "is there a nosferatu who…" (`CardNames.described_type`).
 #: The type's noun as players say it (name key; two words joined) -> the card type.
-TYPE_NOUNS: dict[str, str] = {
+_TYPE_NOUNS: dict[str, str] = {
     "action": "Action", "actionmodifier": "Action Modifier", "modifier": "Action Modifier",
     "reaction": "Reaction", "combatcard": "Combat",
     "ally": "Ally", "allies": "Ally", "ghoul": "Ally", "retainer": "Retainer",
@@ -91,16 +91,13 @@ TYPE_NOUNS: dict[str, str] = {
     "event": "Event", "master": "Master", "location": "Master",
     "vampire": "Vampire", "vampires": "Vampire", "vamp": "Vampire", "vamps": "Vampire",
     "imbued": "Imbued", "power": "Power", "conviction": "Conviction",
-    # plurals ("combat cards making…", "are there reactions that…"); not "votes", which a
-    # vampire has ("tremere 2 votes who…")
-    "actions": "Action", "actionmodifiers": "Action Modifier", "modifiers": "Action Modifier",
-    "reactions": "Reaction", "combatcards": "Combat", "ghouls": "Ally", "retainers": "Retainer",
-    "weapons": "Equipment", "guns": "Equipment", "vehicles": "Equipment", "items": "Equipment",
-    "politicals": "Political Action", "politicalactions": "Political Action",
-    "pols": "Political Action", "polactions": "Political Action",
-    "referendums": "Political Action", "events": "Event", "masters": "Master",
-    "locations": "Master", "powers": "Power", "convictions": "Conviction",
 }
+#: … and their plurals with an "s" ("combat cards making…", "are there reactions that…"),
+#: not these: "votes", which a vampire has ("tremere 2 votes who…"), and the nouns whose
+#: plural is not made so
+NO_PLURAL = frozenset(("vote", "ally", "allies", "equipment", "imbued", "vampires", "vamps"))
+TYPE_NOUNS: dict[str, str] = {**_TYPE_NOUNS, **{noun + "s": kind for noun, kind in _TYPE_NOUNS.items()
+                                                if noun not in NO_PLURAL}}
 #: Words that may open such a question before the noun ("is there a", "whats the")
 DESCRIBE_LEAD = frozenset(("is", "are", "there", "theres", "any", "a", "an", "the", "whats", "what",
                            "which", "looking", "for", "some", "one", "i", "need", "remember", "was"))
@@ -276,8 +273,8 @@ class CardNames:
         """The card type a question describes a card by, when it opens with one: "the
         reaction that…", "auspex reaction that…", "master card that…" (`TYPE_NOUNS`), or
         "a nosferatu who…", "salubri 8 cap that…" (a clan or a capacity, then the
-        description: a vampire), or a few words
-        before the noun ("2 blood equipment card that…", `DESCRIBE_FREE`); None otherwise."""
+        description: a vampire), or a few words before the noun ("2 blood equipment card
+        that…", `DESCRIBE_FREE`); None otherwise."""
         words = self._words(query[:300]) if isinstance(query, str) else []
         i = 0
 
@@ -291,9 +288,11 @@ class CardNames:
         while i < len(words) and words[i] in DESCRIBE_LEAD:
             i += 1
         named = False          # a discipline, a clan or a capacity among the qualifiers
-        while i < len(words) and (words[i] in DESCRIBE_QUALIFIERS or words[i] in self.card_words
-                                  or capacity_at(i)):
-            named = named or words[i] in self.card_words or capacity_at(i)
+        while i < len(words):
+            facet = words[i] in self.card_words or capacity_at(i)
+            if not facet and words[i] not in DESCRIBE_QUALIFIERS:
+                break
+            named = named or facet
             i += 1
 
         def starts_description(at: int) -> bool:

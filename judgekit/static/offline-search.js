@@ -202,8 +202,10 @@ const offlineSearch = (function () {
       });
     }
     while (i < words.length && this.describeLead.has(words[i])) i += 1;
-    while (i < words.length && (this.describeQualifiers.has(words[i]) || this.cardWords.has(words[i]) || capacityAt(i))) {
-      named = named || this.cardWords.has(words[i]) || capacityAt(i);
+    while (i < words.length) {
+      var facet = this.cardWords.has(words[i]) || capacityAt(i);
+      if (!facet && !this.describeQualifiers.has(words[i])) break;
+      named = named || facet;
       i += 1;
     }
     function startsDescription(at) {
