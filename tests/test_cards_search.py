@@ -585,6 +585,24 @@ def test_a_card_described_by_its_type(service, query, kind):
     assert service.search.names.described_type(query) == kind
 
 
+@pytest.mark.parametrize("query, card, first", [
+    # Selma the Repugnant, Nosferatu, 8: "+1 intercept when attempting to block a Nosferatu vampire"
+    # (without her capacity, not among the first ten: nosferatu vampires who block are many)
+    ("8 cap nos who blocks other nosferatu better", "201262", False),
+    # Hannibal, Malkavian antitribu, 10 (third without it)
+    ("the 10 cap malk anti who can pay 2 blood to unlock in anyones minion phase", "200566", True),
+    # Osric Vladislav, Malkavian, 7 (second without it)
+    ("7 cap malk who can burn one of my locations to get a stealth", "201085", True),
+    # the capacity before its number
+    ("cap 4 salubri anti who gets a press against tremere", "201473", True),
+])
+def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
+    """Players tell a vampire by its clan and capacity ("8 cap nos who…"): the vampire of that
+    capacity whose text holds the rest comes first, or among the first three."""
+    found = first_sections(service.search, query, 1 if first else 3)
+    assert card in found, found
+
+
 @pytest.mark.parametrize("query, card, word", [
     # Regaining the Upper Hand: "Successful referendum means the chosen Methuselah gets the Edge."
     ("political action that just gives the edge to whatever player you choose if the referendum passes?",
@@ -771,7 +789,7 @@ CARD_BEHAVIOUR_19 = ROOT / "search_card_behaviour19"
                                                (CARD_BEHAVIOUR_9, 60, 0.95), (CARD_BEHAVIOUR_10, 60, 0.9),
                                                (CARD_BEHAVIOUR_11, 60, 0.93), (CARD_BEHAVIOUR_12, 60, 0.9),
                                                (CARD_BEHAVIOUR_15, 60, 0.93), (CARD_BEHAVIOUR_16, 50, 0.9),
-                                               (CARD_BEHAVIOUR_17, 50, 0.9), (CARD_BEHAVIOUR_18, 50, 0.94),
+                                               (CARD_BEHAVIOUR_17, 50, 0.94), (CARD_BEHAVIOUR_18, 50, 0.98),
                                                (CARD_BEHAVIOUR_19, 50, 0.86)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth"])

@@ -5,7 +5,8 @@ One entry per thing a judge asks about (docs/search.md, "Adding a kind of docume
 - a **card** (`kind` "card"): title the card's name (with its version for a vampire printed
   several times, "Theo Bell (G2 ADV)"), body its text with the symbols spelled out
   ("[Dominate superior]"), context its types, clan and disciplines; key `cards/<id>`,
-  section the card id, url `/cards/<id>`;
+  section the card id, url `/cards/<id>`; a vampire's carries its capacity (a number the
+  search finds it by: "5 cap ravnos who…");
 - each **ruling of a card** (`kind` "ruling"): title the card's name, body the ruling
   (card links as names), same section and context as its card; key and url
   `cards/<id>#r<n>`, the ruling's anchor on the card page;
@@ -39,6 +40,13 @@ def card_context(card) -> str:
     return " ".join(parts)
 
 
+def vampire_capacity(card) -> int | None:
+    """A vampire's capacity ("the 5 cap ravnos who…" finds it); None for any other card (an
+    imbued's is its life, which players do not call so)."""
+    cap = card.facts.capacity if card.kind == "crypt" else None
+    return cap if isinstance(cap, int) and "Vampire" in card.types else None
+
+
 def context_types(context: str) -> frozenset[str] | None:
     """The card types an entry's `context` opens with (`card_context`: "Action Modifier
     Combat Auspex" -> Action Modifier, Combat); None for a group's ruling (of cards of any
@@ -68,7 +76,7 @@ def card_entries(catalog: CardCatalog, entry_type, group_questions: dict | None 
         sid = str(card.id)
         out.append(entry_type(key=f"{DOC}/{sid}", doc=DOC, section=sid, number="", title=title,
                               context=context, body=markup.to_plain(card.text), url=card.url,
-                              kind="card", anchors=[(0, "text")]))
+                              kind="card", anchors=[(0, "text")], capacity=vampire_capacity(card)))
         for r in catalog.rulings(card):
             if r.group is not None:
                 continue     # a group's rulings are entries of the group (below)

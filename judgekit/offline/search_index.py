@@ -55,14 +55,14 @@ from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, CARD_QUESTION
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
-from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
+from judgekit.rules.numbers import CAPACITY, CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 29
+FORMAT = 30
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -388,6 +388,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
                    "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
                    "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
+                   "capacity": CAPACITY, "capacity_words": sorted(CAPACITY_WORDS),
                    "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
                    "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
                    "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES,

@@ -31,11 +31,12 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from judgekit.rules.analysis import analyze, stated_numbers
+from judgekit.rules.numbers import CAPACITY
 from judgekit.rules.entries import Entry
 
 INDEX_FILE = "index.pickle"
 # Bump when the stored shape changes (the stamp then differs and the index is rebuilt).
-STORE_FORMAT = "6"
+STORE_FORMAT = "7"
 
 #: BM25F field weights. `questions`: the questions an entry answers in people's words
 #: (`judgekit.rules.questions`), weighed as much as its own text.
@@ -137,6 +138,15 @@ def analyse_entries(entries: Iterable[Entry]) -> dict[str, dict[str, list[tuple[
             for e in entries}
 
 
+def entry_numbers(e: Entry, body: list[tuple[str, int, int]]) -> list[tuple[float, frozenset[str]]]:
+    """The numbers an entry states (its body's analysed words `body`: `stated_numbers`),
+    and a vampire's capacity as a `CAPACITY` after them."""
+    stated = stated_numbers(e.body, body)
+    if e.capacity is not None:
+        stated.append((float(e.capacity), frozenset((CAPACITY,))))
+    return stated
+
+
 @dataclass
 class StoredPart:
     """One part of the index (the rules, the cards): its entries, analysis and postings.
@@ -160,10 +170,10 @@ class StoredPart:
             for a in self.analysis.values():
                 for st in {s for field in FIELD_BOOSTS for s, _, _ in a[field]}:
                     df[st] = df.get(st, 0) + 1
-            bodies = {e.key: e.body for e in self.entries}
+            by_key = {e.key: e for e in self.entries}
             self.stored = {
                 "df": df, "weights": self.postings.term_weights(),
-                "stated": [stated_numbers(bodies[k], self.analysis[k]["body"]) for k in self.postings.keys],
+                "stated": [entry_numbers(by_key[k], self.analysis[k]["body"]) for k in self.postings.keys],
             }
         return self.stored
 
@@ -177,7 +187,7 @@ class StoredIndex:
 
 def _entry_rows(entries: list[Entry]) -> list[tuple]:
     return [(e.key, e.doc, e.section, e.number, e.title, e.context, e.body, e.url, e.kind,
-             [tuple(a) for a in e.anchors], e.questions) for e in entries]
+             [tuple(a) for a in e.anchors], e.questions, e.capacity) for e in entries]
 
 
 def build_index(parts: dict[str, list[Entry]], stamp: str, index_dir: str | Path,
@@ -259,7 +269,7 @@ def _load(index_dir: str | Path, stamp: str) -> StoredIndex | None:
 def _parts(data: dict, stamp: str) -> StoredIndex:
     parts = {}
     for name, (rows, analysis, terms, lengths, derived) in data["parts"].items():
-        entries = [Entry(*row[:9], list(row[9]), row[10]) for row in rows]
+        entries = [Entry(*row[:9], list(row[9]), *row[10:12]) for row in rows]
         keys = [e.key for e in entries]
         n = len(keys)
         parts[name] = StoredPart(entries, analysis,

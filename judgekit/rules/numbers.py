@@ -10,14 +10,34 @@ from judgekit.rules.analysis import closeness
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
 NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
 UNIT_MISS = 0.5         # share kept when the stated number counts something else
+#: The unit of a number an entry states beside its text: a vampire's capacity
+#: (`Entry.stated`). No stem is spelt so. Such a number counts only for a query's number
+#: that says it is a capacity ("5 cap", "cap 5", "capacity of 8": `query_units`), and then
+#: as any number does; any other "5" does not find the card's capacity ("5 damage").
+CAPACITY = "#cap"
+#: The stems that say a query's number is a capacity, after it or just before it
+CAPACITY_WORDS = frozenset(("cap", "capac"))
+
+
+def query_units(after: list[str], before: str | None) -> frozenset[str]:
+    """The units a query's number counts: the stems of the (up to two) words after it that
+    are not numbers (`after`), and `CAPACITY` when one of them, or the word just before it
+    (`before`), is a capacity's word."""
+    units = frozenset(after)
+    if not CAPACITY_WORDS.isdisjoint(units) or before in CAPACITY_WORDS:
+        units |= {CAPACITY}
+    return units
 
 
 class Stating(NamedTuple):
     """The entries stating one number: all of them (in their order), those where it counts
-    nothing (a table cell), and those where it counts each unit (a stem: "blood")."""
+    nothing (a table cell), those where it counts each unit (a stem: "blood"), and those
+    stating it only as a `CAPACITY`, and the others (in their order)."""
     docs: tuple[int, ...]
     unitless: frozenset[int]
     by_unit: dict[str, frozenset[int]]
+    capacity_only: frozenset[int]
+    plain: tuple[int, ...]
 
 
 class StatedNumbers:
@@ -38,16 +58,21 @@ class StatedNumbers:
         found = self._stating.get(value)
         if found is None:
             docs: dict[int, None] = {}
+            plain: dict[int, None] = {}
             unitless: set[int] = set()
             by_unit: dict[str, set[int]] = {}
             for doc, units in self._places[value]:
                 docs[doc] = None
+                if units != {CAPACITY}:
+                    plain[doc] = None
                 if not units:
                     unitless.add(doc)
                 for unit in units:
                     by_unit.setdefault(unit, set()).add(doc)
             found = self._stating[value] = Stating(tuple(docs), frozenset(unitless),
-                                                   {u: frozenset(ds) for u, ds in by_unit.items()})
+                                                   {u: frozenset(ds) for u, ds in by_unit.items()},
+                                                   frozenset(d for d in docs if d not in plain),
+                                                   tuple(plain))
         return found
 
     def _near_values(self, value: float) -> list[float]:
@@ -65,22 +90,26 @@ class StatedNumbers:
         when the number there counts something else than the query's `units`), and how many
         state it or one close to it (closeness >= NUMBER_EXACT), whatever they count. An
         entry's closeness is the best of its stated numbers'; the entries come in the order
-        of the stated numbers, ascending, each in its entries' order."""
+        of the stated numbers, ascending, each in its entries' order. A number stated only as a
+        `CAPACITY` counts only when `units` say the query's is one."""
         out: dict[int, float] = {}
         close: set[int] = set()
+        capacity = CAPACITY in units
         for stated in self._near_values(value):
             near = closeness(value, stated)
             if near < NUMBER_NEAR:
                 continue
             found = self._stating_of(stated)
+            hidden = frozenset() if capacity else found.capacity_only
+            docs = found.plain if hidden else found.docs
             if near >= NUMBER_EXACT:
-                close.update(found.docs)
+                close.update(docs)
             # each entry at `near` where the number counts what the query's does, or nothing
             # (a table cell), or the query counts nothing; else at near x UNIT_MISS
-            scores = dict.fromkeys(found.docs, near if not units else near * UNIT_MISS)
+            scores = dict.fromkeys(docs, near if not units else near * UNIT_MISS)
             if units:
                 same = found.unitless.union(*(found.by_unit.get(u, ()) for u in units))
-                scores.update(dict.fromkeys(same, near))
+                scores.update(dict.fromkeys(same - hidden, near))
             if not out:
                 out = scores
                 continue

@@ -30,7 +30,7 @@ from judgekit.rules.covering import docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, plain_title
 from judgekit.rules.index_store import StoredPart, load_index
 from judgekit.rules.lazy import Lazy, LazyLRU
-from judgekit.rules.numbers import StatedNumbers
+from judgekit.rules.numbers import StatedNumbers, query_units
 from judgekit.rules.phrases import has_phrase, word_positions
 from judgekit.rules.hits import EntryFactors, Hit
 from judgekit.rules.scoring import NUMBER_BOOST, best_scored, number_score, score_entries
@@ -259,7 +259,8 @@ class SearchIndex:
                 # a number ("91", "twenty-eight"): matched against the numbers entries state,
                 # near ones included, counting what the next words name ("91 library cards")
                 n, value = numbers[i]
-                units = frozenset(st for w, st in seq[i + n:i + n + 2] if number_value(w) is None)
+                units = query_units([st for w, st in seq[i + n:i + n + 2] if number_value(w) is None],
+                                    seq[i - 1][1] if i else None)
                 near, weight = self._number_docs(value, units)
                 groups.append(Group(" ".join(w for w, _ in seq[i:i + n]),
                                     {tuple(st for _, st in seq[i:i + n]): 1.0}, weight,

@@ -3,7 +3,7 @@
 // ("91", "twenty-eight") and the entries of one part of the index that state them or a
 // number near them. Each function takes the part (an OfflineIndex, static/offline-index.js)
 // as its first argument: the index's methods and offline-query.js call them.
-// Exports closeness, numberValue, numbersIn, phraseItem, statesNear, numberDocs.
+// Exports closeness, numberValue, numbersIn, phraseItem, statesNear, queryUnits, numberDocs.
 import { decodeNumbers, own } from "./offline-words.js";
 
 var DIGITS = /^[0-9]{1,6}$/;
@@ -73,9 +73,20 @@ export function statesNear(index, value) {
   return index.numberValues.some(function (stated) { return closeness(value, stated) >= near; });
 }
 
-// entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]
+// the units a query's number counts: the stems of the words after it that are not numbers
+// (`after`), and the capacity's unit when one of them or the word before it (`before`, or
+// null) says it is a vampire's capacity ("5 cap", "cap 5"): numbers.py's query_units
+export function queryUnits(index, after, before) {
+  var p = index.params, units = new Set(after), words = new Set(p.capacity_words);
+  if (after.some(function (u) { return words.has(u); }) || words.has(before)) units.add(p.capacity);
+  return units;
+}
+
+// entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]; a
+// number an entry states only as a capacity counts only for a capacity's `units`
 export function numberDocs(index, value, units) {
   var p = index.params, out = new Map(), close = new Set();
+  var capacity = units.has(p.capacity);
   readNumbers(index);
   index.numberValues.forEach(function (stated) {          // ascending, as the server looks
     var places = index.numbers.get(stated);
@@ -83,6 +94,7 @@ export function numberDocs(index, value, units) {
     if (near < p.number_near) return;
     places.forEach(function (place) {
       var doc = place[0], statedUnits = place[1];
+      if (!capacity && statedUnits.size === 1 && statedUnits.has(p.capacity)) return;
       if (near >= p.number_exact) close.add(doc);
       var same = !units.size || !statedUnits.size ||
         Array.from(units).some(function (u) { return statedUnits.has(u); });

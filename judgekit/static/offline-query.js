@@ -7,7 +7,7 @@
 // Exports SECTION_QUERY, checkQuery, spellOutDisciplines, sectionsNamed, queryGroups, docsOfGroup.
 import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
-import { numberValue, numbersIn, phraseItem, numberDocs } from "./offline-numbers.js";
+import { numberValue, numbersIn, phraseItem, queryUnits, numberDocs } from "./offline-numbers.js";
 
 // words joined by slashes ("for/pre", "Aus/Cel/For"), after what comes before them (as
 // judgekit/rules/query.py SLASH_LIST; no look-behind, which old phones lack)
@@ -117,8 +117,9 @@ export function queryGroups(index, text) {
     if (n === 1 && numbers.has(i)) {
       // a number ("91", "twenty-eight"), matched against the numbers entries state
       n = numbers.get(i)[0];
-      var value = numbers.get(i)[1], units = new Set();
-      seq.slice(i + n, i + n + 2).forEach(function (w) { if (numberValue(index, w[0]) === null) units.add(w[1]); });
+      var value = numbers.get(i)[1], after = [];
+      seq.slice(i + n, i + n + 2).forEach(function (w) { if (numberValue(index, w[0]) === null) after.push(w[1]); });
+      var units = queryUnits(index, after, i ? seq[i - 1][1] : null);
       var found = numberDocs(index, value, units), numAlts = new Map();
       setDefault(numAlts, seq.slice(i, i + n).map(function (w) { return w[1]; }), 1.0);
       groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),

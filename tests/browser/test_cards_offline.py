@@ -79,6 +79,12 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     # and a second group's ruling of the first card third (`SECOND_GROUP_SHARE`), and the
     # entries holding a first sentence's rare words looked through (`first_sentence`)
     queries += read_queries(root / "tests" / "search_card_behaviour12") + read_queries(root / "tests" / "search_card_behaviour7")
+    # vampires told by clan and capacity ("8 cap nos who…": a number stated as a capacity),
+    # and numbers that are no capacity
+    queries += read_queries(root / "tests" / "search_card_behaviour18")
+    queries += ["8 cap nos who blocks other nosferatu better", "cap 4 salubri anti who gets a press against tremere",
+                "vampire with capacity 10 who unlocks", "weapon that does 3 damage but only once per combat",
+                "5 blood"]
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"
