@@ -36,6 +36,19 @@ def docs_mask(docs: Iterable[int]) -> int:
     return int.from_bytes(bits, "little")
 
 
+def alternatives_mask(alts, df, masks) -> int:
+    """The entries holding any of a group's alternatives (`alts`: tuples of stems, all of a
+    tuple's stems held), as a bit set; `masks`: stem -> its entries' bit set, for the stems
+    in `df`."""
+    found = 0
+    for alt in alts:
+        mask = masks[alt[0]] if alt[0] in df else 0
+        for a in alt[1:]:
+            mask &= masks[a] if a in df else 0
+        found |= mask
+    return found
+
+
 def lowest(mask: int, n: int) -> list[int]:
     """The `n` lowest entry numbers of the bit set `mask`, ascending."""
     out = []

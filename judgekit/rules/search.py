@@ -21,17 +21,16 @@ import math
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
 
 from judgekit.rules.build import index_stamp
 from judgekit.rules.analysis import WORD_RE, analyze, number_value, query_tokens, within_one_edit
 from judgekit.rules.corpus import Corpus
-from judgekit.rules.covering import docs_mask, most_held
+from judgekit.rules.covering import alternatives_mask, docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, plain_title
 from judgekit.rules.index_store import StoredPart, load_index
 from judgekit.rules.lazy import Lazy, LazyLRU
 from judgekit.rules.numbers import StatedNumbers, query_units
-from judgekit.rules.phrases import has_phrase, word_positions
+from judgekit.rules.phrases import PhraseFinder, word_positions
 from judgekit.rules.hits import EntryFactors, Hit
 from judgekit.rules.scoring import NUMBER_BOOST, best_scored, number_score, score_entries
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, query_words, question_stems, sentences,
@@ -162,7 +161,8 @@ class SearchIndex:
             d for d, _ in self.postings.terms["body"].get(term, ())), TERM_CACHE)
         # a phrase's stems -> its words' idf and the entries holding it (body, title): the
         # same for every query that looks for it ("+1 bleed", a word and the next one typed)
-        self._phrases = LazyLRU(self._phrase, PHRASE_CACHE)
+        self._phrases = LazyLRU(PhraseFinder(df, self.postings, self._positions, self._title_positions,
+                                             self._body_docs, self._title_docs, self._phrase_docs), PHRASE_CACHE)
         self.n_entries = max(1, len(self.entries))
         # the numbers each entry's text states (by docnum), and by value: value -> [(docnum, units)]
         self.stated = derived["stated"]
@@ -438,7 +438,7 @@ class SearchIndex:
         both shots": the asked part's rare words, in no card of the described effect, would
         take every place)."""
         plain = [i for i, g in enumerate(groups) if g.number is None]
-        masks = {i: self._alt_mask(groups[i]) for i in plain}     # bit sets (`most_held`)
+        masks = {i: alternatives_mask(groups[i].alts, self.df, self._term_masks) for i in plain}     # bit sets (`most_held`)
         weights, held = [groups[i].weight for i in plain], [masks[i] for i in plain]
 
         def rarest(among) -> list[int]:
@@ -471,55 +471,6 @@ class SearchIndex:
                 among &= masks[i]
             found += [d for d in most_held(among, weights, held, self.FACET_COVERING) if d not in found]
         return found
-
-    def _alt_mask(self, g: Group) -> int:
-        """The entries holding any alternative of the group, as a bit set (`docs_mask`)."""
-        df, masks = self.df, self._term_masks
-        found = 0
-        for alt in g.alts:
-            mask = masks[alt[0]] if alt[0] in df else 0
-            for a in alt[1:]:
-                mask &= masks[a] if a in df else 0
-            found |= mask
-        return found
-
-    def _phrase(self, stems: tuple[str, ...]) -> tuple[float, tuple[int, ...], tuple[int, ...]] | None:
-        """What `_phrases` keeps for a phrase: the sum of its words' idf, and the entries (in
-        entry order) holding it in their body and in their title; None when a word of it is
-        in no entry."""
-        if not all(a in self.df for a in stems):
-            return None
-        return (sum(self.postings.idf("body", a) for a in stems),
-                self._find_phrase("body", stems), self._find_phrase("title", stems))
-
-    def _find_phrase(self, fname: str, stems: tuple[str, ...]) -> tuple[int, ...]:
-        """The entries (in entry order) holding the phrase `stems` in field `fname`."""
-        rarest = min(stems, key=self.df.__getitem__)
-        # an entry holds the phrase in a field only if that field's postings have each of
-        # its other words (they are counted from the same words): a set look-up spares
-        # most entries the positions
-        others = {a for a in stems if a != rarest}
-        positions = self._positions if fname == "body" else self._title_positions
-        keys = self.postings.keys
-        return tuple(d for d in self._phrase_candidates(fname, rarest, others)
-                     if has_phrase(positions[keys[d]], stems))
-
-    def _phrase_candidates(self, fname: str, term: str, others) -> Iterable[int]:
-        """The entries a phrase is looked for in: those holding `term` and each of `others`
-        in field `fname`, in entry order (the order of the postings: the order they are
-        scored in). Only the entries kept for `term` when its postings were cut
-        (`max_postings`); else the sets of the words' entries intersected (in C, the
-        smaller set walked), not the postings of a common word walked one by one."""
-        held = self._body_docs if fname == "body" else self._title_docs
-        kept = self._phrase_docs[fname].get(term)
-        if kept is not None:
-            for a in others:      # filter(): in C, in the kept entries' order
-                kept = filter(held[a].__contains__, kept)
-            return kept
-        docs = held[term]
-        for a in others:
-            docs = docs & held[a]
-        return sorted(docs)
 
     # search -------------------------------------------------------------------------------
     def search(self, text: str, limit: int = 10, named: list[Entry] = (),
