@@ -1,0 +1,210 @@
+// The card names in a query, found on this device as the server's judgekit/cards/names.py
+// finds them (the table the offline index carries: names, initials, short forms, the words
+// that describe a card by its type), for static/offline-search.js.
+// Exports nameKey (a name's look-up key), CardNames (the table and its look-ups).
+import { own, withinOneEdit } from "./offline-words.js";
+
+var SPLIT = /[\s,;:!?/()\[\]{}"“”«»]+/;
+var TRANSLIT = { "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+  "ß": "ss", "đ": "d", "Đ": "D", "ı": "i", "þ": "th", "ð": "d", "’": "'", "‘": "'",
+  "“": "\"", "”": "\"", "—": "-", "–": "-", "™": "", "®": "", "©": "" };
+
+// a card name's look-up key: letters and digits, lower case, no accents (game/cards.py name_key)
+export function nameKey(text) {
+  if (text.indexOf("&") >= 0) text = text.replace(/&/g, " and ");
+  text = text.replace(/[łŁøØæÆœŒßđĐıþð’‘“”—–™®©]/g, function (c) { return TRANSLIT[c]; });
+  text = text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  var key = text.replace(/[\x00-\x7f]/g, function (c) { return /[a-z0-9]/.test(c) ? c : ""; });
+  return /^[\x00-\x7f]*$/.test(key) ? key : key.replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+export function CardNames(table) {
+  var self = this;
+  var keys = table.keys;
+  // the JSON object as it is (5,000 names: a Map made of it costs a phone more than the lookups)
+  this.keys = { get: function (k) { return own.call(keys, k) ? keys[k] : undefined; } };
+  this.common = new Set(table.common);
+  this.initials = new Set(table.initials || []);           // a card's initials: one word only ("at a" is no Ashes to Ashes)
+  this.notTypos = new Set(table.not_typos || []);          // words one typo from a name ("hunting"): not misspelt names
+  this.textWords = new Set(table.text_words || []);        // names many card texts use ("dodge", "bloodhunt"): whole query only
+  this.phrases = new Set(table.phrases);
+  this.filler = new Set(table.filler || []);
+  this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
+  this.typeNouns = table.type_nouns || {};                 // a card described by its type (described_type)
+  this.describeLead = new Set(table.describe_lead || []);
+  this.describeQualifiers = new Set(table.describe_qualifiers || []);
+  this.describeRel = new Set(table.describe_rel || []);
+  this.describeWith = new Set(table.describe_with || []);
+  this.describeArticles = new Set(table.describe_articles || []);
+  this.describeFree = table.describe_free || 0;             // other words before the noun
+  this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
+  this.describeCapacity = new Set(table.describe_capacity || []);  // "8 cap", "cap 8": a vampire's
+  this.maxWords = table.max_words;
+  this.typoMin = table.typo_min;
+  this.typoWordMin = table.typo_word_min;
+  this.byStart = new Map();                               // first letter and length -> keys
+  Object.keys(keys).forEach(function (key) {
+    if (key.length < self.typoMin) return;
+    var k = key.charCodeAt(0) * 1024 + key.length, list = self.byStart.get(k);
+    if (list) list.push(key); else self.byStart.set(k, [key]);
+  });
+}
+
+CardNames.prototype.exact = function (words) {
+  var hit = this.key(words);
+  if (hit === undefined && words.length > 1 && words[0] === "the") hit = this.key(words.slice(1));
+  return hit === undefined ? null : hit;
+};
+
+// the card these words spell, a card's initials only as one word (CardNames._key)
+CardNames.prototype.key = function (words) {
+  var key = words.join("");
+  return words.length > 1 && this.initials.has(key) ? undefined : this.keys.get(key);
+};
+
+// a leading "the" does not count toward the length a typo needs ("the hall" is no The Call);
+// in a name of two words, a short word is spelt as in the name ("sup version": CardNames._typo)
+CardNames.prototype.typo = function (words) {
+  var key = words.join("");
+  if (key.length - (words.length > 1 && words[0] === "the" ? 3 : 0) < this.typoMin) return null;
+  var name = this.typoName(key), first = words[0], last = words[words.length - 1];
+  if (name === null || words.length > 1 && (
+      first.length < this.typoWordMin && name.slice(0, first.length) !== first ||
+      last.length < this.typoWordMin && name.slice(name.length - last.length) !== last)) return null;
+  return this.keys.get(name);
+};
+
+// the name key one typo away from `key` (CardNames._typo_name)
+CardNames.prototype.typoName = function (key) {
+  for (var size = key.length - 1; size <= key.length + 1; size++) {
+    var cands = this.byStart.get(key.charCodeAt(0) * 1024 + size) || [];
+    for (var i = 0; i < cands.length; i++) {
+      if (cands[i] !== key && !this.textWords.has(cands[i]) && withinOneEdit(key, cands[i])) return cands[i];
+    }
+  }
+  return null;
+};
+
+CardNames.prototype.namesACard = function (words, wholeQuery) {
+  if (wholeQuery) return true;
+  var self = this, content = words.filter(function (w) { return w !== "the"; });
+  if (content.length === 1) return !this.common.has(content[0]) && !this.textWords.has(content[0]);
+  return content.length > 0 && !self.phrases.has(words.join("")) && !self.textWords.has(content.join(""));
+};
+
+// whether the query names a discipline or a clan, one to three words (mentions_card_words)
+CardNames.prototype.mentionsCardWords = function (query) {
+  var words = this.words(query);
+  for (var n = 1; n <= 3; n++) {
+    for (var i = 0; i + n <= words.length; i++) {
+      if (this.cardWords.has(words.slice(i, i + n).join(""))) return true;
+    }
+  }
+  return false;
+};
+
+// the card type a question describes a card by: "the reaction that…", "a nosferatu who…"
+// (CardNames.described_type), or null
+CardNames.prototype.describedType = function (query) {
+  var words = this.words(query.slice(0, 300)), i = 0, named = false, self = this;
+  // a word of a vampire's capacity: "cap", or its number ("8 cap", "cap 8")
+  function capacityAt(at) {
+    if (self.describeCapacity.has(words[at])) return true;
+    return /^[0-9]+$/.test(words[at]) && [at - 1, at + 1].some(function (k) {
+      return k >= 0 && k < words.length && self.describeCapacity.has(words[k]);
+    });
+  }
+  while (i < words.length && this.describeLead.has(words[i])) i += 1;
+  while (i < words.length) {
+    var facet = this.cardWords.has(words[i]) || capacityAt(i);
+    if (!facet && !this.describeQualifiers.has(words[i])) break;
+    named = named || facet;
+    i += 1;
+  }
+  function startsDescription(at) {
+    if (at < words.length && words[at] === "card") at += 1;
+    return at < words.length && self.describeRel.has(words[at]);
+  }
+  // the card types a noun of one or two words at `at` names, with where it ends
+  function typeAt(at) {
+    var out = [];
+    for (var n = 2; n >= 1; n--) {
+      var noun = words.slice(at, at + n).join("");
+      if (words.length - at >= n && own.call(self.typeNouns, noun)) out.push([self.typeNouns[noun], at + n]);
+    }
+    return out;
+  }
+  var first = typeAt(i), k, j;
+  for (k = 0; k < first.length; k++) {
+    // "the vampire with the equipment that…": the description is the second noun's
+    var end = first[k][1];
+    if (end < words.length && this.describeWith.has(words[end])) {
+      var at = end + 1;
+      while (at < words.length && this.describeArticles.has(words[at])) at += 1;
+      var inner = typeAt(at);
+      for (j = 0; j < inner.length; j++) if (startsDescription(inner[j][1])) return inner[j][0];
+    }
+  }
+  for (k = 0; k < first.length; k++) if (startsDescription(first[k][1])) return first[k][0];
+  if (named && (this.cardWords.has(words[i - 1]) || capacityAt(i - 1)) && i < words.length &&
+      this.describeRel.has(words[i])) return "Vampire";
+  if (first.length) return null;    // the noun came first, and no description follows it
+  // "2 blood equipment card that…": one to describeFree other words before the noun, none
+  // of them "my", then no vampire
+  for (var free = 0, at2 = i; at2 < words.length && free <= this.describeFree && !this.describeOwned.has(words[at2]); at2++) {
+    var found = typeAt(at2);
+    if (found.length) {
+      for (k = 0; k < found.length; k++) {
+        if (found[k][0] !== "Vampire" && startsDescription(found[k][1])) return found[k][0];
+      }
+      return null;
+    }
+    if (!this.describeQualifiers.has(words[at2]) && !this.cardWords.has(words[at2])) free += 1;
+  }
+  return null;
+};
+
+CardNames.prototype.words = function (query) {
+  return query.slice(0, 1000).split(SPLIT).map(nameKey).filter(function (w) { return w; });
+};
+
+// the ids of the cards a query names, in its order (CardNames.find)
+CardNames.prototype.find = function (query) {
+  return this.hits(query).map(function (h) { return h.id; });
+};
+
+// whether the query is nothing but the names found there and filler words (CardNames.only_names)
+CardNames.prototype.onlyNames = function (query, hits) {
+  if (!hits.length) return false;
+  var covered = new Set(), filler = this.filler;
+  hits.forEach(function (h) { for (var k = h.start; k < h.end; k++) covered.add(k); });
+  return this.words(query).every(function (w, k) { return covered.has(k) || filler.has(w); });
+};
+
+// the cards a query names with their word spans, in its order
+CardNames.prototype.hits = function (query) {
+  var self = this;
+  var words = this.words(query);
+  var out = [], ids = [], i = 0;
+  while (i < words.length) {
+    var found = null;
+    for (var n = Math.min(this.maxWords, words.length - i); n > 0; n--) {
+      var span = words.slice(i, i + n), cid = this.exact(span);
+      if (cid !== null && this.namesACard(span, n === words.length)) { found = [cid, i + n]; break; }
+    }
+    if (!found) {
+      for (var m = 2; m >= 1; m--) {
+        var part = words.slice(i, i + m), content = part.filter(function (w) { return w !== "the"; });
+        if (part.length < m || content.some(function (w) { return self.common.has(w); }) ||
+            (content.length === 1 && this.notTypos.has(content[0]))) continue;
+        var typo = this.typo(part);
+        if (typo !== null) { found = [typo, i + m]; break; }
+      }
+    }
+    if (found) {
+      if (ids.indexOf(found[0]) < 0) { ids.push(found[0]); out.push({ id: found[0], start: i, end: found[1] }); }
+      i = found[1];
+    } else i += 1;
+  }
+  return out;
+};
