@@ -11,7 +11,7 @@ NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ nin
 NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
 UNIT_MISS = 0.5         # share kept when the stated number counts something else
 #: The unit of a number an entry states beside its text: a vampire's capacity
-#: (`Entry.stated`). No stem is spelt so. Such a number counts only for a query's number
+#: (`Entry.capacity`). No stem is spelt so. Such a number counts only for a query's number
 #: that says it is a capacity ("5 cap", "cap 5", "capacity of 8": `query_units`), and then
 #: as any number does; any other "5" does not find the card's capacity ("5 damage").
 CAPACITY = "#cap"
@@ -31,8 +31,9 @@ def query_units(after: list[str], before: str | None) -> frozenset[str]:
 
 class Stating(NamedTuple):
     """The entries stating one number: all of them (in their order), those where it counts
-    nothing (a table cell), those where it counts each unit (a stem: "blood"), and those
-    stating it only as a `CAPACITY`, and the others (in their order)."""
+    nothing (a table cell), those where it counts each unit (a stem: "blood"), those
+    stating it only as a `CAPACITY` (`capacity_only`), and all but those (`plain`, in
+    their order)."""
     docs: tuple[int, ...]
     unitless: frozenset[int]
     by_unit: dict[str, frozenset[int]]
