@@ -585,6 +585,26 @@ def test_a_card_described_by_its_type(service, query, kind):
     assert service.search.names.described_type(query) == kind
 
 
+@pytest.mark.parametrize("query, card, group", [
+    # Gang Tactics: "Only usable when the action is announced. If the action is blocked, the
+    # resulting combat is at close range."; its group's ruling: played before the modifiers
+    # that are not played as the action is announced
+    ("nos anti modifier only when the action is announced: if blocked combat is at close range. he played a "
+     "stealth card first then this. legal?", "100802", "G00052"),
+    # Femur of Toomler, a Tzimisce's unique weapon; "Clan equipment": once in play, another
+    # minion can equip it from the one it is on
+    ("call: tzimisce-only unique weapon that hits for strength+1 aggravated. it's on my tzimisce, can another "
+     "of my vamps who isn't tzimisce equip it from him?", "100720", "G00013"),
+])
+def test_a_judge_call_about_a_card_has_its_group_s_ruling_second(service, monkeypatch, query, card, group):
+    """Players describe the card in play and argue: the card comes first, far ahead of the
+    rest, and its group's ruling second, though cards sharing the question's everyday words
+    hold a little more of it (`GROUP_RULING_NEAR`); not when a ruling must hold as much."""
+    assert first_sections(service.search, query)[:2] == [card, group]
+    monkeypatch.setattr(card_ranking, "GROUP_RULING_NEAR", 1.0)
+    assert first_sections(service.search, query)[1] != group
+
+
 @pytest.mark.parametrize("query, card, first", [
     # Selma the Repugnant, Nosferatu, 8: "+1 intercept when attempting to block a Nosferatu vampire"
     # (without her capacity, not among the first ten: nosferatu vampires who block are many)
@@ -788,6 +808,11 @@ CARD_BEHAVIOUR_19 = ROOT / "search_card_behaviour19"
 #: any run, with a vampire's capacity already searched: 57/60 at its first run (0.950, MRR
 #: 0.789).
 CARD_BEHAVIOUR_20 = ROOT / "search_card_behaviour20"
+#: 50 judge calls: players describe a card in play without naming it and say what they
+#: disagree about (seed 20261243: 15 ask for the card, 20 are settled by its own ruling, 15
+#: by a group's), by another hand on 30 Nov 2026, written before any run: 41/50 at its first
+#: run (0.820, MRR 0.689).
+CARD_BEHAVIOUR_21 = ROOT / "search_card_behaviour21"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -796,9 +821,11 @@ CARD_BEHAVIOUR_20 = ROOT / "search_card_behaviour20"
                                                (CARD_BEHAVIOUR_11, 60, 0.93), (CARD_BEHAVIOUR_12, 60, 0.9),
                                                (CARD_BEHAVIOUR_15, 60, 0.93), (CARD_BEHAVIOUR_16, 50, 0.9),
                                                (CARD_BEHAVIOUR_17, 50, 0.94), (CARD_BEHAVIOUR_18, 50, 0.98),
-                                               (CARD_BEHAVIOUR_19, 50, 0.86), (CARD_BEHAVIOUR_20, 60, 0.93)],
+                                               (CARD_BEHAVIOUR_19, 50, 0.86), (CARD_BEHAVIOUR_20, 60, 0.93),
+                                               (CARD_BEHAVIOUR_21, 50, 0.88)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                              "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"])
+                              "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+                              "twenty-first"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size

@@ -50,7 +50,7 @@ from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, P
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
                                          DESCRIBED_CARD_FACTOR, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
-                                         GROUP_RULING_CARDS, OWN_RULINGS, RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES,
+                                         GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, OWN_RULINGS, RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES,
                                          YIELD_SHARE, Search)
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
@@ -62,7 +62,7 @@ from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 30
+FORMAT = 31
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -395,6 +395,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
                    "described_card_factor": DESCRIBED_CARD_FACTOR,
                    "group_ruling_after_card": search.group_ruling_after_card, "ruling_inherits": RULING_INHERITS,
                    "group_ruling_cards": GROUP_RULING_CARDS, "asked_share": ASKED_SHARE,
+                   "group_ruling_lead": GROUP_RULING_LEAD, "group_ruling_near": GROUP_RULING_NEAR,
                    "second_group_share": SECOND_GROUP_SHARE},
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike

@@ -356,7 +356,7 @@ const offlineSearch = (function () {
     });
     out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)), !!kind);
     if (p.group_ruling_after_card) {
-      out = this.groupRulingAfter(out, cardGroups, limit);
+      out = this.groupRulingAfter(out, cardGroups, limit, sentences(text).length > 1);
       out = this.askedGroupRuling(out, text, limit);
     }
     out.stems = [rulesHits.stems, cardHits.stems];
@@ -372,14 +372,20 @@ const offlineSearch = (function () {
 
   // the hits with the best group ruling of the first answers' cards among the first three
   // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS)
-  Search.prototype.groupRulingAfter = function (hits, groups, limit) {
+  Search.prototype.groupRulingAfter = function (hits, groups, limit, asks) {
     if (!hits.length || hits[0].score >= 1000) return hits;
     var best = this.bestGroupRuling(this.cardsWithGroups(hits, false), groups, this.params.ruling_inherits);
     if (best === null) return hits;
     var key = best.key, share = best.share, at;
     // (a ruling holding nothing of the question never comes up)
     if (!share || hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
-    function covers(h) { return share >= (h.coverage === undefined ? 1.0 : h.coverage); }
+    // the first answer's card far ahead of the rest, and more asked than its description:
+    // its group's ruling passes answers holding a little more of the question
+    // (GROUP_RULING_LEAD, GROUP_RULING_NEAR)
+    var p = this.params;
+    var sure = asks && best.place === 0 && hits.length > 1 && hits[0].score >= p.group_ruling_lead * hits[1].score;
+    var near = sure ? p.group_ruling_near : 1.0;
+    function covers(h) { return share >= near * (h.coverage === undefined ? 1.0 : h.coverage); }
     if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
     else if (hits.length > 2 && covers(hits[2])) at = 2;
     else return hits;

@@ -82,6 +82,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     # vampires told by clan and capacity ("8 cap nos who…": a number stated as a capacity),
     # and numbers that are no capacity
     queries += read_queries(root / "tests" / "search_card_behaviour18")
+    # judge calls: the first card far ahead, its group's ruling second (`GROUP_RULING_NEAR`)
+    queries += read_queries(root / "tests" / "search_card_behaviour21")
     queries += ["8 cap nos who blocks other nosferatu better", "cap 4 salubri anti who gets a press against tremere",
                 "vampire with capacity 10 who unlocks", "weapon that does 3 damage but only once per combat",
                 "5 blood"]
