@@ -401,7 +401,8 @@ class Search:
         # the first answer's card far ahead of the rest, and more asked than its description:
         # the question is about that card, and its group's ruling passes answers holding a
         # little more of it
-        sure = asks and place == 0 and len(hits) > 1 and hits[0].score >= GROUP_RULING_LEAD * hits[1].score
+        sure = asks and place == 0 and len(hits) > 1 \
+            and hits[0].score >= GROUP_RULING_LEAD * hits[1].score
         near = GROUP_RULING_NEAR if sure else 1.0
         if place == 0 and all(share >= near * h.coverage for h in hits[1:3]):
             at = 1
@@ -489,14 +490,15 @@ GROUP_RULING_CARDS = 2
 #: action"): the card comes first, far ahead, and the answer is a ruling of its group, which
 #: holds a little less of the question than cards sharing its everyday words. When the first
 #: answer is that card and scores at least `GROUP_RULING_LEAD` times the second, and the
-#: question has more sentences than the description (a description alone asks for the card),
-#: its best group ruling comes second (or third) when it holds at least `GROUP_RULING_NEAR`
-#: of what the answers it passes hold (`Search._group_ruling_after`). Chosen on the development sets
-#: (30 Nov 2026), on the twenty-first (judge calls, 0.820 at its first run): 0.820 -> 0.900,
-#: no other set moved; the same from 0.6 to 0.8, and at 0.9 one question less; without the
-#: lead (any first card), `search_card_effects`, `search_card_effects3`,
-#: `search_card_behaviour11`, `15` and `19` lost a question each at 0.8 (a weapon or a
-#: vampire among close cards passed by a group's ruling); at a lead of 2, `19` lost one.
+#: question has more sentences than the description (a description alone asks for the
+#: card), its best group ruling comes second (or third) when it holds at least
+#: `GROUP_RULING_NEAR` of what the answers it passes hold (`Search._group_ruling_after`).
+#: Chosen on the development sets (30 Nov 2026), on the twenty-first (judge calls, 0.820 at
+#: its first run): 0.820 -> 0.900, no other set moved; the same from 0.6 to 0.8, and at 0.9
+#: one question less; without the lead (any first card), `search_card_effects`,
+#: `search_card_effects3`, `search_card_behaviour11`, `15` and `19` lost a question each at
+#: 0.8 (a weapon or a vampire among close cards passed by a group's ruling); at a lead of
+#: 2, `19` lost one.
 GROUP_RULING_LEAD = 3.0
 GROUP_RULING_NEAR = 0.8
 #: A card has rulings of several groups, and the best by share is often not the one asked
