@@ -357,8 +357,9 @@ class Search:
         about_cards = self.names is not None and self.names.mentions_card_words(text)
         merged = merge(direct, rest_r, rest_c, limit, about_cards, bool(kind))
         if self.group_ruling_after_card:
-            merged = self._group_ruling_after(merged, card_groups, limit, len(sentences(text)) > 1)
-            merged = self._asked_group_ruling(merged, text, limit)
+            parts = sentences(text)
+            merged = self._group_ruling_after(merged, card_groups, limit, len(parts) > 1)
+            merged = self._asked_group_ruling(merged, parts, limit)
         shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries
                  else self.cards.with_snippet(h, cards_wanted)
                  for h in merged]
@@ -369,12 +370,11 @@ class Search:
         rulings = self.rulings_by_section
         return [k for gid in self.card_groups.get(card.section, ()) for k in rulings.get(gid, ())]
 
-    def _asked_group_ruling(self, hits: list[Hit], text: str, limit: int) -> list[Hit]:
-        """`hits` with the group ruling answering the question's last sentence third
-        (`ASKED_SHARE`), when the first answers' cards have one."""
+    def _asked_group_ruling(self, hits: list[Hit], parts: list[str], limit: int) -> list[Hit]:
+        """`hits` with the group ruling answering the question's last sentence (of its
+        sentences `parts`) third (`ASKED_SHARE`), when the first answers' cards have one."""
         if not hits or hits[0].score >= 1000.0:
             return hits
-        parts = sentences(text)
         if len(parts) < 2:
             return hits
         cards = self._cards_with_groups(hits, own_rulings=True)

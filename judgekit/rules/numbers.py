@@ -5,7 +5,8 @@ from __future__ import annotations
 import bisect
 from typing import NamedTuple
 
-from judgekit.rules.analysis import closeness
+from judgekit.cards.names import DESCRIBE_CAPACITY
+from judgekit.rules.analysis import closeness, stem_word
 
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
 NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
@@ -15,8 +16,9 @@ UNIT_MISS = 0.5         # share kept when the stated number counts something els
 #: that says it is a capacity ("5 cap", "cap 5", "capacity of 8": `query_units`), and then
 #: as any number does; any other "5" does not find the card's capacity ("5 damage").
 CAPACITY = "#cap"
-#: The stems that say a query's number is a capacity, after it or just before it
-CAPACITY_WORDS = frozenset(("cap", "capac"))
+#: The stems that say a query's number is a capacity, after it or just before it: those of
+#: the words a described vampire's capacity is said with (`DESCRIBE_CAPACITY`)
+CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(word))
 
 
 def query_units(after: list[str], before: str | None) -> frozenset[str]:

@@ -356,8 +356,9 @@ const offlineSearch = (function () {
     });
     out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)), !!kind);
     if (p.group_ruling_after_card) {
-      out = this.groupRulingAfter(out, cardGroups, limit, sentences(text).length > 1);
-      out = this.askedGroupRuling(out, text, limit);
+      var parts = sentences(text);
+      out = this.groupRulingAfter(out, cardGroups, limit, parts.length > 1);
+      out = this.askedGroupRuling(out, parts, limit);
     }
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
@@ -411,9 +412,8 @@ const offlineSearch = (function () {
 
   // the hits with the group ruling answering the question's last sentence third (the
   // server's Search._asked_group_ruling, ASKED_SHARE)
-  Search.prototype.askedGroupRuling = function (hits, text, limit) {
+  Search.prototype.askedGroupRuling = function (hits, parts, limit) {
     if (!hits.length || hits[0].score >= 1000) return hits;
-    var parts = sentences(text);
     if (parts.length < 2) return hits;
     var withGroups = this.cardsWithGroups(hits, true);
     var asked = withGroups.length ? this.cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)
