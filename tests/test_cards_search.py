@@ -11,7 +11,7 @@ from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
-from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems
+from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
 from judgekit.rules.synonyms import SYNONYMS
 from tests.test_rules_search import load_queries
 
@@ -813,6 +813,11 @@ CARD_BEHAVIOUR_20 = ROOT / "search_card_behaviour20"
 #: by a group's), by another hand on 30 Nov 2026, written before any run: 41/50 at its first
 #: run (0.820, MRR 0.689).
 CARD_BEHAVIOUR_21 = ROOT / "search_card_behaviour21"
+#: 50 judge calls more (seed 20261244: 15 ask for the card, 20 are settled by its own ruling,
+#: 15 by a group's), by another hand on 30 Nov 2026, written before any run, on the judge-call
+#: changes of set 21: 33/50 at its first run (0.660, MRR 0.531), the lowest of any set; 35/50
+#: with the call to the judge left out of the question (`without_address`).
+CARD_BEHAVIOUR_22 = ROOT / "search_card_behaviour22"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -822,15 +827,46 @@ CARD_BEHAVIOUR_21 = ROOT / "search_card_behaviour21"
                                                (CARD_BEHAVIOUR_15, 60, 0.93), (CARD_BEHAVIOUR_16, 50, 0.9),
                                                (CARD_BEHAVIOUR_17, 50, 0.94), (CARD_BEHAVIOUR_18, 50, 0.98),
                                                (CARD_BEHAVIOUR_19, 50, 0.86), (CARD_BEHAVIOUR_20, 60, 0.93),
-                                               (CARD_BEHAVIOUR_21, 50, 0.88)],
+                                               (CARD_BEHAVIOUR_21, 50, 0.88), (CARD_BEHAVIOUR_22, 50, 0.68)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
-                              "twenty-first"])
+                              "twenty-first", "twenty-second"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
     rate, misses = hit_rate(service.search.search, queries)
     assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+@pytest.mark.parametrize("call, question", [
+    ("Judge! ", "my opponent's vamp has a gun that does 2 damage at range and he says he can use it twice in one "
+                "combat. I say once per round. Who is right?"),
+    ("Judge, ", "I bled him with a +1 bleed action card and he bounced it to my predator. She says the bleed still "
+                "counts as mine. Does it?"),
+    ("call: ", "my prey played a reaction that gives his blocker +1 intercept after blocks were declared. Allowed?"),
+])
+def test_a_call_to_the_judge_is_not_part_of_the_question(service, monkeypatch, call, question):
+    """Players open a judge call with "Judge!" or "Call:": the question is ranked on what
+    follows it ("Judge" is a word of the rules and of a card's name, Those Who Endure Judge,
+    which a call put first). Read as a word, the call changes the first ten answers."""
+    search = service.search
+
+    def keys(text: str) -> list[str]:
+        return [h.entry.key for h in search.search(text, limit=10)[0]]
+
+    assert keys(call + question) == keys(question)
+    monkeypatch.setattr(card_ranking, "without_address", lambda text: text)
+    assert keys(call + question) != keys(question)
+
+
+@pytest.mark.parametrize("text, rest", [
+    ("Judge! His minion has a gun", "His minion has a gun"), ("hey judge - can I block?", "can I block?"),
+    ("Call: my opponent says", "my opponent says"),
+    ("judge what does a judge do", "judge what does a judge do"), ("judgement: the card", "judgement: the card"),
+    ("call the vote", "call the vote"), ("Judge!", "Judge!"),
+])
+def test_only_a_call_that_opens_the_question_is_left_out(text, rest):
+    assert without_address(text) == rest
 
 
 @pytest.mark.parametrize("query, card, within", [

@@ -23,7 +23,8 @@ from judgekit.rules.entries import Entry
 from judgekit.rules.index_store import load_index, no_gc
 from judgekit.rules.build import index_stamp
 from judgekit.rules.hits import Hit
-from judgekit.rules.query import SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines
+from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
+                                  without_address)
 from judgekit.rules.search import SearchIndex
 
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
@@ -337,7 +338,7 @@ class Search:
         return self.cards.factors.types_of      # the cards' part's `CardFactors` (`open`)
 
     def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
-        text = spell_out_disciplines(check_query(text))
+        text = spell_out_disciplines(without_address(check_query(text)))
         if self.cards is None:
             return self.rules.search(text, limit)
         named = self._named_with_rulings(text)

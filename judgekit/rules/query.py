@@ -1,6 +1,7 @@
 """What a query is before it is ranked: its checks (`check_query`, `QueryError`), a section
-number typed as such (`SECTION_QUERY`), the words it is made of (`query_words`), the
-question words' stems, and one word's `Group` (what it may match)."""
+number typed as such (`SECTION_QUERY`), a call to the judge it opens with
+(`without_address`), the words it is made of (`query_words`), the question words' stems,
+and one word's `Group` (what it may match)."""
 from __future__ import annotations
 
 import re
@@ -23,6 +24,11 @@ SLASH_LIST = re.compile(r"(^|[^A-Za-z0-9_])([A-Za-z]+(?:/[A-Za-z]+)+)(?![A-Za-z0
 #: (the browser's `sentences`, static/offline-query.js, splits alike without a look-behind)
 SENTENCE_BREAK = re.compile(r"(?<=[.?!;])\s+|\s+-+\s+")
 
+#: A call to the judge that opens a question ("Judge!", "judge,", "Call:", "hey judge -"): it
+#: speaks to the judge and names nothing ("Judge" is a word of a card's name, Those Who Endure
+#: Judge, and of the rules). The browser's copy: static/offline-query.js `ADDRESS`.
+ADDRESS = re.compile(r"^\s*(?:(?:hey|hi)\s+)?(?:judge\s*(?:[!:,.;?]+|\s-+)|call\s*(?:[!:]+|\s-+))\s*", re.I)
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -40,6 +46,13 @@ def check_query(text) -> str:
     if len(text) > MAX_QUERY:
         raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
     return text
+
+
+def without_address(text: str) -> str:
+    """The question without the call to the judge it opens with (`ADDRESS`): "Judge! His
+    minion has…" is ranked on "His minion has…". The whole text when nothing else is left."""
+    rest = ADDRESS.sub("", text, count=1)
+    return rest if rest.strip() else text
 
 
 def sentences(text: str) -> list[str]:

@@ -4,7 +4,8 @@
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
-// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, sectionsNamed, queryGroups, docsOfGroup.
+// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, sectionsNamed, queryGroups,
+// docsOfGroup.
 import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
 import { numberValue, numbersIn, phraseItem, queryUnits, numberDocs } from "./offline-numbers.js";
@@ -82,6 +83,16 @@ function extensions(index, stem) {
 export function sentences(text) {
   return text.trim().replace(/([.?!;])\s+/g, "$1\u0000").replace(/\s+-+\s+/g, "\u0000").split("\u0000")
     .filter(function (part) { return part.trim() !== ""; });
+}
+
+// a call to the judge that opens a question ("Judge!", "judge,", "Call:", "hey judge -"): it
+// names nothing (the server's judgekit.rules.query ADDRESS and without_address); the whole
+// text when nothing else is left
+var ADDRESS = /^\s*(?:(?:hey|hi)\s+)?(?:judge\s*(?:[!:,.;?]+|\s-+)|call\s*(?:[!:]+|\s-+))\s*/i;
+
+export function withoutAddress(text) {
+  var rest = text.replace(ADDRESS, "");
+  return rest.trim() ? rest : text;
 }
 
 // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])

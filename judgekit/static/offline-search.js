@@ -21,7 +21,7 @@ import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, SEP, own, fold, withinOneEdit } from "./offline-words.js";
-import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines } from "./offline-query.js";
+import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { CardNames, nameKey } from "./offline-names.js";
 import { site } from "./site.js";
@@ -331,7 +331,7 @@ const offlineSearch = (function () {
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
-    text = spellOutDisciplines(checkQuery(text, this.params), this.spellings);
+    text = spellOutDisciplines(withoutAddress(checkQuery(text, this.params)), this.spellings);
     var out;
     if (!this.cards) {
       out = this.rules.search(text, limit, [], false);
@@ -533,7 +533,7 @@ const offlineSearch = (function () {
   offlineSearch.internals = { porter2: porter2, withinOneEdit: withinOneEdit, fold: fold,
                                              closeness: closeness, nameKey: nameKey,
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
-                                             matchOf: matchOf, sentences: sentences };
+                                             matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress };
   return offlineSearch;
 })();
 

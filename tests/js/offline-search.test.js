@@ -75,3 +75,16 @@ test("a question's sentences end as on the server (SENTENCE_BREAK)", () => {
   assert.deepEqual(internals.sentences("+1 stealth D action, 3.5 blood"), ["+1 stealth D action, 3.5 blood"]);
   assert.deepEqual(internals.sentences("pre-fight: x-y"), ["pre-fight: x-y"]);
 });
+
+test("a call to the judge that opens a question is left out, as on the server (ADDRESS)", () => {
+  const w = internals.withoutAddress;
+  assert.equal(w("Judge! His minion has a gun"), "His minion has a gun");
+  assert.equal(w("judge, his vamp bled me"), "his vamp bled me");
+  assert.equal(w("Call: my opponent says"), "my opponent says");
+  assert.equal(w("hey judge - can I block?"), "can I block?");
+  // not a call: a word of the question, a longer word, or nothing after it
+  assert.equal(w("judge what does a judge do"), "judge what does a judge do");
+  assert.equal(w("judgement: the card"), "judgement: the card");
+  assert.equal(w("call the vote"), "call the vote");
+  assert.equal(w("Judge!"), "Judge!");
+});
