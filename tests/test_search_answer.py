@@ -85,6 +85,22 @@ def test_a_weak_answer_led_by_a_card_offers_no_rules_words(service):
                               "prey's ash heap: can he do that hunt twice in one turn if he unlocks?")
 
 
+@pytest.mark.parametrize("text", [
+    "judge, his minion burned my location and now he says he controls it. is that right?",
+    "my vamp got burned and my opponent gained control of my location, he says thats fine",
+])
+def test_the_games_words_get_no_rules_section_to_try(service, text):
+    """"burn", "control", "gain", "location" are the cards' words (hundreds of entries hold
+    them, `GAME_WORD_ENTRIES`), not a player's everyday words for a rule: the sections whose
+    questions happen to use them ("Pre-Game Procedure" for "burn") are not offered, while a
+    player's everyday word still gets its section ("ditched": "Early Departure")."""
+    rules, cards = service.search.rules, service.search.cards
+    titles = [t for t in suggestions(rules, text) if t[0].isupper()]     # read as everyday words
+    assert "Pre-Game Procedure" in titles
+    assert not set(titles) & set(suggestions(rules, text, cards))     # ("vamp": "vampire" stays)
+    assert "Early Departure" in suggestions(rules, "opponent ditched the game half vp", cards)
+
+
 def test_numbered_sub_questions_are_answered_one_by_one(service):
     text = ("Hi judges, two things from last night's game. 1) My prey scooped when he was down to 2 pool, "
             "is that a concession or does he count as ousted? 2) A spectator behind me kept giving my "

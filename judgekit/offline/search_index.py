@@ -413,7 +413,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         "number_tens": sorted(TENS),
         "synonyms": synonyms,
         # what a weak answer offers: the rules' words for the everyday words typed
-        "everyday": everyday_tables(search.rules),
+        "everyday": everyday_tables(search.rules, search.cards),
         "case_sensitive": case_sensitive,
         "discipline_spellings": DISCIPLINE_SPELLINGS,     # "for/pre" spelt out
     }

@@ -10,8 +10,10 @@ A judge in a hurry trusts the top line, so the search says when it is only a gue
 - `suggestions`: for a weak answer, the rules' words for the everyday words typed, as
   searches a tap away: the synonym table's phrases for a word ("scoop" -> "conceding"), else
   the titles of the few sections whose questions use the word ("ditched" -> "Early
-  Departure"). A word the rules' own text holds gets none, and so does an answer whose
-  first result is a card's entry: a question describing a card ("the vampire who hunts
+  Departure"). A word the rules' own text holds gets none, and so does a word of the game
+  that many cards hold (`GAME_WORD_ENTRIES`: "burn", "control", "location" are the cards'
+  words, and a judge call about a card burned in play was offered "Pre-Game Procedure"),
+  and so does an answer whose first result is a card's entry: a question describing a card ("the vampire who hunts
   from the ash heap…") is weak as often as not, and the rules' sections are no help to it.
 - `split_questions`: a pasted message with numbered sub-questions ("1) … 2) …") is answered
   part by part: the best result of each part comes first, then the whole message's.
@@ -34,6 +36,10 @@ WEAK_COVERAGE = 0.6    # below this share of the question's weight, the first re
 MAX_SUGGESTIONS = 4
 EVERYDAY_WORDS = 2     # the rarest everyday words of a question given the rules' words
 TITLES_PER_WORD = 2
+#: a word that more of the cards' entries hold is the game's, not a player's everyday word:
+#: the sections whose questions use it are no suggestion ("burn", "control", "gain",
+#: "location"; the everyday words of the rules' questions are in three entries at most)
+GAME_WORD_ENTRIES = 20
 MAX_PARTS = 6          # numbered sub-questions answered one by one
 PART_RESULTS = 1       # results of each part shown first
 
@@ -81,11 +87,12 @@ def match_of(hits: list[Hit]) -> str:
 
 
 @lru_cache(maxsize=4)
-def everyday_tables(rules: SearchIndex) -> dict[str, dict[str, list[str]]]:
+def everyday_tables(rules: SearchIndex, cards: SearchIndex | None = None) -> dict[str, dict[str, list[str]]]:
     """What `suggestions` reads, made once per index (and shipped to the browser):
     `synonyms`, a judge's word (lower case) -> the synonym table's phrases for it that the
     rules' own text holds; `titles`, a stem of the questions -> the titles of the sections
-    whose questions use it (`SearchIndex.titles_asked_with`)."""
+    whose questions use it (`SearchIndex.titles_asked_with`), for the stems that at most
+    `GAME_WORD_ENTRIES` of the `cards`' entries hold."""
     synonyms = {}
     for word, phrases in SYNONYMS.items():
         held = [p for p in phrases if rules.in_own_text_phrase(p)]
@@ -93,16 +100,19 @@ def everyday_tables(rules: SearchIndex) -> dict[str, dict[str, list[str]]]:
             synonyms[word] = held
     titles = {}
     for stem in sorted(rules.postings.terms.get("questions", {})):
+        if cards is not None and cards.df.get(stem, 0) > GAME_WORD_ENTRIES:
+            continue
         found = rules.titles_asked_with(stem, TITLES_PER_WORD)
         if found:
             titles[stem] = found
     return {"synonyms": synonyms, "titles": titles}
 
 
-def suggestions(rules: SearchIndex, text: str) -> list[str]:
+def suggestions(rules: SearchIndex, text: str, cards: SearchIndex | None = None) -> list[str]:
     """The rules' words for the everyday words of `text` (see the module), as searches: for
-    its `EVERYDAY_WORDS` rarest words that the rules' own text does not hold."""
-    tables = everyday_tables(rules)
+    its `EVERYDAY_WORDS` rarest words that the rules' own text does not hold (`cards`: the
+    cards' part, whose common words are the game's: `everyday_tables`)."""
+    tables = everyday_tables(rules, cards)
     out: list[str] = []
     groups = [g for g in rules.groups_of(text) if g.number is None and g.factor == 1.0]
     words = 0
@@ -144,5 +154,5 @@ def answer(search, text: str, limit: int = 10) -> Answer:
     else:
         match = match_of(hits)
     card_first = bool(hits) and hits[0].entry.doc == "cards"
-    said = suggestions(search.rules, text) if match != "good" and not card_first else []
+    said = suggestions(search.rules, text, search.cards) if match != "good" and not card_first else []
     return Answer(hits, stems, match, said, parts)
