@@ -13,8 +13,9 @@ A judge in a hurry trusts the top line, so the search says when it is only a gue
   Departure"). A word the rules' own text holds gets none, and so does a word of the game
   that many cards hold (`GAME_WORD_ENTRIES`: "burn", "control", "location" are the cards'
   words, and a judge call about a card burned in play was offered "Pre-Game Procedure"),
-  and so does an answer whose first result is a card's entry: a question describing a card ("the vampire who hunts
-  from the ash heap…") is weak as often as not, and the rules' sections are no help to it.
+  and so does an answer whose first result is a card's entry: a question describing a
+  card ("the vampire who hunts from the ash heap…") is weak as often as not, and the
+  rules' sections are no help to it.
 - `split_questions`: a pasted message with numbered sub-questions ("1) … 2) …") is answered
   part by part: the best result of each part comes first, then the whole message's.
 
