@@ -50,8 +50,9 @@ from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, P
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
                                          DESCRIBED_CARD_FACTOR, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
-                                         GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, OWN_RULINGS, RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES,
-                                         YIELD_SHARE, Search)
+                                         GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, OWN_RULINGS,
+                                         RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, YIELD_SHARE,
+                                         Search)
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES

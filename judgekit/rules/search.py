@@ -438,7 +438,8 @@ class SearchIndex:
         both shots": the asked part's rare words, in no card of the described effect, would
         take every place)."""
         plain = [i for i, g in enumerate(groups) if g.number is None]
-        masks = {i: alternatives_mask(groups[i].alts, self.df, self._term_masks) for i in plain}     # bit sets (`most_held`)
+        # bit sets (`most_held`)
+        masks = {i: alternatives_mask(groups[i].alts, self.df, self._term_masks) for i in plain}
         weights, held = [groups[i].weight for i in plain], [masks[i] for i in plain]
 
         def rarest(among) -> list[int]:
