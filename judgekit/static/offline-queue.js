@@ -28,7 +28,8 @@
 //   seats                  the seat names
 //   rerender()            render the log again (the outbox then decorates it)
 //   net                   static/offline.js's `net` (optional): whether the server answers
-// outbox.send(events) / outbox.sendLine(line, tapped) -> Promise<true | false | "queued">:
+// outbox.send(events, label) / outbox.sendLine(line, tapped) -> Promise<true | false | "queued">:
+//   `label` (optional): the words the judge tapped, shown while the entry waits.
 //   true: stored on the server; false: refused (the page shows why); "queued": kept here.
 // No page needed: without IndexedDB (Node, tests/js/) the entries live in memory.
 import { t } from "./i18n.js";
@@ -270,15 +271,18 @@ export const outbox = (function () {
     }
 
     // --- showing what waits ---------------------------------------------------------------
+    // The words of a waiting entry: what the judge tapped (`label`) or typed, else its fields —
+    // never the event's type, a name of the program's and not the table's.
     function summary(item) {
       if (!item.events) return "“" + item.line + "”";
+      if (item.label) return item.label;
       return item.events.map(function (e) {
-        var parts = [e.type];
+        var parts = [];
         if (e.seat) parts.push(hooks.seats[e.seat - 1] + " (" + e.seat + ")");
-        ["action", "minion", "card", "amount", "target_seat", "kind", "text", "target"].forEach(function (k) {
+        ["action", "minion", "card", "amount", "target_seat", "kind", "text"].forEach(function (k) {
           if (e[k] !== undefined && e[k] !== null && e[k] !== "") parts.push(k === "target_seat" ? t("outbox.to_seat", {seat: e[k]}) : String(e[k]));
         });
-        return parts.join(" · ");
+        return parts.length ? parts.join(" · ") : t("outbox.an_entry");
       }).join("; ");
     }
 
@@ -359,8 +363,9 @@ export const outbox = (function () {
       flush: flush,
       decorate: decorate,
       pendingCount: function () { return pending.filter(function (p) { return p.state === "pending"; }).length; },
-      send: function (events) {
-        return add({ kind: "events", events: hooks.stamp(events) }).then(outcomeOf);
+      // `label`: the words the judge tapped for the entry, shown while it waits (optional)
+      send: function (events, label) {
+        return add({ kind: "events", events: hooks.stamp(events), label: label || null }).then(outcomeOf);
       },
       sendLine: function (line, tapped) {
         return add({ kind: "line", line: line, events: null, device_time: tapped || null }).then(outcomeOf);
@@ -379,7 +384,8 @@ export const outbox = (function () {
           return { dropped: null, landed: landed };
         });
       },
-      items: function () { return pending.slice(); }
+      items: function () { return pending.slice(); },
+      words: summary
     };
   };
 })();

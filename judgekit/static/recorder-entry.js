@@ -19,7 +19,7 @@
    entry(ctx) (exported) -> {renderDeck(state), ask(title, base, names, done, setup),
      actionForm, cardForm, reactionForm, redirectForm, voteForm, amend(line), close(), isOpen()}
    ctx: {root, seats, fields (recorder-fields.js `fields`), vocabulary, view() (the game as loaded),
-     send(events) -> Promise<true|false|"queued">, say(msg, isError), once(key, fn),
+     send(events, label) -> Promise<true|false|"queued">, say(msg, isError), once(key, fn),
      chosen() (the tapped seat or null), forChosen(step), practice (bool)} */
 import { form as makeForm } from "./recorder-form.js";
 import { table as makeTable } from "./recorder-table.js";

@@ -6,9 +6,9 @@
    recorder-votes.js) build the forms of each declaration with it.
 
    form(ctx) (exported) -> {open(spec), close(), isOpen(), current(), field(name, value,
-     extra), words(name), coerce(field, value), record(key, events, after), backToTable(),
+     extra), words(name), coerce(field, value), record(key, events, after, label), backToTable(),
      ACTIONS, WITH_CARD, STRIKES}
-   ctx: {fields (recorder-fields.js `fields`), send(events), once(key, fn), vocabulary (the page's: each
+   ctx: {fields (recorder-fields.js `fields`), send(events, label), once(key, fn), vocabulary (the page's: each
      type's seat rule and required fields), table: {live(), name(seat), minionsAt(seat),
      minionNames(first), cardsAt(seat), allCards(first)}}
 
@@ -62,13 +62,13 @@ const made = (function () {
     var current = null;                                             // the open form's controller
 
     // --- sending ------------------------------------------------------------------------------
-    function record(key, events, after) {
+    function record(key, events, after, label) {
       // one entry; a second tap on the same thing while it is on its way is the same tap.
       // Once it is taken, the form it came from closes (back to the table); a form opened
       // since (the judge went on to the next seat while the answer was on its way) stays.
       var from = current;
       return ctx.once(key, function () {
-        return ctx.send(events).then(function (ok) {
+        return ctx.send(events, label).then(function (ok) {
           if (ok) {
             if (current === from) { close(); backToTable(); }
             if (after) after();

@@ -26,7 +26,7 @@ export function steps(ctx, T, FORM, forms) {
       (step.chosen ? " is-for-chosen" : "")}, step.label);
     btn.addEventListener("click", function () {
       if (step.ask && step.ask.length) ask(step.label, step.event, step.ask);
-      else record("next:" + step.label, [step.event]);
+      else record("next:" + step.label, [step.event], null, step.label);
     });
     return btn;
   }

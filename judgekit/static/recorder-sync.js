@@ -20,7 +20,7 @@
      say(message, isError)  the status line
      refused(field, text)   (optional) a refusal in words, with the field it names (or null)
    game: view (null until loaded: {game, state, events (lines, events[seq - 1]), findings,
-     last_entry, last_seq, etag}), load(), poll(), apply(answer), send(events) ->
+     last_entry, last_seq, etag}), load(), poll(), apply(answer), send(events, label) ->
      Promise<true | false | "queued">, sendLine(line), undo(), request(method, url, body),
      stamp(events), now() (seconds, server clock), lastActive(), line(seq), outbox (or null),
      refusal(res), findingsLine(findings), start() -> Promise (the first load is over).
@@ -212,9 +212,9 @@ const made = (function () {
       return new Promise(function (ok) { setTimeout(ok, 400 * (attempt + 1)); })
         .then(function () { return sendNow(events, attempt + 1); });
     }
-    function send(events) {
+    function send(events, label) {
       var stamped = stamp(events);
-      return game.outbox ? game.outbox.send(stamped)   // offline-queue.js: kept on the device, sent in order
+      return game.outbox ? game.outbox.send(stamped, label)   // offline-queue.js: kept on the device, sent in order
         : enqueue(function () { return sendNow(stamped, 0); });
     }
     function sendLine(line) {

@@ -52,12 +52,13 @@ import { t as tr } from "./i18n.js";   // `t` is a time in places here
   }
 
   // --- sending ----------------------------------------------------------------------------
-  function send(events) {
+  function send(events, label) {
     // an entry: kept on this device first (the outbox), sent in order; the answer redraws the page.
+    // `label`: the words tapped for it, shown while it waits to be sent (optional).
     // A chosen seat lasts one entry: it is cleared as the entry is made, so a seat tapped
     // while the answer is on its way is the next entry's.
     if (chosen) choose(null);
-    return game.send(events);
+    return game.send(events, label);
   }
   var busy = {};
   function once(key, fn) {
@@ -544,7 +545,8 @@ import { t as tr } from "./i18n.js";   // `t` is a time in places here
       var e = view.events.filter(function (x) { return x.seq === seq; })[0] || {};
       return "#" + seq + " " + (e.summary || e.type || "");
     }).join("; ");
-    return send(seqs.map(function (seq) { return {type: "retract", target: seq, reason: "undo"}; })).then(function (ok) {
+    return send(seqs.map(function (seq) { return {type: "retract", target: seq, reason: "undo"}; }),
+                tr("recorder.undo_of", {what: what})).then(function (ok) {
       if (ok === true) say(tr("recorder.undone", {what: what}));
       else if (ok === "queued") say(tr("recorder.undo_queued", {what: what}));
     });

@@ -136,3 +136,16 @@ test("undo while the newest entry is on its way and then refused: not landed", a
   assert.deepEqual(await undo, { dropped: null, landed: false });
   assert.equal(await sending, false);
 });
+
+test("a waiting entry is shown in the judge's words, never by its event type", async () => {
+  const { box, answers } = make([UNREACHABLE, UNREACHABLE, UNREACHABLE]);
+  await box.send([{ type: "block.result", seat: 2, blocked: true }], "Blocked → combat");
+  await box.send([{ type: "action.declare", seat: 1, action: "hunt", minion: "Sigrid Bekker" }]);
+  await box.send([{ type: "time.call" }]);
+  const words = box.items().map((item) => box.words(item));
+  assert.deepEqual(words, ["Blocked → combat", "Ann (1) · hunt · Sigrid Bekker", "an entry"]);
+  for (const said of words) assert.doesNotMatch(said, /block\.result|action\.declare|time\.call/);
+  answers.push(ok(), ok(), ok());
+  await box.flush();                             // nothing left waiting (no retry timer)
+  assert.deepEqual(box.items(), []);
+});
