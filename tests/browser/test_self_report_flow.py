@@ -46,7 +46,6 @@ def test_a_table_of_five_reports_and_confirms_its_own_result(browser, own_server
     phones = [phone(browser) for _ in five]
     try:
         proposer = phones[0][1]
-        proposer.clock.install()   # its page asks every EVERY_S whether the report changed: the test moves it on
         proposer.goto(own_server + links[five[0]])
         expect(proposer.locator("h1")).to_have_text("Round 1, table 1")
         shot(proposer, "self-report-propose-phone")
@@ -69,9 +68,8 @@ def test_a_table_of_five_reports_and_confirms_its_own_result(browser, own_server
         expect(last.locator(".flash")).to_contain_text("every player confirmed it")
         expect(last.locator("#me-result")).to_contain_text("Result in: every player confirmed it.")
         shot(last, "self-report-counted-phone")
-        # the proposer's page, left open, follows by itself
-        proposer.clock.run_for(EVERY_S * 1000)
-        expect(proposer.locator("#me-result")).to_contain_text("Result in", timeout=20_000)
+        # the proposer's page, left open, follows by itself (it asks every EVERY_S, in real time)
+        expect(proposer.locator("#me-result")).to_contain_text("Result in", timeout=EVERY_S * 5000)
         expect(proposer.locator("#me-result li").first).to_contain_text("3 VP")
         assert not proposer.get_by_role("button", name="Send to the table").count()
         for _, p in phones:
@@ -86,7 +84,6 @@ def test_a_disagreement_reaches_the_judges_queue_and_a_judge_settles_it(browser,
     four = next(t for t in seating if len(t) == 4)
     table_no = seating.index(four) + 1
     (ca, a), (cb, b), (cj, judge) = phone(browser), phone(browser), phone(browser)
-    a.clock.install()   # a's page is left open and follows by itself: the test moves its clock on
     try:
         a.goto(own_server + links[four[0]])
         for k, vp in enumerate(["2", "1", "1", "0"], 1):
@@ -123,9 +120,9 @@ def test_a_disagreement_reaches_the_judges_queue_and_a_judge_settles_it(browser,
         expect(judge.locator(".flash")).to_contain_text("accepted and the table locked")
         judge.goto(f"{own_server}/tournaments/{tid}/calls")
         expect(judge.locator(".calls-item.is-open")).to_have_count(0)
-        # the players' pages follow: locked by the judge, nothing more to send
-        a.clock.run_for(EVERY_S * 1000)
-        expect(a.locator("#me-result")).to_contain_text("Result stored by a judge (Jo Judge)", timeout=20_000)
+        # the players' pages follow: locked by the judge, nothing more to send (a's page, left
+        # open, asks every EVERY_S, in real time)
+        expect(a.locator("#me-result")).to_contain_text("Result stored by a judge (Jo Judge)", timeout=EVERY_S * 5000)
         b.goto(own_server + links[four[2]])
         expect(b.locator("#me-result")).to_contain_text("the table is locked")
         expect(b.get_by_role("button", name="Confirm these VP")).to_have_count(0)
