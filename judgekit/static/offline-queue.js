@@ -175,6 +175,8 @@ export const outbox = (function () {
         var data = res.data || {};
         if (res.ok || (res.status === 409 && data.double_tap)) {   // a double tap: the first one is stored
           report.sent += 1;
+          // stored: no longer shown as waiting, also by the redraw the answer brings
+          pending = pending.filter(function (p) { return p.id !== item.id; });
           if (res.ok) {
             report.findings = report.findings.concat(data.findings || []);
             if (hooks.apply) hooks.apply(data);

@@ -380,6 +380,7 @@ def test_words_not_type_names_and_a_blocker_is_never_passed(phone, live_server, 
     expect(bruno).to_contain_text("blocked")
     assert "passed" not in bruno.inner_text() and "no block" not in bruno.inner_text()
     expect(page.locator("#rec-log li[data-seq='14'] .rec-sum")).to_have_text("#14Bruno blocks with Theo Bell")
+    expect(page.locator("#rec-log li.is-queued")).to_have_count(0)   # the tap is stored: the log as kept
     text = page.locator("#rec-log").inner_text() + page.locator("#rec-table").inner_text() + page.locator("#rec-status").inner_text()
     for name in ("block.declare", "block.result", "action.declare", "turn.start", "card.play", "action.pass"):
         assert name not in text

@@ -10,7 +10,7 @@ const ok = (data = {}) => ({ ok: true, status: 200, data });
 const refused = (status, data) => ({ ok: false, status, data });
 
 // an outbox for a game of its own (the store is shared by the module), with the page's hooks
-function make(answers) {
+function make(answers, more = {}) {
   const api = "/api/games/" + (++games), sent = [], said = [];
   let stamped = 0;
   const box = outbox(api, {
@@ -24,6 +24,7 @@ function make(answers) {
     lastActive: () => ({ seq: 7 }), serialize: (job) => job(),
     stamp: (events, tapped) => events.map((e) => Object.assign({ client_id: "c" + (++stamped), device_time: tapped || "now" }, e)),
     seats: ["Ann", "Bob"], rerender() {},
+    ...more,
   });
   return { box, sent, said, answers };
 }
@@ -148,4 +149,12 @@ test("a waiting entry is shown in the judge's words, never by its event type", a
   answers.push(ok(), ok(), ok());
   await box.flush();                             // nothing left waiting (no retry timer)
   assert.deepEqual(box.items(), []);
+});
+
+test("the answer's redraw no longer shows the stored entry as waiting", async () => {
+  const seen = [];
+  let box;
+  ({ box } = make([ok({ findings: [] })], { apply: () => seen.push(box.items().length) }));
+  assert.equal(await box.send([{ type: "bleed", seat: 1 }], "Ann bleeds"), true);
+  assert.deepEqual(seen, [0]);
 });
