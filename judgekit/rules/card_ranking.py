@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgekit.cards.names import CardNames
+from judgekit.cards.names import TYPE_NOUNS, CardNames
 from judgekit.cards.search_entries import context_types
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.analysis import stem_word
@@ -84,13 +84,11 @@ FACET_FACTOR = 3.0
 #: and moved no other set's hit@3; 2.0 lost a question of `search_card_behaviour` and one of
 #: `search_card_effects2`.
 TYPE_FACTOR = 1.5
-#: The words for a card type that a question may name anywhere (`TYPE_FACTOR`) -> the type
-#: (the stems of these words are looked for among the query's words: "reactions" too)
-TYPE_WORDS: dict[str, str] = {
-    "reaction": "Reaction", "ally": "Ally", "retainer": "Retainer", "equipment": "Equipment",
-    "gun": "Equipment", "master": "Master", "location": "Master", "event": "Event",
-    "political": "Political Action", "modifier": "Action Modifier",
-}
+#: The words for a card type that a question may name anywhere (`TYPE_FACTOR`) -> the type,
+#: as the card names' table of type nouns has it (`TYPE_NOUNS`: one place for the word's
+#: type). The stems of these words are looked for among the query's words: "reactions" too.
+TYPE_WORDS: dict[str, str] = {word: TYPE_NOUNS[word] for word in (
+    "reaction", "ally", "retainer", "equipment", "gun", "master", "location", "event", "political", "modifier")}
 
 
 def type_stems(words: dict[str, str] = TYPE_WORDS) -> dict[str, str]:
