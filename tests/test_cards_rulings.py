@@ -145,3 +145,6 @@ def test_markup_marks_disciplines_and_links_cards():
     assert markup.to_plain("[POT] and {100518|Deflection} [1 CONVICTION]") == \
         "[Potence superior] and Deflection [1 conviction]"
     assert markup.to_html("{1|Gone}", lambda i, n: None) == "Gone"
+    # a directed action's symbol in the words players use ("burn it as a D action")
+    assert markup.to_plain("Other minions can burn this card as a Ⓓ action.") == \
+        "Other minions can burn this card as a [D] action."

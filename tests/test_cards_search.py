@@ -3,6 +3,7 @@ names (typos, accents, "The", ™, short names), the API's card results, and the
 query sets answered as well as without the cards."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -839,6 +840,20 @@ def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     assert len(queries) == size
     rate, misses = hit_rate(service.search.search, queries)
     assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+def test_a_d_action_is_a_word_of_the_cards_that_show_its_symbol(service):
+    """Card texts mark a directed action with a symbol (Ⓓ), which is no word; players say
+    "D action". The cards' part holds "d" for the cards showing the symbol, so the word
+    counts as a common word there, not as one the cards never hold (the rarest of all)."""
+    cards = service.search.cards
+    pentex = cards.entries["cards/101384"]   # Pentex™ Subversion
+    assert "[D] action" in pentex.body
+    (group,) = [g for g in cards.groups_of("D") if g.words == "D"]
+    assert group.weight < math.log(1 + cards.n_entries) / 2     # a word the cards never hold: log(1 + n)
+    hits, _ = service.search.search("unique master on my vampire: he cannot block, my other minions can burn it as "
+                                    "a D action, which card", limit=3)
+    assert pentex.key in [h.entry.key for h in hits]
 
 
 def test_a_long_question_keeps_the_games_words_over_the_words_of_a_dispute(service, monkeypatch):

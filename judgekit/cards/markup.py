@@ -9,7 +9,8 @@ action. Rulings also name cards in braces, `{100518|Deflection}`.
   (`<abbr class="dis dis-sup" title="Dominate (superior)">DOM</abbr>`), a card in braces a
   link to its page, line breaks `<br>`.
 - `to_plain(text)`: the words the search indexes and its snippets show: `[DOM]` ->
-  "[Dominate superior]", `{100518|Deflection}` -> "Deflection".
+  "[Dominate superior]", `{100518|Deflection}` -> "Deflection", `Ⓓ` -> "[D]" (what
+  players say: "burn it as a D action"; the symbol itself is no word, and was not indexed).
 """
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ def to_html(text: str, card_url: Callable[[int, str], str | None]) -> str:
 
 
 DIRECTED = '<abbr class="sym" title="directed action">Ⓓ</abbr>'
+PLAIN_DIRECTED = "[D]"   # a directed action's symbol in the search's words (`to_plain`)
 
 
 def to_plain(text: str) -> str:
@@ -89,7 +91,7 @@ def to_plain(text: str) -> str:
             name, _, level = meaning.partition(" (")
             return f"[{name} {level.rstrip(')')}]"
         return f"[{meaning}]"
-    return TOKEN.sub(sub, text)
+    return TOKEN.sub(sub, text).replace("Ⓓ", PLAIN_DIRECTED)
 
 
 def linked_ids(text: str) -> list[int]:
