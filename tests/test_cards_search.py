@@ -13,7 +13,7 @@ from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
 from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
-from judgekit.rules.search import SearchIndex
+from judgekit.rules.search import QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
 from tests.test_rules_search import load_queries
 
@@ -854,6 +854,16 @@ def test_a_d_action_is_a_word_of_the_cards_that_show_its_symbol(service):
     hits, _ = service.search.search("unique master on my vampire: he cannot block, my other minions can burn it as "
                                     "a D action, which card", limit=3)
     assert pentex.key in [h.entry.key for h in hits]
+
+
+@pytest.mark.parametrize("word", ["that's", "thats", "it's", "I'm", "I'd", "you're", "they're", "I've"])
+def test_a_contraction_of_a_stop_word_weighs_as_a_question_word(service, word):
+    """"that's" is "that" once its ending is cut, a word the analyzer keeps although "that"
+    alone is a stop word; rare in the cards' texts, it weighed more than any word of the
+    card described ("the pre bleed card that's +1 bleed at basic…")."""
+    cards = service.search.cards
+    (group,) = [g for g in cards.groups_of(f"{word} bleed") if g.words == word]
+    assert group.factor == QUESTION_FACTOR
 
 
 def test_a_long_question_keeps_the_games_words_over_the_words_of_a_dispute(service, monkeypatch):

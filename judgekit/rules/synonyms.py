@@ -374,7 +374,10 @@ CASE_SENSITIVE = {"to": "TO"}
 # ("shift the stuff onto another guy", "prevent 2 vs guns"), rare in the cards' texts, so
 # they weighed the most in a question. And the negated auxiliaries, typed with or without
 # their apostrophe ("my action wasnt blocked", "their votes dont count"): a word the index
-# lacks, "wasnt" weighed the most and was read as "want". They still count
+# lacks, "wasnt" weighed the most and was read as "want". And the contractions of a stop
+# word or a pronoun ("that's" is "that" once its ending is cut, kept although "that" alone
+# is a stop word; "I'm", "you're"): rare in the cards' texts, they weighed the most in a
+# judge call ("the pre bleed card that's +1 bleed at basic…"). They still count
 # (a little) when nothing else matches, and inside a synonym phrase ("no block") they are
 # matched as usual.
 QUESTION_WORDS = frozenset("""
@@ -391,6 +394,7 @@ into onto own out up down over back away
 please tell know want wants wanted supposed allowed permitted possible legal
 isnt wasnt arent werent dont doesnt didnt hasnt havent hadnt wont wouldnt couldnt shouldnt
 isn't wasn't aren't weren't don't doesn't didn't hasn't haven't hadn't won't wouldn't couldn't shouldn't
+that's thats it's i'm im i'd i'll i've ive you're youre we're they're theyre
 """.split())
 
 #: The verbs of a question describing what a card does ("the card that makes a vampire count
