@@ -31,6 +31,7 @@
 // outbox.send(events, label) / outbox.sendLine(line, tapped) -> Promise<true | false | "queued">:
 //   `label` (optional): the words the judge tapped, shown while the entry waits.
 //   true: stored on the server; false: refused (the page shows why); "queued": kept here.
+// outbox.items() / outbox.words(item): the entries kept here, and the words one is shown with.
 // No page needed: without IndexedDB (Node, tests/js/) the entries live in memory.
 import { t } from "./i18n.js";
 export const outbox = (function () {
