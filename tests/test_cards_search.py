@@ -13,7 +13,7 @@ from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
 from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
-from judgekit.rules.search import QUESTION_FACTOR, SearchIndex
+from judgekit.rules.search import QUESTION_FACTOR
 from judgekit.rules.synonyms import SYNONYMS
 from tests.test_rules_search import load_queries
 
@@ -818,9 +818,7 @@ CARD_BEHAVIOUR_21 = ROOT / "search_card_behaviour21"
 #: 50 judge calls more (seed 20261244: 15 ask for the card, 20 are settled by its own ruling,
 #: 15 by a group's), by another hand on 30 Nov 2026, written before any run, on the judge-call
 #: changes of set 21: 33/50 at its first run (0.660, MRR 0.531), the lowest of any set; 35/50
-#: with the call to the judge left out of the question (`without_address`); 43/50 (0.860, MRR
-#: 0.653) once a long question's words are chosen by their rarity in both parts
-#: (`SearchIndex.informative`), a change chosen on this set.
+#: with the call to the judge left out of the question (`without_address`).
 CARD_BEHAVIOUR_22 = ROOT / "search_card_behaviour22"
 
 
@@ -831,7 +829,7 @@ CARD_BEHAVIOUR_22 = ROOT / "search_card_behaviour22"
                                                (CARD_BEHAVIOUR_15, 60, 0.93), (CARD_BEHAVIOUR_16, 50, 0.9),
                                                (CARD_BEHAVIOUR_17, 50, 0.94), (CARD_BEHAVIOUR_18, 50, 0.98),
                                                (CARD_BEHAVIOUR_19, 50, 0.86), (CARD_BEHAVIOUR_20, 60, 0.93),
-                                               (CARD_BEHAVIOUR_21, 50, 0.88), (CARD_BEHAVIOUR_22, 50, 0.84)],
+                                               (CARD_BEHAVIOUR_21, 50, 0.88), (CARD_BEHAVIOUR_22, 50, 0.68)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second"])
@@ -864,27 +862,6 @@ def test_a_contraction_of_a_stop_word_weighs_as_a_question_word(service, word):
     cards = service.search.cards
     (group,) = [g for g in cards.groups_of(f"{word} bleed") if g.words == word]
     assert group.factor == QUESTION_FACTOR
-
-
-def test_a_long_question_keeps_the_games_words_over_the_words_of_a_dispute(service, monkeypatch):
-    """A long question is ranked on its most informative words (`MAX_GROUPS`). "says" and
-    "say" are rare in the cards' texts, yet every dispute and many rules examples hold them;
-    "burn" and "minions" are in a great many cards, and with "only" they are what tells this
-    card apart. A word counts at its rarity in the part where it is the more common."""
-    cards = service.search.cards
-    question = ("Quick question: my opponent put the master on my vampire that says it cannot block, and says "
-                "only my other minions can burn the master as a D action. I say the vampire itself can burn it. "
-                "He says no. Who is right here?")
-    by_words = {g.words: g for g in cards.groups_of("he says only my other minions can burn it")}
-    assert cards.informative(by_words["says"]) < by_words["says"].weight        # the rules hold it more often
-    assert cards.informative(by_words["burn"]) == by_words["burn"].weight       # the cards hold it more often
-    kept = {g.words for g in cards.groups_of(question)}
-    assert {"burn", "minions", "only"} <= kept
-    assert not kept & {"says", "say"}
-    # by their rarity in the cards alone, the dispute's words push the card's out
-    monkeypatch.setattr(SearchIndex, "informative", lambda self, g: g.weight)
-    kept = {g.words for g in cards.groups_of(question)}
-    assert {"says", "say"} <= kept and not {"burn", "minions", "only"} <= kept
 
 
 @pytest.mark.parametrize("call, question", [

@@ -41,14 +41,6 @@ from judgekit.rules.synonyms import SYNONYMS
 #: A long question is ranked on its most informative words: at most this many groups (the
 #: rarest; question words weigh little and go first), in the question's order. (Hit@3 is the
 #: same on every set from 14 to 24; the longest questions cost the least at the low end.)
-#: A word's rarity for this choice is the lower of its rarity in either part
-#: (`SearchIndex.informative`): a word of talk that one part seldom holds ("think",
-#: "check", "best", "text" are rare in the cards' texts; the rules' examples and the
-#: questions people ask hold them) does not push out the game's words that describe a card.
-#: Chosen on `tests/search_card_behaviour22` (judge calls written by another hand: 0.700 ->
-#: 0.860, MRR 0.553 -> 0.653); one question of the other development sets lost its place
-#: (`search_card_behaviour9`), one swapped in `search_card_behaviour21`; the held-out sets'
-#: hit@3 did not move (30 Nov 2026).
 MAX_GROUPS = 16
 
 QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
@@ -284,18 +276,9 @@ class SearchIndex:
             first: dict[str, int] = {}
             for k, g in enumerate(groups):
                 first.setdefault(g.words.lower(), k)
-            worth = {k: self.informative(groups[k]) for k in first.values()}
-            kept = set(sorted(first.values(), key=lambda k: (-worth[k], k))[:MAX_GROUPS])
+            kept = set(sorted(first.values(), key=lambda k: (-groups[k].weight, k))[:MAX_GROUPS])
             groups = [g for k, g in enumerate(groups) if k in kept]
         return groups
-
-    def informative(self, g: Group) -> float:
-        """How much a group tells, to choose a long question's words (`MAX_GROUPS`): its
-        weight, or its weight in the other part when lower there (a number: its weight)."""
-        other = self.other_part
-        if g.number is not None or other is None:
-            return g.weight
-        return min(g.weight, other._rarity(g.alts) * g.factor)
 
     def groups_of(self, text: str) -> list[Group]:
         """The groups the query is ranked on (`_groups`), for what is said about an answer."""

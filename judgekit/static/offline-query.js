@@ -95,30 +95,6 @@ export function withoutAddress(text) {
   return rest.trim() ? rest : text;
 }
 
-// a group's weight before its factor: its alternatives' rarity in this part (SearchIndex._rarity);
-// a word this part lacks but the other part knows is as rare as can be, an unknown word counts little
-function rarity(index, alts) {
-  var rarest = 0;
-  alts.forEach(function (pair) {
-    var stems = pair[0];
-    if (!stems.every(function (s) { return index.vocab.has(s); })) return;
-    var least = Math.min.apply(null, stems.map(function (s) { return index.dfOf(s); }));
-    rarest = Math.max(rarest, least);
-  });
-  if (rarest) return Math.log(1 + index.nEntries / (1 + rarest));
-  var other = index.otherWords, elsewhere = false;
-  if (other) alts.forEach(function (pair) { if (pair[0].some(function (st) { return other.has(st); })) elsewhere = true; });
-  return elsewhere ? Math.log(1 + index.nEntries) : 0.3;
-}
-
-// how much a group tells, to choose a long question's words: its weight, or its weight in the
-// other part when lower there (SearchIndex.informative); a number: its weight
-function informative(index, g) {
-  var other = index.otherPart;
-  if (g.number !== null || !other) return g.weight;
-  return Math.min(g.weight, rarity(other, g.alts) * g.factor);
-}
-
 // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
 export function queryGroups(index, text) {
   var groups = [], m;
@@ -174,8 +150,20 @@ export function queryGroups(index, text) {
         (index.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
       });
     }
+    var rarest = 0;
+    alts.forEach(function (pair) {
+      var stems = pair[0];
+      if (!stems.every(function (s) { return index.vocab.has(s); })) return;
+      var least = Math.min.apply(null, stems.map(function (s) { return index.dfOf(s); }));
+      rarest = Math.max(rarest, least);
+    });
     var factor = n === 1 && index.question.has(key[0]) ? index.params.question_factor : 1.0;
-    groups.push({ words: typed, alts: alts, weight: rarity(index, alts) * factor, factor: factor, number: null });
+    // a word this part lacks but the other part knows is as rare as can be (SearchIndex._rarity)
+    var other = index.otherWords, elsewhere = false;
+    if (!rarest && other) alts.forEach(function (pair) { if (pair[0].some(function (st) { return other.has(st); })) elsewhere = true; });
+    var weight = (rarest ? Math.log(1 + index.nEntries / (1 + rarest))
+                  : elsewhere ? Math.log(1 + index.nEntries) : 0.3) * factor;
+    groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
     i += n;
   }
   var most = index.params.max_groups;
@@ -183,9 +171,8 @@ export function queryGroups(index, text) {
     // a long question: its most informative words, each once, in their order (ties: the first)
     var firstOf = new Map();
     groups.forEach(function (g, k) { var w = g.words.toLowerCase(); if (!firstOf.has(w)) firstOf.set(w, k); });
-    var order = Array.from(firstOf.values()), worth = new Map();
-    order.forEach(function (k) { worth.set(k, informative(index, groups[k])); });
-    order.sort(function (a, b) { return worth.get(b) - worth.get(a) || a - b; });
+    var order = Array.from(firstOf.values());
+    order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
     var kept = new Set(order.slice(0, most));
     groups = groups.filter(function (g, k) { return kept.has(k); });
   }
