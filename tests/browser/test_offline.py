@@ -245,6 +245,26 @@ def test_a_reply_lost_on_the_way_back_does_not_double_the_entry(browser, live_se
     assert not errors, errors
 
 
+def test_a_step_tapped_offline_waits_in_the_words_tapped(page, live_server, live_app, shot):
+    """The log shows an entry waiting to be sent in the words of the button tapped, never by
+    the name the program gives its type ("turn.start")."""
+    gid = new_game(live_app)
+    page.goto(f"{live_server}/games/{gid}")
+    step = page.locator("#rec-next button").first
+    expect(step).to_have_text("Start turn: Ann (seat 1)")
+    page.context.set_offline(True)
+    step.click()
+    queued = page.locator("#rec-log li.is-queued")
+    expect(queued).to_have_count(1)
+    expect(queued.locator(".rec-sum")).to_have_text("not yet sent Start turn: Ann (seat 1)")
+    queued.scroll_into_view_if_needed()
+    shot(page, "offline-recorder-step-queued-phone", full_page=False)
+    page.context.set_offline(False)
+    expect(queued).to_have_count(0, timeout=30_000)
+    expect(page.locator("#rec-log li[data-seq='1'] .rec-sum")).to_contain_text("Ann")
+    assert [e["type"] for e in api_game(live_server, gid)["events"]] == ["turn.start"]
+
+
 def test_a_line_refused_on_arrival_stays_marked_and_the_rest_is_sent(page, live_server, live_app):
     gid = new_game(live_app)
     page.goto(f"{live_server}/games/{gid}")
