@@ -824,6 +824,11 @@ CARD_BEHAVIOUR_22 = ROOT / "search_card_behaviour22"
 #: (evening), written before any run: 43/50 at its first run with a change then reverted for
 #: it (docs/search.md), 46/50 (0.920, MRR 0.781) without it.
 CARD_BEHAVIOUR_23 = ROOT / "search_card_behaviour23"
+#: 50 table questions typed on a phone, a card described without its name (seed 20261246:
+#: 15 ask for the card, 20 for its own ruling, 15 for a group's), by another hand on 30 Nov
+#: 2026 (evening), written before any run: 48/50 at its first run (0.960, MRR 0.827), the
+#: same as the code of the morning.
+CARD_BEHAVIOUR_24 = ROOT / "search_card_behaviour24"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -834,10 +839,10 @@ CARD_BEHAVIOUR_23 = ROOT / "search_card_behaviour23"
                                                (CARD_BEHAVIOUR_17, 50, 0.94), (CARD_BEHAVIOUR_18, 50, 0.98),
                                                (CARD_BEHAVIOUR_19, 50, 0.86), (CARD_BEHAVIOUR_20, 60, 0.93),
                                                (CARD_BEHAVIOUR_21, 50, 0.88), (CARD_BEHAVIOUR_22, 50, 0.7),
-                                               (CARD_BEHAVIOUR_23, 50, 0.9)],
+                                               (CARD_BEHAVIOUR_23, 50, 0.9), (CARD_BEHAVIOUR_24, 50, 0.94)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
-                              "twenty-first", "twenty-second", "twenty-third"])
+                              "twenty-first", "twenty-second", "twenty-third", "twenty-fourth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
