@@ -201,6 +201,8 @@ def main() -> None:
                 ("tests/search_card_behaviour22", ROOT / "tests" / "search_card_behaviour22"),
                 ("tests/search_card_behaviour23", ROOT / "tests" / "search_card_behaviour23"),
                 ("tests/search_card_behaviour24", ROOT / "tests" / "search_card_behaviour24"),
+                ("tests/search_card_behaviour25", ROOT / "tests" / "search_card_behaviour25"),
+                ("tests/search_card_behaviour26", ROOT / "tests" / "search_card_behaviour26"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),

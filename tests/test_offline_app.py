@@ -311,6 +311,17 @@ def test_offline_index_version_follows_the_ranking_tables(app, monkeypatch):
     assert search_index.index_version(search) != before
 
 
+def test_offline_index_version_follows_the_ranking_constants(app, monkeypatch):
+    """A phone keeps the offline index it saved until its version changes: a ranking
+    constant tuned on the server (its "params") must reach the phone too."""
+    from judgekit.offline import search_index
+    search = app.extensions["rules"].search
+    before = search_index.index_version(search)
+    assert search_index.build_offline_index(search)["params"]["informative"] == search_index.INFORMATIVE
+    monkeypatch.setattr(search_index, "INFORMATIVE", search_index.INFORMATIVE + 0.5)
+    assert search_index.index_version(search) != before
+
+
 # --- comparison ----------------------------------------------------------------------------------
 
 def r(doc, section, title=None):

@@ -49,7 +49,7 @@ from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
-                                         DESCRIBED_CARD_FACTOR, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
+                                         DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
                                          GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, OWN_RULINGS,
                                          RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, YIELD_SHARE,
                                          Search)
@@ -59,7 +59,7 @@ from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY, CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
-from judgekit.rules.search import MAX_GROUPS, QUESTION_FACTOR, SearchIndex
+from judgekit.rules.search import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR, SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
@@ -107,11 +107,44 @@ def fold_table() -> dict[str, str]:
     return out
 
 
+def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> dict[str, Any]:
+    """The ranking's constants the browser ranks with (the offline index's "params"): a
+    change to one is a new offline index (`index_version`)."""
+    return {"k1": K1, "b": B, "field_boosts": dict(FIELD_BOOSTS), "fields": list(FIELDS),
+            "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
+            "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
+            "rare_min_docs": SearchIndex.RARE_MIN_DOCS,
+            "covering": SearchIndex.COVERING, "facet_covering": SearchIndex.FACET_COVERING, "sparse_fields": list(SPARSE_FIELDS),
+            "first_covering": SearchIndex.FIRST_COVERING,
+            "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES, "max_groups": MAX_GROUPS,
+            "informative": INFORMATIVE, "max_informative": MAX_INFORMATIVE,
+            "card_question_lead": list(CARD_QUESTION_LEAD),
+            "weak_coverage": WEAK_COVERAGE, "max_suggestions": MAX_SUGGESTIONS,
+            "everyday_words": EVERYDAY_WORDS, "max_parts": MAX_PARTS,
+            "part_results": PART_RESULTS,
+            "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
+            "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
+            "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
+            "capacity": CAPACITY, "capacity_words": sorted(CAPACITY_WORDS),
+            "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
+            "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
+            "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES,
+            "described_card_factor": DESCRIBED_CARD_FACTOR,
+            "group_ruling_after_card": group_ruling_after_card, "ruling_inherits": RULING_INHERITS,
+            "group_ruling_cards": GROUP_RULING_CARDS, "asked_share": ASKED_SHARE,
+            "group_ruling_lead": GROUP_RULING_LEAD, "group_ruling_near": GROUP_RULING_NEAR,
+            "second_group_share": SECOND_GROUP_SHARE}
+
+
 def index_version(search: Search) -> str:
     """Changes with the content (rules and cards), the server index's version, the synonym
-    and question word tables, and this format."""
-    stamp = search.stamp if isinstance(search, Search) else index_stamp(search.corpus)  # a part
-    return hashlib.sha256(f"{stamp}:{TABLES}:{FORMAT}".encode()).hexdigest()[:12]
+    and question word tables, the ranking's constants (`ranking_params`) and this format."""
+    if isinstance(search, Search):
+        stamp, params = search.stamp, ranking_params(search.group_ruling_after_card)
+    else:   # a part
+        stamp, params = index_stamp(search.corpus), ranking_params()
+    constants = json.dumps(params, sort_keys=True)
+    return hashlib.sha256(f"{stamp}:{TABLES}:{constants}:{FORMAT}".encode()).hexdigest()[:12]
 
 
 def _text_rows(index: SearchIndex) -> list[list]:
@@ -375,29 +408,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         "version": index_version(search),
         "content_hash": search.corpus.content_hash,
         "server_index": INDEX_VERSION,
-        "params": {"k1": K1, "b": B, "field_boosts": dict(FIELD_BOOSTS), "fields": list(FIELDS),
-                   "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
-                   "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
-                   "rare_min_docs": SearchIndex.RARE_MIN_DOCS,
-                   "covering": SearchIndex.COVERING, "facet_covering": SearchIndex.FACET_COVERING, "sparse_fields": list(SPARSE_FIELDS),
-                   "first_covering": SearchIndex.FIRST_COVERING,
-                   "lead_below": LEAD_BELOW, "lead_places": LEAD_PLACES, "max_groups": MAX_GROUPS,
-                   "card_question_lead": list(CARD_QUESTION_LEAD),
-                   "weak_coverage": WEAK_COVERAGE, "max_suggestions": MAX_SUGGESTIONS,
-                   "everyday_words": EVERYDAY_WORDS, "max_parts": MAX_PARTS,
-                   "part_results": PART_RESULTS,
-                   "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
-                   "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
-                   "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
-                   "capacity": CAPACITY, "capacity_words": sorted(CAPACITY_WORDS),
-                   "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
-                   "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
-                   "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES,
-                   "described_card_factor": DESCRIBED_CARD_FACTOR,
-                   "group_ruling_after_card": search.group_ruling_after_card, "ruling_inherits": RULING_INHERITS,
-                   "group_ruling_cards": GROUP_RULING_CARDS, "asked_share": ASKED_SHARE,
-                   "group_ruling_lead": GROUP_RULING_LEAD, "group_ruling_near": GROUP_RULING_NEAR,
-                   "second_group_share": SECOND_GROUP_SHARE},
+        "params": ranking_params(search.group_ruling_after_card),
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": dict(POSTING_BOOSTS),

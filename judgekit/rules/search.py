@@ -39,9 +39,23 @@ from judgekit.rules.snippets import escaped_offsets, snippet_and_url
 from judgekit.rules.synonyms import SYNONYMS
 
 #: A long question is ranked on its most informative words: at most this many groups (the
-#: rarest; question words weigh little and go first), in the question's order. (Hit@3 is the
-#: same on every set from 14 to 24; the longest questions cost the least at the low end.)
+#: rarest; question words weigh little and go first), in the question's order (the longest
+#: questions cost the least at the low end) …
 MAX_GROUPS = 16
+#: … and past them, every word at least this rare in the part (a weight of 2.0: held by fewer
+#: than about one entry in six), up to `MAX_INFORMATIVE` groups in all. A judge call
+#: describes a card and tells the argument in one message ("my predator dropped a unique
+#: 2-pool master on my best blocker saying she can't block anymore… i think any of mine can
+#: burn it. which card is this so we can check the text?"): the talk's words ("think",
+#: "check", "text", "dropped") are rarer in the cards than the card's own ("master", "burn",
+#: "block"), and took the sixteen places. Chosen on the development sets (30 Nov 2026):
+#: `search_card_behaviour22` 0.720 -> 0.780, `search_card_behaviour21` 0.900 -> 0.920, and
+#: the twenty-fifth set, written that day before any run, 0.820 -> 0.860; no question of any
+#: set lost. Keeping every word past sixteen, however common ("vamp", "1", "someone"), won
+#: as many on those sets but lost a question on each of three others; a threshold of 1.5 or a
+#: limit of 24 lost one or two.
+INFORMATIVE = 2.0
+MAX_INFORMATIVE = 22
 
 QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
 
@@ -276,7 +290,9 @@ class SearchIndex:
             first: dict[str, int] = {}
             for k, g in enumerate(groups):
                 first.setdefault(g.words.lower(), k)
-            kept = set(sorted(first.values(), key=lambda k: (-groups[k].weight, k))[:MAX_GROUPS])
+            order = sorted(first.values(), key=lambda k: (-groups[k].weight, k))
+            kept = set(order[:MAX_GROUPS]) | {k for k in order[MAX_GROUPS:MAX_INFORMATIVE]
+                                             if groups[k].weight >= INFORMATIVE}
             groups = [g for k, g in enumerate(groups) if k in kept]
         return groups
 

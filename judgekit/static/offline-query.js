@@ -173,7 +173,11 @@ export function queryGroups(index, text) {
     groups.forEach(function (g, k) { var w = g.words.toLowerCase(); if (!firstOf.has(w)) firstOf.set(w, k); });
     var order = Array.from(firstOf.values());
     order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
+    // … and past them each word at least `informative` (SearchIndex._groups), up to `max_informative`
     var kept = new Set(order.slice(0, most));
+    order.slice(most, index.params.max_informative).forEach(function (k) {
+      if (groups[k].weight >= index.params.informative) kept.add(k);
+    });
     groups = groups.filter(function (g, k) { return kept.has(k); });
   }
   return groups;
