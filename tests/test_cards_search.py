@@ -897,6 +897,41 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     assert not {"master", "can't"} & {g.words for g in cards.groups_of(question + " ")}
 
 
+@pytest.mark.parametrize("text, told", [
+    ("Judge, my Toreador has the 2-pool master that makes whoever blocks her lose a pool", True),
+    ("we both want to play the out-of-turn master that stops a vampire from gaining blood", True),
+    ("my prey has the unique location that lets him draw", True),
+    ("so basically the political action where every player loses a pool just passed", True),
+    ("he played the dementation reaction card where my vampire gets intercept", True),
+    # not a card: the rules' own nouns, a card in play ("my"), a noun given "to" someone
+    ("can I block the action that my predator announced?", False),
+    ("does the vampire who was blocked unlock?", False),
+    ("his prey has my master card that I played", False),
+    ("he gave the master to his prey", False),
+    # a question opening with a description is `described_type`'s
+    ("the reaction that ends combat", False),
+])
+def test_a_card_described_further_into_a_question(service, text, told):
+    assert service.search.names.describes_card(text) is told
+
+
+def test_a_card_described_in_a_judge_call_comes_before_the_rules_it_shares_words_with(service, monkeypatch):
+    """A judge call tells what the card does after the call and the players ("we both want
+    to play the out-of-turn master that stops…"): the announcements' examples, which share
+    "master", "hunt" and "play" with it, came first, and the card was not among the first
+    three. Described further on, it is ranked as a card described by its type."""
+    question = ("Judge, we both want to play the out-of-turn master that stops a vampire from gaining blood on his "
+                "hunt. Can we both play it after the same hunt?")
+
+    def first_keys() -> list[str]:
+        return [h.entry.key for h in service.search.search(question, limit=3)[0]]
+
+    assert "cards/101183" in first_keys()        # Masquerade Endangered
+    assert all(k.startswith("cards/") for k in first_keys())
+    monkeypatch.setattr(type(service.search.names), "describes_card", lambda self, text: False)
+    assert "cards/101183" not in first_keys()
+
+
 @pytest.mark.parametrize("word", ["that's", "thats", "it's", "I'm", "I'd", "you're", "they're", "I've"])
 def test_a_contraction_of_a_stop_word_weighs_as_a_question_word(service, word):
     """"that's" is "that" once its ending is cut, a word the analyzer keeps although "that"
@@ -912,7 +947,7 @@ def test_a_contraction_of_a_stop_word_weighs_as_a_question_word(service, word):
                 "combat. I say once per round. Who is right?"),
     ("Judge, ", "I bled him with a +1 bleed action card and he bounced it to my predator. She says the bleed still "
                 "counts as mine. Does it?"),
-    ("call: ", "my prey played a reaction that gives his blocker +1 intercept after blocks were declared. Allowed?"),
+    ("call: ", "my prey played his +1 intercept reaction after blocks were declared. Allowed?"),
 ])
 def test_a_call_to_the_judge_is_not_part_of_the_question(service, monkeypatch, call, question):
     """Players open a judge call with "Judge!" or "Call:": the question is ranked on what

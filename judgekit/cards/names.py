@@ -121,6 +121,18 @@ DESCRIBE_FREE = 2
 #: … none of them one of these ("my master card that…" is a card in play, not one described)
 DESCRIBE_OWNED = frozenset(("my", "his", "her", "their", "your", "our"))
 DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "my", "some"))
+#: A card described in the middle of a question, as a judge call or a message does ("my
+#: Toreador has the 2-pool master that makes whoever blocks her lose a pool…", "he wants to
+#: play the out-of-turn master that stops…", `CardNames.describes_card`): one of these,
+#: then the noun (with up to `DESCRIBE_FREE` other words before it), then the description
+DESCRIBE_OPEN = frozenset(("the", "a", "an", "that", "this", "those"))
+#: … but not these nouns, which the rules' own questions use for any card or minion ("can
+#: I block the action that…", "the vampire who was blocked", "the vote where…")
+RULES_NOUNS = frozenset(("action", "actions", "vote", "votes", "referendum", "referendums",
+                         "vampire", "vampires", "vamp", "vamps"))
+#: … nor "to" after the noun ("give the master to…"), and only in the question's first
+#: this many characters (a description comes before the argument about it)
+DESCRIBE_REACH = 400
 
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
@@ -259,6 +271,8 @@ class CardNames:
                 "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
                 "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
                 "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
+                "describe_open": sorted(DESCRIBE_OPEN), "rules_nouns": sorted(RULES_NOUNS),
+                "describe_reach": DESCRIBE_REACH,
                 "initials": sorted(self.initials),
                 "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words)}
 
@@ -296,9 +310,7 @@ class CardNames:
             i += 1
 
         def starts_description(at: int) -> bool:
-            if at < len(words) and words[at] == "card":
-                at += 1
-            return at < len(words) and words[at] in DESCRIBE_REL
+            return self._starts_description(words, at)
 
         def type_at(at: int) -> list[tuple[str, int]]:
             """The card types a noun of one or two words at `at` names, with where it ends."""
@@ -334,6 +346,36 @@ class CardNames:
                 free += 1
             at += 1
         return None
+
+    def describes_card(self, query: str) -> bool:
+        """Whether a question describes a card after its first word (`DESCRIBE_OPEN`): "the",
+        up to `DESCRIBE_FREE` other words (a discipline, a clan and `DESCRIBE_QUALIFIERS` not
+        counted, none of `DESCRIBE_OWNED`), a type noun that is none of `RULES_NOUNS`, then
+        ("card" and) a word of `DESCRIBE_REL` but "to". A question opening with such a
+        description is `described_type`'s."""
+        words = self._words(query[:DESCRIBE_REACH]) if isinstance(query, str) else []
+        for k in range(1, len(words)):
+            if words[k] not in DESCRIBE_OPEN:
+                continue
+            at, free = k + 1, 0
+            while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
+                ends = [at + n for n in (2, 1) if len(words) - at >= n
+                        and (noun := "".join(words[at:at + n])) in TYPE_NOUNS and noun not in RULES_NOUNS]
+                if ends:
+                    if any(self._starts_description(words, end, relations=DESCRIBE_REL - {"to"}) for end in ends):
+                        return True
+                    break
+                if words[at] not in DESCRIBE_QUALIFIERS and words[at] not in self.card_words:
+                    free += 1
+                at += 1
+        return False
+
+    @staticmethod
+    def _starts_description(words: tuple[str, ...], at: int, relations: frozenset[str] = DESCRIBE_REL) -> bool:
+        """Whether ("card" and) a word of `relations` comes at `at`: a description starts."""
+        if at < len(words) and words[at] == "card":
+            at += 1
+        return at < len(words) and words[at] in relations
 
     def _exact(self, words: list[str]) -> int | None:
         hit = self._key(words)

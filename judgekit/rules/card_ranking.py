@@ -349,12 +349,15 @@ class Search:
             card_hits = self._of_type_first(card_hits, kind)
         direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]
         rest_r = [h for h in rules_hits if h.score < 1000.0]
-        factor = DESCRIBED_CARD_FACTOR if kind else CARD_FACTOR
+        # a card described by its type, at the start or further on (a judge call: "…has the
+        # 2-pool master that…"): the cards' scores weigh more, and no rule leads a card
+        told = bool(kind) or (self.names is not None and self.names.describes_card(text))
+        factor = DESCRIBED_CARD_FACTOR if told else CARD_FACTOR
         rest_c = [Hit(h.entry, round(h.score * factor, 4), h.snippet, h.url, h.coverage)
                   for h in card_hits if h.score < 1000.0]
         rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
         about_cards = self.names is not None and self.names.mentions_card_words(text)
-        merged = merge(direct, rest_r, rest_c, limit, about_cards, bool(kind))
+        merged = merge(direct, rest_r, rest_c, limit, about_cards, told)
         if self.group_ruling_after_card:
             parts = sentences(text)
             merged = self._group_ruling_after(merged, card_groups, limit, len(parts) > 1)

@@ -39,6 +39,9 @@ export function CardNames(table) {
   this.describeFree = table.describe_free || 0;             // other words before the noun
   this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
   this.describeCapacity = new Set(table.describe_capacity || []);  // "8 cap", "cap 8": a vampire's
+  this.describeOpen = new Set(table.describe_open || []);   // a card described further on (describes_card)
+  this.rulesNouns = new Set(table.rules_nouns || []);       // ... by a noun the rules do not use for any card
+  this.describeReach = table.describe_reach || 0;           // ... in the question's first characters
   this.maxWords = table.max_words;
   this.typoMin = table.typo_min;
   this.typoWordMin = table.typo_word_min;
@@ -162,6 +165,32 @@ CardNames.prototype.describedType = function (query) {
     if (!this.describeQualifiers.has(words[at2]) && !this.cardWords.has(words[at2])) free += 1;
   }
   return null;
+};
+
+// whether a question describes a card after its first word: "…has the 2-pool master that
+// makes…" (CardNames.describes_card)
+CardNames.prototype.describesCard = function (query) {
+  var words = this.words(query.slice(0, this.describeReach)), self = this;
+  function startsDescription(at) {
+    if (at < words.length && words[at] === "card") at += 1;
+    return at < words.length && words[at] !== "to" && self.describeRel.has(words[at]);
+  }
+  for (var k = 1; k < words.length; k++) {
+    if (!this.describeOpen.has(words[k])) continue;
+    for (var at = k + 1, free = 0; at < words.length && free <= this.describeFree && !this.describeOwned.has(words[at]); at++) {
+      var ends = [];
+      for (var n = 2; n >= 1; n--) {
+        var noun = words.slice(at, at + n).join("");
+        if (words.length - at >= n && own.call(this.typeNouns, noun) && !this.rulesNouns.has(noun)) ends.push(at + n);
+      }
+      if (ends.length) {
+        if (ends.some(startsDescription)) return true;
+        break;
+      }
+      if (!this.describeQualifiers.has(words[at]) && !this.cardWords.has(words[at])) free += 1;
+    }
+  }
+  return false;
 };
 
 CardNames.prototype.words = function (query) {
