@@ -203,6 +203,7 @@ def main() -> None:
                 ("tests/search_card_behaviour24", ROOT / "tests" / "search_card_behaviour24"),
                 ("tests/search_card_behaviour25", ROOT / "tests" / "search_card_behaviour25"),
                 ("tests/search_card_behaviour26", ROOT / "tests" / "search_card_behaviour26"),
+                ("tests/search_card_behaviour27", ROOT / "tests" / "search_card_behaviour27"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
