@@ -938,6 +938,17 @@ def test_a_card_described_in_a_judge_call_comes_before_the_rules_it_shares_words
     assert "cards/101183" not in first_keys()
 
 
+def test_a_card_named_in_passing_does_not_stop_the_described_cards_group_ruling(service):
+    """"The mortal ally who digs through my library for a bomb and equips it": Bomb is named
+    and comes first, the ally described is second, and the question is the ruling of the
+    ally's group ("Allies with equip actions"), which a named first answer used to keep out."""
+    question = ("the mortal ally who digs through my library for a bomb and equips it: do the bomb's "
+                "requirements still apply when he does that?")
+    first = [h.entry.key for h in service.search.search(question, limit=3)[0]]
+    assert first[:2] == ["cards/100233", "cards/101961"]      # Bomb (named), Terrorists (described)
+    assert first[2].startswith("cards/G00133#")
+
+
 @pytest.mark.parametrize("word", ["that's", "thats", "it's", "I'm", "I'd", "you're", "they're", "I've"])
 def test_a_contraction_of_a_stop_word_weighs_as_a_question_word(service, word):
     """"that's" is "that" once its ending is cut, a word the analyzer keeps although "that"

@@ -377,7 +377,7 @@ const offlineSearch = (function () {
   // the hits with the best group ruling of the first answers' cards among the first three
   // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS)
   Search.prototype.groupRulingAfter = function (hits, groups, limit, asks) {
-    if (!hits.length || hits[0].score >= 1000) return hits;
+    if (!hits.length) return hits;
     var best = this.bestGroupRuling(this.cardsWithGroups(hits, false), groups, this.params.ruling_inherits);
     if (best === null) return hits;
     var key = best.key, share = best.share, at;
@@ -416,7 +416,7 @@ const offlineSearch = (function () {
   // the hits with the group ruling answering the question's last sentence third (the
   // server's Search._asked_group_ruling, ASKED_SHARE)
   Search.prototype.askedGroupRuling = function (hits, parts, limit) {
-    if (!hits.length || hits[0].score >= 1000) return hits;
+    if (!hits.length) return hits;
     if (parts.length < 2) return hits;
     var withGroups = this.cardsWithGroups(hits, true);
     var asked = withGroups.length ? this.cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)

@@ -87,6 +87,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     # a card described in the middle of a judge call or a message (`describes_card`), and a
     # long question's rare words past sixteen (`INFORMATIVE`)
     queries += read_queries(root / "tests" / "search_card_behaviour26") + read_queries(root / "tests" / "search_card_behaviour22")
+    # a card named in passing first, the described card's group ruling after it
+    queries += read_queries(root / "tests" / "search_card_behaviour27")
     queries += ["8 cap nos who blocks other nosferatu better", "cap 4 salubri anti who gets a press against tremere",
                 "vampire with capacity 10 who unlocks", "weapon that does 3 damage but only once per combat",
                 "5 blood"]
