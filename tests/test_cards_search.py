@@ -406,14 +406,12 @@ def test_the_verbs_describing_a_card_count_little_among_the_cards_only(service):
         return bool(wanted & {h.entry.section for h in search.search(question, limit=3)[0]})
 
     assert found()
-    kept = search.cards._question
-    search.cards._question = question_stems()
-    search.cards._word_group.cache_clear()
+    kept = search.cards.question_stems
+    search.cards.use_tables(question=question_stems())     # the rules' question words
     try:
         assert not found()
     finally:
-        search.cards._question = kept
-        search.cards._word_group.cache_clear()
+        search.cards.use_tables(question=kept)
 
 
 def test_every_time_is_read_as_the_cards_say_it(service):
@@ -649,8 +647,7 @@ def test_players_words_are_read_as_the_cards_say_them(service, monkeypatch, quer
     def reread() -> None:
         synonym_stems.cache_clear()
         for part in (search.rules, search.cards):
-            part._synonyms = synonym_stems()
-            part._word_group.cache_clear()
+            part.use_tables()
 
     assert card in first_sections(search, query)
     with monkeypatch.context() as m:

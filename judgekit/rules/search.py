@@ -186,9 +186,7 @@ class SearchIndex:
         for word in df:
             self._by_start.setdefault((word[:1], len(word)), []).append(word)
         self._sorted_words = sorted(df)
-        self._synonyms = synonym_stems()
-        self._max_phrase = max((len(k) for k in self._synonyms), default=1)
-        self._question = question if question is not None else question_stems()
+        self.use_tables(question if question is not None else question_stems())
         self._by_number: dict[str, list[Entry]] = {}
         for e in self.entries.values():
             if e.kind == "section":
@@ -325,6 +323,16 @@ class SearchIndex:
     @property
     def question_stems(self) -> frozenset[str]:
         return self._question
+
+    def use_tables(self, question: frozenset[str] | None = None) -> None:
+        """Reads the synonym table (`synonym_stems`) and takes `question` as the question
+        words' stems (None: keeps those it has), forgetting the query words read with the
+        old ones (`_word_group`'s cache): a test that changes a table, then puts it back."""
+        self._synonyms = synonym_stems()
+        self._max_phrase = max((len(k) for k in self._synonyms), default=1)
+        if question is not None:
+            self._question = question
+        self._word_group.cache_clear()
 
     def in_own_text(self, stem: str) -> bool:
         """Whether an entry's own text (title, body, context: not the questions it answers)
