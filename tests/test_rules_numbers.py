@@ -52,7 +52,7 @@ def test_near_finds_what_every_place_stated_finds(app):
 
 
 def test_a_vampire_s_capacity_is_found_only_as_a_capacity(app):
-    """A vampire's card states its capacity (`Entry.capacity`): "5 cap" and "cap 5" find the
+    """A vampire's card states its capacity (`Entry.stated`): "5 cap" and "cap 5" find the
     vampires of capacity 5, and no other number does ("5 damage", a plain "5")."""
     cards = app.extensions["rules"].search.cards
     legba = cards.postings.docnum["cards/201093"]       # Papa Legba, a Ravnos of capacity 5

@@ -28,6 +28,9 @@ from judgekit.game.cards import CARD_TYPES, DISCIPLINES
 
 DOC = "cards"
 GROUP_CONTEXT = "card group"     # a group ruling's context: the rulings of cards of any type
+#: The unit of a vampire's capacity, a number its entry states beside its text (no word's
+#: stem is spelt so: only a query's number said to be a capacity counts it, "5 cap")
+CAPACITY_UNIT = "#cap"
 CARD_FILES = ("crypt.json", "library.json", "texts.json", "rulings.json")
 
 
@@ -45,6 +48,12 @@ def vampire_capacity(card) -> int | None:
     imbued's is its life, which players do not call so)."""
     cap = card.facts.capacity if card.kind == "crypt" else None
     return cap if isinstance(cap, int) and "Vampire" in card.types else None
+
+
+def stated_beside(card) -> tuple[tuple[float, str], ...]:
+    """The numbers a card's entry states beside its text: a vampire's capacity."""
+    cap = vampire_capacity(card)
+    return () if cap is None else ((float(cap), CAPACITY_UNIT),)
 
 
 def context_types(context: str) -> frozenset[str] | None:
@@ -76,7 +85,7 @@ def card_entries(catalog: CardCatalog, entry_type, group_questions: dict | None 
         sid = str(card.id)
         out.append(entry_type(key=f"{DOC}/{sid}", doc=DOC, section=sid, number="", title=title,
                               context=context, body=markup.to_plain(card.text), url=card.url,
-                              kind="card", anchors=[(0, "text")], capacity=vampire_capacity(card)))
+                              kind="card", anchors=[(0, "text")], stated=stated_beside(card)))
         for r in catalog.rulings(card):
             if r.group is not None:
                 continue     # a group's rulings are entries of the group (below)

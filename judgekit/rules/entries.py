@@ -32,7 +32,9 @@ class Entry:
     kind: str         # "section" | "example" | "definition" | "intro"; cards: "card" | "ruling"
     anchors: list[tuple[int, str]]  # (char offset in body, block anchor) to link to a paragraph
     questions: str = ""  # the questions it answers, in people's words, one a line (searched, never shown)
-    capacity: int | None = None   # a vampire's card: its capacity, a number it states beside its text
+    #: numbers it states beside its text, (value, unit): a vampire's capacity (the cards'
+    #: `search_entries.CAPACITY_UNIT`)
+    stated: tuple[tuple[float, str], ...] = ()
 
 
 def section_url(doc: str, section: str, anchor: str | None = None) -> str:

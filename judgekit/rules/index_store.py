@@ -31,12 +31,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from judgekit.rules.analysis import analyze, stated_numbers
-from judgekit.rules.numbers import CAPACITY
 from judgekit.rules.entries import Entry
 
 INDEX_FILE = "index.pickle"
 # Bump when the stored shape changes (the stamp then differs and the index is rebuilt).
-STORE_FORMAT = "7"
+STORE_FORMAT = "8"
 
 #: BM25F field weights. `questions`: the questions an entry answers in people's words
 #: (`judgekit.rules.questions`), weighed as much as its own text.
@@ -140,11 +139,8 @@ def analyse_entries(entries: Iterable[Entry]) -> dict[str, dict[str, list[tuple[
 
 def entry_numbers(e: Entry, body: list[tuple[str, int, int]]) -> list[tuple[float, frozenset[str]]]:
     """The numbers an entry states (its body's analysed words `body`: `stated_numbers`),
-    and a vampire's capacity as a `CAPACITY` after them."""
-    stated = stated_numbers(e.body, body)
-    if e.capacity is not None:
-        stated.append((float(e.capacity), frozenset((CAPACITY,))))
-    return stated
+    and after them those it states beside its text (`Entry.stated`: a vampire's capacity)."""
+    return stated_numbers(e.body, body) + [(value, frozenset((unit,))) for value, unit in e.stated]
 
 
 @dataclass
@@ -187,7 +183,7 @@ class StoredIndex:
 
 def _entry_rows(entries: list[Entry]) -> list[tuple]:
     return [(e.key, e.doc, e.section, e.number, e.title, e.context, e.body, e.url, e.kind,
-             [tuple(a) for a in e.anchors], e.questions, e.capacity) for e in entries]
+             [tuple(a) for a in e.anchors], e.questions, e.stated) for e in entries]
 
 
 def build_index(parts: dict[str, list[Entry]], stamp: str, index_dir: str | Path,

@@ -6,16 +6,17 @@ import bisect
 from typing import NamedTuple
 
 from judgekit.cards.names import DESCRIBE_CAPACITY
+from judgekit.cards.search_entries import CAPACITY_UNIT
 from judgekit.rules.analysis import closeness, stem_word
 
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
 NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
 UNIT_MISS = 0.5         # share kept when the stated number counts something else
 #: The unit of a number an entry states beside its text: a vampire's capacity
-#: (`Entry.capacity`). No stem is spelt so. Such a number counts only for a query's number
+#: (`Entry.stated`). No stem is spelt so. Such a number counts only for a query's number
 #: that says it is a capacity ("5 cap", "cap 5", "capacity of 8": `query_units`), and then
 #: as any number does; any other "5" does not find the card's capacity ("5 damage").
-CAPACITY = "#cap"
+CAPACITY = CAPACITY_UNIT
 #: The stems that say a query's number is a capacity, after it or just before it: those of
 #: the words a described vampire's capacity is said with (`DESCRIBE_CAPACITY`)
 CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(word))
