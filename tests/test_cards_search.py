@@ -12,6 +12,7 @@ from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking
 from judgekit.rules import search as search_module
+from judgekit.rules.hits import Hit
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
 from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
 from judgekit.rules.search import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
@@ -944,6 +945,24 @@ def test_a_card_named_in_passing_does_not_stop_the_described_cards_group_ruling(
     first = [h.entry.key for h in service.search.search(question, limit=3)[0]]
     assert first[:2] == ["cards/100233", "cards/101961"]      # Bomb (named), Terrorists (described)
     assert first[2].startswith("cards/G00133#")
+
+
+def test_a_judge_calls_card_leads_the_next_card_not_a_rule(service, monkeypatch):
+    """A judge call's group ruling needs less of the question (`GROUP_RULING_NEAR`) when its
+    card leads the next answer `GROUP_RULING_LEAD` times; a rule's score between them is on
+    another scale and does not count as the next answer."""
+    search = service.search
+    card, other = search.cards.entries["cards/100092"], search.cards.entries["cards/100920"]
+    rule = search.rules.entries["tournament-rules/3.2"]
+    ruling = search.group_rulings(card)[0]
+    monkeypatch.setattr(search, "_best_group_ruling", lambda cards, groups, inherit: (0.5, ruling, 0))
+    hits = [Hit(card, 3.0, "", card.url, 0.7), Hit(rule, 2.0, "", rule.url, 0.6),
+            Hit(other, 0.5, "", other.url, 0.6)]
+    # 3.0 leads the next card's 0.5 by far: the ruling, holding 0.5, passes answers holding 0.6
+    assert [h.entry.key for h in search._group_ruling_after(hits, [], 10, asks=True)][:2] == [card.key, ruling]
+    # a card close behind: the ruling must hold as much as the answers it passes
+    close = [hits[0], hits[1], Hit(other, 1.5, "", other.url, 0.6)]
+    assert ruling not in [h.entry.key for h in search._group_ruling_after(close, [], 10, asks=True)][:3]
 
 
 @pytest.mark.parametrize("word", ["that's", "thats", "it's", "I'm", "I'd", "you're", "they're", "I've"])

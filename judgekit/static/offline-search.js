@@ -387,7 +387,10 @@ const offlineSearch = (function () {
     // its group's ruling passes answers holding a little more of the question
     // (GROUP_RULING_LEAD, GROUP_RULING_NEAR)
     var p = this.params;
-    var sure = asks && best.place === 0 && hits.length > 1 && hits[0].score >= p.group_ruling_lead * hits[1].score;
+    // (the lead over the next card's answer: a rule's score is on another scale)
+    var runner = null;
+    for (var r = 1; r < hits.length && runner === null; r++) if (this.cards.byKey.has(hits[r].entry.key)) runner = hits[r];
+    var sure = asks && best.place === 0 && runner !== null && hits[0].score >= p.group_ruling_lead * runner.score;
     var near = sure ? p.group_ruling_near : 1.0;
     function covers(h) { return share >= near * (h.coverage === undefined ? 1.0 : h.coverage); }
     if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
