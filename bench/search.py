@@ -208,6 +208,7 @@ def main() -> None:
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
                 ("tests/search_phone5", ROOT / "tests" / "search_phone5"),
+                ("tests/search_phone6", ROOT / "tests" / "search_phone6"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

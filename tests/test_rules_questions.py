@@ -26,6 +26,12 @@ PHONE_3 = ROOT / "search_phone3"
 #: a fourth (40 questions over 41 sections), by another hand, written on 29 Nov 2026 before
 #: any run and never read by whoever tunes the ranking: 39/40 at its first run
 PHONE_5 = ROOT / "search_phone5"
+#: a sixth (50 questions over 50 sections, seed 20261250), by another hand on 30 Nov 2026
+#: (the next session), written before any run: 30 of them mention a card in passing ("my
+#: predator spends like 5 min shuffling…", "…how many deflections hes burned"). 44/50 at
+#: its first run (0.880), the same on the code of the morning: under the issue's 0.95. Three
+#: of its six misses have the card they name first (a card named comes first).
+PHONE_6 = ROOT / "search_phone6"
 
 
 @pytest.fixture
@@ -124,6 +130,15 @@ def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     rate = 1 - len(misses) / len(queries)
     # the issue's target (bench/search.py prints the figures)
     assert rate >= 0.95, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+def test_hit_at_3_on_phone_questions_naming_a_card_in_passing(service):
+    """"can i write down what my grandprey plays, like how many deflections hes burned":
+    a rules question with a card in it. A floor under today's figure, not the target."""
+    queries, misses = _phone_set(service, PHONE_6)
+    assert len(queries) == 50
+    rate = 1 - len(misses) / len(queries)
+    assert rate >= 0.88, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_the_held_out_fourth_phone_set(service):
