@@ -11,11 +11,11 @@ import pytest
 from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking
-from judgekit.rules import search as search_module
+from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
 from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
-from judgekit.rules.search import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
+from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.synonyms import SYNONYMS
 from tests.test_rules_search import load_queries
 
@@ -897,7 +897,7 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     past_sixteen = sorted(g.weight for g in groups)[:len(groups) - MAX_GROUPS]
     assert all(w >= INFORMATIVE for w in past_sixteen)
     # the sixteen rarest alone leave both out
-    monkeypatch.setattr(search_module, "INFORMATIVE", math.inf)
+    monkeypatch.setattr(query_groups, "INFORMATIVE", math.inf)
     assert not {"master", "can't"} & {g.words for g in cards.groups_of(question + " ")}
 
 

@@ -59,7 +59,8 @@ from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY, CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
-from judgekit.rules.search import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR, SearchIndex
+from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
+from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.

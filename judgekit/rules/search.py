@@ -15,49 +15,25 @@ quotes, stars, brackets, AND/OR and colons are just characters and cannot fail.
 """
 from __future__ import annotations
 
-import bisect
 from array import array
-import math
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from judgekit.rules.build import index_stamp
-from judgekit.rules.analysis import WORD_RE, analyze, number_value, query_tokens, within_one_edit
+from judgekit.rules.analysis import WORD_RE, analyze, query_tokens
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.covering import alternatives_mask, docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, plain_title
 from judgekit.rules.index_store import StoredPart, load_index
 from judgekit.rules.lazy import Lazy, LazyLRU
-from judgekit.rules.numbers import StatedNumbers, query_units
+from judgekit.rules.numbers import StatedNumbers
 from judgekit.rules.phrases import PhraseFinder, word_positions
+from judgekit.rules.query_groups import QUESTION_FACTOR, QueryGroups
 from judgekit.rules.hits import EntryFactors, Hit
 from judgekit.rules.scoring import NUMBER_BOOST, best_scored, number_score, score_entries
-from judgekit.rules.query import (SECTION_QUERY, Group, check_query, query_words, question_stems, sentences,
-                                  synonym_stems)
+from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences)
 from judgekit.rules.snippets import escaped_offsets, snippet_and_url
-from judgekit.rules.synonyms import SYNONYMS
 
-#: A long question is ranked on its most informative words: at most this many groups (the
-#: rarest; question words weigh little and go first), in the question's order (the longest
-#: questions cost the least at the low end) …
-MAX_GROUPS = 16
-#: … and past them, every word at least this rare in the part (a weight of 2.0: held by fewer
-#: than about one entry in six), up to `MAX_INFORMATIVE` groups in all. A judge call
-#: describes a card and tells the argument in one message ("my predator dropped a unique
-#: 2-pool master on my best blocker saying she can't block anymore… i think any of mine can
-#: burn it. which card is this so we can check the text?"): the talk's words ("think",
-#: "check", "text", "dropped") are rarer in the cards than the card's own ("master", "burn",
-#: "block"), and took the sixteen places. Chosen on the development sets (30 Nov 2026):
-#: `search_card_behaviour22` 0.720 -> 0.780, `search_card_behaviour21` 0.900 -> 0.920, and
-#: the twenty-fifth set, written that day before any run, 0.820 -> 0.860; no question of any
-#: set lost. Keeping every word past sixteen, however common ("vamp", "1", "someone"), won
-#: as many on those sets but lost a question on each of three others; a threshold of 1.5 or a
-#: limit of 24 lost one or two.
-INFORMATIVE = 2.0
-MAX_INFORMATIVE = 22
-
-QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
 
 #: Entries whose escaped text (for snippets) each part keeps (LazyLRU): a page of results
 #: fits many times over.
@@ -70,7 +46,7 @@ TERM_CACHE = 4096
 PHRASE_CACHE = 16384
 
 
-class SearchIndex:
+class SearchIndex(QueryGroups):
     """An open index plus the in-memory entries used for snippets, ranking and lookups."""
 
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
@@ -196,108 +172,6 @@ class SearchIndex:
         return len(self.entries)
 
     # query construction -------------------------------------------------------------
-    @lru_cache(maxsize=4096)
-    def _typos(self, stem: str) -> list[str]:
-        """Indexed words one typo away from a stem the index does not know (sorted)."""
-        if len(stem) < 4 or stem in self.df or stem in self.known_words or not stem.isalpha():
-            return []
-        first, n = stem[:1], len(stem)
-        return sorted(w for size in (n - 1, n, n + 1) for w in self._by_start.get((first, size), ())
-                      if within_one_edit(stem, w))
-
-    @lru_cache(maxsize=4096)
-    def _extensions(self, stem: str) -> list[str]:
-        """Indexed words that extend a stem by up to three letters ("play" -> "player"), or
-        that it extends ("finalist" -> "final"), at least four letters long (sorted)."""
-        if len(stem) < 4 or not stem.isalpha():
-            return []
-        out = [stem[:k] for k in range(max(4, len(stem) - 3), len(stem)) if stem[:k] in self.df]
-        words = self._sorted_words
-        i = bisect.bisect_right(words, stem)
-        while i < len(words) and words[i].startswith(stem):
-            if len(words[i]) <= len(stem) + 3:
-                out.append(words[i])
-            i += 1
-        if stem in self.known_words:
-            # a word another part knows extends only to words it knows too: "seating" is
-            # the rules' word, and "Seattle" no form of it
-            out = [w for w in out if w in self.known_words]
-        return sorted(out)
-
-    def _rarity(self, alts) -> float:
-        """A group's weight: its rarest alternative's rarity here; a word this part lacks
-        but the other part knows (`other_words`) is as rare as can be (this part cannot
-        answer it: "sleeves" in the cards); any other unknown word (a typo) counts little."""
-        rarest = max((min((self.df.get(s, 0) for s in alt), default=0)
-                      for alt in alts if all(s in self.df for s in alt)), default=0)
-        if rarest:
-            return math.log(1 + self.n_entries / (1 + rarest))
-        if any(s in self.other_words for alt in alts for s in alt):
-            return math.log(1 + self.n_entries)
-        return 0.3
-
-    @lru_cache(maxsize=1024)
-    def _number_docs(self, value: float, units: frozenset[str]) -> tuple[dict[int, float], float]:
-        """Entries stating `value` or a number near it (`StatedNumbers.near`), and the
-        number's weight: its rarity among the entries stating it or one close to it."""
-        out, close = self._numbers.near(value, units)
-        if out:
-            return out, math.log(1 + self.n_entries / (1 + close))
-        # no entry here states it: as rare as can be if the other part does (this part cannot
-        # answer "23 players": no card counts players), else it counts little (as a typo)
-        other = self.other_part
-        return out, (math.log(1 + self.n_entries) if other is not None and other.states_near(value) else 0.3)
-
-    def states_near(self, value: float) -> bool:
-        """Whether an entry of this part states `value` or a number near it."""
-        return self._numbers.states_near(value)
-
-    def _groups(self, text: str) -> list[Group]:
-        """One group per word of the query, or per synonym phrase when several words form one."""
-        groups: list[Group] = []
-        capitals, seq, items, numbers = query_words(text)
-        # words typed in capitals that are otherwise common ("TO")
-        for w in capitals:
-            alts = {tuple(s for s, _, _ in analyze(a)): 0.9 for a in SYNONYMS[w.lower()]}
-            groups.append(Group(w, alts))
-        i = 0
-        while i < len(seq):
-            n = 1
-            for k in range(min(self._max_phrase, len(seq) - i), 1, -1):
-                if items[i:i + k] in self._synonyms:
-                    n = k
-                    break
-            if n == 1 and i in numbers:
-                # a number ("91", "twenty-eight"): matched against the numbers entries state,
-                # near ones included, counting what the next words name ("91 library cards")
-                n, value = numbers[i]
-                units = query_units([st for w, st in seq[i + n:i + n + 2] if number_value(w) is None],
-                                    seq[i - 1][1] if i else None)
-                near, weight = self._number_docs(value, units)
-                groups.append(Group(" ".join(w for w, _ in seq[i:i + n]),
-                                    {tuple(st for _, st in seq[i:i + n]): 1.0}, weight,
-                                    number=value, units=units, near=near))
-                i += n
-                continue
-            alts, weight, factor = self._word_group(items[i:i + n], tuple(st for _, st in seq[i:i + n]))
-            groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
-            i += n
-        if len(groups) > MAX_GROUPS:
-            # a long question: its most informative words, each once, in their order (ties:
-            # the first)
-            first: dict[str, int] = {}
-            for k, g in enumerate(groups):
-                first.setdefault(g.words.lower(), k)
-            order = sorted(first.values(), key=lambda k: (-groups[k].weight, k))
-            kept = set(order[:MAX_GROUPS]) | {k for k in order[MAX_GROUPS:MAX_INFORMATIVE]
-                                             if groups[k].weight >= INFORMATIVE}
-            groups = [g for k, g in enumerate(groups) if k in kept]
-        return groups
-
-    def groups_of(self, text: str) -> list[Group]:
-        """The groups the query is ranked on (`_groups`), for what is said about an answer."""
-        return self._groups(text)
-
     def shares(self, groups: list[Group], keys: list[str], parent: str, inherit: float) -> list[float]:
         """Each entry's share of the question's weight (`keys`; its groups here: `groups_of`),
         as a hit's `coverage` counts it, a word it lacks counting at `inherit` of its weight
@@ -319,20 +193,6 @@ class SearchIndex:
                     got += inherit * (weight * docs[p] if number else weight)
             out.append(got / total)
         return out
-
-    @property
-    def question_stems(self) -> frozenset[str]:
-        return self._question
-
-    def use_tables(self, question: frozenset[str] | None = None) -> None:
-        """Reads the synonym table (`synonym_stems`) and takes `question` as the question
-        words' stems (None: keeps those it has), forgetting the query words read with the
-        old ones (`_word_group`'s cache): a test that changes a table, then puts it back."""
-        self._synonyms = synonym_stems()
-        self._max_phrase = max((len(k) for k in self._synonyms), default=1)
-        if question is not None:
-            self._question = question
-        self._word_group.cache_clear()
 
     def in_own_text(self, stem: str) -> bool:
         """Whether an entry's own text (title, body, context: not the questions it answers)
@@ -359,25 +219,6 @@ class SearchIndex:
             if len(out) >= n:
                 break
         return out
-
-    @lru_cache(maxsize=8192)
-    def _word_group(self, items: tuple[str, ...], key: tuple[str, ...]):
-        """(alternatives, weight, factor) of a query's word (or synonym phrase) that is not
-        a number: its stems, synonyms, longer forms and typos (`Group`). Kept for the words
-        queries use: the same words come in question after question. The alternatives are
-        shared by the groups made from them: read, never changed."""
-        alts: dict[tuple[str, ...], float] = {key: 1.0}
-        for alt in self._synonyms.get(items, ()):
-            alts.setdefault(alt, 0.8)
-        if len(key) == 1:
-            for longer in self._extensions(key[0]):
-                alts.setdefault((longer,), 0.4)
-            for typo in self._typos(key[0]):
-                alts.setdefault((typo,), 0.6)
-                for alt in self._synonyms.get((typo,), ()):
-                    alts.setdefault(alt, 0.5)
-        factor = QUESTION_FACTOR if len(key) == 1 and key[0] in self._question else 1.0
-        return alts, self._rarity(alts) * factor, factor
 
     def _group_docs(self, g: Group) -> dict[int, float] | frozenset[int]:
         """The entries (docnums) holding any alternative of the group (phrases: all its words);

@@ -1,5 +1,5 @@
 // A query as one part of the offline index reads it, as the server's judgekit/rules/query.py
-// (and SearchIndex's groups) has it: its checks (`checkQuery`), a section number typed as
+// (and rules/query_groups.py, a part's groups) has it: its checks (`checkQuery`), a section number typed as
 // such (`SECTION_QUERY`, `sectionsNamed`), and its groups: one per word or synonym phrase, with
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
@@ -69,7 +69,7 @@ function extensions(index, stem) {
       return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
         (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
     }).sort();
-    // a word the rules know extends only to words they know too (SearchIndex._extensions)
+    // a word the rules know extends only to words they know too (QueryGroups._extensions, rules/query_groups.py)
     var known = index.knownWords;
     if (known && known.has(stem)) out = out.filter(function (w) { return known.has(w); });
   }
@@ -158,7 +158,7 @@ export function queryGroups(index, text) {
       rarest = Math.max(rarest, least);
     });
     var factor = n === 1 && index.question.has(key[0]) ? index.params.question_factor : 1.0;
-    // a word this part lacks but the other part knows is as rare as can be (SearchIndex._rarity)
+    // a word this part lacks but the other part knows is as rare as can be (QueryGroups._rarity)
     var other = index.otherWords, elsewhere = false;
     if (!rarest && other) alts.forEach(function (pair) { if (pair[0].some(function (st) { return other.has(st); })) elsewhere = true; });
     var weight = (rarest ? Math.log(1 + index.nEntries / (1 + rarest))
@@ -173,7 +173,7 @@ export function queryGroups(index, text) {
     groups.forEach(function (g, k) { var w = g.words.toLowerCase(); if (!firstOf.has(w)) firstOf.set(w, k); });
     var order = Array.from(firstOf.values());
     order.sort(function (a, b) { return groups[b].weight - groups[a].weight || a - b; });
-    // … and past them each word at least `informative` (SearchIndex._groups), up to `max_informative`
+    // … and past them each word at least `informative` (QueryGroups._groups), up to `max_informative`
     var kept = new Set(order.slice(0, most));
     order.slice(most, index.params.max_informative).forEach(function (k) {
       if (groups[k].weight >= index.params.informative) kept.add(k);
