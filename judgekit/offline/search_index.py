@@ -48,11 +48,10 @@ from judgekit.game.cards import CARD_TYPES
 from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
-from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, CARD_QUESTION_LEAD, COVERAGE_LEAD,
-                                         DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE,
+from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
                                          GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, OWN_RULINGS,
-                                         RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, YIELD_SHARE,
-                                         Search)
+                                         RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, Search)
+from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE, YIELD_SHARE
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
