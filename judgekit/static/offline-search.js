@@ -7,7 +7,7 @@
 // server's) carries the rules and the cards as two parts, each with its entries and
 // postings, the stem of every word, the stemmed synonym table, the question words, the
 // numbers each entry states and the card names. static/offline-index.js ranks one part as
-// judgekit/rules/search.py SearchIndex does; this file merges them as its class Search does
+// judgekit/rules/search.py SearchIndex does; this file merges them as its class Search does (rules/card_ranking.py; rules/merge.py merge)
 // (each part by its own statistics, the cards' scores scaled down, a third entry of one
 // section yielding to the other part's best), with the cards a query names first (the card
 // names table: static/offline-names.js, as judgekit/cards/names.py). The index holds what
@@ -92,7 +92,7 @@ const offlineSearch = (function () {
     return loading;
   }
 
-  // --- the search box: the parts merged (judgekit/rules/search.py Search, merge) -----------------
+  // --- the search box: the parts merged (judgekit/rules/card_ranking.py Search, rules/merge.py merge) -----------------
   function Search(data, read) {
     var tables = new Tables(data);
     this.data = data;
