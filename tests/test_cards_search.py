@@ -938,13 +938,31 @@ def test_a_card_described_in_a_judge_call_comes_before_the_rules_it_shares_words
 
 def test_a_card_named_in_passing_does_not_stop_the_described_cards_group_ruling(service):
     """"The mortal ally who digs through my library for a bomb and equips it": Bomb is named
-    and comes first, the ally described is second, and the question is the ruling of the
-    ally's group ("Allies with equip actions"), which a named first answer used to keep out."""
+    in passing, the question is the ruling of the described ally's group ("Allies with equip
+    actions"), which a named first answer used to keep out. The ally first, then Bomb (named
+    in passing: `NAMED_HELD`), then the group's ruling."""
     question = ("the mortal ally who digs through my library for a bomb and equips it: do the bomb's "
                 "requirements still apply when he does that?")
     first = [h.entry.key for h in service.search.search(question, limit=3)[0]]
-    assert first[:2] == ["cards/100233", "cards/101961"]      # Bomb (named), Terrorists (described)
+    assert first[:2] == ["cards/101961", "cards/100233"]      # Terrorists (described), Bomb (named)
     assert first[2].startswith("cards/G00133#")
+
+
+@pytest.mark.parametrize("question, rule, card", [
+    ("the judge took ten minutes over my opponent's rotschreck, do we get that time back on the round clock?",
+     "tournament-rules/2.8", "101654"),
+    ("can I keep a notebook of how many deflections my prey has played this game?", "tournament-rules/1.4", "100518"),
+])
+def test_a_card_named_in_passing_comes_after_the_answer(service, monkeypatch, question, rule, card):
+    """A rules question naming a card in passing: the card's text and rulings hold little of
+    the rest of the question (`NAMED_HELD`), so the rule comes first and the card second.
+    Named cards otherwise come first."""
+    def first() -> list[str]:
+        return [f"{h.entry.doc}/{h.entry.section}" for h in service.search.search(question, limit=3)[0]]
+
+    assert first()[:2] == [rule, f"cards/{card}"]
+    monkeypatch.setattr(card_ranking, "NAMED_HELD", 0.0)
+    assert first()[0] == f"cards/{card}"
 
 
 def test_a_judge_calls_card_leads_the_next_card_not_a_rule(service, monkeypatch):

@@ -454,6 +454,11 @@ class CardNames:
         """The query's words as name keys (kept: a search reads them four times)."""
         return tuple(w for w in (name_key(w) for w in SPLIT.split(query[:1000])) if w)
 
+    def name_words(self, query: str, hits: list[NameHit]) -> frozenset[str]:
+        """The query's words (name keys) that name the cards `hits` found there."""
+        words = self._words(query) if isinstance(query, str) else ()
+        return frozenset(words[i] for h in hits for i in range(h.start, min(h.end, len(words))))
+
     def only_names(self, query: str, hits: list[NameHit]) -> bool:
         """Whether the query is nothing but the names `find` found there (and `FILLER`
         words): it asks for those cards themselves, not a question about them."""

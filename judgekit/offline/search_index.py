@@ -49,7 +49,8 @@ from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
-                                         GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, OWN_RULINGS,
+                                         GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, NAMED_AMONG, NAMED_HELD,
+                                         OWN_RULINGS,
                                          RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, Search)
 from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE, YIELD_SHARE
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
@@ -128,7 +129,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "capacity": CAPACITY, "capacity_words": sorted(CAPACITY_WORDS),
             "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
             "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
-            "own_rulings": OWN_RULINGS, "typed_candidates": TYPED_CANDIDATES,
+            "own_rulings": OWN_RULINGS, "named_held": NAMED_HELD, "named_among": NAMED_AMONG, "typed_candidates": TYPED_CANDIDATES,
             "described_card_factor": DESCRIBED_CARD_FACTOR,
             "group_ruling_after_card": group_ruling_after_card, "ruling_inherits": RULING_INHERITS,
             "group_ruling_cards": GROUP_RULING_CARDS, "asked_share": ASKED_SHARE,

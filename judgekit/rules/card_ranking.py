@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgekit.cards.names import TYPE_NOUNS, CardNames
+from judgekit.cards.names import TYPE_NOUNS, CardNames, NameHit, name_key
 from judgekit.cards.search_entries import context_types
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.analysis import stem_word
@@ -229,6 +229,20 @@ DESCRIBED_CARD_FACTOR = 24.0
 #: A query that is only a card's name ("deflection") asks for the card: its first rulings
 #: (its own, then its groups') follow it, at most this many.
 OWN_RULINGS = 3
+#: A card the question names in passing ("can i write down what my grandprey plays, like how
+#: many deflections hes burned", "…in the middle of my kine resources contested vote"): when
+#: the card's text and its rulings (its own, its groups') hold less than this share of the
+#: question's other words (question words and numbers left out), the card comes second,
+#: after the best other answer, not first (`Search._named_second`). It stays among the first
+#: three: no set's hit@3 moved. Chosen on 30 Nov 2026 (the next session), on the sets'
+#: MRR: `search_phone6` (rules questions naming a card in passing, the day's) 0.715 ->
+#: 0.878, and higher on 24 other sets (`search_card_behaviour10` 0.858 -> 0.892, `17` 0.847
+#: -> 0.887), lower on none. At 0.2, six sets gained less; at 0.4 (before `NAMED_AMONG`),
+#: `search_cards` (the card asked about, named among other words) lost more.
+NAMED_HELD = 0.3
+#: … when the question has at least this many other words ("is it too late for direct
+#: intervention", "Pentex(TM) Subversion": the card first)
+NAMED_AMONG = 2
 
 
 class Search:
@@ -310,11 +324,17 @@ class Search:
             keys += rulings.get(gid, ())
         return [self.cards.entries[k] for k in keys[:OWN_RULINGS]]
 
-    def _named_with_rulings(self, text: str) -> list[Entry]:
-        """The cards the query names; a query that is only names has each card's rulings after it."""
+    def _names_found(self, text: str) -> list[NameHit]:
+        """The cards the query names (none for a section number)."""
         if self.names is None or SECTION_QUERY.match(text):
             return []
-        found = self.names.find(text)
+        return self.names.find(text)
+
+    def _named_with_rulings(self, text: str, found: list[NameHit]) -> list[Entry]:
+        """The cards the query names (`found`); a query that is only names has each card's
+        rulings after it."""
+        if not found:
+            return []
         named = [e for e in (self.cards.entries.get(f"cards/{h.card_id}") for h in found) if e is not None]
         if not self.names.only_names(text, found):
             return named
@@ -340,7 +360,8 @@ class Search:
         text = spell_out_disciplines(without_address(check_query(text)))
         if self.cards is None:
             return self.rules.search(text, limit)
-        named = self._named_with_rulings(text)
+        found = self._names_found(text)
+        named = self._named_with_rulings(text, found)
         kind = self.names.described_type(text) if self.names is not None else None
         rules_hits, stems = self.rules.search(text, limit, snippets=False)
         card_groups = self.cards.groups_of(text)
@@ -363,10 +384,40 @@ class Search:
             parts = sentences(text)
             merged = self._group_ruling_after(merged, card_groups, limit, len(parts) > 1)
             merged = self._asked_group_ruling(merged, parts, limit)
+        merged = self._named_second(merged, self._named_in_passing(text, found, card_groups))
         shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries
                  else self.cards.with_snippet(h, cards_wanted)
                  for h in merged]
         return shown, sorted(set(stems) | set(card_stems))
+
+    def _named_in_passing(self, text: str, found: list[NameHit], groups: list[Group]) -> frozenset[str]:
+        """The keys of the cards the query names (`found`) whose text and rulings (their own,
+        their groups') hold less than `NAMED_HELD` of the question's other words (`groups`:
+        the cards' part's; question words, numbers and the names' own words left out)."""
+        if not found or self.names.only_names(text, found):
+            return frozenset()
+        names = self.names.name_words(text, found)
+        rest = [g for g in groups if g.number is None and g.factor == 1.0
+                and not all(name_key(w) in names for w in g.words.split())]
+        if len(rest) < NAMED_AMONG:
+            return frozenset()      # a name and a word or so ("is it too late for DI"): the card
+        passing = set()
+        for h in found:
+            card = self.cards.entries.get(f"cards/{h.card_id}")
+            if card is not None and self.cards.held_by(rest, [card.key, *self.rulings_by_section.get(card.section, ()),
+                                                                *self.group_rulings(card)]) < NAMED_HELD:
+                passing.add(card.key)
+        return frozenset(passing)
+
+    @staticmethod
+    def _named_second(hits: list[Hit], passing: frozenset[str]) -> list[Hit]:
+        """`hits` with the cards named in passing (`passing`, first as named cards are) after
+        the best other answer."""
+        if not passing or not hits or hits[0].entry.key not in passing:
+            return hits
+        named = [h for h in hits if h.score >= 1000.0 and h.entry.key in passing]
+        rest = [h for h in hits if not (h.score >= 1000.0 and h.entry.key in passing)]
+        return [*rest[:1], *named, *rest[1:]] if rest else hits
 
     def group_rulings(self, card: Entry) -> list[str]:
         """The keys of the rulings of the card's groups, in the card page's order."""

@@ -172,6 +172,16 @@ class SearchIndex(QueryGroups):
         return len(self.entries)
 
     # query construction -------------------------------------------------------------
+    def held_by(self, groups: list[Group], keys: list[str]) -> float:
+        """The share of the groups' weight (the query's here: `groups_of`) that at least one
+        of the entries `keys` holds (1.0 when the groups weigh nothing)."""
+        total = sum(g.weight for g in groups)
+        if not total:
+            return 1.0
+        docnum = self.postings.docnum
+        docs = {docnum[k] for k in keys}
+        return sum(g.weight for g in groups if not docs.isdisjoint(self._group_docs(g))) / total
+
     def shares(self, groups: list[Group], keys: list[str], parent: str, inherit: float) -> list[float]:
         """Each entry's share of the question's weight (`keys`; its groups here: `groups_of`),
         as a hit's `coverage` counts it, a word it lacks counting at `inherit` of its weight

@@ -351,6 +351,19 @@ export const OfflineIndex = (function () {
     });
   };
 
+  // the share of the groups' weight that at least one of the entries `docnums` holds (1.0 when
+  // the groups weigh nothing): the server's SearchIndex.held_by
+  OfflineIndex.prototype.heldBy = function (groups, docnums) {
+    var self = this, total = 0, got = 0;
+    groups.forEach(function (g) { total += g.weight; });
+    if (!total) return 1.0;
+    groups.forEach(function (g) {
+      var docs = docsOfGroup(self, g);
+      if (docnums.some(function (d) { return docs.has(d); })) got += g.weight;
+    });
+    return got / total;
+  };
+
   // the bits of the card types named (typeNames' order), 0 for none
   OfflineIndex.prototype.typesMask = function (kinds) {
     var names = this.typeNames || [], mask = 0;

@@ -193,6 +193,13 @@ CardNames.prototype.describesCard = function (query) {
   return false;
 };
 
+// the query's words (name keys) that name the cards `hits` found there (CardNames.name_words)
+CardNames.prototype.nameWords = function (query, hits) {
+  var words = this.words(query), out = new Set();
+  hits.forEach(function (h) { for (var i = h.start; i < Math.min(h.end, words.length); i++) out.add(words[i]); });
+  return out;
+};
+
 CardNames.prototype.words = function (query) {
   return query.slice(0, 1000).split(SPLIT).map(nameKey).filter(function (w) { return w; });
 };

@@ -363,8 +363,40 @@ const offlineSearch = (function () {
       out = this.groupRulingAfter(out, cardGroups, limit, parts.length > 1);
       out = this.askedGroupRuling(out, parts, limit);
     }
+    out = this.namedSecond(out, this.namedInPassing(text, cardGroups));
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
+  };
+
+  // the keys of the cards the query names whose text and rulings (their own, their groups')
+  // hold less than named_held of the question's other words (Search._named_in_passing)
+  Search.prototype.namedInPassing = function (text, groups) {
+    var passing = new Set();
+    if (!this.names || SECTION_QUERY.test(text)) return passing;
+    var self = this, found = this.names.hits(text);
+    if (!found.length || this.names.onlyNames(text, found)) return passing;
+    var names = this.names.nameWords(text, found), rulings = this.rulingsBySection();
+    var rest = groups.filter(function (g) {
+      return g.number === null && g.factor === 1.0 &&
+        !g.words.split(/\s+/).every(function (w) { return names.has(nameKey(w)); });
+    });
+    if (rest.length < this.params.named_among) return passing;   // a name and a word or so: the card first
+    found.forEach(function (h) {
+      var card = self.cards.byKey.get("cards/" + h.id);
+      if (!card) return;
+      var keys = [card.key].concat(rulings.get(card.section) || [], self.groupRulings(card));
+      var docnums = keys.map(function (k) { return self.cards.byKey.get(k).docnum; });
+      if (self.cards.heldBy(rest, docnums) < self.params.named_held) passing.add(card.key);
+    });
+    return passing;
+  };
+
+  // the hits with the cards named in passing after the best other answer (Search._named_second)
+  Search.prototype.namedSecond = function (hits, passing) {
+    if (!passing.size || !hits.length || !passing.has(hits[0].entry.key)) return hits;
+    var isPassing = function (h) { return h.score >= 1000 && passing.has(h.entry.key); };
+    var named = hits.filter(isPassing), rest = hits.filter(function (h) { return !isPassing(h); });
+    return rest.length ? rest.slice(0, 1).concat(named, rest.slice(1)) : hits;
   };
 
   // the keys of the rulings of the card's groups, in the card page's order
