@@ -257,7 +257,9 @@ def test_a_step_tapped_offline_waits_in_the_words_tapped(page, live_server, live
     queued = page.locator("#rec-log li.is-queued")
     expect(queued).to_have_count(1)
     expect(queued.locator(".rec-sum")).to_have_text("not yet sent Start turn: Ann (seat 1)")
-    queued.scroll_into_view_if_needed()
+    # (the log is redrawn as the page polls: scroll whichever line is there now, not a
+    # handle that a redraw may have replaced)
+    page.evaluate("document.querySelector('#rec-log li.is-queued')?.scrollIntoView({block: 'center'})")
     shot(page, "offline-recorder-step-queued-phone", full_page=False)
     page.context.set_offline(False)
     expect(queued).to_have_count(0, timeout=30_000)
