@@ -309,9 +309,6 @@ class CardNames:
             named = named or facet
             i += 1
 
-        def starts_description(at: int) -> bool:
-            return self._starts_description(words, at)
-
         def type_at(at: int) -> list[tuple[str, int]]:
             """The card types a noun of one or two words at `at` names, with where it ends."""
             return [(TYPE_NOUNS[noun], at + n) for n in (2, 1)
@@ -325,10 +322,10 @@ class CardNames:
                 while at < len(words) and words[at] in DESCRIBE_ARTICLES:
                     at += 1
                 for kind, inner_end in type_at(at):
-                    if starts_description(inner_end):
+                    if self._starts_description(words, inner_end):
                         return kind
         for kind, end in first:
-            if starts_description(end):
+            if self._starts_description(words, end):
                 return kind
         if named and (words[i - 1] in self.card_words or capacity_at(i - 1)) and i < len(words) \
                 and words[i] in DESCRIBE_REL:
@@ -341,7 +338,7 @@ class CardNames:
         free, at = 0, i
         while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
             if found := type_at(at):
-                return next((kind for kind, end in found if kind != "Vampire" and starts_description(end)), None)
+                return next((kind for kind, end in found if kind != "Vampire" and self._starts_description(words, end)), None)
             if words[at] not in DESCRIBE_QUALIFIERS and words[at] not in self.card_words:
                 free += 1
             at += 1

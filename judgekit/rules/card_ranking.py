@@ -330,13 +330,11 @@ class Search:
             return []
         return self.names.find(text)
 
-    def _named_with_rulings(self, text: str, found: list[NameHit]) -> list[Entry]:
-        """The cards the query names (`found`); a query that is only names has each card's
-        rulings after it."""
-        if not found:
-            return []
+    def _named_with_rulings(self, found: list[NameHit], only: bool) -> list[Entry]:
+        """The cards the query names (`found`); a query that is only names (`only`) has each
+        card's rulings after it."""
         named = [e for e in (self.cards.entries.get(f"cards/{h.card_id}") for h in found) if e is not None]
-        if not self.names.only_names(text, found):
+        if not only:
             return named
         return [x for e in named for x in [e, *self.own_rulings(e)]]
 
@@ -361,7 +359,8 @@ class Search:
         if self.cards is None:
             return self.rules.search(text, limit)
         found = self._names_found(text)
-        named = self._named_with_rulings(text, found)
+        only = bool(found) and self.names.only_names(text, found)
+        named = self._named_with_rulings(found, only)
         kind = self.names.described_type(text) if self.names is not None else None
         rules_hits, stems = self.rules.search(text, limit, snippets=False)
         card_groups = self.cards.groups_of(text)
@@ -384,18 +383,18 @@ class Search:
             parts = sentences(text)
             merged = self._group_ruling_after(merged, card_groups, limit, len(parts) > 1)
             merged = self._asked_group_ruling(merged, parts, limit)
-        merged = self._named_second(merged, self._named_in_passing(text, found, card_groups))
+        if not only:
+            merged = self._named_second(merged, text, found, card_groups)
         shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries
                  else self.cards.with_snippet(h, cards_wanted)
                  for h in merged]
         return shown, sorted(set(stems) | set(card_stems))
 
     def _named_in_passing(self, text: str, found: list[NameHit], groups: list[Group]) -> frozenset[str]:
-        """The keys of the cards the query names (`found`) whose text and rulings (their own,
-        their groups') hold less than `NAMED_HELD` of the question's other words (`groups`:
-        the cards' part's; question words, numbers and the names' own words left out)."""
-        if not found or self.names.only_names(text, found):
-            return frozenset()
+        """The keys of the cards the query names (`found`, among other words) whose text and
+        rulings (their own, their groups') hold less than `NAMED_HELD` of the question's other
+        words (`groups`: the cards' part's; question words, numbers and the names' own words
+        left out)."""
         names = self.names.name_words(text, found)
         rest = [g for g in groups if g.number is None and g.factor == 1.0
                 and not all(name_key(w) in names for w in g.words.split())]
@@ -409,11 +408,13 @@ class Search:
                 passing.add(card.key)
         return frozenset(passing)
 
-    @staticmethod
-    def _named_second(hits: list[Hit], passing: frozenset[str]) -> list[Hit]:
-        """`hits` with the cards named in passing (`passing`, first as named cards are) after
-        the best other answer."""
-        if not passing or not hits or hits[0].entry.key not in passing:
+    def _named_second(self, hits: list[Hit], text: str, found: list[NameHit], groups: list[Group]) -> list[Hit]:
+        """`hits` with the cards the query names in passing (`_named_in_passing`), first as
+        named cards are, after the best other answer (weighed only when a named card is first)."""
+        if not hits or hits[0].score < 1000.0 or hits[0].entry.key not in self.cards.entries:
+            return hits
+        passing = self._named_in_passing(text, found, groups)
+        if hits[0].entry.key not in passing:
             return hits
         named = [h for h in hits if h.score >= 1000.0 and h.entry.key in passing]
         rest = [h for h in hits if not (h.score >= 1000.0 and h.entry.key in passing)]

@@ -144,13 +144,19 @@ const offlineSearch = (function () {
     return keys.slice(0, max).map(function (k) { return self.cards.byKey.get(k); });
   };
 
-  // the cards the query names; a query that is only names has each card's rulings after it
-  Search.prototype.namedWithRulings = function (text) {
+  // the cards the query names (none for a section number: Search._names_found)
+  Search.prototype.namesFound = function (text) {
     if (!this.names || !this.cards || SECTION_QUERY.test(text)) return [];
-    var self = this, hits = this.names.hits(text);
-    var named = hits.map(function (h) { return self.cards.byKey.get("cards/" + h.id); })
+    return this.names.hits(text);
+  };
+
+  // the cards the query names (`found`); a query that is only names (`only`) has each card's
+  // rulings after it
+  Search.prototype.namedWithRulings = function (found, only) {
+    var self = this;
+    var named = found.map(function (h) { return self.cards.byKey.get("cards/" + h.id); })
       .filter(function (e) { return e; });
-    if (!this.names.onlyNames(text, hits)) return named;
+    if (!only) return named;
     return [].concat.apply([], named.map(function (e) { return [e].concat(self.ownRulings(e)); }));
   };
 
@@ -339,7 +345,9 @@ const offlineSearch = (function () {
       return out;
     }
     var self = this, p = this.params;
-    var named = this.namedWithRulings(text);
+    var found = this.namesFound(text);
+    var only = found.length > 0 && this.names.onlyNames(text, found);
+    var named = this.namedWithRulings(found, only);
     var rulesHits = this.rules.search(text, limit, [], false);
     var kind = this.names ? this.names.describedType(text) : null;
     var cardGroups = this.cards.groups(text);
@@ -363,18 +371,16 @@ const offlineSearch = (function () {
       out = this.groupRulingAfter(out, cardGroups, limit, parts.length > 1);
       out = this.askedGroupRuling(out, parts, limit);
     }
-    out = this.namedSecond(out, this.namedInPassing(text, cardGroups));
+    if (!only) out = this.namedSecond(out, text, found, cardGroups);
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
   };
 
-  // the keys of the cards the query names whose text and rulings (their own, their groups')
-  // hold less than named_held of the question's other words (Search._named_in_passing)
-  Search.prototype.namedInPassing = function (text, groups) {
-    var passing = new Set();
-    if (!this.names || SECTION_QUERY.test(text)) return passing;
-    var self = this, found = this.names.hits(text);
-    if (!found.length || this.names.onlyNames(text, found)) return passing;
+  // the keys of the cards the query names (`found`, among other words) whose text and rulings
+  // (their own, their groups') hold less than named_held of the question's other words
+  // (Search._named_in_passing)
+  Search.prototype.namedInPassing = function (text, found, groups) {
+    var passing = new Set(), self = this;
     var names = this.names.nameWords(text, found), rulings = this.rulingsBySection();
     var rest = groups.filter(function (g) {
       return g.number === null && g.factor === 1.0 &&
@@ -391,9 +397,12 @@ const offlineSearch = (function () {
     return passing;
   };
 
-  // the hits with the cards named in passing after the best other answer (Search._named_second)
-  Search.prototype.namedSecond = function (hits, passing) {
-    if (!passing.size || !hits.length || !passing.has(hits[0].entry.key)) return hits;
+  // the hits with the cards named in passing after the best other answer, weighed only when a
+  // named card is first (Search._named_second)
+  Search.prototype.namedSecond = function (hits, text, found, groups) {
+    if (!hits.length || hits[0].score < 1000 || !this.cards.byKey.has(hits[0].entry.key)) return hits;
+    var passing = this.namedInPassing(text, found, groups);
+    if (!passing.has(hits[0].entry.key)) return hits;
     var isPassing = function (h) { return h.score >= 1000 && passing.has(h.entry.key); };
     var named = hits.filter(isPassing), rest = hits.filter(function (h) { return !isPassing(h); });
     return rest.length ? rest.slice(0, 1).concat(named, rest.slice(1)) : hits;
