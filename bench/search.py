@@ -204,11 +204,13 @@ def main() -> None:
                 ("tests/search_card_behaviour25", ROOT / "tests" / "search_card_behaviour25"),
                 ("tests/search_card_behaviour26", ROOT / "tests" / "search_card_behaviour26"),
                 ("tests/search_card_behaviour27", ROOT / "tests" / "search_card_behaviour27"),
+                ("tests/search_card_behaviour28", ROOT / "tests" / "search_card_behaviour28"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
                 ("tests/search_phone5", ROOT / "tests" / "search_phone5"),
                 ("tests/search_phone6", ROOT / "tests" / "search_phone6"),
+                ("tests/search_phone7", ROOT / "tests" / "search_phone7"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
