@@ -506,8 +506,11 @@ def test_the_everyday_words_of_a_question_leave_room_for_the_word_naming_the_car
                 "can it be burnt if all my seraphs are in torpor")
     groups = cards.groups_of(question)
     seraph = next(g for g in groups if "seraph" in g.stems())
-    rarer = [g for g in groups if g.weight > seraph.weight and g.factor == 1.0]
-    assert len(rarer) < cards.RARE_GROUPS
+    # the words that take a place before it: rarer, and in enough entries to be looked
+    # through (`RARE_MIN_DOCS`)
+    rarer = [g for g in groups if g.weight > seraph.weight and g.factor == 1.0
+             and len(cards._group_docs(g)) >= cards.RARE_MIN_DOCS]
+    assert rarer and len(rarer) < cards.RARE_GROUPS
 
     def found() -> bool:
         return any(h.entry.section == "100514" for h in cards.search(question, 3, snippets=False)[0])
@@ -843,6 +846,10 @@ CARD_BEHAVIOUR_26 = ROOT / "search_card_behaviour26"
 #: written after `describes_card` and before any run: 44/50 at its first run (0.880, MRR
 #: 0.763); the same 44 without `describes_card` and without `INFORMATIVE`.
 CARD_BEHAVIOUR_27 = ROOT / "search_card_behaviour27"
+#: 50 more in the same three voices (seed 20261251: 20 ask for the card, 30 for its own
+#: ruling), by another hand on 30 Nov 2026 (evening), written before any run: 45/50 at its
+#: first run (0.900, MRR 0.870); 46/50 with the pools' `RARE_MIN_DOCS` at 8.
+CARD_BEHAVIOUR_28 = ROOT / "search_card_behaviour28"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -855,11 +862,11 @@ CARD_BEHAVIOUR_27 = ROOT / "search_card_behaviour27"
                                                (CARD_BEHAVIOUR_21, 50, 0.9), (CARD_BEHAVIOUR_22, 50, 0.8),
                                                (CARD_BEHAVIOUR_23, 50, 0.92), (CARD_BEHAVIOUR_24, 50, 0.94),
                                                (CARD_BEHAVIOUR_25, 50, 0.88), (CARD_BEHAVIOUR_26, 50, 0.84),
-                                               (CARD_BEHAVIOUR_27, 50, 0.88)],
+                                               (CARD_BEHAVIOUR_27, 50, 0.92), (CARD_BEHAVIOUR_28, 50, 0.9)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
-                              "twenty-sixth", "twenty-seventh"])
+                              "twenty-sixth", "twenty-seventh", "twenty-eighth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
@@ -994,8 +1001,7 @@ def test_a_contraction_of_a_stop_word_weighs_as_a_question_word(service, word):
 
 
 @pytest.mark.parametrize("call, question", [
-    ("Judge! ", "my opponent's vamp has a gun that does 2 damage at range and he says he can use it twice in one "
-                "combat. I say once per round. Who is right?"),
+    ("Judge! ", "his minion has a gun, can he shoot twice in a combat?"),
     ("Judge, ", "I bled him with a +1 bleed action card and he bounced it to my predator. She says the bleed still "
                 "counts as mine. Does it?"),
     ("call: ", "my prey played his +1 intercept reaction after blocks were declared. Allowed?"),
@@ -1205,12 +1211,14 @@ def test_a_second_group_of_the_described_card_comes_third(service, monkeypatch, 
 
 
 @pytest.mark.parametrize("query, key", [
-    ("sabbat location: when a political action is successful, before the vote i lock it and a sabbat vamp to "
-     "fight the caller. i put the caller in torpor but he gets out of torpor right away with some effect. is "
-     "the referendum still held?", "cards/102199"),
-    # (a second one, "… after his owner already passed on blocking, do they get to block
-    # again", reaches the first three without it since "pass" is also read as the cards'
-    # "successful")
+    # (from the development sets 24 and 27; "sabbat location: when a political action is
+    # successful… is the referendum still held?" was found without it once the pools left
+    # out the words of fewer than `RARE_MIN_DOCS` entries)
+    ("laibon action, +1 stealth, needs one of the titled laibon; goes on him and untaps him, +1 intercept vs "
+     "vamps, he can block while locked, burns if he tries to block and fails. if he attempts a block and then "
+     "something prevents it, does it burn?", "cards/101291"),
+    ("master on a cap 7+ vamp of another player, he cant hunt normally but takes a blood off another vamp as a "
+     "D action. does his hunt bonus add to it and does all of it come from the victim?", "cards/G00121"),
 ])
 def test_a_first_sentence_s_rare_words_find_the_described_card(service, monkeypatch, query, key):
     """A table question describes the card, then asks with rarer words of its own ("torpor

@@ -52,7 +52,13 @@ class SearchIndex(QueryGroups):
     CANDIDATES = 60     # best-scored entries re-ranked by coverage
     RARE_GROUPS = 5     # the query's rarest words whose entries `_covering` looks through
     RARE_DOCS = 1500    # … when a word is in at most this many entries
-    RARE_MIN_DOCS = 3   # … and in at least this many (an entry holding a rarer one scores high anyway)
+    #: … and in at least this many: a word in fewer is an everyday word hardly any entry uses
+    #: ("harder", "feeding": four cards each), an entry holding it scores high anyway, and a
+    #: pool of such words holds none of the described card's words (3 until 30 Nov 2026: a
+    #: message describing a Sabbat bishop "who hits harder… when she goes feeding" had a pool
+    #: of four-card words, and the bishop was no candidate; 5 to 11 gain the same two
+    #: questions and lose none)
+    RARE_MIN_DOCS = 8
     COVERING = 30       # entries holding the most of the question added to the candidates
     FIRST_COVERING = 10  # … and of those holding the first sentence's own rarest words (`first_sentence`)
     FACET_COVERING = 10  # … and of those holding every discipline and clan it names (the cards)

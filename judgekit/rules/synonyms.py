@@ -400,5 +400,8 @@ that's thats it's i'm im i'd i'll i've ive you're youre we're they're theyre
 #: The verbs of a question describing what a card does ("the card that makes a vampire count
 #: as anarch", "the location that lets me…"): question words in the cards' part only, whose
 #: texts say "is considered" and "may"; the rules' everyday questions hang on them ("make a
-#: deal", "making the final", "let you propose", "letting go of the card").
-CARD_QUESTION_WORDS = frozenset("make makes made making let lets letting".split())
+#: deal", "making the final", "let you propose", "letting go of the card"). And "question",
+#: the word a message opens with ("Quick question:", "Question from our league:"), which
+#: the cards say only as "the vampire in question": in thirteen card entries, it weighed
+#: the most of a message's words.
+CARD_QUESTION_WORDS = frozenset("make makes made making let lets letting question questions".split())
