@@ -641,11 +641,17 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
     # Mind of a Child: "… cannot play cards requiring Disciplines. Vampires can burn this card as a +1 stealth action."
     ("dementation card u stick on a vamp so they cant use any discipline cards, superior also knocks their "
      "cap down by 1, anyone can pop it with a sneaky action", "101212", "sneaky"),
+    # the group "Retainer that strike": "Does not gain additional strikes from its owner."
+    ("2 pool mortal retainer with 3 life that deals 1 damage each round. if my vamp gets extra strikes, "
+     "does the retainer hit more?", "G00029", "hit"),
+    ("animal retainer that does 2 damage each round at close range. my vamp got an additional strike, "
+     "does the retainer hit again?", "G00029", "hit"),
 ])
 def test_players_words_are_read_as_the_cards_say_them(service, monkeypatch, query, card, word):
-    """Players say a referendum "passes", a Methuselah loses "life", an action is "sneaky";
-    the cards say "successful referendum", "pool", "+1 stealth": the card is among the first
-    three, and not without that synonym (`SYNONYMS`)."""
+    """Players say a referendum "passes", a Methuselah loses "life", an action is "sneaky",
+    a retainer "hits"; the cards say "successful referendum", "pool", "+1 stealth", "strike":
+    the card (or its group's ruling) is among the first three, and not without that synonym
+    (`SYNONYMS`)."""
     search = service.search
 
     def reread() -> None:

@@ -308,6 +308,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "gear": ("equipment",),
     "item": ("equipment",),
     "items": ("equipment",),
+    # a minion "hits" for the cards' strike and its damage ("does the retainer hit again",
+    # "hits for 2"): in four card entries, "hit" weighed the most of a question's words
+    "hit": ("strike", "damage"),
     "hurt": ("damage",),
     "hurts": ("damage",),
     "dmg": ("damage",),
