@@ -10,9 +10,11 @@ from typing import Any, Callable
 
 from flask import Flask
 
-from judgekit import paths
+from judgekit import blueprints, paths, views
 from judgekit.db import migrate, open_db
 from judgekit.logs import RequestLog
+from judgekit.rules.search_api import SearchFastPath
+from judgekit.rules.service import RulesService
 from judgekit.version import VERSION as __version__  # noqa: F401 (the package's version)
 
 
@@ -46,18 +48,15 @@ def create_app(config: dict[str, Any] | None = None,
     finally:
         db.close()
 
-    from judgekit.rules.service import RulesService
     app.extensions["rules"] = RulesService.open(
         app.config["CONTENT_DIR"], app.config["INDEX_DIR"], progress=say)
     paths.make_private(instance, app.config["DATABASE"], app.config["INDEX_DIR"])
 
-    from judgekit import blueprints, views
     views.init_app(app)
     blueprints.register(app)
     if app.config.get("SEARCH_FAST_PATH", True):
         # plain searches (a request per keystroke) are answered without Flask's per-request
         # work; everything else goes on to Flask (judgekit/rules/search_api.py)
-        from judgekit.rules.search_api import SearchFastPath
         app.wsgi_app = SearchFastPath(app.wsgi_app, app.extensions["rules"])
     app.wsgi_app = RequestLog(app.wsgi_app)  # outermost: a line per request with --verbose
     return app

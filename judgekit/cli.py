@@ -8,8 +8,11 @@ the database of the instance).
 """
 from __future__ import annotations
 
+import dataclasses
 import errno
+import html
 import json
+import re
 import signal
 import sys
 import threading
@@ -17,10 +20,19 @@ import time
 
 import click
 
-from judgekit import collector, paths
+from judgekit import collector, logs, malloc, paths
+from judgekit.cards import update
+from judgekit.cards.catalog import load_catalog
 from judgekit.cli_event import codes, demo, export, import_
 from judgekit.cli_shared import Fail, _, instance_option, make_app
+from judgekit.db import SchemaError, migrate, open_db
+from judgekit.game.cards import load_cards
+from judgekit.live import serving
 from judgekit.netinfo import is_local_host, lan_addresses
+from judgekit.offline.precache import edition_label
+from judgekit.offline.publish import PublishError, check_target, normal_base, publish as publish_site, site_config
+from judgekit.recorder.transcript import TranscriptError, check_transcript
+from judgekit.rules.service import RulesService
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -30,8 +42,6 @@ from judgekit.netinfo import is_local_host, lan_addresses
 @click.pass_context
 def main(ctx: click.Context, instance: str | None) -> None:
     """judgekit — the judge's companion for VTES tournaments."""
-    from judgekit import logs
-
     logs.configure()  # warnings and errors on stderr with their time (`serve --verbose`: requests)
     ctx.obj = {"instance": instance}
 
@@ -58,9 +68,6 @@ main.add_command(demo)
 def serve(ctx: click.Context, host: str, port: int, threads: int, connections: int | None,
           verbose: bool) -> None:
     """Start the app on a production server (uvicorn). Ctrl-C stops it."""
-    from judgekit import logs, malloc
-    from judgekit.live import serving
-
     if verbose:
         logs.configure(verbose=True)
     malloc.tune()  # before any thread: sign-ins' scrypt blocks are given back (judgekit/malloc.py)
@@ -141,9 +148,6 @@ def listen_failure(host: str, port: int, exc: OSError) -> str:
 @click.pass_context
 def build(ctx: click.Context, force: bool) -> None:
     """Create the database and (re)build the search index from content/."""
-    from judgekit.db import SchemaError, migrate, open_db
-    from judgekit.rules.service import RulesService
-
     instance = paths.instance_dir(ctx.obj["instance"])
     db = open_db(instance / "judgekit.db")
     try:
@@ -168,8 +172,6 @@ def build(ctx: click.Context, force: bool) -> None:
 @click.pass_context
 def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
     """Search the rules, e.g. `judgekit search vp withdraw`."""
-    from judgekit.rules.service import RulesService
-
     instance = paths.instance_dir(ctx.obj["instance"])
     service = RulesService.open(paths.content_dir(), instance / "index",
                                 progress=lambda m: click.echo(f"judgekit: {m}", err=True))
@@ -196,8 +198,6 @@ def search(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool
 
 def strip_marks(snippet: str) -> str:
     """Plain text of a search snippet (highlights shown as *word*)."""
-    import html
-    import re
     return html.unescape(re.sub(r"</?mark>", "*", snippet))
 
 
@@ -215,7 +215,6 @@ def cards() -> None:
 def cards_update(wheel: str | None, krcg_version: str | None, rulings_dir: str | None) -> None:
     """Regenerate content/cards (cards, texts, rulings) from the krcg wheel; the content in
     place is kept when anything is missing or malformed."""
-    from judgekit.cards import update
 
     try:
         counts = update.run(wheel, None, krcg_version or update.KRCG_VERSION, rulings_dir)
@@ -228,9 +227,7 @@ def cards_update(wheel: str | None, krcg_version: str | None, rulings_dir: str |
 @click.argument("name", nargs=-1, required=True)
 def cards_show(name: tuple[str, ...]) -> None:
     """Print the facts of one card as JSON, e.g. `judgekit cards show Theo Bell (ADV)`."""
-    import dataclasses
 
-    from judgekit.game.cards import load_cards
 
     index = load_cards()
     text = " ".join(name)
@@ -252,9 +249,6 @@ def cards_show(name: tuple[str, ...]) -> None:
 def publish(ctx: click.Context, target: str, base: str) -> None:
     """Write a static, installable copy (rules, search, cards and rulings, trainer) into TARGET,
     a new or empty folder, for any static https host."""
-    from judgekit.cards.catalog import load_catalog
-    from judgekit.offline.precache import edition_label
-    from judgekit.offline.publish import PublishError, check_target, normal_base, publish as write, site_config
 
     started = time.perf_counter()
     try:
@@ -269,7 +263,7 @@ def publish(ctx: click.Context, target: str, base: str) -> None:
         base, edition=edition_label(corpus),
         cards=f"krcg {cards_source.get('version', '?')}")
     try:
-        done = write(app, target, base, progress=lambda m: click.echo(f"judgekit: {m}", err=True))
+        done = publish_site(app, target, base, progress=lambda m: click.echo(f"judgekit: {m}", err=True))
     except PublishError as exc:
         raise Fail(str(exc))
     for page, link in done.dead_links[:10]:
@@ -289,9 +283,6 @@ def publish(ctx: click.Context, target: str, base: str) -> None:
               help="Seats at the table when the transcript has no game line.")
 def check(transcript: str, seats: int) -> None:
     """Replay a recorder transcript (JSON Lines) and print one JSON finding per line."""
-    from judgekit.game.cards import load_cards
-    from judgekit.recorder.transcript import TranscriptError, check_transcript
-
     with click.open_file(transcript, encoding="utf-8") as fh:
         try:
             result = check_transcript(fh, cards=load_cards(), seats=seats)

@@ -1,6 +1,6 @@
 """The event's data commands: `export` (standings, seating, penalties, the VEKN string,
 the Archon workbook, results), `import` (an Archon workbook, a list of players), `codes` and
-`demo`. `judgekit.cli` attaches them to `main`; each imports what it runs when it runs.
+`demo`. `judgekit.cli` attaches them to `main`.
 """
 from __future__ import annotations
 
@@ -8,8 +8,15 @@ import json
 
 import click
 
+from judgekit.auth import store as auth_store
+from judgekit.auth.roles import ROLES
 from judgekit.cli_shared import Fail, _, instance_option, on_db, open_migrated
 from judgekit.netinfo import lan_addresses
+from judgekit.tournament import store
+from judgekit.tournament.archon_file import MAX_BYTES
+from judgekit.tournament.demo import create_demo
+from judgekit.tournament.penalties import store as pstore
+from judgekit.tournament.penalties.export import csv_text
 
 
 #: The options several commands share (click's option decorators, each usable on any command).
@@ -25,8 +32,6 @@ def export() -> None:
 
 
 def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of) -> None:
-    from judgekit.tournament.penalties.export import csv_text
-
     rows = on_db(ctx, rows_of)
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
@@ -41,7 +46,6 @@ def _export_rows(ctx: click.Context, tournament: int, fmt: str, columns, rows_of
 @click.pass_context
 def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
     """Standings (after the final: the final ranking, with rating points)."""
-    from judgekit.tournament import store
     _export_rows(ctx, tournament, fmt, store.STANDINGS_COLUMNS, lambda db: store.standings_rows(db, tournament))
 
 
@@ -53,8 +57,6 @@ def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
 @click.pass_context
 def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
     """Seating: round, table, seat, player, VEKN number."""
-    from judgekit.tournament import store
-
     def rows_of(db):
         store.get_tournament(db, tournament)
         numbers = [round_no] if round_no else [r["number"] for r in store.rounds(db, tournament)]
@@ -70,8 +72,6 @@ def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fm
 @click.pass_context
 def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool) -> None:
     """Penalty records: one row per record (issue, amend, lift, approve), spreadsheet-safe."""
-    from judgekit.tournament.penalties import store as pstore
-
     if fmt == "csv":
         text = on_db(ctx, lambda db: pstore.export_csv(db, tournament, bom=excel))
     else:
@@ -85,8 +85,6 @@ def export_penalties(ctx: click.Context, tournament: int, fmt: str, excel: bool)
 @click.pass_context
 def export_vekn(ctx: click.Context, tournament: int) -> None:
     """The VEKN results string ("archondata"), refused while a player lacks a VEKN number."""
-    from judgekit.tournament import store
-
     rep = on_db(ctx, lambda db: store.vekn_report(db, tournament))
     if rep.refusal:
         raise Fail(_(rep.refusal))
@@ -104,8 +102,6 @@ def export_vekn(ctx: click.Context, tournament: int) -> None:
 @click.pass_context
 def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
     """The Archon workbook (v1.5 layout, .xlsx) of a tournament."""
-    from judgekit.tournament import store
-
     data = on_db(ctx, lambda db: store.archon_workbook(db, tournament))
     try:
         with open(output, "wb") as fh:
@@ -124,7 +120,6 @@ def export_archon(ctx: click.Context, tournament: int, output: str) -> None:
 @click.pass_context
 def export_results(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
     """Results per round: round, table, seat, player, VEKN, VP, GW, TP (one row per seat)."""
-    from judgekit.tournament import store
     _export_rows(ctx, tournament, fmt, store.RESULTS_COLUMNS, lambda db: store.results_rows(db, tournament, round_no))
 
 
@@ -140,16 +135,12 @@ def import_() -> None:
 @click.pass_context
 def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> None:
     """Create an event from an Archon workbook (.xlsx, v1.5 layout); prints its id and codes."""
-    from judgekit.auth.store import issue_codes
-    from judgekit.tournament import store
-    from judgekit.tournament.archon_file import MAX_BYTES
-
     with open(workbook, "rb") as fh:
         data = fh.read(MAX_BYTES + 1)
     db = open_migrated(ctx)
     try:
         # the event and its codes in one transaction: a crash leaves both or neither
-        out = store.import_workbook(db, data, organizer=organizer, then=lambda tid: issue_codes(db, tid))
+        out = store.import_workbook(db, data, organizer=organizer, then=lambda tid: auth_store.issue_codes(db, tid))
         issued = out["then"]
     except store.TournamentError as exc:
         problems = exc.extra.get("problems") or []
@@ -173,8 +164,6 @@ def import_archon(ctx: click.Context, workbook: str, organizer: str | None) -> N
 @click.pass_context
 def import_players(ctx: click.Context, listing: str, tournament: int, check_in: bool) -> None:
     """Register a list of players (CSV or one per line; all or nothing)."""
-    from judgekit.tournament import store
-
     with click.open_file(listing, "rb") as fh:
         data = fh.read(5 * 1024 * 1024 + 1)
     if len(data) > 5 * 1024 * 1024:
@@ -204,11 +193,7 @@ def import_players(ctx: click.Context, listing: str, tournament: int, check_in: 
 @click.pass_context
 def codes(ctx: click.Context, tournament: int, role: str) -> None:
     """Issue new sign-in codes for a tournament and print them (the old ones stop working)."""
-    from judgekit.auth import store as auth_store
-    from judgekit.auth.roles import ROLES
-    from judgekit.tournament.store import get_tournament
-
-    issued = on_db(ctx, lambda db: auth_store.issue_codes(db, get_tournament(db, tournament)["id"],
+    issued = on_db(ctx, lambda db: auth_store.issue_codes(db, store.get_tournament(db, tournament)["id"],
                                                           ROLES if role == "all" else (role,)))
     for r, code in issued.items():
         click.echo(f"{r:<11} {code}")
@@ -221,13 +206,10 @@ def codes(ctx: click.Context, tournament: int, role: str) -> None:
 @click.pass_context
 def demo(ctx: click.Context, seed: int) -> None:
     """Create a small demo tournament (12 players, 3 rounds played, final ready)."""
-    from judgekit.tournament.demo import create_demo
-
     db = open_migrated(ctx)
     try:
         tid = create_demo(db, seed=seed)
-        from judgekit.auth.store import issue_codes
-        issued = issue_codes(db, tid)
+        issued = auth_store.issue_codes(db, tid)
     finally:
         db.close()
     address = f"http://127.0.0.1:5000/tournaments/{tid}"

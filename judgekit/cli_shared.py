@@ -14,8 +14,10 @@ from typing import Any, Mapping
 
 import click
 
-from judgekit import i18n, paths
+from judgekit import create_app, i18n, paths
+from judgekit.db import SchemaError, migrate, open_db
 from judgekit.i18n import Message
+from judgekit.tournament.store import TournamentError
 
 
 def locale_preferences(environ: Mapping[str, str]) -> list[tuple[str, float]]:
@@ -49,7 +51,6 @@ def _(msgid: str | Message, **params: Any) -> str:
 
 class Fail(click.ClickException):
     """One-line error, exit status 1."""
-
     def show(self, file=None):
         click.echo(f"judgekit: {self.format_message()}", err=True)
 
@@ -68,13 +69,10 @@ def instance_option(command):
 
 
 def make_app(ctx: click.Context, quiet: bool = False):
-    from judgekit import create_app
-
     def progress(message: str) -> None:
         if not quiet:
             click.echo(f"judgekit: {message}", err=True)
 
-    from judgekit.db import SchemaError
 
     try:
         return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
@@ -83,8 +81,6 @@ def make_app(ctx: click.Context, quiet: bool = False):
 
 
 def open_migrated(ctx: click.Context):
-    from judgekit.db import SchemaError, migrate, open_db
-
     db = open_db(paths.instance_dir(ctx.obj["instance"]) / "judgekit.db")
     try:
         migrate(db)
@@ -97,7 +93,6 @@ def open_migrated(ctx: click.Context):
 def on_db(ctx: click.Context, work):
     """`work(db)` on the instance's database (closed after); a TournamentError (no such
     tournament, ...) is a Fail: one line, a non-zero exit."""
-    from judgekit.tournament.store import TournamentError
 
     db = open_migrated(ctx)
     try:
