@@ -8,7 +8,7 @@ import random
 import pytest
 
 from judgekit.rules.analysis import closeness
-from judgekit.rules.numbers import CAPACITY, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS, StatedNumbers, query_units
+from judgekit.rules.numbers import CAPACITY_UNIT, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS, StatedNumbers, query_units
 
 pytestmark = pytest.mark.shared_app   # read only: one app for the module (tests/conftest.py)
 
@@ -24,7 +24,7 @@ def near_place_by_place(numbers: StatedNumbers, value: float, units: frozenset[s
         if near < NUMBER_NEAR:
             continue
         for doc, stated_units in numbers._places[stated]:
-            if stated_units == {CAPACITY} and CAPACITY not in units:
+            if stated_units == {CAPACITY_UNIT} and CAPACITY_UNIT not in units:
                 continue
             if near >= NUMBER_EXACT:
                 close.add(doc)
@@ -44,7 +44,7 @@ def test_near_finds_what_every_place_stated_finds(app):
         assert units
         for value in [*numbers._values, 0.5, 2.5, 23.0, 1e6]:
             for asked in (frozenset(), frozenset(rng.sample(units, 1)), frozenset(rng.sample(units, 3)),
-                          frozenset((CAPACITY,)), frozenset((CAPACITY, "blood"))):
+                          frozenset((CAPACITY_UNIT,)), frozenset((CAPACITY_UNIT, "blood"))):
                 found, close = numbers.near(value, asked)
                 expected, expected_close = near_place_by_place(numbers, value, asked)
                 assert close == expected_close
@@ -57,10 +57,10 @@ def test_a_vampire_s_capacity_is_found_only_as_a_capacity(app):
     cards = app.extensions["rules"].search.cards
     legba = cards.postings.docnum["cards/201093"]       # Papa Legba, a Ravnos of capacity 5
     assert "5" not in cards.entries["cards/201093"].body     # his text states no 5
-    assert query_units(["cap", "who"], None) == {"cap", "who", CAPACITY}
-    assert query_units(["ravno", "who"], "cap") == {"ravno", "who", CAPACITY}
-    assert query_units(["capac"], None) >= {CAPACITY}
-    assert CAPACITY not in query_units(["damag"], None) | query_units([], "the")
+    assert query_units(["cap", "who"], None) == {"cap", "who", CAPACITY_UNIT}
+    assert query_units(["ravno", "who"], "cap") == {"ravno", "who", CAPACITY_UNIT}
+    assert query_units(["capac"], None) >= {CAPACITY_UNIT}
+    assert CAPACITY_UNIT not in query_units(["damag"], None) | query_units([], "the")
     for units in (query_units(["cap", "who"], None), query_units(["ravno"], "cap")):
         found, _ = cards._numbers.near(5.0, units)
         assert found.get(legba) == 1.0

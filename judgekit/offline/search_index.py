@@ -56,7 +56,7 @@ from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, 
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
-from judgekit.rules.numbers import CAPACITY, CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
+from judgekit.rules.numbers import CAPACITY_UNIT, CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
@@ -126,7 +126,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR,
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
-            "capacity": CAPACITY, "capacity_words": sorted(CAPACITY_WORDS),
+            "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS),
             "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
             "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
             "own_rulings": OWN_RULINGS, "named_held": NAMED_HELD, "named_among": NAMED_AMONG, "typed_candidates": TYPED_CANDIDATES,

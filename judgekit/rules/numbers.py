@@ -12,11 +12,11 @@ from judgekit.rules.analysis import closeness, stem_word
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
 NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
 UNIT_MISS = 0.5         # share kept when the stated number counts something else
-#: The unit of a number an entry states beside its text: a vampire's capacity
-#: (`Entry.stated`). No stem is spelt so. Such a number counts only for a query's number
-#: that says it is a capacity ("5 cap", "cap 5", "capacity of 8": `query_units`), and then
-#: as any number does; any other "5" does not find the card's capacity ("5 damage").
-CAPACITY = CAPACITY_UNIT
+#: A vampire's capacity is a number its entry states beside its text, with the unit
+#: `CAPACITY_UNIT` (`Entry.stated`; no stem is spelt so). Such a number counts only for a
+#: query's number that says it is a capacity ("5 cap", "cap 5", "capacity of 8":
+#: `query_units`), and then as any number does; any other "5" does not find the card's
+#: capacity ("5 damage").
 #: The stems that say a query's number is a capacity, after it or just before it: those of
 #: the words a described vampire's capacity is said with (`DESCRIBE_CAPACITY`)
 CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(word))
@@ -24,18 +24,18 @@ CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(wo
 
 def query_units(after: list[str], before: str | None) -> frozenset[str]:
     """The units a query's number counts: the stems of the (up to two) words after it that
-    are not numbers (`after`), and `CAPACITY` when one of them, or the word just before it
+    are not numbers (`after`), and `CAPACITY_UNIT` when one of them, or the word just before it
     (`before`), is a capacity's word."""
     units = frozenset(after)
     if not CAPACITY_WORDS.isdisjoint(units) or before in CAPACITY_WORDS:
-        units |= {CAPACITY}
+        units |= {CAPACITY_UNIT}
     return units
 
 
 class Stating(NamedTuple):
     """The entries stating one number: all of them (in their order), those where it counts
     nothing (a table cell), those where it counts each unit (a stem: "blood"), those
-    stating it only as a `CAPACITY` (`capacity_only`), and all but those (`plain`, in
+    stating it only as a `CAPACITY_UNIT` (`capacity_only`), and all but those (`plain`, in
     their order)."""
     docs: tuple[int, ...]
     unitless: frozenset[int]
@@ -67,7 +67,7 @@ class StatedNumbers:
             by_unit: dict[str, set[int]] = {}
             for doc, units in self._places[value]:
                 docs[doc] = None
-                if units != {CAPACITY}:
+                if units != {CAPACITY_UNIT}:
                     plain[doc] = None
                 if not units:
                     unitless.add(doc)
@@ -95,10 +95,10 @@ class StatedNumbers:
         state it or one close to it (closeness >= NUMBER_EXACT), whatever they count. An
         entry's closeness is the best of its stated numbers'; the entries come in the order
         of the stated numbers, ascending, each in its entries' order. A number stated only as a
-        `CAPACITY` counts only when `units` say the query's is one."""
+        `CAPACITY_UNIT` counts only when `units` say the query's is one."""
         out: dict[int, float] = {}
         close: set[int] = set()
-        capacity = CAPACITY in units
+        capacity = CAPACITY_UNIT in units
         for stated in self._near_values(value):
             near = closeness(value, stated)
             if near < NUMBER_NEAR:
