@@ -8,7 +8,8 @@ import random
 import pytest
 
 from judgekit.rules.analysis import closeness
-from judgekit.rules.numbers import CAPACITY_UNIT, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS, StatedNumbers, query_units
+from judgekit.cards.search_entries import CAPACITY_UNIT
+from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS, StatedNumbers, query_units
 
 pytestmark = pytest.mark.shared_app   # read only: one app for the module (tests/conftest.py)
 

@@ -48,6 +48,7 @@ from judgekit.game.cards import CARD_TYPES
 from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
+from judgekit.cards.search_entries import CAPACITY_UNIT
 from judgekit.rules.card_ranking import (ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
                                          GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, NAMED_AMONG, NAMED_HELD,
                                          OWN_RULINGS,
@@ -56,7 +57,7 @@ from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, 
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
-from judgekit.rules.numbers import CAPACITY_UNIT, CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
+from judgekit.rules.numbers import CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
