@@ -155,6 +155,12 @@ class SearchIndex(QueryGroups):
             d for d, _ in self.postings.terms["title"].get(term, ())), TERM_CACHE)
         self._body_docs = LazyLRU(lambda term: frozenset(
             d for d, _ in self.postings.terms["body"].get(term, ())), TERM_CACHE)
+        # a group's entries (any field; the body's; the title's) by its alternatives: the
+        # union of theirs, made once for the words queries use (a common word with its
+        # synonyms and longer forms holds thousands of cards, and a long question has twenty)
+        self._alts_docs = LazyLRU(lambda alts: self._alt_docs(alts, self._term_docs), TERM_CACHE)
+        self._alts_body = LazyLRU(lambda alts: self._alt_docs(alts, self._body_docs), TERM_CACHE)
+        self._alts_title = LazyLRU(lambda alts: self._alt_docs(alts, self._title_docs), TERM_CACHE)
         # a phrase's stems -> its words' idf and the entries holding it (body, title): the
         # same for every query that looks for it ("+1 bleed", a word and the next one typed)
         self._phrases = LazyLRU(PhraseFinder(df, self.postings, self._positions, self._title_positions,
@@ -241,14 +247,14 @@ class SearchIndex(QueryGroups):
         for a number, docnum -> how close the number they state is."""
         if g.number is not None:
             return g.near
-        return self._alt_docs(g, self._term_docs)
+        return self._alts_docs[tuple(g.alts)]
 
-    def _alt_docs(self, g: Group, table) -> frozenset[int]:
-        """The entries holding any alternative of the group (`table`: term -> entries)."""
+    def _alt_docs(self, alts: tuple[tuple[str, ...], ...], table) -> frozenset[int]:
+        """The entries holding any of a group's alternatives (`table`: term -> entries)."""
         empty: frozenset[int] = frozenset()
         df = self.df
         found = []
-        for alt in g.alts:
+        for alt in alts:
             docs = table[alt[0]] if alt[0] in df else empty
             for a in alt[1:]:
                 docs = docs & (table[a] if a in df else empty)
@@ -382,8 +388,8 @@ class SearchIndex(QueryGroups):
         docnum = self.postings.docnum
         # per group, the entries holding it in their body / title (the cards' factors), made
         # once per query when a candidate first needs them
-        body_of = Lazy(lambda i: self._alt_docs(groups[i], self._body_docs))
-        title_of = Lazy(lambda i: self._alt_docs(groups[i], self._title_docs))
+        body_of = Lazy(lambda i: self._alts_body[tuple(groups[i].alts)])
+        title_of = Lazy(lambda i: self._alts_title[tuple(groups[i].alts)])
         factors = self.factors
         ranked = []
         candidates = [(key, score) for key, score in self._candidates(groups, text, group_docs)
