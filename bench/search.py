@@ -205,6 +205,7 @@ def main() -> None:
                 ("tests/search_card_behaviour26", ROOT / "tests" / "search_card_behaviour26"),
                 ("tests/search_card_behaviour27", ROOT / "tests" / "search_card_behaviour27"),
                 ("tests/search_card_behaviour28", ROOT / "tests" / "search_card_behaviour28"),
+                ("tests/search_card_behaviour29", ROOT / "tests" / "search_card_behaviour29"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
