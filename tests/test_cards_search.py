@@ -856,6 +856,11 @@ CARD_BEHAVIOUR_27 = ROOT / "search_card_behaviour27"
 #: ruling), by another hand on 30 Nov 2026 (evening), written before any run: 45/50 at its
 #: first run (0.900, MRR 0.870); 46/50 with the pools' `RARE_MIN_DOCS` at 8.
 CARD_BEHAVIOUR_28 = ROOT / "search_card_behaviour28"
+#: 50 more (seed 20261253: 15 ask for the card, 20 for its own ruling, 15 for a group's;
+#: judge calls, messages, phone), by another hand on 30 Nov 2026 (evening), written before
+#: any run: 41/50 at its first run (0.820, MRR 0.662), the same on the code of that morning;
+#: 42/50 with a card asked for by a clan ("Which Ravnos stands back up…", `describes_card`).
+CARD_BEHAVIOUR_29 = ROOT / "search_card_behaviour29"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -868,11 +873,12 @@ CARD_BEHAVIOUR_28 = ROOT / "search_card_behaviour28"
                                                (CARD_BEHAVIOUR_21, 50, 0.9), (CARD_BEHAVIOUR_22, 50, 0.8),
                                                (CARD_BEHAVIOUR_23, 50, 0.92), (CARD_BEHAVIOUR_24, 50, 0.94),
                                                (CARD_BEHAVIOUR_25, 50, 0.88), (CARD_BEHAVIOUR_26, 50, 0.84),
-                                               (CARD_BEHAVIOUR_27, 50, 0.92), (CARD_BEHAVIOUR_28, 50, 0.9)],
+                                               (CARD_BEHAVIOUR_27, 50, 0.92), (CARD_BEHAVIOUR_28, 50, 0.9),
+                                               (CARD_BEHAVIOUR_29, 50, 0.82)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
-                              "twenty-sixth", "twenty-seventh", "twenty-eighth"])
+                              "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
@@ -920,6 +926,11 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     ("my prey has the unique location that lets him draw", True),
     ("so basically the political action where every player loses a pool just passed", True),
     ("he played the dementation reaction card where my vampire gets intercept", True),
+    # asked for by a discipline or a clan
+    ("He says it's printed on the vampire. Which Ravnos stands back up after a bleed?", True),
+    ("what obfuscate card gives the blocker -1 intercept", True),
+    ("what happens when a toreador blocks twice?", False),
+    ("which vampire may block the Ravnos?", False),
     # not a card: the rules' own nouns, a card in play ("my"), a noun given "to" someone
     ("can I block the action that my predator announced?", False),
     ("does the vampire who was blocked unlock?", False),

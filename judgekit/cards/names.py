@@ -133,6 +133,10 @@ RULES_NOUNS = frozenset(("action", "actions", "vote", "votes", "referendum", "re
 #: … nor "to" after the noun ("give the master to…"), and only in the question's first
 #: this many characters (a description comes before the argument about it)
 DESCRIBE_REACH = 400
+#: … or a question asking for a card by a discipline or a clan, anywhere in those
+#: characters ("…Which Ravnos stands back up after a successful bleed?", "what obfuscate
+#: card…")
+DESCRIBE_ASK = frozenset(("which", "what", "whats"))
 
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
@@ -272,7 +276,7 @@ class CardNames:
                 "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
                 "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
                 "describe_open": sorted(DESCRIBE_OPEN), "rules_nouns": sorted(RULES_NOUNS),
-                "describe_reach": DESCRIBE_REACH,
+                "describe_reach": DESCRIBE_REACH, "describe_ask": sorted(DESCRIBE_ASK),
                 "initials": sorted(self.initials),
                 "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words)}
 
@@ -348,9 +352,13 @@ class CardNames:
         """Whether a question describes a card after its first word (`DESCRIBE_OPEN`): "the",
         up to `DESCRIBE_FREE` other words (a discipline, a clan and `DESCRIBE_QUALIFIERS` not
         counted, none of `DESCRIBE_OWNED`), a type noun that is none of `RULES_NOUNS`, then
-        ("card" and) a word of `DESCRIBE_REL` but "to". A question opening with such a
-        description is `described_type`'s."""
+        ("card" and) a word of `DESCRIBE_REL` but "to"; or a word of `DESCRIBE_ASK` then a
+        discipline or a clan. A question opening with such a description is
+        `described_type`'s."""
         words = self._words(query[:DESCRIBE_REACH]) if isinstance(query, str) else []
+        if any(words[i] in DESCRIBE_ASK and any("".join(words[i + 1:i + 1 + n]) in self.card_words for n in (1, 2, 3))
+               for i in range(len(words) - 1)):
+            return True
         for k in range(1, len(words)):
             if words[k] not in DESCRIBE_OPEN:
                 continue

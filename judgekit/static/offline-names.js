@@ -42,6 +42,7 @@ export function CardNames(table) {
   this.describeOpen = new Set(table.describe_open || []);   // a card described further on (describes_card)
   this.rulesNouns = new Set(table.rules_nouns || []);       // ... by a noun the rules do not use for any card
   this.describeReach = table.describe_reach || 0;           // ... in the question's first characters
+  this.describeAsk = new Set(table.describe_ask || []);     // ... or asked for by a discipline or a clan
   this.maxWords = table.max_words;
   this.typoMin = table.typo_min;
   this.typoWordMin = table.typo_word_min;
@@ -168,9 +169,13 @@ CardNames.prototype.describedType = function (query) {
 };
 
 // whether a question describes a card after its first word: "…has the 2-pool master that
-// makes…" (CardNames.describes_card)
+// makes…", or asks for one by a discipline or a clan: "which Ravnos…" (CardNames.describes_card)
 CardNames.prototype.describesCard = function (query) {
   var words = this.words(query.slice(0, this.describeReach)), self = this;
+  for (var i = 0; i < words.length - 1; i++) {
+    if (!this.describeAsk.has(words[i])) continue;
+    for (var m = 1; m <= 3; m++) if (this.cardWords.has(words.slice(i + 1, i + 1 + m).join(""))) return true;
+  }
   function startsDescription(at) {
     if (at < words.length && words[at] === "card") at += 1;
     return at < words.length && words[at] !== "to" && self.describeRel.has(words[at]);
