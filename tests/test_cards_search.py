@@ -1002,9 +1002,13 @@ def test_a_judge_calls_card_leads_the_next_card_not_a_rule(service, monkeypatch)
             Hit(other, 0.5, "", other.url, 0.6)]
     # 3.0 leads the next card's 0.5 by far: the ruling, holding 0.5, passes answers holding 0.6
     assert [h.entry.key for h in search._group_ruling_after(hits, [], 10, asks=True)][:2] == [card.key, ruling]
-    # a card close behind: the ruling must hold as much as the answers it passes
+    # a card close behind: the ruling must hold as much as the answers it passes; the
+    # question asking more than the description, it comes third
     close = [hits[0], hits[1], Hit(other, 1.5, "", other.url, 0.6)]
-    assert ruling not in [h.entry.key for h in search._group_ruling_after(close, [], 10, asks=True)][:3]
+    assert [h.entry.key for h in search._group_ruling_after(close, [], 10, asks=True)][:3] == \
+        [card.key, rule.key, ruling]
+    # … and not at all for a description alone
+    assert ruling not in [h.entry.key for h in search._group_ruling_after(close, [], 10, asks=False)][:3]
 
 
 @pytest.mark.parametrize("word", ["that's", "thats", "it's", "I'm", "I'd", "you're", "they're", "I've"])
@@ -1083,16 +1087,21 @@ def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(servic
 
 
 @pytest.mark.parametrize("query, group", [
-    ("werewolf ally 3 life 2 str, gets an extra strike each round + a maneuver, can jump minions as +1 stealth "
-     "D action. does he HAVE to take the extra strike or can i skip it", "G00134"),
+    # (from the development sets 24 and 15; "werewolf ally 3 life 2 str… does he HAVE to take
+    # the extra strike or can i skip it" has its ruling third without it since the described
+    # card's best group ruling comes third in a question asking more than the description)
+    ("4 pool mummy ally who plays basic nec cards as a cap 3 vamp and hates ministry. can he play a card that "
+     "would let him diablerize a vamp?", "G00011"),
+    ("gehenna event making torpor actions cost a blood more, dont replace till a vamp leaves torpor. if it gets "
+     "burned do i get to replace it?", "G00008"),
     # (opened "werewolf ally that…", the card's type finds the ruling without the step)
     ("my werewolf can play ani cards as a vampire. he plays the ani card that pulls an animal retainer "
      "from my deck and puts it on him - does he count as having ani for the retainers requirement too?", "G00085"),
 ])
 def test_the_group_ruling_answering_the_last_sentence_comes_third(service, monkeypatch, query, group):
-    """A table question describes the card, then asks ("… does he HAVE to take the extra
-    strike or can i skip it"): the ruling of the described card's group that holds the
-    most of the last sentence comes third (`ASKED_SHARE`), which it does not without."""
+    """A table question describes the card, then asks ("… can he play a card that would let
+    him diablerize a vamp?"): the ruling of the described card's group that holds the most
+    of the last sentence comes third (`ASKED_SHARE`), which it does not without."""
     assert first_sections(service.search, query)[2] == group
     monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
     assert group not in first_sections(service.search, query)

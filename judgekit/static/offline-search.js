@@ -435,7 +435,7 @@ const offlineSearch = (function () {
     var near = sure ? p.group_ruling_near : 1.0;
     function covers(h) { return share >= near * (h.coverage === undefined ? 1.0 : h.coverage); }
     if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
-    else if (hits.length > 2 && covers(hits[2])) at = 2;
+    else if (hits.length > 2 && (covers(hits[2]) || (asks && best.place === 0))) at = 2;   // (asked more: third)
     else return hits;
     hits = this.withRuling(hits, key, at, hits.length > at ? hits[at].score : hits[hits.length - 1].score, share, limit);
     return at === 1 ? this.secondGroupRuling(hits, groups, share, limit) : hits;
