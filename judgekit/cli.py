@@ -215,7 +215,6 @@ def cards() -> None:
 def cards_update(wheel: str | None, krcg_version: str | None, rulings_dir: str | None) -> None:
     """Regenerate content/cards (cards, texts, rulings) from the krcg wheel; the content in
     place is kept when anything is missing or malformed."""
-
     try:
         counts = update.run(wheel, None, krcg_version or update.KRCG_VERSION, rulings_dir)
     except Exception as exc:  # one line, whatever went wrong (pip, zip, csv)
@@ -227,8 +226,6 @@ def cards_update(wheel: str | None, krcg_version: str | None, rulings_dir: str |
 @click.argument("name", nargs=-1, required=True)
 def cards_show(name: tuple[str, ...]) -> None:
     """Print the facts of one card as JSON, e.g. `judgekit cards show Theo Bell (ADV)`."""
-
-
     index = load_cards()
     text = " ".join(name)
     card = index.find(text)
@@ -249,7 +246,6 @@ def cards_show(name: tuple[str, ...]) -> None:
 def publish(ctx: click.Context, target: str, base: str) -> None:
     """Write a static, installable copy (rules, search, cards and rulings, trainer) into TARGET,
     a new or empty folder, for any static https host."""
-
     started = time.perf_counter()
     try:
         base = normal_base(base)

@@ -57,6 +57,7 @@ def export_standings(ctx: click.Context, tournament: int, fmt: str) -> None:
 @click.pass_context
 def export_seating(ctx: click.Context, tournament: int, round_no: int | None, fmt: str) -> None:
     """Seating: round, table, seat, player, VEKN number."""
+
     def rows_of(db):
         store.get_tournament(db, tournament)
         numbers = [round_no] if round_no else [r["number"] for r in store.rounds(db, tournament)]

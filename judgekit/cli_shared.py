@@ -51,6 +51,7 @@ def _(msgid: str | Message, **params: Any) -> str:
 
 class Fail(click.ClickException):
     """One-line error, exit status 1."""
+
     def show(self, file=None):
         click.echo(f"judgekit: {self.format_message()}", err=True)
 
@@ -72,7 +73,6 @@ def make_app(ctx: click.Context, quiet: bool = False):
     def progress(message: str) -> None:
         if not quiet:
             click.echo(f"judgekit: {message}", err=True)
-
 
     try:
         return create_app({"INSTANCE": ctx.obj["instance"]}, progress=progress)
