@@ -13,7 +13,8 @@ from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking
 from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
-from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS, TYPE_FACTOR
+from judgekit.rules.card_factors import TYPE_FACTOR
+from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS
 from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.synonyms import SYNONYMS
@@ -1274,3 +1275,25 @@ def test_the_first_sentence_of_a_question_is_read_only_when_it_has_several(servi
     one = "armor where once each combat u prevent 2 vs guns"
     assert cards._first_sentence_groups(cards.groups_of(one), one) == []
     assert not rules.first_sentence and rules._first_sentence_groups(rules.groups_of(query), query) == []
+
+
+@pytest.mark.parametrize("query, section", [
+    # (from the development sets 30 and 29, whose first runs had an announcements' example or
+    # a rule first)
+    ("After today's game: my vampire was blocking an acting minion that already had 0 stealth. I played the "
+     "Chimerstry reaction costing 2 blood that drops the acting minion's stealth to 0, at superior, to get the "
+     "steal-a-blood strike. 1) Could I play it with the stealth already at 0? 2) Does it change the stealth at "
+     "all?", "G00162"),
+    ("I brought a burned vampire back from my ash heap straight to my ready region with 1 blood using the "
+     "superior Necromancy action. Before he was burned he was under a card effect that lasted for the rest of "
+     "the game. My opponent says it still applies to him now. Does it?", "101423"),
+])
+def test_a_question_naming_a_discipline_weighs_the_cards_more(service, monkeypatch, query, section):
+    """A question naming a discipline or a clan (a word of no rule) asks about a card: its
+    cards' scores are scaled by `ABOUT_CARDS_FACTOR`, not `CARD_FACTOR`, and the card (or its
+    group's ruling) comes before the rules sharing its other words."""
+    assert service.search.names.mentions_card_words(query)
+    assert section in first_sections(service.search, query)
+    assert service.search.search(query, limit=3)[0][0].entry.doc == "cards"   # no rule first
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_FACTOR", card_ranking.CARD_FACTOR)
+    assert section not in first_sections(service.search, query)

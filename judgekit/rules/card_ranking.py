@@ -4,9 +4,8 @@ The rules and the cards are two parts of the index (`judgekit.rules.search.Searc
 each), each ranked by its own statistics. This module holds what is particular to the cards
 and to putting both in one list (docs/search.md, "Cards"):
 
-- `CardFactors`: a card group's ruling matched only through its generic name, and a card's
-  own text matched by a question that does not name it, rank lower (`GROUP_FACTOR`,
-  `CARD_TEXT_FACTOR`);
+- the cards' part's own parameters (its coverage powers and cap, what a ruling and its
+  card count of each other's words), and its factors (`judgekit.rules.card_factors`);
 - `Search`: both parts searched, the cards' scores scaled by `CARD_FACTOR`, merged by
   score (`judgekit.rules.merge`); a card the query names comes first, followed by its rulings when the
   query is only its name (`OWN_RULINGS`).
@@ -15,13 +14,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judgekit.cards.names import TYPE_NOUNS, CardNames, NameHit, name_key
-from judgekit.cards.search_entries import context_types
+from judgekit.cards.names import CardNames, NameHit, name_key
 from judgekit.rules.corpus import Corpus
-from judgekit.rules.analysis import stem_word
 from judgekit.rules.entries import Entry
 from judgekit.rules.index_store import load_index, no_gc
 from judgekit.rules.build import index_stamp
+from judgekit.rules.card_factors import CardFactors
 from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
@@ -51,157 +49,10 @@ CARD_ORDER_POWER = 9
 #: ruling's share of the question at this share of its weight, and a word that the card's
 #: text lacks and one of its rulings holds toward the card's (`SearchIndex(inherit=…)`).
 RULING_INHERITS = 0.5
-#: A card group's name is a generic phrase ("Equip or employ another card from hand") that
-#: matches generic questions on every word: a group's ruling matched only through its name
-#: ranks this much lower again (below `GROUP_WEIGHT`); as far as the ruling's own text holds
-#: the question's words, it ranks `GROUP_WEIGHT` below the cards' own (`CardFactors.group_ruling_factor`).
-GROUP_FACTOR = 0.15
-#: … and every group's ruling ranks this much lower than a card's own text and rulings: a
-#: group's ruling answers what many cards share, and a question that a card's own text or
-#: ruling answers as well ("the knife you can put a second copy of on", "the 4R gun with a
-#: maneuver each combat") asks about that card. Chosen on the development sets (29 Nov
-#: 2026): 1.0 -> 0.3 took `tests/search_card_behaviour4` from 0.892 to 0.973 and
-#: `search_card_behaviour6` from 0.850 to 0.867, and lost no question of another set.
-GROUP_WEIGHT = 0.3
-#: A card's own text, matched by a question that does not name it, ranked this much lower
-#: than the rulings (a behaviour question is answered by a ruling); since the questions that
-#: describe a card's effect came in, the card's text must rank as its rulings do: 1.0 (off).
-CARD_TEXT_FACTOR = 1.0
-#: A question that names a discipline or a clan ("the aus reaction that gets stuck on the
-#: bleeder", "lasombra priscus with an extra ballot", "the cel/tha card you put on the
-#: opponent") describes a card that holds those names (its requirements, its text, its
-#: clan): an entry of the cards holding every discipline and clan the question names ranks
-#: this much higher. Such a word is in hundreds of cards and weighs little by its rarity,
-#: yet it rules out most of them. Chosen on the development sets (29 Nov 2026): 1.5 changed
-#: nothing, 2.0 one question, 3.0 to 6.0 the same three of `tests/search_card_behaviour6`
-#: (0.867 -> 0.917); no other development set moved.
-FACET_FACTOR = 3.0
-#: A question that names a card type anywhere ("can I play a reaction to…", "the sabbat
-#: political that steals a pool…", "the ally that takes equipment off…") asks about cards
-#: of that type: the cards' entries of a type it names rank this much higher (a group's
-#: ruling, of cards of every type, does not). "action" and "vampire" are not among the
-#: nouns (`TYPE_WORDS`): rules questions use them for what is not a card type. Chosen on the
-#: development sets (29 Nov 2026): 1.5 took `tests/search_card_effects` from 0.952 to 0.976
-#: and moved no other set's hit@3; 2.0 lost a question of `search_card_behaviour` and one of
-#: `search_card_effects2`.
-TYPE_FACTOR = 1.5
-#: The words for a card type that a question may name anywhere (`TYPE_FACTOR`) -> the type,
-#: as the card names' table of type nouns has it (`TYPE_NOUNS`: one place for the word's
-#: type). The stems of these words are looked for among the query's words: "reactions" too.
-TYPE_WORDS: dict[str, str] = {word: TYPE_NOUNS[word] for word in (
-    "reaction", "ally", "retainer", "equipment", "gun", "master", "location", "event", "political", "modifier")}
-
-
-def type_stems(words: dict[str, str] = TYPE_WORDS) -> dict[str, str]:
-    """The stems of the card types' words (`TYPE_WORDS`) -> their card type ("alli": Ally)."""
-    return {stems[0]: kind for word, kind in words.items() if len(stems := stem_word(word)) == 1}
-
-
 def ruling_cards(entries: list[Entry]) -> dict[str, str]:
     """Each card ruling's key -> its card's key (a group's rulings belong to no one card)."""
     cards = {e.section: e.key for e in entries if e.kind == "card"}
     return {e.key: cards[e.section] for e in entries if e.kind == "ruling" and e.section in cards}
-
-
-class CardFactors:
-    """The cards' part's factor for a candidate entry (`SearchIndex(factors=…)`): a card
-    group's ruling ranks `group_weight` lower, and up to `group_factor` lower again, a
-    card's own text `text_factor` lower, an entry holding every discipline and clan the
-    query names `facet_factor` higher, a card of a type it names `type_factor` higher (1.0
-    turns each off)."""
-
-    def __init__(self, entries: list[Entry], group_factor: float = GROUP_FACTOR,
-                 text_factor: float = CARD_TEXT_FACTOR, group_weight: float = GROUP_WEIGHT,
-                 facets: frozenset[str] | list[str] = frozenset(), facet_factor: float = FACET_FACTOR,
-                 types: dict[str, str] | None = None, type_factor: float = TYPE_FACTOR):
-        self.facets = frozenset(facets)      # the stems of the disciplines' and clans' names
-        self.facet_factor = facet_factor
-        self.type_stems = type_stems() if types is None else dict(types)   # stem -> card type
-        self.type_factor = type_factor
-        self._entries = entries
-        self._types: dict[str, frozenset[str] | None] | None = None
-        self.group_factor = group_factor
-        self.group_weight = group_weight
-        self.text_factor = text_factor
-        self.group_rulings = frozenset(e.key for e in entries
-                                       if e.doc == "cards" and e.section.startswith("G")) \
-            if group_factor != 1.0 or group_weight != 1.0 else frozenset()
-        self.card_texts = frozenset(e.key for e in entries if e.kind == "card") \
-            if text_factor != 1.0 else frozenset()
-
-    def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
-                 body_of, title_of, group_docs) -> dict[int, float]:
-        """The factors of the candidates that are group rulings or card texts, or that hold
-        every discipline and clan the query names (docnum -> factor), each found for all
-        candidates at once, group by group."""
-        out: dict[int, float] = {}
-        facets = self.facet_groups(groups)
-        if facets and self.facet_factor != 1.0:
-            for d in covered_of:
-                if all(d in group_docs[i] for i in facets):
-                    out[d] = self.facet_factor
-        rulings = [d for d in covered_of if keys[d] in self.group_rulings]
-        if rulings:
-            in_body = self._held(groups, rulings, body_of)
-            for d in rulings:
-                out[d] = out.get(d, 1.0) * self.group_ruling_factor(covered_of[d], in_body[d])
-        texts = [d for d in covered_of if keys[d] in self.card_texts]
-        if texts:
-            in_title = self._held(groups, texts, title_of)
-            for d in texts:
-                out[d] = out.get(d, 1.0) * self.card_text_factor(covered_of[d], in_title[d])
-        kinds = self.named_types(groups) if self.type_factor != 1.0 else frozenset()
-        if kinds:
-            types_of = self.types_of
-            for d in covered_of:
-                types = types_of[keys[d]]
-                if types is not None and not kinds.isdisjoint(types):
-                    out[d] = out.get(d, 1.0) * self.type_factor
-        return out
-
-    @property
-    def types_of(self) -> dict[str, frozenset[str] | None]:
-        """Each card entry's card types (None: a group's ruling, of cards of every type)."""
-        if self._types is None:
-            self._types = {e.key: context_types(e.context) for e in self._entries}
-        return self._types
-
-    def named_types(self, groups: list[Group]) -> frozenset[str]:
-        """The card types the query's words name (`type_stems`: "reactions" -> Reaction)."""
-        return frozenset(self.type_stems[alt[0]] for g in groups if g.number is None
-                         for alt in g.alts if len(alt) == 1 and alt[0] in self.type_stems)
-
-    def facet_groups(self, groups: list[Group]) -> list[int]:
-        """The query's groups that name a discipline or a clan (one of their alternatives is
-        one of `facets`: "aus" -> auspex, "lasombra")."""
-        return [i for i, g in enumerate(groups) if g.number is None
-                and any(len(alt) == 1 and alt[0] in self.facets for alt in g.alts)]
-
-    @staticmethod
-    def _held(groups: list[Group], docs: list[int], field_of) -> dict[int, float]:
-        """The query weight each of `docs` holds in one field (`field_of[i]`: the entries
-        holding group i there), summed in the groups' order."""
-        held = dict.fromkeys(docs, 0.0)
-        for i, g in enumerate(groups):
-            if g.number is None:
-                for d in field_of[i].intersection(held):
-                    held[d] += g.weight
-        return held
-
-    def group_ruling_factor(self, covered: float, in_body: float) -> float:
-        """How much lower a card group's ruling ranks: `group_weight`, and by `group_factor`
-        again as far as its match is only in its title (the group's name, a generic phrase),
-        not at all as far as the ruling's own text holds the query's words: `covered` is the
-        query weight it holds, `in_body` the part of it in its text; the factor goes from
-        `group_weight` x `group_factor` (none of it in the text) to `group_weight` (all)."""
-        if not covered:
-            return self.group_weight * self.group_factor
-        return self.group_weight * (self.group_factor + (1.0 - self.group_factor) * in_body / covered)
-
-    def card_text_factor(self, covered: float, in_title: float) -> float:
-        """A card's own entry matched by a question: `text_factor`, unless its name holds
-        every word it matches (a misspelt name the name table missed, "direct intervension")."""
-        return 1.0 if covered and in_title >= covered else self.text_factor
 
 
 #: A question that describes a card by its type ("the reaction that ends combat…",
@@ -225,6 +76,14 @@ TYPED_CANDIDATES = 30
 #: lost; the same from 24.0 to 40.0, two questions lost at 100.0, six with the rules always
 #: below the cards.
 DESCRIBED_CARD_FACTOR = 24.0
+#: … and a question that names a discipline or a clan (a word of no rule, `mentions_card_words`)
+#: without describing a card by its type: its cards' scores by this. Chosen on the
+#: development sets (30 Nov 2026, evening): 2.0 to 3.0 found one question more in each of
+#: the fresh sets 29 and 30 ("After today's game: … I played the Chimerstry reaction costing
+#: 2 blood that drops the acting minion's stealth to 0…": an announcements' example was first)
+#: and raised the MRR of eleven card sets, no question lost, no rules set moved; 5.0 one more
+#: of set 30, but a rules set's MRR fell (a card above the rule in "…my brujah prey…").
+ABOUT_CARDS_FACTOR = 3.0
 
 #: A query that is only a card's name ("deflection") asks for the card: its first rulings
 #: (its own, then its groups') follow it, at most this many.
@@ -373,11 +232,11 @@ class Search:
         # a card described by its type, at the start or further on (a judge call: "…has the
         # 2-pool master that…"): the cards' scores weigh more, and no rule leads a card
         told = bool(kind) or (self.names is not None and self.names.describes_card(text))
-        factor = DESCRIBED_CARD_FACTOR if told else CARD_FACTOR
+        about_cards = self.names is not None and self.names.mentions_card_words(text)
+        factor = DESCRIBED_CARD_FACTOR if told else ABOUT_CARDS_FACTOR if about_cards else CARD_FACTOR
         rest_c = [Hit(h.entry, round(h.score * factor, 4), h.snippet, h.url, h.coverage)
                   for h in card_hits if h.score < 1000.0]
         rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
-        about_cards = self.names is not None and self.names.mentions_card_words(text)
         merged = merge(direct, rest_r, rest_c, limit, about_cards, told)
         if self.group_ruling_after_card:
             parts = sentences(text)

@@ -78,7 +78,7 @@ class SearchIndex(QueryGroups):
         only the `max_postings` entries where it weighs most (and only those are checked
         for phrases): "vampire" is in 3,900 cards, and a query must not add up all of them.
         `factors`: the part's own factor for a candidate entry's score (the cards':
-        `judgekit.rules.card_ranking.CardFactors`); none for the rules.
+        `judgekit.rules.card_factors.CardFactors`); none for the rules.
         `coverage_cap`: in the share of the question an entry holds, no word weighs more
         than this (the cards': a rare everyday word, "till", "eats", absent from the card
         the question describes, must not sink it); the hit's `coverage` stays uncapped.

@@ -360,12 +360,13 @@ const offlineSearch = (function () {
     // a card described by its type, at the start or further on (a judge call): the cards'
     // scores weigh more, and no rule leads a card (Search.search)
     var told = !!kind || !!(this.names && this.names.describesCard(text));
-    var factor = told ? p.described_card_factor : p.card_factor;
+    var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
+    var factor = told ? p.described_card_factor : aboutCards ? p.about_cards_factor : p.card_factor;
     var restC = cardHits.filter(function (h) { return h.score < 1000; }).map(function (h) {
       return { entry: h.entry, score: Math.round(h.score * factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
     });
-    out = merge(direct, restR, restC, limit, p, !!(this.names && this.names.mentionsCardWords(text)), told);
+    out = merge(direct, restR, restC, limit, p, aboutCards, told);
     if (p.group_ruling_after_card) {
       var parts = sentences(text);
       out = this.groupRulingAfter(out, cardGroups, limit, parts.length > 1);
