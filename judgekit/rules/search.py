@@ -56,8 +56,8 @@ class SearchIndex(QueryGroups):
     #: ("harder", "feeding": four cards each), an entry holding it scores high anyway, and a
     #: pool of such words holds none of the described card's words (3 until 30 Nov 2026: a
     #: message describing a Sabbat bishop "who hits harder… when she goes feeding" had a pool
-    #: of four-card words, and the bishop was no candidate; 5 to 11 gain the same two
-    #: questions and lose none)
+    #: of four-card words, and the bishop was no candidate; 5 and 8 gain the same two
+    #: questions and lose none, 12 and 20 move more)
     RARE_MIN_DOCS = 8
     COVERING = 30       # entries holding the most of the question added to the candidates
     FIRST_COVERING = 10  # … and of those holding the first sentence's own rarest words (`first_sentence`)
