@@ -860,11 +860,12 @@ CARD_BEHAVIOUR_28 = ROOT / "search_card_behaviour28"
 #: 50 more (seed 20261253: 15 ask for the card, 20 for its own ruling, 15 for a group's;
 #: judge calls, messages, phone), by another hand on 30 Nov 2026 (evening), written before
 #: any run: 41/50 at its first run (0.820, MRR 0.662), the same on the code of that morning;
-#: 42/50 with a card asked for by a clan ("Which Ravnos stands back up…", `describes_card`).
+#: 42/50 with a card asked for by a clan ("Which Ravnos stands back up…", `describes_card`),
+#: 45/50 after the day's last two changes (a group ruling third, `ABOUT_CARDS_FACTOR`).
 CARD_BEHAVIOUR_29 = ROOT / "search_card_behaviour29"
 #: 50 more by the same procedure (seed 20261254), by another hand on 30 Nov 2026 (evening),
 #: written after the day's changes and before any run: 44/50 at its first run (0.880, MRR
-#: 0.747); the code of that morning also 44/50 (MRR 0.741).
+#: 0.747); the code of that morning also 44/50 (MRR 0.741); 45/50 with `ABOUT_CARDS_FACTOR`.
 CARD_BEHAVIOUR_30 = ROOT / "search_card_behaviour30"
 #: 50 more by the same procedure (seed 20261255; half the cards described with no
 #: discipline or clan), by another hand on 30 Nov 2026 (evening), written after every change

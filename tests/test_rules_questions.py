@@ -33,8 +33,9 @@ PHONE_5 = ROOT / "search_phone5"
 #: of its six misses have the card they name first (a card named comes first).
 PHONE_6 = ROOT / "search_phone6"
 #: a seventh (60 questions over 60 sections, seed 20261252), by another hand on 30 Nov 2026
-#: (evening), written before any run, in the words people type ("he peeked", "walk out of
-#: the game"): 59/60 at its first run (0.983, MRR 0.910)
+#: (evening), written before any run, in the words people type ("time got called while my
+#: malk was mid bleed…", "no judge in the room, TO says hell answer rulings over
+#: whatsapp…"): 59/60 at its first run (0.983, MRR 0.910)
 PHONE_7 = ROOT / "search_phone7"
 
 
