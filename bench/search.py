@@ -208,6 +208,8 @@ def main() -> None:
                 ("tests/search_card_behaviour29", ROOT / "tests" / "search_card_behaviour29"),
                 ("tests/search_card_behaviour30", ROOT / "tests" / "search_card_behaviour30"),
                 ("tests/search_card_behaviour31", ROOT / "tests" / "search_card_behaviour31"),
+                ("tests/search_card_behaviour32", ROOT / "tests" / "search_card_behaviour32"),
+                ("tests/search_card_behaviour33", ROOT / "tests" / "search_card_behaviour33"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
