@@ -91,14 +91,15 @@ const [, , staticDir, inputPath] = process.argv;
 const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
 const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
 const names = new internals.CardNames(data.table);
-process.stdout.write(JSON.stringify(data.queries.map((q) => names.describedType(q))));
+process.stdout.write(JSON.stringify(data.queries.map((q) => [names.describedType(q), names.describesCard(q)])));
 """
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
 def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path):
-    """`CardNames.described_type` and the offline search's `describedType`, over every query
-    of the query sets and the same table: the same card type, or none, for each."""
+    """`CardNames.described_type` and `describes_card` and the offline search's
+    `describedType` and `describesCard`, over every query of the query sets and the same
+    table: the same card type, or none, and the same reading, for each."""
     queries = _query_texts()
     queries += [q.replace("the ", "is there a ", 1) for q in queries] + [q.upper() for q in queries[:200]]
     payload = tmp_path / "in.json"
@@ -107,8 +108,10 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     script.write_text(TYPE_SCRIPT)
     got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
                                     capture_output=True, text=True).stdout)
-    want = [svc.search.names.described_type(q) for q in queries]
-    assert sum(1 for k in want if k) > 50          # the description sets open with a type
+    names = svc.search.names
+    want = [[names.described_type(q), names.describes_card(q)] for q in queries]
+    assert sum(1 for k, _ in want if k) > 50          # the description sets open with a type
+    assert sum(1 for _, told in want if told) > 50    # … or describe one further on
     differ = [(q, w, g) for q, w, g in zip(queries, want, got) if w != g]
     assert differ == [], differ[:10]
 

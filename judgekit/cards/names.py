@@ -23,6 +23,7 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass
 
+from judgekit.cards.descriptions import DESCRIBE_REACH, describes_card, described_type, description_table
 from judgekit.game.cards import DISCIPLINES, name_key
 
 SPLIT = re.compile(r"[\s,;:!?/()\[\]{}\"“”«»]+")
@@ -75,68 +76,6 @@ PHRASES = frozenset(("nottobe", "makeanexample", "elderkindrednetwork", "informa
 #: Words that, beside a card's name, still ask for the card itself ("deflection rulings",
 #: "the barrens card"): such a query gets the card's own rulings right after it.
 FILLER = frozenset(("the", "card", "cards", "ruling", "rulings", "rule", "rules"))
-
-#: A card described by its type instead of its name: "the reaction that ends combat…",
-#: "equipment that gives +1 hunt", "is there a nosferatu who…" (`CardNames.described_type`).
-#: The type's noun as players say it (name key; two words joined) -> the card type.
-_TYPE_NOUNS: dict[str, str] = {
-    "action": "Action", "actionmodifier": "Action Modifier", "modifier": "Action Modifier",
-    "reaction": "Reaction", "combatcard": "Combat",
-    "ally": "Ally", "allies": "Ally", "ghoul": "Ally", "retainer": "Retainer",
-    "equipment": "Equipment", "weapon": "Equipment", "gun": "Equipment", "vehicle": "Equipment",
-    "item": "Equipment",
-    "political": "Political Action", "politicalaction": "Political Action",
-    "pol": "Political Action", "polaction": "Political Action",
-    "referendum": "Political Action", "vote": "Political Action",
-    "event": "Event", "master": "Master", "location": "Master",
-    "vampire": "Vampire", "vampires": "Vampire", "vamp": "Vampire", "vamps": "Vampire",
-    "imbued": "Imbued", "power": "Power", "conviction": "Conviction",
-}
-#: … and their plurals with an "s" ("combat cards making…", "are there reactions that…"),
-#: not these: "votes", which a vampire has ("tremere 2 votes who…"), and the nouns whose
-#: plural is not made so
-NO_PLURAL = frozenset(("vote", "ally", "allies", "equipment", "imbued", "vampires", "vamps"))
-TYPE_NOUNS: dict[str, str] = {**_TYPE_NOUNS, **{noun + "s": kind for noun, kind in _TYPE_NOUNS.items()
-                                                if noun not in NO_PLURAL}}
-#: Words that may open such a question before the noun ("is there a", "whats the")
-DESCRIBE_LEAD = frozenset(("is", "are", "there", "theres", "any", "a", "an", "the", "whats", "what",
-                           "which", "looking", "for", "some", "one", "i", "need", "remember", "was"))
-#: Words that may qualify the noun ("superior", "weak"), besides a discipline or a clan
-DESCRIBE_QUALIFIERS = frozenset(("superior", "inferior", "basic", "weak", "old", "young", "little",
-                                 "cheap", "small", "big"))
-#: Words after the noun (or after "card") that start the description
-DESCRIBE_REL = frozenset(("that", "which", "who", "whom", "whose", "where", "with", "to", "when",
-                          "giving", "letting", "thats", "making"))
-
-#: A vampire's capacity among the qualifiers ("salubri 8 cap that…", "cap 5 ravnos who…")
-DESCRIBE_CAPACITY = frozenset(("cap", "capacity"))
-#: "the vampire with the equipment that…": a type noun, one of these, then (after any of
-#: `DESCRIBE_ARTICLES`) the type noun that the description is about
-DESCRIBE_WITH = frozenset(("with", "w"))
-#: How many other words may come before the noun ("2 blood equipment card that…", "ani
-#: animal retainer that…"). Chosen on the development sets (30 Nov 2026):
-#: `search_card_behaviour10` one question more at 2; at 3 "im contesting a location with
-#: my prey…" read as a described location and `search_card_behaviour12` lost it.
-DESCRIBE_FREE = 2
-#: … none of them one of these ("my master card that…" is a card in play, not one described)
-DESCRIBE_OWNED = frozenset(("my", "his", "her", "their", "your", "our"))
-DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "my", "some"))
-#: A card described in the middle of a question, as a judge call or a message does ("my
-#: Toreador has the 2-pool master that makes whoever blocks her lose a pool…", "he wants to
-#: play the out-of-turn master that stops…", `CardNames.describes_card`): one of these,
-#: then the noun (with up to `DESCRIBE_FREE` other words before it), then the description
-DESCRIBE_OPEN = frozenset(("the", "a", "an", "that", "this", "those"))
-#: … but not these nouns, which the rules' own questions use for any card or minion ("can
-#: I block the action that…", "the vampire who was blocked", "the vote where…")
-RULES_NOUNS = frozenset(("action", "actions", "vote", "votes", "referendum", "referendums",
-                         "vampire", "vampires", "vamp", "vamps"))
-#: … nor "to" after the noun ("give the master to…"), and only in the question's first
-#: this many characters (a description comes before the argument about it)
-DESCRIBE_REACH = 400
-#: … or a question asking for a card by a discipline or a clan, anywhere in those
-#: characters ("…Which Ravnos stands back up after a successful bleed?", "what obfuscate
-#: card…")
-DESCRIBE_ASK = frozenset(("which", "what", "whats"))
 
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
@@ -270,13 +209,7 @@ class CardNames:
         """The table the index stores and the browser's offline search reads."""
         return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
                 "typo_min": TYPO_MIN, "typo_word_min": TYPO_WORD_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
-                "card_words": sorted(self.card_words), "type_nouns": TYPE_NOUNS,
-                "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
-                "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
-                "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
-                "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
-                "describe_open": sorted(DESCRIBE_OPEN), "rules_nouns": sorted(RULES_NOUNS),
-                "describe_reach": DESCRIBE_REACH, "describe_ask": sorted(DESCRIBE_ASK),
+                "card_words": sorted(self.card_words), **description_table(),
                 "initials": sorted(self.initials),
                 "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words)}
 
@@ -288,99 +221,14 @@ class CardNames:
                    for n in (1, 2, 3) for i in range(len(words) - n + 1))
 
     def described_type(self, query: str) -> str | None:
-        """The card type a question describes a card by, when it opens with one: "the
-        reaction that…", "auspex reaction that…", "master card that…" (`TYPE_NOUNS`), or
-        "a nosferatu who…", "salubri 8 cap that…" (a clan or a capacity, then the
-        description: a vampire), or a few words before the noun ("2 blood equipment card
-        that…", `DESCRIBE_FREE`); None otherwise."""
-        words = self._words(query[:300]) if isinstance(query, str) else []
-        i = 0
-
-        def capacity_at(at: int) -> bool:
-            """A word of a vampire's capacity: "cap", or its number ("8 cap", "cap 8")."""
-            if words[at] in DESCRIBE_CAPACITY:
-                return True
-            beside = (words[k] for k in (at - 1, at + 1) if 0 <= k < len(words))
-            return words[at].isascii() and words[at].isdigit() and any(w in DESCRIBE_CAPACITY for w in beside)
-
-        while i < len(words) and words[i] in DESCRIBE_LEAD:
-            i += 1
-        named = False          # a discipline, a clan or a capacity among the qualifiers
-        while i < len(words):
-            facet = words[i] in self.card_words or capacity_at(i)
-            if not facet and words[i] not in DESCRIBE_QUALIFIERS:
-                break
-            named = named or facet
-            i += 1
-
-        def type_at(at: int) -> list[tuple[str, int]]:
-            """The card types a noun of one or two words at `at` names, with where it ends."""
-            return [(TYPE_NOUNS[noun], at + n) for n in (2, 1)
-                    if len(words) - at >= n and (noun := "".join(words[at:at + n])) in TYPE_NOUNS]
-
-        first = type_at(i)
-        for _, end in first:
-            # "the vampire with the equipment that…": the description is the second noun's
-            if end < len(words) and words[end] in DESCRIBE_WITH:
-                at = end + 1
-                while at < len(words) and words[at] in DESCRIBE_ARTICLES:
-                    at += 1
-                for kind, inner_end in type_at(at):
-                    if self._starts_description(words, inner_end):
-                        return kind
-        for kind, end in first:
-            if self._starts_description(words, end):
-                return kind
-        if named and (words[i - 1] in self.card_words or capacity_at(i - 1)) and i < len(words) \
-                and words[i] in DESCRIBE_REL:
-            return "Vampire"
-        if first:
-            return None     # the noun came first, and no description follows it
-        # "2 blood equipment card that…", "ani animal retainer that…": one to
-        # `DESCRIBE_FREE` other words before the noun, none of them "my" (a card in play, not
-        # one described); then no vampire ("rush a vamp with…" describes an action by its target)
-        free, at = 0, i
-        while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
-            if found := type_at(at):
-                return next((kind for kind, end in found if kind != "Vampire" and self._starts_description(words, end)), None)
-            if words[at] not in DESCRIBE_QUALIFIERS and words[at] not in self.card_words:
-                free += 1
-            at += 1
-        return None
+        """The card type a question opening with a described card describes it by
+        (`descriptions.described_type`), or None."""
+        return described_type(self._words(query[:300]) if isinstance(query, str) else (), self.card_words)
 
     def describes_card(self, query: str) -> bool:
-        """Whether a question describes a card after its first word (`DESCRIBE_OPEN`): "the",
-        up to `DESCRIBE_FREE` other words (a discipline, a clan and `DESCRIBE_QUALIFIERS` not
-        counted, none of `DESCRIBE_OWNED`), a type noun that is none of `RULES_NOUNS`, then
-        ("card" and) a word of `DESCRIBE_REL` but "to"; or a word of `DESCRIBE_ASK` then a
-        discipline or a clan. A question opening with such a description is
-        `described_type`'s."""
-        words = self._words(query[:DESCRIBE_REACH]) if isinstance(query, str) else []
-        if any(words[i] in DESCRIBE_ASK and any("".join(words[i + 1:i + 1 + n]) in self.card_words for n in (1, 2, 3))
-               for i in range(len(words) - 1)):
-            return True
-        for k in range(1, len(words)):
-            if words[k] not in DESCRIBE_OPEN:
-                continue
-            at, free = k + 1, 0
-            while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
-                ends = [at + n for n in (2, 1) if len(words) - at >= n
-                        and (noun := "".join(words[at:at + n])) in TYPE_NOUNS and noun not in RULES_NOUNS]
-                if ends:
-                    if any(self._starts_description(words, end, relations=DESCRIBE_REL - {"to"}) for end in ends):
-                        return True
-                    break
-                if words[at] not in DESCRIBE_QUALIFIERS and words[at] not in self.card_words:
-                    free += 1
-                at += 1
-        return False
-
-    @staticmethod
-    def _starts_description(words: tuple[str, ...], at: int, relations: frozenset[str] = DESCRIBE_REL) -> bool:
-        """Whether ("card" and) a word of `relations` comes at `at`: a description starts."""
-        if at < len(words) and words[at] == "card":
-            at += 1
-        return at < len(words) and words[at] in relations
+        """Whether a question describes a card further on, or asks for one
+        (`descriptions.describes_card`)."""
+        return describes_card(self._words(query[:DESCRIBE_REACH]) if isinstance(query, str) else (), self.card_words)
 
     def _exact(self, words: list[str]) -> int | None:
         hit = self._key(words)

@@ -5,7 +5,7 @@ and clan the question names and a card of a type it names rank higher (docs/sear
 "Cards and rulings")."""
 from __future__ import annotations
 
-from judgekit.cards.names import TYPE_NOUNS
+from judgekit.cards.descriptions import TYPE_NOUNS
 from judgekit.cards.search_entries import context_types
 from judgekit.rules.analysis import stem_word
 from judgekit.rules.entries import Entry

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 from typing import NamedTuple
 
-from judgekit.cards.names import DESCRIBE_CAPACITY
+from judgekit.cards.descriptions import DESCRIBE_CAPACITY
 from judgekit.cards.search_entries import CAPACITY_UNIT
 from judgekit.rules.analysis import closeness, stem_word
 

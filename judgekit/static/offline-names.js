@@ -43,6 +43,7 @@ export function CardNames(table) {
   this.rulesNouns = new Set(table.rules_nouns || []);       // ... by a noun the rules do not use for any card
   this.describeReach = table.describe_reach || 0;           // ... in the question's first characters
   this.describeAsk = new Set(table.describe_ask || []);     // ... or asked for by a discipline or a clan
+  this.describeNotVerbs = new Set(table.describe_not_verbs || []);  // ... or by its type and a verb
   this.maxWords = table.max_words;
   this.typoMin = table.typo_min;
   this.typoWordMin = table.typo_word_min;
@@ -108,7 +109,7 @@ CardNames.prototype.mentionsCardWords = function (query) {
 };
 
 // the card type a question describes a card by: "the reaction that…", "a nosferatu who…"
-// (CardNames.described_type), or null
+// (descriptions.described_type), or null
 CardNames.prototype.describedType = function (query) {
   var words = this.words(query.slice(0, 300)), i = 0, named = false, self = this;
   // a word of a vampire's capacity: "cap", or its number ("8 cap", "cap 8")
@@ -169,13 +170,14 @@ CardNames.prototype.describedType = function (query) {
 };
 
 // whether a question describes a card after its first word: "…has the 2-pool master that
-// makes…", or asks for one by a discipline or a clan: "which Ravnos…" (CardNames.describes_card)
+// makes…", or asks for one by a discipline or a clan: "which Ravnos…" (descriptions.describes_card)
 CardNames.prototype.describesCard = function (query) {
   var words = this.words(query.slice(0, this.describeReach)), self = this;
   for (var i = 0; i < words.length - 1; i++) {
     if (!this.describeAsk.has(words[i])) continue;
     for (var m = 1; m <= 3; m++) if (this.cardWords.has(words.slice(i + 1, i + 1 + m).join(""))) return true;
   }
+  for (i = 0; i < words.length - 1; i++) if (this.describeAsk.has(words[i]) && this.asksType(words, i + 1)) return true;
   function startsDescription(at) {
     if (at < words.length && words[at] === "card") at += 1;
     return at < words.length && words[at] !== "to" && self.describeRel.has(words[at]);
@@ -194,6 +196,31 @@ CardNames.prototype.describesCard = function (query) {
       }
       if (!this.describeQualifiers.has(words[at]) && !this.cardWords.has(words[at])) free += 1;
     }
+  }
+  return false;
+};
+
+// whether a type noun, after up to describeFree words from `start`, is followed by ("card"
+// and) a word of describeRel or a verb in "s": "which master gives…" (descriptions._asks_type)
+CardNames.prototype.asksType = function (words, start) {
+  var qualified = false;
+  for (var at = start; at < Math.min(start + this.describeFree + 1, words.length); at++) {
+    var ends = [];
+    for (var n = 2; n >= 1; n--) {
+      var noun = words.slice(at, at + n).join("");
+      if (words.length - at >= n && own.call(this.typeNouns, noun) && (qualified || !this.rulesNouns.has(noun))) ends.push(at + n);
+    }
+    for (var k = 0; k < ends.length; k++) {
+      var end = ends[k];
+      if (end < words.length && words[end] === "card") end += 1;
+      if (end >= words.length) continue;
+      var w = words[end];
+      if ((w !== "to" && this.describeRel.has(w)) ||
+          (w.length > 2 && w.charAt(w.length - 1) === "s" && /^[a-z]+$/.test(w) && !this.describeNotVerbs.has(w))) return true;
+    }
+    if (ends.length || this.describeOwned.has(words[at])) return false;
+    qualified = qualified || this.describeQualifiers.has(words[at]) || this.describeCapacity.has(words[at]) ||
+      /^[0-9]+$/.test(words[at]);
   }
   return false;
 };
