@@ -344,6 +344,15 @@ def test_overlap_counts_shared_top3_results_whatever_their_order():
         compare(["a"], [], [[]])
 
 
+def test_overlap_counts_a_result_listed_twice_as_often_as_both_sides_list_it():
+    """A numbered question's parts may each answer with the same section: the same list on
+    both sides agrees fully; one side listing it once agrees on that one."""
+    twice = [r("d", "1"), r("cards", "2"), r("d", "1")]
+    assert compare(["a"], [twice], [list(twice)]).queries[0].overlap == 1.0
+    once = [r("d", "1"), r("cards", "2"), r("d", "3")]
+    assert compare(["a"], [twice], [once]).queries[0].overlap == pytest.approx(2 / 3)
+
+
 def test_read_queries_skips_comments(tmp_path):
     f = tmp_path / "q.tsv"
     f.write_text("# comment\n\nvp withdraw\ttournament-rules/3.7.2\nproxy\n", encoding="utf-8")
