@@ -510,7 +510,7 @@ def test_the_everyday_words_of_a_question_leave_room_for_the_word_naming_the_car
     # the words that take a place before it: rarer, and in enough entries to be looked
     # through (`RARE_MIN_DOCS`)
     rarer = [g for g in groups if g.weight > seraph.weight and g.factor == 1.0
-             and len(cards._group_docs(g)) >= cards.RARE_MIN_DOCS]
+             and cards.holding(g) >= cards.RARE_MIN_DOCS]
     assert rarer and len(rarer) < cards.RARE_GROUPS
 
     def found() -> bool:

@@ -284,7 +284,7 @@ class Search:
         rulings = self.rulings_by_section
         return [k for gid in self.card_groups.get(card.section, ()) for k in rulings.get(gid, ())]
 
-    def _asked_group_ruling(self, hits: list[Hit], parts: list[str], limit: int) -> list[Hit]:
+    def _asked_group_ruling(self, hits: list[Hit], parts: tuple[str, ...], limit: int) -> list[Hit]:
         """`hits` with the group ruling answering the question's last sentence (of its
         sentences `parts`) third (`ASKED_SHARE`), when the first answers' cards have one."""
         if not hits or len(parts) < 2:

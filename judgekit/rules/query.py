@@ -55,9 +55,11 @@ def without_address(text: str) -> str:
     return rest if rest.strip() else text
 
 
-def sentences(text: str) -> list[str]:
-    """The question's sentences (`SENTENCE_BREAK`), empty ones left out."""
-    return [part for part in SENTENCE_BREAK.split(text.strip()) if part.strip()]
+@lru_cache(maxsize=64)
+def sentences(text: str) -> tuple[str, ...]:
+    """The question's sentences (`SENTENCE_BREAK`), empty ones left out (kept for the last
+    queries: a search reads them in each part of the index and when merging)."""
+    return tuple(part for part in SENTENCE_BREAK.split(text.strip()) if part.strip())
 
 
 def spell_out_disciplines(text: str) -> str:

@@ -249,6 +249,11 @@ class SearchIndex(QueryGroups):
             return g.near
         return self._alts_docs[tuple(g.alts)]
 
+    def holding(self, g: Group) -> int:
+        """How many entries hold the group (`_group_docs`): a word in fewer than
+        `RARE_MIN_DOCS` is in no covering pool."""
+        return len(self._group_docs(g))
+
     def _alt_docs(self, alts: tuple[tuple[str, ...], ...], table) -> frozenset[int]:
         """The entries holding any of a group's alternatives (`table`: term -> entries)."""
         empty: frozenset[int] = frozenset()
