@@ -299,6 +299,8 @@ def test_short_names_of_sects_count_as_the_names(service, query, expected):
     ("(obf/pre) and obf/cel", "(obfuscate/presence) and obfuscate/celerity"),
     ("pred/prey and for/toString", "pred/prey and for/toString"),
     ("x_for/pre for/pre2 for pre", "x_for/pre for/pre2 for pre"),
+    ("obf+pre reaction, aus&cel/for", "obfuscate+presence reaction, auspex&celerity/fortitude"),
+    ("R&D and str+1, pre+", "R&D and str+1, pre+"),
 ])
 def test_a_list_of_disciplines_written_with_slashes_is_spelt_out(typed, spelt):
     """(the browser's copy, static/offline-query.js, is checked on the same cases in Node)"""

@@ -18,7 +18,10 @@ MAX_QUERY = 4000
 
 #: Words joined by slashes ("for/pre", "Aus/Cel/For"), after what comes before them (the
 #: browser's copy, static/offline-query.js, has no look-behind: old phones lack it)
-SLASH_LIST = re.compile(r"(^|[^A-Za-z0-9_])([A-Za-z]+(?:/[A-Za-z]+)+)(?![A-Za-z0-9_])")
+#: A list of words joined by "/", "+" or "&" ("for/pre", "obf+pre"), without spaces
+LIST_SEPARATORS = "/+&"
+SLASH_LIST = re.compile(r"(^|[^A-Za-z0-9_])([A-Za-z]+(?:[/+&][A-Za-z]+)+)(?![A-Za-z0-9_])")
+LIST_SPLIT = re.compile(r"([/+&])")
 
 #: Where a question's sentences end: after ".", "?", "!" or ";", or at a dash between words
 #: (the browser's `sentences`, static/offline-query.js, splits alike without a look-behind)
@@ -63,15 +66,17 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def spell_out_disciplines(text: str) -> str:
-    """The query with each list of disciplines written with slashes spelt out ("for/pre mod"
-    -> "fortitude/presence mod"): a list every word of which is a discipline's code or
-    short name (`DISCIPLINE_SPELLINGS`); any other ("pred/prey", "and/or") is left as typed."""
+    """The query with each list of disciplines written with slashes (or "+", "&") spelt out
+    ("for/pre mod" -> "fortitude/presence mod", "obf+pre" -> "obfuscate+presence"): a list
+    every word of which is a discipline's code or short name (`DISCIPLINE_SPELLINGS`); any
+    other ("pred/prey", "and/or", "R&D") is left as typed."""
     def spelt(m: re.Match) -> str:
-        words = m.group(2).lower().split("/")
-        if all(w in DISCIPLINE_SPELLINGS for w in words):
-            return m.group(1) + "/".join(DISCIPLINE_SPELLINGS[w] for w in words)
+        items = LIST_SPLIT.split(m.group(2).lower())     # words, with the separators between
+        if all(w in DISCIPLINE_SPELLINGS for w in items[::2]):
+            return m.group(1) + "".join(DISCIPLINE_SPELLINGS.get(w, w) if k % 2 == 0 else w
+                                        for k, w in enumerate(items))
         return m.group()
-    return SLASH_LIST.sub(spelt, text) if "/" in text else text
+    return SLASH_LIST.sub(spelt, text) if any(c in text for c in LIST_SEPARATORS) else text
 
 
 @lru_cache(maxsize=64)

@@ -12,7 +12,7 @@ import { numberValue, numbersIn, phraseItem, queryUnits, numberDocs } from "./of
 
 // words joined by slashes ("for/pre", "Aus/Cel/For"), after what comes before them (as
 // judgekit/rules/query.py SLASH_LIST; no look-behind, which old phones lack)
-var SLASH_LIST = /(^|[^A-Za-z0-9_])([A-Za-z]+(?:\/[A-Za-z]+)+)(?![A-Za-z0-9_])/g;
+var SLASH_LIST = /(^|[^A-Za-z0-9_])([A-Za-z]+(?:[\/+&][A-Za-z]+)+)(?![A-Za-z0-9_])/g;
 
 export const SECTION_QUERY = /^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$/i;
 var SLUG = /^[a-z]+(?:-[a-z]+)+$/;
@@ -27,15 +27,15 @@ export function checkQuery(text, params) {
   return text;
 }
 
-// the query with each list of disciplines written with slashes spelt out ("for/pre mod" ->
-// "fortitude/presence mod"; spellings: code or short name -> name), as the server's
-// spell_out_disciplines; any other list ("pred/prey") is left as typed
+// the query with each list of disciplines written with slashes (or "+", "&") spelt out
+// ("for/pre mod" -> "fortitude/presence mod"; spellings: code or short name -> name), as
+// the server's spell_out_disciplines; any other list ("pred/prey", "R&D") is left as typed
 export function spellOutDisciplines(text, spellings) {
-  if (text.indexOf("/") < 0) return text;
+  if (!/[\/+&]/.test(text)) return text;
   return text.replace(SLASH_LIST, function (m, before, list) {
-    var words = list.toLowerCase().split("/");
-    if (!words.every(function (w) { return own.call(spellings, w); })) return m;
-    return before + words.map(function (w) { return spellings[w]; }).join("/");
+    var items = list.toLowerCase().split(/([\/+&])/);     // words, with the separators between
+    if (!items.every(function (w, k) { return k % 2 === 1 || own.call(spellings, w); })) return m;
+    return before + items.map(function (w, k) { return k % 2 === 1 ? w : spellings[w]; }).join("");
   });
 }
 

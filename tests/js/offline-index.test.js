@@ -92,4 +92,6 @@ test("a list of disciplines written with slashes is spelt out, any other list le
   assert.equal(spellOutDisciplines("(obf/pre) and obf/cel", spellings), "(obfuscate/presence) and obfuscate/celerity");
   assert.equal(spellOutDisciplines("pred/prey and for/toString", spellings), "pred/prey and for/toString");
   assert.equal(spellOutDisciplines("x_for/pre for/pre2 for pre", spellings), "x_for/pre for/pre2 for pre");
+  assert.equal(spellOutDisciplines("obf+pre reaction, aus&cel/for", spellings), "obfuscate+presence reaction, auspex&celerity/fortitude");
+  assert.equal(spellOutDisciplines("R&D and str+1, pre+", spellings), "R&D and str+1, pre+");
 });
