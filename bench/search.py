@@ -210,12 +210,14 @@ def main() -> None:
                 ("tests/search_card_behaviour31", ROOT / "tests" / "search_card_behaviour31"),
                 ("tests/search_card_behaviour32", ROOT / "tests" / "search_card_behaviour32"),
                 ("tests/search_card_behaviour33", ROOT / "tests" / "search_card_behaviour33"),
+                ("tests/search_card_behaviour34", ROOT / "tests" / "search_card_behaviour34"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
                 ("tests/search_phone5", ROOT / "tests" / "search_phone5"),
                 ("tests/search_phone6", ROOT / "tests" / "search_phone6"),
                 ("tests/search_phone7", ROOT / "tests" / "search_phone7"),
+                ("tests/search_phone8", ROOT / "tests" / "search_phone8"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -37,6 +37,10 @@ PHONE_6 = ROOT / "search_phone6"
 #: malk was mid bleed…", "no judge in the room, TO says hell answer rulings over
 #: whatsapp…"): 59/60 at its first run (0.983, MRR 0.910)
 PHONE_7 = ROOT / "search_phone7"
+#: an eighth (60 questions over 60 sections, seed 20261259), by another hand on 30 Nov 2026
+#: (night), written before any run, 4 to 18 words each ("can me and my mate put 10 bucks on
+#: who wins the final"): 57/60 at its first run (0.950, MRR 0.944)
+PHONE_8 = ROOT / "search_phone8"
 
 
 @pytest.fixture
@@ -126,7 +130,7 @@ def _phone_set(service, path) -> tuple[list, list]:
     return queries, misses
 
 
-@pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8], ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
     the rules text by someone who did not see the questions files."""
