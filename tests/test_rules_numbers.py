@@ -8,7 +8,7 @@ import random
 import pytest
 
 from judgekit.rules.analysis import closeness
-from judgekit.cards.search_entries import CAPACITY_UNIT
+from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
 from judgekit.rules.numbers import NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS, StatedNumbers, query_units
 
 pytestmark = pytest.mark.shared_app   # read only: one app for the module (tests/conftest.py)
@@ -17,7 +17,8 @@ pytestmark = pytest.mark.shared_app   # read only: one app for the module (tests
 def near_place_by_place(numbers: StatedNumbers, value: float, units: frozenset[str]):
     """`near` as the rule says it: each place a near number is stated, its closeness (x
     UNIT_MISS when it counts something else), the best of an entry's places; a place
-    stating only a capacity when the query's number is one."""
+    stating it only beside the text (a capacity, a cost) when the query's number counts the
+    same."""
     out: dict[int, float] = {}
     close: set[int] = set()
     for stated in sorted(numbers._places):
@@ -25,7 +26,7 @@ def near_place_by_place(numbers: StatedNumbers, value: float, units: frozenset[s
         if near < NUMBER_NEAR:
             continue
         for doc, stated_units in numbers._places[stated]:
-            if stated_units == {CAPACITY_UNIT} and CAPACITY_UNIT not in units:
+            if stated_units and stated_units <= BESIDE_UNITS and stated_units.isdisjoint(units):
                 continue
             if near >= NUMBER_EXACT:
                 close.add(doc)
@@ -45,7 +46,8 @@ def test_near_finds_what_every_place_stated_finds(app):
         assert units
         for value in [*numbers._values, 0.5, 2.5, 23.0, 1e6]:
             for asked in (frozenset(), frozenset(rng.sample(units, 1)), frozenset(rng.sample(units, 3)),
-                          frozenset((CAPACITY_UNIT,)), frozenset((CAPACITY_UNIT, "blood"))):
+                          frozenset((CAPACITY_UNIT,)), frozenset((CAPACITY_UNIT, "blood")),
+                          query_units(["pool"], None), query_units(["blood", "cost"], None)):
                 found, close = numbers.near(value, asked)
                 expected, expected_close = near_place_by_place(numbers, value, asked)
                 assert close == expected_close
@@ -68,3 +70,29 @@ def test_a_vampire_s_capacity_is_found_only_as_a_capacity(app):
     for units in (frozenset(), query_units(["damag"], None), frozenset(("blood",))):
         found, _ = cards._numbers.near(5.0, units)
         assert legba not in found
+
+
+def test_a_library_card_s_cost_is_found_only_as_a_cost(app):
+    """A library card's entry states its cost in pool and in blood beside its text: "a
+    2-pool master", "costs 1 blood" find the cards of that cost; a plain number ("3R", "3
+    damage") does not find every card costing it."""
+    cards = app.extensions["rules"].search.cards
+    hunter = cards.postings.docnum["cards/100014"]     # Abyssal Hunter, an ally costing 2 pool
+    assert "2" not in cards.entries["cards/100014"].body
+    assert query_units(["pool", "master"], None) == {"pool", "master", COST_UNITS["pool"]}
+    assert query_units(["blood"], "cost") == {"blood", COST_UNITS["blood"]}
+    assert not set(COST_UNITS.values()) & (query_units(["damag"], None) | query_units([], "pool"))
+    found, _ = cards._numbers.near(2.0, query_units(["pool"], None))
+    assert found.get(hunter) == 1.0
+    for units in (frozenset(), query_units(["damag"], None), query_units(["blood"], None)):
+        found, _ = cards._numbers.near(2.0, units)
+        assert hunter not in found
+
+
+def test_a_card_described_by_its_cost_is_found(app):
+    """"werewolf ally 2 pool, 3 life, …": High Top and Ohoyo Hopoksia share the werewolf's
+    life, strength and unlock-phase healing; Double Deuce is the one that costs 2 pool."""
+    hits, _ = app.extensions["rules"].search.search(
+        "werewolf ally 2 pool, 3 life, 1 str 1 bleed, +1 stealth, gets 1 life back in unlock phase if hes at 2 "
+        "or less. name pls", limit=3)
+    assert hits[0].entry.key == "cards/102220"

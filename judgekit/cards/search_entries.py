@@ -5,8 +5,8 @@ One entry per thing a judge asks about (docs/search.md, "Adding a kind of docume
 - a **card** (`kind` "card"): title the card's name (with its version for a vampire printed
   several times, "Theo Bell (G2 ADV)"), body its text with the symbols spelled out
   ("[Dominate superior]"), context its types, clan and disciplines; key `cards/<id>`,
-  section the card id, url `/cards/<id>`; a vampire's carries its capacity (a number the
-  search finds it by: "5 cap ravnos who…");
+  section the card id, url `/cards/<id>`; a vampire's carries its capacity and a library
+  card its cost (numbers the search finds it by: "5 cap ravnos who…", "the 2-pool master");
 - each **ruling of a card** (`kind` "ruling"): title the card's name, body the ruling
   (card links as names), same section and context as its card; key and url
   `cards/<id>#r<n>`, the ruling's anchor on the card page;
@@ -31,6 +31,11 @@ GROUP_CONTEXT = "card group"     # a group ruling's context: the rulings of card
 #: The unit of a vampire's capacity, a number its entry states beside its text (no word's
 #: stem is spelt so: only a query's number said to be a capacity counts it, "5 cap")
 CAPACITY_UNIT = "#cap"
+#: … and of a library card's cost in pool or blood, the stem a query says it with -> the
+#: unit ("a 2-pool master", "costs 1 blood": `numbers.query_units`)
+COST_UNITS = {"pool": "#pool", "blood": "#blood"}
+#: Every unit of a number stated beside a card's text
+BESIDE_UNITS = frozenset((CAPACITY_UNIT, *COST_UNITS.values()))
 CARD_FILES = ("crypt.json", "library.json", "texts.json", "rulings.json")
 
 
@@ -51,9 +56,15 @@ def vampire_capacity(card) -> int | None:
 
 
 def stated_beside(card) -> tuple[tuple[float, str], ...]:
-    """The numbers a card's entry states beside its text: a vampire's capacity."""
+    """The numbers a card's entry states beside its text: a vampire's capacity, a library
+    card's cost in pool and in blood (an "X" cost is no number)."""
     cap = vampire_capacity(card)
-    return () if cap is None else ((float(cap), CAPACITY_UNIT),)
+    if cap is not None:
+        return ((float(cap), CAPACITY_UNIT),)
+    if card.kind == "crypt":
+        return ()
+    costs = ((card.facts.pool_cost, COST_UNITS["pool"]), (card.facts.blood_cost, COST_UNITS["blood"]))
+    return tuple((float(cost), unit) for cost, unit in costs if isinstance(cost, int) and not isinstance(cost, bool))
 
 
 def context_types(context: str) -> frozenset[str] | None:

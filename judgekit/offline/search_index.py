@@ -48,7 +48,7 @@ from judgekit.game.cards import CARD_TYPES
 from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
-from judgekit.cards.search_entries import CAPACITY_UNIT
+from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
 from judgekit.rules.card_ranking import (ABOUT_CARDS_FACTOR, ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
                                          GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, NAMED_AMONG, NAMED_HELD,
                                          OWN_RULINGS,
@@ -128,6 +128,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
             "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS),
+            "cost_units": COST_UNITS, "beside_units": sorted(BESIDE_UNITS),
             "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
             "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,
             "own_rulings": OWN_RULINGS, "named_held": NAMED_HELD, "named_among": NAMED_AMONG, "typed_candidates": TYPED_CANDIDATES,

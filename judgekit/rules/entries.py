@@ -32,8 +32,8 @@ class Entry:
     kind: str         # "section" | "example" | "definition" | "intro"; cards: "card" | "ruling"
     anchors: list[tuple[int, str]]  # (char offset in body, block anchor) to link to a paragraph
     questions: str = ""  # the questions it answers, in people's words, one a line (searched, never shown)
-    #: numbers it states beside its text, (value, unit): a vampire's capacity (the cards'
-    #: `search_entries.CAPACITY_UNIT`)
+    #: numbers it states beside its text, (value, unit): a vampire's capacity, a library
+    #: card's cost (the cards' `search_entries.BESIDE_UNITS`)
     stated: tuple[tuple[float, str], ...] = ()
 
 

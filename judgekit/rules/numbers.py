@@ -6,7 +6,7 @@ import bisect
 from typing import NamedTuple
 
 from judgekit.cards.descriptions import DESCRIBE_CAPACITY
-from judgekit.cards.search_entries import CAPACITY_UNIT
+from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
 from judgekit.rules.analysis import closeness, stem_word
 
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
@@ -20,28 +20,42 @@ UNIT_MISS = 0.5         # share kept when the stated number counts something els
 #: The stems that say a query's number is a capacity, after it or just before it: those of
 #: the words a described vampire's capacity is said with (`DESCRIBE_CAPACITY`)
 CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(word))
+#: A library card's cost is stated beside its text too (`COST_UNITS`), and counts only for a
+#: query's number followed by "pool" or "blood" ("the 2-pool master", "costs 1 blood"): a
+#: plain "3" ("3R", "3 damage") does not find every card costing 3. Chosen on the development
+#: sets (30 Nov 2026): seven card sets one question more each (22, 23, 26, 28, 29, 30, 33), none
+#: fewer; counted for any number as a plain "pool" or "blood" (no unit of its own), three
+#: sets lost one ("1 blood" then stated by a thousand more cards weighs less).
 
 
 def query_units(after: list[str], before: str | None) -> frozenset[str]:
     """The units a query's number counts: the stems of the (up to two) words after it that
-    are not numbers (`after`), and `CAPACITY_UNIT` when one of them, or the word just before it
-    (`before`), is a capacity's word."""
+    are not numbers (`after`), `CAPACITY_UNIT` when one of them, or the word just before it
+    (`before`), is a capacity's word, and a cost's unit (`COST_UNITS`) for "pool" or "blood"."""
     units = frozenset(after)
     if not CAPACITY_WORDS.isdisjoint(units) or before in CAPACITY_WORDS:
         units |= {CAPACITY_UNIT}
-    return units
+    costs = [unit for stem, unit in COST_UNITS.items() if stem in units]
+    return units | frozenset(costs) if costs else units
 
 
 class Stating(NamedTuple):
     """The entries stating one number: all of them (in their order), those where it counts
     nothing (a table cell), those where it counts each unit (a stem: "blood"), those
-    stating it only as a `CAPACITY_UNIT` (`capacity_only`), and all but those (`plain`, in
-    their order)."""
+    stating it only beside their text (`BESIDE_UNITS`: a capacity, a cost) with those units
+    (`beside_only`), and all but those (`plain`, in their order)."""
     docs: tuple[int, ...]
     unitless: frozenset[int]
     by_unit: dict[str, frozenset[int]]
-    capacity_only: frozenset[int]
+    beside_only: dict[int, frozenset[str]]
     plain: tuple[int, ...]
+
+    def hidden(self, units: frozenset[str]) -> frozenset[int]:
+        """The entries stating it only beside their text, in units the query's number does
+        not count (`units`)."""
+        if self.beside_only and not units.isdisjoint(BESIDE_UNITS):
+            return frozenset(d for d, us in self.beside_only.items() if us.isdisjoint(units))
+        return frozenset(self.beside_only)
 
 
 class StatedNumbers:
@@ -63,11 +77,14 @@ class StatedNumbers:
         if found is None:
             docs: dict[int, None] = {}
             plain: dict[int, None] = {}
+            beside: dict[int, set[str]] = {}
             unitless: set[int] = set()
             by_unit: dict[str, set[int]] = {}
             for doc, units in self._places[value]:
                 docs[doc] = None
-                if units != {CAPACITY_UNIT}:
+                if units and units <= BESIDE_UNITS:
+                    beside.setdefault(doc, set()).update(units)
+                else:
                     plain[doc] = None
                 if not units:
                     unitless.add(doc)
@@ -75,7 +92,7 @@ class StatedNumbers:
                     by_unit.setdefault(unit, set()).add(doc)
             found = self._stating[value] = Stating(tuple(docs), frozenset(unitless),
                                                    {u: frozenset(ds) for u, ds in by_unit.items()},
-                                                   frozenset(d for d in docs if d not in plain),
+                                                   {d: frozenset(us) for d, us in beside.items() if d not in plain},
                                                    tuple(plain))
         return found
 
@@ -94,18 +111,19 @@ class StatedNumbers:
         when the number there counts something else than the query's `units`), and how many
         state it or one close to it (closeness >= NUMBER_EXACT), whatever they count. An
         entry's closeness is the best of its stated numbers'; the entries come in the order
-        of the stated numbers, ascending, each in its entries' order. A number stated only as a
-        `CAPACITY_UNIT` counts only when `units` say the query's is one."""
+        of the stated numbers, ascending, each in its entries' order. A number stated only
+        beside an entry's text (a capacity, a cost: `Stating.hidden`) counts only when `units`
+        say the query's counts the same."""
         out: dict[int, float] = {}
         close: set[int] = set()
-        capacity = CAPACITY_UNIT in units
         for stated in self._near_values(value):
             near = closeness(value, stated)
             if near < NUMBER_NEAR:
                 continue
             found = self._stating_of(stated)
-            hidden = frozenset() if capacity else found.capacity_only
-            docs = found.plain if hidden else found.docs
+            hidden = found.hidden(units)
+            docs = (found.plain if len(hidden) == len(found.beside_only)
+                    else tuple(d for d in found.docs if d not in hidden)) if hidden else found.docs
             if near >= NUMBER_EXACT:
                 close.update(docs)
             # each entry at `near` where the number counts what the query's does, or nothing

@@ -74,19 +74,21 @@ export function statesNear(index, value) {
 }
 
 // the units a query's number counts: the stems of the words after it that are not numbers
-// (`after`), and the capacity's unit when one of them or the word before it (`before`, or
-// null) says it is a vampire's capacity ("5 cap", "cap 5"): numbers.py's query_units
+// (`after`), the capacity's unit when one of them or the word before it (`before`, or
+// null) says it is a vampire's capacity ("5 cap", "cap 5"), and a cost's unit for "pool" or
+// "blood" ("the 2-pool master"): numbers.py's query_units
 export function queryUnits(index, after, before) {
   var p = index.params, units = new Set(after), words = new Set(p.capacity_words);
   if (after.some(function (u) { return words.has(u); }) || words.has(before)) units.add(p.capacity);
+  Object.keys(p.cost_units).forEach(function (stem) { if (units.has(stem)) units.add(p.cost_units[stem]); });
   return units;
 }
 
 // entries stating `value` or a number near it: [Map(docnum -> closeness x unit), weight]; a
-// number an entry states only as a capacity counts only for a capacity's `units`
+// place stating it only beside an entry's text (a capacity, a cost) counts only when the
+// query's `units` count the same
 export function numberDocs(index, value, units) {
-  var p = index.params, out = new Map(), close = new Set();
-  var capacity = units.has(p.capacity);
+  var p = index.params, out = new Map(), close = new Set(), beside = new Set(p.beside_units);
   readNumbers(index);
   index.numberValues.forEach(function (stated) {          // ascending, as the server looks
     var places = index.numbers.get(stated);
@@ -94,7 +96,7 @@ export function numberDocs(index, value, units) {
     if (near < p.number_near) return;
     places.forEach(function (place) {
       var doc = place[0], statedUnits = place[1];
-      if (!capacity && statedUnits.size === 1 && statedUnits.has(p.capacity)) return;
+      if (statedUnits.size && Array.from(statedUnits).every(function (u) { return beside.has(u) && !units.has(u); })) return;
       if (near >= p.number_exact) close.add(doc);
       var same = !units.size || !statedUnits.size ||
         Array.from(units).some(function (u) { return statedUnits.has(u); });
