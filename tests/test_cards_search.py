@@ -14,7 +14,7 @@ from judgekit.rules import card_ranking
 from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
-from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, RULING_INHERITS
+from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION, RULING_INHERITS
 from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.synonyms import SYNONYMS
@@ -483,20 +483,39 @@ def test_a_description_alone_or_a_named_card_keeps_its_answers(service, question
 def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
     """A described card's text lacks the player's everyday words ("big", "just"): rare among
     the cards, each weighs no more than CARD_COVERAGE_CAP in the share the card holds, so
-    the card holding the rest is found; without the cap it is not."""
+    the card holding the rest is second; without the cap "Big Game", holding "big", passes it."""
     cards = service.search.cards
     question = "sabbat political that steals a pool from everyone without a big vampire"
     assert any(g.weight > CARD_COVERAGE_CAP for g in cards.groups_of(question))
 
-    def found() -> bool:
-        return any(h.entry.section == "101986" for h in cards.search(question, 3, snippets=False)[0])
+    def place() -> int:
+        sections = [h.entry.section for h in cards.search(question, 5, snippets=False)[0]]
+        return sections.index("101986") if "101986" in sections else len(sections)
 
-    assert cards.coverage_cap == CARD_COVERAGE_CAP and found()
+    assert cards.coverage_cap == CARD_COVERAGE_CAP and place() == 1
     cards.coverage_cap = None
     try:
-        assert not found()
+        assert place() > 1
     finally:
         cards.coverage_cap = CARD_COVERAGE_CAP
+
+
+def test_a_card_and_its_ruling_leave_room_for_another_card(service, monkeypatch):
+    """A card and its rulings are one page: "my Presence card gives blood for each vote the
+    referendum passed by…" matches Charming Lobby's text and one of its rulings, which took
+    the first two places; the described card's group ruling was sixth. One entry of a card
+    before every other card has had its turn (`CARD_PER_SECTION`): the group's ruling is
+    among the first three."""
+    question = ("Judge, my Presence card gives blood for each vote the referendum passed by; if it passed "
+                "automatically, how much do I get?")
+
+    def first_sections() -> list[str]:
+        return [h.entry.section for h in service.search.search(question, limit=3)[0]]
+
+    assert service.search.cards.per_section == CARD_PER_SECTION == 1
+    assert "G00087" in first_sections() and first_sections().count("100334") == 1
+    monkeypatch.setattr(service.search.cards, "per_section", 3)
+    assert "G00087" not in first_sections() and first_sections().count("100334") == 2
 
 
 def test_the_everyday_words_of_a_question_leave_room_for_the_word_naming_the_card(service):
@@ -543,8 +562,13 @@ def test_a_card_and_its_rulings_count_each_others_words(service):
     assert docnum[ruling] in cards.kin_of[docnum["cards/101223"]]
 
     def held() -> tuple[dict[str, float], bool]:
-        coverage = {h.entry.key: h.coverage for h in cards.search(question, 30, snippets=False)[0]}
-        return coverage, "101223" in [h.entry.section for h in service.search.search(question, 3)[0]]
+        found = "101223" in [h.entry.section for h in service.search.search(question, 3)[0]]
+        cards.per_section = 30      # (the card and its ruling both listed, to read both shares)
+        try:
+            coverage = {h.entry.key: h.coverage for h in cards.search(question, 30, snippets=False)[0]}
+        finally:
+            cards.per_section = CARD_PER_SECTION
+        return coverage, found
 
     assert cards.inherit_share == RULING_INHERITS
     type_factor, cards.factors.type_factor = cards.factors.type_factor, 1.0

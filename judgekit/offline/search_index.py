@@ -277,6 +277,7 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "avg": {f: p.avg[f] for f in FIELDS},
         "max_postings": index.max_postings,
         "first_sentence": index.first_sentence,
+        "per_section": index.per_section,
         "coverage_power": index.coverage_power,
         "coverage_cap": index.coverage_cap,
         "order_power": index.order_power,

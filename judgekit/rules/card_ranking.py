@@ -43,6 +43,13 @@ CARD_COVERAGE_CAP = 4.0
 #: nearly all of the question); their scores, which the merge compares with the rules',
 #: keep `CARD_COVERAGE_POWER`.
 CARD_ORDER_POWER = 9
+#: A card and its rulings are one answer (the card's page shows them all): the cards' part
+#: gives every other card its turn before a second entry of one card (`SearchIndex(per_section=…)`;
+#: 3, the rules', let a card's own ruling take the second place from another card). Chosen on
+#: the development sets (30 Nov 2026, night): `search_card_behaviour33` one question more,
+#: MRR up on nine card sets (at most +0.004) and down on one (`20`, −0.002); 2 moved three
+#: sets' MRR by less than 0.005.
+CARD_PER_SECTION = 1
 #: A question about a card's ruling describes the card by its text and asks what the ruling
 #: answers ("both play the ranged strike that steals blood at once"): a word of the
 #: question that a card's ruling lacks and the card's own text holds counts toward the
@@ -138,7 +145,7 @@ class Search:
                                 order_power=CARD_ORDER_POWER,
                                 inherit=ruling_cards(stored.parts["cards"].entries),
                                 inherit_share=RULING_INHERITS, question=question_stems(cards=True),
-                                first_sentence=True) \
+                                first_sentence=True, per_section=CARD_PER_SECTION) \
                 if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,

@@ -70,7 +70,8 @@ class SearchIndex(QueryGroups):
                  factors: EntryFactors | None = None, coverage_power: float | None = None,
                  coverage_cap: float | None = None, order_power: float | None = None,
                  inherit: dict[str, str] | None = None, inherit_share: float = 0.0,
-                 question: frozenset[str] | None = None, first_sentence: bool = False):
+                 question: frozenset[str] | None = None, first_sentence: bool = False,
+                 per_section: int | None = None):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
@@ -94,7 +95,9 @@ class SearchIndex(QueryGroups):
         the cards': `question_stems(cards=True)`).
         `first_sentence`: for a question of several sentences, `_covering` looks through the
         entries holding the first sentence's rarest words too (the cards': a table question
-        describes the card first and asks last)."""
+        describes the card first and asks last).
+        `per_section`: how many entries of one section come before every other section has
+        had its turn (default `PER_SECTION`; the cards': a card and its rulings are one page)."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -106,6 +109,7 @@ class SearchIndex(QueryGroups):
         self.postings = part.postings
         self._weights = dict(derived["weights"])    # term -> (docnums, weights): two arrays
         self.max_postings = max_postings
+        self.per_section = per_section if per_section is not None else self.PER_SECTION
         self.factors = factors
         self.coverage_power = coverage_power if coverage_power is not None else self.COVERAGE_POWER
         self.coverage_cap = coverage_cap
@@ -438,7 +442,7 @@ class SearchIndex(QueryGroups):
             # (score, key, coverage, the order's key)
             ranked.append((score * held ** power, key, covered_of[d] / total, score * held ** order_power))
         ranked.sort(key=lambda x: (-x[3], x[1]))
-        # at most PER_SECTION entries of one section before every other section has had its
+        # at most `per_section` entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
         # example of a section is still found, just not above other sections)
         per_section: dict[tuple[str, str], int] = {}
@@ -448,7 +452,7 @@ class SearchIndex(QueryGroups):
             e = self.entries[key]
             sec = (e.doc, e.section)
             per_section[sec] = per_section.get(sec, 0) + 1
-            if per_section[sec] <= self.PER_SECTION:
+            if per_section[sec] <= self.per_section:
                 first.append((score, e, coverage))
                 if len(first) >= room:   # the rest would not be shown
                     break

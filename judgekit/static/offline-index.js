@@ -63,6 +63,7 @@ export const OfflineIndex = (function () {
     this.sparse = new Set(data.params.sparse_fields);       // fields few entries have
     this.maxPostings = part.max_postings || 0;              // the cards: a common term's best entries
     this.firstSentence = !!part.first_sentence;             // the cards: a first sentence's rare words looked through too
+    this.perSection = part.per_section || data.params.per_section;   // entries of a section before the others' turn
     this.groupFactor = part.group_factor || 1;              // the cards: a group's rulings rank lower
     this.groupWeight = part.group_weight || 1;              // … and lower again, all of them
     this.facetStems = new Set(part.facet_stems || []);       // the cards: disciplines' and clans' names
@@ -318,7 +319,7 @@ export const OfflineIndex = (function () {
     for (var i = 0; i < ranked.length; i++) {
       var sec = ranked[i][2].doc + SEP + ranked[i][2].section;
       perSection.set(sec, (perSection.get(sec) || 0) + 1);
-      (perSection.get(sec) <= this.params.per_section ? first : later).push(ranked[i]);
+      (perSection.get(sec) <= this.perSection ? first : later).push(ranked[i]);
     }
     var ordered = first.concat(later);
     for (var j = 0; j < ordered.length && hits.length < limit; j++) {
