@@ -469,6 +469,24 @@ def test_a_group_s_ruling_comes_third_after_the_first_answers(service, question,
     assert found[:2] == without[:2]
 
 
+def test_a_group_s_ruling_of_the_third_answer_s_card_when_the_question_asks_more(service, monkeypatch):
+    """(search_card_behaviour16) "pres bleed at +2 where the superior adds a blood…. does that
+    imbued inquisition event … hit this too": the described card (Public Trust) is third,
+    behind two sharing its words, and the ruling of its group answers what is asked after
+    the description. A question of several sentences looks through the first three answers'
+    cards (`GROUP_RULING_CARDS_ASKED`); without, it was eighth."""
+    question = ("pres bleed at +2 where the superior adds a blood to a vamp in my uncontrolled region if the "
+                "bleed works. does that imbued inquisition event that makes bringing vamps into play cost more "
+                "hit this too")
+
+    def first_sections() -> list[str]:
+        return [h.entry.section for h in service.search.search(question, limit=3)[0]]
+
+    assert card_ranking.GROUP_RULING_CARDS_ASKED == 3 and "G00076" in first_sections()
+    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS_ASKED", card_ranking.GROUP_RULING_CARDS)
+    assert "G00076" not in first_sections()
+
+
 @pytest.mark.parametrize("question", [
     "is there a vampire who hunts by burning two matching cards from his prey's ash heap",
     "Giovanni del Georgio: can he do his hunt twice in one turn?",

@@ -50,7 +50,7 @@ from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, P
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
 from judgekit.rules.card_ranking import (ABOUT_CARDS_FACTOR, ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
-                                         GROUP_RULING_CARDS, GROUP_RULING_LEAD, GROUP_RULING_NEAR, NAMED_AMONG, NAMED_HELD,
+                                         GROUP_RULING_CARDS, GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR, NAMED_AMONG, NAMED_HELD,
                                          OWN_RULINGS,
                                          RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, Search)
 from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE, YIELD_SHARE
@@ -134,7 +134,8 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "own_rulings": OWN_RULINGS, "named_held": NAMED_HELD, "named_among": NAMED_AMONG, "typed_candidates": TYPED_CANDIDATES,
             "described_card_factor": DESCRIBED_CARD_FACTOR, "about_cards_factor": ABOUT_CARDS_FACTOR,
             "group_ruling_after_card": group_ruling_after_card, "ruling_inherits": RULING_INHERITS,
-            "group_ruling_cards": GROUP_RULING_CARDS, "asked_share": ASKED_SHARE,
+            "group_ruling_cards": GROUP_RULING_CARDS, "group_ruling_cards_asked": GROUP_RULING_CARDS_ASKED,
+            "asked_share": ASKED_SHARE,
             "group_ruling_lead": GROUP_RULING_LEAD, "group_ruling_near": GROUP_RULING_NEAR,
             "second_group_share": SECOND_GROUP_SHARE}
 

@@ -417,10 +417,12 @@ const offlineSearch = (function () {
   };
 
   // the hits with the best group ruling of the first answers' cards among the first three
-  // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS)
+  // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
+  // GROUP_RULING_CARDS_ASKED)
   Search.prototype.groupRulingAfter = function (hits, groups, limit, asks) {
     if (!hits.length) return hits;
-    var best = this.bestGroupRuling(this.cardsWithGroups(hits, false), groups, this.params.ruling_inherits);
+    var among = asks ? this.params.group_ruling_cards_asked : this.params.group_ruling_cards;
+    var best = this.bestGroupRuling(this.cardsWithGroups(hits, false, among), groups, this.params.ruling_inherits);
     if (best === null) return hits;
     var key = best.key, share = best.share, at;
     // (a ruling holding nothing of the question never comes up)
@@ -474,10 +476,11 @@ const offlineSearch = (function () {
 
   // the first answers that are cards the query does not name and that have groups:
   // {place, card, keys: its groups' rulings}; ownRulings: a card's own ruling stands for its
-  // card (the server's Search._cards_with_groups)
-  Search.prototype.cardsWithGroups = function (hits, ownRulings) {
+  // card; among: how many first answers (default group_ruling_cards) (the server's
+  // Search._cards_with_groups)
+  Search.prototype.cardsWithGroups = function (hits, ownRulings, among) {
     var cards = this.cards, self = this, out = [];
-    hits.slice(0, this.params.group_ruling_cards).forEach(function (h, place) {
+    hits.slice(0, among === undefined ? this.params.group_ruling_cards : among).forEach(function (h, place) {
       var card = h.entry;
       if (ownRulings && card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;
       if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
