@@ -7,7 +7,8 @@
 // server's) carries the rules and the cards as two parts, each with its entries and
 // postings, the stem of every word, the stemmed synonym table, the question words, the
 // numbers each entry states and the card names. static/offline-index.js ranks one part as
-// judgekit/rules/search.py SearchIndex does; this file merges them as its class Search does (rules/card_ranking.py; rules/merge.py merge)
+// judgekit/rules/search.py SearchIndex does; this file merges them as its class Search does (rules/card_ranking.py;
+// the merge itself is offline-merge.js, as rules/merge.py; a described card's group rulings offline-group-rulings.js)
 // (each part by its own statistics, the cards' scores scaled down, a third entry of one
 // section yielding to the other part's best), with the cards a query names first (the card
 // names table: static/offline-names.js, as judgekit/cards/names.py). The index holds what
@@ -20,9 +21,11 @@
 import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
-import { Tables, SEP, own, fold, withinOneEdit } from "./offline-words.js";
+import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
+import { merge } from "./offline-merge.js";
+import { askedGroupRuling, groupRulingAfter, groupRulings } from "./offline-group-rulings.js";
 import { CardNames, nameKey } from "./offline-names.js";
 import { site } from "./site.js";
 
@@ -166,34 +169,6 @@ const offlineSearch = (function () {
     return this.names.find(text).map(function (id) { return self.cards.byKey.get("cards/" + id); })
       .filter(function (e) { return e; });
   };
-
-  function merge(direct, rules, cards, limit, p, aboutCards, described) {
-    var share = p.yield_share;
-    var leadBelow = aboutCards ? p.card_question_lead[0] : p.lead_below;
-    var leadPlaces = aboutCards ? p.card_question_lead[1] : p.lead_places;
-    var merged = direct.slice(), seen = new Map();
-    function count(h) { var k = h.entry.doc + SEP + h.entry.section; seen.set(k, (seen.get(k) || 0) + 1); }
-    function seenOf(h) { return seen.get(h.entry.doc + SEP + h.entry.section) || 0; }
-    merged.forEach(count);
-    var heads = [rules, cards], at = [0, 0];
-    while (merged.length < limit && (at[0] < rules.length || at[1] < cards.length)) {
-      var live = [0, 1].filter(function (k) { return at[k] < heads[k].length; });
-      var pick = live[0];
-      if (live.length === 2 && heads[1][at[1]].score > heads[0][at[0]].score) pick = 1;
-      if (live.length === 2) {
-        var other = 1 - pick, h = heads[pick][at[pick]], o = heads[other][at[other]];
-        if (seenOf(h) >= 2 && seenOf(o) < 2 && o.score >= share * h.score) pick = other;
-        else if (merged.length - direct.length < leadPlaces && o.score >= p.near_tie * h.score &&
-                 o.coverage >= h.coverage + p.coverage_lead && h.coverage < leadBelow &&
-                 !(described && other === 0)) pick = other;     // a described card: no rule leads it
-      }
-      var next = heads[pick][at[pick]];
-      at[pick] += 1;
-      merged.push(next);
-      count(next);
-    }
-    return merged.slice(0, limit);
-  }
 
   // --- what is said about an answer (judgekit/rules/answer.py) -----------------------------
   var PART_MARK = /(?:^|(?<=\s))\(?(?:\d{1,2}|[a-hA-H])[).]\s+/g;
@@ -369,8 +344,8 @@ const offlineSearch = (function () {
     out = merge(direct, restR, restC, limit, p, aboutCards, told);
     if (p.group_ruling_after_card) {
       var parts = sentences(text);
-      out = this.groupRulingAfter(out, cardGroups, limit, parts.length > 1);
-      out = this.askedGroupRuling(out, parts, limit);
+      out = groupRulingAfter(this, out, cardGroups, limit, parts.length > 1);
+      out = askedGroupRuling(this, out, parts, limit);
     }
     if (!only) out = this.namedSecond(out, text, found, cardGroups);
     out.stems = [rulesHits.stems, cardHits.stems];
@@ -391,7 +366,7 @@ const offlineSearch = (function () {
     found.forEach(function (h) {
       var card = self.cards.byKey.get("cards/" + h.id);
       if (!card) return;
-      var keys = [card.key].concat(rulings.get(card.section) || [], self.groupRulings(card));
+      var keys = [card.key].concat(rulings.get(card.section) || [], groupRulings(self, card));
       var docnums = keys.map(function (k) { return self.cards.byKey.get(k).docnum; });
       if (self.cards.heldBy(rest, docnums) < self.params.named_held) passing.add(card.key);
     });
@@ -407,111 +382,6 @@ const offlineSearch = (function () {
     var isPassing = function (h) { return h.score >= 1000 && passing.has(h.entry.key); };
     var named = hits.filter(isPassing), rest = hits.filter(function (h) { return !isPassing(h); });
     return rest.length ? rest.slice(0, 1).concat(named, rest.slice(1)) : hits;
-  };
-
-  // the keys of the rulings of the card's groups, in the card page's order
-  Search.prototype.groupRulings = function (card) {
-    var rulings = this.rulingsBySection(), keys = [];
-    (this.cardGroups[card.section] || []).forEach(function (gid) { keys = keys.concat(rulings.get(gid) || []); });
-    return keys;
-  };
-
-  // the hits with the best group ruling of the first answers' cards among the first three
-  // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
-  // GROUP_RULING_CARDS_ASKED)
-  Search.prototype.groupRulingAfter = function (hits, groups, limit, asks) {
-    if (!hits.length) return hits;
-    var among = asks ? this.params.group_ruling_cards_asked : this.params.group_ruling_cards;
-    var best = this.bestGroupRuling(this.cardsWithGroups(hits, false, among), groups, this.params.ruling_inherits);
-    if (best === null) return hits;
-    var key = best.key, share = best.share, at;
-    // (a ruling holding nothing of the question never comes up)
-    if (!share || hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
-    // the first answer's card far ahead of the rest, and more asked than its description:
-    // its group's ruling passes answers holding a little more of the question
-    // (GROUP_RULING_LEAD, GROUP_RULING_NEAR)
-    var p = this.params;
-    // (the lead over the next card's answer: a rule's score is on another scale)
-    var runner = null;
-    for (var r = 1; r < hits.length && runner === null; r++) if (this.cards.byKey.has(hits[r].entry.key)) runner = hits[r];
-    var sure = asks && best.place === 0 && runner !== null && hits[0].score >= p.group_ruling_lead * runner.score;
-    var near = sure ? p.group_ruling_near : 1.0;
-    function covers(h) { return share >= near * (h.coverage === undefined ? 1.0 : h.coverage); }
-    if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
-    else if (hits.length > 2 && (covers(hits[2]) || (asks && best.place === 0))) at = 2;   // (asked more: third)
-    else return hits;
-    hits = this.withRuling(hits, key, at, hits.length > at ? hits[at].score : hits[hits.length - 1].score, share, limit);
-    return at === 1 ? this.secondGroupRuling(hits, groups, share, limit) : hits;
-  };
-
-  // the hits (the first a card, the second the best ruling of its groups, holding `share` of
-  // the query) with the best ruling of another of the card's groups third, when it holds at
-  // least second_group_share of that share and as much as the third answer (the server's
-  // Search._second_group_ruling, SECOND_GROUP_SHARE)
-  Search.prototype.secondGroupRuling = function (hits, groups, share, limit) {
-    if (hits.length < 3) return hits;
-    var cards = this.cards, card = hits[0].entry, first = hits[1].entry;
-    var keys = this.groupRulings(card).filter(function (k) { return cards.byKey.get(k).section !== first.section; });
-    if (!keys.length) return hits;
-    var second = this.bestGroupRuling([{ place: 0, card: card, keys: keys }], groups, this.params.ruling_inherits);
-    var third = hits[2].coverage === undefined ? 1.0 : hits[2].coverage;
-    if (second.share < this.params.second_group_share * share || second.share < third ||
-        hits.slice(0, 3).some(function (h) { return h.entry.key === second.key; })) return hits;
-    return this.withRuling(hits, second.key, 2, hits[2].score, second.share, limit);
-  };
-
-  // the hits with the group ruling answering the question's last sentence third (the
-  // server's Search._asked_group_ruling, ASKED_SHARE)
-  Search.prototype.askedGroupRuling = function (hits, parts, limit) {
-    if (!hits.length) return hits;
-    if (parts.length < 2) return hits;
-    var withGroups = this.cardsWithGroups(hits, true);
-    var asked = withGroups.length ? this.cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)
-    var best = asked.length ? this.bestGroupRuling(withGroups, asked, 0) : null;
-    if (best === null || best.share < this.params.asked_share ||
-        hits.slice(0, 3).some(function (h) { return h.entry.key === best.key; })) return hits;
-    var at = Math.min(2, hits.length);
-    return this.withRuling(hits, best.key, at, hits[at - 1].score, best.share, limit);
-  };
-
-  // the first answers that are cards the query does not name and that have groups:
-  // {place, card, keys: its groups' rulings}; ownRulings: a card's own ruling stands for its
-  // card; among: how many first answers (default group_ruling_cards) (the server's
-  // Search._cards_with_groups)
-  Search.prototype.cardsWithGroups = function (hits, ownRulings, among) {
-    var cards = this.cards, self = this, out = [];
-    hits.slice(0, among === undefined ? this.params.group_ruling_cards : among).forEach(function (h, place) {
-      var card = h.entry;
-      if (ownRulings && card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;
-      if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
-      var keys = self.groupRulings(card);
-      if (keys.length) out.push({ place: place, card: card, keys: keys });
-    });
-    return out;
-  };
-
-  // of these cards' group rulings, the one holding the most of the query's groups:
-  // {share, key, place}; ties go to the first card, then to the page's order
-  // (the server's Search._best_group_ruling)
-  Search.prototype.bestGroupRuling = function (withGroups, groups, inherit) {
-    var cards = this.cards, best = null;
-    withGroups.forEach(function (c) {
-      var shares = cards.shares(groups, c.keys.map(function (k) { return cards.byKey.get(k).docnum; }), c.card.docnum,
-                                inherit);
-      var i = 0;
-      for (var j = 1; j < c.keys.length; j++) if (shares[j] > shares[i]) i = j;
-      if (best === null || shares[i] > best.share) best = { share: shares[i], key: c.keys[i], place: c.place };
-    });
-    return best;
-  };
-
-  // the hits with the cards' entry `key` at place `at`, out of wherever else it was
-  // (the server's Search._with_ruling)
-  Search.prototype.withRuling = function (hits, key, at, score, share, limit) {
-    var entry = this.cards.byKey.get(key);
-    var ruling = { entry: entry, score: score, snippet: "", url: entry.url, coverage: share };
-    var rest = hits.filter(function (h) { return h.entry.key !== key; });
-    return rest.slice(0, at).concat([ruling], rest.slice(at)).slice(0, limit);
   };
 
   function now() { return (globalThis.performance && performance.now) ? performance.now() : Date.now(); }

@@ -1,0 +1,109 @@
+// The rulings of a described card's groups among the first answers, as the server's Search
+// in judgekit/rules/card_ranking.py places them (_group_ruling_after, _second_group_ruling,
+// _asked_group_ruling and their helpers): functions of the offline `search`
+// (offline-search.js's Search: its cards part, params, card groups and rulings by section).
+
+// the keys of the rulings of the card's groups, in the card page's order
+export function groupRulings(search, card) {
+  var rulings = search.rulingsBySection(), keys = [];
+  (search.cardGroups[card.section] || []).forEach(function (gid) { keys = keys.concat(rulings.get(gid) || []); });
+  return keys;
+}
+
+// the hits with the best group ruling of the first answers' cards among the first three
+// (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
+// GROUP_RULING_CARDS_ASKED)
+export function groupRulingAfter(search, hits, groups, limit, asks) {
+  if (!hits.length) return hits;
+  var among = asks ? search.params.group_ruling_cards_asked : search.params.group_ruling_cards;
+  var best = bestGroupRuling(search, cardsWithGroups(search, hits, false, among), groups, search.params.ruling_inherits);
+  if (best === null) return hits;
+  var key = best.key, share = best.share, at;
+  // (a ruling holding nothing of the question never comes up)
+  if (!share || hits.slice(0, 3).some(function (h) { return h.entry.key === key; })) return hits;
+  // the first answer's card far ahead of the rest, and more asked than its description:
+  // its group's ruling passes answers holding a little more of the question
+  // (GROUP_RULING_LEAD, GROUP_RULING_NEAR)
+  var p = search.params;
+  // (the lead over the next card's answer: a rule's score is on another scale)
+  var runner = null;
+  for (var r = 1; r < hits.length && runner === null; r++) if (search.cards.byKey.has(hits[r].entry.key)) runner = hits[r];
+  var sure = asks && best.place === 0 && runner !== null && hits[0].score >= p.group_ruling_lead * runner.score;
+  var near = sure ? p.group_ruling_near : 1.0;
+  function covers(h) { return share >= near * (h.coverage === undefined ? 1.0 : h.coverage); }
+  if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
+  else if (hits.length > 2 && (covers(hits[2]) || (asks && best.place === 0))) at = 2;   // (asked more: third)
+  else return hits;
+  hits = withRuling(search, hits, key, at, hits.length > at ? hits[at].score : hits[hits.length - 1].score, share, limit);
+  return at === 1 ? secondGroupRuling(search, hits, groups, share, limit) : hits;
+}
+
+// the hits (the first a card, the second the best ruling of its groups, holding `share` of
+// the query) with the best ruling of another of the card's groups third, when it holds at
+// least second_group_share of that share and as much as the third answer (the server's
+// Search._second_group_ruling, SECOND_GROUP_SHARE)
+export function secondGroupRuling(search, hits, groups, share, limit) {
+  if (hits.length < 3) return hits;
+  var cards = search.cards, card = hits[0].entry, first = hits[1].entry;
+  var keys = groupRulings(search, card).filter(function (k) { return cards.byKey.get(k).section !== first.section; });
+  if (!keys.length) return hits;
+  var second = bestGroupRuling(search, [{ place: 0, card: card, keys: keys }], groups, search.params.ruling_inherits);
+  var third = hits[2].coverage === undefined ? 1.0 : hits[2].coverage;
+  if (second.share < search.params.second_group_share * share || second.share < third ||
+      hits.slice(0, 3).some(function (h) { return h.entry.key === second.key; })) return hits;
+  return withRuling(search, hits, second.key, 2, hits[2].score, second.share, limit);
+}
+
+// the hits with the group ruling answering the question's last sentence third (the
+// server's Search._asked_group_ruling, ASKED_SHARE)
+export function askedGroupRuling(search, hits, parts, limit) {
+  if (!hits.length) return hits;
+  if (parts.length < 2) return hits;
+  var withGroups = cardsWithGroups(search, hits, true);
+  var asked = withGroups.length ? search.cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)
+  var best = asked.length ? bestGroupRuling(search, withGroups, asked, 0) : null;
+  if (best === null || best.share < search.params.asked_share ||
+      hits.slice(0, 3).some(function (h) { return h.entry.key === best.key; })) return hits;
+  var at = Math.min(2, hits.length);
+  return withRuling(search, hits, best.key, at, hits[at - 1].score, best.share, limit);
+}
+
+// the first answers that are cards the query does not name and that have groups:
+// {place, card, keys: its groups' rulings}; ownRulings: a card's own ruling stands for its
+// card; among: how many first answers (default group_ruling_cards) (the server's
+// Search._cards_with_groups)
+export function cardsWithGroups(search, hits, ownRulings, among) {
+  var cards = search.cards, out = [];
+  hits.slice(0, among === undefined ? search.params.group_ruling_cards : among).forEach(function (h, place) {
+    var card = h.entry;
+    if (ownRulings && card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;
+    if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
+    var keys = groupRulings(search, card);
+    if (keys.length) out.push({ place: place, card: card, keys: keys });
+  });
+  return out;
+}
+
+// of these cards' group rulings, the one holding the most of the query's groups:
+// {share, key, place}; ties go to the first card, then to the page's order
+// (the server's Search._best_group_ruling)
+export function bestGroupRuling(search, withGroups, groups, inherit) {
+  var cards = search.cards, best = null;
+  withGroups.forEach(function (c) {
+    var shares = cards.shares(groups, c.keys.map(function (k) { return cards.byKey.get(k).docnum; }), c.card.docnum,
+                              inherit);
+    var i = 0;
+    for (var j = 1; j < c.keys.length; j++) if (shares[j] > shares[i]) i = j;
+    if (best === null || shares[i] > best.share) best = { share: shares[i], key: c.keys[i], place: c.place };
+  });
+  return best;
+}
+
+// the hits with the cards' entry `key` at place `at`, out of wherever else it was
+// (the server's Search._with_ruling)
+export function withRuling(search, hits, key, at, score, share, limit) {
+  var entry = search.cards.byKey.get(key);
+  var ruling = { entry: entry, score: score, snippet: "", url: entry.url, coverage: share };
+  var rest = hits.filter(function (h) { return h.entry.key !== key; });
+  return rest.slice(0, at).concat([ruling], rest.slice(at)).slice(0, limit);
+}
