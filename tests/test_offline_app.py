@@ -322,6 +322,17 @@ def test_offline_index_version_follows_the_ranking_constants(app, monkeypatch):
     assert search_index.index_version(search) != before
 
 
+def test_offline_index_version_follows_a_part_s_own_settings(app, monkeypatch):
+    """A part's own setting (the cards' `per_section`, `coverage_cap`…) is in the part's data,
+    not in the shared params: changed on the server, it must reach the phone too."""
+    from judgekit.offline import search_index
+    search = app.extensions["rules"].search
+    before = search_index.index_version(search)
+    assert search_index.part_settings(search.cards)["per_section"] == search.cards.per_section
+    monkeypatch.setattr(search.cards, "per_section", search.cards.per_section + 1)
+    assert search_index.index_version(search) != before
+
+
 # --- comparison ----------------------------------------------------------------------------------
 
 def r(doc, section, title=None):

@@ -142,12 +142,14 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
 
 def index_version(search: Search) -> str:
     """Changes with the content (rules and cards), the server index's version, the synonym
-    and question word tables, the ranking's constants (`ranking_params`) and this format."""
+    and question word tables, the ranking's constants (`ranking_params`) and each part's own
+    (`part_settings`), and this format."""
     if isinstance(search, Search):
         stamp, params = search.stamp, ranking_params(search.group_ruling_after_card)
+        parts = [search.rules] + ([search.cards] if search.cards is not None else [])
     else:   # a part
-        stamp, params = index_stamp(search.corpus), ranking_params()
-    constants = json.dumps(params, sort_keys=True)
+        stamp, params, parts = index_stamp(search.corpus), ranking_params(), [search]
+    constants = json.dumps([params, *map(part_settings, parts)], sort_keys=True)
     return hashlib.sha256(f"{stamp}:{TABLES}:{constants}:{FORMAT}".encode()).hexdigest()[:12]
 
 
@@ -250,6 +252,31 @@ def _key_rest(key: str, doc: str, section: str) -> str:
     return key[len(head):] if key.startswith(head) and not key[len(head):].startswith("=") else "=" + key
 
 
+def part_settings(index: SearchIndex) -> dict[str, Any]:
+    """How one part ranks, beside the shared constants (`ranking_params`): its limits, powers
+    and factors (the cards' `SearchIndex(...)` arguments and `CardFactors`). A change to one is
+    a new offline index (`index_version`)."""
+    factors = index.factors
+    return {
+        "max_postings": index.max_postings,
+        "first_sentence": index.first_sentence,
+        "per_section": index.per_section,
+        "coverage_power": index.coverage_power,
+        "coverage_cap": index.coverage_cap,
+        "order_power": index.order_power,
+        "group_factor": factors.group_factor if factors else 1.0,
+        "group_weight": factors.group_weight if factors else 1.0,
+        "facet_stems": sorted(factors.facets) if factors else [],
+        "facet_factor": factors.facet_factor if factors else 1.0,
+        # the stems of the card types' words a question may name (stem -> type) and how much
+        # higher the cards of a type it names rank (`CardFactors.named_types`)
+        "type_stems": factors.type_stems if factors else {},
+        "type_factor": factors.type_factor if factors else 1.0,
+        "text_factor": factors.text_factor if factors else 1.0,
+        "inherit_share": index.inherit_share,
+    }
+
+
 def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
     """One part's entries (in the server's document order), statistics and limits."""
     p = index.postings
@@ -276,26 +303,11 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
     return {
         "n": p.n,
         "avg": {f: p.avg[f] for f in FIELDS},
-        "max_postings": index.max_postings,
-        "first_sentence": index.first_sentence,
-        "per_section": index.per_section,
-        "coverage_power": index.coverage_power,
-        "coverage_cap": index.coverage_cap,
-        "order_power": index.order_power,
-        "group_factor": index.factors.group_factor if index.factors else 1.0,
-        "group_weight": index.factors.group_weight if index.factors else 1.0,
-        "facet_stems": sorted(index.factors.facets) if index.factors else [],
-        "facet_factor": index.factors.facet_factor if index.factors else 1.0,
-        # the stems of the card types' words a question may name (stem -> type) and how much
-        # higher the cards of a type it names rank (`CardFactors.named_types`)
-        "type_stems": index.factors.type_stems if index.factors else {},
-        "type_factor": index.factors.type_factor if index.factors else 1.0,
-        "text_factor": index.factors.text_factor if index.factors else 1.0,
+        **part_settings(index),
         # the entries whose share of a question counts their parent's words (the cards: a
         # ruling's card; the parent counts its children's), as [docnum, parent docnum, …],
         # and at what share of their weight
         "inherit": encode_ids([d for child, parent in sorted(index.parent_of.items()) for d in (child, parent)]),
-        "inherit_share": index.inherit_share,
         # the part's own question words besides the shared ones (the cards': "makes", "lets")
         "question_extra": sorted(index.question_stems - question_stems()),
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
