@@ -1013,6 +1013,8 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     ("which vampire gets the edge after a bleed?", False),
     ("what equipment does a vampire need to strike at long range?", False),
     ("which master phase action comes first?", False),
+    ("if two reactions are played, which reaction happens first?", False),
+    ("which ally counts as a minion for this", False),
     # not a card: the rules' own nouns, a card in play ("my"), a noun given "to" someone
     ("can I block the action that my predator announced?", False),
     ("does the vampire who was blocked unlock?", False),

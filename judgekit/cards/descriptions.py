@@ -73,9 +73,16 @@ DESCRIBE_ASK = frozenset(("which", "what", "whats"))
 #: … or by its type and what it does: one of `DESCRIBE_ASK`, up to `DESCRIBE_FREE` words
 #: ("2 pool"), a type noun, then a word of `DESCRIBE_REL` or a verb in "s" ("which master
 #: gives…", "what reaction stops…"), none of these ("what equipment does a vampire
-#: need"); a noun of `RULES_NOUNS` only after a qualifier or a capacity ("which small vampire
-#: lets me…": "which vampire gets the Edge" asks the rules)
-DESCRIBE_NOT_VERBS = frozenset(("is", "was", "does", "has", "its", "this", "us", "as", "plus", "less"))
+#: need"); a noun of `RULES_NOUNS` only after a qualifier, a number or a capacity ("which
+#: small vampire lets me…": "which vampire gets the Edge" asks the rules)
+#: (The verbs of a rules question are none: "which reaction happens first", "which ally
+#: counts as a minion", "which master goes first": the question words' verbs in "s",
+#: `rules.synonyms.QUESTION_WORDS`, and a few more.)
+DESCRIBE_NOT_VERBS = frozenset((
+    "is", "was", "does", "has", "its", "this", "us", "as", "plus", "less",
+    "happens", "counts", "means", "gets", "works", "needs", "wants",
+    "goes", "comes", "applies", "matters", "wins", "takes", "resolves",
+))
 
 
 def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | None:
@@ -143,8 +150,8 @@ def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
     up to `DESCRIBE_FREE` other words (a discipline, a clan and `DESCRIBE_QUALIFIERS` not
     counted, none of `DESCRIBE_OWNED`), a type noun that is none of `RULES_NOUNS`, then
     ("card" and) a word of `DESCRIBE_REL` but "to"; or a word of `DESCRIBE_ASK` then a
-    discipline or a clan. A question opening with such a description is
-    `described_type`'s."""
+    discipline or a clan, or then a type noun and what it does ("which master gives…",
+    `_asks_type`). A question opening with such a description is `described_type`'s."""
     if any(words[i] in DESCRIBE_ASK and any("".join(words[i + 1:i + 1 + n]) in card_words for n in (1, 2, 3))
            for i in range(len(words) - 1)):
         return True
@@ -166,12 +173,12 @@ def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
             at += 1
     return False
 
-def _asks_type(words: tuple[str, ...], at: int) -> bool:
-    """Whether a type noun, after up to `DESCRIBE_FREE` words from `at`, is followed by
+def _asks_type(words: tuple[str, ...], start: int) -> bool:
+    """Whether a type noun, after up to `DESCRIBE_FREE` words from `start`, is followed by
     ("card" and) a word of `DESCRIBE_REL` or a verb in "s" (`DESCRIBE_NOT_VERBS`): "which
     master gives…"; a noun of `RULES_NOUNS` only after a qualifier, a number or a capacity."""
     qualified = False
-    for at in range(at, min(at + DESCRIBE_FREE + 1, len(words))):
+    for at in range(start, min(start + DESCRIBE_FREE + 1, len(words))):
         ends = [at + n for n in (2, 1) if len(words) - at >= n
                 and (noun := "".join(words[at:at + n])) in TYPE_NOUNS
                 and (qualified or noun not in RULES_NOUNS)]

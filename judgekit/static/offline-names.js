@@ -1,6 +1,7 @@
 // The card names in a query, found on this device as the server's judgekit/cards/names.py
 // finds them (the table the offline index carries: names, initials, short forms, the words
-// that describe a card by its type), for static/offline-search.js.
+// that describe a card by its type), and a card described instead of named, read as
+// judgekit/cards/descriptions.py reads it, for static/offline-search.js.
 // Exports nameKey (a name's look-up key), CardNames (the table and its look-ups).
 import { own, withinOneEdit } from "./offline-words.js";
 
@@ -170,7 +171,8 @@ CardNames.prototype.describedType = function (query) {
 };
 
 // whether a question describes a card after its first word: "…has the 2-pool master that
-// makes…", or asks for one by a discipline or a clan: "which Ravnos…" (descriptions.describes_card)
+// makes…", or asks for one by a discipline or a clan: "which Ravnos…", or by its type and
+// what it does: "which master gives…" (descriptions.describes_card)
 CardNames.prototype.describesCard = function (query) {
   var words = this.words(query.slice(0, this.describeReach)), self = this;
   for (var i = 0; i < words.length - 1; i++) {
