@@ -925,7 +925,8 @@ CARD_BEHAVIOUR_32 = ROOT / "search_card_behaviour32"
 #: half said at the table, by another hand on 30 Nov 2026 (night), written before any run: 43/50 at
 #: its first run (0.860, MRR 0.744); 44/50 with a card asked for by its type and what it
 #: does ("which small vampire lets me…", `descriptions.describes_card`); 45/50 with a card's
-#: cost stated beside its text ("the five pool master that…", `numbers.COST_UNITS`).
+#: cost stated beside its text ("the five pool master that…", `search_entries.COST_UNITS`);
+#: 46/50 with one entry of a card before every other card's turn (`CARD_PER_SECTION`).
 CARD_BEHAVIOUR_33 = ROOT / "search_card_behaviour33"
 #: 50 shorter still, 6 to 20 words (seed 20261258: 30 ask for the card, 21 of them with no
 #: discipline or clan; 12 for a card's own ruling, 8 for a group's), by another hand on 30

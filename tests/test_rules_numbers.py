@@ -96,3 +96,19 @@ def test_a_card_described_by_its_cost_is_found(app):
         "werewolf ally 2 pool, 3 life, 1 str 1 bleed, +1 stealth, gets 1 life back in unlock phase if hes at 2 "
         "or less. name pls", limit=3)
     assert hits[0].entry.key == "cards/102220"
+
+
+def test_a_number_stated_beside_the_text_counts_only_in_its_unit():
+    """The same entries as the browser's test (tests/js/offline-index.test.js): entry 0
+    costs 2 pool, entry 1's text says "2 pool", entry 2 costs 2 pool and 2 blood."""
+    pool, blood = COST_UNITS["pool"], COST_UNITS["blood"]
+    numbers = StatedNumbers([[(2.0, frozenset((pool,)))], [(2.0, frozenset(("pool",)))],
+                             [(2.0, frozenset((pool,))), (2.0, frozenset((blood,)))]])
+
+    def found(after: list[str]) -> dict[int, float]:
+        return numbers.near(2.0, query_units(after, None))[0]
+
+    assert found([]) == {1: 1.0}                     # a plain "2": no cost
+    assert found(["damag"]) == {1: UNIT_MISS}         # "2 damage": the text's, half
+    assert found(["pool"]) == {0: 1.0, 1: 1.0, 2: 1.0}
+    assert found(["blood"]) == {1: UNIT_MISS, 2: 1.0}

@@ -29,7 +29,9 @@ the same numbers and never has to stem:
 - `question`: the stems of the question words ("what", "my", "whole") that count for little;
 - `number_words`: number words and their values ("ninety": 90; `number_tens` are the ones
   that take a unit after them, "twenty-eight"), and each entry's `numbers`:
-  the numbers its text states, with the stems of the words after each (`[[90, ["card"]]]`).
+  the numbers its text states, with the stems of the words after each (`[[90, ["card"]]]`),
+  and those it states beside its text, with their own units (a capacity "#cap", a cost
+  "#pool" or "#blood": `search_entries.BESIDE_UNITS`).
 
 A query word missing from `words` is lower-cased, accent-folded and suffix-stripped in the
 browser, then expanded by the same one-typo and prefix rules as on the server.

@@ -139,7 +139,8 @@ def analyse_entries(entries: Iterable[Entry]) -> dict[str, dict[str, list[tuple[
 
 def entry_numbers(e: Entry, body: list[tuple[str, int, int]]) -> list[tuple[float, frozenset[str]]]:
     """The numbers an entry states (its body's analysed words `body`: `stated_numbers`),
-    and after them those it states beside its text (`Entry.stated`: a vampire's capacity)."""
+    and after them those it states beside its text (`Entry.stated`: a vampire's capacity, a
+    library card's cost)."""
     return stated_numbers(e.body, body) + [(value, frozenset((unit,))) for value, unit in e.stated]
 
 

@@ -20,12 +20,12 @@ UNIT_MISS = 0.5         # share kept when the stated number counts something els
 #: The stems that say a query's number is a capacity, after it or just before it: those of
 #: the words a described vampire's capacity is said with (`DESCRIBE_CAPACITY`)
 CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(word))
-#: A library card's cost is stated beside its text too (`COST_UNITS`), and counts only for a
-#: query's number followed by "pool" or "blood" ("the 2-pool master", "costs 1 blood"): a
-#: plain "3" ("3R", "3 damage") does not find every card costing 3. Chosen on the development
-#: sets (30 Nov 2026): seven card sets one question more each (22, 23, 26, 28, 29, 30, 33), none
-#: fewer; counted for any number as a plain "pool" or "blood" (no unit of its own), three
-#: sets lost one ("1 blood" then stated by a thousand more cards weighs less).
+# A library card's cost is stated beside its text too (`COST_UNITS`), and counts only for a
+# query's number followed by "pool" or "blood" ("the 2-pool master", "costs 1 blood"): a
+# plain "3" ("3R", "3 damage") does not find every card costing 3. Chosen on the development
+# sets (30 Nov 2026): seven card sets one question more each (22, 23, 26, 28, 29, 30, 33), none
+# fewer; counted for any number as a plain "pool" or "blood" (no unit of its own), three
+# sets lost one ("1 blood" then stated by a thousand more cards weighs less).
 
 
 def query_units(after: list[str], before: str | None) -> frozenset[str]:

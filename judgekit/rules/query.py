@@ -16,9 +16,9 @@ from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIP
 #: is not a question a person types (a 400 says so).
 MAX_QUERY = 4000
 
-#: Words joined by slashes ("for/pre", "Aus/Cel/For"), after what comes before them (the
-#: browser's copy, static/offline-query.js, has no look-behind: old phones lack it)
-#: A list of words joined by "/", "+" or "&" ("for/pre", "obf+pre"), without spaces
+#: Words joined by "/", "+" or "&" without spaces ("for/pre", "Aus/Cel/For", "obf+pre"),
+#: after what comes before them (the browser's copy, static/offline-query.js, has no
+#: look-behind: old phones lack it); `LIST_SPLIT` cuts one into its words and separators
 LIST_SEPARATORS = "/+&"
 SLASH_LIST = re.compile(r"(^|[^A-Za-z0-9_])([A-Za-z]+(?:[/+&][A-Za-z]+)+)(?![A-Za-z0-9_])")
 LIST_SPLIT = re.compile(r"([/+&])")

@@ -10,7 +10,7 @@ import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
 import { numberValue, numbersIn, phraseItem, queryUnits, numberDocs } from "./offline-numbers.js";
 
-// words joined by slashes ("for/pre", "Aus/Cel/For"), after what comes before them (as
+// words joined by "/", "+" or "&" ("for/pre", "Aus/Cel/For", "obf+pre"), after what comes before them (as
 // judgekit/rules/query.py SLASH_LIST; no look-behind, which old phones lack)
 var SLASH_LIST = /(^|[^A-Za-z0-9_])([A-Za-z]+(?:[\/+&][A-Za-z]+)+)(?![A-Za-z0-9_])/g;
 

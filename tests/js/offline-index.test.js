@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { OfflineIndex } from "../../judgekit/static/offline-index.js";
 import { fold, withinOneEdit } from "../../judgekit/static/offline-words.js";
 import { SECTION_QUERY, checkQuery, spellOutDisciplines } from "../../judgekit/static/offline-query.js";
-import { closeness } from "../../judgekit/static/offline-numbers.js";
+import { closeness, numberDocs, queryUnits } from "../../judgekit/static/offline-numbers.js";
 import { facetGroups, namedTypes } from "../../judgekit/static/offline-scoring.js";
 
 // an index part with no table of known words: what the browser does for a word the index
@@ -94,4 +94,22 @@ test("a list of disciplines written with slashes is spelt out, any other list le
   assert.equal(spellOutDisciplines("x_for/pre for/pre2 for pre", spellings), "x_for/pre for/pre2 for pre");
   assert.equal(spellOutDisciplines("obf+pre reaction, aus&cel/for", spellings), "obfuscate+presence reaction, auspex&celerity/fortitude");
   assert.equal(spellOutDisciplines("R&D and str+1, pre+", spellings), "R&D and str+1, pre+");
+});
+
+test("a number stated beside an entry's text counts only for a query's number in its unit", () => {
+  // (numbers.py StatedNumbers.near and query_units: a capacity, a cost in pool or in blood)
+  const index = {
+    params: { number_near: 0.5, number_exact: 0.75, unit_miss: 0.5, capacity: "#cap", capacity_words: ["cap", "capac"],
+              cost_units: { pool: "#pool", blood: "#blood" }, beside_units: ["#blood", "#cap", "#pool"] },
+    // entry 0 costs 2 pool; entry 1's text says "2 pool"; entry 2 costs 2 pool and 2 blood
+    numbers: new Map([[2, [[0, new Set(["#pool"])], [1, new Set(["pool"])], [2, new Set(["#pool"])], [2, new Set(["#blood"])]]]]),
+    numberValues: [2], nEntries: 3, otherPart: null,
+  };
+  assert.deepEqual([...queryUnits(index, ["pool", "master"], null)].sort(), ["#pool", "master", "pool"]);
+  assert.deepEqual([...queryUnits(index, ["damag"], "pool")], ["damag"]);
+  const found = (after) => Object.fromEntries(numberDocs(index, 2, queryUnits(index, after, null))[0]);
+  assert.deepEqual(found([]), { 1: 1 });                       // a plain "2": no cost
+  assert.deepEqual(found(["damag"]), { 1: 0.5 });              // "2 damage": the text's, half
+  assert.deepEqual(found(["pool"]), { 0: 1, 1: 1, 2: 1 });     // "2 pool": the costs and the text
+  assert.deepEqual(found(["blood"]), { 1: 0.5, 2: 1 });        // "2 blood": the blood cost
 });
