@@ -933,6 +933,12 @@ CARD_BEHAVIOUR_33 = ROOT / "search_card_behaviour33"
 #: Nov 2026 (night), written before any run: 42/50 at its first run (0.840, MRR 0.801); the
 #: same with a card's cost stated beside its text.
 CARD_BEHAVIOUR_34 = ROOT / "search_card_behaviour34"
+#: 50 of every length, a third of them messages (seed 20261260: 25 ask for the card, 13 for
+#: a card's own ruling, 12 for a group's), by another hand on 30 Nov 2026 (night), written
+#: before any run: 41/50 at its first run (0.820, MRR 0.693), 40/50 on the code of that
+#: session's start; 43/50 with a message naming a clan weighing its cards more
+#: (`ABOUT_CARDS_MESSAGE_FACTOR`).
+CARD_BEHAVIOUR_35 = ROOT / "search_card_behaviour35"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -948,12 +954,13 @@ CARD_BEHAVIOUR_34 = ROOT / "search_card_behaviour34"
                                                (CARD_BEHAVIOUR_27, 50, 0.92), (CARD_BEHAVIOUR_28, 50, 0.9),
                                                (CARD_BEHAVIOUR_29, 50, 0.86), (CARD_BEHAVIOUR_30, 50, 0.86),
                                                (CARD_BEHAVIOUR_31, 50, 0.9), (CARD_BEHAVIOUR_32, 50, 0.96),
-                                               (CARD_BEHAVIOUR_33, 50, 0.88), (CARD_BEHAVIOUR_34, 50, 0.82)],
+                                               (CARD_BEHAVIOUR_33, 50, 0.88), (CARD_BEHAVIOUR_34, 50, 0.82),
+                                               (CARD_BEHAVIOUR_35, 50, 0.84)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
                               "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first",
-                              "thirty-second", "thirty-third", "thirty-fourth"])
+                              "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
@@ -1368,10 +1375,27 @@ def test_the_first_sentence_of_a_question_is_read_only_when_it_has_several(servi
 ])
 def test_a_question_naming_a_discipline_weighs_the_cards_more(service, monkeypatch, query, section):
     """A question naming a discipline or a clan (a word of no rule) asks about a card: its
-    cards' scores are scaled by `ABOUT_CARDS_FACTOR`, not `CARD_FACTOR`, and the card (or its
-    group's ruling) comes before the rules sharing its other words."""
+    cards' scores are scaled by `ABOUT_CARDS_FACTOR` (a message of several sentences, as
+    this one: `ABOUT_CARDS_MESSAGE_FACTOR`), not `CARD_FACTOR`, and the card (or its group's
+    ruling) comes before the rules sharing its other words."""
     assert service.search.names.mentions_card_words(query)
     assert section in first_sections(service.search, query)
     assert service.search.search(query, limit=3)[0][0].entry.doc == "cards"   # no rule first
     monkeypatch.setattr(card_ranking, "ABOUT_CARDS_FACTOR", card_ranking.CARD_FACTOR)
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_MESSAGE_FACTOR", card_ranking.CARD_FACTOR)
     assert section not in first_sections(service.search, query)
+
+
+def test_a_message_naming_a_clan_weighs_the_cards_more_still(service, monkeypatch):
+    """(search_card_behaviour35) A message of several sentences telling the game shares its
+    everyday words ("tried", "threw", "actually", "ahead") with the announcements' examples,
+    told as games too: an example came first and the described Lasombra cardinal fourth. A
+    message naming a discipline or a clan scales its cards by `ABOUT_CARDS_MESSAGE_FACTOR`."""
+    question = ("Question from the final. The Lasombra cardinal who can throw away X master cards during an action "
+                "to get +X intercept tried to block my bleed. 1) Can she use that once, then again later in the same "
+                "action if I play more stealth? 2) Can she discard more master cards than she actually needs, to stay "
+                "ahead? My opponent threw away three when she only needed one.")
+    assert service.search.names.mentions_card_words(question)
+    assert "200092" in first_sections(service.search, question)          # Angelica, The Canonicus
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_MESSAGE_FACTOR", card_ranking.ABOUT_CARDS_FACTOR)
+    assert "200092" not in first_sections(service.search, question)

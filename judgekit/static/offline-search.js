@@ -336,14 +336,15 @@ const offlineSearch = (function () {
     // scores weigh more, and no rule leads a card (Search.search)
     var told = !!kind || !!(this.names && this.names.describesCard(text));
     var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
-    var factor = told ? p.described_card_factor : aboutCards ? p.about_cards_factor : p.card_factor;
+    var parts = sentences(text);     // a message of several sentences naming a discipline or a clan: more
+    var factor = told ? p.described_card_factor :
+      aboutCards ? (parts.length > 1 ? p.about_cards_message_factor : p.about_cards_factor) : p.card_factor;
     var restC = cardHits.filter(function (h) { return h.score < 1000; }).map(function (h) {
       return { entry: h.entry, score: Math.round(h.score * factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
     });
     out = merge(direct, restR, restC, limit, p, aboutCards, told);
     if (p.group_ruling_after_card) {
-      var parts = sentences(text);
       out = groupRulingAfter(this, out, cardGroups, limit, parts.length > 1);
       out = askedGroupRuling(this, out, parts, limit);
     }
