@@ -212,6 +212,7 @@ def main() -> None:
                 ("tests/search_card_behaviour33", ROOT / "tests" / "search_card_behaviour33"),
                 ("tests/search_card_behaviour34", ROOT / "tests" / "search_card_behaviour34"),
                 ("tests/search_card_behaviour35", ROOT / "tests" / "search_card_behaviour35"),
+                ("tests/search_card_behaviour36", ROOT / "tests" / "search_card_behaviour36"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
