@@ -15,7 +15,8 @@ export function groupRulings(search, card) {
 // GROUP_RULING_CARDS_ASKED)
 export function groupRulingAfter(search, hits, groups, limit, asks) {
   if (!hits.length) return hits;
-  var among = asks ? search.params.group_ruling_cards_asked : search.params.group_ruling_cards;
+  var among = asks ? search.params.group_ruling_cards_asked || search.params.group_ruling_cards :
+    search.params.group_ruling_cards;
   var best = bestGroupRuling(search, cardsWithGroups(search, hits, false, among), groups, search.params.ruling_inherits);
   if (best === null) return hits;
   var key = best.key, share = best.share, at;

@@ -80,7 +80,8 @@ export function statesNear(index, value) {
 export function queryUnits(index, after, before) {
   var p = index.params, units = new Set(after), words = new Set(p.capacity_words);
   if (after.some(function (u) { return words.has(u); }) || words.has(before)) units.add(p.capacity);
-  Object.keys(p.cost_units).forEach(function (stem) { if (units.has(stem)) units.add(p.cost_units[stem]); });
+  var costs = p.cost_units || {};     // (an index saved before costs were stated has none)
+  Object.keys(costs).forEach(function (stem) { if (units.has(stem)) units.add(costs[stem]); });
   return units;
 }
 
@@ -88,7 +89,7 @@ export function queryUnits(index, after, before) {
 // place stating it only beside an entry's text (a capacity, a cost) counts only when the
 // query's `units` count the same
 export function numberDocs(index, value, units) {
-  var p = index.params, out = new Map(), close = new Set(), beside = new Set(p.beside_units);
+  var p = index.params, out = new Map(), close = new Set(), beside = new Set(p.beside_units || [p.capacity]);
   readNumbers(index);
   index.numberValues.forEach(function (stated) {          // ascending, as the server looks
     var places = index.numbers.get(stated);

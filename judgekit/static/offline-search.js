@@ -338,7 +338,8 @@ const offlineSearch = (function () {
     var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
     var parts = sentences(text);     // a message of several sentences naming a discipline or a clan: more
     var factor = told ? p.described_card_factor :
-      aboutCards ? (parts.length > 1 ? p.about_cards_message_factor : p.about_cards_factor) : p.card_factor;
+      aboutCards ? (parts.length > 1 ? p.about_cards_message_factor || p.about_cards_factor : p.about_cards_factor) :
+      p.card_factor;
     var restC = cardHits.filter(function (h) { return h.score < 1000; }).map(function (h) {
       return { entry: h.entry, score: Math.round(h.score * factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
