@@ -112,8 +112,7 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
 
     def type_at(at: int) -> list[tuple[str, int]]:
         """The card types a noun of one or two words at `at` names, with where it ends."""
-        return [(TYPE_NOUNS[noun], at + n) for n in (2, 1)
-                if len(words) - at >= n and (noun := "".join(words[at:at + n])) in TYPE_NOUNS]
+        return [(TYPE_NOUNS[noun], end) for noun, end in nouns_at(words, at)]
 
     first = type_at(i)
     for _, end in first:
@@ -162,8 +161,7 @@ def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
             continue
         at, free = k + 1, 0
         while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
-            ends = [at + n for n in (2, 1) if len(words) - at >= n
-                    and (noun := "".join(words[at:at + n])) in TYPE_NOUNS and noun not in RULES_NOUNS]
+            ends = [end for noun, end in nouns_at(words, at) if noun not in RULES_NOUNS]
             if ends:
                 if any(starts_description(words, end, relations=DESCRIBE_REL - {"to"}) for end in ends):
                     return True
@@ -179,15 +177,12 @@ def _asks_type(words: tuple[str, ...], start: int) -> bool:
     master gives…"; a noun of `RULES_NOUNS` only after a qualifier, a number or a capacity."""
     qualified = False
     for at in range(start, min(start + DESCRIBE_FREE + 1, len(words))):
-        ends = [at + n for n in (2, 1) if len(words) - at >= n
-                and (noun := "".join(words[at:at + n])) in TYPE_NOUNS
-                and (qualified or noun not in RULES_NOUNS)]
+        ends = [end for noun, end in nouns_at(words, at) if qualified or noun not in RULES_NOUNS]
         for end in ends:
-            if end < len(words) and words[end] == "card":
-                end += 1
-            if end < len(words) and (words[end] in DESCRIBE_REL - {"to"} or (
-                    words[end].endswith("s") and len(words[end]) > 2 and words[end].isascii() and words[end].isalpha()
-                    and words[end] not in DESCRIBE_NOT_VERBS)):
+            after = past_card(words, end)
+            if starts_description(words, end, DESCRIBE_REL - {"to"}) or (
+                    after < len(words) and words[after].endswith("s") and len(words[after]) > 2
+                    and words[after].isascii() and words[after].isalpha() and words[after] not in DESCRIBE_NOT_VERBS):
                 return True
         if ends or words[at] in DESCRIBE_OWNED:
             return False
@@ -195,10 +190,22 @@ def _asks_type(words: tuple[str, ...], start: int) -> bool:
             or (words[at].isascii() and words[at].isdigit())
     return False
 
+def nouns_at(words: tuple[str, ...], at: int) -> list[tuple[str, int]]:
+    """The type nouns (`TYPE_NOUNS`' keys: one or two words joined, the longer first) the
+    words at `at` spell, each with where it ends."""
+    return [(noun, at + n) for n in (2, 1)
+            if len(words) - at >= n and (noun := "".join(words[at:at + n])) in TYPE_NOUNS]
+
+
+def past_card(words: tuple[str, ...], at: int) -> int:
+    """Where the description goes on after a type noun ending at `at`: past "card" if it
+    comes next ("master card that…")."""
+    return at + 1 if at < len(words) and words[at] == "card" else at
+
+
 def starts_description(words: tuple[str, ...], at: int, relations: frozenset[str] = DESCRIBE_REL) -> bool:
     """Whether ("card" and) a word of `relations` comes at `at`: a description starts."""
-    if at < len(words) and words[at] == "card":
-        at += 1
+    at = past_card(words, at)
     return at < len(words) and words[at] in relations
 
 

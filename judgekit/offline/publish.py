@@ -291,10 +291,11 @@ def _write(app, out: Path, base: str, site: dict, say, cards) -> Published:
     result.files += 4
     # the service worker: its configuration first, then static/sw.js
     svc = app.extensions["rules"]
-    index_url = f"/offline/search-index.json?v={index_version(index)}"
+    version = index_version(index)
+    index_url = f"/offline/search-index.json?v={version}"
     urls = upfront + precache.static_urls(static_dir) + [index_url, cards_url, "/manifest.webmanifest",
                                                          "/trainer/catalog.json"]
-    urls += [f"{path}?v={index_version(index)}" for path in text_paths(index)]
+    urls += [f"{path}?v={version}" for path in text_paths(index)]
     urls = [u for u in urls if not u.endswith("/static/sw.js")]
     seen: set[str] = set()
     precached = [published_url(u, base, aliases) for u in urls]

@@ -50,12 +50,16 @@ class Stating(NamedTuple):
     beside_only: dict[int, frozenset[str]]
     plain: tuple[int, ...]
 
-    def hidden(self, units: frozenset[str]) -> frozenset[int]:
-        """The entries stating it only beside their text, in units the query's number does
-        not count (`units`)."""
-        if self.beside_only and not units.isdisjoint(BESIDE_UNITS):
-            return frozenset(d for d, us in self.beside_only.items() if us.isdisjoint(units))
-        return frozenset(self.beside_only)
+    def counted(self, units: frozenset[str]) -> tuple[tuple[int, ...], frozenset[int]]:
+        """The entries where it counts for a query's number counting `units` (in their
+        order), and those hidden: stating it only beside their text, in units the query's
+        does not count."""
+        if not self.beside_only:
+            return self.docs, frozenset()
+        if units.isdisjoint(BESIDE_UNITS):
+            return self.plain, frozenset(self.beside_only)
+        hidden = frozenset(d for d, us in self.beside_only.items() if us.isdisjoint(units))
+        return tuple(d for d in self.docs if d not in hidden), hidden
 
 
 class StatedNumbers:
@@ -112,7 +116,7 @@ class StatedNumbers:
         state it or one close to it (closeness >= NUMBER_EXACT), whatever they count. An
         entry's closeness is the best of its stated numbers'; the entries come in the order
         of the stated numbers, ascending, each in its entries' order. A number stated only
-        beside an entry's text (a capacity, a cost: `Stating.hidden`) counts only when `units`
+        beside an entry's text (a capacity, a cost: `Stating.counted`) counts only when `units`
         say the query's counts the same."""
         out: dict[int, float] = {}
         close: set[int] = set()
@@ -121,9 +125,7 @@ class StatedNumbers:
             if near < NUMBER_NEAR:
                 continue
             found = self._stating_of(stated)
-            hidden = found.hidden(units)
-            docs = (found.plain if len(hidden) == len(found.beside_only)
-                    else tuple(d for d in found.docs if d not in hidden)) if hidden else found.docs
+            docs, hidden = found.counted(units)
             if near >= NUMBER_EXACT:
                 close.update(docs)
             # each entry at `near` where the number counts what the query's does, or nothing

@@ -109,6 +109,21 @@ CardNames.prototype.mentionsCardWords = function (query) {
   return false;
 };
 
+// the type nouns (keys of typeNouns: one or two words joined, the longer first) the words
+// at `at` spell, each as [noun, where it ends] (descriptions.nouns_at)
+function nounsAt(words, at, typeNouns) {
+  var out = [];
+  for (var n = 2; n >= 1; n--) {
+    var noun = words.slice(at, at + n).join("");
+    if (words.length - at >= n && own.call(typeNouns, noun)) out.push([noun, at + n]);
+  }
+  return out;
+}
+
+// where a description goes on after a type noun ending at `at`: past "card" if it comes
+// next (descriptions.past_card)
+function pastCard(words, at) { return at < words.length && words[at] === "card" ? at + 1 : at; }
+
 // the card type a question describes a card by: "the reaction that…", "a nosferatu who…"
 // (descriptions.described_type), or null
 CardNames.prototype.describedType = function (query) {
@@ -128,17 +143,12 @@ CardNames.prototype.describedType = function (query) {
     i += 1;
   }
   function startsDescription(at) {
-    if (at < words.length && words[at] === "card") at += 1;
+    at = pastCard(words, at);
     return at < words.length && self.describeRel.has(words[at]);
   }
   // the card types a noun of one or two words at `at` names, with where it ends
   function typeAt(at) {
-    var out = [];
-    for (var n = 2; n >= 1; n--) {
-      var noun = words.slice(at, at + n).join("");
-      if (words.length - at >= n && own.call(self.typeNouns, noun)) out.push([self.typeNouns[noun], at + n]);
-    }
-    return out;
+    return nounsAt(words, at, self.typeNouns).map(function (f) { return [self.typeNouns[f[0]], f[1]]; });
   }
   var first = typeAt(i), k, j;
   for (k = 0; k < first.length; k++) {
@@ -181,17 +191,14 @@ CardNames.prototype.describesCard = function (query) {
   }
   for (i = 0; i < words.length - 1; i++) if (this.describeAsk.has(words[i]) && this.asksType(words, i + 1)) return true;
   function startsDescription(at) {
-    if (at < words.length && words[at] === "card") at += 1;
+    at = pastCard(words, at);
     return at < words.length && words[at] !== "to" && self.describeRel.has(words[at]);
   }
   for (var k = 1; k < words.length; k++) {
     if (!this.describeOpen.has(words[k])) continue;
     for (var at = k + 1, free = 0; at < words.length && free <= this.describeFree && !this.describeOwned.has(words[at]); at++) {
-      var ends = [];
-      for (var n = 2; n >= 1; n--) {
-        var noun = words.slice(at, at + n).join("");
-        if (words.length - at >= n && own.call(this.typeNouns, noun) && !this.rulesNouns.has(noun)) ends.push(at + n);
-      }
+      var ends = nounsAt(words, at, this.typeNouns).filter(function (f) { return !self.rulesNouns.has(f[0]); })
+        .map(function (f) { return f[1]; });
       if (ends.length) {
         if (ends.some(startsDescription)) return true;
         break;
@@ -205,16 +212,12 @@ CardNames.prototype.describesCard = function (query) {
 // whether a type noun, after up to describeFree words from `start`, is followed by ("card"
 // and) a word of describeRel or a verb in "s": "which master gives…" (descriptions._asks_type)
 CardNames.prototype.asksType = function (words, start) {
-  var qualified = false;
+  var qualified = false, self = this;
   for (var at = start; at < Math.min(start + this.describeFree + 1, words.length); at++) {
-    var ends = [];
-    for (var n = 2; n >= 1; n--) {
-      var noun = words.slice(at, at + n).join("");
-      if (words.length - at >= n && own.call(this.typeNouns, noun) && (qualified || !this.rulesNouns.has(noun))) ends.push(at + n);
-    }
+    var ends = nounsAt(words, at, this.typeNouns).filter(function (f) { return qualified || !self.rulesNouns.has(f[0]); })
+      .map(function (f) { return f[1]; });
     for (var k = 0; k < ends.length; k++) {
-      var end = ends[k];
-      if (end < words.length && words[end] === "card") end += 1;
+      var end = pastCard(words, ends[k]);
       if (end >= words.length) continue;
       var w = words[end];
       if ((w !== "to" && this.describeRel.has(w)) ||
