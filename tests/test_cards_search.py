@@ -1093,7 +1093,7 @@ def test_a_judge_calls_card_leads_the_next_card_not_a_rule(service, monkeypatch)
     card, other = search.cards.entries["cards/100092"], search.cards.entries["cards/100920"]
     rule = search.rules.entries["tournament-rules/3.2"]
     ruling = search.group_rulings(card)[0]
-    monkeypatch.setattr(search, "_best_group_ruling", lambda cards, groups, inherit: (0.5, ruling, 0))
+    monkeypatch.setattr(search, "_best_group_ruling", lambda cards, groups, inherit, asked=None: (0.5, ruling, 0))
     hits = [Hit(card, 3.0, "", card.url, 0.7), Hit(rule, 2.0, "", rule.url, 0.6),
             Hit(other, 0.5, "", other.url, 0.6)]
     # 3.0 leads the next card's 0.5 by far: the ruling, holding 0.5, passes answers holding 0.6
@@ -1186,11 +1186,10 @@ def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(servic
     # (from the development sets 24 and 15; "werewolf ally 3 life 2 str… does he HAVE to take
     # the extra strike or can i skip it" has its ruling third without it since the described
     # card's best group ruling comes third in a question asking more than the description;
-    # the first opened "4 pool mummy ally…", whose cost now finds the ruling without it)
-    ("mummy ally who plays basic nec cards as a cap 3 vamp and hates ministry. can he play a card that "
-     "would let him diablerize a vamp?", "G00011"),
-    ("gehenna event making torpor actions cost a blood more, dont replace till a vamp leaves torpor. if it gets "
-     "burned do i get to replace it?", "G00008"),
+    # the first opened "4 pool mummy ally…", whose cost now finds the ruling without it, then
+    # "mummy ally who plays basic nec cards…", whose group ruling after the card is chosen by
+    # its last sentence since `LAST_SENTENCE_SHARE`, as "gehenna event making torpor actions
+    # cost a blood more…": `test_the_last_sentence_chooses_the_described_card_s_group`)
     # (opened "werewolf ally that…", the card's type finds the ruling without the step)
     ("my werewolf can play ani cards as a vampire. he plays the ani card that pulls an animal retainer "
      "from my deck and puts it on him - does he count as having ani for the retainers requirement too?", "G00085"),
@@ -1202,6 +1201,29 @@ def test_the_group_ruling_answering_the_last_sentence_comes_third(service, monke
     assert first_sections(service.search, query)[2] == group
     monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
     assert group not in first_sections(service.search, query)
+
+
+@pytest.mark.parametrize("query, group", [
+    ("mummy ally who plays basic nec cards as a cap 3 vamp and hates ministry. can he play a card that "
+     "would let him diablerize a vamp?", "G00011"),
+    ("gehenna event making torpor actions cost a blood more, dont replace till a vamp leaves torpor. if it gets "
+     "burned do i get to replace it?", "G00008"),
+    # (from the development set 25)
+    ("Hey, I have a Laibon carrying three Aye and the modifier that taps three of them to untap him after his "
+     "action. If there were fights during the action, when exactly do I play it? And can he use it if he ended up "
+     "in torpor?", "G00007"),
+])
+def test_the_last_sentence_chooses_the_described_card_s_group(service, monkeypatch, query, group):
+    """The described card has rulings of several groups; the one placed after it holds the
+    most of the question and of what its last sentence asks (`LAST_SENTENCE_SHARE`): "Allies
+    who can play as a vampire" for "can he play a card…", "Permanent not replaced" for "do i
+    get to replace it?". Without the last sentence's share, another group of the card holding
+    as much of the whole question is placed (the step placing the ruling of the last sentence
+    alone, `ASKED_SHARE`, left out)."""
+    monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
+    assert group in first_sections(service.search, query)[:3]
+    monkeypatch.setattr(card_ranking, "LAST_SENTENCE_SHARE", 0.0)
+    assert group not in first_sections(service.search, query)[:3]
 
 
 @pytest.mark.parametrize("query, card, group", [

@@ -12,12 +12,17 @@ export function groupRulings(search, card) {
 
 // the hits with the best group ruling of the first answers' cards among the first three
 // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
-// GROUP_RULING_CARDS_ASKED)
-export function groupRulingAfter(search, hits, groups, limit, asks) {
+// GROUP_RULING_CARDS_ASKED); last: the question's last sentence (LAST_SENTENCE_SHARE)
+export function groupRulingAfter(search, hits, groups, limit, asks, last) {
   if (!hits.length) return hits;
   var among = asks ? search.params.group_ruling_cards_asked || search.params.group_ruling_cards :
     search.params.group_ruling_cards;
-  var best = bestGroupRuling(search, cardsWithGroups(search, hits, false, among), groups, search.params.ruling_inherits);
+  var withGroups = cardsWithGroups(search, hits, false, among);
+  // the question's last sentence, what it asks (read only when needed; an index saved before
+  // last_sentence_share ranks without it)
+  var asked = !withGroups.length || !search.params.last_sentence_share ? null :
+    asks ? search.cards.groups(last) : groups;
+  var best = bestGroupRuling(search, withGroups, groups, search.params.ruling_inherits, asked);
   if (best === null) return hits;
   var key = best.key, share = best.share, at;
   // (a ruling holding nothing of the question never comes up)
@@ -85,17 +90,25 @@ export function cardsWithGroups(search, hits, ownRulings, among) {
   return out;
 }
 
-// of these cards' group rulings, the one holding the most of the query's groups:
-// {share, key, place}; ties go to the first card, then to the page's order
+// of these cards' group rulings, the one holding the most of the query's groups, and of its
+// last sentence's groups `asked` at last_sentence_share when given (its own words only):
+// {share (of groups), key, place}; ties go to the first card, then to the page's order
 // (the server's Search._best_group_ruling)
-export function bestGroupRuling(search, withGroups, groups, inherit) {
-  var cards = search.cards, best = null;
+export function bestGroupRuling(search, withGroups, groups, inherit, asked) {
+  var cards = search.cards, best = null, rankOfBest = null, w = search.params.last_sentence_share;
   withGroups.forEach(function (c) {
-    var shares = cards.shares(groups, c.keys.map(function (k) { return cards.byKey.get(k).docnum; }), c.card.docnum,
-                              inherit);
+    var docnums = c.keys.map(function (k) { return cards.byKey.get(k).docnum; });
+    var shares = cards.shares(groups, docnums, c.card.docnum, inherit), rank = shares;
+    if (asked && asked.length) {
+      var own = cards.shares(asked, docnums, c.card.docnum, 0);
+      rank = shares.map(function (a, k) { return a + w * own[k]; });
+    }
     var i = 0;
-    for (var j = 1; j < c.keys.length; j++) if (shares[j] > shares[i]) i = j;
-    if (best === null || shares[i] > best.share) best = { share: shares[i], key: c.keys[i], place: c.place };
+    for (var j = 1; j < c.keys.length; j++) if (rank[j] > rank[i]) i = j;
+    if (best === null || rank[i] > rankOfBest) {
+      best = { share: shares[i], key: c.keys[i], place: c.place };
+      rankOfBest = rank[i];
+    }
   });
   return best;
 }

@@ -346,7 +346,7 @@ const offlineSearch = (function () {
     });
     out = merge(direct, restR, restC, limit, p, aboutCards, told);
     if (p.group_ruling_after_card) {
-      out = groupRulingAfter(this, out, cardGroups, limit, parts.length > 1);
+      out = groupRulingAfter(this, out, cardGroups, limit, parts.length > 1, parts.length ? parts[parts.length - 1] : "");
       out = askedGroupRuling(this, out, parts, limit);
     }
     if (!only) out = this.namedSecond(out, text, found, cardGroups);

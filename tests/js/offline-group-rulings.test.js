@@ -1,0 +1,36 @@
+// How the offline search chooses the ruling of a described card's group
+// (static/offline-group-rulings.js bestGroupRuling, the server's Search._best_group_ruling):
+// by the share of the whole question, and of its last sentence at last_sentence_share.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { bestGroupRuling } from "../../judgekit/static/offline-group-rulings.js";
+
+// a cards part whose shares are given per list of groups: "whole" and "last" stand for the
+// question's groups and its last sentence's
+function searchWith(params, shares) {
+  const byKey = new Map([["cards/G1#r1", { docnum: 1 }], ["cards/G2#r1", { docnum: 2 }]]);
+  return {
+    params,
+    cards: { byKey, shares: (groups, docnums) => docnums.map((d) => shares[groups[0]][d - 1]) },
+  };
+}
+const card = { docnum: 0 };
+const withGroups = [{ place: 0, card, keys: ["cards/G1#r1", "cards/G2#r1"] }];
+
+test("the ruling holding as much of the question and more of its last sentence is chosen", () => {
+  const search = searchWith({ last_sentence_share: 0.5 }, { whole: [0.5, 0.5], last: [0.1, 0.4] });
+  const best = bestGroupRuling(search, withGroups, ["whole"], 0.5, ["last"]);
+  assert.deepEqual(best, { share: 0.5, key: "cards/G2#r1", place: 0 });   // its share of the whole question
+});
+
+test("the whole question still counts most: a little more of the last sentence does not pass it", () => {
+  const search = searchWith({ last_sentence_share: 0.5 }, { whole: [0.6, 0.4], last: [0.1, 0.4] });
+  assert.equal(bestGroupRuling(search, withGroups, ["whole"], 0.5, ["last"]).key, "cards/G1#r1");
+});
+
+test("without the last sentence (or an index saved before its share) ties go to the page's order", () => {
+  const shares = { whole: [0.5, 0.5], last: [0.1, 0.4] };
+  assert.equal(bestGroupRuling(searchWith({ last_sentence_share: 0.5 }, shares), withGroups, ["whole"], 0.5, null).key,
+    "cards/G1#r1");
+  assert.equal(bestGroupRuling(searchWith({}, shares), withGroups, ["whole"], 0.5, []).key, "cards/G1#r1");
+});
