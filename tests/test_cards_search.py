@@ -15,7 +15,7 @@ from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION, RULING_INHERITS
-from judgekit.rules.query import question_stems, spell_out_disciplines, synonym_stems, without_address
+from judgekit.rules.query import question_stems, sentences, spell_out_disciplines, synonym_stems, without_address
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.synonyms import SYNONYMS
 from tests.test_rules_search import load_queries
@@ -1145,6 +1145,20 @@ def test_a_call_to_the_judge_is_not_part_of_the_question(service, monkeypatch, c
 ])
 def test_only_a_call_that_opens_the_question_is_left_out(text, rest):
     assert without_address(text) == rest
+
+
+@pytest.mark.parametrize("text, parts", [
+    ("Tremere who hunts by stealing blood: can she hunt when nobody has blood?",
+     ("Tremere who hunts by stealing blood:", "can she hunt when nobody has blood?")),
+    ("tapped my vehicle to carry on: Does it count as blocked", ("tapped my vehicle to carry on:", "Does it count as blocked")),
+    # a card's text quoted, a colon before any other word: one sentence
+    ("my weapon: strike: combat ends, and he is locked", ("my weapon: strike: combat ends, and he is locked",)),
+    ("the gun: canned ammo", ("the gun: canned ammo",)),
+])
+def test_a_colon_ends_a_sentence_when_a_question_follows(text, parts):
+    """The card described, a colon, then what is asked: two sentences, as after "?" (the
+    group ruling after the card is chosen by the last, `LAST_SENTENCE_SHARE`)."""
+    assert sentences(text) == parts
 
 
 @pytest.mark.parametrize("query, card, within", [

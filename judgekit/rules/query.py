@@ -23,9 +23,13 @@ LIST_SEPARATORS = "/+&"
 SLASH_LIST = re.compile(r"(^|[^A-Za-z0-9_])([A-Za-z]+(?:[/+&][A-Za-z]+)+)(?![A-Za-z0-9_])")
 LIST_SPLIT = re.compile(r"([/+&])")
 
-#: Where a question's sentences end: after ".", "?", "!" or ";", or at a dash between words
-#: (the browser's `sentences`, static/offline-query.js, splits alike without a look-behind)
-SENTENCE_BREAK = re.compile(r"(?<=[.?!;])\s+|\s+-+\s+")
+#: Where a question's sentences end: after ".", "?", "!" or ";", at a dash between words, or
+#: after a colon that a question word follows ("Tremere who hunts by stealing blood: can she
+#: hunt when nobody has blood?": the card described, then what is asked; a card's text
+#: quoted, "strike: combat ends", goes on). The browser's `sentences`, static/offline-query.js,
+#: splits alike without a look-behind.
+QUESTION_AFTER_COLON = "can|could|does|do|did|is|are|was|will|would|should|must|may|what|how|when|who|which|where|why"
+SENTENCE_BREAK = re.compile(rf"(?<=[.?!;])\s+|\s+-+\s+|(?<=:)\s+(?=(?:{QUESTION_AFTER_COLON})\s)", re.I)
 
 #: A call to the judge that opens a question ("Judge!", "judge,", "Call:", "hey judge -"): it
 #: speaks to the judge and names nothing ("Judge" is a word of a card's name, Those Who Endure

@@ -77,11 +77,14 @@ function extensions(index, stem) {
   return out;
 }
 
-// a question's sentences: they end after ".", "?", "!" or ";", or at a dash between words
-// (the server's judgekit.rules.query.sentences, SENTENCE_BREAK, without a look-behind: older
-// phones' Safari lacks it)
+// a question's sentences: they end after ".", "?", "!" or ";", at a dash between words, or
+// after a colon that a question word follows (the server's judgekit.rules.query.sentences,
+// SENTENCE_BREAK, QUESTION_AFTER_COLON, without a look-behind: older phones' Safari lacks it)
+var QUESTION_AFTER_COLON = /:\s+(?=(?:can|could|does|do|did|is|are|was|will|would|should|must|may|what|how|when|who|which|where|why)\s)/gi;
+
 export function sentences(text) {
-  return text.trim().replace(/([.?!;])\s+/g, "$1\u0000").replace(/\s+-+\s+/g, "\u0000").split("\u0000")
+  return text.trim().replace(/([.?!;])\s+/g, "$1\u0000").replace(/\s+-+\s+/g, "\u0000")
+    .replace(QUESTION_AFTER_COLON, ":\u0000").split("\u0000")
     .filter(function (part) { return part.trim() !== ""; });
 }
 

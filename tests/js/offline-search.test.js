@@ -74,6 +74,11 @@ test("a question's sentences end as on the server (SENTENCE_BREAK)", () => {
   assert.deepEqual(internals.sentences("a -- b; c!  d"), ["a", "b;", "c!", "d"]);
   assert.deepEqual(internals.sentences("+1 stealth D action, 3.5 blood"), ["+1 stealth D action, 3.5 blood"]);
   assert.deepEqual(internals.sentences("pre-fight: x-y"), ["pre-fight: x-y"]);
+  assert.deepEqual(internals.sentences("Tapped my vehicle to carry on: Can passers block?"),
+                   ["Tapped my vehicle to carry on:", "Can passers block?"]);
+  assert.deepEqual(internals.sentences("my weapon: strike: combat ends. does it"),
+                   ["my weapon: strike: combat ends.", "does it"]);
+  assert.deepEqual(internals.sentences("a: canal"), ["a: canal"]);
 });
 
 test("a call to the judge that opens a question is left out, as on the server (ADDRESS)", () => {
