@@ -175,6 +175,19 @@ def test_initials_that_spell_an_everyday_word_name_no_card(service, query):
     assert service.search.named_cards(query) == []
 
 
+@pytest.mark.parametrize("query, card", [
+    ("can I call the referendum that removes a chosen ready ally", None),     # not Remover
+    ("does it matters who blocks", None),                                     # not Matteus
+    ("can i play two deflections on one bleed", "Deflection"),                # a name's plural
+    ("can i play deflektion on a bleed", "Deflection"),                       # a misspelt name
+])
+def test_an_inflected_word_of_the_texts_is_no_misspelt_name(service, query, card):
+    """A word of the cards' texts or the rules inflected ("removes", "matters": their texts
+    say "remove", "matter") is one letter from a name, and is a word, not a misspelt name
+    (`CardNames.not_typos`, `inflections`); a name's plural still names its card."""
+    assert [e.title for e in service.search.named_cards(query)] == ([card] if card else [])
+
+
 @pytest.mark.parametrize("query, card", [("tttm", "Tribute to the Master"), ("fotb", "Form of the Bat"),
                                          ("aotd", "Absolution of the Diabolist")])
 def test_initials_no_word_spells_still_name_the_card(service, query, card):
@@ -489,13 +502,24 @@ def test_a_group_s_ruling_of_the_third_answer_s_card_when_the_question_asks_more
 
 @pytest.mark.parametrize("question", [
     "is there a vampire who hunts by burning two matching cards from his prey's ash heap",
-    "Giovanni del Georgio: can he do his hunt twice in one turn?",
+    "can Giovanni del Georgio do his hunt twice in one turn?",
 ])
 def test_a_description_alone_or_a_named_card_keeps_its_answers(service, question):
     """A question that only describes the card (its group's ruling holds less of it than
     the third answer), or that names it, is ranked as without a group's ruling after it."""
     found, without = _ranked_with_and_without_group_rulings_after(service.search, question)
     assert found == without
+
+
+@pytest.mark.parametrize("question", ["Giovanni del Georgio: can he do his hunt twice in one turn?",
+                                      "Giovanni del Georgio. can he do his hunt twice in one turn?"])
+def test_a_named_card_then_a_question_has_the_group_ruling_asked_third(service, monkeypatch, question):
+    """The card named, then the question (after a colon as after a full stop): the ruling of
+    its group that the last sentence asks about ("Special Hunt action": once per turn) comes
+    third (`ASKED_SHARE`), after the card and its own ruling."""
+    assert first_sections(service.search, question)[:3] == ["200521", "200521", "G00064"]
+    monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
+    assert "G00064" not in first_sections(service.search, question)[:3]
 
 
 def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):

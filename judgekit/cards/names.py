@@ -195,8 +195,13 @@ class CardNames:
                 keys[short] = card_id
                 shorts.add(short)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys))
-        names.not_typos = frozenset(w for w in words if w not in keys and len(w) >= TYPO_MIN
-                                    and names._typo_name(w) is not None)
+        # and the inflected forms of the words of the texts and the rules ("removes" is no
+        # misspelt Remover, "matters" no Matteus), but for a name's plural ("two
+        # deflections"); a name's own word inflected may stand for its card ("decapitated")
+        forms = {f for w in set().union(*texts, vocabulary) for f in inflections(w)} - words
+        names.not_typos = frozenset(w for w in words | forms if w not in keys and len(w) >= TYPO_MIN
+                                    and (name := names._typo_name(w)) is not None
+                                    and not (w in forms and w in (name + "s", name + "es")))
         return names
 
     @classmethod
@@ -283,9 +288,13 @@ class CardNames:
         """The name key one typo away from `key`, without the cache (the build looks up every
         word of the cards once): not a name many cards' texts use as a word (`text_words`:
         "corrupton" is a misspelt word, not the card Corruption)."""
+        # (a word one typo from a name of `TYPO_MIN` letters or more has its first three
+        # letters or its last three: only those are compared letter by letter)
+        head, tail = key[:3], key[-3:]
         for size in (len(key) - 1, len(key), len(key) + 1):
             for cand in self._by_start.get((key[0], size), ()):
-                if cand != key and cand not in self.text_words and _edits1(key, cand):
+                if (cand.startswith(head) or cand.endswith(tail)) and cand != key \
+                        and cand not in self.text_words and _edits1(key, cand):
                     return cand
         return None
 
@@ -384,6 +393,19 @@ def _text_words(catalog, texts: list[list[str]], keys: dict[str, int]) -> set[st
         if len(holding) >= TEXT_WORD_CARDS:
             found.add(key)
     return found
+
+
+def inflections(word: str) -> list[str]:
+    """The forms a question may give a word of the cards or the rules that their texts may not
+    hold: "remove" -> "removes", "removed", "removing"; "carry" -> "carries", "carried"."""
+    if len(word) < 3 or not word.isalpha():
+        return []
+    out = [word + "s", word + "es", word + "ed", word + "ing"]
+    if word.endswith("e"):
+        out += [word + "d", word[:-1] + "ing"]
+    if word.endswith("y"):
+        out += [word[:-1] + "ies", word[:-1] + "ied"]
+    return out
 
 
 def key_words(text: str) -> list[str]:
