@@ -17,6 +17,7 @@ from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION, RULING_INHERITS
 from judgekit.rules.query import question_stems, sentences, spell_out_disciplines, synonym_stems, without_address
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
+from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
 from tests.test_rules_search import load_queries
 
@@ -585,6 +586,22 @@ def test_the_everyday_words_of_a_question_leave_room_for_the_word_naming_the_car
         assert not found()
     finally:
         del cards.RARE_GROUPS
+
+
+@pytest.mark.parametrize("question, card", [
+    # (from the development set 37)
+    ("My prey had an anarch-only reaction that did something different depending on the discipline: +2 "
+     "intercept against stuff aimed at him, knock 2 off my bleed, or let a tapped vamp pay a blood to untap. I "
+     "never caught the name. Which card does all three?", "102219"),
+])
+def test_a_message_s_story_words_leave_room_for_the_card_s_own(service, monkeypatch, question, card):
+    """A message tells a story: its rarest words in the cards ("knock", "never",
+    "depending", "aimed", "off") hold none of the card's. The pools of its eight rarest
+    (`RARE_GROUPS`) reach the card's own ("intercept", "untap"), and the card (Deep Ecology)
+    is among the first three; with five, it is nowhere."""
+    assert SearchIndex.RARE_GROUPS == 8 and card in first_sections(service.search, question)[:3]
+    monkeypatch.setattr(SearchIndex, "RARE_GROUPS", 5)
+    assert card not in first_sections(service.search, question)
 
 
 def test_a_card_and_its_rulings_count_each_others_words(service):
@@ -1409,23 +1426,29 @@ def test_a_second_group_of_the_described_card_comes_third(service, monkeypatch, 
     assert group not in first_sections(service.search, query)
 
 
-@pytest.mark.parametrize("query, key", [
-    # (from the development sets 24 and 27; "sabbat location: when a political action is
-    # successful… is the referendum still held?" was found without it once the pools left
-    # out the words of fewer than `RARE_MIN_DOCS` entries)
+@pytest.mark.parametrize("query, key, rarest", [
+    # (from the development sets 24 and 27, with the question's five rarest words looked
+    # through, as until 1 Dec 2026: with eight they find these cards too; "sabbat location:
+    # when a political action is successful… is the referendum still held?" was found
+    # without it once the pools left out the words of fewer than `RARE_MIN_DOCS` entries)
     ("laibon action, +1 stealth, needs one of the titled laibon; goes on him and untaps him, +1 intercept vs "
      "vamps, he can block while locked, burns if he tries to block and fails. if he attempts a block and then "
-     "something prevents it, does it burn?", "cards/101291"),
+     "something prevents it, does it burn?", "cards/101291", 5),
     ("master on a cap 7+ vamp of another player, he cant hunt normally but takes a blood off another vamp as a "
-     "D action. does his hunt bonus add to it and does all of it come from the victim?", "cards/G00121"),
+     "D action. does his hunt bonus add to it and does all of it come from the victim?", "cards/G00121", 5),
+    # (from the development set 28, with eight)
+    ("After last night's game: my opponent used an Obfuscate modifier that gave +2 stealth at superior, then "
+     "paid a blood so my ally got worse at blocking (-1 intercept). He also held off drawing a replacement "
+     "until his next unlock phase. What card was that?", "cards/101001", 8),
 ])
-def test_a_first_sentence_s_rare_words_find_the_described_card(service, monkeypatch, query, key):
+def test_a_first_sentence_s_rare_words_find_the_described_card(service, monkeypatch, query, key, rarest):
     """A table question describes the card, then asks with rarer words of its own ("torpor
     right away", "referendum"): the entries holding the first
     sentence's rarest words are looked through too (`SearchIndex(first_sentence=…)`), and
     the card (or its group's ruling) reaches the first three, which it does not without."""
     def first_three() -> list[str]:
         return [f"{h.entry.doc}/{h.entry.section}" for h in service.search.search(query, limit=10)[0][:3]]
+    monkeypatch.setattr(SearchIndex, "RARE_GROUPS", rarest)
     assert service.search.cards.first_sentence
     assert key in first_three()
     monkeypatch.setattr(service.search.cards, "first_sentence", False)
