@@ -1274,6 +1274,18 @@ def test_the_group_ruling_answering_the_last_sentence_comes_third(service, monke
     assert group not in first_sections(service.search, query)
 
 
+def test_a_second_described_card_s_group_ruling_passes_a_third_answer_holding_a_little_more(service,
+                                                                                          monkeypatch):
+    """(search_card_behaviour34) The described card (Vagabond Mystic) second; the ruling of
+    its group ("can he do that the turn he's recruited?") holds 0.491 of the question, the
+    third answer 0.496: it comes third at `GROUP_RULING_NEAR_LATER` of what the third holds,
+    and is not among the first three when it must hold as much."""
+    question = "The mortal ally who locks to heal an injured ally one life, can he do that the turn he's recruited?"
+    assert first_sections(service.search, question)[1:3] == ["102087", "G00119"]
+    monkeypatch.setattr(card_ranking, "GROUP_RULING_NEAR_LATER", 1.0)
+    assert "G00119" not in first_sections(service.search, question)[:3]
+
+
 @pytest.mark.parametrize("query, group", [
     ("mummy ally who plays basic nec cards as a cap 3 vamp and hates ministry. can he play a card that "
      "would let him diablerize a vamp?", "G00011"),

@@ -52,7 +52,8 @@ from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, P
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
 from judgekit.rules.card_ranking import (ABOUT_CARDS_FACTOR, ABOUT_CARDS_MESSAGE_FACTOR, ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
-                                         GROUP_RULING_CARDS, GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR, NAMED_AMONG, NAMED_HELD,
+                                         GROUP_RULING_CARDS, GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR,
+                                         GROUP_RULING_NEAR_LATER, NAMED_AMONG, NAMED_HELD,
                                          LAST_SENTENCE_SHARE, OWN_RULINGS,
                                          RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, Search)
 from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE, YIELD_SHARE
@@ -140,6 +141,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "group_ruling_cards": GROUP_RULING_CARDS, "group_ruling_cards_asked": GROUP_RULING_CARDS_ASKED,
             "asked_share": ASKED_SHARE,
             "group_ruling_lead": GROUP_RULING_LEAD, "group_ruling_near": GROUP_RULING_NEAR,
+            "group_ruling_near_later": GROUP_RULING_NEAR_LATER,
             "second_group_share": SECOND_GROUP_SHARE, "last_sentence_share": LAST_SENTENCE_SHARE}
 
 

@@ -35,7 +35,8 @@ export function groupRulingAfter(search, hits, groups, limit, asks, last) {
   var runner = null;
   for (var r = 1; r < hits.length && runner === null; r++) if (search.cards.byKey.has(hits[r].entry.key)) runner = hits[r];
   var sure = asks && best.place === 0 && runner !== null && hits[0].score >= p.group_ruling_lead * runner.score;
-  var near = sure ? p.group_ruling_near : 1.0;
+  // (the card second or third: group_ruling_near_later; an index saved before it: 1.0)
+  var near = sure ? p.group_ruling_near : best.place > 0 ? p.group_ruling_near_later || 1.0 : 1.0;
   function covers(h) { return share >= near * (h.coverage === undefined ? 1.0 : h.coverage); }
   if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
   else if (hits.length > 2 && (covers(hits[2]) || (asks && best.place === 0))) at = 2;   // (asked more: third)
