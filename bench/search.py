@@ -4,14 +4,15 @@ the libraries' own over the same entries.
 
     python bench/search.py [--rounds 20] [--no-libraries]
 
-Prints, over the queries of tests/search_queries, tests/search_questions,
-bench/heldout_queries.tsv and tests/search_cards:
+Prints, over the questions of every set below (rules questions, phone-typed questions,
+card names, cards described, judge calls and messages about cards; held-out sets included):
 - index build time from content (rules + 4,149 cards + their rulings: about 6,600 entries),
   and the time to open it;
 - judgekit search p50/p95 (the served path: the rules' and the cards' parts ranked and
   merged, snippets; what the start made frozen out of the cycle collector's walks, as
   `judgekit serve` does), wall clock and CPU time (CPU time is the figure to read on a busy
-  machine: other processes' time is not in it);
+  machine: other processes' time is not in it), and its CPU p50/p95 by the question's
+  length (up to 12 words, 13 to 30, more: a phone-typed question, a sentence, a message);
 - SQLite FTS5 (porter tokenizer) over the same entries, OR of the query words, bm25 ranking
   with snippet(): p50/p95, and the ratio judgekit/FTS5;
 - relevance on each query set: hit@3 and MRR (the reciprocal rank of the first expected
@@ -248,6 +249,16 @@ def main() -> None:
               f"(each question once, on the index just opened)")
         print(f"  in CPU time   : p50 {statistics.median(ours_cpu):.3f} ms  p95 {pct(ours_cpu, 95):.3f} ms  "
               f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        # where the tail is: short questions typed on a phone, sentences, messages (CPU time,
+        # each round's timings in the questions' order)
+        by_length: dict[str, list[float]] = {}
+        for i, ms in enumerate(ours_cpu):
+            words = len(queries[i % len(queries)].split())
+            kind = "up to 12 words" if words <= 12 else "13 to 30 words" if words <= 30 else "over 30 words"
+            by_length.setdefault(kind, []).append(ms)
+        print("  by length     : " + "; ".join(
+            f"{kind} ({len(ms) // args.rounds} questions) p50 {statistics.median(ms):.3f} ms p95 {pct(ms, 95):.3f} ms"
+            for kind, ms in sorted(by_length.items(), key=lambda kv: len(kv[0]))))
         print(f"SQLite FTS5     : p50 {statistics.median(fts):.3f} ms  p95 {pct(fts, 95):.3f} ms  "
               f"(CPU p50 {statistics.median(fts_cpu):.3f} ms  p95 {pct(fts_cpu, 95):.3f} ms)")
         print(f"ratio judgekit/FTS5: p50 {statistics.median(ours) / statistics.median(fts):.1f}x  "
