@@ -61,7 +61,7 @@ from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPAR
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
-from judgekit.rules.query import MAX_QUERY, question_stems, synonym_stems
+from judgekit.rules.query import MAX_QUERY, QUESTION_AFTER_COLON, question_stems, synonym_stems
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
@@ -142,7 +142,8 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "asked_share": ASKED_SHARE,
             "group_ruling_lead": GROUP_RULING_LEAD, "group_ruling_near": GROUP_RULING_NEAR,
             "group_ruling_near_later": GROUP_RULING_NEAR_LATER,
-            "second_group_share": SECOND_GROUP_SHARE, "last_sentence_share": LAST_SENTENCE_SHARE}
+            "second_group_share": SECOND_GROUP_SHARE, "last_sentence_share": LAST_SENTENCE_SHARE,
+            "question_after_colon": list(QUESTION_AFTER_COLON)}
 
 
 def index_version(search: Search) -> str:

@@ -27,9 +27,14 @@ LIST_SPLIT = re.compile(r"([/+&])")
 #: after a colon that a question word follows ("Tremere who hunts by stealing blood: can she
 #: hunt when nobody has blood?": the card described, then what is asked; a card's text
 #: quoted, "strike: combat ends", goes on). The browser's `sentences`, static/offline-query.js,
-#: splits alike without a look-behind.
-QUESTION_AFTER_COLON = "can|could|does|do|did|is|are|was|will|would|should|must|may|what|how|when|who|which|where|why"
-SENTENCE_BREAK = re.compile(rf"(?<=[.?!;])\s+|\s+-+\s+|(?<=:)\s+(?=(?:{QUESTION_AFTER_COLON})\s)", re.I)
+#: splits alike without a look-behind (the question words, letters compared in ASCII, come
+#: with the offline index as `question_after_colon`; the spaces are those both languages'
+#: `\s` match, `SPACE`).
+QUESTION_AFTER_COLON = ("can", "could", "does", "do", "did", "is", "are", "was", "will", "would", "should",
+                        "must", "may", "what", "how", "when", "who", "which", "where", "why")
+SPACE = "[ \t\n\r\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+SENTENCE_BREAK = re.compile(rf"(?<=[.?!;]){SPACE}+|{SPACE}+-+{SPACE}+"
+                            rf"|(?<=:){SPACE}+(?=(?ai:{'|'.join(QUESTION_AFTER_COLON)}){SPACE})")
 
 #: A call to the judge that opens a question ("Judge!", "judge,", "Call:", "hey judge -"): it
 #: speaks to the judge and names nothing ("Judge" is a word of a card's name, Those Who Endure

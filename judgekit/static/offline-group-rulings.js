@@ -35,8 +35,9 @@ export function groupRulingAfter(search, hits, groups, limit, asks, last) {
   var runner = null;
   for (var r = 1; r < hits.length && runner === null; r++) if (search.cards.byKey.has(hits[r].entry.key)) runner = hits[r];
   var sure = asks && best.place === 0 && runner !== null && hits[0].score >= p.group_ruling_lead * runner.score;
-  // (the card second or third: group_ruling_near_later; an index saved before it: 1.0)
-  var near = sure ? p.group_ruling_near : best.place > 0 ? p.group_ruling_near_later || 1.0 : 1.0;
+  // (the card second: group_ruling_near_later; an index saved before it: 1.0)
+  var near = sure ? p.group_ruling_near :
+    best.place === 1 ? (p.group_ruling_near_later === undefined ? 1.0 : p.group_ruling_near_later) : 1.0;
   function covers(h) { return share >= near * (h.coverage === undefined ? 1.0 : h.coverage); }
   if (best.place === 0 && hits.slice(1, 3).every(covers)) at = 1;
   else if (hits.length > 2 && (covers(hits[2]) || (asks && best.place === 0))) at = 2;   // (asked more: third)
@@ -45,8 +46,9 @@ export function groupRulingAfter(search, hits, groups, limit, asks, last) {
   return at === 1 ? secondGroupRuling(search, hits, groups, share, limit) : hits;
 }
 
-// the hits (the first a card, the second the best ruling of its groups, holding `share` of
-// the query) with the best ruling of another of the card's groups third, when it holds at
+// the hits (the first a card, the second the ruling of its groups groupRulingAfter chose,
+// holding `share` of the query) with the ruling of another of the card's groups holding the
+// most of the whole query (by share alone) third, when it holds at
 // least second_group_share of that share and as much as the third answer (the server's
 // Search._second_group_ruling, SECOND_GROUP_SHARE)
 export function secondGroupRuling(search, hits, groups, share, limit) {
@@ -100,7 +102,7 @@ export function bestGroupRuling(search, withGroups, groups, inherit, asked) {
   withGroups.forEach(function (c) {
     var docnums = c.keys.map(function (k) { return cards.byKey.get(k).docnum; });
     var shares = cards.shares(groups, docnums, c.card.docnum, inherit), rank = shares;
-    if (asked && asked.length) {
+    if (asked && asked.length && w !== undefined) {
       var own = cards.shares(asked, docnums, c.card.docnum, 0);
       rank = shares.map(function (a, k) { return a + w * own[k]; });
     }

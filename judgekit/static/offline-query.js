@@ -78,13 +78,26 @@ function extensions(index, stem) {
 }
 
 // a question's sentences: they end after ".", "?", "!" or ";", at a dash between words, or
-// after a colon that a question word follows (the server's judgekit.rules.query.sentences,
-// SENTENCE_BREAK, QUESTION_AFTER_COLON, without a look-behind: older phones' Safari lacks it)
-var QUESTION_AFTER_COLON = /:\s+(?=(?:can|could|does|do|did|is|are|was|will|would|should|must|may|what|how|when|who|which|where|why)\s)/gi;
+// after a colon that one of `afterColon` follows (the index's question_after_colon: an index
+// saved before it splits at no colon) (the server's judgekit.rules.query.sentences,
+// SENTENCE_BREAK, QUESTION_AFTER_COLON, SPACE, without a look-behind: older phones' Safari
+// lacks it; the colon first, as its look-ahead reads the spaces the others replace)
+var SPACE = "[ \\t\\n\\r\\f\\v\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+var END_MARK = new RegExp("([.?!;])" + SPACE + "+", "g");
+var DASH = new RegExp(SPACE + "+-+" + SPACE + "+", "g");
+var colonBreaks = new Map();    // the question words -> their colon's pattern
 
-export function sentences(text) {
-  return text.trim().replace(/([.?!;])\s+/g, "$1\u0000").replace(/\s+-+\s+/g, "\u0000")
-    .replace(QUESTION_AFTER_COLON, ":\u0000").split("\u0000")
+export function sentences(text, afterColon) {
+  var out = text.trim();
+  if (afterColon && afterColon.length) {
+    var key = afterColon.join("|"), colon = colonBreaks.get(key);
+    if (!colon) {
+      colon = new RegExp(":" + SPACE + "+(?=(?:" + key + ")" + SPACE + ")", "gi");
+      colonBreaks.set(key, colon);
+    }
+    out = out.replace(colon, ":\u0000");
+  }
+  return out.replace(END_MARK, "$1\u0000").replace(DASH, "\u0000").split("\u0000")
     .filter(function (part) { return part.trim() !== ""; });
 }
 

@@ -130,7 +130,7 @@ export function candidates(index, groups, text, groupDocs) {
 // several and the part looks through them (SearchIndex._first_sentence_groups)
 function firstSentenceGroups(index, groups, text) {
   if (!index.firstSentence) return [];
-  var parts = sentences(text);
+  var parts = sentences(text, index.params.question_after_colon);
   if (parts.length < 2) return [];
   var words = new Set((parts[0].match(WORD) || []).map(function (w) { return w.toLowerCase(); }));
   var out = [];

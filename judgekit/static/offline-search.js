@@ -336,7 +336,7 @@ const offlineSearch = (function () {
     // scores weigh more, and no rule leads a card (Search.search)
     var told = !!kind || !!(this.names && this.names.describesCard(text));
     var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
-    var parts = sentences(text);     // a message of several sentences naming a discipline or a clan: more
+    var parts = sentences(text, p.question_after_colon);     // a message of several sentences naming a discipline or a clan: more
     var factor = told ? p.described_card_factor :
       aboutCards ? (parts.length > 1 ? p.about_cards_message_factor || p.about_cards_factor : p.about_cards_factor) :
       p.card_factor;

@@ -3,7 +3,7 @@
 // by the share of the whole question, and of its last sentence at last_sentence_share.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bestGroupRuling } from "../../judgekit/static/offline-group-rulings.js";
+import { bestGroupRuling, groupRulingAfter } from "../../judgekit/static/offline-group-rulings.js";
 
 // a cards part whose shares are given per list of groups: "whole" and "last" stand for the
 // question's groups and its last sentence's
@@ -33,4 +33,30 @@ test("without the last sentence (or an index saved before its share) ties go to 
   assert.equal(bestGroupRuling(searchWith({ last_sentence_share: 0.5 }, shares), withGroups, ["whole"], 0.5, null).key,
     "cards/G1#r1");
   assert.equal(bestGroupRuling(searchWith({}, shares), withGroups, ["whole"], 0.5, []).key, "cards/G1#r1");
+});
+
+test("an index saved before last_sentence_share chooses by the whole question alone", () => {
+  // two cards' answers: the described card first, far ahead; its two group rulings tie on the
+  // whole question, and the second holds more of the last sentence
+  const card = { key: "cards/1", docnum: 0, kind: "card", section: "1" };
+  const byKey = new Map([["cards/1", card], ["cards/G1#r1", { key: "cards/G1#r1", docnum: 1, url: "/g1" }],
+    ["cards/G2#r1", { key: "cards/G2#r1", docnum: 2, url: "/g2" }]]);
+  const shares = { whole: [0.5, 0.5], last: [0.1, 0.4] };
+  function search(params) {
+    return {
+      params: { group_ruling_cards: 2, group_ruling_cards_asked: 3, ruling_inherits: 0.5, group_ruling_lead: 3,
+        group_ruling_near: 0.8, second_group_share: 2, ...params },
+      cardGroups: { 1: ["G1", "G2"] },
+      rulingsBySection: () => new Map([["G1", ["cards/G1#r1"]], ["G2", ["cards/G2#r1"]]]),
+      cards: { byKey, shares: (groups, docnums) => docnums.map((d) => shares[groups[0]][d - 1]),
+        groups: () => ["last"] },
+    };
+  }
+  const hits = [{ entry: card, score: 10, coverage: 0.4 }, { entry: { key: "rules/a" }, score: 1, coverage: 0.3 },
+    { entry: { key: "rules/b" }, score: 1, coverage: 0.3 }];
+  const keys = (out) => out.map((h) => h.entry.key);
+  assert.deepEqual(keys(groupRulingAfter(search({ last_sentence_share: 0.5 }), hits, ["whole"], 10, true, "x")),
+    ["cards/1", "cards/G2#r1", "rules/a", "rules/b"]);
+  assert.deepEqual(keys(groupRulingAfter(search({}), hits, ["whole"], 10, true, "x")),
+    ["cards/1", "cards/G1#r1", "rules/a", "rules/b"]);
 });

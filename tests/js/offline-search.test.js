@@ -67,18 +67,26 @@ test("a one-word name many card texts use names the card only as the whole query
 });
 
 test("a question's sentences end as on the server (SENTENCE_BREAK)", () => {
-  // the server splits these alike: judgekit.rules.query.SENTENCE_BREAK
-  assert.deepEqual(internals.sentences("werewolf ally, 3 life. does he HAVE to strike?"),
-                   ["werewolf ally, 3 life.", "does he HAVE to strike?"]);
-  assert.deepEqual(internals.sentences("puts it on him - does he count as ani?"), ["puts it on him", "does he count as ani?"]);
-  assert.deepEqual(internals.sentences("a -- b; c!  d"), ["a", "b;", "c!", "d"]);
-  assert.deepEqual(internals.sentences("+1 stealth D action, 3.5 blood"), ["+1 stealth D action, 3.5 blood"]);
-  assert.deepEqual(internals.sentences("pre-fight: x-y"), ["pre-fight: x-y"]);
-  assert.deepEqual(internals.sentences("Tapped my vehicle to carry on: Can passers block?"),
-                   ["Tapped my vehicle to carry on:", "Can passers block?"]);
-  assert.deepEqual(internals.sentences("my weapon: strike: combat ends. does it"),
-                   ["my weapon: strike: combat ends.", "does it"]);
-  assert.deepEqual(internals.sentences("a: canal"), ["a: canal"]);
+  // the server splits these alike: judgekit.rules.query.SENTENCE_BREAK (tests/test_cards_search.py
+  // test_a_question_s_sentences_end_as_in_the_browser holds the same cases)
+  const colon = ["can", "could", "does", "do", "did", "is", "are", "was", "will", "would", "should", "must", "may",
+    "what", "how", "when", "who", "which", "where", "why"];
+  const cases = [
+    ["werewolf ally, 3 life. does he HAVE to strike?", ["werewolf ally, 3 life.", "does he HAVE to strike?"]],
+    ["puts it on him - does he count as ani?", ["puts it on him", "does he count as ani?"]],
+    ["a -- b; c!  d", ["a", "b;", "c!", "d"]],
+    ["+1 stealth D action, 3.5 blood", ["+1 stealth D action, 3.5 blood"]],
+    ["pre-fight: x-y", ["pre-fight: x-y"]],
+    ["Tapped my vehicle to carry on: Can passers block?", ["Tapped my vehicle to carry on:", "Can passers block?"]],
+    ["my weapon: strike: combat ends. does it", ["my weapon: strike: combat ends.", "does it"]],
+    ["a: canal", ["a: canal"]],
+    ["foo: can - bar", ["foo:", "can", "bar"]],
+    ["Tremere: \u0130S she ok", ["Tremere: \u0130S she ok"]],       // letters compared in ASCII
+    ["foo:\u0085can x", ["foo:\u0085can x"]],                    // spaces both languages' \\s match
+  ];
+  for (const [text, parts] of cases) assert.deepEqual(internals.sentences(text, colon), parts, text);
+  // an index saved before the colon's break: no colon ends a sentence
+  assert.deepEqual(internals.sentences("Tapped my vehicle: can passers block?"), ["Tapped my vehicle: can passers block?"]);
 });
 
 test("a call to the judge that opens a question is left out, as on the server (ADDRESS)", () => {
