@@ -123,8 +123,9 @@ class CardNames:
     id; `common`: the words (name keys) that alone do not name a card (the rules' words:
     `judgekit.rules.service.common_words`); `initials`: the keys that are a card's initials
     (`initials`), a short form typed as one word ("tttm"), never two ("at a" is not "ata",
-    Ashes to Ashes); `not_typos`: words of the cards and the rules one typo away from a
-    card's name ("hunting", The Haunting), which are words, not misspelt names;
+    Ashes to Ashes); `not_typos`: words of the cards and the rules, and their inflected
+    forms (`inflections`: "removes", Remover), one typo away from a card's name ("hunting",
+    The Haunting), which are words, not misspelt names;
     `text_words`: names that many cards' texts use as words (`TEXT_WORD_CARDS`), joined."""
 
     def __init__(self, keys: dict[str, int], common: frozenset[str] | set[str] = frozenset(),

@@ -481,9 +481,10 @@ GROUP_RULING_NEAR = 0.8
 #: 0.950 without).
 GROUP_RULING_NEAR_LATER = 0.95
 #: A described card has rulings of several groups, and the question's last sentence says
-#: which it asks about ("Tremere who hunts by stealing blood: can she hunt when nobody has
-#: blood?": "Steal blood as a Hunt action", not "Prohibits hunt as normal", which holds as
-#: much of the whole question). The group ruling placed after the card is the one with the
+#: which it asks about ("gehenna event making torpor actions cost a blood more, dont replace
+#: till a vamp leaves torpor. if it gets burned do i get to replace it?": "Permanent not
+#: replaced", where another of the card's groups held as much of the whole question). The
+#: group ruling placed after the card is the one with the
 #: most of the whole question plus this share of what its own words hold of the last
 #: sentence (the whole question when it has one) (`Search._best_group_ruling`). Chosen on
 #: the development sets (1 Dec 2026): of the 162 questions answered by a ruling of a group of
