@@ -252,14 +252,14 @@ def main() -> None:
               f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
         # where the tail is: short questions typed on a phone, sentences, messages (CPU time,
         # each round's timings in the questions' order)
-        by_length: dict[str, list[float]] = {}
+        by_length: dict[str, list[float]] = {"up to 12 words": [], "13 to 30 words": [], "over 30 words": []}
         for i, ms in enumerate(ours_cpu):
             words = len(queries[i % len(queries)].split())
             kind = "up to 12 words" if words <= 12 else "13 to 30 words" if words <= 30 else "over 30 words"
-            by_length.setdefault(kind, []).append(ms)
+            by_length[kind].append(ms)
         print("  by length     : " + "; ".join(
             f"{kind} ({len(ms) // args.rounds} questions) p50 {statistics.median(ms):.3f} ms p95 {pct(ms, 95):.3f} ms"
-            for kind, ms in sorted(by_length.items(), key=lambda kv: len(kv[0]))))
+            for kind, ms in by_length.items() if ms))
         print(f"SQLite FTS5     : p50 {statistics.median(fts):.3f} ms  p95 {pct(fts, 95):.3f} ms  "
               f"(CPU p50 {statistics.median(fts_cpu):.3f} ms  p95 {pct(fts_cpu, 95):.3f} ms)")
         print(f"ratio judgekit/FTS5: p50 {statistics.median(ours) / statistics.median(fts):.1f}x  "

@@ -189,7 +189,8 @@ class CardNames:
         # the questions too for the initials (their misspellings, "defelction", are left to
         # be found as typos)
         texts = [key_words(card.text or "") for card in catalog]
-        words = written_words(card.name for card in catalog).union(*texts, vocabulary)
+        said = set().union(*texts, vocabulary)          # the words of the texts and the rules
+        words = written_words(card.name for card in catalog) | said
         shorts = set()
         for short, card_id in initials(catalog, words | set(asked) | written_words(catalog.ruling_texts())).items():
             if short not in common and short not in keys:
@@ -199,7 +200,7 @@ class CardNames:
         # and the inflected forms of the words of the texts and the rules ("removes" is no
         # misspelt Remover, "matters" no Matteus), but for a name's plural ("two
         # deflections"); a name's own word inflected may stand for its card ("decapitated")
-        forms = {f for w in set().union(*texts, vocabulary) for f in inflections(w)} - words
+        forms = {f for w in said for f in inflections(w)} - words
         names.not_typos = frozenset(w for w in words | forms if w not in keys and len(w) >= TYPO_MIN
                                     and (name := names._typo_name(w)) is not None
                                     and not (w in forms and w in (name + "s", name + "es")))

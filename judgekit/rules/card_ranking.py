@@ -12,7 +12,9 @@ and to putting both in one list (docs/search.md, "Cards"):
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from judgekit.cards.names import CardNames, NameHit, name_key
 from judgekit.rules.corpus import Corpus
@@ -257,8 +259,11 @@ class Search:
         rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
         merged = merge(direct, rest_r, rest_c, limit, about_cards, told)
         if self.group_ruling_after_card:
-            merged = self._group_ruling_after(merged, card_groups, limit, len(parts) > 1, parts[-1] if parts else "")
-            merged = self._asked_group_ruling(merged, parts, limit)
+            # a sentence's groups, made once here when a step needs them (both read the last)
+            groups_of = lru_cache(maxsize=None)(self.cards.groups_of)
+            merged = self._group_ruling_after(merged, card_groups, limit, len(parts) > 1, parts[-1] if parts else "",
+                                              groups_of)
+            merged = self._asked_group_ruling(merged, parts, limit, groups_of)
         if not only:
             merged = self._named_second(merged, text, found, card_groups)
         shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries
@@ -301,13 +306,14 @@ class Search:
         rulings = self.rulings_by_section
         return [k for gid in self.card_groups.get(card.section, ()) for k in rulings.get(gid, ())]
 
-    def _asked_group_ruling(self, hits: list[Hit], parts: tuple[str, ...], limit: int) -> list[Hit]:
+    def _asked_group_ruling(self, hits: list[Hit], parts: tuple[str, ...], limit: int,
+                            groups_of: Callable[[str], list[Group]] | None = None) -> list[Hit]:
         """`hits` with the group ruling answering the question's last sentence (of its
         sentences `parts`) third (`ASKED_SHARE`), when the first answers' cards have one."""
         if not hits or len(parts) < 2:
             return hits
         cards = self._cards_with_groups(hits, own_rulings=True)
-        asked = self.cards.groups_of(parts[-1]) if cards else None    # (read only when needed)
+        asked = (groups_of or self.cards.groups_of)(parts[-1]) if cards else None    # (read only when needed)
         best = self._best_group_ruling(cards, asked, 0.0) if asked else None
         if best is None or best[0] < ASKED_SHARE or any(h.entry.key == best[1] for h in hits[:3]):
             return hits
@@ -315,17 +321,19 @@ class Search:
         return self._with_ruling(hits, best[1], at, hits[at - 1].score, best[0], limit)
 
     def _group_ruling_after(self, hits: list[Hit], groups: list[Group], limit: int,
-                            asks: bool = False, last: str = "") -> list[Hit]:
+                            asks: bool = False, last: str = "",
+                            groups_of: Callable[[str], list[Group]] | None = None) -> list[Hit]:
         """`hits` with the best group ruling of the first answers' cards among the first
         three (`GROUP_RULING_AFTER_CARD`); `asks`: the question has sentences after the
         card's description (`GROUP_RULING_NEAR`), `last` the last of them
-        (`LAST_SENTENCE_SHARE`)."""
+        (`LAST_SENTENCE_SHARE`; its groups made by `groups_of`, default the cards' part's)."""
         if not hits:
             return hits
         among = GROUP_RULING_CARDS_ASKED if asks else GROUP_RULING_CARDS
         cards = self._cards_with_groups(hits, among=among)
         # the question's last sentence, what it asks (read only when needed)
-        asked = None if not cards or not LAST_SENTENCE_SHARE else self.cards.groups_of(last) if asks else groups
+        asked = None if not cards or not LAST_SENTENCE_SHARE else \
+            (groups_of or self.cards.groups_of)(last) if asks else groups
         best = self._best_group_ruling(cards, groups, RULING_INHERITS, asked)
         if best is None:
             return hits

@@ -12,8 +12,9 @@ export function groupRulings(search, card) {
 
 // the hits with the best group ruling of the first answers' cards among the first three
 // (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
-// GROUP_RULING_CARDS_ASKED); last: the question's last sentence (LAST_SENTENCE_SHARE)
-export function groupRulingAfter(search, hits, groups, limit, asks, last) {
+// GROUP_RULING_CARDS_ASKED); last: the question's last sentence (LAST_SENTENCE_SHARE), its
+// groups made by groupsOf (default the cards part's)
+export function groupRulingAfter(search, hits, groups, limit, asks, last, groupsOf) {
   if (!hits.length) return hits;
   var among = asks ? search.params.group_ruling_cards_asked || search.params.group_ruling_cards :
     search.params.group_ruling_cards;
@@ -21,7 +22,7 @@ export function groupRulingAfter(search, hits, groups, limit, asks, last) {
   // the question's last sentence, what it asks (read only when needed; an index saved before
   // last_sentence_share ranks without it)
   var asked = !withGroups.length || !search.params.last_sentence_share ? null :
-    asks ? search.cards.groups(last) : groups;
+    asks ? (groupsOf || search.cards.groups.bind(search.cards))(last) : groups;
   var best = bestGroupRuling(search, withGroups, groups, search.params.ruling_inherits, asked);
   if (best === null) return hits;
   var key = best.key, share = best.share, at;
@@ -65,11 +66,12 @@ export function secondGroupRuling(search, hits, groups, share, limit) {
 
 // the hits with the group ruling answering the question's last sentence third (the
 // server's Search._asked_group_ruling, ASKED_SHARE)
-export function askedGroupRuling(search, hits, parts, limit) {
+export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
   if (!hits.length) return hits;
   if (parts.length < 2) return hits;
   var withGroups = cardsWithGroups(search, hits, true);
-  var asked = withGroups.length ? search.cards.groups(parts[parts.length - 1]) : [];   // (read only when needed)
+  var asked = withGroups.length ? (groupsOf || search.cards.groups.bind(search.cards))(parts[parts.length - 1]) : [];
+  // (read only when needed)
   var best = asked.length ? bestGroupRuling(search, withGroups, asked, 0) : null;
   if (best === null || best.share < search.params.asked_share ||
       hits.slice(0, 3).some(function (h) { return h.entry.key === best.key; })) return hits;

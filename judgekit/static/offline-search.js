@@ -346,8 +346,15 @@ const offlineSearch = (function () {
     });
     out = merge(direct, restR, restC, limit, p, aboutCards, told);
     if (p.group_ruling_after_card) {
-      out = groupRulingAfter(this, out, cardGroups, limit, parts.length > 1, parts.length ? parts[parts.length - 1] : "");
-      out = askedGroupRuling(this, out, parts, limit);
+      // a sentence's groups, made once here when a step needs them (both read the last)
+      var cards = this.cards, made = new Map();
+      var groupsOf = function (t) {
+        if (!made.has(t)) made.set(t, cards.groups(t));
+        return made.get(t);
+      };
+      out = groupRulingAfter(this, out, cardGroups, limit, parts.length > 1, parts.length ? parts[parts.length - 1] : "",
+                             groupsOf);
+      out = askedGroupRuling(this, out, parts, limit, groupsOf);
     }
     if (!only) out = this.namedSecond(out, text, found, cardGroups);
     out.stems = [rulesHits.stems, cardHits.stems];
