@@ -217,6 +217,8 @@ def main() -> None:
                 ("tests/search_card_behaviour37", ROOT / "tests" / "search_card_behaviour37"),
                 ("tests/search_card_behaviour38", ROOT / "tests" / "search_card_behaviour38"),
                 ("tests/search_card_behaviour39", ROOT / "tests" / "search_card_behaviour39"),
+                ("tests/search_card_behaviour40", ROOT / "tests" / "search_card_behaviour40"),
+                ("tests/search_card_behaviour41", ROOT / "tests" / "search_card_behaviour41"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
