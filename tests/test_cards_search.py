@@ -15,7 +15,8 @@ from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION, RULING_INHERITS
-from judgekit.rules.query import question_stems, sentences, spell_out_disciplines, synonym_stems, without_address
+from judgekit.rules.query import (question_stems, sentences, spell_out_disciplines, synonym_stems, talk_stems,
+                                  without_address)
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
@@ -430,6 +431,42 @@ def test_the_verbs_describing_a_card_count_little_among_the_cards_only(service):
         assert not found()
     finally:
         search.cards.use_tables(question=kept)
+
+
+def test_talk_the_cards_never_say_counts_little_among_the_cards(service):
+    """"…My friend played it right as he announced…": "right" is a word of people's rules
+    questions (`TALK_ASKED`) that no card's text or ruling says, only a few group rulings'
+    questions; weighed by its rarity there, a ruling came before the Toreador modifier the
+    message describes. In the cards' part it counts as a question word; a word the cards
+    say ("now") or a synonym maps ("untap") keeps its weight."""
+    search = service.search
+    talk = search.cards.question_stems - question_stems(cards=True)
+    assert {"right", "mid", "sit"} <= talk and not {"now", "untap", "unlock"} & talk
+    assert "right" not in search.rules.question_stems
+    question = ("We had an argument last night. There's a Toreador modifier you put in play that gives all "
+                "your Toreador +1 stealth until the end of the turn or until one of them succeeds at an action. "
+                "My friend played it right as he announced, before anyone had even tried to block. Is that "
+                "allowed when the stealth isn't needed yet?")
+
+    def found() -> bool:
+        return "102273" in [h.entry.section for h in search.search(question, limit=3)[0]]
+
+    assert found()
+    kept = search.cards.question_stems
+    search.cards.use_tables(question=question_stems(cards=True))     # without the talk
+    try:
+        assert not found()
+    finally:
+        search.cards.use_tables(question=kept)
+
+
+def test_talk_is_a_word_of_the_rules_questions_that_only_the_cards_questions_hold():
+    asked = {"mid": [1, 2, 3], "now": [1, 2, 3], "snake": [1, 2], "untap": [1, 2, 3, 4]}
+    cards = {"body": {"now": [5]}, "context": {}, "title": {"mid": [7]},
+             "questions": {"mid": [8], "now": [8], "snake": [8], "untap": [8], "gotcha": [8]}}
+    # "now": a card says it; "snake": asked by too few rules; "untap": a synonym maps it;
+    # "gotcha": never asked of the rules; a card's name ("mid" in a title) is no card's text
+    assert talk_stems(asked, cards) == {"mid"}
 
 
 def test_every_time_is_read_as_the_cards_say_it(service):

@@ -25,7 +25,7 @@ from judgekit.rules.card_factors import CardFactors
 from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
-                                  without_address)
+                                  talk_stems, without_address)
 from judgekit.rules.search import SearchIndex
 
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
@@ -155,7 +155,9 @@ class Search:
                                 coverage_power=CARD_COVERAGE_POWER, coverage_cap=CARD_COVERAGE_CAP,
                                 order_power=CARD_ORDER_POWER,
                                 inherit=ruling_cards(stored.parts["cards"].entries),
-                                inherit_share=RULING_INHERITS, question=question_stems(cards=True),
+                                inherit_share=RULING_INHERITS,
+                                question=question_stems(cards=True) | talk_stems(
+                                    stored.parts["rules"].postings.terms["questions"], stored.parts["cards"].postings.terms),
                                 first_sentence=True, per_section=CARD_PER_SECTION) \
                 if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
