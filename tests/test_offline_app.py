@@ -333,6 +333,21 @@ def test_offline_index_version_follows_a_part_s_own_settings(app, monkeypatch):
     assert search_index.index_version(search) != before
 
 
+def test_offline_index_version_follows_the_cards_own_question_words(app):
+    """The cards' part's question words are read off the content and the code
+    (`query.talk_stems`): a change to them is a new index for the phone too."""
+    from judgekit.offline import search_index
+    search = app.extensions["rules"].search
+    before = search_index.index_version(search)
+    kept = search.cards.question_stems
+    search.cards.use_tables(question=kept - {"right"})
+    try:
+        assert search_index.index_version(search) != before
+    finally:
+        search.cards.use_tables(question=kept)
+    assert search_index.index_version(search) == before
+
+
 # --- comparison ----------------------------------------------------------------------------------
 
 def r(doc, section, title=None):

@@ -280,6 +280,8 @@ def part_settings(index: SearchIndex) -> dict[str, Any]:
         "type_factor": factors.type_factor if factors else 1.0,
         "text_factor": factors.text_factor if factors else 1.0,
         "inherit_share": index.inherit_share,
+        # its own question words (read off the content too: `query.talk_stems`)
+        "question_extra": sorted(index.question_stems - question_stems()),
     }
 
 
