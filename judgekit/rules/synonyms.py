@@ -279,8 +279,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "stolen": ("steal", "take control"),
     # a game told afterwards: the past of an irregular verb is no form of it to the stemmer
     # ("he drew 2 extra cards", "a title he lost", "the cost is still paid"); the rules and
-    # the cards say the present. Not "took" (it stands for every "take": control, an action),
-    # "bled" (every "bleed") or "left" (as often "remaining")
+    # the cards say the present. Not "took" and "bled" (with them, every "take" and "bleed"
+    # of a question came first: two development questions lost) or "left" ("remaining")
     "drew": ("draw",),
     "drawn": ("draw",),
     "paid": ("pay",),
