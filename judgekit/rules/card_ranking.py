@@ -314,7 +314,7 @@ class Search:
         sentences `parts`) third (`ASKED_SHARE`), when the first answers' cards have one."""
         if not hits or len(parts) < 2:
             return hits
-        cards = self._cards_with_groups(hits, own_rulings=True)
+        cards = self._cards_with_groups(hits)
         asked = (groups_of or self.cards.groups_of)(parts[-1]) if cards else None    # (read only when needed)
         best = self._best_group_ruling(cards, asked, 0.0) if asked else None
         if best is None or best[0] < ASKED_SHARE or any(h.entry.key == best[1] for h in hits[:3]):
@@ -380,15 +380,17 @@ class Search:
             return hits
         return self._with_ruling(hits, key, 2, hits[2].score, second, limit)
 
-    def _cards_with_groups(self, hits: list[Hit], own_rulings: bool = False,
-                           among: int | None = None) -> list[tuple[int, Entry, list[str]]]:
+    def _cards_with_groups(self, hits: list[Hit], among: int | None = None) -> list[tuple[int, Entry, list[str]]]:
         """The first `among` (default `GROUP_RULING_CARDS`) answers that are cards the query
-        does not name and that have groups: (place, card, its groups' rulings).
-        `own_rulings`: a card's own ruling stands for its card."""
+        does not name and that have groups: (place, card, its groups' rulings). A card's own
+        ruling stands for its card ("tremere sword, double blood to heal its dmg. can my non
+        tremere vamp equip it off my other vamp?": the sword's ruling on healing first, then
+        the ruling of its group, clan equipment; since 1 Dec 2026 for `_group_ruling_after`
+        too, one question more in each of the sets 35 and 39, none lost)."""
         out = []
         for place, h in enumerate(hits[:GROUP_RULING_CARDS if among is None else among]):
             card = h.entry
-            if own_rulings and card.kind == "ruling":
+            if card.kind == "ruling":
                 card = self.cards.entries.get(f"{card.doc}/{card.section}", card)
             if h.score < 1000.0 and card.kind == "card" and card.key in self.cards.entries \
                     and (keys := self.group_rulings(card)):
@@ -424,7 +426,8 @@ class Search:
 #: A question describing a card and asking what a ruling of one of its groups answers ("the
 #: indep vampire who hunts from the ash heap of my prey: can he hunt again the same turn?",
 #: the group "Special Hunt action"): a group's ruling holds the question's second half, the
-#: card its first. When the first answer is a card the query does not name, the ruling of
+#: card its first. When the first answer is a card the query does not name (or one of its
+#: own rulings, since 1 Dec 2026: `_cards_with_groups`), the ruling of
 #: its groups holding the most of the question, a word the ruling lacks counting at
 #: `RULING_INHERITS` of its weight when the card holds it (and what it holds of the last
 #: sentence, `LAST_SENTENCE_SHARE`, since 1 Dec 2026), comes second if it holds at

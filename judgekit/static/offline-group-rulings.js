@@ -18,7 +18,7 @@ export function groupRulingAfter(search, hits, groups, limit, asks, last, groups
   if (!hits.length) return hits;
   var among = asks ? search.params.group_ruling_cards_asked || search.params.group_ruling_cards :
     search.params.group_ruling_cards;
-  var withGroups = cardsWithGroups(search, hits, false, among);
+  var withGroups = cardsWithGroups(search, hits, among);
   // the question's last sentence, what it asks (read only when needed; an index saved before
   // last_sentence_share ranks without it)
   var asked = !withGroups.length || !search.params.last_sentence_share ? null :
@@ -69,7 +69,7 @@ export function secondGroupRuling(search, hits, groups, share, limit) {
 export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
   if (!hits.length) return hits;
   if (parts.length < 2) return hits;
-  var withGroups = cardsWithGroups(search, hits, true);
+  var withGroups = cardsWithGroups(search, hits);
   var asked = withGroups.length ? (groupsOf || search.cards.groups.bind(search.cards))(parts[parts.length - 1]) : [];
   // (read only when needed)
   var best = asked.length ? bestGroupRuling(search, withGroups, asked, 0) : null;
@@ -80,14 +80,13 @@ export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
 }
 
 // the first answers that are cards the query does not name and that have groups:
-// {place, card, keys: its groups' rulings}; ownRulings: a card's own ruling stands for its
-// card; among: how many first answers (default group_ruling_cards) (the server's
-// Search._cards_with_groups)
-export function cardsWithGroups(search, hits, ownRulings, among) {
+// {place, card, keys: its groups' rulings}; a card's own ruling stands for its card; among:
+// how many first answers (default group_ruling_cards) (the server's Search._cards_with_groups)
+export function cardsWithGroups(search, hits, among) {
   var cards = search.cards, out = [];
   hits.slice(0, among === undefined ? search.params.group_ruling_cards : among).forEach(function (h, place) {
     var card = h.entry;
-    if (ownRulings && card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;
+    if (card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;
     if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
     var keys = groupRulings(search, card);
     if (keys.length) out.push({ place: place, card: card, keys: keys });
