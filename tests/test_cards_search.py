@@ -1332,10 +1332,29 @@ def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(servic
 def test_the_group_ruling_answering_the_last_sentence_comes_third(service, monkeypatch, query, group):
     """A table question describes the card, then asks ("… can he play a card that would let
     him diablerize a vamp?"): the ruling of the described card's group that holds the most
-    of the last sentence comes third (`ASKED_SHARE`), which it does not without."""
+    of the last sentence comes third (`ASKED_SHARE`), which it does not without. (The first
+    answer here is the card's own ruling, which stands for it when a group's ruling is
+    placed after the card too: that step is left out, looking at no answer.)"""
+    assert first_sections(service.search, query)[2] == group
+    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS_ASKED", 0)
     assert first_sections(service.search, query)[2] == group
     monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
     assert group not in first_sections(service.search, query)
+
+
+def test_a_card_s_own_ruling_first_stands_for_it_when_its_group_s_ruling_follows(service, monkeypatch):
+    """(search_card_behaviour39) "tremere sword, double blood to heal its dmg. can my non
+    tremere vamp equip it off my other vamp?": the sword's own ruling on healing comes first;
+    the ruling of its group (clan equipment: another minion may take it) follows among the
+    first three as it would after the card. A ruling of a card the query names does not
+    stand for it ("can Giovanni del Georgio do his hunt twice in one turn?" keeps its answers:
+    `test_a_description_alone_or_a_named_card_keeps_its_answers`)."""
+    question = "tremere sword, double blood to heal its dmg. can my non tremere vamp equip it off my other vamp?"
+    found = first_sections(service.search, question)[:3]
+    assert found[0] == "101920" and "G00013" in found
+    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS", 0)
+    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS_ASKED", 0)
+    assert "G00013" not in first_sections(service.search, question)[:3]
 
 
 def test_a_second_described_card_s_group_ruling_passes_a_third_answer_holding_a_little_more(service,

@@ -314,7 +314,7 @@ class Search:
         sentences `parts`) third (`ASKED_SHARE`), when the first answers' cards have one."""
         if not hits or len(parts) < 2:
             return hits
-        cards = self._cards_with_groups(hits)
+        cards = self._cards_with_groups(hits, named=True)
         asked = (groups_of or self.cards.groups_of)(parts[-1]) if cards else None    # (read only when needed)
         best = self._best_group_ruling(cards, asked, 0.0) if asked else None
         if best is None or best[0] < ASKED_SHARE or any(h.entry.key == best[1] for h in hits[:3]):
@@ -380,18 +380,23 @@ class Search:
             return hits
         return self._with_ruling(hits, key, 2, hits[2].score, second, limit)
 
-    def _cards_with_groups(self, hits: list[Hit], among: int | None = None) -> list[tuple[int, Entry, list[str]]]:
+    def _cards_with_groups(self, hits: list[Hit], among: int | None = None,
+                           named: bool = False) -> list[tuple[int, Entry, list[str]]]:
         """The first `among` (default `GROUP_RULING_CARDS`) answers that are cards the query
         does not name and that have groups: (place, card, its groups' rulings). A card's own
         ruling stands for its card ("tremere sword, double blood to heal its dmg. can my non
         tremere vamp equip it off my other vamp?": the sword's ruling on healing first, then
         the ruling of its group, clan equipment; since 1 Dec 2026 for `_group_ruling_after`
-        too, one question more in each of the sets 35 and 39, none lost)."""
+        too, one question more in each of the sets 35 and 39, none lost); `named`: the
+        ruling of a card the query names too (the card itself is never taken)."""
         out = []
+        names = {h.entry.key for h in hits if h.score >= 1000.0}
         for place, h in enumerate(hits[:GROUP_RULING_CARDS if among is None else among]):
             card = h.entry
             if card.kind == "ruling":
                 card = self.cards.entries.get(f"{card.doc}/{card.section}", card)
+                if not named and card.key in names:
+                    continue
             if h.score < 1000.0 and card.kind == "card" and card.key in self.cards.entries \
                     and (keys := self.group_rulings(card)):
                 out.append((place, card, keys))

@@ -69,7 +69,7 @@ export function secondGroupRuling(search, hits, groups, share, limit) {
 export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
   if (!hits.length) return hits;
   if (parts.length < 2) return hits;
-  var withGroups = cardsWithGroups(search, hits);
+  var withGroups = cardsWithGroups(search, hits, undefined, true);
   var asked = withGroups.length ? (groupsOf || search.cards.groups.bind(search.cards))(parts[parts.length - 1]) : [];
   // (read only when needed)
   var best = asked.length ? bestGroupRuling(search, withGroups, asked, 0) : null;
@@ -80,13 +80,18 @@ export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
 }
 
 // the first answers that are cards the query does not name and that have groups:
-// {place, card, keys: its groups' rulings}; a card's own ruling stands for its card; among:
-// how many first answers (default group_ruling_cards) (the server's Search._cards_with_groups)
-export function cardsWithGroups(search, hits, among) {
+// {place, card, keys: its groups' rulings}; a card's own ruling stands for its card (named:
+// that of a card the query names too); among: how many first answers (default
+// group_ruling_cards) (the server's Search._cards_with_groups)
+export function cardsWithGroups(search, hits, among, named) {
   var cards = search.cards, out = [];
+  var names = new Set(hits.filter(function (h) { return h.score >= 1000; }).map(function (h) { return h.entry.key; }));
   hits.slice(0, among === undefined ? search.params.group_ruling_cards : among).forEach(function (h, place) {
     var card = h.entry;
-    if (card.kind === "ruling") card = cards.byKey.get(card.doc + "/" + card.section) || card;
+    if (card.kind === "ruling") {
+      card = cards.byKey.get(card.doc + "/" + card.section) || card;
+      if (!named && names.has(card.key)) return;
+    }
     if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
     var keys = groupRulings(search, card);
     if (keys.length) out.push({ place: place, card: card, keys: keys });
