@@ -144,7 +144,7 @@ class CardNames:
         # question holding one asks about cards (`mentions_card_words`)
         self.card_words = frozenset(card_words)
         # the words of the cards' names that the rules and their questions never say, in any
-        # form ("priscus", "hound", "condemnation"): a question holding one asks about cards
+        # form ("hound", "gun", "condemnation"): a question holding one asks about cards
         # too (`mentions_card_words`, `name_only_words_of`)
         self.name_only_words = frozenset(name_only_words)
         self._by_start: dict[tuple[str, int], list[str]] = {}

@@ -31,7 +31,7 @@ export function CardNames(table) {
   this.phrases = new Set(table.phrases);
   this.filler = new Set(table.filler || []);
   this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
-  this.nameOnlyWords = new Set(table.name_only_words || []);        // words of the names the rules never say
+  this.nameOnlyWords = new Set(table.name_only_words || []); // words of the names the rules never say
   this.typeNouns = table.type_nouns || {};                 // a card described by its type (described_type)
   this.describeLead = new Set(table.describe_lead || []);
   this.describeQualifiers = new Set(table.describe_qualifiers || []);
