@@ -1595,26 +1595,26 @@ def test_a_question_naming_a_discipline_weighs_the_cards_more(service, monkeypat
 
 def test_a_word_only_the_cards_names_say_asks_about_cards(service, monkeypatch):
     """(search_card_behaviour26) "aim card so my strike goes at the hound on his vamp…": no
-    rule says "hound", the names of cards do (`name_only_words`): the question asks about
+    rule says "hound", the names of cards do (`card_only_words`): the question asks about
     cards as one naming a clan does, and the card (Target Retainer) comes among the first
     three, which it does not as a rules question. A rules question keeps its words' weight
     ("sleeves", "vp" are the rules' words)."""
     names = service.search.names
-    assert "hound" in names.name_only_words and not {"sleeve", "vp", "judge", "player"} & names.name_only_words
+    assert "hound" in names.card_only_words and not {"sleeve", "vp", "judge", "player"} & names.card_only_words
     question = ("aim card so my strike goes at the hound on his vamp instead of the vamp, opp threw away 2 combat "
                 "cards to stop it. does my strike just go at the vamp then or is it gone")
     assert names.mentions_card_words(question) and names.mentions_card_words("two shotguns on him")
     assert not names.mentions_card_words("can i play with unsleeved cards in a sanctioned event")
     found = first_sections(service.search, question)
-    monkeypatch.setattr(names, "name_only_words", frozenset())
+    monkeypatch.setattr(names, "card_only_words", frozenset())
     assert not names.mentions_card_words(question)
     assert "101941" in found and "101941" not in first_sections(service.search, question)
 
 
 def test_a_name_s_word_the_rules_say_in_any_form_is_theirs():
-    from judgekit.cards.names import name_only_words_of
+    from judgekit.cards.names import card_only_words_of
     # "hound": the rules say "hounds"; "vote": "voted"; "ox": too short; "x2": not a word
-    assert name_only_words_of({"hound", "vote", "ox", "x2", "gehenna", "gun"}, {"hounds", "voted", "gunfire"}) \
+    assert card_only_words_of({"hound", "vote", "ox", "x2", "gehenna", "gun"}, {"hounds", "voted", "gunfire"}) \
         == {"gehenna", "gun"}
 
 

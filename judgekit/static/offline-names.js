@@ -31,7 +31,7 @@ export function CardNames(table) {
   this.phrases = new Set(table.phrases);
   this.filler = new Set(table.filler || []);
   this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
-  this.nameOnlyWords = new Set(table.name_only_words || []); // words of the names the rules never say
+  this.cardOnlyWords = new Set(table.card_only_words || []); // words of the cards the rules never say
   this.typeNouns = table.type_nouns || {};                 // a card described by its type (described_type)
   this.describeLead = new Set(table.describe_lead || []);
   this.describeQualifiers = new Set(table.describe_qualifiers || []);
@@ -100,10 +100,10 @@ CardNames.prototype.namesACard = function (words, wholeQuery) {
 };
 
 // whether the query names a discipline or a clan, one to three words, or says a word of the
-// cards' names that the rules never say (mentions_card_words)
+// cards' names or texts that the rules never say (mentions_card_words)
 CardNames.prototype.mentionsCardWords = function (query) {
   var words = this.words(query);
-  var only = this.nameOnlyWords;
+  var only = this.cardOnlyWords;
   if (words.some(function (w) { return only.has(w) || (w.slice(-1) === "s" && only.has(w.slice(0, -1))); })) return true;
   for (var n = 1; n <= 3; n++) {
     for (var i = 0; i + n <= words.length; i++) {
