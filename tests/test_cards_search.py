@@ -1593,14 +1593,16 @@ def test_a_question_naming_a_discipline_weighs_the_cards_more(service, monkeypat
     assert section not in first_sections(service.search, query)
 
 
-def test_a_word_only_the_cards_names_say_asks_about_cards(service, monkeypatch):
+def test_a_word_only_the_cards_say_asks_about_cards(service, monkeypatch):
     """(search_card_behaviour26) "aim card so my strike goes at the hound on his vamp…": no
-    rule says "hound", the names of cards do (`card_only_words`): the question asks about
-    cards as one naming a clan does, and the card (Target Retainer) comes among the first
-    three, which it does not as a rules question. A rules question keeps its words' weight
-    ("sleeves", "vp" are the rules' words)."""
+    rule says "hound", the names of cards do (`card_only_words`; with the words of their
+    texts: "priscus", "afterwards"): the question asks about cards as one naming a clan
+    does, and the card (Target Retainer) comes among the first three, which it does not as
+    a rules question. A rules question keeps its words' weight ("sleeves", "vp", "unlock"
+    are the rules' words)."""
     names = service.search.names
-    assert "hound" in names.card_only_words and not {"sleeve", "vp", "judge", "player"} & names.card_only_words
+    assert {"hound", "priscus", "afterwards"} <= names.card_only_words
+    assert not {"sleeve", "vp", "judge", "player", "unlock", "torpor"} & names.card_only_words
     question = ("aim card so my strike goes at the hound on his vamp instead of the vamp, opp threw away 2 combat "
                 "cards to stop it. does my strike just go at the vamp then or is it gone")
     assert names.mentions_card_words(question) and names.mentions_card_words("two shotguns on him")
@@ -1611,7 +1613,7 @@ def test_a_word_only_the_cards_names_say_asks_about_cards(service, monkeypatch):
     assert "101941" in found and "101941" not in first_sections(service.search, question)
 
 
-def test_a_name_s_word_the_rules_say_in_any_form_is_theirs():
+def test_a_card_s_word_the_rules_say_in_any_form_is_theirs():
     from judgekit.cards.names import card_only_words_of
     # "hound": the rules say "hounds"; "vote": "voted"; "ox": too short; "x2": not a word
     assert card_only_words_of({"hound", "vote", "ox", "x2", "gehenna", "gun"}, {"hounds", "voted", "gunfire"}) \
