@@ -195,15 +195,15 @@ class CardNames:
         # be found as typos)
         texts = [key_words(card.text or "") for card in catalog]
         said = set().union(*texts, vocabulary)          # the words of the texts and the rules
-        words = written_words(card.name for card in catalog) | said
+        named = written_words(card.name for card in catalog)
+        words = named | said
         shorts = set()
         for short, card_id in initials(catalog, words | set(asked) | written_words(catalog.ruling_texts())).items():
             if short not in common and short not in keys:
                 keys[short] = card_id
                 shorts.add(short)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys),
-                    card_only_words=card_only_words_of(written_words(card.name for card in catalog).union(*texts),
-                                                       set(vocabulary) | set(asked)))
+                    card_only_words=card_only_words_of(named.union(*texts), set(vocabulary) | set(asked)))
         # and the inflected forms of the words of the texts and the rules ("removes" is no
         # misspelt Remover, "matters" no Matteus), but for a name's plural ("two
         # deflections"); a name's own word inflected may stand for its card ("decapitated")

@@ -280,7 +280,8 @@ def part_settings(index: SearchIndex) -> dict[str, Any]:
         "type_factor": factors.type_factor if factors else 1.0,
         "text_factor": factors.text_factor if factors else 1.0,
         "inherit_share": index.inherit_share,
-        # its own question words (read off the content too: `query.talk_stems`)
+        # its own question words besides the shared ones (the cards': "makes", "lets", and
+        # the talk read off the content, `query.talk_stems`)
         "question_extra": sorted(index.question_stems - question_stems()),
     }
 
@@ -316,8 +317,6 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         # ruling's card; the parent counts its children's), as [docnum, parent docnum, …],
         # and at what share of their weight
         "inherit": encode_ids([d for child, parent in sorted(index.parent_of.items()) for d in (child, parent)]),
-        # the part's own question words besides the shared ones (the cards': "makes", "lets")
-        "question_extra": sorted(index.question_stems - question_stems()),
         # the server's postings (per field, stem -> encode_ids([doc delta, count, …])): the
         # browser scores without tokenizing every entry first
         "postings": postings,

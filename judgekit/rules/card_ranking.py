@@ -390,12 +390,12 @@ class Search:
         too, one question more in each of the sets 35 and 39, none lost); `named`: the
         ruling of a card the query names too (the card itself is never taken)."""
         out = []
-        names = {h.entry.key for h in hits if h.score >= 1000.0}
+        names = () if named else {h.entry.key for h in hits if h.score >= 1000.0}
         for place, h in enumerate(hits[:GROUP_RULING_CARDS if among is None else among]):
             card = h.entry
             if card.kind == "ruling":
                 card = self.cards.entries.get(f"{card.doc}/{card.section}", card)
-                if not named and card.key in names:
+                if card.key in names:
                     continue
             if h.score < 1000.0 and card.kind == "card" and card.key in self.cards.entries \
                     and (keys := self.group_rulings(card)):

@@ -85,12 +85,13 @@ export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
 // group_ruling_cards) (the server's Search._cards_with_groups)
 export function cardsWithGroups(search, hits, among, named) {
   var cards = search.cards, out = [];
-  var names = new Set(hits.filter(function (h) { return h.score >= 1000; }).map(function (h) { return h.entry.key; }));
+  var names = named ? new Set() :
+    new Set(hits.filter(function (h) { return h.score >= 1000; }).map(function (h) { return h.entry.key; }));
   hits.slice(0, among === undefined ? search.params.group_ruling_cards : among).forEach(function (h, place) {
     var card = h.entry;
     if (card.kind === "ruling") {
       card = cards.byKey.get(card.doc + "/" + card.section) || card;
-      if (!named && names.has(card.key)) return;
+      if (names.has(card.key)) return;
     }
     if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
     var keys = groupRulings(search, card);
