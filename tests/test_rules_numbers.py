@@ -54,6 +54,29 @@ def test_near_finds_what_every_place_stated_finds(app):
                 assert list(found.items()) == list(expected.items()), (value, asked)
 
 
+def test_the_units_near_tells_apart_give_what_the_question_s_own_give(app):
+    """A question's number is looked up with only the units an entry's number counts
+    (`units_that_count`, the key of the part's cache): the same entries at the same
+    closeness as with every word that follows it, words no entry counts included."""
+    search = app.extensions["rules"].search
+    rng = random.Random(20261201)
+    for part in (search.rules, search.cards):
+        numbers = part._numbers
+        units = sorted({u for places in numbers._places.values() for _, us in places for u in us})
+        for value in [*rng.sample(numbers._values, min(40, len(numbers._values))), 1.0, 2.0, 0.5, 23.0]:
+            for asked in (frozenset(), frozenset(("whenev",)), frozenset(("whenev", "zzz")),
+                          frozenset(("whenev", rng.choice(units))), frozenset(rng.sample(units, 2)) | {"the"},
+                          frozenset((CAPACITY_UNIT, "vamp")), query_units(["pool", "when"], None)):
+                kept = numbers.units_that_count(asked)
+                assert kept <= asked or not (asked & set(units)), (asked, kept)
+                assert numbers.near(value, kept) == numbers.near(value, asked), (value, asked)
+                assert list(numbers.near(value, kept)[0]) == list(numbers.near(value, asked)[0])
+    # a number counting only words no entry counts reads as one counting something else
+    numbers = search.cards._numbers
+    assert numbers.units_that_count(frozenset(("qqq",))) == numbers.units_that_count(frozenset(("zzz",))) != frozenset()
+    assert numbers.units_that_count(frozenset()) == frozenset()
+
+
 def test_a_vampire_s_capacity_is_found_only_as_a_capacity(app):
     """A vampire's card states its capacity (`Entry.stated`): "5 cap" and "cap 5" find the
     vampires of capacity 5, and no other number does ("5 damage", a plain "5")."""

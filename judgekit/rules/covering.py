@@ -69,20 +69,45 @@ def most_held(pool: int, weights: list[float], masks: list[int], n: int) -> list
     # nothing to any of it)
     order = sorted((i for i, m in enumerate(masks) if m & pool), key=lambda i: -weights[i])
     ws = [weights[i] for i in order]
-    rest = [0.0] * (len(order) + 1)           # rest[k]: the weight of the words after the k-th
-    for k in range(len(order) - 1, -1, -1):
+    bits = [masks[i] for i in order]
+    last = len(order)
+    rest = [0.0] * (last + 1)                 # rest[k]: the weight of the words from the k-th
+    for k in range(last - 1, -1, -1):
         rest[k] = rest[k + 1] + ws[k]
     # branches: (-the most an entry of it can be worth, tie-breaker, words decided, the
     # weight they give, its entries, the words it holds)
     branches = [(-rest[0], 0, 0, 0.0, pool, ())]
+    push, pop = heapq.heappush, heapq.heappop
     made = 1
     found: list[tuple[float, int]] = []       # (-worth, entry): the n best so far, best first
     floor = None                              # the n-th best worth found so far
     while branches:
-        bound, _, k, got, mask, held = heapq.heappop(branches)
+        bound, _, k, got, mask, held = pop(branches)
         if floor is not None and -bound < floor - SLACK:
             break                             # no entry left can reach the n best
-        if k == len(order):
+        # the branch is followed down through the entries holding each next word (they keep
+        # its bound, the best of all), the others left for later; where none holds the word
+        # its bound falls, and it goes back among the branches once another's is higher
+        while k < last:
+            inside = mask & bits[k]
+            if inside:
+                if inside != mask:
+                    push(branches, (-(got + rest[k + 1]), made, k + 1, got, mask ^ inside, held))
+                    made += 1
+                got += ws[k]
+                held += (k,)
+                mask = inside
+                k += 1
+                continue
+            k += 1
+            top = got + rest[k]
+            if floor is not None and top < floor - SLACK:
+                break                         # cut
+            if branches and top < -branches[0][0]:
+                push(branches, (-top, made, k, got, mask, held))
+                made += 1
+                break
+        else:
             worth = 0.0
             for i in sorted(order[j] for j in held):   # the question's order
                 worth += weights[i]
@@ -90,14 +115,4 @@ def most_held(pool: int, weights: list[float], masks: list[int], n: int) -> list
             found = sorted(found + [(-worth, d) for d in lowest(mask, n)])[:n]
             if len(found) == n:
                 floor = -found[-1][0]
-            continue
-        inside = mask & masks[order[k]]
-        if inside:
-            heapq.heappush(branches, (-(got + ws[k] + rest[k + 1]), made, k + 1, got + ws[k],
-                                      inside, held + (k,)))
-            made += 1
-        outside = mask ^ inside
-        if outside:
-            heapq.heappush(branches, (-(got + rest[k + 1]), made, k + 1, got, outside, held))
-            made += 1
     return [d for _, d in found]

@@ -12,6 +12,7 @@ from judgekit.rules.analysis import closeness, stem_word
 NUMBER_NEAR = 0.5       # least closeness for a stated number to count (91 ~ ninety: 0.98)
 NUMBER_EXACT = 0.75     # closeness of the stated numbers that make a number common
 UNIT_MISS = 0.5         # share kept when the stated number counts something else
+NO_UNIT = frozenset({""})  # a query's number counting only units no entry counts
 #: A vampire's capacity is a number its entry states beside its text, with the unit
 #: `CAPACITY_UNIT` (`Entry.stated`; no stem is spelt so). Such a number counts only for a
 #: query's number that says it is a capacity ("5 cap", "cap 5", "capacity of 8":
@@ -72,7 +73,17 @@ class StatedNumbers:
             for value, units in numbers:
                 self._places.setdefault(value, []).append((doc, units))
         self._values = sorted(self._places)
+        # every unit an entry's number counts (and those of a number beside a text)
+        self._units = frozenset(u for numbers in stated for _, units in numbers for u in units) | BESIDE_UNITS
         self._stating: dict[float, Stating] = {}     # made on first use (`_stating_of`)
+
+    def units_that_count(self, units: frozenset[str]) -> frozenset[str]:
+        """The units of a query's number that `near` can tell apart: those an entry's number
+        counts; when it counts none of them, a unit no entry counts (`NO_UNIT`). `near`
+        gives the same for both, and a question's number ("2 blood", "1 vote") comes back
+        with the same few, whatever words follow it ("2 when", "1 the")."""
+        kept = units & self._units
+        return kept if kept or not units else NO_UNIT
 
     def _stating_of(self, value: float) -> "Stating":
         """The entries stating `value`, grouped for `near` (made once per value: "1" is

@@ -86,7 +86,9 @@ class QueryGroups:
     @lru_cache(maxsize=1024)
     def _number_docs(self, value: float, units: frozenset[str]) -> tuple[dict[int, float], float]:
         """Entries stating `value` or a number near it (`StatedNumbers.near`), and the
-        number's weight: its rarity among the entries stating it or one close to it."""
+        number's weight: its rarity among the entries stating it or one close to it.
+        `units`: those `near` tells apart (`StatedNumbers.units_that_count`), so that the
+        cache holds a question's numbers with a few units each."""
         out, close = self._numbers.near(value, units)
         if out:
             return out, math.log(1 + self.n_entries / (1 + close))
@@ -120,7 +122,7 @@ class QueryGroups:
                 n, value = numbers[i]
                 units = query_units([st for w, st in seq[i + n:i + n + 2] if number_value(w) is None],
                                     seq[i - 1][1] if i else None)
-                near, weight = self._number_docs(value, units)
+                near, weight = self._number_docs(value, self._numbers.units_that_count(units))
                 groups.append(Group(" ".join(w for w, _ in seq[i:i + n]),
                                     {tuple(st for _, st in seq[i:i + n]): 1.0}, weight,
                                     number=value, units=units, near=near))
