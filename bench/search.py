@@ -227,6 +227,7 @@ def main() -> None:
                 ("tests/search_phone6", ROOT / "tests" / "search_phone6"),
                 ("tests/search_phone7", ROOT / "tests" / "search_phone7"),
                 ("tests/search_phone8", ROOT / "tests" / "search_phone8"),
+                ("tests/search_phone9", ROOT / "tests" / "search_phone9"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -41,6 +41,11 @@ PHONE_7 = ROOT / "search_phone7"
 #: (night), written before any run, 4 to 18 words each ("can me and my mate put 10 bucks on
 #: who wins the final"): 57/60 at its first run (0.950, MRR 0.944)
 PHONE_8 = ROOT / "search_phone8"
+#: a ninth (60 questions over 60 sections, seed 20261269), by another hand on 1 Dec 2026,
+#: written before any run and not read by whoever tunes the ranking (its misses are not
+#: printed): 58/60 at its first run (0.967, MRR 0.905), the same on the code of that
+#: session's start
+PHONE_9 = ROOT / "search_phone9"
 
 
 @pytest.fixture
@@ -150,9 +155,10 @@ def test_hit_at_3_on_phone_questions_naming_a_card_in_passing(service):
     assert rate >= 0.88, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
-def test_hit_at_3_on_the_held_out_fourth_phone_set(service):
-    queries, misses = _phone_set(service, PHONE_5)
-    assert len(queries) == 40
+@pytest.mark.parametrize("path, size", [(PHONE_5, 40), (PHONE_9, 60)], ids=lambda p: getattr(p, "name", p))
+def test_hit_at_3_on_the_held_out_phone_sets(service, path, size):
+    queries, misses = _phone_set(service, path)
+    assert len(queries) == size
     rate = 1 - len(misses) / len(queries)
     # the issue's target; the misses are not printed (whoever tunes the ranking does not read the set)
     assert rate >= 0.95, f"hit@3 = {rate:.2f}"
