@@ -220,6 +220,7 @@ def main() -> None:
                 ("tests/search_card_behaviour40", ROOT / "tests" / "search_card_behaviour40"),
                 ("tests/search_card_behaviour41", ROOT / "tests" / "search_card_behaviour41"),
                 ("tests/search_card_behaviour42", ROOT / "tests" / "search_card_behaviour42"),
+                ("tests/search_card_behaviour43", ROOT / "tests" / "search_card_behaviour43"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
