@@ -433,7 +433,7 @@ def test_the_verbs_describing_a_card_count_little_among_the_cards_only(service):
         search.cards.use_tables(question=kept)
 
 
-def test_talk_the_cards_never_say_counts_little_among_the_cards(service):
+def test_talk_the_cards_never_say_counts_little_among_the_cards(service, monkeypatch):
     """"…My friend played it right as he announced…": "right" is a word of people's rules
     questions (`TALK_ASKED`) that no card's text or ruling says, only a few group rulings'
     questions; weighed by its rarity there, a ruling came before the Toreador modifier the
@@ -451,6 +451,10 @@ def test_talk_the_cards_never_say_counts_little_among_the_cards(service):
     def found() -> bool:
         return "102273" in [h.entry.section for h in search.search(question, limit=3)[0]]
 
+    assert found()
+    # (the announcements, ranked lower for a question naming a clan, also let it through:
+    # without them too, only the talk's weight decides)
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
     assert found()
     kept = search.cards.question_stems
     search.cards.use_tables(question=question_stems(cards=True))     # without the talk
@@ -641,13 +645,15 @@ def test_a_message_s_story_words_leave_room_for_the_card_s_own(service, monkeypa
     assert card not in first_sections(service.search, question, n=10)
 
 
-def test_a_card_and_its_rulings_count_each_others_words(service):
+def test_a_card_and_its_rulings_count_each_others_words(service, monkeypatch):
     """A question about a ruling describes the card by its text ("the stealth modifier that
     locks the blocker and ends the action") and asks what the ruling answers (leaving torpor,
     diablerie): the ruling lacks the card's words, the card's text the ruling's. Each counts
     the other's at RULING_INHERITS of their weight: both hold more of the question, and the
     card is found; without, not (the card type it names, "modifier", weighed as usual
-    otherwise: here only the kin's words are measured)."""
+    otherwise: here only the kin's words are measured, and the announcements, ranked lower for
+    a question about cards, are left as they were)."""
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
     cards = service.search.cards
     # ("my": not read as a described type, `DESCRIBE_OWNED`, which would find the card alone)
     question = "my stealth modifier that locks the blocking minion and ends the action, leaving torpor, may the blocker diablerize"
@@ -1322,6 +1328,8 @@ def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(servic
     assert card in first_sections(service.search, query)
     plain_merge = card_ranking.merge
     monkeypatch.setattr(card_ranking, "DESCRIBED_CARD_FACTOR", 8.0)
+    # (the announcements, ranked lower for a question naming a discipline, left as they were)
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
     monkeypatch.setattr(card_ranking, "merge", lambda *a, **k: plain_merge(*a[:5]))
     assert card not in first_sections(service.search, query)
 
@@ -1638,4 +1646,47 @@ def test_a_message_naming_a_clan_weighs_the_cards_more_still(service, monkeypatc
     assert service.search.names.mentions_card_words(question)
     assert "200092" in first_sections(service.search, question)          # Angelica, The Canonicus
     monkeypatch.setattr(card_ranking, "ABOUT_CARDS_MESSAGE_FACTOR", card_ranking.ABOUT_CARDS_FACTOR)
+    # (the announcements, ranked lower for a question naming a clan, left as they were)
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
     assert "200092" not in first_sections(service.search, question)
+
+
+def test_a_question_about_cards_ranks_the_announcement_guidelines_lower(service, monkeypatch):
+    """A question naming a discipline (`mentions_card_words`) ranks the announcements'
+    entries by their scores times `ABOUT_CARDS_DOC_FACTORS` (a judge call tells its game in
+    the words of their examples); the tournament rules' are ranked as before, a question
+    about announcing still finds the announcements, and a question without such a word is
+    ranked as before."""
+    search = service.search
+    call = ("i said bleed for one with my dominate vamp and locked her, then i played the dominate "
+            "modifier that makes the bleed go to another player, do i have to announce the new target")
+    assert search.names.mentions_card_words(call)
+    factors = card_ranking.ABOUT_CARDS_DOC_FACTORS
+    assert 0 < factors["announcements"] < 1
+    plain, _ = search.rules.search(call, 20, snippets=False)
+    scaled, _ = search.rules.search(call, 20, snippets=False, doc_factors=factors)
+    before = {h.entry.key: h.score for h in plain}
+    after = {h.entry.key: h.score for h in scaled}
+    shared = before.keys() & after.keys()
+    assert any(k.startswith("announcements/") for k in shared) and any(k.startswith("tournament-rules/") for k in shared)
+    for key in shared:
+        want = before[key] * (factors["announcements"] if key.startswith("announcements/") else 1.0)
+        assert after[key] == pytest.approx(want, rel=1e-3), key
+    # the whole search: the card and the rulings about redirecting a bleed, no announcement
+    hits, _ = search.search(call, limit=3)
+    assert [h.entry.doc for h in hits] == ["cards"] * 3
+    # without the factor, the announcement of an action came second and third
+    monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
+    hits, _ = search.search(call, limit=3)
+    assert [h.entry.doc for h in hits][1:] == ["announcements"] * 2
+    monkeypatch.undo()
+    # a question about a shortcut that names a discipline: the shortcut's examples still lead
+    shortcut = "no press no press, then i hunt with my animalism vamp, but he wants to play the card that untaps after combat before my hunt"
+    assert search.names.mentions_card_words(shortcut)
+    hits, _ = search.search(shortcut, limit=3)
+    assert hits[0].entry.key.startswith("announcements/shortcuts")
+    # a question naming no discipline, clan or card-only word: the announcements as before
+    asked = "do i have to say how many votes i put and on which side"
+    assert not search.names.mentions_card_words(asked)
+    hits, _ = search.search(asked, limit=3)
+    assert hits[0].entry.key.startswith("announcements/votes")

@@ -51,7 +51,7 @@ from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
-from judgekit.rules.card_ranking import (ABOUT_CARDS_FACTOR, ABOUT_CARDS_MESSAGE_FACTOR, ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
+from judgekit.rules.card_ranking import (ABOUT_CARDS_DOC_FACTORS, ABOUT_CARDS_FACTOR, ABOUT_CARDS_MESSAGE_FACTOR, ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
                                          GROUP_RULING_CARDS, GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR,
                                          GROUP_RULING_NEAR_LATER, NAMED_AMONG, NAMED_HELD,
                                          LAST_SENTENCE_SHARE, OWN_RULINGS,
@@ -137,6 +137,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "own_rulings": OWN_RULINGS, "named_held": NAMED_HELD, "named_among": NAMED_AMONG, "typed_candidates": TYPED_CANDIDATES,
             "described_card_factor": DESCRIBED_CARD_FACTOR, "about_cards_factor": ABOUT_CARDS_FACTOR,
             "about_cards_message_factor": ABOUT_CARDS_MESSAGE_FACTOR,
+            "about_cards_doc_factors": ABOUT_CARDS_DOC_FACTORS,
             "group_ruling_after_card": group_ruling_after_card, "ruling_inherits": RULING_INHERITS,
             "group_ruling_cards": GROUP_RULING_CARDS, "group_ruling_cards_asked": GROUP_RULING_CARDS_ASKED,
             "asked_share": ASKED_SHARE,

@@ -377,11 +377,13 @@ class SearchIndex(QueryGroups):
 
     # search -------------------------------------------------------------------------------
     def search(self, text: str, limit: int = 10, named: list[Entry] = (),
-               snippets: bool = True, groups: list[Group] | None = None) -> tuple[list[Hit], list[str]]:
+               snippets: bool = True, groups: list[Group] | None = None,
+               doc_factors: dict[str, float] | None = None) -> tuple[list[Hit], list[str]]:
         """Best entries for `text`, and the stems that were looked for (for highlighting).
         `named`: entries the query names (cards), first after a section it names.
         `snippets=False`: hits without snippets (`with_snippet` makes one when shown).
-        `groups`: the query's groups here when already made (`groups_of`)."""
+        `groups`: the query's groups here when already made (`groups_of`).
+        `doc_factors`: a document's name -> the factor its entries' scores are ranked by."""
         text = check_query(text)
         direct = self._direct(text) + [e for e in named if e.key in self.entries]
         groups = self._groups(text) if groups is None else groups
@@ -445,6 +447,8 @@ class SearchIndex(QueryGroups):
             d = docnum[key]
             held = held_of[d] / capped_total
             score *= factor_of.get(d, 1.0)
+            if doc_factors:
+                score *= doc_factors.get(self.entries[key].doc, 1.0)
             # (score, key, coverage, the order's key)
             ranked.append((score * held ** power, key, covered_of[d] / total, score * held ** order_power))
         ranked.sort(key=lambda x: (-x[3], x[1]))

@@ -251,7 +251,8 @@ export const OfflineIndex = (function () {
   // named: entries the query names (cards), first after a section it names;
   // snippets false: hits without snippets (withSnippet makes one when shown)
   // given: the query's groups here when already made (groups)
-  OfflineIndex.prototype.search = function (text, limit, named, snippets, given) {
+  // docFactors: a document -> the factor its entries' scores are ranked by (SearchIndex.search)
+  OfflineIndex.prototype.search = function (text, limit, named, snippets, given, docFactors) {
     limit = limit || 10;
     text = checkQuery(text, this.params);
     if (snippets === undefined) snippets = true;
@@ -309,6 +310,9 @@ export const OfflineIndex = (function () {
       }
       if (kinds && self.isOfTypes(e.docnum, kinds)) factor *= self.typeFactor;
       var score = pair[1] * factor;
+      // a document's entries ranked by their scores times its factor (docFactors: document ->
+      // factor; SearchIndex.search doc_factors)
+      if (docFactors && own.call(docFactors, e.doc)) score *= docFactors[e.doc];
       // [score, key, entry, coverage, the order's key (order_power)]
       ranked.push([score * Math.pow(held, self.coveragePower), e.key, e, coverage,
                    score * Math.pow(held, self.orderPower)]);

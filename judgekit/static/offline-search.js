@@ -323,8 +323,10 @@ const offlineSearch = (function () {
     var found = this.namesFound(text);
     var only = found.length > 0 && this.names.onlyNames(text, found);
     var named = this.namedWithRulings(found, only);
-    var rulesHits = this.rules.search(text, limit, [], false);
     var kind = this.names ? this.names.describedType(text) : null;
+    // a question about cards ranks the announcement guidelines lower (Search.search)
+    var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
+    var rulesHits = this.rules.search(text, limit, [], false, undefined, aboutCards ? p.about_cards_doc_factors : undefined);
     var cardGroups = this.cards.groups(text);
     var cardHits = this.cards.search(text, kind ? Math.max(limit, p.typed_candidates) : limit, named, false,
                                      cardGroups);
@@ -335,7 +337,6 @@ const offlineSearch = (function () {
     // a card described by its type, at the start or further on (a judge call): the cards'
     // scores weigh more, and no rule leads a card (Search.search)
     var told = !!kind || !!(this.names && this.names.describesCard(text));
-    var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
     var parts = sentences(text, p.question_after_colon);     // a message of several sentences naming a discipline or a clan: more
     var factor = told ? p.described_card_factor :
       aboutCards ? (parts.length > 1 ? p.about_cards_message_factor || p.about_cards_factor : p.about_cards_factor) :

@@ -89,6 +89,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     queries += read_queries(root / "tests" / "search_card_behaviour26") + read_queries(root / "tests" / "search_card_behaviour22")
     # a card named in passing first, the described card's group ruling after it
     queries += read_queries(root / "tests" / "search_card_behaviour27")
+    # judge calls naming a discipline that tell their game in the announcements' words (the
+    # announcement guidelines ranked lower: `ABOUT_CARDS_DOC_FACTORS`)
+    queries += read_queries(root / "tests" / "search_card_behaviour39")
     queries += ["8 cap nos who blocks other nosferatu better", "cap 4 salubri anti who gets a press against tremere",
                 "vampire with capacity 10 who unlocks", "weapon that does 3 damage but only once per combat",
                 "5 blood"]
