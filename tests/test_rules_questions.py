@@ -46,6 +46,13 @@ PHONE_8 = ROOT / "search_phone8"
 #: printed): 58/60 at its first run (0.967, MRR 0.905), the same on the code of that
 #: session's start
 PHONE_9 = ROOT / "search_phone9"
+#: a tenth (50 questions over 50 sections, seed 20261270), by another hand on 1 Dec 2026,
+#: each naming a clan or a discipline in passing ("my tremere…", "his dominate vamp…") while
+#: asking the tournament or announcement rules: the risk of ranking the announcements lower
+#: for a question about cards (`ABOUT_CARDS_DOC_FACTORS`), written after that change and
+#: before any run, kept unread: 47/50 at its first run (0.940, MRR 0.901), the same on the
+#: code before the change (MRR 0.904): under the issue's 0.95
+PHONE_10 = ROOT / "search_phone10"
 
 
 @pytest.fixture
@@ -153,6 +160,16 @@ def test_hit_at_3_on_phone_questions_naming_a_card_in_passing(service):
     assert len(queries) == 50
     rate = 1 - len(misses) / len(queries)
     assert rate >= 0.88, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+def test_hit_at_3_on_phone_questions_naming_a_clan_in_passing(service):
+    """"is it ok if i take notes on what my prey's tremere deck has played": a rules question
+    naming a clan or a discipline. A floor under today's figure, not the target; the misses
+    are not printed (the set is kept unread)."""
+    queries, misses = _phone_set(service, PHONE_10)
+    assert len(queries) == 50
+    rate = 1 - len(misses) / len(queries)
+    assert rate >= 0.94, f"hit@3 = {rate:.2f}"
 
 
 @pytest.mark.parametrize("path, size", [(PHONE_5, 40), (PHONE_9, 60)], ids=lambda p: getattr(p, "name", p))
