@@ -452,8 +452,8 @@ def test_talk_the_cards_never_say_counts_little_among_the_cards(service, monkeyp
         return "102273" in [h.entry.section for h in search.search(question, limit=3)[0]]
 
     assert found()
-    # (the announcements, ranked lower for a question naming a clan, also let it through:
-    # without them too, only the talk's weight decides)
+    # (ranking the announcements lower for a question naming a clan finds it too: with that
+    # step off, only the talk's weight decides)
     monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
     assert found()
     kept = search.cards.question_stems

@@ -164,7 +164,7 @@ def test_hit_at_3_on_phone_questions_naming_a_card_in_passing(service):
 
 def test_hit_at_3_on_phone_questions_naming_a_clan_in_passing(service):
     """"is it ok if i take notes on what my prey's tremere deck has played": a rules question
-    naming a clan or a discipline. A floor under today's figure, not the target; the misses
+    naming a clan or a discipline. A floor at today's figure, not the target; the misses
     are not printed (the set is kept unread)."""
     queries, misses = _phone_set(service, PHONE_10)
     assert len(queries) == 50
