@@ -452,9 +452,10 @@ def test_talk_the_cards_never_say_counts_little_among_the_cards(service, monkeyp
         return "102273" in [h.entry.section for h in search.search(question, limit=3)[0]]
 
     assert found()
-    # (ranking the announcements lower for a question naming a clan finds it too: with that
-    # step off, only the talk's weight decides)
+    # (ranking the announcements lower for a question naming a clan finds it too, and so
+    # does the rules' nearest phrasing: with both steps off, only the talk's weight decides)
     monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
+    monkeypatch.setattr(search.rules, "phrasing_factor", 0.0)
     assert found()
     kept = search.cards.question_stems
     search.cards.use_tables(question=question_stems(cards=True))     # without the talk
@@ -1069,6 +1070,10 @@ CARD_BEHAVIOUR_43 = ROOT / "search_card_behaviour43"
 #: tuned on: 48/50 at its first run (0.960, MRR 0.800), the session's start the same (MRR
 #: 0.803).
 CARD_BEHAVIOUR_44 = ROOT / "search_card_behaviour44"
+#: 50 more (seed 20261274: 20 ask for the card, 12 for a card's own ruling, 18 for a
+#: group's), by another hand on 1 Dec 2026 (the session after set 44's), written before any
+#: run: 44/50 at its first run (0.880, MRR 0.770), under the issue's 0.90; not tuned on yet
+CARD_BEHAVIOUR_45 = ROOT / "search_card_behaviour45"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1089,14 +1094,15 @@ CARD_BEHAVIOUR_44 = ROOT / "search_card_behaviour44"
                                                (CARD_BEHAVIOUR_37, 50, 0.88), (CARD_BEHAVIOUR_38, 50, 0.82),
                                                (CARD_BEHAVIOUR_39, 50, 0.78), (CARD_BEHAVIOUR_40, 50, 0.92),
                                                (CARD_BEHAVIOUR_41, 50, 0.92), (CARD_BEHAVIOUR_42, 50, 0.9),
-                                               (CARD_BEHAVIOUR_43, 50, 0.9), (CARD_BEHAVIOUR_44, 50, 0.92)],
+                                               (CARD_BEHAVIOUR_43, 50, 0.9), (CARD_BEHAVIOUR_44, 50, 0.92),
+                                               (CARD_BEHAVIOUR_45, 50, 0.88)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
                               "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first",
                               "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
-                              "forty-third", "forty-fourth"])
+                              "forty-third", "forty-fourth", "forty-fifth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
@@ -1334,8 +1340,10 @@ def test_a_described_card_s_ruling_ranks_above_the_examples_of_table_talk(servic
     assert card in first_sections(service.search, query)
     plain_merge = card_ranking.merge
     monkeypatch.setattr(card_ranking, "DESCRIBED_CARD_FACTOR", 8.0)
-    # (the announcements, ranked lower for a question naming a discipline, left as they were)
+    # (the announcements, ranked lower for a question naming a discipline, and the rules in
+    # the order of their nearest phrasing, left as they were)
     monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
+    monkeypatch.setattr(service.search.rules, "phrasing_factor", 0.0)
     monkeypatch.setattr(card_ranking, "merge", lambda *a, **k: plain_merge(*a[:5]))
     assert card not in first_sections(service.search, query)
 
@@ -1488,7 +1496,7 @@ def test_names_are_found_as_trying_every_length_would_find_them(service):
     # (opened "sabbat political that…", the described type finds the card without the factor)
     ("steals a pool from everyone without a big vampire, its a sabbat political", "101986"),
 ])
-def test_a_card_type_named_anywhere_ranks_the_cards_of_that_type_higher(service, query, card):
+def test_a_card_type_named_anywhere_ranks_the_cards_of_that_type_higher(service, monkeypatch, query, card):
     """A question naming a card type ("political", "reaction"), wherever in it, asks about a
     card of that type: its cards rank `TYPE_FACTOR` higher, and the described card reaches
     the first three, which it does not with the factor off. (A question opening with the
@@ -1502,6 +1510,8 @@ def test_a_card_type_named_anywhere_ranks_the_cards_of_that_type_higher(service,
 
     assert factors.type_factor == TYPE_FACTOR > 1.0
     found = first_three()
+    # (the rules in the order of their nearest phrasing move a rule below the card: left out)
+    monkeypatch.setattr(service.search.rules, "phrasing_factor", 0.0)
     factors.type_factor = 1.0
     try:
         lost = first_three()

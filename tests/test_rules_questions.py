@@ -53,6 +53,15 @@ PHONE_9 = ROOT / "search_phone9"
 #: before any run, kept unread: 47/50 at its first run (0.940, MRR 0.901), the same on the
 #: code before the change (MRR 0.904): under the issue's 0.95
 PHONE_10 = ROOT / "search_phone10"
+#: an eleventh and a twelfth (60 questions over 60 sections each, seeds 20261272 and
+#: 20261273), by other hands on 1 Dec 2026 (the session after phone 10's), written before any
+#: run: the eleventh typed mid-game ("booster draft n dude ran outta time to pick, what
+#: happens"), the twelfth messages after a round, a third naming a clan or a card type in
+#: passing. At their first run 55/60 (0.917, MRR 0.831) and 56/60 (0.933, MRR 0.862); read
+#: since (their misses led to the nearest phrasing, `judgekit.rules.phrasings`): 0.933 and
+#: 0.933 with it
+PHONE_11 = ROOT / "search_phone11"
+PHONE_12 = ROOT / "search_phone12"
 
 
 @pytest.fixture
@@ -159,7 +168,16 @@ def test_hit_at_3_on_phone_questions_naming_a_card_in_passing(service):
     queries, misses = _phone_set(service, PHONE_6)
     assert len(queries) == 50
     rate = 1 - len(misses) / len(queries)
-    assert rate >= 0.88, f"hit@3 = {rate:.2f}; misses: {misses}"
+    assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+@pytest.mark.parametrize("path", [PHONE_11, PHONE_12], ids=lambda p: p.name)
+def test_hit_at_3_on_the_latest_phone_sets(service, path):
+    """Two fresh sets under the issue's 0.95: a floor at today's figure, not the target."""
+    queries, misses = _phone_set(service, path)
+    assert len(queries) == 60
+    rate = 1 - len(misses) / len(queries)
+    assert rate >= 0.93, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_phone_questions_naming_a_clan_in_passing(service):
@@ -169,7 +187,7 @@ def test_hit_at_3_on_phone_questions_naming_a_clan_in_passing(service):
     queries, misses = _phone_set(service, PHONE_10)
     assert len(queries) == 50
     rate = 1 - len(misses) / len(queries)
-    assert rate >= 0.94, f"hit@3 = {rate:.2f}"
+    assert rate >= 0.96, f"hit@3 = {rate:.2f}"
 
 
 @pytest.mark.parametrize("path, size", [(PHONE_5, 40), (PHONE_9, 60)], ids=lambda p: getattr(p, "name", p))

@@ -249,6 +249,34 @@ def _tokens(index: SearchIndex, ids: dict[str, int]) -> dict[str, str]:
     return {"body": encode_ids(body), "title": encode_ids(title)}
 
 
+#: the most phrasings an entry may have: the browser holds an entry's phrasings holding a
+#: word as the bits of a 32-bit number (static/offline-phrasings.js)
+MAX_PHRASINGS = 30
+
+
+def _phrasings(index: SearchIndex) -> dict[str, Any]:
+    """The part's phrasings (`judgekit.rules.phrasings`), when it ranks by them: their stems
+    (`phrasing_stems`), each stem's idf as the server sums it (the same floats in JSON), and
+    `phrasings`: encode_ids of [docnum - the previous one's, how many phrasings, then each
+    phrasing's length and its stems' places in `phrasing_stems`, …], entries in docnum order."""
+    if index.phrasings is None:
+        return {}
+    stems: dict[str, int] = {}
+    packed, last = [], 0
+    for docnum, key in enumerate(index.postings.keys):
+        phrasings = index.phrasings.of(key)
+        if not phrasings:
+            continue
+        if len(phrasings) > MAX_PHRASINGS:
+            raise ValueError(f"{key}: {len(phrasings)} phrasings, more than {MAX_PHRASINGS}")
+        packed += [docnum - last, len(phrasings)]
+        last = docnum
+        for p in phrasings:
+            packed += [len(p), *(stems.setdefault(st, len(stems)) for st in p)]
+    return {"phrasing_stems": list(stems), "phrasing_idf": [index.phrasings.idf(st) for st in stems],
+            "phrasings": encode_ids(packed)}
+
+
 def _indexes(search: Search) -> list[SearchIndex]:
     return [search.rules] + ([search.cards] if search.cards is not None else [])
 
@@ -281,6 +309,9 @@ def part_settings(index: SearchIndex) -> dict[str, Any]:
         "type_factor": factors.type_factor if factors else 1.0,
         "text_factor": factors.text_factor if factors else 1.0,
         "inherit_share": index.inherit_share,
+        # how much an entry's nearest phrasing re-orders the first of the order (0: not at all)
+        "phrasing_factor": index.phrasing_factor,
+        "nearest_among": index.NEAREST_AMONG,
         # its own question words besides the shared ones (the cards': "makes", "lets", and
         # the talk read off the content, `query.talk_stems`)
         "question_extra": sorted(index.question_stems - question_stems()),
@@ -337,6 +368,8 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "kinds": list(kinds),
         # the body's and the title's stems (ids into `stems`) for the phrase checks
         "tokens": _tokens(index, ids),
+        # each entry's phrasings of the questions it answers (`_phrasings`)
+        **_phrasings(index),
         # the text columns, CHUNK entries a file (`text_files`)
         "text_columns": list(TEXT_COLUMNS),
         "chunk": CHUNK,

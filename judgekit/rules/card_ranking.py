@@ -173,7 +173,7 @@ class Search:
                                 inherit_share=RULING_INHERITS,
                                 question=question_stems(cards=True) | talk_stems(
                                     stored.parts["rules"].postings.terms["questions"], stored.parts["cards"].postings.terms),
-                                first_sentence=True, per_section=CARD_PER_SECTION) \
+                                first_sentence=True, per_section=CARD_PER_SECTION, phrasing_factor=0.0) \
                 if "cards" in stored.parts else None
         table = stored.extra.get("card_names")
         return cls(rules, cards, CardNames.from_table(table) if table and cards else None, stamp,

@@ -26,6 +26,7 @@ from judgekit.rules.covering import alternatives_mask, docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, plain_title
 from judgekit.rules.index_store import StoredPart, load_index
 from judgekit.rules.lazy import Lazy, LazyLRU
+from judgekit.rules.phrasings import PHRASING_FACTOR, Asked, Phrasings
 from judgekit.rules.numbers import StatedNumbers
 from judgekit.rules.phrases import PhraseFinder, word_positions
 from judgekit.rules.query_groups import QUESTION_FACTOR, QueryGroups
@@ -69,6 +70,9 @@ class SearchIndex(QueryGroups):
     FIRST_COVERING = 10  # … and of those holding the first sentence's own rarest words (`first_sentence`)
     FACET_COVERING = 10  # … and of those holding every discipline and clan it names (the cards)
     COVERAGE_POWER = 3  # score x coverage ** this: an entry holding all the question beats one repeating a word
+    #: the entries of the order that their nearest phrasing re-orders (`_nearest_first`):
+    #: the first 10 gave the same answers as all of them on every set, the first 5 one fewer
+    NEAREST_AMONG = 10
     PER_SECTION = 3     # entries of one section (the section and its examples) before the other sections
 
     def __init__(self, corpus: Corpus, index_dir: str | Path | None = None, stamp: str | None = None,
@@ -77,7 +81,7 @@ class SearchIndex(QueryGroups):
                  coverage_cap: float | None = None, order_power: float | None = None,
                  inherit: dict[str, str] | None = None, inherit_share: float = 0.0,
                  question: frozenset[str] | None = None, first_sentence: bool = False,
-                 per_section: int | None = None):
+                 per_section: int | None = None, phrasing_factor: float = PHRASING_FACTOR):
         """One part of the index: `part` as loaded, else the rules' part stored in
         `index_dir` for `stamp` (default: the rules alone), else the rules analysed now.
 
@@ -103,7 +107,9 @@ class SearchIndex(QueryGroups):
         entries holding the first sentence's rarest words too (the cards': a table question
         describes the card first and asks last).
         `per_section`: how many entries of one section come before every other section has
-        had its turn (default `PER_SECTION`; the cards': a card and its rulings are one page)."""
+        had its turn (default `PER_SECTION`; the cards': a card and its rulings are one page).
+        `phrasing_factor`: how much an entry's nearest phrasing re-orders it
+        (`judgekit.rules.phrasings`; the cards': 0, not at all)."""
         self.corpus = corpus
         if part is None:
             stored = load_index(index_dir, stamp or index_stamp(corpus)) if index_dir else None
@@ -185,6 +191,9 @@ class SearchIndex(QueryGroups):
             self._by_start.setdefault((word[:1], len(word)), []).append(word)
         self._sorted_words = sorted(df)
         self.use_tables(question if question is not None else question_stems())
+        self.phrasing_factor = phrasing_factor
+        self.phrasings = Phrasings({k: e.questions for k, e in self.entries.items() if e.questions}, df,
+                                   self.n_entries, self.question_stems) if phrasing_factor else None
         self._by_number: dict[str, list[Entry]] = {}
         for e in self.entries.values():
             if e.kind == "section":
@@ -452,6 +461,8 @@ class SearchIndex(QueryGroups):
             # (score, key, coverage, the order's key)
             ranked.append((score * held ** power, key, covered_of[d] / total, score * held ** order_power))
         ranked.sort(key=lambda x: (-x[3], x[1]))
+        if self.phrasings is not None:
+            ranked = self._nearest_first(ranked, groups)
         # at most `per_section` entries of one section before every other section has had its
         # turn; the entries past that come after them, when the limit leaves room (a third
         # example of a section is still found, just not above other sections)
@@ -474,6 +485,20 @@ class SearchIndex(QueryGroups):
             snippet, url = self._snippet_and_url(e, wanted) if snippets else ("", e.url)
             hits.append(Hit(e, round(float(score), 4), snippet, url, coverage))
         return hits, stems
+
+    def _nearest_first(self, ranked: list[tuple], groups: list[Group]) -> list[tuple]:
+        """`ranked` (score, key, coverage, the order's key), best first, its first
+        `NEAREST_AMONG` re-ordered by their nearest phrasing (`judgekit.rules.phrasings`): the
+        order's key times 1 + `phrasing_factor` x its nearness. The scores keep their places:
+        the merge with the other part compares the same scores, in the new order."""
+        asked = Asked(groups)
+        if not asked.total:
+            return ranked
+        near, factor = self.phrasings.nearness, self.phrasing_factor
+        among = self.NEAREST_AMONG
+        order = sorted([(x[0], x[1], x[2], x[3] * (1.0 + factor * near(x[1], asked))) for x in ranked[:among]],
+                       key=lambda x: (-x[3], x[1])) + ranked[among:]
+        return [(score, *x[1:]) for score, x in zip([x[0] for x in ranked], order)]
 
     def with_snippet(self, hit: Hit, stems) -> Hit:
         """The hit with its snippet (and the paragraph it links to)."""

@@ -15,6 +15,7 @@ import { WORD, SEP, own, fold, decodeIds, starts } from "./offline-words.js";
 import { checkQuery, sectionsNamed, queryGroups, docsOfGroup } from "./offline-query.js";
 import { candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes } from "./offline-scoring.js";
 import { snippet } from "./offline-snippets.js";
+import { nearestFirst } from "./offline-phrasings.js";
 
 export const OfflineIndex = (function () {
   // one part of the index (the rules, or the cards), as judgekit/rules/search.py SearchIndex
@@ -75,6 +76,12 @@ export const OfflineIndex = (function () {
     // (child, parent) pairs: a word its kin hold counts toward an entry's share of the
     // question at inheritShare of its weight (the server's `inherit`)
     this.inheritShare = part.inherit_share || 0;
+    // the rules: the first entries of the order re-ordered by their nearest phrasing
+    // (offline-phrasings.js; the phrasings' stems, their idf and the packed phrasings)
+    this.phrasingFactor = part.phrasings ? part.phrasing_factor : 0;
+    this.nearestAmong = part.nearest_among || 0;
+    this.phrasingData = part.phrasings ? { stems: part.phrasing_stems, idf: part.phrasing_idf,
+                                           packed: part.phrasings } : null;
     this.kinOf = new Map();
     var pairs = part.inherit ? decodeIds(part.inherit) : [], kinOf = this.kinOf;
     var relate = function (a, b) { if (!kinOf.has(a)) kinOf.set(a, []); kinOf.get(a).push(b); };
@@ -318,6 +325,7 @@ export const OfflineIndex = (function () {
                    score * Math.pow(held, self.orderPower)]);
     });
     ranked.sort(function (a, b) { return b[4] - a[4] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0); });
+    if (this.phrasingFactor) ranked = nearestFirst(this, ranked, groups);
     // per_section entries of a section first; the rest after every other section (as the server)
     var perSection = new Map(), first = [], later = [];
     for (var i = 0; i < ranked.length; i++) {

@@ -113,3 +113,25 @@ test("a number stated beside an entry's text counts only for a query's number in
   assert.deepEqual(found(["pool"]), { 0: 1, 1: 1, 2: 1 });     // "2 pool": the costs and the text
   assert.deepEqual(found(["blood"]), { 1: 0.5, 2: 1 });        // "2 blood": the blood cost
 });
+
+test("the nearest phrasing re-orders the first entries and the scores keep their places", async () => {
+  const { nearestFirst } = await import("../../judgekit/static/offline-phrasings.js");
+  const pack = (ids) => String.fromCharCode(...ids.map((n) => n + 35));
+  // entry 1 has the phrasings "draft pick timer" and "slow"; entry 0 has none
+  const index = { phrasingFactor: 15, nearestAmong: 10,
+                  phrasingData: { stems: ["draft", "pick", "timer", "slow"], idf: [1, 2, 3, 0.5],
+                                  packed: pack([1, 2, 3, 0, 1, 2, 1, 3]) } };
+  const groups = [{ alts: new Map([["draft", [["draft"], 1]]]), weight: 2, factor: 1, number: null },
+                  { alts: new Map([["choose", [["choose"], 1]], ["pick", [["pick"], 0.8]]]), weight: 3, factor: 1, number: null },
+                  { alts: new Map([["timer", [["timer"], 1]]]), weight: 4, factor: 1, number: null },
+                  { alts: new Map([["how", [["how"], 1]]]), weight: 0.1, factor: 0.2, number: null }];
+  const ranked = [[9, "a", { docnum: 0 }, 1, 9], [5, "b", { docnum: 1 }, 1, 5]];
+  const out = nearestFirst(index, ranked, groups);
+  // entry 1's first phrasing is all held, and holds all the question: 5 x 16 = 80 > 9
+  assert.deepEqual(out.map((x) => x[1]), ["b", "a"]);
+  assert.deepEqual(out.map((x) => x[0]), [9, 5]);
+  assert.equal(out[0][4], 80);
+  // a question of words no phrasing holds leaves the order as it was
+  const other = [{ alts: new Map([["bleed", [["bleed"], 1]]]), weight: 1, factor: 1, number: null }];
+  assert.deepEqual(nearestFirst(index, ranked, other).map((x) => x[1]), ["a", "b"]);
+});
