@@ -36,6 +36,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "tournament point": ("tp",),
     "win": ("game win", "winner"),
     "points": ("victory point", "tournament point"),
+    "pts": ("point",),
     "score": ("scoring",),
     "tie": ("tie", "toss", "random"),
     "coin flip": ("coin toss", "random"),
@@ -75,6 +76,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "eliminated": ("oust",),
     "concede": ("conceding", "concession"),
     "scoop": ("conceding",),
+    "towel": ("conceding",),    # "throw in the towel"
     "drop": ("bowing out", "drop"),
     "quit": ("bowing out",),
     "leave": ("bowing out", "early departure"),
@@ -108,6 +110,15 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "untap": ("unlock",),
     # time
     "time": ("time limit",),
+    # units typed short ("5 min on a ruling", "how many secs to look"): the rules spell them
+    # out. ("min" as "minimum" too lost a question of `search_phone6`: "spends like 5 min
+    # shuffling my library…", its section fourth)
+    "min": ("minute",),
+    "mins": ("minute",),
+    "sec": ("second",),
+    "secs": ("second",),
+    "hr": ("hour",),
+    "hrs": ("hour",),
     "least": ("minimum",),
     "smallest": ("minimum",),
     "biggest": ("maximum",),
