@@ -96,6 +96,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "penalty": ("penalty", "judge's guide"),
     "penalties": ("penalty", "judge's guide"),
     "bet": ("wagering",),
+    # money typed as people say it: at a tournament, a stake ("put a fiver on who wins")
+    "fiver": ("bet", "wagering"),
+    "tenner": ("bet", "wagering"),
+    "bucks": ("bet", "wagering"),
+    "quid": ("bet", "wagering"),
+    "cash": ("bet", "wagering"),
     "betting": ("wagering",),
     "bribe": ("bribery", "wagering"),
     "stall": ("stalling", "slow play"),
