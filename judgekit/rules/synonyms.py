@@ -252,6 +252,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "torn": ("damaged", "marked cards"),
     "ripped": ("damaged", "marked cards"),
     "bent": ("damaged", "marked cards"),
+    "crease": ("damaged", "marked cards"),
+    "kick off": ("begin", "start"),
     "misplayed": ("misplay", "misrepresentation"),
     "write down": ("record", "notes"),
     "wrote down": ("record", "notes"),
