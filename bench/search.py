@@ -234,6 +234,7 @@ def main() -> None:
                 ("tests/search_phone10", ROOT / "tests" / "search_phone10"),
                 ("tests/search_phone11", ROOT / "tests" / "search_phone11"),
                 ("tests/search_phone12", ROOT / "tests" / "search_phone12"),
+                ("tests/search_phone13", ROOT / "tests" / "search_phone13"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
