@@ -52,6 +52,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "bye": ("sit out", "table bye"),
     "sit out": ("bye",),
     "rating points": ("rating", "finalist bonus"),
+    "rating pts": ("rating", "finalist bonus"),
     # people and roles
     "to": ("tournament organizer",),
     "organiser": ("organizer",),
@@ -179,6 +180,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "seat": ("seating",),
     "seats": ("seating",),
     "seating": ("seating",),
+    "split table": ("seating", "table"),    # "13 players, how do we split the tables" (not a VP split)
     "final table": ("final round",),
     "finals": ("final round",),
     "top 5": ("final round",),
