@@ -347,6 +347,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # have a ministry out"), and a "sneaky" action a stealth one
     "life": ("life", "pool"),
     "sneaky": ("stealth",),
+    # an advanced vampire's name says it as "(ADV)" ("Nefertiti (G2 ADV)"); its text, rarely
+    "advanced": ("advanced", "adv"),
     "str": ("strength",),
     "agg": ("aggravated",),
     "aggs": ("aggravated",),
