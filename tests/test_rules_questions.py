@@ -127,6 +127,7 @@ def test_questions_are_never_shown_as_rules_text(client, service):
     ('"3.7.2":\n  - ok\n  - 12\n', "must be text"),
     ('"3.7.2": [\n', "not valid YAML"),
     ("- a list\n- at the top\n", "mapping"),
+    ('"3.7.2":\n' + "".join(f"  - question {i}\n" for i in range(31)), "at most 30"),
 ])
 def test_a_malformed_questions_file_names_the_file_and_the_line(tmp_path, raw, reason):
     path = tmp_path / "tournament-rules.yaml"

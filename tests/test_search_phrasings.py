@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from judgekit.offline.search_index import build_offline_index, decode_ids
 from judgekit.rules.phrasings import Asked, Phrasings
 from judgekit.rules.query import Group
 
@@ -41,8 +42,51 @@ def test_a_group_is_held_by_a_synonym_and_question_words_count_for_nothing(phras
     asked = Asked([group("choose", 3.0, "pick"), Group("how", {("how",): 1.0}, 0.1, factor=0.2),
                    Group("5", {("5",): 1.0}, 2.0, number=5.0)])
     assert asked.total == 3.0
-    assert 0.0 < phrasings.nearness("a", asked) < 1.0
+    idf = {st: math.log(1 + 100 / df) for st, df in {"draft": 10, "pick": 5, "timer": 1}.items()}
+    # the first phrasing holds "pick" of the question's only word that counts
+    assert phrasings.nearness("a", asked) == pytest.approx(idf["pick"] / sum(idf.values()))
     assert phrasings.nearness("a", Asked([group("choose", 3.0)])) == 0.0
+
+
+def test_a_group_gives_a_phrasing_the_stems_of_its_first_alternative_held(phrasings):
+    # "draft" and the synonym "pick" both held by the first phrasing: the typed word first
+    # gives "draft" alone ("pick" is not counted held), the synonym first gives "pick" alone
+    idf = {st: math.log(1 + 100 / df) for st, df in {"draft": 10, "pick": 5, "timer": 1}.items()}
+    whole = sum(idf.values())
+    typed_first = Asked([Group("draft", {("draft",): 1.0, ("pick",): 0.8}, 2.0)])
+    synonym_first = Asked([Group("pick", {("pick",): 1.0, ("draft",): 0.8}, 2.0)])
+    assert phrasings.nearness("a", typed_first) == pytest.approx(idf["draft"] / whole)
+    assert phrasings.nearness("a", synonym_first) == pytest.approx(idf["pick"] / whole)
+
+
+def test_a_question_of_only_question_words_keeps_the_order(service):
+    rules = service.search.rules
+    ranked = [(2.0, "tournament-rules/7.5.3", 0.5, 2.0), (1.0, "tournament-rules/7.7", 0.5, 1.0)]
+    groups = [Group("how", {("how",): 1.0}, 0.1, factor=0.2)]
+    assert rules._nearest_first(ranked, groups) is ranked
+
+
+def test_the_offline_index_ships_the_phrasings_the_server_reads(service):
+    """The rules' part packs each entry's phrasings (docnum deltas, counts, lengths, stems'
+    places) and the stems' idf: unpacked, they are the server's, entry by entry."""
+    rules = service.search.rules
+    parts = build_offline_index(service.search)["parts"]
+    shipped = parts["rules"]
+    ids, names, idf = decode_ids(shipped["phrasings"]), shipped["phrasing_stems"], shipped["phrasing_idf"]
+    got, i, doc = {}, 0, 0
+    while i < len(ids):
+        doc += ids[i]
+        n, i = ids[i + 1], i + 2
+        got[doc] = []
+        for _ in range(n):
+            got[doc].append(tuple(names[k] for k in ids[i + 1:i + 1 + ids[i]]))
+            i += 1 + ids[i]
+    keys = rules.postings.keys
+    assert len(got) == len(rules.entries) > 150      # every rules entry has questions
+    for d, phrasings in got.items():
+        assert phrasings == rules.phrasings.of(keys[d])
+    assert idf == [rules.phrasings.idf(st) for st in names]
+    assert "phrasings" not in parts["cards"] and parts["cards"]["phrasing_factor"] == 0.0
 
 
 @pytest.fixture

@@ -9,7 +9,9 @@ the same numbers and never has to stem:
   (phrases are checked on them), the numbers it states, the part's postings (per field,
   stem -> `[doc delta, count, …]`; the weight is count x the field's posting boost in a
   float32), its entry count, average lengths and `max_postings` (the cards: a common term
-  scores only its best entries). Numbers (postings, lengths, stem ids) are packed a
+  scores only its best entries), and the rules' phrasings of the questions each entry
+  answers (`phrasings`, `phrasing_stems`, `phrasing_idf`: `judgekit.rules.phrasings`, for
+  the nearest phrasing; static/offline-phrasings.js). Numbers (postings, lengths, stem ids) are packed a
   character each in strings (`encode_ids`): a phone's JSON.parse reads a string far faster
   than the same numbers in arrays, and the browser decodes a term or an entry when needed;
 - the entries' text (title, body, context, link, anchors) is not in the index but in
@@ -62,13 +64,14 @@ from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import MAX_QUERY, QUESTION_AFTER_COLON, question_stems, synonym_stems
+from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 32
+FORMAT = 33
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -249,11 +252,6 @@ def _tokens(index: SearchIndex, ids: dict[str, int]) -> dict[str, str]:
     return {"body": encode_ids(body), "title": encode_ids(title)}
 
 
-#: the most phrasings an entry may have: the browser holds an entry's phrasings holding a
-#: word as the bits of a 32-bit number (static/offline-phrasings.js)
-MAX_PHRASINGS = 30
-
-
 def _phrasings(index: SearchIndex) -> dict[str, Any]:
     """The part's phrasings (`judgekit.rules.phrasings`), when it ranks by them: their stems
     (`phrasing_stems`), each stem's idf as the server sums it (the same floats in JSON), and
@@ -267,7 +265,7 @@ def _phrasings(index: SearchIndex) -> dict[str, Any]:
         phrasings = index.phrasings.of(key)
         if not phrasings:
             continue
-        if len(phrasings) > MAX_PHRASINGS:
+        if len(phrasings) > MAX_PHRASINGS:      # (`parse_questions` refuses more)
             raise ValueError(f"{key}: {len(phrasings)} phrasings, more than {MAX_PHRASINGS}")
         packed += [docnum - last, len(phrasings)]
         last = docnum

@@ -11,11 +11,12 @@ A phrasing's **nearness** to a question is the share of the phrasing's weight th
 question holds (each stem weighs its idf, `log(1 + n / df)`), times the square root of the
 share of the question's weight that the phrasing holds (the question's words that count,
 `Group.weight`; question words and numbers left out). A group is held by a phrasing when one
-of its alternatives (its stems, a synonym, a typo) is all in it; the first such alternative
-gives the phrasing's stems it holds. An entry's nearness is its
-nearest phrasing's. `SearchIndex.search` orders its candidates by their order key times
-`1 + factor x nearness`; the scores keep their places (the n-th entry shown gets the n-th
-best score of the order before), so the merge with the cards compares the same scores.
+of its alternatives (its stems, a synonym, a typo, a longer form; whatever its boost) is all
+in it; the first such alternative gives the phrasing's stems it holds. An entry's nearness
+is its nearest phrasing's. `SearchIndex.search` orders the first `NEAREST_AMONG` of its
+candidates by their order key times `1 + factor x nearness`; the scores keep their places
+(the n-th entry shown gets the n-th best score of the order before), so the merge with the
+cards compares the same scores.
 
 Everything is summed in a fixed order (the groups' order; a phrasing's stems in the order
 they first appear) so that the browser's copy (static/offline-phrasings.js) gets the same
@@ -30,7 +31,7 @@ from judgekit.rules.lazy import Lazy
 from judgekit.rules.query import Group
 
 #: How much the nearest phrasing counts: an entry with a phrasing the question holds all of
-#: (and that holds all of the question) is ordered as if it scored 1 + this times more.
+#: (and that holds all of the question) is ordered as if it scored (1 + this) times as much.
 #: 15: the rules' sets +10 questions in the first three, the held-out and unread sets +3,
 #: no set fewer (3: +6 and +2; 8: +10 and +2; 30 as 15). Not for the cards: their groups'
 #: rulings and the cards' own texts are ranked by other steps (`CardFactors`), and there
@@ -38,12 +39,13 @@ from judgekit.rules.query import Group
 PHRASING_FACTOR = 15.0
 
 
-def phrasing_stems(questions: str, question: frozenset[str]) -> list[tuple[str, ...]]:
+def phrasing_stems(questions: str, little: frozenset[str]) -> list[tuple[str, ...]]:
     """Each phrasing (a line of an entry's `questions`) as its stems, each once in the order
-    they first appear, the question words (`question`) left out; phrasings of none left out."""
+    they first appear, the question words' stems (`little`) left out; phrasings of none left
+    out."""
     out = []
     for line in questions.splitlines():
-        stems = tuple(dict.fromkeys(st for st, _, _ in analyze(line) if st not in question))
+        stems = tuple(dict.fromkeys(st for st, _, _ in analyze(line) if st not in little))
         if stems:
             out.append(stems)
     return out
@@ -57,7 +59,7 @@ class Phrasings:
         entries holding it; `n`: how many entries the part has; `question`: the stems of the
         words that count little (left out of the phrasings)."""
         self._questions = questions
-        self._question = question
+        self._little = question
         self._idf = Lazy(lambda st: math.log(1 + n / df[st]) if df.get(st) else math.log(1 + n))
         # key -> (stem -> the bits of the phrasings holding it, [(stems, their idf summed)])
         self._of = Lazy(self._make)
@@ -68,7 +70,7 @@ class Phrasings:
             return None
         bits: dict[str, int] = {}
         phrasings = []
-        for i, stems in enumerate(phrasing_stems(text, self._question)):
+        for i, stems in enumerate(phrasing_stems(text, self._little)):
             total = 0.0
             for st in stems:
                 bits[st] = bits.get(st, 0) | (1 << i)
@@ -77,6 +79,8 @@ class Phrasings:
         return (bits, phrasings) if phrasings else None
 
     def idf(self, stem: str) -> float:
+        """The weight of a phrasing's stem: `log(1 + n / df)` (`log(1 + n)` for a stem no
+        entry holds)."""
         return self._idf[stem]
 
     def of(self, key: str) -> list[tuple[str, ...]]:
@@ -84,7 +88,7 @@ class Phrasings:
         made = self._of[key]
         return [stems for stems, _ in made[1]] if made else []
 
-    def nearness(self, key: str, asked: "Asked") -> float:
+    def nearness(self, key: str, asked: Asked) -> float:
         """The nearness of the entry's nearest phrasing to the question (`asked`, module doc);
         0 when it has none."""
         made = self._of[key]
@@ -132,10 +136,13 @@ class Asked:
     def __init__(self, groups: Iterable[Group]):
         plain = [g for g in groups if g.number is None and g.factor == 1.0]
         self.weights = [g.weight for g in plain]
-        self.total = sum(self.weights)
+        self.total = 0.0
+        for w in self.weights:      # left to right, as the browser sums (not `sum`: exact
+            self.total += w         # from Python 3.12, it may differ in the last bit)
         # first stem -> [(group, alternative, its stems)], in the groups' and alternatives' order
         self.by_first: dict[str, list[tuple[int, int, tuple[str, ...]]]] = {}
         for gi, g in enumerate(plain):
             for ai, alt in enumerate(g.alts):
-                self.by_first.setdefault(alt[0], []).append((gi, ai, alt))
+                if alt:
+                    self.by_first.setdefault(alt[0], []).append((gi, ai, alt))
         self.stems = frozenset(self.by_first)

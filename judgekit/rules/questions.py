@@ -22,6 +22,9 @@ from judgekit.rules.content_error import ContentError
 FOLDER = "questions"
 CARDS = "cards"      # the file of the card ruling groups' questions
 MAX_PHRASING = 300   # characters: a question, not a paragraph
+#: phrasings of one entry at most: the browser holds an entry's phrasings holding a word as
+#: the bits of a 32-bit number (static/offline-phrasings.js); the most today is 20
+MAX_PHRASINGS = 30
 
 
 def question_files(content_dir: str | Path) -> list[Path]:
@@ -54,6 +57,8 @@ def parse_questions(path: Path, raw: str) -> dict[str, tuple[str, ...]]:
             if len(p) > MAX_PHRASING:
                 raise ContentError(path, line, f"{key}: a question of {len(p)} characters (at most {MAX_PHRASING})")
             seen.setdefault(" ".join(p.split()), None)
+        if len(seen) > MAX_PHRASINGS:
+            raise ContentError(path, line, f"{key}: {len(seen)} questions (at most {MAX_PHRASINGS})")
         out[str(key)] = tuple(seen)
     return out
 

@@ -26,9 +26,9 @@ from judgekit.rules.covering import alternatives_mask, docs_mask, most_held
 from judgekit.rules.entries import Entry, entries_of, plain_title
 from judgekit.rules.index_store import StoredPart, load_index
 from judgekit.rules.lazy import Lazy, LazyLRU
-from judgekit.rules.phrasings import PHRASING_FACTOR, Asked, Phrasings
 from judgekit.rules.numbers import StatedNumbers
 from judgekit.rules.phrases import PhraseFinder, word_positions
+from judgekit.rules.phrasings import PHRASING_FACTOR, Asked, Phrasings
 from judgekit.rules.query_groups import QUESTION_FACTOR, QueryGroups
 from judgekit.rules.hits import EntryFactors, Hit
 from judgekit.rules.scoring import NUMBER_BOOST, best_scored, number_score, score_entries
@@ -190,14 +190,21 @@ class SearchIndex(QueryGroups):
         for word in df:
             self._by_start.setdefault((word[:1], len(word)), []).append(word)
         self._sorted_words = sorted(df)
-        self.use_tables(question if question is not None else question_stems())
         self.phrasing_factor = phrasing_factor
-        self.phrasings = Phrasings({k: e.questions for k, e in self.entries.items() if e.questions}, df,
-                                   self.n_entries, self.question_stems) if phrasing_factor else None
+        self.phrasings: Phrasings | None = None
+        self.use_tables(question if question is not None else question_stems())
         self._by_number: dict[str, list[Entry]] = {}
         for e in self.entries.values():
             if e.kind == "section":
                 self._by_number.setdefault(e.section.lower(), []).append(e)
+
+    def use_tables(self, question: frozenset[str] | None = None) -> None:
+        """`QueryGroups.use_tables`, and the phrasings read again with the question words
+        (`judgekit.rules.phrasings`: they leave them out) when this part ranks by them."""
+        super().use_tables(question)
+        if self.phrasing_factor:
+            self.phrasings = Phrasings({k: e.questions for k, e in self.entries.items() if e.questions},
+                                       self.df, self.n_entries, self.question_stems)
 
     def doc_count(self) -> int:
         return len(self.entries)
@@ -489,8 +496,9 @@ class SearchIndex(QueryGroups):
     def _nearest_first(self, ranked: list[tuple], groups: list[Group]) -> list[tuple]:
         """`ranked` (score, key, coverage, the order's key), best first, its first
         `NEAREST_AMONG` re-ordered by their nearest phrasing (`judgekit.rules.phrasings`): the
-        order's key times 1 + `phrasing_factor` x its nearness. The scores keep their places:
-        the merge with the other part compares the same scores, in the new order."""
+        order's key times 1 + `phrasing_factor` x its nearness (the key kept so, the rest's
+        as it was). The scores keep their places: the merge with the other part compares the
+        same scores, in the new order."""
         asked = Asked(groups)
         if not asked.total:
             return ranked

@@ -97,12 +97,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "penalty": ("penalty", "judge's guide"),
     "penalties": ("penalty", "judge's guide"),
     "bet": ("wagering",),
-    # money typed as people say it: at a tournament, a stake ("put a fiver on who wins")
+    # money typed as people say it: at a tournament, a stake ("put a fiver on who wins"; not
+    # "cash": a cash prize)
     "fiver": ("bet", "wagering"),
     "tenner": ("bet", "wagering"),
     "bucks": ("bet", "wagering"),
     "quid": ("bet", "wagering"),
-    "cash": ("bet", "wagering"),
     "betting": ("wagering",),
     "bribe": ("bribery", "wagering"),
     "stall": ("stalling", "slow play"),
@@ -118,11 +118,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # time
     "time": ("time limit",),
     # units typed short ("5 min on a ruling", "how many secs to look"): the rules spell them
-    # out. ("min" as "minimum" too lost a question of `search_phone6`: "spends like 5 min
-    # shuffling my library…", its section fourth)
+    # out (not "sec": a section, "sec 3.7"). ("min" as "minimum" too lost a question of
+    # `search_phone6`: "spends like 5 min shuffling my library…", its section fourth)
     "min": ("minute",),
     "mins": ("minute",),
-    "sec": ("second",),
     "secs": ("second",),
     "hr": ("hour",),
     "hrs": ("hour",),
@@ -401,7 +400,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "slowplay": ("slow play", "slowly"),
     "dawdling": ("stalling", "slowly"),
     "timewasting": ("stalling", "stalling for time"),
-    "hurry": ("timely", "pace"),
+    "hurry": ("timely manner", "pace"),
     "cardback": ("backs", "distinct backs"),
     "colour": ("color", "color-copy", "color printed"),
     "greyscale": ("color-copy", "proxy"),

@@ -47,12 +47,16 @@ function asked(groups) {
     var ai = 0;
     g.alts.forEach(function (pair) {
       var alt = pair[0];
-      if (!byFirst.has(alt[0])) byFirst.set(alt[0], []);
-      byFirst.get(alt[0]).push([gi, ai, alt]);
+      if (alt.length) {
+        if (!byFirst.has(alt[0])) byFirst.set(alt[0], []);
+        byFirst.get(alt[0]).push([gi, ai, alt]);
+      }
       ai += 1;
     });
   });
-  return { weights: weights, total: weights.reduce(function (s, w) { return s + w; }, 0), byFirst: byFirst };
+  var total = 0.0;
+  weights.forEach(function (w) { total += w; });
+  return { weights: weights, total: total, byFirst: byFirst };
 }
 
 // the nearness of the entry's nearest phrasing to the question (Phrasings.nearness)

@@ -7,6 +7,7 @@ import { fold, withinOneEdit } from "../../judgekit/static/offline-words.js";
 import { SECTION_QUERY, checkQuery, spellOutDisciplines } from "../../judgekit/static/offline-query.js";
 import { closeness, numberDocs, queryUnits } from "../../judgekit/static/offline-numbers.js";
 import { facetGroups, namedTypes } from "../../judgekit/static/offline-scoring.js";
+import { nearestFirst } from "../../judgekit/static/offline-phrasings.js";
 
 // an index part with no table of known words: what the browser does for a word the index
 // does not ship (stop words dropped, accents folded, the rest stemmed)
@@ -114,8 +115,8 @@ test("a number stated beside an entry's text counts only for a query's number in
   assert.deepEqual(found(["blood"]), { 1: 0.5, 2: 1 });        // "2 blood": the blood cost
 });
 
-test("the nearest phrasing re-orders the first entries and the scores keep their places", async () => {
-  const { nearestFirst } = await import("../../judgekit/static/offline-phrasings.js");
+test("the nearest phrasing re-orders the first entries and the scores keep their places", () => {
+  // (encode_ids of numbers under 57, which need no skip of the backslash)
   const pack = (ids) => String.fromCharCode(...ids.map((n) => n + 35));
   // entry 1 has the phrasings "draft pick timer" and "slow"; entry 0 has none
   const index = { phrasingFactor: 15, nearestAmong: 10,
