@@ -371,8 +371,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # abbreviations), each mapped to words the rules or the guidelines say: from a list of
     # 193 a second hand wrote from the rules text alone (1 Dec 2026), the 47 the rules' part
     # did not know, read and kept (the doubtful left out: "swiss", "mulligan", "oracle"…).
-    # No question of any set uses them (none moved): they are for the questions the sets
-    # do not have.
+    # No question of any set moved with them: they are for the questions the sets do not
+    # have.
     "enrol": ("register", "registration"),
     "reg": ("registration", "register"),
     "referee": ("judge", "head judge"),
