@@ -223,6 +223,8 @@ def main() -> None:
                 ("tests/search_card_behaviour43", ROOT / "tests" / "search_card_behaviour43"),
                 ("tests/search_card_behaviour44", ROOT / "tests" / "search_card_behaviour44"),
                 ("tests/search_card_behaviour45", ROOT / "tests" / "search_card_behaviour45"),
+                ("tests/search_card_behaviour46", ROOT / "tests" / "search_card_behaviour46"),
+                ("tests/search_card_behaviour47", ROOT / "tests" / "search_card_behaviour47"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -235,6 +237,7 @@ def main() -> None:
                 ("tests/search_phone11", ROOT / "tests" / "search_phone11"),
                 ("tests/search_phone12", ROOT / "tests" / "search_phone12"),
                 ("tests/search_phone13", ROOT / "tests" / "search_phone13"),
+                ("tests/search_phone14", ROOT / "tests" / "search_phone14"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

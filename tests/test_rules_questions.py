@@ -68,6 +68,11 @@ PHONE_12 = ROOT / "search_phone12"
 #: kept unread: 56/60 at its first run (0.933, MRR 0.870); 57/60 (0.950, MRR 0.882) with the
 #: nearest phrasing off and on the code of that session's start: the one set it lost on
 PHONE_13 = ROOT / "search_phone13"
+#: a fourteenth (60 questions over 60 sections, seed 20261276), by another hand on 1 Dec 2026
+#: (the session after phone 13's), in three voices (a player mid-game, a newcomer learning
+#: the announcements, an organizer around a round), written before any run: 59/60 at its
+#: first run (0.983, MRR 0.917)
+PHONE_14 = ROOT / "search_phone14"
 
 
 @pytest.fixture
@@ -158,7 +163,8 @@ def _phone_set(service, path) -> tuple[list, list]:
     return queries, misses
 
 
-@pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12],
+@pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12,
+                                  PHONE_14],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
