@@ -10,11 +10,12 @@ import pytest
 
 from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
-from judgekit.rules import card_ranking
+from judgekit.rules import card_ranking, group_rulings
 from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
-from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION, RULING_INHERITS
+from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION
+from judgekit.rules.group_rulings import RULING_INHERITS
 from judgekit.rules.query import (question_stems, sentences, spell_out_disciplines, synonym_stems, talk_stems,
                                   without_address)
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
@@ -538,8 +539,8 @@ def test_a_group_s_ruling_of_the_third_answer_s_card_when_the_question_asks_more
     def first_sections() -> list[str]:
         return [h.entry.section for h in service.search.search(question, limit=3)[0]]
 
-    assert card_ranking.GROUP_RULING_CARDS_ASKED == 3 and "G00076" in first_sections()
-    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS_ASKED", card_ranking.GROUP_RULING_CARDS)
+    assert group_rulings.GROUP_RULING_CARDS_ASKED == 3 and "G00076" in first_sections()
+    monkeypatch.setattr(group_rulings, "GROUP_RULING_CARDS_ASKED", group_rulings.GROUP_RULING_CARDS)
     assert "G00076" not in first_sections()
 
 
@@ -561,8 +562,34 @@ def test_a_named_card_then_a_question_has_the_group_ruling_asked_third(service, 
     its group that the last sentence asks about ("Special Hunt action": once per turn) comes
     third (`ASKED_SHARE`), after the card and its own ruling."""
     assert first_sections(service.search, question)[:3] == ["200521", "200521", "G00064"]
-    monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
+    monkeypatch.setattr(group_rulings, "ASKED_SHARE", 1.01)
+    # (the ruling answering what the question asks beyond the named card then comes second)
+    assert first_sections(service.search, question)[:3] == ["200521", "G00064", "200521"]
+    monkeypatch.setattr(group_rulings, "NAMED_RULING_SHARE", float("inf"))
     assert "G00064" not in first_sections(service.search, question)[:3]
+
+
+def test_a_named_card_is_followed_by_its_group_ruling_answering_what_its_text_does_not(service, monkeypatch):
+    """"dr jest in torpor…": the card's text holds "prey", "discard", "unlock phase", not
+    "torpor"; the ruling of its group "Ability usable in torpor" holds that, and comes second
+    (`NAMED_RULING_SHARE`); without, it is not among the first three."""
+    question = "dr jest in torpor, can he still make my prey discard in my unlock phase"
+    assert first_sections(service.search, question)[:2] == ["200375", "G00027"]
+    monkeypatch.setattr(group_rulings, "NAMED_RULING_SHARE", float("inf"))
+    assert first_sections(service.search, question)[0] == "200375"
+    assert "G00027" not in first_sections(service.search, question)[:3]
+
+
+def test_a_guideline_example_telling_the_case_stays_second_after_a_named_card(service, monkeypatch):
+    """"deflection before passing on block": a ruling of Deflection's group holds the words
+    beyond the card ("before", "passing") as fully as the announcement's example holds the
+    question, not more: the example stays second and the ruling comes third."""
+    question = "deflection before passing on block"
+    with_step = first_sections(service.search, question)
+    monkeypatch.setattr(group_rulings, "NAMED_RULING_SHARE", float("inf"))
+    without = first_sections(service.search, question)
+    assert with_step[:2] == without[:2] == ["100518", "forbidden-shortcuts"]
+    assert with_step[2].startswith("G") and with_step[2] not in without
 
 
 def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
@@ -736,7 +763,7 @@ def test_a_judge_call_about_a_card_has_its_group_s_ruling_second(service, monkey
     rest, and its group's ruling second, though cards sharing the question's everyday words
     hold a little more of it (`GROUP_RULING_NEAR`); not when a ruling must hold as much."""
     assert first_sections(service.search, query)[:2] == [card, group]
-    monkeypatch.setattr(card_ranking, "GROUP_RULING_NEAR", 1.0)
+    monkeypatch.setattr(group_rulings, "GROUP_RULING_NEAR", 1.0)
     assert first_sections(service.search, query)[1] != group
 
 
@@ -1237,18 +1264,19 @@ def test_a_judge_calls_card_leads_the_next_card_not_a_rule(service, monkeypatch)
     card, other = search.cards.entries["cards/100092"], search.cards.entries["cards/100920"]
     rule = search.rules.entries["tournament-rules/3.2"]
     ruling = search.group_rulings(card)[0]
-    monkeypatch.setattr(search, "_best_group_ruling", lambda cards, groups, inherit, asked=None: (0.5, ruling, 0))
+    monkeypatch.setattr(group_rulings, "best_group_ruling",
+                        lambda search, cards, groups, inherit, asked=None: (0.5, ruling, 0))
     hits = [Hit(card, 3.0, "", card.url, 0.7), Hit(rule, 2.0, "", rule.url, 0.6),
             Hit(other, 0.5, "", other.url, 0.6)]
     # 3.0 leads the next card's 0.5 by far: the ruling, holding 0.5, passes answers holding 0.6
-    assert [h.entry.key for h in search._group_ruling_after(hits, [], 10, asks=True)][:2] == [card.key, ruling]
+    assert [h.entry.key for h in group_rulings.group_ruling_after(search, hits, [], 10, asks=True)][:2] == [card.key, ruling]
     # a card close behind: the ruling must hold as much as the answers it passes; the
     # question asking more than the description, it comes third
     close = [hits[0], hits[1], Hit(other, 1.5, "", other.url, 0.6)]
-    assert [h.entry.key for h in search._group_ruling_after(close, [], 10, asks=True)][:3] == \
+    assert [h.entry.key for h in group_rulings.group_ruling_after(search, close, [], 10, asks=True)][:3] == \
         [card.key, rule.key, ruling]
     # … and not at all for a description alone
-    assert ruling not in [h.entry.key for h in search._group_ruling_after(close, [], 10, asks=False)][:3]
+    assert ruling not in [h.entry.key for h in group_rulings.group_ruling_after(search, close, [], 10, asks=False)][:3]
 
 
 @pytest.mark.parametrize("word", ["that's", "thats", "it's", "I'm", "I'd", "you're", "they're", "I've"])
@@ -1373,9 +1401,9 @@ def test_the_group_ruling_answering_the_last_sentence_comes_third(service, monke
     answer here is the card's own ruling, which stands for it when a group's ruling is
     placed after the card too: that step is left out, looking at no answer.)"""
     assert first_sections(service.search, query)[2] == group
-    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS_ASKED", 0)
+    monkeypatch.setattr(group_rulings, "GROUP_RULING_CARDS_ASKED", 0)
     assert first_sections(service.search, query)[2] == group
-    monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
+    monkeypatch.setattr(group_rulings, "ASKED_SHARE", 1.01)
     assert group not in first_sections(service.search, query)
 
 
@@ -1389,8 +1417,8 @@ def test_a_card_s_own_ruling_first_stands_for_it_when_its_group_s_ruling_follows
     question = "tremere sword, double blood to heal its dmg. can my non tremere vamp equip it off my other vamp?"
     found = first_sections(service.search, question)[:3]
     assert found[0] == "101920" and "G00013" in found
-    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS", 0)
-    monkeypatch.setattr(card_ranking, "GROUP_RULING_CARDS_ASKED", 0)
+    monkeypatch.setattr(group_rulings, "GROUP_RULING_CARDS", 0)
+    monkeypatch.setattr(group_rulings, "GROUP_RULING_CARDS_ASKED", 0)
     assert "G00013" not in first_sections(service.search, question)[:3]
 
 
@@ -1402,7 +1430,7 @@ def test_a_second_described_card_s_group_ruling_passes_a_third_answer_holding_a_
     and is not among the first three when it must hold as much."""
     question = "The mortal ally who locks to heal an injured ally one life, can he do that the turn he's recruited?"
     assert first_sections(service.search, question)[1:3] == ["102087", "G00119"]
-    monkeypatch.setattr(card_ranking, "GROUP_RULING_NEAR_LATER", 1.0)
+    monkeypatch.setattr(group_rulings, "GROUP_RULING_NEAR_LATER", 1.0)
     assert "G00119" not in first_sections(service.search, question)[:3]
 
 
@@ -1423,10 +1451,10 @@ def test_the_last_sentence_chooses_the_described_card_s_group(service, monkeypat
     get to replace it?". Without the last sentence's share, another group of the card holding
     as much of the whole question is placed (the step placing the ruling of the last sentence
     alone, `ASKED_SHARE`, and another group's third, `SECOND_GROUP_SHARE`, left out)."""
-    monkeypatch.setattr(card_ranking, "ASKED_SHARE", 1.01)
-    monkeypatch.setattr(card_ranking, "SECOND_GROUP_SHARE", float("inf"))
+    monkeypatch.setattr(group_rulings, "ASKED_SHARE", 1.01)
+    monkeypatch.setattr(group_rulings, "SECOND_GROUP_SHARE", float("inf"))
     assert group in first_sections(service.search, query)[:3]
-    monkeypatch.setattr(card_ranking, "LAST_SENTENCE_SHARE", 0.0)
+    monkeypatch.setattr(group_rulings, "LAST_SENTENCE_SHARE", 0.0)
     assert group not in first_sections(service.search, query)[:3]
 
 
@@ -1570,7 +1598,7 @@ def test_a_second_group_of_the_described_card_comes_third(service, monkeypatch, 
     # fewer answers asked for: the first ones, no room for the third
     assert [h.entry.section for h in service.search.search(query, limit=2)[0]] == found[:2]
     assert [h.entry.section for h in service.search.search(query, limit=1)[0]] == found[:1]
-    monkeypatch.setattr(card_ranking, "SECOND_GROUP_SHARE", float("inf"))
+    monkeypatch.setattr(group_rulings, "SECOND_GROUP_SHARE", float("inf"))
     assert group not in first_sections(service.search, query)
 
 

@@ -53,11 +53,13 @@ from judgekit.rules.analysis import NUMBER_WORDS, TENS, WORD, analyze
 from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, PART_RESULTS,
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
-from judgekit.rules.card_ranking import (ABOUT_CARDS_DOC_FACTORS, ABOUT_CARDS_FACTOR, ABOUT_CARDS_MESSAGE_FACTOR, ASKED_SHARE, CARD_FACTOR, DESCRIBED_CARD_FACTOR, GROUP_RULING_AFTER_CARD,
-                                         GROUP_RULING_CARDS, GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR,
-                                         GROUP_RULING_NEAR_LATER, NAMED_AMONG, NAMED_HELD,
-                                         LAST_SENTENCE_SHARE, OWN_RULINGS,
-                                         RULING_INHERITS, SECOND_GROUP_SHARE, TYPED_CANDIDATES, Search)
+from judgekit.rules.card_ranking import (ABOUT_CARDS_DOC_FACTORS, ABOUT_CARDS_FACTOR, ABOUT_CARDS_MESSAGE_FACTOR,
+                                         CARD_FACTOR, DESCRIBED_CARD_FACTOR, NAMED_AMONG, NAMED_HELD, OWN_RULINGS,
+                                         TYPED_CANDIDATES, Search)
+from judgekit.rules.group_rulings import (ASKED_SHARE, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
+                                          GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR,
+                                          GROUP_RULING_NEAR_LATER, LAST_SENTENCE_SHARE, NAMED_RULING_SHARE,
+                                          RULING_INHERITS, SECOND_GROUP_SHARE)
 from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE, YIELD_SHARE
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
@@ -71,7 +73,7 @@ from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 33
+FORMAT = 34
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -147,6 +149,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "group_ruling_lead": GROUP_RULING_LEAD, "group_ruling_near": GROUP_RULING_NEAR,
             "group_ruling_near_later": GROUP_RULING_NEAR_LATER,
             "second_group_share": SECOND_GROUP_SHARE, "last_sentence_share": LAST_SENTENCE_SHARE,
+            "named_ruling_share": NAMED_RULING_SHARE,
             "question_after_colon": list(QUESTION_AFTER_COLON)}
 
 

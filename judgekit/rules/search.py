@@ -220,6 +220,10 @@ class SearchIndex(QueryGroups):
         docs = {docnum[k] for k in keys}
         return sum(g.weight for g in groups if not docs.isdisjoint(self._group_docs(g))) / total
 
+    def holds(self, g: Group, key: str) -> bool:
+        """Whether the entry `key` holds the group (any of its alternatives, or its number)."""
+        return self.postings.docnum[key] in self._group_docs(g)
+
     def shares(self, groups: list[Group], keys: list[str], parent: str, inherit: float) -> list[float]:
         """Each entry's share of the question's weight (`keys`; its groups here: `groups_of`),
         as a hit's `coverage` counts it, a word it lacks counting at `inherit` of its weight

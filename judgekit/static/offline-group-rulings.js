@@ -1,7 +1,9 @@
 // The rulings of a described card's groups among the first answers, as the server's Search
-// in judgekit/rules/card_ranking.py places them (_group_ruling_after, _second_group_ruling,
-// _asked_group_ruling and their helpers): functions of the offline `search`
+// in judgekit/rules/group_rulings.py places them (group_ruling_after, second_group_ruling,
+// asked_group_ruling, named_card_ruling and their helpers): functions of the offline `search`
 // (offline-search.js's Search: its cards part, params, card groups and rulings by section).
+
+import { nameKey } from "./offline-names.js";
 
 // the keys of the rulings of the card's groups, in the card page's order
 export function groupRulings(search, card) {
@@ -11,7 +13,7 @@ export function groupRulings(search, card) {
 }
 
 // the hits with the best group ruling of the first answers' cards among the first three
-// (the server's Search._group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
+// (the server's group_ruling_after, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
 // GROUP_RULING_CARDS_ASKED); last: the question's last sentence (LAST_SENTENCE_SHARE), its
 // groups made by groupsOf (default the cards part's)
 export function groupRulingAfter(search, hits, groups, limit, asks, last, groupsOf) {
@@ -51,7 +53,7 @@ export function groupRulingAfter(search, hits, groups, limit, asks, last, groups
 // holding `share` of the query) with the ruling of another of the card's groups holding the
 // most of the whole query (by share alone) third, when it holds at
 // least second_group_share of that share and as much as the third answer (the server's
-// Search._second_group_ruling, SECOND_GROUP_SHARE)
+// second_group_ruling, SECOND_GROUP_SHARE)
 export function secondGroupRuling(search, hits, groups, share, limit) {
   if (hits.length < 3) return hits;
   var cards = search.cards, card = hits[0].entry, first = hits[1].entry;
@@ -64,8 +66,39 @@ export function secondGroupRuling(search, hits, groups, share, limit) {
   return withRuling(search, hits, second.key, 2, hits[2].score, second.share, limit);
 }
 
+// the hits with the ruling of the first answer's groups that answers what the question asks
+// beyond the card, second (or third), when that answer is a card the query names (the
+// server's named_card_ruling, NAMED_RULING_SHARE; groups: the cards part's)
+export function namedCardRuling(search, hits, text, found, groups, limit) {
+  var cards = search.cards, share = search.params.named_ruling_share;
+  if (share === undefined || !hits.length || hits[0].score < 1000 || !cards.byKey.has(hits[0].entry.key) ||
+      hits[0].entry.kind !== "card") return hits;
+  var card = hits[0].entry, keys = groupRulings(search, card);
+  if (!keys.length) return hits;
+  // the question's words that are not the card's name nor in the card's own entry (question
+  // words and numbers left out)
+  var names = search.names.nameWords(text, found);
+  var beyond = groups.filter(function (g) {
+    return g.number === null && g.factor === 1.0 &&
+      !g.words.split(/\s+/).every(function (w) { return names.has(nameKey(w)); }) && !cards.holds(g, card.docnum);
+  });
+  if (!beyond.length) return hits;
+  var shares = cards.shares(beyond, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
+  var i = 0;
+  for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
+  if (shares[i] < share || hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; })) return hits;
+  function coverage(h) { return h.coverage === undefined ? 1.0 : h.coverage; }
+  var at = 1;
+  if (hits.length > 1 && shares[i] <= coverage(hits[1])) {
+    if (hits.length < 3 || shares[i] < coverage(hits[2])) return hits;
+    at = 2;
+  }
+  return withRuling(search, hits, keys[i], at, hits.length > at ? hits[at].score : hits[hits.length - 1].score,
+                    shares[i], limit);
+}
+
 // the hits with the group ruling answering the question's last sentence third (the
-// server's Search._asked_group_ruling, ASKED_SHARE)
+// server's asked_group_ruling, ASKED_SHARE)
 export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
   if (!hits.length) return hits;
   if (parts.length < 2) return hits;
@@ -82,7 +115,7 @@ export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
 // the first answers that are cards the query does not name and that have groups:
 // {place, card, keys: its groups' rulings}; a card's own ruling stands for its card (named:
 // that of a card the query names too); among: how many first answers (default
-// group_ruling_cards) (the server's Search._cards_with_groups)
+// group_ruling_cards) (the server's cards_with_groups)
 export function cardsWithGroups(search, hits, among, named) {
   var cards = search.cards, out = [];
   var names = named ? new Set() :
@@ -103,7 +136,7 @@ export function cardsWithGroups(search, hits, among, named) {
 // of these cards' group rulings, the one holding the most of the query's groups, and of its
 // last sentence's groups `asked` at last_sentence_share when given (its own words only):
 // {share (of groups), key, place}; ties go to the first card, then to the page's order
-// (the server's Search._best_group_ruling)
+// (the server's best_group_ruling)
 export function bestGroupRuling(search, withGroups, groups, inherit, asked) {
   var cards = search.cards, best = null, rankOfBest = null, w = search.params.last_sentence_share;
   withGroups.forEach(function (c) {
@@ -124,7 +157,7 @@ export function bestGroupRuling(search, withGroups, groups, inherit, asked) {
 }
 
 // the hits with the cards' entry `key` at place `at`, out of wherever else it was
-// (the server's Search._with_ruling)
+// (the server's with_ruling)
 export function withRuling(search, hits, key, at, score, share, limit) {
   var entry = search.cards.byKey.get(key);
   var ruling = { entry: entry, score: score, snippet: "", url: entry.url, coverage: share };

@@ -364,6 +364,9 @@ export const OfflineIndex = (function () {
     });
   };
 
+  // whether the entry `docnum` holds the group (the server's SearchIndex.holds)
+  OfflineIndex.prototype.holds = function (g, docnum) { return docsOfGroup(this, g).has(docnum); };
+
   // the share of the groups' weight that at least one of the entries `docnums` holds (1.0 when
   // the groups weigh nothing): the server's SearchIndex.held_by
   OfflineIndex.prototype.heldBy = function (groups, docnums) {

@@ -25,7 +25,7 @@ import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge } from "./offline-merge.js";
-import { askedGroupRuling, groupRulingAfter, groupRulings } from "./offline-group-rulings.js";
+import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling } from "./offline-group-rulings.js";
 import { CardNames, nameKey } from "./offline-names.js";
 import { site } from "./site.js";
 
@@ -357,7 +357,10 @@ const offlineSearch = (function () {
                              groupsOf);
       out = askedGroupRuling(this, out, parts, limit, groupsOf);
     }
-    if (!only) out = this.namedSecond(out, text, found, cardGroups);
+    if (!only) {
+      out = namedCardRuling(this, out, text, found, cardGroups, limit);
+      out = this.namedSecond(out, text, found, cardGroups);
+    }
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
   };

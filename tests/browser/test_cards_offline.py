@@ -94,7 +94,12 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     queries += read_queries(root / "tests" / "search_card_behaviour39")
     queries += ["8 cap nos who blocks other nosferatu better", "cap 4 salubri anti who gets a press against tremere",
                 "vampire with capacity 10 who unlocks", "weapon that does 3 damage but only once per combat",
-                "5 blood"]
+                "5 blood",
+                # a named card, then the ruling of its groups answering what its text does not
+                # say (`NAMED_RULING_SHARE`), second or third
+                "dr jest in torpor, can he still make my prey discard in my unlock phase",
+                "deflection before passing on block", "card sitting on my erciyes fragments, can i discard it"]
+    queries += read_queries(root / "tests" / "search_card_behaviour46")
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"
