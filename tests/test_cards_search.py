@@ -1100,11 +1100,13 @@ CARD_BEHAVIOUR_44 = ROOT / "search_card_behaviour44"
 #: 50 more (seed 20261274: 20 ask for the card, 12 for a card's own ruling, 18 for a
 #: group's), by another hand on 1 Dec 2026 (the session after set 44's), written before any
 #: run: 44/50 at its first run (0.880, MRR 0.770), under the issue's 0.90; its misses read
-#: since: 45/50 (0.900) once "advanced" found the (ADV) of an advanced vampire's name
+#: since: 45/50 (0.900) once "advanced" found the (ADV) of an advanced vampire's name, 46/50
+#: with a named card's group ruling after it (`NAMED_RULING_SHARE`)
 CARD_BEHAVIOUR_45 = ROOT / "search_card_behaviour45"
 #: 50 more (seed 20261277: 20 ask for the card, 12 for a card's own ruling, 18 for a
 #: group's, in three voices), by another hand on 1 Dec 2026 (the session after set 45's),
-#: written before any run: 46/50 at its first run (0.920, MRR 0.817)
+#: written before any run: 46/50 at its first run (0.920, MRR 0.817); read since: 47/50 with a
+#: named card's group ruling after it (`NAMED_RULING_SHARE`)
 CARD_BEHAVIOUR_46 = ROOT / "search_card_behaviour46"
 
 
@@ -1127,8 +1129,8 @@ CARD_BEHAVIOUR_46 = ROOT / "search_card_behaviour46"
                                                (CARD_BEHAVIOUR_39, 50, 0.78), (CARD_BEHAVIOUR_40, 50, 0.92),
                                                (CARD_BEHAVIOUR_41, 50, 0.92), (CARD_BEHAVIOUR_42, 50, 0.9),
                                                (CARD_BEHAVIOUR_43, 50, 0.9), (CARD_BEHAVIOUR_44, 50, 0.92),
-                                               (CARD_BEHAVIOUR_45, 50, 0.9),
-                                               (CARD_BEHAVIOUR_46, 50, 0.92)],
+                                               (CARD_BEHAVIOUR_45, 50, 0.92),
+                                               (CARD_BEHAVIOUR_46, 50, 0.94)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
