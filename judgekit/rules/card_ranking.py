@@ -8,7 +8,8 @@ and to putting both in one list (docs/search.md, "Cards"):
   card count of each other's words), and its factors (`judgekit.rules.card_factors`);
 - `Search`: both parts searched, the cards' scores scaled by `CARD_FACTOR`, merged by
   score (`judgekit.rules.merge`); a card the query names comes first, followed by its rulings when the
-  query is only its name (`OWN_RULINGS`).
+  query is only its name (`OWN_RULINGS`); where a card's groups' rulings go among the
+  answers is `judgekit.rules.group_rulings`'s.
 """
 from __future__ import annotations
 
@@ -275,7 +276,7 @@ class Search:
             # a sentence's groups, made once here when a step needs them (both read the last)
             groups_of = lru_cache(maxsize=None)(self.cards.groups_of)
             merged = group_ruling_after(self, merged, card_groups, limit, len(parts) > 1, parts[-1] if parts else "",
-                                              groups_of)
+                                        groups_of)
             merged = asked_group_ruling(self, merged, parts, limit, groups_of)
         if not only:
             merged = named_card_ruling(self, merged, text, found, card_groups, limit)

@@ -1,9 +1,9 @@
 // How the offline search chooses the ruling of a described card's group
-// (static/offline-group-rulings.js bestGroupRuling, the server's Search._best_group_ruling):
+// (static/offline-group-rulings.js bestGroupRuling, the server's best_group_ruling):
 // by the share of the whole question, and of its last sentence at last_sentence_share.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bestGroupRuling, groupRulingAfter } from "../../judgekit/static/offline-group-rulings.js";
+import { bestGroupRuling, groupRulingAfter, namedCardRuling } from "../../judgekit/static/offline-group-rulings.js";
 
 // a cards part whose shares are given per list of groups: "whole" and "last" stand for the
 // question's groups and its last sentence's
@@ -59,4 +59,41 @@ test("an index saved before last_sentence_share chooses by the whole question al
     ["cards/1", "cards/G2#r1", "rules/a", "rules/b"]);
   assert.deepEqual(keys(groupRulingAfter(search({}), hits, ["whole"], 10, true, "x")),
     ["cards/1", "cards/G1#r1", "rules/a", "rules/b"]);
+});
+
+test("a named card's group ruling holding what the question asks beyond the card comes second, or third", () => {
+  // the named card (score 1000) first; its one group ruling holds 0.8 of the words beyond it
+  const card = { key: "cards/1", docnum: 0, kind: "card", section: "1" };
+  const ruling = { key: "cards/G1#r1", docnum: 1, url: "/g1" };
+  const byKey = new Map([["cards/1", card], ["cards/G1#r1", ruling]]);
+  const words = [{ words: "dr jest", number: null, factor: 1.0 }, { words: "torpor", number: null, factor: 1.0 },
+    { words: "prey", number: null, factor: 1.0 }, { words: "can", number: null, factor: 0.2 }];
+  let asked = null;
+  function search(params) {
+    return {
+      params: { named_ruling_share: 0.5, ...params },
+      cardGroups: { 1: ["G1"] },
+      rulingsBySection: () => new Map([["G1", ["cards/G1#r1"]]]),
+      names: { nameWords: () => new Set(["dr", "jest"]) },
+      // the card holds "prey"; the shares are asked of the words beyond it
+      cards: { byKey, holds: (g, d) => d === 0 && g.words === "prey",
+        shares: (groups, docnums) => { asked = groups.map((g) => g.words); return docnums.map(() => 0.8); } },
+    };
+  }
+  const named = { entry: card, score: 1000, coverage: 1.0 };
+  const rule = (k, c) => ({ entry: { key: k }, score: 1, coverage: c });
+  const keys = (out) => out.map((h) => h.entry.key);
+  assert.deepEqual(keys(namedCardRuling(search({}), [named, rule("a", 0.5), rule("b", 0.4)], "q", [], words, 10)),
+    ["cards/1", "cards/G1#r1", "a", "b"]);
+  assert.deepEqual(asked, ["torpor"]);     // not the name, a question word, nor what the card holds
+  // the second answer holds as much of the question: third, when as much as the third's
+  assert.deepEqual(keys(namedCardRuling(search({}), [named, rule("a", 0.8), rule("b", 0.8)], "q", [], words, 10)),
+    ["cards/1", "a", "cards/G1#r1", "b"]);
+  assert.deepEqual(keys(namedCardRuling(search({}), [named, rule("a", 0.9), rule("b", 0.85)], "q", [], words, 10)),
+    ["cards/1", "a", "b"]);
+  // under the share, or an index saved before it: the hits as they were
+  assert.deepEqual(keys(namedCardRuling(search({ named_ruling_share: 0.9 }), [named, rule("a", 0.1)], "q", [], words, 10)),
+    ["cards/1", "a"]);
+  assert.deepEqual(keys(namedCardRuling(search({ named_ruling_share: undefined }), [named, rule("a", 0.1)], "q", [], words, 10)),
+    ["cards/1", "a"]);
 });
