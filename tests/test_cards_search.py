@@ -1502,16 +1502,24 @@ CARD_BEHAVIOUR_14 = ROOT / "search_card_behaviour14"
 #: its first run (0.950, MRR 0.883)
 CARD_BEHAVIOUR_47 = ROOT / "search_card_behaviour47"
 
+#: 30 questions naming a card and asking what a ruling of one of its groups answers (seed
+#: 20261279; one question has two groups for an answer), by another hand on 1 Dec 2026,
+#: written before any run and not read by whoever tunes the ranking: 23/30 at its first run
+#: (0.767, MRR 0.361), 19/30 (0.633) with the named card's group ruling
+#: (`NAMED_RULING_SHARE`) turned off
+CARD_BEHAVIOUR_48 = ROOT / "search_card_behaviour48"
 
-@pytest.mark.parametrize("path, floor", [
-    (CARD_BEHAVIOUR_5, 0.9),      # the target
-    (CARD_BEHAVIOUR_13, 0.85),    # its first run
-    (CARD_BEHAVIOUR_14, 0.9),     # the target
-    (CARD_BEHAVIOUR_47, 0.95),    # its first run
-], ids=["fifth", "thirteenth", "fourteenth", "forty-seventh"])
-def test_hit_at_3_on_a_held_out_behaviour_set(service, path, floor):
+
+@pytest.mark.parametrize("path, size, floor", [
+    (CARD_BEHAVIOUR_5, 40, 0.9),      # the target
+    (CARD_BEHAVIOUR_13, 40, 0.85),    # its first run
+    (CARD_BEHAVIOUR_14, 40, 0.9),     # the target
+    (CARD_BEHAVIOUR_47, 40, 0.95),    # its first run
+    (CARD_BEHAVIOUR_48, 30, 0.75),    # its first run
+], ids=["fifth", "thirteenth", "fourteenth", "forty-seventh", "forty-eighth"])
+def test_hit_at_3_on_a_held_out_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
-    assert len(queries) == 40
+    assert len(queries) == size
     rate, _ = hit_rate(service.search.search, queries)
     assert rate >= floor, f"hit@3 = {rate:.2f}"   # misses not printed
 
