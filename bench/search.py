@@ -226,6 +226,7 @@ def main() -> None:
                 ("tests/search_card_behaviour46", ROOT / "tests" / "search_card_behaviour46"),
                 ("tests/search_card_behaviour47", ROOT / "tests" / "search_card_behaviour47"),
                 ("tests/search_card_behaviour48", ROOT / "tests" / "search_card_behaviour48"),
+                ("tests/search_card_behaviour49", ROOT / "tests" / "search_card_behaviour49"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),

@@ -111,6 +111,8 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     ("Ankara Citadel, Turkey, The", "100071"), ("the ankara citadel", "100071"),
     ("kiss of ra", "101062"), ("barrens, the", "100135"),
     ("direct intervension", "100545"), ("sudden reversel", "101896"), ("Pentex(TM) Subversion", "101384"),
+    # a vampire's epithet typed without its "the" (not Amelia, nor Tears, The Dark Pierrot)
+    ("amelia blood red tears", "200072"), ("arianne conqueror", "200133"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
     first = service.search_payload(query)["results"][0]
@@ -565,7 +567,7 @@ def test_a_named_card_then_a_question_has_the_group_ruling_asked_third(service, 
     monkeypatch.setattr(group_rulings, "ASKED_SHARE", 1.01)
     # (the ruling answering what the question asks beyond the named card then comes second)
     assert first_sections(service.search, question)[:3] == ["200521", "G00064", "200521"]
-    monkeypatch.setattr(group_rulings, "NAMED_RULING_SHARE", float("inf"))
+    monkeypatch.setattr(group_rulings, "NAMED_RULING_THIRD", float("inf"))
     assert "G00064" not in first_sections(service.search, question)[:3]
 
 
@@ -575,7 +577,7 @@ def test_a_named_card_is_followed_by_its_group_ruling_answering_what_its_text_do
     (`NAMED_RULING_SHARE`); without, it is not among the first three."""
     question = "dr jest in torpor, can he still make my prey discard in my unlock phase"
     assert first_sections(service.search, question)[:2] == ["200375", "G00027"]
-    monkeypatch.setattr(group_rulings, "NAMED_RULING_SHARE", float("inf"))
+    monkeypatch.setattr(group_rulings, "NAMED_RULING_THIRD", float("inf"))
     assert first_sections(service.search, question)[0] == "200375"
     assert "G00027" not in first_sections(service.search, question)[:3]
 
@@ -586,10 +588,29 @@ def test_a_guideline_example_telling_the_case_stays_second_after_a_named_card(se
     question, not more: the example stays second and the ruling comes third."""
     question = "deflection before passing on block"
     with_step = first_sections(service.search, question)
-    monkeypatch.setattr(group_rulings, "NAMED_RULING_SHARE", float("inf"))
+    monkeypatch.setattr(group_rulings, "NAMED_RULING_THIRD", float("inf"))
     without = first_sections(service.search, question)
     assert with_step[:2] == without[:2] == ["100518", "forbidden-shortcuts"]
     assert with_step[2].startswith("G") and with_step[2] not in without
+
+
+@pytest.mark.parametrize("question, card, group", [
+    ("I played Ignis Fatuus on an acting minion while no one was trying to block. My opponent said it only "
+     "works during a block attempt. Is that true, and how late in the action can I play it?", "100948", "G00104"),
+    ("rotting behemoth put into play by some other card, not recruited. do i still have to remove something "
+     "from my ash heap or burn it", "102304", "G00150"),
+])
+def test_a_named_card_s_group_ruling_holding_a_little_of_a_told_question_comes_third(service, monkeypatch,
+                                                                                     question, card, group):
+    """A question told at a table says much no ruling holds ("my opponent said…", "is that
+    true"): the ruling of the named card's group holding the most of the rest holds a fifth
+    of it, less than the third answer holds of the whole question, and comes third
+    (`NAMED_RULING_THIRD`); asked to hold as much as it must to come second, it is not among
+    the first three."""
+    assert first_sections(service.search, question)[0] == card
+    assert first_sections(service.search, question)[2] == group
+    monkeypatch.setattr(group_rulings, "NAMED_RULING_THIRD", group_rulings.NAMED_RULING_SHARE)
+    assert group not in first_sections(service.search, question)[:3]
 
 
 def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
@@ -1108,6 +1129,12 @@ CARD_BEHAVIOUR_45 = ROOT / "search_card_behaviour45"
 #: written before any run: 46/50 at its first run (0.920, MRR 0.817); read since: 47/50 with a
 #: named card's group ruling after it (`NAMED_RULING_SHARE`)
 CARD_BEHAVIOUR_46 = ROOT / "search_card_behaviour46"
+#: 40 questions naming a card and asking what a ruling of one of its groups answers (seed
+#: 20261280, in three voices; one question has two groups for an answer), by another hand
+#: on 1 Dec 2026 (night), written before any run for the step it tunes: 16/40 at its first
+#: run (0.400, MRR 0.224); read since: 32/40 with the named card's group ruling third
+#: (`NAMED_RULING_THIRD`), 33/40 once an epithet is found without its "the"
+CARD_BEHAVIOUR_49 = ROOT / "search_card_behaviour49"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1130,14 +1157,14 @@ CARD_BEHAVIOUR_46 = ROOT / "search_card_behaviour46"
                                                (CARD_BEHAVIOUR_41, 50, 0.92), (CARD_BEHAVIOUR_42, 50, 0.9),
                                                (CARD_BEHAVIOUR_43, 50, 0.9), (CARD_BEHAVIOUR_44, 50, 0.92),
                                                (CARD_BEHAVIOUR_45, 50, 0.92),
-                                               (CARD_BEHAVIOUR_46, 50, 0.94)],
+                                               (CARD_BEHAVIOUR_46, 50, 0.96), (CARD_BEHAVIOUR_49, 40, 0.82)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
                               "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first",
                               "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
-                              "forty-third", "forty-fourth", "forty-fifth", "forty-sixth"])
+                              "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size

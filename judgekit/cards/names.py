@@ -174,7 +174,11 @@ class CardNames:
             for name in (card.name, *getattr(card.facts, "aka", ())):
                 add(name_key(name), name)
             if "," in card.name:
-                add(name_key(card.name.split(",", 1)[0]), card.name)
+                head, epithet = (part.strip() for part in card.name.split(",", 1))
+                add(name_key(head), card.name)
+                # the epithet typed without its "the": "amelia blood red tears"
+                if epithet.lower().startswith("the "):
+                    add(name_key(f"{head} {epithet[4:]}"), card.name)
         # a vampire's version written after its name: "theo bell advanced", "theo bell g2 adv"
         for card in sorted(catalog, key=lambda c: (c.facts.advanced if c.kind == "crypt" else 0, c.id)):
             if card.kind != "crypt" or len(catalog.versions(card)) == 0:

@@ -68,10 +68,11 @@ export function secondGroupRuling(search, hits, groups, share, limit) {
 
 // the hits with the ruling of the first answer's groups that answers what the question asks
 // beyond the card, second (or third), when that answer is a card the query names (the
-// server's named_card_ruling, NAMED_RULING_SHARE; groups: the cards part's)
+// server's named_card_ruling, NAMED_RULING_SHARE and NAMED_RULING_THIRD; groups: the cards
+// part's)
 export function namedCardRuling(search, hits, text, found, groups, limit) {
-  var cards = search.cards, share = search.params.named_ruling_share;
-  if (share === undefined || !hits.length || hits[0].score < 1000 || !cards.byKey.has(hits[0].entry.key) ||
+  var cards = search.cards, share = search.params.named_ruling_share, third = search.params.named_ruling_third;
+  if (share === undefined || third === undefined || !hits.length || hits[0].score < 1000 || !cards.byKey.has(hits[0].entry.key) ||
       hits[0].entry.kind !== "card") return hits;
   var card = hits[0].entry, keys = groupRulings(search, card);
   if (!keys.length) return hits;
@@ -86,13 +87,13 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
   var shares = cards.shares(beyond, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
   var i = 0;
   for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
-  if (shares[i] < share || hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; })) return hits;
+  if (shares[i] < third || hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; })) return hits;
   function coverage(h) { return h.coverage === undefined ? 1.0 : h.coverage; }
-  var at = 1;
-  if (hits.length > 1 && shares[i] <= coverage(hits[1])) {
-    if (hits.length < 3 || shares[i] < coverage(hits[2])) return hits;
-    at = 2;
-  }
+  // second when it holds more of that than the second answer holds of the question, else third
+  var at;
+  if (shares[i] >= share && (hits.length < 2 || shares[i] > coverage(hits[1]))) at = 1;
+  else if (hits.length >= 3) at = 2;
+  else return hits;
   return withRuling(search, hits, keys[i], at, hits.length > at ? hits[at].score : hits[hits.length - 1].score,
                     shares[i], limit);
 }

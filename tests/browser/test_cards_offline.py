@@ -100,6 +100,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
                 "dr jest in torpor, can he still make my prey discard in my unlock phase",
                 "deflection before passing on block", "card sitting on my erciyes fragments, can i discard it"]
     queries += read_queries(root / "tests" / "search_card_behaviour46")
+    # named cards' group rulings third, holding a little of a told question (`NAMED_RULING_THIRD`)
+    queries += read_queries(root / "tests" / "search_card_behaviour49")
     page.goto(live_server + "/offline")
     offline = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                             " for (const q of qs) out.push((await search(q, 10)).results);"
@@ -117,7 +119,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
               "is it hot in the hall", "stealth when hunting", "they cant dodge this round", "dodge",
               "can I call a blood hunt on a vampire in torpor", "with my corrupton counters",
               # a typo in a short word of two ("sup version" is no Subversion)
-              "does the retainer become the sup version?", "direct intervension"]
+              "does the retainer become the sup version?", "direct intervension",
+              # a vampire's epithet without its "the"
+              "amelia blood red tears - the blood the other guy burns"]
     named = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                           " for (const q of qs) out.push(await search.namedCards(q));"
                           " return out; }", every)

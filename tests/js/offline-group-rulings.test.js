@@ -71,7 +71,7 @@ test("a named card's group ruling holding what the question asks beyond the card
   let asked = null;
   function search(params) {
     return {
-      params: { named_ruling_share: 0.5, ...params },
+      params: { named_ruling_share: 0.5, named_ruling_third: 0.1, ...params },
       cardGroups: { 1: ["G1"] },
       rulingsBySection: () => new Map([["G1", ["cards/G1#r1"]]]),
       names: { nameWords: () => new Set(["dr", "jest"]) },
@@ -89,11 +89,21 @@ test("a named card's group ruling holding what the question asks beyond the card
   // the second answer holds as much of the question: third, when as much as the third's
   assert.deepEqual(keys(namedCardRuling(search({}), [named, rule("a", 0.8), rule("b", 0.8)], "q", [], words, 10)),
     ["cards/1", "a", "cards/G1#r1", "b"]);
+  // third whatever the third answer holds, once it holds the least share for that
   assert.deepEqual(keys(namedCardRuling(search({}), [named, rule("a", 0.9), rule("b", 0.85)], "q", [], words, 10)),
-    ["cards/1", "a", "b"]);
-  // under the share, or an index saved before it: the hits as they were
+    ["cards/1", "a", "cards/G1#r1", "b"]);
+  assert.deepEqual(keys(namedCardRuling(search({ named_ruling_third: 0.85 }), [named, rule("a", 0.9), rule("b", 0.85)],
+    "q", [], words, 10)), ["cards/1", "a", "b"]);
+  // under the share for second, third; under both, or fewer than three answers, or an index
+  // saved before it: the hits as they were
+  assert.deepEqual(keys(namedCardRuling(search({ named_ruling_share: 0.9 }), [named, rule("a", 0.1), rule("b", 0.1)],
+    "q", [], words, 10)), ["cards/1", "a", "cards/G1#r1", "b"]);
   assert.deepEqual(keys(namedCardRuling(search({ named_ruling_share: 0.9 }), [named, rule("a", 0.1)], "q", [], words, 10)),
     ["cards/1", "a"]);
+  assert.deepEqual(keys(namedCardRuling(search({ named_ruling_share: 0.9, named_ruling_third: 0.9 }),
+    [named, rule("a", 0.1), rule("b", 0.1)], "q", [], words, 10)), ["cards/1", "a", "b"]);
   assert.deepEqual(keys(namedCardRuling(search({ named_ruling_share: undefined }), [named, rule("a", 0.1)], "q", [], words, 10)),
+    ["cards/1", "a"]);
+  assert.deepEqual(keys(namedCardRuling(search({ named_ruling_third: undefined }), [named, rule("a", 0.1)], "q", [], words, 10)),
     ["cards/1", "a"]);
 });
