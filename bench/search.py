@@ -227,6 +227,7 @@ def main() -> None:
                 ("tests/search_card_behaviour47", ROOT / "tests" / "search_card_behaviour47"),
                 ("tests/search_card_behaviour48", ROOT / "tests" / "search_card_behaviour48"),
                 ("tests/search_card_behaviour49", ROOT / "tests" / "search_card_behaviour49"),
+                ("tests/search_card_behaviour50", ROOT / "tests" / "search_card_behaviour50"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -240,6 +241,7 @@ def main() -> None:
                 ("tests/search_phone12", ROOT / "tests" / "search_phone12"),
                 ("tests/search_phone13", ROOT / "tests" / "search_phone13"),
                 ("tests/search_phone14", ROOT / "tests" / "search_phone14"),
+                ("tests/search_phone15", ROOT / "tests" / "search_phone15"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -73,6 +73,11 @@ PHONE_13 = ROOT / "search_phone13"
 #: the announcements, an organizer around a round), written before any run: 59/60 at its
 #: first run (0.983, MRR 0.917)
 PHONE_14 = ROOT / "search_phone14"
+#: a fifteenth (60 questions over 60 sections, seed 20261281), by another hand on 2 Dec 2026,
+#: in the same three voices, written before any run: 56/60 at its first run (0.933, MRR
+#: 0.903); read since: 59/60 with a few more phrasings in the questions files (a sect-only
+#: event, cards swapped after the decklist is in, a card torn while shuffling)
+PHONE_15 = ROOT / "search_phone15"
 
 
 @pytest.fixture
@@ -164,7 +169,7 @@ def _phone_set(service, path) -> tuple[list, list]:
 
 
 @pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12,
-                                  PHONE_14],
+                                  PHONE_14, PHONE_15],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
