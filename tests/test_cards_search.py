@@ -76,6 +76,21 @@ def test_hit_at_3_on_held_out_card_questions(service):
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
+#: 60 card names typed as people type them (20 vampires, 40 library cards: typos, accents and
+#: punctuation dropped, shortened, words missing or moved; seed 20261283), by another hand on
+#: 2 Dec 2026, written before any run: 58/60 at its first run (0.967, MRR 0.962); read since:
+#: 59/60 with a vampire found by its surname (`surnames`). Left: "devin" for Devyn, which is
+#: also Devin Bisley's first name
+CARD_NAMES_2 = ROOT / "search_card_names2"
+
+
+def test_hit_at_3_on_the_second_card_names_set(service):
+    queries = load_queries(CARD_NAMES_2)
+    assert len(queries) == 60
+    rate, misses = hit_rate(service.search.search, queries)
+    assert rate >= 0.98, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
 def test_hit_at_3_on_behaviour_questions_naming_no_card(service):
     """"is an animal ally a mortal", "can an optional press be used in the next round": the
     ruling that answers (a card group's, a card's) is in the first three, beside the rules."""
@@ -113,6 +128,8 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     ("direct intervension", "100545"), ("sudden reversel", "101896"), ("Pentex(TM) Subversion", "101384"),
     # a vampire's epithet typed without its "the" (not Amelia, nor Tears, The Dark Pierrot)
     ("amelia blood red tears", "200072"), ("arianne conqueror", "200133"),
+    # a vampire by its surname alone, as players call one (`surnames`)
+    ("how many votes does kornfeld have", "200762"), ("kornfeld", "200762"), ("bisley", "200339"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
     first = service.search_payload(query)["results"][0]
@@ -152,6 +169,18 @@ def test_a_question_naming_a_card_is_ranked_not_padded_with_its_rulings(service)
     results = service.search_payload(query)["results"]
     assert results[0]["url"] == "/cards/100545"
     assert results[1]["doc"] == "announcements"     # "too late for … Direct Intervention"
+
+
+@pytest.mark.parametrize("query", [
+    # surnames that are words of a question (Marion French, Zack North, Jenny Silver) and
+    # epithets (Nigel the Shunned, Selma the Repugnant) name no vampire (`SURNAME_WORDS`)
+    "can i use french cards in a tournament", "north american continental championship",
+    "silver sleeves allowed", "shunned by the table", "repugnant behaviour at the table",
+])
+def test_surnames_that_are_words_or_epithets_name_no_vampire(service, query):
+    crypt = {key for key, types in service.search.entry_types.items() if types and types & {"Vampire", "Imbued"}}
+    assert "cards/200762" in crypt       # Katarina Kornfeld
+    assert not [h for h in service.search.names.find(query) if f"cards/{h.card_id}" in crypt]
 
 
 @pytest.mark.parametrize("query", ["block", "vote", "master phase", "time limit", "proxy", "withdraw",

@@ -206,6 +206,8 @@ class CardNames:
             if short not in common and short not in keys:
                 keys[short] = card_id
                 shorts.add(short)
+        for word, card_id in surnames(catalog, said | set(asked) | set(common)).items():
+            keys.setdefault(word, card_id)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys),
                     card_only_words=card_only_words_of(named.union(*texts), set(vocabulary) | set(asked)))
         # and the inflected forms of the words of the texts and the rules ("removes" is no
@@ -410,6 +412,51 @@ def _text_words(catalog, texts: list[list[str]], keys: dict[str, int]) -> set[st
             holding = {i for i in holding if phrase in spaced[i]}
         if len(holding) >= TEXT_WORD_CARDS:
             found.add(key)
+    return found
+
+
+#: A vampire is found by its surname alone from this many letters ("kornfeld", "bisley")
+SURNAME_MIN = 5
+#: Surnames that are words of a question before they are a vampire's ("can I use french
+#: cards", "north american championship", "the mayor of Chicago"), reviewed among the 600
+#: or so that `surnames` finds: words of English, places, first names
+SURNAME_WORDS = frozenset((
+    "brand", "bridges", "brooks", "butler", "cadiz", "cambridge", "charmer", "claire", "cobbler", "cordwood",
+    "cross", "derby", "drake", "durban", "endeavor", "evelyn", "fellows", "fence", "fisher", "french", "glens",
+    "graves", "grime", "grimes", "halcyon", "harden", "james", "lemon", "linda", "lionel", "lotus", "marseilles",
+    "mayor", "medic", "montana", "moody", "morocco", "muerte", "north", "padua", "perks", "polonia", "prima",
+    "reeds", "rouge", "shale", "siamese", "silver", "steed", "sterling", "thorn", "thrace", "tucker", "turner",
+    "underwood", "valentine", "wheeler", "willie", "woodstock", "wright", "zagreb"))
+
+
+def surnames(catalog, words: set[str]) -> dict[str, int]:
+    """A vampire's surname (the last word of its name, before a comma: "Katarina Kornfeld",
+    "Sascha Vykos, The Angel of Caine") -> the card its plain name means, as players call
+    a vampire ("how many votes does kornfeld have"): only a surname of at least
+    `SURNAME_MIN` letters that no other name holds, not an epithet ("the"), none of
+    `SURNAME_WORDS`, and that `words` (the words of the cards' texts, of the rules and of
+    their questions; name keys) never say, in any form (`inflections`)."""
+    last: dict[str, set[str]] = {}        # a surname -> the names (keys) ending in it
+    for card in catalog:
+        if card.kind != "crypt":
+            continue
+        parts = key_words(card.name.split(",", 1)[0])
+        # not an epithet: "The Colonel", "Nigel the Shunned"
+        if len(parts) >= 2 and "the" not in parts:
+            last.setdefault(parts[-1], set()).add(card.name)
+    held: dict[str, int] = {}             # a word -> how many distinct names hold it
+    for name in {card.name for card in catalog}:
+        for w in set(key_words(name)):
+            held[w] = held.get(w, 0) + 1
+    forms = words | {f for w in words for f in inflections(w)}
+    found = {}
+    for word, names in last.items():
+        if len(names) != 1 or held.get(word, 0) != 1 or len(word) < SURNAME_MIN or not word.isalpha() \
+                or word in SURNAME_WORDS or word in forms or any(f in words for f in inflections(word)):
+            continue
+        card = catalog.index.find(next(iter(names)))   # the version a plain name means
+        if card is not None:
+            found[word] = card.id
     return found
 
 

@@ -121,7 +121,8 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
               # a typo in a short word of two ("sup version" is no Subversion)
               "does the retainer become the sup version?", "direct intervension",
               # a vampire's epithet without its "the"
-              "amelia blood red tears - the blood the other guy burns"]
+              "amelia blood red tears - the blood the other guy burns",
+              "how many votes does kornfeld have", "can i use french cards in a tournament"]
     named = page.evaluate("async qs => { const out = [], search = (await import('/static/offline-search.js')).default;"
                           " for (const q of qs) out.push(await search.namedCards(q));"
                           " return out; }", every)
