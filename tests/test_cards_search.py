@@ -130,6 +130,8 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     ("amelia blood red tears", "200072"), ("arianne conqueror", "200133"),
     # a vampire by its surname alone, as players call one (`surnames`)
     ("how many votes does kornfeld have", "200762"), ("kornfeld", "200762"), ("bisley", "200339"),
+    # short forms of the reviewed list (`SHORT_NAMES`)
+    ("con ag", "100414"), ("can i play con ag if the vote fails", "100414"), ("lic", "101125"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
     first = service.search_payload(query)["results"][0]

@@ -47,6 +47,9 @@ SHORT_NAMES: dict[str, str] = {
     "tupdog": "Tupdogs",
     "nrc": "Nosferatu Royalty",
     "obedience": "Obedience",
+    "con ag": "Conservative Agitation",
+    "conag": "Conservative Agitation",
+    "lic": "Lost in Crowds",
 }
 
 #: Chat abbreviations that a library card's initials may spell ("btw", "imo"): never taken
@@ -61,7 +64,7 @@ CHAT_WORDS = frozenset(("lol", "omg", "btw", "idk", "imo", "imho", "tbh", "afaik
 EVERYDAY_WORDS = frozenset((
     "ate", "atm", "bah", "bob", "bods", "cia", "con", "coms", "cot", "dim", "doe", "doo", "dow",
     "emp", "esc", "eta", "fop", "fps", "gam", "gob", "gore", "gtg", "hod", "hon", "hos", "hot",
-    "hoc", "hth", "jose", "lic", "lit", "lits", "lots", "mae", "mod", "mods", "mom", "mos",
+    "hoc", "hth", "jose", "lit", "lits", "lots", "mae", "mod", "mods", "mom", "mos",
     "mote", "mots", "nit", "oob", "ooc", "poo", "poot", "pos", "pots", "psi", "psy", "pwd",
     "rar", "roe", "rot", "sag", "sam", "sop", "sow", "sht", "tac", "tact", "tat", "tbt", "teak",
     "tla", "toc", "tod", "tote", "tots", "tts", "uhf", "ums", "vas", "vod", "wod", "won", "wtb",
