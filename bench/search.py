@@ -243,6 +243,7 @@ def main() -> None:
                 ("tests/search_phone13", ROOT / "tests" / "search_phone13"),
                 ("tests/search_phone14", ROOT / "tests" / "search_phone14"),
                 ("tests/search_phone15", ROOT / "tests" / "search_phone15"),
+                ("tests/search_phone16", ROOT / "tests" / "search_phone16"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

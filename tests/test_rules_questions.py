@@ -78,6 +78,10 @@ PHONE_14 = ROOT / "search_phone14"
 #: 0.903); read since: 59/60 with a few more phrasings in the questions files (a sect-only
 #: event, cards swapped after the decklist is in, a card torn while shuffling)
 PHONE_15 = ROOT / "search_phone15"
+#: a sixteenth (60 questions, 30 on the announcement guidelines, each of their nine sections
+#: at least once, and 30 on the tournament rules; seed 20261284), by another hand on 2 Dec
+#: 2026 in the same voices, written before any run: 60/60 at its first run (MRR 0.978)
+PHONE_16 = ROOT / "search_phone16"
 
 
 @pytest.fixture
@@ -169,7 +173,7 @@ def _phone_set(service, path) -> tuple[list, list]:
 
 
 @pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12,
-                                  PHONE_14, PHONE_15],
+                                  PHONE_14, PHONE_15, PHONE_16],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
