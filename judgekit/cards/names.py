@@ -202,14 +202,15 @@ class CardNames:
         # be found as typos)
         texts = [key_words(card.text or "") for card in catalog]
         said = set().union(*texts, vocabulary)          # the words of the texts and the rules
-        named = written_words(card.name for card in catalog)
+        name_words = {name: key_words(name) for name in {card.name for card in catalog}}   # each name once
+        named = set().union(*name_words.values())
         words = named | said
         shorts = set()
         for short, card_id in initials(catalog, words | set(asked) | written_words(catalog.ruling_texts())).items():
             if short not in common and short not in keys:
                 keys[short] = card_id
                 shorts.add(short)
-        for word, card_id in surnames(catalog, said | set(asked) | set(common)).items():
+        for word, card_id in surnames(catalog, said | set(asked) | set(common), name_words).items():
             keys.setdefault(word, card_id)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys),
                     card_only_words=card_only_words_of(named.union(*texts), set(vocabulary) | set(asked)))
@@ -432,35 +433,45 @@ SURNAME_WORDS = frozenset((
     "underwood", "valentine", "wheeler", "willie", "woodstock", "wright", "zagreb"))
 
 
-def surnames(catalog, words: set[str]) -> dict[str, int]:
+def surnames(catalog, words: set[str], name_words: dict[str, list[str]]) -> dict[str, int]:
     """A vampire's surname (the last word of its name, before a comma: "Katarina Kornfeld",
     "Sascha Vykos, The Angel of Caine") -> the card its plain name means, as players call
     a vampire ("how many votes does kornfeld have"): only a surname of at least
     `SURNAME_MIN` letters that no other name holds, not an epithet ("the"), none of
     `SURNAME_WORDS`, and that `words` (the words of the cards' texts, of the rules and of
-    their questions; name keys) never say, in any form (`inflections`)."""
-    last: dict[str, set[str]] = {}        # a surname -> the names (keys) ending in it
-    for card in catalog:
-        if card.kind != "crypt":
-            continue
-        parts = key_words(card.name.split(",", 1)[0])
+    their questions; name keys) never say, in any form (`said_in_any_form`).
+    `name_words`: each card name -> its words (`key_words`)."""
+    held: dict[str, int] = {}             # a word -> how many names hold it
+    for parts in name_words.values():
+        for w in set(parts):
+            held[w] = held.get(w, 0) + 1
+    last: dict[str, str] = {}             # a surname -> the name ending in it
+    for name in {card.name for card in catalog if card.kind == "crypt"}:
+        parts = key_words(name.split(",", 1)[0]) if "," in name else name_words[name]
         # not an epithet: "The Colonel", "Nigel the Shunned"
         if len(parts) >= 2 and "the" not in parts:
-            last.setdefault(parts[-1], set()).add(card.name)
-    held: dict[str, int] = {}             # a word -> how many distinct names hold it
-    for name in {card.name for card in catalog}:
-        for w in set(key_words(name)):
-            held[w] = held.get(w, 0) + 1
-    forms = words | {f for w in words for f in inflections(w)}
+            last[parts[-1]] = name
+    forms = spoken_forms(words)
     found = {}
-    for word, names in last.items():
-        if len(names) != 1 or held.get(word, 0) != 1 or len(word) < SURNAME_MIN or not word.isalpha() \
-                or word in SURNAME_WORDS or word in forms or any(f in words for f in inflections(word)):
+    for word, name in last.items():
+        if held[word] != 1 or len(word) < SURNAME_MIN or not word.isalpha() or word in SURNAME_WORDS \
+                or said_in_any_form(word, words, forms):
             continue
-        card = catalog.index.find(next(iter(names)))   # the version a plain name means
+        card = catalog.index.find(name)    # the version a plain name means
         if card is not None:
             found[word] = card.id
     return found
+
+
+def spoken_forms(said: set[str]) -> set[str]:
+    """The words of `said` and their inflected forms (`inflections`), for `said_in_any_form`."""
+    return said | {f for w in said for f in inflections(w)}
+
+
+def said_in_any_form(word: str, said: set[str], forms: set[str]) -> bool:
+    """Whether `said` holds `word` in some form: the word itself, a word it inflects ("hounds"
+    said, "hound" asked) or one of its inflections. `forms`: `spoken_forms(said)`."""
+    return word in forms or any(f in said for f in inflections(word))
 
 
 def inflections(word: str) -> list[str]:
@@ -490,9 +501,9 @@ def card_only_words_of(words: set[str], said: set[str]) -> frozenset[str]:
     texts' words: one more in each of the sets 27, 31, 35, 36, 38 and the held-out set 2,
     one lost in set 22 (a torpor action's group ruling), the MRR of twenty sets higher.
     No rules set's hit@3 moved with either."""
-    forms = said | {f for w in said for f in inflections(w)}
-    return frozenset(w for w in words if len(w) >= CARD_WORD_MIN and w.isalpha() and w not in forms
-                     and not any(f in said for f in inflections(w)))
+    forms = spoken_forms(said)
+    return frozenset(w for w in words if len(w) >= CARD_WORD_MIN and w.isalpha()
+                     and not said_in_any_form(w, said, forms))
 
 
 def key_words(text: str) -> list[str]:
