@@ -229,6 +229,7 @@ def main() -> None:
                 ("tests/search_card_behaviour48", ROOT / "tests" / "search_card_behaviour48"),
                 ("tests/search_card_behaviour49", ROOT / "tests" / "search_card_behaviour49"),
                 ("tests/search_card_behaviour50", ROOT / "tests" / "search_card_behaviour50"),
+                ("tests/search_card_behaviour51", ROOT / "tests" / "search_card_behaviour51"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -244,6 +245,7 @@ def main() -> None:
                 ("tests/search_phone14", ROOT / "tests" / "search_phone14"),
                 ("tests/search_phone15", ROOT / "tests" / "search_phone15"),
                 ("tests/search_phone16", ROOT / "tests" / "search_phone16"),
+                ("tests/search_phone17", ROOT / "tests" / "search_phone17"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

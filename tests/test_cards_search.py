@@ -1169,6 +1169,10 @@ CARD_BEHAVIOUR_49 = ROOT / "search_card_behaviour49"
 #: 40 'which card is this' questions (10 crypt, 30 library, seed 20261282), by another hand
 #: on 2 Dec 2026, written before any run: 39/40 at its first run (0.975, MRR 0.941)
 CARD_BEHAVIOUR_50 = ROOT / "search_card_behaviour50"
+#: 40 more (10 crypt, 30 library, seed 20261285) in three voices (phone shorthand, a judge
+#: call, a newer player), by another hand on 2 Dec 2026, written before any run and kept
+#: unread: 40/40 at its first run (MRR 0.925)
+CARD_BEHAVIOUR_51 = ROOT / "search_card_behaviour51"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1192,14 +1196,14 @@ CARD_BEHAVIOUR_50 = ROOT / "search_card_behaviour50"
                                                (CARD_BEHAVIOUR_43, 50, 0.9), (CARD_BEHAVIOUR_44, 50, 0.92),
                                                (CARD_BEHAVIOUR_45, 50, 0.92),
                                                (CARD_BEHAVIOUR_46, 50, 0.96), (CARD_BEHAVIOUR_49, 40, 0.82),
-                                               (CARD_BEHAVIOUR_50, 40, 0.97)],
+                                               (CARD_BEHAVIOUR_50, 40, 0.97), (CARD_BEHAVIOUR_51, 40, 0.97)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
                               "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first",
                               "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
-                              "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth"])
+                              "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
