@@ -164,6 +164,18 @@ def test_one_typo_is_tolerated(service):
     assert "<mark>" in first["snippet"]
 
 
+def test_a_mistyped_filler_word_counts_as_the_filler_word(service):
+    """"realy" is "really" mistyped, a word of the question's talk, not "ready" (one letter
+    away, in two sections only, so the rarest word of the question): the question is about
+    slow play, and no card holding "slow" and "play" leads it. A short word one letter from
+    a question word is a word of its own ("mate" is no "make")."""
+    from judgekit.rules.query_groups import QUESTION_FACTOR
+    factors = {g.words: g.factor for g in service.index._groups("hes playing realy slow stalling, my mate says")}
+    assert factors["realy"] == QUESTION_FACTOR and factors["mate"] == 1.0 and factors["slow"] == 1.0
+    results = service.search_payload("hes playing realy slow stalling")["results"]
+    assert (results[0]["doc"], results[0]["section"]) == ("tournament-rules", "5.3")
+
+
 def test_synonyms_reach_the_rules_words(service):
     results = service.search_payload("swainbank")["results"]
     assert results[0]["section"] == "7.2.2"

@@ -33,6 +33,10 @@ MAX_GROUPS = 16
 INFORMATIVE = 2.0
 MAX_INFORMATIVE = 22
 
+#: A word the index does not know, of at least this many letters, one typo away from a question
+#: word of as many, is that question word mistyped (`QueryGroups._mistyped_question`): a
+#: shorter one is as often a word of its own ("mate" is no "make", "whos" no "who")
+MISTYPED_MIN = 5
 QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
 
 
@@ -177,5 +181,16 @@ class QueryGroups:
                 alts.setdefault((typo,), 0.6)
                 for alt in self._synonyms.get((typo,), ()):
                     alts.setdefault(alt, 0.5)
-        factor = QUESTION_FACTOR if len(key) == 1 and key[0] in self._question else 1.0
+        factor = QUESTION_FACTOR if len(key) == 1 and (key[0] in self._question or self._mistyped_question(key[0])) \
+            else 1.0
         return alts, self._rarity(alts) * factor, factor
+
+    def _mistyped_question(self, stem: str) -> bool:
+        """Whether a stem the index does not know is a question word mistyped ("realy" for
+        "really", "jsut", "alredy"): one typo away from one (as `_typos` reads a typo). On
+        a phone the filler words are mistyped as often as any, and such a typo then took the
+        rarity of a rare word one letter away ("realy" as "ready", rarer than any word of
+        "hes playing realy slow stalling" in the rules)."""
+        if len(stem) < MISTYPED_MIN or stem in self.df or stem in self.known_words or not stem.isalpha():
+            return False
+        return any(len(q) >= MISTYPED_MIN and within_one_edit(stem, q) for q in self._question)

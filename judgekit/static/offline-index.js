@@ -133,6 +133,7 @@ export const OfflineIndex = (function () {
     this.numbers = null;                                    // value -> [[docnum, Set(units)]], when first asked
     this.typoCache = new Map();
     this.extCache = new Map();
+    this.mistypedCache = new Map();     // stem -> a question word mistyped (offline-query.js)
     this.weightCache = new Map();
   }
 

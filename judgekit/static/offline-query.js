@@ -61,6 +61,20 @@ function typos(index, stem) {
   return out;
 }
 
+// a stem the index does not know that is a question word mistyped ("realy" for "really"):
+// one typo away from a question word, both of at least params.mistyped_min letters (the
+// server's QueryGroups._mistyped_question, rules/query_groups.py)
+function mistypedQuestion(index, stem) {
+  var least = index.params.mistyped_min;
+  if (!(stem.length >= least) || index.vocab.has(stem) || (index.knownWords && index.knownWords.has(stem)) ||
+      !ALPHA.test(stem)) return false;
+  if (index.mistypedCache.has(stem)) return index.mistypedCache.get(stem);
+  var found = false;
+  index.question.forEach(function (q) { if (!found && q.length >= least && withinOneEdit(stem, q)) found = true; });
+  index.mistypedCache.set(stem, found);
+  return found;
+}
+
 function extensions(index, stem) {
   if (index.extCache.has(stem)) return index.extCache.get(stem);
   var out = [];
@@ -173,7 +187,8 @@ export function queryGroups(index, text) {
       var least = Math.min.apply(null, stems.map(function (s) { return index.dfOf(s); }));
       rarest = Math.max(rarest, least);
     });
-    var factor = n === 1 && index.question.has(key[0]) ? index.params.question_factor : 1.0;
+    var factor = n === 1 && (index.question.has(key[0]) || mistypedQuestion(index, key[0]))
+      ? index.params.question_factor : 1.0;
     // a word this part lacks but the other part knows is as rare as can be (QueryGroups._rarity)
     var other = index.otherWords, elsewhere = false;
     if (!rarest && other) alts.forEach(function (pair) { if (pair[0].some(function (st) { return other.has(st); })) elsewhere = true; });

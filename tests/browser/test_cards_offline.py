@@ -98,7 +98,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
                 # a named card, then the ruling of its groups answering what its text does not
                 # say (`NAMED_RULING_SHARE`), second or third
                 "dr jest in torpor, can he still make my prey discard in my unlock phase",
-                "deflection before passing on block", "card sitting on my erciyes fragments, can i discard it"]
+                "deflection before passing on block", "card sitting on my erciyes fragments, can i discard it",
+                # a filler word mistyped is the filler word ("realy"), not a rare word one letter away
+                "hes playing realy slow stalling"]
     queries += read_queries(root / "tests" / "search_card_behaviour46")
     # named cards' group rulings third, holding a little of a told question (`NAMED_RULING_THIRD`)
     queries += read_queries(root / "tests" / "search_card_behaviour49")
