@@ -11,6 +11,7 @@ import { site } from "./site.js";
   var out = document.getElementById("live-results");
   var contents = document.getElementById("contents");
   var timer = null, controller = null, last = "", shown = "";  // last: asked for; shown: on screen
+  var shownWeak = false;                                      // what is on screen is a weak match
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
@@ -55,6 +56,7 @@ import { site } from "./site.js";
 
   function render(data, q) {
     shown = q;
+    shownWeak = data.match === "weak";
     stale(false);
     if (!data.results.length) {
       out.innerHTML = '<p class="search-meta search-none" role="status">' + esc(t("search.nothing", {query: data.query})) +
@@ -129,10 +131,11 @@ import { site } from "./site.js";
     timer = setTimeout(run, 90);
   });
   form.addEventListener("submit", function (ev) {
-    // Enter opens the first result only when it is the answer to what is in the box now;
-    // otherwise the form goes to /search?q=… for the current words (never an old result)
-    var first = out.querySelector("a");
-    if (first && input.value.trim() === shown) { ev.preventDefault(); location.href = first.href; }
+    // Enter opens the first result only when it is the answer to what is in the box now and
+    // a good one; otherwise the form goes to /search?q=… for the current words (never an old
+    // result, never a guess opened as if it were the answer, nor a "try" chip's search)
+    var first = out.querySelector("section.group a");
+    if (first && input.value.trim() === shown && !shownWeak) { ev.preventDefault(); location.href = first.href; }
   });
   input.addEventListener("keydown", function (ev) {
     if (ev.key === "ArrowDown") {

@@ -38,3 +38,18 @@ def test_enter_opens_the_first_result_once_it_answers_the_box(page, live_server)
     href = first.get_attribute("href")
     page.locator("#q").press("Enter")
     expect(page).to_have_url(re.compile(re.escape(href.split("#")[0])))
+
+
+def test_enter_on_a_weak_answer_searches_the_words_typed_not_a_guess_nor_a_chip(page, live_server):
+    """A weak answer has the rules' words to try before its results ("spectator", "outside
+    assistance"): Enter must neither open that chip's search (the first link on screen) nor
+    the closest section as if it answered; it shows every result with the weak notice."""
+    page.goto(live_server + "/")
+    page.locator("#q").fill("kibitz from the rail")
+    expect(page.locator("#live-results .search-weak")).to_be_visible()
+    expect(page.locator("#live-results [data-try]").first).to_be_visible()
+    expect(page.locator("#live-results")).to_have_attribute("aria-busy", "false")
+    page.locator("#q").press("Enter")
+    expect(page).to_have_url(re.compile(r"/search\?q=kibitz(\+|%20)from(\+|%20)the(\+|%20)rail$"))
+    expect(page.locator(".search-weak")).to_be_visible()
+    expect(page.locator(".search-results li a").first).to_contain_text("Spectator")
