@@ -319,3 +319,20 @@ def test_the_organizers_small_buttons_tabs_and_boxes_are_full_size_on_a_phone(co
             return b.width >= 24 && b.height >= 24; }""")
     finally:
         page.close()
+
+
+def test_the_rules_links_on_a_line_of_their_own_are_a_fingers_height(contexts, own_server):
+    """A phone walk-through (2 Dec 2026): the home page's document titles, "Introduction",
+    "Quick reference" and "Cards & rulings", and a section's "older editions and changes",
+    were 20 px high links. Links inside a sentence stay as they are."""
+    page = contexts["light"].new_page()
+    try:
+        for path, selector in (("/", ".toc h2 a, .toc-intro a, .home-links a"),
+                               ("/rules/tournament-rules/5.3", ".doc-meta a")):
+            page.goto(own_server + path)
+            expect(page.locator(selector).first).to_be_visible()
+            page.wait_for_function("""sel => { const els = [...document.querySelectorAll(sel)]
+                .filter(e => e.getClientRects().length);
+                return els.length > 0 && els.every(e => e.getBoundingClientRect().height >= 40); }""", arg=selector)
+    finally:
+        page.close()
