@@ -164,6 +164,10 @@ def test_ping_and_offline_page(client):
     html = client.get("/offline").get_data(as_text=True)
     assert "Offline use" in html and "VEKN Tournament Rules" in html
     assert "data-offline-missed" in html
+    # what it says is kept is kept: the cards' data and the shell that draws a card's page
+    assert "Every card and its rulings" in html
+    precached = sw_config(client)["precache"]
+    assert "/cards/offline" in precached and any(u.startswith("/offline/cards.json") for u in precached)
 
 
 # --- offline search index ------------------------------------------------------------------------
