@@ -4,6 +4,7 @@ query sets answered as well as without the cards."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -1209,6 +1210,20 @@ def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     assert len(queries) == size
     rate, misses = hit_rate(service.search.search, queries)
     assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+def test_a_bleed_sent_on_to_someone_else_is_a_bleed_redirected(service):
+    """"sends a bleed to someone else", "passes the bleed on": the cards say the bleed "is now
+    directed at" another Methuselah, or change its target (a phone walk-through found neither
+    the redirecting cards nor their group's ruling; two development questions said it so)."""
+    redirecting = re.compile(r"redirect|now directed at|deflection", re.I)
+    for q in ("the card that sends a bleed to someone else", "card that passes the bleed on"):
+        top = service.search.search(q, limit=3)[0]
+        said = [h.entry.key for h in top if redirecting.search(h.entry.title + " " + h.entry.body)]
+        assert len(said) >= 2, (q, [h.entry.key for h in top])
+    top = [f"{h.entry.doc}/{h.entry.section}" for h in service.search.search(
+        "the card that sends a bleed to someone else", limit=3)[0]]
+    assert "cards/G00106" in top, top      # the group "Change the target of a bleed"
 
 
 def test_a_d_action_is_a_word_of_the_cards_that_show_its_symbol(service):

@@ -332,6 +332,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "every time": ("each time", "whenever", "after"),
     "everytime": ("each time", "whenever", "after"),
     "bounce": ("change the target", "redirect"),
+    # a bleed sent or passed on to someone else is a bleed redirected ("the card that sends a
+    # bleed to someone else"): the cards say the bleed "is now directed at" another Methuselah
+    "send bleed": ("redirect", "now directed"),
+    "pass bleed": ("redirect", "now directed"),
     "redirect": ("change the target",),
     "discard pile": ("ash heap",),
     "graveyard": ("ash heap",),
