@@ -133,6 +133,11 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     ("how many votes does kornfeld have", "200762"), ("kornfeld", "200762"), ("bisley", "200339"),
     # short forms of the reviewed list (`SHORT_NAMES`)
     ("con ag", "100414"), ("can i play con ag if the vote fails", "100414"), ("lic", "101125"),
+    # one typo in a name of three or four words (`TYPO_LONG_MIN`): a phone walk-through's
+    # "govern the unalined" gave an announcement example first, "bowl of convergance" the
+    # card Convergence
+    ("govern the unalined", "100845"), ("bowl of convergance", "100243"),
+    ("govren the unaligned", "100845"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
     first = service.search_payload(query)["results"][0]
@@ -150,6 +155,18 @@ def test_a_typo_in_a_short_word_makes_no_card_name(service, query):
     assert service.search.names.find(query) == []
     first = service.search_payload(query)["results"][0]
     assert first["score"] < 1000.0
+
+
+def test_a_long_span_of_ordinary_words_is_no_misspelt_name(service):
+    """A typo is looked for in spans of three or four words only when one end of the span
+    is as a long name's (`LONG_ANCHOR`): the words of a question are not read as a name they
+    resemble, and a span one typo from no name finds nothing."""
+    names = service.search.names
+    for query in ("the acting player bleeds for one and the prey blocks",
+                  "can my vampire play a reaction card after the block is declared"):
+        assert names.find(query) == [], query
+    hits = names.find("i played memory fading glimpse on my prey")
+    assert [(h.card_id, h.exact) for h in hits] == [(101200, False)]    # Memory's Fading Glimpse
 
 
 @pytest.mark.parametrize("query, card, rulings", [

@@ -86,6 +86,11 @@ TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 #: the name: "sup version" (the superior version) is no misspelt Subversion; a typo in a
 #: short word makes another word.
 TYPO_WORD_MIN = 4
+#: A name of three or four words is found with one typo too ("govern the unalined", "bowl
+#: of convergance"), when the words typed are this long (letters): a long key one typo from
+#: a name is that name, whatever its words (two-word names keep the checks below)
+TYPO_LONG_MIN = 12
+LONG_ANCHOR = TYPO_LONG_MIN // 2    # letters at each end of such a key, one end as typed
 #: A one-word name that this many cards' texts use as a word ("dodge", "frenzy", "circle",
 #: "corruption") names the card only as the whole query: in a question it is the game's word
 #: ("they can't dodge this round"). The names players ask about in questions ("deflection",
@@ -154,6 +159,15 @@ class CardNames:
         for key in self.keys:
             if len(key) >= TYPO_MIN:
                 self._by_start.setdefault((key[0], len(key)), []).append(key)
+        # the first and last six letters of the long names with their lengths: a span of
+        # three or four words is looked up for a typo only when one of them is a name's
+        # (in a key of twelve letters or more, one typo leaves one of the two as it was)
+        self._long_heads: dict[str, set[int]] = {}    # first letters -> the lengths of such names
+        self._long_tails: dict[str, set[int]] = {}    # last letters -> the same
+        for key in self.keys:
+            if len(key) >= TYPO_LONG_MIN - 1:
+                self._long_heads.setdefault(key[:LONG_ANCHOR], set()).add(len(key))
+                self._long_tails.setdefault(key[-LONG_ANCHOR:], set()).add(len(key))
 
     @classmethod
     def from_catalog(cls, catalog, common=frozenset(), card_words=frozenset(),
@@ -233,7 +247,7 @@ class CardNames:
     def to_table(self) -> dict:
         """The table the index stores and the browser's offline search reads."""
         return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
-                "typo_min": TYPO_MIN, "typo_word_min": TYPO_WORD_MIN, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
+                "typo_min": TYPO_MIN, "typo_word_min": TYPO_WORD_MIN, "typo_long_min": TYPO_LONG_MIN, "long_anchor": LONG_ANCHOR, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
                 "card_words": sorted(self.card_words), **description_table(),
                 "initials": sorted(self.initials),
                 "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words),
@@ -302,6 +316,18 @@ class CardNames:
             return None     # the typo is in a short word (`TYPO_WORD_MIN`)
         return self.keys[name]
 
+    def _long_typo_may(self, words: list[str]) -> bool:
+        """Whether words of a span of three or four may spell a long name with one typo
+        (`TYPO_LONG_MIN`, `_long_heads`, `_long_tails`)."""
+        key = "".join(words)
+        n = len(key)
+        if n < TYPO_LONG_MIN:
+            return False
+        for lengths in (self._long_heads.get(key[:LONG_ANCHOR]), self._long_tails.get(key[-LONG_ANCHOR:])):
+            if lengths is not None and (n in lengths or n - 1 in lengths or n + 1 in lengths):
+                return True
+        return False
+
     @lru_cache(maxsize=8192)
     def _typo_of(self, key: str) -> str | None:
         """The name key one typo away from `key` (kept: the same words come in query after
@@ -369,7 +395,15 @@ class CardNames:
                     found = NameHit(self._exact(span), i, i + n, True)
                     break
             if found is None:
-                for n in (2, 1):   # one typo: in a name of one or two words only
+                for n in (4, 3):   # one typo in a long name of three or four words
+                    span = words[i:i + n]
+                    if len(span) == n and self._long_typo_may(span):
+                        cid = self._typo(span)
+                        if cid is not None:
+                            found = NameHit(cid, i, i + n, False)
+                            break
+            if found is None:
+                for n in (2, 1):   # one typo: in a name of one or two words
                     span = words[i:i + n]
                     content = [w for w in span if w != "the"]
                     if len(span) < n or any(w in self.common for w in content) \

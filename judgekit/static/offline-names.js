@@ -49,8 +49,18 @@ export function CardNames(table) {
   this.maxWords = table.max_words;
   this.typoMin = table.typo_min;
   this.typoWordMin = table.typo_word_min;
+  this.typoLongMin = table.typo_long_min || Infinity;     // an older table: no long name with a typo
+  var anchor = this.longAnchor = table.long_anchor;       // letters at each end of a long key, one end as typed
   this.byStart = new Map();                               // first letter and length -> keys
+  this.longHeads = new Map();                             // a long name's first letters (longAnchor) -> its lengths
+  this.longTails = new Map();                             // ... its last letters -> the same
   Object.keys(keys).forEach(function (key) {
+    if (key.length >= self.typoLongMin - 1) {
+      [[self.longHeads, key.slice(0, anchor)], [self.longTails, key.slice(-anchor)]].forEach(function (pair) {
+        var lengths = pair[0].get(pair[1]);
+        if (lengths) lengths.add(key.length); else pair[0].set(pair[1], new Set([key.length]));
+      });
+    }
     if (key.length < self.typoMin) return;
     var k = key.charCodeAt(0) * 1024 + key.length, list = self.byStart.get(k);
     if (list) list.push(key); else self.byStart.set(k, [key]);
@@ -79,6 +89,15 @@ CardNames.prototype.typo = function (words) {
       first.length < this.typoWordMin && name.slice(0, first.length) !== first ||
       last.length < this.typoWordMin && name.slice(name.length - last.length) !== last)) return null;
   return this.keys.get(name);
+};
+
+// whether a span of three or four words may spell a long name with one typo (CardNames._long_typo_may)
+CardNames.prototype.longTypoMay = function (words) {
+  var key = words.join("");
+  var n = key.length, a = this.longAnchor;
+  if (n < this.typoLongMin) return false;
+  var found = [this.longHeads.get(key.slice(0, a)), this.longTails.get(key.slice(-a))];
+  return found.some(function (lengths) { return lengths !== undefined && (lengths.has(n) || lengths.has(n - 1) || lengths.has(n + 1)); });
 };
 
 // the name key one typo away from `key` (CardNames._typo_name)
@@ -268,6 +287,13 @@ CardNames.prototype.hits = function (query) {
     for (var n = Math.min(this.maxWords, words.length - i); n > 0; n--) {
       var span = words.slice(i, i + n), cid = this.exact(span);
       if (cid !== null && this.namesACard(span, n === words.length)) { found = [cid, i + n]; break; }
+    }
+    for (var l = 4; !found && l >= 3; l--) {               // one typo in a long name of three or four words
+      var long = words.slice(i, i + l);
+      if (long.length === l && this.longTypoMay(long)) {
+        var typed = this.typo(long);
+        if (typed !== null) found = [typed, i + l];
+      }
     }
     if (!found) {
       for (var m = 2; m >= 1; m--) {
