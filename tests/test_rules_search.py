@@ -176,6 +176,15 @@ def test_a_mistyped_filler_word_counts_as_the_filler_word(service):
     assert (results[0]["doc"], results[0]["section"]) == ("tournament-rules", "5.3")
 
 
+def test_a_player_missing_a_card_asking_for_a_proxy_gets_the_proxy_rule(service):
+    """4.5 Proxy Cards answers it, not 7.2.5 (a booster missing a card): the questions file
+    says it in a player's words ("missing one card for my deck, can i bring a proxy of it")."""
+    for q in ("can I bring my own proxies if I am missing one card?",
+              "can I bring my own proxies if I am missing one card? Thanks a lot!"):
+        first = service.search_payload(q)["results"][0]
+        assert (first["doc"], first["section"]) == ("tournament-rules", "4.5"), q
+
+
 def test_synonyms_reach_the_rules_words(service):
     results = service.search_payload("swainbank")["results"]
     assert results[0]["section"] == "7.2.2"
