@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from judgekit.cli import main as cli
+from judgekit.rules.query_groups import QUESTION_FACTOR
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
 
@@ -169,7 +170,6 @@ def test_a_mistyped_filler_word_counts_as_the_filler_word(service):
     away, in two sections only, so the rarest word of the question): the question is about
     slow play, and no card holding "slow" and "play" leads it. A short word one letter from
     a question word is a word of its own ("mate" is no "make")."""
-    from judgekit.rules.query_groups import QUESTION_FACTOR
     factors = {g.words: g.factor for g in service.index._groups("hes playing realy slow stalling, my mate says")}
     assert factors["realy"] == QUESTION_FACTOR and factors["mate"] == 1.0 and factors["slow"] == 1.0
     results = service.search_payload("hes playing realy slow stalling")["results"]

@@ -156,15 +156,14 @@ class CardNames:
         # one asks about cards too (`mentions_card_words`, `card_only_words_of`)
         self.card_only_words = frozenset(card_only_words)
         self._by_start: dict[tuple[str, int], list[str]] = {}
-        for key in self.keys:
-            if len(key) >= TYPO_MIN:
-                self._by_start.setdefault((key[0], len(key)), []).append(key)
         # the first and last six letters of the long names with their lengths: a span of
         # three or four words is looked up for a typo only when one of them is a name's
         # (in a key of twelve letters or more, one typo leaves one of the two as it was)
         self._long_heads: dict[str, set[int]] = {}    # first letters -> the lengths of such names
         self._long_tails: dict[str, set[int]] = {}    # last letters -> the same
         for key in self.keys:
+            if len(key) >= TYPO_MIN:
+                self._by_start.setdefault((key[0], len(key)), []).append(key)
             if len(key) >= TYPO_LONG_MIN - 1:
                 self._long_heads.setdefault(key[:LONG_ANCHOR], set()).add(len(key))
                 self._long_tails.setdefault(key[-LONG_ANCHOR:], set()).add(len(key))

@@ -47,10 +47,15 @@ class QueryGroups:
     `_sorted_words` (its vocabulary for typos and longer forms); `use_tables` sets the
     synonyms and the question words."""
 
+    def _unknown(self, stem: str, least: int) -> bool:
+        """Whether a stem of at least `least` letters is a word no part of the index knows,
+        so possibly a typo (`_typos`, `_mistyped_question`)."""
+        return len(stem) >= least and stem not in self.df and stem not in self.known_words and stem.isalpha()
+
     @lru_cache(maxsize=4096)
     def _typos(self, stem: str) -> list[str]:
         """Indexed words one typo away from a stem the index does not know (sorted)."""
-        if len(stem) < 4 or stem in self.df or stem in self.known_words or not stem.isalpha():
+        if not self._unknown(stem, 4):
             return []
         first, n = stem[:1], len(stem)
         return sorted(w for size in (n - 1, n, n + 1) for w in self._by_start.get((first, size), ())
@@ -191,6 +196,4 @@ class QueryGroups:
         a phone the filler words are mistyped as often as any, and such a typo then took the
         rarity of a rare word one letter away ("realy" as "ready", rarer than any word of
         "hes playing realy slow stalling" in the rules)."""
-        if len(stem) < MISTYPED_MIN or stem in self.df or stem in self.known_words or not stem.isalpha():
-            return False
-        return any(len(q) >= MISTYPED_MIN and within_one_edit(stem, q) for q in self._question)
+        return self._unknown(stem, MISTYPED_MIN) and any(len(q) >= MISTYPED_MIN and within_one_edit(stem, q) for q in self._question)

@@ -56,15 +56,18 @@ export function CardNames(table) {
   this.longTails = new Map();                             // ... its last letters -> the same
   Object.keys(keys).forEach(function (key) {
     if (key.length >= self.typoLongMin - 1) {
-      [[self.longHeads, key.slice(0, anchor)], [self.longTails, key.slice(-anchor)]].forEach(function (pair) {
-        var lengths = pair[0].get(pair[1]);
-        if (lengths) lengths.add(key.length); else pair[0].set(pair[1], new Set([key.length]));
-      });
+      addLength(self.longHeads, key.slice(0, anchor), key.length);
+      addLength(self.longTails, key.slice(-anchor), key.length);
     }
     if (key.length < self.typoMin) return;
     var k = key.charCodeAt(0) * 1024 + key.length, list = self.byStart.get(k);
     if (list) list.push(key); else self.byStart.set(k, [key]);
   });
+}
+
+function addLength(map, end, length) {
+  var lengths = map.get(end);
+  if (lengths) lengths.add(length); else map.set(end, new Set([length]));
 }
 
 CardNames.prototype.exact = function (words) {

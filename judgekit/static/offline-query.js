@@ -48,11 +48,17 @@ export function sectionsNamed(index, text) {
   return [];
 }
 
+// whether a stem of at least `least` letters is a word no part of the index knows, so
+// possibly a typo (QueryGroups._unknown)
+function unknown(index, stem, least) {
+  return stem.length >= least && !index.vocab.has(stem) && !(index.knownWords && index.knownWords.has(stem)) &&
+    ALPHA.test(stem);
+}
+
 function typos(index, stem) {
   if (index.typoCache.has(stem)) return index.typoCache.get(stem);
   var out = [];
-  if (stem.length >= 4 && !index.vocab.has(stem) && !(index.knownWords && index.knownWords.has(stem)) &&
-      ALPHA.test(stem)) {
+  if (unknown(index, stem, 4)) {
     out = (index.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
       return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
     }).sort();    // sorted, as the server lists them
@@ -66,8 +72,7 @@ function typos(index, stem) {
 // server's QueryGroups._mistyped_question, rules/query_groups.py)
 function mistypedQuestion(index, stem) {
   var least = index.params.mistyped_min;
-  if (!(stem.length >= least) || index.vocab.has(stem) || (index.knownWords && index.knownWords.has(stem)) ||
-      !ALPHA.test(stem)) return false;
+  if (!unknown(index, stem, least)) return false;
   if (index.mistypedCache.has(stem)) return index.mistypedCache.get(stem);
   var found = false;
   index.question.forEach(function (q) { if (!found && q.length >= least && withinOneEdit(stem, q)) found = true; });

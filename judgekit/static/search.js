@@ -11,7 +11,6 @@ import { site } from "./site.js";
   var out = document.getElementById("live-results");
   var contents = document.getElementById("contents");
   var timer = null, controller = null, last = "", shown = "";  // last: asked for; shown: on screen
-  var shownWeak = false;                                      // what is on screen is a weak match
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
@@ -56,7 +55,6 @@ import { site } from "./site.js";
 
   function render(data, q) {
     shown = q;
-    shownWeak = data.match === "weak";
     stale(false);
     if (!data.results.length) {
       out.innerHTML = '<p class="search-meta search-none" role="status">' + esc(t("search.nothing", {query: data.query})) +
@@ -135,7 +133,7 @@ import { site } from "./site.js";
     // a good one; otherwise the form goes to /search?q=… for the current words (never an old
     // result, never a guess opened as if it were the answer, nor a "try" chip's search)
     var first = out.querySelector("section.group a");
-    if (first && input.value.trim() === shown && !shownWeak) { ev.preventDefault(); location.href = first.href; }
+    if (first && input.value.trim() === shown && !out.querySelector(".search-weak")) { ev.preventDefault(); location.href = first.href; }
   });
   input.addEventListener("keydown", function (ev) {
     if (ev.key === "ArrowDown") {
