@@ -21,7 +21,7 @@ def api(client, q, **extra):
 
 
 @pytest.mark.parametrize("q", ["what happens if", "can i", "the and of it", "🧛🧛🧛", "מה זה", "؟؟",
-                               "\u202e\u200b", "zzzzqqq xxyyzz"])
+                               "\u202e\u200b", "zzzzqqq xxyyzz", "<script>", "hello", "thanks!"])
 def test_filler_emoji_and_unknown_words_are_an_honest_no_match(client, q):
     r = api(client, q)
     assert r.status_code == 200, r.get_json()
@@ -34,6 +34,15 @@ def test_empty_and_huge_queries_are_refused_with_a_reason(client, q, status):
     r = api(client, q)
     assert r.status_code == status and r.is_json
     assert r.get_json()["error"]
+
+
+def test_a_word_no_part_knows_loses_only_an_ending(service):
+    """"script" is in no entry: it is not cut to the cards' "scry" (before, "<script>" was
+    answered with the cards named "Scry…" as a good answer), while "stealthier" and "fiver"
+    still find "stealth" and "five" (`CUT_ENDINGS`)."""
+    rules = service.search.rules
+    assert rules._unknown("script", 0) and rules._extensions("script") == []
+    assert "stealth" in rules._extensions("stealthier") and "five" in rules._extensions("fiver")
 
 
 def test_a_good_answer_says_so(client):

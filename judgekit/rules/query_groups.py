@@ -38,6 +38,13 @@ MAX_INFORMATIVE = 22
 #: shorter one is as often a word of its own ("mate" is no "make", "whos" no "who")
 MISTYPED_MIN = 5
 QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "whole") keeps
+#: The endings a word no part of the index knows may lose to be matched as a shorter word
+#: the index holds (`QueryGroups._extensions`): what is left of English endings once the
+#: stemmer has cut its own ("finalist", "diablerist", "blocker", "stolen", "burnt",
+#: "couldnt", "fulli"). Any other cut took a stranger's word as a card's: "<script>"
+#: answered with the cards named "Scry…" as a good answer. Only the words no part knows
+#: are cut so: across the sets' 4,543 questions no hit@3 moved (2 Dec 2026).
+CUT_ENDINGS = frozenset("er r ist st est or ion ier en n t nt i li d s ed ly".split())
 
 
 class QueryGroups:
@@ -67,7 +74,11 @@ class QueryGroups:
         that it extends ("finalist" -> "final"), at least four letters long (sorted)."""
         if len(stem) < 4 or not stem.isalpha():
             return []
-        out = [stem[:k] for k in range(max(4, len(stem) - 3), len(stem)) if stem[:k] in self.df]
+        # a word no part knows is cut only by an ending ("diablerist" -> "diabler"), not to
+        # any word it starts with ("script" is no "scry", "hello" no "hell")
+        unknown = self._unknown(stem, 0)
+        out = [stem[:k] for k in range(max(4, len(stem) - 3), len(stem))
+               if stem[:k] in self.df and (not unknown or stem[k:] in CUT_ENDINGS)]
         words = self._sorted_words
         i = bisect.bisect_right(words, stem)
         while i < len(words) and words[i].startswith(stem):

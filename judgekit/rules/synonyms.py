@@ -488,7 +488,8 @@ CASE_SENSITIVE = {"to": "TO"}
 # is a stop word; "I'm", "you're"): rare in the cards' texts, they weighed the most in a
 # judge call ("the pre bleed card that's +1 bleed at basic…"). They still count
 # (a little) when nothing else matches, and inside a synonym phrase ("no block") they are
-# matched as usual.
+# matched as usual. And a message's greetings and thanks ("hello judge", "thx"): "hello",
+# one letter from "hell", answered with the cards named "Hell…".
 QUESTION_WORDS = frozenset("""
 what which who whom whose why how where whenever whatever
 do does did done doing am was were been being has had having
@@ -504,6 +505,7 @@ please tell know want wants wanted supposed allowed permitted possible legal
 isnt wasnt arent werent dont doesnt didnt hasnt havent hadnt wont wouldnt couldnt shouldnt
 isn't wasn't aren't weren't don't doesn't didn't hasn't haven't hadn't won't wouldn't couldn't shouldn't
 that's thats it's i'm im i'd i'll i've ive you're youre we're they're theyre
+hello hi hey hiya thanks thank thx cheers
 """.split())
 
 #: The verbs of a question describing what a card does ("the card that makes a vampire count

@@ -84,9 +84,13 @@ function extensions(index, stem) {
   if (index.extCache.has(stem)) return index.extCache.get(stem);
   var out = [];
   if (stem.length >= 4 && ALPHA.test(stem)) {
+    // a word no part knows is cut only by an ending (params.cut_endings: "diablerist" ->
+    // "diabler", not "script" -> "scri"), as the server's QueryGroups._extensions
+    var strange = unknown(index, stem, 0), endings = index.cutEndings;
     out = (index.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
       return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
-        (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0);
+        (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0 &&
+         (!strange || endings.has(stem.slice(w.length))));
     }).sort();
     // a word the rules know extends only to words they know too (QueryGroups._extensions, rules/query_groups.py)
     var known = index.knownWords;
