@@ -67,8 +67,11 @@ import { site } from "./site.js";
       groups[r.doc].push(r);
     });
     var n = data.results.length;
+    // an answer the server kept from an earlier asking takes no time worth a figure: "0.0 ms"
+    // read as a broken clock
+    var took = data.took_ms < 0.05 ? t("search.remembered") : t("search.took", {ms: data.took_ms});
     var html = '<p class="search-meta">' + esc(t("search.results", {count: n})) + " · " +
-      esc(t("search.took", {ms: data.took_ms})) + (data.offline ? " · " + esc(t("search.offline")) : "") + "</p>";
+      esc(took) + (data.offline ? " · " + esc(t("search.offline")) : "") + "</p>";
     if (data.match === "weak") {
       html += '<p class="search-weak" role="status">' + esc(t("search.weak")) + "</p>";
     }

@@ -53,3 +53,21 @@ def test_enter_on_a_weak_answer_searches_the_words_typed_not_a_guess_nor_a_chip(
     expect(page).to_have_url(re.compile(r"/search\?q=kibitz(\+|%20)from(\+|%20)the(\+|%20)rail$"))
     expect(page.locator(".search-weak")).to_be_visible()
     expect(page.locator(".search-results li a").first).to_contain_text("Spectator")
+
+
+def test_the_count_reads_as_the_best_results_and_an_answer_asked_before_has_no_zero_time(page, live_server):
+    """A walk-through read "12 results" as all there is, and "0.0 ms" (an answer the server
+    kept from an earlier asking) as a broken clock."""
+    page.goto(live_server + "/")
+    box = page.locator("#q")
+    meta = page.locator("#live-results .search-meta")
+    box.fill("seating the final table")
+    expect(meta).to_contain_text(re.compile(r"^The best 12 results · [\d.]+ ms$"))
+    box.fill("proxy")
+    expect(page.locator("#live-results li a").first).to_contain_text("Proxy")
+    box.fill("seating the final table")      # the same words again: the server's kept answer
+    expect(meta).to_have_text("The best 12 results · asked before")
+    page.goto(live_server + "/search?q=seating+the+final+table")     # the page asks for 25
+    expect(page.locator(".search-meta").first).to_contain_text(re.compile(r"· [\d.]+ ms$"))
+    page.reload()
+    expect(page.locator(".search-meta").first).to_contain_text("· asked before")
