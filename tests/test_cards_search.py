@@ -1191,6 +1191,10 @@ CARD_BEHAVIOUR_50 = ROOT / "search_card_behaviour50"
 #: call, a newer player), by another hand on 2 Dec 2026, written before any run and kept
 #: unread: 40/40 at its first run (MRR 0.925)
 CARD_BEHAVIOUR_51 = ROOT / "search_card_behaviour51"
+#: 50 more (seed 20261287: 25 describe a card without naming it, 15 ask what a group's
+#: rulings answer, 10 messages telling a game), by another hand on 2 Dec 2026 (evening),
+#: written before any run and kept unread: 47/50 at its first run (0.940, MRR 0.735)
+CARD_BEHAVIOUR_52 = ROOT / "search_card_behaviour52"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1214,14 +1218,16 @@ CARD_BEHAVIOUR_51 = ROOT / "search_card_behaviour51"
                                                (CARD_BEHAVIOUR_43, 50, 0.9), (CARD_BEHAVIOUR_44, 50, 0.92),
                                                (CARD_BEHAVIOUR_45, 50, 0.92),
                                                (CARD_BEHAVIOUR_46, 50, 0.96), (CARD_BEHAVIOUR_49, 40, 0.82),
-                                               (CARD_BEHAVIOUR_50, 40, 0.97), (CARD_BEHAVIOUR_51, 40, 0.97)],
+                                               (CARD_BEHAVIOUR_50, 40, 0.97), (CARD_BEHAVIOUR_51, 40, 0.97),
+                                               (CARD_BEHAVIOUR_52, 50, 0.92)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
                               "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth", "thirty-first",
                               "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
-                              "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first"])
+                              "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
+                              "fifty-second"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
