@@ -16,8 +16,8 @@ test("a key gives its text, its places filled in", () => {
 
 test("a text that depends on a number takes its plural form", () => {
   assert.equal(t("search.results", { count: 1 }), "1 result");
-  assert.equal(t("search.results", { count: 0 }), "0 results");
-  assert.equal(t("search.results", { count: 12 }), "12 results");
+  assert.equal(t("search.results", { count: 2 }), "The best 2 results");
+  assert.equal(t("search.results", { count: 12 }), "The best 12 results");
 });
 
 test("an unknown key shows itself, never breaks the page", () => {
