@@ -1362,6 +1362,18 @@ def test_a_card_named_in_passing_comes_after_the_answer(service, monkeypatch, qu
     assert first()[0] == f"cards/{card}"
 
 
+def test_a_card_named_in_passing_stays_first_before_an_answer_holding_only_its_name(service):
+    """"pentex subversion on a vampire in torpor": the card's text holds little of "vampire
+    in torpor" (named in passing), but the best other answer, the card "Pentex™ Loves You!",
+    holds no more of it than the named card: the named card stays first (a walk-through had
+    the other Pentex card first)."""
+    first = [h.entry.key for h in service.search.search("pentex subversion on a vampire in torpor", limit=3)[0]]
+    assert first[0] == "cards/101384"
+    assert service.search._named_in_passing("pentex subversion on a vampire in torpor",
+                                            service.search._names_found("pentex subversion on a vampire in torpor"),
+                                            service.search.cards.groups_of("pentex subversion on a vampire in torpor"))
+
+
 def test_a_judge_calls_card_leads_the_next_card_not_a_rule(service, monkeypatch):
     """A judge call's group ruling needs less of the question (`GROUP_RULING_NEAR`) when its
     card leads the next answer `GROUP_RULING_LEAD` times; a rule's score between them is on

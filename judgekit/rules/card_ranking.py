@@ -291,9 +291,7 @@ class Search:
         rulings (their own, their groups') hold less than `NAMED_HELD` of the question's other
         words (`groups`: the cards' part's; question words, numbers and the names' own words
         left out)."""
-        names = self.names.name_words(text, found)
-        rest = [g for g in groups if g.number is None and g.factor == 1.0
-                and not all(name_key(w) in names for w in g.words.split())]
+        rest = self._other_words(groups, self.names.name_words(text, found))
         if len(rest) < NAMED_AMONG:
             return frozenset()      # a name and a word or so ("is it too late for DI"): the card
         passing = set()
@@ -304,9 +302,19 @@ class Search:
                 passing.add(card.key)
         return frozenset(passing)
 
+    @staticmethod
+    def _other_words(groups: list[Group], names: frozenset[str]) -> list[Group]:
+        """The query's groups (a part's) that are neither a card's name (`names`: the name
+        words found), a question word nor a number."""
+        return [g for g in groups if g.number is None and g.factor == 1.0
+                and not all(name_key(w) in names for w in g.words.split())]
+
     def _named_second(self, hits: list[Hit], text: str, found: list[NameHit], groups: list[Group]) -> list[Hit]:
         """`hits` with the cards the query names in passing (`_named_in_passing`), first as
-        named cards are, after the best other answer (weighed only when a named card is first)."""
+        named cards are, after the best other answer (weighed only when a named card is first),
+        when that answer holds more of the question's other words than the first named card's
+        own entry does: an answer holding the name's words only ("pentex subversion on a
+        vampire in torpor": the card "Pentex™ Loves You!") does not pass the card."""
         if not hits or hits[0].score < 1000.0 or hits[0].entry.key not in self.cards.entries:
             return hits
         passing = self._named_in_passing(text, found, groups)
@@ -314,7 +322,15 @@ class Search:
             return hits
         named = [h for h in hits if h.score >= 1000.0 and h.entry.key in passing]
         rest = [h for h in hits if not (h.score >= 1000.0 and h.entry.key in passing)]
-        return [*rest[:1], *named, *rest[1:]] if rest else hits
+        if not rest:
+            return hits
+        names = self.names.name_words(text, found)
+        best = rest[0].entry.key
+        part = self.cards if best in self.cards.entries else self.rules
+        held = part.held_by(self._other_words(groups if part is self.cards else part.groups_of(text), names), [best])
+        if held <= self.cards.held_by(self._other_words(groups, names), [named[0].entry.key]):
+            return hits
+        return [*rest[:1], *named, *rest[1:]]
 
     def group_rulings(self, card: Entry) -> list[str]:
         """The keys of the rulings of the card's groups, in the card page's order."""

@@ -365,16 +365,22 @@ const offlineSearch = (function () {
     return out;
   };
 
+  // the query's groups (a part's) that are neither a card's name (`names`: the name words
+  // found), a question word nor a number (Search._other_words)
+  function otherWords(groups, names) {
+    return groups.filter(function (g) {
+      return g.number === null && g.factor === 1.0 &&
+        !g.words.split(/\s+/).every(function (w) { return names.has(nameKey(w)); });
+    });
+  }
+
   // the keys of the cards the query names (`found`, among other words) whose text and rulings
   // (their own, their groups') hold less than named_held of the question's other words
   // (Search._named_in_passing)
   Search.prototype.namedInPassing = function (text, found, groups) {
     var passing = new Set(), self = this;
-    var names = this.names.nameWords(text, found), rulings = this.rulingsBySection();
-    var rest = groups.filter(function (g) {
-      return g.number === null && g.factor === 1.0 &&
-        !g.words.split(/\s+/).every(function (w) { return names.has(nameKey(w)); });
-    });
+    var rulings = this.rulingsBySection();
+    var rest = otherWords(groups, this.names.nameWords(text, found));
     if (rest.length < this.params.named_among) return passing;   // a name and a word or so: the card first
     found.forEach(function (h) {
       var card = self.cards.byKey.get("cards/" + h.id);
@@ -387,14 +393,21 @@ const offlineSearch = (function () {
   };
 
   // the hits with the cards named in passing after the best other answer, weighed only when a
-  // named card is first (Search._named_second)
+  // named card is first, when that answer holds more of the question's other words than the
+  // first named card's own entry (Search._named_second)
   Search.prototype.namedSecond = function (hits, text, found, groups) {
     if (!hits.length || hits[0].score < 1000 || !this.cards.byKey.has(hits[0].entry.key)) return hits;
     var passing = this.namedInPassing(text, found, groups);
     if (!passing.has(hits[0].entry.key)) return hits;
     var isPassing = function (h) { return h.score >= 1000 && passing.has(h.entry.key); };
     var named = hits.filter(isPassing), rest = hits.filter(function (h) { return !isPassing(h); });
-    return rest.length ? rest.slice(0, 1).concat(named, rest.slice(1)) : hits;
+    if (!rest.length) return hits;
+    var names = this.names.nameWords(text, found), best = rest[0].entry.key;
+    var part = this.cards.byKey.has(best) ? this.cards : this.rules;
+    var held = part.heldBy(otherWords(part === this.cards ? groups : part.groups(text), names),
+                           [part.byKey.get(best).docnum]);
+    if (held <= this.cards.heldBy(otherWords(groups, names), [this.cards.byKey.get(named[0].entry.key).docnum])) return hits;
+    return rest.slice(0, 1).concat(named, rest.slice(1));
   };
 
   function now() { return (globalThis.performance && performance.now) ? performance.now() : Date.now(); }
