@@ -168,3 +168,28 @@ def test_copy_link_buttons_read_copied_not_hash_copied(client):
     assert 'btn.textContent = t("app.copied")' in js and 'announce(t("app.link_copied"))' in js
     words = client.get("/static/i18n/en.json").get_json()
     assert words["app.copied"] == "Copied ✓" and words["app.link_copied"] == "Link copied"
+
+
+def test_the_search_page_keeps_the_rankings_order_across_documents(client):
+    """The page heads each run of one document's results and keeps the API's order: grouping
+    every result of a document under its first put cards ranked past twentieth above the
+    guideline ranked second (a phone walk-through, "wwef does it work if im not the prey")."""
+    q = "wwef does it work if im not the prey"
+    api = client.get("/api/search", query_string={"q": q, "limit": 25}).get_json()["results"]
+    assert len({r["doc"] for r in api}) > 1
+    html = client.get("/search", query_string={"q": q}).get_data(as_text=True)
+    body = html.split('<div class="search-results">', 1)[1]
+    links = re.findall(r'<li><a href="([^"]+)">', body)
+    assert links == [r["url"].replace("&", "&amp;") for r in api]
+    runs = [d for i, d in enumerate(r["doc"] for r in api) if i == 0 or api[i - 1]["doc"] != d]
+    assert body.count('<section class="group">') == len(runs)
+
+
+def test_a_pasted_message_is_echoed_short_on_the_search_page(client):
+    """A 3,000-character message echoed whole in the heading put the answers eight screens
+    down on a phone: the echo is cut at 120 characters."""
+    q = "my vampire bleeds and the prey plays deflection, who picks the new target? " * 40
+    html = client.get("/search", query_string={"q": q[:3000]}).get_data(as_text=True)
+    echo = re.search(r'<span class="query-echo">(.*?)</span>', html, re.S).group(1)
+    assert len(echo) <= 121 and echo.endswith("…")
+    assert '<section class="group">' in html

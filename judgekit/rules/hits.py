@@ -32,3 +32,18 @@ class EntryFactors(Protocol):
         """The query's groups that name what the part's entries are sorted by (the cards:
         a discipline or a clan), whose holders are candidates too (`SearchIndex._covering`)."""
         ...
+
+
+def runs_by_doc(results: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The results (the API's dicts, best first) cut where the document changes, each run
+    with its document's id: a page heads each run with the document's title and keeps the
+    ranking's order (grouping every result of a document under its first put a card ranked
+    thirteenth above the rule ranked second). The home page's script cuts them the same
+    way (static/search.js)."""
+    runs: list[tuple[str, list[dict]]] = []
+    for r in results:
+        if runs and runs[-1][0] == r["doc"]:
+            runs[-1][1].append(r)
+        else:
+            runs.append((r["doc"], [r]))
+    return runs

@@ -7,6 +7,7 @@ from judgekit.errors import AppError
 from judgekit.rules import history as history_mod
 from judgekit.rules import nearby
 from judgekit.rules.entries import SOURCE_TITLES
+from judgekit.rules.hits import runs_by_doc
 from judgekit.rules.search_api import search_args
 from judgekit.views import ApiError, rules
 from judgekit.rules import quickref
@@ -50,11 +51,8 @@ def search_page():
             error, status = str(exc), 400
         else:
             took = payload["took_ms"]
-            by_doc: dict[str, list] = {}
-            for r in payload["results"]:
-                by_doc.setdefault(r["doc"], []).append(r)
             groups = [(svc.corpus.get(d).title if svc.corpus.get(d) else SOURCE_TITLES.get(d, d), rs)
-                      for d, rs in by_doc.items()]
+                      for d, rs in runs_by_doc(payload["results"])]
     return render_template("rules/search.html", q=q, groups=groups, error=error, took=took,
                            answer=payload, documents=svc.corpus.current), status
 

@@ -57,14 +57,16 @@ import { site } from "./site.js";
     shown = q;
     stale(false);
     if (!data.results.length) {
-      out.innerHTML = '<p class="search-meta search-none" role="status">' + esc(t("search.nothing", {query: data.query})) +
+      out.innerHTML = '<p class="search-meta search-none" role="status">' + esc(t("search.nothing", {query: data.query.length > 120 ? data.query.slice(0, 120) + "…" : data.query})) +
         "</p>" + said(data);
       return;
     }
-    var groups = {}, order = [];
+    // the results cut where the document changes, in the ranking's order (the search page's
+    // runs_by_doc, judgekit/rules/hits.py)
+    var runs = [];
     data.results.forEach(function (r) {
-      if (!groups[r.doc]) { groups[r.doc] = []; order.push(r.doc); }
-      groups[r.doc].push(r);
+      var last = runs[runs.length - 1];
+      if (last && last.doc === r.doc) last.results.push(r); else runs.push({ doc: r.doc, results: [r] });
     });
     var n = data.results.length;
     // an answer the server kept from an earlier asking takes no time worth a figure: "0.0 ms"
@@ -76,9 +78,9 @@ import { site } from "./site.js";
       html += '<p class="search-weak" role="status">' + esc(t("search.weak")) + "</p>";
     }
     html += said(data);
-    order.forEach(function (doc) {
-      html += '<section class="group"><h2>' + esc(docTitles[doc] || doc) + "</h2><ol>";
-      groups[doc].forEach(function (r) {
+    runs.forEach(function (run) {
+      html += '<section class="group"><h2>' + esc(docTitles[run.doc] || run.doc) + "</h2><ol>";
+      run.results.forEach(function (r) {
         // the snippet is HTML from our server: escaped text with <mark> only
         var url = link(r.url);
         html += '<li><a href="' + esc(url) + '"><span class="title">' + esc(r.title) +

@@ -71,3 +71,15 @@ def test_the_count_reads_as_the_best_results_and_an_answer_asked_before_has_no_z
     expect(page.locator(".search-meta").first).to_contain_text(re.compile(r"· [\d.]+ ms$"))
     page.reload()
     expect(page.locator(".search-meta").first).to_contain_text("· asked before")
+
+
+def test_the_home_page_lists_results_in_the_rankings_order(page, live_server):
+    """Results are headed by document run by run, in the API's order (grouped by document, a
+    card ranked first pulled the other cards above the guidelines ranked second and third)."""
+    q = "wwef does it work if im not the prey"
+    api = page.request.get(live_server + "/api/search", params={"q": q, "limit": "12"}).json()["results"]
+    page.goto(live_server + "/")
+    page.locator("#q").fill(q)
+    titles = page.locator("#live-results li .title")
+    expect(titles).to_have_count(len(api))
+    expect(titles).to_have_text([r["title"] for r in api])
