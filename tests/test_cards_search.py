@@ -133,6 +133,12 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     ("how many votes does kornfeld have", "200762"), ("kornfeld", "200762"), ("bisley", "200339"),
     # short forms of the reviewed list (`SHORT_NAMES`)
     ("con ag", "100414"), ("can i play con ag if the vote fails", "100414"), ("lic", "101125"),
+    ("does molotov work at long range", "101235"), ("voter cap", "102131"),
+    # a name's words players shorten (`NAME_ABBREVIATIONS`) and a head before a colon or a
+    # dash that begins one name only (`HEAD_END`)
+    ("zoo hg", "102212"), ("pb madrid", "101437"), ("pb: madrid", "101437"), ("ventrue hq", "102109"),
+    ("info highway", "100984"), ("golconda", "100842"), ("bang nakh", "100130"),
+    ("first tradition", "100737"),
     # one typo in a name of three or four words (`TYPO_LONG_MIN`): a phone walk-through's
     # "govern the unalined" gave an announcement example first, "bowl of convergance" the
     # card Convergence

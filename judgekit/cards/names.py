@@ -50,7 +50,23 @@ SHORT_NAMES: dict[str, str] = {
     "con ag": "Conservative Agitation",
     "conag": "Conservative Agitation",
     "lic": "Lost in Crowds",
+    "molotov": "Molotov Cocktail",
+    "laptop": "Laptop Computer",
+    "legal manip": "Legal Manipulations",
+    "voter cap": "Voter Captivation",
+    "archon inv": "Archon Investigation",
+    "malk dementia": "Malkavian Dementia",
+    "foreshadowing": "Foreshadowing Destruction",
 }
+
+#: The words of card names that players shorten (name keys, as they run together in a key)
+#: -> the short form: "zoo hg", "pb madrid", "ventrue hq", "info highway". A name holding one
+#: is found by its short form too.
+NAME_ABBREVIATIONS = (("huntingground", "hg"), ("powerbase", "pb"), ("headquarters", "hq"),
+                      ("information", "info"))
+#: What ends a name's head: "Golconda: Inner Peace", "Bang Nakh — Tiger's Claws"; a head
+#: that begins one card's name only is found alone ("golconda", "first tradition")
+HEAD_END = re.compile(r"\s*(?::|—|–)\s*")
 
 #: Chat abbreviations that a library card's initials may spell ("btw", "imo"): never taken
 #: for a card's short form.
@@ -210,6 +226,20 @@ class CardNames:
             found = catalog.find(name)
             if found is not None:
                 keys.setdefault(name_key(short), found.id)
+        # a name's head before a colon or a dash, when it begins no other card's name, and
+        # the names' words players shorten (`NAME_ABBREVIATIONS`)
+        heads: dict[str, set[str]] = {}
+        for card in catalog:
+            parts = HEAD_END.split(card.name, maxsplit=1)
+            if len(parts) == 2 and "," not in parts[0]:
+                heads.setdefault(name_key(parts[0]), set()).add(card.name)
+        for head, names_of in sorted(heads.items()):
+            if len(names_of) == 1:
+                add(head, next(iter(names_of)))
+        for key, card_id in sorted(keys.items()):
+            for word, short in NAME_ABBREVIATIONS:
+                if word in key:
+                    keys.setdefault(key.replace(word, short), card_id)
         # the words of the cards' names and texts and of the rules; those of the rulings and
         # the questions too for the initials (their misspellings, "defelction", are left to
         # be found as typos)
