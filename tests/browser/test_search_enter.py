@@ -83,3 +83,14 @@ def test_the_home_page_lists_results_in_the_rankings_order(page, live_server):
     titles = page.locator("#live-results li .title")
     expect(titles).to_have_count(len(api))
     expect(titles).to_have_text([r["title"] for r in api])
+
+
+def test_on_a_phone_a_snippet_is_cut_to_four_lines(page, live_server):
+    """Six-line snippets left two results above the fold on a phone (a walk-through)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server + "/")
+    page.locator("#q").fill("proxy cards")
+    snippet = page.locator("#live-results .snippet").first
+    expect(snippet).to_have_css("-webkit-line-clamp", "4")
+    page.set_viewport_size({"width": 1200, "height": 900})
+    expect(snippet).to_have_css("-webkit-line-clamp", "none")
