@@ -69,11 +69,11 @@ import { site } from "./site.js";
       if (last && last.doc === r.doc) last.results.push(r); else runs.push({ doc: r.doc, results: [r] });
     });
     var n = data.results.length;
-    // an answer the server kept from an earlier asking takes no time worth a figure: "0.0 ms"
-    // read as a broken clock
-    var took = data.took_ms < 0.05 ? t("search.remembered") : t("search.took", {ms: data.took_ms});
-    var html = '<p class="search-meta">' + esc(t("search.results", {count: n})) + " · " +
-      esc(took) + (data.offline ? " · " + esc(t("search.offline")) : "") + "</p>";
+    // an answer the server kept from an earlier asking takes no time worth a figure ("0.0 ms"
+    // read as a broken clock, "asked before" as a riddle): none is shown
+    var took = data.took_ms < 0.05 ? "" : " · " + esc(t("search.took", {ms: data.took_ms}));
+    var html = '<p class="search-meta">' + esc(t("search.results", {count: n})) + took +
+      (data.offline ? " · " + esc(t("search.offline")) : "") + "</p>";
     if (data.match === "weak") {
       html += '<p class="search-weak" role="status">' + esc(t("search.weak")) + "</p>";
     }
@@ -137,6 +137,7 @@ import { site } from "./site.js";
     // Enter opens the first result only when it is the answer to what is in the box now and
     // a good one; otherwise the form goes to /search?q=… for the current words (never an old
     // result, never a guess opened as if it were the answer, nor a "try" chip's search)
+    if (!input.value.trim()) { ev.preventDefault(); return; }   // nothing typed: nothing to open
     var first = out.querySelector("section.group a");
     if (first && input.value.trim() === shown && !out.querySelector(".search-weak")) { ev.preventDefault(); location.href = first.href; }
   });

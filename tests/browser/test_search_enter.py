@@ -55,9 +55,10 @@ def test_enter_on_a_weak_answer_searches_the_words_typed_not_a_guess_nor_a_chip(
     expect(page.locator(".search-results li a").first).to_contain_text("Spectator")
 
 
-def test_the_count_reads_as_the_best_results_and_an_answer_asked_before_has_no_zero_time(page, live_server):
+def test_the_count_reads_as_the_best_results_and_a_kept_answer_shows_no_zero_time(page, live_server):
     """A walk-through read "12 results" as all there is, and "0.0 ms" (an answer the server
-    kept from an earlier asking) as a broken clock."""
+    kept from an earlier asking) as a broken clock, then "asked before" as a riddle: a kept
+    answer shows no time."""
     page.goto(live_server + "/")
     box = page.locator("#q")
     meta = page.locator("#live-results .search-meta")
@@ -66,11 +67,20 @@ def test_the_count_reads_as_the_best_results_and_an_answer_asked_before_has_no_z
     box.fill("proxy")
     expect(page.locator("#live-results li a").first).to_contain_text("Proxy")
     box.fill("seating the final table")      # the same words again: the server's kept answer
-    expect(meta).to_have_text("The best 12 results · asked before")
+    expect(meta).to_have_text("The best 12 results")
     page.goto(live_server + "/search?q=seating+the+final+table")     # the page asks for 25
     expect(page.locator(".search-meta").first).to_contain_text(re.compile(r"· [\d.]+ ms$"))
     page.reload()
-    expect(page.locator(".search-meta").first).to_contain_text("· asked before")
+    expect(page.locator(".search-meta").first).to_have_text("Results for “seating the final table”")
+
+
+def test_enter_in_an_empty_box_stays_on_the_home_page(page, live_server):
+    """Enter with nothing typed went to an empty /search page (a walk-through)."""
+    page.goto(live_server + "/")
+    page.locator("#q").press("Enter")
+    page.locator("#q").fill("x")             # the page is still the home page, its box in use
+    expect(page).to_have_url(re.compile(r"/(\?q=x)?$"))
+    expect(page.locator("#search-help")).to_contain_text("Enter opens the first result")
 
 
 def test_the_home_page_lists_results_in_the_rankings_order(page, live_server):
