@@ -151,7 +151,8 @@ def test_an_echoed_query_can_wrap(client):
     """QA: a 300-character query without spaces made /search 3051 px wide."""
     long = "x" * 300
     html = client.get("/search?q=" + long).get_data(as_text=True)
-    assert f'<p class="query-echo search-none" role="status">Nothing in the rules or the cards answers “{long}”' in html
+    # (echoed at most 120 characters since 2 Dec 2026)
+    assert f'<p class="query-echo search-none" role="status">Nothing in the rules or the cards answers “{long[:119]}…”' in html
     html = client.get("/search?q=vp+withdraw").get_data(as_text=True)
     assert 'Results for “<span class="query-echo">vp withdraw</span>”' in html
     css = client.get("/static/app.css").get_data(as_text=True)
