@@ -101,6 +101,10 @@ def test_changed_sections_show_a_word_diff_against_older_editions(client):
     assert "Changes since the 2007 edition" in html
     assert "<del>with fewer than 12 players" in html
     assert "<ins>that is neither a national championship" in html
+    # the rule's own text comes first, what changed after it (a walk-through read the
+    # boxes above the text as part of the rule)
+    section = html.split('id="3.1.5"', 1)[1]
+    assert section.index('<details class="changes">') > section.index("<p")
 
 
 def test_history_page_lists_editions_and_changed_sections(client):
