@@ -16,14 +16,14 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from judgekit.cards.names import CardNames, NameHit, name_key
+from judgekit.cards.names import CardNames, NameHit
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.entries import Entry
 from judgekit.rules.index_store import load_index, no_gc
 from judgekit.rules.build import index_stamp
 from judgekit.rules.card_factors import CardFactors
 from judgekit.rules.group_rulings import (GROUP_RULING_AFTER_CARD, RULING_INHERITS, asked_group_ruling,
-                                          group_ruling_after, named_card_ruling)
+                                          group_ruling_after, named_card_ruling, other_words)
 from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
@@ -291,7 +291,7 @@ class Search:
         rulings (their own, their groups') hold less than `NAMED_HELD` of the question's other
         words (`groups`: the cards' part's; question words, numbers and the names' own words
         left out)."""
-        rest = self._other_words(groups, self.names.name_words(text, found))
+        rest = other_words(groups, self.names.name_words(text, found))
         if len(rest) < NAMED_AMONG:
             return frozenset()      # a name and a word or so ("is it too late for DI"): the card
         passing = set()
@@ -301,13 +301,6 @@ class Search:
                                                                 *self.group_rulings(card)]) < NAMED_HELD:
                 passing.add(card.key)
         return frozenset(passing)
-
-    @staticmethod
-    def _other_words(groups: list[Group], names: frozenset[str]) -> list[Group]:
-        """The query's groups (a part's) that are neither a card's name (`names`: the name
-        words found), a question word nor a number."""
-        return [g for g in groups if g.number is None and g.factor == 1.0
-                and not all(name_key(w) in names for w in g.words.split())]
 
     def _named_second(self, hits: list[Hit], text: str, found: list[NameHit], groups: list[Group]) -> list[Hit]:
         """`hits` with the cards the query names in passing (`_named_in_passing`), first as
@@ -327,8 +320,8 @@ class Search:
         names = self.names.name_words(text, found)
         best = rest[0].entry.key
         part = self.cards if best in self.cards.entries else self.rules
-        held = part.held_by(self._other_words(groups if part is self.cards else part.groups_of(text), names), [best])
-        if held <= self.cards.held_by(self._other_words(groups, names), [named[0].entry.key]):
+        held = part.held_by(other_words(groups if part is self.cards else part.groups_of(text), names), [best])
+        if held <= self.cards.held_by(other_words(groups, names), [named[0].entry.key]):
             return hits
         return [*rest[:1], *named, *rest[1:]]
 

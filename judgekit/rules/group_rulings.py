@@ -167,6 +167,13 @@ SECOND_GROUP_SHARE = 0.7
 ASKED_SHARE = 0.5
 
 
+def other_words(groups: list[Group], names: frozenset[str]) -> list[Group]:
+    """The query's groups (a part's) that are neither a card's name (`names`: the name words
+    found, `CardNames.name_words`), a question word nor a number."""
+    return [g for g in groups if g.number is None and g.factor == 1.0
+            and not all(name_key(w) in names for w in g.words.split())]
+
+
 def named_card_ruling(search: RulingsOf, hits: list[Hit], text: str, found: list[NameHit], groups: list[Group],
                       limit: int) -> list[Hit]:
     """`hits` with the ruling of the first answer's groups that answers what the question
@@ -181,10 +188,8 @@ def named_card_ruling(search: RulingsOf, hits: list[Hit], text: str, found: list
         return hits
     # the question's words that are not the card's name nor in the card's own entry
     # (question words and numbers left out)
-    names = search.names.name_words(text, found)
-    beyond = [g for g in groups if g.number is None and g.factor == 1.0
-              and not all(name_key(w) in names for w in g.words.split())
-              and not search.cards.holds(g, card.key)]
+    beyond = [g for g in other_words(groups, search.names.name_words(text, found))
+              if not search.cards.holds(g, card.key)]
     if not beyond:
         return hits
     shares = search.cards.shares(beyond, keys, card.key, 0.0)

@@ -70,6 +70,15 @@ export function secondGroupRuling(search, hits, groups, share, limit) {
 // beyond the card, second (or third), when that answer is a card the query names (the
 // server's named_card_ruling, NAMED_RULING_SHARE and NAMED_RULING_THIRD; groups: the cards
 // part's)
+// the query's groups (a part's) that are neither a card's name (`names`: the name words
+// found), a question word nor a number (group_rulings.other_words)
+export function otherWords(groups, names) {
+  return groups.filter(function (g) {
+    return g.number === null && g.factor === 1.0 &&
+      !g.words.split(/\s+/).every(function (w) { return names.has(nameKey(w)); });
+  });
+}
+
 export function namedCardRuling(search, hits, text, found, groups, limit) {
   var cards = search.cards, share = search.params.named_ruling_share, third = search.params.named_ruling_third;
   if (share === undefined || third === undefined || !hits.length || hits[0].score < 1000 || !cards.byKey.has(hits[0].entry.key) ||
@@ -78,10 +87,8 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
   if (!keys.length) return hits;
   // the question's words that are not the card's name nor in the card's own entry (question
   // words and numbers left out)
-  var names = search.names.nameWords(text, found);
-  var beyond = groups.filter(function (g) {
-    return g.number === null && g.factor === 1.0 &&
-      !g.words.split(/\s+/).every(function (w) { return names.has(nameKey(w)); }) && !cards.holds(g, card.docnum);
+  var beyond = otherWords(groups, search.names.nameWords(text, found)).filter(function (g) {
+    return !cards.holds(g, card.docnum);
   });
   if (!beyond.length) return hits;
   var shares = cards.shares(beyond, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);

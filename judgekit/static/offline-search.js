@@ -25,7 +25,7 @@ import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge } from "./offline-merge.js";
-import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling } from "./offline-group-rulings.js";
+import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords } from "./offline-group-rulings.js";
 import { CardNames, nameKey } from "./offline-names.js";
 import { site } from "./site.js";
 
@@ -364,15 +364,6 @@ const offlineSearch = (function () {
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
   };
-
-  // the query's groups (a part's) that are neither a card's name (`names`: the name words
-  // found), a question word nor a number (Search._other_words)
-  function otherWords(groups, names) {
-    return groups.filter(function (g) {
-      return g.number === null && g.factor === 1.0 &&
-        !g.words.split(/\s+/).every(function (w) { return names.has(nameKey(w)); });
-    });
-  }
 
   // the keys of the cards the query names (`found`, among other words) whose text and rulings
   // (their own, their groups') hold less than named_held of the question's other words
