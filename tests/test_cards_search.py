@@ -303,6 +303,9 @@ CARD_EFFECTS_3 = ROOT / "search_card_effects3"
 #: written before any run: 55/60 at its first run (0.917); 57/60 with "try" read as
 #: "attempt" and the negated auxiliaries ("dont") as question words
 CARD_EFFECTS_4 = ROOT / "search_card_effects4"
+#: a fifth, 32 library cards and 8 vampires (seed 20261290), by another hand on 3 Dec 2026,
+#: cards no other set expects, written before any run: 38/40 at its first run (0.950, MRR 0.948)
+CARD_EFFECTS_5 = ROOT / "search_card_effects5"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -330,13 +333,14 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
     assert rate >= 0.9, f"hit@3 = {rate:.2f}"
 
 
-@pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
+                                  CARD_EFFECTS_5], ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
     text holds the described effect is in the first three, although the question names no
     card and its discipline word is also a card's name ("Dominate")."""
     queries = load_queries(path)
-    assert len(queries) >= 60 and len({q for q, _ in queries}) == len(queries)
+    assert len(queries) >= 40 and len({q for q, _ in queries}) == len(queries)
     rate, misses = hit_rate(service.search.search, queries)
     # the issue's target: 0.90 (bench/search.py prints the figures)
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
