@@ -285,6 +285,7 @@ def test_offline_index_ships_synonyms_stemmed_like_the_server(offline_data):
     assert table[("swainbank",)] == [("recurs",)]
     assert ("to",) not in table                       # "TO" expands only in capitals
     assert data["case_sensitive"][0]["typed"] == "TO"
+    assert data["typed_as_is"] == ["ani", "spi"]       # "any" is no Animalism (`TYPED_AS_IS`)
     # every word of the synonym table stems without the browser having to guess
     for key, alts in SYNONYMS.items():
         for phrase in (key, *alts):

@@ -199,6 +199,16 @@ def test_to_expands_only_in_capitals(service):
     assert not any("organ" in " ".join(" ".join(a) for a in g.alts) for g in lower)
 
 
+def test_a_discipline_code_that_is_an_everyday_words_stem_expands_only_as_typed(service):
+    # "any" stems to "ani", Animalism's code: read as the discipline, it ranked Animalism's
+    # cards three times higher in "can any vampire block" (`TYPED_AS_IS`)
+    def alts(q):
+        return {s for g in service.search.cards.groups_of(q) for alt in g.alts for s in alt}
+    assert "anim" not in alts("can any vampire block") and "anim" in alts("ani retainer")
+    assert "anim" in alts("ANI retainer")
+    assert "spiritus" not in alts("spy retainer") and "spiritus" in alts("spi retainer")
+
+
 def test_api_shape_is_exactly_the_documented_one(client):
     body = client.get("/api/search?q=vp+withdraw&limit=3").get_json()
     # the design's stable three first, then what is said about the answer (docs/search.md)

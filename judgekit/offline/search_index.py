@@ -71,7 +71,8 @@ from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import (CUT_ENDINGS, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
                                          QUESTION_FACTOR)
 from judgekit.rules.search import SearchIndex
-from judgekit.rules.synonyms import CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS
+from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS,
+                                     TYPED_AS_IS)
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
 FORMAT = 35
@@ -103,7 +104,7 @@ def surface_words(texts) -> dict[str, str | int]:
 
 # the tables the offline index carries besides the content: a change to them is a new index
 TABLES = hashlib.sha256(json.dumps([SYNONYMS, CASE_SENSITIVE, sorted(QUESTION_WORDS), NUMBER_WORDS,
-                                    DISCIPLINE_SPELLINGS, sorted(CARD_QUESTION_WORDS)],
+                                    DISCIPLINE_SPELLINGS, sorted(CARD_QUESTION_WORDS), sorted(TYPED_AS_IS)],
                                    sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -488,6 +489,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         # what a weak answer offers: the rules' words for the everyday words typed
         "everyday": everyday_tables(search.rules, search.cards),
         "case_sensitive": case_sensitive,
+        "typed_as_is": sorted(TYPED_AS_IS),           # codes expanded only as typed ("ani", not "any")
         "discipline_spellings": DISCIPLINE_SPELLINGS,     # "for/pre" spelt out
     }
 

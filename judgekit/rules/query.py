@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from judgekit.rules.analysis import WORD, analyze, numbers_in, phrase_item, query_tokens, stem_word
-from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS,
+from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, TYPED_AS_IS,
                                      SYNONYMS)
 
 #: The longest question taken: a message pasted from a chat, sub-questions and all. Longer
@@ -93,12 +93,13 @@ def query_words(text: str):
     """What a query's groups are made from, the same for each part of the index (kept for
     the last queries, as a search makes the groups of both parts): the words typed in
     capitals that have a meaning of their own ("TO"), then per analysed word (typed word,
-    stem), its phrase item (`phrase_item`), and the numbers by first word's index."""
+    stem), its phrase item (`phrase_item`; a word whose stem is a code of `TYPED_AS_IS` but
+    typed otherwise, the word itself), and the numbers by first word's index."""
     capitals = tuple(w for w in re.findall(WORD, text)
                      if w.lower() in CASE_SENSITIVE and w == CASE_SENSITIVE[w.lower()])
     tokens = query_tokens(text)
     seq = tuple((text[a:b], st) for st, a, b in tokens)
-    items = tuple(phrase_item(w, st) for w, st in seq)
+    items = tuple(w.lower() if st in TYPED_AS_IS and w.lower() != st else phrase_item(w, st) for w, st in seq)
     numbers = {i: (width, value) for i, width, value in numbers_in(text, tokens)}
     return capitals, seq, items, numbers
 

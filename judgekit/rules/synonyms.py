@@ -460,6 +460,10 @@ DISCIPLINE_SHORT_NAMES: dict[str, tuple[str, ...]] = {
     "vicis": ("vicissitude",), "chim": ("chimerstry",), "obten": ("obtenebration",),
     "serp": ("serpentis",),
 }
+#: Discipline codes whose stem is an everyday word's too ("any" stems to "ani", "spy" to
+#: "spi"): they expand only when typed as the code ("ani retainer", not "can any vampire
+#: block", which was read as Animalism and ranked its cards three times higher).
+TYPED_AS_IS = frozenset(("ani", "spi"))
 #: Every discipline's code and short name -> its name, for the lists players write with
 #: slashes ("for/pre", "aus/cel/for", "nec/pro"): in such a list "for" and "pre" are
 #: Fortitude and Presence, which alone they are not (`judgekit.rules.query.spell_out_disciplines`).

@@ -127,6 +127,7 @@ export const OfflineIndex = (function () {
     this.synonyms = tables.synonyms;
     this.maxPhrase = tables.maxPhrase;
     this.caseSensitive = data.case_sensitive;
+    this.typedAsIs = new Set(data.typed_as_is || []);      // (an index saved before it: none)
     this.question = new Set(data.question.concat(part.question_extra || []));   // and the part's own
     this.numberWords = data.number_words;
     this.tens = new Set(data.number_tens);

@@ -155,7 +155,11 @@ export function queryGroups(index, text) {
   });
   var tokens = index.tokenize(text);
   var seq = tokens.map(function (t) { return [text.slice(t[1], t[2]), t[0]]; });
-  var items = seq.map(function (w) { return phraseItem(index, w[0], w[1]); });
+  // (a word whose stem is a code that expands only as typed, "any" for "ani": the word itself)
+  var items = seq.map(function (w) {
+    var low = w[0].toLowerCase();
+    return index.typedAsIs.has(w[1]) && low !== w[1] ? low : phraseItem(index, w[0], w[1]);
+  });
   var numbers = new Map();                                // token index -> [width, value]
   numbersIn(index, text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
   var i = 0;

@@ -102,6 +102,10 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
                 # a filler word mistyped is the filler word ("realy"), not a rare word one letter away
                 "hes playing realy slow stalling"]
     queries += read_queries(root / "tests" / "search_card_behaviour46")
+    # a discipline's code whose stem is an everyday word's expands only as typed ("ani", not
+    # "any"; "spi", not "spy": `TYPED_AS_IS`)
+    queries += ["can any vampire block", "ani retainer that does damage each round", "ANI retainer",
+                "spy retainer that gives intercept", "dementation card so they cant use any discipline cards"]
     # named cards' group rulings third, holding a little of a told question (`NAMED_RULING_THIRD`)
     queries += read_queries(root / "tests" / "search_card_behaviour49")
     page.goto(live_server + "/offline")
