@@ -21,7 +21,7 @@ from judgekit.rules.build import build_index, index_stamp
 from judgekit.rules.entries import Entry, entries_of
 from judgekit.rules.index_store import index_is_current
 from judgekit.rules.query import QueryError
-from judgekit.rules.synonyms import QUESTION_WORDS
+from judgekit.rules.synonyms import QUESTION_WORDS, SYNONYMS
 from judgekit.game.cards import name_key
 from judgekit.rules.corpus import content_files
 from judgekit.cards.search_entries import CARD_FILES, cards_stamp
@@ -104,8 +104,12 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     catalog = load_catalog(Path(content_dir))
     df, own = _word_counts(entries_of(corpus))
     common = common_words(corpus, df)
-    # no word of the rules or their questions is a card's initials ("won"), common or not
-    names = CardNames.from_catalog(catalog, common | game_words(catalog),
+    # no word of the rules or their questions is a card's initials ("won"), common or not;
+    # nor a player's word for a game term, a one-word key of the synonym table ("soak" for
+    # prevent, "pts" for points: not the card Soak nor Pass Through Shadow's initials),
+    # which names a card only as the whole query
+    slang = frozenset(name_key(key) for key in SYNONYMS if len(SPLIT.split(key)) == 1)
+    names = CardNames.from_catalog(catalog, common | game_words(catalog) | slang,
                                    discipline_and_clan_words(catalog) - common,
                                    frozenset(own), frozenset(df) | common)
     groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}

@@ -368,6 +368,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "hurt": ("damage",),
     "hurts": ("damage",),
     "dmg": ("damage",),
+    # players "soak" damage that the cards prevent ("the thaum card that soaks 2 of the
+    # dmg"); a one-word key names no card but as the whole query (`common_words`): not Soak
+    "soak": ("prevent",),
     "heal": ("mend",),
     "heals": ("mend",),
     "healing": ("mend", "healing"),
