@@ -1908,3 +1908,24 @@ def test_a_question_about_cards_ranks_the_announcement_guidelines_lower(service,
     assert not search.names.mentions_card_words(asked)
     hits, _ = search.search(asked, limit=3)
     assert hits[0].entry.key.startswith("announcements/votes")
+
+
+def test_cards_tied_exactly_leave_the_first_places_to_different_answers(service):
+    """Cards printed from one template tie exactly (the Kholo titles: the same score and
+    share of the question); the first `DISTINCT_FIRST` places go to different answers, the
+    tied cards after them in their order (`siblings_later`): the card described, fourth
+    behind three Kholo titles, comes second."""
+    entries = service.search.cards.entries
+    kholos = [entries[f"cards/{i}"] for i in (100034, 100874, 101011, 101332)]
+    described, rule = entries["cards/101909"], service.search.rules.entries["tournament-rules/3.2"]
+    hits = [Hit(k, 27.2, "", k.url, 0.637) for k in kholos] + [Hit(described, 20.0, "", described.url, 0.555)]
+    moved = card_ranking.siblings_later(hits)
+    assert [h.entry for h in moved] == [kholos[0], described, *kholos[1:]]
+    # scores or shares that differ, a rule, a named card: nothing moves
+    apart = [Hit(k, 27.2 - i, "", k.url, 0.637) for i, k in enumerate(kholos)]
+    assert card_ranking.siblings_later(apart) == apart
+    named = [Hit(k, 1000.0, "", k.url, 1.0) for k in kholos[:2]] + [Hit(rule, 5.0, "", rule.url, 0.5)]
+    assert card_ranking.siblings_later(named) == named
+    # and in the search, as the issue's described card: in the first three
+    first = first_sections(service.search, "the no discipline reaction that gives any ready vamp +2 votes during a referendum")
+    assert "101909" in first and sum(s in ("100034", "100874", "101011", "101332") for s in first) == 1

@@ -54,7 +54,8 @@ from judgekit.rules.answer import (EVERYDAY_WORDS, MAX_PARTS, MAX_SUGGESTIONS, P
                                    WEAK_COVERAGE, everyday_tables)
 from judgekit.cards.search_entries import BESIDE_UNITS, CAPACITY_UNIT, COST_UNITS
 from judgekit.rules.card_ranking import (ABOUT_CARDS_DOC_FACTORS, ABOUT_CARDS_FACTOR, ABOUT_CARDS_MESSAGE_FACTOR,
-                                         CARD_FACTOR, DESCRIBED_CARD_FACTOR, NAMED_AMONG, NAMED_HELD, OWN_RULINGS,
+                                         CARD_FACTOR, DESCRIBED_CARD_FACTOR, DISTINCT_FIRST, NAMED_AMONG, NAMED_HELD,
+                                         OWN_RULINGS,
                                          TYPED_CANDIDATES, Search)
 from judgekit.rules.group_rulings import (ASKED_SHARE, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
                                           GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR,
@@ -153,7 +154,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "group_ruling_near_later": GROUP_RULING_NEAR_LATER,
             "second_group_share": SECOND_GROUP_SHARE, "last_sentence_share": LAST_SENTENCE_SHARE,
             "named_ruling_share": NAMED_RULING_SHARE, "named_ruling_third": NAMED_RULING_THIRD,
-            "question_after_colon": list(QUESTION_AFTER_COLON)}
+            "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST}
 
 
 def index_version(search: Search) -> str:

@@ -33,3 +33,23 @@ export function merge(direct, rules, cards, limit, p, aboutCards, described) {
   }
   return merged.slice(0, limit);
 }
+
+// the hits with their first `first` places for different answers: a card (not one the query
+// names) tied exactly with a card before it, the same score and share of the query, goes
+// below them, the rest keeping their order (the server's card_ranking.siblings_later,
+// DISTINCT_FIRST; an index saved before it: first 0, nothing moves)
+export function siblingsLater(hits, first) {
+  if (!first) return hits;
+  var top = [], ties = new Set();
+  for (var i = 0; i < hits.length && top.length < first; i++) {
+    var h = hits[i];
+    if (h.entry.kind === "card" && h.score < 1000) {
+      var tie = h.score + SEP + h.coverage;
+      if (ties.has(tie)) continue;
+      ties.add(tie);
+    }
+    top.push(h);
+  }
+  var rest = hits.filter(function (h) { return top.indexOf(h) < 0; });
+  return top.concat(rest);
+}

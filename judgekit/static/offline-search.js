@@ -24,7 +24,7 @@ import { OfflineIndex } from "./offline-index.js";
 import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
-import { merge } from "./offline-merge.js";
+import { merge, siblingsLater } from "./offline-merge.js";
 import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords } from "./offline-group-rulings.js";
 import { CardNames, nameKey } from "./offline-names.js";
 import { site } from "./site.js";
@@ -361,6 +361,7 @@ const offlineSearch = (function () {
       out = namedCardRuling(this, out, text, found, cardGroups, limit);
       out = this.namedSecond(out, text, found, cardGroups);
     }
+    out = siblingsLater(out, p.distinct_first || 0);
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
   };

@@ -104,6 +104,9 @@ def test_the_offline_search_ranks_cards_as_the_server_does(page, live_server, li
     queries += read_queries(root / "tests" / "search_card_behaviour46")
     # a discipline's code whose stem is an everyday word's expands only as typed ("ani", not
     # "any"; "spi", not "spy": `TYPED_AS_IS`)
+    # cards tied exactly below the first three different answers (`DISTINCT_FIRST`)
+    queries += ["the no discipline reaction that gives any ready vamp +2 votes during a referendum",
+                "an anarch action card that gives an anarch of capacity 5+ the baron title"]
     queries += ["can any vampire block", "ani retainer that does damage each round", "ANI retainer",
                 "spy retainer that gives intercept", "dementation card so they cant use any discipline cards"]
     # named cards' group rulings third, holding a little of a told question (`NAMED_RULING_THIRD`)

@@ -107,3 +107,14 @@ test("a named card's group ruling holding what the question asks beyond the card
   assert.deepEqual(keys(namedCardRuling(search({ named_ruling_third: undefined }), [named, rule("a", 0.1)], "q", [], words, 10)),
     ["cards/1", "a"]);
 });
+
+test("cards tied exactly leave the first places to different answers (siblings_later)", async () => {
+  const { siblingsLater } = await import("../../judgekit/static/offline-merge.js");
+  const card = (k) => ({ key: k, kind: "card" });
+  const hits = ["a", "b", "c", "d"].map((k) => ({ entry: card(k), score: 27.2, coverage: 0.637 }))
+    .concat([{ entry: card("x"), score: 20, coverage: 0.555 }]);
+  assert.deepEqual(siblingsLater(hits, 3).map((h) => h.entry.key), ["a", "x", "b", "c", "d"]);
+  assert.deepEqual(siblingsLater(hits, 0).map((h) => h.entry.key), ["a", "b", "c", "d", "x"]);   // an older index
+  const named = hits.map((h) => ({ entry: h.entry, score: 1000, coverage: 1 }));
+  assert.deepEqual(siblingsLater(named, 3).map((h) => h.entry.key), ["a", "b", "c", "d", "x"]);
+});
