@@ -231,6 +231,7 @@ def main() -> None:
                 ("tests/search_card_behaviour50", ROOT / "tests" / "search_card_behaviour50"),
                 ("tests/search_card_behaviour51", ROOT / "tests" / "search_card_behaviour51"),
                 ("tests/search_card_behaviour52", ROOT / "tests" / "search_card_behaviour52"),
+                ("tests/search_card_behaviour53", ROOT / "tests" / "search_card_behaviour53"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),

@@ -1229,6 +1229,10 @@ CARD_BEHAVIOUR_51 = ROOT / "search_card_behaviour51"
 #: rulings answer, 10 messages telling a game), by another hand on 2 Dec 2026 (evening),
 #: written before any run and kept unread: 47/50 at its first run (0.940, MRR 0.735)
 CARD_BEHAVIOUR_52 = ROOT / "search_card_behaviour52"
+#: 40 more (seed 20261292: rulings drawn at random, 29 on a card and 11 on a group; 20
+#: questions name the card, 20 describe it), by another hand on 3 Dec 2026, written before
+#: any run: 39/40 at its first run (0.975, MRR 0.785)
+CARD_BEHAVIOUR_53 = ROOT / "search_card_behaviour53"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1253,7 +1257,7 @@ CARD_BEHAVIOUR_52 = ROOT / "search_card_behaviour52"
                                                (CARD_BEHAVIOUR_45, 50, 0.92),
                                                (CARD_BEHAVIOUR_46, 50, 0.96), (CARD_BEHAVIOUR_49, 40, 0.82),
                                                (CARD_BEHAVIOUR_50, 40, 0.97), (CARD_BEHAVIOUR_51, 40, 0.97),
-                                               (CARD_BEHAVIOUR_52, 50, 0.92)],
+                                               (CARD_BEHAVIOUR_52, 50, 0.92), (CARD_BEHAVIOUR_53, 40, 0.97)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
@@ -1261,7 +1265,7 @@ CARD_BEHAVIOUR_52 = ROOT / "search_card_behaviour52"
                               "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
                               "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
-                              "fifty-second"])
+                              "fifty-second", "fifty-third"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
