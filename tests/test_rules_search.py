@@ -192,6 +192,14 @@ def test_synonyms_reach_the_rules_words(service):
     assert "2.7" in hj
 
 
+@pytest.mark.parametrize("query", ["he DI'd my action, can i still play another one", "DI timing"])
+def test_di_said_as_a_verb_is_the_cancellation_window(service, query):
+    """Players make a verb of Direct Intervention's short name ("he DI'd my action"): the
+    cancellation window answers it, first (`SYNONYMS`: "di", "di'd")."""
+    first = service.search_payload(query)["results"][0]
+    assert (first["doc"], first["section"]) == ("announcements", "cancellation")
+
+
 def test_to_expands_only_in_capitals(service):
     upper = service.index._groups("TO")
     lower = service.index._groups("what to do")

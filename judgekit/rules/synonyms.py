@@ -202,6 +202,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "sequence": ("shortcut", "sequencing"),
     "cancel": ("cancellation", "cancel"),
     "direct intervention": ("cancel", "cancellation"),
+    # and its short name, the verb players make of it ("he DI'd my action"): the card is
+    # found by its name only as the whole query (`SHORT_NAMES`; "di" is common)
+    "di": ("cancel", "cancellation"),
+    "di'd": ("cancel", "cancellation"),
+    "di'ed": ("cancel", "cancellation"),
     "wake": ("wake",),
     "replace": ("replace", "replacement"),
     "two cards": ("multiple cards",),
