@@ -65,6 +65,8 @@ CARD_PER_SECTION = 1
 #: questions whose answer was the second or third of tied cards lost it from the first three,
 #: and with two, six.
 DISTINCT_FIRST = 3
+
+
 def siblings_later(hits: list[Hit], first: int = DISTINCT_FIRST) -> list[Hit]:
     """`hits` with their first `first` places for different answers: a card (not one the
     query names) tied exactly with a card before it, the same score and share of the query,

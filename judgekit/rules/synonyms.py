@@ -374,7 +374,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "hurts": ("damage",),
     "dmg": ("damage",),
     # players "soak" damage that the cards prevent ("the thaum card that soaks 2 of the
-    # dmg"); a one-word key names no card but as the whole query (`common_words`): not Soak
+    # dmg"); a one-word key names no card but as the whole query (the card names' common
+    # words, `judgekit.rules.service._card_entries`): not Soak
     "soak": ("prevent",),
     "heal": ("mend",),
     "heals": ("mend",),
