@@ -250,6 +250,7 @@ def main() -> None:
                 ("tests/search_phone17", ROOT / "tests" / "search_phone17"),
                 ("tests/search_phone18", ROOT / "tests" / "search_phone18"),
                 ("tests/search_phone19", ROOT / "tests" / "search_phone19"),
+                ("tests/search_phone20", ROOT / "tests" / "search_phone20"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
