@@ -902,6 +902,10 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
      "does the retainer hit more?", "G00029", "hit"),
     ("animal retainer that does 2 damage each round at close range. my vamp got an additional strike, "
      "does the retainer hit again?", "G00029", "hit"),
+    # Steal the Mind: "Put this card on a ready minion. The acting vampire gets +2 intercept…"
+    ("card i stick on an enemy minion so my vamp can block it more easily, +2 intercept", "101865", "stick"),
+    # Gambit Accepted: "Lose 1 victory point and put this card in play…"
+    ("master where i give back one of my vps and drain my prey each turn", "100799", "give back"),
 ])
 def test_players_words_are_read_as_the_cards_say_them(service, monkeypatch, query, card, word):
     """Players say a referendum "passes", a Methuselah loses "life", an action is "sneaky",
