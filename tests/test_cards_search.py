@@ -144,11 +144,37 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     # card Convergence
     ("govern the unalined", "100845"), ("bowl of convergance", "100243"),
     ("govren the unaligned", "100845"),
+    # a name of one word typed as two, one of them misspelt, as the whole query
+    ("blood fued", "200208"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
     first = service.search_payload(query)["results"][0]
     assert (first["doc"], first["section"]) == ("cards", card)
     assert first["url"] == f"/cards/{card}"
+
+
+@pytest.mark.parametrize("query, card", [
+    ("is it too late for direct intervension after the block", 100545),
+    ("can i cancel a politcal struggle once it is in play", 101418),
+])
+def test_a_typo_beside_a_word_of_the_rules_names_the_card(service, query, card):
+    """A name of two words, one a word of the rules spelt right ("direct", "political") and
+    the other misspelt, names its card in a question too: among the first answers as a
+    named card (second after the window the question asks about, when named in passing)."""
+    assert [h.card_id for h in service.search.names.find(query)] == [card]
+    hits = service.search.search(query, limit=3)[0]
+    assert (str(card), 1000.0) in [(h.entry.section, h.score) for h in hits[:2]]
+
+
+@pytest.mark.parametrize("query", [
+    "this action has several targets and only one of them is my minion",
+    "a gargoyle slaved to my clan goes to torpor, what happens",
+])
+def test_a_short_word_or_a_word_beside_a_typo_names_no_card(service, query):
+    """"targets and" is one letter from Target Hand, but a word of three letters is no
+    anchor for a typo; "slaved" is too short a word for the words of the cards and rules
+    to tell it from a misspelling (`TYPO_MIN`), and is taken as the word it may be."""
+    assert service.search.names.find(query) == []
 
 
 @pytest.mark.parametrize("query", [

@@ -332,17 +332,19 @@ class CardNames:
         key = "".join(words)
         return None if len(words) > 1 and key in self.initials else self.keys.get(key)
 
-    def _typo(self, words: list[str]) -> int | None:
+    def _typo(self, words: list[str], spelt: frozenset[str] = frozenset()) -> int | None:
         """The card these words name with one typo, when the name is long enough: a leading
-        "the" does not count ("the hall" is no misspelt The Call)."""
+        "the" does not count ("the hall" is no misspelt The Call). In a name of several words,
+        the short words and those in `spelt` are spelt as in the name."""
         key = "".join(words)
         if len(key) - (3 if len(words) > 1 and words[0] == "the" else 0) < TYPO_MIN:
             return None
         name = self._typo_of(key)
+        first, last = words[0], words[-1]
         if name is None or len(words) > 1 and (
-                len(words[0]) < TYPO_WORD_MIN and not name.startswith(words[0])
-                or len(words[-1]) < TYPO_WORD_MIN and not name.endswith(words[-1])):
-            return None     # the typo is in a short word (`TYPO_WORD_MIN`)
+                (len(first) < TYPO_WORD_MIN or first in spelt) and not name.startswith(first)
+                or (len(last) < TYPO_WORD_MIN or last in spelt) and not name.endswith(last)):
+            return None     # the typo is in a short word (`TYPO_WORD_MIN`) or one of `spelt`
         return self.keys[name]
 
     def _long_typo_may(self, words: list[str]) -> bool:
@@ -435,10 +437,18 @@ class CardNames:
                 for n in (2, 1):   # one typo: in a name of one or two words
                     span = words[i:i + n]
                     content = [w for w in span if w != "the"]
-                    if len(span) < n or any(w in self.common for w in content) \
-                            or (len(content) == 1 and content[0] in self.not_typos):
+                    # a name of two words, one of them a word of the rules spelt right and
+                    # the other no word ("direct intervension"), is misspelt too: not a short
+                    # word beside a word's typo ("targets and": Target Hand), nor beside a
+                    # word too short for `not_typos` to tell ("a gargoyle slaved"), but as the
+                    # whole query ("blood fued")
+                    common = frozenset(w for w in content if w in self.common)
+                    short = 0 if n == len(words) else TYPO_MIN
+                    if len(span) < n or (len(content) == 1 and content[0] in self.not_typos) or common and (
+                            all(w in common for w in content) or any(len(w) < TYPO_WORD_MIN for w in common)
+                            or any(w in self.not_typos or len(w) < short for w in content if w not in common)):
                         continue
-                    cid = self._typo(span)
+                    cid = self._typo(span, common)
                     if cid is not None:
                         found = NameHit(cid, i, i + n, False)
                         break

@@ -83,14 +83,18 @@ CardNames.prototype.key = function (words) {
 };
 
 // a leading "the" does not count toward the length a typo needs ("the hall" is no The Call);
-// in a name of two words, a short word is spelt as in the name ("sup version": CardNames._typo)
-CardNames.prototype.typo = function (words) {
+// in a name of two words, a short word and the words of `spelt` are spelt as in the name
+// ("sup version": CardNames._typo)
+CardNames.prototype.typo = function (words, spelt) {
   var key = words.join("");
   if (key.length - (words.length > 1 && words[0] === "the" ? 3 : 0) < this.typoMin) return null;
   var name = this.typoName(key), first = words[0], last = words[words.length - 1];
+  var kept = spelt || [];
   if (name === null || words.length > 1 && (
-      first.length < this.typoWordMin && name.slice(0, first.length) !== first ||
-      last.length < this.typoWordMin && name.slice(name.length - last.length) !== last)) return null;
+      (first.length < this.typoWordMin || kept.indexOf(first) >= 0) && name.slice(0, first.length) !== first ||
+      (last.length < this.typoWordMin || kept.indexOf(last) >= 0) && name.slice(name.length - last.length) !== last)) {
+    return null;
+  }
   return this.keys.get(name);
 };
 
@@ -301,9 +305,17 @@ CardNames.prototype.hits = function (query) {
     if (!found) {
       for (var m = 2; m >= 1; m--) {
         var part = words.slice(i, i + m), content = part.filter(function (w) { return w !== "the"; });
-        if (part.length < m || content.some(function (w) { return self.common.has(w); }) ||
-            (content.length === 1 && this.notTypos.has(content[0]))) continue;
-        var typo = this.typo(part);
+        // a word of the rules spelt right beside a misspelt one ("direct intervension"), not
+        // a short one ("targets and") nor beside a word or a word too short to tell, but as
+        // the whole query ("blood fued"; CardNames.find)
+        var common = content.filter(function (w) { return self.common.has(w); });
+        var short = m === words.length ? 0 : this.typoMin;
+        if (part.length < m || (content.length === 1 && this.notTypos.has(content[0])) || common.length && (
+            common.length === content.length || common.some(function (w) { return w.length < self.typoWordMin; }) ||
+            content.some(function (w) {
+              return !self.common.has(w) && (self.notTypos.has(w) || w.length < short);
+            }))) continue;
+        var typo = this.typo(part, common);
         if (typo !== null) { found = [typo, i + m]; break; }
       }
     }

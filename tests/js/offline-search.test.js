@@ -44,6 +44,17 @@ test("in a name of two words found with a typo, a short word is spelt as in the 
   assert.deepEqual(names.find("the subversoin"), [5]);                    // one word: as before
 });
 
+test("a word of the rules spelt right beside a misspelt long word is a name's typo", () => {
+  const names = new internals.CardNames({ keys: { directintervention: 6, targethand: 7, gargoyleslave: 8, bloodfeud: 9 },
+    common: ["direct", "and", "gargoyle", "blood"], phrases: [], filler: [], max_words: 8, typo_min: 7,
+    typo_word_min: 4, not_typos: [] });
+  assert.deepEqual(names.find("too late for direct intervension now"), [6]);   // "direct" spelt, the typo in a long word
+  assert.deepEqual(names.find("several targets and only one"), []);            // "and": too short to anchor a typo
+  assert.deepEqual(names.find("a gargoyle slaved to my clan"), []);            // "slaved": too short to tell from a word
+  assert.deepEqual(names.find("blood fued"), [9]);                              // but as the whole query
+  assert.deepEqual(names.find("direct interventoin"), [6]);
+});
+
 test("a card's initials name it as one word, and a word one typo from a name is a word", () => {
   const names = new internals.CardNames({ keys: { ata: 3, ashestoashes: 3, haunting: 4, thehaunting: 4 },
     common: [], phrases: [], filler: [], max_words: 8, typo_min: 7, initials: ["ata"], not_typos: ["hunting"] });
