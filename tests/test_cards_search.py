@@ -1430,6 +1430,22 @@ def test_a_card_named_in_passing_comes_after_the_answer(service, monkeypatch, qu
     assert first()[0] == f"cards/{card}"
 
 
+def test_cards_told_in_passing_go_after_the_card_asked_about_and_the_answer(service, monkeypatch):
+    """A question telling a game names three cards: the one asked about (its rulings hold the
+    rest of the question) stays first, the two told in passing go after the rule that
+    answers, which has room among the first three (the parts searched with a place more for
+    each card named)."""
+    question = ("he played govern the unaligned, drew, then called a seduction on my vamp. i wanted to direct "
+                "intervention the govern, too late now?")
+
+    def first() -> list[str]:
+        return [f"{h.entry.doc}/{h.entry.section}" for h in service.search.search(question, limit=3)[0]]
+
+    assert first() == ["cards/100545", "announcements/cancellation", "cards/100845"]
+    monkeypatch.setattr(card_ranking, "NAMED_HELD", 0.0)      # no card in passing: the three, as named
+    assert first() == ["cards/100845", "cards/101712", "cards/100545"]
+
+
 def test_a_card_named_in_passing_stays_first_before_an_answer_holding_only_its_name(service):
     """"pentex subversion on a vampire in torpor": the card's text holds little of "vampire
     in torpor" (named in passing), but the best other answer, the card "Pentex™ Loves You!",

@@ -282,6 +282,9 @@ class Search:
         found = self._names_found(text)
         only = bool(found) and self.names.only_names(text, found)
         named = self._named_with_rulings(found, only)
+        # room for the other answers beside the cards a question names (they may go after
+        # the best of those, `_named_second`), cut to `limit` at the end
+        shown_limit, limit = limit, limit + (len(found) if found and not only else 0)
         kind = self.names.described_type(text) if self.names is not None else None
         about_cards = self.names is not None and self.names.mentions_card_words(text)
         rules_hits, stems = self.rules.search(text, limit, snippets=False,
@@ -312,7 +315,7 @@ class Search:
         if not only:
             merged = named_card_ruling(self, merged, text, found, card_groups, limit)
             merged = self._named_second(merged, text, found, card_groups)
-        merged = siblings_later(merged)
+        merged = siblings_later(merged)[:shown_limit]
         shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries
                  else self.cards.with_snippet(h, cards_wanted)
                  for h in merged]
@@ -339,23 +342,26 @@ class Search:
         named cards are, after the best other answer (weighed only when a named card is first),
         when that answer holds more of the question's other words than the first named card's
         own entry does: an answer holding the name's words only ("pentex subversion on a
-        vampire in torpor": the card "Pentex™ Loves You!") does not pass the card."""
+        vampire in torpor": the card "Pentex™ Loves You!") does not pass the card. The named
+        cards not in passing come first ("…played Govern the Unaligned, drew, then announced
+        a Seduction. I wanted to Direct Intervention the Govern — is it too late?": Direct
+        Intervention, the cancellation window, then the two cards told)."""
         if not hits or hits[0].score < 1000.0 or hits[0].entry.key not in self.cards.entries:
             return hits
         passing = self._named_in_passing(text, found, groups)
-        if hits[0].entry.key not in passing:
-            return hits
         named = [h for h in hits if h.score >= 1000.0 and h.entry.key in passing]
         rest = [h for h in hits if not (h.score >= 1000.0 and h.entry.key in passing)]
-        if not rest:
+        # the best other answer's place among the rest: after the named cards not in passing
+        lead = next((i for i, h in enumerate(rest) if h.score < 1000.0), len(rest))
+        if not named or lead >= len(rest):
             return hits
         names = self.names.name_words(text, found)
-        best = rest[0].entry.key
+        best = rest[lead].entry.key
         part = self.cards if best in self.cards.entries else self.rules
         held = part.held_by(other_words(groups if part is self.cards else part.groups_of(text), names), [best])
         if held <= self.cards.held_by(other_words(groups, names), [named[0].entry.key]):
             return hits
-        return [*rest[:1], *named, *rest[1:]]
+        return [*rest[:lead + 1], *named, *rest[lead + 1:]]
 
     def group_rulings(self, card: Entry) -> list[str]:
         """The keys of the rulings of the card's groups, in the card page's order."""

@@ -323,6 +323,9 @@ const offlineSearch = (function () {
     var found = this.namesFound(text);
     var only = found.length > 0 && this.names.onlyNames(text, found);
     var named = this.namedWithRulings(found, only);
+    // room for the other answers beside the cards a question names, cut at the end (Search.search)
+    var shownLimit = limit;
+    if (found.length && !only) limit += found.length;
     var kind = this.names ? this.names.describedType(text) : null;
     // a question about cards ranks the announcement guidelines lower (Search.search)
     var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
@@ -361,7 +364,7 @@ const offlineSearch = (function () {
       out = namedCardRuling(this, out, text, found, cardGroups, limit);
       out = this.namedSecond(out, text, found, cardGroups);
     }
-    out = siblingsLater(out, p.distinct_first || 0);
+    out = siblingsLater(out, p.distinct_first || 0).slice(0, shownLimit);
     out.stems = [rulesHits.stems, cardHits.stems];
     return out;
   };
@@ -386,20 +389,21 @@ const offlineSearch = (function () {
 
   // the hits with the cards named in passing after the best other answer, weighed only when a
   // named card is first, when that answer holds more of the question's other words than the
-  // first named card's own entry (Search._named_second)
+  // first named card's own entry; the named cards not in passing first (Search._named_second)
   Search.prototype.namedSecond = function (hits, text, found, groups) {
     if (!hits.length || hits[0].score < 1000 || !this.cards.byKey.has(hits[0].entry.key)) return hits;
     var passing = this.namedInPassing(text, found, groups);
-    if (!passing.has(hits[0].entry.key)) return hits;
     var isPassing = function (h) { return h.score >= 1000 && passing.has(h.entry.key); };
     var named = hits.filter(isPassing), rest = hits.filter(function (h) { return !isPassing(h); });
-    if (!rest.length) return hits;
-    var names = this.names.nameWords(text, found), best = rest[0].entry.key;
+    var lead = rest.findIndex(function (h) { return h.score < 1000; });
+    if (lead < 0) lead = rest.length;
+    if (!named.length || lead >= rest.length) return hits;
+    var names = this.names.nameWords(text, found), best = rest[lead].entry.key;
     var part = this.cards.byKey.has(best) ? this.cards : this.rules;
     var held = part.heldBy(otherWords(part === this.cards ? groups : part.groups(text), names),
                            [part.byKey.get(best).docnum]);
     if (held <= this.cards.heldBy(otherWords(groups, names), [this.cards.byKey.get(named[0].entry.key).docnum])) return hits;
-    return rest.slice(0, 1).concat(named, rest.slice(1));
+    return rest.slice(0, lead + 1).concat(named, rest.slice(lead + 1));
   };
 
   function now() { return (globalThis.performance && performance.now) ? performance.now() : Date.now(); }
