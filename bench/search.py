@@ -169,10 +169,12 @@ def main() -> None:
 
         sets = [("tests/search_queries", ROOT / "tests" / "search_queries"),
                 ("tests/search_questions", ROOT / "tests" / "search_questions"),
+                ("tests/search_questions2", ROOT / "tests" / "search_questions2"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
                 ("tests/search_card_names2", ROOT / "tests" / "search_card_names2"),
+                ("tests/search_card_names3", ROOT / "tests" / "search_card_names3"),
                 ("tests/search_card_behaviour", ROOT / "tests" / "search_card_behaviour"),
                 ("bench/heldout_card_behaviour.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv"),
                 ("tests/search_phone", ROOT / "tests" / "search_phone"),
@@ -232,6 +234,7 @@ def main() -> None:
                 ("tests/search_card_behaviour51", ROOT / "tests" / "search_card_behaviour51"),
                 ("tests/search_card_behaviour52", ROOT / "tests" / "search_card_behaviour52"),
                 ("tests/search_card_behaviour53", ROOT / "tests" / "search_card_behaviour53"),
+                ("tests/search_card_behaviour54", ROOT / "tests" / "search_card_behaviour54"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -251,8 +254,10 @@ def main() -> None:
                 ("tests/search_phone18", ROOT / "tests" / "search_phone18"),
                 ("tests/search_phone19", ROOT / "tests" / "search_phone19"),
                 ("tests/search_phone20", ROOT / "tests" / "search_phone20"),
+                ("tests/search_phone21", ROOT / "tests" / "search_phone21"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
+                ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent
 CARD_QUERIES = ROOT / "search_cards"
 HELDOUT_CARDS = ROOT.parent / "bench" / "heldout_cards.tsv"   # written before any run, never tuned
 BEHAVIOUR = ROOT / "search_card_behaviour"     # questions about what a card does, naming none
-RULES_SETS = [ROOT / "search_queries", ROOT / "search_questions", ROOT.parent / "bench" / "heldout_queries.tsv"]
+RULES_SETS = [ROOT / "search_queries", ROOT / "search_questions", ROOT / "search_questions2",
+              ROOT.parent / "bench" / "heldout_queries.tsv"]
 
 
 @pytest.fixture
@@ -85,11 +86,22 @@ def test_hit_at_3_on_held_out_card_questions(service):
 CARD_NAMES_2 = ROOT / "search_card_names2"
 
 
-def test_hit_at_3_on_the_second_card_names_set(service):
-    queries = load_queries(CARD_NAMES_2)
-    assert len(queries) == 60
+#: a third (20 vampires, 40 library cards; two typos in 19 names, phonetic spellings, first
+#: names, plurals, words run together; seed 20261297), by another hand on 3 Dec 2026
+#: (afternoon), written before any run: 56/60 at its first run (0.933, MRR 0.907); 57/60 with
+#: a name's typo beside a word of the rules spelt right ("blood fued" for Bloodfeud). Left:
+#: "anwarr" (a typo in a name of five letters), "fobia" (Phobia spelt as said), "nahum" (a
+#: vampire's first name: players' names are first names too)
+CARD_NAMES_3 = ROOT / "search_card_names3"
+
+
+@pytest.mark.parametrize("path, size, floor", [(CARD_NAMES_2, 60, 0.98), (CARD_NAMES_3, 60, 0.95)],
+                         ids=["second", "third"])
+def test_hit_at_3_on_a_card_names_set(service, path, size, floor):
+    queries = load_queries(path)
+    assert len(queries) == size
     rate, misses = hit_rate(service.search.search, queries)
-    assert rate >= 0.98, f"hit@3 = {rate:.2f}; misses: {misses}"
+    assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_behaviour_questions_naming_no_card(service):
@@ -351,6 +363,11 @@ CARD_EFFECTS_5 = ROOT / "search_card_effects5"
 #: by another hand on 3 Dec 2026, written before any run: 37/40 at its first run (0.925, MRR
 #: 0.910); 38/40 with "soak" read as prevent and naming no card in a question
 CARD_EFFECTS_6 = ROOT / "search_card_effects6"
+#: a seventh, 30 library cards and 10 vampires (seed 20261296), 25 asking for the card and
+#: 15 how it works, by another hand on 3 Dec 2026 (afternoon), written before any run: 36/40
+#: at its first run (0.900, MRR 0.877); 38/40 with players' "drain", "give back" and "stick
+#: on" read as the cards say them
+CARD_EFFECTS_7 = ROOT / "search_card_effects7"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -379,7 +396,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 
 
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
-                                  CARD_EFFECTS_5, CARD_EFFECTS_6], ids=lambda p: p.name)
+                                  CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7], ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
     text holds the described effect is in the first three, although the question names no
@@ -1263,6 +1280,10 @@ CARD_BEHAVIOUR_52 = ROOT / "search_card_behaviour52"
 #: questions name the card, 20 describe it), by another hand on 3 Dec 2026, written before
 #: any run: 39/40 at its first run (0.975, MRR 0.785)
 CARD_BEHAVIOUR_53 = ROOT / "search_card_behaviour53"
+#: 40 more (seed 20261294: rulings drawn at random, 18 on a card and 22 on a group; 20
+#: questions name the card, 20 describe it), by another hand on 3 Dec 2026 (afternoon),
+#: written before any run: 38/40 at its first run (0.950, MRR 0.629)
+CARD_BEHAVIOUR_54 = ROOT / "search_card_behaviour54"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1287,7 +1308,8 @@ CARD_BEHAVIOUR_53 = ROOT / "search_card_behaviour53"
                                                (CARD_BEHAVIOUR_45, 50, 0.92),
                                                (CARD_BEHAVIOUR_46, 50, 0.96), (CARD_BEHAVIOUR_49, 40, 0.82),
                                                (CARD_BEHAVIOUR_50, 40, 0.97), (CARD_BEHAVIOUR_51, 40, 0.97),
-                                               (CARD_BEHAVIOUR_52, 50, 0.92), (CARD_BEHAVIOUR_53, 40, 0.97)],
+                                               (CARD_BEHAVIOUR_52, 50, 0.92), (CARD_BEHAVIOUR_53, 40, 0.97),
+                                               (CARD_BEHAVIOUR_54, 40, 0.95)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
@@ -1295,7 +1317,7 @@ CARD_BEHAVIOUR_53 = ROOT / "search_card_behaviour53"
                               "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
                               "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
-                              "fifty-second", "fifty-third"])
+                              "fifty-second", "fifty-third", "fifty-fourth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
