@@ -319,6 +319,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "chosen": ("choose",),
     "won": ("win",),
     "kept": ("keep",),
+    # what players say a card does: "drain" a prey's pool, "give back" a VP, "each turn",
+    # "stick" a card on a minion, "get rid" of it (the cards: steal, lose, the unlock phase,
+    # put this card on, burn this card)
     "drain": ("drain", "steal", "lose"),
     "every turn": ("unlock phase", "each turn"),
     "each turn": ("unlock phase", "each turn"),
