@@ -89,14 +89,20 @@ CARD_NAMES_2 = ROOT / "search_card_names2"
 #: a third (20 vampires, 40 library cards; two typos in 19 names, phonetic spellings, first
 #: names, plurals, words run together; seed 20261297), by another hand on 3 Dec 2026
 #: (afternoon), written before any run: 56/60 at its first run (0.933, MRR 0.907); 57/60 with
-#: a name's typo beside a word of the rules spelt right ("blood fued" for Bloodfeud). Left:
-#: "anwarr" (a typo in a name of five letters), "fobia" (Phobia spelt as said), "nahum" (a
-#: vampire's first name: players' names are first names too)
+#: a name's typo beside a word of the rules spelt right ("blood fued" for Bloodfeud), 58/60
+#: with vampires' first names ("nahum"). Left: "anwarr" (a typo in a name of five letters),
+#: "fobia" (Phobia spelt as said)
 CARD_NAMES_3 = ROOT / "search_card_names3"
+#: a fourth (20 vampires, 40 library cards, two thirds named inside a question; shortened
+#: names, typos, punctuation dropped, plurals, nicknames; seed 20261299), by another hand on 3
+#: Dec 2026 (afternoon), written before any run: 57/60 at its first run (0.950, MRR 0.877);
+#: 60/60 with cities' short forms ("crusade dc"), "zho" and vampires' first names ("pedro")
+CARD_NAMES_4 = ROOT / "search_card_names4"
 
 
-@pytest.mark.parametrize("path, size, floor", [(CARD_NAMES_2, 60, 0.98), (CARD_NAMES_3, 60, 0.95)],
-                         ids=["second", "third"])
+@pytest.mark.parametrize("path, size, floor", [(CARD_NAMES_2, 60, 0.98), (CARD_NAMES_3, 60, 0.95),
+                                               (CARD_NAMES_4, 60, 0.98)],
+                         ids=["second", "third", "fourth"])
 def test_hit_at_3_on_a_card_names_set(service, path, size, floor):
     queries = load_queries(path)
     assert len(queries) == size
@@ -158,6 +164,9 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     ("govren the unaligned", "100845"),
     # a name of one word typed as two, one of them misspelt, as the whole query
     ("blood fued", "200208"),
+    # cities players shorten (`NAME_ABBREVIATIONS`), with another short form or alone
+    ("crusade dc", "100473"), ("pb la", "101435"), ("fee stake ny", "100715"), ("pb dc", "101444"),
+    ("zho", "101963"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
     first = service.search_payload(query)["results"][0]
@@ -176,6 +185,25 @@ def test_a_typo_beside_a_word_of_the_rules_names_the_card(service, query, card):
     assert [h.card_id for h in service.search.names.find(query)] == [card]
     hits = service.search.search(query, limit=3)[0]
     assert (str(card), 1000.0) in [(h.entry.section, h.score) for h in hits[:2]]
+
+
+@pytest.mark.parametrize("query, card", [
+    ("can pedro press to continue combat or is he stuck at close range", 201108),
+    ("can nahum give blood if he is locked", 201031),      # "If Nahum is ready…": his own text only
+])
+def test_a_vampire_is_found_by_its_first_name(service, query, card):
+    """Players call a vampire by its first name when no other card's name holds it and no
+    text but its own says it (`first_names`); the card is among the first three."""
+    assert [h.card_id for h in service.search.names.find(query)] == [card]
+    assert f"cards/{card}" in [h.entry.key for h in service.search.search(query, limit=3)[0]]
+
+
+@pytest.mark.parametrize("query", ["my uncle says i can bleed twice", "an honest mistake, is it a penalty",
+                                   "sister act, can i play it"])
+def test_a_first_name_that_is_a_word_names_no_vampire(service, query):
+    """"Uncle George", "Honest Abe", "Sister Evelyn": their first words are words of a
+    question (`FIRST_NAME_WORDS`)."""
+    assert service.search.names.find(query) == []
 
 
 @pytest.mark.parametrize("query", [

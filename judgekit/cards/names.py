@@ -57,13 +57,15 @@ SHORT_NAMES: dict[str, str] = {
     "archon inv": "Archon Investigation",
     "malk dementia": "Malkavian Dementia",
     "foreshadowing": "Foreshadowing Destruction",
+    "zho": "Thadius Zho",
 }
 
 #: The words of card names that players shorten (name keys, as they run together in a key)
-#: -> the short form: "zoo hg", "pb madrid", "ventrue hq", "info highway". A name holding one
-#: is found by its short form too.
+#: -> the short form: "zoo hg", "pb madrid", "ventrue hq", "info highway", "crusade dc",
+#: "pb la". A name holding one or several is found by its short forms too ("pb dc").
 NAME_ABBREVIATIONS = (("huntingground", "hg"), ("powerbase", "pb"), ("headquarters", "hq"),
-                      ("information", "info"))
+                      ("information", "info"), ("washingtondc", "dc"), ("newyork", "ny"),
+                      ("losangeles", "la"))
 #: What ends a name's head: "Golconda: Inner Peace", "Bang Nakh — Tiger's Claws"; a head
 #: that begins one card's name only is found alone ("golconda", "first tradition")
 HEAD_END = re.compile(r"\s*(?::|—|–)\s*")
@@ -237,9 +239,11 @@ class CardNames:
             if len(names_of) == 1:
                 add(head, next(iter(names_of)))
         for key, card_id in sorted(keys.items()):
+            forms = {key}
             for word, short in NAME_ABBREVIATIONS:
-                if word in key:
-                    keys.setdefault(key.replace(word, short), card_id)
+                forms |= {form.replace(word, short) for form in forms if word in form}
+            for form in sorted(forms - {key}):
+                keys.setdefault(form, card_id)
         # the words of the cards' names and texts and of the rules; those of the rulings and
         # the questions too for the initials (their misspellings, "defelction", are left to
         # be found as typos)
@@ -254,6 +258,9 @@ class CardNames:
                 keys[short] = card_id
                 shorts.add(short)
         for word, card_id in surnames(catalog, said | set(asked) | set(common), name_words).items():
+            keys.setdefault(word, card_id)
+        for word, card_id in first_names(catalog, texts, set(vocabulary) | set(asked) | set(common),
+                                         name_words).items():
             keys.setdefault(word, card_id)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys),
                     card_only_words=card_only_words_of(named.union(*texts), set(vocabulary) | set(asked)))
@@ -529,6 +536,48 @@ def surnames(catalog, words: set[str], name_words: dict[str, list[str]]) -> dict
     for word, name in last.items():
         if held[word] != 1 or len(word) < SURNAME_MIN or not word.isalpha() or word in SURNAME_WORDS \
                 or said_in_any_form(word, words, forms):
+            continue
+        card = catalog.index.find(name)    # the version a plain name means
+        if card is not None:
+            found[word] = card.id
+    return found
+
+
+#: First names that are words of a question before they are a vampire's ("my uncle", "an
+#: honest mistake", "the roman numerals", "mister"), reviewed among the 230 or so that
+#: `first_names` finds: English words, titles and kin
+FIRST_NAME_WORDS = frozenset((
+    "america", "apache", "babalawo", "belle", "blackhorse", "creamy", "crystal", "dolphin", "ember", "frere",
+    "gloria", "handsome", "honest", "jaggedy", "jesus", "madame", "marchesa", "mason", "mister", "neighbor",
+    "primo", "roman", "sister", "uncle"))
+
+
+def first_names(catalog, texts: list[list[str]], words: set[str], name_words: dict[str, list[str]]) -> dict[str, int]:
+    """A vampire's first name (the first word of its name, before a comma: "Nahum Enosh",
+    "Pedro Cortez") -> the card its plain name means, as players call a vampire ("can nahum
+    give blood if he is locked"): only a first name of at least `SURNAME_MIN` letters that
+    no other name holds, none of `FIRST_NAME_WORDS`, that `words` (the rules' words, their
+    questions', the common words; name keys) never say in any form, and that no card's text
+    but the vampire's own says ("If Nahum is ready…"). `texts`: each card's text (`key_words`),
+    in the catalog's order; `name_words`: each card name -> its words."""
+    held: dict[str, int] = {}             # a word -> how many names hold it
+    for parts in name_words.values():
+        for w in set(parts):
+            held[w] = held.get(w, 0) + 1
+    told: dict[str, set[str]] = {}        # a word -> the names of the cards whose texts say it
+    for card, seq in zip(catalog, texts):
+        for w in seq:
+            told.setdefault(w, set()).add(card.name)
+    first: dict[str, str] = {}            # a first name -> the name beginning with it
+    for name in {card.name for card in catalog if card.kind == "crypt"}:
+        parts = key_words(name.split(",", 1)[0])
+        if len(parts) >= 2 and "the" not in parts:
+            first[parts[0]] = name
+    forms = spoken_forms(words)
+    found = {}
+    for word, name in sorted(first.items()):
+        if held[word] != 1 or len(word) < SURNAME_MIN or not word.isalpha() or word in FIRST_NAME_WORDS \
+                or said_in_any_form(word, words, forms) or not told.get(word, set()) <= {name}:
             continue
         card = catalog.index.find(name)    # the version a plain name means
         if card is not None:
