@@ -234,6 +234,14 @@ def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word
             reread()
 
 
+@pytest.mark.parametrize("word", ["actually", "actualy", "honestly", "kinda"])
+def test_filler_adverbs_are_question_words(service, word):
+    """"how do i actually get a gw": the adverbs people pad a question with (typed as they
+    come, "actualy") weigh as question words, not as the rarest word of the question."""
+    groups = service.index._groups(f"how do i {word} get a gw")
+    assert [g.factor for g in groups if g.words == word] == [QUESTION_FACTOR]
+
+
 def test_to_expands_only_in_capitals(service):
     upper = service.index._groups("TO")
     lower = service.index._groups("what to do")

@@ -323,6 +323,15 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # "stick" a card on a minion, "get rid" of it (the cards: steal, lose, the unlock phase,
     # put this card on, burn this card)
     "drain": ("drain", "steal", "lose"),
+    "swap seats": ("switch places", "seating"),
+    "swap places": ("switch places",),
+    "critter": ("animal",),
+    "critters": ("animal",),
+    "non targeted": ("undirected",),
+    "untargeted": ("undirected",),
+    "dig": ("search",),
+    "yank": ("move", "take"),
+    "face up": ("open hand", "face up"),
     "every turn": ("unlock phase", "each turn"),
     "each turn": ("unlock phase", "each turn"),
     "give back": ("lose", "return"),
@@ -524,6 +533,7 @@ i me my mine myself he him his she her hers its our ours they them their theirs 
 someone somebody anyone anybody everyone everybody something anything everything
 happen happens happened happening count counts counted mean means meant
 get gets got getting ok okay fine really just still also even already again ever too anymore
+actually actualy literally honestly seriously probably maybe kinda sorta
 work works worked working
 whole entire thing things stuff way there then so than about like else many much but vs
 into onto own out up down over back away
