@@ -103,6 +103,10 @@ PHONE_20 = ROOT / "search_phone20"
 #: rules; seed 20261295), by another hand on 3 Dec 2026 (afternoon), written before any run:
 #: 58/60 at its first run (0.967, MRR 0.935); 59/60 with "hook" read as responsible
 PHONE_21 = ROOT / "search_phone21"
+#: a twenty-second (60: 15 picks of the announcement sections, 45 sections of the tournament
+#: rules; seed 20261301), by another hand on 3 Dec 2026 at the session's end, written before
+#: any run: 59/60 at its first run (0.983, MRR 0.929); nothing tuned on it
+PHONE_22 = ROOT / "search_phone22"
 
 
 @pytest.fixture
@@ -195,7 +199,7 @@ def _phone_set(service, path) -> tuple[list, list]:
 
 @pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12,
                                   PHONE_14, PHONE_15, PHONE_16, PHONE_17, PHONE_18, PHONE_19, PHONE_20,
-                                  PHONE_21],
+                                  PHONE_21, PHONE_22],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
