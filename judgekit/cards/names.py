@@ -544,12 +544,13 @@ def surnames(catalog, words: set[str], name_words: dict[str, list[str]]) -> dict
 
 
 #: First names that are words of a question before they are a vampire's ("my uncle", "an
-#: honest mistake", "the roman numerals", "mister"), reviewed among the 230 or so that
-#: `first_names` finds: English words, titles and kin
+#: honest mistake", "the roman numerals", "mister", "a scout", "smallpox"), reviewed among the
+#: 490 or so that `first_names` finds: English words, titles and kin, a town
 FIRST_NAME_WORDS = frozenset((
-    "america", "apache", "babalawo", "belle", "blackhorse", "creamy", "crystal", "dolphin", "ember", "frere",
-    "gloria", "handsome", "honest", "jaggedy", "jesus", "madame", "marchesa", "mason", "mister", "neighbor",
-    "primo", "roman", "sister", "uncle"))
+    "america", "apache", "aurora", "babalawo", "belle", "blackhorse", "blanche", "chandler", "creamy", "crystal",
+    "dancin", "dolphin", "ember", "fakir", "frere", "gloria", "handsome", "harry", "honest", "jaggedy", "jesus",
+    "jimmy", "karen", "lille", "madame", "maman", "marchesa", "mason", "mickey", "mister", "molly", "neighbor",
+    "primo", "redbone", "roman", "scout", "sister", "smallpox", "uncle", "violet"))
 
 
 def first_names(catalog, texts: list[list[str]], words: set[str], name_words: dict[str, list[str]]) -> dict[str, int]:
