@@ -521,26 +521,8 @@ def surnames(catalog, words: set[str], name_words: dict[str, list[str]]) -> dict
     `SURNAME_WORDS`, and that `words` (the words of the cards' texts, of the rules and of
     their questions; name keys) never say, in any form (`said_in_any_form`).
     `name_words`: each card name -> its words (`key_words`)."""
-    held: dict[str, int] = {}             # a word -> how many names hold it
-    for parts in name_words.values():
-        for w in set(parts):
-            held[w] = held.get(w, 0) + 1
-    last: dict[str, str] = {}             # a surname -> the name ending in it
-    for name in {card.name for card in catalog if card.kind == "crypt"}:
-        parts = key_words(name.split(",", 1)[0]) if "," in name else name_words[name]
-        # not an epithet: "The Colonel", "Nigel the Shunned"
-        if len(parts) >= 2 and "the" not in parts:
-            last[parts[-1]] = name
-    forms = spoken_forms(words)
-    found = {}
-    for word, name in last.items():
-        if held[word] != 1 or len(word) < SURNAME_MIN or not word.isalpha() or word in SURNAME_WORDS \
-                or said_in_any_form(word, words, forms):
-            continue
-        card = catalog.index.find(name)    # the version a plain name means
-        if card is not None:
-            found[word] = card.id
-    return found
+    last = {parts[-1]: name for name, parts in _vampire_names(catalog)}    # a surname -> its name
+    return _alone(catalog, last, name_words, SURNAME_WORDS, words)
 
 
 #: First names that are words of a question before they are a vampire's ("my uncle", "an
@@ -561,24 +543,39 @@ def first_names(catalog, texts: list[list[str]], words: set[str], name_words: di
     questions', the common words; name keys) never say in any form, and that no card's text
     but the vampire's own says ("If Nahum is ready…"). `texts`: each card's text (`key_words`),
     in the catalog's order; `name_words`: each card name -> its words."""
-    held: dict[str, int] = {}             # a word -> how many names hold it
-    for parts in name_words.values():
-        for w in set(parts):
-            held[w] = held.get(w, 0) + 1
     told: dict[str, set[str]] = {}        # a word -> the names of the cards whose texts say it
     for card, seq in zip(catalog, texts):
         for w in seq:
             told.setdefault(w, set()).add(card.name)
-    first: dict[str, str] = {}            # a first name -> the name beginning with it
-    for name in {card.name for card in catalog if card.kind == "crypt"}:
+    first = {parts[0]: name for name, parts in _vampire_names(catalog)}    # a first name -> its name
+    return _alone(catalog, first, name_words, FIRST_NAME_WORDS, words,
+                  lambda word, name: told.get(word, set()) <= {name})
+
+
+def _vampire_names(catalog):
+    """Each vampire's name (once) with its words before a comma, of two words or more and no
+    epithet ("The Colonel", "Nigel the Shunned")."""
+    for name in sorted({card.name for card in catalog if card.kind == "crypt"}):
         parts = key_words(name.split(",", 1)[0])
         if len(parts) >= 2 and "the" not in parts:
-            first[parts[0]] = name
+            yield name, parts
+
+
+def _alone(catalog, candidates: dict[str, str], name_words: dict[str, list[str]], reviewed: frozenset[str],
+           words: set[str], fits=None) -> dict[str, int]:
+    """Of `candidates` (a word of a vampire's name -> that name), the words that stand for the
+    vampire alone -> the card its plain name means: at least `SURNAME_MIN` letters, held by no
+    other name (`name_words`), none of `reviewed`, never said in any form by `words`, and
+    `fits(word, name)` when given."""
+    held: dict[str, int] = {}             # a word -> how many names hold it
+    for parts in name_words.values():
+        for w in set(parts):
+            held[w] = held.get(w, 0) + 1
     forms = spoken_forms(words)
     found = {}
-    for word, name in sorted(first.items()):
-        if held[word] != 1 or len(word) < SURNAME_MIN or not word.isalpha() or word in FIRST_NAME_WORDS \
-                or said_in_any_form(word, words, forms) or not told.get(word, set()) <= {name}:
+    for word, name in sorted(candidates.items()):
+        if held[word] != 1 or len(word) < SURNAME_MIN or not word.isalpha() or word in reviewed \
+                or said_in_any_form(word, words, forms) or (fits is not None and not fits(word, name)):
             continue
         card = catalog.index.find(name)    # the version a plain name means
         if card is not None:
