@@ -187,6 +187,25 @@ def test_a_typo_beside_a_word_of_the_rules_names_the_card(service, query, card):
     assert (str(card), 1000.0) in [(h.entry.section, h.score) for h in hits[:2]]
 
 
+def test_a_described_card_scoring_past_a_named_one_is_not_named(service):
+    """A card described by its type is weighed by the described card's factor, and may
+    score more than the 1000 of a named answer; it is still a described card (`Hit.direct`
+    tells the two apart, not the score): the steps for a card the question names pass it
+    by, and those for a described card (its group's ruling after it) take it."""
+    search = service.search
+    hits = search.search("political action that reverses the direction of play", limit=3)[0]
+    assert hits[0].entry.title == "Reversal of Fortunes"
+    assert hits[0].score > 1000.0 and not hits[0].direct
+    named = search.search("reversal of fortunes", limit=3)[0]
+    assert named[0].entry.title == "Reversal of Fortunes" and named[0].direct
+    # a card with groups, scoring more than a named answer: its groups' rulings are looked at
+    card = search.cards.entries["cards/102317"]
+    assert search.group_rulings(card)
+    high = [Hit(card, 1500.0, "", card.url, 0.8)]
+    assert [c.key for _, c, _ in group_rulings.cards_with_groups(search, high)] == [card.key]
+    assert group_rulings.cards_with_groups(search, [Hit(card, 1000.0, "", card.url, 1.0, direct=True)]) == []
+
+
 @pytest.mark.parametrize("query, card", [
     ("can pedro press to continue combat or is he stuck at close range", 201108),
     ("can nahum give blood if he is locked", 201031),      # "If Nahum is ready…": his own text only
@@ -2056,7 +2075,7 @@ def test_cards_tied_exactly_leave_the_first_places_to_different_answers(service)
     # scores or shares that differ, a rule, a named card: nothing moves
     apart = [Hit(k, 27.2 - i, "", k.url, 0.637) for i, k in enumerate(kholos)]
     assert card_ranking.siblings_later(apart) == apart
-    named = [Hit(k, 1000.0, "", k.url, 1.0) for k in kholos[:2]] + [Hit(rule, 5.0, "", rule.url, 0.5)]
+    named = [Hit(k, 1000.0, "", k.url, 1.0, direct=True) for k in kholos[:2]] + [Hit(rule, 5.0, "", rule.url, 0.5)]
     assert card_ranking.siblings_later(named) == named
     # and in the search, as the issue's described card: in the first three
     first = first_sections(service.search, "the no discipline reaction that gives any ready vamp +2 votes during a referendum")

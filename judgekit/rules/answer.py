@@ -82,7 +82,7 @@ def match_of(hits: list[Hit]) -> str:
     if not hits:
         return "none"
     first = hits[0]
-    if first.score >= 1000.0 or first.coverage >= WEAK_COVERAGE:
+    if first.direct or first.coverage >= WEAK_COVERAGE:
         return "good"
     return "weak"
 
@@ -139,7 +139,7 @@ def answer(search, text: str, limit: int = 10) -> Answer:
     said about it (see the module). Raises `QueryError` for an unusable query."""
     text = check_query(text)
     hits, stems = search.search(text, limit)
-    named = bool(hits) and hits[0].score >= 1000.0     # a section number, a card's name
+    named = bool(hits) and hits[0].direct     # a section number, a card's name
     if not named and not informative(search.rules, text):
         return Answer([], stems, "none")
     parts: list[tuple[str, list[Hit]]] = []

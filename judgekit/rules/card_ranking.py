@@ -76,7 +76,7 @@ def siblings_later(hits: list[Hit], first: int = DISTINCT_FIRST) -> list[Hit]:
     for h in hits:
         if len(top) == first:
             break
-        if h.entry.kind == "card" and h.score < 1000.0:
+        if h.entry.kind == "card" and not h.direct:
             tie = (h.score, h.coverage)
             if tie in ties:
                 continue
@@ -262,10 +262,10 @@ class Search:
     def _of_type_first(self, hits: list[Hit], kind: str) -> list[Hit]:
         """The cards' hits with the entries of card type `kind` (and the groups' rulings)
         before the others, each keeping its order; a card the query names stays first."""
-        named = [h for h in hits if h.score >= 1000.0]
+        named = [h for h in hits if h.direct]
         fits, others = [], []
         for h in hits:
-            if h.score < 1000.0:
+            if not h.direct:
                 types = self.entry_types.get(h.entry.key)
                 (fits if types is None or kind in types else others).append(h)
         return named + fits + others
@@ -294,8 +294,8 @@ class Search:
                                                   named, snippets=False, groups=card_groups)
         if kind:
             card_hits = self._of_type_first(card_hits, kind)
-        direct = [h for h in rules_hits if h.score >= 1000.0] + [h for h in card_hits if h.score >= 1000.0]
-        rest_r = [h for h in rules_hits if h.score < 1000.0]
+        direct = [h for h in rules_hits if h.direct] + [h for h in card_hits if h.direct]
+        rest_r = [h for h in rules_hits if not h.direct]
         # a card described by its type, at the start or further on (a judge call: "…has the
         # 2-pool master that…"): the cards' scores weigh more, and no rule leads a card
         told = bool(kind) or (self.names is not None and self.names.describes_card(text))
@@ -303,7 +303,7 @@ class Search:
         factor = DESCRIBED_CARD_FACTOR if told else (ABOUT_CARDS_MESSAGE_FACTOR if len(parts) > 1 else
                                                      ABOUT_CARDS_FACTOR) if about_cards else CARD_FACTOR
         rest_c = [Hit(h.entry, round(h.score * factor, 4), h.snippet, h.url, h.coverage)
-                  for h in card_hits if h.score < 1000.0]
+                  for h in card_hits if not h.direct]
         rules_wanted, cards_wanted = frozenset(stems), frozenset(card_stems)   # once, not per hit
         merged = merge(direct, rest_r, rest_c, limit, about_cards, told)
         if self.group_ruling_after_card:
@@ -346,13 +346,13 @@ class Search:
         cards not in passing come first ("…played Govern the Unaligned, drew, then announced
         a Seduction. I wanted to Direct Intervention the Govern — is it too late?": Direct
         Intervention, the cancellation window, then the two cards told)."""
-        if not hits or hits[0].score < 1000.0 or hits[0].entry.key not in self.cards.entries:
+        if not hits or not hits[0].direct or hits[0].entry.key not in self.cards.entries:
             return hits
         passing = self._named_in_passing(text, found, groups)
-        named = [h for h in hits if h.score >= 1000.0 and h.entry.key in passing]
-        rest = [h for h in hits if not (h.score >= 1000.0 and h.entry.key in passing)]
+        named = [h for h in hits if h.direct and h.entry.key in passing]
+        rest = [h for h in hits if not (h.direct and h.entry.key in passing)]
         # the best other answer's place among the rest: after the named cards not in passing
-        lead = next((i for i, h in enumerate(rest) if h.score < 1000.0), len(rest))
+        lead = next((i for i, h in enumerate(rest) if not h.direct), len(rest))
         if not named or lead >= len(rest):
             return hits
         names = self.names.name_words(text, found)

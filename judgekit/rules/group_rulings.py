@@ -179,7 +179,7 @@ def named_card_ruling(search: RulingsOf, hits: list[Hit], text: str, found: list
     """`hits` with the ruling of the first answer's groups that answers what the question
     asks beyond the card, second or third, when that answer is a card the query names
     (`NAMED_RULING_SHARE`, `NAMED_RULING_THIRD`; `groups`: the cards' part's)."""
-    if not hits or hits[0].score < 1000.0 or hits[0].entry.key not in search.cards.entries \
+    if not hits or not hits[0].direct or hits[0].entry.key not in search.cards.entries \
             or hits[0].entry.kind != "card":
         return hits
     card = hits[0].entry
@@ -294,14 +294,14 @@ def cards_with_groups(search: RulingsOf, hits: list[Hit], among: int | None = No
     too, one question more in each of the sets 35 and 39, none lost); `named`: the
     ruling of a card the query names too (the card itself is never taken)."""
     out = []
-    names = () if named else {h.entry.key for h in hits if h.score >= 1000.0}
+    names = () if named else {h.entry.key for h in hits if h.direct}
     for place, h in enumerate(hits[:GROUP_RULING_CARDS if among is None else among]):
         card = h.entry
         if card.kind == "ruling":
             card = search.cards.entries.get(f"{card.doc}/{card.section}", card)
             if card.key in names:
                 continue
-        if h.score < 1000.0 and card.kind == "card" and card.key in search.cards.entries \
+        if not h.direct and card.kind == "card" and card.key in search.cards.entries \
                 and (keys := search.group_rulings(card)):
             out.append((place, card, keys))
     return out

@@ -9,6 +9,10 @@ from judgekit.rules.entries import Entry
 from judgekit.rules.query import Group
 
 
+#: The score of an answer the query names (`Hit.direct`), shown above any other's.
+DIRECT_SCORE = 1000.0
+
+
 @dataclass
 class Hit:
     entry: Entry
@@ -16,6 +20,9 @@ class Hit:
     snippet: str      # HTML: escaped text with <mark> around matched words
     url: str          # entry URL, or the anchor of the paragraph the snippet comes from
     coverage: float = 1.0   # the share of the query's weight the entry holds (its part's)
+    #: asked for by name: a section's number, a card's name (or a ruling of that card); ranked
+    #: before every other answer, at `DIRECT_SCORE`
+    direct: bool = False
 
 
 class EntryFactors(Protocol):

@@ -30,7 +30,7 @@ from judgekit.rules.numbers import StatedNumbers
 from judgekit.rules.phrases import PhraseFinder, word_positions
 from judgekit.rules.phrasings import PHRASING_FACTOR, Asked, Phrasings
 from judgekit.rules.query_groups import QUESTION_FACTOR, QueryGroups
-from judgekit.rules.hits import EntryFactors, Hit
+from judgekit.rules.hits import DIRECT_SCORE, EntryFactors, Hit
 from judgekit.rules.scoring import NUMBER_BOOST, best_scored, number_score, score_entries
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences)
 from judgekit.rules.snippets import escaped_offsets, snippet_and_url
@@ -412,7 +412,7 @@ class SearchIndex(QueryGroups):
         hits: list[Hit] = []
         seen: set[str] = set()
         for e in direct:
-            hits.append(Hit(e, 1000.0, self._snippet(e, wanted) if snippets else "", e.url))
+            hits.append(Hit(e, DIRECT_SCORE, self._snippet(e, wanted) if snippets else "", e.url, direct=True))
             seen.add(e.key)
         if not groups or len(hits) >= limit:
             return hits[:limit], stems
@@ -515,7 +515,7 @@ class SearchIndex(QueryGroups):
     def with_snippet(self, hit: Hit, stems) -> Hit:
         """The hit with its snippet (and the paragraph it links to)."""
         snippet, url = self._snippet_and_url(hit.entry, frozenset(stems))
-        return Hit(hit.entry, hit.score, snippet, url, hit.coverage)
+        return Hit(hit.entry, hit.score, snippet, url, hit.coverage, hit.direct)
 
     def _direct(self, text: str) -> list[Entry]:
         m = SECTION_QUERY.match(text)

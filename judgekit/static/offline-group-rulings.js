@@ -81,7 +81,7 @@ export function otherWords(groups, names) {
 
 export function namedCardRuling(search, hits, text, found, groups, limit) {
   var cards = search.cards, share = search.params.named_ruling_share, third = search.params.named_ruling_third;
-  if (share === undefined || third === undefined || !hits.length || hits[0].score < 1000 || !cards.byKey.has(hits[0].entry.key) ||
+  if (share === undefined || third === undefined || !hits.length || !hits[0].direct || !cards.byKey.has(hits[0].entry.key) ||
       hits[0].entry.kind !== "card") return hits;
   var card = hits[0].entry, keys = groupRulings(search, card);
   if (!keys.length) return hits;
@@ -127,14 +127,14 @@ export function askedGroupRuling(search, hits, parts, limit, groupsOf) {
 export function cardsWithGroups(search, hits, among, named) {
   var cards = search.cards, out = [];
   var names = named ? new Set() :
-    new Set(hits.filter(function (h) { return h.score >= 1000; }).map(function (h) { return h.entry.key; }));
+    new Set(hits.filter(function (h) { return h.direct; }).map(function (h) { return h.entry.key; }));
   hits.slice(0, among === undefined ? search.params.group_ruling_cards : among).forEach(function (h, place) {
     var card = h.entry;
     if (card.kind === "ruling") {
       card = cards.byKey.get(card.doc + "/" + card.section) || card;
       if (names.has(card.key)) return;
     }
-    if (h.score >= 1000 || card.kind !== "card" || !cards.byKey.has(card.key)) return;
+    if (h.direct || card.kind !== "card" || !cards.byKey.has(card.key)) return;
     var keys = groupRulings(search, card);
     if (keys.length) out.push({ place: place, card: card, keys: keys });
   });

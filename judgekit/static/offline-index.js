@@ -275,7 +275,7 @@ export const OfflineIndex = (function () {
     var stems = Array.from(stemSet).sort();
     var hits = [], seen = new Set();
     direct.forEach(function (e) {
-      hits.push({ entry: e, score: 1000.0, snippet: snippets ? snippet(self, e, stems)[0] : "", url: e.url });
+      hits.push({ entry: e, score: 1000.0, snippet: snippets ? snippet(self, e, stems)[0] : "", url: e.url, direct: true });
       seen.add(e.key);
     });
     hits.stems = stems;
@@ -405,7 +405,7 @@ export const OfflineIndex = (function () {
 
   OfflineIndex.prototype.withSnippet = function (hit, stems) {
     var su = snippet(this, hit.entry, stems);
-    return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1], coverage: hit.coverage };
+    return { entry: hit.entry, score: hit.score, snippet: su[0], url: su[1], coverage: hit.coverage, direct: hit.direct };
   };
 
   return OfflineIndex;

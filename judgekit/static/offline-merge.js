@@ -43,7 +43,7 @@ export function siblingsLater(hits, first) {
   var top = [], ties = new Set();
   for (var i = 0; i < hits.length && top.length < first; i++) {
     var h = hits[i];
-    if (h.entry.kind === "card" && h.score < 1000) {
+    if (h.entry.kind === "card" && !h.direct) {
       var tie = h.score + SEP + h.coverage;
       if (ties.has(tie)) continue;
       ties.add(tie);

@@ -197,7 +197,7 @@ const offlineSearch = (function () {
 
   function matchOf(hits, p) {
     if (!hits.length) return "none";
-    return hits[0].score >= 1000 || hits[0].coverage >= p.weak_coverage ? "good" : "weak";
+    return hits[0].direct || hits[0].coverage >= p.weak_coverage ? "good" : "weak";
   }
 
   // the rules' words for the rarest everyday words of the question (answer.suggestions)
@@ -231,7 +231,7 @@ const offlineSearch = (function () {
     var self = this, p = this.params;
     text = checkQuery(text, p);
     var ranked = this.rank(text, limit);
-    var named = ranked.length && ranked[0].score >= 1000;
+    var named = ranked.length && ranked[0].direct;
     if (!named && !this.informative(text)) {
       return Promise.resolve({ hits: [], match: "none", suggestions: [], parts: [] });
     }
@@ -301,7 +301,7 @@ const offlineSearch = (function () {
   Search.prototype.ofTypeFirst = function (hits, kind) {
     var cards = this.cards, named = [], fits = [], others = [];
     hits.forEach(function (h) {
-      if (h.score >= 1000) named.push(h);
+      if (h.direct) named.push(h);
       else (cards.ofType(h.entry.docnum, kind) ? fits : others).push(h);
     });
     var out = named.concat(fits, others);
@@ -334,9 +334,9 @@ const offlineSearch = (function () {
     var cardHits = this.cards.search(text, kind ? Math.max(limit, p.typed_candidates) : limit, named, false,
                                      cardGroups);
     if (kind) cardHits = this.ofTypeFirst(cardHits, kind);
-    var direct = rulesHits.filter(function (h) { return h.score >= 1000; })
-      .concat(cardHits.filter(function (h) { return h.score >= 1000; }));
-    var restR = rulesHits.filter(function (h) { return h.score < 1000; });
+    var direct = rulesHits.filter(function (h) { return h.direct; })
+      .concat(cardHits.filter(function (h) { return h.direct; }));
+    var restR = rulesHits.filter(function (h) { return !h.direct; });
     // a card described by its type, at the start or further on (a judge call): the cards'
     // scores weigh more, and no rule leads a card (Search.search)
     var told = !!kind || !!(this.names && this.names.describesCard(text));
@@ -344,7 +344,7 @@ const offlineSearch = (function () {
     var factor = told ? p.described_card_factor :
       aboutCards ? (parts.length > 1 ? p.about_cards_message_factor || p.about_cards_factor : p.about_cards_factor) :
       p.card_factor;
-    var restC = cardHits.filter(function (h) { return h.score < 1000; }).map(function (h) {
+    var restC = cardHits.filter(function (h) { return !h.direct; }).map(function (h) {
       return { entry: h.entry, score: Math.round(h.score * factor * 1e4) / 1e4, snippet: "", url: h.url,
                coverage: h.coverage };
     });
@@ -391,11 +391,11 @@ const offlineSearch = (function () {
   // named card is first, when that answer holds more of the question's other words than the
   // first named card's own entry; the named cards not in passing first (Search._named_second)
   Search.prototype.namedSecond = function (hits, text, found, groups) {
-    if (!hits.length || hits[0].score < 1000 || !this.cards.byKey.has(hits[0].entry.key)) return hits;
+    if (!hits.length || !hits[0].direct || !this.cards.byKey.has(hits[0].entry.key)) return hits;
     var passing = this.namedInPassing(text, found, groups);
-    var isPassing = function (h) { return h.score >= 1000 && passing.has(h.entry.key); };
+    var isPassing = function (h) { return h.direct && passing.has(h.entry.key); };
     var named = hits.filter(isPassing), rest = hits.filter(function (h) { return !isPassing(h); });
-    var lead = rest.findIndex(function (h) { return h.score < 1000; });
+    var lead = rest.findIndex(function (h) { return !h.direct; });
     if (lead < 0) lead = rest.length;
     if (!named.length || lead >= rest.length) return hits;
     var names = this.names.nameWords(text, found), best = rest[lead].entry.key;

@@ -80,7 +80,7 @@ test("a named card's group ruling holding what the question asks beyond the card
         shares: (groups, docnums) => { asked = groups.map((g) => g.words); return docnums.map(() => 0.8); } },
     };
   }
-  const named = { entry: card, score: 1000, coverage: 1.0 };
+  const named = { entry: card, score: 1000, coverage: 1.0, direct: true };
   const rule = (k, c) => ({ entry: { key: k }, score: 1, coverage: c });
   const keys = (out) => out.map((h) => h.entry.key);
   assert.deepEqual(keys(namedCardRuling(search({}), [named, rule("a", 0.5), rule("b", 0.4)], "q", [], words, 10)),
@@ -115,6 +115,6 @@ test("cards tied exactly leave the first places to different answers (siblings_l
     .concat([{ entry: card("x"), score: 20, coverage: 0.555 }]);
   assert.deepEqual(siblingsLater(hits, 3).map((h) => h.entry.key), ["a", "x", "b", "c", "d"]);
   assert.deepEqual(siblingsLater(hits, 0).map((h) => h.entry.key), ["a", "b", "c", "d", "x"]);   // an older index
-  const named = hits.map((h) => ({ entry: h.entry, score: 1000, coverage: 1 }));
+  const named = hits.map((h) => ({ entry: h.entry, score: 1000, coverage: 1, direct: true }));
   assert.deepEqual(siblingsLater(named, 3).map((h) => h.entry.key), ["a", "b", "c", "d", "x"]);
 });

@@ -23,7 +23,7 @@ test("numbered sub-questions are split when there are two or more", () => {
 test("an answer is good, weak or none", () => {
   const p = { weak_coverage: 0.5 };
   assert.equal(internals.matchOf([], p), "none");
-  assert.equal(internals.matchOf([{ score: 1000, coverage: 0 }], p), "good");   // a direct hit
+  assert.equal(internals.matchOf([{ score: 1000, coverage: 0, direct: true }], p), "good");   // a direct hit
   assert.equal(internals.matchOf([{ score: 3, coverage: 0.6 }], p), "good");
   assert.equal(internals.matchOf([{ score: 3, coverage: 0.4 }], p), "weak");
 });
