@@ -22,6 +22,10 @@ QUESTIONS = Path(__file__).with_name("search_questions")
 #: (0.967, MRR 0.962); 59/60 with the cards a question names in passing after the answer,
 #: behind a card it asks about
 QUESTIONS_2 = Path(__file__).with_name("search_questions2")
+#: a third (60: 15 picks of the announcement sections, 45 sections of the tournament rules;
+#: seed 20261306), by another hand on 3 Dec 2026 (evening), written before any run: 57/60 at
+#: its first run (0.950, MRR 0.921); 58/60 with "euros" read as a stake
+QUESTIONS_3 = Path(__file__).with_name("search_questions3")
 
 
 def load_queries(path: Path = QUERIES) -> list[tuple[str, list[str]]]:
@@ -66,12 +70,12 @@ def test_question_set_is_big_enough_and_made_of_questions():
 
 def test_every_expected_section_exists(service):
     entries = {f"{e.doc}/{e.section}" for e in service.index.entries.values()}
-    for path in (QUERIES, QUESTIONS, QUESTIONS_2):
+    for path in (QUERIES, QUESTIONS, QUESTIONS_2, QUESTIONS_3):
         for query, expected in load_queries(path):
             assert set(expected) <= entries, (path.name, query, set(expected) - entries)
 
 
-@pytest.mark.parametrize("path", [QUESTIONS, QUESTIONS_2], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [QUESTIONS, QUESTIONS_2, QUESTIONS_3], ids=lambda p: p.name)
 def test_hit_at_3_on_judges_whole_questions(service, path):
     """Judges type questions, not keywords ("what counts as a game win", "is a deck with 91
     library cards legal"): the section that answers is in the first three results."""
@@ -209,11 +213,19 @@ def test_di_said_as_a_verb_is_the_cancellation_window(service, query):
     assert (first["doc"], first["section"]) == ("announcements", "cancellation")
 
 
-@pytest.mark.parametrize("query, word", [("what is a TO on the hook for", "hook"),
-                                         ("can the TO hand off the reporting to somebody", "hand off")])
-def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word):
-    """"On the hook for" is what the organizer is responsible for, and "hand off" is to
-    delegate: the organizer's responsibilities come first, and not without the synonym."""
+@pytest.mark.parametrize("query, word, answer", [
+    ("what is a TO on the hook for", "hook", "tournament-rules/2.2"),
+    ("can the TO hand off the reporting to somebody", "hand off", "tournament-rules/2.2"),
+    ("two guys want to put 20 euros on who takes the final", "euros", "tournament-rules/1.3"),
+    ("why would the vekn toss the reported results of a tournament", "toss", "tournament-rules/9.4"),
+    ("people keep debating the referendum, can i get them to wrap it up", "wrap up", "announcements/pace"),
+    ("can the acting player shut down the debate and make them choose", "shut down", "announcements/pace"),
+])
+def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word, answer):
+    """"On the hook for" is what the organizer is responsible for, "hand off" is to
+    delegate, euros put on a game are a bet, results the VEKN tosses are invalidated, and a
+    talk the acting player wraps up or shuts down is the pace of discussion: the section
+    saying it comes first, and not without the synonym."""
     def first() -> str:     # (the ranking itself: the service keeps its answers)
         top = service.search.search(query, limit=3)[0][0].entry
         return f"{top.doc}/{top.section}"
@@ -223,12 +235,12 @@ def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word
         for part in (service.search.rules, service.search.cards):
             part.use_tables()
 
-    assert first() == "tournament-rules/2.2"
+    assert first() == answer
     with monkeypatch.context() as m:
         m.delitem(SYNONYMS, word)
         reread()
         try:
-            assert first() != "tournament-rules/2.2"
+            assert first() != answer
         finally:
             m.undo()
             reread()
