@@ -1027,6 +1027,10 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
      "face up"),
     # Creepshow Casino: "…as a vampire you control announces an undirected action to give that vampire +1 stealth"
     ("location i lock so my vampire gets +1 stealth on an untargeted action", "100444", "untargeted"),
+    # Alexa Draper: "…Alexa can discard a card requiring Dominate [dom] to get +1 vote."
+    ("the vamp who ditches dom cards from her hand for extra votes", "201529", "ditch"),
+    # Steadfastness: "[for] … +1 intercept. [FOR] Reduce a bleed against you by 1."
+    ("reaction: +1 intercept, superior knocks a bleed at me down by one", "101864", "knock"),
 ])
 def test_players_words_are_read_as_the_cards_say_them(service, monkeypatch, query, card, word):
     """Players say a referendum "passes", a Methuselah loses "life", an action is "sneaky",

@@ -405,6 +405,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # dmg"); a one-word key names no card but as the whole query (the card names' common
     # words, `judgekit.rules.service._card_entries`): not Soak
     "soak": ("prevent",),
+    # a card "ditched" from the hand is discarded, a game ditched is left; a bleed or a
+    # strength "knocked down" is reduced
+    "ditch": ("discard", "bowing out"),
+    "knock": ("knock", "reduce"),
     "heal": ("mend",),
     "heals": ("mend",),
     "healing": ("mend", "healing"),
