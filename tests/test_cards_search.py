@@ -192,6 +192,20 @@ def test_a_typo_beside_a_word_of_the_rules_names_the_card(service, query, card):
     assert (str(card), 1000.0) in [(h.entry.section, h.score) for h in hits[:2]]
 
 
+def test_a_word_of_the_synonym_table_is_not_read_as_a_typo(service):
+    """"fort" is how players write Fortitude (`SYNONYMS`); no card says it, and a word no
+    card says was read as a typo too ("form", "force"): a word the table holds is a word
+    people say, and only its synonyms and longer forms stand for it."""
+    fort = next(g for g in service.search.cards.groups_of("which fort reaction untaps my vampire")
+                if g.words == "fort")
+    assert ("fortitud",) in fort.alts
+    assert not {("form",), ("forc",), ("fora",)} & set(fort.alts)
+    # a word the table does not hold is still read as a typo
+    typo = next(g for g in service.search.cards.groups_of("which fortitude reactoin untaps my vampire")
+                if g.words == "reactoin")
+    assert ("reaction",) in typo.alts
+
+
 def test_a_described_card_scoring_past_a_named_one_is_not_named(service):
     """A card described by its type is weighed by the described card's factor, and may
     score more than the 1000 of a named answer; it is still a described card (`Hit.direct`

@@ -188,12 +188,15 @@ class QueryGroups:
         queries use: the same words come in question after question. The alternatives are
         shared by the groups made from them: read, never changed."""
         alts: dict[tuple[str, ...], float] = {key: 1.0}
-        for alt in self._synonyms.get(items, ()):
+        synonyms = self._synonyms.get(items, ())
+        for alt in synonyms:
             alts.setdefault(alt, 0.8)
         if len(key) == 1:
             for longer in self._extensions(key[0]):
                 alts.setdefault((longer,), 0.4)
-            for typo in self._typos(key[0]):
+            # a word of the synonym table is a word people say, not a misspelt one ("fort":
+            # fortitude, not "form" or "force")
+            for typo in () if synonyms else self._typos(key[0]):
                 alts.setdefault((typo,), 0.6)
                 for alt in self._synonyms.get((typo,), ()):
                     alts.setdefault(alt, 0.5)

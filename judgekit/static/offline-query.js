@@ -185,10 +185,12 @@ export function queryGroups(index, text) {
     var typed = seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" ");
     var alts = new Map();
     setDefault(alts, key, 1.0);
-    (index.synonyms.get(items.slice(i, i + n).join(SEP)) || []).forEach(function (alt) { setDefault(alts, alt, 0.8); });
+    var synonyms = index.synonyms.get(items.slice(i, i + n).join(SEP)) || [];
+    synonyms.forEach(function (alt) { setDefault(alts, alt, 0.8); });
     if (n === 1) {
       extensions(index, key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
-      typos(index, key[0]).forEach(function (typo) {
+      // a word of the synonym table is no misspelt word (QueryGroups._word_group)
+      (synonyms.length ? [] : typos(index, key[0])).forEach(function (typo) {
         setDefault(alts, [typo], 0.6);
         (index.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
       });
