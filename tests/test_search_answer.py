@@ -39,7 +39,7 @@ def test_empty_and_huge_queries_are_refused_with_a_reason(client, q, status):
 def test_a_word_no_part_knows_loses_only_an_ending(service):
     """"script" is in no entry: it is not cut to the cards' "scry" (before, "<script>" was
     answered with the cards named "Scry…" as a good answer), while "stealthier" and "fiver"
-    still find "stealth" and "five" (`CUT_ENDINGS`)."""
+    still find "stealth" and "five" (`ENDINGS`)."""
     rules = service.search.rules
     assert rules._unknown("script", 0) and rules._extensions("script") == []
     assert "stealth" in rules._extensions("stealthier") and "five" in rules._extensions("fiver")

@@ -69,7 +69,7 @@ from judgekit.rules.numbers import CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UN
 from judgekit.rules.query import MAX_QUERY, QUESTION_AFTER_COLON, question_stems, synonym_stems
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
-from judgekit.rules.query_groups import (CUT_ENDINGS, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
+from judgekit.rules.query_groups import (ENDINGS, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
                                          QUESTION_FACTOR)
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS,
@@ -136,7 +136,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "everyday_words": EVERYDAY_WORDS, "max_parts": MAX_PARTS,
             "part_results": PART_RESULTS,
             "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR, "mistyped_min": MISTYPED_MIN,
-            "cut_endings": sorted(CUT_ENDINGS),
+            "endings": sorted(ENDINGS),
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
             "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS),

@@ -135,7 +135,7 @@ export const OfflineIndex = (function () {
     this.typoCache = new Map();
     this.extCache = new Map();
     this.mistypedCache = new Map();     // stem -> a question word mistyped (offline-query.js)
-    this.cutEndings = new Set(data.params.cut_endings);   // what an unknown word may lose (offline-query.js)
+    this.endings = new Set(data.params.endings);   // the endings of a word's other forms (offline-query.js)
     this.weightCache = new Map();
   }
 

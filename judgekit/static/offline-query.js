@@ -84,11 +84,12 @@ function extensions(index, stem) {
   if (index.extCache.has(stem)) return index.extCache.get(stem);
   var out = [];
   if (stem.length >= 4 && ALPHA.test(stem)) {
-    // a word no part knows is cut only by an ending (params.cut_endings: "diablerist" ->
-    // "diabler", not "script" -> "scri"), as the server's QueryGroups._extensions
-    var strange = unknown(index, stem, 0), endings = index.cutEndings;
+    // a word is extended by an ending only (params.endings: "player", not "stealth" for
+    // "steal"), and a word no part knows is cut only by one ("diablerist" -> "diabler",
+    // not "script" -> "scri"), as the server's QueryGroups._extensions
+    var strange = unknown(index, stem, 0), endings = index.endings;
     out = (index.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
-      return (stem.length < w.length && w.length <= stem.length + 3 && w.indexOf(stem) === 0) ||
+      return (stem.length < w.length && w.indexOf(stem) === 0 && endings.has(w.slice(stem.length))) ||
         (4 <= w.length && w.length < stem.length && stem.length <= w.length + 3 && stem.indexOf(w) === 0 &&
          (!strange || endings.has(stem.slice(w.length))));
     }).sort();
