@@ -406,7 +406,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # words, `judgekit.rules.service._card_entries`): not Soak
     "soak": ("prevent",),
     # a card "ditched" from the hand is discarded, a game ditched is left; a bleed or a
-    # strength "knocked down" is reduced
+    # strength "knocked" down (or a point "knocked off" it) is reduced
     "ditch": ("discard", "bowing out"),
     "knock": ("knock", "reduce"),
     "heal": ("mend",),
