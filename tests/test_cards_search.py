@@ -239,6 +239,13 @@ def test_a_described_card_scoring_past_a_named_one_is_not_named(service):
     assert group_rulings.cards_with_groups(search, [Hit(card, 1000.0, "", card.url, 1.0, direct=True)]) == []
 
 
+@pytest.mark.parametrize("query, card", [("fobia counters ruling", 101399), ("fantom speaker", 101397)])
+def test_a_name_written_as_said_names_its_card(service, query, card):
+    """"ph" written as said, "f" (`SAID_SPELLINGS`): Phobia, Phantom Speaker."""
+    assert [h.card_id for h in service.search.names.find(query)] == [card]
+    assert f"cards/{card}" in [h.entry.key for h in service.search.search(query, limit=3)[0]]
+
+
 @pytest.mark.parametrize("query, card", [
     ("can pedro press to continue combat or is he stuck at close range", 201108),
     ("can nahum give blood if he is locked", 201031),      # "If Nahum is ready…": his own text only

@@ -66,6 +66,10 @@ SHORT_NAMES: dict[str, str] = {
 NAME_ABBREVIATIONS = (("huntingground", "hg"), ("powerbase", "pb"), ("headquarters", "hq"),
                       ("information", "info"), ("washingtondc", "dc"), ("newyork", "ny"),
                       ("losangeles", "la"))
+#: The letters of card names that players write as they say them (in name keys): "fobia"
+#: for Phobia, "josef" for a Joseph, "filippo". A name is found so too, unless another
+#: card's name is already written that way ("Rafael").
+SAID_SPELLINGS = (("ph", "f"),)
 #: What ends a name's head: "Golconda: Inner Peace", "Bang Nakh — Tiger's Claws"; a head
 #: that begins one card's name only is found alone ("golconda", "first tradition")
 HEAD_END = re.compile(r"\s*(?::|—|–)\s*")
@@ -244,6 +248,10 @@ class CardNames:
                 forms |= {form.replace(word, short) for form in forms if word in form}
             for form in sorted(forms - {key}):
                 keys.setdefault(form, card_id)
+        for key, card_id in sorted(keys.items()):
+            for written, said in SAID_SPELLINGS:
+                if written in key:
+                    keys.setdefault(key.replace(written, said), card_id)
         # the words of the cards' names and texts and of the rules; those of the rulings and
         # the questions too for the initials (their misspellings, "defelction", are left to
         # be found as typos)
