@@ -240,6 +240,7 @@ def main() -> None:
                 ("tests/search_card_behaviour55", ROOT / "tests" / "search_card_behaviour55"),
                 ("tests/search_card_behaviour56", ROOT / "tests" / "search_card_behaviour56"),
                 ("tests/search_card_behaviour57", ROOT / "tests" / "search_card_behaviour57"),
+                ("tests/search_card_behaviour58", ROOT / "tests" / "search_card_behaviour58"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -263,12 +264,14 @@ def main() -> None:
                 ("tests/search_phone22", ROOT / "tests" / "search_phone22"),
                 ("tests/search_phone23", ROOT / "tests" / "search_phone23"),
                 ("tests/search_phone24", ROOT / "tests" / "search_phone24"),
+                ("tests/search_phone25", ROOT / "tests" / "search_phone25"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
                 ("tests/search_card_effects8", ROOT / "tests" / "search_card_effects8"),
                 ("tests/search_card_effects9", ROOT / "tests" / "search_card_effects9"),
                 ("tests/search_card_effects10", ROOT / "tests" / "search_card_effects10"),
+                ("tests/search_card_effects11", ROOT / "tests" / "search_card_effects11"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
