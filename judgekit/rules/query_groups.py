@@ -9,7 +9,7 @@ import bisect
 import math
 from functools import lru_cache
 
-from judgekit.rules.analysis import analyze, number_value, within_one_edit
+from judgekit.rules.analysis import analyze, number_value, stem_word, within_one_edit
 from judgekit.rules.numbers import query_units
 from judgekit.rules.query import Group, query_words, synonym_stems
 from judgekit.rules.synonyms import SYNONYMS
@@ -74,6 +74,35 @@ class QueryGroups:
         first, n = stem[:1], len(stem)
         return sorted(w for size in (n - 1, n, n + 1) for w in self._by_start.get((first, size), ())
                       if within_one_edit(stem, w))
+
+    @lru_cache(maxsize=4096)
+    def _synonym_typos(self, stem: str) -> list[str]:
+        """The synonym table's words (one-word keys of `MISTYPED_MIN` letters or more) one
+        typo away from a stem no part of the index knows, of as many letters (sorted): the
+        words people say are mistyped too ("dawdeling" for "dawdling"), and the table's words
+        are mostly in no entry, so `_typos` cannot find them."""
+        if not self._unknown(stem, MISTYPED_MIN):
+            return []
+        first, n = stem[:1], len(stem)
+        return sorted(w for size in (n - 1, n, n + 1) for w in self._synonym_words.get((first, size), ())
+                      if within_one_edit(stem, w))
+
+    @lru_cache(maxsize=4096)
+    def _undoubled(self, word: str, stem: str) -> list[str]:
+        """The indexed stems of the typed word (lower case) with one of its doubled letters
+        typed once ("ratting" -> "rating": "rate", "votting" -> "vote"), when no part of the
+        index knows the word's stem and it is too short for `_typos` (the stemmer cut the
+        doubled letter's word to three letters: "rat", "vot"); a longer stem is left to
+        `_typos`. Stems of three letters or more, sorted."""
+        if len(stem) >= 4 or not self._unknown(stem, 0):
+            return []
+        out = set()
+        for i in range(len(word) - 1):
+            if word[i] == word[i + 1] and word[i].isalpha():
+                stems = stem_word(word[:i] + word[i + 1:])
+                if len(stems) == 1 and len(stems[0]) >= 3 and stems[0] != stem and stems[0] in self.df:
+                    out.add(stems[0])
+        return sorted(out)
 
     @lru_cache(maxsize=4096)
     def _extensions(self, stem: str) -> list[str]:
@@ -155,7 +184,8 @@ class QueryGroups:
                                     number=value, units=units, near=near))
                 i += n
                 continue
-            alts, weight, factor = self._word_group(items[i:i + n], tuple(st for _, st in seq[i:i + n]))
+            alts, weight, factor = self._word_group(items[i:i + n], tuple(st for _, st in seq[i:i + n]),
+                                                    seq[i][0].lower() if n == 1 else "")
             groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
             i += n
         if len(groups) > MAX_GROUPS:
@@ -184,14 +214,21 @@ class QueryGroups:
         old ones (`_word_group`'s cache): a test that changes a table, then puts it back."""
         self._synonyms = synonym_stems()
         self._max_phrase = max((len(k) for k in self._synonyms), default=1)
+        # the table's one-word keys by first letter and length (`_synonym_typos`)
+        self._synonym_words: dict[tuple[str, int], list[str]] = {}
+        for k in self._synonyms:
+            if len(k) == 1 and len(k[0]) >= MISTYPED_MIN and k[0].isalpha():
+                self._synonym_words.setdefault((k[0][:1], len(k[0])), []).append(k[0])
         if question is not None:
             self._question = question
         self._word_group.cache_clear()
+        self._synonym_typos.cache_clear()
 
     @lru_cache(maxsize=8192)
-    def _word_group(self, items: tuple[str, ...], key: tuple[str, ...]):
+    def _word_group(self, items: tuple[str, ...], key: tuple[str, ...], typed: str = ""):
         """(alternatives, weight, factor) of a query's word (or synonym phrase) that is not
-        a number: its stems, synonyms, longer forms and typos (`Group`). Kept for the words
+        a number: its stems, synonyms, longer forms and typos (`Group`); `typed`: the word
+        as typed, in lower case, when it is one (`_undoubled`). Kept for the words
         queries use: the same words come in question after question. The alternatives are
         shared by the groups made from them: read, never changed."""
         alts: dict[tuple[str, ...], float] = {key: 1.0}
@@ -206,6 +243,12 @@ class QueryGroups:
             for typo in () if synonyms else self._typos(key[0]):
                 alts.setdefault((typo,), 0.6)
                 for alt in self._synonyms.get((typo,), ()):
+                    alts.setdefault(alt, 0.5)
+            for typo in () if synonyms else self._undoubled(typed, key[0]):
+                alts.setdefault((typo,), 0.6)
+            # a word of the synonym table mistyped: what that word stands for
+            for typo in () if synonyms else self._synonym_typos(key[0]):
+                for alt in self._synonyms[(typo,)]:
                     alts.setdefault(alt, 0.5)
         factor = QUESTION_FACTOR if len(key) == 1 and (key[0] in self._question or self._mistyped_question(key[0])) \
             else 1.0

@@ -125,6 +125,7 @@ export const OfflineIndex = (function () {
       });
     });
     this.synonyms = tables.synonyms;
+    this.synonymWords = tables.synonymWords;
     this.maxPhrase = tables.maxPhrase;
     this.caseSensitive = data.case_sensitive;
     this.typedAsIs = new Set(data.typed_as_is || []);      // (an index saved before it: none)
@@ -133,6 +134,8 @@ export const OfflineIndex = (function () {
     this.tens = new Set(data.number_tens);
     this.numbers = null;                                    // value -> [[docnum, Set(units)]], when first asked
     this.typoCache = new Map();
+    this.synonymTypoCache = new Map();
+    this.undoubledCache = new Map();
     this.extCache = new Map();
     this.mistypedCache = new Map();     // stem -> a question word mistyped (offline-query.js)
     this.endings = new Set(data.params.endings);   // the endings of a word's other forms (offline-query.js)

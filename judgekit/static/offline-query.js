@@ -67,6 +67,38 @@ function typos(index, stem) {
   return out;
 }
 
+// the synonym table's one-word keys of params.mistyped_min letters or more one typo away
+// from a stem no part knows, of as many letters, sorted (QueryGroups._synonym_typos)
+function synonymTypos(index, stem) {
+  if (index.synonymTypoCache.has(stem)) return index.synonymTypoCache.get(stem);
+  var least = index.params.mistyped_min, out = [];
+  if (unknown(index, stem, least)) {
+    out = (index.synonymWords.get(stem.charAt(0)) || []).filter(function (w) {
+      return w.length >= least && ALPHA.test(w) && Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
+    }).sort();
+  }
+  index.synonymTypoCache.set(stem, out);
+  return out;
+}
+
+// the indexed stems of the typed word (lower case) with one of its doubled letters typed once
+// ("ratting" -> "rate"), when no part knows its stem and it has fewer than four letters,
+// stems of three letters or more, sorted (QueryGroups._undoubled)
+function undoubled(index, word, stem) {
+  if (stem.length >= 4 || !unknown(index, stem, 0)) return [];
+  var key = word + SEP + stem;
+  if (index.undoubledCache.has(key)) return index.undoubledCache.get(key);
+  var out = [];
+  for (var i = 0; i < word.length - 1; i++) {
+    if (word.charAt(i) !== word.charAt(i + 1) || !ALPHA.test(word.charAt(i))) continue;
+    var st = index.stem(word.slice(0, i) + word.slice(i + 1));
+    if (st !== null && st.length >= 3 && st !== stem && index.vocab.has(st) && out.indexOf(st) < 0) out.push(st);
+  }
+  out.sort();
+  index.undoubledCache.set(key, out);
+  return out;
+}
+
 // a stem the index does not know that is a question word mistyped ("realy" for "really"):
 // one typo away from a question word, both of at least params.mistyped_min letters (the
 // server's QueryGroups._mistyped_question, rules/query_groups.py)
@@ -194,6 +226,13 @@ export function queryGroups(index, text) {
       (synonyms.length ? [] : typos(index, key[0])).forEach(function (typo) {
         setDefault(alts, [typo], 0.6);
         (index.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
+      });
+      (synonyms.length ? [] : undoubled(index, typed.toLowerCase(), key[0])).forEach(function (typo) {
+        setDefault(alts, [typo], 0.6);
+      });
+      // a word of the synonym table mistyped: what that word stands for
+      (synonyms.length ? [] : synonymTypos(index, key[0])).forEach(function (typo) {
+        index.synonyms.get(typo).forEach(function (alt) { setDefault(alts, alt, 0.5); });
       });
     }
     var rarest = 0;

@@ -71,9 +71,14 @@ export function Tables(data) {
   this.stop = new Set(data.stop);
   this.fold = data.fold;                                    // character -> as the analyzer folds it
   this.synonyms = new Map();
+  this.synonymWords = new Map();     // first letter -> the table's one-word keys (mistyped words)
   this.maxPhrase = 1;
   data.synonyms.forEach(function (pair) {
     self.synonyms.set(pair[0].join(SEP), pair[1]);
     self.maxPhrase = Math.max(self.maxPhrase, pair[0].length);
+    if (pair[0].length === 1) {
+      var k = pair[0][0].charAt(0), list = self.synonymWords.get(k);
+      if (list) list.push(pair[0][0]); else self.synonymWords.set(k, [pair[0][0]]);
+    }
   });
 }
