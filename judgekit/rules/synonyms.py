@@ -218,6 +218,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "three cards": ("multiple cards",),
     "several cards": ("multiple cards",),
     "draw card": ("replace",),
+    # drawing back to hand size is replacing ("draw back up", "draw up after each")
+    "draw up": ("replace",),
+    "draw back up": ("replace",),
     "misplay": ("misplay", "misrepresentation"),
     "mistake": ("misplay", "misrepresentation"),
     "misrepresent": ("misrepresented", "misrepresentation"),
