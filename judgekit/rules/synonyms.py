@@ -547,6 +547,7 @@ someone somebody anyone anybody everyone everybody something anything everything
 happen happens happened happening count counts counted mean means meant
 get gets got getting ok okay fine really just still also even already again ever too anymore
 actually actualy literally honestly seriously probably maybe kinda sorta
+very pretty extremely truly
 work works worked working
 whole entire thing things stuff way there then so than about like else many much but vs
 into onto own out up down over back away
@@ -564,4 +565,4 @@ hello hi hey hiya thanks thank thx cheers
 #: the word a message opens with ("Quick question:", "Question from our league:"), which
 #: the cards say only as "the vampire in question": in thirteen card entries, it weighed
 #: the most of a message's words.
-CARD_QUESTION_WORDS = frozenset("make makes made making let lets letting question questions".split())
+CARD_QUESTION_WORDS = frozenset("make makes made making let lets letting question questions super".split())
