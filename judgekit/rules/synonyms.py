@@ -112,6 +112,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "bribe": ("bribery", "wagering"),
     "stall": ("stalling", "slow play"),
     "slow": ("slow play",),
+    # "took too long", "is taking too long": slow, not the word "long" of the rules
+    "too long": ("slow",),
     "collude": ("collusion",),
     "kingmaking": ("play to win",),
     "kingmake": ("play to win",),
