@@ -171,6 +171,7 @@ def main() -> None:
                 ("tests/search_questions", ROOT / "tests" / "search_questions"),
                 ("tests/search_questions2", ROOT / "tests" / "search_questions2"),
                 ("tests/search_questions3", ROOT / "tests" / "search_questions3"),
+                ("tests/search_questions4", ROOT / "tests" / "search_questions4"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
@@ -265,6 +266,7 @@ def main() -> None:
                 ("tests/search_phone23", ROOT / "tests" / "search_phone23"),
                 ("tests/search_phone24", ROOT / "tests" / "search_phone24"),
                 ("tests/search_phone25", ROOT / "tests" / "search_phone25"),
+                ("tests/search_phone26", ROOT / "tests" / "search_phone26"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -272,6 +274,7 @@ def main() -> None:
                 ("tests/search_card_effects9", ROOT / "tests" / "search_card_effects9"),
                 ("tests/search_card_effects10", ROOT / "tests" / "search_card_effects10"),
                 ("tests/search_card_effects11", ROOT / "tests" / "search_card_effects11"),
+                ("tests/search_card_effects12", ROOT / "tests" / "search_card_effects12"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -503,6 +503,11 @@ CARD_EFFECTS_10 = ROOT / "search_card_effects10"
 #: and 19 how it works, by another hand on 3 Dec 2026 (night), written before any run: 38/40
 #: at its first run (0.950, MRR 0.933)
 CARD_EFFECTS_11 = ROOT / "search_card_effects11"
+#: a twelfth, 30 library cards and 10 crypt cards (seed 20261316), 21 asking for the card and
+#: 19 how it works, by another hand on 3 Dec 2026 (night), written before any run and after
+#: that night's changes: 37/40 at its first run (0.925, MRR 0.900); nothing tuned on it, its
+#: misses never read
+CARD_EFFECTS_12 = ROOT / "search_card_effects12"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -532,7 +537,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
-                                  CARD_EFFECTS_10, CARD_EFFECTS_11],
+                                  CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
