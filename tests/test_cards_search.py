@@ -248,6 +248,23 @@ def test_a_word_stands_for_its_other_forms_not_for_words_it_begins(service):
     assert ("tablet",) not in alts(rules, "my table is full", "table")
 
 
+def test_a_ruling_of_a_named_card_naming_another_named_card_follows_them(service, monkeypatch):
+    """"waters of duat vampire dies…, can possession take it": the ruling of the Waters of
+    Duat's group that says "(eg. Possession cannot target it)" comes after the two named
+    cards (`ruling_naming_another`); without the step it is fifth."""
+    query = "waters of duat vampire dies and is in my ash heap, can possession take it as a vampire from there"
+
+    def first_three() -> list[str]:
+        return [f"{h.entry.doc}/{h.entry.section}" for h in service.search.search(query, limit=3)[0]]
+
+    assert first_three() == ["cards/102159", "cards/101423", "cards/G00054"]
+    monkeypatch.setattr(group_rulings, "RULING_NAMING_ANOTHER", False)
+    assert "cards/G00054" not in first_three()
+    # a vampire's name as its rulings write it: no group, no version
+    card = next(e for e in service.search.cards.entries.values() if e.kind == "card" and e.title.endswith("ADV)"))
+    assert "adv" not in group_rulings.name_stems(card) and len(group_rulings.name_stems(card)) >= 1
+
+
 def test_a_described_card_scoring_past_a_named_one_is_not_named(service):
     """A card described by its type is weighed by the described card's factor, and may
     score more than the 1000 of a named answer; it is still a described card (`Hit.direct`

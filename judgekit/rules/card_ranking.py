@@ -23,7 +23,8 @@ from judgekit.rules.index_store import load_index, no_gc
 from judgekit.rules.build import index_stamp
 from judgekit.rules.card_factors import CardFactors
 from judgekit.rules.group_rulings import (GROUP_RULING_AFTER_CARD, RULING_INHERITS, asked_group_ruling,
-                                          group_ruling_after, named_card_ruling, other_words)
+                                          group_ruling_after, named_card_ruling, other_words,
+                                          ruling_naming_another)
 from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
@@ -314,6 +315,7 @@ class Search:
             merged = asked_group_ruling(self, merged, parts, limit, groups_of)
         if not only:
             merged = named_card_ruling(self, merged, text, found, card_groups, limit)
+            merged = ruling_naming_another(self, merged, found, card_groups, limit)
             merged = self._named_second(merged, text, found, card_groups)
         merged = siblings_later(merged)[:shown_limit]
         shown = [self.rules.with_snippet(h, rules_wanted) if h.entry.key in self.rules.entries

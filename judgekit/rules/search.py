@@ -27,7 +27,7 @@ from judgekit.rules.entries import Entry, entries_of, plain_title
 from judgekit.rules.index_store import StoredPart, load_index
 from judgekit.rules.lazy import Lazy, LazyLRU
 from judgekit.rules.numbers import StatedNumbers
-from judgekit.rules.phrases import PhraseFinder, word_positions
+from judgekit.rules.phrases import PhraseFinder, has_phrase, word_positions
 from judgekit.rules.phrasings import PHRASING_FACTOR, Asked, Phrasings
 from judgekit.rules.query_groups import QUESTION_FACTOR, QueryGroups
 from judgekit.rules.hits import DIRECT_SCORE, EntryFactors, Hit
@@ -245,6 +245,11 @@ class SearchIndex(QueryGroups):
                     got += inherit * (weight * docs[p] if number else weight)
             out.append(got / total)
         return out
+
+    def says(self, key: str, stems: tuple[str, ...]) -> bool:
+        """Whether the entry's text (its body) says these stems in a row ("possess": "…eg.
+        Possession cannot target it")."""
+        return bool(stems) and has_phrase(self._positions[key], stems)
 
     def in_own_text(self, stem: str) -> bool:
         """Whether an entry's own text (title, body, context: not the questions it answers)

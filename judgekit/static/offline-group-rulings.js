@@ -1,6 +1,6 @@
 // The rulings of a described card's groups among the first answers, as the server's Search
 // in judgekit/rules/group_rulings.py places them (group_ruling_after, second_group_ruling,
-// asked_group_ruling, named_card_ruling and their helpers): functions of the offline `search`
+// asked_group_ruling, named_card_ruling, ruling_naming_another and their helpers): functions of the offline `search`
 // (offline-search.js's Search: its cards part, params, card groups and rulings by section).
 
 import { nameKey } from "./offline-names.js";
@@ -103,6 +103,57 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
   else return hits;
   return withRuling(search, hits, keys[i], at, hits.length > at ? hits[at].score : hits[hits.length - 1].score,
                     shares[i], limit);
+}
+
+// a vampire's group and version in its title, which a ruling naming it leaves out (VERSION)
+var VERSION = /\s*\([^()]*\)\s*$/;
+
+// the stems of a card's name as its rulings write it (the server's name_stems)
+function nameStems(index, card) {
+  return index.tokenize(card.title.replace(VERSION, "")).map(function (t) { return t[0]; });
+}
+
+// whether the entry's body says these stems in a row (SearchIndex.says)
+function says(index, entry, stems) {
+  if (!stems.length) return false;
+  var positions = index.stemPositions(entry, "body"), first = positions.get(stems[0]);
+  if (!first) return false;
+  var rest = stems.slice(1).map(function (st) { return new Set(positions.get(st) || []); });
+  return first.some(function (p) { return rest.every(function (r, i) { return r.has(p + i + 1); }); });
+}
+
+// the hits with the ruling of a card the query names that names another card the query names,
+// after the named cards and third at the latest, when no such ruling is among the first three
+// (the server's ruling_naming_another, RULING_NAMING_ANOTHER)
+export function rulingNamingAnother(search, hits, found, groups, limit) {
+  if (!search.params.ruling_naming_another) return hits;
+  var cards = search.cards, seen = new Set(), named = [];
+  found.forEach(function (h) {
+    var key = "cards/" + h.id, e = cards.byKey.get(key);
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (e && e.kind === "card") named.push(e);
+  });
+  if (named.length < 2) return hits;
+  var names = new Map(named.map(function (c) { return [c.key, nameStems(cards, c)]; }));
+  var rulings = search.rulingsBySection(), citing = [];
+  named.forEach(function (card) {
+    (rulings.get(card.section) || []).concat(groupRulings(search, card)).forEach(function (key) {
+      var entry = cards.byKey.get(key);
+      if (named.some(function (other) { return other !== card && says(cards, entry, names.get(other.key)); })) {
+        citing.push([card, key]);
+      }
+    });
+  });
+  if (!citing.length) return hits;
+  var top = hits.slice(0, 3).map(function (h) { return h.entry.key; });
+  if (citing.some(function (c) { return top.indexOf(c[1]) >= 0; })) return hits;
+  var at = hits.findIndex(function (h) { return !h.direct; });
+  at = Math.min(2, at < 0 ? hits.length : at);
+  if (at >= hits.length) return hits;
+  var card = citing[0][0], key = citing[0][1];
+  var share = cards.shares(groups, [cards.byKey.get(key).docnum], card.docnum, 0)[0];
+  return withRuling(search, hits, key, at, hits[at].score, share, limit);
 }
 
 // the hits with the group ruling answering the question's last sentence third (the

@@ -25,7 +25,8 @@ import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge, siblingsLater } from "./offline-merge.js";
-import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords } from "./offline-group-rulings.js";
+import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords,
+         rulingNamingAnother } from "./offline-group-rulings.js";
 import { CardNames, nameKey } from "./offline-names.js";
 import { site } from "./site.js";
 
@@ -362,6 +363,7 @@ const offlineSearch = (function () {
     }
     if (!only) {
       out = namedCardRuling(this, out, text, found, cardGroups, limit);
+      out = rulingNamingAnother(this, out, found, cardGroups, limit);
       out = this.namedSecond(out, text, found, cardGroups);
     }
     out = siblingsLater(out, p.distinct_first || 0).slice(0, shownLimit);
