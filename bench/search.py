@@ -178,6 +178,7 @@ def main() -> None:
                 ("tests/search_card_names2", ROOT / "tests" / "search_card_names2"),
                 ("tests/search_card_names3", ROOT / "tests" / "search_card_names3"),
                 ("tests/search_card_names4", ROOT / "tests" / "search_card_names4"),
+                ("tests/search_card_names5", ROOT / "tests" / "search_card_names5"),
                 ("tests/search_card_behaviour", ROOT / "tests" / "search_card_behaviour"),
                 ("bench/heldout_card_behaviour.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv"),
                 ("tests/search_phone", ROOT / "tests" / "search_phone"),
