@@ -65,7 +65,7 @@ SHORT_NAMES: dict[str, str] = {
 #: "pb la". A name holding one or several is found by its short forms too ("pb dc").
 NAME_ABBREVIATIONS = (("huntingground", "hg"), ("powerbase", "pb"), ("headquarters", "hq"),
                       ("information", "info"), ("washingtondc", "dc"), ("newyork", "ny"),
-                      ("losangeles", "la"))
+                      ("newyork", "nyc"), ("losangeles", "la"))
 #: The letters of card names that players write as they say them (in name keys): "fobia"
 #: for Phobia, "josef" for a Joseph, "filippo". A name is found so too, unless another
 #: card's name is already written that way ("Rafael").
