@@ -184,8 +184,11 @@ class QueryGroups:
                                     number=value, units=units, near=near))
                 i += n
                 continue
-            alts, weight, factor = self._word_group(items[i:i + n], tuple(st for _, st in seq[i:i + n]),
-                                                    seq[i][0].lower() if n == 1 else "")
+            key = tuple(st for _, st in seq[i:i + n])
+            # the word as typed only where it may count (`_undoubled`: a short stem), so that
+            # the words of one stem share their reading (`_word_group` keeps it)
+            alts, weight, factor = self._word_group(items[i:i + n], key,
+                                                    seq[i][0].lower() if n == 1 and len(key[0]) < 4 else "")
             groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
             i += n
         if len(groups) > MAX_GROUPS:
