@@ -17,7 +17,7 @@ import pytest
 from whoosh.analysis import STOP_WORDS
 
 from judgekit import paths
-from judgekit.offline.search_index import fold_table
+from judgekit.offline.search_index import build_offline_index, fold_table
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.service import RulesService
 
@@ -114,6 +114,40 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     assert sum(1 for _, told in want if told) > 50    # … or describe one further on
     differ = [(q, w, g) for q, w, g in zip(queries, want, got) if w != g]
     assert differ == [], differ[:10]
+
+
+RANK_SCRIPT = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [, , staticDir, inputPath] = process.argv;
+const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
+const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+// no text file is ever read: what a phone ranks before the idle reading has brought them
+const search = new internals.Search(data.index, () => Promise.reject(new Error("no texts")));
+process.stdout.write(JSON.stringify(data.queries.map((q) => search.rank(q, 3).map((h) => h.entry.key))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_ranks_questions_naming_two_cards_before_reading_any_text(svc, tmp_path):
+    """A question naming two cards looks for a ruling of one that names the other
+    (`ruling_naming_another`): the browser reads a card's name off its title's stems
+    (`OfflineIndex.nameStems`, the vampires' group and version left out as the server's
+    `name_stems` does), which it has before any text file; the same first three as the
+    server, with no text read."""
+    queries = ["waters of duat vampire dies and is in my ash heap, can possession take it as a vampire from there",
+               "can alan sovereign advanced pay for a concealed weapon from his own blood",
+               "kamiri wa itherero burned by a referendum with draught of the soul on her",
+               "does freak drive work with sudden reversal", "deflection and redirection on the same bleed"]
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps({"index": build_offline_index(svc.search), "queries": queries}), encoding="utf-8")
+    script = tmp_path / "rank.mjs"
+    script.write_text(RANK_SCRIPT)
+    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                    capture_output=True, text=True).stdout)
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert got == want
+    assert "cards/G00054#r1" in want[0]      # the ruling naming Possession, after the two cards
 
 
 def test_whoosh_imports_and_compiles_without_warnings():

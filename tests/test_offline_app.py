@@ -16,6 +16,7 @@ from judgekit.offline.compare import compare, read_queries
 from judgekit.offline.search_index import (FIELDS, build_offline_index, decode_ids, entry_dicts,
                                            text_files, text_name)
 from judgekit.rules.corpus import load_corpus
+from judgekit.rules.group_rulings import name_stems
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.synonyms import SYNONYMS
 
@@ -276,6 +277,21 @@ def test_offline_index_ships_the_card_names_and_the_merge(offline_data):
     assert "block" in data["card_names"]["common"]
     assert data["params"]["card_factor"] > 0 and data["params"]["yield_share"] > 0
     assert data["source_titles"]["cards"] == "Cards & rulings"
+
+
+def test_offline_index_ships_each_card_s_name_as_its_rulings_write_it(app, offline_data):
+    """The browser reads a card's name off its title's stems (`OfflineIndex.nameStems`):
+    all of them, or as many as `name_lengths` says for a vampire whose title has its group
+    and version; the same stems as the server's `name_stems`, for every card."""
+    cards = app.extensions["rules"].search.cards
+    pairs = decode_ids(offline_data["parts"]["cards"]["name_lengths"])
+    lengths = dict(zip(pairs[::2], pairs[1::2]))
+    assert len(lengths) > 100          # the vampires of several versions
+    for doc, key in enumerate(cards.postings.keys):
+        e = cards.entries[key]
+        if e.kind == "card":
+            title = [st for st, _, _ in analyze(e.title)]
+            assert tuple(title[:lengths.get(doc, len(title))]) == name_stems(e), e.title
 
 
 def test_offline_index_ships_synonyms_stemmed_like_the_server(offline_data):

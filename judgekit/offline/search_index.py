@@ -61,7 +61,7 @@ from judgekit.rules.group_rulings import (ASKED_SHARE, GROUP_RULING_AFTER_CARD, 
                                           GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR,
                                           GROUP_RULING_NEAR_LATER, LAST_SENTENCE_SHARE, NAMED_RULING_SHARE,
                                           NAMED_RULING_THIRD, RULING_INHERITS, RULING_NAMING_ANOTHER,
-                                          SECOND_GROUP_SHARE)
+                                          SECOND_GROUP_SHARE, name_stems)
 from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE, YIELD_SHARE
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
@@ -77,7 +77,7 @@ from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIP
                                      TYPED_AS_IS)
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 35
+FORMAT = 36
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -396,6 +396,19 @@ def _type_masks(search: Search) -> dict[str, Any]:
     return {"names": list(CARD_TYPES), "masks": encode_ids(masks)}
 
 
+def _name_lengths(search: Search) -> str:
+    """The cards whose name, as their rulings write it (`group_rulings.name_stems`: no group
+    or version), is fewer stems than their title: [docnum, how many of the title's stems,
+    …] (encode_ids). The browser reads a card's name off its title's stems, which it has
+    before any text file (`OfflineIndex.nameStems`)."""
+    out = []
+    for doc, key in enumerate(search.cards.postings.keys):
+        e = search.cards.entries[key]
+        if e.kind == "card" and len(stems := name_stems(e)) != len(analyze(e.title)):
+            out += [doc, len(stems)]
+    return encode_ids(out)
+
+
 def entry_dicts(part: dict, texts: list[dict] | None = None) -> list[dict[str, Any]]:
     """A shipped part's entries as dicts (as the browser reads them), with their text
     columns when `texts` (that part's text files, in order) are given."""
@@ -454,6 +467,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
     if search.cards is not None:
         parts["cards"] = _part(search.cards, ids)
         parts["cards"]["types"] = _type_masks(search)
+        parts["cards"]["name_lengths"] = _name_lengths(search)
     texts: list[str] = []
     for index in _indexes(search):
         for key in index.postings.keys:

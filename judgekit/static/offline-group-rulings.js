@@ -105,14 +105,6 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
                     shares[i], limit);
 }
 
-// a vampire's group and version in its title, which a ruling naming it leaves out (VERSION)
-var VERSION = /\s*\([^()]*\)\s*$/;
-
-// the stems of a card's name as its rulings write it (the server's name_stems)
-function nameStems(index, card) {
-  return index.tokenize(card.title.replace(VERSION, "")).map(function (t) { return t[0]; });
-}
-
 // whether the entry's body says these stems in a row (SearchIndex.says)
 function says(index, entry, stems) {
   if (!stems.length) return false;
@@ -135,7 +127,8 @@ export function rulingNamingAnother(search, hits, found, groups, limit) {
     if (e && e.kind === "card") named.push(e);
   });
   if (named.length < 2) return hits;
-  var names = new Map(named.map(function (c) { return [c.key, nameStems(cards, c)]; }));
+  // (a card's name as its rulings write it: OfflineIndex.nameStems, the server's name_stems)
+  var names = new Map(named.map(function (c) { return [c.key, cards.nameStems(c)]; }));
   var rulings = search.rulingsBySection(), citing = [];
   named.forEach(function (card) {
     (rulings.get(card.section) || []).concat(groupRulings(search, card)).forEach(function (key) {

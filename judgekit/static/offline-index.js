@@ -82,6 +82,11 @@ export const OfflineIndex = (function () {
     this.nearestAmong = part.nearest_among || 0;
     this.phrasingData = part.phrasings ? { stems: part.phrasing_stems, idf: part.phrasing_idf,
                                            packed: part.phrasings } : null;
+    // the cards whose name is fewer stems than their title (a vampire's group and version):
+    // docnum -> how many of the title's stems (nameStems)
+    this.nameLengths = new Map();
+    var lengths = part.name_lengths ? decodeIds(part.name_lengths) : [];
+    for (var li = 0; li + 1 < lengths.length; li += 2) this.nameLengths.set(lengths[li], lengths[li + 1]);
     this.kinOf = new Map();
     var pairs = part.inherit ? decodeIds(part.inherit) : [], kinOf = this.kinOf;
     var relate = function (a, b) { if (!kinOf.has(a)) kinOf.set(a, []); kinOf.get(a).push(b); };
@@ -199,6 +204,14 @@ export const OfflineIndex = (function () {
       e[name] = out;
     }
     return e[name];
+  };
+
+  // the stems of a card's name as its rulings write it, from its title's stems (known before
+  // any text file is read): the server's group_rulings.name_stems
+  OfflineIndex.prototype.nameStems = function (e) {
+    var order = [];
+    this.stemPositions(e, "title").forEach(function (places, st) { places.forEach(function (p) { order[p] = st; }); });
+    return this.nameLengths.has(e.docnum) ? order.slice(0, this.nameLengths.get(e.docnum)) : order;
   };
 
   // read the text files of these entries (each file once): Promise, done when they are there
