@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.cards.names import MAX_WORDS, doubled_letters
+from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
 from judgekit.rules import card_ranking, group_rulings
 from judgekit.rules import query_groups
@@ -95,8 +95,10 @@ CARD_NAMES_2 = ROOT / "search_card_names2"
 #: names, plurals, words run together; seed 20261297), by another hand on 3 Dec 2026
 #: (afternoon), written before any run: 56/60 at its first run (0.933, MRR 0.907); 57/60 with
 #: a name's typo beside a word of the rules spelt right ("blood fued" for Bloodfeud), 58/60
-#: with vampires' first names ("nahum"); 59/60 with "fobia" (Phobia spelt as said) and
-#: 60/60 with "anwarr" (a letter typed twice in a name of five letters, `doubled_letters`)
+#: with vampires' first names ("nahum"); 59/60 with "fobia" (Phobia spelt as said). Left:
+#: "anwarr" (a letter typed twice in a name of five letters: too short for a typo; finding
+#: such names with a letter typed twice or once also took "broke" for Brooke, "melon" for
+#: Mellon: not kept)
 CARD_NAMES_3 = ROOT / "search_card_names3"
 #: a fourth (20 vampires, 40 library cards, two thirds named inside a question; shortened
 #: names, typos, punctuation dropped, plurals, nicknames; seed 20261299), by another hand on 3
@@ -106,14 +108,13 @@ CARD_NAMES_4 = ROOT / "search_card_names4"
 #: a fifth (20 vampires, 40 library cards, half inside a question; typos, sound-alike
 #: spellings, short forms, words split or run together; seed 20261317), by another hand on 3
 #: Dec 2026 (night), written before any run: 57/60 at its first run (0.950, MRR 0.933); 58/60
-#: with "nyc" for New York, 59/60 with "harod" for Harrod (a double letter typed once in a
-#: name too short for a typo, `doubled_letters`). Left: "crisanthemum" (two letters away
-#: from Chrysanthemum)
+#: with "nyc" for New York. Left: "crisanthemum" (two letters away from Chrysanthemum),
+#: "harod" for Harrod (a double letter typed once in a name too short for a typo)
 CARD_NAMES_5 = ROOT / "search_card_names5"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_NAMES_2, 60, 0.98), (CARD_NAMES_3, 60, 0.98),
-                                               (CARD_NAMES_4, 60, 0.98), (CARD_NAMES_5, 60, 0.98)],
+                                               (CARD_NAMES_4, 60, 0.98), (CARD_NAMES_5, 60, 0.96)],
                          ids=["second", "third", "fourth", "fifth"])
 def test_hit_at_3_on_a_card_names_set(service, path, size, floor):
     queries = load_queries(path)
@@ -179,8 +180,6 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     # cities players shorten (`NAME_ABBREVIATIONS`), with another short form or alone
     ("crusade dc", "100473"), ("pb la", "101435"), ("fee stake ny", "100715"), ("pb dc", "101444"),
     ("crusade nyc", "100467"),
-    # a short name with a letter typed twice, or a double letter typed once (`doubled_letters`)
-    ("anwarr", "200121"), ("is harod banned", "200573"),
     ("zho", "101963"),
 ])
 def test_a_card_name_puts_the_card_first(service, query, card):
@@ -2133,18 +2132,6 @@ def test_a_word_only_the_cards_say_asks_about_cards(service, monkeypatch):
     monkeypatch.setattr(names, "card_only_words", frozenset())
     assert not names.mentions_card_words(question)
     assert "101941" in found and "101941" not in first_sections(service.search, question)
-
-
-def test_a_short_name_is_found_with_a_letter_typed_twice_or_once():
-    """`doubled_letters`: "anwarr" and "harod"; not a first letter typed twice, not a word
-    ("later" for a card "Latter"), not another name, and not the same typo of two names."""
-    keys = {"anwar": 1, "harrod": 2, "latter": 3, "abbas": 4, "abbbas": 5, "tooth": 6, "totth": 7,
-            "longername": 8}
-    got = doubled_letters(keys, set(), {"later"})
-    assert got["anwarr"] == 1 and got["harod"] == 2 and got["anwwar"] == 1
-    assert "aanwar" not in got and "later" not in got and "abbbas" not in got
-    assert "toth" not in got              # "tooth" and "totth" once: two names' typo
-    assert not any(v.startswith("longer") for v in got)     # a name long enough for a typo
 
 
 def test_a_card_s_word_the_rules_say_in_any_form_is_theirs():

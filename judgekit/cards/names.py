@@ -70,10 +70,6 @@ NAME_ABBREVIATIONS = (("huntingground", "hg"), ("powerbase", "pb"), ("headquarte
 #: for Phobia, "josef" for a Joseph, "filippo". A name is found so too, unless another
 #: card's name is already written that way ("Rafael").
 SAID_SPELLINGS = (("ph", "f"),)
-#: Names (keys) of this many letters or more and shorter than `TYPO_MIN` are found with a
-#: letter typed twice or a double letter typed once ("anwarr", "harod" for Harrod): the
-#: commonest typo, and the only one such a short name is found with (`doubled_letters`)
-DOUBLED_MIN = 5
 #: What ends a name's head: "Golconda: Inner Peace", "Bang Nakh — Tiger's Claws"; a head
 #: that begins one card's name only is found alone ("golconda", "first tradition")
 HEAD_END = re.compile(r"\s*(?::|—|–)\s*")
@@ -274,15 +270,12 @@ class CardNames:
         for word, card_id in first_names(catalog, texts, set(vocabulary) | set(asked) | set(common),
                                          name_words).items():
             keys.setdefault(word, card_id)
-        # and the inflected forms of the words of the texts and the rules (below)
-        forms = {f for w in said for f in inflections(w)} - words
-        for variant, card_id in doubled_letters(keys, shorts, words | forms | set(asked) | set(common)).items():
-            keys.setdefault(variant, card_id)
         names = cls(keys, common, card_words, shorts, text_words=_text_words(catalog, texts, keys),
                     card_only_words=card_only_words_of(named.union(*texts), set(vocabulary) | set(asked)))
-        # the inflected forms of the words of the texts and the rules ("removes" is no
+        # and the inflected forms of the words of the texts and the rules ("removes" is no
         # misspelt Remover, "matters" no Matteus), but for a name's plural ("two
         # deflections"); a name's own word inflected may stand for its card ("decapitated")
+        forms = {f for w in said for f in inflections(w)} - words
         names.not_typos = frozenset(w for w in words | forms if w not in keys and len(w) >= TYPO_MIN
                                     and (name := names._typo_name(w)) is not None
                                     and not (w in forms and w in (name + "s", name + "es")))
@@ -488,24 +481,6 @@ class CardNames:
 ORDINARY_NAMES = frozenset(("defense", "defender", "flight", "innocence", "innocent", "judge", "judgment",
                             "martyr", "martyrdom", "redeemer", "redemption", "vengeance", "avenger",
                             "vision", "visionary", "pander"))
-
-
-def doubled_letters(keys: dict[str, int], shorts: set[str], words: set[str]) -> dict[str, int]:
-    """The names (keys) of `DOUBLED_MIN` letters up to `TYPO_MIN` with one letter typed twice
-    or one double letter typed once ("anwarr" for Anwar, "harod" for Harrod) -> the card,
-    initials (`shorts`) left out; none that is a word (`words`), another name, or the same
-    typo of two names."""
-    found: dict[str, set[int]] = {}
-    for key, card_id in keys.items():
-        if not DOUBLED_MIN <= len(key) < TYPO_MIN or not key.isalpha() or key in shorts:
-            continue
-        for i in range(len(key)):
-            # (a first letter typed twice is no phone's typo: "aanwar")
-            for variant in (key[:i + 1] + key[i] + key[i + 1:] if i else None,
-                            key[:i] + key[i + 1:] if key[i + 1:i + 2] == key[i] else None):
-                if variant and len(variant) >= DOUBLED_MIN and variant not in keys and variant not in words:
-                    found.setdefault(variant, set()).add(card_id)
-    return {v: next(iter(ids)) for v, ids in sorted(found.items()) if len(ids) == 1}
 
 
 def _text_words(catalog, texts: list[list[str]], keys: dict[str, int]) -> set[str]:
