@@ -87,13 +87,16 @@ def offline_results(base_url: str, queries: list[str]) -> tuple[list[list[dict]]
         try:
             page = browser.new_page()
             page.goto(base_url + "/offline")
-            stats = page.evaluate("import('/static/offline-search.js').then(m => m.default.stats())")
+            # the queries first, as a phone asks them: the text files are read as the answers
+            # shown need them (a step reading an entry's text before they are would fail
+            # here), then all of them for the tokenizer's counts
             started = time.perf_counter()
             payloads = page.evaluate(
                 "async ([qs, limit]) => { const out = [], search = (await import('/static/offline-search.js')).default;"
                 " for (const q of qs) out.push(await search(q, limit)); return out; }",
                 [queries, LIMIT])
             took = (time.perf_counter() - started) * 1000 / max(1, len(queries))
+            stats = page.evaluate("import('/static/offline-search.js').then(m => m.default.stats())")
         finally:
             browser.close()
     errors = [(q, p.get("error")) for q, p in zip(queries, payloads) if p.get("error")]
