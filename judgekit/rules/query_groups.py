@@ -54,6 +54,13 @@ QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "wh
 ENDINGS = frozenset("er r ist st est or ion ier en n t nt i li d s ed ly".split())
 
 
+def one_typo_away(stem: str, words: dict[tuple[str, int], list[str]]) -> list[str]:
+    """The words one typo away from `stem` (sorted) among `words`, by first letter and
+    length: a typo keeps the first letter and changes the length by one at most."""
+    first, n = stem[:1], len(stem)
+    return sorted(w for size in (n - 1, n, n + 1) for w in words.get((first, size), ()) if within_one_edit(stem, w))
+
+
 class QueryGroups:
     """A part's reading of a query. The part (`SearchIndex`) sets what this reads: `df`
     (stem -> entries holding it), `n_entries`, `known_words` and `other_words` (the other
@@ -69,11 +76,7 @@ class QueryGroups:
     @lru_cache(maxsize=4096)
     def _typos(self, stem: str) -> list[str]:
         """Indexed words one typo away from a stem the index does not know (sorted)."""
-        if not self._unknown(stem, 4):
-            return []
-        first, n = stem[:1], len(stem)
-        return sorted(w for size in (n - 1, n, n + 1) for w in self._by_start.get((first, size), ())
-                      if within_one_edit(stem, w))
+        return one_typo_away(stem, self._by_start) if self._unknown(stem, 4) else []
 
     @lru_cache(maxsize=4096)
     def _synonym_typos(self, stem: str) -> list[str]:
@@ -81,11 +84,7 @@ class QueryGroups:
         typo away from a stem no part of the index knows, of as many letters (sorted): the
         words people say are mistyped too ("dawdeling" for "dawdling"), and the table's words
         are mostly in no entry, so `_typos` cannot find them."""
-        if not self._unknown(stem, MISTYPED_MIN):
-            return []
-        first, n = stem[:1], len(stem)
-        return sorted(w for size in (n - 1, n, n + 1) for w in self._synonym_words.get((first, size), ())
-                      if within_one_edit(stem, w))
+        return one_typo_away(stem, self._synonym_words) if self._unknown(stem, MISTYPED_MIN) else []
 
     @lru_cache(maxsize=4096)
     def _undoubled(self, word: str, stem: str) -> list[str]:
@@ -241,16 +240,17 @@ class QueryGroups:
         if len(key) == 1:
             for longer in self._extensions(key[0]):
                 alts.setdefault((longer,), 0.4)
-            # a word of the synonym table is a word people say, not a misspelt one ("fort":
-            # fortitude, not "form" or "force")
-            for typo in () if synonyms else self._typos(key[0]):
+        # a word of the synonym table is a word people say, not a misspelt one ("fort":
+        # fortitude, not "form" or "force")
+        if len(key) == 1 and not synonyms:
+            for typo in self._typos(key[0]):
                 alts.setdefault((typo,), 0.6)
                 for alt in self._synonyms.get((typo,), ()):
                     alts.setdefault(alt, 0.5)
-            for typo in () if synonyms else self._undoubled(typed, key[0]):
+            for typo in self._undoubled(typed, key[0]):
                 alts.setdefault((typo,), 0.6)
             # a word of the synonym table mistyped: what that word stands for
-            for typo in () if synonyms else self._synonym_typos(key[0]):
+            for typo in self._synonym_typos(key[0]):
                 for alt in self._synonyms[(typo,)]:
                     alts.setdefault(alt, 0.5)
         factor = QUESTION_FACTOR if len(key) == 1 and (key[0] in self._question or self._mistyped_question(key[0])) \

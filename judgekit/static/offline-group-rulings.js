@@ -4,6 +4,7 @@
 // (offline-search.js's Search: its cards part, params, card groups and rulings by section).
 
 import { nameKey } from "./offline-names.js";
+import { hasPhrase } from "./offline-scoring.js";
 
 // the keys of the rulings of the card's groups, in the card page's order
 export function groupRulings(search, card) {
@@ -107,11 +108,7 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
 
 // whether the entry's body says these stems in a row (SearchIndex.says)
 function says(index, entry, stems) {
-  if (!stems.length) return false;
-  var positions = index.stemPositions(entry, "body"), first = positions.get(stems[0]);
-  if (!first) return false;
-  var rest = stems.slice(1).map(function (st) { return new Set(positions.get(st) || []); });
-  return first.some(function (p) { return rest.every(function (r, i) { return r.has(p + i + 1); }); });
+  return stems.length > 0 && hasPhrase(index.stemPositions(entry, "body"), stems);
 }
 
 // the hits with the ruling of a card the query names that names another card the query names,

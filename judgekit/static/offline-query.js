@@ -55,14 +55,17 @@ function unknown(index, stem, least) {
     ALPHA.test(stem);
 }
 
+// the words of `words` (those of the stem's first letter) one typo away from it, sorted as
+// the server lists them (query_groups.one_typo_away)
+function oneTypoAway(stem, words) {
+  return (words || []).filter(function (w) {
+    return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
+  }).sort();
+}
+
 function typos(index, stem) {
   if (index.typoCache.has(stem)) return index.typoCache.get(stem);
-  var out = [];
-  if (unknown(index, stem, 4)) {
-    out = (index.byFirst.get(stem.charAt(0)) || []).filter(function (w) {
-      return Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
-    }).sort();    // sorted, as the server lists them
-  }
+  var out = unknown(index, stem, 4) ? oneTypoAway(stem, index.byFirst.get(stem.charAt(0))) : [];
   index.typoCache.set(stem, out);
   return out;
 }
@@ -73,9 +76,9 @@ function synonymTypos(index, stem) {
   if (index.synonymTypoCache.has(stem)) return index.synonymTypoCache.get(stem);
   var least = index.params.mistyped_min, out = [];
   if (unknown(index, stem, least)) {
-    out = (index.synonymWords.get(stem.charAt(0)) || []).filter(function (w) {
-      return w.length >= least && ALPHA.test(w) && Math.abs(w.length - stem.length) <= 1 && withinOneEdit(stem, w);
-    }).sort();
+    out = oneTypoAway(stem, (index.synonymWords.get(stem.charAt(0)) || []).filter(function (w) {
+      return w.length >= least && ALPHA.test(w);
+    }));
   }
   index.synonymTypoCache.set(stem, out);
   return out;
@@ -222,16 +225,16 @@ export function queryGroups(index, text) {
     synonyms.forEach(function (alt) { setDefault(alts, alt, 0.8); });
     if (n === 1) {
       extensions(index, key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
-      // a word of the synonym table is no misspelt word (QueryGroups._word_group)
-      (synonyms.length ? [] : typos(index, key[0])).forEach(function (typo) {
+    }
+    // a word of the synonym table is no misspelt word (QueryGroups._word_group)
+    if (n === 1 && !synonyms.length) {
+      typos(index, key[0]).forEach(function (typo) {
         setDefault(alts, [typo], 0.6);
         (index.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
       });
-      (synonyms.length ? [] : undoubled(index, typed.toLowerCase(), key[0])).forEach(function (typo) {
-        setDefault(alts, [typo], 0.6);
-      });
+      undoubled(index, typed.toLowerCase(), key[0]).forEach(function (typo) { setDefault(alts, [typo], 0.6); });
       // a word of the synonym table mistyped: what that word stands for
-      (synonyms.length ? [] : synonymTypos(index, key[0])).forEach(function (typo) {
+      synonymTypos(index, key[0]).forEach(function (typo) {
         index.synonyms.get(typo).forEach(function (alt) { setDefault(alts, alt, 0.5); });
       });
     }

@@ -4,13 +4,13 @@
 // and beside them the entries holding the most of the question (`covering`); then the cards'
 // factors of the re-ranking (a group's ruling, a card's own text). Each function takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its `search` calls them.
-// Exports candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes.
+// Exports candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes, hasPhrase.
 
 import { WORD, own } from "./offline-words.js";
 import { sentences } from "./offline-query.js";
 
 // whether the stems follow each other somewhere in these positions (stem -> [position])
-function hasPhrase(positions, stems) {
+export function hasPhrase(positions, stems) {
   var first = positions.get(stems[0]);
   if (!first) return false;
   var rest = stems.slice(1).map(function (s) { return new Set(positions.get(s) || []); });
