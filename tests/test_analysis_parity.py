@@ -128,6 +128,17 @@ process.stdout.write(JSON.stringify(data.queries.map((q) => search.rank(q, 3).ma
 """
 
 
+def browser_first_three(svc, tmp_path, queries: list[str]) -> list[list[str]]:
+    """The keys of the browser's first three answers to each query (node, the offline index
+    of `svc`, no text file read)."""
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps({"index": build_offline_index(svc.search), "queries": queries}), encoding="utf-8")
+    script = tmp_path / "rank.mjs"
+    script.write_text(RANK_SCRIPT)
+    return json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                     capture_output=True, text=True).stdout)
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
 def test_browser_ranks_questions_naming_two_cards_before_reading_any_text(svc, tmp_path):
     """A question naming two cards looks for a ruling of one that names the other
@@ -139,15 +150,22 @@ def test_browser_ranks_questions_naming_two_cards_before_reading_any_text(svc, t
                "can alan sovereign advanced pay for a concealed weapon from his own blood",
                "kamiri wa itherero burned by a referendum with draught of the soul on her",
                "does freak drive work with sudden reversal", "deflection and redirection on the same bleed"]
-    payload = tmp_path / "in.json"
-    payload.write_text(json.dumps({"index": build_offline_index(svc.search), "queries": queries}), encoding="utf-8")
-    script = tmp_path / "rank.mjs"
-    script.write_text(RANK_SCRIPT)
-    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
-                                    capture_output=True, text=True).stdout)
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
-    assert got == want
+    assert browser_first_three(svc, tmp_path, queries) == want
     assert "cards/G00054#r1" in want[0]      # the ruling naming Possession, after the two cards
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_places_a_restated_card_s_group_ruling_as_the_server_does(svc, tmp_path):
+    """A question naming a card whose other words are all in its text (`restating_ruling`):
+    the browser puts the same ruling of the card's groups third, and keeps the card's own
+    ruling third where the server keeps it."""
+    queries = ["sunset strip when do i lock it", "night terrors on 0 stealth", "deflection bounce bleed",
+               "kine resources contested pool", "zip gun strike range",
+               "sunset strip: ally costs 3 pool and i have 2, can i still recruit? when do i lock it"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
+    assert want[0][2] == "cards/G00130#r1" and want[1][2] == "cards/G00162#r1"
 
 
 def test_whoosh_imports_and_compiles_without_warnings():

@@ -911,6 +911,31 @@ def test_a_named_card_s_group_ruling_holding_a_little_of_a_told_question_comes_t
     assert group not in first_sections(service.search, question)[:3]
 
 
+@pytest.mark.parametrize("question, card, group", [
+    ("sunset strip when do i lock it", "101904", "G00130"),
+    ("night terrors on 0 stealth", "102254", "G00162"),
+    ("call of the hungry dead when the minion cannot burn the blood", "100279", "G00097"),
+])
+def test_a_named_card_whose_text_holds_the_question_has_its_group_ruling_third(service, monkeypatch,
+                                                                                question, card, group):
+    """A question naming a card whose other words are all in the card's text restates the
+    card and asks how it works: no word is beyond the card, and the ruling of its groups
+    holding the most of those words and of the question's numbers ("0": the group "Reduce
+    stealth to 0", not "Minus stealth") comes third (`RESTATED_SHARE`); without the step,
+    whatever shares a word is third."""
+    found = first_sections(service.search, question)
+    assert found[0] == card and found[2] == group
+    monkeypatch.setattr(group_rulings, "RESTATED_SHARE", float("inf"))
+    assert group not in first_sections(service.search, question)[:3]
+
+
+def test_a_restated_card_s_own_ruling_third_keeps_its_place(service):
+    """"kine resources contested pool": every word is in the card's text, and the card's own
+    ruling is third; it stays there, before any ruling of its groups."""
+    found = service.search.search("kine resources contested pool", limit=3)[0]
+    assert found[0].entry.key == "cards/101056" and found[2].entry.key.startswith("cards/101056#r")
+
+
 def test_an_everyday_word_the_card_lacks_does_not_sink_it(service):
     """A described card's text lacks the player's everyday words ("every", "just"): rare
     among the cards, each weighs no more than CARD_COVERAGE_CAP in the share the card holds,

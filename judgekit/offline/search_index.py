@@ -60,7 +60,7 @@ from judgekit.rules.card_ranking import (ABOUT_CARDS_DOC_FACTORS, ABOUT_CARDS_FA
 from judgekit.rules.group_rulings import (ASKED_SHARE, GROUP_RULING_AFTER_CARD, GROUP_RULING_CARDS,
                                           GROUP_RULING_CARDS_ASKED, GROUP_RULING_LEAD, GROUP_RULING_NEAR,
                                           GROUP_RULING_NEAR_LATER, LAST_SENTENCE_SHARE, NAMED_RULING_SHARE,
-                                          NAMED_RULING_THIRD, RULING_INHERITS, RULING_NAMING_ANOTHER,
+                                          NAMED_RULING_THIRD, RESTATED_SHARE, RULING_INHERITS, RULING_NAMING_ANOTHER,
                                           SECOND_GROUP_SHARE, name_stems)
 from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, LEAD_PLACES, NEAR_TIE, YIELD_SHARE
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
@@ -155,6 +155,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "group_ruling_near_later": GROUP_RULING_NEAR_LATER,
             "second_group_share": SECOND_GROUP_SHARE, "last_sentence_share": LAST_SENTENCE_SHARE,
             "named_ruling_share": NAMED_RULING_SHARE, "named_ruling_third": NAMED_RULING_THIRD,
+            "restated_share": RESTATED_SHARE,
             "ruling_naming_another": RULING_NAMING_ANOTHER,
             "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST}
 

@@ -61,6 +61,18 @@ NAMED_RULING_SHARE = 0.5
 #: lost (0.3: +7, 0.2: +13, 0.05: +19); at any share above none, sets 17 and 29 lost one each.
 NAMED_RULING_THIRD = 0.1
 
+#: A question naming a card whose other words are all in the card's own text restates the
+#: card and asks how what it says works ("sunset strip when do i lock it", "night terrors on
+#: 0 stealth", "zip gun strike range"): `named_card_ruling` finds no word beyond the card, and
+#: the ruling of its groups holding the most of those words and of the question's numbers
+#: comes third when it holds at least this share of them (`restating_ruling`), unless the
+#: third answer is a ruling of the card or of its groups. Before, the third place went to whatever
+#: shared a word, mostly another card's ruling ("Perfect Clarity" for "deflection bounce
+#: bleed", now "Change the target of a bleed"). Chosen on the development sets (3 Dec 2026):
+#: one question more (`search_card_behaviour55`), none lost; 0.1 the same, 0.5 lost that
+#: question (its numbers count: "ally costs 3 pool and i have 2").
+RESTATED_SHARE = 0.2
+
 #: A question describing a card and asking what a ruling of one of its groups answers ("the
 #: indep vampire who hunts from the ash heap of my prey: can he hunt again the same turn?",
 #: the group "Special Hunt action"): a group's ruling holds the question's second half, the
@@ -200,10 +212,10 @@ def named_card_ruling(search: RulingsOf, hits: list[Hit], text: str, found: list
         return hits
     # the question's words that are not the card's name nor in the card's own entry
     # (question words and numbers left out)
-    beyond = [g for g in other_words(groups, search.names.name_words(text, found))
-              if not search.cards.holds(g, card.key)]
+    other = other_words(groups, search.names.name_words(text, found))
+    beyond = [g for g in other if not search.cards.holds(g, card.key)]
     if not beyond:
-        return hits
+        return restating_ruling(search, hits, card, keys, groups, other, limit)
     shares = search.cards.shares(beyond, keys, card.key, 0.0)
     i = max(range(len(keys)), key=lambda i: (shares[i], -i))
     share = shares[i]
@@ -219,6 +231,25 @@ def named_card_ruling(search: RulingsOf, hits: list[Hit], text: str, found: list
     else:
         return hits
     return with_ruling(search, hits, keys[i], at, hits[at].score if len(hits) > at else hits[-1].score, share, limit)
+
+
+def restating_ruling(search: RulingsOf, hits: list[Hit], card: Entry, keys: list[str], groups: list[Group],
+                     other: list[Group], limit: int) -> list[Hit]:
+    """`hits` (the first the card the query names, `keys` its groups' rulings) with the ruling
+    holding the most of the question's `other` words (`other_words`, all in the card's own
+    entry) and of its numbers third (`RESTATED_SHARE`), unless the third answer is already
+    a ruling of the card or of its groups."""
+    if not other or len(hits) < 3:
+        return hits
+    said = {id(g) for g in other}
+    asked = [g for g in groups if g.factor == 1.0 and (g.number is not None or id(g) in said)]
+    shares = search.cards.shares(asked, keys, card.key, 0.0)
+    i = max(range(len(keys)), key=lambda i: (shares[i], -i))
+    third = hits[2].entry
+    if shares[i] < RESTATED_SHARE or any(h.entry.key == keys[i] for h in hits[:3]) or third.key in keys \
+            or (third.kind == "ruling" and third.doc == card.doc and third.section == card.section):
+        return hits
+    return with_ruling(search, hits, keys[i], 2, hits[2].score, shares[i], limit)
 
 
 def name_stems(card: Entry) -> tuple[str, ...]:

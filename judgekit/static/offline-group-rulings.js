@@ -88,10 +88,9 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
   if (!keys.length) return hits;
   // the question's words that are not the card's name nor in the card's own entry (question
   // words and numbers left out)
-  var beyond = otherWords(groups, search.names.nameWords(text, found)).filter(function (g) {
-    return !cards.holds(g, card.docnum);
-  });
-  if (!beyond.length) return hits;
+  var other = otherWords(groups, search.names.nameWords(text, found));
+  var beyond = other.filter(function (g) { return !cards.holds(g, card.docnum); });
+  if (!beyond.length) return restatingRuling(search, hits, card, keys, groups, other, limit);
   var shares = cards.shares(beyond, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
   var i = 0;
   for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
@@ -104,6 +103,25 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
   else return hits;
   return withRuling(search, hits, keys[i], at, hits.length > at ? hits[at].score : hits[hits.length - 1].score,
                     shares[i], limit);
+}
+
+// the hits (the first the card the query names, `keys` its groups' rulings) with the ruling
+// holding the most of the question's `other` words (all in the card's own entry) and of its
+// numbers third, unless the third answer is already a ruling of the card or of its groups
+// (the server's restating_ruling, RESTATED_SHARE)
+function restatingRuling(search, hits, card, keys, groups, other, limit) {
+  var least = search.params.restated_share;
+  if (least === undefined || !other.length || hits.length < 3) return hits;
+  var said = new Set(other), cards = search.cards;
+  var asked = groups.filter(function (g) { return g.factor === 1.0 && (g.number !== null || said.has(g)); });
+  var shares = cards.shares(asked, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
+  var i = 0;
+  for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
+  var third = hits[2].entry;
+  if (shares[i] < least || hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; }) ||
+      keys.indexOf(third.key) >= 0 ||
+      (third.kind === "ruling" && third.doc === card.doc && third.section === card.section)) return hits;
+  return withRuling(search, hits, keys[i], 2, hits[2].score, shares[i], limit);
 }
 
 // whether the entry's body says these stems in a row (SearchIndex.says)
