@@ -1521,6 +1521,12 @@ CARD_BEHAVIOUR_57 = ROOT / "search_card_behaviour57"
 #: the 2,294 rulings only 27 drew one; 14 describe the card, 13 name it), by another hand on
 #: 3 Dec 2026 (night), written before any run: 22/27 at its first run (0.815, MRR 0.475)
 CARD_BEHAVIOUR_58 = ROOT / "search_card_behaviour58"
+#: 50 short table questions naming a card and asking what a ruling of one of its groups
+#: settles (seed 20261318: groups in a random order, 50 of them, the card named one no other
+#: ruling set names where it could be), by another hand on 3 Dec 2026 (evening), written
+#: before any run: 48/50 at its first run (0.960, MRR 0.422), on the code with
+#: `restating_ruling`; 46/50 (0.920) on the code before it. Nothing tuned on it
+CARD_BEHAVIOUR_59 = ROOT / "search_card_behaviour59"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1548,7 +1554,7 @@ CARD_BEHAVIOUR_58 = ROOT / "search_card_behaviour58"
                                                (CARD_BEHAVIOUR_52, 50, 0.92), (CARD_BEHAVIOUR_53, 40, 0.97),
                                                (CARD_BEHAVIOUR_54, 40, 0.95), (CARD_BEHAVIOUR_55, 40, 0.92),
                                                (CARD_BEHAVIOUR_56, 40, 0.95), (CARD_BEHAVIOUR_57, 40, 0.92),
-                                               (CARD_BEHAVIOUR_58, 27, 0.8)],
+                                               (CARD_BEHAVIOUR_58, 27, 0.8), (CARD_BEHAVIOUR_59, 50, 0.94)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
@@ -1557,7 +1563,7 @@ CARD_BEHAVIOUR_58 = ROOT / "search_card_behaviour58"
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
                               "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
                               "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth", "fifty-seventh",
-                              "fifty-eighth"])
+                              "fifty-eighth", "fifty-ninth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
