@@ -94,6 +94,8 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
   var shares = cards.shares(beyond, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
   var i = 0;
   for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
+  // no ruling holds a word beyond the card ("throw": a player's word for play): as if none were
+  if (!shares[i]) return restatingRuling(search, hits, card, keys, groups, other, limit);
   if (shares[i] < third || hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; })) return hits;
   function coverage(h) { return h.coverage === undefined ? 1.0 : h.coverage; }
   // second when it holds more of that than the second answer holds of the question, else third
@@ -106,8 +108,8 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
 }
 
 // the hits (the first the card the query names, `keys` its groups' rulings) with the ruling
-// holding the most of the question's `other` words (all in the card's own entry) and of its
-// numbers third, unless the third answer is already a ruling of the card or of its groups
+// holding the most of the question's `other` words (all in the card's own entry, or the others
+// in none of its groups' rulings) and of its numbers third, unless the third answer is already a ruling of the card or of its groups
 // (the server's restating_ruling, RESTATED_SHARE)
 function restatingRuling(search, hits, card, keys, groups, other, limit) {
   var least = search.params.restated_share;
