@@ -71,9 +71,10 @@ NAMED_RULING_THIRD = 0.1
 #: bleed", now "Change the target of a bleed"). Chosen on the development sets (3 Dec 2026):
 #: one question more (`search_card_behaviour55`), none lost; 0.1 the same, 0.5 lost that
 #: question (its numbers count: "ally costs 3 pool and i have 2"). The same when no ruling
-#: of its groups holds any of the words beyond the card ("can i still throw night terrors"):
-#: `search_card_behaviour49` one question more, none lost, and the held-out or unread sets
-#: 57 and 59 one more each.
+#: of its groups holds any of the words beyond the card ("can i still throw night terrors"),
+#: unless a ruling is third already ("…a bomb and equips it": the ruling of the described
+#: ally's group, Bomb named in passing): `search_card_behaviour49` one question more, none
+#: lost, and the held-out or unread sets 57 and 59 one more each.
 RESTATED_SHARE = 0.2
 
 #: A question describing a card and asking what a ruling of one of its groups answers ("the
@@ -222,9 +223,10 @@ def named_card_ruling(search: RulingsOf, hits: list[Hit], text: str, found: list
     shares = search.cards.shares(beyond, keys, card.key, 0.0)
     i = max(range(len(keys)), key=lambda i: (shares[i], -i))
     share = shares[i]
-    if not share:
+    if not share and not (len(hits) >= 3 and hits[2].entry.kind == "ruling"):
         # no ruling holds a word beyond the card ("throw": a player's word for play): as if
-        # there were none
+        # there were none, unless a ruling is third already (another card's group's: the
+        # question describes another card, this one named in passing)
         return restating_ruling(search, hits, card, keys, groups, other, limit)
     if share < NAMED_RULING_THIRD or any(h.entry.key == keys[i] for h in hits[:3]):
         return hits

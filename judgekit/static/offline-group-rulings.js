@@ -94,8 +94,12 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
   var shares = cards.shares(beyond, keys.map(function (k) { return cards.byKey.get(k).docnum; }), card.docnum, 0);
   var i = 0;
   for (var j = 1; j < keys.length; j++) if (shares[j] > shares[i]) i = j;
-  // no ruling holds a word beyond the card ("throw": a player's word for play): as if none were
-  if (!shares[i]) return restatingRuling(search, hits, card, keys, groups, other, limit);
+  // no ruling holds a word beyond the card ("throw": a player's word for play): as if none
+  // were, unless a ruling is third already (another card's group's: the question describes
+  // another card, this one named in passing)
+  if (!shares[i] && !(hits.length >= 3 && hits[2].entry.kind === "ruling")) {
+    return restatingRuling(search, hits, card, keys, groups, other, limit);
+  }
   if (shares[i] < third || hits.slice(0, 3).some(function (h) { return h.entry.key === keys[i]; })) return hits;
   function coverage(h) { return h.coverage === undefined ? 1.0 : h.coverage; }
   // second when it holds more of that than the second answer holds of the question, else third
