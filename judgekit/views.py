@@ -19,7 +19,7 @@ from flask import (Flask, Response, current_app, g, get_flashed_messages, jsonif
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 from markupsafe import Markup
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadHost, HTTPException
 from werkzeug.routing import BaseConverter, ValidationError
 
 from judgekit import inputs, netinfo
@@ -140,6 +140,10 @@ def wants_json() -> bool:
 def error_response(status: int, message: str, body: dict[str, Any] | None = None):
     if wants_json():
         return jsonify(body or {"error": message, "status": status}), status
+    if isinstance(request.routing_exception, BadHost):
+        # a Host header no address can be built on ("a..b"): the page's links cannot be
+        # made, so the message alone, as plain text
+        return Response(f"{status}: {message}\n", status, mimetype="text/plain")
     return render_template("error.html", status=status, message=message), status
 
 

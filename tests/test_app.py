@@ -103,3 +103,17 @@ def test_json_object_takes_objects_and_says_what_to_send_otherwise(app):
             with pytest.raises(ApiError) as err:
                 json_object('{"seed": n}', required=False)
             assert err.value.status == 400 and err.value.message == 'send {"seed": n}'
+
+
+@pytest.mark.parametrize("host", ["a..b", "a" * 64 + ".example", "x" * 70 + ".com"])
+@pytest.mark.parametrize("method, path", [("GET", "/"), ("GET", "/rules"), ("GET", "/tournaments"),
+                                          ("POST", "/tournaments"), ("GET", "/static/app.css")])
+def test_a_host_header_no_address_can_be_built_on_gets_a_400_not_a_500(app, host, method, path):
+    """A Host header with an empty label or one over 63 letters: werkzeug cannot build the
+    page's links on it, and the error page (which links to the stylesheet) crashed with a
+    500 for anyone on the venue's network. Now a 400 with the message as plain text (a form
+    sent so is refused by its CSRF check first, with its own message)."""
+    response = app.test_client().open(path, method=method, headers={"Host": host})
+    assert response.status_code == 400
+    assert response.mimetype == "text/plain"
+    assert response.get_data(as_text=True).startswith("400: ")      # what went wrong, readable

@@ -10,7 +10,8 @@ then a browser session with its CSRF token), with one of these mutations of a va
 request: malformed JSON, invalid UTF-8, deep nesting (up to 50,000 levels), strings of
 400 KB and 1 MB, NUL and lone surrogates, huge, negative and non-finite numbers ("0_5",
 1e308, NaN, 10**400), wrong types, missing and extra fields, the wrong content type, bad
-path parts and bad headers (non-ASCII CSRF token, a 10 KB bearer token).
+path parts and bad headers (non-ASCII CSRF token, a 10 KB bearer token, a Host no address
+can be built on).
 
 Default: in-process (Flask's test client, a fresh instance folder in a temporary
 directory), tracebacks counted from the log records. `--http`: against `judgekit serve`
@@ -290,7 +291,8 @@ def bad_headers(rng: random.Random) -> dict[str, str]:
     return rng.choice([{"X-CSRF-Token": "é\x01"}, {"X-CSRF-Token": "x" * 5000},
                        {"Authorization": "Bearer jk_" + "a" * 10_000}, {"Authorization": "Bearer é"},
                        {"Authorization": "Basic Zm9vOmJhcg=="}, {"Accept": "application/json;q=x"},
-                       {"Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}])
+                       {"Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"},
+                       {"Host": "a..b"}, {"Host": "h" * 64 + ".lan"}])
 
 
 # --- the run -----------------------------------------------------------------------------------------
