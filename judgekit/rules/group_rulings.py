@@ -66,9 +66,9 @@ NAMED_RULING_THIRD = 0.1
 #: 0 stealth", "zip gun strike range"): `named_card_ruling` finds no word beyond the card, and
 #: the ruling of its groups holding the most of those words and of the question's numbers
 #: comes third when it holds at least this share of them (`restating_ruling`), unless the
-#: third answer is a ruling of the card or of its groups. Before, the third place went to whatever
-#: shared a word, mostly another card's ruling ("Perfect Clarity" for "deflection bounce
-#: bleed", now "Change the target of a bleed"). Chosen on the development sets (3 Dec 2026):
+#: third answer is a ruling of the card or of its groups. Before, the third place went to
+#: whatever shared a word, mostly another card's ruling ("Perfect Clarity" for "deflection
+#: bounce bleed", now "Change the target of a bleed"). Chosen on the development sets (3 Dec 2026):
 #: one question more (`search_card_behaviour55`), none lost; 0.1 the same, 0.5 lost that
 #: question (its numbers count: "ally costs 3 pool and i have 2"). The same when no ruling
 #: of its groups holds any of the words beyond the card ("can i still throw night terrors"),
@@ -246,8 +246,9 @@ def restating_ruling(search: RulingsOf, hits: list[Hit], card: Entry, keys: list
                      other: list[Group], limit: int) -> list[Hit]:
     """`hits` (the first the card the query names, `keys` its groups' rulings) with the ruling
     holding the most of the question's `other` words (`other_words`: all in the card's own
-    entry, or the others in none of its groups' rulings) and of its numbers third (`RESTATED_SHARE`), unless the third answer is already
-    a ruling of the card or of its groups."""
+    entry, or the others in none of its groups' rulings) and of its numbers third
+    (`RESTATED_SHARE`), unless the third answer is already a ruling of the card or of its
+    groups."""
     if not other or len(hits) < 3:
         return hits
     said = {id(g) for g in other}

@@ -113,8 +113,8 @@ export function namedCardRuling(search, hits, text, found, groups, limit) {
 
 // the hits (the first the card the query names, `keys` its groups' rulings) with the ruling
 // holding the most of the question's `other` words (all in the card's own entry, or the others
-// in none of its groups' rulings) and of its numbers third, unless the third answer is already a ruling of the card or of its groups
-// (the server's restating_ruling, RESTATED_SHARE)
+// in none of its groups' rulings) and of its numbers third, unless the third answer is already
+// a ruling of the card or of its groups (the server's restating_ruling, RESTATED_SHARE)
 function restatingRuling(search, hits, card, keys, groups, other, limit) {
   var least = search.params.restated_share;
   if (least === undefined || !other.length || hits.length < 3) return hits;
