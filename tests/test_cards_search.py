@@ -2169,7 +2169,7 @@ def test_a_word_only_the_cards_say_asks_about_cards(service, monkeypatch):
 
 
 def test_a_card_s_word_the_rules_say_in_any_form_is_theirs():
-    from judgekit.cards.names import card_only_words_of
+    from judgekit.cards.name_words import card_only_words_of
     # "hound": the rules say "hounds"; "vote": "voted"; "ox": too short; "x2": not a word
     assert card_only_words_of({"hound", "vote", "ox", "x2", "gehenna", "gun"}, {"hounds", "voted", "gunfire"}) \
         == {"gehenna", "gun"}

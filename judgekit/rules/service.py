@@ -26,7 +26,8 @@ from judgekit.game.cards import name_key
 from judgekit.rules.corpus import content_files
 from judgekit.cards.search_entries import CARD_FILES, cards_stamp
 from judgekit.cards.catalog import load_catalog
-from judgekit.cards.names import SPLIT, CardNames, discipline_and_clan_words, facet_names, game_words
+from judgekit.cards.name_words import discipline_and_clan_words, facet_names, game_words
+from judgekit.cards.names import SPLIT, CardNames
 from judgekit.cards.search_entries import card_entries
 from judgekit.rules.render import Renderer
 
