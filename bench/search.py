@@ -269,6 +269,7 @@ def main() -> None:
                 ("tests/search_phone24", ROOT / "tests" / "search_phone24"),
                 ("tests/search_phone25", ROOT / "tests" / "search_phone25"),
                 ("tests/search_phone26", ROOT / "tests" / "search_phone26"),
+                ("tests/search_phone27", ROOT / "tests" / "search_phone27"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -277,6 +278,7 @@ def main() -> None:
                 ("tests/search_card_effects10", ROOT / "tests" / "search_card_effects10"),
                 ("tests/search_card_effects11", ROOT / "tests" / "search_card_effects11"),
                 ("tests/search_card_effects12", ROOT / "tests" / "search_card_effects12"),
+                ("tests/search_card_effects13", ROOT / "tests" / "search_card_effects13"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

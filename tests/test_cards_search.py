@@ -534,6 +534,10 @@ CARD_EFFECTS_11 = ROOT / "search_card_effects11"
 #: that night's changes: 37/40 at its first run (0.925, MRR 0.900); nothing tuned on it, its
 #: misses never read
 CARD_EFFECTS_12 = ROOT / "search_card_effects12"
+#: a thirteenth, 30 library cards and 10 crypt cards (seed 20261320), 20 asking for the card
+#: and 20 how it works, 22 naming a discipline or clan, by another hand on 4 Dec 2026,
+#: written before any run: 40/40 at its first run (1.000, MRR 0.963)
+CARD_EFFECTS_13 = ROOT / "search_card_effects13"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -563,7 +567,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
-                                  CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12],
+                                  CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
