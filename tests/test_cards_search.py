@@ -243,6 +243,28 @@ def test_a_letter_typed_twice_is_read_once_where_the_stem_hides_the_typo(service
     assert "A.2" in [r["section"] for r in got]
 
 
+def test_a_mistyped_ing_ending_is_read_as_written_right(service):
+    """"votng", "huntng", "ratign", "showin": the stemmer does not know such an ending and
+    leaves the word whole, two typos from its stem or one from another word ("ratign":
+    "ration"); written with "ing" it is "voting", "hunting", "rating" (`_misended`), and that
+    reading replaces the stem's typos. A word already ending in "ing" is left to them."""
+    def alts(part, query: str, word: str) -> set:
+        return set(next(g for g in part.groups_of(query) if g.words == word).alts)
+
+    rules, cards = service.search.rules, service.search.cards
+    assert ("vote",) in alts(rules, "votng on a referendum", "votng")
+    assert ("hunt",) in alts(cards, "huntng with a retainer", "huntng")
+    got = alts(rules, "ratign points for a win", "ratign")
+    assert ("rate",) in got and ("ration",) not in got
+    assert ("show",) in alts(rules, "points just for showin up", "showin")
+    assert rules._misended("halving", "halv") == [] and rules._misended("voting", "vote") == []
+    assert rules._misended("vtng", "vtng") == []          # under three letters before the ending
+    got = service.search_payload("how many ratign points for winning the final", limit=3)["results"]
+    assert {"A.2", "A.2.1"} & {r["section"] for r in got}
+    got = service.search_payload("votng rules", limit=3)["results"]
+    assert got[0]["section"] == "votes"
+
+
 def test_a_word_stands_for_its_other_forms_not_for_words_it_begins(service):
     """A word is extended by an English ending only (`ENDINGS`): "final" stands for
     "finalist" and "play" for "player", but "steal" does not stand for "stealth" nor

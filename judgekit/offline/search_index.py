@@ -70,14 +70,14 @@ from judgekit.rules.numbers import CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UN
 from judgekit.rules.query import MAX_QUERY, QUESTION_AFTER_COLON, question_stems, synonym_stems
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
-from judgekit.rules.query_groups import (ENDINGS, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
+from judgekit.rules.query_groups import (ENDINGS, ING, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
                                          QUESTION_FACTOR)
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS,
                                      TYPED_AS_IS)
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 36
+FORMAT = 37
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)
@@ -137,7 +137,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "everyday_words": EVERYDAY_WORDS, "max_parts": MAX_PARTS,
             "part_results": PART_RESULTS,
             "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR, "mistyped_min": MISTYPED_MIN,
-            "endings": sorted(ENDINGS),
+            "endings": sorted(ENDINGS), "ing": ING,
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
             "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS),

@@ -52,6 +52,12 @@ QUESTION_FACTOR = 0.2   # share of its weight a question word ("what", "my", "wh
 #:   out last week…", which "weekend" had helped); a word no part knows extended by any
 #:   letters still ("info" for "information"): one question fewer.
 ENDINGS = frozenset("er r ist st est or ion ier en n t nt i li d s ed ly".split())
+#: The ending a phone mistypes most ("votng", "huntng", "ratign", "blockinf"): the stemmer
+#: does not know such a word's ending and leaves it whole, two typos or more from its stem
+#: ("votng" from "vote"), so `_typos` finds nothing, or another word ("ratign": "ration").
+#: A word no part knows whose last two to four letters are one typo from it is read with it
+#: written right (`QueryGroups._misended`).
+ING = "ing"
 
 
 def one_typo_away(stem: str, words: dict[tuple[str, int], list[str]]) -> list[str]:
@@ -99,6 +105,24 @@ class QueryGroups:
         for i in range(len(word) - 1):
             if word[i] == word[i + 1] and word[i].isalpha():
                 stems = stem_word(word[:i] + word[i + 1:])
+                if len(stems) == 1 and len(stems[0]) >= 3 and stems[0] != stem and stems[0] in self.df:
+                    out.add(stems[0])
+        return sorted(out)
+
+    @lru_cache(maxsize=4096)
+    def _misended(self, word: str, stem: str) -> list[str]:
+        """The indexed stems of the typed word (lower case) with its ending one typo from
+        `ING` written "ing" ("votng" -> "voting": "vote", "ratign" -> "rate"), when no part
+        knows the word's stem (of four letters or more), the word does not end in "ing" (its
+        ending is right: "halving"), and three letters at least are left before the ending.
+        Stems of three letters or more, sorted."""
+        if not self._unknown(stem, 4) or not word.isalpha() or word.endswith(ING):
+            return []
+        out = set()
+        for k in (2, 3, 4):
+            tail = word[-k:]
+            if len(word) - k >= 3 and tail != ING and within_one_edit(tail, ING):
+                stems = stem_word(word[:-k] + ING)
                 if len(stems) == 1 and len(stems[0]) >= 3 and stems[0] != stem and stems[0] in self.df:
                     out.add(stems[0])
         return sorted(out)
@@ -184,10 +208,11 @@ class QueryGroups:
                 i += n
                 continue
             key = tuple(st for _, st in seq[i:i + n])
-            # the word as typed only where it may count (`_undoubled`: a short stem), so that
-            # the words of one stem share their reading (`_word_group` keeps it)
-            alts, weight, factor = self._word_group(items[i:i + n], key,
-                                                    seq[i][0].lower() if n == 1 and len(key[0]) < 4 else "")
+            # the word as typed only where it may count (`_undoubled`: a short stem;
+            # `_misended`: a stem no part knows), so that the words of one stem share their
+            # reading (`_word_group` keeps it)
+            typed = n == 1 and (len(key[0]) < 4 or self._unknown(key[0], 4))
+            alts, weight, factor = self._word_group(items[i:i + n], key, seq[i][0].lower() if typed else "")
             groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
             i += n
         if len(groups) > MAX_GROUPS:
@@ -243,7 +268,10 @@ class QueryGroups:
         # a word of the synonym table is a word people say, not a misspelt one ("fort":
         # fortitude, not "form" or "force")
         if len(key) == 1 and not synonyms:
-            for typo in self._typos(key[0]):
+            # a mistyped ending explains the word as typed: the stem's typos, read on what
+            # the stemmer left whole, are then other words ("ratign": "ration")
+            misended = self._misended(typed, key[0])
+            for typo in misended or self._typos(key[0]):
                 alts.setdefault((typo,), 0.6)
                 for alt in self._synonyms.get((typo,), ()):
                     alts.setdefault(alt, 0.5)

@@ -141,6 +141,7 @@ export const OfflineIndex = (function () {
     this.typoCache = new Map();
     this.synonymTypoCache = new Map();
     this.undoubledCache = new Map();
+    this.misendedCache = new Map();
     this.extCache = new Map();
     this.mistypedCache = new Map();     // stem -> a question word mistyped (offline-query.js)
     this.endings = new Set(data.params.endings);   // the endings of a word's other forms (offline-query.js)

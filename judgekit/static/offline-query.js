@@ -102,6 +102,27 @@ function undoubled(index, word, stem) {
   return out;
 }
 
+// the indexed stems of the typed word (lower case) with its ending one typo from "ing"
+// (params.ing) written right ("votng" -> "vote", "ratign" -> "rate"), when no part knows its
+// stem (four letters or more), the word does not end in "ing" and three letters at least are
+// left before the ending, stems of three letters or more, sorted (QueryGroups._misended)
+function misended(index, word, stem) {
+  var ing = index.params.ing;
+  if (!unknown(index, stem, 4) || !ALPHA.test(word) || word.endsWith(ing)) return [];
+  var key = word + SEP + stem;
+  if (index.misendedCache.has(key)) return index.misendedCache.get(key);
+  var out = [];
+  for (var k = 2; k <= 4; k++) {
+    var tail = word.slice(-k);
+    if (word.length - k < 3 || tail === ing || !withinOneEdit(tail, ing)) continue;
+    var st = index.stem(word.slice(0, -k) + ing);
+    if (st !== null && st.length >= 3 && st !== stem && index.vocab.has(st) && out.indexOf(st) < 0) out.push(st);
+  }
+  out.sort();
+  index.misendedCache.set(key, out);
+  return out;
+}
+
 // a stem the index does not know that is a question word mistyped ("realy" for "really"):
 // one typo away from a question word, both of at least params.mistyped_min letters (the
 // server's QueryGroups._mistyped_question, rules/query_groups.py)
@@ -228,7 +249,9 @@ export function queryGroups(index, text) {
     }
     // a word of the synonym table is no misspelt word (QueryGroups._word_group)
     if (n === 1 && !synonyms.length) {
-      typos(index, key[0]).forEach(function (typo) {
+      // a mistyped ending explains the word as typed: the stem's typos are then other words
+      var ending = misended(index, typed.toLowerCase(), key[0]);
+      (ending.length ? ending : typos(index, key[0])).forEach(function (typo) {
         setDefault(alts, [typo], 0.6);
         (index.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
       });
