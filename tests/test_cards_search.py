@@ -111,11 +111,20 @@ CARD_NAMES_4 = ROOT / "search_card_names4"
 #: with "nyc" for New York. Left: "crisanthemum" (two letters away from Chrysanthemum),
 #: "harod" for Harrod (a double letter typed once in a name too short for a typo)
 CARD_NAMES_5 = ROOT / "search_card_names5"
+#: a sixth (20 vampires, 40 library cards, a quarter inside a question; typos, sound-alike
+#: spellings, accents and apostrophes dropped, titles dropped, short forms, spaces added or
+#: removed; seed 20261322), by another hand on 4 Dec 2026, written before any run: 56/60 at
+#: its first run (0.933, MRR 0.890); 57/60 with "decap" for Decapitate (`SHORT_NAMES`, with
+#: "ig" and "ih"). Left: "plasmatic form" (two letters from Plasmic Form), "nasir tremere"
+#: (Nassir, a letter short; "nasir" is Bajazet al-Nasir's), "the circle" (Circle, a phrase
+#: the rules use)
+CARD_NAMES_6 = ROOT / "search_card_names6"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_NAMES_2, 60, 0.98), (CARD_NAMES_3, 60, 0.98),
-                                               (CARD_NAMES_4, 60, 0.98), (CARD_NAMES_5, 60, 0.96)],
-                         ids=["second", "third", "fourth", "fifth"])
+                                               (CARD_NAMES_4, 60, 0.98), (CARD_NAMES_5, 60, 0.96),
+                                               (CARD_NAMES_6, 60, 0.95)],
+                         ids=["second", "third", "fourth", "fifth", "sixth"])
 def test_hit_at_3_on_a_card_names_set(service, path, size, floor):
     queries = load_queries(path)
     assert len(queries) == size
@@ -165,6 +174,8 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     # short forms of the reviewed list (`SHORT_NAMES`)
     ("con ag", "100414"), ("can i play con ag if the vote fails", "100414"), ("lic", "101125"),
     ("does molotov work at long range", "101235"), ("voter cap", "102131"),
+    ("decap", "100511"), ("is decap a combat card", "100511"), ("can i play ig against a gun", "100959"),
+    ("ih", "100984"),
     # a name's words players shorten (`NAME_ABBREVIATIONS`) and a head before a colon or a
     # dash that begins one name only (`HEAD_END`)
     ("zoo hg", "102212"), ("pb madrid", "101437"), ("pb: madrid", "101437"), ("ventrue hq", "102109"),

@@ -60,6 +60,9 @@ SHORT_NAMES: dict[str, str] = {
     "malk dementia": "Malkavian Dementia",
     "foreshadowing": "Foreshadowing Destruction",
     "zho": "Thadius Zho",
+    "decap": "Decapitate",
+    "ig": "Immortal Grapple",
+    "ih": "Information Highway",
 }
 
 #: The words of card names that players shorten (name keys, as they run together in a key)
