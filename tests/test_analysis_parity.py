@@ -182,6 +182,17 @@ def test_browser_reads_a_mistyped_ing_ending_as_the_server_does(svc, tmp_path):
     assert want[0][0].startswith("announcements/votes")
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_finds_a_long_name_typed_as_it_sounds_as_the_server_does(svc, tmp_path):
+    """A long name typed alone two letters away ("crisanthemum": `CardNames._far`, the
+    browser's `far`): the same first three, in the same order, as the server's."""
+    queries = ["crisanthemum", "crisanthemum rulings", "plasmatic form", "what does plasmatic form do",
+               "fee steak boston", "nosferatoo justicar", "politcal actoin", "blood hunting"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
+    assert want[0][0] == "cards/201542" and want[3][0] == "cards/101402"
+
+
 def test_whoosh_imports_and_compiles_without_warnings():
     """The analyzer's modules of the whoosh judgekit depends on, compiled from source with
     every warning shown (Python 3.12 turns an invalid escape into a SyntaxWarning; 3.11

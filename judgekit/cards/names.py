@@ -88,6 +88,14 @@ PHRASES = frozenset(("nottobe", "makeanexample", "elderkindrednetwork", "informa
 #: "the barrens card"): such a query gets the card's own rulings right after it.
 FILLER = frozenset(("the", "card", "cards", "ruling", "rulings", "rule", "rules"))
 
+#: A misspelt long name typed alone is found with two typos: a name of `FAR_MIN` letters or
+#: more is typed as it sounds ("crisanthemum" Chrysanthemum, "plasmatic form" Plasmic
+#: Form), two letters away. Only a query of one to four words naming nothing else, with
+#: no other word than `FILLER` and `ASKING_WORDS`, at least one of them no word of the
+#: rules, and only when one card's name is that near (`CardNames._far`).
+FAR_MIN = 10
+ASKING_WORDS = frozenset(("what", "does", "do", "how", "work", "works"))
+
 MAX_WORDS = 8          # longest card name looked for, in words
 TYPO_MIN = 7           # a name this long (letters) may be found with one typo
 #: … and in a name of two words found with a typo, a word shorter than this is spelt as in
@@ -107,6 +115,33 @@ class NameHit:
     start: int           # word span of the query that names it
     end: int
     exact: bool          # False: found with a typo
+
+
+def _edits2(a: str, b: str) -> bool:
+    """At most two insertions, deletions, substitutions or swaps of adjacent letters between
+    a and b (optimal string alignment), given their common start and end."""
+    i = 0
+    while i < len(a) and i < len(b) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < len(a) - i and j < len(b) - i and a[-1 - j] == b[-1 - j]:
+        j += 1
+    a, b = a[i:len(a) - j], b[i:len(b) - j]
+    if abs(len(a) - len(b)) > 2:
+        return False
+    before, row = None, list(range(len(b) + 1))
+    for x in range(1, len(a) + 1):
+        now = [x] + [0] * len(b)
+        for y in range(1, len(b) + 1):
+            cost = 0 if a[x - 1] == b[y - 1] else 1
+            d = min(row[y] + 1, now[y - 1] + 1, row[y - 1] + cost)
+            if before is not None and x > 1 and y > 1 and a[x - 1] == b[y - 2] and a[x - 2] == b[y - 1]:
+                d = min(d, before[y - 2] + 1)
+            now[y] = d
+        if min(now) > 2:
+            return False
+        before, row = row, now
+    return row[-1] <= 2
 
 
 def _edits1(a: str, b: str) -> bool:
@@ -161,9 +196,14 @@ class CardNames:
         # (in a key of twelve letters or more, one typo leaves one of the two as it was)
         self._long_heads: dict[str, set[int]] = {}    # first letters -> the lengths of such names
         self._long_tails: dict[str, set[int]] = {}    # last letters -> the same
+        # the names `_far` may find, by their first three letters and by their last three
+        self._far_ends: dict[str, list[str]] = {}
         for key in self.keys:
             if len(key) >= TYPO_MIN:
                 self._by_start.setdefault((key[0], len(key)), []).append(key)
+            if len(key) >= FAR_MIN - 2:
+                self._far_ends.setdefault("^" + key[:3], []).append(key)
+                self._far_ends.setdefault(key[-3:] + "$", []).append(key)
             if len(key) >= TYPO_LONG_MIN - 1:
                 self._long_heads.setdefault(key[:LONG_ANCHOR], set()).add(len(key))
                 self._long_tails.setdefault(key[-LONG_ANCHOR:], set()).add(len(key))
@@ -269,7 +309,8 @@ class CardNames:
     def to_table(self) -> dict:
         """The table the index stores and the browser's offline search reads."""
         return {"keys": self.keys, "common": sorted(self.common), "max_words": MAX_WORDS,
-                "typo_min": TYPO_MIN, "typo_word_min": TYPO_WORD_MIN, "typo_long_min": TYPO_LONG_MIN, "long_anchor": LONG_ANCHOR, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
+                "typo_min": TYPO_MIN, "typo_word_min": TYPO_WORD_MIN, "far_min": FAR_MIN,
+                "asking_words": sorted(ASKING_WORDS), "typo_long_min": TYPO_LONG_MIN, "long_anchor": LONG_ANCHOR, "phrases": sorted(PHRASES), "filler": sorted(FILLER),
                 "card_words": sorted(self.card_words), **description_table(),
                 "initials": sorted(self.initials),
                 "not_typos": sorted(self.not_typos), "text_words": sorted(self.text_words),
@@ -451,4 +492,21 @@ class CardNames:
                 i = found.end
             else:
                 i += 1
-        return hits
+        return hits or self._far(words)
+
+    def _far(self, words: tuple[str, ...]) -> list[NameHit]:
+        """The card a query naming nothing else names with two typos (`FAR_MIN`): its words
+        but `FILLER` and `ASKING_WORDS`, one to four and one after the other, spell a name
+        of that many letters or more two typos away, keeping its first three letters or its
+        last three, and no other card's; one of them is no word of the rules."""
+        at = [k for k, w in enumerate(words) if w not in FILLER and w not in ASKING_WORDS]
+        if not at or len(at) > 4 or at[-1] - at[0] + 1 != len(at) or all(words[k] in self.common for k in at):
+            return []
+        key = "".join(words[k] for k in at)
+        if len(key) < FAR_MIN:
+            return []
+        ends = self._far_ends
+        found = {self.keys[cand] for cand in (*ends.get("^" + key[:3], ()), *ends.get(key[-3:] + "$", ()))
+                 if cand[0] == key[0] and abs(len(cand) - len(key)) <= 2 and cand != key
+                 and cand not in self.text_words and _edits2(key, cand)}
+        return [NameHit(found.pop(), at[0], at[-1] + 1, False)] if len(found) == 1 else []

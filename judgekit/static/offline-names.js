@@ -50,8 +50,11 @@ export function CardNames(table) {
   this.typoMin = table.typo_min;
   this.typoWordMin = table.typo_word_min;
   this.typoLongMin = table.typo_long_min || Infinity;     // an older table: no long name with a typo
+  this.farMin = table.far_min || Infinity;                // a long name typed alone, two typos away (CardNames._far)
+  this.askingWords = new Set(table.asking_words || []);
   var anchor = this.longAnchor = table.long_anchor;       // letters at each end of a long key, one end as typed
   this.byStart = new Map();                               // first letter and length -> keys
+  this.farEnds = new Map();                               // "^" + first three letters, last three + "$" -> keys
   this.longHeads = new Map();                             // a long name's first letters (longAnchor) -> its lengths
   this.longTails = new Map();                             // ... its last letters -> the same
   Object.keys(keys).forEach(function (key) {
@@ -59,10 +62,46 @@ export function CardNames(table) {
       addLength(self.longHeads, key.slice(0, anchor), key.length);
       addLength(self.longTails, key.slice(-anchor), key.length);
     }
+    if (key.length >= self.farMin - 2) {                 // the names far() may find, by their ends
+      addKey(self.farEnds, "^" + key.slice(0, 3), key);
+      addKey(self.farEnds, key.slice(-3) + "$", key);
+    }
     if (key.length < self.typoMin) return;
     var k = key.charCodeAt(0) * 1024 + key.length, list = self.byStart.get(k);
     if (list) list.push(key); else self.byStart.set(k, [key]);
   });
+}
+
+// at most two insertions, deletions, substitutions or swaps of adjacent letters between a
+// and b (optimal string alignment), given their common start and end (names.py _edits2)
+function edits2(a, b) {
+  var i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  var j = 0;
+  while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) j++;
+  a = a.slice(i, a.length - j);
+  b = b.slice(i, b.length - j);
+  if (Math.abs(a.length - b.length) > 2) return false;
+  var before = null, row = [];
+  for (var y0 = 0; y0 <= b.length; y0++) row.push(y0);
+  for (var x = 1; x <= a.length; x++) {
+    var now = [x];
+    for (var y = 1; y <= b.length; y++) {
+      var cost = a[x - 1] === b[y - 1] ? 0 : 1;
+      var d = Math.min(row[y] + 1, now[y - 1] + 1, row[y - 1] + cost);
+      if (before !== null && x > 1 && y > 1 && a[x - 1] === b[y - 2] && a[x - 2] === b[y - 1]) d = Math.min(d, before[y - 2] + 1);
+      now.push(d);
+    }
+    if (Math.min.apply(null, now) > 2) return false;
+    before = row;
+    row = now;
+  }
+  return row[row.length - 1] <= 2;
+}
+
+function addKey(map, end, key) {
+  var keys = map.get(end);
+  if (keys) keys.push(key); else map.set(end, [key]);
 }
 
 function addLength(map, end, length) {
@@ -324,5 +363,24 @@ CardNames.prototype.hits = function (query) {
       i = found[1];
     } else i += 1;
   }
-  return out;
+  return out.length ? out : this.far(words);
+};
+
+// the card a query naming nothing else names with two typos: its words but the filler and
+// asking words, one to four and one after the other, spell a name of farMin letters or more
+// two typos away, keeping its first three letters or its last three, and no other card's;
+// one of them is no word of the rules (CardNames._far)
+CardNames.prototype.far = function (words) {
+  var self = this, at = [];
+  words.forEach(function (w, k) { if (!self.filler.has(w) && !self.askingWords.has(w)) at.push(k); });
+  if (!at.length || at.length > 4 || at[at.length - 1] - at[0] + 1 !== at.length ||
+      at.every(function (k) { return self.common.has(words[k]); })) return [];
+  var key = at.map(function (k) { return words[k]; }).join("");
+  if (key.length < this.farMin) return [];
+  var found = new Set();
+  (this.farEnds.get("^" + key.slice(0, 3)) || []).concat(this.farEnds.get(key.slice(-3) + "$") || []).forEach(function (cand) {
+    if (cand[0] === key[0] && Math.abs(cand.length - key.length) <= 2 && cand !== key &&
+        !self.textWords.has(cand) && edits2(key, cand)) found.add(self.keys.get(cand));
+  });
+  return found.size === 1 ? [{ id: found.values().next().value, start: at[0], end: at[at.length - 1] + 1 }] : [];
 };
