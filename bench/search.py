@@ -181,6 +181,7 @@ def main() -> None:
                 ("tests/search_card_names4", ROOT / "tests" / "search_card_names4"),
                 ("tests/search_card_names5", ROOT / "tests" / "search_card_names5"),
                 ("tests/search_card_names6", ROOT / "tests" / "search_card_names6"),
+                ("tests/search_card_names7", ROOT / "tests" / "search_card_names7"),
                 ("tests/search_card_behaviour", ROOT / "tests" / "search_card_behaviour"),
                 ("bench/heldout_card_behaviour.tsv", ROOT / "bench" / "heldout_card_behaviour.tsv"),
                 ("tests/search_phone", ROOT / "tests" / "search_phone"),

@@ -187,7 +187,9 @@ def test_browser_finds_a_long_name_typed_as_it_sounds_as_the_server_does(svc, tm
     """A long name typed alone two letters away ("crisanthemum": `CardNames._far`, the
     browser's `far`): the same first three, in the same order, as the server's."""
     queries = ["crisanthemum", "crisanthemum rulings", "plasmatic form", "what does plasmatic form do",
-               "fee steak boston", "nosferatoo justicar", "politcal actoin", "blood hunting"]
+               "fee steak boston", "nosferatoo justicar", "politcal actoin", "blood hunting",
+               # a long name with one typo where a name of one word starts (`CardNames.find`)
+               "is mark of the dammed banned", "mark of damation", "what does muse of flames do", "mark"]
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
     assert browser_first_three(svc, tmp_path, queries) == want
     assert want[0][0] == "cards/201542" and want[3][0] == "cards/101402"

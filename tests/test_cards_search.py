@@ -120,12 +120,19 @@ CARD_NAMES_5 = ROOT / "search_card_names5"
 #: do", `CardNames._far`). Left: "nasir tremere" (Nassir, a letter short; "nasir" is Bajazet
 #: al-Nasir's), "the circle" (Circle, a phrase the rules use)
 CARD_NAMES_6 = ROOT / "search_card_names6"
+#: a seventh (20 vampires, 40 library cards, half inside a question; seed 20261324), by
+#: another hand on 4 Dec 2026, written before any run and after the day's name changes:
+#: 56/60 at its first run (0.933, MRR 0.914); 57/60 with a long name's typo found where a name
+#: of one word starts ("mark of the dammed": the vampire Mark). Left: "mask of judas" (Masque,
+#: three letters away), "barakiel salubri", "narayana banu haqim" (two letters from
+#: Barachiel, Nayarana: names too short for two)
+CARD_NAMES_7 = ROOT / "search_card_names7"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_NAMES_2, 60, 0.98), (CARD_NAMES_3, 60, 0.98),
                                                (CARD_NAMES_4, 60, 0.98), (CARD_NAMES_5, 60, 0.98),
-                                               (CARD_NAMES_6, 60, 0.96)],
-                         ids=["second", "third", "fourth", "fifth", "sixth"])
+                                               (CARD_NAMES_6, 60, 0.96), (CARD_NAMES_7, 60, 0.95)],
+                         ids=["second", "third", "fourth", "fifth", "sixth", "seventh"])
 def test_hit_at_3_on_a_card_names_set(service, path, size, floor):
     queries = load_queries(path)
     assert len(queries) == size
@@ -187,6 +194,9 @@ def test_the_cards_cost_the_rules_questions_nothing(service, path):
     # card Convergence
     ("govern the unalined", "100845"), ("bowl of convergance", "100243"),
     ("govren the unaligned", "100845"),
+    # … also where a name of one word starts (the vampire Mark)
+    ("is mark of the dammed banned", "101167"), ("mark of damation", "101166"),
+    ("what does muse of flames do", "101257"),
     # a name of one word typed as two, one of them misspelt, as the whole query
     ("blood fued", "200208"),
     # cities players shorten (`NAME_ABBREVIATIONS`), with another short form or alone

@@ -459,8 +459,10 @@ class CardNames:
                 if self._names_a_card(span, n == len(words)):
                     found = NameHit(self._exact(span), i, i + n, True)
                     break
-            if found is None:
-                for n in (4, 3):   # one typo in a long name of three or four words
+            # one typo in a long name of three or four words, also where a name of one word
+            # starts: "mark of the dammed" is Mark of the Damned, not the vampire Mark
+            if found is None or found.end - found.start == 1:
+                for n in (4, 3):
                     span = words[i:i + n]
                     if len(span) == n and self._long_typo_may(span):
                         cid = self._typo(span)

@@ -334,11 +334,14 @@ CardNames.prototype.hits = function (query) {
       var span = words.slice(i, i + n), cid = this.exact(span);
       if (cid !== null && this.namesACard(span, n === words.length)) { found = [cid, i + n]; break; }
     }
-    for (var l = 4; !found && l >= 3; l--) {               // one typo in a long name of three or four words
+    // one typo in a long name of three or four words, also where a name of one word starts
+    // ("mark of the dammed" is Mark of the Damned, not the vampire Mark: CardNames.find)
+    var oneWord = found && found[1] - i === 1;
+    for (var l = 4; (!found || oneWord) && l >= 3; l--) {
       var long = words.slice(i, i + l);
       if (long.length === l && this.longTypoMay(long)) {
         var typed = this.typo(long);
-        if (typed !== null) found = [typed, i + l];
+        if (typed !== null) { found = [typed, i + l]; oneWord = false; }
       }
     }
     if (!found) {
