@@ -75,6 +75,9 @@ NAME_ABBREVIATIONS = (("huntingground", "hg"), ("powerbase", "pb"), ("headquarte
 #: for Phobia, "josef" for a Joseph, "filippo". A name is found so too, unless another
 #: card's name is already written that way ("Rafael").
 SAID_SPELLINGS = (("ph", "f"),)
+#: … and the endings of a name's words written as said: "mask of judas" for Masque of
+#: Judas, "dominik", "grotesk" (a word's end only: "masquerade" is not said "maskrade")
+SAID_ENDINGS = (("que", "k"),)
 #: What ends a name's head: "Golconda: Inner Peace", "Bang Nakh — Tiger's Claws"; a head
 #: that begins one card's name only is found alone ("golconda", "first tradition")
 HEAD_END = re.compile(r"\s*(?::|—|–)\s*")
@@ -270,6 +273,13 @@ class CardNames:
             for written, said in SAID_SPELLINGS:
                 if written in key:
                     keys.setdefault(key.replace(written, said), card_id)
+        for card in sorted(catalog, key=lambda c: c.id):
+            words = key_words(card.name)
+            for written, said in SAID_ENDINGS:
+                spoken = [w[:-len(written)] + said if len(w) > len(written) and w.endswith(written) else w
+                          for w in words]
+                if spoken != words:
+                    add("".join(spoken), card.name)
         # the words of the cards' names and texts and of the rules; those of the rulings and
         # the questions too for the initials (their misspellings, "defelction", are left to
         # be found as typos)
