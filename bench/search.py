@@ -273,6 +273,7 @@ def main() -> None:
                 ("tests/search_phone25", ROOT / "tests" / "search_phone25"),
                 ("tests/search_phone26", ROOT / "tests" / "search_phone26"),
                 ("tests/search_phone27", ROOT / "tests" / "search_phone27"),
+                ("tests/search_phone28", ROOT / "tests" / "search_phone28"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),

@@ -234,6 +234,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "talk": ("table talk", "discussion"),
     "chat": ("table talk", "discussion"),
     "stop talking": ("pace of discussion",),
+    # to stop a card as it is played is to cancel it ("how long do i have to stop a card")
+    "stop card": ("cancel",),
     "wrap up": ("stop discussing", "pace of discussion"),
     "shut down": ("stop discussing", "stop"),
     "shout": ("raise their voices",),
