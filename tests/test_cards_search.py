@@ -251,13 +251,15 @@ def test_a_mistyped_word_of_the_synonym_table_stands_for_what_it_does(service):
     assert "pts" in SYNONYMS and ("point",) not in alts("how many pots are there", "pots")
 
 
+def alts(part, query: str, word: str) -> set:
+    """The alternatives of the query's group for `word` in that part of the index."""
+    return set(next(g for g in part.groups_of(query) if g.words == word).alts)
+
+
 def test_a_letter_typed_twice_is_read_once_where_the_stem_hides_the_typo(service):
     """"ratting points": the stemmer cuts "ratting" to "rat", a card's word and too short to
     be read as a typo; with the doubled letter typed once it is "rating" (`_undoubled`).
     Only for such short stems: a longer one is read by `_typos`."""
-    def alts(part, query: str, word: str) -> set:
-        return set(next(g for g in part.groups_of(query) if g.words == word).alts)
-
     rules, cards = service.search.rules, service.search.cards
     assert ("rate",) in alts(rules, "how many ratting points for a win", "ratting")
     assert ("vote",) in alts(rules, "votting on a referendum", "votting")
@@ -290,9 +292,6 @@ def test_a_mistyped_ing_ending_is_read_as_written_right(service):
     leaves the word whole, two typos from its stem or one from another word ("ratign":
     "ration"); written with "ing" it is "voting", "hunting", "rating" (`_misended`), and that
     reading replaces the stem's typos. A word already ending in "ing" is left to them."""
-    def alts(part, query: str, word: str) -> set:
-        return set(next(g for g in part.groups_of(query) if g.words == word).alts)
-
     rules, cards = service.search.rules, service.search.cards
     assert ("vote",) in alts(rules, "votng on a referendum", "votng")
     assert ("hunt",) in alts(cards, "huntng with a retainer", "huntng")
@@ -311,9 +310,6 @@ def test_a_word_stands_for_its_other_forms_not_for_words_it_begins(service):
     """A word is extended by an English ending only (`ENDINGS`): "final" stands for
     "finalist" and "play" for "player", but "steal" does not stand for "stealth" nor
     "table" for "tablet" (a card describing a theft was ranked on stealth)."""
-    def alts(part, query: str, word: str) -> set:
-        return set(next(g for g in part.groups_of(query) if g.words == word).alts)
-
     rules, cards = service.search.rules, service.search.cards
     assert ("finalist",) in alts(rules, "can the final be played", "final")
     assert ("player",) in alts(rules, "who plays first", "plays")

@@ -273,8 +273,9 @@ class CardNames:
             for written, said in SAID_SPELLINGS:
                 if written in key:
                     keys.setdefault(key.replace(written, said), card_id)
+        name_words = {name: key_words(name) for name in {card.name for card in catalog}}   # each name once
         for card in sorted(catalog, key=lambda c: c.id):
-            words = key_words(card.name)
+            words = name_words[card.name]
             for written, said in SAID_ENDINGS:
                 spoken = [w[:-len(written)] + said if len(w) > len(written) and w.endswith(written) else w
                           for w in words]
@@ -285,7 +286,6 @@ class CardNames:
         # be found as typos)
         texts = [key_words(card.text or "") for card in catalog]
         said = set().union(*texts, vocabulary)          # the words of the texts and the rules
-        name_words = {name: key_words(name) for name in {card.name for card in catalog}}   # each name once
         named = set().union(*name_words.values())
         words = named | said
         shorts = set()

@@ -101,13 +101,8 @@ class QueryGroups:
         `_typos`. Stems of three letters or more, sorted."""
         if len(stem) >= 4 or not self._unknown(stem, 0):
             return []
-        out = set()
-        for i in range(len(word) - 1):
-            if word[i] == word[i + 1] and word[i].isalpha():
-                stems = stem_word(word[:i] + word[i + 1:])
-                if len(stems) == 1 and len(stems[0]) >= 3 and stems[0] != stem and stems[0] in self.df:
-                    out.add(stems[0])
-        return sorted(out)
+        return self._respelt((word[:i] + word[i + 1:] for i in range(len(word) - 1)
+                              if word[i] == word[i + 1] and word[i].isalpha()), stem)
 
     @lru_cache(maxsize=4096)
     def _misended(self, word: str, stem: str) -> list[str]:
@@ -118,13 +113,17 @@ class QueryGroups:
         Stems of three letters or more, sorted."""
         if not self._unknown(stem, 4) or not word.isalpha() or word.endswith(ING):
             return []
+        return self._respelt((word[:-k] + ING for k in (2, 3, 4)
+                              if len(word) - k >= 3 and word[-k:] != ING and within_one_edit(word[-k:], ING)), stem)
+
+    def _respelt(self, spellings, stem: str) -> list[str]:
+        """The stems of these spellings of a typed word (`_undoubled`, `_misended`) that the
+        part holds, of three letters or more, other than `stem`, sorted."""
         out = set()
-        for k in (2, 3, 4):
-            tail = word[-k:]
-            if len(word) - k >= 3 and tail != ING and within_one_edit(tail, ING):
-                stems = stem_word(word[:-k] + ING)
-                if len(stems) == 1 and len(stems[0]) >= 3 and stems[0] != stem and stems[0] in self.df:
-                    out.add(stems[0])
+        for spelling in spellings:
+            stems = stem_word(spelling)
+            if len(stems) == 1 and len(stems[0]) >= 3 and stems[0] != stem and stems[0] in self.df:
+                out.add(stems[0])
         return sorted(out)
 
     @lru_cache(maxsize=4096)

@@ -91,15 +91,24 @@ function undoubled(index, word, stem) {
   if (stem.length >= 4 || !unknown(index, stem, 0)) return [];
   var key = word + SEP + stem;
   if (index.undoubledCache.has(key)) return index.undoubledCache.get(key);
-  var out = [];
+  var spellings = [];
   for (var i = 0; i < word.length - 1; i++) {
-    if (word.charAt(i) !== word.charAt(i + 1) || !ALPHA.test(word.charAt(i))) continue;
-    var st = index.stem(word.slice(0, i) + word.slice(i + 1));
-    if (st !== null && st.length >= 3 && st !== stem && index.vocab.has(st) && out.indexOf(st) < 0) out.push(st);
+    if (word.charAt(i) === word.charAt(i + 1) && ALPHA.test(word.charAt(i))) spellings.push(word.slice(0, i) + word.slice(i + 1));
   }
-  out.sort();
+  var out = respelt(index, spellings, stem);
   index.undoubledCache.set(key, out);
   return out;
+}
+
+// the stems of these spellings of a typed word that the part holds, of three letters or
+// more, other than `stem`, sorted (QueryGroups._respelt)
+function respelt(index, spellings, stem) {
+  var out = [];
+  spellings.forEach(function (spelling) {
+    var st = index.stem(spelling);
+    if (st !== null && st.length >= 3 && st !== stem && index.vocab.has(st) && out.indexOf(st) < 0) out.push(st);
+  });
+  return out.sort();
 }
 
 // the indexed stems of the typed word (lower case) with its ending one typo from "ing"
@@ -111,14 +120,12 @@ function misended(index, word, stem) {
   if (!unknown(index, stem, 4) || !ALPHA.test(word) || word.endsWith(ing)) return [];
   var key = word + SEP + stem;
   if (index.misendedCache.has(key)) return index.misendedCache.get(key);
-  var out = [];
+  var spellings = [];
   for (var k = 2; k <= 4; k++) {
     var tail = word.slice(-k);
-    if (word.length - k < 3 || tail === ing || !withinOneEdit(tail, ing)) continue;
-    var st = index.stem(word.slice(0, -k) + ing);
-    if (st !== null && st.length >= 3 && st !== stem && index.vocab.has(st) && out.indexOf(st) < 0) out.push(st);
+    if (word.length - k >= 3 && tail !== ing && withinOneEdit(tail, ing)) spellings.push(word.slice(0, -k) + ing);
   }
-  out.sort();
+  var out = respelt(index, spellings, stem);
   index.misendedCache.set(key, out);
   return out;
 }
