@@ -247,6 +247,7 @@ def main() -> None:
                 ("tests/search_card_behaviour57", ROOT / "tests" / "search_card_behaviour57"),
                 ("tests/search_card_behaviour58", ROOT / "tests" / "search_card_behaviour58"),
                 ("tests/search_card_behaviour59", ROOT / "tests" / "search_card_behaviour59"),
+                ("tests/search_card_behaviour60", ROOT / "tests" / "search_card_behaviour60"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -274,6 +275,7 @@ def main() -> None:
                 ("tests/search_phone26", ROOT / "tests" / "search_phone26"),
                 ("tests/search_phone27", ROOT / "tests" / "search_phone27"),
                 ("tests/search_phone28", ROOT / "tests" / "search_phone28"),
+                ("tests/search_phone29", ROOT / "tests" / "search_phone29"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -283,6 +285,7 @@ def main() -> None:
                 ("tests/search_card_effects11", ROOT / "tests" / "search_card_effects11"),
                 ("tests/search_card_effects12", ROOT / "tests" / "search_card_effects12"),
                 ("tests/search_card_effects13", ROOT / "tests" / "search_card_effects13"),
+                ("tests/search_card_effects14", ROOT / "tests" / "search_card_effects14"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -598,6 +598,11 @@ CARD_EFFECTS_12 = ROOT / "search_card_effects12"
 #: and 20 how it works, 22 naming a discipline or clan, by another hand on 4 Dec 2026,
 #: written before any run: 40/40 at its first run (1.000, MRR 0.963)
 CARD_EFFECTS_13 = ROOT / "search_card_effects13"
+#: a fourteenth, 30 library cards and 10 crypt cards (seed 20261327; at most one discipline,
+#: clan or type word each, a quarter phone-typed), by another hand on 4 Dec 2026 (evening),
+#: written before any run: 31/40 at its first run (0.775, MRR 0.743), below the target;
+#: 32/40 with "werewolfs" (the cards' "werewolves")
+CARD_EFFECTS_14 = ROOT / "search_card_effects14"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -638,6 +643,17 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
     rate, misses = hit_rate(service.search.search, queries)
     # the issue's target: 0.90 (bench/search.py prints the figures)
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
+
+
+def test_hit_at_3_on_the_described_cards_set_below_the_target(service):
+    """The fourteenth set of described cards is below the issue's 0.90 (a floor under
+    today's figure, not the target): its misses are everyday words that no card says
+    ("take a pool off someone", "spends 5 conviction", "once-a-game card") beside rarer filler
+    ("either", "depending") that weighs more than the card's own words."""
+    queries = card_set(service, CARD_EFFECTS_14)
+    assert len(queries) == 40
+    rate, misses = hit_rate(service.search.search, queries)
+    assert rate >= 0.8, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_the_eighth_description_set(service):
@@ -1594,6 +1610,11 @@ CARD_BEHAVIOUR_58 = ROOT / "search_card_behaviour58"
 #: `restating_ruling`; 46/50 (0.920) on the code before it; 49/50 once a named card whose
 #: words beyond it no ruling holds is read the same (a step chosen on set 49). Nothing tuned on it
 CARD_BEHAVIOUR_59 = ROOT / "search_card_behaviour59"
+#: 40 more (seed 20261326: rulings drawn at random, the card asked about one no other set
+#: names; every answer a group's ruling; 20 name the card, 20 describe it), by another hand
+#: on 4 Dec 2026 (evening), written before any run: 35/40 at its first run (0.875, MRR
+#: 0.450); nothing tuned on it
+CARD_BEHAVIOUR_60 = ROOT / "search_card_behaviour60"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1621,7 +1642,8 @@ CARD_BEHAVIOUR_59 = ROOT / "search_card_behaviour59"
                                                (CARD_BEHAVIOUR_52, 50, 0.92), (CARD_BEHAVIOUR_53, 40, 0.97),
                                                (CARD_BEHAVIOUR_54, 40, 0.95), (CARD_BEHAVIOUR_55, 40, 0.92),
                                                (CARD_BEHAVIOUR_56, 40, 0.95), (CARD_BEHAVIOUR_57, 40, 0.92),
-                                               (CARD_BEHAVIOUR_58, 27, 0.8), (CARD_BEHAVIOUR_59, 50, 0.94)],
+                                               (CARD_BEHAVIOUR_58, 27, 0.8), (CARD_BEHAVIOUR_59, 50, 0.94),
+                                               (CARD_BEHAVIOUR_60, 40, 0.87)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
@@ -1630,7 +1652,7 @@ CARD_BEHAVIOUR_59 = ROOT / "search_card_behaviour59"
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
                               "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
                               "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth", "fifty-seventh",
-                              "fifty-eighth", "fifty-ninth"])
+                              "fifty-eighth", "fifty-ninth", "sixtieth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size

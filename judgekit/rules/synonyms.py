@@ -157,6 +157,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "proxies": ("proxy card",),
     "counterfeit": ("proxy card",),
     "fake": ("proxy card", "counterfeit"),
+    # results an organizer sends in that are not what happened
+    "fake result": ("fraudulent", "incorrect results"),
+    "bogus": ("fraudulent", "incorrect"),
     "sleeves": ("card sleeves",),
     "sleeve": ("card sleeves",),
     "peek": ("looking at", "card faces"),
@@ -227,10 +230,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "mistake": ("misplay", "misrepresentation"),
     "misrepresent": ("misrepresented", "misrepresentation"),
     "lie": ("misrepresented", "bluff"),
+    "fib": ("misrepresented", "bluff"),
     "bluff": ("bluff", "posture"),
     "negotiate": ("negotiation", "discussion"),
     "deal": ("negotiation",),
     "haggle": ("negotiate", "negotiation"),
+    "bargain": ("negotiate", "negotiation"),
+    # "one more q before we stop talking"
+    "q": ("question",),
     "talk": ("table talk", "discussion"),
     "chat": ("table talk", "discussion"),
     "stop talking": ("pace of discussion",),
@@ -311,6 +318,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # a minion that "picks a fight" or "attacks" enters combat (the cards' words)
     # ("pick a fight" is read as "pick fights": "a" is a stop word)
     "pick fights": ("enter combat",),
+    # and a minion that "jumps" another
+    "jump": ("enter combat",),
+    # what happens "two rounds in a row" happens in consecutive ones
+    "row": ("consecutive",),
     "start fights": ("enter combat",),
     "attack": ("enter combat",),
     # a card "takes control" of what a player says it "steals" (a steal of blood stays one)
@@ -335,8 +346,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # "stick" a card on a minion, "get rid" of it (the cards: steal, lose, the unlock phase,
     # put this card on, burn this card)
     "drain": ("drain", "steal", "lose"),
+    # a card that takes pool from a Methuselah steals it
+    "take pool": ("steal pool",),
     "swap seats": ("switch places", "seating"),
     "swap places": ("switch places",),
+    # the cards' one plural that the stemmer does not bring back to its singular
+    "werewolf": ("werewolves",),
     "critter": ("animal",),
     "critters": ("animal",),
     "non targeted": ("undirected",),
@@ -541,7 +556,9 @@ CASE_SENSITIVE = {"to": "TO"}
 # judge call ("the pre bleed card that's +1 bleed at basic…"). They still count
 # (a little) when nothing else matches, and inside a synonym phrase ("no block") they are
 # matched as usual. And a message's greetings and thanks ("hello judge", "thx"): "hello",
-# one letter from "hell", answered with the cards named "Hell…".
+# one letter from "hell", answered with the cards named "Hell…". And the question words typed
+# as they sound ("wat", "whats"), and "anyway": in "wats vekn anyway, who r they", words
+# of a few cards' texts, they weighed the most and brought those cards.
 QUESTION_WORDS = frozenset("""
 what which who whom whose why how where whenever whatever
 do does did done doing am was were been being has had having
@@ -560,6 +577,7 @@ isnt wasnt arent werent dont doesnt didnt hasnt havent hadnt wont wouldnt couldn
 isn't wasn't aren't weren't don't doesn't didn't hasn't haven't hadn't won't wouldn't couldn't shouldn't
 that's thats it's i'm im i'd i'll i've ive you're youre we're they're theyre
 hello hi hey hiya thanks thank thx cheers
+wat wats whats anyway anyways
 """.split())
 
 #: The verbs of a question describing what a card does ("the card that makes a vampire count
