@@ -69,8 +69,8 @@ import { site } from "./site.js";
       if (last && last.doc === r.doc) last.results.push(r); else runs.push({ doc: r.doc, results: [r] });
     });
     var n = data.results.length;
-    // an answer the server kept from an earlier asking takes no time worth a figure ("0.0 ms"
-    // read as a broken clock, "asked before" as a riddle): none is shown
+    // an answer the server kept from an earlier asking says 0 ms (RulesService._took_ms): no
+    // figure is shown for it ("0.0 ms" read as a broken clock, "asked before" as a riddle)
     var took = data.took_ms < 0.05 ? "" : " · " + esc(t("search.took", {ms: data.took_ms}));
     var html = '<p class="search-meta">' + esc(t("search.results", {count: n})) + took +
       (data.offline ? " · " + esc(t("search.offline")) : "") + "</p>";
