@@ -318,12 +318,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # a minion that "picks a fight" or "attacks" enters combat (the cards' words)
     # ("pick a fight" is read as "pick fights": "a" is a stop word)
     "pick fights": ("enter combat",),
+    "start fights": ("enter combat",),
+    "attack": ("enter combat",),
     # and a minion that "jumps" another
     "jump": ("enter combat",),
     # what happens "two rounds in a row" happens in consecutive ones
     "row": ("consecutive",),
-    "start fights": ("enter combat",),
-    "attack": ("enter combat",),
     # a card "takes control" of what a player says it "steals" (a steal of blood stays one)
     "steal": ("take control",),
     "stole": ("steal", "take control"),
