@@ -276,6 +276,7 @@ def main() -> None:
                 ("tests/search_phone27", ROOT / "tests" / "search_phone27"),
                 ("tests/search_phone28", ROOT / "tests" / "search_phone28"),
                 ("tests/search_phone29", ROOT / "tests" / "search_phone29"),
+                ("tests/search_phone30", ROOT / "tests" / "search_phone30"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -286,6 +287,7 @@ def main() -> None:
                 ("tests/search_card_effects12", ROOT / "tests" / "search_card_effects12"),
                 ("tests/search_card_effects13", ROOT / "tests" / "search_card_effects13"),
                 ("tests/search_card_effects14", ROOT / "tests" / "search_card_effects14"),
+                ("tests/search_card_effects15", ROOT / "tests" / "search_card_effects15"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -603,6 +603,10 @@ CARD_EFFECTS_13 = ROOT / "search_card_effects13"
 #: written before any run: 31/40 at its first run (0.775, MRR 0.743), below the target;
 #: 32/40 with "werewolfs" (the cards' "werewolves")
 CARD_EFFECTS_14 = ROOT / "search_card_effects14"
+#: a fifteenth, 30 library cards and 10 crypt cards (seed 20261328; at most one discipline,
+#: clan or type word each, a quarter phone-typed), by another hand on 5 Dec 2026, written
+#: before any run: 33/40 at its first run (0.825, MRR 0.756), below the target
+CARD_EFFECTS_15 = ROOT / "search_card_effects15"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -645,15 +649,18 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
-def test_hit_at_3_on_the_described_cards_set_below_the_target(service):
-    """The fourteenth set of described cards is below the issue's 0.90 (a floor under
-    today's figure, not the target): its misses are everyday words that no card says
-    ("take a pool off someone", "spends 5 conviction", "once-a-game card") beside rarer filler
-    ("either", "depending") that weighs more than the card's own words."""
-    queries = card_set(service, CARD_EFFECTS_14)
+@pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.8), (CARD_EFFECTS_15, 0.825)],
+                         ids=lambda x: getattr(x, "name", str(x)))
+def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
+    """The fourteenth and fifteenth sets of described cards are below the issue's 0.90 (a
+    floor under today's figure, not the target): their misses are everyday words that no card
+    says ("take a pool off someone", "spends 5 conviction", "stays unlocked", "take nothing
+    from his strikes") beside rarer filler ("either", "depending") that weighs more than the
+    card's own words."""
+    queries = card_set(service, path)
     assert len(queries) == 40
     rate, misses = hit_rate(service.search.search, queries)
-    assert rate >= 0.8, f"hit@3 = {rate:.2f}; misses: {misses}"
+    assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_the_eighth_description_set(service):

@@ -141,6 +141,10 @@ PHONE_28 = ROOT / "search_phone28"
 #: another hand on 4 Dec 2026 (evening), written before any run: 56/60 at its first run
 #: (0.933, MRR 0.899); 60/60 with "fib", "bargain", "q", "bogus" and "wat", "anyway" read
 PHONE_29 = ROOT / "search_phone29"
+#: a thirtieth (60 sections drawn from both documents; seed 20261329; players, new players and
+#: organizers, a typo in one question in five), by another hand on 5 Dec 2026, written before
+#: any run: 57/60 at its first run (0.950, MRR 0.905)
+PHONE_30 = ROOT / "search_phone30"
 
 
 @pytest.fixture
@@ -234,7 +238,7 @@ def _phone_set(service, path) -> tuple[list, list]:
 @pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12,
                                   PHONE_14, PHONE_15, PHONE_16, PHONE_17, PHONE_18, PHONE_19, PHONE_20,
                                   PHONE_21, PHONE_22, PHONE_23, PHONE_24, PHONE_25,
-                                  PHONE_26, PHONE_27, PHONE_28, PHONE_29],
+                                  PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
