@@ -16,6 +16,7 @@ so the words that name the rule decide it.
 from __future__ import annotations
 
 from judgekit.game.cards import DISCIPLINES
+from judgekit.rules.card_idioms import CARD_IDIOMS
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     # ordinals typed in digits ("a 2nd copy", "the 1st round")
@@ -534,7 +535,9 @@ DISCIPLINE_SPELLINGS: dict[str, str] = {
     **{code: name.lower() for code, name in DISCIPLINES.items()},
     **{short: names[0] for short, names in DISCIPLINE_SHORT_NAMES.items()},
 }
-for _table in (CLAN_SHORT_NAMES, SECT_SHORT_NAMES, DISCIPLINE_SHORT_NAMES):
+# the short names, and how players say what the cards' fixed wording says
+# (`judgekit.rules.card_idioms`): keys of their own, none of the table's above
+for _table in (CLAN_SHORT_NAMES, SECT_SHORT_NAMES, DISCIPLINE_SHORT_NAMES, CARD_IDIOMS):
     for _key, _alts in _table.items():
         SYNONYMS.setdefault(_key, _alts)
 
