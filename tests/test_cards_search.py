@@ -1756,6 +1756,10 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     ("does the vampire who was blocked unlock?", False),
     ("his prey has my master card that I played", False),
     ("he gave the master to his prey", False),
+    # where the card is, between its noun and its description (`DESCRIBE_PLACES`)
+    ("my prey had a location out that gave him an extra transfer each turn", True),
+    ("judge, she has the unique master in play that lets her untap a vampire", True),
+    ("can a master in play be burned by a vote", False),
     # a question opening with a description is `described_type`'s
     ("the reaction that ends combat", False),
 ])

@@ -41,6 +41,10 @@ DESCRIBE_QUALIFIERS = frozenset(("superior", "inferior", "basic", "weak", "old",
 DESCRIBE_REL = frozenset(("that", "which", "who", "whom", "whose", "where", "with", "to", "when",
                           "giving", "letting", "thats", "making"))
 
+#: Where a card told of is, between its noun and its description ("opponent had a location
+#: out that…", "the unique master in play that…", "an ally on the table that…")
+DESCRIBE_PLACES = (("out",), ("in", "play"), ("on", "the", "table"), ("on", "table"))
+
 #: A vampire's capacity among the qualifiers ("salubri 8 cap that…", "cap 5 ravnos who…")
 DESCRIBE_CAPACITY = frozenset(("cap", "capacity"))
 #: "the vampire with the equipment that…": a type noun, one of these, then (after any of
@@ -199,8 +203,13 @@ def nouns_at(words: tuple[str, ...], at: int) -> list[tuple[str, int]]:
 
 def past_card(words: tuple[str, ...], at: int) -> int:
     """Where the description goes on after a type noun ending at `at`: past "card" if it
-    comes next ("master card that…")."""
-    return at + 1 if at < len(words) and words[at] == "card" else at
+    comes next ("master card that…"), then past where the card is (`DESCRIBE_PLACES`: "a
+    location out that…", "the master in play that…")."""
+    at = at + 1 if at < len(words) and words[at] == "card" else at
+    for place in DESCRIBE_PLACES:
+        if tuple(words[at:at + len(place)]) == place:
+            return at + len(place)
+    return at
 
 
 def starts_description(words: tuple[str, ...], at: int, relations: frozenset[str] = DESCRIBE_REL) -> bool:
@@ -214,6 +223,7 @@ def description_table() -> dict:
     return {"type_nouns": TYPE_NOUNS,
             "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
             "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
+            "describe_places": [list(place) for place in DESCRIBE_PLACES],
             "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
             "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
             "describe_open": sorted(DESCRIBE_OPEN), "rules_nouns": sorted(RULES_NOUNS),

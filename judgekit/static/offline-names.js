@@ -37,6 +37,7 @@ export function CardNames(table) {
   this.describeQualifiers = new Set(table.describe_qualifiers || []);
   this.describeRel = new Set(table.describe_rel || []);
   this.describeWith = new Set(table.describe_with || []);
+  this.describePlaces = table.describe_places || [];       // where a card told of is ("out", "in play")
   this.describeArticles = new Set(table.describe_articles || []);
   this.describeFree = table.describe_free || 0;             // other words before the noun
   this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
@@ -190,8 +191,15 @@ function nounsAt(words, at, typeNouns) {
 }
 
 // where a description goes on after a type noun ending at `at`: past "card" if it comes
-// next (descriptions.past_card)
-function pastCard(words, at) { return at < words.length && words[at] === "card" ? at + 1 : at; }
+// next, then past where the card is ("a location out that…", `places`: describe_places)
+// (descriptions.past_card)
+function pastCard(words, at, places) {
+  if (at < words.length && words[at] === "card") at += 1;
+  for (var p = 0; p < places.length; p++) {
+    if (words.slice(at, at + places[p].length).join(" ") === places[p].join(" ")) return at + places[p].length;
+  }
+  return at;
+}
 
 // the card type a question describes a card by: "the reaction that…", "a nosferatu who…"
 // (descriptions.described_type), or null
@@ -212,7 +220,7 @@ CardNames.prototype.describedType = function (query) {
     i += 1;
   }
   function startsDescription(at) {
-    at = pastCard(words, at);
+    at = pastCard(words, at, self.describePlaces);
     return at < words.length && self.describeRel.has(words[at]);
   }
   // the card types a noun of one or two words at `at` names, with where it ends
@@ -260,7 +268,7 @@ CardNames.prototype.describesCard = function (query) {
   }
   for (i = 0; i < words.length - 1; i++) if (this.describeAsk.has(words[i]) && this.asksType(words, i + 1)) return true;
   function startsDescription(at) {
-    at = pastCard(words, at);
+    at = pastCard(words, at, self.describePlaces);
     return at < words.length && words[at] !== "to" && self.describeRel.has(words[at]);
   }
   for (var k = 1; k < words.length; k++) {
@@ -286,7 +294,7 @@ CardNames.prototype.asksType = function (words, start) {
     var ends = nounsAt(words, at, this.typeNouns).filter(function (f) { return qualified || !self.rulesNouns.has(f[0]); })
       .map(function (f) { return f[1]; });
     for (var k = 0; k < ends.length; k++) {
-      var end = pastCard(words, ends[k]);
+      var end = pastCard(words, ends[k], this.describePlaces);
       if (end >= words.length) continue;
       var w = words[end];
       if ((w !== "to" && this.describeRel.has(w)) ||
