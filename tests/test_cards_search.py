@@ -1756,6 +1756,10 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     ("does the vampire who was blocked unlock?", False),
     ("his prey has my master card that I played", False),
     ("he gave the master to his prey", False),
+    # opening with a discipline or a clan and "card", whatever comes next
+    ("Spiritus card I keep seeing: one level is a maneuver", True),
+    ("the obtenebration card you stick on a vamp", True),
+    ("my dominate card got cancelled, do i still pay", False),
     # where the card is, between its noun and its description (`DESCRIBE_PLACES`)
     ("my prey had a location out that gave him an extra transfer each turn", True),
     ("judge, she has the unique master in play that lets her untap a vampire", True),

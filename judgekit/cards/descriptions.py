@@ -154,9 +154,13 @@ def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
     counted, none of `DESCRIBE_OWNED`), a type noun that is none of `RULES_NOUNS`, then
     ("card" and) a word of `DESCRIBE_REL` but "to"; or a word of `DESCRIBE_ASK` then a
     discipline or a clan, or then a type noun and what it does ("which master gives…",
-    `_asks_type`). A question opening with such a description is `described_type`'s."""
+    `_asks_type`); or a question opening with a discipline or a clan and "card" ("Spiritus
+    card I keep seeing: …", `_opens_with_facet_card`). A question opening with a
+    description by a type is `described_type`'s."""
     if any(words[i] in DESCRIBE_ASK and any("".join(words[i + 1:i + 1 + n]) in card_words for n in (1, 2, 3))
            for i in range(len(words) - 1)):
+        return True
+    if _opens_with_facet_card(words, card_words):
         return True
     if any(words[i] in DESCRIBE_ASK and _asks_type(words, i + 1) for i in range(len(words) - 1)):
         return True
@@ -174,6 +178,24 @@ def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
                 free += 1
             at += 1
     return False
+
+def _opens_with_facet_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
+    """Whether the question opens (after `DESCRIBE_LEAD`) with a discipline or a clan, then
+    "card": "Spiritus card I keep seeing: …", "the obtenebration card you stick on…"."""
+    i = 0
+    while i < len(words) and words[i] in DESCRIBE_LEAD:
+        i += 1
+    facet = False
+    while i < len(words):
+        n = next((n for n in (3, 2, 1) if "".join(words[i:i + n]) in card_words), 0)
+        if n:
+            facet, i = True, i + n
+        elif words[i] in DESCRIBE_QUALIFIERS:
+            i += 1
+        else:
+            break
+    return facet and i < len(words) and words[i] == "card"
+
 
 def _asks_type(words: tuple[str, ...], start: int) -> bool:
     """Whether a type noun, after up to `DESCRIBE_FREE` words from `start`, is followed by

@@ -266,6 +266,7 @@ CardNames.prototype.describesCard = function (query) {
     if (!this.describeAsk.has(words[i])) continue;
     for (var m = 1; m <= 3; m++) if (this.cardWords.has(words.slice(i + 1, i + 1 + m).join(""))) return true;
   }
+  if (this.opensWithFacetCard(words)) return true;
   for (i = 0; i < words.length - 1; i++) if (this.describeAsk.has(words[i]) && this.asksType(words, i + 1)) return true;
   function startsDescription(at) {
     at = pastCard(words, at, self.describePlaces);
@@ -284,6 +285,19 @@ CardNames.prototype.describesCard = function (query) {
     }
   }
   return false;
+};
+
+// whether the question opens (after describeLead) with a discipline or a clan, then "card":
+// "Spiritus card I keep seeing: …" (descriptions._opens_with_facet_card)
+CardNames.prototype.opensWithFacetCard = function (words) {
+  var i = 0, facet = false;
+  while (i < words.length && this.describeLead.has(words[i])) i += 1;
+  while (i < words.length) {
+    var n = 0;
+    for (var m = 3; m >= 1 && !n; m--) if (this.cardWords.has(words.slice(i, i + m).join(""))) n = m;
+    if (n) { facet = true; i += n; } else if (this.describeQualifiers.has(words[i])) i += 1; else break;
+  }
+  return facet && i < words.length && words[i] === "card";
 };
 
 // whether a type noun, after up to describeFree words from `start`, is followed by ("card"
