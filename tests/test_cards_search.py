@@ -608,6 +608,12 @@ CARD_EFFECTS_14 = ROOT / "search_card_effects14"
 #: clan or type word each, a quarter phone-typed), by another hand on 5 Dec 2026, written
 #: before any run: 33/40 at its first run (0.825, MRR 0.756), below the target
 CARD_EFFECTS_15 = ROOT / "search_card_effects15"
+#: a sixteenth, 30 library cards and 10 crypt cards (seed 20261330; at most one discipline,
+#: clan or type word each, told from memory in the words of the table, a quarter
+#: phone-typed), by another hand on 5 Dec 2026, written before any run and after the day's
+#: changes (the players' idioms, `judgekit.rules.card_idioms`): 36/40 at its first run (0.900,
+#: MRR 0.813); nothing tuned on it
+CARD_EFFECTS_16 = ROOT / "search_card_effects16"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -637,7 +643,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
-                                  CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13],
+                                  CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
+                                  CARD_EFFECTS_16],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
