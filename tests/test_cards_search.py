@@ -606,7 +606,10 @@ CARD_EFFECTS_13 = ROOT / "search_card_effects13"
 CARD_EFFECTS_14 = ROOT / "search_card_effects14"
 #: a fifteenth, 30 library cards and 10 crypt cards (seed 20261328; at most one discipline,
 #: clan or type word each, a quarter phone-typed), by another hand on 5 Dec 2026, written
-#: before any run: 33/40 at its first run (0.825, MRR 0.756), below the target
+#: before any run: 33/40 at its first run (0.825, MRR 0.756), below the target; 37/40 (0.925)
+#: with the players' idioms (`judgekit.rules.card_idioms`, whose brief quoted three of its
+#: misses) and the descriptions read further (`DESCRIBE_PLACES`, "Spiritus card…"), which
+#: two of its misses suggested
 CARD_EFFECTS_15 = ROOT / "search_card_effects15"
 #: a sixteenth, 30 library cards and 10 crypt cards (seed 20261330; at most one discipline,
 #: clan or type word each, told from memory in the words of the table, a quarter
@@ -644,7 +647,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
-                                  CARD_EFFECTS_16],
+                                  CARD_EFFECTS_15, CARD_EFFECTS_16],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
@@ -657,18 +660,15 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
-@pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.8), (CARD_EFFECTS_15, 0.825)],
-                         ids=lambda x: getattr(x, "name", str(x)))
-def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
-    """The fourteenth and fifteenth sets of described cards are below the issue's 0.90 (a
-    floor under today's figure, not the target): their misses are everyday words that no card
-    says ("take a pool off someone", "spends 5 conviction", "stays unlocked", "take nothing
-    from his strikes") beside rarer filler ("either", "depending") that weighs more than the
-    card's own words."""
-    queries = card_set(service, path)
+def test_hit_at_3_on_the_described_cards_set_below_the_target(service):
+    """The fourteenth set of described cards is below the issue's 0.90 (a floor under
+    today's figure, not the target): its misses are everyday words that no card says
+    ("take a pool off someone", "spends 5 conviction", "stays unlocked") beside rarer filler
+    ("either", "depending") that weighs more than the card's own words."""
+    queries = card_set(service, CARD_EFFECTS_14)
     assert len(queries) == 40
     rate, misses = hit_rate(service.search.search, queries)
-    assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
+    assert rate >= 0.8, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_the_eighth_description_set(service):
