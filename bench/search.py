@@ -248,6 +248,7 @@ def main() -> None:
                 ("tests/search_card_behaviour58", ROOT / "tests" / "search_card_behaviour58"),
                 ("tests/search_card_behaviour59", ROOT / "tests" / "search_card_behaviour59"),
                 ("tests/search_card_behaviour60", ROOT / "tests" / "search_card_behaviour60"),
+                ("tests/search_card_behaviour61", ROOT / "tests" / "search_card_behaviour61"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
