@@ -602,7 +602,8 @@ CARD_EFFECTS_13 = ROOT / "search_card_effects13"
 #: a fourteenth, 30 library cards and 10 crypt cards (seed 20261327; at most one discipline,
 #: clan or type word each, a quarter phone-typed), by another hand on 4 Dec 2026 (evening),
 #: written before any run: 31/40 at its first run (0.775, MRR 0.743), below the target;
-#: 32/40 with "werewolfs" (the cards' "werewolves")
+#: 32/40 with "werewolfs" (the cards' "werewolves"); 33/40 with "stays unlocked" read as the
+#: cards' "does not lock" (beside "stays untapped", `judgekit.rules.card_idioms`)
 CARD_EFFECTS_14 = ROOT / "search_card_effects14"
 #: a fifteenth, 30 library cards and 10 crypt cards (seed 20261328; at most one discipline,
 #: clan or type word each, a quarter phone-typed), by another hand on 5 Dec 2026, written
@@ -668,7 +669,7 @@ def test_hit_at_3_on_the_described_cards_set_below_the_target(service):
     queries = card_set(service, CARD_EFFECTS_14)
     assert len(queries) == 40
     rate, misses = hit_rate(service.search.search, queries)
-    assert rate >= 0.8, f"hit@3 = {rate:.2f}; misses: {misses}"
+    assert rate >= 0.825, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_the_eighth_description_set(service):

@@ -34,6 +34,7 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "marker": ("counter",),
     # locked and unlocked ("tap" is already "lock")
     "stays untapped": ("doesn't lock", "does not lock"),
+    "stays unlocked": ("doesn't lock", "does not lock"),
     "without tapping": ("doesn't lock", "does not lock"),
     "stays tapped": ("does not unlock",),
     "doesnt untap": ("does not unlock",),
