@@ -15,7 +15,6 @@ from judgekit.rules import card_ranking, group_rulings
 from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
-from judgekit.rules.card_idioms import CARD_IDIOMS
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION
 from judgekit.rules.group_rulings import RULING_INHERITS
 from judgekit.rules.query import (question_stems, sentences, spell_out_disciplines, synonym_stems, talk_stems,
@@ -1236,12 +1235,6 @@ def reread_synonyms(search) -> None:
     synonym_stems.cache_clear()
     for part in (search.rules, search.cards):
         part.use_tables()
-
-
-def test_the_players_idioms_are_keys_of_their_own_in_the_synonym_table():
-    """Each idiom of `CARD_IDIOMS` stands for its own phrases in `SYNONYMS`: none is a key
-    the judges' table already has (which would keep its own phrases, the idiom's lost)."""
-    assert CARD_IDIOMS and all(SYNONYMS[key] == alts for key, alts in CARD_IDIOMS.items())
 
 
 @pytest.mark.parametrize("query, card, word", [

@@ -162,6 +162,17 @@ def test_appendix_b_terms_are_entries_of_their_own(service):
     assert "<mark>Premier</mark>" in first["snippet"]
 
 
+def test_the_idiom_tables_keys_are_their_own_in_the_synonym_table():
+    """Each idiom of the rules' and the cards' tables stands for its own phrases in
+    `SYNONYMS`: none is a key the judges' table (or the other idioms' table) already has,
+    which would keep its own phrases, the idiom's lost."""
+    from judgekit.rules.card_idioms import CARD_IDIOMS
+    from judgekit.rules.rules_idioms import RULES_IDIOMS
+    assert not set(CARD_IDIOMS) & set(RULES_IDIOMS)
+    for table in (CARD_IDIOMS, RULES_IDIOMS):
+        assert table and all(SYNONYMS[key] == alts for key, alts in table.items())
+
+
 def test_no_synonym_key_is_lost_to_the_stop_list():
     """A key with a stop word would stand for its other words alone ("can play" for every
     "play"): the table must not have one."""
@@ -230,6 +241,9 @@ def test_di_said_as_a_verb_is_the_cancellation_window(service, query):
     ("why would the vekn toss the reported results of a tournament", "toss", "tournament-rules/9.4"),
     ("people keep debating the referendum, can i get them to wrap it up", "wrap up", "announcements/pace"),
     ("can the acting player shut down the debate and make them choose", "shut down", "announcements/pace"),
+    # the players' words for the rules' terms (`judgekit.rules.rules_idioms`)
+    ("my opponent keeps running the clock to stay alive", "running clock", "tournament-rules/5.3"),
+    ("there's a ghost seat at our table, what happens", "ghost seat", "tournament-rules/3.7.3"),
 ])
 def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word, answer):
     """"On the hook for" is what the organizer is responsible for, "hand off" is to

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from judgekit.game.cards import DISCIPLINES
 from judgekit.rules.card_idioms import CARD_IDIOMS
+from judgekit.rules.rules_idioms import RULES_IDIOMS
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     # ordinals typed in digits ("a 2nd copy", "the 1st round")
@@ -535,9 +536,10 @@ DISCIPLINE_SPELLINGS: dict[str, str] = {
     **{code: name.lower() for code, name in DISCIPLINES.items()},
     **{short: names[0] for short, names in DISCIPLINE_SHORT_NAMES.items()},
 }
-# the short names, and how players say what the cards' fixed wording says
-# (`judgekit.rules.card_idioms`): keys of their own, none of the table's above
-for _table in (CLAN_SHORT_NAMES, SECT_SHORT_NAMES, DISCIPLINE_SHORT_NAMES, CARD_IDIOMS):
+# the short names, and how players say what the cards' fixed wording and the rules' terms
+# say (`judgekit.rules.card_idioms`, `judgekit.rules.rules_idioms`): keys of their own, none
+# of the table's above
+for _table in (CLAN_SHORT_NAMES, SECT_SHORT_NAMES, DISCIPLINE_SHORT_NAMES, CARD_IDIOMS, RULES_IDIOMS):
     for _key, _alts in _table.items():
         SYNONYMS.setdefault(_key, _alts)
 
