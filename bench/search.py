@@ -278,6 +278,7 @@ def main() -> None:
                 ("tests/search_phone28", ROOT / "tests" / "search_phone28"),
                 ("tests/search_phone29", ROOT / "tests" / "search_phone29"),
                 ("tests/search_phone30", ROOT / "tests" / "search_phone30"),
+                ("tests/search_phone31", ROOT / "tests" / "search_phone31"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
