@@ -617,6 +617,11 @@ CARD_EFFECTS_15 = ROOT / "search_card_effects15"
 #: changes (the players' idioms, `judgekit.rules.card_idioms`): 36/40 at its first run (0.900,
 #: MRR 0.813); nothing tuned on it
 CARD_EFFECTS_16 = ROOT / "search_card_effects16"
+#: a seventeenth, 30 library cards and 10 crypt cards (seed 20261333, the same way), by
+#: another hand on 5 Dec 2026, written before any run and after the day's changes (the
+#: players' words for the rules' terms too): 37/40 at its first run (0.925, MRR 0.876);
+#: nothing tuned on it
+CARD_EFFECTS_17 = ROOT / "search_card_effects17"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -647,7 +652,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
-                                  CARD_EFFECTS_15, CARD_EFFECTS_16],
+                                  CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
