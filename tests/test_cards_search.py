@@ -2195,10 +2195,9 @@ def test_the_card_types_named_are_read_from_the_query_s_words(service):
 
 
 @pytest.mark.parametrize("query, card, group", [
-    # (and "master card i stuck on an opponents big vamp (cap 7+) so he cant hunt normally, only by
-    # taking blood off another vamp. can he still play a hunt action card…", until "taking blood"
-    # was read as the cards' "steal blood" (`judgekit.rules.card_idioms`): the group asked about,
-    # "Prohibits hunt as normal", is now second without this step, the other one third)
+    ("master card i stuck on an opponents big vamp (cap 7+) so he cant hunt normally, only by taking blood off "
+     "another vamp. can he still play a hunt action card that has its own hunt like the +4 hunt one?",
+     "101086", "G00120"),
     ("my laibon ended up in torpor from the combat during his action. can he still play the modifier that "
      "locks 3 aye to unlock him after the action resolves?", "100595", "G00007"),
     # (from the development set 8: "Adding costs to non-card strike" holds 0.82 of what

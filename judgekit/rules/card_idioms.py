@@ -30,7 +30,6 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "pay pool": ("burn pool",),
     "spend pool": ("burn pool",),
     "add blood": ("move blood",),
-    "take blood": ("steal blood",),
     "marker": ("counter",),
     # locked and unlocked ("tap" is already "lock")
     "stays untapped": ("doesn't lock", "does not lock"),
@@ -61,7 +60,6 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     # actions, blocks, combat
     "rush": ("enter combat",),
     "actor": ("acting minion",),
-    "enemy": ("opposing minion",),
     "goes through": ("successful",),
     "gets through": ("successful",),
     "fizzles": ("fails",),
@@ -86,12 +84,10 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "absorb": ("prevent",),
     "stop damage": ("prevent damage",),
     "reduce damage": ("prevent damage",),
-    "no damage": ("prevent all damage",),
     "take nothing": ("prevent all damage",),
     "unsoakable": ("unpreventable",),
     "cant prevent": ("unpreventable",),
     "env damage": ("environmental damage",),
-    "evade": ("dodge",),
     "sidestep": ("dodge",),
     "strikes first": ("first strike",),
     "hits first": ("first strike",),
