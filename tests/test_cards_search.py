@@ -17,12 +17,12 @@ from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION
 from judgekit.rules.group_rulings import RULING_INHERITS
-from judgekit.rules.query import (question_stems, sentences, spell_out_disciplines, synonym_stems, talk_stems,
+from judgekit.rules.query import (question_stems, sentences, spell_out_disciplines, talk_stems,
                                   without_address)
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
-from tests.test_rules_search import load_queries
+from tests.test_rules_search import load_queries, reread_synonyms
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
 
@@ -1233,13 +1233,6 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
     capacity whose text holds the rest comes first, or among the first three."""
     found = first_sections(service.search, query, 1 if first else 3)
     assert card in found, found
-
-
-def reread_synonyms(search) -> None:
-    """Both parts read the synonym table again (after a test changed it, and put it back)."""
-    synonym_stems.cache_clear()
-    for part in (search.rules, search.cards):
-        part.use_tables()
 
 
 @pytest.mark.parametrize("query, card, word", [

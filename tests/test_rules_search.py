@@ -8,8 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from judgekit.cli import main as cli
+from judgekit.rules.card_idioms import CARD_IDIOMS
 from judgekit.rules.query import synonym_stems
 from judgekit.rules.query_groups import QUESTION_FACTOR
+from judgekit.rules.rules_idioms import RULES_IDIOMS
 from judgekit.rules.synonyms import SYNONYMS
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
@@ -162,12 +164,17 @@ def test_appendix_b_terms_are_entries_of_their_own(service):
     assert "<mark>Premier</mark>" in first["snippet"]
 
 
+def reread_synonyms(search) -> None:
+    """Both parts read the synonym table again (after a test changed it, and put it back)."""
+    synonym_stems.cache_clear()
+    for part in (search.rules, search.cards):
+        part.use_tables()
+
+
 def test_the_idiom_tables_keys_are_their_own_in_the_synonym_table():
     """Each idiom of the rules' and the cards' tables stands for its own phrases in
     `SYNONYMS`: none is a key the judges' table (or the other idioms' table) already has,
     which would keep its own phrases, the idiom's lost."""
-    from judgekit.rules.card_idioms import CARD_IDIOMS
-    from judgekit.rules.rules_idioms import RULES_IDIOMS
     assert not set(CARD_IDIOMS) & set(RULES_IDIOMS)
     for table in (CARD_IDIOMS, RULES_IDIOMS):
         assert table and all(SYNONYMS[key] == alts for key, alts in table.items())
@@ -254,20 +261,15 @@ def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word
         top = service.search.search(query, limit=3)[0][0].entry
         return f"{top.doc}/{top.section}"
 
-    def reread() -> None:
-        synonym_stems.cache_clear()
-        for part in (service.search.rules, service.search.cards):
-            part.use_tables()
-
     assert first() == answer
     with monkeypatch.context() as m:
         m.delitem(SYNONYMS, word)
-        reread()
+        reread_synonyms(service.search)
         try:
             assert first() != answer
         finally:
             m.undo()
-            reread()
+            reread_synonyms(service.search)
 
 
 @pytest.mark.parametrize("word", ["actually", "actualy", "honestly", "kinda"])

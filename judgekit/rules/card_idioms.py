@@ -10,7 +10,7 @@ intercept).
 From a list a second hand wrote on 5 Dec 2026 from the cards' texts alone (466 phrasings of
 the 141 phrases the texts use most; none of judgekit's code, question sets or tables read),
 the phrasings marked "nearly always means this", each kept only if no question of the
-development sets fell out of the first three with it (docs/search.md, "Vocabulary").
+development sets fell out of the first three with it (docs/search.md, "The judge's vocabulary").
 """
 from __future__ import annotations
 
