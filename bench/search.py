@@ -279,6 +279,7 @@ def main() -> None:
                 ("tests/search_phone29", ROOT / "tests" / "search_phone29"),
                 ("tests/search_phone30", ROOT / "tests" / "search_phone30"),
                 ("tests/search_phone31", ROOT / "tests" / "search_phone31"),
+                ("tests/search_phone32", ROOT / "tests" / "search_phone32"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -292,6 +293,7 @@ def main() -> None:
                 ("tests/search_card_effects15", ROOT / "tests" / "search_card_effects15"),
                 ("tests/search_card_effects16", ROOT / "tests" / "search_card_effects16"),
                 ("tests/search_card_effects17", ROOT / "tests" / "search_card_effects17"),
+                ("tests/search_card_effects18", ROOT / "tests" / "search_card_effects18"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -150,6 +150,10 @@ PHONE_30 = ROOT / "search_phone30"
 #: day's changes (the players' words for the rules' terms, `judgekit.rules.rules_idioms`):
 #: 57/60 at its first run (0.950, MRR 0.889); nothing tuned on it
 PHONE_31 = ROOT / "search_phone31"
+#: a thirty-second (60 sections drawn from both documents; seed 20261335; a typo in one
+#: question in five), by another hand on 6 Dec 2026, written before any run: 58/60 at its
+#: first run (0.967, MRR 0.915); nothing tuned on it
+PHONE_32 = ROOT / "search_phone32"
 
 
 @pytest.fixture
@@ -244,7 +248,7 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_14, PHONE_15, PHONE_16, PHONE_17, PHONE_18, PHONE_19, PHONE_20,
                                   PHONE_21, PHONE_22, PHONE_23, PHONE_24, PHONE_25,
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
-                                  PHONE_31],
+                                  PHONE_31, PHONE_32],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
