@@ -30,6 +30,8 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "pay pool": ("burn pool",),
     "spend pool": ("burn pool",),
     "add blood": ("move blood",),
+    "blood back": ("gain blood",),
+    "pool off": ("steal pool",),
     "marker": ("counter",),
     # locked and unlocked ("tap" is already "lock")
     "stays untapped": ("doesn't lock", "does not lock"),
@@ -62,6 +64,7 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "actor": ("acting minion",),
     "goes through": ("successful",),
     "gets through": ("successful",),
+    "lands": ("successful",),
     "fizzles": ("fails",),
     "feeding ground": ("hunting ground",),
     "hire": ("employ",),
