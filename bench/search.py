@@ -294,6 +294,7 @@ def main() -> None:
                 ("tests/search_card_effects16", ROOT / "tests" / "search_card_effects16"),
                 ("tests/search_card_effects17", ROOT / "tests" / "search_card_effects17"),
                 ("tests/search_card_effects18", ROOT / "tests" / "search_card_effects18"),
+                ("tests/search_card_effects19", ROOT / "tests" / "search_card_effects19"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
