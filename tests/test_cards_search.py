@@ -627,6 +627,14 @@ CARD_EFFECTS_17 = ROOT / "search_card_effects17"
 #: 0.726), below the target; 36/40 (0.900) with three idioms its misses suggested ("lands",
 #: "pool off", "blood back", `judgekit.rules.card_idioms`)
 CARD_EFFECTS_18 = ROOT / "search_card_effects18"
+#: a nineteenth, 30 library cards and 10 crypt cards (seed 20261336), by another hand on 6
+#: Dec 2026, written before any run, recalled the way a player tells a card played against
+#: them ("what was that card where…", "there's a vampire who…"; half with no discipline,
+#: clan or type word): 33/40 at its first run (0.825, MRR 0.694), below the target; 35/40
+#: (0.875) with "throw away" and "apiece" read as the cards' "discard" and "each"
+#: (`judgekit.rules.card_idioms`) and "card" read as a described card's noun ("the card
+#: where…", `descriptions.DESCRIBE_CARD_REL`)
+CARD_EFFECTS_19 = ROOT / "search_card_effects19"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -670,15 +678,18 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
-def test_hit_at_3_on_the_described_cards_set_below_the_target(service):
-    """The fourteenth set of described cards is below the issue's 0.90 (a floor under
-    today's figure, not the target): its misses are everyday words that no card says
-    ("take a pool off someone", "spends 5 conviction", "stays unlocked") beside rarer filler
-    ("either", "depending") that weighs more than the card's own words."""
-    queries = card_set(service, CARD_EFFECTS_14)
+@pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.825), (CARD_EFFECTS_19, 0.875)],
+                         ids=lambda p: getattr(p, "name", str(p)))
+def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
+    """The fourteenth and nineteenth sets of described cards are below the issue's 0.90 (a
+    floor under today's figure, not the target): their misses are everyday words that no
+    card says ("take a pool off someone", "spends 5 conviction", "sneak an action past me",
+    "call off the fight") beside rarer filler ("either", "depending", "forgot the name")
+    that weighs more than the card's own words."""
+    queries = card_set(service, path)
     assert len(queries) == 40
     rate, misses = hit_rate(service.search.search, queries)
-    assert rate >= 0.825, f"hit@3 = {rate:.2f}; misses: {misses}"
+    assert rate >= floor, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_the_eighth_description_set(service):
@@ -1277,6 +1288,12 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
     # Far Fatuus: "[CHI] As above, and prevent all damage from opponent's strikes for the remainder of this round."
     ("the strike at long range where at superior i take nothing from his strikes for the rest of the round",
      "100702", "take nothing"),
+    # Talbot: "You can discard a master card to have Talbot attempt to enter combat with a minion…"
+    ("There's a vampire who can throw away a master from hand to go pick a fight with any minion, and he even "
+     "gets +1 stealth on it. Who's that?", "201336", "throw away"),
+    # Esbat: "…or move 1 blood to each of two unlocked Sabbat vampires."
+    ("What's the card where a Sabbat vamp spends an action to give 2 blood to one unlocked Sabbat vamp, or 1 "
+     "apiece to two of them?", "100660", "apiece"),
 ])
 def test_players_words_are_read_as_the_cards_say_them(service, monkeypatch, query, card, word):
     """Players say a referendum "passes", a Methuselah loses "life", an action is "sneaky",
@@ -1772,6 +1789,15 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     ("my prey had a location out that gave him an extra transfer each turn", True),
     ("judge, she has the unique master in play that lets her untap a vampire", True),
     ("can a master in play be burned by a vote", False),
+    # "card" itself, after an article or a question word, before a relative word
+    ("What was that card where you collect counters whenever your prey takes the Edge", True),
+    ("is there a card that lets my vampire block while locked", True),
+    ("which card lets me steal a vampire", False),         # a verb in "s" after "card": not read so
+    ("what must I say when I play a card with a cost of X", False),
+    ("can I play a card to cancel it", False),
+    ("my card that got cancelled, do I still pay", False),
+    # a discipline's or a clan's short name, as its full name
+    ("which fort card lets me prevent 1", True),
     # a question opening with a description is `described_type`'s
     ("the reaction that ends combat", False),
 ])

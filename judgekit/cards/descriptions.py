@@ -70,6 +70,12 @@ RULES_NOUNS = frozenset(("action", "actions", "vote", "votes", "referendum", "re
 #: … nor "to" after the noun ("give the master to…"), and only in the question's first
 #: this many characters (a description comes before the argument about it)
 DESCRIBE_REACH = 400
+#: … or "card" itself between one of `DESCRIBE_OPEN` or `DESCRIBE_ASK` and one of these
+#: ("what was that card where you collect counters…", "is there a card that…", "which card
+#: lets…"): not "with" ("a card with a cost of X" asks the rules) nor "to". Chosen on the
+#: development sets (6 Dec 2026): two questions more in the first three (sets 37 and
+#: `search_card_effects16`), four higher, none lower; with "with", a rules question lower.
+DESCRIBE_CARD_REL = frozenset(DESCRIBE_REL - {"to", "with"})
 #: … or a question asking for a card by a discipline or a clan, anywhere in those
 #: characters ("…Which Ravnos stands back up after a successful bleed?", "what obfuscate
 #: card…")
@@ -154,13 +160,17 @@ def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
     counted, none of `DESCRIBE_OWNED`), a type noun that is none of `RULES_NOUNS`, then
     ("card" and) a word of `DESCRIBE_REL` but "to"; or a word of `DESCRIBE_ASK` then a
     discipline or a clan, or then a type noun and what it does ("which master gives…",
-    `_asks_type`); or a question opening with a discipline or a clan and "card" ("Spiritus
+    `_asks_type`); or "card" between one of those and a word of `DESCRIBE_CARD_REL` ("the
+    card where…"); or a question opening with a discipline or a clan and "card" ("Spiritus
     card I keep seeing: …", `_opens_with_facet_card`). A question opening with a
     description by a type is `described_type`'s."""
     if any(words[i] in DESCRIBE_ASK and any("".join(words[i + 1:i + 1 + n]) in card_words for n in (1, 2, 3))
            for i in range(len(words) - 1)):
         return True
     if _opens_with_facet_card(words, card_words):
+        return True
+    if any(words[i] == "card" and words[i - 1] in DESCRIBE_OPEN | DESCRIBE_ASK and words[i + 1] in DESCRIBE_CARD_REL
+           for i in range(1, len(words) - 1)):
         return True
     if any(words[i] in DESCRIBE_ASK and _asks_type(words, i + 1) for i in range(len(words) - 1)):
         return True
@@ -250,4 +260,4 @@ def description_table() -> dict:
             "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
             "describe_open": sorted(DESCRIBE_OPEN), "rules_nouns": sorted(RULES_NOUNS),
             "describe_reach": DESCRIBE_REACH, "describe_ask": sorted(DESCRIBE_ASK),
-            "describe_not_verbs": sorted(DESCRIBE_NOT_VERBS)}
+            "describe_not_verbs": sorted(DESCRIBE_NOT_VERBS), "describe_card_rel": sorted(DESCRIBE_CARD_REL)}

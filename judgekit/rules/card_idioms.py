@@ -11,7 +11,9 @@ From a list a second hand wrote on 5 Dec 2026 from the cards' texts alone (466 p
 the 141 phrases the texts use most; none of judgekit's code, question sets or tables read),
 the phrasings marked "nearly always means this", each kept only if no question of the
 development sets fell out of the first three with it (docs/search.md, "The judge's vocabulary").
-Three more ("lands", "pool off", "blood back") from the misses of a blind set, 6 Dec 2026.
+Three more ("lands", "pool off", "blood back") from the misses of a blind set, 6 Dec 2026,
+and four from the next one's ("throw away", "apiece"; "call off", "top level", which moved
+no question of any set and are the table's everyday words for "cancel" and "superior").
 """
 from __future__ import annotations
 
@@ -133,4 +135,8 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "negate": ("cancel",),
     "nullify": ("cancel",),
     "take over": ("take control",),
+    "throw away": ("discard",),
+    "call off": ("cancel",),
+    "top level": ("superior",),
+    "apiece": ("each",),
 }

@@ -21,7 +21,7 @@ from judgekit.rules.build import build_index, index_stamp
 from judgekit.rules.entries import Entry, entries_of
 from judgekit.rules.index_store import index_is_current
 from judgekit.rules.query import QueryError
-from judgekit.rules.synonyms import QUESTION_WORDS, SYNONYMS
+from judgekit.rules.synonyms import CLAN_SHORT_NAMES, DISCIPLINE_SHORT_NAMES, QUESTION_WORDS, SYNONYMS, TYPED_AS_IS
 from judgekit.game.cards import name_key
 from judgekit.rules.corpus import content_files
 from judgekit.cards.search_entries import CARD_FILES, cards_stamp
@@ -98,6 +98,14 @@ def common_words(corpus, df: dict[str, int] | None = None) -> frozenset[str]:
     return frozenset(words)
 
 
+def _short_facets() -> frozenset[str]:
+    """The short names players give disciplines and clans ("fort", "thaum", "malk", "tzi";
+    `DISCIPLINE_SHORT_NAMES`, `CLAN_SHORT_NAMES`) as name keys: words of the cards as their
+    full names are ("which fort card lets u prevent 1…" asks about cards,
+    `CardNames.mentions_card_words`), but the codes whose stem is an everyday word's."""
+    return frozenset(name_key(k) for k in (*DISCIPLINE_SHORT_NAMES, *CLAN_SHORT_NAMES) if k not in TYPED_AS_IS)
+
+
 def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry], dict]:
     """The cards' search entries, and what is stored beside them: the card names table,
     each card's groups (card id -> group ids, in the card page's order) and the stems of the
@@ -111,7 +119,7 @@ def _card_entries(content_dir: str | Path, corpus: Corpus) -> tuple[list[Entry],
     # which names a card only as the whole query
     slang = frozenset(name_key(key) for key in SYNONYMS if len(SPLIT.split(key)) == 1)
     names = CardNames.from_catalog(catalog, common | game_words(catalog) | slang,
-                                   discipline_and_clan_words(catalog) - common,
+                                   (discipline_and_clan_words(catalog) | _short_facets()) - common,
                                    frozenset(own), frozenset(df) | common)
     groups = {str(c.id): [g.id for g, _ in c.groups] for c in catalog if c.groups}
     asked = {gid: questions_text(p) for gid, p in corpus.questions.get(CARDS, {}).items()}

@@ -36,6 +36,7 @@ export function CardNames(table) {
   this.describeLead = new Set(table.describe_lead || []);
   this.describeQualifiers = new Set(table.describe_qualifiers || []);
   this.describeRel = new Set(table.describe_rel || []);
+  this.describeCardRel = new Set(table.describe_card_rel || []);
   this.describeWith = new Set(table.describe_with || []);
   this.describePlaces = table.describe_places || [];       // where a card told of is ("out", "in play")
   this.describeArticles = new Set(table.describe_articles || []);
@@ -259,7 +260,8 @@ CardNames.prototype.describedType = function (query) {
 
 // whether a question describes a card after its first word: "…has the 2-pool master that
 // makes…", or asks for one by a discipline or a clan: "which Ravnos…", or by its type and
-// what it does: "which master gives…" (descriptions.describes_card)
+// what it does: "which master gives…", or by "card" and a relative word: "the card where…"
+// (descriptions.describes_card)
 CardNames.prototype.describesCard = function (query) {
   var words = this.words(query.slice(0, this.describeReach)), self = this;
   for (var i = 0; i < words.length - 1; i++) {
@@ -267,6 +269,10 @@ CardNames.prototype.describesCard = function (query) {
     for (var m = 1; m <= 3; m++) if (this.cardWords.has(words.slice(i + 1, i + 1 + m).join(""))) return true;
   }
   if (this.opensWithFacetCard(words)) return true;
+  for (i = 1; i < words.length - 1; i++) {
+    if (words[i] === "card" && (this.describeOpen.has(words[i - 1]) || this.describeAsk.has(words[i - 1])) &&
+        this.describeCardRel.has(words[i + 1])) return true;
+  }
   for (i = 0; i < words.length - 1; i++) if (this.describeAsk.has(words[i]) && this.asksType(words, i + 1)) return true;
   function startsDescription(at) {
     at = pastCard(words, at, self.describePlaces);
