@@ -116,6 +116,39 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     assert differ == [], differ[:10]
 
 
+NAME_ASKED_SCRIPT = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [, , staticDir, inputPath] = process.argv;
+const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
+const queries = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+process.stdout.write(JSON.stringify(queries.map((q) => internals.withoutNameAsked(q))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_leaves_out_the_ask_for_a_card_s_name_as_the_server(tmp_path):
+    """`query.without_name_asked` and the offline search's `withoutNameAsked`, over every
+    query of the query sets and each with the usual closing asks appended: the same text
+    left, for each."""
+    from judgekit.rules.query import without_name_asked
+    asks = [", whats it called?", ". What\u2019s the name?", " - forgot the nmae", ". name??", ", just the name?",
+            ". Who's that?", " which one is that", ". What card was it?", " Which is it?", " name please"]
+    queries = _query_texts()
+    queries += [q.rstrip("?") + ask for q in queries[:300] for ask in asks] + [a.lstrip(" ,.-") for a in asks]
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps(queries))
+    script = tmp_path / "asked.mjs"
+    script.write_text(NAME_ASKED_SCRIPT)
+    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                    capture_output=True, text=True).stdout)
+    want = [without_name_asked(q) for q in queries]
+    assert sum(1 for q, w in zip(queries, want) if w != q) > 300    # the asks are left out…
+    assert "What card was it?" in want                               # … but never the whole question
+    differ = [(q, w, g) for q, w, g in zip(queries, want, got) if w != g]
+    assert differ == [], differ[:10]
+
+
 RANK_SCRIPT = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";

@@ -41,6 +41,25 @@ SENTENCE_BREAK = re.compile(rf"(?<=[.?!;]){SPACE}+|{SPACE}+-+{SPACE}+"
 #: Judge, and of the rules). The browser's copy: static/offline-query.js `ADDRESS`.
 ADDRESS = re.compile(r"^\s*(?:(?:hey|hi)\s+)?(?:judge\s*(?:[!:,.;?]+|\s-+)|call\s*(?:[!:]+|\s-+))\s*", re.I)
 
+#: A question's closing ask for a card's name ("…, whats it called", "forgot the name",
+#: "name?", "which one is that", "who's that?"): it asks for the answer and describes nothing,
+#: and its words weighed as a description's ("called" is a referendum's "call", "name" the
+#: cards' "name a discipline", "forgot" in no card at all). "name" alone only after a
+#: sentence's mark ("…just the name?" asks the rules). The browser's copy:
+#: static/offline-query.js `NAME_ASKED`.
+NAME_ASKED = re.compile(
+    r"[\s,;:.!?-]*(?:"
+    r"(?:what['\u2019]?s|what\s+is|what\s+was)\s+(?:it|that|this|the\s+card|that\s+card|this\s+card"
+    r"|the\s+name(?:\s+of\s+(?:it|that|this))?)(?:\s+(?:called|named))?"
+    r"|(?:what|which)\s+(?:card|one|vamp|vampire)\s+(?:is|was)\s+(?:it|that|this)"
+    r"|which\s+one\s+(?:is|was)\s+(?:it|that|this)"
+    r"|(?:i\s+)?forgot\s+(?:the|its|it['\u2019]?s)\s+n[a-z]{2}e"
+    r"|(?:i\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\s+remember\s+(?:the|its)\s+name"
+    r"|who(?:['\u2019]?s|\s+is)\s+(?:that|this|he|she)"
+    r"|(?<=[,;:.!?-])\s*name"
+    r"|(?:the\s+)?name\s+(?:of\s+(?:it|that|the\s+card)|please|pls)"
+    r")[\s?!.]*$", re.I)
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -64,6 +83,14 @@ def without_address(text: str) -> str:
     """The question without the call to the judge it opens with (`ADDRESS`): "Judge! His
     minion has…" is ranked on "His minion has…". The whole text when nothing else is left."""
     rest = ADDRESS.sub("", text, count=1)
+    return rest if rest.strip() else text
+
+
+def without_name_asked(text: str) -> str:
+    """The question without its closing ask for the card's name (`NAME_ASKED`): "1 pool
+    vehicle that gives +1 intercept, whats it called" is ranked on its description. The
+    whole text when nothing else is left ("What card was that?")."""
+    rest = NAME_ASKED.sub("", text, count=1)
     return rest if rest.strip() else text
 
 

@@ -4,7 +4,7 @@
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
-// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, sectionsNamed, queryGroups,
+// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, sectionsNamed, queryGroups,
 // docsOfGroup.
 import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
@@ -195,6 +195,27 @@ var ADDRESS = /^\s*(?:(?:hey|hi)\s+)?(?:judge\s*(?:[!:,.;?]+|\s-+)|call\s*(?:[!:
 
 export function withoutAddress(text) {
   var rest = text.replace(ADDRESS, "");
+  return rest.trim() ? rest : text;
+}
+
+// a question's closing ask for a card's name ("…, whats it called", "forgot the name",
+// "name?"): it describes nothing (the server's judgekit.rules.query NAME_ASKED and
+// without_name_asked); the whole text when nothing else is left
+var NAME_ASKED = new RegExp(
+  "[\\s,;:.!?-]*(?:" +
+  "(?:what['\u2019]?s|what\\s+is|what\\s+was)\\s+(?:it|that|this|the\\s+card|that\\s+card|this\\s+card" +
+  "|the\\s+name(?:\\s+of\\s+(?:it|that|this))?)(?:\\s+(?:called|named))?" +
+  "|(?:what|which)\\s+(?:card|one|vamp|vampire)\\s+(?:is|was)\\s+(?:it|that|this)" +
+  "|which\\s+one\\s+(?:is|was)\\s+(?:it|that|this)" +
+  "|(?:i\\s+)?forgot\\s+(?:the|its|it['\u2019]?s)\\s+n[a-z]{2}e" +
+  "|(?:i\\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\\s+remember\\s+(?:the|its)\\s+name" +
+  "|who(?:['\u2019]?s|\\s+is)\\s+(?:that|this|he|she)" +
+  "|(?<=[,;:.!?-])\\s*name" +
+  "|(?:the\\s+)?name\\s+(?:of\\s+(?:it|that|the\\s+card)|please|pls)" +
+  ")[\\s?!.]*$", "i");
+
+export function withoutNameAsked(text) {
+  var rest = text.replace(NAME_ASKED, "");
   return rest.trim() ? rest : text;
 }
 

@@ -22,7 +22,7 @@ import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
-import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress } from "./offline-query.js";
+import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress, withoutNameAsked } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge, siblingsLater } from "./offline-merge.js";
 import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords,
@@ -313,7 +313,7 @@ const offlineSearch = (function () {
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
-    text = spellOutDisciplines(withoutAddress(checkQuery(text, this.params)), this.spellings);
+    text = spellOutDisciplines(withoutNameAsked(withoutAddress(checkQuery(text, this.params))), this.spellings);
     var out;
     if (!this.cards) {
       out = this.rules.search(text, limit, [], false);
@@ -478,7 +478,8 @@ const offlineSearch = (function () {
   offlineSearch.internals = { porter2: porter2, withinOneEdit: withinOneEdit, fold: fold,
                                              closeness: closeness, nameKey: nameKey,
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
-                                             matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress };
+                                             matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress,
+                                             withoutNameAsked: withoutNameAsked };
   return offlineSearch;
 })();
 
