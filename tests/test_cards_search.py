@@ -318,10 +318,12 @@ def test_a_word_stands_for_its_other_forms_not_for_words_it_begins(service):
 
 
 def test_a_ruling_of_a_named_card_naming_another_named_card_follows_them(service, monkeypatch):
-    """"waters of duat vampire dies…, can possession take it": the ruling of the Waters of
-    Duat's group that says "(eg. Possession cannot target it)" comes after the two named
-    cards (`ruling_naming_another`); without the step it is fifth."""
-    query = "waters of duat vampire dies and is in my ash heap, can possession take it as a vampire from there"
+    """"waters of duat vampire is in my ash heap, can possession take it": the ruling of the
+    Waters of Duat's group that says "(eg. Possession cannot target it)" comes after the two
+    named cards (`ruling_naming_another`); without the step it is fifth. (Asked with "the
+    vampire dies", the ruling is third without the step as well: "dies" is the cards'
+    "burned", `card_idioms`, which the ruling says.)"""
+    query = "waters of duat vampire is in my ash heap, can possession take it as a vampire from there"
 
     def first_three() -> list[str]:
         return [f"{h.entry.doc}/{h.entry.section}" for h in service.search.search(query, limit=3)[0]]
@@ -632,9 +634,13 @@ CARD_EFFECTS_18 = ROOT / "search_card_effects18"
 #: them ("what was that card where…", "there's a vampire who…"; half with no discipline,
 #: clan or type word): 33/40 at its first run (0.825, MRR 0.694), below the target; 35/40
 #: (0.875) with "throw away" and "apiece" read as the cards' "discard" and "each"
-#: (`judgekit.rules.card_idioms`) and "card" read as a described card's noun ("the card
-#: where…", `descriptions.DESCRIBE_CARD_REL`)
+#: (`judgekit.rules.card_idioms`)
 CARD_EFFECTS_19 = ROOT / "search_card_effects19"
+#: a twentieth, 30 library cards and 10 crypt cards (seed 20261337; phone-typed lines,
+#: spoken questions and judge calls in thirds), by another hand on 6 Dec 2026, written before
+#: any run and after the day's changes (the second list of idioms among them): 36/40 at its
+#: first run (0.900, MRR 0.821); nothing tuned on it
+CARD_EFFECTS_20 = ROOT / "search_card_effects20"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -665,7 +671,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
 @pytest.mark.parametrize("path", [CARD_EFFECTS, CARD_EFFECTS_2, CARD_EFFECTS_3, CARD_EFFECTS_4,
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
-                                  CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17, CARD_EFFECTS_18],
+                                  CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17, CARD_EFFECTS_18,
+                                  CARD_EFFECTS_20],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
@@ -1217,7 +1224,9 @@ def test_a_card_described_by_its_type(service, query, kind):
     # Gang Tactics: "Only usable when the action is announced. If the action is blocked, the
     # resulting combat is at close range."; its group's ruling: played before the modifiers
     # that are not played as the action is announced
-    ("nos anti modifier only when the action is announced: if blocked combat is at close range. he played a "
+    # (said "modifier", the ruling, titled "Modifier as announced", holds as much as the
+    # cards: "modifier" is the cards' "action modifier", `card_idioms`)
+    ("nos anti card only when the action is announced: if blocked combat is at close range. he played a "
      "stealth card first then this. legal?", "100802", "G00052"),
     # Femur of Toomler, a Tzimisce's unique weapon; "Clan equipment": once in play, another
     # minion can equip it from the one it is on
@@ -1257,7 +1266,7 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
      "101583", "pass"),
     # Templar: "If this referendum is successful, put this card on the chosen vampire…"
     ("sabbat political action: if it passes a sabbat vamp gets a card letting him pick fights with other "
-     "players vamps (directed, +1 stealth)", "101952", "pass"),
+     "peoples vamps (directed, +1 stealth)", "101952", "pass"),
     # Liquidation: "Burn 7 cards from the top of your library to gain 3 pool."
     ("card that mills 7 off the top of my own deck to get 3 life. can i still play it if i only have like 5 "
      "cards left in my library?", "101112", "life"),
@@ -1274,7 +1283,7 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
     # Gambit Accepted: "Lose 1 victory point and put this card in play…"
     ("master where i give back one of my vps and drain my prey each turn", "100799", "give back"),
     # Aura Reading: "The opposing minion's controller plays with an open hand…"
-    ("auspex combat card, the opposing player plays with his hand face up for the rest of combat", "100113",
+    ("auspex combat card, the opposing player plays with his hand face up for the whole fight", "100113",
      "face up"),
     # Creepshow Casino: "…as a vampire you control announces an undirected action to give that vampire +1 stealth"
     ("location i lock so my vampire gets +1 stealth on an untargeted action", "100444", "untargeted"),
@@ -1789,13 +1798,14 @@ def test_a_long_question_keeps_its_rare_words_past_sixteen(service, monkeypatch)
     ("my prey had a location out that gave him an extra transfer each turn", True),
     ("judge, she has the unique master in play that lets her untap a vampire", True),
     ("can a master in play be burned by a vote", False),
-    # "card" itself, after an article or a question word, before a relative word
+    # a question opening with "card" itself and a relative word
     ("What was that card where you collect counters whenever your prey takes the Edge", True),
     ("is there a card that lets my vampire block while locked", True),
     ("which card lets me steal a vampire", False),         # a verb in "s" after "card": not read so
     ("what must I say when I play a card with a cost of X", False),
     ("can I play a card to cancel it", False),
     ("my card that got cancelled, do I still pay", False),
+    ("no press no press, then he wants to play the card that untaps after combat", False),   # not further on
     # a discipline's or a clan's short name, as its full name
     ("which fort card lets me prevent 1", True),
     # a question opening with a description is `described_type`'s
@@ -2336,15 +2346,16 @@ def test_a_card_s_word_the_rules_say_in_any_form_is_theirs():
 
 def test_a_message_naming_a_clan_weighs_the_cards_more_still(service, monkeypatch):
     """(search_card_behaviour35) A message of several sentences telling the game shares its
-    everyday words ("tried", "threw", "actually", "ahead") with the announcements' examples,
+    everyday words ("tried", "got rid", "actually", "ahead") with the announcements' examples,
     told as games too: an example came first and the described Lasombra cardinal fourth. A
     message naming a discipline or a clan scales its cards by `ABOUT_CARDS_MESSAGE_FACTOR`:
     the card first, and lower without (since "actually" weighs as a question word, 3 Dec
     2026, second rather than out of the first three)."""
-    question = ("Question from the final. The Lasombra cardinal who can throw away X master cards during an action "
+    # ("throw away", the cards' "discard" since 6 Dec 2026, finds her without the factor)
+    question = ("Question from the final. The Lasombra cardinal who can get rid of X master cards during an action "
                 "to get +X intercept tried to block my bleed. 1) Can she use that once, then again later in the same "
                 "action if I play more stealth? 2) Can she discard more master cards than she actually needs, to stay "
-                "ahead? My opponent threw away three when she only needed one.")
+                "ahead? My opponent got rid of three when she only needed one.")
 
     def place() -> int:
         found = first_sections(service.search, question, 10)
@@ -2366,12 +2377,16 @@ def test_a_question_about_cards_ranks_the_announcement_guidelines_lower(service,
     ranked as before."""
     search = service.search
     call = ("i said bleed for one with my dominate vamp and locked her, then i played the dominate "
-            "modifier that makes the bleed go to another player, do i have to announce the new target")
+            "modifier that makes the bleed go to a different opponent, do i have to announce the new target")
     assert search.names.mentions_card_words(call)
     factors = card_ranking.ABOUT_CARDS_DOC_FACTORS
     assert 0 < factors["announcements"] < 1
+    # (each score as the factor makes it: the nearest phrasing's re-ordering, which keeps the
+    # scores in their places, left out)
+    monkeypatch.setattr(search.rules, "phrasings", None)
     plain, _ = search.rules.search(call, 20, snippets=False)
     scaled, _ = search.rules.search(call, 20, snippets=False, doc_factors=factors)
+    monkeypatch.undo()
     before = {h.entry.key: h.score for h in plain}
     after = {h.entry.key: h.score for h in scaled}
     shared = before.keys() & after.keys()

@@ -139,6 +139,29 @@ def test_a_number_finds_the_rule_that_states_it_or_a_near_one(service):
     assert set(eight) == {"8.1", "8.2"}      # "twenty-eight days prior to the event"
 
 
+def test_a_number_a_section_s_questions_state_is_the_section_s(service):
+    """"my pack only had 10 cards": 7.2.5 (abnormal boosters) states no number, its
+    questions do ("pack has 10 cards instead of 11"); they count as the section's own
+    (`index_store.entry_numbers`), and 7.2.5 is among the first three. A card group's
+    questions state no number of its cards or rulings (`QUESTIONS_STATE_NO_NUMBER`)."""
+    from judgekit.rules.index_store import QUESTIONS_STATE_NO_NUMBER, entry_numbers
+    from judgekit.rules.analysis import analyze
+    index = service.index
+    section = index.entries["tournament-rules/7.2.5"]
+    assert "10" in section.questions and "10" not in section.body
+    stated = entry_numbers(section, analyze(section.body), analyze(section.questions))
+    assert 10 in {value for value, _ in stated}
+    assert entry_numbers(section, analyze(section.body)) == [n for n in stated if n[0] not in (10, 11)]
+    group = next(g for g in index._groups("my pack only had 10 cards") if g.number is not None)
+    assert group.near.get(index.postings.docnum["tournament-rules/7.2.5"], 0) > 0.9
+    got = [r["section"] for r in service.search_payload("sealed event and my pack only had 10 cards in it, what do i do",
+                                                        limit=3)["results"]]
+    assert "7.2.5" in got
+    ruling = next(e for e in service.search.cards.entries.values() if e.kind == "ruling" and any(c.isdigit() for c in e.questions))
+    assert ruling.kind in QUESTIONS_STATE_NO_NUMBER
+    assert entry_numbers(ruling, analyze(ruling.body), analyze(ruling.questions)) == entry_numbers(ruling, analyze(ruling.body))
+
+
 def test_an_ordinal_typed_in_digits_stands_for_its_word(service):
     """"a 2nd copy", "the 1st round": the word the rules and the cards print ("second",
     "first"), not a number and not a typo."""

@@ -260,8 +260,8 @@ CardNames.prototype.describedType = function (query) {
 
 // whether a question describes a card after its first word: "…has the 2-pool master that
 // makes…", or asks for one by a discipline or a clan: "which Ravnos…", or by its type and
-// what it does: "which master gives…", or by "card" and a relative word: "the card where…"
-// (descriptions.describes_card)
+// what it does: "which master gives…", or opening with "card" and a relative word: "what's
+// the card where…" (descriptions.describes_card)
 CardNames.prototype.describesCard = function (query) {
   var words = this.words(query.slice(0, this.describeReach)), self = this;
   for (var i = 0; i < words.length - 1; i++) {
@@ -269,10 +269,7 @@ CardNames.prototype.describesCard = function (query) {
     for (var m = 1; m <= 3; m++) if (this.cardWords.has(words.slice(i + 1, i + 1 + m).join(""))) return true;
   }
   if (this.opensWithFacetCard(words)) return true;
-  for (i = 1; i < words.length - 1; i++) {
-    if (words[i] === "card" && (this.describeOpen.has(words[i - 1]) || this.describeAsk.has(words[i - 1])) &&
-        this.describeCardRel.has(words[i + 1])) return true;
-  }
+  if (this.opensWithCard(words)) return true;
   for (i = 0; i < words.length - 1; i++) if (this.describeAsk.has(words[i]) && this.asksType(words, i + 1)) return true;
   function startsDescription(at) {
     at = pastCard(words, at, self.describePlaces);
@@ -304,6 +301,16 @@ CardNames.prototype.opensWithFacetCard = function (words) {
     if (n) { facet = true; i += n; } else if (this.describeQualifiers.has(words[i])) i += 1; else break;
   }
   return facet && i < words.length && words[i] === "card";
+};
+
+// whether the question opens with "card" and a description: "what was that card where…"
+// (descriptions._opens_with_card)
+CardNames.prototype.opensWithCard = function (words) {
+  var i = 0, self = this;
+  function opening(w) { return self.describeLead.has(w) || self.describeOpen.has(w) || self.describeAsk.has(w); }
+  while (i < words.length - 1 && words[i] !== "card" && opening(words[i])) i += 1;
+  return i > 0 && i < words.length - 1 && words[i] === "card" &&
+    (this.describeOpen.has(words[i - 1]) || this.describeAsk.has(words[i - 1])) && this.describeCardRel.has(words[i + 1]);
 };
 
 // whether a type noun, after up to describeFree words from `start`, is followed by ("card"
