@@ -165,9 +165,10 @@ def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
     ("card" and) a word of `DESCRIBE_REL` but "to"; or a word of `DESCRIBE_ASK` then a
     discipline or a clan, or then a type noun and what it does ("which master gives…",
     `_asks_type`); or a question opening with "card" and a word of `DESCRIBE_CARD_REL`
-    ("what's the card where…", `_opens_with_card`); or a question opening with a discipline or a clan and "card" ("Spiritus
-    card I keep seeing: …", `_opens_with_facet_card`). A question opening with a
-    description by a type is `described_type`'s."""
+    ("what's the card where…", `_opens_with_card`); or a question opening with a
+    discipline or a clan and "card" ("Spiritus card I keep seeing: …",
+    `_opens_with_facet_card`). A question opening with a description by a type is
+    `described_type`'s."""
     if any(words[i] in DESCRIBE_ASK and any("".join(words[i + 1:i + 1 + n]) in card_words for n in (1, 2, 3))
            for i in range(len(words) - 1)):
         return True

@@ -102,7 +102,8 @@ def _short_facets() -> frozenset[str]:
     """The short names players give disciplines and clans ("fort", "thaum", "malk", "tzi";
     `DISCIPLINE_SHORT_NAMES`, `CLAN_SHORT_NAMES`) as name keys: words of the cards as their
     full names are ("which fort card lets u prevent 1…" asks about cards,
-    `CardNames.mentions_card_words`), but the codes whose stem is an everyday word's."""
+    `CardNames.mentions_card_words`); not the codes whose stem is an everyday word's
+    (`TYPED_AS_IS`: "ani", "spi")."""
     return frozenset(name_key(k) for k in (*DISCIPLINE_SHORT_NAMES, *CLAN_SHORT_NAMES) if k not in TYPED_AS_IS)
 
 

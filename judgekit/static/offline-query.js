@@ -200,9 +200,11 @@ export function withoutAddress(text) {
 
 // a question's closing ask for a card's name ("…, whats it called", "forgot the name",
 // "name?"): it describes nothing (the server's judgekit.rules.query NAME_ASKED and
-// without_name_asked); the whole text when nothing else is left
+// without_name_asked: each part starts a word, so a long run of separators costs its
+// length); the whole text when nothing but separators is left
+var ASK_SEPARATORS = " \t\n\r,;:.!?-";
 var NAME_ASKED = new RegExp(
-  "[\\s,;:.!?-]*(?:" +
+  "(?<![^\\s,;:.!?-])(?:" +
   "(?:what['\u2019]?s|what\\s+is|what\\s+was)\\s+(?:it|that|this|the\\s+card|that\\s+card|this\\s+card" +
   "|the\\s+name(?:\\s+of\\s+(?:it|that|this))?)(?:\\s+(?:called|named))?" +
   "|(?:what|which)\\s+(?:card|one|vamp|vampire)\\s+(?:is|was)\\s+(?:it|that|this)" +
@@ -210,13 +212,14 @@ var NAME_ASKED = new RegExp(
   "|(?:i\\s+)?forgot\\s+(?:the|its|it['\u2019]?s)\\s+n[a-z]{2}e" +
   "|(?:i\\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\\s+remember\\s+(?:the|its)\\s+name" +
   "|who(?:['\u2019]?s|\\s+is)\\s+(?:that|this|he|she)" +
-  "|(?<=[,;:.!?-])\\s*name" +
+  "|(?<=[,;:.!?-])name|(?<=[,;:.!?-]\\s)name" +
   "|(?:the\\s+)?name\\s+(?:of\\s+(?:it|that|the\\s+card)|please|pls)" +
   ")[\\s?!.]*$", "i");
 
 export function withoutNameAsked(text) {
   var rest = text.replace(NAME_ASKED, "");
-  return rest.trim() ? rest : text;
+  for (var i = 0; i < rest.length; i++) if (ASK_SEPARATORS.indexOf(rest.charAt(i)) < 0) return rest;
+  return text;
 }
 
 // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
