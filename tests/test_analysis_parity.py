@@ -19,6 +19,7 @@ from whoosh.analysis import STOP_WORDS
 from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table
 from judgekit.rules.analysis import WORD, analyze
+from judgekit.rules.query import without_name_asked
 from judgekit.rules.service import RulesService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,11 +132,12 @@ def test_browser_leaves_out_the_ask_for_a_card_s_name_as_the_server(tmp_path):
     """`query.without_name_asked` and the offline search's `withoutNameAsked`, over every
     query of the query sets and each with the usual closing asks appended: the same text
     left, for each."""
-    from judgekit.rules.query import without_name_asked
     asks = [", whats it called?", ". What\u2019s the name?", " - forgot the nmae", ". name??", ", just the name?",
             ". Who's that?", " which one is that", ". What card was it?", " Which is it?", " name please"]
     queries = _query_texts()
     queries += [q.rstrip("?") + ask for q in queries[:300] for ask in asks] + [a.lstrip(" ,.-") for a in asks]
+    # separators only, or a long run of them (each part of the ask starts a word)
+    queries += ["?!", "!" * 4000, "what " + " " * 3000 + "is it", "- " * 1500 + "name", "somewhat is it"]
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps(queries))
     script = tmp_path / "asked.mjs"
