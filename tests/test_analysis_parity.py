@@ -17,7 +17,7 @@ import pytest
 from whoosh.analysis import STOP_WORDS
 
 from judgekit import paths
-from judgekit.offline.search_index import build_offline_index, fold_table
+from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.query import without_name_asked
 from judgekit.rules.service import RulesService
@@ -122,8 +122,8 @@ import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const [, , staticDir, inputPath] = process.argv;
 const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
-const queries = JSON.parse(fs.readFileSync(inputPath, "utf8"));
-process.stdout.write(JSON.stringify(queries.map((q) => internals.withoutNameAsked(q))));
+const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+process.stdout.write(JSON.stringify(data.queries.map((q) => internals.withoutNameAsked(q, data.params))));
 """
 
 
@@ -139,7 +139,7 @@ def test_browser_leaves_out_the_ask_for_a_card_s_name_as_the_server(tmp_path):
     # separators only, or a long run of them (each part of the ask starts a word)
     queries += ["?!", "!" * 4000, "what " + " " * 3000 + "is it", "- " * 1500 + "name", "somewhat is it"]
     payload = tmp_path / "in.json"
-    payload.write_text(json.dumps(queries))
+    payload.write_text(json.dumps({"queries": queries, "params": ranking_params()}))
     script = tmp_path / "asked.mjs"
     script.write_text(NAME_ASKED_SCRIPT)
     got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,

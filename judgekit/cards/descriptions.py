@@ -97,6 +97,9 @@ DESCRIBE_NOT_VERBS = frozenset((
     "happens", "counts", "means", "gets", "works", "needs", "wants",
     "goes", "comes", "applies", "matters", "wins", "takes", "resolves",
 ))
+#: (`_opens_with_card`: the words that may come before "card", and the last of them)
+_CARD_OPENING = DESCRIBE_LEAD | DESCRIBE_OPEN | DESCRIBE_ASK
+_CARD_BEFORE = DESCRIBE_OPEN | DESCRIBE_ASK
 
 
 def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | None:
@@ -214,11 +217,10 @@ def _opens_with_facet_card(words: tuple[str, ...], card_words: frozenset[str]) -
 def _opens_with_card(words: tuple[str, ...]) -> bool:
     """Whether the question opens with "card" and a description (`DESCRIBE_CARD_REL`):
     "what was that card where…", "is there a card that…"."""
-    opening = DESCRIBE_LEAD | DESCRIBE_OPEN | DESCRIBE_ASK
     i = 0
-    while i < len(words) - 1 and words[i] != "card" and words[i] in opening:
+    while i < len(words) - 1 and words[i] != "card" and words[i] in _CARD_OPENING:
         i += 1
-    return 0 < i < len(words) - 1 and words[i] == "card" and words[i - 1] in DESCRIBE_OPEN | DESCRIBE_ASK \
+    return 0 < i < len(words) - 1 and words[i] == "card" and words[i - 1] in _CARD_BEFORE \
         and words[i + 1] in DESCRIBE_CARD_REL
 
 

@@ -67,7 +67,8 @@ from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPAR
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
-from judgekit.rules.query import MAX_QUERY, QUESTION_AFTER_COLON, question_stems, synonym_stems
+from judgekit.rules.query import (ASK_SEPARATORS, MAX_QUERY, NAME_ASKED, QUESTION_AFTER_COLON, question_stems,
+                                  synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import (ENDINGS, ING, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
@@ -157,7 +158,8 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "named_ruling_share": NAMED_RULING_SHARE, "named_ruling_third": NAMED_RULING_THIRD,
             "restated_share": RESTATED_SHARE,
             "ruling_naming_another": RULING_NAMING_ANOTHER,
-            "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST}
+            "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST,
+            "name_asked": NAME_ASKED.pattern, "ask_separators": ASK_SEPARATORS}
 
 
 def index_version(search: Search) -> str:

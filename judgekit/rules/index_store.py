@@ -151,7 +151,7 @@ def entry_numbers(e: Entry, body: list[tuple[str, int, int]],
     instead of 11", "results sent three weeks late"; none for `QUESTIONS_STATE_NO_NUMBER`),
     and after them those it states beside its text (`Entry.stated`: a vampire's capacity, a
     library card's cost)."""
-    asked = stated_numbers(e.questions, list(questions)) if questions and e.kind not in QUESTIONS_STATE_NO_NUMBER else []
+    asked = stated_numbers(e.questions, questions) if questions and e.kind not in QUESTIONS_STATE_NO_NUMBER else []
     return stated_numbers(e.body, body) + asked + [(value, frozenset((unit,))) for value, unit in e.stated]
 
 

@@ -45,13 +45,14 @@ ADDRESS = re.compile(r"^\s*(?:(?:hey|hi)\s+)?(?:judge\s*(?:[!:,.;?]+|\s-+)|call\
 #: "name?", "which one is that", "who's that?"): it asks for the answer and describes nothing,
 #: and its words weighed as a description's ("called" is a referendum's "call", "name" the
 #: cards' "name a discipline", "forgot" in no card at all). "name" alone only after a
-#: sentence's mark ("…just the name?" asks the rules). Each part starts a word (after the
-#: start or a separator, `ASK_SEPARATORS`): no part repeats a run of characters from every
-#: place, so a long run of separators costs its length, not its square. The browser's
-#: copy: static/offline-query.js `NAME_ASKED`.
+#: sentence's mark ("…just the name?" asks the rules). Each part starts at the text's start
+#: or at a separator (`ASK_SEPARATORS`), which the match keeps (its first or second group):
+#: no part repeats a run of characters from every place, so a long run of separators costs
+#: its length, not its square; and no look-behind, which older phones' Safari lacks. The
+#: browser compiles this same pattern (the offline index's params, `name_asked`).
 ASK_SEPARATORS = " \t\n\r,;:.!?-"
 NAME_ASKED = re.compile(
-    r"(?<![^\s,;:.!?-])(?:"
+    r"(^|[\s,;:.!?-])(?:"
     r"(?:what['\u2019]?s|what\s+is|what\s+was)\s+(?:it|that|this|the\s+card|that\s+card|this\s+card"
     r"|the\s+name(?:\s+of\s+(?:it|that|this))?)(?:\s+(?:called|named))?"
     r"|(?:what|which)\s+(?:card|one|vamp|vampire)\s+(?:is|was)\s+(?:it|that|this)"
@@ -59,9 +60,9 @@ NAME_ASKED = re.compile(
     r"|(?:i\s+)?forgot\s+(?:the|its|it['\u2019]?s)\s+n[a-z]{2}e"
     r"|(?:i\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\s+remember\s+(?:the|its)\s+name"
     r"|who(?:['\u2019]?s|\s+is)\s+(?:that|this|he|she)"
-    r"|(?<=[,;:.!?-])name|(?<=[,;:.!?-]\s)name"
     r"|(?:the\s+)?name\s+(?:of\s+(?:it|that|the\s+card)|please|pls)"
-    r")[\s?!.]*$", re.I)
+    r")[\s?!.]*$"
+    r"|([,;:.!?-])\s?name[\s?!.]*$", re.I)
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
@@ -93,7 +94,7 @@ def without_name_asked(text: str) -> str:
     """The question without its closing ask for the card's name (`NAME_ASKED`): "1 pool
     vehicle that gives +1 intercept, whats it called" is ranked on its description. The
     whole text when nothing else is left ("What card was that?")."""
-    rest = NAME_ASKED.sub("", text, count=1)
+    rest = NAME_ASKED.sub(lambda m: m.group(1) or m.group(2) or "", text, count=1)
     return rest if rest.strip(ASK_SEPARATORS) else text
 
 

@@ -199,26 +199,22 @@ export function withoutAddress(text) {
 }
 
 // a question's closing ask for a card's name ("…, whats it called", "forgot the name",
-// "name?"): it describes nothing (the server's judgekit.rules.query NAME_ASKED and
-// without_name_asked: each part starts a word, so a long run of separators costs its
-// length); the whole text when nothing but separators is left
-var ASK_SEPARATORS = " \t\n\r,;:.!?-";
-var NAME_ASKED = new RegExp(
-  "(?<![^\\s,;:.!?-])(?:" +
-  "(?:what['\u2019]?s|what\\s+is|what\\s+was)\\s+(?:it|that|this|the\\s+card|that\\s+card|this\\s+card" +
-  "|the\\s+name(?:\\s+of\\s+(?:it|that|this))?)(?:\\s+(?:called|named))?" +
-  "|(?:what|which)\\s+(?:card|one|vamp|vampire)\\s+(?:is|was)\\s+(?:it|that|this)" +
-  "|which\\s+one\\s+(?:is|was)\\s+(?:it|that|this)" +
-  "|(?:i\\s+)?forgot\\s+(?:the|its|it['\u2019]?s)\\s+n[a-z]{2}e" +
-  "|(?:i\\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\\s+remember\\s+(?:the|its)\\s+name" +
-  "|who(?:['\u2019]?s|\\s+is)\\s+(?:that|this|he|she)" +
-  "|(?<=[,;:.!?-])name|(?<=[,;:.!?-]\\s)name" +
-  "|(?:the\\s+)?name\\s+(?:of\\s+(?:it|that|the\\s+card)|please|pls)" +
-  ")[\\s?!.]*$", "i");
+// "name?"): it describes nothing. The server's pattern, compiled once (the index's
+// params.name_asked: judgekit.rules.query NAME_ASKED, without_name_asked; an index saved
+// before it leaves the text as typed); the separator before the ask is kept; the whole text
+// when nothing but separators (params.ask_separators) is left
+var askedPatterns = new Map();   // pattern -> its RegExp
 
-export function withoutNameAsked(text) {
-  var rest = text.replace(NAME_ASKED, "");
-  for (var i = 0; i < rest.length; i++) if (ASK_SEPARATORS.indexOf(rest.charAt(i)) < 0) return rest;
+export function withoutNameAsked(text, params) {
+  var source = params && params.name_asked;
+  if (!source) return text;
+  var pattern = askedPatterns.get(source);
+  if (!pattern) {
+    pattern = new RegExp(source, "i");
+    askedPatterns.set(source, pattern);
+  }
+  var rest = text.replace(pattern, function (m, before, mark) { return before || mark || ""; });
+  for (var i = 0; i < rest.length; i++) if (params.ask_separators.indexOf(rest.charAt(i)) < 0) return rest;
   return text;
 }
 

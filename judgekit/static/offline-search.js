@@ -313,7 +313,8 @@ const offlineSearch = (function () {
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
-    text = spellOutDisciplines(withoutNameAsked(withoutAddress(checkQuery(text, this.params))), this.spellings);
+    text = spellOutDisciplines(withoutNameAsked(withoutAddress(checkQuery(text, this.params)), this.params),
+                               this.spellings);
     var out;
     if (!this.cards) {
       out = this.rules.search(text, limit, [], false);
