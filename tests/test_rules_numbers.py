@@ -55,7 +55,7 @@ def test_near_finds_what_every_place_stated_finds(app):
 
 
 def test_the_units_near_tells_apart_give_what_the_question_s_own_give(app):
-    """A question's number is looked up with only the units an entry's number counts
+    """A question's number is looked up with only the units an entry's number near it counts
     (`units_that_count`, the key of the part's cache): the same entries at the same
     closeness as with every word that follows it, words no entry counts included."""
     search = app.extensions["rules"].search
@@ -67,14 +67,21 @@ def test_the_units_near_tells_apart_give_what_the_question_s_own_give(app):
             for asked in (frozenset(), frozenset(("whenev",)), frozenset(("whenev", "zzz")),
                           frozenset(("whenev", rng.choice(units))), frozenset(rng.sample(units, 2)) | {"the"},
                           frozenset((CAPACITY_UNIT, "vamp")), query_units(["pool", "when"], None)):
-                kept = numbers.units_that_count(asked)
-                assert kept <= asked or not (asked & set(units)), (asked, kept)
+                kept = numbers.units_that_count(asked, value)
+                assert kept <= asked or not (asked & numbers._units_near(value)), (asked, kept)
                 assert numbers.near(value, kept) == numbers.near(value, asked), (value, asked)
                 assert list(numbers.near(value, kept)[0]) == list(numbers.near(value, asked)[0])
     # a number counting only words no entry counts reads as one counting something else
     numbers = search.cards._numbers
-    assert numbers.units_that_count(frozenset(("qqq",))) == numbers.units_that_count(frozenset(("zzz",))) != frozenset()
-    assert numbers.units_that_count(frozenset()) == frozenset()
+    assert numbers.units_that_count(frozenset(("qqq",)), 1.0) == numbers.units_that_count(frozenset(("zzz",)), 1.0) \
+        != frozenset()
+    assert numbers.units_that_count(frozenset(), 1.0) == frozenset()
+    # a unit that only the entries' other numbers count tells nothing apart near this one
+    for value in (1.0, 5.0, 23.0):
+        near_units = numbers._units_near(value)
+        for unit in ("blood", "pool", "damag", "vote", "card", "minut"):
+            kept = numbers.units_that_count(frozenset((unit,)), value)
+            assert kept == (frozenset((unit,)) if unit in near_units else frozenset(("",))), (value, unit)
 
 
 def test_a_vampire_s_capacity_is_found_only_as_a_capacity(app):

@@ -73,17 +73,27 @@ class StatedNumbers:
             for value, units in numbers:
                 self._places.setdefault(value, []).append((doc, units))
         self._values = sorted(self._places)
-        # every unit an entry's number counts (and those of a number beside a text)
-        self._units = frozenset(u for numbers in stated for _, units in numbers for u in units) | BESIDE_UNITS
+        # per value, every unit an entry's number near it counts (`_units_near`)
+        self._units_by_value: dict[float, frozenset[str]] = {}
         self._stating: dict[float, Stating] = {}     # made on first use (`_stating_of`)
 
-    def units_that_count(self, units: frozenset[str]) -> frozenset[str]:
-        """The units of a query's number that `near` can tell apart: those an entry's number
-        counts; when it counts none of them, a unit no entry counts (`NO_UNIT`). `near`
-        gives the same for both, and a question's number ("2 blood", "1 vote") comes back
-        with the same few, whatever words follow it ("2 when", "1 the")."""
-        kept = units & self._units
+    def units_that_count(self, units: frozenset[str], value: float) -> frozenset[str]:
+        """The units of a query's number `value` that `near` can tell apart: those an entry's
+        number near it counts (`_units_near`); when it counts none of them, a unit no entry
+        counts (`NO_UNIT`). `near` gives the same for both, and a question's number ("2
+        blood", "1 vote") comes back with the same few, whatever words follow it ("1 blood
+        each", "1 blood per": the part's cache holds one "1 blood")."""
+        kept = units & self._units_near(value)
         return kept if kept or not units else NO_UNIT
+
+    def _units_near(self, value: float) -> frozenset[str]:
+        """Every unit that the entries' numbers near `value` count (`_near_values`), and
+        those of a number beside a text (made once per value)."""
+        found = self._units_by_value.get(value)
+        if found is None:
+            found = self._units_by_value[value] = frozenset(
+                u for stated in self._near_values(value) for _, units in self._places[stated] for u in units) | BESIDE_UNITS
+        return found
 
     def _stating_of(self, value: float) -> "Stating":
         """The entries stating `value`, grouped for `near` (made once per value: "1" is
