@@ -244,3 +244,22 @@ def test_whoosh_imports_and_compiles_without_warnings():
         for p in files:
             compile(p.read_text(encoding="utf-8"), str(p), "exec")
     assert [f"{w.filename}: {w.message}" for w in caught] == []
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_phrase_past_a_possessive_as_the_server_does(svc, tmp_path):
+    """A synonym phrase with a possessive inside ("refills his hand", "pick their seat",
+    "take my pool": `QueryGroups._phrase_past_possessives`, the browser's
+    `phrasePastPossessives`, the possessives shipped in the params): the same first three,
+    in the same order, as the server's."""
+    queries = ["guy slaps down 2 cards back to back and only refills his hand after, is that legit",
+               "does top seed pick their seat in the final?", "top seed going into finals, do i get to pick my seat",
+               "forgot to take my pool from the edge and already played a card. can i go back",
+               "he already drew his replacment, am i too late to stop his card",
+               "flight maneuver that comes back to his hand out of the ash heap",
+               "my my my hand", "refill my their hand", "take my"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
+    groups = svc.search.rules.groups_of(queries[0])
+    assert any(g.words == "refills his hand" and ("replac",) in g.alts for g in groups)
+

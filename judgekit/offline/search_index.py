@@ -72,7 +72,7 @@ from judgekit.rules.query import (ASK_SEPARATORS, MAX_QUERY, NAME_ASKED, QUESTIO
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import (ENDINGS, ING, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
-                                         QUESTION_FACTOR)
+                                         POSSESSIVES, QUESTION_FACTOR)
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS,
                                      TYPED_AS_IS)
@@ -138,6 +138,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "everyday_words": EVERYDAY_WORDS, "max_parts": MAX_PARTS,
             "part_results": PART_RESULTS,
             "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR, "mistyped_min": MISTYPED_MIN,
+            "possessives": sorted(POSSESSIVES),
             "endings": sorted(ENDINGS), "ing": ING,
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,

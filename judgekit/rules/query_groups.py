@@ -58,6 +58,9 @@ ENDINGS = frozenset("er r ist st est or ion ier en n t nt i li d s ed ly".split(
 #: A word no part knows whose last two to four letters are one typo from it is read with it
 #: written right (`QueryGroups._misended`).
 ING = "ing"
+#: The possessives a synonym phrase is matched past ("refill his hand" is "refill hand"):
+#: their stems as phrase items.
+POSSESSIVES = frozenset(s for w in ("my", "his", "her", "their", "your", "our", "its") for s in stem_word(w))
 
 
 def one_typo_away(stem: str, words: dict[tuple[str, int], list[str]]) -> list[str]:
@@ -189,29 +192,35 @@ class QueryGroups:
             groups.append(Group(w, alts))
         i = 0
         while i < len(seq):
-            n = 1
-            for k in range(min(self._max_phrase, len(seq) - i), 1, -1):
+            n, phrase = 1, None
+            longest = self._phrase_starts.get(items[i], 1)
+            for k in range(min(longest, len(seq) - i), 1, -1):
                 if items[i:i + k] in self._synonyms:
                     n = k
                     break
+            if n == 1 and longest > 1:
+                # a phrase with a possessive inside ("refill his hand": "refill hand")
+                n, phrase = self._phrase_past_possessives(items, i, longest)
             if n == 1 and i in numbers:
                 # a number ("91", "twenty-eight"): matched against the numbers entries state,
                 # near ones included, counting what the next words name ("91 library cards")
                 n, value = numbers[i]
                 units = query_units([st for w, st in seq[i + n:i + n + 2] if number_value(w) is None],
                                     seq[i - 1][1] if i else None)
-                near, weight = self._number_docs(value, self._numbers.units_that_count(units))
+                near, weight = self._number_docs(value, self._numbers.units_that_count(units, value))
                 groups.append(Group(" ".join(w for w, _ in seq[i:i + n]),
                                     {tuple(st for _, st in seq[i:i + n]): 1.0}, weight,
                                     number=value, units=units, near=near))
                 i += n
                 continue
-            key = tuple(st for _, st in seq[i:i + n])
+            span = [k for k in range(i, i + n) if phrase is None or k in phrase]
+            key = tuple(seq[k][1] for k in span)
             # the word as typed only where it may count (`_undoubled`: a short stem;
             # `_misended`: a stem no part knows), so that the words of one stem share their
             # reading (`_word_group` keeps it)
             typed = n == 1 and (len(key[0]) < 4 or self._unknown(key[0], 4))
-            alts, weight, factor = self._word_group(items[i:i + n], key, seq[i][0].lower() if typed else "")
+            alts, weight, factor = self._word_group(tuple(items[k] for k in span), key,
+                                                    seq[i][0].lower() if typed else "")
             groups.append(Group(" ".join(w for w, _ in seq[i:i + n]), alts, weight, factor))
             i += n
         if len(groups) > MAX_GROUPS:
@@ -226,6 +235,24 @@ class QueryGroups:
             groups = [g for k, g in enumerate(groups) if k in kept]
         return groups
 
+    def _phrase_past_possessives(self, items: tuple[str, ...], i: int, longest: int) -> tuple[int, frozenset | None]:
+        """The longest synonym phrase starting at `items[i]` once the possessives after it
+        are left out (`POSSESSIVES`: "refill his hand", "untap my guy"): how many items it
+        spans, and the places of its own; (1, None) when there is none."""
+        places = [i]
+        k = i + 1
+        while k < len(items) and len(places) < longest:
+            if items[k] not in POSSESSIVES:
+                places.append(k)
+            k += 1
+        for size in range(len(places), 1, -1):
+            last = places[size - 1]
+            if last - i + 1 == size:
+                continue        # no possessive inside: the plain phrase, tried before
+            if tuple(items[p] for p in places[:size]) in self._synonyms:
+                return last - i + 1, frozenset(places[:size])
+        return 1, None
+
     def groups_of(self, text: str) -> list[Group]:
         """The groups the query is ranked on (`_groups`), for what is said about an answer."""
         return self._groups(text)
@@ -239,7 +266,12 @@ class QueryGroups:
         words' stems (None: keeps those it has), forgetting the query words read with the
         old ones (`_word_group`'s cache): a test that changes a table, then puts it back."""
         self._synonyms = synonym_stems()
-        self._max_phrase = max((len(k) for k in self._synonyms), default=1)
+        # a phrase's first item -> the most items of a phrase starting with it (the phrases
+        # tried at a word of the query: most words start none)
+        self._phrase_starts: dict[str, int] = {}
+        for k in self._synonyms:
+            if len(k) > 1 and len(k) > self._phrase_starts.get(k[0], 1):
+                self._phrase_starts[k[0]] = len(k)
         # the table's one-word keys by first letter and length (`_synonym_typos`)
         self._synonym_words: dict[tuple[str, int], list[str]] = {}
         for k in self._synonyms:

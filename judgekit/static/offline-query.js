@@ -143,6 +143,25 @@ function mistypedQuestion(index, stem) {
   return found;
 }
 
+// the longest synonym phrase starting at items[i] once the possessives after it are left out
+// (params.possessives: "refill his hand" is "refill hand"): [the items it spans, the places
+// of its own], [1, null] when there is none (the server's
+// QueryGroups._phrase_past_possessives, rules/query_groups.py)
+function phrasePastPossessives(index, items, i) {
+  var possessives = index.params.possessives || [];
+  var places = [i];
+  for (var k = i + 1; k < items.length && places.length < index.maxPhrase; k++) {
+    if (possessives.indexOf(items[k]) < 0) places.push(k);
+  }
+  for (var size = places.length; size > 1; size--) {
+    var last = places[size - 1];
+    if (last - i + 1 === size) continue;   // no possessive inside: the plain phrase, tried before
+    var key = places.slice(0, size).map(function (p) { return items[p]; }).join(SEP);
+    if (index.synonyms.has(key)) return [last - i + 1, places.slice(0, size)];
+  }
+  return [1, null];
+}
+
 function extensions(index, stem) {
   if (index.extCache.has(stem)) return index.extCache.get(stem);
   var out = [];
@@ -248,9 +267,14 @@ export function queryGroups(index, text) {
   numbersIn(index, text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
   var i = 0;
   while (i < seq.length) {
-    var n = 1;
+    var n = 1, phrase = null;
     for (var k = Math.min(index.maxPhrase, seq.length - i); k > 1; k--) {
       if (index.synonyms.has(items.slice(i, i + k).join(SEP))) { n = k; break; }
+    }
+    if (n === 1) {
+      // a phrase with a possessive inside ("refill his hand": "refill hand")
+      var past = phrasePastPossessives(index, items, i);
+      n = past[0]; phrase = past[1];
     }
     if (n === 1 && numbers.has(i)) {
       // a number ("91", "twenty-eight"), matched against the numbers entries state
@@ -265,11 +289,13 @@ export function queryGroups(index, text) {
       i += n;
       continue;
     }
-    var key = seq.slice(i, i + n).map(function (w) { return w[1]; });
+    var span = [];
+    for (var p = i; p < i + n; p++) if (phrase === null || phrase.indexOf(p) >= 0) span.push(p);
+    var key = span.map(function (p) { return seq[p][1]; });
     var typed = seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" ");
     var alts = new Map();
     setDefault(alts, key, 1.0);
-    var synonyms = index.synonyms.get(items.slice(i, i + n).join(SEP)) || [];
+    var synonyms = index.synonyms.get(span.map(function (p) { return items[p]; }).join(SEP)) || [];
     synonyms.forEach(function (alt) { setDefault(alts, alt, 0.8); });
     if (n === 1) {
       extensions(index, key[0]).forEach(function (longer) { setDefault(alts, [longer], 0.4); });
