@@ -281,6 +281,7 @@ def main() -> None:
                 ("tests/search_phone31", ROOT / "tests" / "search_phone31"),
                 ("tests/search_phone32", ROOT / "tests" / "search_phone32"),
                 ("tests/search_phone33", ROOT / "tests" / "search_phone33"),
+                ("tests/search_phone34", ROOT / "tests" / "search_phone34"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -297,6 +298,7 @@ def main() -> None:
                 ("tests/search_card_effects18", ROOT / "tests" / "search_card_effects18"),
                 ("tests/search_card_effects19", ROOT / "tests" / "search_card_effects19"),
                 ("tests/search_card_effects20", ROOT / "tests" / "search_card_effects20"),
+                ("tests/search_card_effects21", ROOT / "tests" / "search_card_effects21"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
