@@ -19,6 +19,7 @@ from whoosh.analysis import STOP_WORDS
 from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
+from judgekit.rules.answer import MAX_PARTS, split_questions
 from judgekit.rules.query import without_name_asked
 from judgekit.rules.service import RulesService
 
@@ -262,4 +263,44 @@ def test_browser_reads_a_phrase_past_a_possessive_as_the_server_does(svc, tmp_pa
     assert browser_first_three(svc, tmp_path, queries) == want
     groups = svc.search.rules.groups_of(queries[0])
     assert any(g.words == "refills his hand" and ("replac",) in g.alts for g in groups)
+
+
+SPLIT_SCRIPT = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [, , staticDir, inputPath] = process.argv;
+const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
+const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+process.stdout.write(JSON.stringify(data.texts.map((t) => internals.splitQuestions(t, data.params))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_splits_numbered_sub_questions_as_the_server(tmp_path):
+    """`answer.split_questions` and the offline search's `splitQuestions` (whose mark is
+    written without a look-behind): the same sub-questions for every query of the sets and
+    for marks packed close together, at the ends, in brackets and after line breaks."""
+    texts = _query_texts() + [
+        "1) 2) x", "1) a 2) b", "1)a 2) b 3) c", "(1) can i bleed (2) can i hunt", "a. one b. two", "x 1) y\n2) z",
+        "1.\tone\n2.\ttwo", "12) a 13) b 100) c", "1) a  2)  b ", "1) a2) b 3) c", "i) one ii) two", "1)", "1) 2)",
+        "1) a 2) b 3) c 4) d 5) e 6) f 7) g 8) h", " 1) lead 2) next", "e.g. 1) a 2) b"]
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps({"texts": texts, "params": {"max_parts": MAX_PARTS}}))
+    script = tmp_path / "split.mjs"
+    script.write_text(SPLIT_SCRIPT)
+    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                    capture_output=True, text=True).stdout)
+    want = [split_questions(t) for t in texts]
+    assert sum(1 for w in want if w) >= 10
+    differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
+    assert differ == [], differ[:10]
+
+
+def test_the_browser_code_uses_no_look_behind():
+    """Safari before 16.4 (older iPhones, which judges still carry) rejects a regular
+    expression with a look-behind, and the whole module holding it then fails to load: no
+    script the pages load writes one."""
+    found = [(path.name, line) for path in sorted(STATIC.rglob("*.js"))
+             for line in path.read_text(encoding="utf-8").splitlines() if re.search(r"\(\?<[=!]", line)]
+    assert found == []
 

@@ -172,16 +172,17 @@ const offlineSearch = (function () {
   };
 
   // --- what is said about an answer (judgekit/rules/answer.py) -----------------------------
-  var PART_MARK = /(?:^|(?<=\s))\(?(?:\d{1,2}|[a-hA-H])[).]\s+/g;
+  // a sub-question's mark ("1)", "b.", "(2)") at the start or after a space, a space after it
+  // (the server's answer.PART_MARK, written without a look-behind, which older phones' Safari
+  // rejects: the space before a mark is matched (group 1) and left out of the mark, the space
+  // after it only looked at, so that the next mark can start there)
+  var PART_MARK = /(^|\s)\(?(?:\d{1,2}|[a-hA-H])[).](?=\s)/g;
 
   // the numbered sub-questions of a message ("1) … 2) …"), when it has at least two; else []
   function splitQuestions(text, p) {
     var marks = [], m;
     PART_MARK.lastIndex = 0;
-    while ((m = PART_MARK.exec(text)) !== null) {
-      marks.push([m.index, m.index + m[0].length]);
-      if (m[0].length === 0) PART_MARK.lastIndex++;
-    }
+    while ((m = PART_MARK.exec(text)) !== null) marks.push([m.index + m[1].length, m.index + m[0].length]);
     if (marks.length < 2) return [];
     var parts = [];
     marks.forEach(function (mk, i) {

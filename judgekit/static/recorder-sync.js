@@ -31,12 +31,14 @@ import { words } from "./recorder-form.js";
 const made = (function () {
   var POLL_MS = 5000, SAVE_MS = 3000;
 
-  var LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  // a surrogate pair, or a half of one alone (no look-behind: older phones' Safari rejects it)
+  var HALVES = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g;
   function wellFormed(text, instead) {
     // text a server can store: a lone half of a surrogate pair (an emoji cut in two) becomes
     // U+FFFD (or `instead`)
     if (typeof text !== "string") return text;
-    return text.replace(LONE, instead == null ? "\uFFFD" : instead);
+    var lone = instead == null ? "\uFFFD" : instead;
+    return text.replace(HALVES, function (m) { return m.length === 2 ? m : lone; });
   }
   function clean(value) {
     if (typeof value === "string") return wellFormed(value);

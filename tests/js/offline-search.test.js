@@ -18,6 +18,9 @@ test("numbered sub-questions are split when there are two or more", () => {
   assert.deepEqual(internals.splitQuestions("a) one b) two c) three", p), ["one", "two", "three"]);
   assert.deepEqual(internals.splitQuestions("just one question 1) here", p), []);
   assert.deepEqual(internals.splitQuestions("1) a 2) b 3) c", { max_parts: 2 }), ["a", "b"]);
+  // marks one space apart: the space after one is the space before the next
+  assert.deepEqual(internals.splitQuestions("1) 2) x 3) y", p), ["x", "y"]);
+  assert.deepEqual(internals.splitQuestions("(1) one\n(2) two", p), ["one", "two"]);
 });
 
 test("an answer is good, weak or none", () => {

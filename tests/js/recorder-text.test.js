@@ -10,6 +10,11 @@ test("a lone half of a surrogate pair becomes U+FFFD, a whole pair stays", () =>
   assert.equal(text.wellFormed("\uDE00 ok"), "\uFFFD ok");
   assert.equal(text.wellFormed("ok 😀"), "ok 😀");
   assert.equal(text.wellFormed("ok \uD83D", ""), "ok ");
+  // halves in the wrong order, a high half before a pair, pairs side by side
+  assert.equal(text.wellFormed("\uDE00\uD83D"), "\uFFFD\uFFFD");
+  assert.equal(text.wellFormed("\uD83D\uD83D\uDE00"), "\uFFFD😀");
+  assert.equal(text.wellFormed("😀😀\uDE00"), "😀😀\uFFFD");
+  assert.equal(text.wellFormed("a $& b \uD83D", "$&"), "a $& b $&");   // `instead` taken as written
 });
 
 test("clean mends every string of a value, keys too", () => {
