@@ -2356,23 +2356,31 @@ def test_a_message_naming_a_clan_weighs_the_cards_more_still(service, monkeypatc
     told as games too: an example came first and the described Lasombra cardinal fourth. A
     message naming a discipline or a clan scales its cards by `ABOUT_CARDS_MESSAGE_FACTOR`:
     the card first, and lower without (since "actually" weighs as a question word, 3 Dec
-    2026, second rather than out of the first three)."""
+    2026, second rather than out of the first three; since the hypotheticals' questions
+    grew, 6 Dec 2026, their entry weighs less here and the card leads either way, by less
+    without the factor)."""
     # ("throw away", the cards' "discard" since 6 Dec 2026, finds her without the factor)
     question = ("Question from the final. The Lasombra cardinal who can get rid of X master cards during an action "
                 "to get +X intercept tried to block my bleed. 1) Can she use that once, then again later in the same "
                 "action if I play more stealth? 2) Can she discard more master cards than she actually needs, to stay "
                 "ahead? My opponent got rid of three when she only needed one.")
 
-    def place() -> int:
-        found = first_sections(service.search, question, 10)
-        return found.index("200092") if "200092" in found else 10     # Angelica, The Canonicus
+    def lead() -> float:
+        """Angelica, The Canonicus's score over the best rules or guidelines entry's, when
+        she is first (else 0)."""
+        hits = service.search.search(question, 10)[0]
+        if not hits or hits[0].entry.key != "cards/200092":
+            return 0.0
+        best = max(h.score for h in hits if not h.entry.key.startswith("cards/"))
+        return hits[0].score / best
 
     assert service.search.names.mentions_card_words(question)
-    assert place() == 0
+    with_it = lead()
+    assert with_it > 1.0
     monkeypatch.setattr(card_ranking, "ABOUT_CARDS_MESSAGE_FACTOR", card_ranking.ABOUT_CARDS_FACTOR)
     # (the announcements, ranked lower for a question naming a clan, left as they were)
     monkeypatch.setattr(card_ranking, "ABOUT_CARDS_DOC_FACTORS", {})
-    assert place() > 0
+    assert lead() < with_it
 
 
 def test_a_question_about_cards_ranks_the_announcement_guidelines_lower(service, monkeypatch):

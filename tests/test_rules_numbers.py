@@ -76,6 +76,13 @@ def test_the_units_near_tells_apart_give_what_the_question_s_own_give(app):
     assert numbers.units_that_count(frozenset(("qqq",)), 1.0) == numbers.units_that_count(frozenset(("zzz",)), 1.0) \
         != frozenset()
     assert numbers.units_that_count(frozenset(), 1.0) == frozenset()
+    # the units are kept per run of stated numbers, not per number asked: a thousand numbers
+    # typed past every stated one add one run
+    top = max(numbers._values)
+    before = len(numbers._units_by_run)
+    for k in range(1000):
+        numbers.units_that_count(frozenset(("blood",)), top * 2 + 1 + k)
+    assert len(numbers._units_by_run) <= before + 1
     # a unit that only the entries' other numbers count tells nothing apart near this one
     for value in (1.0, 5.0, 23.0):
         near_units = numbers._units_near(value)

@@ -73,8 +73,8 @@ class StatedNumbers:
             for value, units in numbers:
                 self._places.setdefault(value, []).append((doc, units))
         self._values = sorted(self._places)
-        # per value, every unit an entry's number near it counts (`_units_near`)
-        self._units_by_value: dict[float, frozenset[str]] = {}
+        # per run of stated numbers, every unit an entry's number in it counts (`_units_near`)
+        self._units_by_run: dict[tuple[int, int], frozenset[str]] = {}
         self._stating: dict[float, Stating] = {}     # made on first use (`_stating_of`)
 
     def units_that_count(self, units: frozenset[str], value: float) -> frozenset[str]:
@@ -88,11 +88,14 @@ class StatedNumbers:
 
     def _units_near(self, value: float) -> frozenset[str]:
         """Every unit that the entries' numbers near `value` count (`_near_values`), and
-        those of a number beside a text (made once per value)."""
-        found = self._units_by_value.get(value)
+        those of a number beside a text (made once per run of stated numbers near a value:
+        bounded by the numbers the entries state, whatever numbers the questions type)."""
+        run = self._near_run(value)
+        found = self._units_by_run.get(run)
         if found is None:
-            found = self._units_by_value[value] = frozenset(
-                u for stated in self._near_values(value) for _, units in self._places[stated] for u in units) | BESIDE_UNITS
+            found = self._units_by_run[run] = frozenset(
+                u for stated in self._values[run[0]:run[1]] for _, units in self._places[stated] for u in units) \
+                | BESIDE_UNITS
         return found
 
     def _stating_of(self, value: float) -> "Stating":
@@ -121,11 +124,16 @@ class StatedNumbers:
                                                    tuple(plain))
         return found
 
-    def _near_values(self, value: float) -> list[float]:
-        """The stated numbers that may be near `value`, ascending: closeness >= NUMBER_NEAR
-        (0.5) only between 3/4 and 4/3 of it."""
+    def _near_run(self, value: float) -> tuple[int, int]:
+        """Where the stated numbers that may be near `value` are in `_values` (from, to):
+        closeness >= NUMBER_NEAR (0.5) only between 3/4 and 4/3 of it."""
         values = self._values
-        return values[bisect.bisect_left(values, value * 0.74):bisect.bisect_right(values, value * 1.35)]
+        return bisect.bisect_left(values, value * 0.74), bisect.bisect_right(values, value * 1.35)
+
+    def _near_values(self, value: float) -> list[float]:
+        """The stated numbers that may be near `value`, ascending (`_near_run`)."""
+        start, end = self._near_run(value)
+        return self._values[start:end]
 
     def states_near(self, value: float) -> bool:
         """Whether an entry states `value` or a number near it."""
