@@ -265,6 +265,21 @@ def test_browser_reads_a_phrase_past_a_possessive_as_the_server_does(svc, tmp_pa
     assert any(g.words == "refills his hand" and ("replac",) in g.alts for g in groups)
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_path):
+    """A synonym phrase none of whose phrases a part holds ("no discipline" in the rules:
+    `QueryGroups.use_tables`, the browser's per-part table in `OfflineIndex`) is read as its
+    words there and as the phrase in the cards: the same first three as the server's."""
+    queries = ["opp dropped a conditioning and just said 'conditioning', no discipline level or anything, is that legit?",
+               "the no discipline reaction that gives any ready vamp +2 votes during a referendum",
+               "+1 stealth action no disc needed that adds 2 blood to a gangrel in my uncontrolled region",
+               "combat card without a discipline that ends combat", "no discipline", "no no discipline discipline"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
+    assert ("no", "disciplin") in svc.search.cards._synonyms
+    assert ("no", "disciplin") not in svc.search.rules._synonyms
+
+
 SPLIT_SCRIPT = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";

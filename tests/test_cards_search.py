@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from judgekit.cards.names import MAX_WORDS
-from judgekit.cards.search_entries import GROUP_CONTEXT, context_types
+from judgekit.cards.search_entries import GROUP_CONTEXT, NO_DISCIPLINE, context_types
 from judgekit.rules import card_ranking, group_rulings
+from judgekit.rules.analysis import analyze
 from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
@@ -2447,3 +2448,31 @@ def test_cards_tied_exactly_leave_the_first_places_to_different_answers(service)
     # and in the search, as the issue's described card: in the first three
     first = first_sections(service.search, "the no discipline reaction that gives any ready vamp +2 votes during a referendum")
     assert "101909" in first and sum(s in ("100034", "100874", "101011", "101332") for s in first) == 1
+
+
+def test_a_card_requiring_no_discipline_holds_it_and_says_nothing_more(service):
+    """A library card requiring no discipline holds `NO_DISCIPLINE` in its context (indexed,
+    never shown), a card requiring one and a vampire do not; the word counts in no field's
+    length, so the card's other words weigh as before."""
+    entries = service.search.cards.entries
+    alley, burglary, vampire = entries["cards/100504"], entries["cards/100305"], entries["cards/201114"]
+    assert alley.context.split()[-1] == NO_DISCIPLINE and NO_DISCIPLINE not in alley.body
+    assert NO_DISCIPLINE not in burglary.context.split() and NO_DISCIPLINE not in vampire.context.split()
+    postings = service.search.cards.postings
+    d = postings.docnum["cards/100504"]
+    assert postings.lengths["context"][d] == len(analyze(alley.context)) - 1
+    assert postings.tokens("context") == sum(len(analyze(e.context)) for e in entries.values())
+
+
+def test_no_discipline_is_a_cards_fact_and_the_rules_plain_words(service):
+    """"the no-discipline combat card…": in the cards' part the phrase stands for the cards
+    requiring no discipline (not for the cards whose text says "discipline"); the rules' part
+    holds no entry with that word, so there "no" and "discipline" are read as two words."""
+    cards = service.search.cards.groups_of("the no-discipline combat card that is just a press to keep the fight going")
+    assert [g.words.lower() for g in cards if (NO_DISCIPLINE,) in g.alts] == ["no discipline"]
+    rules = service.search.rules.groups_of("he just said the card's name, no discipline level or anything")
+    assert {"no", "discipline"} <= {g.words.lower() for g in rules}
+    for query, card in [("the no discipline reaction that gives any ready vamp +2 votes during a referendum", "101909"),
+                        ("what card makes some dude unable to block my nossies for the rest of the turn? "
+                         "its just a +1 stealth action, no disc needed", "100531")]:
+        assert first_sections(service.search, query, 1) == [card]

@@ -28,6 +28,12 @@ from judgekit.game.cards import CARD_TYPES, DISCIPLINES
 
 DOC = "cards"
 GROUP_CONTEXT = "card group"     # a group ruling's context: the rulings of cards of any type
+#: The word a library card that requires no discipline holds in its context, after its types
+#: (the context is indexed, never shown): players tell such a card by it ("the no-discipline
+#: combat card that…", "+1 stealth action, no disc needed"), and the card's own text never
+#: says it; the judges' vocabulary reads "no discipline" as this word
+#: (`judgekit.rules.card_idioms`)
+NO_DISCIPLINE = "disciplineless"
 #: The unit of a vampire's capacity, a number its entry states beside its text (no word's
 #: stem is spelt so: only a query's number said to be a capacity counts it, "5 cap")
 CAPACITY_UNIT = "#cap"
@@ -45,6 +51,8 @@ def card_context(card) -> str:
         parts.append(card.clan)
     codes = card.facts.disciplines
     parts += [DISCIPLINES.get(c, c) for c in (codes if isinstance(codes, (tuple, list)) else sorted(codes))]
+    if card.kind == "library" and not codes:
+        parts.append(NO_DISCIPLINE)
     return " ".join(parts)
 
 

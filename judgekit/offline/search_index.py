@@ -368,7 +368,7 @@ def _part(index: SearchIndex, ids: dict[str, int]) -> dict[str, Any]:
         "numbers": encode_numbers(index.stated),
         # exact token counts per field: the browser checks its tokenizer against them
         # (of the fields whose text the browser reads: the questions are searched, never shown)
-        "token_totals": {f: sum(p.lengths[f]) for f in FIELDS if f in TEXT_COLUMNS},
+        "token_totals": {f: p.tokens(f) for f in FIELDS if f in TEXT_COLUMNS},
         # one array per entry, in the order of `columns` (JSON objects for 6,600 entries
         # would cost the phone more to read than the search itself); the text is elsewhere
         # (the key as what follows `doc/section`, or `=` and the whole key; doc and kind as

@@ -29,6 +29,8 @@ blocked" ("not" is a stop word: it stood for every "blocked").
 """
 from __future__ import annotations
 
+from judgekit.cards.search_entries import NO_DISCIPLINE
+
 CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     # stealth, intercept, strength: a minion that "sneaks better", "blocks better", "hits harder"
     "sneaks better": ("stealth",),
@@ -67,6 +69,11 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "extra master": ("trifle",),
     "action phase": ("minion phase",),
     "transfer phase": ("influence phase",),
+    # what a card requires: "the no-discipline combat card", "no disc needed" (the word a
+    # card requiring no discipline holds, `NO_DISCIPLINE`)
+    "no discipline": (NO_DISCIPLINE,),
+    "no disc": (NO_DISCIPLINE,),
+    "without discipline": (NO_DISCIPLINE,),
     # the cards' places and piles
     "vampire deck": ("crypt",),
     "vamp deck": ("crypt",),

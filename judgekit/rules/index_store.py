@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from judgekit.cards.search_entries import NO_DISCIPLINE
 from judgekit.rules.analysis import analyze, stated_numbers
 from judgekit.rules.entries import Entry
 
@@ -46,6 +47,10 @@ POSTING_BOOSTS = {"title": 3.0, "body": 1.0, "context": 0.6, "questions": 1.0}  
 #: have questions (the cards) does not count theirs as many times longer than usual.
 SPARSE_FIELDS = ("questions",)
 K1, B = 1.2, 0.75   # BM25 parameters (whoosh's defaults)
+#: The words an entry holds as a fact about it, not as its text (a card's context saying it
+#: requires no discipline, `NO_DISCIPLINE`): they count in no field's length, so that the
+#: entries holding one rank as they did on their other words
+FACT_WORDS = frozenset(s for s, _, _ in analyze(NO_DISCIPLINE))
 
 
 def float32(x: float) -> float:
@@ -72,10 +77,10 @@ class Postings:
             fields = analysis[key]
             for fname, table in terms.items():
                 tokens = fields[fname]
-                lengths[fname].append(len(tokens))
                 counts: dict[str, int] = {}
                 for stem, _, _ in tokens:
                     counts[stem] = counts.get(stem, 0) + 1
+                lengths[fname].append(len(tokens) - sum(counts.get(w, 0) for w in FACT_WORDS))
                 cache = weights[fname]
                 for stem, c in counts.items():
                     w = cache.get(c)
@@ -88,6 +93,12 @@ class Postings:
                         plist.append((docnum, w))
         n = len(keys)
         return cls(keys, terms, lengths, field_averages(lengths), n, {k: i for i, k in enumerate(keys)})
+
+    def tokens(self, fname: str) -> int:
+        """How many words the entries hold in a field, the fact words included (the lengths
+        leave them out: `FACT_WORDS`)."""
+        return sum(self.lengths[fname]) + sum(round(w / POSTING_BOOSTS[fname])
+                                              for fact in FACT_WORDS for _, w in self.terms[fname].get(fact, ()))
 
     def idf(self, fname: str, term: str) -> float:
         df = len(self.terms[fname].get(term, ()))

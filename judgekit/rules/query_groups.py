@@ -265,7 +265,11 @@ class QueryGroups:
         """Reads the synonym table (`synonym_stems`) and takes `question` as the question
         words' stems (None: keeps those it has), forgetting the query words read with the
         old ones (`_word_group`'s cache): a test that changes a table, then puts it back."""
-        self._synonyms = synonym_stems()
+        # a synonym phrase none of whose phrases this part holds is read as its words here:
+        # "no discipline" stands for a card's fact (`NO_DISCIPLINE`), and the rules' entries
+        # holding "no" and "discipline" apart were found by each word
+        self._synonyms = {k: v for k, v in synonym_stems().items()
+                          if len(k) == 1 or any(all(s in self.df for s in alt) for alt in v)}
         # a phrase's first item -> the most items of a phrase starting with it (the phrases
         # tried at a word of the query: most words start none)
         self._phrase_starts: dict[str, int] = {}

@@ -129,7 +129,15 @@ export const OfflineIndex = (function () {
         if (list) list.push(word); else self.byFirst.set(k, [word]);
       });
     });
-    this.synonyms = tables.synonyms;
+    // a synonym phrase none of whose phrases the part holds is read as its words here
+    // (QueryGroups.use_tables: "no discipline" is a card's fact, not the rules' words)
+    var vocab = this.vocab;
+    this.synonyms = new Map();
+    tables.synonyms.forEach(function (alts, key) {
+      if (key.indexOf(SEP) < 0 || alts.some(function (alt) { return alt.every(function (st) { return vocab.has(st); }); })) {
+        self.synonyms.set(key, alts);
+      }
+    });
     this.synonymWords = tables.synonymWords;
     this.maxPhrase = tables.maxPhrase;
     this.caseSensitive = data.case_sensitive;
