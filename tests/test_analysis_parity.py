@@ -20,7 +20,7 @@ from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.answer import MAX_PARTS, split_questions
-from judgekit.rules.query import without_name_asked
+from judgekit.rules.query import without_name_asked, without_ruled_out
 from judgekit.rules.service import RulesService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -278,6 +278,44 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
     assert browser_first_three(svc, tmp_path, queries) == want
     assert ("no", "disciplin") in svc.search.cards._synonyms
     assert ("no", "disciplin") not in svc.search.rules._synonyms
+
+
+RULED_OUT_SCRIPT = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [, , staticDir, inputPath] = process.argv;
+const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
+const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+process.stdout.write(JSON.stringify(data.texts.map((t) => internals.withoutRuledOut(t, data.params))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_leaves_out_a_ruled_out_card_as_the_server(svc, tmp_path):
+    """`query.without_ruled_out` and the offline search's `withoutRuledOut` (the server's
+    pattern, shipped in the params): the same text for every query of the sets and for
+    clauses at the ends, in brackets, after dashes and "and"; and the same first three for
+    questions that rule a card out."""
+    texts = _query_texts() + [
+        "not the grenade", "x? not the grenade", "a, not the b, c. Not the d", "a (not the b) c", "a - not the b",
+        "a and not the b", "a but Not The b; c", "cannot the b", "knot the b", "not the", "not the ", "a,not the b",
+        "a \u2014 not the b \u2013 c", "he is not the acting one", "1) not the x 2) y"]
+    params = ranking_params(True)
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps({"texts": texts, "params": params}))
+    script = tmp_path / "ruled.mjs"
+    script.write_text(RULED_OUT_SCRIPT)
+    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                    capture_output=True, text=True).stdout)
+    want = [without_ruled_out(t) for t in texts]
+    assert sum(1 for t, w in zip(texts, want) if w != t) >= 12
+    differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
+    assert differ == [], differ[:10]
+    queries = ["whats the 2 pool wepon that just does 1 agg dmg per strike? not the grenade",
+               "cammy vamp w +1 strenght fighting lasombra, not the sabbat guy w the same thing",
+               "not the grenade", "Not the one with the press"]
+    want_keys = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want_keys
 
 
 SPLIT_SCRIPT = r"""

@@ -2476,3 +2476,16 @@ def test_no_discipline_is_a_cards_fact_and_the_rules_plain_words(service):
                         ("what card makes some dude unable to block my nossies for the rest of the turn? "
                          "its just a +1 stealth action, no disc needed", "100531")]:
         assert first_sections(service.search, query, 1) == [card]
+
+
+def test_a_card_the_question_rules_out_is_not_what_it_asks_for(service):
+    """"…1 agg dmg per strike? not the grenade", "…and not the independent woman": a clause
+    opening with "not the" rules another card out (`query.without_ruled_out`); the cards'
+    part reads the question without it, so the card it names or describes does not lead,
+    as it does when the question names it."""
+    asked = "whats the 2 pool wepon that just does 1 agg dmg per strike?"
+    assert first_sections(service.search, f"{asked} the grenade", 1) == ["100857"]
+    assert "100857" not in first_sections(service.search, f"{asked} not the grenade")
+    vamp = "Which Sabbat vamp bleeds for one extra against anyone who has Ventrue out and ready? No strength bonus,"
+    assert first_sections(service.search, f"{vamp} and the independent woman.", 1) == ["200223"]
+    assert "200223" not in first_sections(service.search, f"{vamp} and not the independent woman.")

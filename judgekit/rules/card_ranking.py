@@ -28,7 +28,8 @@ from judgekit.rules.group_rulings import (GROUP_RULING_AFTER_CARD, RULING_INHERI
 from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
-                                  talk_stems, without_address, without_name_asked)
+                                  talk_stems, without_address, without_name_asked,
+                                  without_ruled_out)
 from judgekit.rules.search import SearchIndex
 
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
@@ -280,8 +281,10 @@ class Search:
         text = spell_out_disciplines(without_name_asked(without_address(check_query(text))))
         if self.cards is None:
             return self.rules.search(text, limit)
-        found = self._names_found(text)
-        only = bool(found) and self.names.only_names(text, found)
+        # the cards' part reads the question without what it rules out ("not the grenade")
+        card_text = without_ruled_out(text)
+        found = self._names_found(card_text)
+        only = bool(found) and self.names.only_names(card_text, found)
         named = self._named_with_rulings(found, only)
         # room for the other answers beside the cards a question names (they may go after
         # the best of those, `_named_second`), cut to `limit` at the end
@@ -290,8 +293,8 @@ class Search:
         about_cards = self.names is not None and self.names.mentions_card_words(text)
         rules_hits, stems = self.rules.search(text, limit, snippets=False,
                                               doc_factors=ABOUT_CARDS_DOC_FACTORS if about_cards else None)
-        card_groups = self.cards.groups_of(text)
-        card_hits, card_stems = self.cards.search(text, max(limit, TYPED_CANDIDATES) if kind else limit,
+        card_groups = self.cards.groups_of(card_text)
+        card_hits, card_stems = self.cards.search(card_text, max(limit, TYPED_CANDIDATES) if kind else limit,
                                                   named, snippets=False, groups=card_groups)
         if kind:
             card_hits = self._of_type_first(card_hits, kind)

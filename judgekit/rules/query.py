@@ -64,6 +64,15 @@ NAME_ASKED = re.compile(
     r")[\s?!.]*$"
     r"|([,;:.!?-])\s?name[\s?!.]*$", re.I)
 
+#: A clause that rules out another card ("…+1 bleed vs Ventrue. Not the independent one",
+#: "…1 agg per strike? not the grenade", "…, not the sabbat guy w the same thing"): "not
+#: the" opening a clause (at the text's start, after a sentence's mark, a comma, a bracket or
+#: a dash, or after "and"/"but"), to the clause's end. Its words describe the card the
+#: question does not mean, and counted for it (`without_ruled_out`). The browser compiles
+#: this same pattern (the offline index's params, `ruled_out`).
+RULED_OUT = re.compile(
+    r"(^|[,;:.!?(\u2014\u2013]|\s-+(?=\s)|\s(?:and|but)(?=\s))(\s*)not\s+the\s[^,;:.!?()\u2014\u2013]*", re.I)
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -88,6 +97,14 @@ def without_address(text: str) -> str:
     minion has…" is ranked on "His minion has…". The whole text when nothing else is left."""
     rest = ADDRESS.sub("", text, count=1)
     return rest if rest.strip() else text
+
+
+def without_ruled_out(text: str) -> str:
+    """The question without the clauses that rule out another card (`RULED_OUT`), for the
+    cards' part: "which sabbat vamp bleeds for one extra vs ventrue? not the independent
+    woman" is ranked there on what the card does. The whole text when nothing else is left."""
+    rest = RULED_OUT.sub(lambda m: m.group(1) + m.group(2), text)
+    return rest if rest.strip(ASK_SEPARATORS) else text
 
 
 def without_name_asked(text: str) -> str:

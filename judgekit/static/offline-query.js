@@ -4,7 +4,7 @@
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
-// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, sectionsNamed, queryGroups,
+// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, withoutRuledOut, sectionsNamed, queryGroups,
 // docsOfGroup.
 import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
@@ -233,6 +233,23 @@ export function withoutNameAsked(text, params) {
     askedPatterns.set(source, pattern);
   }
   var rest = text.replace(pattern, function (m, before, mark) { return before || mark || ""; });
+  for (var i = 0; i < rest.length; i++) if (params.ask_separators.indexOf(rest.charAt(i)) < 0) return rest;
+  return text;
+}
+
+// the question without the clauses that rule out another card ("…? not the grenade"), for
+// the cards' part: the server's pattern (params.ruled_out: judgekit.rules.query RULED_OUT,
+// without_ruled_out; an index saved before it leaves the text as typed), every clause; the
+// whole text when nothing but separators is left
+export function withoutRuledOut(text, params) {
+  var source = params && params.ruled_out;
+  if (!source) return text;
+  var pattern = askedPatterns.get(source + "/g");
+  if (!pattern) {
+    pattern = new RegExp(source, "gi");
+    askedPatterns.set(source + "/g", pattern);
+  }
+  var rest = text.replace(pattern, function (m, before, space) { return (before || "") + (space || ""); });
   for (var i = 0; i < rest.length; i++) if (params.ask_separators.indexOf(rest.charAt(i)) < 0) return rest;
   return text;
 }

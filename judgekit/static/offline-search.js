@@ -22,7 +22,8 @@ import { t } from "./i18n.js";
 import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
-import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress, withoutNameAsked } from "./offline-query.js";
+import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress, withoutNameAsked,
+         withoutRuledOut } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge, siblingsLater } from "./offline-merge.js";
 import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords,
@@ -323,8 +324,10 @@ const offlineSearch = (function () {
       return out;
     }
     var self = this, p = this.params;
-    var found = this.namesFound(text);
-    var only = found.length > 0 && this.names.onlyNames(text, found);
+    // the cards' part reads the question without what it rules out (Search.search)
+    var cardText = withoutRuledOut(text, p);
+    var found = this.namesFound(cardText);
+    var only = found.length > 0 && this.names.onlyNames(cardText, found);
     var named = this.namedWithRulings(found, only);
     // room for the other answers beside the cards a question names, cut at the end (Search.search)
     var shownLimit = limit;
@@ -333,8 +336,8 @@ const offlineSearch = (function () {
     // a question about cards ranks the announcement guidelines lower (Search.search)
     var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
     var rulesHits = this.rules.search(text, limit, [], false, undefined, aboutCards ? p.about_cards_doc_factors : undefined);
-    var cardGroups = this.cards.groups(text);
-    var cardHits = this.cards.search(text, kind ? Math.max(limit, p.typed_candidates) : limit, named, false,
+    var cardGroups = this.cards.groups(cardText);
+    var cardHits = this.cards.search(cardText, kind ? Math.max(limit, p.typed_candidates) : limit, named, false,
                                      cardGroups);
     if (kind) cardHits = this.ofTypeFirst(cardHits, kind);
     var direct = rulesHits.filter(function (h) { return h.direct; })
@@ -481,7 +484,7 @@ const offlineSearch = (function () {
                                              closeness: closeness, nameKey: nameKey,
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
                                              matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress,
-                                             withoutNameAsked: withoutNameAsked };
+                                             withoutNameAsked: withoutNameAsked, withoutRuledOut: withoutRuledOut };
   return offlineSearch;
 })();
 
