@@ -282,6 +282,7 @@ def main() -> None:
                 ("tests/search_phone32", ROOT / "tests" / "search_phone32"),
                 ("tests/search_phone33", ROOT / "tests" / "search_phone33"),
                 ("tests/search_phone34", ROOT / "tests" / "search_phone34"),
+                ("tests/search_phone35", ROOT / "tests" / "search_phone35"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -299,6 +300,7 @@ def main() -> None:
                 ("tests/search_card_effects19", ROOT / "tests" / "search_card_effects19"),
                 ("tests/search_card_effects20", ROOT / "tests" / "search_card_effects20"),
                 ("tests/search_card_effects21", ROOT / "tests" / "search_card_effects21"),
+                ("tests/search_card_effects22", ROOT / "tests" / "search_card_effects22"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

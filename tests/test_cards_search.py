@@ -646,6 +646,11 @@ CARD_EFFECTS_20 = ROOT / "search_card_effects20"
 #: spoken questions and judge calls in thirds), by another hand on 6 Dec 2026, written before
 #: any run: 35/40 at its first run (0.875, MRR 0.763), below the target; nothing tuned on it
 CARD_EFFECTS_21 = ROOT / "search_card_effects21"
+#: a twenty-second, 30 library cards and 10 crypt cards (seed 20261342), by another hand on 6
+#: Dec 2026, written before any run: 29/40 at its first run (0.725, MRR 0.696), below the
+#: target; two of its misses were read (the cards requiring no discipline, the clauses ruling
+#: a card out: docs/search.md), 30/40 with them
+CARD_EFFECTS_22 = ROOT / "search_card_effects22"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -691,14 +696,15 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
 
 
 @pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.825), (CARD_EFFECTS_19, 0.875),
-                                         (CARD_EFFECTS_21, 0.875)],
+                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.75)],
                          ids=lambda p: getattr(p, "name", str(p)))
 def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
-    """The fourteenth, nineteenth and twenty-first sets of described cards are below the
-    issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
+    """The fourteenth, nineteenth, twenty-first and twenty-second sets of described cards are
+    below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
     words that no card says ("take a pool off someone", "spends 5 conviction", "sneak an
     action past me", "call off the fight", "drink down a torpid vamp", "the three-vote title
-    one step under regent") beside rarer filler ("either", "depending", "forgot the name")
+    one step under regent", "moves as much blood as you want", "the Ministry's signature
+    discipline", "rebel-sect vamps, the ones with barons") beside rarer filler ("either", "depending", "forgot the name")
     that weighs more than the card's own words."""
     queries = card_set(service, path)
     assert len(queries) == 40
