@@ -280,6 +280,18 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
     assert ("no", "disciplin") not in svc.search.rules._synonyms
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_counts_the_word_before_a_number_said_to_be_more(svc, tmp_path):
+    """"bleed for one more" (`numbers.COMPARATIVES`, the browser's `queryUnits` with the
+    params' `comparatives`): the same first three as the server's."""
+    queries = ["Which Presence card do you play on your own vampire so they bleed for one more from then on?",
+               "the card you drop on an opponent's Gangrel to make him bleed for one less",
+               "Which Sabbat vamp bleeds for one extra against anyone who has Ventrue out and ready?",
+               "more 1", "1 more", "for one more", "vote for two extra", "cost 1 less pool"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
+
+
 RULED_OUT_SCRIPT = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";

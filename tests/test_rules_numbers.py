@@ -149,3 +149,21 @@ def test_a_number_stated_beside_the_text_counts_only_in_its_unit():
     assert found(["damag"]) == {1: UNIT_MISS}         # "2 damage": the text's, half
     assert found(["pool"]) == {0: 1.0, 1: 1.0, 2: 1.0}
     assert found(["blood"]) == {1: UNIT_MISS, 2: 1.0}
+
+
+def test_a_number_said_to_be_more_or_less_counts_the_word_before_it(app):
+    """"bleed for one more", "hit for one less", "bleeds for one extra": the word before the
+    number is what it counts (`COMPARATIVES`), as a card's "+1 bleed" says it, so a card
+    stating 1 beside "bleed" is as close as can be, not half as close."""
+    assert query_units(["more"], "bleed") == {"more", "bleed"}
+    assert query_units(["extra", "vote"], "get") == {"extra", "vote", "get"}
+    assert query_units(["damag"], "bleed") == {"damag"}
+    cards = app.extensions["rules"].search.cards
+    key = "cards/100031"      # a Presence card: "+1 bleed" during a bleed
+    assert "+1 bleed" in cards.entries[key].body
+    d = cards.postings.docnum[key]
+    with_unit, _ = cards._numbers.near(1.0, query_units(["more"], "bleed"))
+    without, _ = cards._numbers.near(1.0, query_units(["more"], None))
+    assert with_unit[d] == 1.0 and without[d] < 1.0
+    group = next(g for g in cards.groups_of("the card that makes him bleed for one more") if g.number is not None)
+    assert "bleed" in group.units

@@ -66,7 +66,7 @@ from judgekit.rules.merge import CARD_QUESTION_LEAD, COVERAGE_LEAD, LEAD_BELOW, 
 from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPARSE_FIELDS
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
-from judgekit.rules.numbers import CAPACITY_WORDS, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
+from judgekit.rules.numbers import CAPACITY_WORDS, COMPARATIVES, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import (ASK_SEPARATORS, MAX_QUERY, NAME_ASKED, QUESTION_AFTER_COLON, RULED_OUT, question_stems,
                                   synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
@@ -142,7 +142,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "endings": sorted(ENDINGS), "ing": ING,
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
-            "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS),
+            "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS), "comparatives": sorted(COMPARATIVES),
             "cost_units": COST_UNITS, "beside_units": sorted(BESIDE_UNITS),
             "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
             "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,

@@ -21,6 +21,10 @@ NO_UNIT = frozenset({""})  # a query's number counting only units no entry count
 #: The stems that say a query's number is a capacity, after it or just before it: those of
 #: the words a described vampire's capacity is said with (`DESCRIBE_CAPACITY`)
 CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(word))
+#: A number said to be more or less of something ("bleed for one more", "hit for one less",
+#: "bleeds for one extra"): the word before it is what it counts, as the cards' "+1 bleed"
+#: says it (`query_units`)
+COMPARATIVES = frozenset(s for word in ("more", "less", "extra", "fewer", "additional") for s in stem_word(word))
 # A library card's cost is stated beside its text too (`COST_UNITS`), and counts only for a
 # query's number followed by "pool" or "blood" ("the 2-pool master", "costs 1 blood"): a
 # plain "3" ("3R", "3 damage") does not find every card costing 3. Chosen on the development
@@ -32,8 +36,12 @@ CAPACITY_WORDS = frozenset(s for word in DESCRIBE_CAPACITY for s in stem_word(wo
 def query_units(after: list[str], before: str | None) -> frozenset[str]:
     """The units a query's number counts: the stems of the (up to two) words after it that
     are not numbers (`after`), `CAPACITY_UNIT` when one of them, or the word just before it
-    (`before`), is a capacity's word, and a cost's unit (`COST_UNITS`) for "pool" or "blood"."""
+    (`before`), is a capacity's word, a cost's unit (`COST_UNITS`) for "pool" or "blood", and
+    the word before it when one after it says more or less (`COMPARATIVES`: "bleed for one
+    more" counts bleed)."""
     units = frozenset(after)
+    if before is not None and not COMPARATIVES.isdisjoint(units):
+        units |= {before}
     if not CAPACITY_WORDS.isdisjoint(units) or before in CAPACITY_WORDS:
         units |= {CAPACITY_UNIT}
     costs = [unit for stem, unit in COST_UNITS.items() if stem in units]

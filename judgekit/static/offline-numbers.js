@@ -76,9 +76,14 @@ export function statesNear(index, value) {
 // the units a query's number counts: the stems of the words after it that are not numbers
 // (`after`), the capacity's unit when one of them or the word before it (`before`, or
 // null) says it is a vampire's capacity ("5 cap", "cap 5"), and a cost's unit for "pool" or
-// "blood" ("the 2-pool master"): numbers.py's query_units
+// "blood" ("the 2-pool master"), and the word before it for a number said to be more or less
+// of something: numbers.py's query_units
 export function queryUnits(index, after, before) {
   var p = index.params, units = new Set(after), words = new Set(p.capacity_words);
+  // a number said to be more or less of something ("bleed for one more"): the word before it
+  // counts (numbers.py's COMPARATIVES; an index saved before it has none)
+  var more = new Set(p.comparatives || []);
+  if (before !== null && before !== undefined && after.some(function (u) { return more.has(u); })) units.add(before);
   if (after.some(function (u) { return words.has(u); }) || words.has(before)) units.add(p.capacity);
   var costs = p.cost_units || {};     // (an index saved before costs were stated has none)
   Object.keys(costs).forEach(function (stem) { if (units.has(stem)) units.add(costs[stem]); });
