@@ -292,6 +292,18 @@ def test_browser_counts_the_word_before_a_number_said_to_be_more(svc, tmp_path):
     assert browser_first_three(svc, tmp_path, queries) == want
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_mistyped_discipline_as_the_server(svc, tmp_path):
+    """A discipline's name mistyped where the stemmer hides the typo ("necromacy",
+    "animalsim": `QueryGroups._misspelt_discipline`, the browser's `misspeltDiscipline` with
+    the params' `discipline_names`): the same first three as the server's."""
+    queries = ["necromacy card, +1 stealth at basic and at superior it flips to +1 intercept when im blocking",
+               "animalsim card that makes the other guy hit for one less this round",
+               "obfuscte reaction", "thaumaturgey strike", "blight", "spirits", "vision", "visons", "necromacy"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
+
+
 RULED_OUT_SCRIPT = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";

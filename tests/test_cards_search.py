@@ -12,7 +12,7 @@ import pytest
 from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, NO_DISCIPLINE, context_types
 from judgekit.rules import card_ranking, group_rulings
-from judgekit.rules.analysis import analyze
+from judgekit.rules.analysis import analyze, stem_word
 from judgekit.rules import query_groups
 from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
@@ -2494,4 +2494,19 @@ def test_a_card_the_question_rules_out_is_not_what_it_asks_for(service):
     assert "100857" not in first_sections(service.search, f"{asked} not the grenade")
     vamp = "Which Sabbat vamp bleeds for one extra against anyone who has Ventrue out and ready? No strength bonus,"
     assert first_sections(service.search, f"{vamp} and the independent woman.", 1) == ["200223"]
-    assert "200223" not in first_sections(service.search, f"{vamp} and not the independent woman.")
+    # (Brunhilde's ability is the asked vampire's: she may still be second, not first)
+    assert first_sections(service.search, f"{vamp} and not the independent woman.", 1) != ["200223"]
+
+
+def test_a_discipline_mistyped_where_the_stemmer_hides_the_typo_is_the_discipline(service):
+    """"necromacy" stems to "necromaci", two letters from "necrom": the stems' typos find
+    nothing, and the typed word one typo from a discipline's name is read as that name
+    (`QueryGroups._misspelt_discipline`); a word the index knows ("blight", a card, one
+    letter from "flight") is not."""
+    cards = service.search.cards
+    groups = cards.groups_of("necromacy card, +1 stealth at basic and +1 intercept at superior")
+    assert stem_word("necromancy") in groups[0].alts
+    assert all(("flight",) not in g.alts for g in cards.groups_of("blight strike"))
+    found = first_sections(service.search, "necromacy card, +1 stealth at basic and at superior it flips to "
+                                           "+1 intercept when im blocking")
+    assert "101843" in found, found

@@ -71,7 +71,7 @@ from judgekit.rules.query import (ASK_SEPARATORS, MAX_QUERY, NAME_ASKED, QUESTIO
                                   synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
-from judgekit.rules.query_groups import (ENDINGS, ING, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
+from judgekit.rules.query_groups import (DISCIPLINE_MIN, DISCIPLINE_NAMES, ENDINGS, ING, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
                                          POSSESSIVES, QUESTION_FACTOR)
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS,
@@ -143,6 +143,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
             "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS), "comparatives": sorted(COMPARATIVES),
+            "discipline_names": list(DISCIPLINE_NAMES), "discipline_min": DISCIPLINE_MIN,
             "cost_units": COST_UNITS, "beside_units": sorted(BESIDE_UNITS),
             "card_factor": CARD_FACTOR, "yield_share": YIELD_SHARE,
             "near_tie": NEAR_TIE, "coverage_lead": COVERAGE_LEAD,

@@ -12,7 +12,7 @@ from functools import lru_cache
 from judgekit.rules.analysis import analyze, number_value, stem_word, within_one_edit
 from judgekit.rules.numbers import query_units
 from judgekit.rules.query import Group, query_words, synonym_stems
-from judgekit.rules.synonyms import SYNONYMS
+from judgekit.rules.synonyms import DISCIPLINE_SPELLINGS, SYNONYMS
 
 #: A long question is ranked on its most informative words: at most this many groups (the
 #: rarest; question words weigh little and go first), in the question's order (the longest
@@ -58,6 +58,14 @@ ENDINGS = frozenset("er r ist st est or ion ier en n t nt i li d s ed ly".split(
 #: A word no part knows whose last two to four letters are one typo from it is read with it
 #: written right (`QueryGroups._misended`).
 ING = "ing"
+#: The disciplines' names (their words of `DISCIPLINE_MIN` letters or more: "necromancy",
+#: "animalism"), which players mistype where the stemmer hides the typo: "necromacy" stems
+#: to "necromaci", two letters from "necrom" (necromancy's), so `_typos` finds nothing
+#: (`QueryGroups._misspelt_discipline`; the browser reads them from the index's
+#: `discipline_spellings`)
+DISCIPLINE_MIN = 6
+DISCIPLINE_NAMES = tuple(sorted({w for name in DISCIPLINE_SPELLINGS.values() for w in name.split()
+                                 if len(w) >= DISCIPLINE_MIN and w.isalpha()}))
 #: The possessives a synonym phrase is matched past ("refill his hand" is "refill hand"):
 #: their stems as phrase items.
 POSSESSIVES = frozenset(s for w in ("my", "his", "her", "their", "your", "our", "its") for s in stem_word(w))
@@ -118,6 +126,15 @@ class QueryGroups:
             return []
         return self._respelt((word[:-k] + ING for k in (2, 3, 4)
                               if len(word) - k >= 3 and word[-k:] != ING and within_one_edit(word[-k:], ING)), stem)
+
+    @lru_cache(maxsize=4096)
+    def _misspelt_discipline(self, word: str, stem: str) -> list[str]:
+        """The stems of the disciplines' names (`DISCIPLINE_NAMES`) one typo from the typed
+        word (lower case) that the part holds, when no part knows its stem (of four letters or
+        more): "necromacy" -> "necrom", "animalsim" -> "anim"."""
+        if len(word) < DISCIPLINE_MIN - 1 or not word.isalpha() or not self._unknown(stem, 4):
+            return []
+        return self._respelt((name for name in DISCIPLINE_NAMES if name != word and within_one_edit(word, name)), stem)
 
     def _respelt(self, spellings, stem: str) -> list[str]:
         """The stems of these spellings of a typed word (`_undoubled`, `_misended`) that the
@@ -310,7 +327,7 @@ class QueryGroups:
                 alts.setdefault((typo,), 0.6)
                 for alt in self._synonyms.get((typo,), ()):
                     alts.setdefault(alt, 0.5)
-            for typo in self._undoubled(typed, key[0]):
+            for typo in self._undoubled(typed, key[0]) + self._misspelt_discipline(typed, key[0]):
                 alts.setdefault((typo,), 0.6)
             # a word of the synonym table mistyped: what that word stands for
             for typo in self._synonym_typos(key[0]):

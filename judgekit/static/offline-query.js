@@ -111,6 +111,16 @@ function respelt(index, spellings, stem) {
   return out.sort();
 }
 
+// the stems of the disciplines' names (params.discipline_names) one typo from the typed word
+// (lower case) that the part holds, when no part knows its stem (four letters or more):
+// "necromacy" -> "necrom" (QueryGroups._misspelt_discipline; an index saved before it has
+// no names)
+function misspeltDiscipline(index, word, stem) {
+  var names = index.params.discipline_names || [];
+  if (!names.length || word.length < index.params.discipline_min - 1 || !ALPHA.test(word) || !unknown(index, stem, 4)) return [];
+  return respelt(index, names.filter(function (name) { return name !== word && withinOneEdit(word, name); }), stem);
+}
+
 // the indexed stems of the typed word (lower case) with its ending one typo from "ing"
 // (params.ing) written right ("votng" -> "vote", "ratign" -> "rate"), when no part knows its
 // stem (four letters or more), the word does not end in "ing" and three letters at least are
@@ -325,7 +335,8 @@ export function queryGroups(index, text) {
         setDefault(alts, [typo], 0.6);
         (index.synonyms.get(typo) || []).forEach(function (alt) { setDefault(alts, alt, 0.5); });
       });
-      undoubled(index, typed.toLowerCase(), key[0]).forEach(function (typo) { setDefault(alts, [typo], 0.6); });
+      undoubled(index, typed.toLowerCase(), key[0]).concat(misspeltDiscipline(index, typed.toLowerCase(), key[0]))
+        .forEach(function (typo) { setDefault(alts, [typo], 0.6); });
       // a word of the synonym table mistyped: what that word stands for
       synonymTypos(index, key[0]).forEach(function (typo) {
         index.synonyms.get(typo).forEach(function (alt) { setDefault(alts, alt, 0.5); });
