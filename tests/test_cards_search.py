@@ -648,8 +648,8 @@ CARD_EFFECTS_20 = ROOT / "search_card_effects20"
 CARD_EFFECTS_21 = ROOT / "search_card_effects21"
 #: a twenty-second, 30 library cards and 10 crypt cards (seed 20261342), by another hand on 6
 #: Dec 2026, written before any run: 29/40 at its first run (0.725, MRR 0.696), below the
-#: target; two of its misses were read (the cards requiring no discipline, the clauses ruling
-#: a card out: docs/search.md), 30/40 with them
+#: target; some of its misses were read (the cards requiring no discipline, the clauses ruling
+#: a card out, a number said to be more, a discipline mistyped: docs/search.md), 31/40 since
 CARD_EFFECTS_22 = ROOT / "search_card_effects22"
 
 
@@ -696,7 +696,7 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
 
 
 @pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.825), (CARD_EFFECTS_19, 0.875),
-                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.75)],
+                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.775)],
                          ids=lambda p: getattr(p, "name", str(p)))
 def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
     """The fourteenth, nineteenth, twenty-first and twenty-second sets of described cards are
