@@ -2510,3 +2510,10 @@ def test_a_discipline_mistyped_where_the_stemmer_hides_the_typo_is_the_disciplin
     found = first_sections(service.search, "necromacy card, +1 stealth at basic and at superior it flips to "
                                            "+1 intercept when im blocking")
     assert "101843" in found, found
+
+
+@pytest.mark.parametrize("said", ["for the whole fight", "the rest of the fight", "for the whole combat"])
+def test_the_whole_fight_is_the_remainder_of_combat(service, said):
+    """"sup = for the whole fight": the cards say "for the remainder of combat"."""
+    remainder = tuple(s for s, _, _ in analyze("remainder of combat"))
+    assert any(remainder in g.alts for g in service.search.cards.groups_of(f"-1 strength this round, {said} at superior"))

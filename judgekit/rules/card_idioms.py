@@ -269,6 +269,11 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "post combat": ("after combat",),
     "postcombat": ("after combat",),
     "rest combat": ("remainder of combat",),
+    # (6 Dec 2026, evening: "for the whole fight" and "the rest of the fight" are in eleven
+    # questions of the sets, each written apart; the cards say "the remainder of combat")
+    "rest fight": ("remainder of combat",),
+    "whole fight": ("remainder of combat",),
+    "whole combat": ("remainder of combat",),
     "per combat": ("each combat",),
     "per fight": ("each combat",),
     "combat round": ("round of combat",),
