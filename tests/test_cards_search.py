@@ -1296,7 +1296,7 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
     # Gambit Accepted: "Lose 1 victory point and put this card in play…"
     ("master where i give back one of my vps and drain my prey each turn", "100799", "give back"),
     # Aura Reading: "The opposing minion's controller plays with an open hand…"
-    ("auspex combat card, the opposing player plays with his hand face up for the whole fight", "100113",
+    ("auspex combat card, the opposing player plays with his hand face up for the fight", "100113",
      "face up"),
     # Creepshow Casino: "…as a vampire you control announces an undirected action to give that vampire +1 stealth"
     ("location i lock so my vampire gets +1 stealth on an untargeted action", "100444", "untargeted"),
