@@ -118,14 +118,24 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     assert differ == [], differ[:10]
 
 
-NAME_ASKED_SCRIPT = r"""
+INTERNALS_SCRIPT = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const [, , staticDir, inputPath] = process.argv;
 const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
 const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
-process.stdout.write(JSON.stringify(data.queries.map((q) => internals.withoutNameAsked(q, data.params))));
+process.stdout.write(JSON.stringify(data.texts.map((t) => internals[data.fn](t, data.params))));
 """
+
+
+def browser_texts(tmp_path, fn: str, texts: list[str], params: dict) -> list:
+    """What the offline search's `internals[fn](text, params)` gives for each text (Node)."""
+    payload = tmp_path / f"{fn}.json"
+    payload.write_text(json.dumps({"fn": fn, "texts": texts, "params": params}))
+    script = tmp_path / "internals.mjs"
+    script.write_text(INTERNALS_SCRIPT)
+    return json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                     capture_output=True, text=True).stdout)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
@@ -139,12 +149,7 @@ def test_browser_leaves_out_the_ask_for_a_card_s_name_as_the_server(tmp_path):
     queries += [q.rstrip("?") + ask for q in queries[:300] for ask in asks] + [a.lstrip(" ,.-") for a in asks]
     # separators only, or a long run of them (each part of the ask starts a word)
     queries += ["?!", "!" * 4000, "what " + " " * 3000 + "is it", "- " * 1500 + "name", "somewhat is it"]
-    payload = tmp_path / "in.json"
-    payload.write_text(json.dumps({"queries": queries, "params": ranking_params()}))
-    script = tmp_path / "asked.mjs"
-    script.write_text(NAME_ASKED_SCRIPT)
-    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
-                                    capture_output=True, text=True).stdout)
+    got = browser_texts(tmp_path, "withoutNameAsked", queries, ranking_params())
     want = [without_name_asked(q) for q in queries]
     assert sum(1 for q, w in zip(queries, want) if w != q) > 300    # the asks are left out…
     assert "What card was it?" in want                               # … but never the whole question
@@ -281,37 +286,24 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
-def test_browser_counts_the_word_before_a_number_said_to_be_more(svc, tmp_path):
-    """"bleed for one more" (`numbers.COMPARATIVES`, the browser's `queryUnits` with the
-    params' `comparatives`): the same first three as the server's."""
-    queries = ["Which Presence card do you play on your own vampire so they bleed for one more from then on?",
-               "the card you drop on an opponent's Gangrel to make him bleed for one less",
-               "Which Sabbat vamp bleeds for one extra against anyone who has Ventrue out and ready?",
-               "more 1", "1 more", "for one more", "vote for two extra", "cost 1 less pool"]
+@pytest.mark.parametrize("queries", [
+    # "bleed for one more" (`numbers.COMPARATIVES`, the browser's `queryUnits` with the
+    # params' `comparatives`)
+    ["Which Presence card do you play on your own vampire so they bleed for one more from then on?",
+     "the card you drop on an opponent's Gangrel to make him bleed for one less",
+     "Which Sabbat vamp bleeds for one extra against anyone who has Ventrue out and ready?",
+     "more 1", "1 more", "for one more", "vote for two extra", "cost 1 less pool"],
+    # a discipline's name mistyped where the stemmer hides the typo ("necromacy", "animalsim":
+    # `QueryGroups._misspelt_discipline`, the browser's `misspeltDiscipline` with the params'
+    # `discipline_names`)
+    ["necromacy card, +1 stealth at basic and at superior it flips to +1 intercept when im blocking",
+     "animalsim card that makes the other guy hit for one less this round",
+     "obfuscte reaction", "thaumaturgey strike", "blight", "spirits", "vision", "visons", "necromacy"],
+], ids=["number said to be more", "mistyped discipline"])
+def test_browser_ranks_these_readings_as_the_server(svc, tmp_path, queries):
+    """The same first three as the server's for the queries each reading concerns."""
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
     assert browser_first_three(svc, tmp_path, queries) == want
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
-def test_browser_reads_a_mistyped_discipline_as_the_server(svc, tmp_path):
-    """A discipline's name mistyped where the stemmer hides the typo ("necromacy",
-    "animalsim": `QueryGroups._misspelt_discipline`, the browser's `misspeltDiscipline` with
-    the params' `discipline_names`): the same first three as the server's."""
-    queries = ["necromacy card, +1 stealth at basic and at superior it flips to +1 intercept when im blocking",
-               "animalsim card that makes the other guy hit for one less this round",
-               "obfuscte reaction", "thaumaturgey strike", "blight", "spirits", "vision", "visons", "necromacy"]
-    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
-    assert browser_first_three(svc, tmp_path, queries) == want
-
-
-RULED_OUT_SCRIPT = r"""
-import fs from "node:fs";
-import { pathToFileURL } from "node:url";
-const [, , staticDir, inputPath] = process.argv;
-const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
-const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
-process.stdout.write(JSON.stringify(data.texts.map((t) => internals.withoutRuledOut(t, data.params))));
-"""
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
@@ -324,13 +316,7 @@ def test_browser_leaves_out_a_ruled_out_card_as_the_server(svc, tmp_path):
         "not the grenade", "x? not the grenade", "a, not the b, c. Not the d", "a (not the b) c", "a - not the b",
         "a and not the b", "a but Not The b; c", "cannot the b", "knot the b", "not the", "not the ", "a,not the b",
         "a \u2014 not the b \u2013 c", "he is not the acting one", "1) not the x 2) y"]
-    params = ranking_params(True)
-    payload = tmp_path / "in.json"
-    payload.write_text(json.dumps({"texts": texts, "params": params}))
-    script = tmp_path / "ruled.mjs"
-    script.write_text(RULED_OUT_SCRIPT)
-    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
-                                    capture_output=True, text=True).stdout)
+    got = browser_texts(tmp_path, "withoutRuledOut", texts, ranking_params(True))
     want = [without_ruled_out(t) for t in texts]
     assert sum(1 for t, w in zip(texts, want) if w != t) >= 12
     differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
@@ -342,16 +328,6 @@ def test_browser_leaves_out_a_ruled_out_card_as_the_server(svc, tmp_path):
     assert browser_first_three(svc, tmp_path, queries) == want_keys
 
 
-SPLIT_SCRIPT = r"""
-import fs from "node:fs";
-import { pathToFileURL } from "node:url";
-const [, , staticDir, inputPath] = process.argv;
-const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
-const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
-process.stdout.write(JSON.stringify(data.texts.map((t) => internals.splitQuestions(t, data.params))));
-"""
-
-
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
 def test_browser_splits_numbered_sub_questions_as_the_server(tmp_path):
     """`answer.split_questions` and the offline search's `splitQuestions` (whose mark is
@@ -361,12 +337,7 @@ def test_browser_splits_numbered_sub_questions_as_the_server(tmp_path):
         "1) 2) x", "1) a 2) b", "1)a 2) b 3) c", "(1) can i bleed (2) can i hunt", "a. one b. two", "x 1) y\n2) z",
         "1.\tone\n2.\ttwo", "12) a 13) b 100) c", "1) a  2)  b ", "1) a2) b 3) c", "i) one ii) two", "1)", "1) 2)",
         "1) a 2) b 3) c 4) d 5) e 6) f 7) g 8) h", " 1) lead 2) next", "e.g. 1) a 2) b"]
-    payload = tmp_path / "in.json"
-    payload.write_text(json.dumps({"texts": texts, "params": {"max_parts": MAX_PARTS}}))
-    script = tmp_path / "split.mjs"
-    script.write_text(SPLIT_SCRIPT)
-    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
-                                    capture_output=True, text=True).stdout)
+    got = browser_texts(tmp_path, "splitQuestions", texts, {"max_parts": MAX_PARTS})
     want = [split_questions(t) for t in texts]
     assert sum(1 for w in want if w) >= 10
     differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]

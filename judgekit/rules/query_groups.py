@@ -61,8 +61,8 @@ ING = "ing"
 #: The disciplines' names (their words of `DISCIPLINE_MIN` letters or more: "necromancy",
 #: "animalism"), which players mistype where the stemmer hides the typo: "necromacy" stems
 #: to "necromaci", two letters from "necrom" (necromancy's), so `_typos` finds nothing
-#: (`QueryGroups._misspelt_discipline`; the browser reads them from the index's
-#: `discipline_spellings`)
+#: (`QueryGroups._misspelt_discipline`; the browser reads them from the index's params,
+#: `discipline_names`)
 DISCIPLINE_MIN = 6
 DISCIPLINE_NAMES = tuple(sorted({w for name in DISCIPLINE_SPELLINGS.values() for w in name.split()
                                  if len(w) >= DISCIPLINE_MIN and w.isalpha()}))

@@ -227,41 +227,38 @@ export function withoutAddress(text) {
   return rest.trim() ? rest : text;
 }
 
-// a question's closing ask for a card's name ("…, whats it called", "forgot the name",
-// "name?"): it describes nothing. The server's pattern, compiled once (the index's
-// params.name_asked: judgekit.rules.query NAME_ASKED, without_name_asked; an index saved
-// before it leaves the text as typed); the separator before the ask is kept; the whole text
-// when nothing but separators (params.ask_separators) is left
-var askedPatterns = new Map();   // pattern -> its RegExp
+// the text without what a pattern the server ships in the params matches (`source`,
+// compiled once with `flags`; an index saved before it leaves the text as typed), each match
+// put back as `keep` gives it; the whole text when nothing but separators
+// (params.ask_separators) is left
+var shippedPatterns = new Map();   // pattern and flags -> its RegExp
 
-export function withoutNameAsked(text, params) {
-  var source = params && params.name_asked;
+function withoutShipped(text, params, source, flags, keep) {
   if (!source) return text;
-  var pattern = askedPatterns.get(source);
+  var pattern = shippedPatterns.get(flags + "/" + source);
   if (!pattern) {
-    pattern = new RegExp(source, "i");
-    askedPatterns.set(source, pattern);
+    pattern = new RegExp(source, flags);
+    shippedPatterns.set(flags + "/" + source, pattern);
   }
-  var rest = text.replace(pattern, function (m, before, mark) { return before || mark || ""; });
+  var rest = text.replace(pattern, keep);
   for (var i = 0; i < rest.length; i++) if (params.ask_separators.indexOf(rest.charAt(i)) < 0) return rest;
   return text;
 }
 
+// a question's closing ask for a card's name ("…, whats it called", "forgot the name",
+// "name?"): it describes nothing. The server's pattern (params.name_asked: judgekit.rules.query
+// NAME_ASKED, without_name_asked); the separator before the ask is kept
+export function withoutNameAsked(text, params) {
+  return withoutShipped(text, params, params && params.name_asked, "i",
+                        function (m, before, mark) { return before || mark || ""; });
+}
+
 // the question without the clauses that rule out another card ("…? not the grenade"), for
 // the cards' part: the server's pattern (params.ruled_out: judgekit.rules.query RULED_OUT,
-// without_ruled_out; an index saved before it leaves the text as typed), every clause; the
-// whole text when nothing but separators is left
+// without_ruled_out), every clause
 export function withoutRuledOut(text, params) {
-  var source = params && params.ruled_out;
-  if (!source) return text;
-  var pattern = askedPatterns.get(source + "/g");
-  if (!pattern) {
-    pattern = new RegExp(source, "gi");
-    askedPatterns.set(source + "/g", pattern);
-  }
-  var rest = text.replace(pattern, function (m, before, space) { return (before || "") + (space || ""); });
-  for (var i = 0; i < rest.length; i++) if (params.ask_separators.indexOf(rest.charAt(i)) < 0) return rest;
-  return text;
+  return withoutShipped(text, params, params && params.ruled_out, "gi",
+                        function (m, before, space) { return (before || "") + (space || ""); });
 }
 
 // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
