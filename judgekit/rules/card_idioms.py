@@ -14,6 +14,8 @@ development sets fell out of the first three with it (docs/search.md, "The judge
 Three more ("lands", "pool off", "blood back") from the misses of a blind set, 6 Dec 2026,
 and four from the next one's ("throw away", "apiece"; "call off", "top level", which moved
 no question of any set and are the table's everyday words for "cancel" and "superior").
+Two more from the misses of a later blind set, the same night: "2 ranged" (and 1 to 6) for
+the cards' "2R", and "cut bleed".
 
 A second list, the same day, by another hand from the cards' texts alone (the phrases in
 at least ten cards that the table did not cover yet; none of judgekit's code, question sets
@@ -98,6 +100,7 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "big vamp": ("older vampire",),
     "higher cap": ("older vampire",),
     "lower bleed": ("reduce bleed",),
+    "cut bleed": ("reduce bleed",),
     "call vote": ("call a referendum",),
     "start vote": ("call a referendum",),
     "politics": ("political action",),
@@ -138,6 +141,9 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "up close": ("close range",),
     "melee range": ("close range",),
     "punch": ("hand strike",),
+    # a ranged strike's damage: the cards print "2R damage" (one word, "2r"), players say
+    # "2 ranged damage"
+    **{f"{n} ranged": (f"{n}r",) for n in range(1, 7)},
     "fist": ("hand strike",),
     "unarmed": ("hand strike",),
     "bare hands": ("hand strike",),
