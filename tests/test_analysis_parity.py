@@ -20,7 +20,7 @@ from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.answer import MAX_PARTS, split_questions
-from judgekit.rules.query import without_name_asked, without_ruled_out
+from judgekit.rules.query import with_one_blood, without_name_asked, without_ruled_out
 from judgekit.rules.service import RulesService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -299,7 +299,16 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
     ["necromacy card, +1 stealth at basic and at superior it flips to +1 intercept when im blocking",
      "animalsim card that makes the other guy hit for one less this round",
      "obfuscte reaction", "thaumaturgey strike", "blight", "spirits", "vision", "visons", "necromacy"],
-], ids=["number said to be more", "mistyped discipline"])
+    # "a blood" read as "1 blood" (`query.with_one_blood`, the browser's `withOneBlood` with
+    # the params' `one_blood`)
+    ["reaction costing a blood that lowers the bleed by the bleeder's stealth",
+     "he paid a blood for an animalism strike doing 2 ranged damage", "a blood", "A  BLOOD", "an blood cost",
+     "a bloody mess"],
+    # a phrase's words without their apostrophes ("can't prevent": `analysis.phrase_item`, the
+    # browser's `phraseItem`)
+    ["hand strike where the damage can't be prevented", "he can\u2019t prevent it", "my vamp doesn't untap next turn",
+     "can't", "'"],
+], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes"])
 def test_browser_ranks_these_readings_as_the_server(svc, tmp_path, queries):
     """The same first three as the server's for the queries each reading concerns."""
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
@@ -326,6 +335,21 @@ def test_browser_leaves_out_a_ruled_out_card_as_the_server(svc, tmp_path):
                "not the grenade", "Not the one with the press"]
     want_keys = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
     assert browser_first_three(svc, tmp_path, queries) == want_keys
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_blood_as_one_as_the_server(tmp_path):
+    """`query.with_one_blood` and the offline search's `withOneBlood` (the server's pattern,
+    shipped in the params): the same text for every query of the sets and for the edges of
+    words, spaces and cases."""
+    texts = _query_texts() + [
+        "a blood", "A BLOOD", "an\tblood", "a  blood", "ka blood", "a bloody", "\u00e9a blood", "a\u00a0blood",
+        "a blood a blood", "(a blood)", "a-blood"]
+    got = browser_texts(tmp_path, "withOneBlood", texts, ranking_params(True))
+    want = [with_one_blood(t) for t in texts]
+    assert sum(1 for t, w in zip(texts, want) if w != t) >= 20
+    differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
+    assert differ == [], differ[:10]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")

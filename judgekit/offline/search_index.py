@@ -67,7 +67,7 @@ from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPAR
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY_WORDS, COMPARATIVES, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
-from judgekit.rules.query import (ASK_SEPARATORS, MAX_QUERY, NAME_ASKED, QUESTION_AFTER_COLON, RULED_OUT, question_stems,
+from judgekit.rules.query import (ASK_SEPARATORS, MAX_QUERY, NAME_ASKED, ONE_BLOOD, QUESTION_AFTER_COLON, RULED_OUT, question_stems,
                                   synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
@@ -162,7 +162,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "ruling_naming_another": RULING_NAMING_ANOTHER,
             "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST,
             "name_asked": NAME_ASKED.pattern, "ask_separators": ASK_SEPARATORS,
-            "ruled_out": RULED_OUT.pattern}
+            "ruled_out": RULED_OUT.pattern, "one_blood": ONE_BLOOD.pattern}
 
 
 def index_version(search: Search) -> str:

@@ -101,9 +101,10 @@ def numbers_in(text: str, tokens: list[tuple[str, int, int]]) -> list[tuple[int,
 
 def phrase_item(word: str, stem: str) -> str:
     """How a word takes part in a synonym phrase: its stem, or its value for a number, so
-    that "2 cards" and "two cards" are the same phrase."""
+    that "2 cards" and "two cards" are the same phrase; a stem without its apostrophes, so
+    that "can't prevent" is the phrase "cant prevent" (phones type the apostrophe for us)."""
     value = number_value(word)
-    return str(int(value)) if value is not None else stem
+    return str(int(value)) if value is not None else stem.replace("'", "").replace("\u2019", "")
 
 
 def closeness(a: float, b: float) -> float:

@@ -29,7 +29,7 @@ from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
                                   talk_stems, without_address, without_name_asked,
-                                  without_ruled_out)
+                                  with_one_blood, without_ruled_out)
 from judgekit.rules.search import SearchIndex
 
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
@@ -278,7 +278,7 @@ class Search:
         return self.cards.factors.types_of      # the cards' part's `CardFactors` (`open`)
 
     def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
-        text = spell_out_disciplines(without_name_asked(without_address(check_query(text))))
+        text = with_one_blood(spell_out_disciplines(without_name_asked(without_address(check_query(text)))))
         if self.cards is None:
             return self.rules.search(text, limit)
         # the cards' part reads the question without what it rules out ("not the grenade")

@@ -73,6 +73,14 @@ NAME_ASKED = re.compile(
 RULED_OUT = re.compile(
     r"(^|[,;:.!?(\u2014\u2013]|\s-+(?=\s)|\s(?:and|but)(?=\s))(\s*)not\s+the\s[^,;:.!?()\u2014\u2013]*", re.I)
 
+#: "a blood" said for one ("pay a blood to…", "costs a blood"): the cards write "1 blood",
+#: a number that counts blood (and a card's cost, `numbers.query_units`), and the question's
+#: "a" was a stop word (`with_one_blood`). Not "a pool": "lose a pool" then found every card
+#: costing one pool (chosen on the development sets, 6 Dec 2026). Word edges and spaces in
+#: ASCII, as the browser's, which compiles this same pattern (the offline index's params,
+#: `one_blood`).
+ONE_BLOOD = re.compile(r"\b(?:a|an)([ \t\n\r\f\v]+)(blood)\b", re.I | re.A)
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -105,6 +113,12 @@ def without_ruled_out(text: str) -> str:
     woman" is ranked there on what the card does. The whole text when nothing else is left."""
     rest = RULED_OUT.sub(lambda m: m.group(1) + m.group(2), text)
     return rest if rest.strip(ASK_SEPARATORS) else text
+
+
+def with_one_blood(text: str) -> str:
+    """The question with "a blood" read as "1 blood" (`ONE_BLOOD`): "my opponent paid a
+    blood for a strike" finds the card costing 1 blood."""
+    return ONE_BLOOD.sub(r"1\1\2", text)
 
 
 def without_name_asked(text: str) -> str:

@@ -7,6 +7,7 @@
 import { decodeNumbers, own } from "./offline-words.js";
 
 var DIGITS = /^[0-9]{1,6}$/;
+var APOSTROPHES = /['\u2019]/g;     // a phrase's words are matched without them (phrase_item)
 
 // 1 for the same number, falling to 0 when they differ by half the larger one
 export function closeness(a, b) {
@@ -49,7 +50,7 @@ export function numbersIn(index, text, tokens) {
 // a word in a synonym phrase: its value for a number ("2 cards" = "two cards"), else its stem
 export function phraseItem(index, word, stem) {
   var value = numberValue(index, word);
-  return value !== null ? String(Math.trunc(value)) : stem;
+  return value !== null ? String(Math.trunc(value)) : stem.replace(APOSTROPHES, "");
 }
 
 // the numbers the part's entries state, read when first asked: value -> [[docnum, Set(units)]]

@@ -4,8 +4,8 @@
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
-// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, withoutRuledOut, sectionsNamed, queryGroups,
-// docsOfGroup.
+// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, withoutRuledOut, withOneBlood,
+// sectionsNamed, queryGroups, docsOfGroup.
 import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
 import { numberValue, numbersIn, phraseItem, queryUnits, numberDocs } from "./offline-numbers.js";
@@ -233,14 +233,18 @@ export function withoutAddress(text) {
 // (params.ask_separators) is left
 var shippedPatterns = new Map();   // pattern and flags -> its RegExp
 
-function withoutShipped(text, params, source, flags, keep) {
-  if (!source) return text;
+function shippedPattern(source, flags) {
   var pattern = shippedPatterns.get(flags + "/" + source);
   if (!pattern) {
     pattern = new RegExp(source, flags);
     shippedPatterns.set(flags + "/" + source, pattern);
   }
-  var rest = text.replace(pattern, keep);
+  return pattern;
+}
+
+function withoutShipped(text, params, source, flags, keep) {
+  if (!source) return text;
+  var rest = text.replace(shippedPattern(source, flags), keep);
   for (var i = 0; i < rest.length; i++) if (params.ask_separators.indexOf(rest.charAt(i)) < 0) return rest;
   return text;
 }
@@ -259,6 +263,14 @@ export function withoutNameAsked(text, params) {
 export function withoutRuledOut(text, params) {
   return withoutShipped(text, params, params && params.ruled_out, "gi",
                         function (m, before, space) { return (before || "") + (space || ""); });
+}
+
+// the question with "a blood" read as "1 blood" ("paid a blood for a strike"): the server's
+// pattern (params.one_blood: judgekit.rules.query ONE_BLOOD, with_one_blood); an index saved
+// before it leaves the text as typed
+export function withOneBlood(text, params) {
+  var source = params && params.one_blood;
+  return source ? text.replace(shippedPattern(source, "gi"), "1$1$2") : text;
 }
 
 // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])

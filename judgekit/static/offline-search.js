@@ -23,7 +23,7 @@ import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress, withoutNameAsked,
-         withoutRuledOut } from "./offline-query.js";
+         withoutRuledOut, withOneBlood } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge, siblingsLater } from "./offline-merge.js";
 import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords,
@@ -315,8 +315,8 @@ const offlineSearch = (function () {
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
-    text = spellOutDisciplines(withoutNameAsked(withoutAddress(checkQuery(text, this.params)), this.params),
-                               this.spellings);
+    text = withOneBlood(spellOutDisciplines(withoutNameAsked(withoutAddress(checkQuery(text, this.params)), this.params),
+                                            this.spellings), this.params);
     var out;
     if (!this.cards) {
       out = this.rules.search(text, limit, [], false);
@@ -484,7 +484,8 @@ const offlineSearch = (function () {
                                              closeness: closeness, nameKey: nameKey,
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
                                              matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress,
-                                             withoutNameAsked: withoutNameAsked, withoutRuledOut: withoutRuledOut };
+                                             withoutNameAsked: withoutNameAsked, withoutRuledOut: withoutRuledOut,
+                                             withOneBlood: withOneBlood };
   return offlineSearch;
 })();
 
