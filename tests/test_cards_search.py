@@ -605,7 +605,8 @@ CARD_EFFECTS_13 = ROOT / "search_card_effects13"
 #: clan or type word each, a quarter phone-typed), by another hand on 4 Dec 2026 (evening),
 #: written before any run: 31/40 at its first run (0.775, MRR 0.743), below the target;
 #: 32/40 with "werewolfs" (the cards' "werewolves"); 33/40 with "stays unlocked" read as the
-#: cards' "does not lock" (beside "stays untapped", `judgekit.rules.card_idioms`)
+#: cards' "does not lock" (beside "stays untapped", `judgekit.rules.card_idioms`); 35/40 since
+#: 6 Dec 2026, night ("1 ranged damage", "pay a blood")
 CARD_EFFECTS_14 = ROOT / "search_card_effects14"
 #: a fifteenth, 30 library cards and 10 crypt cards (seed 20261328; at most one discipline,
 #: clan or type word each, a quarter phone-typed), by another hand on 5 Dec 2026, written
@@ -704,7 +705,7 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
     assert rate >= 0.9, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
-@pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.825), (CARD_EFFECTS_19, 0.875),
+@pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.875), (CARD_EFFECTS_19, 0.875),
                                          (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.775)],
                          ids=lambda p: getattr(p, "name", str(p)))
 def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
