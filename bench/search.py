@@ -303,6 +303,7 @@ def main() -> None:
                 ("tests/search_card_effects22", ROOT / "tests" / "search_card_effects22"),
                 ("tests/search_card_effects23", ROOT / "tests" / "search_card_effects23"),
                 ("tests/search_card_effects24", ROOT / "tests" / "search_card_effects24"),
+                ("tests/search_card_effects25", ROOT / "tests" / "search_card_effects25"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -661,6 +661,12 @@ CARD_EFFECTS_23 = ROOT / "search_card_effects23"
 #: same night, written before any run: 38/40 at its first run (0.950, MRR 0.915); its misses
 #: were not read and nothing was tuned on it
 CARD_EFFECTS_24 = ROOT / "search_card_effects24"
+#: a twenty-fifth (seed 20261345), by another hand the same night, written before any run,
+#: as a player half-remembering a card from last week: 19 library cards (all the library
+#: cards no set had used but one) and 21 crypt cards; 36/40 at its first run (0.900, MRR
+#: 0.838); its misses were read ("stops 4 normal dmg", "a directed action" for the cards'
+#: Ⓓ, "needs nothing"), nothing was tuned on it
+CARD_EFFECTS_25 = ROOT / "search_card_effects25"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -692,7 +698,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
                                   CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17, CARD_EFFECTS_18,
-                                  CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24],
+                                  CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
