@@ -15,7 +15,8 @@ Three more ("lands", "pool off", "blood back") from the misses of a blind set, 6
 and four from the next one's ("throw away", "apiece"; "call off", "top level", which moved
 no question of any set and are the table's everyday words for "cancel" and "superior").
 Two more from the misses of a later blind set, the same night: "2 ranged" (and 1 to 6) for
-the cards' "2R", and "cut bleed".
+the cards' "2R", and "cut bleed"; one from the next set's ("normal damage", beside "regular
+damage").
 
 A second list, the same day, by another hand from the cards' texts alone (the phrases in
 at least ten cards that the table did not cover yet; none of judgekit's code, question sets
@@ -327,6 +328,8 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "doesnt count": ("does not count",),
     "everyones turn": ("during each methuselah's", "each methuselah's unlock phase"),
     "regular damage": ("normal damage", "non-aggravated"),
+    "normal damage": ("non-aggravated",),
+    "normal dmg": ("non-aggravated",),
     "forced hunt": ("must hunt",),
     "lay down": ("put this card in play",),
     "buff": ("gets +1",),
