@@ -146,6 +146,7 @@ export const OfflineIndex = (function () {
     this.numberWords = data.number_words;
     this.tens = new Set(data.number_tens);
     this.numbers = null;                                    // value -> [[docnum, Set(units)]], when first asked
+    this.unitWords = null;            // the words saying what a number counts, as Sets (offline-numbers.js)
     this.typoCache = new Map();
     this.synonymTypoCache = new Map();
     this.undoubledCache = new Map();

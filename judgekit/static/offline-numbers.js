@@ -74,16 +74,26 @@ export function statesNear(index, value) {
   return index.numberValues.some(function (stated) { return closeness(value, stated) >= near; });
 }
 
+// the words that say what a query's number counts (a capacity's, more or less), as Sets made
+// once per part
+function unitWords(index) {
+  if (!index.unitWords) {
+    var p = index.params;
+    index.unitWords = { capacity: new Set(p.capacity_words), more: new Set(p.comparatives || []) };
+  }
+  return index.unitWords;
+}
+
 // the units a query's number counts: the stems of the words after it that are not numbers
 // (`after`), the capacity's unit when one of them or the word before it (`before`, or
 // null) says it is a vampire's capacity ("5 cap", "cap 5"), and a cost's unit for "pool" or
 // "blood" ("the 2-pool master"), and the word before it for a number said to be more or less
 // of something: numbers.py's query_units
 export function queryUnits(index, after, before) {
-  var p = index.params, units = new Set(after), words = new Set(p.capacity_words);
+  var p = index.params, units = new Set(after), known = unitWords(index), words = known.capacity;
   // a number said to be more or less of something ("bleed for one more"): the word before it
   // counts (numbers.py's COMPARATIVES; an index saved before it has none)
-  var more = new Set(p.comparatives || []);
+  var more = known.more;
   if (before !== null && before !== undefined && after.some(function (u) { return more.has(u); })) units.add(before);
   if (after.some(function (u) { return words.has(u); }) || words.has(before)) units.add(p.capacity);
   var costs = p.cost_units || {};     // (an index saved before costs were stated has none)
