@@ -283,6 +283,7 @@ def main() -> None:
                 ("tests/search_phone33", ROOT / "tests" / "search_phone33"),
                 ("tests/search_phone34", ROOT / "tests" / "search_phone34"),
                 ("tests/search_phone35", ROOT / "tests" / "search_phone35"),
+                ("tests/search_phone36", ROOT / "tests" / "search_phone36"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),

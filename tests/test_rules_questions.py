@@ -169,6 +169,10 @@ PHONE_34 = ROOT / "search_phone34"
 #: question in five), by another hand on 6 Dec 2026, written before any run: 60/60 at its
 #: first run (1.000, MRR 0.956); nothing tuned on it
 PHONE_35 = ROOT / "search_phone35"
+#: a thirty-sixth (60 sections drawn from both documents; seed 20261346; a typo in one
+#: question in five), by another hand on 6 Dec 2026 (night), written before any run: 59/60
+#: at its first run (0.983, MRR 0.933); nothing tuned on it
+PHONE_36 = ROOT / "search_phone36"
 
 
 @pytest.fixture
@@ -263,7 +267,8 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_14, PHONE_15, PHONE_16, PHONE_17, PHONE_18, PHONE_19, PHONE_20,
                                   PHONE_21, PHONE_22, PHONE_23, PHONE_24, PHONE_25,
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
-                                  PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35],
+                                  PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
+                                  PHONE_36],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
