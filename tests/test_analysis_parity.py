@@ -344,7 +344,8 @@ def test_browser_reads_a_blood_as_one_as_the_server(tmp_path):
     words, spaces and cases."""
     texts = _query_texts() + [
         "a blood", "A BLOOD", "an\tblood", "a  blood", "ka blood", "a bloody", "\u00e9a blood", "a\u00a0blood",
-        "a blood a blood", "(a blood)", "a-blood"]
+        "a blood a blood", "(a blood)", "a-blood", "a blood hunt", "A Blood Doll", "a blood-doll", "a blood  sorcery",
+        "a blood huntress", "a blood\u00a0hunt", "a blood cursed", "a blood curses"]
     got = browser_texts(tmp_path, "withOneBlood", texts, ranking_params(True))
     want = [with_one_blood(t) for t in texts]
     assert sum(1 for t, w in zip(texts, want) if w != t) >= 20

@@ -2548,6 +2548,10 @@ def test_the_whole_fight_is_the_remainder_of_combat(service, said):
     ("costs a\tblood", "costs 1\tblood"),
     # not another word, nor "a" ending one, nor a pool (it found every card costing one)
     ("a bloody mess, a bloodline, ka blood, lose a pool", "a bloody mess, a bloodline, ka blood, lose a pool"),
+    # nor where "blood" opens a name: a blood hunt, a Blood Doll, Blood Sorcery (`BLOOD_COMPOUNDS`)
+    ("call a blood hunt, a Blood Doll, a blood-doll, a blood sorcery card, A BLOOD CURSED vamp",
+     "call a blood hunt, a Blood Doll, a blood-doll, a blood sorcery card, A BLOOD CURSED vamp"),
+    ("pay a blood to untap, a blood huntress", "pay 1 blood to untap, 1 blood huntress"),
     # word edges in ASCII, as the browser's: "é" is no letter there
     ("éa blood", "é1 blood"),
 ])

@@ -79,7 +79,14 @@ RULED_OUT = re.compile(
 #: costing one pool (chosen on the development sets, 6 Dec 2026). Word edges and spaces in
 #: ASCII, as the browser's, which compiles this same pattern (the offline index's params,
 #: `one_blood`).
-ONE_BLOOD = re.compile(r"\b(?:a|an)([ \t\n\r\f\v]+)(blood)\b", re.I | re.A)
+#: Not where "blood" opens a name ("a blood hunt", "a Blood Doll", "a blood sorcery card"):
+#: the words after it in the cards' names (but "of" and "to", which follow a blood paid too:
+#: "pay a blood to…"), Blood Sorcery's and a blood curse's.
+BLOOD_COMPOUNDS = ("agony", "awakening", "bonds?", "brothers?", "buff", "clots", "cults?", "dolls?", "feast",
+                   "fury", "hunts?", "puppy", "rage", "shield", "siege", "sweat", "tears", "tempering", "trade",
+                   "turnip", "weakens", "sorcery", "curse[ds]?")
+ONE_BLOOD = re.compile(r"\b(?:a|an)([ \t\n\r\f\v]+)(blood)\b"
+                       rf"(?![ \t\n\r\f\v]*-?(?:{'|'.join(BLOOD_COMPOUNDS)})\b)", re.I | re.A)
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
