@@ -14,7 +14,7 @@ development sets fell out of the first three with it (docs/search.md, "The judge
 Three more ("lands", "pool off", "blood back") from the misses of a blind set, 6 Dec 2026,
 and four from the next one's ("throw away", "apiece"; "call off", "top level", which moved
 no question of any set and are the table's everyday words for "cancel" and "superior").
-Two more from the misses of a later blind set, the same night: "2 ranged" (and 1 to 6) for
+Two more from the misses of a later blind set, that night: "2 ranged" (and 1 to 6) for
 the cards' "2R", and "cut bleed"; one from the next set's ("normal damage", beside "regular
 damage").
 
