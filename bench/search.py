@@ -173,6 +173,7 @@ def main() -> None:
                 ("tests/search_questions3", ROOT / "tests" / "search_questions3"),
                 ("tests/search_questions4", ROOT / "tests" / "search_questions4"),
                 ("tests/search_questions5", ROOT / "tests" / "search_questions5"),
+                ("tests/search_questions6", ROOT / "tests" / "search_questions6"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
