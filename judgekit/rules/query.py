@@ -73,18 +73,18 @@ NAME_ASKED = re.compile(
 RULED_OUT = re.compile(
     r"(^|[,;:.!?(\u2014\u2013]|\s-+(?=\s)|\s(?:and|but)(?=\s))(\s*)not\s+the\s[^,;:.!?()\u2014\u2013]*", re.I)
 
-#: "a blood" said for one ("pay a blood to…", "costs a blood"): the cards write "1 blood",
-#: a number that counts blood (and a card's cost, `numbers.query_units`), and the question's
-#: "a" was a stop word (`with_one_blood`). Not "a pool": "lose a pool" then found every card
-#: costing one pool (chosen on the development sets, 6 Dec 2026). Word edges and spaces in
-#: ASCII, as the browser's, which compiles this same pattern (the offline index's params,
-#: `one_blood`).
-#: Not where "blood" opens a name ("a blood hunt", "a Blood Doll", "a blood sorcery card"):
-#: the words after it in the cards' names (but "of" and "to", which follow a blood paid too:
-#: "pay a blood to…"), Blood Sorcery's and a blood curse's.
+#: The words after "blood" where it opens a name ("a blood hunt", "a Blood Doll", "a blood
+#: sorcery card"): those after it in the cards' names (but "of" and "to", which follow a
+#: blood paid too: "pay a blood to…"), Blood Sorcery's and a blood curse's (`ONE_BLOOD`).
 BLOOD_COMPOUNDS = ("agony", "awakening", "bonds?", "brothers?", "buff", "clots", "cults?", "dolls?", "feast",
                    "fury", "hunts?", "puppy", "rage", "shield", "siege", "sweat", "tears", "tempering", "trade",
                    "turnip", "weakens", "sorcery", "curse[ds]?")
+#: "a blood" said for one ("pay a blood to…", "costs a blood"): the cards write "1 blood",
+#: a number that counts blood (and a card's cost, `numbers.query_units`), and the question's
+#: "a" was a stop word (`with_one_blood`); not where "blood" opens a name (`BLOOD_COMPOUNDS`).
+#: Not "a pool": "lose a pool" then found every card costing one pool (chosen on the
+#: development sets, 6 Dec 2026). Word edges and spaces in ASCII, as the browser's, which
+#: compiles this same pattern (the offline index's params, `one_blood`).
 ONE_BLOOD = re.compile(r"\b(?:a|an)([ \t\n\r\f\v]+)(blood)\b"
                        rf"(?![ \t\n\r\f\v]*-?(?:{'|'.join(BLOOD_COMPOUNDS)})\b)", re.I | re.A)
 

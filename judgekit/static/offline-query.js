@@ -227,10 +227,7 @@ export function withoutAddress(text) {
   return rest.trim() ? rest : text;
 }
 
-// the text without what a pattern the server ships in the params matches (`source`,
-// compiled once with `flags`; an index saved before it leaves the text as typed), each match
-// put back as `keep` gives it; the whole text when nothing but separators
-// (params.ask_separators) is left
+// a pattern the server ships in the params (`source`), compiled once with `flags`
 var shippedPatterns = new Map();   // pattern and flags -> its RegExp
 
 function shippedPattern(source, flags) {
@@ -242,6 +239,9 @@ function shippedPattern(source, flags) {
   return pattern;
 }
 
+// the text without what a shipped pattern matches (an index saved before it leaves the text
+// as typed), each match put back as `keep` gives it; the whole text when nothing but
+// separators (params.ask_separators) is left
 function withoutShipped(text, params, source, flags, keep) {
   if (!source) return text;
   var rest = text.replace(shippedPattern(source, flags), keep);
