@@ -250,6 +250,7 @@ def main() -> None:
                 ("tests/search_card_behaviour59", ROOT / "tests" / "search_card_behaviour59"),
                 ("tests/search_card_behaviour60", ROOT / "tests" / "search_card_behaviour60"),
                 ("tests/search_card_behaviour61", ROOT / "tests" / "search_card_behaviour61"),
+                ("tests/search_card_behaviour62", ROOT / "tests" / "search_card_behaviour62"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -306,6 +307,8 @@ def main() -> None:
                 ("tests/search_card_effects23", ROOT / "tests" / "search_card_effects23"),
                 ("tests/search_card_effects24", ROOT / "tests" / "search_card_effects24"),
                 ("tests/search_card_effects25", ROOT / "tests" / "search_card_effects25"),
+                ("tests/search_card_effects26", ROOT / "tests" / "search_card_effects26"),
+                ("tests/search_card_effects27", ROOT / "tests" / "search_card_effects27"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -667,6 +667,14 @@ CARD_EFFECTS_24 = ROOT / "search_card_effects24"
 #: 0.838); its misses were read ("stops 4 normal dmg", "a directed action" for the cards'
 #: Ⓓ, "needs nothing"): 37/40 with "normal damage" read as the cards' "non-aggravated"
 CARD_EFFECTS_25 = ROOT / "search_card_effects25"
+#: a twenty-sixth (seed 20261348; 28 library, 12 crypt cards drawn from all cards, those
+#: other sets describe too, in their writer's own words), by another hand on 7 Dec 2026,
+#: written before any run: 38/40 at its first run (0.950, MRR 0.901)
+CARD_EFFECTS_26 = ROOT / "search_card_effects26"
+#: a twenty-seventh (seed 20261349; 30 library, 10 crypt), the same day, by another hand, all
+#: short and phone-typed ("2 pool master that just destroys a location"): 35/40 at its first
+#: run (0.875, MRR 0.810)
+CARD_EFFECTS_27 = ROOT / "search_card_effects27"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -698,7 +706,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_5, CARD_EFFECTS_6, CARD_EFFECTS_7, CARD_EFFECTS_9,
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
                                   CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17, CARD_EFFECTS_18,
-                                  CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25],
+                                  CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25,
+                                  CARD_EFFECTS_26],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
@@ -712,15 +721,17 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
 
 
 @pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.875), (CARD_EFFECTS_19, 0.875),
-                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.775)],
+                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.775),
+                                         (CARD_EFFECTS_27, 0.875)],
                          ids=lambda p: getattr(p, "name", str(p)))
 def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
-    """The fourteenth, nineteenth, twenty-first and twenty-second sets of described cards are
-    below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
+    """The fourteenth, nineteenth, twenty-first, twenty-second and twenty-seventh sets of
+    described cards are below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
     words that no card says ("take a pool off someone", "spends 5 conviction", "sneak an
     action past me", "call off the fight", "drink down a torpid vamp", "the three-vote title
     one step under regent", "moves as much blood as you want", "the Ministry's signature
-    discipline", "rebel-sect vamps, the ones with barons") beside rarer filler ("either", "depending", "forgot the name")
+    discipline", "rebel-sect vamps, the ones with barons", "sac" for burn, "refill" for
+    gain) beside rarer filler ("either", "depending", "forgot the name")
     that weighs more than the card's own words."""
     queries = card_set(service, path)
     assert len(queries) == 40
@@ -1707,6 +1718,11 @@ CARD_BEHAVIOUR_60 = ROOT / "search_card_behaviour60"
 #: group's ruling, two a card's too), by another hand on 5 Dec 2026, written before any run
 #: and after the day's changes: 34/40 at its first run (0.850, MRR 0.412); nothing tuned on it
 CARD_BEHAVIOUR_61 = ROOT / "search_card_behaviour61"
+#: 40 more (seed 20261350: rulings drawn at random from all of them, cards other sets ask
+#: about too; 20 name the card, 20 describe it; 36 answers a card's own ruling, 4 a
+#: group's), by another hand on 7 Dec 2026, written before any run: 36/40 at its first run
+#: (0.900, MRR 0.803)
+CARD_BEHAVIOUR_62 = ROOT / "search_card_behaviour62"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1735,7 +1751,8 @@ CARD_BEHAVIOUR_61 = ROOT / "search_card_behaviour61"
                                                (CARD_BEHAVIOUR_54, 40, 0.95), (CARD_BEHAVIOUR_55, 40, 0.92),
                                                (CARD_BEHAVIOUR_56, 40, 0.95), (CARD_BEHAVIOUR_57, 40, 0.92),
                                                (CARD_BEHAVIOUR_58, 27, 0.8), (CARD_BEHAVIOUR_59, 50, 0.94),
-                                               (CARD_BEHAVIOUR_60, 40, 0.87), (CARD_BEHAVIOUR_61, 40, 0.85)],
+                                               (CARD_BEHAVIOUR_60, 40, 0.87), (CARD_BEHAVIOUR_61, 40, 0.85),
+                                               (CARD_BEHAVIOUR_62, 40, 0.9)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
@@ -1744,7 +1761,7 @@ CARD_BEHAVIOUR_61 = ROOT / "search_card_behaviour61"
                               "thirty-seventh", "thirty-eighth", "thirty-ninth", "fortieth", "forty-first", "forty-second",
                               "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
                               "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth", "fifty-seventh",
-                              "fifty-eighth", "fifty-ninth", "sixtieth", "sixty-first"])
+                              "fifty-eighth", "fifty-ninth", "sixtieth", "sixty-first", "sixty-second"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
