@@ -20,7 +20,7 @@ from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.answer import MAX_PARTS, split_questions
-from judgekit.rules.query import with_one_blood, without_name_asked, without_ruled_out
+from judgekit.rules.query import asks_plain, with_one_blood, without_name_asked, without_ruled_out
 from judgekit.rules.service import RulesService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -308,7 +308,12 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
     # browser's `phraseItem`)
     ["hand strike where the damage can't be prevented", "he can\u2019t prevent it", "my vamp doesn't untap next turn",
      "can't", "'"],
-], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes"])
+    # a plain card asked for (`query.asks_plain`, `CardFactors.plain_factor`; the browser's
+    # `asksPlain` with the params' `plain_asked` and `just_now`, `plainFactor`)
+    ["2 pool master that just destroys a location", "the plain pistl that does 2 ranged dmg for 1 pool",
+     "master that jsut taps any minion for 1 pool, nothing else", "vanilla 5 cap sabbat, only text is black hand",
+     "I just burned the Edge for a vote, does my torpid vamp gain a blood"],
+], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes", "plain card"])
 def test_browser_ranks_these_readings_as_the_server(svc, tmp_path, queries):
     """The same first three as the server's for the queries each reading concerns."""
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
@@ -349,6 +354,23 @@ def test_browser_reads_a_blood_as_one_as_the_server(tmp_path):
     got = browser_texts(tmp_path, "withOneBlood", texts, ranking_params(True))
     want = [with_one_blood(t) for t in texts]
     assert sum(1 for t, w in zip(texts, want) if w != t) >= 20
+    differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
+    assert differ == [], differ[:10]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_tells_a_plain_card_asked_for_as_the_server(tmp_path):
+    """`query.asks_plain` and the offline search's `asksPlain` (the server's patterns,
+    shipped in the params): the same answer for every query of the sets and for "just" said
+    of time, word edges, spaces and cases."""
+    texts = _query_texts() + [
+        "the master that just destroys a location", "I just burned the Edge", "who just got influenced",
+        "he's just +1 stealth", "I've just played it", "I\u2019ve just played it", "just for the stealth",
+        "JUST", "unjust", "just\u00a0for", "nothing  else", "nothing\u00a0else", "NOTHING MORE", "plainly",
+        "vanilla vamp", "a simple one", "we just", "just now", "it's just a maneuver"]
+    got = browser_texts(tmp_path, "asksPlain", texts, ranking_params(True))
+    want = [asks_plain(t) for t in texts]
+    assert 20 <= sum(want) <= len(want) - 20
     differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
     assert differ == [], differ[:10]
 

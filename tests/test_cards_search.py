@@ -18,8 +18,8 @@ from judgekit.rules.hits import Hit
 from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION
 from judgekit.rules.group_rulings import RULING_INHERITS
-from judgekit.rules.query import (question_stems, sentences, spell_out_disciplines, talk_stems, with_one_blood,
-                                  without_address)
+from judgekit.rules.query import (asks_plain, question_stems, sentences, spell_out_disciplines, talk_stems,
+                                  with_one_blood, without_address)
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
@@ -1302,7 +1302,7 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
 
 @pytest.mark.parametrize("query, card, word", [
     # Regaining the Upper Hand: "Successful referendum means the chosen Methuselah gets the Edge."
-    ("political action that just gives the edge to whatever player you choose if the referendum passes?",
+    ("political action that gives the edge to whatever player you choose if the referendum passes?",
      "101583", "pass"),
     # Templar: "If this referendum is successful, put this card on the chosen vampire…"
     ("sabbat political action: if it passes a sabbat vamp gets a card letting him pick fights with other "
@@ -2591,6 +2591,40 @@ def test_a_card_costing_a_blood_is_found_by_it(service, monkeypatch):
     assert with_it < 3
     monkeypatch.setattr(card_ranking, "with_one_blood", lambda text: text)
     assert place() > with_it
+
+
+@pytest.mark.parametrize("said, asks", [
+    ("2 pool master that just destroys a location", True),
+    ("the plain pistol, 2R for 1 pool", True),
+    ("a simple vanilla vamp", True),
+    ("+1 bleed and nothing else", True), ("nothing more to it", True),
+    ("it's just a maneuver", True),
+    # "just" of time: after a person, before "got", "now", "for"…
+    ("I just burned the Edge", False), ("who just got influenced", False), ("I've just played it", False),
+    ("she\u2019d just blocked", False), ("just for the stealth", False), ("just now", False),
+    # another word, or nothing of the kind
+    ("unjust, plainly, simpler", False), ("nothing happens", False), ("the bleed card", False),
+])
+def test_a_plain_card_asked_for(said, asks):
+    """"the master that just destroys a location": the question asks for a card that does
+    little beside that (`query.asks_plain`); "I just burned the Edge" does not."""
+    assert asks_plain(said) is asks
+
+
+def test_a_plain_card_asked_for_ranks_the_short_texts_higher(service, monkeypatch):
+    """Changeling is "+1 bleed (limited)" and, at superior, "+1 stealth", nothing more: asked
+    for as the card whose superior is "just +1 stealth", it is first, above Soul Decoration
+    (a +1 stealth action that also bleeds, and more); without the cards' factor by length it
+    is not. The factor goes from the cap for the shortest texts to its inverse for the
+    longest, and is 1 for a text of the median length."""
+    query = "vicissitude card that's +1 bleed, sup is just +1 stealth"
+    factors = service.search.cards.factors
+    assert factors.plain_factor(1) == factors.plain_cap
+    assert factors.plain_factor(10_000) == 1 / factors.plain_cap
+    assert factors.plain_factor(round(factors.plain_length)) == pytest.approx(1.0, abs=0.05)
+    assert first_sections(service.search, query, 3)[0] == "100324"
+    monkeypatch.setattr(card_ranking, "asks_plain", lambda text: False)
+    assert first_sections(service.search, query, 3)[0] != "100324"
 
 
 def test_a_phrase_is_read_with_or_without_its_apostrophes(service):

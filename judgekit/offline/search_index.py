@@ -67,8 +67,8 @@ from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPAR
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY_WORDS, COMPARATIVES, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
-from judgekit.rules.query import (ASK_SEPARATORS, MAX_QUERY, NAME_ASKED, ONE_BLOOD, QUESTION_AFTER_COLON, RULED_OUT, question_stems,
-                                  synonym_stems)
+from judgekit.rules.query import (ASK_SEPARATORS, JUST_NOW, MAX_QUERY, NAME_ASKED, ONE_BLOOD, PLAIN_ASKED,
+                                  QUESTION_AFTER_COLON, RULED_OUT, question_stems, synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import (DISCIPLINE_MIN, DISCIPLINE_NAMES, ENDINGS, ING, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
@@ -162,7 +162,8 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "ruling_naming_another": RULING_NAMING_ANOTHER,
             "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST,
             "name_asked": NAME_ASKED.pattern, "ask_separators": ASK_SEPARATORS,
-            "ruled_out": RULED_OUT.pattern, "one_blood": ONE_BLOOD.pattern}
+            "ruled_out": RULED_OUT.pattern, "one_blood": ONE_BLOOD.pattern,
+            "plain_asked": PLAIN_ASKED.pattern, "just_now": JUST_NOW.pattern}
 
 
 def index_version(search: Search) -> str:
@@ -321,6 +322,11 @@ def part_settings(index: SearchIndex) -> dict[str, Any]:
         "type_stems": factors.type_stems if factors else {},
         "type_factor": factors.type_factor if factors else 1.0,
         "text_factor": factors.text_factor if factors else 1.0,
+        # a card's factor by its text's length when the question asks for a plain card
+        # (`CardFactors.plain_factor`; 0: off)
+        "plain_power": factors.plain_power if factors else 0.0,
+        "plain_length": factors.plain_length if factors else 0.0,
+        "plain_cap": factors.plain_cap if factors else 1.0,
         "inherit_share": index.inherit_share,
         # how much an entry's nearest phrasing re-orders the first of the order (0: not at all)
         "phrasing_factor": index.phrasing_factor,

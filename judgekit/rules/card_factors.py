@@ -1,9 +1,12 @@
 """The cards' part's factor for a candidate entry (`CardFactors`, which
 `judgekit.rules.card_ranking.Search.open` gives the cards' `SearchIndex`): a card group's
 ruling ranks lower than a card's own text and rulings, an entry holding every discipline
-and clan the question names and a card of a type it names rank higher (docs/search.md,
-"Cards and rulings")."""
+and clan the question names and a card of a type it names rank higher, and a card with a
+short text higher when the question asks for a plain one (docs/search.md, "Cards and
+rulings")."""
 from __future__ import annotations
+
+from statistics import median
 
 from judgekit.cards.descriptions import TYPE_NOUNS
 from judgekit.cards.search_entries import context_types
@@ -45,6 +48,16 @@ FACET_FACTOR = 3.0
 #: and moved no other set's hit@3; 2.0 lost a question of `search_card_behaviour` and one of
 #: `search_card_effects2`.
 TYPE_FACTOR = 1.5
+#: A question asking for a plain card ("the master that just destroys a location", "the
+#: plain 2R pistol", `query.asks_plain`) ranks a card by its text's length: its factor is
+#: (the median card text's length / its own) ** PLAIN_POWER, between 1 / PLAIN_CAP and
+#: PLAIN_CAP (lengths in indexed words, the body's BM25 length). Chosen on the development
+#: sets (7 Dec 2026): 0.5 and 1.0 both took 5 questions into the first three and lost none;
+#: 0.5 moved 26 higher and 2 lower, and took the blind set written that day
+#: (`tests/search_card_effects26`) from 38/40 to 39/40 before its misses were read. Always
+#: on, the same factor (0.3) gained 13 and lost 7: the question's asking for it is the sign.
+PLAIN_POWER = 0.5
+PLAIN_CAP = 2.0
 #: The words for a card type that a question may name anywhere (`TYPE_FACTOR`) -> the type,
 #: as the card names' table of type nouns has it (`TYPE_NOUNS`: one place for the word's
 #: type). The stems of these words are looked for among the query's words: "reactions" too.
@@ -62,12 +75,15 @@ class CardFactors:
     group's ruling ranks `group_weight` lower, and up to `group_factor` lower again, a
     card's own text `text_factor` lower, an entry holding every discipline and clan the
     query names `facet_factor` higher, a card of a type it names `type_factor` higher (1.0
-    turns each off)."""
+    turns each off), and, when the query asks for a plain card, a card by its text's length
+    (`plain_factor`; `body_lengths`: each entry's key -> its body's length, none: off)."""
 
     def __init__(self, entries: list[Entry], group_factor: float = GROUP_FACTOR,
                  text_factor: float = CARD_TEXT_FACTOR, group_weight: float = GROUP_WEIGHT,
                  facets: frozenset[str] | list[str] = frozenset(), facet_factor: float = FACET_FACTOR,
-                 types: dict[str, str] | None = None, type_factor: float = TYPE_FACTOR):
+                 types: dict[str, str] | None = None, type_factor: float = TYPE_FACTOR,
+                 body_lengths: dict[str, int] | None = None, plain_power: float = PLAIN_POWER,
+                 plain_cap: float = PLAIN_CAP):
         self.facets = frozenset(facets)      # the stems of the disciplines' and clans' names
         self.facet_factor = facet_factor
         self.type_stems = type_stems() if types is None else dict(types)   # stem -> card type
@@ -82,12 +98,19 @@ class CardFactors:
             if group_factor != 1.0 or group_weight != 1.0 else frozenset()
         self.card_texts = frozenset(e.key for e in entries if e.kind == "card") \
             if text_factor != 1.0 else frozenset()
+        # the cards' own texts' lengths (not their rulings'), and the median one's
+        self.card_lengths = {e.key: body_lengths[e.key] for e in entries
+                             if e.kind == "card" and e.key in body_lengths} if body_lengths and plain_power else {}
+        self.plain_length = float(median(self.card_lengths.values())) if self.card_lengths else 0.0
+        self.plain_power = plain_power if self.card_lengths else 0.0
+        self.plain_cap = plain_cap
 
     def __call__(self, groups: list[Group], covered_of: dict[int, float], keys: list[str],
-                 body_of, title_of, group_docs) -> dict[int, float]:
+                 body_of, title_of, group_docs, plain: bool = False) -> dict[int, float]:
         """The factors of the candidates that are group rulings or card texts, or that hold
-        every discipline and clan the query names (docnum -> factor), each found for all
-        candidates at once, group by group."""
+        every discipline and clan the query names, or that are cards when the query asks
+        for a plain one (`plain`) (docnum -> factor), each found for all candidates at once,
+        group by group."""
         out: dict[int, float] = {}
         facets = self.facet_groups(groups)
         if facets and self.facet_factor != 1.0:
@@ -111,7 +134,20 @@ class CardFactors:
                 types = types_of[keys[d]]
                 if types is not None and not kinds.isdisjoint(types):
                     out[d] = out.get(d, 1.0) * self.type_factor
+        if plain and self.plain_power:
+            lengths = self.card_lengths
+            for d in covered_of:
+                length = lengths.get(keys[d])
+                if length is not None:
+                    out[d] = out.get(d, 1.0) * self.plain_factor(length)
         return out
+
+    def plain_factor(self, length: int) -> float:
+        """How much higher a card whose text is `length` words long ranks when the query asks
+        for a plain card: (the median text's length / its own) ** `plain_power`, between 1 /
+        `plain_cap` and `plain_cap` (a text of no indexed word counts as one word)."""
+        factor = (self.plain_length / max(length, 1)) ** self.plain_power
+        return min(self.plain_cap, max(1.0 / self.plain_cap, factor))
 
     @property
     def types_of(self) -> dict[str, frozenset[str] | None]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from judgekit.cards.names import CardNames, NameHit
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.entries import Entry
-from judgekit.rules.index_store import load_index, no_gc
+from judgekit.rules.index_store import StoredPart, load_index, no_gc
 from judgekit.rules.build import index_stamp
 from judgekit.rules.card_factors import CardFactors
 from judgekit.rules.group_rulings import (GROUP_RULING_AFTER_CARD, RULING_INHERITS, asked_group_ruling,
@@ -27,7 +27,8 @@ from judgekit.rules.group_rulings import (GROUP_RULING_AFTER_CARD, RULING_INHERI
                                           ruling_naming_another)
 from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
-from judgekit.rules.query import (SECTION_QUERY, Group, check_query, question_stems, sentences, spell_out_disciplines,
+from judgekit.rules.query import (SECTION_QUERY, Group, asks_plain, check_query, question_stems, sentences,
+                                  spell_out_disciplines,
                                   talk_stems, without_address, without_name_asked,
                                   with_one_blood, without_ruled_out)
 from judgekit.rules.search import SearchIndex
@@ -91,6 +92,12 @@ def ruling_cards(entries: list[Entry]) -> dict[str, str]:
     """Each card ruling's key -> its card's key (a group's rulings belong to no one card)."""
     cards = {e.section: e.key for e in entries if e.kind == "card"}
     return {e.key: cards[e.section] for e in entries if e.kind == "ruling" and e.section in cards}
+
+
+def body_lengths(part: StoredPart) -> dict[str, int]:
+    """Each entry's key -> its body's length, in the words its BM25 weights count (the
+    part's field lengths, which the offline index ships too)."""
+    return dict(zip(part.postings.keys, part.postings.lengths["body"]))
 
 
 #: A question that describes a card by its type ("the reaction that ends combat…",
@@ -195,7 +202,8 @@ class Search:
             rules = SearchIndex(corpus, part=stored.parts["rules"])
             cards = SearchIndex(corpus, part=stored.parts["cards"], max_postings=CARD_MAX_POSTINGS,
                                 factors=CardFactors(stored.parts["cards"].entries,
-                                                    facets=stored.extra.get("card_facets", ())),
+                                                    facets=stored.extra.get("card_facets", ()),
+                                                    body_lengths=body_lengths(stored.parts["cards"])),
                                 coverage_power=CARD_COVERAGE_POWER, coverage_cap=CARD_COVERAGE_CAP,
                                 order_power=CARD_ORDER_POWER,
                                 inherit=ruling_cards(stored.parts["cards"].entries),
@@ -295,7 +303,8 @@ class Search:
                                               doc_factors=ABOUT_CARDS_DOC_FACTORS if about_cards else None)
         card_groups = self.cards.groups_of(card_text)
         card_hits, card_stems = self.cards.search(card_text, max(limit, TYPED_CANDIDATES) if kind else limit,
-                                                  named, snippets=False, groups=card_groups)
+                                                  named, snippets=False, groups=card_groups,
+                                                  plain=asks_plain(card_text))
         if kind:
             card_hits = self._of_type_first(card_hits, kind)
         direct = [h for h in rules_hits if h.direct] + [h for h in card_hits if h.direct]

@@ -88,6 +88,18 @@ BLOOD_COMPOUNDS = ("agony", "awakening", "bonds?", "brothers?", "buff", "clots",
 ONE_BLOOD = re.compile(r"\b(?:a|an)([ \t\n\r\f\v]+)(blood)\b"
                        rf"(?![ \t\n\r\f\v]*-?(?:{'|'.join(BLOOD_COMPOUNDS)})\b)", re.I | re.A)
 
+#: A question asking for a plain card, one that does little beside what it says ("the master
+#: that just destroys a location", "the plain pistol", "nothing else on it", "vanilla"): the
+#: cards' part ranks a card with a short text higher (`CardFactors.plain_factor`). Word edges
+#: and spaces in ASCII, as the browser's, which compiles this same pattern (the offline
+#: index's params, `plain_asked`), and `JUST_NOW` first.
+PLAIN_ASKED = re.compile(r"\b(?:just|plain|simple|vanilla|nothing[ \t\n\r\f\v]+(?:else|more))\b", re.I | re.A)
+#: "just" said of time, not of a card doing little ("I just burned the Edge", "who just got
+#: influenced", "just for the stealth"): taken out before `PLAIN_ASKED` is looked for. The
+#: browser's copy: the offline index's params, `just_now`.
+JUST_NOW = re.compile(r"\b(?:i|we|you|they|he|she|who)(?:['\u2019]?ve|['\u2019]d)?[ \t\n\r\f\v]+just\b"
+                      r"|\bjust[ \t\n\r\f\v]+(?:for|got|now|after|before|when)\b", re.I | re.A)
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -120,6 +132,12 @@ def without_ruled_out(text: str) -> str:
     woman" is ranked there on what the card does. The whole text when nothing else is left."""
     rest = RULED_OUT.sub(lambda m: m.group(1) + m.group(2), text)
     return rest if rest.strip(ASK_SEPARATORS) else text
+
+
+def asks_plain(text: str) -> bool:
+    """Whether the question asks for a plain card (`PLAIN_ASKED`, not a "just" of time,
+    `JUST_NOW`): "whats the 2 pool master that just destroys a location"."""
+    return PLAIN_ASKED.search(JUST_NOW.sub(" ", text)) is not None
 
 
 def with_one_blood(text: str) -> str:

@@ -403,12 +403,14 @@ class SearchIndex(QueryGroups):
     # search -------------------------------------------------------------------------------
     def search(self, text: str, limit: int = 10, named: list[Entry] = (),
                snippets: bool = True, groups: list[Group] | None = None,
-               doc_factors: dict[str, float] | None = None) -> tuple[list[Hit], list[str]]:
+               doc_factors: dict[str, float] | None = None,
+               plain: bool = False) -> tuple[list[Hit], list[str]]:
         """Best entries for `text`, and the stems that were looked for (for highlighting).
         `named`: entries the query names (cards), first after a section it names.
         `snippets=False`: hits without snippets (`with_snippet` makes one when shown).
         `groups`: the query's groups here when already made (`groups_of`).
-        `doc_factors`: a document's name -> the factor its entries' scores are ranked by."""
+        `doc_factors`: a document's name -> the factor its entries' scores are ranked by.
+        `plain`: the query asks for a plain card (`query.asks_plain`; the part's factors)."""
         text = check_query(text)
         direct = self._direct(text) + [e for e in named if e.key in self.entries]
         groups = self._groups(text) if groups is None else groups
@@ -466,7 +468,7 @@ class SearchIndex(QueryGroups):
                     covered_of[d] += share * g.weight
                     held_of[d] += share * w
         factor_of = {} if factors is None else factors(groups, covered_of, self.postings.keys, body_of, title_of,
-                                                         group_docs)
+                                                         group_docs, plain)
         power, order_power = self.coverage_power, self.order_power
         for key, score in candidates:
             d = docnum[key]

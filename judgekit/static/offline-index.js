@@ -13,7 +13,7 @@
 import porter2 from "./porter2.js";
 import { WORD, SEP, own, fold, decodeIds, starts } from "./offline-words.js";
 import { checkQuery, sectionsNamed, queryGroups, docsOfGroup } from "./offline-query.js";
-import { candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes } from "./offline-scoring.js";
+import { candidates, groupRulingFactor, cardTextFactor, facetGroups, namedTypes, plainFactor } from "./offline-scoring.js";
 import { snippet } from "./offline-snippets.js";
 import { nearestFirst } from "./offline-phrasings.js";
 
@@ -72,6 +72,9 @@ export const OfflineIndex = (function () {
     this.typeStems = part.type_stems || {};                  // the cards: a card type's word's stem -> the type
     this.typeFactor = part.type_factor || 1;                 // … a card of a type named ranks higher
     this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
+    this.plainPower = part.plain_power || 0;                // … and by its length when a plain card is asked for
+    this.plainLength = part.plain_length || 0;              // … against the median card text's
+    this.plainCap = part.plain_cap || 1;                    // … at most this much higher or lower
     // docnum -> its kin (a card's ruling -> the card, a card -> its rulings), from the
     // (child, parent) pairs: a word its kin hold counts toward an entry's share of the
     // question at inheritShare of its weight (the server's `inherit`)
@@ -287,8 +290,9 @@ export const OfflineIndex = (function () {
   // named: entries the query names (cards), first after a section it names;
   // snippets false: hits without snippets (withSnippet makes one when shown)
   // given: the query's groups here when already made (groups)
-  // docFactors: a document -> the factor its entries' scores are ranked by (SearchIndex.search)
-  OfflineIndex.prototype.search = function (text, limit, named, snippets, given, docFactors) {
+  // docFactors: a document -> the factor its entries' scores are ranked by (SearchIndex.search);
+  // plain: the question asks for a plain card (asksPlain; the cards' part ranks by length)
+  OfflineIndex.prototype.search = function (text, limit, named, snippets, given, docFactors, plain) {
     limit = limit || 10;
     text = checkQuery(text, this.params);
     if (snippets === undefined) snippets = true;
@@ -345,6 +349,7 @@ export const OfflineIndex = (function () {
         factor *= self.facetFactor;
       }
       if (kinds && self.isOfTypes(e.docnum, kinds)) factor *= self.typeFactor;
+      if (plain && self.plainPower && e.kind === "card") factor *= plainFactor(self, e.docnum);
       var score = pair[1] * factor;
       // a document's entries ranked by their scores times its factor (docFactors: document ->
       // factor; SearchIndex.search doc_factors)

@@ -273,6 +273,17 @@ export function withOneBlood(text, params) {
   return source ? text.replace(shippedPattern(source, "gi"), "1$1$2") : text;
 }
 
+// whether the question asks for a plain card ("the master that just destroys a location"),
+// a "just" of time taken out first ("I just burned the Edge"): the server's patterns
+// (params.plain_asked, params.just_now: judgekit.rules.query PLAIN_ASKED, JUST_NOW,
+// asks_plain); an index saved before them asks for none
+export function asksPlain(text, params) {
+  var source = params && params.plain_asked;
+  if (!source) return false;
+  var rest = params.just_now ? text.replace(shippedPattern(params.just_now, "gi"), " ") : text;
+  return shippedPattern(source, "i").test(rest);
+}
+
 // one group per query word, or per synonym phrase; alts: Map(joined stems -> [stems, boost])
 export function queryGroups(index, text) {
   var groups = [], m;

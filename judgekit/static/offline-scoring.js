@@ -235,6 +235,15 @@ export function cardTextFactor(index, groups, doc, covered) {
   return covered && heldIn(index, groups, doc, "title") >= covered ? 1.0 : index.textFactor;
 }
 
+// a card's own entry when the question asks for a plain card: (the median card text's
+// length / its own) ** plain_power, between 1 / plain_cap and plain_cap, lengths in the
+// body's indexed words (CardFactors.plain_factor)
+export function plainFactor(index, doc) {
+  var length = index.lengths[doc * index.fields.length + index.fields.indexOf("body")];
+  var factor = Math.pow(index.plainLength / Math.max(length, 1), index.plainPower);
+  return Math.min(index.plainCap, Math.max(1.0 / index.plainCap, factor));
+}
+
 // the query weight the entry `doc` holds in one field, summed in the groups' order
 // (CardFactors._held)
 function heldIn(index, groups, doc, field) {

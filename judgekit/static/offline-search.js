@@ -23,7 +23,7 @@ import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress, withoutNameAsked,
-         withoutRuledOut, withOneBlood } from "./offline-query.js";
+         withoutRuledOut, withOneBlood, asksPlain } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge, siblingsLater } from "./offline-merge.js";
 import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords,
@@ -338,7 +338,7 @@ const offlineSearch = (function () {
     var rulesHits = this.rules.search(text, limit, [], false, undefined, aboutCards ? p.about_cards_doc_factors : undefined);
     var cardGroups = this.cards.groups(cardText);
     var cardHits = this.cards.search(cardText, kind ? Math.max(limit, p.typed_candidates) : limit, named, false,
-                                     cardGroups);
+                                     cardGroups, undefined, asksPlain(cardText, p));
     if (kind) cardHits = this.ofTypeFirst(cardHits, kind);
     var direct = rulesHits.filter(function (h) { return h.direct; })
       .concat(cardHits.filter(function (h) { return h.direct; }));
@@ -485,7 +485,7 @@ const offlineSearch = (function () {
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
                                              matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress,
                                              withoutNameAsked: withoutNameAsked, withoutRuledOut: withoutRuledOut,
-                                             withOneBlood: withOneBlood };
+                                             withOneBlood: withOneBlood, asksPlain: asksPlain };
   return offlineSearch;
 })();
 
