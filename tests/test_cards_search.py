@@ -2627,6 +2627,16 @@ def test_a_plain_card_asked_for_ranks_the_short_texts_higher(service, monkeypatc
     assert first_sections(service.search, query, 3)[0] != "100324"
 
 
+def test_a_disc_is_a_discipline(service):
+    """"a disc my anarch has at sup": players shorten "discipline" to "disc", a word of no
+    card's text but a name's ("Nonu Dis" was found for it, the rarest word of the question)."""
+    discipline = tuple(s for s, _, _ in analyze("discipline"))
+    for said in ("disc", "discs"):
+        groups = service.search.cards.groups_of(f"learns a {said} my anarch has at sup")
+        assert any(discipline in g.alts or tuple(s for s, _, _ in analyze("disciplines")) in g.alts
+                   for g in groups), said
+
+
 def test_a_phrase_is_read_with_or_without_its_apostrophes(service):
     """"can't prevent", as a phone types it, is the idiom "cant prevent" (unpreventable):
     a phrase's words are matched without their apostrophes (`analysis.phrase_item`)."""

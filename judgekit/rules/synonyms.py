@@ -490,6 +490,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "honour": ("honored", "deal"),
     "tutor": ("search your library",),
     "tutors": ("search your library",),
+    # "a disc my anarch has at sup": a discipline (the word alone was "Nonu Dis", "disc"
+    # rarer than any word of the question)
+    "disc": ("discipline",),
+    "discs": ("disciplines",),
     "empty": ("no blood", "empty"),
 }
 
