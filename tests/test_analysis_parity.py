@@ -211,13 +211,17 @@ def test_browser_places_a_restated_card_s_group_ruling_as_the_server_does(svc, t
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
-def test_browser_reads_a_mistyped_ing_ending_as_the_server_does(svc, tmp_path):
-    """A word whose "ing" is mistyped ("votng", "ratign", "showin") is read with it written
+def test_browser_reads_a_mistyped_ending_as_the_server_does(svc, tmp_path):
+    """A word whose "ing" is mistyped ("votng", "ratign", "showin"), or another ending
+    ("equipmnt"), is read with it written
     right (`QueryGroups._misended`, the browser's `misended`): the same first three, in the
     same order, as the server's."""
     queries = ["votng rules", "how many ratign points for winning the final", "huntng", "blockng a hunt",
                "how many raiting pts do u get just for showin up", "guy keeps slappin cards down never says which level hes usin",
-               "superior vis halving card, only half of current strike?", "discardng cards"]
+               "superior vis halving card, only half of current strike?", "discardng cards",
+               # the other endings (`MISENDINGS`): "equipmnt", "destructon", "requirment"
+               "unique equipmnt u burn to stop 2 dmg", "destructon of a location", "no capacity requirmnt",
+               "weaknes", "equipmet"]
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
     assert browser_first_three(svc, tmp_path, queries) == want
     assert want[0][0].startswith("announcements/votes")

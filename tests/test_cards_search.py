@@ -301,6 +301,9 @@ def test_a_mistyped_ing_ending_is_read_as_written_right(service):
     assert ("show",) in alts(rules, "points just for showin up", "showin")
     assert rules._misended("halving", "halv") == [] and rules._misended("voting", "vote") == []
     assert rules._misended("vtng", "vtng") == []          # under three letters before the ending
+    # the other endings the stemmer cuts (`MISENDINGS`): "equipmnt" is "equipment"
+    assert ("equip",) in alts(cards, "unique equipmnt you burn", "equipmnt")
+    assert rules._misended("equipment", "equip") == []
     got = service.search_payload("how many ratign points for winning the final", limit=3)["results"]
     assert {"A.2", "A.2.1"} & {r["section"] for r in got}
     got = service.search_payload("votng rules", limit=3)["results"]

@@ -71,8 +71,8 @@ from judgekit.rules.query import (ASK_SEPARATORS, JUST_NOW, MAX_QUERY, NAME_ASKE
                                   QUESTION_AFTER_COLON, RULED_OUT, question_stems, synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
-from judgekit.rules.query_groups import (DISCIPLINE_MIN, DISCIPLINE_NAMES, ENDINGS, ING, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, MISTYPED_MIN,
-                                         POSSESSIVES, QUESTION_FACTOR)
+from judgekit.rules.query_groups import (DISCIPLINE_MIN, DISCIPLINE_NAMES, ENDINGS, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE,
+                                         MISENDINGS, MISTYPED_MIN, POSSESSIVES, QUESTION_FACTOR)
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, SYNONYMS,
                                      TYPED_AS_IS)
@@ -139,7 +139,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "part_results": PART_RESULTS,
             "max_query": MAX_QUERY, "question_factor": QUESTION_FACTOR, "mistyped_min": MISTYPED_MIN,
             "possessives": sorted(POSSESSIVES),
-            "endings": sorted(ENDINGS), "ing": ING,
+            "endings": sorted(ENDINGS), "misendings": list(MISENDINGS),
             "number_boost": NUMBER_BOOST, "number_near": NUMBER_NEAR,
             "number_exact": NUMBER_EXACT, "unit_miss": UNIT_MISS,
             "capacity": CAPACITY_UNIT, "capacity_words": sorted(CAPACITY_WORDS), "comparatives": sorted(COMPARATIVES),

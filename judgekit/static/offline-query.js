@@ -121,20 +121,24 @@ function misspeltDiscipline(index, word, stem) {
   return respelt(index, names.filter(function (name) { return name !== word && withinOneEdit(word, name); }), stem);
 }
 
-// the indexed stems of the typed word (lower case) with its ending one typo from "ing"
-// (params.ing) written right ("votng" -> "vote", "ratign" -> "rate"), when no part knows its
-// stem (four letters or more), the word does not end in "ing" and three letters at least are
-// left before the ending, stems of three letters or more, sorted (QueryGroups._misended)
+// the indexed stems of the typed word (lower case) with its ending one typo from one of
+// the misendings (params.misendings: "ing", "ment"…) written right ("votng" -> "vote",
+// "equipmnt" -> "equip"), when no part knows its stem (four letters or more), the word does
+// not end in one of them and three letters at least are left before the ending, stems of
+// three letters or more, sorted (QueryGroups._misended)
 function misended(index, word, stem) {
-  var ing = index.params.ing;
-  if (!unknown(index, stem, 4) || !ALPHA.test(word) || word.endsWith(ing)) return [];
+  var ends = index.params.misendings || [index.params.ing];    // an index saved before: "ing"
+  if (!unknown(index, stem, 4) || !ALPHA.test(word) ||
+      ends.some(function (end) { return word.endsWith(end); })) return [];
   var key = word + SEP + stem;
   if (index.misendedCache.has(key)) return index.misendedCache.get(key);
   var spellings = [];
-  for (var k = 2; k <= 4; k++) {
-    var tail = word.slice(-k);
-    if (word.length - k >= 3 && tail !== ing && withinOneEdit(tail, ing)) spellings.push(word.slice(0, -k) + ing);
-  }
+  ends.forEach(function (end) {
+    for (var k = end.length - 1; k <= end.length + 1; k++) {
+      var tail = word.slice(-k);
+      if (word.length - k >= 3 && tail !== end && withinOneEdit(tail, end)) spellings.push(word.slice(0, -k) + end);
+    }
+  });
   var out = respelt(index, spellings, stem);
   index.misendedCache.set(key, out);
   return out;
