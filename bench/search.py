@@ -286,6 +286,7 @@ def main() -> None:
                 ("tests/search_phone34", ROOT / "tests" / "search_phone34"),
                 ("tests/search_phone35", ROOT / "tests" / "search_phone35"),
                 ("tests/search_phone36", ROOT / "tests" / "search_phone36"),
+                ("tests/search_phone37", ROOT / "tests" / "search_phone37"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -309,6 +310,7 @@ def main() -> None:
                 ("tests/search_card_effects25", ROOT / "tests" / "search_card_effects25"),
                 ("tests/search_card_effects26", ROOT / "tests" / "search_card_effects26"),
                 ("tests/search_card_effects27", ROOT / "tests" / "search_card_effects27"),
+                ("tests/search_card_effects28", ROOT / "tests" / "search_card_effects28"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

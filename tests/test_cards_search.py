@@ -678,6 +678,10 @@ CARD_EFFECTS_26 = ROOT / "search_card_effects26"
 #: short and phone-typed ("2 pool master that just destroys a location"): 35/40 at its first
 #: run (0.875, MRR 0.810)
 CARD_EFFECTS_27 = ROOT / "search_card_effects27"
+#: a twenty-eighth (seed 20261351; 28 library, 12 crypt; a third of them judge calls that
+#: describe the card and ask about it), by another hand the same day, written before any
+#: run, after the plain card's factor: 38/40 at its first run (0.950, MRR 0.896)
+CARD_EFFECTS_28 = ROOT / "search_card_effects28"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -710,7 +714,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
                                   CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17, CARD_EFFECTS_18,
                                   CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25,
-                                  CARD_EFFECTS_26],
+                                  CARD_EFFECTS_26, CARD_EFFECTS_28],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
