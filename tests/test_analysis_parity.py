@@ -347,16 +347,16 @@ def test_browser_leaves_out_a_ruled_out_card_as_the_server(svc, tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
-def test_browser_reads_a_blood_as_one_as_the_server(tmp_path):
+def test_browser_reads_a_blood_as_one_as_the_server(svc, tmp_path):
     """`query.with_one_blood` and the offline search's `withOneBlood` (the server's pattern,
-    shipped in the params): the same text for every query of the sets and for the edges of
-    words, spaces and cases."""
+    of its cards' names, shipped in the params): the same text for every query of the sets
+    and for the edges of words, spaces and cases."""
     texts = _query_texts() + [
         "a blood", "A BLOOD", "an\tblood", "a  blood", "ka blood", "a bloody", "\u00e9a blood", "a\u00a0blood",
         "a blood a blood", "(a blood)", "a-blood", "a blood hunt", "A Blood Doll", "a blood-doll", "a blood  sorcery",
         "a blood huntress", "a blood\u00a0hunt", "a blood cursed", "a blood curses"]
-    got = browser_texts(tmp_path, "withOneBlood", texts, ranking_params(True))
-    want = [with_one_blood(t) for t in texts]
+    got = browser_texts(tmp_path, "withOneBlood", texts, ranking_params(True, svc.search.one_blood))
+    want = [with_one_blood(t, svc.search.one_blood) for t in texts]
     assert sum(1 for t, w in zip(texts, want) if w != t) >= 20
     differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
     assert differ == [], differ[:10]

@@ -2572,9 +2572,9 @@ def test_the_whole_fight_is_the_remainder_of_combat(service, said):
     ("costs a\tblood", "costs 1\tblood"),
     # not another word, nor "a" ending one, nor a pool (it found every card costing one)
     ("a bloody mess, a bloodline, ka blood, lose a pool", "a bloody mess, a bloodline, ka blood, lose a pool"),
-    # nor where "blood" opens a name: a blood hunt, a Blood Doll, Blood Sorcery (`BLOOD_COMPOUNDS`)
-    ("call a blood hunt, a Blood Doll, a blood-doll, a blood sorcery card, A BLOOD CURSED vamp",
-     "call a blood hunt, a Blood Doll, a blood-doll, a blood sorcery card, A BLOOD CURSED vamp"),
+    # nor where "blood" opens a rules term: a blood hunt, Blood Sorcery, a blood curse (`BLOOD_TERMS`)
+    ("call a blood hunt, a blood sorcery card, A BLOOD CURSED vamp, a blood-hunt",
+     "call a blood hunt, a blood sorcery card, A BLOOD CURSED vamp, a blood-hunt"),
     ("pay a blood to untap, a blood huntress", "pay 1 blood to untap, 1 blood huntress"),
     # word edges in ASCII, as the browser's: "é" is no letter there
     ("éa blood", "é1 blood"),
@@ -2583,6 +2583,22 @@ def test_a_blood_is_one_blood(said, read):
     """The cards write "1 blood" (a cost, a number that counts blood); the table says "a
     blood", whose "a" is a stop word (`query.with_one_blood`)."""
     assert with_one_blood(said) == read
+
+
+@pytest.mark.parametrize("said, read", [
+    # where "blood" opens a card's name, the word after it there, plurals too
+    ("a Blood Doll, a blood-doll, two a blood dolls, a blood shortage", "a Blood Doll, a blood-doll, two a blood dolls,"
+                                                                        " a blood shortage"),
+    # "of" and "to" follow a blood paid too, though names hold them ("Blood of Acid")
+    ("pay a blood to untap, a blood of his", "pay 1 blood to untap, 1 blood of his"),
+    ("paid a blood for a doll", "paid 1 blood for a doll"),
+])
+def test_a_blood_opening_a_card_s_name_is_the_name(service, said, read):
+    """The search reads "a blood" with its cards' names (`Search.one_blood`,
+    `query.one_blood_pattern`): the word after "blood" in each name is made of the card data,
+    not of a list beside it ("Blood Shortage" came in with the data)."""
+    assert with_one_blood(said, service.search.one_blood) == read
+    assert with_one_blood("a Blood Doll") == "1 Blood Doll"    # the rules alone know no name
 
 
 def test_a_card_costing_a_blood_is_found_by_it(service, monkeypatch):
@@ -2596,7 +2612,7 @@ def test_a_card_costing_a_blood_is_found_by_it(service, monkeypatch):
 
     with_it = place()
     assert with_it < 3
-    monkeypatch.setattr(card_ranking, "with_one_blood", lambda text: text)
+    monkeypatch.setattr(card_ranking, "with_one_blood", lambda text, pattern: text)
     assert place() > with_it
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import Counter
 from typing import Any
 
 from whoosh.analysis import STOP_WORDS
@@ -122,9 +123,11 @@ def fold_table() -> dict[str, str]:
     return out
 
 
-def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> dict[str, Any]:
+def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD,
+                   one_blood: re.Pattern[str] = ONE_BLOOD) -> dict[str, Any]:
     """The ranking's constants the browser ranks with (the offline index's "params"): a
-    change to one is a new offline index (`index_version`)."""
+    change to one is a new offline index (`index_version`). `one_blood`: the search's
+    reading of "a blood" (`Search.one_blood`, made of its cards' names)."""
     return {"k1": K1, "b": B, "field_boosts": dict(FIELD_BOOSTS), "fields": list(FIELDS),
             "candidates": SearchIndex.CANDIDATES, "per_section": SearchIndex.PER_SECTION,
             "rare_groups": SearchIndex.RARE_GROUPS, "rare_docs": SearchIndex.RARE_DOCS,
@@ -162,7 +165,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD) -> d
             "ruling_naming_another": RULING_NAMING_ANOTHER,
             "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST,
             "name_asked": NAME_ASKED.pattern, "ask_separators": ASK_SEPARATORS,
-            "ruled_out": RULED_OUT.pattern, "one_blood": ONE_BLOOD.pattern,
+            "ruled_out": RULED_OUT.pattern, "one_blood": one_blood.pattern,
             "plain_asked": PLAIN_ASKED.pattern, "just_now": JUST_NOW.pattern}
 
 
@@ -171,7 +174,7 @@ def index_version(search: Search) -> str:
     and question word tables, the ranking's constants (`ranking_params`) and each part's own
     (`part_settings`), and this format."""
     if isinstance(search, Search):
-        stamp, params = search.stamp, ranking_params(search.group_ruling_after_card)
+        stamp, params = search.stamp, ranking_params(search.group_ruling_after_card, search.one_blood)
         parts = [search.rules] + ([search.cards] if search.cards is not None else [])
     else:   # a part
         stamp, params, parts = index_stamp(search.corpus), ranking_params(), [search]
@@ -191,7 +194,6 @@ def _text_rows(index: SearchIndex) -> list[list]:
 def stem_ids(search: Search) -> list[str]:
     """Every stem of the entries' bodies and titles, the most frequent first (its id is its
     place: the frequent ones take one byte in `encode_ids`)."""
-    from collections import Counter
     counts: Counter = Counter()
     for index in _indexes(search):
         for key in index.postings.keys:
@@ -499,7 +501,7 @@ def build_offline_index(search: Search) -> dict[str, Any]:
         "version": index_version(search),
         "content_hash": search.corpus.content_hash,
         "server_index": INDEX_VERSION,
-        "params": ranking_params(search.group_ruling_after_card),
+        "params": ranking_params(search.group_ruling_after_card, search.one_blood),
         # a posting's weight is count x field boost in a float32; BM25F then multiplies by
         # FIELD_BOOSTS again, so the browser needs both to score alike
         "posting_boosts": dict(POSTING_BOOSTS),

@@ -27,8 +27,8 @@ from judgekit.rules.group_rulings import (GROUP_RULING_AFTER_CARD, RULING_INHERI
                                           ruling_naming_another)
 from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
-from judgekit.rules.query import (SECTION_QUERY, Group, asks_plain, check_query, question_stems, sentences,
-                                  spell_out_disciplines,
+from judgekit.rules.query import (ONE_BLOOD, SECTION_QUERY, Group, asks_plain, check_query, one_blood_pattern,
+                                  question_stems, sentences, spell_out_disciplines,
                                   talk_stems, without_address, without_name_asked,
                                   with_one_blood, without_ruled_out)
 from judgekit.rules.search import SearchIndex
@@ -188,6 +188,9 @@ class Search:
             cards.other_words, rules.other_words = rules.df, cards.df
             cards.other_part, rules.other_part = rules, cards
         self.card_groups = card_groups or {}     # card id -> its groups' ids (page order)
+        # "a blood" read as "1 blood", not where "blood" opens a card's name ("a Blood Doll")
+        self.one_blood = one_blood_pattern(e.title for e in cards.entries.values() if e.kind == "card") \
+            if cards is not None else ONE_BLOOD
         self.corpus = rules.corpus
         self.stamp = stamp or index_stamp(rules.corpus)   # what the index was built from
         self._rulings: dict[str, list[str]] | None = None
@@ -286,7 +289,8 @@ class Search:
         return self.cards.factors.types_of      # the cards' part's `CardFactors` (`open`)
 
     def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
-        text = with_one_blood(spell_out_disciplines(without_name_asked(without_address(check_query(text)))))
+        text = with_one_blood(spell_out_disciplines(without_name_asked(without_address(check_query(text)))),
+                              self.one_blood)
         if self.cards is None:
             return self.rules.search(text, limit)
         # the cards' part reads the question without what it rules out ("not the grenade")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
+from collections.abc import Iterable
 
 from judgekit.rules.analysis import WORD, analyze, numbers_in, phrase_item, query_tokens, stem_word
 from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, TYPED_AS_IS,
@@ -73,20 +75,32 @@ NAME_ASKED = re.compile(
 RULED_OUT = re.compile(
     r"(^|[,;:.!?(\u2014\u2013]|\s-+(?=\s)|\s(?:and|but)(?=\s))(\s*)not\s+the\s[^,;:.!?()\u2014\u2013]*", re.I)
 
-#: The words after "blood" where it opens a name ("a blood hunt", "a Blood Doll", "a blood
-#: sorcery card"): those after it in the cards' names (but "of" and "to", which follow a
-#: blood paid too: "pay a blood to…"), Blood Sorcery's and a blood curse's (`ONE_BLOOD`).
-BLOOD_COMPOUNDS = ("agony", "awakening", "bonds?", "brothers?", "buff", "clots", "cults?", "dolls?", "feast",
-                   "fury", "hunts?", "puppy", "rage", "shield", "siege", "sweat", "tears", "tempering", "trade",
-                   "turnip", "weakens", "sorcery", "curse[ds]?")
-#: "a blood" said for one ("pay a blood to…", "costs a blood"): the cards write "1 blood",
-#: a number that counts blood (and a card's cost, `numbers.query_units`), and the question's
-#: "a" was a stop word (`with_one_blood`); not where "blood" opens a name (`BLOOD_COMPOUNDS`).
-#: Not "a pool": "lose a pool" then found every card costing one pool (chosen on the
-#: development sets, 6 Dec 2026). Word edges and spaces in ASCII, as the browser's, which
-#: compiles this same pattern (the offline index's params, `one_blood`).
-ONE_BLOOD = re.compile(r"\b(?:a|an)([ \t\n\r\f\v]+)(blood)\b"
-                       rf"(?![ \t\n\r\f\v]*-?(?:{'|'.join(BLOOD_COMPOUNDS)})\b)", re.I | re.A)
+#: The words after "blood" where it opens a rules term or a discipline's name ("a blood
+#: hunt", "a blood sorcery card", "a blood curse"): not "a blood" paid (`ONE_BLOOD`). The
+#: cards' names add theirs ("a Blood Doll": `one_blood_pattern`).
+BLOOD_TERMS = ("hunts?", "sorcery", "curse[ds]?")
+#: The words after "blood" in a card's name that follow a blood paid too ("pay a blood to
+#: untap", "a blood of his"; "Blood of Acid", "Blood to Water"): they name no card there.
+BLOOD_PAID = frozenset({"of", "to"})
+
+
+def one_blood_pattern(names: Iterable[str] = ()) -> re.Pattern[str]:
+    """ "a blood" said for one ("pay a blood to…", "costs a blood"), which the cards write
+    "1 blood", a number that counts blood (and a card's cost, `numbers.query_units`); the
+    question's "a" was a stop word (`with_one_blood`). Not where "blood" opens a rules term
+    (`BLOOD_TERMS`) or one of `names` (the cards'): the word after "blood" in each, and its
+    plural ("a Blood Doll", "two blood dolls"). Not "a pool": "lose a pool" then found every
+    card costing one pool (chosen on the development sets, 6 Dec 2026). Word edges and
+    spaces in ASCII, as the browser's, which compiles the same pattern (the offline index's
+    params, `one_blood`)."""
+    words = {after for name in names for before, after in pairwise(re.findall(r"[a-z]+", name.lower()))
+             if before == "blood"} - BLOOD_PAID
+    opening = "|".join([*BLOOD_TERMS, *(re.escape(w) + "s?" for w in sorted(words))])
+    return re.compile(rf"\b(?:a|an)([ \t\n\r\f\v]+)(blood)\b(?![ \t\n\r\f\v]*-?(?:{opening})\b)", re.I | re.A)
+
+
+#: "a blood" read as one where no card is known (the rules alone): `one_blood_pattern`
+ONE_BLOOD = one_blood_pattern()
 
 #: A question asking for a plain card, one that does little beside what it says ("the master
 #: that just destroys a location", "the plain pistol", "nothing else on it", "vanilla"): the
@@ -140,10 +154,11 @@ def asks_plain(text: str) -> bool:
     return PLAIN_ASKED.search(JUST_NOW.sub(" ", text)) is not None
 
 
-def with_one_blood(text: str) -> str:
-    """The question with "a blood" read as "1 blood" (`ONE_BLOOD`): "my opponent paid a
-    blood for a strike" finds the card costing 1 blood."""
-    return ONE_BLOOD.sub(r"1\1\2", text)
+def with_one_blood(text: str, pattern: re.Pattern[str] = ONE_BLOOD) -> str:
+    """The question with "a blood" read as "1 blood" (`pattern`: `one_blood_pattern`, of the
+    cards' names where there are cards): "my opponent paid a blood for a strike" finds the
+    card costing 1 blood."""
+    return pattern.sub(r"1\1\2", text)
 
 
 def without_name_asked(text: str) -> str:

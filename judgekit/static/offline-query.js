@@ -270,7 +270,8 @@ export function withoutRuledOut(text, params) {
 }
 
 // the question with "a blood" read as "1 blood" ("paid a blood for a strike"): the server's
-// pattern (params.one_blood: judgekit.rules.query ONE_BLOOD, with_one_blood); an index saved
+// pattern, made of its cards' names (params.one_blood: judgekit.rules.query one_blood_pattern,
+// Search.one_blood, with_one_blood); an index saved
 // before it leaves the text as typed
 export function withOneBlood(text, params) {
   var source = params && params.one_blood;
