@@ -174,6 +174,7 @@ def main() -> None:
                 ("tests/search_questions4", ROOT / "tests" / "search_questions4"),
                 ("tests/search_questions5", ROOT / "tests" / "search_questions5"),
                 ("tests/search_questions6", ROOT / "tests" / "search_questions6"),
+                ("tests/search_questions7", ROOT / "tests" / "search_questions7"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
