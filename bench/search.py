@@ -312,6 +312,7 @@ def main() -> None:
                 ("tests/search_card_effects26", ROOT / "tests" / "search_card_effects26"),
                 ("tests/search_card_effects27", ROOT / "tests" / "search_card_effects27"),
                 ("tests/search_card_effects28", ROOT / "tests" / "search_card_effects28"),
+                ("tests/search_card_effects29", ROOT / "tests" / "search_card_effects29"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -370,7 +370,7 @@ def test_browser_tells_a_plain_card_asked_for_as_the_server(tmp_path):
     texts = _query_texts() + [
         "the master that just destroys a location", "I just burned the Edge", "who just got influenced",
         "he's just +1 stealth", "I've just played it", "I\u2019ve just played it", "just for the stealth",
-        "JUST", "unjust", "just\u00a0for", "nothing  else", "nothing\u00a0else", "NOTHING MORE", "plainly",
+        "JUST", "unjust", "just\u00a0for", "nothing  else", "nothing\u00a0else", "NOTHING MORE", "nothin else", "nothin' more", "nothingg else", "plainly",
         "vanilla vamp", "a simple one", "we just", "just now", "it's just a maneuver"]
     got = browser_texts(tmp_path, "asksPlain", texts, ranking_params(True))
     want = [asks_plain(t) for t in texts]

@@ -16,7 +16,7 @@ and four from the next one's ("throw away", "apiece"; "call off", "top level", w
 no question of any set and are the table's everyday words for "cancel" and "superior").
 Two more from the misses of a later blind set, that night: "2 ranged" (and 1 to 6) for
 the cards' "2R", and "cut bleed"; one from the next set's ("normal damage", beside "regular
-damage").
+damage"); two more on 7 Dec 2026 ("good bleed", "good action" for a successful one).
 
 A second list, the same day, by another hand from the cards' texts alone (the phrases in
 at least ten cards that the table did not cover yet; none of judgekit's code, question sets
@@ -90,6 +90,8 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "goes through": ("successful",),
     "gets through": ("successful",),
     "lands": ("successful",),
+    "good bleed": ("successful bleed",),
+    "good action": ("successful action",),
     "fizzles": ("fails",),
     "feeding ground": ("hunting ground",),
     "hire": ("employ",),

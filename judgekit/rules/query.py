@@ -103,11 +103,11 @@ def one_blood_pattern(names: Iterable[str] = ()) -> re.Pattern[str]:
 ONE_BLOOD = one_blood_pattern()
 
 #: A question asking for a plain card, one that does little beside what it says ("the master
-#: that just destroys a location", "the plain pistol", "nothing else on it", "vanilla"): the
-#: cards' part ranks a card with a short text higher (`CardFactors.plain_factor`). Word edges
-#: and spaces in ASCII, as the browser's, which compiles this same pattern (the offline
-#: index's params, `plain_asked`), and `JUST_NOW` first.
-PLAIN_ASKED = re.compile(r"\b(?:just|plain|simple|vanilla|nothing[ \t\n\r\f\v]+(?:else|more))\b", re.I | re.A)
+#: that just destroys a location", "the plain pistol", "nothing else on it", "nothin else",
+#: "vanilla"): the cards' part ranks a card with a short text higher
+#: (`CardFactors.plain_factor`). Word edges and spaces in ASCII, as the browser's, which
+#: compiles this same pattern (the offline index's params, `plain_asked`), and `JUST_NOW` first.
+PLAIN_ASKED = re.compile(r"\b(?:just|plain|simple|vanilla|nothin[g']?[ \t\n\r\f\v]+(?:else|more))\b", re.I | re.A)
 #: "just" said of time, not of a card doing little ("I just burned the Edge", "who just got
 #: influenced", "just for the stealth"): taken out before `PLAIN_ASKED` is looked for. The
 #: browser's copy: the offline index's params, `just_now`.
