@@ -317,7 +317,13 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
     ["2 pool master that just destroys a location", "the plain pistl that does 2 ranged dmg for 1 pool",
      "master that jsut taps any minion for 1 pool, nothing else", "vanilla 5 cap sabbat, only text is black hand",
      "I just burned the Edge for a vote, does my torpid vamp gain a blood"],
-], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes", "plain card"])
+    # a card told of with a clan it does not name (`SearchIndex.EACH_FACET_COVERING`, the
+    # browser's `covering` with the params' `each_facet_covering`)
+    ["My Ventrue went all spooky with some necromancy card last night: +1 stealth, nothing could hurt him except "
+     "aggravated, but he couldn't hurt anyone either, and he had to pay a blood every master phase to keep it going.",
+     "my tremere played some auspex card that let him see my hand", "malk dementation vote card",
+     "brujah potence celerity combat card that gives an extra strike"],
+], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes", "plain card", "each clan named"])
 def test_browser_ranks_these_readings_as_the_server(svc, tmp_path, queries):
     """The same first three as the server's for the queries each reading concerns."""
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]

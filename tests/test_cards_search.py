@@ -2668,6 +2668,21 @@ def test_a_disc_is_a_discipline(service):
                    for g in groups), said
 
 
+def test_a_card_told_of_with_a_clan_it_does_not_name_is_a_candidate(service, monkeypatch):
+    """"My Ventrue went all spooky with some necromancy card…": the question names a clan and
+    a discipline, and the card (Shroudsight's kin, a Necromancy card naming no clan) holds
+    only the discipline; it holds none of the question's rarest words either ("spooky",
+    "except", "either"), so only the entries holding the most of the question among those
+    holding each discipline or clan named bring it among the answers
+    (`SearchIndex.EACH_FACET_COVERING`)."""
+    query = ("My Ventrue went all spooky with some necromancy card last night: +1 stealth, nothing could hurt him "
+             "except aggravated, but he couldn't hurt anyone either, and he had to pay a blood every master phase "
+             "to keep it going.")
+    assert "100669" in first_sections(service.search, query, 10)
+    monkeypatch.setattr(SearchIndex, "EACH_FACET_COVERING", 0)
+    assert "100669" not in first_sections(service.search, query, 10)
+
+
 def test_a_phrase_is_read_with_or_without_its_apostrophes(service):
     """"can't prevent", as a phone types it, is the idiom "cant prevent" (unpreventable):
     a phrase's words are matched without their apostrophes (`analysis.phrase_item`)."""

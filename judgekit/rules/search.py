@@ -69,6 +69,7 @@ class SearchIndex(QueryGroups):
     COVERING = 30       # entries holding the most of the question added to the candidates
     FIRST_COVERING = 10  # … and of those holding the first sentence's own rarest words (`first_sentence`)
     FACET_COVERING = 10  # … and of those holding every discipline and clan it names (the cards)
+    EACH_FACET_COVERING = 5  # … and, when it names several, of those holding each one
     COVERAGE_POWER = 3  # score x coverage ** this: an entry holding all the question beats one repeating a word
     #: the entries of the order that their nearest phrasing re-orders (`_nearest_first`):
     #: the first 10 gave the same answers as all of them on every set, the first 5 one fewer
@@ -398,6 +399,12 @@ class SearchIndex(QueryGroups):
             for i in facets[1:]:
                 among &= masks[i]
             found += [d for d in most_held(among, weights, held, self.FACET_COVERING) if d not in found]
+        if len(facets) > 1 and self.EACH_FACET_COVERING:
+            # and those holding each one: the card a player tells of may not hold them all
+            # ("my Giovanni went all ghostly with a necromancy card": a Necromancy card that
+            # names no clan)
+            for i in facets:
+                found += [d for d in most_held(masks[i], weights, held, self.EACH_FACET_COVERING) if d not in found]
         return found
 
     # search -------------------------------------------------------------------------------

@@ -178,6 +178,16 @@ function covering(index, groups, groupDocs, first) {
     var seen = new Set(out);
     mostHeld(among, groups, groupDocs, p.facet_covering).forEach(function (d) { if (!seen.has(d)) out.push(d); });
   }
+  // and, when it names several, those holding each one (the card told of may not hold them all)
+  if (facets.length > 1 && p.each_facet_covering) {
+    facets.forEach(function (i) {
+      var holding = new Map(), taken = new Set(out);
+      groupDocs[i].forEach(function (d) { holding.set(d, 0.0); });
+      mostHeld(holding, groups, groupDocs, p.each_facet_covering).forEach(function (d) {
+        if (!taken.has(d)) { out.push(d); taken.add(d); }
+      });
+    });
+  }
   return out;
 }
 
