@@ -676,7 +676,7 @@ CARD_EFFECTS_25 = ROOT / "search_card_effects25"
 CARD_EFFECTS_26 = ROOT / "search_card_effects26"
 #: a twenty-seventh (seed 20261349; 30 library, 10 crypt), the same day, by another hand, all
 #: short and phone-typed ("2 pool master that just destroys a location"): 35/40 at its first
-#: run (0.875, MRR 0.810)
+#: run (0.875, MRR 0.810); its misses read ("disc", "equipmnt"): 36/40
 CARD_EFFECTS_27 = ROOT / "search_card_effects27"
 #: a twenty-eighth (seed 20261351; 28 library, 12 crypt; a third of them judge calls that
 #: describe the card and ask about it), by another hand the same day, written before any
@@ -685,7 +685,7 @@ CARD_EFFECTS_28 = ROOT / "search_card_effects28"
 #: a twenty-ninth (seed 20261354; 30 library cards of the types played, 10 crypt; a third
 #: told to a friend in loose everyday words), by another hand the same day, written before
 #: any run: 34/40 at its first run (0.850, MRR 0.771); its misses read ("good bleed",
-#: "nothin else"): 35/40
+#: "nothin else", a clan the card does not name): 36/40
 CARD_EFFECTS_29 = ROOT / "search_card_effects29"
 
 
@@ -719,7 +719,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
                                   CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17, CARD_EFFECTS_18,
                                   CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25,
-                                  CARD_EFFECTS_26, CARD_EFFECTS_28],
+                                  CARD_EFFECTS_26, CARD_EFFECTS_27, CARD_EFFECTS_28, CARD_EFFECTS_29],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
@@ -733,17 +733,15 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
 
 
 @pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.875), (CARD_EFFECTS_19, 0.875),
-                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.775),
-                                         (CARD_EFFECTS_27, 0.875), (CARD_EFFECTS_29, 0.875)],
+                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.8)],
                          ids=lambda p: getattr(p, "name", str(p)))
 def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
-    """The fourteenth, nineteenth, twenty-first, twenty-second, twenty-seventh and
-    twenty-ninth sets of described cards are below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
+    """The fourteenth, nineteenth, twenty-first and twenty-second sets of described cards
+    are below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
     words that no card says ("take a pool off someone", "spends 5 conviction", "sneak an
     action past me", "call off the fight", "drink down a torpid vamp", "the three-vote title
     one step under regent", "moves as much blood as you want", "the Ministry's signature
-    discipline", "rebel-sect vamps, the ones with barons", "sac" for burn, "refill" for
-    gain) beside rarer filler ("either", "depending", "forgot the name")
+    discipline", "rebel-sect vamps, the ones with barons") beside rarer filler ("either", "depending", "forgot the name")
     that weighs more than the card's own words."""
     queries = card_set(service, path)
     assert len(queries) == 40
