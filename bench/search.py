@@ -288,6 +288,7 @@ def main() -> None:
                 ("tests/search_phone35", ROOT / "tests" / "search_phone35"),
                 ("tests/search_phone36", ROOT / "tests" / "search_phone36"),
                 ("tests/search_phone37", ROOT / "tests" / "search_phone37"),
+                ("tests/search_phone38", ROOT / "tests" / "search_phone38"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -313,6 +314,7 @@ def main() -> None:
                 ("tests/search_card_effects27", ROOT / "tests" / "search_card_effects27"),
                 ("tests/search_card_effects28", ROOT / "tests" / "search_card_effects28"),
                 ("tests/search_card_effects29", ROOT / "tests" / "search_card_effects29"),
+                ("tests/search_card_effects30", ROOT / "tests" / "search_card_effects30"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -687,6 +687,10 @@ CARD_EFFECTS_28 = ROOT / "search_card_effects28"
 #: any run: 34/40 at its first run (0.850, MRR 0.771); its misses read ("good bleed",
 #: "nothin else", a clan the card does not name): 36/40
 CARD_EFFECTS_29 = ROOT / "search_card_effects29"
+#: a thirtieth (seed 20261355; 28 library, 12 crypt; phone shorthand, judge calls, messages
+#: after a game), by another hand on 7 Dec 2026, written before any run and after the day's
+#: changes: 37/40 at its first run (0.925, MRR 0.904); its misses not read, nothing tuned on it
+CARD_EFFECTS_30 = ROOT / "search_card_effects30"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -719,7 +723,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_10, CARD_EFFECTS_11, CARD_EFFECTS_12, CARD_EFFECTS_13,
                                   CARD_EFFECTS_15, CARD_EFFECTS_16, CARD_EFFECTS_17, CARD_EFFECTS_18,
                                   CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25,
-                                  CARD_EFFECTS_26, CARD_EFFECTS_27, CARD_EFFECTS_28, CARD_EFFECTS_29],
+                                  CARD_EFFECTS_26, CARD_EFFECTS_27, CARD_EFFECTS_28, CARD_EFFECTS_29,
+                                  CARD_EFFECTS_30],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose

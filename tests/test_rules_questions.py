@@ -178,6 +178,10 @@ PHONE_36 = ROOT / "search_phone36"
 #: at that floor, under the issue's 0.95 (its misses: "call it even", "the guy im making a
 #: deal with" for a hand shown, "what kinds of draft are legit", results "sent in")
 PHONE_37 = ROOT / "search_phone37"
+#: a thirty-eighth (60 sections drawn from both documents; seed 20261356; one in eight naming
+#: a card or a clan in passing), by another hand on 7 Dec 2026, written before any run and
+#: after the day's changes: 59/60 at its first run (0.983, MRR 0.914); nothing tuned on it
+PHONE_38 = ROOT / "search_phone38"
 
 
 @pytest.fixture
@@ -273,7 +277,7 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_21, PHONE_22, PHONE_23, PHONE_24, PHONE_25,
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
                                   PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
-                                  PHONE_36],
+                                  PHONE_36, PHONE_38],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
