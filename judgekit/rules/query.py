@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import pairwise
-from collections.abc import Iterable
 
 from judgekit.rules.analysis import WORD, analyze, numbers_in, phrase_item, query_tokens, stem_word
 from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIPLINE_SPELLINGS, QUESTION_WORDS, TYPED_AS_IS,
@@ -85,9 +85,10 @@ BLOOD_PAID = frozenset({"of", "to"})
 
 
 def one_blood_pattern(names: Iterable[str] = ()) -> re.Pattern[str]:
-    """ "a blood" said for one ("pay a blood to…", "costs a blood"), which the cards write
-    "1 blood", a number that counts blood (and a card's cost, `numbers.query_units`); the
-    question's "a" was a stop word (`with_one_blood`). Not where "blood" opens a rules term
+    """The pattern of "a blood" said for one ("pay a blood to…", "costs a blood"), which the
+    cards write "1 blood", a number that counts blood (and a card's cost,
+    `numbers.query_units`); the question's "a" was a stop word (`with_one_blood`). Not where
+    "blood" opens a rules term
     (`BLOOD_TERMS`) or one of `names` (the cards'): the word after "blood" in each, and its
     plural ("a Blood Doll", "two blood dolls"). Not "a pool": "lose a pool" then found every
     card costing one pool (chosen on the development sets, 6 Dec 2026). Word edges and
