@@ -88,12 +88,11 @@ def one_blood_pattern(names: Iterable[str] = ()) -> re.Pattern[str]:
     """The pattern of "a blood" said for one ("pay a blood to…", "costs a blood"), which the
     cards write "1 blood", a number that counts blood (and a card's cost,
     `numbers.query_units`); the question's "a" was a stop word (`with_one_blood`). Not where
-    "blood" opens a rules term
-    (`BLOOD_TERMS`) or one of `names` (the cards'): the word after "blood" in each, and its
-    plural ("a Blood Doll", "two blood dolls"). Not "a pool": "lose a pool" then found every
-    card costing one pool (chosen on the development sets, 6 Dec 2026). Word edges and
-    spaces in ASCII, as the browser's, which compiles the same pattern (the offline index's
-    params, `one_blood`)."""
+    "blood" opens a rules term (`BLOOD_TERMS`) or one of `names` (the cards'): the word after
+    "blood" in each, and its plural ("a Blood Doll", "two blood dolls"). Not "a pool": "lose
+    a pool" then found every card costing one pool (chosen on the development sets, 6 Dec
+    2026). Word edges and spaces in ASCII, as the browser's, which compiles the same pattern
+    (the offline index's params, `one_blood`)."""
     words = {after for name in names for before, after in pairwise(re.findall(r"[a-z]+", name.lower()))
              if before == "blood"} - BLOOD_PAID
     opening = "|".join([*BLOOD_TERMS, *(re.escape(w) + "s?" for w in sorted(words))])

@@ -48,8 +48,9 @@ export const OfflineIndex = (function () {
     this.typeNames = part.types ? part.types.names : null;
     this.typeMasks = part.types ? decodeIds(part.types.masks) : null;
     var width = this.fields.length;
+    this.bodyField = this.fields.indexOf("body");           // the body's place among an entry's lengths
     this.ids = part.tokens;                                  // packed: decoded an entry at a time
-    this.starts = { body: starts(this.lengths, width, this.fields.indexOf("body")),
+    this.starts = { body: starts(this.lengths, width, this.bodyField),
                     title: starts(this.lengths, width, this.fields.indexOf("title")) };
     // the entries' text (title, body, context, link, anchors): CHUNK entries a file, read when shown
     this.chunk = part.chunk;

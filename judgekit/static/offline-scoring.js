@@ -249,7 +249,7 @@ export function cardTextFactor(index, groups, doc, covered) {
 // length / its own) ** plain_power, between 1 / plain_cap and plain_cap, lengths in the
 // body's indexed words (CardFactors.plain_factor)
 export function plainFactor(index, doc) {
-  var length = index.lengths[doc * index.fields.length + index.fields.indexOf("body")];
+  var length = index.lengths[doc * index.fields.length + index.bodyField];
   var factor = Math.pow(index.plainLength / Math.max(length, 1), index.plainPower);
   return Math.min(index.plainCap, Math.max(1.0 / index.plainCap, factor));
 }
