@@ -16,7 +16,11 @@ and four from the next one's ("throw away", "apiece"; "call off", "top level", w
 no question of any set and are the table's everyday words for "cancel" and "superior").
 Two more from the misses of a later blind set, that night: "2 ranged" (and 1 to 6) for
 the cards' "2R", and "cut bleed"; one from the next set's ("normal damage", beside "regular
-damage"); two more on 7 Dec 2026 ("good bleed", "good action" for a successful one).
+damage"); two more on 7 Dec 2026 ("good bleed", "good action" for a successful one), and
+later that day "keep fight going" (continue combat), "shrink" (reduce: "hand shrinks 1") and
+"generic" (a card needing no discipline), each tried alone over every set: +1 and none lost
+for the last two; "till", "every", "basic" (as inferior), "afar" and "lose blood" were tried
+the same way and left out (none gained, or more lost than gained).
 
 A second list, the same day, by another hand from the cards' texts alone (the phrases in
 at least ten cards that the table did not cover yet; none of judgekit's code, question sets
@@ -77,6 +81,7 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "no discipline": (NO_DISCIPLINE,),
     "no disc": (NO_DISCIPLINE,),
     "without discipline": (NO_DISCIPLINE,),
+    "generic": (NO_DISCIPLINE,),
     # the cards' places and piles
     "vampire deck": ("crypt",),
     "vamp deck": ("crypt",),
@@ -134,6 +139,7 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "run away": ("end combat",),
     "break off": ("end combat",),
     "keep fighting": ("continue combat",),
+    "keep fight going": ("continue combat",),
     "reposition": ("maneuver",),
     "change range": ("maneuver",),
     "back off": ("long range",),
@@ -314,6 +320,7 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "reqs": ("requirements",),
     "price": ("cost",),
     "cost reduction": ("reduce the cost",),
+    "shrink": ("reduce",),
     "limit one": ("can have only one", "only one"),
     "max one": ("can have only one", "only one"),
     "amod": ("action modifier",),
