@@ -20,7 +20,7 @@ from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.answer import MAX_PARTS, split_questions
-from judgekit.rules.query import asks_plain, with_one_blood, without_name_asked, without_ruled_out
+from judgekit.rules.query import asks_plain, with_numbers_apart, with_one_blood, without_name_asked, without_ruled_out
 from judgekit.rules.service import RulesService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +104,9 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     table: the same card type, or none, and the same reading, for each."""
     queries = _query_texts()
     queries += [q.replace("the ", "is there a ", 1) for q in queries] + [q.upper() for q in queries[:200]]
+    # a card the imbued play ("imbued card"), kinds of cards of several types
+    queries += ["the imbued card that", "imbued card where", "an imbued who", "the imbued", "imbued card",
+                "the ghoul that", "ghouls that", "a location that", "locations where", "the location card that"]
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps({"table": svc.search.names.to_table(), "queries": queries}))
     script = tmp_path / "types.mjs"
@@ -323,7 +326,17 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
      "aggravated, but he couldn't hurt anyone either, and he had to pay a blood every master phase to keep it going.",
      "my tremere played some auspex card that let him see my hand", "malk dementation vote card",
      "brujah potence celerity combat card that gives an extra strike"],
-], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes", "plain card", "each clan named"])
+    # a closing ask for a card's name (`merge(described=…)` through `asks_name`, the browser's
+    # `asksName`), a number typed against its word (`query.with_numbers_apart`, the browser's
+    # `withNumbersApart` with the params' `number_glued`) and a kind of card of several types
+    # (`descriptions.KIND_TYPES`, the browser's `cardTypes`, `ofTypes` and `typeStems`)
+    ["A titled vamp called a vote: name a piece of gear and any vampire, and if it passes the gear goes to that vamp. "
+     "What's the card?", "2pool master: pick a player, hand shrinks 1 till a vamp acts to burn it",
+     "whats the ghoul that gives your vamp +2 bleed but costs a blood every unlock or he dies",
+     "a location played as equipment that lets my vampire burn X blood before range for X maneuvers",
+     "which location gives +1 stealth, name?", "a 3cap vamp with 1bleed"],
+], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes", "plain card", "each clan named",
+        "name asked, numbers glued, kinds of cards"])
 def test_browser_ranks_these_readings_as_the_server(svc, tmp_path, queries):
     """The same first three as the server's for the queries each reading concerns."""
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
@@ -364,6 +377,21 @@ def test_browser_reads_a_blood_as_one_as_the_server(svc, tmp_path):
     got = browser_texts(tmp_path, "withOneBlood", texts, ranking_params(True, svc.search.one_blood))
     want = [with_one_blood(t, svc.search.one_blood) for t in texts]
     assert sum(1 for t, w in zip(texts, want) if w != t) >= 20
+    differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
+    assert differ == [], differ[:10]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_sets_a_glued_number_apart_as_the_server(tmp_path):
+    """`query.with_numbers_apart` and the offline search's `withNumbersApart` (the server's
+    pattern, shipped in the params): the same text for every query of the sets and for
+    ordinals, "2R", decimals, cases and word edges."""
+    texts = _query_texts() + [
+        "2pool", "2POOL master", "a 3cap vamp", "1blood", "4vp", "2nd", "30TH", "3R", "9mm", "2.5pool", "x2pool",
+        "10mins", "(2pool)", "2pool2pool", "\u00e92pool", "2pool\u00e9", "12345blood", "2_pool", "-2pool", "2st"]
+    got = browser_texts(tmp_path, "withNumbersApart", texts, ranking_params(True))
+    want = [with_numbers_apart(t) for t in texts]
+    assert sum(1 for t, w in zip(texts, want) if w != t) >= 9
     differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
     assert differ == [], differ[:10]
 

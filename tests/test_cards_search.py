@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from judgekit.cards.descriptions import card_types
 from judgekit.cards.names import MAX_WORDS
 from judgekit.cards.search_entries import GROUP_CONTEXT, NO_DISCIPLINE, context_types
 from judgekit.rules import card_ranking, group_rulings
@@ -19,7 +20,7 @@ from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION
 from judgekit.rules.group_rulings import RULING_INHERITS
 from judgekit.rules.query import (asks_plain, question_stems, sentences, spell_out_disciplines, talk_stems,
-                                  with_one_blood, without_address)
+                                  with_numbers_apart, with_one_blood, without_address)
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
@@ -691,6 +692,11 @@ CARD_EFFECTS_29 = ROOT / "search_card_effects29"
 #: after a game), by another hand on 7 Dec 2026, written before any run and after the day's
 #: changes: 37/40 at its first run (0.925, MRR 0.904); its misses not read, nothing tuned on it
 CARD_EFFECTS_30 = ROOT / "search_card_effects30"
+#: a thirty-first (seed 20261360; 28 library, 12 crypt; phone shorthand, judge calls,
+#: messages after a game), by another hand on 7 Dec 2026, written before any run: 31/40 at
+#: its first run (0.775, MRR 0.707), on the code of that morning (3231868); its misses read
+#: ("2pool master", "generic react", "hand shrinks"): 33/40, held at that floor
+CARD_EFFECTS_31 = ROOT / "search_card_effects31"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -738,11 +744,12 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
 
 
 @pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.875), (CARD_EFFECTS_19, 0.875),
-                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.8)],
+                                         (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.8),
+                                         (CARD_EFFECTS_31, 0.825)],
                          ids=lambda p: getattr(p, "name", str(p)))
 def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
-    """The fourteenth, nineteenth, twenty-first and twenty-second sets of described cards
-    are below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
+    """The fourteenth, nineteenth, twenty-first, twenty-second and thirty-first sets of
+    described cards are below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
     words that no card says ("take a pool off someone", "spends 5 conviction", "sneak an
     action past me", "call off the fight", "drink down a torpid vamp", "the three-vote title
     one step under regent", "moves as much blood as you want", "the Ministry's signature
@@ -1268,6 +1275,12 @@ def test_a_card_and_its_rulings_count_each_others_words(service, monkeypatch):
     ("when an action is blocked, who untaps", None),
     ("what happens to the equipment when a vampire goes to torpor", None),
     ("my master card that", None),                # "my" does not open a description
+    # a kind of card of several types (`KIND_TYPES`)
+    ("whats the ghoul that gives your vamp +2 bleed", "Ghoul"),
+    ("theres a location that comes in as equipment", "Location"),
+    # "imbued card": a card the imbued play, not an imbued (`PLAYER_NOUNS`)
+    ("what's the imbued card where if combat stays close-range two rounds", None),
+    ("is there an imbued who gets +1 bleed", "Imbued"),
 ])
 def test_a_card_described_by_its_type(service, query, kind):
     """Players describe a card they cannot name by its type: "the reaction that…",
@@ -1745,6 +1758,11 @@ CARD_BEHAVIOUR_62 = ROOT / "search_card_behaviour62"
 #: by a group's ruling), by another hand on 7 Dec 2026, written before any run and after the
 #: day's changes: 35/40 at its first run (0.875, MRR 0.701); its misses not read
 CARD_BEHAVIOUR_63 = ROOT / "search_card_behaviour63"
+#: 40 more (seed 20261361, drawn the same way; odd ones name the card, even ones describe
+#: it), by another hand on 7 Dec 2026, written before any run: 37/40 at its first run (0.925,
+#: MRR 0.807), on the code of that morning (3231868) and after the day's first changes; its
+#: misses not read
+CARD_BEHAVIOUR_64 = ROOT / "search_card_behaviour64"
 
 
 @pytest.mark.parametrize("path, size, floor", [(CARD_BEHAVIOUR_4, 37, 0.94), (CARD_BEHAVIOUR_6, 60, 0.9),
@@ -1774,7 +1792,8 @@ CARD_BEHAVIOUR_63 = ROOT / "search_card_behaviour63"
                                                (CARD_BEHAVIOUR_56, 40, 0.95), (CARD_BEHAVIOUR_57, 40, 0.92),
                                                (CARD_BEHAVIOUR_58, 27, 0.8), (CARD_BEHAVIOUR_59, 50, 0.94),
                                                (CARD_BEHAVIOUR_60, 40, 0.87), (CARD_BEHAVIOUR_61, 40, 0.85),
-                                               (CARD_BEHAVIOUR_62, 40, 0.9), (CARD_BEHAVIOUR_63, 40, 0.875)],
+                                               (CARD_BEHAVIOUR_62, 40, 0.9), (CARD_BEHAVIOUR_63, 40, 0.875),
+                                               (CARD_BEHAVIOUR_64, 40, 0.925)],
                          ids=["fourth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
                               "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
@@ -1784,7 +1803,7 @@ CARD_BEHAVIOUR_63 = ROOT / "search_card_behaviour63"
                               "forty-third", "forty-fourth", "forty-fifth", "forty-sixth", "forty-ninth", "fiftieth", "fifty-first",
                               "fifty-second", "fifty-third", "fifty-fourth", "fifty-fifth", "fifty-sixth", "fifty-seventh",
                               "fifty-eighth", "fifty-ninth", "sixtieth", "sixty-first", "sixty-second",
-                              "sixty-third"])
+                              "sixty-third", "sixty-fourth"])
 def test_hit_at_3_on_a_development_behaviour_set(service, path, size, floor):
     queries = card_set(service, path)
     assert len(queries) == size
@@ -2698,3 +2717,48 @@ def test_a_phrase_is_read_with_or_without_its_apostrophes(service):
     for said in ("cant prevent", "can't prevent", "can\u2019t prevent"):
         groups = service.search.cards.groups_of(f"the strike he {said}")
         assert any(unpreventable in g.alts for g in groups), said
+
+
+@pytest.mark.parametrize("query, card", [
+    # a retainer: a ghoul is an ally or a retainer
+    ("whats the ghoul that gives your vamp +2 bleed but costs a blood every unlock or he dies", "101644"),
+    # an equipment card that represents a location (most locations are masters)
+    ("a location played as equipment that lets my vampire burn X blood before range for X maneuvers", "101660"),
+])
+def test_a_kind_of_card_of_several_types_keeps_each(service, query, card):
+    """A ghoul told of may be a retainer, a location an equipment card (`descriptions.KIND_TYPES`):
+    the cards of each type come first (`Search._of_type_first`), and those of one type only
+    would put the card told of after the allies or the masters."""
+    assert card_types("Ghoul") == ("Ally", "Retainer") and card_types("Location") == ("Master", "Equipment")
+    assert card_types("Reaction") == ("Reaction",)
+    assert first_sections(service.search, query)[0] == card
+    hits = service.search.cards.search(query, limit=30, snippets=False)[0]
+    one_type = service.search._of_type_first(hits, "Ally" if "ghoul" in query else "Master")
+    assert [h.entry.section for h in one_type].index(card) > 0
+
+
+@pytest.mark.parametrize("said, read", [
+    ("2pool master", "2 pool master"), ("a 3cap vamp, 1blood", "a 3 cap vamp, 1 blood"), ("4VP", "4 VP"),
+    # not an ordinal, a ranged strike's "2R", "9mm", a decimal or a word's own digits
+    ("2nd copy, 30th, 3R dmg, Beretta 9mm, 2.5pool, x2pool, 3rd", "2nd copy, 30th, 3R dmg, Beretta 9mm, 2.5pool, x2pool, 3rd"),
+])
+def test_a_number_typed_against_its_word_is_read_apart(said, read):
+    """"2pool master" on a phone: the number and the word (`query.with_numbers_apart`)."""
+    assert with_numbers_apart(said) == read
+
+
+def test_a_number_typed_against_its_word_finds_as_apart(service):
+    """The master costing 2 pool that shrinks a hand is found first when "2pool" is typed
+    as one word, as when typed apart."""
+    glued = "2pool master: pick a player, hand shrinks 1 till a vamp acts to burn it"
+    assert first_sections(service.search, glued, 1) == first_sections(service.search, glued.replace("2pool", "2 pool"), 1) \
+        == ["100026"]
+
+
+def test_a_closing_ask_for_a_card_s_name_puts_a_card_first(service):
+    """"…What's the card?" asks for a card: as for a card described by its type, no rule leads
+    a card (`merge(described=…)`). Told without the ask, the announcement of actions comes first."""
+    told = "A titled vamp called a vote: name a piece of gear and any vampire, and if it passes the gear goes to that vamp."
+    assert service.search.search(told, limit=3)[0][0].entry.doc != "cards"
+    for ask in (" What's the card?", " whats it called", " name?"):
+        assert service.search.search(told + ask, limit=3)[0][0].entry.doc == "cards", ask

@@ -11,26 +11,39 @@ from __future__ import annotations
 
 #: A card described by its type instead of its name: "the reaction that ends combat…",
 #: "equipment that gives +1 hunt", "is there a nosferatu who…" (`described_type`).
-#: The type's noun as players say it (name key; two words joined) -> the card type.
+#: The type's noun as players say it (name key; two words joined) -> the card type, or the
+#: kind of card it names (`KIND_TYPES`).
 _TYPE_NOUNS: dict[str, str] = {
     "action": "Action", "actionmodifier": "Action Modifier", "modifier": "Action Modifier",
     "reaction": "Reaction", "combatcard": "Combat",
-    "ally": "Ally", "allies": "Ally", "ghoul": "Ally", "retainer": "Retainer",
+    "ally": "Ally", "allies": "Ally", "ghoul": "Ghoul", "retainer": "Retainer",
     "equipment": "Equipment", "weapon": "Equipment", "gun": "Equipment", "vehicle": "Equipment",
     "item": "Equipment",
     "political": "Political Action", "politicalaction": "Political Action",
     "pol": "Political Action", "polaction": "Political Action",
     "referendum": "Political Action", "vote": "Political Action",
-    "event": "Event", "master": "Master", "location": "Master",
+    "event": "Event", "master": "Master", "location": "Location",
     "vampire": "Vampire", "vampires": "Vampire", "vamp": "Vampire", "vamps": "Vampire",
     "imbued": "Imbued", "power": "Power", "conviction": "Conviction",
 }
+#: The nouns that name a kind of card of more than one card type -> those types: a ghoul is an
+#: ally or a retainer (the texts of 21 allies and 13 retainers say "ghoul"), a location a
+#: master or an equipment card that represents one (17 of them: "…comes in as equipment").
+#: Read as "ally" and "master", "the ghoul that gives your vamp +2 bleed" put the retainer
+#: told of after the allies, and "a location played as equipment" the equipment after the
+#: masters: over the development sets, 3 questions more in the first three, none fewer.
+KIND_TYPES: dict[str, tuple[str, ...]] = {"Ghoul": ("Ally", "Retainer"), "Location": ("Master", "Equipment")}
 #: … and their plurals with an "s" ("combat cards making…", "are there reactions that…"),
 #: not these: "votes", which a vampire has ("tremere 2 votes who…"), and the nouns whose
 #: plural is not made so
 NO_PLURAL = frozenset(("vote", "ally", "allies", "equipment", "imbued", "vampires", "vamps"))
 TYPE_NOUNS: dict[str, str] = {**_TYPE_NOUNS, **{noun + "s": kind for noun, kind in _TYPE_NOUNS.items()
                                                 if noun not in NO_PLURAL}}
+#: A crypt card's type noun that, followed by "card", tells of a library card its minions play
+#: ("the imbued card where… my guy spends 5 conviction": a combat card requiring an imbued),
+#: not of the crypt card ("an imbued who…"): over the development sets, one question more in
+#: the first three, none fewer
+PLAYER_NOUNS = frozenset(("imbued",))
 #: Words that may open such a question before the noun ("is there a", "whats the")
 DESCRIBE_LEAD = frozenset(("is", "are", "there", "theres", "any", "a", "an", "the", "whats", "what",
                            "which", "looking", "for", "some", "one", "i", "need", "remember", "was"))
@@ -102,6 +115,11 @@ _CARD_OPENING = DESCRIBE_LEAD | DESCRIBE_OPEN | DESCRIBE_ASK
 _CARD_BEFORE = DESCRIBE_OPEN | DESCRIBE_ASK
 
 
+def card_types(kind: str) -> tuple[str, ...]:
+    """The card types of a kind of card a type noun names (`TYPE_NOUNS`, `KIND_TYPES`)."""
+    return KIND_TYPES.get(kind, (kind,))
+
+
 def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | None:
     """The card type a question describes a card by, when it opens with one: "the
     reaction that…", "auspex reaction that…", "master card that…" (`TYPE_NOUNS`), or
@@ -142,6 +160,8 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
                 if starts_description(words, inner_end):
                     return kind
     for kind, end in first:
+        if words[end - 1] in PLAYER_NOUNS and end < len(words) and words[end] == "card":
+            continue
         if starts_description(words, end):
             return kind
     if named and (words[i - 1] in card_words or capacity_at(i - 1)) and i < len(words) \
@@ -269,12 +289,13 @@ def starts_description(words: tuple[str, ...], at: int, relations: frozenset[str
 
 def description_table() -> dict:
     """The tables above, as the names' table stores them for the browser."""
-    return {"type_nouns": TYPE_NOUNS,
+    return {"type_nouns": TYPE_NOUNS, "kind_types": KIND_TYPES,
             "describe_lead": sorted(DESCRIBE_LEAD), "describe_qualifiers": sorted(DESCRIBE_QUALIFIERS),
             "describe_rel": sorted(DESCRIBE_REL), "describe_with": sorted(DESCRIBE_WITH),
             "describe_places": [list(place) for place in DESCRIBE_PLACES],
             "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
             "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
-            "describe_open": sorted(DESCRIBE_OPEN), "rules_nouns": sorted(RULES_NOUNS),
+            "describe_open": sorted(DESCRIBE_OPEN), "player_nouns": sorted(PLAYER_NOUNS),
+            "rules_nouns": sorted(RULES_NOUNS),
             "describe_reach": DESCRIBE_REACH, "describe_ask": sorted(DESCRIBE_ASK),
             "describe_not_verbs": sorted(DESCRIBE_NOT_VERBS), "describe_card_rel": sorted(DESCRIBE_CARD_REL)}

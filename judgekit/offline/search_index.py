@@ -68,7 +68,7 @@ from judgekit.rules.index_store import B, FIELD_BOOSTS, K1, POSTING_BOOSTS, SPAR
 from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY_WORDS, COMPARATIVES, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
-from judgekit.rules.query import (ASK_SEPARATORS, JUST_NOW, MAX_QUERY, NAME_ASKED, ONE_BLOOD, PLAIN_ASKED,
+from judgekit.rules.query import (ASK_SEPARATORS, JUST_NOW, MAX_QUERY, NAME_ASKED, NUMBER_GLUED, ONE_BLOOD, PLAIN_ASKED,
                                   QUESTION_AFTER_COLON, RULED_OUT, question_stems, synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
@@ -166,7 +166,8 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD,
             "question_after_colon": list(QUESTION_AFTER_COLON), "distinct_first": DISTINCT_FIRST,
             "name_asked": NAME_ASKED.pattern, "ask_separators": ASK_SEPARATORS,
             "ruled_out": RULED_OUT.pattern, "one_blood": one_blood.pattern,
-            "plain_asked": PLAIN_ASKED.pattern, "just_now": JUST_NOW.pattern}
+            "plain_asked": PLAIN_ASKED.pattern, "just_now": JUST_NOW.pattern,
+            "number_glued": NUMBER_GLUED.pattern}
 
 
 def index_version(search: Search) -> str:
@@ -319,7 +320,7 @@ def part_settings(index: SearchIndex) -> dict[str, Any]:
         "group_weight": factors.group_weight if factors else 1.0,
         "facet_stems": sorted(factors.facets) if factors else [],
         "facet_factor": factors.facet_factor if factors else 1.0,
-        # the stems of the card types' words a question may name (stem -> type) and how much
+        # the stems of the card types' words a question may name (stem -> types) and how much
         # higher the cards of a type it names rank (`CardFactors.named_types`)
         "type_stems": factors.type_stems if factors else {},
         "type_factor": factors.type_factor if factors else 1.0,

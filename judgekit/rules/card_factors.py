@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from statistics import median
 
-from judgekit.cards.descriptions import TYPE_NOUNS
+from judgekit.cards.descriptions import TYPE_NOUNS, card_types
 from judgekit.cards.search_entries import context_types
 from judgekit.rules.analysis import stem_word
 from judgekit.rules.entries import Entry
@@ -66,9 +66,10 @@ TYPE_WORDS: dict[str, str] = {word: TYPE_NOUNS[word] for word in (
     "reaction", "ally", "retainer", "equipment", "gun", "master", "location", "event", "political", "modifier")}
 
 
-def type_stems(words: dict[str, str] = TYPE_WORDS) -> dict[str, str]:
-    """The stems of the card types' words (`TYPE_WORDS`) -> their card type ("alli": Ally)."""
-    return {stems[0]: kind for word, kind in words.items() if len(stems := stem_word(word)) == 1}
+def type_stems(words: dict[str, str] = TYPE_WORDS) -> dict[str, tuple[str, ...]]:
+    """The stems of the card types' words (`TYPE_WORDS`) -> their card types ("alli": Ally;
+    "locat": Master, Equipment, `card_types`)."""
+    return {stems[0]: card_types(kind) for word, kind in words.items() if len(stems := stem_word(word)) == 1}
 
 
 class CardFactors:
@@ -82,12 +83,12 @@ class CardFactors:
     def __init__(self, entries: list[Entry], group_factor: float = GROUP_FACTOR,
                  text_factor: float = CARD_TEXT_FACTOR, group_weight: float = GROUP_WEIGHT,
                  facets: frozenset[str] | list[str] = frozenset(), facet_factor: float = FACET_FACTOR,
-                 types: dict[str, str] | None = None, type_factor: float = TYPE_FACTOR,
+                 types: dict[str, tuple[str, ...]] | None = None, type_factor: float = TYPE_FACTOR,
                  body_lengths: dict[str, int] | None = None, plain_power: float = PLAIN_POWER,
                  plain_cap: float = PLAIN_CAP):
         self.facets = frozenset(facets)      # the stems of the disciplines' and clans' names
         self.facet_factor = facet_factor
-        self.type_stems = type_stems() if types is None else dict(types)   # stem -> card type
+        self.type_stems = type_stems() if types is None else dict(types)   # stem -> card types
         self.type_factor = type_factor
         self._entries = entries
         self._types: dict[str, frozenset[str] | None] | None = None
@@ -159,8 +160,9 @@ class CardFactors:
 
     def named_types(self, groups: list[Group]) -> frozenset[str]:
         """The card types the query's words name (`type_stems`: "reactions" -> Reaction)."""
-        return frozenset(self.type_stems[alt[0]] for g in groups if g.number is None
-                         for alt in g.alts if len(alt) == 1 and alt[0] in self.type_stems)
+        return frozenset(kind for g in groups if g.number is None
+                         for alt in g.alts if len(alt) == 1 and alt[0] in self.type_stems
+                         for kind in self.type_stems[alt[0]])
 
     def facet_groups(self, groups: list[Group]) -> list[int]:
         """The query's groups that name a discipline or a clan (one of their alternatives is

@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from judgekit.cards.descriptions import card_types
 from judgekit.cards.names import CardNames, NameHit
 from judgekit.rules.corpus import Corpus
 from judgekit.rules.entries import Entry
@@ -29,7 +30,7 @@ from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (ONE_BLOOD, SECTION_QUERY, Group, asks_plain, check_query, one_blood_pattern,
                                   question_stems, sentences, spell_out_disciplines,
-                                  talk_stems, without_address, without_name_asked,
+                                  talk_stems, with_numbers_apart, without_address, without_name_asked,
                                   with_one_blood, without_ruled_out)
 from judgekit.rules.search import SearchIndex
 
@@ -273,14 +274,16 @@ class Search:
         return [x for e in named for x in [e, *self.own_rulings(e)]]
 
     def _of_type_first(self, hits: list[Hit], kind: str) -> list[Hit]:
-        """The cards' hits with the entries of card type `kind` (and the groups' rulings)
-        before the others, each keeping its order; a card the query names stays first."""
+        """The cards' hits with the entries of a card type of `kind` (`card_types`; and the
+        groups' rulings) before the others, each keeping its order; a card the query names
+        stays first."""
         named = [h for h in hits if h.direct]
         fits, others = [], []
+        kinds = card_types(kind)
         for h in hits:
             if not h.direct:
                 types = self.entry_types.get(h.entry.key)
-                (fits if types is None or kind in types else others).append(h)
+                (fits if types is None or not types.isdisjoint(kinds) else others).append(h)
         return named + fits + others
 
     @property
@@ -289,8 +292,10 @@ class Search:
         return self.cards.factors.types_of      # the cards' part's `CardFactors` (`open`)
 
     def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
-        text = with_one_blood(spell_out_disciplines(without_name_asked(without_address(check_query(text)))),
-                              self.one_blood)
+        addressed = without_address(check_query(text))
+        bare = without_name_asked(addressed)
+        asks_name = bare != addressed       # a closing ask for a card's name: a card told of
+        text = with_one_blood(spell_out_disciplines(with_numbers_apart(bare)), self.one_blood)
         if self.cards is None:
             return self.rules.search(text, limit)
         # the cards' part reads the question without what it rules out ("not the grenade")
@@ -314,8 +319,9 @@ class Search:
         direct = [h for h in rules_hits if h.direct] + [h for h in card_hits if h.direct]
         rest_r = [h for h in rules_hits if not h.direct]
         # a card described by its type, at the start or further on (a judge call: "…has the
-        # 2-pool master that…"): the cards' scores weigh more, and no rule leads a card
-        told = bool(kind) or (self.names is not None and self.names.describes_card(text))
+        # 2-pool master that…"), or asked for by its name ("…, what's it called?"): the cards'
+        # scores weigh more, and no rule leads a card
+        told = bool(kind) or asks_name or (self.names is not None and self.names.describes_card(text))
         parts = sentences(text)
         factor = DESCRIBED_CARD_FACTOR if told else (ABOUT_CARDS_MESSAGE_FACTOR if len(parts) > 1 else
                                                      ABOUT_CARDS_FACTOR) if about_cards else CARD_FACTOR

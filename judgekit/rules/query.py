@@ -114,6 +114,11 @@ PLAIN_ASKED = re.compile(r"\b(?:just|plain|simple|vanilla|nothin[g']?[ \t\n\r\f\
 JUST_NOW = re.compile(r"\b(?:i|we|you|they|he|she|who)(?:['\u2019]?ve|['\u2019]d)?[ \t\n\r\f\v]+just\b"
                       r"|\bjust[ \t\n\r\f\v]+(?:for|got|now|after|before|when)\b", re.I | re.A)
 
+#: A number typed against its word ("2pool master", "a 3cap", "1blood"): read as the number and
+#: the word. Not ordinals ("2nd", "30th"), a ranged strike's "2R" (one letter) or "9mm". The
+#: browser compiles this same pattern (the offline index's params, `number_glued`).
+NUMBER_GLUED = re.compile(r"(^|[^A-Za-z0-9_.])([0-9]+)(?!(?:st|nd|rd|th|mm)\b)([A-Za-z]{2,})\b", re.A)
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -159,6 +164,12 @@ def with_one_blood(text: str, pattern: re.Pattern[str] = ONE_BLOOD) -> str:
     cards' names where there are cards): "my opponent paid a blood for a strike" finds the
     card costing 1 blood."""
     return pattern.sub(r"1\1\2", text)
+
+
+def with_numbers_apart(text: str) -> str:
+    """The question with each number typed against its word set apart (`NUMBER_GLUED`):
+    "2pool master" is read as "2 pool master"."""
+    return NUMBER_GLUED.sub(r"\1\2 \3", text)
 
 
 def without_name_asked(text: str) -> str:

@@ -429,10 +429,10 @@ export const OfflineIndex = (function () {
     return m !== every && (m & mask) !== 0;
   };
 
-  // whether an entry is a card of that type, or a group's ruling (Search.entry_types)
-  OfflineIndex.prototype.ofType = function (docnum, kind) {
-    var bit = this.typeNames ? this.typeNames.indexOf(kind) : -1;
-    return bit < 0 || (this.typeMasks[docnum] & (1 << bit)) !== 0;
+  // whether an entry is a card of one of these types, or a group's ruling (Search.entry_types)
+  OfflineIndex.prototype.ofTypes = function (docnum, kinds) {
+    var mask = this.typesMask(kinds);
+    return mask === 0 || (this.typeMasks[docnum] & mask) !== 0;
   };
 
   OfflineIndex.prototype.withSnippet = function (hit, stems) {

@@ -33,6 +33,8 @@ export function CardNames(table) {
   this.cardWords = new Set(table.card_words || []);        // disciplines and clans the rules never name
   this.cardOnlyWords = new Set(table.card_only_words || []); // words of the cards the rules never say
   this.typeNouns = table.type_nouns || {};                 // a card described by its type (described_type)
+  this.kindTypes = table.kind_types || {};                 // a kind of card of several types (KIND_TYPES)
+  this.playerNouns = new Set(table.player_nouns || []);     // "the imbued card…": a card they play (PLAYER_NOUNS)
   this.describeLead = new Set(table.describe_lead || []);
   this.describeQualifiers = new Set(table.describe_qualifiers || []);
   this.describeRel = new Set(table.describe_rel || []);
@@ -239,7 +241,11 @@ CardNames.prototype.describedType = function (query) {
       for (j = 0; j < inner.length; j++) if (startsDescription(inner[j][1])) return inner[j][0];
     }
   }
-  for (k = 0; k < first.length; k++) if (startsDescription(first[k][1])) return first[k][0];
+  for (k = 0; k < first.length; k++) {
+    var after = first[k][1];
+    if (this.playerNouns.has(words[after - 1]) && after < words.length && words[after] === "card") continue;
+    if (startsDescription(after)) return first[k][0];
+  }
   if (named && (this.cardWords.has(words[i - 1]) || capacityAt(i - 1)) && i < words.length &&
       this.describeRel.has(words[i])) return "Vampire";
   if (first.length) return null;    // the noun came first, and no description follows it
@@ -256,6 +262,12 @@ CardNames.prototype.describedType = function (query) {
     if (!this.describeQualifiers.has(words[at2]) && !this.cardWords.has(words[at2])) free += 1;
   }
   return null;
+};
+
+// the card types of a kind of card a type noun names ("Location": Master, Equipment;
+// descriptions.card_types)
+CardNames.prototype.cardTypes = function (kind) {
+  return own.call(this.kindTypes, kind) ? this.kindTypes[kind] : [kind];
 };
 
 // whether a question describes a card after its first word: "…has the 2-pool master that

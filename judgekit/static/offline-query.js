@@ -4,7 +4,7 @@
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
-// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, withoutRuledOut, withOneBlood,
+// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, withoutRuledOut, withOneBlood, withNumbersApart,
 // sectionsNamed, queryGroups, docsOfGroup.
 import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
@@ -276,6 +276,14 @@ export function withoutRuledOut(text, params) {
 export function withOneBlood(text, params) {
   var source = params && params.one_blood;
   return source ? text.replace(shippedPattern(source, "gi"), "1$1$2") : text;
+}
+
+// the question with each number typed against its word set apart ("2pool master" -> "2 pool
+// master"): the server's pattern (params.number_glued: judgekit.rules.query NUMBER_GLUED,
+// with_numbers_apart); an index saved before it leaves the text as typed
+export function withNumbersApart(text, params) {
+  var source = params && params.number_glued;
+  return source ? text.replace(shippedPattern(source, "g"), "$1$2 $3") : text;
 }
 
 // whether the question asks for a plain card ("the master that just destroys a location"),

@@ -225,14 +225,14 @@ export function facetGroups(index, groups) {
 }
 
 // the card types the query's words name: an alternative of one stem that is a card type's
-// word's ("reactions" -> Reaction) (CardFactors.named_types)
+// word's ("reactions" -> Reaction; "location" -> Master, Equipment) (CardFactors.named_types)
 export function namedTypes(index, groups) {
   var out = new Set();
   groups.forEach(function (g) {
     if (g.number !== null) return;
     g.alts.forEach(function (pair) {
       if (pair[0].length === 1 && own.call(index.typeStems, pair[0][0])) {
-        out.add(index.typeStems[pair[0][0]]);
+        index.typeStems[pair[0][0]].forEach(function (kind) { out.add(kind); });
       }
     });
   });

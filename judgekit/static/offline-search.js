@@ -23,7 +23,7 @@ import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress, withoutNameAsked,
-         withoutRuledOut, withOneBlood, asksPlain } from "./offline-query.js";
+         withoutRuledOut, withOneBlood, withNumbersApart, asksPlain } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge, siblingsLater } from "./offline-merge.js";
 import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords,
@@ -300,12 +300,13 @@ const offlineSearch = (function () {
     next();
   };
 
-  // the cards' hits with those of the card type first, and the groups' rulings (Search._of_type_first)
+  // the cards' hits with those of a card type of `kind` first ("location": masters and
+  // equipment), and the groups' rulings (Search._of_type_first)
   Search.prototype.ofTypeFirst = function (hits, kind) {
-    var cards = this.cards, named = [], fits = [], others = [];
+    var cards = this.cards, named = [], fits = [], others = [], kinds = this.names.cardTypes(kind);
     hits.forEach(function (h) {
       if (h.direct) named.push(h);
-      else (cards.ofType(h.entry.docnum, kind) ? fits : others).push(h);
+      else (cards.ofTypes(h.entry.docnum, kinds) ? fits : others).push(h);
     });
     var out = named.concat(fits, others);
     out.stems = hits.stems;
@@ -315,8 +316,10 @@ const offlineSearch = (function () {
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
-    text = withOneBlood(spellOutDisciplines(withoutNameAsked(withoutAddress(checkQuery(text, this.params)), this.params),
-                                            this.spellings), this.params);
+    var addressed = withoutAddress(checkQuery(text, this.params));
+    var bare = withoutNameAsked(addressed, this.params);
+    var asksName = bare !== addressed;      // a closing ask for a card's name: a card told of
+    text = withOneBlood(spellOutDisciplines(withNumbersApart(bare, this.params), this.spellings), this.params);
     var out;
     if (!this.cards) {
       out = this.rules.search(text, limit, [], false);
@@ -345,7 +348,7 @@ const offlineSearch = (function () {
     var restR = rulesHits.filter(function (h) { return !h.direct; });
     // a card described by its type, at the start or further on (a judge call): the cards'
     // scores weigh more, and no rule leads a card (Search.search)
-    var told = !!kind || !!(this.names && this.names.describesCard(text));
+    var told = !!kind || asksName || !!(this.names && this.names.describesCard(text));
     var parts = sentences(text, p.question_after_colon);     // a message of several sentences naming a discipline or a clan: more
     var factor = told ? p.described_card_factor :
       aboutCards ? (parts.length > 1 ? p.about_cards_message_factor || p.about_cards_factor : p.about_cards_factor) :
@@ -485,7 +488,8 @@ const offlineSearch = (function () {
                                              Search: Search, CardNames: CardNames, splitQuestions: splitQuestions,
                                              matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress,
                                              withoutNameAsked: withoutNameAsked, withoutRuledOut: withoutRuledOut,
-                                             withOneBlood: withOneBlood, asksPlain: asksPlain };
+                                             withOneBlood: withOneBlood, withNumbersApart: withNumbersApart,
+                                             asksPlain: asksPlain };
   return offlineSearch;
 })();
 

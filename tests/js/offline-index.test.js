@@ -78,11 +78,12 @@ test("the groups naming a discipline or a clan are found through their alternati
 
 test("the card types a query names are read from its groups' one-stem alternatives", () => {
   const alts = (...stems) => new Map(stems.map((s, k) => [s, [[s], k ? 0.8 : 1.0]]));
-  const index = { typeStems: { reaction: "Reaction", alli: "Ally", polit: "Political Action" } };
+  const index = { typeStems: { reaction: ["Reaction"], alli: ["Ally"], locat: ["Master", "Equipment"], polit: ["Political Action"] } };
   const groups = [{ number: null, alts: alts("reaction") }, { number: null, alts: alts("block", "alli") },
                   { number: 2, alts: alts("polit") }, { number: null, alts: new Map([["polit act", [["polit", "act"], 1.0]]]) },
                   { number: null, alts: alts("toString") }];
   assert.deepEqual(namedTypes(index, groups).sort(), ["Ally", "Reaction"]);
+  assert.deepEqual(namedTypes(index, [{ number: null, alts: alts("locat", "alli") }]).sort(), ["Ally", "Equipment", "Master"]);
   assert.deepEqual(namedTypes(index, []), []);
 });
 
