@@ -254,6 +254,7 @@ def main() -> None:
                 ("tests/search_card_behaviour61", ROOT / "tests" / "search_card_behaviour61"),
                 ("tests/search_card_behaviour62", ROOT / "tests" / "search_card_behaviour62"),
                 ("tests/search_card_behaviour63", ROOT / "tests" / "search_card_behaviour63"),
+                ("tests/search_card_behaviour64", ROOT / "tests" / "search_card_behaviour64"),
                 ("tests/search_card_behaviour5", ROOT / "tests" / "search_card_behaviour5"),
                 ("tests/search_card_behaviour13", ROOT / "tests" / "search_card_behaviour13"),
                 ("tests/search_card_behaviour14", ROOT / "tests" / "search_card_behaviour14"),
@@ -291,6 +292,7 @@ def main() -> None:
                 ("tests/search_phone36", ROOT / "tests" / "search_phone36"),
                 ("tests/search_phone37", ROOT / "tests" / "search_phone37"),
                 ("tests/search_phone38", ROOT / "tests" / "search_phone38"),
+                ("tests/search_phone39", ROOT / "tests" / "search_phone39"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -317,6 +319,7 @@ def main() -> None:
                 ("tests/search_card_effects28", ROOT / "tests" / "search_card_effects28"),
                 ("tests/search_card_effects29", ROOT / "tests" / "search_card_effects29"),
                 ("tests/search_card_effects30", ROOT / "tests" / "search_card_effects30"),
+                ("tests/search_card_effects31", ROOT / "tests" / "search_card_effects31"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -182,6 +182,11 @@ PHONE_37 = ROOT / "search_phone37"
 #: a card or a clan in passing), by another hand on 7 Dec 2026, written before any run and
 #: after the day's changes: 59/60 at its first run (0.983, MRR 0.914); nothing tuned on it
 PHONE_38 = ROOT / "search_phone38"
+#: a thirty-ninth (60 sections drawn from both documents; seed 20261359), by another hand on
+#: 7 Dec 2026, written before any run: 59/60 at its first run (0.983, MRR 0.933), on the
+#: code of that morning (3231868) and after the closing ask for a card's name and the glued
+#: numbers; nothing tuned on it
+PHONE_39 = ROOT / "search_phone39"
 
 
 @pytest.fixture
@@ -277,7 +282,7 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_21, PHONE_22, PHONE_23, PHONE_24, PHONE_25,
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
                                   PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
-                                  PHONE_36, PHONE_38],
+                                  PHONE_36, PHONE_38, PHONE_39],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
