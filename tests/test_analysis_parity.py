@@ -105,7 +105,7 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     queries = _query_texts()
     queries += [q.replace("the ", "is there a ", 1) for q in queries] + [q.upper() for q in queries[:200]]
     # a card the imbued play ("imbued card"), kinds of cards of several types
-    queries += ["the imbued card that", "imbued card where", "an imbued who", "the imbued", "imbued card",
+    queries += ["the imbued card that", "imbued card where", "that imbued card where", "the new imbued card that", "an imbued who", "the imbued", "imbued card",
                 "the ghoul that", "ghouls that", "a location that", "locations where", "the location card that"]
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps({"table": svc.search.names.to_table(), "queries": queries}))
@@ -388,7 +388,7 @@ def test_browser_sets_a_glued_number_apart_as_the_server(tmp_path):
     ordinals, "2R", decimals, cases and word edges."""
     texts = _query_texts() + [
         "2pool", "2POOL master", "a 3cap vamp", "1blood", "4vp", "2nd", "30TH", "3R", "9mm", "2.5pool", "x2pool",
-        "10mins", "(2pool)", "2pool2pool", "\u00e92pool", "2pool\u00e9", "12345blood", "2_pool", "-2pool", "2st"]
+        "10mins", "2ND", "30TH", "2MM", "1St", "(2pool)", "2pool2pool", "\u00e92pool", "2pool\u00e9", "12345blood", "2_pool", "-2pool", "2st"]
     got = browser_texts(tmp_path, "withNumbersApart", texts, ranking_params(True))
     want = [with_numbers_apart(t) for t in texts]
     assert sum(1 for t, w in zip(texts, want) if w != t) >= 9

@@ -1280,6 +1280,7 @@ def test_a_card_and_its_rulings_count_each_others_words(service, monkeypatch):
     ("theres a location that comes in as equipment", "Location"),
     # "imbued card": a card the imbued play, not an imbued (`PLAYER_NOUNS`)
     ("what's the imbued card where if combat stays close-range two rounds", None),
+    ("that imbued card where", None), ("the new imbued card that", None),
     ("is there an imbued who gets +1 bleed", "Imbued"),
 ])
 def test_a_card_described_by_its_type(service, query, kind):
@@ -2741,6 +2742,7 @@ def test_a_kind_of_card_of_several_types_keeps_each(service, query, card):
     ("2pool master", "2 pool master"), ("a 3cap vamp, 1blood", "a 3 cap vamp, 1 blood"), ("4VP", "4 VP"),
     # not an ordinal, a ranged strike's "2R", "9mm", a decimal or a word's own digits
     ("2nd copy, 30th, 3R dmg, Beretta 9mm, 2.5pool, x2pool, 3rd", "2nd copy, 30th, 3R dmg, Beretta 9mm, 2.5pool, x2pool, 3rd"),
+    ("2ND, 30TH, 9MM, 1St", "2ND, 30TH, 9MM, 1St"),
 ])
 def test_a_number_typed_against_its_word_is_read_apart(said, read):
     """"2pool master" on a phone: the number and the word (`query.with_numbers_apart`)."""

@@ -120,12 +120,19 @@ def card_types(kind: str) -> tuple[str, ...]:
     return KIND_TYPES.get(kind, (kind,))
 
 
+def plays_card(words: tuple[str, ...], end: int) -> bool:
+    """Whether the type noun ending at `end` is a crypt card's that tells of a card it plays
+    (`PLAYER_NOUNS`, then "card": "the imbued card that…")."""
+    return words[end - 1] in PLAYER_NOUNS and end < len(words) and words[end] == "card"
+
+
 def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | None:
-    """The card type a question describes a card by, when it opens with one: "the
-    reaction that…", "auspex reaction that…", "master card that…" (`TYPE_NOUNS`), or
-    "a nosferatu who…", "salubri 8 cap that…" (a clan or a capacity, then the
-    description: a vampire), or a few words before the noun ("2 blood equipment card
-    that…", `DESCRIBE_FREE`); None otherwise."""
+    """The card type (or kind of card: its types are `card_types`') a question describes a
+    card by, when it opens with one: "the reaction that…", "auspex reaction that…", "master
+    card that…" (`TYPE_NOUNS`), or "a nosferatu who…", "salubri 8 cap that…" (a clan or a
+    capacity, then the description: a vampire), or a few words before the noun ("2 blood
+    equipment card that…", `DESCRIBE_FREE`); not a card that a crypt card's type plays
+    ("the imbued card that…", `plays_card`); None otherwise."""
     i = 0
 
     def capacity_at(at: int) -> bool:
@@ -160,9 +167,7 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
                 if starts_description(words, inner_end):
                     return kind
     for kind, end in first:
-        if words[end - 1] in PLAYER_NOUNS and end < len(words) and words[end] == "card":
-            continue
-        if starts_description(words, end):
+        if starts_description(words, end) and not plays_card(words, end):
             return kind
     if named and (words[i - 1] in card_words or capacity_at(i - 1)) and i < len(words) \
             and words[i] in DESCRIBE_REL:
@@ -175,7 +180,8 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
     free, at = 0, i
     while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
         if found := type_at(at):
-            return next((kind for kind, end in found if kind != "Vampire" and starts_description(words, end)), None)
+            return next((kind for kind, end in found
+                         if kind != "Vampire" and starts_description(words, end) and not plays_card(words, end)), None)
         if words[at] not in DESCRIBE_QUALIFIERS and words[at] not in card_words:
             free += 1
         at += 1

@@ -337,8 +337,8 @@ class CardNames:
             any("".join(words[i:i + n]) in self.card_words for n in (1, 2, 3) for i in range(len(words) - n + 1))
 
     def described_type(self, query: str) -> str | None:
-        """The card type a question opening with a described card describes it by
-        (`descriptions.described_type`), or None."""
+        """The card type (or kind of card, `descriptions.card_types`) a question opening
+        with a described card describes it by (`descriptions.described_type`), or None."""
         return described_type(self._words(query[:300]) if isinstance(query, str) else (), self.card_words)
 
     def describes_card(self, query: str) -> bool:

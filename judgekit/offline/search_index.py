@@ -79,7 +79,7 @@ from judgekit.rules.synonyms import (CARD_QUESTION_WORDS, CASE_SENSITIVE, DISCIP
                                      TYPED_AS_IS)
 
 # Bump when the shape of the JSON or the browser's reading of it changes.
-FORMAT = 38
+FORMAT = 39
 
 FIELDS = ("title", "body", "context", "questions")   # order of `lengths` in each entry
 # what ranking reads (in the index); what only snippets, links and the tests read (the text files)

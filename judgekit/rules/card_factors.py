@@ -59,9 +59,10 @@ TYPE_FACTOR = 1.5
 #: it gained 13 and lost 7: the question's asking for it is the sign.
 PLAIN_POWER = 0.5
 PLAIN_CAP = 2.0
-#: The words for a card type that a question may name anywhere (`TYPE_FACTOR`) -> the type,
-#: as the card names' table of type nouns has it (`TYPE_NOUNS`: one place for the word's
-#: type). The stems of these words are looked for among the query's words: "reactions" too.
+#: The words for a card type that a question may name anywhere (`TYPE_FACTOR`) -> the type or
+#: the kind of card, as the card names' table of type nouns has it (`TYPE_NOUNS`: one place
+#: for the word's type; a kind's types: `card_types`). The stems of these words are looked
+#: for among the query's words: "reactions" too.
 TYPE_WORDS: dict[str, str] = {word: TYPE_NOUNS[word] for word in (
     "reaction", "ally", "retainer", "equipment", "gun", "master", "location", "event", "political", "modifier")}
 

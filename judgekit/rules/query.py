@@ -115,9 +115,11 @@ JUST_NOW = re.compile(r"\b(?:i|we|you|they|he|she|who)(?:['\u2019]?ve|['\u2019]d
                       r"|\bjust[ \t\n\r\f\v]+(?:for|got|now|after|before|when)\b", re.I | re.A)
 
 #: A number typed against its word ("2pool master", "a 3cap", "1blood"): read as the number and
-#: the word. Not ordinals ("2nd", "30th"), a ranged strike's "2R" (one letter) or "9mm". The
-#: browser compiles this same pattern (the offline index's params, `number_glued`).
-NUMBER_GLUED = re.compile(r"(^|[^A-Za-z0-9_.])([0-9]+)(?!(?:st|nd|rd|th|mm)\b)([A-Za-z]{2,})\b", re.A)
+#: the word. Not ordinals ("2nd", "30TH"), a ranged strike's "2R" (one letter) or "9mm". The
+#: browser compiles this same pattern (the offline index's params, `number_glued`; no flag
+#: for the case, which both engines read alike only without one).
+NUMBER_GLUED = re.compile(r"(^|[^A-Za-z0-9_.])([0-9]+)(?!(?:[sS][tT]|[nN][dD]|[rR][dD]|[tT][hH]|[mM][mM])\b)"
+                          r"([A-Za-z]{2,})\b", re.A)
 
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"

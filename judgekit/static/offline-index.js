@@ -70,7 +70,7 @@ export const OfflineIndex = (function () {
     this.groupWeight = part.group_weight || 1;              // … and lower again, all of them
     this.facetStems = new Set(part.facet_stems || []);       // the cards: disciplines' and clans' names
     this.facetFactor = part.facet_factor || 1;               // … an entry holding all those named ranks higher
-    this.typeStems = part.type_stems || {};                  // the cards: a card type's word's stem -> the type
+    this.typeStems = part.type_stems || {};                  // the cards: a card type's word's stem -> its types
     this.typeFactor = part.type_factor || 1;                 // … a card of a type named ranks higher
     this.textFactor = part.text_factor || 1;                // the cards: a card's own text ranks lower
     this.plainPower = part.plain_power || 0;                // … and by its length when a plain card is asked for
@@ -429,10 +429,12 @@ export const OfflineIndex = (function () {
     return m !== every && (m & mask) !== 0;
   };
 
-  // whether an entry is a card of one of these types, or a group's ruling (Search.entry_types)
+  // whether an entry is a card of one of these types, or a group's ruling (every bit)
+  // (Search._of_type_first); every entry of an index saved without the types
   OfflineIndex.prototype.ofTypes = function (docnum, kinds) {
-    var mask = this.typesMask(kinds);
-    return mask === 0 || (this.typeMasks[docnum] & mask) !== 0;
+    if (!this.typeNames) return true;
+    var m = this.typeMasks[docnum], every = (1 << this.typeNames.length) - 1;
+    return m === every || (m & this.typesMask(kinds)) !== 0;
   };
 
   OfflineIndex.prototype.withSnippet = function (hit, stems) {

@@ -226,6 +226,11 @@ CardNames.prototype.describedType = function (query) {
     at = pastCard(words, at, self.describePlaces);
     return at < words.length && self.describeRel.has(words[at]);
   }
+  // whether the type noun ending at `end` is a crypt card's that tells of a card it plays
+  // ("the imbued card that…": descriptions.plays_card)
+  function playsCard(end) {
+    return self.playerNouns.has(words[end - 1]) && end < words.length && words[end] === "card";
+  }
   // the card types a noun of one or two words at `at` names, with where it ends
   function typeAt(at) {
     return nounsAt(words, at, self.typeNouns).map(function (f) { return [self.typeNouns[f[0]], f[1]]; });
@@ -241,11 +246,7 @@ CardNames.prototype.describedType = function (query) {
       for (j = 0; j < inner.length; j++) if (startsDescription(inner[j][1])) return inner[j][0];
     }
   }
-  for (k = 0; k < first.length; k++) {
-    var after = first[k][1];
-    if (this.playerNouns.has(words[after - 1]) && after < words.length && words[after] === "card") continue;
-    if (startsDescription(after)) return first[k][0];
-  }
+  for (k = 0; k < first.length; k++) if (startsDescription(first[k][1]) && !playsCard(first[k][1])) return first[k][0];
   if (named && (this.cardWords.has(words[i - 1]) || capacityAt(i - 1)) && i < words.length &&
       this.describeRel.has(words[i])) return "Vampire";
   if (first.length) return null;    // the noun came first, and no description follows it
@@ -255,7 +256,7 @@ CardNames.prototype.describedType = function (query) {
     var found = typeAt(at2);
     if (found.length) {
       for (k = 0; k < found.length; k++) {
-        if (found[k][0] !== "Vampire" && startsDescription(found[k][1])) return found[k][0];
+        if (found[k][0] !== "Vampire" && startsDescription(found[k][1]) && !playsCard(found[k][1])) return found[k][0];
       }
       return null;
     }

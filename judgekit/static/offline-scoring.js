@@ -232,7 +232,8 @@ export function namedTypes(index, groups) {
     if (g.number !== null) return;
     g.alts.forEach(function (pair) {
       if (pair[0].length === 1 && own.call(index.typeStems, pair[0][0])) {
-        index.typeStems[pair[0][0]].forEach(function (kind) { out.add(kind); });
+        // (an index saved before kinds of several types has one type, not a list)
+        [].concat(index.typeStems[pair[0][0]]).forEach(function (kind) { out.add(kind); });
       }
     });
   });

@@ -84,6 +84,9 @@ test("the card types a query names are read from its groups' one-stem alternativ
                   { number: null, alts: alts("toString") }];
   assert.deepEqual(namedTypes(index, groups).sort(), ["Ally", "Reaction"]);
   assert.deepEqual(namedTypes(index, [{ number: null, alts: alts("locat", "alli") }]).sort(), ["Ally", "Equipment", "Master"]);
+  // an index saved before the kinds of several types: one type a stem
+  assert.deepEqual(namedTypes({ typeStems: { alli: "Ally", locat: "Master" } }, [{ number: null, alts: alts("locat", "alli") }]).sort(),
+                   ["Ally", "Master"]);
   assert.deepEqual(namedTypes(index, []), []);
 });
 
