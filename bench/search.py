@@ -320,6 +320,10 @@ def main() -> None:
                 ("tests/search_card_effects29", ROOT / "tests" / "search_card_effects29"),
                 ("tests/search_card_effects30", ROOT / "tests" / "search_card_effects30"),
                 ("tests/search_card_effects31", ROOT / "tests" / "search_card_effects31"),
+                ("tests/search_card_effects32", ROOT / "tests" / "search_card_effects32"),
+                ("tests/search_card_effects33", ROOT / "tests" / "search_card_effects33"),
+                ("tests/search_card_effects34", ROOT / "tests" / "search_card_effects34"),
+                ("tests/search_card_effects35", ROOT / "tests" / "search_card_effects35"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
