@@ -277,8 +277,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # everyday words for the rules' terms
     "tourney": ("tournament",),
     "tournie": ("tournament",),
-    # "once per match": the cards' and the rules' "game" (7 Dec 2026: +1 over every set, none lost)
-    "match": ("game",),
     "people": ("players",),
     "ppl": ("players",),
     "torn": ("damaged", "marked cards"),
