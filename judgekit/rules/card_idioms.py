@@ -19,8 +19,9 @@ the cards' "2R", and "cut bleed"; one from the next set's ("normal damage", besi
 damage"); two more on 7 Dec 2026 ("good bleed", "good action" for a successful one), and
 later that day "keep fight going" (continue combat), "shrink" (reduce: "hand shrinks 1") and
 "generic" (a card needing no discipline), each tried alone over every set: +1 each for the
-last two, none lost ("keep fight going" moved no question); "till", "every", "basic" (as inferior), "afar" and "lose blood" were tried
-the same way and left out (none gained, or more lost than gained).
+last two, none lost ("keep fight going" moved no question). "till", "every", "basic" (as
+inferior), "afar" and "lose blood" were tried the same way and left out (none gained, or
+more lost than gained).
 
 A second list, the same day, by another hand from the cards' texts alone (the phrases in
 at least ten cards that the table did not cover yet; none of judgekit's code, question sets
