@@ -127,7 +127,7 @@ def plays_card(words: tuple[str, ...], end: int) -> bool:
 
 
 def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | None:
-    """The card type (or kind of card: its types are `card_types`') a question describes a
+    """The card type (or kind of card, whose types `card_types` gives) a question describes a
     card by, when it opens with one: "the reaction that…", "auspex reaction that…", "master
     card that…" (`TYPE_NOUNS`), or "a nosferatu who…", "salubri 8 cap that…" (a clan or a
     capacity, then the description: a vampire), or a few words before the noun ("2 blood

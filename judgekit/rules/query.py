@@ -5,8 +5,8 @@ number typed as such (`SECTION_QUERY`), a call to the judge it opens with
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
