@@ -106,7 +106,10 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     queries += [q.replace("the ", "is there a ", 1) for q in queries] + [q.upper() for q in queries[:200]]
     # a card the imbued play ("imbued card"), kinds of cards of several types
     queries += ["the imbued card that", "imbued card where", "that imbued card where", "the new imbued card that", "an imbued who", "the imbued", "imbued card",
-                "the ghoul that", "ghouls that", "a location that", "locations where", "the location card that"]
+                "the ghoul that", "ghouls that", "a location that", "locations where", "the location card that",
+                # a card used on the noun before "with", told of after it
+                "hit an ally with that necromancy strike that", "an ally with that bolt that", "an ally with a dodge who",
+                "rush an ally with the gun that", "an ally with a gun and", "a strike that", "presses that", "the maneuver that"]
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps({"table": svc.search.names.to_table(), "queries": queries}))
     script = tmp_path / "types.mjs"
@@ -275,6 +278,18 @@ def test_browser_reads_a_phrase_past_a_possessive_as_the_server_does(svc, tmp_pa
     assert browser_first_three(svc, tmp_path, queries) == want
     groups = svc.search.rules.groups_of(queries[0])
     assert any(g.words == "refills his hand" and ("replac",) in g.alts for g in groups)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_phrase_past_a_number_as_the_server_does(svc, tmp_path):
+    """A synonym phrase with a number of one word inside ("hits 1 harder": "hit harder" and
+    the number 1 as its own group), the browser's `phrasePastPossessives` and `numberGroup`:
+    the same first three, in the same order, as the server's."""
+    queries = ["ministry indie 7 cap who hits 1 harder vs younger vamps",
+               "i spend 2 blood to untap, is that ok", "vamp that can pay 3 pool to steal a vote",
+               "hits twenty eight harder", "hit 1 2 harder", "spend my 2 blood", "1 2 3"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")

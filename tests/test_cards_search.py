@@ -253,6 +253,21 @@ def test_a_mistyped_word_of_the_synonym_table_stands_for_what_it_does(service):
     assert "pts" in SYNONYMS and ("point",) not in alts("how many pots are there", "pots")
 
 
+def test_a_phrase_of_the_synonym_table_is_read_past_a_number_kept_as_its_own_group(service):
+    """"hits 1 harder" is the idiom "hit harder" (strength) with a number inside: the phrase
+    is read past it, and the number still counts, as its own group, where it stood."""
+    groups = service.search.cards.groups_of("ministry indie 7 cap who hits 1 harder vs younger vamps")
+    words = [g.words for g in groups]
+    phrase = groups[words.index("hits 1 harder")]
+    assert ("strength",) in phrase.alts and phrase.number is None
+    number = groups[words.index("hits 1 harder") + 1]
+    assert (number.words, number.number) == ("1", 1)
+    # a number of two words is not passed ("twenty eight"), nor is a number that opens it
+    assert "hits twenty eight harder" not in [g.words for g in service.search.cards.groups_of("hits twenty eight harder")]
+    hits = service.search.search("ministry indie 7 cap who hits 1 harder vs younger vamps", limit=3)[0]
+    assert "cards/200318" in [h.entry.key for h in hits]     # Danny Larkshill: +1 strength vs younger
+
+
 def alts(part, query: str, word: str) -> set:
     """The alternatives of the query's group for `word` in that part of the index."""
     return set(next(g for g in part.groups_of(query) if g.words == word).alts)
@@ -1296,6 +1311,15 @@ def test_a_card_and_its_rulings_count_each_others_words(service, monkeypatch):
     ("what's the imbued card where if combat stays close-range two rounds", None),
     ("that imbued card where", None), ("the new imbued card that", None),
     ("is there an imbued who gets +1 bleed", "Imbued"),
+    # a combat card by what it is played as
+    ("potence strike that wrecks the opposing minion's equipment", "Combat"),
+    ("the press that keeps the fight going", "Combat"),
+    # a card used on the noun before it, told of after "with" (`DESCRIBE_POINTED`)
+    ("I hit an ally with that Necromancy strike that attaches to it", "Combat"),
+    ("I hit an ally with that Necromancy bolt that attaches to it", None),
+    ("rush an ally with the gun that does 3 damage", "Equipment"),
+    ("mortal ally with a dodge who can be burned", "Ally"),      # "who": the ally's description
+    ("an ally with a gun and 3 life", "Ally"),                   # no description of the gun
 ])
 def test_a_card_described_by_its_type(service, query, kind):
     """Players describe a card they cannot name by its type: "the reaction that…",

@@ -21,7 +21,10 @@ later that day "keep fight going" (continue combat), "shrink" (reduce: "hand shr
 "generic" (a card needing no discipline), each tried alone over every set: +1 each for the
 last two, none lost ("keep fight going" moved no question). "till", "every", "basic" (as
 inferior), "afar" and "lose blood" were tried the same way and left out (none gained, or
-more lost than gained).
+more lost than gained). Two more with the phrases read past a number ("picks up 2 blood",
+"hold 2 more cards"), each tried alone: "pick up blood" (gain blood) and "hold more cards"
+(hand size), +1 each, none lost; "extra card in hand", "shuffle blood", "blood around" and
+"get rid of" (burn) moved no question and were left out.
 
 A second list, the same day, by another hand from the cards' texts alone (the phrases in
 at least ten cards that the table did not cover yet; none of judgekit's code, question sets
@@ -50,12 +53,14 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "larger hand": ("hand size",),
     "hand limit": ("hand size",),
     "max hand": ("hand size",),
+    "hold more cards": ("hand size",),
     # blood and pool paid, gained, moved, taken
     "spend blood": ("burn blood",),
     "pay pool": ("burn pool",),
     "spend pool": ("burn pool",),
     "add blood": ("move blood",),
     "blood back": ("gain blood",),
+    "pick up blood": ("gain blood",),
     "pool off": ("steal pool",),
     "marker": ("counter",),
     # locked and unlocked ("tap" is already "lock")

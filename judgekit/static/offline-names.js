@@ -42,6 +42,8 @@ export function CardNames(table) {
   this.describeWith = new Set(table.describe_with || []);
   this.describePlaces = table.describe_places || [];       // where a card told of is ("out", "in play")
   this.describeArticles = new Set(table.describe_articles || []);
+  this.describePointed = new Set(table.describe_pointed || []);
+  this.describeThingRel = new Set(table.describe_thing_rel || []);
   this.describeFree = table.describe_free || 0;             // other words before the noun
   this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
   this.describeCapacity = new Set(table.describe_capacity || []);  // "8 cap", "cap 8": a vampire's
@@ -222,9 +224,9 @@ CardNames.prototype.describedType = function (query) {
     named = named || facet;
     i += 1;
   }
-  function startsDescription(at) {
+  function startsDescription(at, relations) {
     at = pastCard(words, at, self.describePlaces);
-    return at < words.length && self.describeRel.has(words[at]);
+    return at < words.length && (relations || self.describeRel).has(words[at]);
   }
   // whether the type noun ending at `end` is a crypt card's that tells of a card it plays
   // ("the imbued card that…": descriptions.plays_card)
@@ -234,6 +236,22 @@ CardNames.prototype.describedType = function (query) {
   // the card types a noun of one or two words at `at` names, with where it ends
   function typeAt(at) {
     return nounsAt(words, at, self.typeNouns).map(function (f) { return [self.typeNouns[f[0]], f[1]]; });
+  }
+  // after a noun ending at `end`, "with" and a card pointed at ("hit an ally with that
+  // Necromancy strike that…"): the type of the card told of (null: no type noun), or false
+  // when there is no such card (descriptions.described_type's told_with)
+  function toldWith(end) {
+    if (end >= words.length || !self.describeWith.has(words[end])) return false;
+    var at = end + 1;
+    if (at >= words.length || !self.describePointed.has(words[at])) return false;
+    while (at < words.length && (self.describePointed.has(words[at]) || self.cardWords.has(words[at]) ||
+                                 self.describeQualifiers.has(words[at]))) at += 1;
+    var inner = typeAt(at);
+    if (inner.length) {
+      for (var n = 0; n < inner.length; n++) if (startsDescription(inner[n][1], self.describeThingRel)) return inner[n][0];
+      return false;
+    }
+    return startsDescription(at + 1, self.describeThingRel) ? null : false;
   }
   var first = typeAt(i), k, j;
   for (k = 0; k < first.length; k++) {
@@ -255,6 +273,10 @@ CardNames.prototype.describedType = function (query) {
   for (var free = 0, at2 = i; at2 < words.length && free <= this.describeFree && !this.describeOwned.has(words[at2]); at2++) {
     var found = typeAt(at2);
     if (found.length) {
+      for (k = 0; k < found.length; k++) {
+        var told = toldWith(found[k][1]);
+        if (told !== false) return told;
+      }
       for (k = 0; k < found.length; k++) {
         if (found[k][0] !== "Vampire" && startsDescription(found[k][1]) && !playsCard(found[k][1])) return found[k][0];
       }

@@ -157,15 +157,16 @@ function mistypedQuestion(index, stem) {
   return found;
 }
 
-// the longest synonym phrase starting at items[i] once the possessives after it are left out
-// (params.possessives: "refill his hand" is "refill hand"): [the items it spans, the places
-// of its own], [1, null] when there is none (the server's
+// the longest synonym phrase starting at items[i] once the possessives and the one-word
+// numbers after it are left out (params.possessives: "refill his hand" is "refill hand";
+// `numbers`: token index -> [width, value], "hits 1 harder" is "hit harder"): [the items it
+// spans, the places of its own], [1, null] when there is none (the server's
 // QueryGroups._phrase_past_possessives, rules/query_groups.py)
-function phrasePastPossessives(index, items, i) {
+function phrasePastPossessives(index, items, i, numbers) {
   var possessives = index.params.possessives || [];
   var places = [i];
   for (var k = i + 1; k < items.length && places.length < index.maxPhrase; k++) {
-    if (possessives.indexOf(items[k]) < 0) places.push(k);
+    if (possessives.indexOf(items[k]) < 0 && !(numbers.has(k) && numbers.get(k)[0] === 1)) places.push(k);
   }
   for (var size = places.length; size > 1; size--) {
     var last = places[size - 1];
@@ -325,6 +326,17 @@ export function queryGroups(index, text) {
   });
   var numbers = new Map();                                // token index -> [width, value]
   numbersIn(index, text, tokens).forEach(function (n) { numbers.set(n[0], [n[1], n[2]]); });
+  // the group of the number starting at token k ("91", "twenty-eight"), matched against the
+  // numbers entries state (QueryGroups._number_group)
+  function numberGroup(k) {
+    var width = numbers.get(k)[0], value = numbers.get(k)[1], after = [];
+    seq.slice(k + width, k + width + 2).forEach(function (w) { if (numberValue(index, w[0]) === null) after.push(w[1]); });
+    var units = queryUnits(index, after, k ? seq[k - 1][1] : null);
+    var found = numberDocs(index, value, units), numAlts = new Map();
+    setDefault(numAlts, seq.slice(k, k + width).map(function (w) { return w[1]; }), 1.0);
+    return { words: seq.slice(k, k + width).map(function (w) { return w[0]; }).join(" "),
+             alts: numAlts, weight: found[1], factor: 1.0, number: value, near: found[0] };
+  }
   var i = 0;
   while (i < seq.length) {
     var n = 1, phrase = null;
@@ -332,21 +344,14 @@ export function queryGroups(index, text) {
       if (index.synonyms.has(items.slice(i, i + k).join(SEP))) { n = k; break; }
     }
     if (n === 1) {
-      // a phrase with a possessive inside ("refill his hand": "refill hand")
-      var past = phrasePastPossessives(index, items, i);
+      // a phrase with a possessive or a number inside ("refill his hand": "refill hand";
+      // "hits 1 harder": "hit harder", and the number)
+      var past = phrasePastPossessives(index, items, i, numbers);
       n = past[0]; phrase = past[1];
     }
     if (n === 1 && numbers.has(i)) {
-      // a number ("91", "twenty-eight"), matched against the numbers entries state
-      n = numbers.get(i)[0];
-      var value = numbers.get(i)[1], after = [];
-      seq.slice(i + n, i + n + 2).forEach(function (w) { if (numberValue(index, w[0]) === null) after.push(w[1]); });
-      var units = queryUnits(index, after, i ? seq[i - 1][1] : null);
-      var found = numberDocs(index, value, units), numAlts = new Map();
-      setDefault(numAlts, seq.slice(i, i + n).map(function (w) { return w[1]; }), 1.0);
-      groups.push({ words: seq.slice(i, i + n).map(function (w) { return w[0]; }).join(" "),
-                    alts: numAlts, weight: found[1], factor: 1.0, number: value, near: found[0] });
-      i += n;
+      groups.push(numberGroup(i));
+      i += numbers.get(i)[0];
       continue;
     }
     var span = [];
@@ -390,6 +395,9 @@ export function queryGroups(index, text) {
     var weight = (rarest ? Math.log(1 + index.nEntries / (1 + rarest))
                   : elsewhere ? Math.log(1 + index.nEntries) : 0.3) * factor;
     groups.push({ words: typed, alts: alts, weight: weight, factor: factor, number: null });
+    if (phrase !== null) {
+      for (var q = i; q < i + n; q++) if (numbers.has(q) && phrase.indexOf(q) < 0) groups.push(numberGroup(q));
+    }
     i += n;
   }
   var most = index.params.max_groups;
