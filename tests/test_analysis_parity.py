@@ -273,11 +273,15 @@ def test_browser_reads_a_phrase_past_a_possessive_as_the_server_does(svc, tmp_pa
                "forgot to take my pool from the edge and already played a card. can i go back",
                "he already drew his replacment, am i too late to stop his card",
                "flight maneuver that comes back to his hand out of the ash heap",
-               "my my my hand", "refill my their hand", "take my"]
+               "my my my hand", "refill my their hand", "take my",
+               # an object pronoun
+               "giovanni vamp whose own clan blocks him better", "block it them better", "him it"]
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
     assert browser_first_three(svc, tmp_path, queries) == want
     groups = svc.search.rules.groups_of(queries[0])
     assert any(g.words == "refills his hand" and ("replac",) in g.alts for g in groups)
+    groups = svc.search.cards.groups_of("giovanni vamp whose own clan blocks him better")
+    assert any(g.words == "blocks him better" and ("intercept",) in g.alts for g in groups)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
