@@ -20,7 +20,8 @@ from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.answer import MAX_PARTS, split_questions
-from judgekit.rules.query import asks_plain, with_numbers_apart, with_one_blood, without_name_asked, without_ruled_out
+from judgekit.rules.query import (asks_plain, sentences, with_numbers_apart, with_one_blood, without_name_asked,
+                                  without_ruled_out)
 from judgekit.rules.service import RulesService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +94,8 @@ const [, , staticDir, inputPath] = process.argv;
 const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
 const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
 const names = new internals.CardNames(data.table);
-process.stdout.write(JSON.stringify(data.queries.map((q) => [names.describedType(q), names.describesCard(q)])));
+process.stdout.write(JSON.stringify(data.queries.map((q) => [names.describedType(q), names.describesCard(q),
+                                                              names.closingAskType(q)])));
 """
 
 
@@ -104,12 +106,17 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     table: the same card type, or none, and the same reading, for each."""
     queries = _query_texts()
     queries += [q.replace("the ", "is there a ", 1) for q in queries] + [q.upper() for q in queries[:200]]
+    queries += [sentences(q)[-1] for q in queries if len(sentences(q)) > 1]     # closing asks
     # a card the imbued play ("imbued card"), kinds of cards of several types
     queries += ["the imbued card that", "imbued card where", "that imbued card where", "the new imbued card that", "an imbued who", "the imbued", "imbued card",
                 "the ghoul that", "ghouls that", "a location that", "locations where", "the location card that",
                 # a card used on the noun before "with", told of after it
                 "hit an ally with that necromancy strike that", "an ally with that bolt that", "an ally with a dodge who",
-                "rush an ally with the gun that", "an ally with a gun and", "a strike that", "presses that", "the maneuver that"]
+                "rush an ally with the gun that", "an ally with a gun and", "a strike that", "presses that", "the maneuver that",
+                # a closing ask by a type (read alone, as the last sentence)
+                "Which modifier was that?", "What was that political card?", "which vamp has that?",
+                "Which Gangrel card is that?", "what is the kind of superior ally it is", "Which ally, and can it pay?",
+                "which one of the nine words in this sentence is the retainer"]
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps({"table": svc.search.names.to_table(), "queries": queries}))
     script = tmp_path / "types.mjs"
@@ -117,9 +124,10 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
     got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
                                     capture_output=True, text=True).stdout)
     names = svc.search.names
-    want = [[names.described_type(q), names.describes_card(q)] for q in queries]
-    assert sum(1 for k, _ in want if k) > 50          # the description sets open with a type
-    assert sum(1 for _, told in want if told) > 50    # … or describe one further on
+    want = [[names.described_type(q), names.describes_card(q), names.closing_ask_type(q)] for q in queries]
+    assert sum(1 for k, _, _ in want if k) > 50       # the description sets open with a type
+    assert sum(1 for _, told, _ in want if told) > 50    # … or describe one further on
+    assert sum(1 for _, _, asked in want if asked) > 20   # … or ask for one by its type
     differ = [(q, w, g) for q, w, g in zip(queries, want, got) if w != g]
     assert differ == [], differ[:10]
 
@@ -282,6 +290,18 @@ def test_browser_reads_a_phrase_past_a_possessive_as_the_server_does(svc, tmp_pa
     assert any(g.words == "refills his hand" and ("replac",) in g.alts for g in groups)
     groups = svc.search.cards.groups_of("giovanni vamp whose own clan blocks him better")
     assert any(g.words == "blocks him better" and ("intercept",) in g.alts for g in groups)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_closing_ask_by_a_type_as_the_server_does(svc, tmp_path):
+    """A question whose last sentence asks for the card by its type ("… Which modifier was
+    that?", `Search._described_type`): the same first three as the server's."""
+    queries = ["The Ministry player bled me using Auspex and Serpentis together for an extra point, and the superior "
+               "version later dropped a corruption counter on one of my minions. Which modifier was that?",
+               "My Gangrel got blocked by a Ravnos with a bonus point of intercept vs Gangrel. Which vampire has that?",
+               "Which modifier was that?", "It untaps. Which one?"]
+    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
+    assert browser_first_three(svc, tmp_path, queries) == want
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")

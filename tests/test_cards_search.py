@@ -1327,6 +1327,31 @@ def test_a_card_described_by_its_type(service, query, kind):
     assert service.search.names.described_type(query) == kind
 
 
+@pytest.mark.parametrize("sentence, kind", [
+    ("Which modifier was that?", "Action Modifier"),
+    ("What was that political card?", "Political Action"),
+    ("which vamp has that?", "Vampire"),
+    ("What's that superior Auspex reaction?", "Reaction"),     # a discipline and a qualifier before it
+    ("Which Gangrel card is that?", None),                     # no type noun
+    ("What happens to the ally?", None),                       # the noun does not follow the ask
+    ("which is the one ally you would pick out of these cards here", None),   # too long to be an ask
+])
+def test_a_closing_ask_for_the_card_by_its_type(service, sentence, kind):
+    """A question closing on "Which modifier was that?" asks for a card by its type; a last
+    sentence asking anything else does not."""
+    assert service.search.names.closing_ask_type(sentence) == kind
+
+
+def test_a_closing_ask_by_a_type_puts_that_type_first(service):
+    """The card a message describes, then asks for by its type in a last sentence, comes
+    first among the cards of that type (Deflection-like rivals of another type after)."""
+    query = ("The Ministry player bled me using Auspex and Serpentis together for an extra point, and the "
+             "superior version later dropped a corruption counter on one of my minions. Which modifier was that?")
+    hits = service.search.search(query, limit=3)[0]
+    cards = [h for h in hits if h.entry.key.startswith("cards/1")]
+    assert cards and all("Action Modifier" in service.search.entry_types[h.entry.key] for h in cards[:1])
+
+
 @pytest.mark.parametrize("query, card, group", [
     # Gang Tactics: "Only usable when the action is announced. If the action is blocked, the
     # resulting combat is at close range."; its group's ruling: played before the modifiers
@@ -1381,8 +1406,6 @@ def test_a_vampire_is_found_by_its_capacity(service, query, card, first):
     ("dementation card u stick on a vamp so they cant use any discipline cards, superior also knocks their "
      "cap down by 1, anyone can pop it with a sneaky action", "101212", "sneaky"),
     # the group "Retainer that strike": "Does not gain additional strikes from its owner."
-    ("2 pool mortal retainer with 3 life that deals 1 damage each round. if my vamp gets extra strikes, "
-     "does the retainer hit more?", "G00029", "hit"),
     ("animal retainer that does 2 damage each round at close range. my vamp got an additional strike, "
      "does the retainer hit again?", "G00029", "hit"),
     # Steal the Mind: "Put this card on a ready minion. The acting vampire gets +2 intercept…"

@@ -84,6 +84,14 @@ DESCRIBE_POINTED = frozenset(("the", "that", "this", "his", "her", "their", "my"
 #: tells of the ally, which a "dodge" read as a combat card lost)
 DESCRIBE_THING_REL = frozenset(("that", "thats", "which", "where"))
 DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "my", "some"))
+#: A question closing on an ask for the card by its type ("…and at superior they dropped
+#: a corruption counter on one of my minions. Which modifier was that?"): its last
+#: sentence of at most `ASKED_MAX` words, opening with one of `DESCRIBE_ASK`, then any of
+#: these, disciplines, clans and `DESCRIBE_QUALIFIERS`, then a type noun
+#: (`closing_ask_type`). Over the development sets (7 Dec 2026): 2 questions more in the
+#: first three, none fewer, one higher.
+ASKED_SKIP = frozenset(("was", "is", "that", "the", "this", "it", "its", "one", "of", "a", "an", "kind", "sort"))
+ASKED_MAX = 8
 #: A card described in the middle of a question, as a judge call or a message does ("my
 #: Toreador has the 2-pool master that makes whoever blocks her lose a pool…", "he wants to
 #: play the out-of-turn master that stops…", `describes_card`): one of these,
@@ -223,6 +231,19 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
         at += 1
     return None
 
+def closing_ask_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | None:
+    """The card type (or kind) a question's last sentence asks for the card by ("Which
+    modifier was that?", "What was that political card?", "which vamp has that?": the
+    sentence's `words`, `ASKED_SKIP`), or None."""
+    if not words or len(words) > ASKED_MAX or words[0] not in DESCRIBE_ASK:
+        return None
+    at = 1
+    while at < len(words) and (words[at] in ASKED_SKIP or words[at] in card_words or words[at] in DESCRIBE_QUALIFIERS):
+        at += 1
+    found = nouns_at(words, at)
+    return TYPE_NOUNS[found[0][0]] if found else None
+
+
 def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
     """Whether a question describes a card after its first word (`DESCRIBE_OPEN`): "the",
     up to `DESCRIBE_FREE` other words (a discipline, a clan and `DESCRIBE_QUALIFIERS` not
@@ -337,6 +358,7 @@ def description_table() -> dict:
             "describe_places": [list(place) for place in DESCRIBE_PLACES],
             "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
             "describe_pointed": sorted(DESCRIBE_POINTED), "describe_thing_rel": sorted(DESCRIBE_THING_REL),
+            "asked_skip": sorted(ASKED_SKIP), "asked_max": ASKED_MAX,
             "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
             "describe_open": sorted(DESCRIBE_OPEN), "player_nouns": sorted(PLAYER_NOUNS),
             "rules_nouns": sorted(RULES_NOUNS),

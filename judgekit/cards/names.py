@@ -23,7 +23,8 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass
 
-from judgekit.cards.descriptions import DESCRIBE_REACH, describes_card, described_type, description_table
+from judgekit.cards.descriptions import (DESCRIBE_REACH, closing_ask_type, describes_card, described_type,
+                                         description_table)
 from judgekit.cards.name_words import (card_only_words_of, first_names, inflections, initials, key_words,
                                        surnames, text_words_of, written_words)
 from judgekit.game.cards import name_key
@@ -340,6 +341,11 @@ class CardNames:
         """The card type (or kind of card, `descriptions.card_types`) a question opening
         with a described card describes it by (`descriptions.described_type`), or None."""
         return described_type(self._words(query[:300]) if isinstance(query, str) else (), self.card_words)
+
+    def closing_ask_type(self, sentence: str) -> str | None:
+        """The card type (or kind) a question's last sentence asks for the card by
+        (`descriptions.closing_ask_type`: "Which modifier was that?"), or None."""
+        return closing_ask_type(self._words(sentence[:300]) if isinstance(sentence, str) else (), self.card_words)
 
     def describes_card(self, query: str) -> bool:
         """Whether a question describes a card further on, or asks for one

@@ -306,7 +306,8 @@ class Search:
         # room for the other answers beside the cards a question names (they may go after
         # the best of those, `_named_second`), cut to `limit` at the end
         shown_limit, limit = limit, limit + (len(found) if found and not only else 0)
-        kind = self.names.described_type(text) if self.names is not None else None
+        parts = sentences(text)
+        kind = self._described_type(text, parts)
         about_cards = self.names is not None and self.names.mentions_card_words(text)
         rules_hits, stems = self.rules.search(text, limit, snippets=False,
                                               doc_factors=ABOUT_CARDS_DOC_FACTORS if about_cards else None)
@@ -322,7 +323,6 @@ class Search:
         # 2-pool master that…"), or asked for by its name ("…, what's it called?"): the cards'
         # scores weigh more, and no rule leads a card
         told = bool(kind) or asks_name or (self.names is not None and self.names.describes_card(text))
-        parts = sentences(text)
         factor = DESCRIBED_CARD_FACTOR if told else (ABOUT_CARDS_MESSAGE_FACTOR if len(parts) > 1 else
                                                      ABOUT_CARDS_FACTOR) if about_cards else CARD_FACTOR
         rest_c = [Hit(h.entry, round(h.score * factor, 4), h.snippet, h.url, h.coverage)
@@ -344,6 +344,17 @@ class Search:
                  else self.cards.with_snippet(h, cards_wanted)
                  for h in merged]
         return shown, sorted(set(stems) | set(card_stems))
+
+    def _described_type(self, text: str, parts: tuple[str, ...]) -> str | None:
+        """The card type (or kind) the question describes its card by, opening with it
+        (`CardNames.described_type`), or asks for it by in a last sentence of its own
+        (`CardNames.closing_ask_type`: "… Which modifier was that?"); None otherwise."""
+        if self.names is None:
+            return None
+        kind = self.names.described_type(text)
+        if kind is None and len(parts) > 1:
+            kind = self.names.closing_ask_type(parts[-1])
+        return kind
 
     def _named_in_passing(self, text: str, found: list[NameHit], groups: list[Group]) -> frozenset[str]:
         """The keys of the cards the query names (`found`, among other words) whose text and

@@ -44,6 +44,8 @@ export function CardNames(table) {
   this.describeArticles = new Set(table.describe_articles || []);
   this.describePointed = new Set(table.describe_pointed || []);
   this.describeThingRel = new Set(table.describe_thing_rel || []);
+  this.askedSkip = new Set(table.asked_skip || []);
+  this.askedMax = table.asked_max || 0;
   this.describeFree = table.describe_free || 0;             // other words before the noun
   this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
   this.describeCapacity = new Set(table.describe_capacity || []);  // "8 cap", "cap 8": a vampire's
@@ -297,6 +299,19 @@ CardNames.prototype.cardTypes = function (kind) {
 // makes…", or asks for one by a discipline or a clan: "which Ravnos…", or by its type and
 // what it does: "which master gives…", or opening with "card" and a relative word: "what's
 // the card where…" (descriptions.describes_card)
+// the card type a question's last sentence asks for the card by ("Which modifier was
+// that?"): at most askedMax words, a word of describeAsk, then any of askedSkip,
+// disciplines, clans and qualifiers, then a type noun (descriptions.closing_ask_type), or null
+CardNames.prototype.closingAskType = function (sentence) {
+  var words = this.words(sentence.slice(0, 300));
+  if (!words.length || words.length > this.askedMax || !this.describeAsk.has(words[0])) return null;
+  var at = 1;
+  while (at < words.length && (this.askedSkip.has(words[at]) || this.cardWords.has(words[at]) ||
+                               this.describeQualifiers.has(words[at]))) at += 1;
+  var found = nounsAt(words, at, this.typeNouns);
+  return found.length ? this.typeNouns[found[0][0]] : null;
+};
+
 CardNames.prototype.describesCard = function (query) {
   var words = this.words(query.slice(0, this.describeReach)), self = this;
   for (var i = 0; i < words.length - 1; i++) {

@@ -335,7 +335,11 @@ const offlineSearch = (function () {
     // room for the other answers beside the cards a question names, cut at the end (Search.search)
     var shownLimit = limit;
     if (found.length && !only) limit += found.length;
+    // a card described by its type, or asked for by it in a last sentence of its own
+    // (Search._described_type)
+    var parts = sentences(text, p.question_after_colon);
     var kind = this.names ? this.names.describedType(text) : null;
+    if (this.names && kind === null && parts.length > 1) kind = this.names.closingAskType(parts[parts.length - 1]);
     // a question about cards ranks the announcement guidelines lower (Search.search)
     var aboutCards = !!(this.names && this.names.mentionsCardWords(text));
     var rulesHits = this.rules.search(text, limit, [], false, undefined, aboutCards ? p.about_cards_doc_factors : undefined);
@@ -349,7 +353,7 @@ const offlineSearch = (function () {
     // a card described by its type, at the start or further on (a judge call): the cards'
     // scores weigh more, and no rule leads a card (Search.search)
     var told = !!kind || asksName || !!(this.names && this.names.describesCard(text));
-    var parts = sentences(text, p.question_after_colon);     // a message of several sentences naming a discipline or a clan: more
+    // (parts: a message of several sentences naming a discipline or a clan: more)
     var factor = told ? p.described_card_factor :
       aboutCards ? (parts.length > 1 ? p.about_cards_message_factor || p.about_cards_factor : p.about_cards_factor) :
       p.card_factor;
