@@ -158,7 +158,8 @@ def test_browser_leaves_out_the_ask_for_a_card_s_name_as_the_server(tmp_path):
     query of the query sets and each with the usual closing asks appended: the same text
     left, for each."""
     asks = [", whats it called?", ". What\u2019s the name?", " - forgot the nmae", ". name??", ", just the name?",
-            ". Who's that?", " which one is that", ". What card was it?", " Which is it?", " name please"]
+            ". Who's that?", " which one is that", ". What card was it?", " Which is it?", " name please",
+            ". Can't recall her name.", ". Anyone know the name?", " does anybody know its name"]
     queries = _query_texts()
     queries += [q.rstrip("?") + ask for q in queries[:300] for ask in asks] + [a.lstrip(" ,.-") for a in asks]
     # separators only, or a long run of them (each part of the ask starts a word)

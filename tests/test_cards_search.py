@@ -2823,5 +2823,5 @@ def test_a_closing_ask_for_a_card_s_name_puts_a_card_first(service):
     a card (`merge(described=…)`). Told without the ask, the announcement of actions comes first."""
     told = "A titled vamp called a vote: name a piece of gear and any vampire, and if it passes the gear goes to that vamp."
     assert service.search.search(told, limit=3)[0][0].entry.doc != "cards"
-    for ask in (" What's the card?", " whats it called", " name?"):
+    for ask in (" What's the card?", " whats it called", " name?", " Can't recall its name.", " Anyone know the name?"):
         assert service.search.search(told + ask, limit=3)[0][0].entry.doc == "cards", ask

@@ -44,7 +44,8 @@ SENTENCE_BREAK = re.compile(rf"(?<=[.?!;]){SPACE}+|{SPACE}+-+{SPACE}+"
 ADDRESS = re.compile(r"^\s*(?:(?:hey|hi)\s+)?(?:judge\s*(?:[!:,.;?]+|\s-+)|call\s*(?:[!:]+|\s-+))\s*", re.I)
 
 #: A question's closing ask for a card's name ("…, whats it called", "forgot the name",
-#: "name?", "which one is that", "who's that?"): it asks for the answer and describes nothing,
+#: "name?", "which one is that", "who's that?"; "can't recall her name", "anyone know the
+#: name" since 7 Dec 2026: one question more in the first three, none fewer): it asks for the answer and describes nothing,
 #: and its words weighed as a description's ("called" is a referendum's "call", "name" the
 #: cards' "name a discipline", "forgot" in no card at all). "name" alone only after a
 #: sentence's mark ("…just the name?" asks the rules). Each part starts at the text's start
@@ -60,7 +61,8 @@ NAME_ASKED = re.compile(
     r"|(?:what|which)\s+(?:card|one|vamp|vampire)\s+(?:is|was)\s+(?:it|that|this)"
     r"|which\s+one\s+(?:is|was)\s+(?:it|that|this)"
     r"|(?:i\s+)?forgot\s+(?:the|its|it['\u2019]?s)\s+n[a-z]{2}e"
-    r"|(?:i\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\s+remember\s+(?:the|its)\s+name"
+    r"|(?:i\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\s+(?:remember|recall)\s+(?:the|its|his|her|their)\s+name"
+    r"|(?:does\s+)?any(?:\s*one|\s*body)\s+knows?\s+(?:the|its|his|her|their)\s+name"
     r"|who(?:['\u2019]?s|\s+is)\s+(?:that|this|he|she)"
     r"|(?:the\s+)?name\s+(?:of\s+(?:it|that|the\s+card)|please|pls)"
     r")[\s?!.]*$"
