@@ -324,6 +324,9 @@ def main() -> None:
                 ("tests/search_card_effects33", ROOT / "tests" / "search_card_effects33"),
                 ("tests/search_card_effects34", ROOT / "tests" / "search_card_effects34"),
                 ("tests/search_card_effects35", ROOT / "tests" / "search_card_effects35"),
+                ("tests/search_card_effects36", ROOT / "tests" / "search_card_effects36"),
+                ("tests/search_card_effects37", ROOT / "tests" / "search_card_effects37"),
+                ("tests/search_card_effects38", ROOT / "tests" / "search_card_effects38"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]
