@@ -116,7 +116,9 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
                 # a closing ask by a type (read alone, as the last sentence)
                 "Which modifier was that?", "What was that political card?", "which vamp has that?",
                 "Which Gangrel card is that?", "what is the kind of superior ally it is", "Which ally, and can it pay?",
-                "which one of the nine words in this sentence is the retainer"]
+                "which one of the nine words in this sentence is the retainer", "Which vampire gets the Edge?",
+                "Which master card lets me do that?", "mortal ally with the ability that lets it steal blood",
+                "weird retainer with the vampire that", "an ally with that Necromancy strike that attaches"]
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps({"table": svc.search.names.to_table(), "queries": queries}))
     script = tmp_path / "types.mjs"
@@ -159,7 +161,8 @@ def test_browser_leaves_out_the_ask_for_a_card_s_name_as_the_server(tmp_path):
     left, for each."""
     asks = [", whats it called?", ". What\u2019s the name?", " - forgot the nmae", ". name??", ", just the name?",
             ". Who's that?", " which one is that", ". What card was it?", " Which is it?", " name please",
-            ". Can't recall her name.", ". Anyone know the name?", " does anybody know its name"]
+            ". Can't recall her name.", ". Anyone know the name?", " does anybody know its name",
+            " if I cant recall his name?"]
     queries = _query_texts()
     queries += [q.rstrip("?") + ask for q in queries[:300] for ask in asks] + [a.lstrip(" ,.-") for a in asks]
     # separators only, or a long run of them (each part of the ask starts a word)

@@ -20,7 +20,7 @@ from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION
 from judgekit.rules.group_rulings import RULING_INHERITS
 from judgekit.rules.query import (asks_plain, question_stems, sentences, spell_out_disciplines, talk_stems,
-                                  with_numbers_apart, with_one_blood, without_address)
+                                  with_numbers_apart, with_one_blood, without_address, without_name_asked)
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
@@ -1329,6 +1329,9 @@ def test_a_card_and_its_rulings_count_each_others_words(service, monkeypatch):
     ("rush an ally with the gun that does 3 damage", "Equipment"),
     ("mortal ally with a dodge who can be burned", "Ally"),      # "who": the ally's description
     ("an ally with a gun and 3 life", "Ally"),                   # no description of the gun
+    ("an ally with that Necromancy strike that attaches to it", "Combat"),   # the noun first
+    ("mortal ally with the ability that lets it steal blood", "Ally"),       # no card, no facet
+    ("weird retainer with the vampire that", "Retainer"),        # a vampire is no card used on it
 ])
 def test_a_card_described_by_its_type(service, query, kind):
     """Players describe a card they cannot name by its type: "the reaction that…",
@@ -1343,6 +1346,9 @@ def test_a_card_described_by_its_type(service, query, kind):
     ("What's that superior Auspex reaction?", "Reaction"),     # a discipline and a qualifier before it
     ("Which Gangrel card is that?", None),                     # no type noun
     ("What happens to the ally?", None),                       # the noun does not follow the ask
+    ("Which vampire gets the Edge?", None),                    # the rules: a verb after the noun
+    ("Which reaction happens first?", None),
+    ("Which master card lets me do that?", "Master"),
     ("which is the one ally you would pick out of these cards here", None),   # too long to be an ask
 ])
 def test_a_closing_ask_for_the_card_by_its_type(service, sentence, kind):
@@ -2825,6 +2831,19 @@ def test_a_number_typed_against_its_word_finds_as_apart(service):
     glued = "2pool master: pick a player, hand shrinks 1 till a vamp acts to burn it"
     assert first_sections(service.search, glued, 1) == first_sections(service.search, glued.replace("2pool", "2 pool"), 1) \
         == ["100026"]
+
+
+@pytest.mark.parametrize("text, left", [
+    ("My little Gangrel girl pulls a blood each unlock. Can't recall her name.", "My little Gangrel girl pulls a blood each unlock."),
+    ("it untaps after combat, anyone know the name?", "it untaps after combat, "),
+    # a person's name asked about, not the card's
+    ("A player dropped. How do I report the game loss if I cant recall his name?", None),
+    ("The prince left. Does anyone know her name?", None),
+])
+def test_a_closing_ask_for_the_name_is_left_out_but_not_a_person_s(text, left):
+    """"Can't recall her name." closing a description asks for the card; "…if I cant recall
+    his name?" asks about a player, and stays (`query.NAME_ASKED`)."""
+    assert without_name_asked(text) == (text if left is None else left)
 
 
 def test_a_closing_ask_for_a_card_s_name_puts_a_card_first(service):

@@ -92,6 +92,9 @@ DESCRIBE_ARTICLES = frozenset(("the", "a", "an", "his", "her", "its", "their", "
 #: first three, none fewer, one higher.
 ASKED_SKIP = frozenset(("was", "is", "that", "the", "this", "it", "its", "one", "of", "a", "an", "kind", "sort"))
 ASKED_MAX = 8
+#: … and after the noun (and "card"), only those and these: "which vamp has that?", "which
+#: master card lets me do that?", not "which vampire gets the Edge?"
+ASKED_AFTER = frozenset(("has", "had", "does", "did", "do", "lets", "let", "me", "us"))
 #: A card described in the middle of a question, as a judge call or a message does ("my
 #: Toreador has the 2-pool master that makes whoever blocks her lose a pool…", "he wants to
 #: play the out-of-turn master that stops…", `describes_card`): one of these,
@@ -101,6 +104,10 @@ DESCRIBE_OPEN = frozenset(("the", "a", "an", "that", "this", "those"))
 #: I block the action that…", "the vampire who was blocked", "the vote where…")
 RULES_NOUNS = frozenset(("action", "actions", "vote", "votes", "referendum", "referendums",
                          "vampire", "vampires", "vamp", "vamps"))
+#: (Not "strike", "maneuver", "press": the rules told here, the tournament's and the
+#: announcements', say nothing of combat, which the cards and their rulings answer. Among
+#: them, "the close-range hand strike that ends combat…" and "the free maneuver that comes
+#: with my gun's strike" went one down and one out of the first three.)
 #: … nor "to" after the noun ("give the master to…"), and only in the question's first
 #: this many characters (a description comes before the argument about it)
 DESCRIBE_REACH = 400
@@ -153,7 +160,9 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
     card that…" (`TYPE_NOUNS`), or "a nosferatu who…", "salubri 8 cap that…" (a clan or a
     capacity, then the description: a vampire), or a few words before the noun ("2 blood
     equipment card that…", `DESCRIBE_FREE`); not a card that a crypt card's type plays
-    ("the imbued card that…", `plays_card`); None otherwise."""
+    ("the imbued card that…", `plays_card`); after a noun and "with", the card pointed at
+    and described ("I hit an ally with that Necromancy strike that…": a combat card,
+    `DESCRIBE_POINTED`); None otherwise."""
     i = 0
 
     def capacity_at(at: int) -> bool:
@@ -177,27 +186,34 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
         """The card types a noun of one or two words at `at` names, with where it ends."""
         return [(TYPE_NOUNS[noun], end) for noun, end in nouns_at(words, at)]
 
-    def told_with(end: int):
+    def told_with(end: int) -> str | None | bool:
         """After a noun ending at `end`, "with" and a card pointed at ("hit an ally with that
-        Necromancy strike that…"): the noun is what that card is used on, and the type of
-        the card told of is the second noun's (None: no type noun); False: no such card."""
+        Necromancy strike that…"): the noun is what that card is used on, and the card
+        told of is the second noun's type (not a vampire), or None when a discipline or a
+        clan and a word naming no type tell of it ("with that Necromancy bolt that…");
+        False: no such card (the first noun's reading stands: "an ally with the ability
+        that…")."""
         if end >= len(words) or words[end] not in DESCRIBE_WITH:
             return False
         at = end + 1
         if at >= len(words) or words[at] not in DESCRIBE_POINTED:
             return False
+        facet = False
         while at < len(words) and (words[at] in DESCRIBE_POINTED or words[at] in card_words
                                    or words[at] in DESCRIBE_QUALIFIERS):
+            facet = facet or words[at] in card_words
             at += 1
         inner = type_at(at)
         if inner:
             return next((kind for kind, inner_end in inner
-                         if starts_description(words, inner_end, DESCRIBE_THING_REL)), False)
-        # a card told of by a word that names no type ("that Necromancy bolt that…")
-        return None if starts_description(words, at + 1, DESCRIBE_THING_REL) else False
+                         if kind != "Vampire" and starts_description(words, inner_end, DESCRIBE_THING_REL)), False)
+        return None if facet and starts_description(words, at + 1, DESCRIBE_THING_REL) else False
 
     first = type_at(i)
     for _, end in first:
+        told = told_with(end)
+        if told is not False:
+            return told
         # "the vampire with the equipment that…": the description is the second noun's
         if end < len(words) and words[end] in DESCRIBE_WITH:
             at = end + 1
@@ -216,7 +232,9 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
         return None     # the noun came first, and no description follows it
     # "2 blood equipment card that…", "ani animal retainer that…": one to
     # `DESCRIBE_FREE` other words before the noun, none of them "my" (a card in play, not
-    # one described); then no vampire ("rush a vamp with…" describes an action by its target)
+    # one described); then no vampire ("rush a vamp with…" describes an action by its
+    # target), but the card it is done with, told of after "with" (`told_with`: "rush a vamp
+    # with the gun that…")
     free, at = 0, i
     while at < len(words) and free <= DESCRIBE_FREE and words[at] not in DESCRIBE_OWNED:
         if found := type_at(at):
@@ -231,17 +249,22 @@ def described_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | 
         at += 1
     return None
 
+
 def closing_ask_type(words: tuple[str, ...], card_words: frozenset[str]) -> str | None:
     """The card type (or kind) a question's last sentence asks for the card by ("Which
     modifier was that?", "What was that political card?", "which vamp has that?": the
-    sentence's `words`, `ASKED_SKIP`), or None."""
+    sentence's `words`, `ASKED_SKIP`, then only those and `ASKED_AFTER` after the noun), or
+    None: "Which vampire gets the Edge?", "Which reaction happens first?" ask the rules."""
     if not words or len(words) > ASKED_MAX or words[0] not in DESCRIBE_ASK:
         return None
     at = 1
     while at < len(words) and (words[at] in ASKED_SKIP or words[at] in card_words or words[at] in DESCRIBE_QUALIFIERS):
         at += 1
-    found = nouns_at(words, at)
-    return TYPE_NOUNS[found[0][0]] if found else None
+    for noun, end in nouns_at(words, at):
+        end = end + 1 if end < len(words) and words[end] == "card" else end
+        if all(w in ASKED_SKIP or w in ASKED_AFTER for w in words[end:]):
+            return TYPE_NOUNS[noun]
+    return None
 
 
 def describes_card(words: tuple[str, ...], card_words: frozenset[str]) -> bool:
@@ -358,7 +381,7 @@ def description_table() -> dict:
             "describe_places": [list(place) for place in DESCRIBE_PLACES],
             "describe_articles": sorted(DESCRIBE_ARTICLES), "describe_free": DESCRIBE_FREE,
             "describe_pointed": sorted(DESCRIBE_POINTED), "describe_thing_rel": sorted(DESCRIBE_THING_REL),
-            "asked_skip": sorted(ASKED_SKIP), "asked_max": ASKED_MAX,
+            "asked_skip": sorted(ASKED_SKIP), "asked_max": ASKED_MAX, "asked_after": sorted(ASKED_AFTER),
             "describe_owned": sorted(DESCRIBE_OWNED), "describe_capacity": sorted(DESCRIBE_CAPACITY),
             "describe_open": sorted(DESCRIBE_OPEN), "player_nouns": sorted(PLAYER_NOUNS),
             "rules_nouns": sorted(RULES_NOUNS),

@@ -44,12 +44,14 @@ SENTENCE_BREAK = re.compile(rf"(?<=[.?!;]){SPACE}+|{SPACE}+-+{SPACE}+"
 ADDRESS = re.compile(r"^\s*(?:(?:hey|hi)\s+)?(?:judge\s*(?:[!:,.;?]+|\s-+)|call\s*(?:[!:]+|\s-+))\s*", re.I)
 
 #: A question's closing ask for a card's name ("…, whats it called", "forgot the name",
-#: "name?", "which one is that", "who's that?"; "can't recall her name", "anyone know the
-#: name" since 7 Dec 2026: one question more in the first three, none fewer): it asks for the answer and describes nothing,
+#: "name?", "which one is that", "who's that?"; "can't recall the name", "anyone know the
+#: name" since 7 Dec 2026, and "can't recall her name" as a sentence of its own ("…if I
+#: can't recall his name?" asks about a player): one question more in the first three,
+#: none fewer): it asks for the answer and describes nothing,
 #: and its words weighed as a description's ("called" is a referendum's "call", "name" the
 #: cards' "name a discipline", "forgot" in no card at all). "name" alone only after a
 #: sentence's mark ("…just the name?" asks the rules). Each part starts at the text's start
-#: or at a separator (`ASK_SEPARATORS`), which the match keeps (its first or second group):
+#: or at a separator (`ASK_SEPARATORS`), which the match keeps (its first, second or third group):
 #: no part repeats a run of characters from every place, so a long run of separators costs
 #: its length, not its square; and no look-behind, which older phones' Safari lacks. The
 #: browser compiles this same pattern (the offline index's params, `name_asked`).
@@ -61,12 +63,14 @@ NAME_ASKED = re.compile(
     r"|(?:what|which)\s+(?:card|one|vamp|vampire)\s+(?:is|was)\s+(?:it|that|this)"
     r"|which\s+one\s+(?:is|was)\s+(?:it|that|this)"
     r"|(?:i\s+)?forgot\s+(?:the|its|it['\u2019]?s)\s+n[a-z]{2}e"
-    r"|(?:i\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\s+(?:remember|recall)\s+(?:the|its|his|her|their)\s+name"
-    r"|(?:does\s+)?any(?:\s*one|\s*body)\s+knows?\s+(?:the|its|his|her|their)\s+name"
+    r"|(?:i\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\s+(?:remember|recall)\s+(?:the|its)\s+name"
+    r"|(?:does\s+)?any(?:\s*one|\s*body)\s+knows?\s+(?:the|its)\s+name"
     r"|who(?:['\u2019]?s|\s+is)\s+(?:that|this|he|she)"
     r"|(?:the\s+)?name\s+(?:of\s+(?:it|that|the\s+card)|please|pls)"
     r")[\s?!.]*$"
-    r"|([,;:.!?-])\s?name[\s?!.]*$", re.I)
+    r"|([,;:.!?-])\s?name[\s?!.]*$"
+    r"|([.!?])\s*(?:i\s+)?(?:can['\u2019]?t|cannot|don['\u2019]?t)\s+(?:remember|recall)\s+(?:his|her|their)\s+name"
+    r"[\s?!.]*$", re.I)
 
 #: A clause that rules out another card ("…+1 bleed vs Ventrue. Not the independent one",
 #: "…1 agg per strike? not the grenade", "…, not the sabbat guy w the same thing"): "not
@@ -180,7 +184,7 @@ def without_name_asked(text: str) -> str:
     """The question without its closing ask for the card's name (`NAME_ASKED`): "1 pool
     vehicle that gives +1 intercept, whats it called" is ranked on its description. The
     whole text when nothing else is left ("What card was that?")."""
-    rest = NAME_ASKED.sub(lambda m: m.group(1) or m.group(2) or "", text, count=1)
+    rest = NAME_ASKED.sub(lambda m: m.group(1) or m.group(2) or m.group(3) or "", text, count=1)
     return rest if rest.strip(ASK_SEPARATORS) else text
 
 

@@ -71,9 +71,9 @@ DISCIPLINE_NAMES = tuple(sorted({w for name in DISCIPLINE_SPELLINGS.values() for
                                  if len(w) >= DISCIPLINE_MIN and w.isalpha()}))
 #: The possessives a synonym phrase is matched past ("refill his hand" is "refill hand"):
 #: their stems as phrase items. And the object pronouns since 7 Dec 2026 ("blocks him
-#: better", "forces him to hunt"): over the development sets one question more in the first
-#: three, none fewer, two higher.
-POSSESSIVES = frozenset(s for w in ("my", "his", "her", "their", "your", "our", "its", "it", "him", "them")
+#: better", "forces him to hunt"; "it" is a stop word, and "its" stems to it): over the
+#: development sets one question more in the first three, none fewer, two higher.
+POSSESSIVES = frozenset(s for w in ("my", "his", "her", "their", "your", "our", "its", "him", "them")
                         for s in stem_word(w))
 
 

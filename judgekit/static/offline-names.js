@@ -46,6 +46,7 @@ export function CardNames(table) {
   this.describeThingRel = new Set(table.describe_thing_rel || []);
   this.askedSkip = new Set(table.asked_skip || []);
   this.askedMax = table.asked_max || 0;
+  this.askedAfter = new Set(table.asked_after || []);
   this.describeFree = table.describe_free || 0;             // other words before the noun
   this.describeOwned = new Set(table.describe_owned || []); // ... none of them "my"
   this.describeCapacity = new Set(table.describe_capacity || []);  // "8 cap", "cap 8": a vampire's
@@ -240,23 +241,31 @@ CardNames.prototype.describedType = function (query) {
     return nounsAt(words, at, self.typeNouns).map(function (f) { return [self.typeNouns[f[0]], f[1]]; });
   }
   // after a noun ending at `end`, "with" and a card pointed at ("hit an ally with that
-  // Necromancy strike that…"): the type of the card told of (null: no type noun), or false
-  // when there is no such card (descriptions.described_type's told_with)
+  // Necromancy strike that…"): the second noun's type (not a vampire), or null when a
+  // discipline or a clan and a word naming no type tell of it; false when there is no such
+  // card (descriptions.described_type's told_with)
   function toldWith(end) {
     if (end >= words.length || !self.describeWith.has(words[end])) return false;
-    var at = end + 1;
+    var at = end + 1, facet = false;
     if (at >= words.length || !self.describePointed.has(words[at])) return false;
     while (at < words.length && (self.describePointed.has(words[at]) || self.cardWords.has(words[at]) ||
-                                 self.describeQualifiers.has(words[at]))) at += 1;
+                                 self.describeQualifiers.has(words[at]))) {
+      facet = facet || self.cardWords.has(words[at]);
+      at += 1;
+    }
     var inner = typeAt(at);
     if (inner.length) {
-      for (var n = 0; n < inner.length; n++) if (startsDescription(inner[n][1], self.describeThingRel)) return inner[n][0];
+      for (var n = 0; n < inner.length; n++) {
+        if (inner[n][0] !== "Vampire" && startsDescription(inner[n][1], self.describeThingRel)) return inner[n][0];
+      }
       return false;
     }
-    return startsDescription(at + 1, self.describeThingRel) ? null : false;
+    return facet && startsDescription(at + 1, self.describeThingRel) ? null : false;
   }
   var first = typeAt(i), k, j;
   for (k = 0; k < first.length; k++) {
+    var told0 = toldWith(first[k][1]);
+    if (told0 !== false) return told0;
     // "the vampire with the equipment that…": the description is the second noun's
     var end = first[k][1];
     if (end < words.length && this.describeWith.has(words[end])) {
@@ -295,13 +304,11 @@ CardNames.prototype.cardTypes = function (kind) {
   return own.call(this.kindTypes, kind) ? this.kindTypes[kind] : [kind];
 };
 
-// whether a question describes a card after its first word: "…has the 2-pool master that
-// makes…", or asks for one by a discipline or a clan: "which Ravnos…", or by its type and
-// what it does: "which master gives…", or opening with "card" and a relative word: "what's
-// the card where…" (descriptions.describes_card)
 // the card type a question's last sentence asks for the card by ("Which modifier was
 // that?"): at most askedMax words, a word of describeAsk, then any of askedSkip,
-// disciplines, clans and qualifiers, then a type noun (descriptions.closing_ask_type), or null
+// disciplines, clans and qualifiers, then a type noun (and "card"), then only askedSkip and
+// askedAfter ("Which vampire gets the Edge?" asks the rules: descriptions.closing_ask_type),
+// or null
 CardNames.prototype.closingAskType = function (sentence) {
   var words = this.words(sentence.slice(0, 300));
   if (!words.length || words.length > this.askedMax || !this.describeAsk.has(words[0])) return null;
@@ -309,9 +316,19 @@ CardNames.prototype.closingAskType = function (sentence) {
   while (at < words.length && (this.askedSkip.has(words[at]) || this.cardWords.has(words[at]) ||
                                this.describeQualifiers.has(words[at]))) at += 1;
   var found = nounsAt(words, at, this.typeNouns);
-  return found.length ? this.typeNouns[found[0][0]] : null;
+  for (var k = 0; k < found.length; k++) {
+    var end = found[k][1];
+    if (end < words.length && words[end] === "card") end += 1;
+    var rest = words.slice(end), self = this;
+    if (rest.every(function (w) { return self.askedSkip.has(w) || self.askedAfter.has(w); })) return this.typeNouns[found[k][0]];
+  }
+  return null;
 };
 
+// whether a question describes a card after its first word: "…has the 2-pool master that
+// makes…", or asks for one by a discipline or a clan: "which Ravnos…", or by its type and
+// what it does: "which master gives…", or opening with "card" and a relative word: "what's
+// the card where…" (descriptions.describes_card)
 CardNames.prototype.describesCard = function (query) {
   var words = this.words(query.slice(0, this.describeReach)), self = this;
   for (var i = 0; i < words.length - 1; i++) {

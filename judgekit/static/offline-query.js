@@ -259,7 +259,7 @@ function withoutShipped(text, params, source, flags, keep) {
 // NAME_ASKED, without_name_asked); the separator before the ask is kept
 export function withoutNameAsked(text, params) {
   return withoutShipped(text, params, params && params.name_asked, "i",
-                        function (m, before, mark) { return before || mark || ""; });
+                        function (m, before, mark, sentenceMark) { return before || mark || sentenceMark || ""; });
 }
 
 // the question without the clauses that rule out another card ("…? not the grenade"), for
