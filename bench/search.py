@@ -293,6 +293,7 @@ def main() -> None:
                 ("tests/search_phone37", ROOT / "tests" / "search_phone37"),
                 ("tests/search_phone38", ROOT / "tests" / "search_phone38"),
                 ("tests/search_phone39", ROOT / "tests" / "search_phone39"),
+                ("tests/search_phone40", ROOT / "tests" / "search_phone40"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -327,6 +328,8 @@ def main() -> None:
                 ("tests/search_card_effects36", ROOT / "tests" / "search_card_effects36"),
                 ("tests/search_card_effects37", ROOT / "tests" / "search_card_effects37"),
                 ("tests/search_card_effects38", ROOT / "tests" / "search_card_effects38"),
+                ("tests/search_card_effects39", ROOT / "tests" / "search_card_effects39"),
+                ("tests/search_card_effects40", ROOT / "tests" / "search_card_effects40"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -733,6 +733,12 @@ CARD_EFFECTS_35 = ROOT / "search_card_effects35"
 CARD_EFFECTS_36 = ROOT / "search_card_effects36"
 CARD_EFFECTS_37 = ROOT / "search_card_effects37"
 CARD_EFFECTS_38 = ROOT / "search_card_effects38"
+#: a thirty-ninth and a fortieth (seeds 20261369 and 20261370; the fortieth all table
+#: questions to a judge, as the thirty-seventh), by other hands the same day, written before
+#: any run and after that day's last changes: 38/40 (0.950, MRR 0.887) and 37/40 (0.925, MRR
+#: 0.877) at their first run, the same on the code before those changes (0bc0e6e); not read
+CARD_EFFECTS_39 = ROOT / "search_card_effects39"
+CARD_EFFECTS_40 = ROOT / "search_card_effects40"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -767,7 +773,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25,
                                   CARD_EFFECTS_26, CARD_EFFECTS_27, CARD_EFFECTS_28, CARD_EFFECTS_29,
                                   CARD_EFFECTS_30, CARD_EFFECTS_34, CARD_EFFECTS_36, CARD_EFFECTS_37,
-                                  CARD_EFFECTS_38],
+                                  CARD_EFFECTS_38, CARD_EFFECTS_39, CARD_EFFECTS_40],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
