@@ -320,8 +320,9 @@ class Search:
         direct = [h for h in rules_hits if h.direct] + [h for h in card_hits if h.direct]
         rest_r = [h for h in rules_hits if not h.direct]
         # a card described by its type, at the start or further on (a judge call: "…has the
-        # 2-pool master that…"), or asked for by its name ("…, what's it called?"): the cards'
-        # scores weigh more, and no rule leads a card
+        # 2-pool master that…"), or asked for by its type or its name in a closing ask ("…
+        # Which modifier was that?", "…, what's it called?"): the cards' scores weigh more,
+        # and no rule leads a card
         told = bool(kind) or asks_name or (self.names is not None and self.names.describes_card(text))
         factor = DESCRIBED_CARD_FACTOR if told else (ABOUT_CARDS_MESSAGE_FACTOR if len(parts) > 1 else
                                                      ABOUT_CARDS_FACTOR) if about_cards else CARD_FACTOR
@@ -348,7 +349,8 @@ class Search:
     def _described_type(self, text: str, parts: tuple[str, ...]) -> str | None:
         """The card type (or kind) the question describes its card by, opening with it
         (`CardNames.described_type`), or asks for it by in a last sentence of its own
-        (`CardNames.closing_ask_type`: "… Which modifier was that?"); None otherwise."""
+        (`CardNames.closing_ask_type`: "… Which modifier was that?"); None otherwise. Either
+        makes the question one that tells of a card (`told` in `search`)."""
         if self.names is None:
             return None
         kind = self.names.described_type(text)

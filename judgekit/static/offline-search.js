@@ -350,8 +350,9 @@ const offlineSearch = (function () {
     var direct = rulesHits.filter(function (h) { return h.direct; })
       .concat(cardHits.filter(function (h) { return h.direct; }));
     var restR = rulesHits.filter(function (h) { return !h.direct; });
-    // a card described by its type, at the start or further on (a judge call): the cards'
-    // scores weigh more, and no rule leads a card (Search.search)
+    // a card described by its type, at the start or further on (a judge call), or asked for
+    // by its type or its name in a closing ask: the cards' scores weigh more, and no rule
+    // leads a card (Search.search)
     var told = !!kind || asksName || !!(this.names && this.names.describesCard(text));
     // (parts: a message of several sentences naming a discipline or a clan: more)
     var factor = told ? p.described_card_factor :
