@@ -274,7 +274,8 @@ export const OfflineIndex = (function () {
     known = this.words.get(folded);
     if (known !== undefined) return known === 0 ? null : known;
     if (this.stop.has(folded)) return null;
-    return /^[a-z'’]+$/.test(folded) ? porter2(folded) : folded;
+    // digits too, as whoosh's stemmer takes them ("some1's" -> "some1")
+    return /^[a-z0-9'’]+$/.test(folded) ? porter2(folded) : folded;
   };
 
   // [stem, start, end] of each indexed word of `text`

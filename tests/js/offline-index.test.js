@@ -26,6 +26,14 @@ test("a query is tokenized into stems with their places in the text", () => {
   assert.equal(r.stem("Rötschreck"), "rotschreck");
 });
 
+test("a word with digits is stemmed as whoosh stems it", () => {
+  const r = reader([], {});
+  assert.equal(r.stem("some1's"), "some1");   // the possessive, as whoosh's porter2 drops it
+  assert.equal(r.stem("abc1ed"), "abc1");
+  assert.equal(r.stem("9mm"), "9mm");
+  assert.equal(r.stem("2R"), "2r");
+});
+
 test("a word the index knows is read as the index says", () => {
   const P = OfflineIndex.prototype;
   const self = { words: new Map([["vp", "victory-point"], ["and", 0]]), stop: new Set(), foldTable: {} };
