@@ -297,30 +297,6 @@ def test_browser_reads_a_phrase_past_a_possessive_as_the_server_does(svc, tmp_pa
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
-def test_browser_reads_a_closing_ask_by_a_type_as_the_server_does(svc, tmp_path):
-    """A question whose last sentence asks for the card by its type ("… Which modifier was
-    that?", `Search._described_type`): the same first three as the server's."""
-    queries = ["The Ministry player bled me using Auspex and Serpentis together for an extra point, and the superior "
-               "version later dropped a corruption counter on one of my minions. Which modifier was that?",
-               "My Gangrel got blocked by a Ravnos with a bonus point of intercept vs Gangrel. Which vampire has that?",
-               "Which modifier was that?", "It untaps. Which one?"]
-    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
-    assert browser_first_three(svc, tmp_path, queries) == want
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
-def test_browser_reads_a_phrase_past_a_number_as_the_server_does(svc, tmp_path):
-    """A synonym phrase with a number of one word inside ("hits 1 harder": "hit harder" and
-    the number 1 as its own group), the browser's `phrasePastPossessives` and `numberGroup`:
-    the same first three, in the same order, as the server's."""
-    queries = ["ministry indie 7 cap who hits 1 harder vs younger vamps",
-               "i spend 2 blood to untap, is that ok", "vamp that can pay 3 pool to steal a vote",
-               "hits twenty eight harder", "hit 1 2 harder", "spend my 2 blood", "1 2 3"]
-    want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
-    assert browser_first_three(svc, tmp_path, queries) == want
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
 def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_path):
     """A synonym phrase none of whose phrases a part holds ("no discipline" in the rules:
     `QueryGroups.use_tables`, the browser's per-part table in `OfflineIndex`) is read as its
@@ -378,8 +354,19 @@ def test_browser_reads_a_phrase_a_part_holds_nothing_of_as_its_words(svc, tmp_pa
      "whats the ghoul that gives your vamp +2 bleed but costs a blood every unlock or he dies",
      "a location played as equipment that lets my vampire burn X blood before range for X maneuvers",
      "which location gives +1 stealth, name?", "a 3cap vamp with 1bleed"],
+    # a last sentence asking for the card by its type ("… Which modifier was that?":
+    # `Search._described_type`, the browser's `closingAskType`)
+    ["The Ministry player bled me using Auspex and Serpentis together for an extra point, and the superior "
+     "version later dropped a corruption counter on one of my minions. Which modifier was that?",
+     "My Gangrel got blocked by a Ravnos with a bonus point of intercept vs Gangrel. Which vampire has that?",
+     "Which modifier was that?", "It untaps. Which one?"],
+    # a synonym phrase with a number of one word inside ("hits 1 harder": "hit harder" and the
+    # number 1 as its own group; the browser's `phrasePastPossessives` and `numberGroup`)
+    ["ministry indie 7 cap who hits 1 harder vs younger vamps",
+     "i spend 2 blood to untap, is that ok", "vamp that can pay 3 pool to steal a vote",
+     "hits twenty eight harder", "hit 1 2 harder", "spend my 2 blood", "1 2 3"],
 ], ids=["number said to be more", "mistyped discipline", "a blood", "apostrophes", "plain card", "each clan named",
-        "name asked, numbers glued, kinds of cards"])
+        "name asked, numbers glued, kinds of cards", "closing ask by a type", "phrase past a number"])
 def test_browser_ranks_these_readings_as_the_server(svc, tmp_path, queries):
     """The same first three as the server's for the queries each reading concerns."""
     want = [[h.entry.key for h in svc.search.search(q, 3)[0]] for q in queries]
