@@ -117,7 +117,8 @@ def test_browser_reads_a_card_described_by_its_type_as_the_server(svc, tmp_path)
                 "Which modifier was that?", "What was that political card?", "which vamp has that?",
                 "Which Gangrel card is that?", "what is the kind of superior ally it is", "Which ally, and can it pay?",
                 "which one of the nine words in this sentence is the retainer", "Which vampire gets the Edge?",
-                "Which master card lets me do that?", "mortal ally with the ability that lets it steal blood",
+                "Which master card lets me do that?", "Which master in play was that?", "What location out is it?",
+                "mortal ally with the ability that lets it steal blood",
                 "weird retainer with the vampire that", "an ally with that Necromancy strike that attaches"]
     payload = tmp_path / "in.json"
     payload.write_text(json.dumps({"table": svc.search.names.to_table(), "queries": queries}))

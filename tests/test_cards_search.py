@@ -1355,6 +1355,8 @@ def test_a_card_described_by_its_type(service, query, kind):
     ("Which vampire gets the Edge?", None),                    # the rules: a verb after the noun
     ("Which reaction happens first?", None),
     ("Which master card lets me do that?", "Master"),
+    ("Which master in play was that?", "Master"),               # where the card is, past the noun
+    ("What location out is it?", "Location"),
     ("which is the one ally you would pick out of these cards here", None),   # too long to be an ask
 ])
 def test_a_closing_ask_for_the_card_by_its_type(service, sentence, kind):

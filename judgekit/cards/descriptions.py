@@ -261,7 +261,7 @@ def closing_ask_type(words: tuple[str, ...], card_words: frozenset[str]) -> str 
     while at < len(words) and (words[at] in ASKED_SKIP or words[at] in card_words or words[at] in DESCRIBE_QUALIFIERS):
         at += 1
     for noun, end in nouns_at(words, at):
-        end = end + 1 if end < len(words) and words[end] == "card" else end
+        end = past_card(words, end)       # "Which master card in play was that?"
         if all(w in ASKED_SKIP or w in ASKED_AFTER for w in words[end:]):
             return TYPE_NOUNS[noun]
     return None

@@ -317,8 +317,7 @@ CardNames.prototype.closingAskType = function (sentence) {
                                this.describeQualifiers.has(words[at]))) at += 1;
   var found = nounsAt(words, at, this.typeNouns);
   for (var k = 0; k < found.length; k++) {
-    var end = found[k][1];
-    if (end < words.length && words[end] === "card") end += 1;
+    var end = pastCard(words, found[k][1], this.describePlaces);   // "Which master card in play was that?"
     var rest = words.slice(end), self = this;
     if (rest.every(function (w) { return self.askedSkip.has(w) || self.askedAfter.has(w); })) return this.typeNouns[found[k][0]];
   }
