@@ -430,12 +430,13 @@ export const OfflineIndex = (function () {
     return m !== every && (m & mask) !== 0;
   };
 
-  // whether an entry is a card of one of these types, or a group's ruling (every bit)
-  // (Search._of_type_first); every entry of an index saved without the types
-  OfflineIndex.prototype.ofTypes = function (docnum, kinds) {
+  // whether an entry is a card of one of the types of `mask` (`typesMask`, made once for a
+  // list of hits), or a group's ruling (every bit) (Search._of_type_first); every entry of
+  // an index saved without the types
+  OfflineIndex.prototype.ofTypes = function (docnum, mask) {
     if (!this.typeNames) return true;
     var m = this.typeMasks[docnum], every = (1 << this.typeNames.length) - 1;
-    return m === every || (m & this.typesMask(kinds)) !== 0;
+    return m === every || (m & mask) !== 0;
   };
 
   OfflineIndex.prototype.withSnippet = function (hit, stems) {

@@ -303,10 +303,11 @@ const offlineSearch = (function () {
   // the cards' hits with those of a card type of `kind` first ("location": masters and
   // equipment), and the groups' rulings (Search._of_type_first)
   Search.prototype.ofTypeFirst = function (hits, kind) {
-    var cards = this.cards, named = [], fits = [], others = [], kinds = this.names.cardTypes(kind);
+    var cards = this.cards, named = [], fits = [], others = [];
+    var mask = cards.typeNames ? cards.typesMask(this.names.cardTypes(kind)) : 0;
     hits.forEach(function (h) {
       if (h.direct) named.push(h);
-      else (cards.ofTypes(h.entry.docnum, kinds) ? fits : others).push(h);
+      else (cards.ofTypes(h.entry.docnum, mask) ? fits : others).push(h);
     });
     var out = named.concat(fits, others);
     out.stems = hits.stems;
