@@ -254,10 +254,12 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     "no finals": ("no final",),
     "out cards": ("exhausted",),
     "empty library": ("exhausted",),
-    # added on 7 Dec 2026 from misses that several sets share, each kept as the others
-    # were (no question of any set lost): 1.7's "without prior notice" asked as "zero
-    # heads up" and "rewrite the rules", the guidelines' end of turn as "his turn is over"
+    # added on 7 Dec 2026 from the sets' misses, each kept as the others were (no question
+    # of any set lost): 1.7's "without prior notice" asked as "zero heads up" and "rewrite
+    # the rules" (three sets miss 1.7), the guidelines' end of turn as "his turn is over"
+    # (two sets), an intentional draw as "call it even" (one)
     "heads up": ("prior notice",),
     "rewrite": ("alter", "modify"),
     "turn over": ("end of turn",),
+    "call even": ("intentional draw",),     # "call it even"
 }
