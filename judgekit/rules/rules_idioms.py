@@ -257,9 +257,13 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     # added on 7 Dec 2026 from the sets' misses, each kept as the others were (no question
     # of any set lost): 1.7's "without prior notice" asked as "zero heads up" and "rewrite
     # the rules" (three sets miss 1.7), the guidelines' end of turn as "his turn is over"
-    # (two sets), an intentional draw as "call it even" (one)
+    # (two sets), an intentional draw as "call it even", 8's cancelled sanctioning as "yank
+    # the sanctioning" (two), a "legit" draft for sanctioned events (one)
     "heads up": ("prior notice",),
     "rewrite": ("alter", "modify"),
     "turn over": ("end of turn",),
     "call even": ("intentional draw",),     # "call it even"
+    "yank sanctioning": ("cancel sanctioning",),
+    "pull sanctioning": ("cancel sanctioning",),
+    "legit": ("sanctioned", "legal"),
 }
