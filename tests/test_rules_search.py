@@ -299,6 +299,12 @@ def test_di_said_as_a_verb_is_the_cancellation_window(service, query):
     # the players' words for the rules' terms (`judgekit.rules.rules_idioms`)
     ("my opponent keeps running the clock to stay alive", "running clock", "tournament-rules/5.3"),
     ("there's a ghost seat at our table, what happens", "ghost seat", "tournament-rules/3.7.3"),
+    ("can vekn rewrite the rules with zero heads up", "heads up", "tournament-rules/1.7"),
+    ("can we all just shake hands and call it even, nobody wins", "call even", "tournament-rules/3.6"),
+    ("once my event is sanctioned, can the VEKN still yank the sanctioning later", "yank sanctioning",
+     "tournament-rules/8"),
+    ("is sandbagging allowed", "sandbag", "tournament-rules/4.8"),
+    ("his cards are crimped", "crimp", "tournament-rules/5.4"),
 ])
 def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word, answer):
     """"On the hook for" is what the organizer is responsible for, "hand off" is to

@@ -266,4 +266,9 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     "yank sanctioning": ("cancel sanctioning",),
     "pull sanctioning": ("cancel sanctioning",),
     "legit": ("sanctioned", "legal"),
+    # players' words for terms of the rules that the table lacked (7 Dec 2026; no set
+    # question says them, none moved; each puts its section first where it did not come
+    # first without it: tests/test_rules_search.py)
+    "sandbag": ("play to win",),
+    "crimp": ("marked cards",),
 }
