@@ -351,4 +351,14 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "debuff": ("gets -1",),
     "get ally": ("recruit",),
     "conv": ("conviction",),
+    # from the misses of the description sets, 7 Dec 2026, each tried alone over every set
+    # (+1 each, none lost): a fight picked is combat entered, gear wrecked is burned, a
+    # vampire grabbed is a vampire whose control is taken. "fetch" (search the library),
+    # "grab" alone (take), "beat up", "place" (a location) and "off the bank" were tried
+    # the same way and left out.
+    "pick fight": ("enter combat",),
+    "go fight": ("enter combat",),
+    "wreck": ("burn", "destroy"),
+    "grab vamp": ("take control",),
+    "grab vampire": ("take control",),
 }
