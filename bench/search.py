@@ -294,6 +294,7 @@ def main() -> None:
                 ("tests/search_phone38", ROOT / "tests" / "search_phone38"),
                 ("tests/search_phone39", ROOT / "tests" / "search_phone39"),
                 ("tests/search_phone40", ROOT / "tests" / "search_phone40"),
+                ("tests/search_phone41", ROOT / "tests" / "search_phone41"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -330,6 +331,7 @@ def main() -> None:
                 ("tests/search_card_effects38", ROOT / "tests" / "search_card_effects38"),
                 ("tests/search_card_effects39", ROOT / "tests" / "search_card_effects39"),
                 ("tests/search_card_effects40", ROOT / "tests" / "search_card_effects40"),
+                ("tests/search_card_effects41", ROOT / "tests" / "search_card_effects41"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -724,6 +724,8 @@ CARD_EFFECTS_33 = ROOT / "search_card_effects33"
 #: day's changes: 36/40 (0.900, MRR 0.876) and 32/40 (0.800, MRR 0.781) at their first run
 #: (35/40 and 32/40 on the morning's code); their misses not read, nothing tuned on them
 CARD_EFFECTS_34 = ROOT / "search_card_effects34"
+#: (the thirty-fifth: its misses read later that day; 36/40 after "nothing" as question talk
+#: and "grab a vamp", 7 Dec 2026, afternoon)
 CARD_EFFECTS_35 = ROOT / "search_card_effects35"
 #: a thirty-sixth to a thirty-eighth (seeds 20261366 to 20261368; the thirty-seventh all
 #: table questions about a ruling or a play in which the card is described), by other hands
@@ -739,6 +741,11 @@ CARD_EFFECTS_38 = ROOT / "search_card_effects38"
 #: 0.877) at their first run, the same on the code before those changes (0bc0e6e); not read
 CARD_EFFECTS_39 = ROOT / "search_card_effects39"
 CARD_EFFECTS_40 = ROOT / "search_card_effects40"
+#: a forty-first (seed 20261372; 28 library cards and 12 vampires drawn from all, told as a
+#: player asks a judge), by another hand on 7 Dec 2026 (afternoon), written before the
+#: changes of that afternoon and measured before and after them: 38/40 both times (0.950,
+#: MRR 0.927); not read
+CARD_EFFECTS_41 = ROOT / "search_card_effects41"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -773,7 +780,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_20, CARD_EFFECTS_23, CARD_EFFECTS_24, CARD_EFFECTS_25,
                                   CARD_EFFECTS_26, CARD_EFFECTS_27, CARD_EFFECTS_28, CARD_EFFECTS_29,
                                   CARD_EFFECTS_30, CARD_EFFECTS_34, CARD_EFFECTS_36, CARD_EFFECTS_37,
-                                  CARD_EFFECTS_38, CARD_EFFECTS_39, CARD_EFFECTS_40],
+                                  CARD_EFFECTS_35, CARD_EFFECTS_38, CARD_EFFECTS_39, CARD_EFFECTS_40,
+                                  CARD_EFFECTS_41],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
@@ -789,11 +797,11 @@ def test_hit_at_3_on_questions_describing_a_card(service, path):
 @pytest.mark.parametrize("path, floor", [(CARD_EFFECTS_14, 0.875), (CARD_EFFECTS_19, 0.875),
                                          (CARD_EFFECTS_21, 0.875), (CARD_EFFECTS_22, 0.8),
                                          (CARD_EFFECTS_31, 0.825), (CARD_EFFECTS_32, 0.825),
-                                         (CARD_EFFECTS_33, 0.875), (CARD_EFFECTS_35, 0.85)],
+                                         (CARD_EFFECTS_33, 0.875)],
                          ids=lambda p: getattr(p, "name", str(p)))
 def test_hit_at_3_on_the_described_cards_sets_below_the_target(service, path, floor):
     """The fourteenth, nineteenth, twenty-first, twenty-second and thirty-first to
-    thirty-third and thirty-fifth sets of described cards are below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
+    thirty-third sets of described cards are below the issue's 0.90 (a floor under today's figure, not the target): their misses are everyday
     words that no card says ("take a pool off someone", "spends 5 conviction", "sneak an
     action past me", "call off the fight", "drink down a torpid vamp", "the three-vote title
     one step under regent", "moves as much blood as you want", "the Ministry's signature

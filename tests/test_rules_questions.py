@@ -174,9 +174,10 @@ PHONE_35 = ROOT / "search_phone35"
 #: at its first run (0.983, MRR 0.933); nothing tuned on it
 PHONE_36 = ROOT / "search_phone36"
 #: a thirty-seventh (60 sections drawn from both documents; seed 20261352), by another hand
-#: on 7 Dec 2026, written before any run: 56/60 at its first run (0.933, MRR 0.888), held
-#: at that floor, under the issue's 0.95 (its misses: "call it even", "the guy im making a
-#: deal with" for a hand shown, "what kinds of draft are legit", results "sent in")
+#: on 7 Dec 2026, written before any run: 56/60 at its first run (0.933, MRR 0.888), under
+#: the issue's 0.95 (its misses: "call it even", "the guy im making a deal with" for a hand
+#: shown, "what kinds of draft are legit", results "sent in"); 58/60 after "call it even"
+#: and "legit" (7 Dec 2026, afternoon)
 PHONE_37 = ROOT / "search_phone37"
 #: a thirty-eighth (60 sections drawn from both documents; seed 20261356; one in eight naming
 #: a card or a clan in passing), by another hand on 7 Dec 2026, written before any run and
@@ -191,6 +192,10 @@ PHONE_39 = ROOT / "search_phone39"
 #: Dec 2026, written before any run and after that day's last changes: 59/60 at its first
 #: run (0.983, MRR 0.931; the same on the code before them, 0bc0e6e); nothing tuned on it
 PHONE_40 = ROOT / "search_phone40"
+#: a forty-first (60 sections drawn from both documents; seed 20261373), by another hand on 7
+#: Dec 2026 (afternoon), written before the changes of that afternoon and measured before
+#: and after them: 57/60 both times (0.950, MRR 0.928); not read
+PHONE_41 = ROOT / "search_phone41"
 
 
 @pytest.fixture
@@ -286,7 +291,7 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_21, PHONE_22, PHONE_23, PHONE_24, PHONE_25,
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
                                   PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
-                                  PHONE_36, PHONE_38, PHONE_39, PHONE_40],
+                                  PHONE_36, PHONE_37, PHONE_38, PHONE_39, PHONE_40, PHONE_41],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
@@ -315,14 +320,6 @@ def test_hit_at_3_on_phone_questions_naming_a_clan_in_passing(service):
     assert len(queries) == 50
     rate = 1 - len(misses) / len(queries)
     assert rate >= 0.96, f"hit@3 = {rate:.2f}"
-
-
-def test_hit_at_3_on_the_thirty_seventh_phone_set(service):
-    """A floor at its first run (`PHONE_37`), under the issue's 0.95."""
-    queries, misses = _phone_set(service, PHONE_37)
-    assert len(queries) == 60
-    rate = 1 - len(misses) / len(queries)
-    assert rate >= 0.93, f"hit@3 = {rate:.2f}; misses: {misses}"
 
 
 def test_hit_at_3_on_the_latest_unread_phone_set(service):

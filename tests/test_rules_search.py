@@ -104,7 +104,7 @@ def test_every_expected_section_exists(service):
 
 
 @pytest.mark.parametrize("path", [QUESTIONS, QUESTIONS_2, QUESTIONS_3, QUESTIONS_4, QUESTIONS_5, QUESTIONS_6,
-                                  QUESTIONS_8],
+                                  QUESTIONS_7, QUESTIONS_8],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_judges_whole_questions(service, path):
     """Judges type questions, not keywords ("what counts as a game win", "is a deck with 91
@@ -117,15 +117,6 @@ def test_hit_at_3_on_judges_whole_questions(service, path):
             misses.append((query, expected, got))
     hit_rate = 1 - len(misses) / len(questions)
     assert hit_rate >= 0.95, f"hit@3 = {hit_rate:.2f}; misses: {misses}"
-
-
-def test_hit_at_3_on_the_seventh_set_of_whole_questions(service):
-    """A floor at its first run (`QUESTIONS_7`), under the issue's 0.95."""
-    questions = load_queries(QUESTIONS_7)
-    assert len(questions) == 60
-    misses = [(q, exp) for q, exp in questions
-              if not set(exp) & {f"{r['doc']}/{r['section']}" for r in service.search_payload(q, limit=3)["results"]}]
-    assert 1 - len(misses) / len(questions) >= 0.93, misses
 
 
 @pytest.mark.parametrize("keywords, question", [
