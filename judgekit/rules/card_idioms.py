@@ -353,12 +353,14 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "conv": ("conviction",),
     # from the misses of the description sets, 7 Dec 2026, each tried alone over every set
     # (+1 each, none lost): a fight picked is combat entered, gear wrecked is burned, a
-    # vampire grabbed is a vampire whose control is taken. "fetch" (search the library),
-    # "grab" alone (take), "beat up", "place" (a location) and "off the bank" were tried
-    # the same way and left out.
+    # vampire grabbed is a vampire whose control is taken, a torpid one to drink down is one
+    # to diablerize. "fetch" (search the library), "grab" alone (take), "beat up", "place"
+    # (a location), "off the bank", "shoot", "pistol", "hits for" (strength) and "tiny" (a
+    # capacity of 1) were tried the same way and left out.
     "pick fight": ("enter combat",),
     "go fight": ("enter combat",),
     "wreck": ("burn", "destroy"),
     "grab vamp": ("take control",),
     "grab vampire": ("take control",),
+    "drink down": ("diablerize", "diablerie"),      # "tries to drink down a torpid vamp"
 }
