@@ -665,7 +665,7 @@ CARD_EFFECTS_20 = ROOT / "search_card_effects20"
 #: a twenty-first, 30 library cards and 10 crypt cards (seed 20261339; phone-typed lines,
 #: spoken questions and judge calls in thirds), by another hand on 6 Dec 2026, written before
 #: any run: 35/40 at its first run (0.875, MRR 0.763), below the target; 37/40 (0.925) on 7
-#: Dec 2026, afternoon, after "drink down" and "call off" (its misses read since)
+#: Dec 2026, afternoon (0.900 before "drink down" that day; its misses read since)
 CARD_EFFECTS_21 = ROOT / "search_card_effects21"
 #: a twenty-second, 30 library cards and 10 crypt cards (seed 20261342), by another hand on 6
 #: Dec 2026, written before any run: 29/40 at its first run (0.725, MRR 0.696), below the
