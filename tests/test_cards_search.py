@@ -745,7 +745,7 @@ CARD_EFFECTS_40 = ROOT / "search_card_effects40"
 #: a forty-first (seed 20261372; 28 library cards and 12 vampires drawn from all, told as a
 #: player asks a judge), by another hand on 7 Dec 2026 (afternoon), written before the
 #: changes of that afternoon and measured before and after them: 38/40 both times (0.950,
-#: MRR 0.927); not read
+#: MRR 0.927); read since, in the review of that afternoon's change
 CARD_EFFECTS_41 = ROOT / "search_card_effects41"
 
 

@@ -194,7 +194,8 @@ PHONE_39 = ROOT / "search_phone39"
 PHONE_40 = ROOT / "search_phone40"
 #: a forty-first (60 sections drawn from both documents; seed 20261373), by another hand on 7
 #: Dec 2026 (afternoon), written before the changes of that afternoon and measured before
-#: and after them: 57/60 both times (0.950, MRR 0.928); not read
+#: and after them: 57/60 both times (0.950, MRR 0.928); read since, in the review of that
+#: afternoon's change
 PHONE_41 = ROOT / "search_phone41"
 
 

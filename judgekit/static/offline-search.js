@@ -304,7 +304,7 @@ const offlineSearch = (function () {
   // equipment), and the groups' rulings (Search._of_type_first)
   Search.prototype.ofTypeFirst = function (hits, kind) {
     var cards = this.cards, named = [], fits = [], others = [];
-    var mask = cards.typeNames ? cards.typesMask(this.names.cardTypes(kind)) : 0;
+    var mask = cards.typesMask(this.names.cardTypes(kind));   // 0 for an index saved without the types
     hits.forEach(function (h) {
       if (h.direct) named.push(h);
       else (cards.ofTypes(h.entry.docnum, mask) ? fits : others).push(h);
