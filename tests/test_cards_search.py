@@ -747,6 +747,10 @@ CARD_EFFECTS_40 = ROOT / "search_card_effects40"
 #: changes of that afternoon and measured before and after them: 38/40 both times (0.950,
 #: MRR 0.927); read since, in the review of that afternoon's change
 CARD_EFFECTS_41 = ROOT / "search_card_effects41"
+#: a forty-second (seed 20261402; 28 library cards and 12 vampires drawn from all), by another
+#: hand on 7 Dec 2026 (a second session that day), written before any run: 38/40 at its first
+#: run (0.950, MRR 0.924, at f34c502); read since, and 39/40 after a clan told as a bloodline
+CARD_EFFECTS_42 = ROOT / "search_card_effects42"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -782,7 +786,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_26, CARD_EFFECTS_27, CARD_EFFECTS_28, CARD_EFFECTS_29,
                                   CARD_EFFECTS_30, CARD_EFFECTS_34, CARD_EFFECTS_36, CARD_EFFECTS_37,
                                   CARD_EFFECTS_35, CARD_EFFECTS_38, CARD_EFFECTS_39, CARD_EFFECTS_40,
-                                  CARD_EFFECTS_41],
+                                  CARD_EFFECTS_41, CARD_EFFECTS_42],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose

@@ -197,6 +197,10 @@ PHONE_40 = ROOT / "search_phone40"
 #: and after them: 57/60 both times (0.950, MRR 0.928); read since, in the review of that
 #: afternoon's change
 PHONE_41 = ROOT / "search_phone41"
+#: a forty-second (60 sections drawn from both documents; seed 20261401), by another hand on 7
+#: Dec 2026 (a second session that day), written before any run: 57/60 at its first run
+#: (0.950, MRR 0.889, at f34c502); read since, and 59/60 after the words its misses lacked
+PHONE_42 = ROOT / "search_phone42"
 
 
 @pytest.fixture
@@ -292,7 +296,8 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_21, PHONE_22, PHONE_23, PHONE_24, PHONE_25,
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
                                   PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
-                                  PHONE_36, PHONE_37, PHONE_38, PHONE_39, PHONE_40, PHONE_41],
+                                  PHONE_36, PHONE_37, PHONE_38, PHONE_39, PHONE_40, PHONE_41,
+                                  PHONE_42],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from

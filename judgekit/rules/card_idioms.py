@@ -363,4 +363,12 @@ CARD_IDIOMS: dict[str, tuple[str, ...]] = {
     "grab vamp": ("take control",),
     "grab vampire": ("take control",),
     "drink down": ("diablerize", "diablerie"),      # "tries to drink down a torpid vamp"
+    # a clan is a "bloodline" (a blind set's miss, 7 Dec 2026: +1, none lost); "kill vamp"
+    # said in full (none moved)
+    "bloodline": ("clan",),
+    "kill vampire": ("burn a vampire",),
+    # a vampire "lying" or "sitting" in torpor is one in torpor, and tells no lie (the
+    # synonyms read "lying" as misrepresenting): one answer up, none down
+    "lie torpor": ("in torpor",),
+    "sit torpor": ("in torpor",),
 }

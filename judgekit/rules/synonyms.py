@@ -135,6 +135,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "hr": ("hour",),
     "hrs": ("hour",),
     "least": ("minimum",),
+    "fewest": ("minimum",),     # "the fewest n most cards my library can have" (7 Dec 2026: +1)
     "smallest": ("minimum",),
     "biggest": ("maximum",),
     "largest": ("maximum",),
