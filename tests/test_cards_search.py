@@ -751,6 +751,10 @@ CARD_EFFECTS_41 = ROOT / "search_card_effects41"
 #: hand on 7 Dec 2026 (a second session that day), written before any run: 38/40 at its first
 #: run (0.950, MRR 0.924, at f34c502); read since, and 39/40 after a clan told as a bloodline
 CARD_EFFECTS_42 = ROOT / "search_card_effects42"
+#: a forty-third (seed 20261413; half of them a game told in the past tense), by another hand
+#: the same afternoon, written before any run: 39/40 at its first run (0.975, MRR 0.968, at
+#: d8294d4); read since
+CARD_EFFECTS_43 = ROOT / "search_card_effects43"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -786,7 +790,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_26, CARD_EFFECTS_27, CARD_EFFECTS_28, CARD_EFFECTS_29,
                                   CARD_EFFECTS_30, CARD_EFFECTS_34, CARD_EFFECTS_36, CARD_EFFECTS_37,
                                   CARD_EFFECTS_35, CARD_EFFECTS_38, CARD_EFFECTS_39, CARD_EFFECTS_40,
-                                  CARD_EFFECTS_41, CARD_EFFECTS_42],
+                                  CARD_EFFECTS_41, CARD_EFFECTS_42,
+                                  CARD_EFFECTS_43],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose

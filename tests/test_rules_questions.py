@@ -201,6 +201,11 @@ PHONE_41 = ROOT / "search_phone41"
 #: Dec 2026 (a second session that day), written before any run: 57/60 at its first run
 #: (0.950, MRR 0.889, at f34c502); read since, and 59/60 after the words its misses lacked
 PHONE_42 = ROOT / "search_phone42"
+#: a forty-third (60 sections drawn from both documents; seed 20261411; a new player, a
+#: veteran, an organizer, a judge), by another hand the same afternoon, written before any
+#: run and after the words that the forty-second's misses lacked: 57/60 at its first run
+#: (0.950, MRR 0.896, at d8294d4); read since
+PHONE_43 = ROOT / "search_phone43"
 
 
 @pytest.fixture
@@ -297,7 +302,7 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
                                   PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
                                   PHONE_36, PHONE_37, PHONE_38, PHONE_39, PHONE_40, PHONE_41,
-                                  PHONE_42],
+                                  PHONE_42, PHONE_43],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from

@@ -292,4 +292,13 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     # a player's "list" is the decklist registered ("already turned in my list": 6.3; +1,
     # none lost)
     "list": ("decklist",),
+    # from the misses of the next three sets (written blind the same afternoon, after the
+    # words above): the drafted cards "flipped through" are reviewed (7.5.1; a question of
+    # `search_questions7` too, 4th -> 1st), a format the VEKN "recognizes" is one it
+    # sanctions (7.1, 6.1; `search_phone41`'s "officially recognized" 5th -> 2nd), a card
+    # "tilted" is turned (4.7), a player who "got banned" is suspended (1.1): none lost
+    "flip through": ("reviewed",),
+    "recognize": ("sanction", "sanctioned"),
+    "tilt": ("lock", "turned"),
+    "got banned": ("suspended",),
 }
