@@ -19,7 +19,7 @@ from whoosh.analysis import STOP_WORDS
 from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
-from judgekit.rules.answer import MAX_PARTS, split_questions
+from judgekit.rules.answer import MAX_PARTS, says_a_word, split_questions
 from judgekit.rules.query import (asks_plain, sentences, with_numbers_apart, with_one_blood, without_name_asked,
                                   without_ruled_out)
 from judgekit.rules.service import RulesService
@@ -197,6 +197,45 @@ def browser_first_three(svc, tmp_path, queries: list[str]) -> list[list[str]]:
     script.write_text(RANK_SCRIPT)
     return json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
                                      capture_output=True, text=True).stdout)
+
+
+SAYS_SCRIPT = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [, , staticDir, inputPath] = process.argv;
+const { internals } = await import(pathToFileURL(staticDir + "/offline-search.js"));
+const data = JSON.parse(fs.readFileSync(inputPath, "utf8"));
+const search = new internals.Search(data.index, () => Promise.reject(new Error("no texts")));
+process.stdout.write(JSON.stringify(data.queries.map((q) => {
+  const first = search.rank(q, 3)[0];
+  return first ? [first.entry.key, search.saysAWord(first, q)] : null;
+})));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_tells_a_first_answer_holding_no_word_as_the_server(svc, tmp_path):
+    """`answer.says_a_word` and the browser's `saysAWord`: whether the first answer holds a
+    word of the question that names something, not only its numbers and question words
+    (then a guess: "weak"), read as each part reads the question (`Search.read`: a
+    discipline's short name spelt out, a closing ask for a card's name left out)."""
+    queries = ["<script>alert(1)</script>", "%00", "91", "what does kridd do", "90 cards", "how many vp for a win",
+               "cel strike that does 2 damage", "a 3cap vamp with 1bleed", "the master that burns a location. name?",
+               "can i take notes", "is 4 ok"]
+    payload = tmp_path / "in.json"
+    payload.write_text(json.dumps({"index": build_offline_index(svc.search), "queries": queries}), encoding="utf-8")
+    script = tmp_path / "says.mjs"
+    script.write_text(SAYS_SCRIPT)
+    got = json.loads(subprocess.run(["node", str(script), str(STATIC), str(payload)], check=True,
+                                    capture_output=True, text=True).stdout)
+    want = []
+    for q in queries:
+        hits = svc.search.search(q, 3)[0]
+        want.append([hits[0].entry.key, says_a_word(svc.search, hits[0], q)] if hits else None)
+    assert got == want
+    says = dict(zip(queries, (w[1] for w in want)))
+    assert not says["<script>alert(1)</script>"] and not says["what does kridd do"]
+    assert says["90 cards"] and says["cel strike that does 2 damage"]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")

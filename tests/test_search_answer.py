@@ -156,3 +156,18 @@ def test_the_search_page_marks_a_guess_and_offers_the_rules_words(client):
 def test_the_page_and_the_cli_refuse_a_huge_query_in_words(client):
     r = client.get("/search", query_string={"q": "y" * (MAX_QUERY + 1)})
     assert r.status_code == 400 and "too long" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("q", ["<script>alert(1)</script>", "%00", "what does kridd do"])
+def test_a_first_answer_holding_only_numbers_and_question_words_is_weak(client, q):
+    """A number many sections state ("1", "0"), or the question's words ("what", "do"), may
+    be most of a question's weight when its other words are in no entry: the first result
+    then holds none of its words that name something, and is shown as a guess, not as an
+    answer."""
+    body = api(client, q).get_json()
+    assert body["match"] == "weak" and body["results"]
+
+
+def test_a_number_beside_a_word_the_answer_holds_stays_a_good_answer(client):
+    body = api(client, "90 cards").get_json()
+    assert body["match"] == "good" and body["results"][0]["section"] == "6.2"

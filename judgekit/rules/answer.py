@@ -2,9 +2,10 @@
 
 A judge in a hurry trusts the top line, so the search says when it is only a guess:
 
-- `match`: "good" (the first result holds most of the question, or the question names a
-  section or a card), "weak" (the first result holds less than `WEAK_COVERAGE` of the
-  question's weight: "No section matches all of your words — closest:"), or "none"
+- `match`: "good" (the first result holds most of the question, a word that names something
+  among it, or the question names a section or a card), "weak" (the first result holds less
+  than `WEAK_COVERAGE` of the question's weight, or only its numbers and question words:
+  "No section matches all of your words — closest:"), or "none"
   (nothing found, or a question of filler words only, "what happens if": no result is
   shown as an answer).
 - `suggestions`: for a weak answer, the rules' words for the everyday words typed, as
@@ -77,12 +78,26 @@ def informative(index: SearchIndex, text: str) -> bool:
     return any(g.factor == 1.0 for g in index.groups_of(text))
 
 
-def match_of(hits: list[Hit]) -> str:
-    """How good the first of `hits` is (see the module)."""
+def says_a_word(search, hit: Hit, text: str) -> bool:
+    """Whether the hit's entry holds a word of the question `text` that names something (not
+    a question word, not a number), as its part of the index reads it (`Search.read`): a
+    number stated by many entries, or a question word, may be most of a question's weight
+    when its other words are in no entry ("<script>alert(1)</script>": every section saying
+    "1"; "what does kridd do": the card declaration, which says "what" and "do"), and such a
+    first result is a guess, not an answer."""
+    part = search.part_of(hit)
+    rules_text, card_text, _ = search.read(text)
+    return any(part.holds(g, hit.entry.key)
+               for g in part.groups_of(card_text if part is not search.rules else rules_text)
+               if g.number is None and g.factor == 1.0)
+
+
+def match_of(search, hits: list[Hit], text: str) -> str:
+    """How good the first of `hits` (the answer to `text`) is (see the module)."""
     if not hits:
         return "none"
     first = hits[0]
-    if first.direct or first.coverage >= WEAK_COVERAGE:
+    if first.direct or (first.coverage >= WEAK_COVERAGE and says_a_word(search, first, text)):
         return "good"
     return "weak"
 
@@ -150,10 +165,10 @@ def answer(search, text: str, limit: int = 10) -> Answer:
         first = [h for _, found in parts for h in found]
         keys = {h.entry.key for h in first}
         hits = (first + [h for h in hits if h.entry.key not in keys])[:limit]
-        matches = [match_of(found) for _, found in parts]
+        matches = [match_of(search, found, part) for part, found in parts]
         match = "good" if all(m == "good" for m in matches) else "weak"
     else:
-        match = match_of(hits)
+        match = match_of(search, hits, text)
     card_first = bool(hits) and hits[0].entry.doc == "cards"
     said = suggestions(search.rules, text, search.cards) if match != "good" and not card_first else []
     return Answer(hits, stems, match, said, parts)

@@ -291,15 +291,24 @@ class Search:
         """Each card entry's card types (None: a group's ruling, of every type)."""
         return self.cards.factors.types_of      # the cards' part's `CardFactors` (`open`)
 
-    def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
+    def read(self, text: str) -> tuple[str, str, bool]:
+        """How the parts read a question: the rules' text (no judge addressed, no closing ask
+        for a card's name, numbers apart from their words, disciplines spelt out, "1 blood"
+        read), the cards' text (the same without what it rules out: "not the grenade"), and
+        whether it closes by asking for a card's name (a card told of)."""
         addressed = without_address(check_query(text))
         bare = without_name_asked(addressed)
-        asks_name = bare != addressed       # a closing ask for a card's name: a card told of
         text = with_one_blood(spell_out_disciplines(with_numbers_apart(bare)), self.one_blood)
+        return text, without_ruled_out(text), bare != addressed
+
+    def part_of(self, hit: Hit) -> SearchIndex:
+        """The part of the index a hit is from."""
+        return self.cards if self.cards is not None and hit.entry.key in self.cards.entries else self.rules
+
+    def search(self, text: str, limit: int = 10) -> tuple[list[Hit], list[str]]:
+        text, card_text, asks_name = self.read(text)
         if self.cards is None:
             return self.rules.search(text, limit)
-        # the cards' part reads the question without what it rules out ("not the grenade")
-        card_text = without_ruled_out(text)
         found = self._names_found(card_text)
         only = bool(found) and self.names.only_names(card_text, found)
         named = self._named_with_rulings(found, only)

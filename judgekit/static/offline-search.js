@@ -198,9 +198,23 @@ const offlineSearch = (function () {
     return this.rules.groups(text).some(function (g) { return g.factor === 1.0; });
   };
 
-  function matchOf(hits, p) {
+  // whether the hit's entry holds a word of the question that names something, not only its
+  // numbers and question words (answer.py says_a_word)
+  Search.prototype.saysAWord = function (hit, text) {
+    var read = this.read(text);
+    var cards = this.cards && hit.entry.doc === "cards";
+    var part = cards ? this.cards : this.rules;
+    return part.groups(cards ? read.cardText : read.text).some(function (g) {
+      return g.number === null && g.factor === 1.0 && part.holds(g, hit.entry.docnum);
+    });
+  };
+
+  // how good the first of the hits is (answer.py match_of): `saysAWord(hit)`, whether it
+  // holds a word of the question that names something
+  function matchOf(hits, p, saysAWord) {
     if (!hits.length) return "none";
-    return hits[0].direct || hits[0].coverage >= p.weak_coverage ? "good" : "weak";
+    var first = hits[0];
+    return first.direct || (first.coverage >= p.weak_coverage && saysAWord(first)) ? "good" : "weak";
   }
 
   // the rules' words for the rarest everyday words of the question (answer.suggestions)
@@ -242,8 +256,10 @@ const offlineSearch = (function () {
       .map(function (q) { return [q, self.rank(q, p.part_results)]; });
     var match;
     if (parts.length) {
-      match = parts.every(function (pr) { return matchOf(pr[1], p) === "good"; }) ? "good" : "weak";
-    } else match = matchOf(ranked, p);
+      match = parts.every(function (pr) {
+        return matchOf(pr[1], p, function (h) { return self.saysAWord(h, pr[0]); }) === "good";
+      }) ? "good" : "weak";
+    } else match = matchOf(ranked, p, function (h) { return self.saysAWord(h, text); });
     // none when a card's entry comes first (answer.py: the rules' words do not find a card)
     var lead = [].concat.apply([], parts.map(function (pr) { return pr[1]; })).concat(ranked)[0];
     var said = match !== "good" && !(lead && lead.entry.doc === "cards") ? this.suggestions(text) : [];
@@ -315,12 +331,19 @@ const offlineSearch = (function () {
   };
 
   // the ranked hits without their snippets (the part's stems for them: `.stems`)
-  Search.prototype.rank = function (text, limit) {
-    limit = limit || 10;
+  // how the parts read a question (Search.read): the rules' text, the cards' text (without
+  // what it rules out) and whether it closes by asking for a card's name (a card told of)
+  Search.prototype.read = function (text) {
     var addressed = withoutAddress(checkQuery(text, this.params));
     var bare = withoutNameAsked(addressed, this.params);
-    var asksName = bare !== addressed;      // a closing ask for a card's name: a card told of
-    text = withOneBlood(spellOutDisciplines(withNumbersApart(bare, this.params), this.spellings), this.params);
+    var read = withOneBlood(spellOutDisciplines(withNumbersApart(bare, this.params), this.spellings), this.params);
+    return { text: read, cardText: withoutRuledOut(read, this.params), asksName: bare !== addressed };
+  };
+
+  Search.prototype.rank = function (text, limit) {
+    limit = limit || 10;
+    var read = this.read(text), asksName = read.asksName;
+    text = read.text;
     var out;
     if (!this.cards) {
       out = this.rules.search(text, limit, [], false);
@@ -328,8 +351,7 @@ const offlineSearch = (function () {
       return out;
     }
     var self = this, p = this.params;
-    // the cards' part reads the question without what it rules out (Search.search)
-    var cardText = withoutRuledOut(text, p);
+    var cardText = read.cardText;
     var found = this.namesFound(cardText);
     var only = found.length > 0 && this.names.onlyNames(cardText, found);
     var named = this.namedWithRulings(found, only);

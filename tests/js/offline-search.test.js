@@ -25,10 +25,14 @@ test("numbered sub-questions are split when there are two or more", () => {
 
 test("an answer is good, weak or none", () => {
   const p = { weak_coverage: 0.5 };
-  assert.equal(internals.matchOf([], p), "none");
-  assert.equal(internals.matchOf([{ score: 1000, coverage: 0, direct: true }], p), "good");   // a direct hit
-  assert.equal(internals.matchOf([{ score: 3, coverage: 0.6 }], p), "good");
-  assert.equal(internals.matchOf([{ score: 3, coverage: 0.4 }], p), "weak");
+  const says = () => true, saysNone = () => false;
+  assert.equal(internals.matchOf([], p, says), "none");
+  assert.equal(internals.matchOf([{ score: 1000, coverage: 0, direct: true }], p, saysNone), "good");   // a direct hit
+  assert.equal(internals.matchOf([{ score: 3, coverage: 0.6 }], p, says), "good");
+  assert.equal(internals.matchOf([{ score: 3, coverage: 0.4 }], p, says), "weak");
+  // most of the question's weight, but none of its words that name something: its numbers
+  // and question words only ("<script>alert(1)</script>")
+  assert.equal(internals.matchOf([{ score: 3, coverage: 0.9 }], p, saysNone), "weak");
 });
 
 test("a name's typo needs seven letters besides a leading 'the'", () => {
