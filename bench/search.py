@@ -178,6 +178,7 @@ def main() -> None:
                 ("tests/search_questions8", ROOT / "tests" / "search_questions8"),
                 ("tests/search_questions9", ROOT / "tests" / "search_questions9"),
                 ("tests/search_questions10", ROOT / "tests" / "search_questions10"),
+                ("tests/search_questions11", ROOT / "tests" / "search_questions11"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
@@ -299,6 +300,7 @@ def main() -> None:
                 ("tests/search_phone41", ROOT / "tests" / "search_phone41"),
                 ("tests/search_phone42", ROOT / "tests" / "search_phone42"),
                 ("tests/search_phone43", ROOT / "tests" / "search_phone43"),
+                ("tests/search_phone44", ROOT / "tests" / "search_phone44"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -338,6 +340,7 @@ def main() -> None:
                 ("tests/search_card_effects41", ROOT / "tests" / "search_card_effects41"),
                 ("tests/search_card_effects42", ROOT / "tests" / "search_card_effects42"),
                 ("tests/search_card_effects43", ROOT / "tests" / "search_card_effects43"),
+                ("tests/search_card_effects44", ROOT / "tests" / "search_card_effects44"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

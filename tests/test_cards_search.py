@@ -755,6 +755,10 @@ CARD_EFFECTS_42 = ROOT / "search_card_effects42"
 #: the same afternoon, written before any run: 39/40 at its first run (0.975, MRR 0.968, at
 #: d8294d4); read since
 CARD_EFFECTS_43 = ROOT / "search_card_effects43"
+#: a forty-fourth (seed 20261423), by another hand the same afternoon, written before any run
+#: and after every change of the afternoon but the last words: 40/40 at its first run (1.000,
+#: MRR 0.958, at 2e90830); not read
+CARD_EFFECTS_44 = ROOT / "search_card_effects44"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -791,7 +795,7 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_30, CARD_EFFECTS_34, CARD_EFFECTS_36, CARD_EFFECTS_37,
                                   CARD_EFFECTS_35, CARD_EFFECTS_38, CARD_EFFECTS_39, CARD_EFFECTS_40,
                                   CARD_EFFECTS_41, CARD_EFFECTS_42,
-                                  CARD_EFFECTS_43],
+                                  CARD_EFFECTS_43, CARD_EFFECTS_44],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose

