@@ -180,6 +180,7 @@ def main() -> None:
                 ("tests/search_questions10", ROOT / "tests" / "search_questions10"),
                 ("tests/search_questions11", ROOT / "tests" / "search_questions11"),
                 ("tests/search_questions12", ROOT / "tests" / "search_questions12"),
+                ("tests/search_questions13", ROOT / "tests" / "search_questions13"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),

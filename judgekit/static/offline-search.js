@@ -330,7 +330,6 @@ const offlineSearch = (function () {
     return out;
   };
 
-  // the ranked hits without their snippets (the part's stems for them: `.stems`)
   // how the parts read a question (Search.read): the rules' text, the cards' text (without
   // what it rules out) and whether it closes by asking for a card's name (a card told of)
   Search.prototype.read = function (text) {
@@ -340,6 +339,7 @@ const offlineSearch = (function () {
     return { text: read, cardText: withoutRuledOut(read, this.params), asksName: bare !== addressed };
   };
 
+  // the ranked hits without their snippets (the part's stems for them: `.stems`)
   Search.prototype.rank = function (text, limit) {
     limit = limit || 10;
     var read = this.read(text), asksName = read.asksName;
