@@ -96,6 +96,17 @@ def service(app):
     return app.extensions["rules"]
 
 
+def misses_at_3(service, queries: list[tuple[str, list[str]]]) -> list[tuple[str, list[str], list[str]]]:
+    """The queries whose first three results (`search_payload`, as /api/search) hold none of
+    their expected sections: (query, expected, got)."""
+    misses = []
+    for query, expected in queries:
+        got = [f"{r['doc']}/{r['section']}" for r in service.search_payload(query, limit=3)["results"]]
+        if not any(e in got for e in expected):
+            misses.append((query, expected, got))
+    return misses
+
+
 def test_query_set_is_big_enough():
     queries = load_queries()
     assert len(queries) >= 40
@@ -104,11 +115,7 @@ def test_query_set_is_big_enough():
 
 def test_hit_at_3_on_judges_questions(service):
     queries = load_queries()
-    misses = []
-    for query, expected in queries:
-        got = [f"{r['doc']}/{r['section']}" for r in service.search_payload(query, limit=3)["results"]]
-        if not any(e in got for e in expected):
-            misses.append((query, expected, got))
+    misses = misses_at_3(service, queries)
     hit_rate = 1 - len(misses) / len(queries)
     assert hit_rate >= 0.9, f"hit@3 = {hit_rate:.2f}; misses: {misses}"
 
@@ -136,11 +143,7 @@ def test_hit_at_3_on_judges_whole_questions(service, path):
     """Judges type questions, not keywords ("what counts as a game win", "is a deck with 91
     library cards legal"): the section that answers is in the first three results."""
     questions = load_queries(path)
-    misses = []
-    for query, expected in questions:
-        got = [f"{r['doc']}/{r['section']}" for r in service.search_payload(query, limit=3)["results"]]
-        if not any(e in got for e in expected):
-            misses.append((query, expected, got))
+    misses = misses_at_3(service, questions)
     hit_rate = 1 - len(misses) / len(questions)
     assert hit_rate >= 0.95, f"hit@3 = {hit_rate:.2f}; misses: {misses}"
 
@@ -153,11 +156,7 @@ def test_hit_at_3_on_the_latest_whole_question_sets(service, path, floor):
     he's done" for the end of turn declared, "meaning it as a what-if")."""
     questions = load_queries(path)
     assert len(questions) == 60
-    misses = []
-    for query, expected in questions:
-        got = [f"{r['doc']}/{r['section']}" for r in service.search_payload(query, limit=3)["results"]]
-        if not any(e in got for e in expected):
-            misses.append((query, expected, got))
+    misses = misses_at_3(service, questions)
     assert 1 - len(misses) / len(questions) >= floor, misses
 
 
