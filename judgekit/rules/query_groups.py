@@ -207,7 +207,13 @@ class QueryGroups:
         return self._numbers.states_near(value)
 
     def _groups(self, text: str) -> list[Group]:
-        """One group per word of the query, or per synonym phrase when several words form one."""
+        """One group per word of the query, or per synonym phrase when several words form one
+        (`_read_groups`, kept for the question's next reading: a request reads it again to
+        say how good its answer is, `judgekit.rules.answer`)."""
+        return list(self._read_groups(text))
+
+    @lru_cache(maxsize=64)
+    def _read_groups(self, text: str) -> tuple[Group, ...]:
         groups: list[Group] = []
         capitals, seq, items, numbers = query_words(text)
         # words typed in capitals that are otherwise common ("TO")
@@ -253,7 +259,7 @@ class QueryGroups:
             kept = set(order[:MAX_GROUPS]) | {k for k in order[MAX_GROUPS:MAX_INFORMATIVE]
                                              if groups[k].weight >= INFORMATIVE}
             groups = [g for k, g in enumerate(groups) if k in kept]
-        return groups
+        return tuple(groups)
 
     def _number_group(self, seq, numbers: dict, i: int) -> Group:
         """The group of the number starting at word `i` ("91", "twenty-eight"): matched
@@ -299,8 +305,9 @@ class QueryGroups:
 
     def use_tables(self, question: frozenset[str] | None = None) -> None:
         """Reads the synonym table (`synonym_stems`) and takes `question` as the question
-        words' stems (None: keeps those it has), forgetting the query words read with the
-        old ones (`_word_group`'s cache): a test that changes a table, then puts it back."""
+        words' stems (None: keeps those it has), forgetting the query words and questions
+        read with the old ones (`_word_group`'s and `_read_groups`' caches): a test that
+        changes a table, then puts it back."""
         # a synonym phrase none of whose phrases this part holds is read as its words here:
         # "no discipline" stands for a card's fact (`NO_DISCIPLINE`), and the rules' entries
         # holding "no" and "discipline" apart were found by each word
@@ -321,6 +328,7 @@ class QueryGroups:
             self._question = question
         self._word_group.cache_clear()
         self._synonym_typos.cache_clear()
+        self._read_groups.cache_clear()
 
     @lru_cache(maxsize=8192)
     def _word_group(self, items: tuple[str, ...], key: tuple[str, ...], typed: str = ""):
