@@ -210,6 +210,10 @@ PHONE_43 = ROOT / "search_phone43"
 #: same afternoon, written before any run and after every change of the afternoon but the
 #: last words: 59/60 at its first run (0.983, MRR 0.924, at 2e90830); its misses not read
 PHONE_44 = ROOT / "search_phone44"
+#: a forty-fifth (60 sections drawn from both documents; seed 20261463), by another hand on
+#: 7 Dec 2026, night, written before any run: 60/60 at its first run (1.000, MRR 0.964, at
+#: 14f1d42); not read
+PHONE_45 = ROOT / "search_phone45"
 
 
 @pytest.fixture
@@ -306,7 +310,7 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
                                   PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
                                   PHONE_36, PHONE_37, PHONE_38, PHONE_39, PHONE_40, PHONE_41,
-                                  PHONE_42, PHONE_43, PHONE_44],
+                                  PHONE_42, PHONE_43, PHONE_44, PHONE_45],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
