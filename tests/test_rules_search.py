@@ -355,6 +355,8 @@ def test_di_said_as_a_verb_is_the_cancellation_window(service, query):
     ("which draft styles are sanctioned", "style", "tournament-rules/7.1"),
     ("we made a promise not to attack each other, is that allowed", "promise", "tournament-rules/4.8"),
     ("can the head judge rule over the phone", "over phone", "tournament-rules/2.6"),
+    ("we had an agreement to leave each other alone, still on now that only two remain", "agreement",
+     "tournament-rules/4.8"),
 ])
 def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word, answer):
     """"On the hook for" is what the organizer is responsible for, "hand off" is to

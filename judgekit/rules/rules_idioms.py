@@ -327,4 +327,9 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     "what ifs": ("hypotheticals", "hypothetical"),
     "whatif": ("hypotheticals", "hypothetical"),
     "whatifs": ("hypotheticals", "hypothetical"),
+    # from the sixth round's told situations (`search_questions15`, read after its first
+    # run): an "agreement" between two players is a deal (4.8, whose prior deals are void
+    # when two remain): +1, nothing else moved over every set ("agreed" also moved a
+    # concession down, and is left out)
+    "agreement": ("deal",),
 }
