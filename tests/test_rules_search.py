@@ -83,8 +83,8 @@ QUESTIONS_13 = Path(__file__).with_name("search_questions13")
 #: from both documents (seeds 20261461, 20261462), written before any run: the fourteenth
 #: situations told with filler, 59/60 at its first run (0.983, MRR 0.903, at 14f1d42); the
 #: fifteenth situations told as they happened, with side details and a card or clan named in
-#: passing, 56/60 (0.933, MRR 0.849); not read (two of the fifteenth's misses were seen in a
-#: comparison's output, and nothing was changed for them)
+#: passing, 56/60 (0.933, MRR 0.849). The fourteenth not read; the fifteenth read after two of
+#: its misses showed in a comparison's output: 57/60 with "agreement" read as a deal
 QUESTIONS_14 = Path(__file__).with_name("search_questions14")
 QUESTIONS_15 = Path(__file__).with_name("search_questions15")
 
@@ -146,7 +146,8 @@ def test_every_expected_section_exists(service):
 
 
 @pytest.mark.parametrize("path", [QUESTIONS, QUESTIONS_2, QUESTIONS_3, QUESTIONS_4, QUESTIONS_5, QUESTIONS_6,
-                                  QUESTIONS_7, QUESTIONS_8, QUESTIONS_9, QUESTIONS_11, QUESTIONS_13, QUESTIONS_14],
+                                  QUESTIONS_7, QUESTIONS_8, QUESTIONS_9, QUESTIONS_11, QUESTIONS_13, QUESTIONS_14,
+                                  QUESTIONS_15],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_judges_whole_questions(service, path):
     """Judges type questions, not keywords ("what counts as a game win", "is a deck with 91
@@ -157,10 +158,9 @@ def test_hit_at_3_on_judges_whole_questions(service, path):
     assert hit_rate >= 0.95, f"hit@3 = {hit_rate:.2f}; misses: {misses}"
 
 
-@pytest.mark.parametrize("path, floor", [(QUESTIONS_10, 0.93), (QUESTIONS_12, 0.9), (QUESTIONS_15, 0.93)],
-                         ids=lambda p: getattr(p, "name", p))
+@pytest.mark.parametrize("path, floor", [(QUESTIONS_10, 0.93), (QUESTIONS_12, 0.9)], ids=lambda p: getattr(p, "name", p))
 def test_hit_at_3_on_the_latest_whole_question_sets(service, path, floor):
-    """Situations told with filler, written blind: floors at today's figures (56/60, 54/60, 56/60),
+    """Situations told with filler, written blind: floors at today's figures (56/60, 54/60),
     under the issue's 0.95 (the read sets' misses are words no section says: "hovering" over a game for
     a spectator, "regular decks you build at home" for constructed, a player who "never says
     he's done" for the end of turn declared, "meaning it as a what-if")."""
