@@ -11,7 +11,7 @@ import pytest
 from judgekit import paths
 from judgekit.rules.content_error import ContentError
 from judgekit.rules.questions import CARDS, parse_questions, unknown_keys
-from tests.test_rules_search import load_queries
+from tests.test_rules_search import load_queries, misses_at_3
 
 pytestmark = pytest.mark.shared_app  # these tests only read: they share one app (tests/conftest.py)
 
@@ -296,12 +296,7 @@ def _phone_set(service, path) -> tuple[list, list]:
     assert len({q for q, _ in queries}) == len(queries)
     entries = {f"{e.doc}/{e.section}" for e in service.index.entries.values()}
     assert {x for _, exp in queries for x in exp} <= entries
-    misses = []
-    for query, expected in queries:
-        got = [f"{r['doc']}/{r['section']}" for r in service.search_payload(query, limit=3)["results"]]
-        if not any(e in got for e in expected):
-            misses.append((query, expected, got))
-    return queries, misses
+    return queries, misses_at_3(service, queries)
 
 
 @pytest.mark.parametrize("path", [PHONE, PHONE_2, PHONE_3, PHONE_7, PHONE_8, PHONE_11, PHONE_12,
