@@ -2645,6 +2645,23 @@ def test_cards_tied_exactly_leave_the_first_places_to_different_answers(service)
     assert "101909" in first and sum(s in ("100034", "100874", "101011", "101332") for s in first) == 1
 
 
+def test_a_sections_second_entry_leaves_the_first_places_to_other_sections(service):
+    """A section's example right after its text is not a different answer: it goes below
+    the first `DISTINCT_FIRST` places (`siblings_later`), the rest keeping their order; the
+    entries of a section the query names stay together."""
+    rules = service.search.rules.entries
+    text, example = rules["tournament-rules/3.7.4"], rules["tournament-rules/3.7.4#3.7.4-ex1"]
+    others = [rules[f"tournament-rules/{s}"] for s in ("3.1.2", "3.7.3", "3.7.2")]
+    hits = [Hit(e, 9.0 - i, "", e.url, 0.5) for i, e in enumerate([text, example, *others])]
+    moved = card_ranking.siblings_later(hits)
+    assert [h.entry for h in moved] == [text, *others[:2], example, others[2]]
+    named = [Hit(e, 1000.0, "", e.url, 1.0, direct=True) for e in (text, example)] + hits[2:]
+    assert card_ranking.siblings_later(named) == named
+    # in the search: three different sections first
+    sections = first_sections(service.search, "at a table of five who ended fourth what do they score")
+    assert len(set(sections)) == 3 and "3.7.3" in sections
+
+
 def test_a_card_requiring_no_discipline_holds_it_and_says_nothing_more(service):
     """A library card requiring no discipline holds `NO_DISCIPLINE` in its context (indexed,
     never shown), a card requiring one and a vampire do not; the word counts in no field's

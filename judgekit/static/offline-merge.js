@@ -35,18 +35,20 @@ export function merge(direct, rules, cards, limit, p, aboutCards, described) {
 }
 
 // the hits with their first `first` places for different answers: a card (not one the query
-// names) tied exactly with a card before it, the same score and share of the query, goes
-// below them, the rest keeping their order (the server's card_ranking.siblings_later,
-// DISTINCT_FIRST; an index saved before it: first 0, nothing moves)
+// names) tied exactly with a card before it, the same score and share of the query, or an
+// entry (not a named one) of a section already among them, goes below them, the rest keeping
+// their order (the server's card_ranking.siblings_later, DISTINCT_FIRST; an index saved
+// before it: first 0, nothing moves)
 export function siblingsLater(hits, first) {
   if (!first) return hits;
-  var top = [], ties = new Set();
+  var top = [], ties = new Set(), sections = new Set();
   for (var i = 0; i < hits.length && top.length < first; i++) {
     var h = hits[i];
-    if (h.entry.kind === "card" && !h.direct) {
-      var tie = h.score + SEP + h.coverage;
-      if (ties.has(tie)) continue;
-      ties.add(tie);
+    if (!h.direct) {
+      var tie = h.score + SEP + h.coverage, section = h.entry.doc + SEP + h.entry.section;
+      if (sections.has(section) || (h.entry.kind === "card" && ties.has(tie))) continue;
+      sections.add(section);
+      if (h.entry.kind === "card") ties.add(tie);
     }
     top.push(h);
   }

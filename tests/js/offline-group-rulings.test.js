@@ -110,11 +110,26 @@ test("a named card's group ruling holding what the question asks beyond the card
 
 test("cards tied exactly leave the first places to different answers (siblings_later)", async () => {
   const { siblingsLater } = await import("../../judgekit/static/offline-merge.js");
-  const card = (k) => ({ key: k, kind: "card" });
+  const card = (k) => ({ key: "cards/" + k, doc: "cards", section: k, kind: "card" });
+  const keys = (hs) => hs.map((h) => h.entry.section);
   const hits = ["a", "b", "c", "d"].map((k) => ({ entry: card(k), score: 27.2, coverage: 0.637 }))
     .concat([{ entry: card("x"), score: 20, coverage: 0.555 }]);
-  assert.deepEqual(siblingsLater(hits, 3).map((h) => h.entry.key), ["a", "x", "b", "c", "d"]);
-  assert.deepEqual(siblingsLater(hits, 0).map((h) => h.entry.key), ["a", "b", "c", "d", "x"]);   // an older index
+  assert.deepEqual(keys(siblingsLater(hits, 3)), ["a", "x", "b", "c", "d"]);
+  assert.deepEqual(keys(siblingsLater(hits, 0)), ["a", "b", "c", "d", "x"]);   // an older index
   const named = hits.map((h) => ({ entry: h.entry, score: 1000, coverage: 1, direct: true }));
-  assert.deepEqual(siblingsLater(named, 3).map((h) => h.entry.key), ["a", "b", "c", "d", "x"]);
+  assert.deepEqual(keys(siblingsLater(named, 3)), ["a", "b", "c", "d", "x"]);
+});
+
+test("a section's second entry leaves the first places to other sections (siblings_later)", async () => {
+  const { siblingsLater } = await import("../../judgekit/static/offline-merge.js");
+  const rule = (section, key, score) => ({ entry: { key: "tournament-rules/" + section + key, doc: "tournament-rules",
+                                                    section: section, kind: key ? "example" : "section" },
+                                           score: score, coverage: 0.5 });
+  const hits = [rule("3.7.4", "", 9), rule("3.7.4", "#ex1", 8), rule("3.1.2", "", 7), rule("3.7.3", "", 6),
+                rule("3.7.2", "", 5)];
+  const order = (hs) => hs.map((h) => h.entry.key.slice("tournament-rules/".length));
+  assert.deepEqual(order(siblingsLater(hits, 3)), ["3.7.4", "3.1.2", "3.7.3", "3.7.4#ex1", "3.7.2"]);
+  // a section the query names (its entries direct) keeps its entries together
+  const direct = hits.slice(0, 2).map((h) => Object.assign({}, h, { direct: true })).concat(hits.slice(2));
+  assert.deepEqual(order(siblingsLater(direct, 3)), ["3.7.4", "3.7.4#ex1", "3.1.2", "3.7.3", "3.7.2"]);
 });
