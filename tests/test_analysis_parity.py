@@ -20,7 +20,7 @@ from judgekit import paths
 from judgekit.offline.search_index import build_offline_index, fold_table, ranking_params
 from judgekit.rules.analysis import WORD, analyze
 from judgekit.rules.answer import MAX_PARTS, says_a_word, split_questions
-from judgekit.rules.query import (asks_plain, sentences, with_numbers_apart, with_one_blood, without_name_asked,
+from judgekit.rules.query import (asks_plain, sentences, with_numbers_apart, with_one_blood, with_what_if, without_name_asked,
                                   without_ruled_out)
 from judgekit.rules.service import RulesService
 
@@ -462,6 +462,21 @@ def test_browser_sets_a_glued_number_apart_as_the_server(tmp_path):
     got = browser_texts(tmp_path, "withNumbersApart", texts, ranking_params(True))
     want = [with_numbers_apart(t) for t in texts]
     assert sum(1 for t, w in zip(texts, want) if w != t) >= 9
+    differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
+    assert differ == [], differ[:10]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the browser's code")
+def test_browser_reads_a_what_if_as_the_server(tmp_path):
+    """`query.with_what_if` and the offline search's `withWhatIf` (the server's pattern,
+    shipped in the params): the same text for every query of the sets and for hyphens,
+    plurals, cases, a question opening with "what if" and word edges."""
+    texts = _query_texts() + [
+        "meaning it as a what-if", "just a what if", "a what ifs", "What-ifs are fine", "A WHAT IF", "a  what\tif",
+        "What if he blocks?", "somewhat-if", "what-iffy", "a what if-", "a what ifs?", "so what if i do"]
+    got = browser_texts(tmp_path, "withWhatIf", texts, ranking_params(True))
+    want = [with_what_if(t) for t in texts]
+    assert sum(1 for t, w in zip(texts, want) if w != t) >= 6
     differ = [(t, w, g) for t, w, g in zip(texts, want, got) if w != g]
     assert differ == [], differ[:10]
 

@@ -20,7 +20,7 @@ from judgekit.rules.card_factors import TYPE_FACTOR
 from judgekit.rules.card_ranking import CARD_COVERAGE_CAP, CARD_PER_SECTION
 from judgekit.rules.group_rulings import RULING_INHERITS
 from judgekit.rules.query import (asks_plain, question_stems, sentences, spell_out_disciplines, talk_stems,
-                                  with_numbers_apart, with_one_blood, without_address, without_name_asked)
+                                  with_numbers_apart, with_one_blood, with_what_if, without_address, without_name_asked)
 from judgekit.rules.query_groups import INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE, QUESTION_FACTOR
 from judgekit.rules.search import SearchIndex
 from judgekit.rules.synonyms import SYNONYMS
@@ -2870,6 +2870,18 @@ def test_a_kind_of_card_of_several_types_keeps_each(service, query, card):
 def test_a_number_typed_against_its_word_is_read_apart(said, read):
     """"2pool master" on a phone: the number and the word (`query.with_numbers_apart`)."""
     assert with_numbers_apart(said) == read
+
+
+@pytest.mark.parametrize("said, read", [
+    ("I meant it as a what-if", "I meant it as a whatif"), ("just a what if, ok?", "just a whatif, ok?"),
+    ("What-ifs are fine", "whatifs are fine"), ("A what ifs", "A whatifs"),
+    # a question opening with "what if", and "what" inside a word: as typed
+    ("What if he blocks?", "What if he blocks?"), ("so what if I do", "so what if I do"), ("somewhat-if", "somewhat-if"),
+])
+def test_a_what_if_is_read_as_one_word(said, read):
+    """"I said I'd block, meaning it as a what-if": a hypothetical, one word
+    (`query.with_what_if`), not "what" and the stop word "if"."""
+    assert with_what_if(said) == read
 
 
 def test_a_number_typed_against_its_word_finds_as_apart(service):

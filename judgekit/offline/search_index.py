@@ -69,7 +69,7 @@ from judgekit.rules.build import INDEX_VERSION, index_stamp
 from judgekit.rules.entries import SOURCE_TITLES
 from judgekit.rules.numbers import CAPACITY_WORDS, COMPARATIVES, NUMBER_EXACT, NUMBER_NEAR, UNIT_MISS
 from judgekit.rules.query import (ASK_SEPARATORS, JUST_NOW, MAX_QUERY, NAME_ASKED, NUMBER_GLUED, ONE_BLOOD, PLAIN_ASKED,
-                                  QUESTION_AFTER_COLON, RULED_OUT, question_stems, synonym_stems)
+                                  QUESTION_AFTER_COLON, RULED_OUT, WHAT_IF, question_stems, synonym_stems)
 from judgekit.rules.questions import MAX_PHRASINGS
 from judgekit.rules.scoring import NUMBER_BOOST
 from judgekit.rules.query_groups import (DISCIPLINE_MIN, DISCIPLINE_NAMES, ENDINGS, INFORMATIVE, MAX_GROUPS, MAX_INFORMATIVE,
@@ -167,7 +167,7 @@ def ranking_params(group_ruling_after_card: bool = GROUP_RULING_AFTER_CARD,
             "name_asked": NAME_ASKED.pattern, "ask_separators": ASK_SEPARATORS,
             "ruled_out": RULED_OUT.pattern, "one_blood": one_blood.pattern,
             "plain_asked": PLAIN_ASKED.pattern, "just_now": JUST_NOW.pattern,
-            "number_glued": NUMBER_GLUED.pattern}
+            "number_glued": NUMBER_GLUED.pattern, "what_if": WHAT_IF.pattern}
 
 
 def index_version(search: Search) -> str:

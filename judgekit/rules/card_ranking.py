@@ -30,8 +30,8 @@ from judgekit.rules.hits import Hit
 from judgekit.rules.merge import merge
 from judgekit.rules.query import (ONE_BLOOD, SECTION_QUERY, Group, asks_plain, check_query, one_blood_pattern,
                                   question_stems, sentences, spell_out_disciplines,
-                                  talk_stems, with_numbers_apart, without_address, without_name_asked,
-                                  with_one_blood, without_ruled_out)
+                                  talk_stems, with_numbers_apart, with_what_if, without_address,
+                                  without_name_asked, with_one_blood, without_ruled_out)
 from judgekit.rules.search import SearchIndex
 
 #: Card results' scores against the rules': the cards and rulings rank among themselves by
@@ -301,12 +301,12 @@ class Search:
 
     def read(self, text: str) -> tuple[str, str, bool]:
         """How the parts read a question: the rules' text (no judge addressed, no closing ask
-        for a card's name, numbers apart from their words, disciplines spelt out, "1 blood"
-        read), the cards' text (the same without what it rules out: "not the grenade"), and
+        for a card's name, numbers apart from their words, a "what-if" one word, disciplines
+        spelt out, "1 blood" read), the cards' text (the same without what it rules out: "not the grenade"), and
         whether it closes by asking for a card's name (a card told of)."""
         addressed = without_address(check_query(text))
         bare = without_name_asked(addressed)
-        text = with_one_blood(spell_out_disciplines(with_numbers_apart(bare)), self.one_blood)
+        text = with_one_blood(spell_out_disciplines(with_numbers_apart(with_what_if(bare))), self.one_blood)
         return text, without_ruled_out(text), bare != addressed
 
     def part_of(self, hit: Hit) -> SearchIndex:

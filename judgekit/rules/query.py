@@ -127,6 +127,12 @@ JUST_NOW = re.compile(r"\b(?:i|we|you|they|he|she|who)(?:['\u2019]?ve|['\u2019]d
 NUMBER_GLUED = re.compile(r"(^|[^A-Za-z0-9_.])([0-9]+)(?!(?:[sS][tT]|[nN][dD]|[rR][dD]|[tT][hH]|[mM][mM])\b)"
                           r"([A-Za-z]{2,})\b", re.A)
 
+#: A "what-if" (hyphenated, or "a what if") is a noun: a hypothetical ("I said I'd block,
+#: meaning it as a what-if"), read as the one word "whatif" (`RULES_IDIOMS`); "what if" opening
+#: a question stays two words of no weight. The browser compiles this same pattern (the
+#: offline index's params, `what_if`).
+WHAT_IF = re.compile(r"\bwhat-(ifs?)\b|\b(a[ \t]+)what[ \t]+(ifs?)\b", re.I | re.A)
+
 SECTION_QUERY = re.compile(
     r"^\s*(?:(?:section|sect|sec|rule|rules|§|appendix)\s*)?"
     r"((?:\d+|[A-Ba-b])(?:\.\d+)*)\.?\s*$", re.I)
@@ -178,6 +184,12 @@ def with_numbers_apart(text: str) -> str:
     """The question with each number typed against its word set apart (`NUMBER_GLUED`):
     "2pool master" is read as "2 pool master"."""
     return NUMBER_GLUED.sub(r"\1\2 \3", text)
+
+
+def with_what_if(text: str) -> str:
+    """The question with each "what-if" (`WHAT_IF`) written as one word: "meaning it as a
+    what-if" is read as "meaning it as a whatif"."""
+    return WHAT_IF.sub(r"\2what\1\3", text)
 
 
 def without_name_asked(text: str) -> str:

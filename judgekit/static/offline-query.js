@@ -4,7 +4,7 @@
 // what each may match (its synonyms, the longer words it begins, one-typo words) and its
 // weight, or a number with the entries stating it. Each function but checkQuery takes the
 // part (an OfflineIndex, static/offline-index.js) as its first argument: its methods call them.
-// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, withoutRuledOut, withOneBlood, withNumbersApart,
+// Exports SECTION_QUERY, checkQuery, spellOutDisciplines, withoutAddress, withoutNameAsked, withoutRuledOut, withOneBlood, withNumbersApart, withWhatIf,
 // sectionsNamed, queryGroups, docsOfGroup.
 import { t } from "./i18n.js";
 import { WORD, SEP, own, withinOneEdit } from "./offline-words.js";
@@ -285,6 +285,14 @@ export function withOneBlood(text, params) {
 export function withNumbersApart(text, params) {
   var source = params && params.number_glued;
   return source ? text.replace(shippedPattern(source, "g"), "$1$2 $3") : text;
+}
+
+// the question with each "what-if" (hyphenated, or "a what if") written as one word, a
+// hypothetical: the server's pattern (params.what_if: judgekit.rules.query WHAT_IF,
+// with_what_if); an index saved before it leaves the text as typed
+export function withWhatIf(text, params) {
+  var source = params && params.what_if;
+  return source ? text.replace(shippedPattern(source, "gi"), "$2what$1$3") : text;
 }
 
 // whether the question asks for a plain card ("the master that just destroys a location"),

@@ -23,7 +23,7 @@ import porter2 from "./porter2.js";
 import { OfflineIndex } from "./offline-index.js";
 import { Tables, own, fold, withinOneEdit } from "./offline-words.js";
 import { SECTION_QUERY, checkQuery, sentences, spellOutDisciplines, withoutAddress, withoutNameAsked,
-         withoutRuledOut, withOneBlood, withNumbersApart, asksPlain } from "./offline-query.js";
+         withoutRuledOut, withOneBlood, withNumbersApart, withWhatIf, asksPlain } from "./offline-query.js";
 import { closeness } from "./offline-numbers.js";
 import { merge, siblingsLater } from "./offline-merge.js";
 import { askedGroupRuling, groupRulingAfter, groupRulings, namedCardRuling, otherWords,
@@ -335,7 +335,8 @@ const offlineSearch = (function () {
   Search.prototype.read = function (text) {
     var addressed = withoutAddress(checkQuery(text, this.params));
     var bare = withoutNameAsked(addressed, this.params);
-    var read = withOneBlood(spellOutDisciplines(withNumbersApart(bare, this.params), this.spellings), this.params);
+    var read = withOneBlood(spellOutDisciplines(withNumbersApart(withWhatIf(bare, this.params), this.params),
+                                                this.spellings), this.params);
     return { text: read, cardText: withoutRuledOut(read, this.params), asksName: bare !== addressed };
   };
 
@@ -517,6 +518,7 @@ const offlineSearch = (function () {
                                              matchOf: matchOf, sentences: sentences, withoutAddress: withoutAddress,
                                              withoutNameAsked: withoutNameAsked, withoutRuledOut: withoutRuledOut,
                                              withOneBlood: withOneBlood, withNumbersApart: withNumbersApart,
+                                             withWhatIf: withWhatIf,
                                              asksPlain: asksPlain };
   return offlineSearch;
 })();
