@@ -357,6 +357,10 @@ def test_di_said_as_a_verb_is_the_cancellation_window(service, query):
     ("can the head judge rule over the phone", "over phone", "tournament-rules/2.6"),
     ("we had an agreement to leave each other alone, still on now that only two remain", "agreement",
      "tournament-rules/4.8"),
+    ("he just leaned back, does that end his turn", "leaned back", "announcements/forbidden-shortcuts"),
+    ("can the rules be changed with no warning at all", "no warning", "tournament-rules/1.7"),
+    ("vekn changed the rules w/o warning, allowed?", "w o warning", "tournament-rules/1.7"),
+    ("the rules changed without warning before our event", "without warning", "tournament-rules/1.7"),
 ])
 def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word, answer):
     """"On the hook for" is what the organizer is responsible for, "hand off" is to

@@ -332,4 +332,16 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     # when two remain): +1, nothing else moved over every set ("agreed" also moved a
     # concession down, and is left out)
     "agreement": ("deal",),
+    # from a list a third hand wrote on 7 Dec 2026 (night) from the two documents alone (243
+    # phrasings, 121 new to the table), each kept only where the questions it moved came up
+    # and none fell out of the first three over every set: a player who "leaned back" without
+    # a word (an end of turn not declared), the "world ranking" (the rankings), rules changed
+    # "without warning", "with no warning" or "w/o warning" (1.7's prior notice), and a
+    # "bring your own deck" event (constructed): +7, none lost
+    "leaned back": ("end of turn",),
+    "world ranking": ("ranking",),
+    "without warning": ("prior notice",),
+    "no warning": ("prior notice",),
+    "w o warning": ("prior notice",),
+    "own deck": ("constructed",),
 }
