@@ -344,4 +344,37 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     "no warning": ("prior notice",),
     "w o warning": ("prior notice",),
     "own deck": ("constructed",),
+    # from the same list, phrasings that nearly always mean their term, which no question of
+    # any set moved with (tried together over every set: no question moved; most are said by
+    # none): phones, help from outside, a pact, a game thrown or played soft, a draw offered,
+    # late arrivals and early departures, a snake draft, a railbird, a pass never said, an
+    # aggressive player, a fake shuffle, miscut cards, points split, a reseat, different
+    # backs, a temporary number, the last one standing, a VEKN id, a spilled drink, a biased
+    # judge, results never reported, enough talk
+    "cellphone": ("cellular phones",),
+    "mobile phone": ("cellular phones",),
+    "outside help": ("outside assistance",),
+    "non-aggression pact": ("deal",),
+    "threw game": ("play to win",),
+    "playing soft": ("play to win",),
+    "offered draw": ("intentional draw",),
+    "walked late": ("late arrivals",),     # "walked in late" ("in" is a stop word)
+    "showed up late": ("late arrivals",),
+    "left early": ("early departure",),
+    "snake draft": ("horseshoe pattern",),
+    "railbird": ("spectator",),
+    "never said pass": ("explicitly passing",),
+    "aggressive": ("belligerently",),
+    "fake shuffle": ("sufficiently randomized",),
+    "miscut": ("mis-cut cards",),
+    "split points": ("averaged",),
+    "reseat": ("rearrange the seating",),
+    "different backs": ("distinct backs",),
+    "temporary number": ("temporary player numbers",),
+    "last one standing": ("last one surviving",),
+    "vekn id": ("vekn number", "membership number"),
+    "spilled drink": ("accidentally damaged",),
+    "biased judge": ("impartial",),
+    "never reported": ("delinquent",),
+    "enough talk": ("pace of discussion",),
 }
