@@ -183,6 +183,7 @@ def main() -> None:
                 ("tests/search_questions13", ROOT / "tests" / "search_questions13"),
                 ("tests/search_questions14", ROOT / "tests" / "search_questions14"),
                 ("tests/search_questions15", ROOT / "tests" / "search_questions15"),
+                ("tests/search_questions16", ROOT / "tests" / "search_questions16"),
                 ("bench/heldout_queries.tsv", ROOT / "bench" / "heldout_queries.tsv"),
                 ("tests/search_cards", ROOT / "tests" / "search_cards"),
                 ("bench/heldout_cards.tsv", ROOT / "bench" / "heldout_cards.tsv"),
@@ -306,6 +307,7 @@ def main() -> None:
                 ("tests/search_phone43", ROOT / "tests" / "search_phone43"),
                 ("tests/search_phone44", ROOT / "tests" / "search_phone44"),
                 ("tests/search_phone45", ROOT / "tests" / "search_phone45"),
+                ("tests/search_phone46", ROOT / "tests" / "search_phone46"),
                 ("tests/search_card_effects5", ROOT / "tests" / "search_card_effects5"),
                 ("tests/search_card_effects6", ROOT / "tests" / "search_card_effects6"),
                 ("tests/search_card_effects7", ROOT / "tests" / "search_card_effects7"),
@@ -346,6 +348,7 @@ def main() -> None:
                 ("tests/search_card_effects42", ROOT / "tests" / "search_card_effects42"),
                 ("tests/search_card_effects43", ROOT / "tests" / "search_card_effects43"),
                 ("tests/search_card_effects44", ROOT / "tests" / "search_card_effects44"),
+                ("tests/search_card_effects45", ROOT / "tests" / "search_card_effects45"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -87,6 +87,11 @@ QUESTIONS_13 = Path(__file__).with_name("search_questions13")
 #: its misses showed in a comparison's output: 57/60 with "agreement" read as a deal
 QUESTIONS_14 = Path(__file__).with_name("search_questions14")
 QUESTIONS_15 = Path(__file__).with_name("search_questions15")
+#: a seventh round (7 Dec 2026, a fourth session), by another hand, from 60 sections drawn from
+#: both documents (seed 20261207), written before any run: situations told as they happened
+#: (side details, a clan or a card in passing), 52/60 at its first run (0.867, MRR 0.825, at
+#: 354ea47; 0.850 at the session's start, 91b054d)
+QUESTIONS_16 = Path(__file__).with_name("search_questions16")
 
 
 def load_queries(path: Path = QUERIES) -> list[tuple[str, list[str]]]:
@@ -140,7 +145,7 @@ def test_every_expected_section_exists(service):
     entries = {f"{e.doc}/{e.section}" for e in service.index.entries.values()}
     for path in (QUERIES, QUESTIONS, QUESTIONS_2, QUESTIONS_3, QUESTIONS_4, QUESTIONS_5, QUESTIONS_6, QUESTIONS_7,
                  QUESTIONS_8, QUESTIONS_9, QUESTIONS_10, QUESTIONS_11, QUESTIONS_12, QUESTIONS_13,
-                 QUESTIONS_14, QUESTIONS_15):
+                 QUESTIONS_14, QUESTIONS_15, QUESTIONS_16):
         for query, expected in load_queries(path):
             assert set(expected) <= entries, (path.name, query, set(expected) - entries)
 
@@ -158,7 +163,8 @@ def test_hit_at_3_on_judges_whole_questions(service, path):
     assert hit_rate >= 0.95, f"hit@3 = {hit_rate:.2f}; misses: {misses}"
 
 
-@pytest.mark.parametrize("path, floor", [(QUESTIONS_10, 0.93), (QUESTIONS_12, 0.9)], ids=lambda p: getattr(p, "name", p))
+@pytest.mark.parametrize("path, floor", [(QUESTIONS_10, 0.93), (QUESTIONS_12, 0.9), (QUESTIONS_16, 0.85)],
+                         ids=lambda p: getattr(p, "name", p))
 def test_hit_at_3_on_the_latest_whole_question_sets(service, path, floor):
     """Situations told with filler, written blind: floors at today's figures (56/60, 54/60),
     under the issue's 0.95 (the read sets' misses are words no section says: "hovering" over a game for
