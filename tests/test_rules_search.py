@@ -367,6 +367,7 @@ def test_di_said_as_a_verb_is_the_cancellation_window(service, query):
     ("can the rules be changed with no warning at all", "no warning", "tournament-rules/1.7"),
     ("vekn changed the rules w/o warning, allowed?", "w o warning", "tournament-rules/1.7"),
     ("the rules changed without warning before our event", "without warning", "tournament-rules/1.7"),
+    ("gotta head out after round 2, what do i need to do", "head out", "tournament-rules/3.3.2"),
 ])
 def test_everyday_idioms_reach_the_rules_words(service, monkeypatch, query, word, answer):
     """"On the hook for" is what the organizer is responsible for, "hand off" is to

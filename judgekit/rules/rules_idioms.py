@@ -377,4 +377,9 @@ RULES_IDIOMS: dict[str, tuple[str, ...]] = {
     "biased judge": ("impartial",),
     "never reported": ("delinquent",),
     "enough talk": ("pace of discussion",),
+    # from the misses of `search_questions16` (read after its first run): a player who has to
+    # "head out" before the last round (early departure, 3.3.2): +1, nothing else moved; a
+    # "feeder" event of an invitational (9.8's qualifying tournaments): nothing moved
+    "head out": ("early departure",),
+    "feeder": ("qualifying",),
 }
