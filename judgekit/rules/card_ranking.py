@@ -302,8 +302,8 @@ class Search:
     def read(self, text: str) -> tuple[str, str, bool]:
         """How the parts read a question: the rules' text (no judge addressed, no closing ask
         for a card's name, numbers apart from their words, a "what-if" one word, disciplines
-        spelt out, "1 blood" read), the cards' text (the same without what it rules out: "not the grenade"), and
-        whether it closes by asking for a card's name (a card told of)."""
+        spelt out, "1 blood" read), the cards' text (the same without what it rules out: "not
+        the grenade"), and whether it closes by asking for a card's name (a card told of)."""
         addressed = without_address(check_query(text))
         bare = without_name_asked(addressed)
         text = with_one_blood(spell_out_disciplines(with_numbers_apart(with_what_if(bare))), self.one_blood)
