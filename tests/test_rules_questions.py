@@ -216,8 +216,14 @@ PHONE_44 = ROOT / "search_phone44"
 PHONE_45 = ROOT / "search_phone45"
 #: a forty-sixth (60 sections drawn from both documents; seed 20261208), by another hand on
 #: 7 Dec 2026 (a fourth session), written before any run: 56/60 at its first run (0.933, MRR
-#: 0.896, at 354ea47, as at the session's start)
+#: 0.896, at 354ea47, as at the session's start); 60/60 with the situation phrasings of that
+#: night (a fifth session)
 PHONE_46 = ROOT / "search_phone46"
+#: a forty-seventh (30 sections drawn from both documents; seed 20261210), by another hand on
+#: 7 Dec 2026 (night, a fifth session), written before any run: 27/30 at its first run
+#: (0.900, MRR 0.844, at dcce42b); 28/30 (0.933, MRR 0.925) with the situation phrasings that
+#: night; not read
+PHONE_47 = ROOT / "search_phone47"
 
 
 @pytest.fixture
@@ -309,7 +315,7 @@ def _phone_set(service, path) -> tuple[list, list]:
                                   PHONE_26, PHONE_27, PHONE_28, PHONE_29, PHONE_30,
                                   PHONE_31, PHONE_32, PHONE_33, PHONE_34, PHONE_35,
                                   PHONE_36, PHONE_37, PHONE_38, PHONE_39, PHONE_40, PHONE_41,
-                                  PHONE_42, PHONE_43, PHONE_44, PHONE_45],
+                                  PHONE_42, PHONE_43, PHONE_44, PHONE_45, PHONE_46],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_phone_typed_questions_in_everyday_words(service, path):
     """"opponent bailed mid game do i get his vp": short, casual, misspelt; written from
@@ -340,11 +346,11 @@ def test_hit_at_3_on_phone_questions_naming_a_clan_in_passing(service):
     assert rate >= 0.96, f"hit@3 = {rate:.2f}"
 
 
-@pytest.mark.parametrize("path", [PHONE_13, PHONE_46], ids=lambda p: p.name)
-def test_hit_at_3_on_the_latest_unread_phone_set(service, path):
-    """A floor at its first run, under the issue's 0.95; the misses are not printed."""
+@pytest.mark.parametrize("path, size", [(PHONE_13, 60), (PHONE_47, 30)], ids=lambda p: getattr(p, "name", p))
+def test_hit_at_3_on_the_latest_unread_phone_set(service, path, size):
+    """A floor at or under its figure, under the issue's 0.95; the misses are not printed."""
     queries, misses = _phone_set(service, path)
-    assert len(queries) == 60
+    assert len(queries) == size
     rate = 1 - len(misses) / len(queries)
     assert rate >= 0.93, f"hit@3 = {rate:.2f}"
 

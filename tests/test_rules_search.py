@@ -92,6 +92,11 @@ QUESTIONS_15 = Path(__file__).with_name("search_questions15")
 #: (side details, a clan or a card in passing), 52/60 at its first run (0.867, MRR 0.825, at
 #: 354ea47; 0.850 at the session's start, 91b054d)
 QUESTIONS_16 = Path(__file__).with_name("search_questions16")
+#: an eighth round (7 Dec 2026, night, a fifth session), by another hand, from 30 sections
+#: drawn from both documents (seed 20261209), written before any run: situations told as
+#: they happened, 28/30 at its first run (0.933, MRR 0.833, at dcce42b); 29/30 (0.967, MRR
+#: 0.907) with the situation phrasings that night; not read
+QUESTIONS_17 = Path(__file__).with_name("search_questions17")
 
 
 def load_queries(path: Path = QUERIES) -> list[tuple[str, list[str]]]:
@@ -145,35 +150,33 @@ def test_every_expected_section_exists(service):
     entries = {f"{e.doc}/{e.section}" for e in service.index.entries.values()}
     for path in (QUERIES, QUESTIONS, QUESTIONS_2, QUESTIONS_3, QUESTIONS_4, QUESTIONS_5, QUESTIONS_6, QUESTIONS_7,
                  QUESTIONS_8, QUESTIONS_9, QUESTIONS_10, QUESTIONS_11, QUESTIONS_12, QUESTIONS_13,
-                 QUESTIONS_14, QUESTIONS_15, QUESTIONS_16):
+                 QUESTIONS_14, QUESTIONS_15, QUESTIONS_16, QUESTIONS_17):
         for query, expected in load_queries(path):
             assert set(expected) <= entries, (path.name, query, set(expected) - entries)
 
 
 @pytest.mark.parametrize("path", [QUESTIONS, QUESTIONS_2, QUESTIONS_3, QUESTIONS_4, QUESTIONS_5, QUESTIONS_6,
-                                  QUESTIONS_7, QUESTIONS_8, QUESTIONS_9, QUESTIONS_11, QUESTIONS_13, QUESTIONS_14,
-                                  QUESTIONS_15],
+                                  QUESTIONS_7, QUESTIONS_8, QUESTIONS_9, QUESTIONS_10, QUESTIONS_11, QUESTIONS_12,
+                                  QUESTIONS_13, QUESTIONS_14, QUESTIONS_15, QUESTIONS_16],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_judges_whole_questions(service, path):
     """Judges type questions, not keywords ("what counts as a game win", "is a deck with 91
-    library cards legal"): the section that answers is in the first three results."""
+    library cards legal"): the section that answers is in the first three results (the
+    tenth, twelfth and sixteenth sets under 0.95 until the situation phrasings of 7 Dec 2026,
+    night: 59/60, 60/60, 60/60 since)."""
     questions = load_queries(path)
     misses = misses_at_3(service, questions)
     hit_rate = 1 - len(misses) / len(questions)
     assert hit_rate >= 0.95, f"hit@3 = {hit_rate:.2f}; misses: {misses}"
 
 
-@pytest.mark.parametrize("path, floor", [(QUESTIONS_10, 0.93), (QUESTIONS_12, 0.9), (QUESTIONS_16, 0.85)],
-                         ids=lambda p: getattr(p, "name", p))
-def test_hit_at_3_on_the_latest_whole_question_sets(service, path, floor):
-    """Situations told with filler, written blind: floors at or under their figures (56/60,
-    54/60; the sixteenth at its first run, 51/60), under the issue's 0.95 (the read sets'
-    misses are words no section says: "hovering" over a game for a spectator, "regular decks
-    you build at home" for constructed, or a neighbouring section first)."""
-    questions = load_queries(path)
-    assert len(questions) == 60
+def test_hit_at_3_on_the_latest_unread_whole_question_set(service):
+    """The seventeenth set, written blind and not read: the issue's 0.95; the misses are not
+    printed."""
+    questions = load_queries(QUESTIONS_17)
+    assert len(questions) == 30
     misses = misses_at_3(service, questions)
-    assert 1 - len(misses) / len(questions) >= floor, misses
+    assert 1 - len(misses) / len(questions) >= 0.95, f"{len(misses)} misses"
 
 
 @pytest.mark.parametrize("keywords, question", [
