@@ -224,6 +224,10 @@ PHONE_46 = ROOT / "search_phone46"
 #: (0.900, MRR 0.844, at dcce42b); 28/30 (0.933, MRR 0.925) with the situation phrasings that
 #: night; not read
 PHONE_47 = ROOT / "search_phone47"
+#: a forty-eighth (30 sections drawn from both documents; seed 20261212), by another hand on
+#: 8 Dec 2026 (past midnight, the same session), written before any run and after the
+#: situation phrasings: 30/30 at its first run (1.000, MRR 0.961, at 319ac73); not read
+PHONE_48 = ROOT / "search_phone48"
 
 
 @pytest.fixture
@@ -346,13 +350,15 @@ def test_hit_at_3_on_phone_questions_naming_a_clan_in_passing(service):
     assert rate >= 0.96, f"hit@3 = {rate:.2f}"
 
 
-@pytest.mark.parametrize("path, size", [(PHONE_13, 60), (PHONE_47, 30)], ids=lambda p: getattr(p, "name", p))
-def test_hit_at_3_on_the_latest_unread_phone_set(service, path, size):
-    """A floor at or under its figure, under the issue's 0.95; the misses are not printed."""
+@pytest.mark.parametrize("path, size, floor", [(PHONE_13, 60, 0.93), (PHONE_47, 30, 0.93), (PHONE_48, 30, 0.95)],
+                         ids=lambda p: getattr(p, "name", p))
+def test_hit_at_3_on_the_latest_unread_phone_set(service, path, size, floor):
+    """A floor at or under its figure (the issue's 0.95 where it holds); the misses are not
+    printed."""
     queries, misses = _phone_set(service, path)
     assert len(queries) == size
     rate = 1 - len(misses) / len(queries)
-    assert rate >= 0.93, f"hit@3 = {rate:.2f}"
+    assert rate >= floor, f"hit@3 = {rate:.2f}"
 
 
 @pytest.mark.parametrize("path, size", [(PHONE_5, 40), (PHONE_9, 60)], ids=lambda p: getattr(p, "name", p))
