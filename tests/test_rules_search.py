@@ -233,7 +233,8 @@ def test_a_number_a_section_s_questions_state_is_the_section_s(service):
     assert "10" in section.questions and "10" not in section.body
     stated = entry_numbers(section, analyze(section.body), analyze(section.questions))
     assert 10 in {value for value, _ in stated}
-    assert 10 not in {value for value, _ in entry_numbers(section, analyze(section.body))}
+    own = entry_numbers(section, analyze(section.body))
+    assert set(own) <= set(stated) and 10 not in {value for value, _ in own}
     group = next(g for g in index._groups("my pack only had 10 cards") if g.number is not None)
     assert group.near.get(index.postings.docnum["tournament-rules/7.2.5"], 0) > 0.9
     got = [r["section"] for r in service.search_payload("sealed event and my pack only had 10 cards in it, what do i do",
