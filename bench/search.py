@@ -353,6 +353,7 @@ def main() -> None:
                 ("tests/search_card_effects43", ROOT / "tests" / "search_card_effects43"),
                 ("tests/search_card_effects44", ROOT / "tests" / "search_card_effects44"),
                 ("tests/search_card_effects45", ROOT / "tests" / "search_card_effects45"),
+                ("tests/search_card_effects46", ROOT / "tests" / "search_card_effects46"),
                 ("bench/heldout_card_descriptions.tsv", ROOT / "bench" / "heldout_card_descriptions.tsv")]
         sets = [(name, load_queries(p)) for name, p in sets if p.exists()]
         queries = [q for _, qs in sets for q, _ in qs]

@@ -764,6 +764,10 @@ CARD_EFFECTS_44 = ROOT / "search_card_effects44"
 #: a forty-fifth (seed 20261209), by another hand on 7 Dec 2026 (a fourth session), written
 #: before any run: 40/40 at its first run (1.000, MRR 0.975, at 354ea47); not read
 CARD_EFFECTS_45 = ROOT / "search_card_effects45"
+#: a forty-sixth (seed 20261213), by another hand on 8 Dec 2026 (past midnight, a fifth
+#: session), written before any run: 38/40 at its first run (0.950, MRR 0.905, at 7775602; the
+#: same at dcce42b, before the rules' situation phrasings); not read
+CARD_EFFECTS_46 = ROOT / "search_card_effects46"
 
 
 #: 50 questions describing a card without naming it (30 from card texts, 20 asking one of
@@ -800,7 +804,8 @@ def test_hit_at_3_on_held_out_questions_describing_a_card_or_its_ruling(service)
                                   CARD_EFFECTS_30, CARD_EFFECTS_34, CARD_EFFECTS_36, CARD_EFFECTS_37,
                                   CARD_EFFECTS_35, CARD_EFFECTS_38, CARD_EFFECTS_39, CARD_EFFECTS_40,
                                   CARD_EFFECTS_41, CARD_EFFECTS_42,
-                                  CARD_EFFECTS_43, CARD_EFFECTS_44, CARD_EFFECTS_45],
+                                  CARD_EFFECTS_43, CARD_EFFECTS_44, CARD_EFFECTS_45,
+                                  CARD_EFFECTS_46],
                          ids=lambda p: p.name)
 def test_hit_at_3_on_questions_describing_a_card(service, path):
     """"that dominate action that steals a retainer, and an ally at superior": the card whose
