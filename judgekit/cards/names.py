@@ -194,7 +194,13 @@ class CardNames:
         # say, in any form ("hound", "gun", "condemnation", "afterwards"): a question holding
         # one asks about cards too (`mentions_card_words`, `card_only_words_of`)
         self.card_only_words = frozenset(card_only_words)
-        self._by_start: dict[tuple[str, int], list[str]] = {}
+        # the names a typo may stand for (`TYPO_MIN` letters or more), by their first three
+        # letters and length, and by their first letter, last three letters and length; each
+        # with its place among the names of its first letter and length, so that the first of
+        # those places that matches is the one found (`_typo_name`)
+        self._typo_heads: dict[tuple[str, int], list[tuple[int, str]]] = {}
+        self._typo_tails: dict[tuple[str, str, int], list[tuple[int, str]]] = {}
+        places: dict[tuple[str, int], int] = {}
         # the first and last six letters of the long names with their lengths: a span of
         # three or four words is looked up for a typo only when one of them is a name's
         # (in a key of twelve letters or more, one typo leaves one of the two as it was)
@@ -204,7 +210,9 @@ class CardNames:
         self._far_ends: dict[str, list[str]] = {}
         for key in self.keys:
             if len(key) >= TYPO_MIN:
-                self._by_start.setdefault((key[0], len(key)), []).append(key)
+                place = places[key[0], len(key)] = places.get((key[0], len(key)), -1) + 1
+                self._typo_heads.setdefault((key[:3], len(key)), []).append((place, key))
+                self._typo_tails.setdefault((key[0], key[-3:], len(key)), []).append((place, key))
             if len(key) >= FAR_MIN - 2:
                 self._far_ends.setdefault("^" + key[:3], []).append(key)
                 self._far_ends.setdefault(key[-3:] + "$", []).append(key)
@@ -420,13 +428,20 @@ class CardNames:
         word of the cards once): not a name many cards' texts use as a word (`text_words`:
         "corrupton" is a misspelt word, not the card Corruption)."""
         # (a word one typo from a name of `TYPO_MIN` letters or more has its first three
-        # letters or its last three: only those are compared letter by letter)
-        head, tail = key[:3], key[-3:]
+        # letters or its last three: only the names sharing them, and the word's first
+        # letter, are compared letter by letter; of those, the first in the names' order)
+        head, tail, first = key[:3], key[-3:], key[0]
         for size in (len(key) - 1, len(key), len(key) + 1):
-            for cand in self._by_start.get((key[0], size), ()):
-                if (cand.startswith(head) or cand.endswith(tail)) and cand != key \
-                        and cand not in self.text_words and _edits1(key, cand):
-                    return cand
+            found = None
+            for group in (self._typo_heads.get((head, size), ()), self._typo_tails.get((first, tail, size), ())):
+                for place, cand in group:
+                    if found is not None and place >= found[0]:
+                        break       # (each group in the names' order)
+                    if cand != key and cand not in self.text_words and _edits1(key, cand):
+                        found = (place, cand)
+                        break
+            if found is not None:
+                return found[1]
         return None
 
     def _names_a_card(self, words: list[str], whole_query: bool) -> bool:
