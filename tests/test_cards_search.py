@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judgekit.cards.descriptions import card_types
-from judgekit.cards.names import MAX_WORDS
+from judgekit.cards.names import MAX_WORDS, TYPO_MIN, _edits1
 from judgekit.cards.search_entries import GROUP_CONTEXT, NO_DISCIPLINE, context_types
 from judgekit.rules import card_ranking, group_rulings
 from judgekit.rules.analysis import analyze, stem_word
@@ -225,6 +225,36 @@ def test_a_typo_beside_a_word_of_the_rules_names_the_card(service, query, card):
     assert [h.card_id for h in service.search.names.find(query)] == [card]
     hits = service.search.search(query, limit=3)[0]
     assert (str(card), 1000.0) in [(h.entry.section, h.score) for h in hits[:2]]
+
+
+def test_a_typo_finds_the_first_name_one_edit_away_as_the_plain_look_up_does(service):
+    """`CardNames._typo_name` compares a word only with the names sharing its first three
+    letters or its last three (and its first letter): it finds the same name as going
+    through every name of the word's first letter and length, the first of them in the
+    names' order, over typos of every name (a letter dropped, doubled, changed)."""
+    names = service.search.names
+    by_start: dict = {}
+    for key in names.keys:
+        if len(key) >= TYPO_MIN:
+            by_start.setdefault((key[0], len(key)), []).append(key)
+
+    def plain(key: str):
+        for size in (len(key) - 1, len(key), len(key) + 1):
+            for cand in by_start.get((key[0], size), ()):
+                if (cand[:3] == key[:3] or cand[-3:] == key[-3:]) and cand != key \
+                        and cand not in names.text_words and _edits1(key, cand):
+                    return cand
+        return None
+
+    words = set()
+    for key in sorted(names.keys)[::7]:
+        if len(key) >= TYPO_MIN:
+            mid = len(key) // 2
+            words |= {key[:mid] + key[mid + 1:], key[:mid] + key[mid] + key[mid:], key[:mid] + "q" + key[mid + 1:],
+                      key[:1] + "z" + key[2:], key[:-1] + "z"}
+    found = [w for w in words if plain(w) is not None]
+    assert len(found) > 500
+    assert [w for w in words if names._typo_name(w) != plain(w)] == []
 
 
 def test_a_word_of_the_synonym_table_is_not_read_as_a_typo(service):
