@@ -231,7 +231,8 @@ def test_a_typo_finds_the_first_name_one_edit_away_as_the_plain_look_up_does(ser
     """`CardNames._typo_name` compares a word only with the names sharing its first three
     letters or its last three (and its first letter): it finds the same name as going
     through every name of the word's first letter and length, the first of them in the
-    names' order, over typos of every name (a letter dropped, doubled, changed)."""
+    names' order, over typos of every seventh name (a letter dropped, doubled or changed in
+    the middle, the second or the last letter changed)."""
     names = service.search.names
     by_start: dict = {}
     for key in names.keys:
